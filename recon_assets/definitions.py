@@ -1,0 +1,40 @@
+"""The whole asset graph of recon_assets, in the order data flows:
+
+kg_snapshot -> publications, datasets -> dataset_publication_edges, publication_citations, publication_research_areas
+-> publication_centrality -> coherence_judgements (per research area) -> edge_reliability (per research area)
+"""
+
+import dagster as dg
+
+from recon_assets.centrality.assets import publication_centrality
+from recon_assets.checks import asset_checks
+from recon_assets.judgement.assets import coherence_judgements
+from recon_assets.kg.assets import (
+    dataset_publication_edges,
+    datasets,
+    kg_snapshot,
+    publication_citations,
+    publication_research_areas,
+    publications,
+)
+from recon_assets.reliability.assets import edge_reliability
+from recon_assets.resources import resources_from_environment
+from recon_assets.schedules import edge_reliability_daily_schedule, edge_reliability_job, kg_tables_job
+
+defs = dg.Definitions(
+    assets=[
+        kg_snapshot,
+        publications,
+        datasets,
+        dataset_publication_edges,
+        publication_citations,
+        publication_research_areas,
+        publication_centrality,
+        coherence_judgements,
+        edge_reliability,
+    ],
+    asset_checks=asset_checks,
+    jobs=[kg_tables_job, edge_reliability_job],
+    schedules=[edge_reliability_daily_schedule],
+    resources=resources_from_environment(),
+)

@@ -1,0 +1,422 @@
+"""The offline coherence judge: explicit wording in newer publications, gated by text similarity.
+
+For a Dataset->Publication edge (dataset d, older publication p) the evidence is the newer work that
+uses d: publications with a year after p's and inside the window `as_of.year - window_years ..
+as_of.year` (DOMAIN.md, "coherence"). The `top_k` most similar ones (cosine of WordLlama embeddings of
+title + abstract) are judged pairwise (p, newer): below `min_similarity` the newer paper is not about
+the same thing and says nothing about p; otherwise its wording decides, on the DOMAIN.md scale:
+
+    contradiction wording -> CONTRADICTED 0.1    supersession wording -> SUPERSEDED 0.3
+    refinement wording    -> SUPPORTED    0.7    no such wording      -> SUPPORTED  1.0
+
+Known limitations, seen on real OpenAlex abstracts (recon_assets_tests/test_offline_judge.py has rows):
+- Cues are wording, not claims: "revised" or "fails to" may describe the newer paper's own work
+  ("the revised stratigraphy", "the model failed to converge") rather than the older paper, and
+  an author's own limitation ("may overestimate") reads like a contradiction.
+- The cue is not tied to p: a newer paper that contradicts *some* earlier work on the same topic
+  counts against every similar older paper. Similarity is the only link.
+- Title-only text (the KG's 'N/A' abstracts) scores lower similarity than title + abstract: on the
+  real sample, citing/cited pairs where one side has only its title reach 0.5 in 7% of cases, so such
+  edges mostly stay UNVERIFIED (neutral), never wrongly judged.
+- Sentence splitting is a punctuation rule; "et al." or "e.g." cut a quoted sentence short.
+- Retraction notices, retracted articles and errata (by title: "Retraction Note: ...",
+  "RETRACTED ARTICLE: ...", "Correction to: ...") are not evidence: they speak about their own
+  paper. A retraction of p itself reaches the score through OpenAlex `is_retracted`, not through here.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from datetime import date
+
+import numpy as np
+import pandas as pd
+
+from recon_assets.judgement.text_embedding import EMBEDDING_DIM, MODEL_ID, embed, is_missing_text
+
+# Points of the DOMAIN.md coherence scale.
+CONSENSUS_COHERENCE = 1.0  # "still the consensus"
+REFINED_COHERENCE = 0.7  # "foundational but refined"
+# "actively debated": the middle of the scale, so no evidence pulls the score neither up nor down.
+NEUTRAL_COHERENCE = 0.5
+SUPERSEDED_COHERENCE = 0.3  # "substantially superseded"
+CONTRADICTED_COHERENCE = 0.1  # "contradicted by current consensus"
+# Every verdict a pair judgement (and so an edge's coherence_status) can carry.
+VERDICTS = ("SUPPORTED", "CONTRADICTED", "SUPERSEDED", "UNVERIFIED")
+
+# Chosen on the real OpenAlex sample (44 works, title + abstract embedded): the 29 citing/cited pairs
+# with both abstracts have similarity 0.48-0.83 (median 0.67), the 410 pairs from different OpenAlex
+# fields 0.12-0.58 (median 0.30, 90th percentile 0.40). At 0.5, 97% of citing pairs pass and 1.2%
+# of cross-field pairs do.
+DEFAULT_MIN_SIMILARITY = 0.5
+DEFAULT_TOP_K = 5  # enough newer papers to outvote one odd abstract, few enough to keep judging cheap
+DEFAULT_WINDOW_YEARS = 3  # DOMAIN.md: newer work "in the last 3 years before as_of"
+# An uncited new paper still says something; without a floor its verdict would weigh nothing.
+MIN_EVIDENCE_WEIGHT = 0.05
+QUOTE_CHARS = 200  # enough for one clause of context, short enough for a reason string
+
+# Older publications per similarity matrix: a dataset with thousands of users stays within
+# _BLOCK_ROWS x (its newer publications) floats of memory; results do not depend on it.
+_BLOCK_ROWS = 1024
+
+JUDGE_VERSION = f"cues-v1+{MODEL_ID}"
+JUDGE_ID = f"offline/{JUDGE_VERSION}"
+
+PAIR_COLUMNS = [
+    "dataset_id",
+    "older_publication_id",
+    "newer_publication_id",
+    "similarity",
+    "verdict",
+    "coherence",
+    "rationale",
+    "judge",
+    "newer_centrality",
+]
+
+
+class CueKind(enum.StrEnum):
+    """Kinds of explicit wording, most severe first (the first kind found in a text wins)."""
+
+    CONTRADICTION = "contradiction"
+    SUPERSESSION = "supersession"
+    REFINEMENT = "refinement"
+
+
+def _words(*alternatives: str) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.IGNORECASE)
+
+
+_CUE_PATTERNS: dict[CueKind, re.Pattern[str]] = {
+    CueKind.CONTRADICTION: _words(
+        r"in contrast to",  # not bare "In contrast," which compares a study's own samples
+        r"contrary to",
+        # Verb forms only: real abstracts use "Contradictions prevail" and "the contradicting
+        # literature" for a field under debate, which is not a verdict against earlier work.
+        r"contradict(?:s|ed)?",
+        r"(?:over|under)estimat(?:e|es|ed)",
+        r"inconsistent with",
+        r"disagree(?:s|d)?",
+        r"fail(?:s|ed)? to",
+        r"f(?:i|ou)nd no evidence",
+        # Needs an object: "the challenges the industry faces" is common and says nothing.
+        r"challeng(?:es|ed) the (?:[\w-]+ ){0,3}?(?:view|assumption|notion|paradigm|consensus"
+        r"|hypothesis|interpretation|idea|conclusion|claim|finding)s?",
+    ),
+    CueKind.SUPERSESSION: _words(
+        r"revised",
+        r"revision of",
+        r"(?:new|updated|improved) version",
+        r"replaces",  # not "replacing", real text uses it for swapping a method's ingredient
+        r"replaced by",
+        r"supersed(?:es|ed)",
+        # Not bare "correction": atmospheric, bias and terrain correction are method steps.
+        r"correct(?:s|ed|ion of) (?:an? |the )?(?:\w+ ){0,2}?errors?",
+        r"reprocessed",
+        r"next[- ]generation",
+        r"successor",
+    ),
+    CueKind.REFINEMENT: _words(
+        r"improves? (?:on|upon)",
+        r"builds? (?:on|upon)",
+        # Needs earlier work as object: "the study area extends from 30N" is geography.
+        r"extends? (?:the |our |their |an? )?(?:previous|earlier|prior|existing|original)",
+        r"refines",
+        r"we refine",
+    ),
+}
+# A negation just before the cue ("does not contradict", "never replaced by"); "not only" is no negation.
+_NEGATED = re.compile(r"(?:\b(?:not|no|never|cannot)|n't)\s+(?!only\b)(?:\w+\s+)?$", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+# Titles of retraction notices, retracted articles and errata: not evidence (module docstring).
+_NOTICE_TITLE = re.compile(
+    r"^\W*(?:retract\w*|notice of retraction|erratum|corrigendum|correction(?:\s+to\b|\s*:)"
+    r"|expression of concern)",
+    re.IGNORECASE,
+)
+
+_RULES: dict[CueKind | None, tuple[str, float]] = {
+    CueKind.CONTRADICTION: ("CONTRADICTED", CONTRADICTED_COHERENCE),
+    CueKind.SUPERSESSION: ("SUPERSEDED", SUPERSEDED_COHERENCE),
+    CueKind.REFINEMENT: ("SUPPORTED", REFINED_COHERENCE),
+    None: ("SUPPORTED", CONSENSUS_COHERENCE),
+}
+# Ties in the weight of verdicts resolve to the more severe one.
+_SEVERITY = {"CONTRADICTED": 0, "SUPERSEDED": 1, "SUPPORTED": 2}
+_EVIDENCE_COLUMNS = {
+    "newer_publication_id": "evidence_publication_id",
+    "verdict": "evidence_verdict",
+    "rationale": "evidence_rationale",
+    "newer_centrality": "evidence_centrality",
+}
+
+
+@dataclass(frozen=True)
+class Cue:
+    """Explicit wording found in a text: its kind, the matched phrase and the sentence holding it."""
+
+    kind: CueKind
+    phrase: str
+    sentence: str
+
+    def quote(self) -> str:
+        """The sentence, cut to about QUOTE_CHARS characters around the phrase."""
+        if len(self.sentence) <= QUOTE_CHARS:
+            return self.sentence
+        at = self.sentence.find(self.phrase)
+        start = max(0, min(at - (QUOTE_CHARS - len(self.phrase)) // 2, len(self.sentence) - QUOTE_CHARS))
+        cut = self.sentence[start : start + QUOTE_CHARS]
+        return ("…" if start > 0 else "") + cut + ("…" if start + QUOTE_CHARS < len(self.sentence) else "")
+
+
+@dataclass(frozen=True)
+class PairJudgement:
+    """Verdict on one (older, newer) pair: a DOMAIN.md verdict, its coherence and a checkable reason."""
+
+    verdict: str
+    coherence: float
+    rationale: str
+
+
+def find_cue(text: str | None) -> Cue | None:
+    """Find the most severe explicit contradiction, supersession or refinement wording in a text.
+
+    Args:
+        text: an abstract (or title + abstract); None, NA and 'N/A' are allowed.
+
+    Returns:
+        The first non-negated match of the most severe kind present (CueKind order), or None.
+    """
+    if is_missing_text(text):
+        return None
+    for kind, pattern in _CUE_PATTERNS.items():
+        for match in pattern.finditer(text):
+            if not _NEGATED.search(text, max(0, match.start() - 40), match.start()):
+                phrase = " ".join(match.group(0).split())
+                return Cue(kind, phrase, _sentence_around(text, match.start(), match.end()))
+    return None
+
+
+def _sentence_around(text: str, start: int, end: int) -> str:
+    begin = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    stop = _SENTENCE_END.search(text, end)
+    return " ".join(text[begin : stop.end() if stop else len(text)].split())
+
+
+def _evidence(cue: Cue | None) -> str:
+    if cue is None:
+        return "same topic, no contradiction, supersession or refinement wording"
+    return f'{cue.kind} wording "{cue.phrase}": "{cue.quote()}"'
+
+
+def judge_pair(
+    similarity: float, newer_cue: Cue | None, *, min_similarity: float = DEFAULT_MIN_SIMILARITY
+) -> PairJudgement:
+    """Judge an (older, newer) publication pair from their text similarity and the newer one's cue.
+
+    Args:
+        similarity: cosine similarity of the two texts, in [-1, 1]; NaN counts as below the gate.
+        newer_cue: `find_cue` of the newer publication's text.
+        min_similarity: below it the newer paper is not about the same thing (DEFAULT_MIN_SIMILARITY).
+
+    Returns:
+        UNVERIFIED (NEUTRAL_COHERENCE) below the gate, else the verdict and coherence of the cue's kind
+        (module docstring) with a rationale quoting the cue sentence and giving the similarity.
+    """
+    if not similarity >= min_similarity:
+        return PairJudgement(
+            "UNVERIFIED",
+            NEUTRAL_COHERENCE,
+            f"not about the same thing (similarity {similarity:.2f} < {min_similarity:.2f})",
+        )
+    verdict, coherence = _RULES[newer_cue.kind if newer_cue else None]
+    return PairJudgement(verdict, coherence, f"{_evidence(newer_cue)} (similarity {similarity:.2f})")
+
+
+def _require_columns(frame: pd.DataFrame, columns: list[str], name: str) -> None:
+    missing = sorted(set(columns) - set(frame.columns))
+    if missing:
+        raise ValueError(f"{name} lacks columns {missing}")
+
+
+def judge_edges(
+    edges: pd.DataFrame,
+    publications: pd.DataFrame,
+    *,
+    as_of: date,
+    top_k: int = DEFAULT_TOP_K,
+    min_similarity: float = DEFAULT_MIN_SIMILARITY,
+    window_years: int = DEFAULT_WINDOW_YEARS,
+) -> pd.DataFrame:
+    """Judge every Dataset->Publication edge against the newer publications using the same dataset.
+
+    Args:
+        edges: columns dataset_id, publication_id (one row per edge; duplicates are ignored).
+        publications: columns publication_id (unique), year (Int64, NA allowed), title, abstract
+            (None/'N/A' allowed), centrality (float in [0, 1]); must hold every publication of `edges`.
+        as_of: the evaluation date; evidence years are `as_of.year - window_years .. as_of.year`.
+        top_k: at most this many newer publications judged per edge, most similar first.
+        min_similarity: pairs below it are not evidence and are not emitted.
+        window_years: width of the evidence window in years.
+
+    Returns:
+        One row per judged pair, columns PAIR_COLUMNS, sorted by dataset_id, older_publication_id,
+        similarity (descending), newer_publication_id. Similarity is rounded to 4 decimals so that
+        floating-point summation order cannot reorder near-ties; exact ties go to the smaller id.
+        An edge whose publication has no year, or no newer same-topic text in the window, has no row.
+
+    Raises:
+        ValueError: missing columns, duplicate publication ids, an edge publication not in
+            `publications`, or top_k < 1.
+    """
+    _require_columns(edges, ["dataset_id", "publication_id"], "edges")
+    _require_columns(publications, ["publication_id", "year", "title", "abstract", "centrality"], "publications")
+    if top_k < 1:
+        raise ValueError(f"top_k must be >= 1, got {top_k}")
+    if publications["publication_id"].duplicated().any():
+        raise ValueError("publications has duplicate publication_id values")
+    # Sorted by id, positions order like ids: a stable sort over positions breaks ties by id.
+    pubs = publications.sort_values("publication_id", kind="stable").reset_index(drop=True)
+    edges = edges[["dataset_id", "publication_id"]].drop_duplicates()
+    position = pd.Index(pubs["publication_id"]).get_indexer(edges["publication_id"])
+    if (position < 0).any():
+        unknown = edges["publication_id"][position < 0].unique()[:5].tolist()
+        raise ValueError(f"edges reference publications not in publications, e.g. {unknown}")
+    edges = edges.assign(position=position)
+
+    year = pubs["year"].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
+    is_candidate = (
+        (year >= as_of.year - window_years)
+        & (year <= as_of.year)
+        & ~pubs["title"].fillna("").astype(str).str.contains(_NOTICE_TITLE).to_numpy()
+    )
+    texts = [
+        ". ".join(str(part) for part in (title, abstract) if not is_missing_text(part)) or None
+        for title, abstract in zip(pubs["title"], pubs["abstract"])
+    ]
+    involved = np.unique(position)
+    vectors = np.zeros((len(pubs), EMBEDDING_DIM), dtype=np.float32)
+    vectors[involved] = embed([texts[i] for i in involved])
+
+    codes, dataset_ids = pd.factorize(edges["dataset_id"], sort=True)
+    found = [(np.empty(0, dtype=np.intp),) * 3 + (np.empty(0),)]
+    for code, users in pd.Series(position).groupby(codes, sort=True):
+        users = np.sort(users.to_numpy())
+        older = users[~np.isnan(year[users])]
+        newer = users[is_candidate[users]]
+        for block_start in range(0, older.size if newer.size else 0, _BLOCK_ROWS):
+            block = older[block_start : block_start + _BLOCK_ROWS]
+            older_pos, newer_pos, similarity = _top_pairs(vectors, year, block, newer, top_k, min_similarity)
+            found.append((np.full(older_pos.size, code), older_pos, newer_pos, similarity))
+    code, older_pos, newer_pos, similarity = (np.concatenate(parts) for parts in zip(*found))
+
+    # Each newer publication's cue is found once, however many pairs it is part of.
+    cue_of = {n: find_cue(texts[n]) for n in np.unique(newer_pos)}
+    judgements = [judge_pair(s, cue_of[n], min_similarity=min_similarity) for s, n in zip(similarity, newer_pos)]
+    return pd.DataFrame(
+        {
+            "dataset_id": dataset_ids[code],
+            "older_publication_id": pubs["publication_id"].iloc[older_pos].to_numpy(),
+            "newer_publication_id": pubs["publication_id"].iloc[newer_pos].to_numpy(),
+            "similarity": similarity,
+            "verdict": pd.Series([j.verdict for j in judgements], dtype=str),
+            "coherence": pd.Series([j.coherence for j in judgements], dtype=float),
+            "rationale": pd.Series([j.rationale for j in judgements], dtype=str),
+            "judge": JUDGE_ID,
+            "newer_centrality": pubs["centrality"].iloc[newer_pos].to_numpy(dtype=float),
+        },
+        columns=PAIR_COLUMNS,
+    )
+
+
+def _top_pairs(
+    vectors: np.ndarray, year: np.ndarray, older: np.ndarray, newer: np.ndarray, top_k: int, min_similarity: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each older position, its top_k strictly newer positions at or above min_similarity.
+
+    Positions must be ascending, so that the stable sort breaks similarity ties by publication id.
+
+    Returns:
+        (older positions, newer positions, similarity), one entry per pair.
+    """
+    similarity = np.round(vectors[older] @ vectors[newer].T, 4)
+    similarity[year[newer][None, :] <= year[older][:, None]] = -np.inf
+    rank = np.argsort(-similarity, axis=1, kind="stable")[:, :top_k]
+    best = np.take_along_axis(similarity, rank, axis=1)
+    rows, cols = np.nonzero(best >= min_similarity)
+    return older[rows], newer[rank[rows, cols]], best[rows, cols].astype(float).round(4)
+
+
+def aggregate_edge_coherence(
+    edges: pd.DataFrame, pairs: pd.DataFrame, older_centrality: pd.Series
+) -> pd.DataFrame:
+    """Combine pair judgements into one coherence per Dataset->Publication edge.
+
+    coherence = sum(w * pair coherence) / sum(w) over the edge's pairs, with
+    w = max(MIN_EVIDENCE_WEIGHT, newer centrality), times (1 + older centrality) for CONTRADICTED
+    pairs: DOMAIN.md, "a contradiction counts more when both papers are central". UNVERIFIED pairs
+    (an LLM judge may emit them) are not evidence and are left out.
+
+    Args:
+        edges: columns dataset_id, publication_id.
+        pairs: columns dataset_id, older_publication_id, newer_publication_id, verdict, coherence,
+            rationale, newer_centrality (as from `judge_edges`; NaN centrality counts as 0).
+        older_centrality: centrality in [0, 1] indexed by publication_id; a missing value means no boost.
+
+    Returns:
+        One row per distinct edge, in `edges` order: dataset_id, publication_id, coherence (float),
+        coherence_status (the verdict with the largest total weight, ties to the more severe;
+        'UNVERIFIED' when no pair), n_pairs, and the heaviest pair with that verdict as
+        evidence_publication_id, evidence_verdict, evidence_rationale, evidence_centrality (ties to
+        the smaller id). An edge without pairs gets NEUTRAL_COHERENCE and NA evidence.
+
+    Raises:
+        ValueError: missing columns.
+    """
+    _require_columns(edges, ["dataset_id", "publication_id"], "edges")
+    _require_columns(pairs, PAIR_COLUMNS[:3] + ["verdict", "coherence", "rationale", "newer_centrality"], "pairs")
+    key = ["dataset_id", "publication_id"]
+    evidence = pairs[pairs["verdict"] != "UNVERIFIED"].rename(columns={"older_publication_id": "publication_id"})
+    boost = 1.0 + older_centrality.reindex(evidence["publication_id"]).fillna(0.0).to_numpy(dtype=float)
+    weight = np.maximum(MIN_EVIDENCE_WEIGHT, evidence["newer_centrality"].fillna(0.0).to_numpy(dtype=float))
+    evidence = evidence.assign(
+        weight=np.where(evidence["verdict"] == "CONTRADICTED", weight * boost, weight),
+        severity=evidence["verdict"].map(_SEVERITY),
+    )
+    evidence = evidence.assign(weighted=evidence["weight"] * evidence["coherence"])
+
+    totals = evidence.groupby(key, sort=False).agg(
+        weighted=("weighted", "sum"), weight=("weight", "sum"), n_pairs=("verdict", "size")
+    )
+    totals["coherence"] = totals["weighted"] / totals["weight"]
+    status = (
+        evidence.groupby([*key, "verdict", "severity"], sort=False, as_index=False)["weight"]
+        .sum()
+        .sort_values([*key, "weight", "severity"], ascending=[True, True, False, True], kind="stable")
+        .drop_duplicates(key)
+        .rename(columns={"verdict": "coherence_status"})
+    )
+    # The reason quotes the heaviest pair among those carrying the status, so the two never disagree.
+    strongest = (
+        evidence.merge(status[[*key, "coherence_status"]], on=key)
+        .query("verdict == coherence_status")
+        .sort_values(
+            [*key, "weight", "newer_publication_id"], ascending=[True, True, False, True], kind="stable"
+        )
+        .drop_duplicates(key)
+        .rename(columns=_EVIDENCE_COLUMNS)
+    )
+    result = (
+        edges[key]
+        .drop_duplicates()
+        .merge(totals[["coherence", "n_pairs"]].reset_index(), on=key, how="left")
+        .merge(status[[*key, "coherence_status"]], on=key, how="left")
+        .merge(strongest[[*key, *_EVIDENCE_COLUMNS.values()]], on=key, how="left")
+    )
+    return result.assign(
+        coherence=result["coherence"].fillna(NEUTRAL_COHERENCE),
+        coherence_status=result["coherence_status"].fillna("UNVERIFIED"),
+        n_pairs=result["n_pairs"].fillna(0).astype("int64"),
+    ).reset_index(drop=True)

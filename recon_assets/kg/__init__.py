@@ -1,0 +1,1 @@
+"""Knowledge-graph snapshots: reading APOC exports, normalising identifiers, building typed tables."""

@@ -1,0 +1,133 @@
+"""Assets of the `kg` group: the ingested snapshot and the typed tables built from it."""
+
+
+import dagster as dg
+from dagster_duckdb import DuckDBResource
+
+from recon_assets.kg.ingest import ingest_export
+from recon_assets.kg.typed_tables import (
+    build_citations,
+    build_dataset_publication_edges,
+    build_datasets,
+    build_publications,
+    build_research_areas,
+    node_index,
+)
+from recon_assets.metadata import table_metadata
+from recon_assets.resources import AsOfDate, KgExportSource
+from recon_assets.sql_files import load_sql
+from recon_assets.storage import replace_table
+
+OWNERS = ["team:recon"]
+KG = dict(group_name="kg", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
+
+
+@dg.asset(**KG)
+def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """One ingested KG export: nodes and relationships of the current snapshot (kg_nodes, kg_relationships),
+    every rejected line with its reason (kg_rejects) and a row per snapshot in kg_snapshots.
+
+    The snapshot id is the file's SHA-256; an unchanged file is not ingested again (its data version stays
+    the same, so nothing downstream is stale).
+    """
+    export = kg_export.fetch(context.log)
+    with duckdb.get_connection() as con:
+        summary = ingest_export(con, export.path, export.source, progress=context.log.info)
+        rejects = table_metadata(con, "kg_rejects", where="snapshot_id = ?", params=[summary.snapshot_id])
+    return dg.MaterializeResult(
+        metadata={
+            "snapshot_id": summary.snapshot_id,
+            "sha256": summary.sha256,
+            "source": summary.source,
+            "format": summary.format,
+            "size_bytes": summary.size_bytes,
+            "lines_read": summary.lines_read,
+            "nodes_accepted": summary.nodes_accepted,
+            "relationships_accepted": summary.relationships_accepted,
+            "rejected": summary.rejected,
+            "node_counts": summary.node_counts,
+            "relationship_counts": summary.relationship_counts,
+            "reused_unchanged_snapshot": summary.reused,
+            "rejects_preview": rejects["preview"],
+        },
+        data_version=dg.DataVersion(summary.snapshot_id),
+    )
+
+
+@dg.asset(deps=[kg_snapshot], **KG)
+def publications(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
+    """One row per publication (per canonical DOI, or per node without one), with DOI and year normalised
+    and the raw values and reasons kept beside them."""
+    with duckdb.get_connection() as con:
+        nodes = con.execute(load_sql("publication_nodes")).df()
+        frame = build_publications(nodes, latest_year=as_of.date().year + 1)
+        replace_table(con, "publications", frame)
+        context.log.info(f"{len(nodes):,} Publication nodes -> {len(frame):,} publications")
+        metadata = table_metadata(
+            con, "publications", preview_columns=["publication_id", "doi_raw", "year", "year_issue", "title"],
+            lineage={column: [("kg_snapshot", "properties")] for column in frame.columns},
+        )
+    return dg.MaterializeResult(metadata={**metadata, "publication_nodes": len(nodes), "merged_nodes": len(nodes) - len(frame)})
+
+
+@dg.asset(deps=[kg_snapshot], **KG)
+def datasets(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """One row per Dataset (keyed by its globalId), with its canonical DOI, short and long name."""
+    with duckdb.get_connection() as con:
+        nodes = con.execute(load_sql("dataset_nodes")).df()
+        frame = build_datasets(nodes)
+        replace_table(con, "datasets", frame)
+        context.log.info(f"{len(nodes):,} Dataset nodes -> {len(frame):,} datasets")
+        metadata = table_metadata(
+            con, "datasets", preview_columns=["dataset_id", "doi", "short_name", "long_name"],
+            lineage={column: [("kg_snapshot", "properties")] for column in frame.columns},
+        )
+    return dg.MaterializeResult(metadata=metadata)
+
+
+@dg.asset(deps=[publications, datasets], **KG)
+def dataset_publication_edges(duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """One row per Dataset→Publication edge (the KG's Publication-[:USES_DATASET]->Dataset, merged publications merged)."""
+    with duckdb.get_connection() as con:
+        uses = con.execute(load_sql("relationships_of_type"), ["USES_DATASET"]).df()
+        frame = build_dataset_publication_edges(
+            uses, node_index(con.table("publications").df(), "publication_id"), node_index(con.table("datasets").df(), "dataset_id")
+        )
+        replace_table(con, "dataset_publication_edges", frame)
+        metadata = table_metadata(
+            con, "dataset_publication_edges",
+            lineage={
+                "dataset_id": [("datasets", "dataset_id")],
+                "publication_id": [("publications", "publication_id")],
+                "relationship_ids": [("kg_snapshot", "relationship_id")],
+            },
+        )
+    return dg.MaterializeResult(metadata={**metadata, "uses_dataset_relationships": len(uses)})
+
+
+@dg.asset(deps=[publications], **KG)
+def publication_citations(duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """Distinct citing → cited publication pairs from the KG's CITES relationships."""
+    with duckdb.get_connection() as con:
+        cites = con.execute(load_sql("relationships_of_type"), ["CITES"]).df()
+        frame, self_citations = build_citations(cites, node_index(con.table("publications").df(), "publication_id"))
+        replace_table(con, "publication_citations", frame)
+        metadata = table_metadata(con, "publication_citations")
+    return dg.MaterializeResult(
+        metadata={**metadata, "cites_relationships": len(cites), "dropped_self_citations_after_merge": self_citations}
+    )
+
+
+@dg.asset(deps=[publications], **KG)
+def publication_research_areas(duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """Each publication's applied research areas as partition slugs; publications without one are `unclassified`."""
+    with duckdb.get_connection() as con:
+        links = con.execute(load_sql("relationships_of_type"), ["HAS_APPLIEDRESEARCHAREA"]).df()
+        table = con.table("publications").df()
+        frame = build_research_areas(
+            links.rename(columns={"end_name": "area_name"}), node_index(table, "publication_id"), table["publication_id"]
+        )
+        replace_table(con, "publication_research_areas", frame)
+        metadata = table_metadata(con, "publication_research_areas")
+        per_area = dict(con.execute("SELECT research_area, count(*) FROM publication_research_areas GROUP BY 1 ORDER BY 1").fetchall())
+    return dg.MaterializeResult(metadata={**metadata, "publications_per_research_area": per_area})

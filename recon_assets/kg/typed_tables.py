@@ -1,0 +1,182 @@
+"""Typed tables from the raw KG nodes and relationships: pure pandas transforms, no database.
+
+Publications are merged by canonical DOI (nodes that differ only in DOI spelling are one publication);
+a node without a DOI is a publication of its own. Every node id stays traceable through `node_ids`.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+from recon_assets.kg.authors import author_names, citation_tag
+from recon_assets.kg.doi import canonical_doi
+from recon_assets.kg.research_areas import UNCLASSIFIED, research_area_slug
+from recon_assets.kg.years import parse_year
+
+MISSING_TEXT = ("", "N/A")
+_COMPLETENESS_FIELDS = ("title", "abstract", "year", "authors")
+
+
+def node_key(global_id: object, node_id: str) -> str:
+    """Stable id of a node across snapshots: 'kg:<globalId>' (uuid5 of the DOI or short name), else 'kg:node:<id>'."""
+    return f"kg:{global_id}" if isinstance(global_id, str) and global_id else f"kg:node:{node_id}"
+
+
+def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame:
+    """One row per publication.
+
+    Args:
+        nodes: Publication nodes with columns node_id, line_number, global_id, doi_raw, title, year_json
+            (the `year` property as JSON text), abstract, authors_json (JSON text), pagerank (float, may be NaN).
+        latest_year: last acceptable publication year (as_of.year + 1).
+
+    Returns:
+        columns publication_id (canonical DOI, else node_key), doi, doi_raw, title, year (Int64), year_raw,
+        year_issue, abstract, authors, first_author_tag, pagerank, node_ids (list[str]), sorted by publication_id.
+    """
+    frame = nodes.copy()
+    frame["doi"] = frame["doi_raw"].map(canonical_doi)
+    parsed = frame["year_json"].map(lambda text: parse_year(_json_value(text), latest_year=latest_year))
+    frame["year"] = pd.array([p.year for p in parsed], dtype="Int64")
+    frame["year_issue"] = [p.issue for p in parsed]
+    frame["year_raw"] = frame["year_json"].map(lambda text: None if text is None else str(_json_value(text)))
+    frame["abstract"] = frame["abstract"].where(~frame["abstract"].isin(MISSING_TEXT), None)
+    frame["title"] = frame["title"].where(~frame["title"].isin(MISSING_TEXT), None)
+    frame["authors"] = frame["authors_json"].map(lambda text: author_names(_json_value(text)))
+    frame["publication_id"] = [
+        doi if doi else node_key(global_id, node_id)
+        for doi, global_id, node_id in zip(frame["doi"], frame["global_id"], frame["node_id"])
+    ]
+    frame["completeness"] = sum(
+        frame[field].map(lambda value: bool(value) if isinstance(value, list) else pd.notna(value)) for field in _COMPLETENESS_FIELDS
+    )
+    frame = frame.sort_values(["publication_id", "completeness", "line_number"], ascending=[True, False, True])
+    grouped = frame.groupby("publication_id", sort=True)
+    # The most complete node speaks for the publication; text it lacks comes from the next node that has it.
+    publications = grouped.head(1).set_index("publication_id")
+    for column in ("title", "abstract"):
+        publications[column] = grouped[column].first()
+    # The year, its raw value and its issue travel together, from the first node with a parsable year.
+    with_year = frame.sort_values(["publication_id", "year", "completeness", "line_number"], ascending=[True, True, False, True])
+    dated = with_year.dropna(subset=["year"]).groupby("publication_id").head(1).set_index("publication_id")
+    publications.loc[dated.index, ["year", "year_raw", "year_issue"]] = dated[["year", "year_raw", "year_issue"]]
+    publications["authors"] = grouped["authors"].agg(lambda lists: next((names for names in lists if names), []))
+    publications["pagerank"] = grouped["pagerank"].max()
+    publications["node_ids"] = grouped["node_id"].agg(list)
+    publications = publications.reset_index()
+    publications["first_author_tag"] = [
+        citation_tag(authors, None if pd.isna(year) else int(year), doi if isinstance(doi, str) else publication_id)
+        for authors, year, doi, publication_id in zip(
+            publications["authors"], publications["year"], publications["doi"], publications["publication_id"]
+        )
+    ]
+    publications["authors"] = publications["authors"].map("; ".join).replace("", None)
+    return publications[
+        ["publication_id", "doi", "doi_raw", "title", "year", "year_raw", "year_issue", "abstract", "authors",
+         "first_author_tag", "pagerank", "node_ids"]
+    ]
+
+
+def build_datasets(nodes: pd.DataFrame) -> pd.DataFrame:
+    """One row per Dataset node id key (node_key), first node by line number when the key repeats.
+
+    Args:
+        nodes: Dataset nodes with columns node_id, line_number, global_id, doi_raw, short_name, long_name,
+            cmr_id, daac, abstract, temporal_start, temporal_end, pagerank.
+
+    Returns:
+        columns dataset_id, doi (canonical), doi_raw, short_name, long_name, cmr_id, daac, abstract,
+        temporal_start, temporal_end, pagerank, node_ids (list[str]).
+    """
+    frame = nodes.copy()
+    frame["dataset_id"] = [node_key(g, n) for g, n in zip(frame["global_id"], frame["node_id"])]
+    frame["doi"] = frame["doi_raw"].map(canonical_doi)
+    for column in ("short_name", "long_name", "abstract", "cmr_id", "daac"):
+        frame[column] = frame[column].where(~frame[column].isin(MISSING_TEXT), None)
+    frame = frame.sort_values(["dataset_id", "line_number"])
+    grouped = frame.groupby("dataset_id", sort=True)
+    datasets = grouped.first()
+    datasets["node_ids"] = grouped["node_id"].agg(list)
+    return datasets.reset_index()[
+        ["dataset_id", "doi", "doi_raw", "short_name", "long_name", "cmr_id", "daac", "abstract",
+         "temporal_start", "temporal_end", "pagerank", "node_ids"]
+    ]
+
+
+def node_index(table: pd.DataFrame, id_column: str) -> pd.Series:
+    """Map KG node id -> the typed table's id, from its `node_ids` lists."""
+    exploded = table[[id_column, "node_ids"]].explode("node_ids")
+    return pd.Series(exploded[id_column].to_numpy(), index=exploded["node_ids"].to_numpy())
+
+
+def build_dataset_publication_edges(uses: pd.DataFrame, publication_of: pd.Series, dataset_of: pd.Series) -> pd.DataFrame:
+    """One row per (dataset, publication) pair from Publication-USES_DATASET->Dataset relationships, written Dataset→Publication.
+
+    Args:
+        uses: columns relationship_id, start_id (Publication node), end_id (Dataset node).
+        publication_of / dataset_of: node id -> publication_id / dataset_id (see `node_index`).
+
+    Returns:
+        columns dataset_id, publication_id, relationship_ids (list[str]: several when merged publication
+        nodes used the same dataset), sorted.
+    """
+    frame = uses.assign(publication_id=uses["start_id"].map(publication_of), dataset_id=uses["end_id"].map(dataset_of))
+    frame = frame.sort_values("relationship_id")
+    edges = frame.groupby(["dataset_id", "publication_id"], sort=True)["relationship_id"].agg(list)
+    return edges.rename("relationship_ids").reset_index()
+
+
+def build_citations(cites: pd.DataFrame, publication_of: pd.Series) -> pd.DataFrame:
+    """Distinct citing → cited publication pairs from CITES relationships.
+
+    A citation between two nodes that merged into one publication becomes a self-citation and is dropped
+    (it says nothing about either paper); `self_citation` in the second return value counts them.
+
+    Returns:
+        (citations with columns citing_publication_id, cited_publication_id, relationship_ids; number of dropped self-citations)
+    """
+    frame = cites.assign(
+        citing_publication_id=cites["start_id"].map(publication_of), cited_publication_id=cites["end_id"].map(publication_of)
+    )
+    self_citations = frame["citing_publication_id"] == frame["cited_publication_id"]
+    frame = frame[~self_citations].sort_values("relationship_id")
+    citations = frame.groupby(["citing_publication_id", "cited_publication_id"], sort=True)["relationship_id"].agg(list)
+    return citations.rename("relationship_ids").reset_index(), int(self_citations.sum())
+
+
+def build_research_areas(areas: pd.DataFrame, publication_of: pd.Series, publication_ids: pd.Series) -> pd.DataFrame:
+    """Every publication's applied research areas; a publication with none gets one `unclassified` row.
+
+    Args:
+        areas: HAS_APPLIEDRESEARCHAREA relationships with columns start_id (Publication node) and
+            area_name (the ScienceKeyword `name`, e.g. 'AIR QUALITY').
+        publication_ids: all publication ids.
+
+    Returns:
+        columns publication_id, research_area (slug or 'unclassified'), research_area_name (as in the KG,
+        NULL for added unclassified rows), issue (why a named area became unclassified), distinct and sorted.
+    """
+    frame = areas.assign(publication_id=areas["start_id"].map(publication_of))
+    frame["research_area"] = frame["area_name"].map(research_area_slug)
+    frame["issue"] = frame["research_area"].isna().map({True: "not one of the 21 applied research areas", False: None})
+    frame["research_area"] = frame["research_area"].fillna(UNCLASSIFIED)
+    frame = frame.rename(columns={"area_name": "research_area_name"})
+    missing = publication_ids[~publication_ids.isin(frame["publication_id"])]
+    unclassified = pd.DataFrame(
+        {"publication_id": missing, "research_area": UNCLASSIFIED, "research_area_name": None, "issue": None}
+    )
+    columns = ["publication_id", "research_area", "research_area_name", "issue"]
+    combined = pd.concat([frame[columns], unclassified[columns]], ignore_index=True)
+    return combined.drop_duplicates(["publication_id", "research_area"]).sort_values(columns[:2]).reset_index(drop=True)
+
+
+def _json_value(text: object) -> object:
+    """Decode a JSON-text property value as DuckDB returns it (`properties->'year'`); None stays None."""
+    if text is None or (isinstance(text, float) and pd.isna(text)):
+        return None
+    try:
+        return json.loads(text)
+    except (TypeError, json.JSONDecodeError):
+        return text

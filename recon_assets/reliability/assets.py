@@ -1,0 +1,133 @@
+"""Assets of the `reliability` group: the edge_reliability table, one partition per research area."""
+
+
+import json
+from datetime import datetime, timezone
+from typing import Literal
+
+import dagster as dg
+import pandas as pd
+from dagster_duckdb import DuckDBResource
+from pydantic import Field
+
+from recon_assets.centrality.assets import publication_centrality
+from recon_assets.judgement.assets import coherence_judgements
+from recon_assets.judgement.offline_judge import aggregate_edge_coherence
+from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
+from recon_assets.kg.ingest import current_snapshot_id
+from recon_assets.metadata import table_metadata
+from recon_assets.partitions import research_area_partitions
+from recon_assets.reliability.scoring import LABELS, Thresholds, Weights, score_edges
+from recon_assets.resources import AsOfDate
+from recon_assets.sql_files import load_sql
+from recon_assets.storage import replace_partitions
+
+
+class ReliabilityConfig(dg.Config):
+    """Weights (each in [0, 1], summing to 1), recency decay and label thresholds (DOMAIN.md defaults)."""
+
+    weight_centrality: float = Field(default=0.4, ge=0.0, le=1.0)
+    weight_recency: float = Field(default=0.3, ge=0.0, le=1.0)
+    weight_coherence: float = Field(default=0.3, ge=0.0, le=1.0)
+    decay: Literal["none", "linear", "log"] = "linear"
+    foundational_centrality: float = Field(default=0.6, ge=0.0, le=1.0)
+    foundational_coherence: float = Field(default=0.65, ge=0.0, le=1.0)
+    current_recency: float = Field(default=0.7, ge=0.0, le=1.0)
+    current_reliability: float = Field(default=0.6, ge=0.0, le=1.0)
+    declining_reliability: float = Field(default=0.35, ge=0.0, le=1.0)
+
+    def weights(self) -> Weights:
+        """The validated weights. Raises ValueError when they do not sum to 1."""
+        return Weights(self.weight_centrality, self.weight_recency, self.weight_coherence)
+
+    def thresholds(self) -> Thresholds:
+        return Thresholds(
+            self.foundational_centrality, self.foundational_coherence, self.current_recency,
+            self.current_reliability, self.declining_reliability,
+        )
+
+
+def _evidence_text(coherence: pd.DataFrame) -> pd.Series:
+    """'by [Chen et al., 2024] (centrality 0.71): <rationale>' for edges with judged evidence, else None."""
+    return pd.Series(
+        [
+            f"by {tag} (centrality {centrality:.2f}): {rationale}" if isinstance(verdict, str) else None
+            for verdict, tag, centrality, rationale in zip(
+                coherence["evidence_verdict"], coherence["evidence_citation"],
+                coherence["evidence_centrality"], coherence["evidence_rationale"],
+            )
+        ],
+        index=coherence.index,
+        dtype=object,
+    )
+
+
+@dg.asset(
+    deps=[publications, datasets, dataset_publication_edges, publication_research_areas, publication_centrality, coherence_judgements],
+    partitions_def=research_area_partitions,
+    backfill_policy=dg.BackfillPolicy.single_run(),
+    group_name="reliability", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
+)
+def edge_reliability(
+    context: dg.AssetExecutionContext, config: ReliabilityConfig, duckdb: DuckDBResource, as_of: AsOfDate
+) -> dg.MaterializeResult:
+    """How much each Dataset→Publication edge should be trusted today: centrality, recency and coherence, the
+    weighted reliability, a label (FOUNDATIONAL / CURRENT / DECLINING / SUPERSEDED), the signal that drove it
+    and a reason. One row per edge and research area; each area's rows are replaced on re-materialization."""
+    areas = list(context.partition_keys)
+    as_of_date = as_of.date()
+    weights, thresholds = config.weights(), config.thresholds()
+    with duckdb.get_connection() as con:
+        edges = con.execute(load_sql("edges_in_research_areas"), [areas]).df()
+        pairs = con.execute(load_sql("area_judgements"), [areas]).df()
+        scored = []
+        for area, area_edges in edges.groupby("research_area", sort=True):
+            area_pairs = pairs[pairs["research_area"] == area]
+            coherence = aggregate_edge_coherence(
+                area_edges, area_pairs, area_edges.drop_duplicates("publication_id").set_index("publication_id")["centrality"]
+            )
+            tags = area_pairs.drop_duplicates("newer_publication_id").set_index("newer_publication_id")["newer_citation"]
+            coherence["evidence_citation"] = coherence["evidence_publication_id"].map(tags)
+            coherence["evidence"] = _evidence_text(coherence)
+            frame = area_edges.merge(
+                coherence[["dataset_id", "publication_id", "coherence", "coherence_status", "evidence"]],
+                on=["dataset_id", "publication_id"], how="left",
+            )
+            scored.append(score_edges(frame, as_of=as_of_date, weights=weights, decay=config.decay, thresholds=thresholds))
+        rows = pd.concat(scored, ignore_index=True) if scored else edges.iloc[0:0]
+        rows = rows.assign(
+            as_of=as_of_date,
+            snapshot_id=current_snapshot_id(con),
+            weights=json.dumps({"centrality": weights.centrality, "recency": weights.recency, "coherence": weights.coherence, "decay": config.decay}),
+            scored_at=datetime.now(timezone.utc),
+        )
+        con.execute(load_sql("edge_reliability"))
+        replace_partitions(con, "edge_reliability", rows, areas)
+        where, params = "list_contains(?, research_area)", [areas]
+        labels = dict(con.execute(f"SELECT label, count(*) FROM edge_reliability WHERE {where} GROUP BY 1", params).fetchall())
+        metadata = table_metadata(
+            con, "edge_reliability", where=where, params=params,
+            preview_columns=["dataset_short_name", "publication_doi", "reliability", "label", "reason"],
+            lineage=EDGE_RELIABILITY_LINEAGE,
+        )
+    distribution = {label: labels.get(label, 0) for label in LABELS}
+    context.log.info(f"scored {sum(distribution.values()):,} edges in {len(areas)} research areas: {distribution}")
+    return dg.MaterializeResult(metadata={**metadata, "label_distribution": distribution, "as_of": as_of_date.isoformat()})
+
+
+EDGE_RELIABILITY_LINEAGE = {
+    "dataset_id": [("dataset_publication_edges", "dataset_id")],
+    "publication_id": [("dataset_publication_edges", "publication_id")],
+    "dataset_doi": [("datasets", "doi")],
+    "publication_doi": [("publications", "doi")],
+    "dataset_short_name": [("datasets", "short_name")],
+    "publication_year": [("publications", "year")],
+    "research_area": [("publication_research_areas", "research_area")],
+    "centrality": [("publication_centrality", "centrality")],
+    "recency": [("publications", "year")],
+    "coherence": [("coherence_judgements", "coherence")],
+    "coherence_status": [("coherence_judgements", "verdict")],
+    "reliability": [("publication_centrality", "centrality"), ("publications", "year"), ("coherence_judgements", "coherence")],
+    "label": [("publication_centrality", "centrality"), ("publications", "year"), ("coherence_judgements", "coherence")],
+    "reason": [("publications", "first_author_tag"), ("coherence_judgements", "rationale")],
+}

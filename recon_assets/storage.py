@@ -1,0 +1,50 @@
+"""Table writes: whole tables are recreated from their DDL in `sql/<table>.sql`; a partition's rows are
+replaced in one transaction, so a re-run never duplicates."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import duckdb
+import pandas as pd
+
+from recon_assets.sql_files import load_sql
+
+
+def replace_partitions(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, research_areas: Sequence[str]) -> None:
+    """Delete `table`'s rows of `research_areas` and insert `rows` (columns in the table's order), atomically.
+
+    Raises:
+        duckdb.Error: the insert failed; the transaction is rolled back and the old rows stay.
+    """
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute(f"DELETE FROM {table} WHERE list_contains(?, research_area)", [list(research_areas)])
+        _insert(con, table, rows)
+        con.execute("COMMIT")
+    except Exception:
+        con.execute("ROLLBACK")
+        raise
+
+
+def replace_table(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> None:
+    """Recreate `table` from `sql/<table>.sql` and insert `rows` by column name, in one transaction.
+
+    Raises:
+        duckdb.Error: a row breaks the table's types or keys; the transaction is rolled back.
+    """
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute(load_sql(table))
+        _insert(con, table, rows)
+        con.execute("COMMIT")
+    except Exception:
+        con.execute("ROLLBACK")
+        raise
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> None:
+    """Insert the table's columns of `rows` (extra working columns of the frame are not stored)."""
+    columns = [name for name, *_ in con.execute(f"DESCRIBE {table}").fetchall()]
+    frame = rows[columns]
+    con.execute(f"INSERT INTO {table} SELECT * FROM frame")

@@ -1,0 +1,140 @@
+"""download_kg_export against a fake Hugging Face Hub.
+
+The real `hf_hub_download` runs; only httpx2's transport (the `HTTPTransport.handle_request` that every
+huggingface_hub client ends in) is replaced by `FakeHub`, which answers from the exchanges recorded in
+fixtures/huggingface/hub_exchanges.json (sources in fixtures/huggingface/PROVENANCE.md). respx cannot be
+used: it patches httpx, and huggingface_hub 2.4 sends through the separate package httpx2.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import httpx2
+import huggingface_hub
+import pytest
+from huggingface_hub.errors import LocalEntryNotFoundError, RemoteEntryNotFoundError
+
+from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, KgDownloadError, download_kg_export
+
+FIXTURES = Path(__file__).parent / "fixtures" / "huggingface"
+EXCHANGES = [
+    exchange for key, exchange in json.loads((FIXTURES / "hub_exchanges.json").read_text()).items() if key != "_about"
+]
+BODY = (FIXTURES / "graph.json").read_bytes()
+BODY_SHA256 = EXCHANGES[0]["response"]["headers"]["x-linked-etag"].strip('"')
+FAKE_TOKEN = "hf_faketokenfortestsonly"
+RESOLVE_URL = f"https://huggingface.co/datasets/{REPO_ID}/resolve"
+
+
+class FakeHub:
+    """Answers each request with its recorded response (or raises `fail_with`) and keeps every request it saw."""
+
+    def __init__(self) -> None:
+        self.requests: list[httpx2.Request] = []
+        self.fail_with: Exception | None = None
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        self.requests.append(request)
+        if self.fail_with is not None:
+            raise self.fail_with
+        for exchange in EXCHANGES:
+            recorded = exchange["request"]
+            if request.method == recorded["method"] and request.url == httpx2.URL(recorded["url"]):
+                response = exchange["response"]
+                body = (FIXTURES / response["body_file"]).read_bytes() if "body_file" in response else b""
+                return httpx2.Response(response["status"], headers=response["headers"], content=body, request=request)
+        raise AssertionError(f"no recorded exchange for {request.method} {request.url}")
+
+
+@pytest.fixture
+def hub(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> FakeHub:
+    fake = FakeHub()
+    monkeypatch.setattr(httpx2.HTTPTransport, "handle_request", lambda _transport, request: fake.handle_request(request))
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf_home"))
+    monkeypatch.setenv("HF_TOKEN", FAKE_TOKEN)
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    # huggingface_hub reads these once, at import; its checks consult the constants. Telemetry off also stops its
+    # once-per-process fetch of /api/agent-harnesses, so the only traffic left is the download's.
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.setenv("HF_HUB_DISABLE_TELEMETRY", "1")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_DISABLE_TELEMETRY", True)
+    # On a dead network the library backs off 1+2+4+8+8 s before giving up; the waiting is not under test.
+    monkeypatch.setattr(time, "sleep", lambda _seconds: None)
+    return fake
+
+
+def go_offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+
+
+@pytest.mark.parametrize("revision", [PINNED_REVISION, "main"], ids=["pinned-commit", "branch"])
+def test_download_lands_in_cache_checksummed_at_resolved_commit(hub: FakeHub, tmp_path: Path, revision: str) -> None:
+    cache = tmp_path / "cache"
+
+    result = download_kg_export(revision=revision, cache_dir=cache)
+
+    assert result.path.is_relative_to(cache)
+    assert result.path.read_bytes() == BODY
+    assert (result.repo_id, result.filename, result.revision) == (REPO_ID, "graph.json", revision)
+    assert result.commit_sha == PINNED_REVISION  # the hub's X-Repo-Commit, also when a branch was asked for
+    assert (result.sha256, result.size_bytes) == (BODY_SHA256, len(BODY))
+    head, get = hub.requests
+    assert (head.method, str(head.url)) == ("HEAD", f"{RESOLVE_URL}/{revision}/graph.json")
+    assert head.headers["authorization"] == f"Bearer {FAKE_TOKEN}"
+    assert get.method == "GET" and get.url.host == "us.aws.cdn.hf.co"
+    assert "authorization" not in get.headers  # the token never leaves the Hub for the CDN
+
+
+@pytest.mark.parametrize("offline", [False, True], ids=["online", "offline"])
+def test_second_call_is_served_from_cache_without_http(
+    hub: FakeHub, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, offline: bool
+) -> None:
+    first = download_kg_export(cache_dir=tmp_path)
+    hub.requests.clear()
+    hub.fail_with = httpx2.ConnectError("network is down")
+    if offline:
+        go_offline(monkeypatch)
+
+    second = download_kg_export(cache_dir=tmp_path)
+
+    assert second == first
+    assert hub.requests == []
+
+
+@pytest.mark.parametrize(
+    ("filename", "network_error", "offline", "cause"),
+    [
+        pytest.param("graph.parquet", None, False, RemoteEntryNotFoundError, id="file-missing-404"),
+        pytest.param(
+            "graph.json", httpx2.ConnectError("[Errno 111] Connection refused"), False, LocalEntryNotFoundError,
+            id="hub-unreachable",
+        ),
+        pytest.param("graph.json", None, True, LocalEntryNotFoundError, id="offline-nothing-cached"),
+    ],
+)
+def test_failures_raise_kg_download_error_naming_repo_file_and_revision(
+    hub: FakeHub,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    filename: str,
+    network_error: Exception | None,
+    offline: bool,
+    cause: type[Exception],
+) -> None:
+    hub.fail_with = network_error
+    if offline:
+        go_offline(monkeypatch)
+
+    with pytest.raises(KgDownloadError) as raised:
+        download_kg_export(filename, cache_dir=tmp_path)
+
+    message = str(raised.value)
+    assert all(part in message for part in (REPO_ID, repr(filename), PINNED_REVISION))
+    assert FAKE_TOKEN not in message
+    assert isinstance(raised.value.__cause__, cause)
+    if offline:
+        assert "HF_HUB_OFFLINE" in message and hub.requests == []

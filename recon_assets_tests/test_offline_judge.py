@@ -1,0 +1,632 @@
+"""Tests for the offline coherence judge and its WordLlama embedding, run with the network blocked.
+
+Real text (sentences and the REAL_WORKS abstracts) comes from OpenAlex Work objects in
+cpgone/idb@8bd87b3b public/author-data/*.json (MIT License (c) 2025 Digital Geosciences), abstracts
+rebuilt from `abstract_inverted_index`; each row names its OpenAlex work id.
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+from datetime import date
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from recon_assets.judgement import offline_judge, text_embedding
+from recon_assets.judgement.offline_judge import (
+    JUDGE_ID,
+    NEUTRAL_COHERENCE,
+    PAIR_COLUMNS,
+    QUOTE_CHARS,
+    Cue,
+    CueKind,
+    aggregate_edge_coherence,
+    find_cue,
+    judge_edges,
+    judge_pair,
+)
+from recon_assets.judgement.text_embedding import EMBEDDING_DIM, MODEL_ID, embed, is_missing_text
+
+AS_OF = date(2024, 6, 30)
+IMERG = "Validation of GPM IMERG precipitation estimates against rain gauges over the Amazon basin"
+FOAM = "Foam stability of ammonium alcohol ether sulfate in underbalanced drilling fluids"
+
+
+def _refuse(*_args: object, **_kwargs: object) -> None:
+    raise OSError("network access attempted in a test")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def offline_model():
+    """Block sockets for the whole module, then load the model once, so the load itself is offline."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HF_HUB_OFFLINE", "1")
+        patch.setattr(socket.socket, "connect", _refuse)
+        patch.setattr(socket.socket, "connect_ex", _refuse)
+        text_embedding._model.cache_clear()
+        embed(["warm-up"])
+        yield
+
+
+def _pubs(*rows: tuple) -> pd.DataFrame:
+    """Publications from (publication_id, year or None, title, abstract, centrality) rows."""
+    frame = pd.DataFrame(rows, columns=["publication_id", "year", "title", "abstract", "centrality"])
+    return frame.assign(year=frame["year"].astype("Int64"))
+
+
+def _edges(*rows: tuple[str, str]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["dataset_id", "publication_id"])
+
+
+# ---------------------------------------------------------------- text_embedding
+
+
+def test_model_loads_with_sockets_blocked():
+    with pytest.raises(OSError, match="network access attempted"):
+        socket.create_connection(("127.0.0.1", 9), timeout=1)
+    # The module fixture cleared the cache and loaded once, under the block above.
+    assert text_embedding._model.cache_info().misses == 1
+    assert MODEL_ID == "wordllama-0.4.0.post1/l2_supercat-256"
+    assert MODEL_ID in JUDGE_ID
+
+
+@pytest.mark.parametrize(
+    ("value", "missing"),
+    [(None, True), (float("nan"), True), (pd.NA, True), ("", True), ("   ", True), ("N/A", True),
+     ("n/a", True), ("NA cloud mask", False), ("TRMM", False)],
+)
+def test_is_missing_text(value, missing):
+    assert is_missing_text(value) is missing
+
+
+def test_embed_gives_unit_rows_and_zero_rows_for_missing_text():
+    vectors = embed([IMERG, None, "N/A", "", IMERG])
+    assert vectors.shape == (5, EMBEDDING_DIM) == (5, 256)
+    assert vectors.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), [1, 0, 0, 0, 1], atol=1e-6)
+    assert float(vectors[0] @ vectors[4]) == pytest.approx(1.0, abs=1e-6)
+    assert embed([]).shape == (0, EMBEDDING_DIM)
+
+
+def test_embed_does_not_depend_on_batch_order():
+    # embed batches texts by length; a text's vector must not depend on its neighbours.
+    texts = [f"{IMERG}. We compare IMERG V06 with gauges over three wet seasons.", FOAM, "TRMM"]
+    together = embed(texts)
+    np.testing.assert_array_equal(embed(texts[::-1]), together[::-1])
+    np.testing.assert_array_equal(embed(texts[:1]), together[:1])
+
+
+# ---------------------------------------------------------------- find_cue
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "phrase"),
+    [
+        pytest.param(
+            "De calculated using the oscillatory relaxation time fails to explain the different pressure "
+            "profiles exhibited by the viscous and viscoelastic polymers.",
+            CueKind.CONTRADICTION, "fails to", id="W3022293870-fails-to",
+        ),
+        pytest.param(
+            "Oscillatory relaxation time used by most of the EOR researchers to calculate the Deborah number "
+            "failed to distinguish the different porous–media behavior of the viscous and viscoelastic polymer.",
+            CueKind.CONTRADICTION, "failed to", id="W2956337911-failed-to",
+        ),
+        pytest.param(
+            "The SaDe-ANN model outperformed the other models which overestimated the apparent viscosity of "
+            "the spud drilling fluid.",
+            CueKind.CONTRADICTION, "overestimated", id="W2905238286-overestimated",
+        ),
+        pytest.param(
+            "Sw is usually calculated using different equations; however, its values have been inconsistent "
+            "with the experimental results due to often incorrectness of their underlying assumptions.",
+            CueKind.CONTRADICTION, "inconsistent with", id="W4200271206-inconsistent-with",
+        ),
+        pytest.param(
+            "Comparisons of observed precipitation with satellite derived TRMM and ECMWF ERA-Interim reanalysis "
+            "precipitation show that both of these data sets capture the general pattern of seasonality, but "
+            "substantially underestimate rainfall amounts in the primary wet season (by up to 50% and 72% "
+            "respectively).",
+            CueKind.CONTRADICTION, "underestimate", id="W2106607029-underestimate",
+        ),
+        # A field described as debated is not a verdict against earlier work.
+        pytest.param(
+            "Contradictions prevail when it comes to reduction in residual oil saturation (Sor) during polymer "
+            "flooding and the role of extensional properties.",
+            None, None, id="W3022293870-contradictions-noun",
+        ),
+        pytest.param(
+            "The critiques are made on the basis of the contradicting literature.",
+            None, None, id="W2956337911-contradicting-adjective",
+        ),
+        # "In contrast," compares the study's own samples.
+        pytest.param(
+            "In contrast, starch addition exerted no influence on the solution viscosity and did not impede "
+            "liquid drainage, although it did reduce bubble coalescence.",
+            None, None, id="W4391338548-in-contrast-comma",
+        ),
+        pytest.param(
+            "This finding is consistent with the naturally rare occurrences of giant ooids, which developed "
+            "under exceptional environmental conditions.",
+            None, None, id="W4224245468-consistent-with",
+        ),
+        pytest.param(
+            "This study introduces a novel approach using synthesized seawater, replacing the conventional use "
+            "of freshwater on-site for the foaming system's liquid base.",
+            None, None, id="W4390411840-replacing",
+        ),
+        pytest.param(
+            "One of the key challenge for chemical-EOR process is that the conventional surfactants does not "
+            "show efficacy toward reduction in interfacial tension.",
+            None, None, id="W2284171046-challenge-noun",
+        ),
+        # The abstract of a Retraction Note names figures, not a finding.
+        pytest.param(
+            "work, the X-ray diffraction (XRD) pattern labeled Conventional CaCO 3 shown in Figure 4; the "
+            "statistical analysis of the effect of calcium carbonate on the density of the water-based drilling "
+            "fluid, shown in Figure 5.",
+            None, None, id="W4405247386-retraction-note",
+        ),
+    ],
+)
+def test_find_cue_on_real_sentences(text, kind, phrase):
+    cue = find_cue(text)
+    assert (cue and cue.kind, cue and cue.phrase) == (kind, phrase)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "phrase"),
+    [
+        ("The V07 product replaces V06 for all applications.", CueKind.SUPERSESSION, "replaces"),
+        ("AIRS V006 was replaced by version 7.0 in 2019.", CueKind.SUPERSESSION, "replaced by"),
+        ("We use the reprocessed MODIS collection 061.", CueKind.SUPERSESSION, "reprocessed"),
+        ("This corrects a calibration error in the V006 record.", CueKind.SUPERSESSION,
+         "corrects a calibration error"),
+        ("IMERG is the successor of TMPA.", CueKind.SUPERSESSION, "successor"),
+        ("MERRA-2 is an updated version of MERRA.", CueKind.SUPERSESSION, "updated version"),
+        ("Our retrieval improves upon the operational algorithm.", CueKind.REFINEMENT, "improves upon"),
+        ("This work extends previous estimates to the Arctic.", CueKind.REFINEMENT, "extends previous"),
+        ("Our data challenges the widely held assumption of a linear trend.", CueKind.CONTRADICTION,
+         "challenges the widely held assumption"),
+        ("We found no evidence of the reported drift.", CueKind.CONTRADICTION, "found no evidence"),
+        ("These results are contrary to earlier reports.", CueKind.CONTRADICTION, "contrary to"),
+        # Most severe kind wins, wherever it stands in the text.
+        ("IMERG V07 builds on V06. It contradicts the V06 trend.", CueKind.CONTRADICTION, "contradicts"),
+        ("IMERG V07 builds on V06 and is a revised product.", CueKind.SUPERSESSION, "revised"),
+        # Negation and "not only".
+        ("These results do not contradict earlier work.", None, None),
+        ("The model didn't overestimate rainfall.", None, None),
+        ("Our results not only contradict the V06 trend but also explain it.", CueKind.CONTRADICTION,
+         "contradict"),
+        # Method vocabulary and geography that look like cues.
+        ("Atmospheric correction and bias-corrected radiances were applied.", None, None),
+        ("The study area extends from 30N to 35N.", None, None),
+        ("One of the key challenges the industry faces is cost.", None, None),
+        # Known limitation: "revised" about the newer paper's own work still counts.
+        ("We present a revised stratigraphy of the basin.", CueKind.SUPERSESSION, "revised"),
+        (None, None, None),
+        ("N/A", None, None),
+    ],
+)
+def test_find_cue_on_crafted_text(text, kind, phrase):
+    cue = find_cue(text)
+    assert (cue and cue.kind, cue and cue.phrase) == (kind, phrase)
+
+
+def test_find_cue_returns_the_sentence_holding_the_phrase():
+    # W2106607029: two contradiction cues; the first one wins and its own sentence is returned.
+    text = (
+        "We use first field-based observations of precipitation and river isotopic chemistry from a "
+        "three-year study (2009–2011) in rainforest and nearby savannah in central Guyana. Our 3 years of "
+        "data capture a reduced rainfall regime in 2009 and an extended wet season in 2010, in contrast to\n"
+        "the widely documented Amazonian floods in 2009 and droughts in 2010. Comparisons of observed "
+        "precipitation with satellite derived TRMM show that it can substantially underestimate rainfall."
+    )
+    assert find_cue(text) == Cue(
+        CueKind.CONTRADICTION,
+        "in contrast to",
+        "Our 3 years of data capture a reduced rainfall regime in 2009 and an extended wet season in 2010, "
+        "in contrast to the widely documented Amazonian floods in 2009 and droughts in 2010.",
+    )
+
+
+# ---------------------------------------------------------------- judge_pair
+
+
+@pytest.mark.parametrize(
+    ("similarity", "text", "min_similarity", "verdict", "coherence"),
+    [
+        (0.80, "This contradicts the V06 trend.", 0.5, "CONTRADICTED", 0.1),
+        (0.80, "V07 supersedes V06.", 0.5, "SUPERSEDED", 0.3),
+        (0.80, "V07 refines the V06 retrieval.", 0.5, "SUPPORTED", 0.7),
+        (0.80, "We map rainfall with V07.", 0.5, "SUPPORTED", 1.0),
+        (0.50, "This contradicts the V06 trend.", 0.5, "CONTRADICTED", 0.1),  # the gate is inclusive
+        (0.49, "This contradicts the V06 trend.", 0.5, "UNVERIFIED", NEUTRAL_COHERENCE),
+        (float("nan"), "We map rainfall with V07.", 0.5, "UNVERIFIED", NEUTRAL_COHERENCE),
+        (0.60, "V07 supersedes V06.", 0.7, "UNVERIFIED", NEUTRAL_COHERENCE),
+    ],
+)
+def test_judge_pair_rules(similarity, text, min_similarity, verdict, coherence):
+    judgement = judge_pair(similarity, find_cue(text), min_similarity=min_similarity)
+    assert (judgement.verdict, judgement.coherence) == (verdict, coherence)
+
+
+def test_judge_pair_rationale_quotes_the_cue_and_gives_the_similarity():
+    sentence = "Early validation " + "over many gauges " * 20 + "shows that V06 overestimated rain " + "x " * 80
+    judgement = judge_pair(0.734, find_cue(sentence + ". Next sentence."))
+    assert judgement.rationale.startswith('contradiction wording "overestimated": "…')
+    assert "V06 overestimated rain" in judgement.rationale
+    assert "Next sentence" not in judgement.rationale
+    assert judgement.rationale.endswith("(similarity 0.73)")
+    quote = judgement.rationale.split('": "', 1)[1].rsplit('" (', 1)[0]
+    assert len(quote) <= QUOTE_CHARS + 2  # two ellipses
+
+
+def test_judge_pair_without_cue_says_so():
+    assert judge_pair(0.9, None).rationale == (
+        "same topic, no contradiction, supersession or refinement wording (similarity 0.90)"
+    )
+
+
+# ---------------------------------------------------------------- judge_edges
+
+
+@pytest.mark.parametrize(
+    ("newer_year", "judged"),
+    [
+        (2020, False),  # before as_of.year - 3
+        (2021, True),  # first year of the window
+        (2024, True),  # as_of.year
+        (2025, False),  # after as_of
+        (None, False),  # unknown year
+    ],
+)
+def test_judge_edges_evidence_window(newer_year, judged):
+    pubs = _pubs(("P-old", 2015, IMERG, "N/A", 0.4), ("P-new", newer_year, IMERG, "N/A", 0.2))
+    pairs = judge_edges(_edges(("D1", "P-old"), ("D1", "P-new")), pubs, as_of=AS_OF)
+    assert pairs["newer_publication_id"].tolist() == (["P-new"] if judged else [])
+
+
+@pytest.mark.parametrize(
+    ("year_a", "year_b", "expected"),
+    [
+        (2022, 2022, []),  # same year: neither is newer
+        (2022, 2023, [("P-a", "P-b")]),
+        (2023, 2022, [("P-b", "P-a")]),  # roles follow the years, not the row order
+        (None, 2023, []),  # without a year P-a cannot be the older one, and it is no evidence either
+    ],
+)
+def test_judge_edges_needs_a_strictly_newer_publication(year_a, year_b, expected):
+    pubs = _pubs(("P-a", year_a, IMERG, "N/A", 0.4), ("P-b", year_b, IMERG, "N/A", 0.2))
+    pairs = judge_edges(_edges(("D1", "P-a"), ("D1", "P-b")), pubs, as_of=AS_OF)
+    assert list(zip(pairs["older_publication_id"], pairs["newer_publication_id"])) == expected
+
+
+@pytest.mark.parametrize(("top_k", "expected"), [(1, ["P-n1"]), (2, ["P-n1", "P-n2"]), (5, ["P-n1", "P-n2", "P-n3"])])
+def test_judge_edges_keeps_top_k_and_breaks_ties_by_id(top_k, expected):
+    # Identical texts tie on similarity, so the order is the id order.
+    pubs = _pubs(
+        ("P-old", 2010, IMERG, "N/A", 0.5),
+        ("P-n3", 2023, IMERG, "N/A", 0.9),
+        ("P-n1", 2022, IMERG, "N/A", 0.1),
+        ("P-n2", 2024, IMERG, "N/A", 0.3),
+    )
+    edges = _edges(*(("D1", p) for p in pubs["publication_id"]))
+    pairs = judge_edges(edges, pubs, as_of=AS_OF, top_k=top_k).query("older_publication_id == 'P-old'")
+    assert pairs["newer_publication_id"].tolist() == expected
+    assert pairs["similarity"].tolist() == [1.0] * len(expected)
+
+
+def test_judge_edges_prefers_the_most_similar_newer_publication():
+    pubs = _pubs(
+        ("P-old", 2010, IMERG, "We compare IMERG V06 with gauges.", 0.5),
+        ("P-same", 2022, IMERG, "We compare IMERG V06 with gauges.", 0.1),
+        ("P-close", 2022, IMERG, "The revised V07 product replaces V06.", 0.9),
+    )
+    pairs = judge_edges(_edges(*(("D1", p) for p in pubs["publication_id"])), pubs, as_of=AS_OF, top_k=1)
+    assert pairs[["newer_publication_id", "verdict"]].values.tolist() == [["P-same", "SUPPORTED"]]
+
+
+def test_judge_edges_judges_each_pair_by_the_newer_cue():
+    pubs = _pubs(
+        ("P-old", 2012, IMERG, "We compare TMPA with gauges.", 0.7),
+        ("P-contra", 2022, IMERG, "Our gauges show that TMPA overestimated wet-season rain.", 0.2),
+        ("P-super", 2023, IMERG, "The IMERG V07 product replaces TMPA as the reference.", 0.6),
+        ("P-plain", 2024, IMERG, "We compare IMERG V07 with gauges.", 0.0),
+        ("P-foam", 2023, FOAM, "N/A", 0.9),  # same dataset, another topic: below the gate
+    )
+    pairs = judge_edges(_edges(*(("D1", p) for p in pubs["publication_id"])), pubs, as_of=AS_OF)
+    old = pairs[pairs["older_publication_id"] == "P-old"].set_index("newer_publication_id")
+    assert old["verdict"].to_dict() == {"P-contra": "CONTRADICTED", "P-super": "SUPERSEDED", "P-plain": "SUPPORTED"}
+    assert old["coherence"].to_dict() == {"P-contra": 0.1, "P-super": 0.3, "P-plain": 1.0}
+    assert old["newer_centrality"].to_dict() == {"P-contra": 0.2, "P-super": 0.6, "P-plain": 0.0}
+    assert (old["similarity"] >= offline_judge.DEFAULT_MIN_SIMILARITY).all()
+    assert old.loc["P-super", "rationale"].startswith('supersession wording "replaces": "The IMERG V07')
+    assert set(pairs["judge"]) == {JUDGE_ID}
+    assert list(pairs.columns) == PAIR_COLUMNS
+
+
+def test_judge_edges_uses_only_publications_of_the_same_dataset():
+    pubs = _pubs(("P-old", 2012, IMERG, "N/A", 0.5), ("P-new", 2023, IMERG, "N/A", 0.5))
+    pairs = judge_edges(_edges(("D1", "P-old"), ("D2", "P-new")), pubs, as_of=AS_OF)
+    assert pairs.empty
+    assert list(pairs.columns) == PAIR_COLUMNS
+
+
+@pytest.mark.parametrize(
+    "title",
+    [f"Retraction Note: {IMERG}", f"RETRACTED ARTICLE: {IMERG}", f"Correction to: {IMERG}", f"Erratum: {IMERG}"],
+)
+def test_judge_edges_ignores_notices(title):
+    pubs = _pubs(("P-old", 2012, IMERG, "N/A", 0.5), ("P-notice", 2023, title, "N/A", 0.5))
+    assert judge_edges(_edges(("D1", "P-old"), ("D1", "P-notice")), pubs, as_of=AS_OF).empty
+
+
+def test_judge_edges_finds_each_publication_cue_once(monkeypatch):
+    calls = []
+
+    def counting_find_cue(text):
+        calls.append(text)
+        return find_cue(text)
+
+    monkeypatch.setattr(offline_judge, "find_cue", counting_find_cue)
+    pubs = _pubs(
+        ("P-o1", 2011, IMERG, "N/A", 0.5),
+        ("P-o2", 2012, IMERG, "N/A", 0.5),
+        ("P-new", 2023, IMERG, "It supersedes TMPA.", 0.5),
+    )
+    edges = _edges(*((d, p) for d in ("D1", "D2") for p in pubs["publication_id"]))
+    pairs = judge_edges(edges, pubs, as_of=AS_OF)
+    assert len(pairs) == 4
+    assert calls == [f"{IMERG}. It supersedes TMPA."]
+
+
+def test_judge_edges_is_deterministic_under_row_order():
+    rows = [
+        ("P-old", 2010, IMERG, "We compare TMPA with gauges.", 0.5),
+        ("P-mid", 2019, IMERG, "TMPA overestimated rain.", 0.2),
+        ("P-a", 2022, IMERG, "N/A", 0.1),
+        ("P-b", 2022, IMERG, "N/A", 0.1),
+        ("P-c", 2023, IMERG, "IMERG replaces TMPA.", 0.3),
+        ("P-f", 2023, FOAM, "N/A", 0.3),
+    ]
+    edges = [(d, p[0]) for d in ("D2", "D1") for p in rows]
+    expected = judge_edges(_edges(*edges), _pubs(*rows), as_of=AS_OF, top_k=2)
+    shuffle = random.Random(7)
+    for _ in range(3):
+        shuffle.shuffle(rows)
+        shuffle.shuffle(edges)
+        pd.testing.assert_frame_equal(judge_edges(_edges(*edges), _pubs(*rows), as_of=AS_OF, top_k=2), expected)
+    assert expected[["dataset_id", "older_publication_id"]].values.tolist() == sorted(
+        expected[["dataset_id", "older_publication_id"]].values.tolist()
+    )
+
+
+@pytest.mark.parametrize(
+    ("edges", "pubs", "kwargs", "message"),
+    [
+        (_edges(("D1", "P-x")), _pubs(("P-old", 2010, IMERG, "N/A", 0.5)), {}, "not in publications"),
+        (_edges(("D1", "P-old")), _pubs(("P-old", 2010, IMERG, "N/A", 0.5)), {"top_k": 0}, "top_k"),
+        (
+            _edges(("D1", "P-old")),
+            _pubs(("P-old", 2010, IMERG, "N/A", 0.5), ("P-old", 2011, IMERG, "N/A", 0.5)),
+            {},
+            "duplicate",
+        ),
+        (_edges(("D1", "P-old")), _pubs(("P-old", 2010, IMERG, "N/A", 0.5)).drop(columns="abstract"), {}, "abstract"),
+        (_edges(("D1", "P-old")).rename(columns={"dataset_id": "dataset"}), _pubs(), {}, "dataset_id"),
+    ],
+)
+def test_judge_edges_rejects_bad_input(edges, pubs, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        judge_edges(edges, pubs, as_of=AS_OF, **kwargs)
+
+
+def test_judge_edges_on_real_abstracts():
+    """A 2020 Poisson's-ratio ANN paper against three 2021 papers that share its dataset."""
+    pubs = _pubs(*((work_id, year, title, "".join(abstract), 0.3) for work_id, year, title, abstract in REAL_WORKS))
+    edges = _edges(*(("D1", work_id) for work_id, *_ in REAL_WORKS))
+    pairs = judge_edges(edges, pubs, as_of=date(2023, 1, 1))
+    assert pairs[["older_publication_id", "newer_publication_id", "verdict"]].values.tolist() == [
+        ["W2999651449", "W3184926819", "SUPPORTED"],  # elastic moduli from drilling data, similarity 0.71
+        ["W2999651449", "W4200271206", "CONTRADICTED"],  # "inconsistent with the experimental results", 0.69
+    ]  # the remote-sensing editorial W3128031946 (0.27) is another topic
+    assert pairs["similarity"].between(0.6, 0.8).all()
+    assert '"inconsistent with": "Sw is usually calculated' in pairs["rationale"].iloc[1]
+
+
+# ---------------------------------------------------------------- aggregate_edge_coherence
+
+
+def _pairs(*rows: tuple[str, str, float, float]) -> pd.DataFrame:
+    """Pairs of edge (D1, P-old) from (newer_publication_id, verdict, coherence, newer_centrality) rows."""
+    frame = pd.DataFrame(rows, columns=["newer_publication_id", "verdict", "coherence", "newer_centrality"])
+    return frame.assign(
+        dataset_id="D1", older_publication_id="P-old", rationale=[f"reason {r[0]}" for r in rows]
+    ).astype({"coherence": float, "newer_centrality": float})
+
+
+@pytest.mark.parametrize(
+    ("pairs", "older_centrality", "coherence", "status", "n_pairs", "evidence"),
+    [
+        pytest.param(_pairs(), 0.5, NEUTRAL_COHERENCE, "UNVERIFIED", 0, None, id="no-pairs-neutral"),
+        pytest.param(_pairs(("N1", "SUPPORTED", 1.0, 0.3)), 0.5, 1.0, "SUPPORTED", 1, "N1", id="one-support"),
+        # DOMAIN.md case 2: a lone contradiction sets coherence 0.1 whatever the weights.
+        pytest.param(_pairs(("N1", "CONTRADICTED", 0.1, 0.7)), 0.19, 0.1, "CONTRADICTED", 1, "N1", id="domain-case-2"),
+        # Equal weights without boost: (0.5*1.0 + 0.5*0.1) / 1.0; the tie goes to the more severe verdict.
+        pytest.param(
+            _pairs(("N1", "SUPPORTED", 1.0, 0.5), ("N2", "CONTRADICTED", 0.1, 0.5)),
+            0.0, 0.55, "CONTRADICTED", 2, "N2", id="tie-to-severe",
+        ),
+        # Central older paper: the contradiction weighs 0.5 * (1 + 1.0): (0.5*1.0 + 1.0*0.1) / 1.5.
+        pytest.param(
+            _pairs(("N1", "SUPPORTED", 1.0, 0.5), ("N2", "CONTRADICTED", 0.1, 0.5)),
+            1.0, 0.4, "CONTRADICTED", 2, "N2", id="contradiction-boost",
+        ),
+        # Uncited newer papers weigh MIN_EVIDENCE_WEIGHT (NaN counts as 0): (0.05*1.0 + 0.45*0.3) / 0.5.
+        pytest.param(
+            _pairs(("N1", "SUPPORTED", 1.0, 0.0), ("N2", "SUPERSEDED", 0.3, 0.45), ("N3", "SUPPORTED", 1.0, np.nan)),
+            0.9, (0.05 + 0.135 + 0.05) / 0.55, "SUPERSEDED", 3, "N2", id="floor-weight",
+        ),
+        # The boost applies to contradictions only.
+        pytest.param(
+            _pairs(("N1", "SUPERSEDED", 0.3, 0.4), ("N2", "SUPPORTED", 0.7, 0.4)),
+            1.0, 0.5, "SUPERSEDED", 2, "N1", id="no-boost-for-supersession",
+        ),
+        # UNVERIFIED pairs are not evidence.
+        pytest.param(
+            _pairs(("N1", "UNVERIFIED", 0.5, 0.9)),
+            0.5, NEUTRAL_COHERENCE, "UNVERIFIED", 0, None, id="unverified-ignored",
+        ),
+        # Evidence is the heaviest pair with the winning verdict, ties to the smaller id.
+        pytest.param(
+            _pairs(("N3", "SUPPORTED", 1.0, 0.2), ("N2", "SUPPORTED", 1.0, 0.2), ("N1", "CONTRADICTED", 0.1, 0.3)),
+            0.0, (0.2 + 0.2 + 0.03) / 0.7, "SUPPORTED", 3, "N2", id="evidence-tie-by-id",
+        ),
+    ],
+)
+def test_aggregate_edge_coherence(pairs, older_centrality, coherence, status, n_pairs, evidence):
+    edges = _edges(("D1", "P-old"), ("D1", "P-other"))
+    result = aggregate_edge_coherence(edges, pairs, pd.Series({"P-old": older_centrality, "P-other": 0.1}))
+    assert result[["dataset_id", "publication_id"]].values.tolist() == [["D1", "P-old"], ["D1", "P-other"]]
+    row, other = result.iloc[0], result.iloc[1]
+    assert row["coherence"] == pytest.approx(coherence)
+    assert (row["coherence_status"], row["n_pairs"]) == (status, n_pairs)
+    if evidence is None:
+        assert pd.isna(row["evidence_publication_id"])
+    else:
+        assert row["evidence_publication_id"] == evidence
+        assert row["evidence_verdict"] == status
+        assert row["evidence_rationale"] == f"reason {evidence}"
+    assert (other["coherence"], other["coherence_status"], other["n_pairs"]) == (NEUTRAL_COHERENCE, "UNVERIFIED", 0)
+
+
+def test_aggregate_edge_coherence_without_older_centrality_gives_no_boost():
+    pairs = _pairs(("N1", "SUPPORTED", 1.0, 0.5), ("N2", "CONTRADICTED", 0.1, 0.5))
+    result = aggregate_edge_coherence(_edges(("D1", "P-old")), pairs, pd.Series(dtype=float))
+    assert result["coherence"].item() == pytest.approx(0.55)
+
+
+def test_aggregate_edge_coherence_reads_judge_edges_output():
+    pubs = _pubs(
+        ("P-old", 2012, IMERG, "We compare TMPA with gauges.", 0.8),
+        ("P-contra", 2022, IMERG, "Our gauges show that TMPA overestimated wet-season rain.", 0.6),
+        ("P-plain", 2024, IMERG, "We compare IMERG V07 with gauges.", 0.6),
+    )
+    edges = _edges(*(("D1", p) for p in pubs["publication_id"]))
+    pairs = judge_edges(edges, pubs, as_of=AS_OF)
+    result = aggregate_edge_coherence(edges, pairs, pubs.set_index("publication_id")["centrality"])
+    old = result.set_index("publication_id").loc["P-old"]
+    # (0.6*1.0 + 0.6*1.8*0.1) / (0.6 + 1.08)
+    assert old["coherence"] == pytest.approx((0.6 + 0.108) / 1.68)
+    assert (old["coherence_status"], old["evidence_publication_id"]) == ("CONTRADICTED", "P-contra")
+
+
+# Four real works: an older paper, two newer ones on its topic and an unrelated editorial.
+# (OpenAlex id, publication_year, title, abstract rebuilt from abstract_inverted_index.)
+REAL_WORKS = (
+    (
+        "W2999651449",
+        2020,
+        (
+            "Comparative Analysis Between Different Artificial Based Models for Predicting Static Poisson’s "
+            "Ratio of Sandstone Formations"
+        ),
+        (
+            "The mechanical behavior of the rocks can greatly assist in optimizing the drilling operation and"
+            " well completion design. This behavior can be expressed in terms of Young’s modulus and "
+            "Poisson’s ratio. Reliable Poisson’s ratio values can be estimated experimentally from core "
+            "measurements however this method consumes time and economically ineffective. This study involved"
+            " the development of two models using neural networks (ANN) and fuzzy logic to estimate static "
+            "Poisson’s ratio (PRstatic) of sandstone rocks based on the conventional well-log data including "
+            "bulk density and sonic log data. The models are developed using 692 of actual data core data and"
+            " the corresponding logging data. The models are optimized after several runs of the different "
+            "combinations of the available tuning parameters. The results showed that the neural network "
+            "model outperformed the model developed using the fuzzy logic tool and yielded a great match with"
+            " correlation coefficient (R) of 0.98 and AAPE of 1.5% between the predicted and measured "
+            "PRstatic values. The developed ANN-based model is then validated using unseen data from another "
+            "well within the field to estimate PRstatic over a certain interval. The validation process "
+            "results showed a significant agreement with correlation coefficient (R) of 0.95 between the "
+            "predicted PRstatic values and the actual measured ones. The results demonstrated the ability of "
+            "the developed model to provide a continuous profile of static Poisson’s ratio (PRstatic) "
+            "whenever the petrophysical logging data are available."
+        ),
+    ),
+    (
+        "W3184926819",
+        2021,
+        (
+            "Drilling Data-Based Approach to Build a Continuous Static Elastic Moduli Profile Utilizing "
+            "Artificial Intelligence Techniques"
+        ),
+        (
+            "Abstract Young's modulus is a principle geomechanical property that reflects the material "
+            "stiffness. Good knowledge about rock mechanical properties significantly facilitates fracturing "
+            "design and in situ stresses estimation. Conventionally, rock elastic properties are estimated "
+            "either experimentally or using well log data, known as static and dynamic, respectively. "
+            "Conducting experiments on core samples is costly, time consuming, and does not provide "
+            "continuous information. While dynamic Young's modulus provides a complete profile, however, it "
+            "needs the availability of acoustic logs, and its estimations differ from the static values. The "
+            "objective of this article is to create a continuous profile of Young's modulus using the "
+            "drilling rig sensors records. The presented approach relies on the fact that the drilling data "
+            "such as drill pipe torque, weight on bit, and rate of penetration are available at an early "
+            "stage without additional cost. Three machine learning algorithms were used to correlate the "
+            "drilling data with Young's modulus: random forest, adaptive neuro-fuzzy inference system, and "
+            "functional network. Two different datasets were used in this study, one construct and test the "
+            "model, while the other was hidden from the algorithms and used later to validate the built "
+            "models. The two datasets contain over 3900 data points and cover different types of rocks. Two "
+            "out of the three methods utilized yielded a remarkable match between the given and the predicted"
+            " values. The correlation coefficients ranged between 0.92 and 0.99 average absolute percentage "
+            "errors were less than 13%. Supported by these results, the utilization of drilling data and "
+            "artificial intelligence techniques to predict the elastic moduli is promising. This approach "
+            "could be investigated for other geomechanical properties, besides the performance of other "
+            "machine learning methods for the same purpose."
+        ),
+    ),
+    (
+        "W4200271206",
+        2021,
+        (
+            "Application of Various Machine Learning Techniques in Predicting Water Saturation in Tight Gas "
+            "Sandstone Formation"
+        ),
+        (
+            "Abstract Water saturation (Sw) is a vital factor for the hydrocarbon in-place calculations. Sw "
+            "is usually calculated using different equations; however, its values have been inconsistent with"
+            " the experimental results due to often incorrectness of their underlying assumptions. Moreover, "
+            "the main hindrance remains in these approaches due to their strong reliance on experimental "
+            "analysis which are expensive and time-consuming. This study introduces the application of "
+            "different machine learning (ML) methods to predict Sw from the conventional well logs. Function "
+            "networks (FNs), support vector machine (SVM), and random forests (RFs) were implemented to "
+            "calculate the Sw using gamma-ray log, neutron porosity log, and resistivity (Rt) log. A dataset "
+            "of 782 points from two wells (well-1 and well-2) in tight gas sandstone formation was used to "
+            "build and then validate the different ML models. The dataset from well-1 was applied for the ML "
+            "models training and testing, then the unseen data from well-2 were used to validate the "
+            "developed models. The results from FN, SVM, and RF models showed their capability of accurately "
+            "predicting the Sw from the conventional well logging data. The correlation coefficient (R) "
+            "values between actual and estimated Sw from the FN model were found to be 0.85 and 0.83 compared"
+            " to 0.98 and 0.95 from the RF model in the case of training and testing sets, respectively. SVM "
+            "model shows an R-value of 0.95 and 0.85 in the different datasets. The average absolute "
+            "percentage error (AAPE) was less than 8% in the three ML models. The ML models outperform the "
+            "empirical correlations that have AAPE greater than 19%. This study provides ML applications to "
+            "accurately forecast the water saturation using the readily available conventional well logs "
+            "without additional core analysis or well site interventions."
+        ),
+    ),
+    (
+        "W3128031946",
+        2021,
+        (
+            "Editorial for the Special Issue: Multispectral and Hyperspectral Remote Sensing Data for Mineral"
+            " Exploration and Environmental Monitoring of Mined Areas"
+        ),
+        (
+            "In recent decades, multispectral and hyperspectral remote sensing data provide unprecedented "
+            "opportunities for the initial stages of mineral exploration and environmental hazard monitoring "
+            "[...]"
+        ),
+    ),
+)

@@ -1,0 +1,22 @@
+CREATE TABLE IF NOT EXISTS edge_reliability (
+    dataset_id         VARCHAR NOT NULL,
+    publication_id     VARCHAR NOT NULL,
+    dataset_doi        VARCHAR,
+    publication_doi    VARCHAR,
+    dataset_short_name VARCHAR,
+    publication_year   BIGINT,
+    research_area      VARCHAR NOT NULL,
+    centrality         DOUBLE NOT NULL,
+    recency            DOUBLE NOT NULL,
+    coherence          DOUBLE NOT NULL,
+    coherence_status   VARCHAR NOT NULL,
+    reliability        DOUBLE NOT NULL,
+    label              VARCHAR NOT NULL,
+    dominant_signal    VARCHAR NOT NULL,
+    reason             VARCHAR NOT NULL,
+    as_of              DATE NOT NULL,
+    snapshot_id        VARCHAR NOT NULL,
+    weights            JSON NOT NULL,
+    scored_at          TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (research_area, dataset_id, publication_id)
+);
