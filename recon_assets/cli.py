@@ -22,6 +22,7 @@ from pathlib import Path
 import duckdb
 
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.resources import DEFAULT_DB_PATH
 
 # Dagster's run tags for a partition range, read by single-run backfills (dagster._core.storage.tags).
 PARTITION_RANGE_START_TAG = "dagster/asset_partition_range_start"
@@ -87,7 +88,7 @@ def run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
         if not result.success:
             print(f"run failed; see `dagster dev` (DAGSTER_HOME={home}) for the logs of run {result.run_id}", file=sys.stderr)
             return 1
-    _print_summary(Path(os.environ.get("RECON_DB_PATH", "data/recon.duckdb")), checks)
+    _print_summary(Path(os.environ.get("RECON_DB_PATH") or DEFAULT_DB_PATH), checks)
     return 0
 
 
@@ -121,7 +122,7 @@ def explain_doi(doi: str, db: Path | None) -> int:
     if key is None:
         print(f"{doi!r} is not a DOI", file=sys.stderr)
         return 1
-    path = db or Path(os.environ.get("RECON_DB_PATH", "data/recon.duckdb"))
+    path = db or Path(os.environ.get("RECON_DB_PATH") or DEFAULT_DB_PATH)
     if not path.exists():
         print(f"no database at {path}: run `recon run` first", file=sys.stderr)
         return 1

@@ -21,20 +21,28 @@ from recon_assets.reliability.assets import edge_reliability
 from recon_assets.resources import resources_from_environment
 from recon_assets.schedules import edge_reliability_daily_schedule, edge_reliability_job, kg_tables_job
 
-defs = dg.Definitions(
-    assets=[
-        kg_snapshot,
-        publications,
-        datasets,
-        dataset_publication_edges,
-        publication_citations,
-        publication_research_areas,
-        publication_centrality,
-        coherence_judgements,
-        edge_reliability,
-    ],
-    asset_checks=asset_checks,
-    jobs=[kg_tables_job, edge_reliability_job],
-    schedules=[edge_reliability_daily_schedule],
-    resources=resources_from_environment(),
-)
+ASSETS = [
+    kg_snapshot,
+    publications,
+    datasets,
+    dataset_publication_edges,
+    publication_citations,
+    publication_research_areas,
+    publication_centrality,
+    coherence_judgements,
+    edge_reliability,
+]
+
+
+def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
+    """The Definitions with the given resources (tests pass their own; `defs` below reads the environment)."""
+    return dg.Definitions(
+        assets=ASSETS,
+        asset_checks=asset_checks,
+        jobs=[kg_tables_job, edge_reliability_job],
+        schedules=[edge_reliability_daily_schedule],
+        resources=resources,
+    )
+
+
+defs = build_defs(resources_from_environment())

@@ -1,6 +1,6 @@
 """Resources: where the KG export comes from, the DuckDB file, and the date scores are computed as of.
 
-Each is configured from the environment when `definitions.py` is loaded:
+Each is configured from the environment when `definitions.py` is loaded (an empty variable counts as unset):
 RECON_KG_PATH (a local export; default the shipped sample), RECON_KG_SOURCE=huggingface with
 RECON_HF_FILENAME / RECON_HF_REVISION (the real KG), RECON_DB_PATH (default data/recon.duckdb) and
 RECON_AS_OF (YYYY-MM-DD, default today).
@@ -86,17 +86,17 @@ class AsOfDate(dg.ConfigurableResource):
 
 def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
     """The resources, configured from RECON_* environment variables (see module docstring)."""
-    if os.environ.get("RECON_KG_SOURCE", "local") == "huggingface":
+    if (os.environ.get("RECON_KG_SOURCE") or "local") == "huggingface":
         kg_export = HuggingFaceKgExport(
-            filename=os.environ.get("RECON_HF_FILENAME", "graph.json"),
-            revision=os.environ.get("RECON_HF_REVISION", PINNED_REVISION),
+            filename=os.environ.get("RECON_HF_FILENAME") or "graph.json",
+            revision=os.environ.get("RECON_HF_REVISION") or PINNED_REVISION,
         )
     else:
-        kg_export = LocalKgExport(path=os.environ.get("RECON_KG_PATH", str(SAMPLE_KG_PATH)))
-    database = Path(os.environ.get("RECON_DB_PATH", str(DEFAULT_DB_PATH)))
+        kg_export = LocalKgExport(path=os.environ.get("RECON_KG_PATH") or str(SAMPLE_KG_PATH))
+    database = Path(os.environ.get("RECON_DB_PATH") or DEFAULT_DB_PATH)
     database.parent.mkdir(parents=True, exist_ok=True)
     return {
         "kg_export": kg_export,
         "duckdb": DuckDBResource(database=str(database)),
-        "as_of": AsOfDate(as_of=os.environ.get("RECON_AS_OF", "")),
+        "as_of": AsOfDate(as_of=os.environ.get("RECON_AS_OF") or ""),
     }

@@ -97,7 +97,7 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
         "publication_year": "Publication year (NULL when unknown).",
         "research_area": "Partition: the publication's research area.",
         "centrality": "PageRank percentile in [0, 1].",
-        "recency": "Age decay in [0, 1] against as_of (linear: max(0, 1 - age/20)); 0 when the year is unknown.",
+        "recency": "Age decay in [0, 1] against as_of (linear: max(0, 1 - age/20)); 0 when the year is unknown (1 under decay none).",
         "coherence": "Weighted coherence of judged newer work in [0, 1]; 0.5 (neutral) when UNVERIFIED.",
         "coherence_status": "The verdict carrying most weight, or UNVERIFIED when no newer evidence was judged.",
         "reliability": "w1*centrality + w2*recency + w3*coherence, in [0, 1].",

@@ -138,3 +138,28 @@ def test_failures_raise_kg_download_error_naming_repo_file_and_revision(
     assert isinstance(raised.value.__cause__, cause)
     if offline:
         assert "HF_HUB_OFFLINE" in message and hub.requests == []
+
+
+def test_kg_snapshot_ingests_the_hub_export_and_records_its_commit_and_checksum(hub: FakeHub, tmp_path: Path) -> None:
+    import dagster as dg
+    import duckdb
+    from dagster_duckdb import DuckDBResource
+
+    from recon_assets.kg.assets import kg_snapshot
+    from recon_assets.resources import HuggingFaceKgExport
+
+    database = tmp_path / "recon.duckdb"
+    result = dg.materialize(
+        [kg_snapshot],
+        resources={"kg_export": HuggingFaceKgExport(), "duckdb": DuckDBResource(database=str(database))},
+    )
+
+    assert result.success
+    with duckdb.connect(str(database), read_only=True) as con:
+        source, sha256, lines, nodes, relationships, rejected = con.execute(
+            "SELECT source, sha256, lines_read, nodes_accepted, relationships_accepted, rejected FROM kg_snapshots"
+        ).fetchone()
+    commit = EXCHANGES[0]["response"]["headers"]["x-repo-commit"]
+    assert source == f"hf://{REPO_ID}@{commit}/graph.json"
+    assert sha256 == BODY_SHA256
+    assert (lines, nodes, relationships, rejected) == (3, 2, 1, 0)

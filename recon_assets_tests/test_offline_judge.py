@@ -21,6 +21,7 @@ from recon_assets.judgement.offline_judge import (
     NEUTRAL_COHERENCE,
     PAIR_COLUMNS,
     QUOTE_CHARS,
+    VERDICTS,
     Cue,
     CueKind,
     aggregate_edge_coherence,
@@ -347,6 +348,7 @@ def test_judge_edges_judges_each_pair_by_the_newer_cue():
     assert old.loc["P-super", "rationale"].startswith('supersession wording "replaces": "The IMERG V07')
     assert set(pairs["judge"]) == {JUDGE_ID}
     assert list(pairs.columns) == PAIR_COLUMNS
+    assert set(pairs["verdict"]) <= set(VERDICTS)
 
 
 def test_judge_edges_uses_only_publications_of_the_same_dataset():
@@ -395,6 +397,7 @@ def test_judge_edges_is_deterministic_under_row_order():
     ]
     edges = [(d, p[0]) for d in ("D2", "D1") for p in rows]
     expected = judge_edges(_edges(*edges), _pubs(*rows), as_of=AS_OF, top_k=2)
+    assert len(expected) == 2 * 6  # per dataset: P-old and P-mid 2 each, P-a and P-b 1 each (P-c)
     shuffle = random.Random(7)
     for _ in range(3):
         shuffle.shuffle(rows)

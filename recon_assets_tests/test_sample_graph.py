@@ -1,4 +1,4 @@
-"""The shipped sample KG (data/sample, built by scripts/build_sample.py) has the APOC export's shape and the cases the pipeline needs."""
+"""The shipped sample KG (data/sample, built by data/build_sample.py) has the APOC export's shape and the cases the pipeline needs."""
 
 from __future__ import annotations
 

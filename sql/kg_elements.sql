@@ -30,7 +30,7 @@ WITH parsed AS (
                WHEN json_type(properties) <> 'OBJECT' THEN 'properties is not a JSON object'
                WHEN element_type = 'node' AND coalesce(len(list_filter(labels, lambda l: l IS NOT NULL AND l <> '')), 0) = 0
                    THEN 'node without labels'
-               WHEN element_type = 'relationship' AND rel_type NOT IN (SELECT rel_type FROM kg_relationship_types)
+               WHEN element_type = 'relationship' AND (rel_type IS NULL OR rel_type NOT IN (SELECT rel_type FROM kg_relationship_types))
                    THEN 'unknown relationship type: ' || coalesce(rel_type, 'none')
                WHEN element_type = 'relationship' AND (start_id IS NULL OR end_id IS NULL)
                    THEN 'relationship without start or end id'

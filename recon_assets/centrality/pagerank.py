@@ -20,7 +20,7 @@ class PageRankNotConverged(RuntimeError):
 def percentile_centrality(pagerank: np.ndarray) -> np.ndarray:
     """Normalise PageRank values to [0, 1] by their mid-rank percentile among all publications.
 
-    centrality_i = (rank_i - 1) / (n - 1), with ties given their average rank (Hazen mid-rank), so a value
+    centrality_i = (rank_i - 1) / (n - 1), with ties given their average rank (mid-rank), so a value
     reads "more central than this share of publications". Rank-based, hence insensitive to PageRank's heavy
     tail (the real KG spans 0.15 to over 100) and to the 0.15 floor shared by every isolated node. All-equal
     values map to 0.5 and a single value to 0.5 (no information either way), never 0/0.
@@ -55,7 +55,8 @@ def compute_pagerank(
     GDS iterates y = (1 - d) + d * M y and lets the rank of dangling nodes leak away (an isolated node gets
     1 - d = 0.15). networkx returns a distribution x (sums to 1) that spreads the dangling mass D = sum of x
     over dangling nodes uniformly: x = d * M x + ((1 - d) + d * D) / N. Both are linear in their constant
-    term, so y = x * N * (1 - d) / ((1 - d) + d * D) exactly; that rescaling is applied here.
+    term, so y = x * N * (1 - d) / ((1 - d) + d * D) exactly; that rescaling is applied here, and a node
+    without incoming edges gets exactly 1 - d, bit for bit the KG's value for such nodes.
     A run that does not converge in `max_iter` is retried once with `max_iter * retry_factor` iterations.
 
     Args:
@@ -81,7 +82,9 @@ def compute_pagerank(
         dangling_mass = sum(ranks[node] for node, degree in graph.out_degree() if degree == 0)
         teleport = 1.0 - DAMPING
         scale = graph.number_of_nodes() * teleport / (teleport + DAMPING * dangling_mass)
-        return {node: rank * scale for node, rank in ranks.items()}
+        # A node nothing points to is exactly 1 - d in GDS; the rescaled estimate is only within `tol` of it,
+        # and would break its tie with the KG's floor nodes when computed and KG values are ranked together.
+        return {node: teleport if graph.in_degree(node) == 0 else rank * scale for node, rank in ranks.items()}
     raise PageRankNotConverged(
         f"PageRank did not converge within {max_iter * retry_factor} iterations (tol {tol}) "
         f"on {graph.number_of_nodes():,} nodes / {graph.number_of_edges():,} edges"
@@ -93,13 +96,13 @@ def publication_centrality(
 ) -> pd.DataFrame:
     """PageRank and centrality of every publication.
 
-    The KG's PageRank property is used where present. When some Publication or Dataset lacks it, PageRank is
-    computed with networkx over the Publication+Dataset projection (USES_DATASET publication→dataset and
-    CITES citing→cited, as the KG builder's GDS projection) and fills exactly the missing values.
+    The KG's PageRank property is used where present. When some publication lacks it, PageRank is computed
+    with networkx over the Publication+Dataset projection (USES_DATASET publication→dataset and CITES
+    citing→cited, as the KG builder's GDS projection) and fills exactly the missing values.
 
     Args:
         publications: columns publication_id, pagerank (NaN when the property is missing).
-        datasets: columns dataset_id, pagerank.
+        datasets: column dataset_id (the projection's Dataset nodes).
         edges: columns dataset_id, publication_id.  citations: columns citing_publication_id, cited_publication_id.
 
     Returns:
@@ -111,7 +114,8 @@ def publication_centrality(
     """
     frame = publications[["publication_id", "pagerank"]].copy()
     frame["pagerank_source"] = np.where(frame["pagerank"].notna(), "kg_property", "computed")
-    if frame["pagerank"].isna().any() or datasets["pagerank"].isna().any():
+    missing = frame["pagerank"].isna()
+    if missing.any():
         computed = compute_pagerank(
             [*publications["publication_id"], *datasets["dataset_id"]],
             [
@@ -119,7 +123,6 @@ def publication_centrality(
                 *zip(citations["citing_publication_id"], citations["cited_publication_id"]),
             ],
         )
-        missing = frame["pagerank"].isna()
         frame.loc[missing, "pagerank"] = frame.loc[missing, "publication_id"].map(computed)
     frame["centrality"] = percentile_centrality(frame["pagerank"].to_numpy())
     return frame

@@ -137,6 +137,8 @@ _NOTICE_TITLE = re.compile(
     re.IGNORECASE,
 )
 
+# Every verdict a judge may give a pair; also every `coherence_status` of an edge.
+VERDICTS = ("SUPPORTED", "CONTRADICTED", "SUPERSEDED", "UNVERIFIED")
 _RULES: dict[CueKind | None, tuple[str, float]] = {
     CueKind.CONTRADICTION: ("CONTRADICTED", CONTRADICTED_COHERENCE),
     CueKind.SUPERSESSION: ("SUPERSEDED", SUPERSEDED_COHERENCE),
@@ -398,13 +400,11 @@ def aggregate_edge_coherence(
         .drop_duplicates(key)
         .rename(columns={"verdict": "coherence_status"})
     )
-    # The reason quotes the heaviest pair among those carrying the status, so the two never disagree.
+    # The evidence is the heaviest pair carrying the status, so the reason never disagrees with it.
     strongest = (
         evidence.merge(status[[*key, "coherence_status"]], on=key)
         .query("verdict == coherence_status")
-        .sort_values(
-            [*key, "weight", "newer_publication_id"], ascending=[True, True, False, True], kind="stable"
-        )
+        .sort_values([*key, "weight", "newer_publication_id"], ascending=[True, True, False, True], kind="stable")
         .drop_duplicates(key)
         .rename(columns=_EVIDENCE_COLUMNS)
     )
@@ -412,8 +412,7 @@ def aggregate_edge_coherence(
         edges[key]
         .drop_duplicates()
         .merge(totals[["coherence", "n_pairs"]].reset_index(), on=key, how="left")
-        .merge(status[[*key, "coherence_status"]], on=key, how="left")
-        .merge(strongest[[*key, *_EVIDENCE_COLUMNS.values()]], on=key, how="left")
+        .merge(strongest[[*key, "coherence_status", *_EVIDENCE_COLUMNS.values()]], on=key, how="left")
     )
     return result.assign(
         coherence=result["coherence"].fillna(NEUTRAL_COHERENCE),

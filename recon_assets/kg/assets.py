@@ -48,6 +48,7 @@ def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, du
             "node_counts": summary.node_counts,
             "relationship_counts": summary.relationship_counts,
             "reused_unchanged_snapshot": summary.reused,
+            "dagster/row_count": summary.nodes_accepted + summary.relationships_accepted,
             "rejects_preview": rejects["preview"],
         },
         data_version=dg.DataVersion(summary.snapshot_id),
@@ -112,7 +113,14 @@ def publication_citations(duckdb: DuckDBResource) -> dg.MaterializeResult:
         cites = con.execute(load_sql("relationships_of_type"), ["CITES"]).df()
         frame, self_citations = build_citations(cites, node_index(con.table("publications").df(), "publication_id"))
         replace_table(con, "publication_citations", frame)
-        metadata = table_metadata(con, "publication_citations")
+        metadata = table_metadata(
+            con, "publication_citations",
+            lineage={
+                "citing_publication_id": [("publications", "publication_id"), ("kg_snapshot", "start_id")],
+                "cited_publication_id": [("publications", "publication_id"), ("kg_snapshot", "end_id")],
+                "relationship_ids": [("kg_snapshot", "relationship_id")],
+            },
+        )
     return dg.MaterializeResult(
         metadata={**metadata, "cites_relationships": len(cites), "dropped_self_citations_after_merge": self_citations}
     )
@@ -128,6 +136,14 @@ def publication_research_areas(duckdb: DuckDBResource) -> dg.MaterializeResult:
             links.rename(columns={"end_name": "area_name"}), node_index(table, "publication_id"), table["publication_id"]
         )
         replace_table(con, "publication_research_areas", frame)
-        metadata = table_metadata(con, "publication_research_areas")
+        metadata = table_metadata(
+            con, "publication_research_areas",
+            lineage={
+                "publication_id": [("publications", "publication_id")],
+                "research_area": [("kg_snapshot", "properties")],
+                "research_area_name": [("kg_snapshot", "properties")],
+                "issue": [("kg_snapshot", "properties")],
+            },
+        )
         per_area = dict(con.execute("SELECT research_area, count(*) FROM publication_research_areas GROUP BY 1 ORDER BY 1").fetchall())
     return dg.MaterializeResult(metadata={**metadata, "publications_per_research_area": per_area})

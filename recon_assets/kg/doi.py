@@ -36,7 +36,8 @@ def canonical_doi(raw: object) -> str | None:
     value = _PREFIX.sub("", raw.strip(), count=1)
     value = unquote(value).strip().lower()
     value = _strip_trailing_punctuation(value)
-    return value if CANONICAL_DOI.match(value) else None
+    # fullmatch: `$` alone would also accept a key ending in a percent-decoded newline ('...%0A.').
+    return value if CANONICAL_DOI.fullmatch(value) else None
 
 
 def doi_issue(raw: object) -> str | None:

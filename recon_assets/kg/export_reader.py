@@ -9,6 +9,7 @@ Formats as written by APOC: https://neo4j.com/labs/apoc/current/export/ (json "J
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -89,6 +90,9 @@ def _jsonl_rows(path: Path, stats: ReadStats) -> Iterator[tuple[int, str | None,
         for number, line in enumerate(handle, start=1):
             stats.lines_read = number
             line = line.rstrip(b"\r\n")
+            if number == 1:
+                # detect_format accepts a leading byte-order mark, so the first element must not be rejected for it.
+                line = line.removeprefix(codecs.BOM_UTF8)
             try:
                 yield number, line.decode("utf-8"), None
             except UnicodeDecodeError as error:

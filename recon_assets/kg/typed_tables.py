@@ -41,16 +41,19 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
     parsed = frame["year_json"].map(lambda text: parse_year(_json_value(text), latest_year=latest_year))
     frame["year"] = pd.array([p.year for p in parsed], dtype="Int64")
     frame["year_issue"] = [p.issue for p in parsed]
-    frame["year_raw"] = frame["year_json"].map(lambda text: None if text is None else str(_json_value(text)))
+    # A JSON null is as missing as an absent key: year_raw None, not the text 'None'.
+    frame["year_raw"] = [None if (value := _json_value(text)) is None else str(value) for text in frame["year_json"]]
     frame["abstract"] = frame["abstract"].where(~frame["abstract"].isin(MISSING_TEXT), None)
     frame["title"] = frame["title"].where(~frame["title"].isin(MISSING_TEXT), None)
     frame["authors"] = frame["authors_json"].map(lambda text: author_names(_json_value(text)))
+    # isinstance, not truthiness: DuckDB hands VARCHAR NULLs to pandas as NaN, which is truthy.
     frame["publication_id"] = [
-        doi if doi else node_key(global_id, node_id)
+        doi if isinstance(doi, str) else node_key(global_id, node_id)
         for doi, global_id, node_id in zip(frame["doi"], frame["global_id"], frame["node_id"])
     ]
     frame["completeness"] = sum(
-        frame[field].map(lambda value: bool(value) if isinstance(value, list) else pd.notna(value)) for field in _COMPLETENESS_FIELDS
+        frame[field].map(lambda value: bool(value) if isinstance(value, list) else pd.notna(value)).astype(int)
+        for field in _COMPLETENESS_FIELDS
     )
     frame = frame.sort_values(["publication_id", "completeness", "line_number"], ascending=[True, False, True])
     grouped = frame.groupby("publication_id", sort=True)
@@ -80,7 +83,8 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
 
 
 def build_datasets(nodes: pd.DataFrame) -> pd.DataFrame:
-    """One row per Dataset node id key (node_key), first node by line number when the key repeats.
+    """One row per Dataset node key (node_key); when the key repeats, each column takes the first non-missing
+    value in line-number order.
 
     Args:
         nodes: Dataset nodes with columns node_id, line_number, global_id, doi_raw, short_name, long_name,
@@ -128,7 +132,7 @@ def build_dataset_publication_edges(uses: pd.DataFrame, publication_of: pd.Serie
     return edges.rename("relationship_ids").reset_index()
 
 
-def build_citations(cites: pd.DataFrame, publication_of: pd.Series) -> pd.DataFrame:
+def build_citations(cites: pd.DataFrame, publication_of: pd.Series) -> tuple[pd.DataFrame, int]:
     """Distinct citing → cited publication pairs from CITES relationships.
 
     A citation between two nodes that merged into one publication becomes a self-citation and is dropped

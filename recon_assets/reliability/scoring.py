@@ -78,17 +78,18 @@ def recency(age: np.ndarray | float, decay: Decay) -> np.ndarray:
     """Age decay in [0, 1] (DOMAIN.md): none -> 1; linear -> max(0, 1 - age/20); log -> max(0, 1 - log(1+age)/log(21)).
 
     Args:
-        age: years, shape (n,) or scalar; NaN (unknown year) gives 0, the conservative value: a paper whose
-            age we cannot tell earns no recency credit (the reason says so).
+        age: years, shape (n,) or scalar; a negative age counts as 0 (as in `age_years`). Under linear and log
+            decay NaN (unknown year) gives 0, the conservative value: a paper whose age we cannot tell earns
+            no recency credit (the reason says so). Under 'none' age plays no part, so every edge gets 1.
         decay: 'none', 'linear' or 'log'.
 
     Raises:
         ValueError: unknown decay.
     """
-    age = np.asarray(age, dtype=float)
+    age = np.maximum(np.asarray(age, dtype=float), 0.0)
     if decay == "none":
-        values = np.ones_like(age)
-    elif decay == "linear":
+        return np.ones_like(age)
+    if decay == "linear":
         values = np.maximum(0.0, 1.0 - age / DECAY_HORIZON_YEARS)
     elif decay == "log":
         values = np.maximum(0.0, 1.0 - np.log1p(age) / np.log1p(DECAY_HORIZON_YEARS))
@@ -187,7 +188,7 @@ def _reason(row, age: float, label_: str, verified: bool, decay: Decay, as_of: d
     head = f"{row.citation} reliability {row.reliability:.2f} {label_}"
     parts = [f"centrality {row.centrality:.2f} ({_level(row.centrality)})"]
     if math.isnan(age):
-        parts.append(f"publication year unknown ({row.year_issue}): recency 0")
+        parts.append(f"publication year unknown ({row.year_issue}): recency {row.recency:.2f} ({decay} decay)")
     else:
         parts.append(f"age {age:.0f} y as of {as_of.isoformat()}: recency {row.recency:.2f} ({decay} decay)")
     if verified:

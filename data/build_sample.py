@@ -1,6 +1,6 @@
 """Build the shipped sample knowledge graph (`data/sample/`) from real public records.
 
-    python scripts/build_sample.py --real /work/shared/data/real --out data/sample
+    python data/build_sample.py --real ../shared/data/real --out data/sample
 
 Writes three files, byte-identical on every run (everything sorted, no timestamps, selections by
 SHA-256 rank instead of a random generator):
@@ -791,9 +791,9 @@ def readme_text(
         "A small NASA EO knowledge graph in the exact shape of the real export (Neo4j APOC `graph.json` JSON-lines",
         "and `graph.graphml`), built only from real public records. Regenerate it, byte for byte, with",
         "",
-        "    python scripts/build_sample.py --real /work/shared/data/real --out data/sample",
+        "    python data/build_sample.py --real ../shared/data/real --out data/sample",
         "",
-        "The rules below are the ones in `scripts/build_sample.py`; every derived edge is a documented rule's",
+        "The rules below are the ones in `data/build_sample.py`; every derived edge is a documented rule's",
         "output, not a claim found in the source. Contains no malformed lines (tests make their own bad input).",
         "",
         "## Counts",

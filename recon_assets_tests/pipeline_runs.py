@@ -1,0 +1,49 @@
+"""Running the whole pipeline in tests, exactly as `recon run` does: two jobs on a real Dagster instance."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+from dagster_duckdb import DuckDBResource
+
+from recon_assets.definitions import build_defs
+from recon_assets.partitions import research_area_partitions
+from recon_assets.resources import REPO_ROOT, AsOfDate, LocalKgExport
+
+SAMPLE_JSONL = REPO_ROOT / "data" / "sample" / "graph.json"
+SAMPLE_GRAPHML = REPO_ROOT / "data" / "sample" / "graph.graphml"
+AS_OF = "2026-11-29"
+AREAS = research_area_partitions.get_partition_keys()
+RANGE_TAGS = {"dagster/asset_partition_range_start": AREAS[0], "dagster/asset_partition_range_end": AREAS[-1]}
+
+
+@dataclass
+class PipelineRun:
+    """A finished run of both jobs: the instance, the definitions, the DuckDB path and the job results."""
+
+    instance: dg.DagsterInstance
+    defs: dg.Definitions
+    database: Path
+    results: list
+
+    def query(self, sql: str, params=()) -> list[tuple]:
+        with duckdb.connect(str(self.database), read_only=True) as con:
+            return con.execute(sql, list(params)).fetchall()
+
+
+def run_pipeline(kg_path: Path, workdir: Path, instance: dg.DagsterInstance) -> PipelineRun:
+    """Both jobs, as `recon run` launches them, against a fresh DuckDB file in `workdir`."""
+    database = workdir / "recon.duckdb"
+    defs = build_defs(
+        {
+            "kg_export": LocalKgExport(path=str(kg_path)),
+            "duckdb": DuckDBResource(database=str(database)),
+            "as_of": AsOfDate(as_of=AS_OF),
+        }
+    )
+    results = [
+        defs.resolve_job_def("kg_tables_job").execute_in_process(instance=instance),
+        defs.resolve_job_def("edge_reliability_job").execute_in_process(instance=instance, tags=RANGE_TAGS),
+    ]
+    return PipelineRun(instance, defs, database, results)

@@ -1,0 +1,84 @@
+"""canonical_doi and doi_issue over the DOI spellings found in the KG, OpenAlex and old SICI-style DOIs."""
+
+from __future__ import annotations
+
+import pytest
+
+from recon_assets.kg.doi import CANONICAL_DOI, canonical_doi, doi_issue
+
+GL007 = "10.1029/gl007i007p00545"
+
+
+@pytest.mark.parametrize(
+    ("raw", "key"),
+    [
+        # SICI DOIs (brackets, colons, semicolons) stay whole, only lower-cased.
+        ("10.1175/1520-0442(2001)014<0203:ABCD>2.0.CO;2", "10.1175/1520-0442(2001)014<0203:abcd>2.0.co;2"),
+        ("10.1577/1548-8659(1981)110<446:EOTOFR>2.0.CO;2", "10.1577/1548-8659(1981)110<446:eotofr>2.0.co;2"),
+        # One key whatever the case and resolver prefix.
+        ("10.1029/GL007I007P00545", GL007),
+        ("https://dx.doi.org/10.1029/gl007i007p00545", GL007),
+        ("doi:10.1029/GL007i007p00545", GL007),
+        ("http://doi.org/10.1029/GL007I007P00545", GL007),
+        ("HTTPS://DOI.ORG/10.1029/GL007I007P00545", GL007),
+        ("doi.org/10.1029/GL007I007P00545", GL007),
+        ("info:doi/10.1029/GL007I007P00545", GL007),
+        ("DOI: 10.1029/GL007I007P00545", GL007),
+        ("  10.1029/GL007I007P00545 \n", GL007),
+        # Percent-decoded exactly once.
+        ("10.1000%2Fabc", "10.1000/abc"),
+        ("https://doi.org/10.1000%2Fabc", "10.1000/abc"),
+        ("10.1000/a%252Fb", "10.1000/a%2fb"),
+        # Trailing sentence punctuation and unbalanced ')' go; a balanced ')' stays.
+        ("10.1000/abc.", "10.1000/abc"),
+        ("10.1000/abc,", "10.1000/abc"),
+        ("10.1000/abc)", "10.1000/abc"),
+        ("10.1000/abc).,", "10.1000/abc"),
+        ("10.1000/abc(1))", "10.1000/abc(1)"),
+        ("10.1000/abc(1)", "10.1000/abc(1)"),
+        (
+            "10.1002/(SICI)1097-0258(19980815/30)17:15/16<1661::AID-SIM968>3.0.CO;2-2",
+            "10.1002/(sici)1097-0258(19980815/30)17:15/16<1661::aid-sim968>3.0.co;2-2",
+        ),
+        (
+            "10.1002/(sici)1097-0258(19980815/30)17:15/16<1661::aid-sim968>3.0.co;2-2).",
+            "10.1002/(sici)1097-0258(19980815/30)17:15/16<1661::aid-sim968>3.0.co;2-2",
+        ),
+        # Characters inside the suffix are kept, a comma included; only trailing ones are stripped.
+        ("10.1207/s15327809jls0703&4_2", "10.1207/s15327809jls0703&4_2"),
+        ("10.1001/jama.251.19.2504,2509", "10.1001/jama.251.19.2504,2509"),
+        ("10.1001/jama.251.19.2504,2509.,", "10.1001/jama.251.19.2504,2509"),
+        # Dotted sub-registrant prefixes are DOIs too.
+        ("10.1000.10/ABC", "10.1000.10/abc"),
+        ("10.3390/RS12081239", "10.3390/rs12081239"),
+    ],
+)
+def test_canonical_doi(raw: str, key: str) -> None:
+    assert canonical_doi(raw) == key
+    assert CANONICAL_DOI.fullmatch(key)
+    assert doi_issue(raw) is None
+
+
+@pytest.mark.parametrize(
+    ("raw", "issue"),
+    [
+        ("N/A", "missing"),
+        ("", "missing"),
+        ("   ", "missing"),
+        (None, "missing"),
+        (42, "not a DOI"),
+        (10.1000, "not a DOI"),
+        (["10.1000/abc"], "not a DOI"),
+        ("not a doi", "not a DOI"),
+        ("10.1000/", "not a DOI"),
+        ("10.12/abc", "not a DOI"),  # registrant code shorter than 4 digits
+        ("11.1000/abc", "not a DOI"),
+        ("https://doi.org/10.1000/a b", "not a DOI"),
+        ("https://example.org/10.1000/abc", "not a DOI"),
+        # A percent-decoded newline before the trailing '.' must not pass as the end of the key.
+        ("10.1000/abc%0A.", "not a DOI"),
+    ],
+)
+def test_not_a_doi(raw: object, issue: str) -> None:
+    assert canonical_doi(raw) is None
+    assert doi_issue(raw) == issue

@@ -1,0 +1,137 @@
+"""The whole pipeline on the shipped sample, in a real Dagster instance and a real DuckDB file."""
+
+import os
+import subprocess
+import sys
+
+import dagster as dg
+import pytest
+
+from recon_assets.definitions import ASSETS
+from recon_assets.reliability.scoring import LABELS
+
+from recon_assets_tests.pipeline_runs import AREAS, AS_OF, SAMPLE_GRAPHML, SAMPLE_JSONL, run_pipeline
+
+SCORE_COLUMNS = "research_area, dataset_id, publication_id, centrality, recency, coherence, coherence_status, reliability, label, reason"
+
+
+def test_both_runs_succeed_and_every_check_passes(sample_run):
+    assert all(result.success for result in sample_run.results)
+    evaluations = [e for result in sample_run.results for e in result.get_asset_check_evaluations()]
+    assert {e.check_name for e in evaluations} == {
+        "kg_lines_conserved", "publication_year_coverage", "publication_doi_coverage", "edge_reliability_values_valid"
+    }
+    assert all(e.passed for e in evaluations)
+
+
+def test_every_asset_and_every_research_area_is_materialized(sample_run):
+    for asset in ASSETS:
+        for key in asset.keys:
+            assert sample_run.instance.get_latest_materialization_event(key) is not None, key
+    for name in ("coherence_judgements", "edge_reliability"):
+        assert sample_run.instance.get_materialized_partitions(dg.AssetKey(name)) == set(AREAS)
+
+
+def test_every_edge_is_scored_once_per_research_area_of_its_publication(sample_run):
+    expected = sample_run.query(
+        "SELECT count(*) FROM dataset_publication_edges JOIN publication_research_areas USING (publication_id)"
+    )[0][0]
+    scored, distinct = sample_run.query(
+        "SELECT count(*), count(DISTINCT (research_area, dataset_id, publication_id)) FROM edge_reliability"
+    )[0]
+    assert expected > 0
+    assert scored == distinct == expected
+    unscored = sample_run.query(
+        "SELECT count(*) FROM dataset_publication_edges e ANTI JOIN edge_reliability r USING (dataset_id, publication_id)"
+    )[0][0]
+    assert unscored == 0
+
+
+def test_scores_are_in_range_with_known_labels_and_a_reason(sample_run):
+    rows = sample_run.query(f"SELECT {SCORE_COLUMNS}, as_of, snapshot_id FROM edge_reliability")
+    snapshot = sample_run.query("SELECT snapshot_id FROM kg_snapshots")[0][0]
+    for *_, centrality, recency, coherence, status, reliability, label, reason, as_of, snapshot_id in rows:
+        assert all(0.0 <= value <= 1.0 for value in (centrality, recency, coherence, reliability))
+        assert label in LABELS and label in reason and f"reliability {reliability:.2f}" in reason
+        assert str(as_of) == AS_OF and snapshot_id == snapshot
+
+
+def test_ingest_conserves_every_line(sample_run):
+    lines, nodes, relationships, rejected = sample_run.query(
+        "SELECT lines_read, nodes_accepted, relationships_accepted, rejected FROM kg_snapshots"
+    )[0]
+    with open(SAMPLE_JSONL, "rb") as handle:
+        assert lines == sum(1 for _ in handle)
+    assert lines == nodes + relationships + rejected
+
+
+def test_publication_nodes_differing_only_in_doi_spelling_are_one_publication(sample_run):
+    rows = sample_run.query("SELECT publication_id, len(node_ids) FROM publications WHERE publication_id = '10.3390/rs12081239'")
+    assert rows == [("10.3390/rs12081239", 2)]
+
+
+def test_graphml_export_scores_exactly_like_json_lines(sample_run, tmp_path):
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        graphml_run = run_pipeline(SAMPLE_GRAPHML, tmp_path, instance)
+        assert all(result.success for result in graphml_run.results)
+        order = f"SELECT {SCORE_COLUMNS} FROM edge_reliability ORDER BY research_area, dataset_id, publication_id"
+        assert graphml_run.query(order) == sample_run.query(order)
+
+
+def test_rematerializing_one_partition_replaces_exactly_its_rows(sample_run, tmp_path):
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        run = run_pipeline(SAMPLE_JSONL, tmp_path, instance)
+        area = run.query("SELECT research_area FROM edge_reliability GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")[0][0]
+        before = run.query("SELECT research_area, count(*), max(scored_at) FROM edge_reliability GROUP BY 1 ORDER BY 1")
+        result = run.defs.resolve_job_def("edge_reliability_job").execute_in_process(
+            instance=instance,
+            partition_key=area,
+            run_config={"ops": {"edge_reliability": {"config": {"weight_centrality": 0.2, "weight_recency": 0.5, "weight_coherence": 0.3}}}},
+        )
+        assert result.success
+        after = run.query("SELECT research_area, count(*), max(scored_at) FROM edge_reliability GROUP BY 1 ORDER BY 1")
+    changed = {b[0] for b, a in zip(before, after) if b != a}
+    assert changed == {area}
+    assert [(b[0], b[1]) for b in before] == [(a[0], a[1]) for a in after]
+
+
+def test_unchanged_snapshot_is_not_ingested_again(sample_run):
+    result = sample_run.defs.resolve_job_def("kg_tables_job").execute_in_process(
+        instance=sample_run.instance, asset_selection=[dg.AssetKey("kg_snapshot")]
+    )
+    materialization = result.asset_materializations_for_node("kg_snapshot")[0]
+    assert materialization.metadata["reused_unchanged_snapshot"].value is True
+    assert sample_run.query("SELECT count(*) FROM kg_snapshots")[0][0] == 1
+
+
+@pytest.mark.parametrize("weights", [{"weight_centrality": 0.5, "weight_recency": 0.5, "weight_coherence": 0.5}])
+def test_weights_not_summing_to_one_fail_the_run_with_a_clear_error(sample_run, weights):
+    result = sample_run.defs.resolve_job_def("edge_reliability_job").execute_in_process(
+        instance=sample_run.instance, partition_key=AREAS[0], raise_on_error=False,
+        run_config={"ops": {"edge_reliability": {"config": weights}}},
+    )
+    assert not result.success
+    failure = next(event for event in result.all_events if event.event_type_value == "STEP_FAILURE")
+    assert "weights must sum to 1" in str(failure.step_failure_data.error.cause.message)
+
+
+def test_recon_cli_runs_the_sample_and_explains_a_doi(tmp_path):
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), "RECON_KG_PATH": "", "RECON_AS_OF": ""}
+    database = tmp_path / "recon.duckdb"
+    run = subprocess.run(
+        [sys.executable, "-m", "recon_assets.cli", "run", "--db", str(database), "--as-of", AS_OF],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "edges scored per label:" in run.stdout and "asset checks passed: 4/4" in run.stdout
+    explain = subprocess.run(
+        [sys.executable, "-m", "recon_assets.cli", "explain", "https://doi.org/10.3390/RS12081239", "--db", str(database)],
+        capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert explain.returncode == 0, explain.stderr
+    assert "10.3390/rs12081239" in explain.stdout and "reliability" in explain.stdout and "centrality" in explain.stdout
+    missing = subprocess.run(
+        [sys.executable, "-m", "recon_assets.cli", "explain", "10.9999/none", "--db", str(database)],
+        capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert missing.returncode == 1 and "no scored edge" in missing.stderr

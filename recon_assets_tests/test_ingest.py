@@ -1,0 +1,285 @@
+"""ingest_export against real DuckDB (in memory and on disk): every bad line becomes a kg_rejects row with its
+reason and line number, lines are conserved, and re-ingesting never duplicates."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from recon_assets.kg.export_reader import KgExportError
+from recon_assets.kg.ingest import RAW_TEXT_LIMIT, SnapshotSummary, current_snapshot_id, ingest_export
+
+SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
+
+
+def line(**element: object) -> bytes:
+    return json.dumps(element).encode()
+
+
+def node(node_id: str, *labels: str, **properties: object) -> bytes:
+    return line(type="node", id=node_id, labels=list(labels), properties=properties)
+
+
+def rel(rel_id: str, rel_type: str, start: str, end: str) -> bytes:
+    return line(type="relationship", id=rel_id, label=rel_type, start={"id": start}, end={"id": end})
+
+
+PUBLICATION = node("p1", "Publication", doi="10.1000/a")
+DATASET = node("d1", "Dataset", shortName="AIRS2RET")
+
+
+def write(path: Path, lines: list[bytes]) -> Path:
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    return path
+
+
+@pytest.fixture(params=["memory", "file"])
+def con(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    connection = duckdb.connect() if request.param == "memory" else duckdb.connect(str(tmp_path / "kg.duckdb"))
+    yield connection
+    connection.close()
+
+
+def rejects(con: duckdb.DuckDBPyConnection, snapshot_id: str) -> list[tuple]:
+    return con.execute(
+        "SELECT line_number, element_id, reason FROM kg_rejects WHERE snapshot_id = ? ORDER BY line_number", [snapshot_id]
+    ).fetchall()
+
+
+def assert_conserved(con: duckdb.DuckDBPyConnection, summary: SnapshotSummary) -> None:
+    """lines read = nodes + relationships + rejects, and the tables hold exactly those rows."""
+    assert summary.lines_read == summary.nodes_accepted + summary.relationships_accepted + summary.rejected
+    assert con.execute("SELECT count(*) FROM kg_nodes").fetchone()[0] == summary.nodes_accepted
+    assert con.execute("SELECT count(*) FROM kg_relationships").fetchone()[0] == summary.relationships_accepted
+    assert len(rejects(con, summary.snapshot_id)) == summary.rejected
+    assert sum(summary.node_counts.values()) >= summary.nodes_accepted  # a node with two labels counts under both
+    assert sum(summary.relationship_counts.values()) == summary.relationships_accepted
+
+
+BAD_LINES = {
+    "malformed JSON": ([b'{"type":"node","id":'], [(3, None, "malformed JSON")]),
+    "blank line": ([b""], [(3, None, "empty line")]),
+    "whitespace line": ([b" \t "], [(3, None, "empty line")]),
+    "JSON array line": ([b'[{"type":"node","id":"x","labels":["Dataset"]}]'], [(3, None, "not a JSON object")]),
+    "JSON scalar line": ([b"42"], [(3, None, "not a JSON object")]),
+    "invalid UTF-8": ([b'{"type":"node","id":"caf\xe9","labels":["Dataset"]}'], [(3, None, "invalid UTF-8 at byte 24")]),
+    "start node missing": ([rel("r1", "USES_DATASET", "p9", "d1")], [(3, "r1", "start node p9 does not exist")]),
+    "end node missing": ([rel("r1", "USES_DATASET", "p1", "d9")], [(3, "r1", "end node d9 does not exist")]),
+    "endpoint was rejected": (
+        [node("d2"), rel("r1", "USES_DATASET", "p1", "d2")],
+        [(3, "d2", "node without labels"), (4, "r1", "end node d2 does not exist")],
+    ),
+    "duplicate node id": ([node("p1", "Dataset")], [(3, "p1", "duplicate node id p1 (first at line 1)")]),
+    "duplicate relationship id": (
+        [rel("r1", "USES_DATASET", "p1", "d1"), rel("r1", "USES_DATASET", "p1", "d1")],
+        [(4, "r1", "duplicate relationship id r1 (first at line 3)")],
+    ),
+    "labels empty": ([node("x")], [(3, "x", "node without labels")]),
+    "labels missing": ([line(type="node", id="x", properties={})], [(3, "x", "node without labels")]),
+    "labels a string": ([line(type="node", id="x", labels="Dataset")], [(3, "x", "node without labels")]),
+    "labels blank": ([line(type="node", id="x", labels=[None, ""])], [(3, "x", "node without labels")]),
+    "unknown relationship type": ([rel("r1", "LIKES", "p1", "d1")], [(3, "r1", "unknown relationship type: LIKES")]),
+    "relationship type null": ([rel("r1", None, "p1", "d1")], [(3, "r1", "unknown relationship type: none")]),
+    "relationship type missing": (
+        [line(type="relationship", id="r1", start={"id": "p1"}, end={"id": "d1"})],
+        [(3, "r1", "unknown relationship type: none")],
+    ),
+    "relationship without end": (
+        [line(type="relationship", id="r1", label="USES_DATASET", start={"id": "p1"})],
+        [(3, "r1", "relationship without start or end id")],
+    ),
+    "node without id": ([line(type="node", labels=["Dataset"])], [(3, None, "node without id")]),
+    "relationship without id": (
+        [line(type="relationship", label="USES_DATASET", start={"id": "p1"}, end={"id": "d1"})],
+        [(3, None, "relationship without id")],
+    ),
+    "unknown type": ([line(type="edge", id="x")], [(3, "x", "unknown element type: edge")]),
+    "type missing": ([line(id="x", labels=["Dataset"])], [(3, "x", "unknown element type: none")]),
+    "properties a list": ([line(type="node", id="x", labels=["Dataset"], properties=[1])], [(3, "x", "properties is not a JSON object")]),
+    "properties a string": ([line(type="node", id="x", labels=["Dataset"], properties="{}")], [(3, "x", "properties is not a JSON object")]),
+    "properties null": ([line(type="node", id="x", labels=["Dataset"], properties=None)], [(3, "x", "properties is not a JSON object")]),
+    "USES_DATASET from a Dataset to a Publication": (
+        [rel("r1", "USES_DATASET", "d1", "p1")],
+        [(3, "r1", "USES_DATASET must start at a Publication node, not Dataset")],
+    ),
+    "USES_DATASET to a Publication": (
+        [rel("r1", "USES_DATASET", "p1", "p1")],
+        [(3, "r1", "USES_DATASET must end at a Dataset node, not Publication")],
+    ),
+    "CITES a Dataset": ([rel("r1", "CITES", "p1", "d1")], [(3, "r1", "CITES must end at a Publication node, not Dataset")]),
+    "research area not a ScienceKeyword": (
+        [rel("r1", "HAS_APPLIEDRESEARCHAREA", "p1", "d1")],
+        [(3, "r1", "HAS_APPLIEDRESEARCHAREA must end at a ScienceKeyword node, not Dataset")],
+    ),
+}
+
+
+@pytest.mark.parametrize(("extra", "expected"), BAD_LINES.values(), ids=BAD_LINES.keys())
+def test_bad_lines_become_rejects(con, tmp_path: Path, extra: list[bytes], expected: list[tuple]) -> None:
+    path = write(tmp_path / "graph.json", [PUBLICATION, DATASET, *extra])
+
+    summary = ingest_export(con, path, "test")
+
+    assert rejects(con, summary.snapshot_id) == expected
+    assert con.execute("SELECT node_id, line_number FROM kg_nodes ORDER BY line_number").fetchall()[:2] == [("p1", 1), ("d1", 2)]
+    assert summary.lines_read == 2 + len(extra)
+    assert_conserved(con, summary)
+
+
+def test_every_bad_line_in_one_file(con, tmp_path: Path) -> None:
+    lines = [PUBLICATION, DATASET]
+    for extra, _ in BAD_LINES.values():
+        lines += extra
+    path = write(tmp_path / "graph.json", lines)
+
+    summary = ingest_export(con, path, "test")
+
+    assert summary.lines_read == len(lines)
+    assert summary.nodes_accepted == 2
+    assert summary.relationships_accepted == 1  # the first of the two duplicate r1 lines
+    assert summary.rejected == len(lines) - 3
+    assert_conserved(con, summary)
+
+
+def test_raw_text_is_cut(con, tmp_path: Path) -> None:
+    long_line = b'{"type":"node","id":"x","labels":["Dataset"],"properties":{"abstract":"' + b"a" * 2000
+    path = write(tmp_path / "graph.json", [PUBLICATION, long_line])
+
+    summary = ingest_export(con, path, "test")
+
+    (raw,) = con.execute("SELECT raw FROM kg_rejects WHERE snapshot_id = ?", [summary.snapshot_id]).fetchone()
+    assert raw == long_line[:RAW_TEXT_LIMIT].decode() and len(raw) == 500
+    assert_conserved(con, summary)
+
+
+def test_valid_quirks_are_accepted(con, tmp_path: Path) -> None:
+    path = tmp_path / "graph.json"
+    lines = [
+        rel("r1", "USES_DATASET", "p1", "d1"),  # relationships may come before their nodes
+        node("d1", "Dataset", "Other"),  # multi-label endpoint
+        PUBLICATION,
+        node("pl", "Platform"),
+        rel("r2", "OF_PROJECT", "d1", "pl"),  # endpoint labels are not enforced for this type (real KG quirk)
+        rel("r3", "CITES", "p1", "p1"),
+        line(type="node", id=7, labels=["Project"]),  # a numeric id is read as text
+    ]
+    path.write_bytes(b"\xef\xbb\xbf" + b"\r\n".join(lines))  # BOM, CRLF, no final newline
+
+    summary = ingest_export(con, path, "test")
+
+    assert summary.rejected == 0
+    assert summary.node_counts == {"Dataset": 1, "Other": 1, "Platform": 1, "Project": 1, "Publication": 1}
+    assert summary.relationship_counts == {"CITES": 1, "OF_PROJECT": 1, "USES_DATASET": 1}
+    assert con.execute("SELECT labels FROM kg_nodes WHERE node_id = 'd1'").fetchone() == (["Dataset", "Other"],)
+    assert con.execute("SELECT node_id FROM kg_nodes WHERE line_number = 7").fetchone() == ("7",)
+    assert_conserved(con, summary)
+
+
+def test_graphml_with_a_syntax_error_mid_file(con, tmp_path: Path) -> None:
+    path = tmp_path / "graph.json"  # GraphML content, JSON name: detected from content
+    path.write_text(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+        '<key id="rank" for="node" attr.name="pagerank_global" attr.type="double"/>\n<graph id="G" edgedefault="directed">\n'
+        '<node id="n0" labels=":Publication"><data key="labels">:Publication</data><data key="rank">0.5</data></node>\n'
+        '<node id="n1" labels=":Dataset:Other"><data key="labels">:Dataset:Other</data></node>\n'
+        '<edge id="e0" source="n0" target="n1" label="USES_DATASET"><data key="label">USES_DATASET</data></edge>\n'
+        '<edge id="e1" source="n1" target="n0" label="USES_DATASET"/>\n'
+        '<node id="n2" labels=":Dataset" <oops/>\n<node id="n3" labels=":Dataset"/>\n</graph>\n</graphml>\n',
+        encoding="utf-8",
+    )
+
+    summary = ingest_export(con, path, "test")
+
+    assert summary.format == "apoc_graphml"
+    assert rejects(con, summary.snapshot_id) == [
+        (8, "e1", "USES_DATASET must start at a Publication node, not Dataset:Other"),
+        (9, None, "GraphML syntax error, rest of file not read: error parsing attribute name, line 9, column 38"),
+    ]
+    assert con.execute("SELECT node_id, properties->>'pagerank_global' FROM kg_nodes ORDER BY 1").fetchall() == [("n0", "0.5"), ("n1", None)]
+    assert con.execute("SELECT relationship_id, start_id, end_id FROM kg_relationships").fetchall() == [("e0", "n0", "n1")]
+    assert_conserved(con, summary)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(None, "cannot read KG export"), (b"", "is empty"), (b"id,labels\n", "neither APOC JSON-lines nor GraphML")],
+    ids=["missing", "empty", "neither format"],
+)
+def test_unreadable_export_raises_and_writes_nothing(con, tmp_path: Path, content: bytes | None, message: str) -> None:
+    path = tmp_path / "graph.json"
+    if content is not None:
+        path.write_bytes(content)
+
+    with pytest.raises(KgExportError, match=message) as raised:
+        ingest_export(con, path, "test")
+
+    assert str(path) in str(raised.value)
+    assert con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name LIKE 'kg_%'").fetchone() == (0,)
+
+
+def test_reingesting_the_current_file_reuses_it(tmp_path: Path) -> None:
+    path = write(tmp_path / "graph.json", [PUBLICATION, DATASET, b"{oops"])
+    database = str(tmp_path / "kg.duckdb")
+    with duckdb.connect(database) as con:
+        first = ingest_export(con, path, "test")
+    messages: list[str] = []
+
+    with duckdb.connect(database) as con:  # a new process would open the file again
+        again = ingest_export(con, path, "test", progress=messages.append)
+
+        assert again.reused and not first.reused
+        assert again.loaded_at == first.loaded_at
+        assert (again.lines_read, again.nodes_accepted, again.rejected) == (first.lines_read, first.nodes_accepted, first.rejected)
+        assert messages == [f"snapshot {first.snapshot_id} (graph.json) is already loaded: nothing to ingest"]
+        assert con.execute("SELECT count(*) FROM kg_snapshots").fetchone() == (1,)
+        assert rejects(con, first.snapshot_id) == [(3, None, "malformed JSON")]
+        assert_conserved(con, again)
+
+
+def test_a_then_b_then_a(con, tmp_path: Path) -> None:
+    a = write(tmp_path / "a.json", [PUBLICATION, DATASET, b"{oops"])
+    b = write(tmp_path / "b.json", [DATASET, node("d2", "Dataset"), b"", b"[]"])
+
+    first_a = ingest_export(con, a, "a")
+    first_b = ingest_export(con, b, "b")
+    second_a = ingest_export(con, a, "a")
+
+    assert not second_a.reused  # A was known but not current: loaded again
+    assert current_snapshot_id(con) == first_a.snapshot_id
+    assert second_a.ingested_at == first_a.ingested_at
+    assert second_a.loaded_at > first_b.loaded_at
+    assert con.execute("SELECT snapshot_id FROM kg_snapshots ORDER BY snapshot_id").fetchall() == sorted(
+        [(first_a.snapshot_id,), (first_b.snapshot_id,)]
+    )
+    assert con.execute("SELECT node_id FROM kg_nodes ORDER BY 1").fetchall() == [("d1",), ("p1",)]
+    assert rejects(con, first_a.snapshot_id) == [(3, None, "malformed JSON")]
+    assert rejects(con, first_b.snapshot_id) == [(3, None, "empty line"), (4, None, "not a JSON object")]
+    assert_conserved(con, second_a)
+    assert ingest_export(con, a, "a").reused
+
+
+def test_shipped_sample_formats_ingest_alike(tmp_path: Path) -> None:
+    loaded = {}
+    for name in ("graph.json", "graph.graphml"):
+        with duckdb.connect() as con:
+            summary = ingest_export(con, SAMPLE / name, name)
+            assert summary.rejected == 0
+            assert_conserved(con, summary)
+            nodes = con.execute("SELECT regexp_replace(node_id, '^n', ''), labels, properties::VARCHAR FROM kg_nodes").fetchall()
+            relationships = con.execute(
+                "SELECT rel_type, regexp_replace(start_id, '^n', ''), regexp_replace(end_id, '^n', '') FROM kg_relationships"
+            ).fetchall()
+            loaded[name] = (summary, sorted(nodes), sorted(relationships))
+    (json_summary, json_nodes, json_rels), (graphml_summary, graphml_nodes, graphml_rels) = loaded.values()
+
+    assert (json_summary.lines_read, json_summary.nodes_accepted, json_summary.relationships_accepted) == (
+        graphml_summary.lines_read, graphml_summary.nodes_accepted, graphml_summary.relationships_accepted,
+    )
+    assert json_summary.node_counts == graphml_summary.node_counts
+    assert json_summary.relationship_counts == graphml_summary.relationship_counts
+    assert json_nodes == graphml_nodes  # same ids, labels and typed properties
+    assert json_rels == graphml_rels

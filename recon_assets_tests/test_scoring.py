@@ -1,0 +1,350 @@
+"""Tests for edge scoring: the two worked cases of DOMAIN.md "The score", then every rule on its own."""
+
+from __future__ import annotations
+
+import math
+from datetime import date
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from recon_assets.reliability.scoring import (
+    CURRENT,
+    DECLINING,
+    FOUNDATIONAL,
+    LABELS,
+    SUPERSEDED,
+    UNVERIFIED,
+    Thresholds,
+    Weights,
+    age_years,
+    citation_centrality,
+    dominant_signal,
+    label,
+    recency,
+    reliability,
+    score_edges,
+)
+
+AS_OF = date(2026, 6, 1)
+ADDED_COLUMNS = ["recency", "reliability", "label", "dominant_signal", "reason"]
+
+
+def _edges(*rows: dict) -> pd.DataFrame:
+    """Edges as `score_edges` expects them; each row gives year, centrality, coherence and what else it needs."""
+    defaults = {
+        "year_issue": pd.NA, "coherence_status": "SUPPORTED", "citation": "[Smith et al., 2019]",
+        "dataset_short_name": "AIRX2RET", "evidence": pd.NA,
+    }
+    frame = pd.DataFrame([{**defaults, **row} for row in rows])
+    return frame.assign(publication_year=frame["publication_year"].astype("Int64"))
+
+
+# ---------------------------------------------------------------- the two cases of DOMAIN.md
+
+@pytest.mark.parametrize("centrality", [float(citation_centrality(10_000)), 0.92], ids=["10000-citations", "0.92"])
+def test_domain_case_1_old_highly_cited_paper_is_foundational_not_stale(centrality):
+    """2003, 10,000 citations, coherence 0.8, as of 2026: recency 0 yet reliability 0.61-0.64, FOUNDATIONAL."""
+    scored = score_edges(
+        _edges({"publication_year": 2003, "centrality": centrality, "coherence": 0.8}), as_of=AS_OF, decay="linear"
+    ).iloc[0]
+    assert 0.92 <= scored["centrality"] <= 1.0
+    assert scored["recency"] == 0.0
+    # DOMAIN.md gives the range to 2 decimals: centrality 0.92 scores 0.608
+    assert 0.61 <= round(scored["reliability"], 2) <= 0.64
+    assert scored["label"] == FOUNDATIONAL
+    assert scored["dominant_signal"] == "centrality"
+
+
+def test_domain_case_2_recent_contradicted_paper_is_superseded():
+    """2020, 5 citations, contradicted by a 2023 paper (coherence 0.1), as of 2026: reliability 0.32, SUPERSEDED."""
+    centrality = float(citation_centrality(5))
+    assert centrality == pytest.approx(math.log1p(5) / math.log1p(10_000))
+    assert round(centrality, 2) == 0.19
+    scored = score_edges(
+        _edges({
+            "publication_year": 2020, "centrality": centrality, "coherence": 0.1,
+            "coherence_status": "CONTRADICTED", "evidence": "contradicted by [Chen et al., 2023] (centrality 0.71)",
+        }),
+        as_of=AS_OF, decay="linear",
+    ).iloc[0]
+    assert scored["recency"] == pytest.approx(0.7)
+    assert round(scored["reliability"], 2) == 0.32
+    assert scored["label"] == SUPERSEDED
+    assert scored["dominant_signal"] == "centrality"
+
+
+# ---------------------------------------------------------------- recency and age
+
+LN21 = math.log(21)
+
+
+@pytest.mark.parametrize(
+    ("age", "none", "linear", "log"),
+    [
+        (0, 1.0, 1.0, 1.0),
+        (1, 1.0, 0.95, 1 - math.log(2) / LN21),
+        (6, 1.0, 0.7, 1 - math.log(7) / LN21),
+        (10, 1.0, 0.5, 1 - math.log(11) / LN21),
+        (20, 1.0, 0.0, 0.0),
+        (25, 1.0, 0.0, 0.0),
+        # unknown age: no recency credit, except under 'none' where age plays no part (DOMAIN.md: none -> 1)
+        (math.nan, 1.0, 0.0, 0.0),
+        # bug fixed: a negative age gave linear 1.05 and log inf; it now counts as 0, as in age_years
+        (-1, 1.0, 1.0, 1.0),
+        (-3, 1.0, 1.0, 1.0),
+    ],
+)
+def test_recency_follows_domain_formulas(age, none, linear, log):
+    for decay, expected in (("none", none), ("linear", linear), ("log", log)):
+        assert float(recency(age, decay)) == pytest.approx(expected, abs=1e-12), decay
+
+
+@pytest.mark.parametrize("decay", ["none", "linear", "log"])
+def test_recency_vectorised_is_bounded_and_non_increasing(decay):
+    ages = np.array([0, 1, 2, 6, 10, 19, 20, 21, 60], dtype=float)
+    values = recency(ages, decay)
+    assert values.shape == ages.shape
+    assert ((values >= 0) & (values <= 1)).all()
+    assert (np.diff(values) <= 0).all()
+    np.testing.assert_array_equal(values, [float(recency(age, decay)) for age in ages])
+
+
+@pytest.mark.parametrize("decay", ["exp", "Linear", "", None])
+def test_recency_rejects_unknown_decay(decay):
+    with pytest.raises(ValueError, match=r"decay must be one of \('none', 'linear', 'log'\)"):
+        recency(np.array([1.0]), decay)
+
+
+@pytest.mark.parametrize(
+    ("year", "expected"),
+    [
+        (2003, 23.0),
+        (2020, 6.0),
+        (np.int64(2020), 6.0),
+        (2020.0, 6.0),
+        (2026, 0.0),
+        (2027, 0.0),  # in press: never negative
+        (None, math.nan),
+        (pd.NA, math.nan),
+        (math.nan, math.nan),
+    ],
+)
+def test_age_years(year, expected):
+    result = age_years(year, AS_OF)
+    assert result == expected or (math.isnan(expected) and math.isnan(result))
+
+
+@pytest.mark.parametrize(
+    ("count", "expected"),
+    [(0, 0.0), (5, math.log1p(5) / math.log1p(10_000)), (10_000, 1.0), (1_000_000, 1.0), (-3, 0.0)],
+)
+def test_citation_centrality(count, expected):
+    assert float(citation_centrality(count)) == pytest.approx(expected, abs=1e-12)
+
+
+# ---------------------------------------------------------------- weights, thresholds, reliability
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ((-0.1, 0.6, 0.5), r"weights must be in \[0, 1\], got \{'centrality': -0\.1\}"),
+        ((1.2, -0.1, -0.1), r"'centrality': 1\.2, 'recency': -0\.1, 'coherence': -0\.1"),
+        ((math.nan, 0.5, 0.5), r"weights must be in \[0, 1\], got \{'centrality': nan\}"),
+        ((0.5, 0.5, 0.5), r"weights must sum to 1, got 1\.500000 from \{'centrality': 0\.5"),
+        ((0.4, 0.3, 0.2), r"weights must sum to 1, got 0\.900000"),
+        ((0.0, 0.0, 0.0), r"weights must sum to 1, got 0\.000000"),
+    ],
+)
+def test_weights_reject_invalid(weights, message):
+    with pytest.raises(ValueError, match=message):
+        Weights(*weights)
+
+
+@pytest.mark.parametrize(
+    "weights", [(0.4, 0.3, 0.3), (1.0, 0.0, 0.0), (0.0, 0.0, 1.0), (0.1, 0.2, 0.7), (0.7, 0.2, 0.1), (1 / 3, 1 / 3, 1 / 3)]
+)
+def test_weights_accept_valid_within_float_tolerance(weights):
+    assert tuple(vars(Weights(*weights)).values()) == weights
+
+
+def test_default_weights_are_domain_defaults():
+    assert Weights() == Weights(0.4, 0.3, 0.3)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("foundational_centrality", -0.01),
+        ("foundational_coherence", 1.01),
+        ("current_recency", 1.5),
+        ("current_reliability", math.nan),
+        ("declining_reliability", -1.0),
+    ],
+)
+def test_thresholds_reject_outside_unit_interval(field, value):
+    with pytest.raises(ValueError, match=rf"thresholds must be in \[0, 1\], got \{{'{field}': "):
+        Thresholds(**{field: value})
+
+
+@pytest.mark.parametrize("value", [0.0, 1.0])
+def test_thresholds_accept_bounds(value):
+    thresholds = Thresholds(foundational_centrality=value, declining_reliability=value)
+    assert (thresholds.foundational_centrality, thresholds.declining_reliability) == (value, value)
+
+
+@pytest.mark.parametrize(
+    ("centrality", "recency_", "coherence", "weights", "expected"),
+    [
+        (1.0, 1.0, 1.0, Weights(), 1.0),
+        (0.0, 0.0, 0.0, Weights(), 0.0),
+        (0.5, 0.0, 1.0, Weights(), 0.5),
+        # 0.1 + 0.2 + 0.7 is 1.0000000000000002 in floats: the clip keeps the score at 1
+        (1.0, 1.0, 1.0, Weights(0.1, 0.2, 0.7), 1.0),
+        (0.2, 0.9, 0.4, Weights(1.0, 0.0, 0.0), 0.2),
+    ],
+)
+def test_reliability_is_the_weighted_sum_within_unit_interval(centrality, recency_, coherence, weights, expected):
+    score = reliability(np.array([centrality]), np.array([recency_]), np.array([coherence]), weights)
+    assert 0.0 <= score[0] <= 1.0
+    assert score[0] == pytest.approx(expected, abs=1e-12)
+
+
+# ---------------------------------------------------------------- labels
+
+@pytest.mark.parametrize(
+    ("centrality", "recency_", "coherence", "reliability_", "verified", "expected"),
+    [
+        # FOUNDATIONAL, whatever the age; exactly at both thresholds
+        (0.6, 0.0, 0.65, 0.435, True, FOUNDATIONAL),
+        # first match wins: also qualifies for CURRENT
+        (0.95, 1.0, 0.9, 0.95, True, FOUNDATIONAL),
+        # UNVERIFIED coherence: centrality >= 0.6 alone qualifies
+        (0.6, 0.0, 0.5, 0.39, False, FOUNDATIONAL),
+        (0.59, 0.0, 0.5, 0.386, False, DECLINING),
+        # verified coherence just below 0.65 disqualifies a central paper
+        (0.6, 0.0, 0.64, 0.432, True, DECLINING),
+        (0.9, 1.0, 0.1, 0.69, True, CURRENT),
+        # CURRENT exactly at both thresholds, and just below each
+        (0.3, 0.7, 0.9, 0.6, True, CURRENT),
+        (0.3, 0.69, 0.9, 0.6, True, DECLINING),
+        (0.5, 0.7, 0.6, 0.59, True, DECLINING),
+        # DECLINING exactly at 0.35, SUPERSEDED just below
+        (0.1, 0.5, 0.5, 0.35, True, DECLINING),
+        (0.1, 0.5, 0.5, 0.3499, True, SUPERSEDED),
+        (0.2, 1.0, 0.5, 0.53, False, DECLINING),
+        (0.0, 0.0, 0.1, 0.03, True, SUPERSEDED),
+    ],
+)
+def test_label_first_match_wins(centrality, recency_, coherence, reliability_, verified, expected):
+    assert label(centrality, recency_, coherence, reliability_, coherence_verified=verified) == expected
+
+
+@pytest.mark.parametrize(
+    ("contributions", "shortfalls", "label_", "expected"),
+    [
+        # high labels read the largest contribution, low labels the largest shortfall (the pools disagree here)
+        ({"centrality": 0.36, "recency": 0.0, "coherence": 0.24}, {"centrality": 0.04, "recency": 0.3, "coherence": 0.06},
+         FOUNDATIONAL, "centrality"),
+        ({"centrality": 0.1, "recency": 0.3, "coherence": 0.27}, {"centrality": 0.3, "recency": 0.0, "coherence": 0.03},
+         CURRENT, "recency"),
+        ({"centrality": 0.08, "recency": 0.21, "coherence": 0.03}, {"centrality": 0.32, "recency": 0.09, "coherence": 0.27},
+         SUPERSEDED, "centrality"),
+        ({"centrality": 0.3, "recency": 0.0, "coherence": 0.15}, {"centrality": 0.1, "recency": 0.3, "coherence": 0.15},
+         DECLINING, "recency"),
+        ({"centrality": 0.2, "recency": 0.0, "coherence": 0.0}, {"centrality": 0.2, "recency": 0.3, "coherence": 0.3},
+         DECLINING, "recency"),  # a tie goes to the signal listed first
+    ],
+)
+def test_dominant_signal(contributions, shortfalls, label_, expected):
+    assert dominant_signal(contributions, shortfalls, label_) == expected
+
+
+# ---------------------------------------------------------------- score_edges
+
+SMALL = _edges(
+    {"publication_year": 2003, "centrality": 1.0, "coherence": 0.8, "citation": "[Aumann et al., 2003]",
+     "evidence": "consistent with [Lee et al., 2024]"},
+    {"publication_year": 2020, "centrality": 0.19, "coherence": 0.1, "coherence_status": "CONTRADICTED",
+     "citation": "[Kim et al., 2020]", "evidence": "contradicted by [Chen et al., 2023] (centrality 0.71)"},
+    {"publication_year": 2010, "centrality": 0.7, "coherence": 0.5, "coherence_status": UNVERIFIED,
+     "citation": "[Susskind et al., 2010]"},
+    {"publication_year": pd.NA, "year_issue": "year 'n.d.' is not a number", "centrality": 0.4,
+     "coherence": 0.5, "coherence_status": UNVERIFIED, "citation": "[Doe, n.d.]"},
+    {"publication_year": 2025, "centrality": 0.5, "coherence": 0.9, "citation": "[Park et al., 2025]"},
+).set_axis([40, 10, 30, 0, 20])
+
+
+def test_score_edges_adds_columns_and_keeps_rows():
+    edges = SMALL.copy()
+    scored = score_edges(edges, as_of=AS_OF)
+    pd.testing.assert_frame_equal(edges, SMALL)  # input untouched
+    assert scored.columns.tolist() == [*SMALL.columns, *ADDED_COLUMNS]
+    pd.testing.assert_frame_equal(scored[SMALL.columns], SMALL)
+    assert scored["label"].tolist() == [FOUNDATIONAL, SUPERSEDED, FOUNDATIONAL, SUPERSEDED, CURRENT]
+    assert scored["dominant_signal"].tolist() == ["centrality", "centrality", "centrality", "recency", "recency"]
+    np.testing.assert_allclose(scored["recency"], [0.0, 0.7, 0.2, 0.0, 0.95])
+    np.testing.assert_allclose(scored["reliability"], [0.64, 0.316, 0.49, 0.31, 0.755])
+
+
+@pytest.mark.parametrize("position", range(len(SMALL)))
+def test_score_edges_reason_names_citation_label_and_every_signal(position):
+    row = score_edges(SMALL, as_of=AS_OF).iloc[position]
+    reason = row["reason"]
+    assert reason.startswith(f"{row['citation']} reliability {row['reliability']:.2f} {row['label']}: ")
+    assert f"centrality {row['centrality']:.2f}" in reason
+    assert f"recency {row['recency']:.2f} (linear decay)" in reason
+    if row["coherence_status"] == UNVERIFIED:
+        assert f"coherence UNVERIFIED (neutral {row['coherence']:.2f})" in reason
+        assert "no newer publication using AIRX2RET in 2023-2026 judged" in reason
+    elif pd.isna(row["evidence"]):
+        assert reason.endswith(f"; coherence {row['coherence']:.2f} {row['coherence_status']}")
+    else:
+        assert f"coherence {row['coherence']:.2f} {row['coherence_status']} {row['evidence']}" in reason
+    centrality_alone = row["label"] == FOUNDATIONAL and row["coherence_status"] == UNVERIFIED
+    assert ("FOUNDATIONAL on centrality alone" in reason) == centrality_alone
+    if pd.isna(row["publication_year"]):
+        assert "publication year unknown (year 'n.d.' is not a number)" in reason
+    else:
+        assert f"age {AS_OF.year - row['publication_year']} y as of 2026-06-01" in reason
+
+
+@pytest.mark.parametrize(
+    ("thresholds", "expected"),
+    [
+        (Thresholds(), [FOUNDATIONAL, SUPERSEDED, FOUNDATIONAL, SUPERSEDED, CURRENT]),
+        (Thresholds(foundational_centrality=1.0), [FOUNDATIONAL, SUPERSEDED, DECLINING, SUPERSEDED, CURRENT]),
+        (Thresholds(declining_reliability=0.3), [FOUNDATIONAL, DECLINING, FOUNDATIONAL, DECLINING, CURRENT]),
+        (Thresholds(current_reliability=0.8), [FOUNDATIONAL, SUPERSEDED, FOUNDATIONAL, SUPERSEDED, DECLINING]),
+    ],
+)
+def test_score_edges_custom_thresholds_change_labels(thresholds, expected):
+    assert score_edges(SMALL, as_of=AS_OF, thresholds=thresholds)["label"].tolist() == expected
+
+
+def test_score_edges_decay_none_gives_full_recency_to_every_row():
+    scored = score_edges(SMALL, as_of=AS_OF, decay="none")
+    assert scored["recency"].tolist() == [1.0] * len(SMALL)
+    assert "publication year unknown (year 'n.d.' is not a number): recency 1.00 (none decay)" in scored["reason"].iloc[3]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_score_edges_reliability_always_in_unit_interval(seed):
+    rng = np.random.default_rng(seed)
+    size = 200
+    years = pd.array(rng.integers(1970, 2030, size), dtype="Int64")
+    years[rng.random(size) < 0.1] = pd.NA
+    edges = _edges(*[
+        {"publication_year": year, "centrality": centrality, "coherence": coherence,
+         "coherence_status": UNVERIFIED if unverified else "SUPPORTED"}
+        for year, centrality, coherence, unverified in zip(
+            years, rng.random(size), rng.random(size), rng.random(size) < 0.3
+        )
+    ])
+    weights = rng.dirichlet(np.ones(3))
+    for decay in ("none", "linear", "log"):
+        scored = score_edges(edges, as_of=AS_OF, weights=Weights(*weights), decay=decay)
+        assert scored["reliability"].between(0.0, 1.0).all()
+        assert scored["recency"].between(0.0, 1.0).all()
+        assert set(scored["label"]) <= set(LABELS)
