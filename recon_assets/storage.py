@@ -3,12 +3,25 @@ replaced in one transaction, so a re-run never duplicates."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import duckdb
 import pandas as pd
 
 from recon_assets.sql_files import load_sql
+
+
+@contextmanager
+def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """Run the block in one DuckDB transaction: committed when it ends, rolled back (and re-raised) on error."""
+    con.begin()
+    try:
+        yield con
+    except BaseException:
+        con.rollback()
+        raise
+    con.commit()
 
 
 def replace_partitions(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, research_areas: Sequence[str]) -> None:
@@ -17,14 +30,9 @@ def replace_partitions(con: duckdb.DuckDBPyConnection, table: str, rows: pd.Data
     Raises:
         duckdb.Error: the insert failed; the transaction is rolled back and the old rows stay.
     """
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         con.execute(f"DELETE FROM {table} WHERE list_contains(?, research_area)", [list(research_areas)])
         _insert(con, table, rows)
-        con.execute("COMMIT")
-    except Exception:
-        con.execute("ROLLBACK")
-        raise
 
 
 def replace_table(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> None:
@@ -33,14 +41,9 @@ def replace_table(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame
     Raises:
         duckdb.Error: a row breaks the table's types or keys; the transaction is rolled back.
     """
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         con.execute(load_sql(table))
         _insert(con, table, rows)
-        con.execute("COMMIT")
-    except Exception:
-        con.execute("ROLLBACK")
-        raise
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> None:

@@ -18,6 +18,7 @@ from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.export_reader import KgFormat, ReadStats, detect_format, read_export
 from recon_assets.kg.schema import RELATIONSHIP_TYPES
 from recon_assets.sql_files import load_sql
+from recon_assets.storage import transaction
 
 RAW_TEXT_LIMIT = 500
 
@@ -128,8 +129,7 @@ def _summarise(con, snapshot_id, sha256, source, fmt, size_bytes, stats, known) 
 
 
 def _replace_current(con: duckdb.DuckDBPyConnection, summary: SnapshotSummary) -> None:
-    con.execute("BEGIN TRANSACTION")
-    try:
+    with transaction(con):
         con.execute("DELETE FROM kg_nodes")
         con.execute("DELETE FROM kg_relationships")
         con.execute("DELETE FROM kg_rejects WHERE snapshot_id = ?", [summary.snapshot_id])
@@ -155,10 +155,6 @@ def _replace_current(con: duckdb.DuckDBPyConnection, summary: SnapshotSummary) -
                 json.dumps(summary.node_counts), json.dumps(summary.relationship_counts), summary.ingested_at, summary.loaded_at,
             ],
         )
-        con.execute("COMMIT")
-    except Exception:
-        con.execute("ROLLBACK")
-        raise
     con.execute("DROP TABLE kg_lines")
     con.execute("DROP TABLE kg_elements")
 
