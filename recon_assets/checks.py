@@ -1,7 +1,6 @@
 """Asset checks: conservation of KG lines, publication year and DOI coverage (blocking, Great Expectations 1.x
 suites) and the validity of every score and label string in edge_reliability (non-blocking)."""
 
-
 import dagster as dg
 import pandas as pd
 from dagster_duckdb import DuckDBResource

@@ -135,3 +135,15 @@ def test_recon_cli_runs_the_sample_and_explains_a_doi(tmp_path):
         capture_output=True, text=True, env=env, timeout=60,
     )
     assert missing.returncode == 1 and "no scored edge" in missing.stderr
+
+
+def test_a_research_area_without_edges_materializes_empty(sample_run):
+    used = {area for (area,) in sample_run.query("SELECT DISTINCT research_area FROM edge_reliability")}
+    empty_area = next(area for area in AREAS if area not in used)
+    result = sample_run.defs.resolve_job_def("edge_reliability_job").execute_in_process(
+        instance=sample_run.instance, partition_key=empty_area
+    )
+    assert result.success
+    materialization = result.asset_materializations_for_node("edge_reliability")[0]
+    assert materialization.metadata["dagster/row_count"].value == 0
+    assert sample_run.query("SELECT count(*) FROM edge_reliability WHERE research_area = ?", [empty_area]) == [(0,)]

@@ -1,6 +1,5 @@
 """Assets of the `centrality` group."""
 
-
 import dagster as dg
 from dagster_duckdb import DuckDBResource
 

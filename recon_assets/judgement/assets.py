@@ -1,6 +1,5 @@
 """Assets of the `judgement` group: pairwise coherence judgements, one partition per research area."""
 
-
 from datetime import datetime, timezone
 
 import dagster as dg

@@ -1,6 +1,5 @@
 """Assets of the `kg` group: the ingested snapshot and the typed tables built from it."""
 
-
 import dagster as dg
 from dagster_duckdb import DuckDBResource
 

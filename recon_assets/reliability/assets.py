@@ -1,23 +1,21 @@
 """Assets of the `reliability` group: the edge_reliability table, one partition per research area."""
 
-
 import json
 from datetime import datetime, timezone
 from typing import Literal
 
 import dagster as dg
-import pandas as pd
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.judgement.assets import coherence_judgements
-from recon_assets.judgement.offline_judge import aggregate_edge_coherence
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.metadata import table_metadata
 from recon_assets.partitions import research_area_partitions
-from recon_assets.reliability.scoring import LABELS, Thresholds, Weights, score_edges
+from recon_assets.reliability.edge_scores import score_research_area_edges
+from recon_assets.reliability.scoring import LABELS, Thresholds, Weights
 from recon_assets.resources import AsOfDate
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_partitions
@@ -47,21 +45,6 @@ class ReliabilityConfig(dg.Config):
         )
 
 
-def _evidence_text(coherence: pd.DataFrame) -> pd.Series:
-    """'by [Chen et al., 2024] (centrality 0.71): <rationale>' for edges with judged evidence, else None."""
-    return pd.Series(
-        [
-            f"by {tag} (centrality {centrality:.2f}): {rationale}" if isinstance(verdict, str) else None
-            for verdict, tag, centrality, rationale in zip(
-                coherence["evidence_verdict"], coherence["evidence_citation"],
-                coherence["evidence_centrality"], coherence["evidence_rationale"],
-            )
-        ],
-        index=coherence.index,
-        dtype=object,
-    )
-
-
 @dg.asset(
     deps=[publications, datasets, dataset_publication_edges, publication_research_areas, publication_centrality, coherence_judgements],
     partitions_def=research_area_partitions,
@@ -76,25 +59,13 @@ def edge_reliability(
     and a reason. One row per edge and research area; each area's rows are replaced on re-materialization."""
     areas = list(context.partition_keys)
     as_of_date = as_of.date()
-    weights, thresholds = config.weights(), config.thresholds()
+    weights = config.weights()
     with duckdb.get_connection() as con:
         edges = con.execute(load_sql("edges_in_research_areas"), [areas]).df()
         pairs = con.execute(load_sql("area_judgements"), [areas]).df()
-        scored = []
-        for area, area_edges in edges.groupby("research_area", sort=True):
-            area_pairs = pairs[pairs["research_area"] == area]
-            coherence = aggregate_edge_coherence(
-                area_edges, area_pairs, area_edges.drop_duplicates("publication_id").set_index("publication_id")["centrality"]
-            )
-            tags = area_pairs.drop_duplicates("newer_publication_id").set_index("newer_publication_id")["newer_citation"]
-            coherence["evidence_citation"] = coherence["evidence_publication_id"].map(tags)
-            coherence["evidence"] = _evidence_text(coherence)
-            frame = area_edges.merge(
-                coherence[["dataset_id", "publication_id", "coherence", "coherence_status", "evidence"]],
-                on=["dataset_id", "publication_id"], how="left",
-            )
-            scored.append(score_edges(frame, as_of=as_of_date, weights=weights, decay=config.decay, thresholds=thresholds))
-        rows = pd.concat(scored, ignore_index=True) if scored else edges.iloc[0:0]
+        rows = score_research_area_edges(
+            edges, pairs, as_of=as_of_date, weights=weights, decay=config.decay, thresholds=config.thresholds()
+        )
         rows = rows.assign(
             as_of=as_of_date,
             snapshot_id=current_snapshot_id(con),
