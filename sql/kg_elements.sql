@@ -21,7 +21,7 @@ WITH parsed AS (
     SELECT *,
            CASE
                WHEN read_error IS NOT NULL THEN read_error
-               WHEN trim(raw) = '' THEN 'empty line'
+               WHEN regexp_full_match(raw, '\s*') THEN 'empty line'  -- trim() alone keeps tabs
                WHEN element IS NULL THEN 'malformed JSON'
                WHEN json_type(element) <> 'OBJECT' THEN 'not a JSON object'
                WHEN element_type IS NULL OR element_type NOT IN ('node', 'relationship')

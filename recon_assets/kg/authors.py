@@ -4,16 +4,24 @@ from __future__ import annotations
 
 import ast
 
+MISSING = ("", "N/A")
+
 
 def author_names(raw: object) -> list[str]:
     """Author names in order.
 
     Examples: ['Wei, Haohan', 'Yu, Tongning'] -> both; "['Wei, Haohan', 'Yu, Tongning']" (the real KG's
-    stringified list) -> both; 'Haohan Wei; Tongning Yu' -> both; '' / None / 'N/A' -> [].
+    stringified list) -> both; 'Haohan Wei; Tongning Yu' -> both; '' / None / 'N/A' -> []; list items that
+    are not names (None, '', 'N/A') are left out.
+
+    A comma-joined string is split on ', ' only when every part holds a space, i.e. display names
+    ('Ahmed Gowida, Salaheldin Elkatatny', as OpenAlex `display_name`s joined); a single 'Family, Given'
+    ('Wei, Haohan') stays one name. 'Family Name, Given Name' with spaces on both sides is split wrongly:
+    the string alone cannot tell the two apart.
     """
     if isinstance(raw, list):
-        return [str(name).strip() for name in raw if str(name).strip()]
-    if not isinstance(raw, str) or raw.strip() in ("", "N/A"):
+        return [name.strip() for name in raw if isinstance(name, str) and name.strip() not in MISSING]
+    if not isinstance(raw, str) or raw.strip() in MISSING:
         return []
     text = raw.strip()
     if text.startswith("[") and text.endswith("]"):
@@ -23,7 +31,10 @@ def author_names(raw: object) -> list[str]:
             parsed = None
         if isinstance(parsed, list):
             return author_names(parsed)
-    return [name.strip() for name in text.split(";") if name.strip()]
+    if ";" in text:
+        return author_names(text.split(";"))
+    parts = text.split(",")
+    return author_names(parts) if len(parts) > 1 and all(" " in part.strip() for part in parts) else [text]
 
 
 def citation_tag(authors: list[str], year: int | None, fallback: str) -> str:

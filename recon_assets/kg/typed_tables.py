@@ -61,7 +61,8 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
     publications = grouped.head(1).set_index("publication_id")
     for column in ("title", "abstract"):
         publications[column] = grouped[column].first()
-    # The year, its raw value and its issue travel together, from the first node with a parsable year.
+    # The year, its raw value and its issue travel together, from the node with the earliest parsable year
+    # (an in-press copy of a paper often carries the next year).
     with_year = frame.sort_values(["publication_id", "year", "completeness", "line_number"], ascending=[True, True, False, True])
     dated = with_year.dropna(subset=["year"]).groupby("publication_id").head(1).set_index("publication_id")
     publications.loc[dated.index, ["year", "year_raw", "year_issue"]] = dated[["year", "year_raw", "year_issue"]]

@@ -1,0 +1,204 @@
+"""Typed tables built from kg_nodes / kg_relationships rows as the real SQL (sql/*_nodes.sql) hands them to pandas."""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+import pandas as pd
+import pytest
+
+from recon_assets.kg.typed_tables import (
+    build_citations,
+    build_dataset_publication_edges,
+    build_datasets,
+    build_publications,
+    build_research_areas,
+    node_index,
+)
+from recon_assets.sql_files import load_sql
+
+LATEST = 2027
+RS = "10.3390/rs12081239"
+
+
+def typed_nodes(label: str, sql: str, nodes: list[tuple[str, dict]]) -> pd.DataFrame:
+    """Run sql/<sql>.sql over kg_nodes holding `nodes` (id, properties), lines numbered from 1: DuckDB's real dtypes (NULL -> NaN)."""
+    with duckdb.connect() as con:
+        con.execute(load_sql("kg_snapshot"))
+        rows = [(node_id, number, [label], json.dumps(properties)) for number, (node_id, properties) in enumerate(nodes, start=1)]
+        if rows:  # executemany refuses an empty list
+            con.executemany("INSERT INTO kg_nodes VALUES (?, ?, ?, ?)", rows)
+        return con.execute(load_sql(sql)).df()
+
+
+def publications(*nodes: tuple[str, dict]) -> pd.DataFrame:
+    return build_publications(typed_nodes("Publication", "publication_nodes", list(nodes)), latest_year=LATEST)
+
+
+def records(frame: pd.DataFrame, columns: list[str]) -> list[dict]:
+    """Rows as plain dicts with every missing value (None, NaN, pd.NA) as None."""
+    return [{c: (None if not isinstance(v, list) and pd.isna(v) else v) for c, v in row.items()} for row in frame[columns].to_dict("records")]
+
+
+FULL = {"title": "Gold in Egypt", "abstract": "We map.", "year": "2020", "authors": ["Pour, Amin", "Zoheir, Basem"], "pagerank_publication_dataset": 0.3}
+
+
+@pytest.mark.parametrize(
+    ("nodes", "expected"),
+    [
+        pytest.param(
+            [("1", {"doi": "10.3390/RS12081239", "title": "Gold", "abstract": "N/A", "pagerank_publication_dataset": 0.2}),
+             ("2", {"doi": "https://doi.org/10.3390/rs12081239", **FULL})],
+            [{"publication_id": RS, "doi": RS, "doi_raw": "https://doi.org/10.3390/rs12081239", "title": "Gold in Egypt",
+              "abstract": "We map.", "year": 2020, "authors": "Pour, Amin; Zoheir, Basem", "first_author_tag": "[Pour et al., 2020]",
+              "pagerank": 0.3, "node_ids": ["2", "1"]}],
+            id="DOI spellings merge; the most complete node speaks; highest PageRank",
+        ),
+        pytest.param(
+            [("1", {"DOI": RS, **FULL, "abstract": "N/A"}), ("2", {"doi": RS.upper(), "abstract": "Filled in."})],
+            [{"publication_id": RS, "doi": RS, "doi_raw": RS, "title": "Gold in Egypt", "abstract": "Filled in.", "year": 2020,
+              "authors": "Pour, Amin; Zoheir, Basem", "first_author_tag": "[Pour et al., 2020]", "pagerank": 0.3, "node_ids": ["1", "2"]}],
+            id="text the most complete node lacks comes from the other; DOI key spelled DOI",
+        ),
+        pytest.param(
+            [("1", {"globalId": "g-1", "title": "", "abstract": "N/A", "authors": "", "year": "2019"}),
+             ("2", {"doi": "N/A", "title": "Untitled?"}),
+             ("3", {"doi": "not a doi", "title": "Bad DOI"}),
+             ("4", {"doi": "10.1000/a"})],  # DuckDB hands the NULL DOIs beside a real one to pandas as NaN
+            [{"publication_id": "10.1000/a", "doi": "10.1000/a", "doi_raw": "10.1000/a", "title": None, "abstract": None, "year": None,
+              "authors": None, "first_author_tag": "[10.1000/a, n.d.]", "pagerank": None, "node_ids": ["4"]},
+             {"publication_id": "kg:g-1", "doi": None, "doi_raw": None, "title": None, "abstract": None, "year": 2019,
+              "authors": None, "first_author_tag": "[kg:g-1, 2019]", "pagerank": None, "node_ids": ["1"]},
+             {"publication_id": "kg:node:2", "doi": None, "doi_raw": "N/A", "title": "Untitled?", "abstract": None, "year": None,
+              "authors": None, "first_author_tag": "[kg:node:2, n.d.]", "pagerank": None, "node_ids": ["2"]},
+             {"publication_id": "kg:node:3", "doi": None, "doi_raw": "not a doi", "title": "Bad DOI", "abstract": None, "year": None,
+              "authors": None, "first_author_tag": "[kg:node:3, n.d.]", "pagerank": None, "node_ids": ["3"]}],
+            id="no DOI: kg:<globalId>, else kg:node:<id>; '' and 'N/A' are NULL",
+        ),
+        pytest.param(
+            [("1", {"doi": "10.1000/a", "authors": "['Wei, Haohan', 'Yu, Tongning']", "year": 2023})],
+            [{"publication_id": "10.1000/a", "doi": "10.1000/a", "doi_raw": "10.1000/a", "title": None, "abstract": None, "year": 2023,
+              "authors": "Wei, Haohan; Yu, Tongning", "first_author_tag": "[Wei et al., 2023]", "pagerank": None, "node_ids": ["1"]}],
+            id="stringified author list, numeric year",
+        ),
+    ],
+)
+def test_build_publications(nodes: list[tuple[str, dict]], expected: list[dict]) -> None:
+    assert records(publications(*nodes), list(expected[0])) == expected
+
+
+@pytest.mark.parametrize(
+    ("years", "year", "year_raw", "year_issue"),
+    [
+        # The most complete node has no usable year: year, raw value and issue all come from the node that has one.
+        (["2019a", "2018"], 2018, "2018", None),
+        (["2018", "2019a"], 2018, "2018", None),
+        # Two usable years: the earliest (an in-press node often carries the next year).
+        (["2021", "2020"], 2020, "2020", None),
+        # None usable: raw value and issue of the most complete node, never mixed with another node's.
+        (["2019a", "XIII"], None, "2019a", "not a year: '2019a'"),
+        ([None, None], None, None, "missing"),
+        (["[1988]", None], 1988, "[1988]", None),
+        ([2099, None], None, "2099", "after as_of + 1 (2027): 2099"),
+    ],
+)
+def test_year_travels_with_its_raw_value_and_issue(years: list, year: int | None, year_raw: str | None, year_issue: str | None) -> None:
+    complete, sparse = years
+    frame = publications(("1", {"doi": RS, **FULL, "year": complete}), ("2", {"doi": RS.upper(), "year": sparse}))
+
+    assert records(frame, ["year", "year_raw", "year_issue"]) == [{"year": year, "year_raw": year_raw, "year_issue": year_issue}]
+
+
+def test_no_publication_nodes() -> None:
+    frame = publications()
+
+    assert frame.empty
+    assert list(frame.columns) == [
+        "publication_id", "doi", "doi_raw", "title", "year", "year_raw", "year_issue", "abstract", "authors",
+        "first_author_tag", "pagerank", "node_ids",
+    ]
+
+
+def test_build_datasets() -> None:
+    nodes = typed_nodes(
+        "Dataset",
+        "dataset_nodes",
+        [
+            ("10", {"globalId": "g-airs", "doi": "10.5067/AQUA/AIRS/DATA201", "shortName": "AIRS2RET", "longName": "N/A",
+                    "temporalExtentStart": "", "pagerank_global": 0.4}),
+            ("11", {"globalId": "g-airs", "shortName": "AIRS2RET", "longName": "AIRS/Aqua L2 V006", "daac": "GES_DISC"}),
+            ("12", {"shortName": "GPM_3IMERGDF", "longName": "GPM IMERG Final V07", "temporalExtentStart": "2000-06-01"}),
+        ],
+    )
+
+    frame = build_datasets(nodes)
+
+    assert records(frame, ["dataset_id", "doi", "short_name", "long_name", "daac", "temporal_start", "pagerank", "node_ids"]) == [
+        {"dataset_id": "kg:g-airs", "doi": "10.5067/aqua/airs/data201", "short_name": "AIRS2RET", "long_name": "AIRS/Aqua L2 V006",
+         "daac": "GES_DISC", "temporal_start": None, "pagerank": 0.4, "node_ids": ["10", "11"]},
+        {"dataset_id": "kg:node:12", "doi": None, "short_name": "GPM_3IMERGDF", "long_name": "GPM IMERG Final V07",
+         "daac": None, "temporal_start": "2000-06-01", "pagerank": None, "node_ids": ["12"]},
+    ]
+
+
+@pytest.fixture
+def merged() -> pd.DataFrame:
+    """Nodes 1 and 2 are one publication (RS, two DOI spellings); 3 and 4 are publications of their own."""
+    return publications(
+        ("1", {"doi": "10.3390/RS12081239", **FULL}),
+        ("2", {"doi": "https://doi.org/10.3390/rs12081239"}),
+        ("3", {"doi": "10.1000/b"}),
+        ("4", {"globalId": "g-4"}),
+    )
+
+
+def relationships(*rows: tuple[str, str, str]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["relationship_id", "start_id", "end_id"])
+
+
+def test_node_index(merged: pd.DataFrame) -> None:
+    assert node_index(merged, "publication_id").to_dict() == {"1": RS, "2": RS, "3": "10.1000/b", "4": "kg:g-4"}
+
+
+def test_build_dataset_publication_edges(merged: pd.DataFrame) -> None:
+    dataset_of = pd.Series({"10": "kg:airs", "11": "kg:airs", "12": "kg:gpm"})
+    uses = relationships(("r2", "2", "10"), ("r1", "1", "10"), ("r3", "1", "12"), ("r4", "3", "11"))
+
+    frame = build_dataset_publication_edges(uses, node_index(merged, "publication_id"), dataset_of)
+
+    assert records(frame, ["dataset_id", "publication_id", "relationship_ids"]) == [
+        {"dataset_id": "kg:airs", "publication_id": "10.1000/b", "relationship_ids": ["r4"]},
+        {"dataset_id": "kg:airs", "publication_id": RS, "relationship_ids": ["r1", "r2"]},  # merged publication: one edge
+        {"dataset_id": "kg:gpm", "publication_id": RS, "relationship_ids": ["r3"]},
+    ]
+
+
+def test_build_citations(merged: pd.DataFrame) -> None:
+    cites = relationships(("c1", "1", "2"), ("c2", "3", "1"), ("c3", "3", "2"), ("c4", "4", "3"))
+
+    frame, self_citations = build_citations(cites, node_index(merged, "publication_id"))
+
+    assert self_citations == 1  # 1 -> 2 became RS -> RS after the merge
+    assert records(frame, ["citing_publication_id", "cited_publication_id", "relationship_ids"]) == [
+        {"citing_publication_id": "10.1000/b", "cited_publication_id": RS, "relationship_ids": ["c2", "c3"]},
+        {"citing_publication_id": "kg:g-4", "cited_publication_id": "10.1000/b", "relationship_ids": ["c4"]},
+    ]
+
+
+def test_build_research_areas(merged: pd.DataFrame) -> None:
+    areas = pd.DataFrame(
+        [("1", "AIR QUALITY"), ("2", "AIR QUALITY"), ("3", "ATMOSPHERIC/OCEAN INDICATORS"), ("3", "PRECIPITATION")],
+        columns=["start_id", "area_name"],
+    )
+
+    frame = build_research_areas(areas, node_index(merged, "publication_id"), merged["publication_id"])
+
+    assert records(frame, ["publication_id", "research_area", "research_area_name", "issue"]) == [
+        {"publication_id": "10.1000/b", "research_area": "atmospheric_ocean_indicators",
+         "research_area_name": "ATMOSPHERIC/OCEAN INDICATORS", "issue": None},
+        {"publication_id": "10.1000/b", "research_area": "unclassified", "research_area_name": "PRECIPITATION",
+         "issue": "not one of the 21 applied research areas"},
+        {"publication_id": RS, "research_area": "air_quality", "research_area_name": "AIR QUALITY", "issue": None},
+        {"publication_id": "kg:g-4", "research_area": "unclassified", "research_area_name": None, "issue": None},
+    ]
