@@ -82,6 +82,10 @@ BAD_LINES = {
     "labels missing": ([line(type="node", id="x", properties={})], [(3, "x", "node without labels")]),
     "labels a string": ([line(type="node", id="x", labels="Dataset")], [(3, "x", "node without labels")]),
     "labels blank": ([line(type="node", id="x", labels=[None, ""])], [(3, "x", "node without labels")]),
+    "duplicate relationship id after a rejected first copy": (
+        [rel("r1", "USES_DATASET", "p9", "d1"), rel("r1", "USES_DATASET", "p1", "d1")],
+        [(3, "r1", "start node p9 does not exist")],
+    ),
     "unknown relationship type": ([rel("r1", "LIKES", "p1", "d1")], [(3, "r1", "unknown relationship type: LIKES")]),
     "relationship type null": ([rel("r1", None, "p1", "d1")], [(3, "r1", "unknown relationship type: none")]),
     "relationship type missing": (
@@ -140,11 +144,12 @@ def test_every_bad_line_in_one_file(con, tmp_path: Path) -> None:
 
     assert summary.lines_read == len(lines)
     assert summary.nodes_accepted == 2
-    # Every bad relationship line reuses id r1; the first has a missing start node, so the later ones are duplicates.
-    assert summary.relationships_accepted == 0
-    assert summary.rejected == len(lines) - 2
+    # Every relationship line reuses id r1: the first one with valid endpoints is kept, later valid ones are duplicates.
+    first_valid = lines.index(rel("r1", "USES_DATASET", "p1", "d1")) + 1
+    assert summary.relationships_accepted == 1
+    assert summary.rejected == len(lines) - 3
     assert {reason for _, _, reason in rejects(con, summary.snapshot_id)} >= {
-        "duplicate relationship id r1 (first at line 9)", "duplicate node id p1 (first at line 1)", "empty line",
+        f"duplicate relationship id r1 (first at line {first_valid})", "duplicate node id p1 (first at line 1)", "empty line",
     }
     assert_conserved(con, summary)
 

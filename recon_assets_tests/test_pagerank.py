@@ -1,4 +1,4 @@
-"""Tests for PageRank on the Neo4j GDS scale and its percentile normalisation to a [0, 1] centrality.
+"""Tests for PageRank on the Neo4j GDS scale and its log-scale normalisation to a [0, 1] centrality.
 
 compute_pagerank is checked against `_gds_pagerank`, a direct transcription of the GDS iteration
 y_v = (1 - d) + d * sum over in-neighbours u of y_u / outdeg_u, where dangling nodes pass nothing on.
@@ -16,7 +16,7 @@ from recon_assets.centrality.pagerank import (
     DAMPING,
     PageRankNotConverged,
     compute_pagerank,
-    percentile_centrality,
+    log_scaled_centrality,
     publication_centrality,
 )
 
@@ -48,53 +48,54 @@ CYCLE_WITH_TAIL = (
 )
 
 
-# ---------------------------------------------------------------- percentile_centrality
+# ---------------------------------------------------------------- log_scaled_centrality
 
 @pytest.mark.parametrize(
     ("values", "expected"),
     [
         ([], []),
-        ([3.2], [0.5]),
-        ([0.15, 0.15, 0.15], [0.5, 0.5, 0.5]),
-        ([1.0, 2.0, 3.0], [0.0, 0.5, 1.0]),
-        ([3.0, 1.0, 2.0], [1.0, 0.0, 0.5]),
-        # ties share their average rank: ranks 1, 2.5, 2.5, 4 over n - 1 = 3
-        ([0.15, 0.4, 0.4, 7.0], [0.0, 0.5, 0.5, 1.0]),
-        # the heavy tail does not matter, only the order does
-        ([0.15, 0.2, 120.0], [0.0, 0.5, 1.0]),
+        ([3.2], [0.0]),
+        ([0.15, 0.15, 0.15], [0.0, 0.0, 0.0]),
+        # floor 1, reference (99.9th percentile of three values) just under 100: log scale between them
+        ([1.0, 10.0, 100.0], [0.0, np.log(10.0) / np.log(np.quantile([1.0, 10.0, 100.0], 0.999)), 1.0]),
+        # only ratios matter: the same shape on another scale gives the same centrality
+        ([0.001, 0.01, 0.1], [0.0, np.log(10.0) / np.log(np.quantile([1.0, 10.0, 100.0], 0.999)), 1.0]),
     ],
 )
-def test_percentile_centrality_values(values, expected):
-    result = percentile_centrality(np.array(values, dtype=float))
+def test_log_scaled_centrality_values(values, expected):
+    result = log_scaled_centrality(np.array(values, dtype=float))
     assert result.dtype == np.float64
-    np.testing.assert_allclose(result, expected, atol=1e-12)
+    np.testing.assert_allclose(result, expected, atol=1e-9)
 
 
-def test_percentile_centrality_heavy_tail_floor_of_isolated_nodes():
-    """1,000 isolated nodes at the 0.15 floor and one hub at 100: the hub is 1, the floor its mid-rank."""
-    result = percentile_centrality(np.array([0.15] * 1000 + [100.0]))
-    assert result[-1] == 1.0
-    assert np.unique(result[:-1]).tolist() == [pytest.approx(499.5 / 1000)]
+def test_log_scaled_centrality_isolated_nodes_are_zero_and_one_hub_does_not_squash_the_rest():
+    values = np.array([0.15] * 5000 + [1.5] * 10 + [15.0] * 5 + [10_000.0])
+    result = log_scaled_centrality(values)
+    assert (result[:5000] == 0.0).all()
+    # the reference is the 99.9th percentile (about 15), not the hub's 10,000: a 10x node sits about half way
+    reference = np.quantile(values, 0.999)
+    assert 14.0 < reference < 15.0
+    np.testing.assert_allclose(result[5000], np.log(10.0) / np.log(reference / 0.15))
+    assert 0.49 < result[5000] < 0.51
+    assert result[-1] == 1.0 and (result[5010:5015] == 1.0).all()
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_percentile_centrality_is_monotone_bounded_and_ties_equal(seed):
+def test_log_scaled_centrality_is_monotone_bounded_and_rare_at_the_foundational_threshold(seed):
     rng = np.random.default_rng(seed)
-    # Pareto-tailed values on the GDS floor, rounded so that ties occur
-    values = np.round(0.15 + rng.pareto(1.2, size=500), 1)
-    result = percentile_centrality(values)
-    assert not np.isnan(result).any()
-    assert result.min() >= 0.0 and result.max() <= 1.0
+    values = 0.15 * (1.0 + rng.pareto(1.2, size=20_000))  # Pareto tail on the GDS floor
+    result = log_scaled_centrality(values)
+    assert not np.isnan(result).any() and result.min() == 0.0 and result.max() == 1.0
     order = np.argsort(values, kind="stable")
     assert (np.diff(result[order]) >= 0).all()
-    for value in np.unique(values):
-        assert np.unique(result[values == value]).size == 1
+    # about (1 - 0.999) ** 0.6 = 1.6 % of a power-law tail reaches the FOUNDATIONAL threshold 0.6
+    assert 0.005 < (result >= 0.6).mean() < 0.04
 
 
-@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
-def test_percentile_centrality_rejects_non_finite(bad):
-    with pytest.raises(ValueError, match="finite"):
-        percentile_centrality(np.array([0.15, bad, 2.0]))
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, 0.0, -0.15])
+def test_log_scaled_centrality_rejects_non_finite_or_non_positive(bad):
+    with pytest.raises(ValueError, match="finite and positive"):
+        log_scaled_centrality(np.array([0.15, bad, 2.0]))
 
 
 # ---------------------------------------------------------------- compute_pagerank
@@ -206,7 +207,8 @@ def test_publication_centrality_uses_kg_property_without_computing(monkeypatch):
     assert result["publication_id"].tolist() == ["p1", "p2", "p3"]
     assert result["pagerank"].tolist() == ranks
     assert result["pagerank_source"].tolist() == ["kg_property"] * 3
-    assert result["centrality"].tolist() == [1.0, 0.0, 0.5]
+    reference = np.quantile(ranks, 0.999)
+    np.testing.assert_allclose(result["centrality"], [1.0, 0.0, np.log(0.9 / 0.15) / np.log(reference / 0.15)])
 
 
 @pytest.mark.parametrize(
@@ -225,12 +227,12 @@ def test_publication_centrality_fills_exactly_the_missing_values(publication_ran
             assert row.pagerank_source == "kg_property"
             assert row.pagerank == kg_value
     assert not result["pagerank"].isna().any()
-    np.testing.assert_array_equal(result["centrality"], percentile_centrality(result["pagerank"].to_numpy()))
+    np.testing.assert_array_equal(result["centrality"], log_scaled_centrality(result["pagerank"].to_numpy()))
 
 
 def test_publication_centrality_computed_floor_ties_with_kg_floor():
-    """p1 (KG floor) and p3 (computed, cited by nobody) are both isolated-floor nodes: same centrality."""
+    """p1 (KG floor) and p3 (computed, cited by nobody) are both isolated-floor nodes: centrality exactly 0."""
     result = publication_centrality(*_frames([KG_FLOOR, 9.0, np.nan], [1.0])).set_index("publication_id")
     assert result.loc["p3", "pagerank_source"] == "computed"
     assert result.loc["p3", "pagerank"] == result.loc["p1", "pagerank"]
-    assert result.loc["p3", "centrality"] == result.loc["p1", "centrality"] == 0.25
+    assert result.loc["p3", "centrality"] == result.loc["p1", "centrality"] == 0.0

@@ -11,7 +11,11 @@ SELECT node_id,
        properties->>'abstract' AS abstract,
        nullif(properties->>'temporalExtentStart', '') AS temporal_start,
        nullif(properties->>'temporalExtentEnd', '') AS temporal_end,
-       TRY_CAST(coalesce(properties->>'pagerank_publication_dataset', properties->>'pagerank_global') AS DOUBLE) AS pagerank
-FROM kg_nodes
+       -- PageRank is positive and finite by construction; anything else is treated as missing (and recomputed).
+       CASE WHEN isfinite(pr) AND pr > 0 THEN pr END AS pagerank
+FROM (
+    SELECT *, TRY_CAST(coalesce(properties->>'pagerank_publication_dataset', properties->>'pagerank_global') AS DOUBLE) AS pr
+    FROM kg_nodes
+)
 WHERE list_contains(labels, 'Dataset')
 ORDER BY line_number

@@ -44,31 +44,35 @@ WITH parsed AS (
     WHERE line_reason IS NULL AND element_type = 'node'
 ), accepted_nodes AS (
     SELECT element_id, labels FROM nodes WHERE occurrence = 1
-), relationships AS (
-    SELECT j.line_number, j.element_id, j.rel_type, j.start_id, j.end_id,
-           s.labels AS start_labels, e.labels AS end_labels, t.start_label, t.end_label,
-           row_number() OVER (PARTITION BY j.element_id ORDER BY j.line_number) AS occurrence,
-           min(j.line_number) OVER (PARTITION BY j.element_id) AS first_line
+), endpoints AS (
+    SELECT j.line_number, j.element_id,
+           CASE
+               WHEN s.labels IS NULL THEN 'start node ' || j.start_id || ' does not exist'
+               WHEN e.labels IS NULL THEN 'end node ' || j.end_id || ' does not exist'
+               WHEN t.start_label IS NOT NULL AND NOT list_contains(s.labels, t.start_label)
+                   THEN j.rel_type || ' must start at a ' || t.start_label || ' node, not ' || array_to_string(s.labels, ':')
+               WHEN t.end_label IS NOT NULL AND NOT list_contains(e.labels, t.end_label)
+                   THEN j.rel_type || ' must end at a ' || t.end_label || ' node, not ' || array_to_string(e.labels, ':')
+           END AS endpoint_reason
     FROM judged AS j
     JOIN kg_relationship_types AS t USING (rel_type)
     LEFT JOIN accepted_nodes AS s ON s.element_id = j.start_id
     LEFT JOIN accepted_nodes AS e ON e.element_id = j.end_id
     WHERE j.line_reason IS NULL AND j.element_type = 'relationship'
+), relationships AS (
+    -- A duplicate id is judged among relationships with valid endpoints only, so a rejected first copy
+    -- never costs a valid later one.
+    SELECT line_number, element_id, endpoint_reason,
+           row_number() OVER (PARTITION BY element_id, endpoint_reason IS NULL ORDER BY line_number) AS occurrence,
+           min(line_number) OVER (PARTITION BY element_id, endpoint_reason IS NULL) AS first_line
+    FROM endpoints
 )
 SELECT j.line_number, j.raw, j.element_type, j.element_id, j.labels, j.rel_type, j.start_id, j.end_id, j.properties,
        coalesce(
            j.line_reason,
            CASE WHEN n.occurrence > 1 THEN 'duplicate node id ' || n.element_id || ' (first at line ' || n.first_line || ')' END,
-           CASE
-               WHEN r.occurrence > 1
-                   THEN 'duplicate relationship id ' || r.element_id || ' (first at line ' || r.first_line || ')'
-               WHEN r.start_labels IS NULL THEN 'start node ' || r.start_id || ' does not exist'
-               WHEN r.end_labels IS NULL THEN 'end node ' || r.end_id || ' does not exist'
-               WHEN r.start_label IS NOT NULL AND NOT list_contains(r.start_labels, r.start_label)
-                   THEN r.rel_type || ' must start at a ' || r.start_label || ' node, not ' || array_to_string(r.start_labels, ':')
-               WHEN r.end_label IS NOT NULL AND NOT list_contains(r.end_labels, r.end_label)
-                   THEN r.rel_type || ' must end at a ' || r.end_label || ' node, not ' || array_to_string(r.end_labels, ':')
-           END
+           r.endpoint_reason,
+           CASE WHEN r.occurrence > 1 THEN 'duplicate relationship id ' || r.element_id || ' (first at line ' || r.first_line || ')' END
        ) AS reject_reason
 FROM judged AS j
 LEFT JOIN nodes AS n USING (line_number)

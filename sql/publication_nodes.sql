@@ -9,7 +9,11 @@ SELECT node_id,
        CAST(properties->'year' AS VARCHAR) AS year_json,
        properties->>'abstract' AS abstract,
        CAST(properties->'authors' AS VARCHAR) AS authors_json,
-       TRY_CAST(coalesce(properties->>'pagerank_publication_dataset', properties->>'pagerank_global') AS DOUBLE) AS pagerank
-FROM kg_nodes
+       -- PageRank is positive and finite by construction; anything else is treated as missing (and recomputed).
+       CASE WHEN isfinite(pr) AND pr > 0 THEN pr END AS pagerank
+FROM (
+    SELECT *, TRY_CAST(coalesce(properties->>'pagerank_publication_dataset', properties->>'pagerank_global') AS DOUBLE) AS pr
+    FROM kg_nodes
+)
 WHERE list_contains(labels, 'Publication')
 ORDER BY line_number

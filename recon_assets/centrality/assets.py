@@ -15,7 +15,8 @@ from recon_assets.storage import replace_table
 )
 def publication_centrality(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
     """Each publication's PageRank (the KG property, or computed with networkx where it is missing) and its
-    centrality: the mid-rank percentile of PageRank among all publications, in [0, 1]."""
+    centrality in [0, 1]: PageRank on a log scale between the floor (isolated publications, 0) and the 99.9th
+    percentile (1)."""
     with duckdb.get_connection() as con:
         frame = compute_publication_centrality(
             con.table("publications").df(), con.table("datasets").df(),
