@@ -1,11 +1,14 @@
 """Asset checks: conservation of KG lines, publication year and DOI coverage (blocking, Great Expectations 1.x
-suites) and the validity of every score and label string in edge_reliability (non-blocking)."""
+suites), one OpenAlex cache row per DOI (blocking), the OpenAlex match rate and share of retracted works
+(non-blocking, per research area in metadata) and the validity of every score and label string in
+edge_reliability (non-blocking)."""
 
 import dagster as dg
 import pandas as pd
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
+from recon_assets.enrichment.assets import openalex_works
 from recon_assets.judgement.offline_judge import VERDICTS
 from recon_assets.kg.assets import kg_snapshot, publications
 from recon_assets.kg.ingest import current_snapshot_id
@@ -30,6 +33,17 @@ class DoiCoverageConfig(dg.Config):
     min_present_share: float = Field(default=0.8, ge=0.0, le=1.0, description="Least share of publications with a DOI.")
     min_well_formed_share: float = Field(
         default=0.95, ge=0.0, le=1.0, description="Least share of DOIs (as found in the KG) that normalise to a canonical DOI."
+    )
+
+
+class OpenAlexMatchConfig(dg.Config):
+    min_match_rate: float = Field(default=0.8, ge=0.0, le=1.0, description="Least share of requested DOIs found in OpenAlex.")
+
+
+class RetractedShareConfig(dg.Config):
+    max_retracted_share: float = Field(
+        default=0.1, ge=0.0, le=1.0,
+        description="Most share of found works flagged retracted (about 0.04% of the literature is; far more means a misread flag).",
     )
 
 
@@ -118,4 +132,69 @@ def edge_reliability_values_valid(duckdb: DuckDBResource) -> dg.AssetCheckResult
     return _check_result(outcome, per_area)
 
 
-asset_checks = [kg_lines_conserved, publication_year_coverage, publication_doi_coverage, edge_reliability_values_valid]
+@dg.asset_check(asset=openalex_works, blocking=True)
+def openalex_cache_one_row_per_doi(duckdb: DuckDBResource) -> dg.AssetCheckResult:
+    """The OpenAlex cache holds at most one row per canonical DOI (a second row would make the refresh and
+    the join to publications ambiguous)."""
+    with duckdb.get_connection() as con:
+        duplicated = con.execute(
+            "SELECT doi, count(*) AS n FROM openalex_cache GROUP BY doi HAVING count(*) > 1 ORDER BY n DESC, doi"
+        ).fetchall()
+        rows = con.execute("SELECT count(*) FROM openalex_cache").fetchone()[0]
+    return dg.AssetCheckResult(
+        passed=not duplicated,
+        metadata={"cache_rows": rows, "duplicated_dois": len(duplicated), "examples": [doi for doi, _ in duplicated[:10]]},
+    )
+
+
+@dg.asset_check(asset=openalex_works, blocking=False)
+def openalex_match_rate(config: OpenAlexMatchConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
+    """Enough requested DOIs were found in OpenAlex (found / requested, all research areas); per research
+    area: found, not_found, error and the match rate."""
+    with duckdb.get_connection() as con:
+        per_area = con.execute(
+            "SELECT research_area, count(*) FILTER (status = 'found'), count(*) FILTER (status = 'not_found'), "
+            "count(*) FILTER (status = 'error'), count(*) FROM openalex_works GROUP BY 1 ORDER BY 1"
+        ).fetchall()
+    found, requested = sum(row[1] for row in per_area), sum(row[4] for row in per_area)
+    rate = found / requested if requested else 1.0
+    return dg.AssetCheckResult(
+        passed=rate >= config.min_match_rate,
+        metadata={
+            "match_rate": rate, "requested": requested, "found": found,
+            "per_research_area": {
+                area: {"found": f, "not_found": nf, "error": e, "match_rate": f / n} for area, f, nf, e, n in per_area
+            },
+        },
+    )
+
+
+@dg.asset_check(asset=openalex_works, blocking=False)
+def openalex_retracted_share(config: RetractedShareConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
+    """The share of found works that are retracted (OpenAlex is_retracted, retraction notices left out) is
+    plausible; per research area: retracted works and their share."""
+    with duckdb.get_connection() as con:
+        per_area = con.execute(
+            "SELECT research_area, count(*) FILTER (is_retracted AND NOT is_retraction_notice), count(*) "
+            "FROM openalex_works WHERE status = 'found' GROUP BY 1 ORDER BY 1"
+        ).fetchall()
+    retracted, found = sum(row[1] for row in per_area), sum(row[2] for row in per_area)
+    share = retracted / found if found else 0.0
+    return dg.AssetCheckResult(
+        passed=share <= config.max_retracted_share,
+        metadata={
+            "retracted_share": share, "retracted": retracted, "found": found,
+            "per_research_area": {area: {"retracted": r, "found": n, "share": r / n} for area, r, n in per_area},
+        },
+    )
+
+
+asset_checks = [
+    kg_lines_conserved,
+    publication_year_coverage,
+    publication_doi_coverage,
+    openalex_cache_one_row_per_doi,
+    openalex_match_rate,
+    openalex_retracted_share,
+    edge_reliability_values_valid,
+]

@@ -5,7 +5,8 @@
 
 `recon run` is a thin wrapper over Dagster's own execution: two runs on the instance in DAGSTER_HOME
 (created if missing, default ./.dagster_home), one for the unpartitioned assets and one single-run
-backfill over every research area, so both show in `dagster dev` with their materializations and lineage.
+backfill over every research area (OpenAlex and Crossref enrichment, judgement, reliability), so both
+show in `dagster dev` with their materializations and lineage.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from datetime import date
 from pathlib import Path
 
 import duckdb
+import pandas as pd
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.resources import DEFAULT_DB_PATH
@@ -69,8 +71,9 @@ def run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
     runs = [
         ("kg_tables_job", {}, "ingest the KG snapshot, build typed tables and centrality"),
         (
-            "edge_reliability_job",
+            "openalex_refresh_job",
             {PARTITION_RANGE_START_TAG: areas[0], PARTITION_RANGE_END_TAG: areas[-1]},
+            f"fetch OpenAlex works and Crossref notices (offline unless RECON_OPENALEX / RECON_CROSSREF=online), "
             f"judge and score all {len(areas)} research areas in one run",
         ),
     ]
@@ -143,9 +146,26 @@ def explain_doi(doi: str, db: Path | None) -> int:
             f"[{row.research_area}]\n"
             f"    reliability {row.reliability:.2f}  {row.label}  (dominant signal: {row.dominant_signal})\n"
             f"    centrality {row.centrality:.2f} | recency {row.recency:.2f} | coherence {row.coherence:.2f} {row.coherence_status}\n"
+            f"    {_openalex_line(row)}\n"
             f"    {row.reason}"
         )
     return 0
+
+
+def _openalex_line(row) -> str:
+    """The OpenAlex / Crossref signals of one scored edge, in one line."""
+    if pd.isna(row.openalex_status):
+        return "OpenAlex: no DOI to look up"
+    parts = [f"OpenAlex {row.openalex_status}"]
+    if not pd.isna(row.cited_by_count):
+        parts.append(f"{int(row.cited_by_count):,} citations -> citation centrality {row.citation_centrality:.2f}")
+    parts.append(f"centrality from {row.centrality_source}")
+    if not pd.isna(row.citation_trend):
+        parts.append(f"citation trend {row.citation_trend:+.2f}")
+    parts.append(f"RETRACTED ({row.retraction_source})" if row.is_retracted else "not retracted")
+    if row.year_source == "openalex":
+        parts.append(f"year {row.publication_year} from OpenAlex")
+    return " | ".join(parts)
 
 
 if __name__ == "__main__":

@@ -1,13 +1,15 @@
 """The whole asset graph of recon_assets, in the order data flows:
 
 kg_snapshot -> publications, datasets -> dataset_publication_edges, publication_citations, publication_research_areas
--> publication_centrality -> coherence_judgements (per research area) -> edge_reliability (per research area)
+-> openalex_works, crossref_retractions (per research area) -> publication_centrality
+-> coherence_judgements (per research area) -> edge_reliability (per research area)
 """
 
 import dagster as dg
 
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.checks import asset_checks
+from recon_assets.enrichment.assets import crossref_retractions, openalex_works
 from recon_assets.judgement.assets import coherence_judgements
 from recon_assets.kg.assets import (
     dataset_publication_edges,
@@ -19,7 +21,13 @@ from recon_assets.kg.assets import (
 )
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.resources import resources_from_environment
-from recon_assets.schedules import edge_reliability_daily_schedule, edge_reliability_job, kg_tables_job
+from recon_assets.schedules import (
+    edge_reliability_daily_schedule,
+    edge_reliability_job,
+    kg_tables_job,
+    openalex_refresh_job,
+    openalex_weekly_schedule,
+)
 
 ASSETS = [
     kg_snapshot,
@@ -28,6 +36,8 @@ ASSETS = [
     dataset_publication_edges,
     publication_citations,
     publication_research_areas,
+    openalex_works,
+    crossref_retractions,
     publication_centrality,
     coherence_judgements,
     edge_reliability,
@@ -39,8 +49,8 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
     return dg.Definitions(
         assets=ASSETS,
         asset_checks=asset_checks,
-        jobs=[kg_tables_job, edge_reliability_job],
-        schedules=[edge_reliability_daily_schedule],
+        jobs=[kg_tables_job, openalex_refresh_job, edge_reliability_job],
+        schedules=[edge_reliability_daily_schedule, openalex_weekly_schedule],
         resources=resources,
     )
 

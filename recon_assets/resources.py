@@ -1,25 +1,33 @@
-"""Resources: where the KG export comes from, the DuckDB file, and the date scores are computed as of.
+"""Resources: where the KG export comes from, the DuckDB file, the date scores are computed as of, and the
+OpenAlex and Crossref clients.
 
 Each is configured from the environment when `definitions.py` is loaded (an empty variable counts as unset):
 RECON_KG_PATH (a local export; default the shipped sample), RECON_KG_SOURCE=huggingface with
-RECON_HF_FILENAME / RECON_HF_REVISION (the real KG), RECON_DB_PATH (default data/recon.duckdb) and
-RECON_AS_OF (YYYY-MM-DD, default today).
+RECON_HF_FILENAME / RECON_HF_REVISION (the real KG), RECON_DB_PATH (default data/recon.duckdb),
+RECON_AS_OF (YYYY-MM-DD, default today), RECON_OPENALEX=online (default offline: the recorded OpenAlex
+cache, no request) with OPENALEX_API_KEY, OPENALEX_MAILTO and OPENALEX_URL, and RECON_CROSSREF=online
+(default offline) with CROSSREF_MAILTO and CROSSREF_URL.
 """
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 import dagster as dg
 from dagster_duckdb import DuckDBResource
+from pydantic import Field
 
+from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, download_kg_export
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_KG_PATH = REPO_ROOT / "data" / "sample" / "graph.json"
+SAMPLE_OPENALEX_RECORDING = REPO_ROOT / "data" / "sample" / "openalex_cache.json"
 DEFAULT_DB_PATH = Path("data") / "recon.duckdb"
 
 
@@ -84,6 +92,76 @@ class AsOfDate(dg.ConfigurableResource):
             raise ValueError(f"as_of must be a date YYYY-MM-DD, got {self.as_of!r}") from error
 
 
+class OpenAlexResource(dg.ConfigurableResource):
+    """OpenAlex works by DOI through pyalex (`recon_assets.enrichment.openalex_client`), or offline from a recording.
+
+    Offline (`offline=True`) no request is made: works come from the recording at `recording_path` (the
+    shipped sample's 44 real works) and any other DOI gets an `error` result. Online without an API key
+    (required by OpenAlex since 2026-02-13) nothing is requested either: one warning says so and the
+    asset keeps what its cache already holds. The key is never logged nor written anywhere.
+    """
+
+    offline: bool = Field(default=False, description="Use the recording instead of the API.")
+    api_key: str | None = Field(default=None, description="OpenAlex API key (OPENALEX_API_KEY).")
+    mailto: str | None = Field(default=None, description="Contact e-mail sent with each request.")
+    base_url: str = Field(default=openalex_client.DEFAULT_BASE_URL, description="API root (OPENALEX_URL).")
+    timeout_seconds: float = Field(default=30.0, gt=0, description="Seconds to wait for each response.")
+    retries: int = Field(default=3, ge=0, description="Further attempts after a 5xx, a timeout or a short 429.")
+    backoff_seconds: float = Field(default=1.0, ge=0, description="First retry wait, doubled each retry.")
+    max_retry_after_seconds: float = Field(
+        default=60.0, ge=0, description="Longest Retry-After worth waiting for; longer means the daily budget is spent."
+    )
+    recording_path: str = Field(default=str(SAMPLE_OPENALEX_RECORDING), description="Recorded works used offline.")
+
+    def fetch(self, dois: Iterable[str], log) -> openalex_client.FetchReport:
+        """The works of `dois` (see `OpenAlexClient.fetch`); offline or without a key, no request is made."""
+        dois = list(dois)
+        if self.offline:
+            recording = json.loads(Path(self.recording_path).read_text())
+            log.info(f"OpenAlex offline: {len(dois):,} DOIs looked up in the recording {self.recording_path} (RECON_OPENALEX=online to fetch)")
+            return openalex_client.recorded_report(
+                dois, recording["works"], recorded_at=datetime.fromisoformat(recording["recorded_at"])
+            )
+        if not self.api_key:
+            log.warning(
+                f"OPENALEX_API_KEY is not set: OpenAlex requires an API key since 2026-02-13, so the {len(dois):,} DOIs "
+                "due for a refresh are NOT fetched and only cached records are used. Get a free key at "
+                "https://openalex.org/settings/api and set OPENALEX_API_KEY."
+            )
+            error = "not fetched: OPENALEX_API_KEY is not set"
+            return openalex_client.FetchReport(results=[openalex_client.WorkResult(doi, openalex_client.ERROR, error=error) for doi in dois])
+        client = openalex_client.OpenAlexClient(
+            api_key=self.api_key, mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds,
+            retries=self.retries, backoff=self.backoff_seconds, max_retry_after=self.max_retry_after_seconds,
+        )
+        log.info(f"OpenAlex: fetching {len(dois):,} DOIs from {self.base_url}")
+        return client.fetch(dois)
+
+
+class CrossrefResource(dg.ConfigurableResource):
+    """Crossref retraction notices by DOI (`recon_assets.enrichment.crossref`, httpx), or offline: no request,
+    every DOI an `error` result saying it was not checked (no Crossref responses are recorded for the sample)."""
+
+    offline: bool = Field(default=False, description="Make no request.")
+    mailto: str | None = Field(default=None, description="Contact e-mail (Crossref's polite pool).")
+    base_url: str = Field(default=crossref.DEFAULT_BASE_URL, description="API root (CROSSREF_URL).")
+    timeout_seconds: float = Field(default=30.0, gt=0)
+    retries: int = Field(default=3, ge=0)
+    backoff_seconds: float = Field(default=1.0, ge=0)
+
+    def check(self, dois: Iterable[str], log) -> crossref.CheckReport:
+        """One RetractionCheck per DOI of `dois`."""
+        dois = list(dict.fromkeys(dois))
+        if self.offline:
+            log.info(f"Crossref offline: {len(dois):,} DOIs not checked (RECON_CROSSREF=online to check)")
+            return crossref.CheckReport([crossref.RetractionCheck(doi, crossref.ERROR, error=crossref.OFFLINE) for doi in dois])
+        client = crossref.CrossrefClient(
+            mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds, retries=self.retries, backoff=self.backoff_seconds
+        )
+        log.info(f"Crossref: checking {len(dois):,} DOIs for retraction notices at {self.base_url}")
+        return client.check(dois)
+
+
 def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
     """The resources, configured from RECON_* environment variables (see module docstring)."""
     if (os.environ.get("RECON_KG_SOURCE") or "local") == "huggingface":
@@ -99,4 +177,16 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
         "kg_export": kg_export,
         "duckdb": DuckDBResource(database=str(database)),
         "as_of": AsOfDate(as_of=os.environ.get("RECON_AS_OF") or ""),
+        "openalex": OpenAlexResource(
+            offline=os.environ.get("RECON_OPENALEX") != "online",
+            # An EnvVar keeps the key's value out of the Dagster UI and the run config.
+            api_key=dg.EnvVar("OPENALEX_API_KEY") if os.environ.get("OPENALEX_API_KEY") else None,
+            mailto=os.environ.get("OPENALEX_MAILTO") or None,
+            base_url=os.environ.get("OPENALEX_URL") or openalex_client.DEFAULT_BASE_URL,
+        ),
+        "crossref": CrossrefResource(
+            offline=os.environ.get("RECON_CROSSREF") != "online",
+            mailto=os.environ.get("CROSSREF_MAILTO") or os.environ.get("OPENALEX_MAILTO") or None,
+            base_url=os.environ.get("CROSSREF_URL") or crossref.DEFAULT_BASE_URL,
+        ),
     }

@@ -1,7 +1,9 @@
 """Jobs and schedules.
 
-`kg_tables_job` ingests the snapshot and builds every unpartitioned table; `edge_reliability_job` judges and
-scores research areas (a partition per run, or all of them in one run via a single-run backfill).
+`kg_tables_job` ingests the snapshot and builds every unpartitioned table; `openalex_refresh_job` refreshes
+the OpenAlex and Crossref records of research areas, then judges and scores them; `edge_reliability_job`
+judges and scores research areas with the records already stored. Partitioned jobs run a partition per
+run, or all of them in one run via a single-run backfill.
 """
 
 import dagster as dg
@@ -10,12 +12,18 @@ from recon_assets.partitions import research_area_partitions
 
 UNPARTITIONED = dg.AssetSelection.groups("kg", "centrality")
 PARTITIONED = dg.AssetSelection.groups("judgement", "reliability")
+ENRICHED = dg.AssetSelection.groups("enrichment") | PARTITIONED
 
 kg_tables_job = dg.define_asset_job(
     "kg_tables_job", selection=UNPARTITIONED, description="Ingest the KG snapshot and build the typed tables and centrality."
 )
 edge_reliability_job = dg.define_asset_job(
     "edge_reliability_job", selection=PARTITIONED, description="Judge coherence and score edge reliability for research areas."
+)
+openalex_refresh_job = dg.define_asset_job(
+    "openalex_refresh_job",
+    selection=ENRICHED,
+    description="Refresh the OpenAlex works (DOIs older than the TTL) and Crossref retraction notices of research areas, then judge and score them.",
 )
 
 
@@ -26,3 +34,13 @@ def edge_reliability_daily_schedule(context: dg.ScheduleEvaluationContext):
     day = context.scheduled_execution_time.date().isoformat()
     for area in research_area_partitions.get_partition_keys():
         yield dg.RunRequest(run_key=f"{day}/{area}", partition_key=area)
+
+
+@dg.schedule(job=openalex_refresh_job, cron_schedule="0 4 * * 1", default_status=dg.DefaultScheduleStatus.STOPPED)
+def openalex_weekly_schedule(context: dg.ScheduleEvaluationContext):
+    """Every Monday 04:00, per research area: request the OpenAlex works older than the TTL (30 days by
+    default; most weeks only a quarter of them), check Crossref, then re-judge and re-score.
+    Stopped by default; start it in the UI or with `dagster schedule start openalex_weekly_schedule`."""
+    day = context.scheduled_execution_time.date().isoformat()
+    for area in research_area_partitions.get_partition_keys():
+        yield dg.RunRequest(run_key=f"openalex/{day}/{area}", partition_key=area)

@@ -1,5 +1,5 @@
 """Table writes: whole tables are recreated from their DDL in `sql/<table>.sql`; a partition's rows are
-replaced in one transaction, so a re-run never duplicates."""
+replaced, and keyed rows upserted, in one transaction, so a re-run never duplicates."""
 
 from __future__ import annotations
 
@@ -46,8 +46,18 @@ def replace_table(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame
         _insert(con, table, rows)
 
 
-def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> None:
+def upsert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> None:
+    """Insert `rows` into `table`, replacing the rows with the same primary key, in one transaction.
+
+    Raises:
+        duckdb.Error: a row breaks the table's types; the transaction is rolled back.
+    """
+    with transaction(con):
+        _insert(con, table, rows, verb="INSERT OR REPLACE")
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, verb: str = "INSERT") -> None:
     """Insert the table's columns of `rows` (extra working columns of the frame are not stored)."""
     columns = [name for name, *_ in con.execute(f"DESCRIBE {table}").fetchall()]
     frame = rows[columns]
-    con.execute(f"INSERT INTO {table} SELECT * FROM frame")
+    con.execute(f"{verb} INTO {table} SELECT * FROM frame")

@@ -1,4 +1,5 @@
-"""Running the whole pipeline in tests, exactly as `recon run` does: two jobs on a real Dagster instance."""
+"""Running the whole pipeline in tests, exactly as `recon run` does: two jobs on a real Dagster instance,
+OpenAlex and Crossref offline (the shipped recording)."""
 
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,7 +10,7 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.definitions import build_defs
 from recon_assets.partitions import research_area_partitions
-from recon_assets.resources import REPO_ROOT, AsOfDate, LocalKgExport
+from recon_assets.resources import REPO_ROOT, AsOfDate, CrossrefResource, LocalKgExport, OpenAlexResource
 
 SAMPLE_JSONL = REPO_ROOT / "data" / "sample" / "graph.json"
 SAMPLE_GRAPHML = REPO_ROOT / "data" / "sample" / "graph.graphml"
@@ -40,10 +41,12 @@ def run_pipeline(kg_path: Path, workdir: Path, instance: dg.DagsterInstance) -> 
             "kg_export": LocalKgExport(path=str(kg_path)),
             "duckdb": DuckDBResource(database=str(database)),
             "as_of": AsOfDate(as_of=AS_OF),
+            "openalex": OpenAlexResource(offline=True),
+            "crossref": CrossrefResource(offline=True),
         }
     )
     results = [
         defs.resolve_job_def("kg_tables_job").execute_in_process(instance=instance),
-        defs.resolve_job_def("edge_reliability_job").execute_in_process(instance=instance, tags=RANGE_TAGS),
+        defs.resolve_job_def("openalex_refresh_job").execute_in_process(instance=instance, tags=RANGE_TAGS),
     ]
     return PipelineRun(instance, defs, database, results)

@@ -1,5 +1,6 @@
 """The whole pipeline on the shipped sample, in a real Dagster instance and a real DuckDB file."""
 
+import math
 import os
 import subprocess
 import sys
@@ -19,7 +20,8 @@ def test_both_runs_succeed_and_every_check_passes(sample_run):
     assert all(result.success for result in sample_run.results)
     evaluations = [e for result in sample_run.results for e in result.get_asset_check_evaluations()]
     assert {e.check_name for e in evaluations} == {
-        "kg_lines_conserved", "publication_year_coverage", "publication_doi_coverage", "edge_reliability_values_valid"
+        "kg_lines_conserved", "publication_year_coverage", "publication_doi_coverage", "edge_reliability_values_valid",
+        "openalex_cache_one_row_per_doi", "openalex_match_rate", "openalex_retracted_share",
     }
     assert all(e.passed for e in evaluations)
 
@@ -28,7 +30,7 @@ def test_every_asset_and_every_research_area_is_materialized(sample_run):
     for asset in ASSETS:
         for key in asset.keys:
             assert sample_run.instance.get_latest_materialization_event(key) is not None, key
-    for name in ("coherence_judgements", "edge_reliability"):
+    for name in ("openalex_works", "crossref_retractions", "coherence_judgements", "edge_reliability"):
         assert sample_run.instance.get_materialized_partitions(dg.AssetKey(name)) == set(AREAS)
 
 
@@ -123,18 +125,57 @@ def test_recon_cli_runs_the_sample_and_explains_a_doi(tmp_path):
         capture_output=True, text=True, env=env, timeout=300,
     )
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "edges scored per label:" in run.stdout and "asset checks passed: 4/4" in run.stdout
+    assert "edges scored per label:" in run.stdout and "asset checks passed: 7/7" in run.stdout
     explain = subprocess.run(
         [sys.executable, "-m", "recon_assets.cli", "explain", "https://doi.org/10.3390/RS12081239", "--db", str(database)],
         capture_output=True, text=True, env=env, timeout=60,
     )
     assert explain.returncode == 0, explain.stderr
     assert "10.3390/rs12081239" in explain.stdout and "reliability" in explain.stdout and "centrality" in explain.stdout
+    assert "OpenAlex found | 159 citations -> citation centrality 0.55" in explain.stdout and "not retracted" in explain.stdout
+    unknown = subprocess.run(
+        [sys.executable, "-m", "recon_assets.cli", "explain", "10.1002/2017GL075472", "--db", str(database)],
+        capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert unknown.returncode == 0, unknown.stderr
+    assert "OpenAlex error | centrality from pagerank" in unknown.stdout and "offline: not in the recorded cache" in unknown.stdout
     missing = subprocess.run(
         [sys.executable, "-m", "recon_assets.cli", "explain", "10.9999/none", "--db", str(database)],
         capture_output=True, text=True, env=env, timeout=60,
     )
     assert missing.returncode == 1 and "no scored edge" in missing.stderr
+
+
+def test_every_sample_doi_has_one_openalex_row_per_research_area_and_the_recorded_works_are_found(sample_run):
+    requested = sample_run.query(
+        "SELECT count(*) FROM (SELECT DISTINCT a.research_area, p.doi FROM publications p "
+        "JOIN publication_research_areas a USING (publication_id) WHERE p.doi IS NOT NULL)"
+    )[0][0]
+    rows, distinct = sample_run.query("SELECT count(*), count(DISTINCT (research_area, doi)) FROM openalex_works")[0]
+    assert rows == distinct == requested
+    statuses = dict(sample_run.query("SELECT status, count(DISTINCT doi) FROM openalex_works GROUP BY 1"))
+    # the 44 recorded works, and the five edgraph DOIs the recording does not hold, reported as such
+    assert statuses == {"found": 44, "error": 5}
+    assert {error for (error,) in sample_run.query("SELECT DISTINCT error FROM openalex_works WHERE status = 'error'")} == {
+        "offline: not in the recorded cache"
+    }
+    assert sample_run.query("SELECT count(*), count(DISTINCT doi) FROM openalex_cache")[0] == (44, 44)
+
+
+def test_sample_edges_carry_openalex_signals(sample_run):
+    with_citations, from_citations, with_trend = sample_run.query(
+        "SELECT count(*) FILTER (cited_by_count IS NOT NULL), count(*) FILTER (centrality_source = 'citations'), "
+        "count(*) FILTER (citation_trend IS NOT NULL) FROM edge_reliability"
+    )[0]
+    assert with_citations > 0 and from_citations > 0 and with_trend > 0
+    row = sample_run.query(
+        "SELECT cited_by_count, citation_centrality, centrality, reason FROM edge_reliability "
+        "WHERE publication_doi = '10.3390/rs15081974' AND centrality_source = 'citations' LIMIT 1"
+    )[0]
+    assert row[0] == 31 and row[1] == pytest.approx(math.log1p(31) / math.log1p(10_000)) and row[2] == row[1]
+    assert "from 31 OpenAlex citations: citations drove it" in row[3]
+    unknown = sample_run.query("SELECT DISTINCT openalex_status FROM edge_reliability WHERE cited_by_count IS NULL")
+    assert unknown == [("error",)]
 
 
 def test_a_research_area_without_edges_materializes_empty(sample_run):

@@ -17,28 +17,44 @@ from recon_assets.reliability.scoring import (
     SUPERSEDED,
     UNVERIFIED,
     Thresholds,
+    TrendRules,
     Weights,
     age_years,
     citation_centrality,
+    combine_centrality,
     dominant_signal,
     label,
     recency,
     reliability,
+    retraction,
     score_edges,
+    trend_label,
 )
 
 AS_OF = date(2026, 6, 1)
-ADDED_COLUMNS = ["recency", "reliability", "label", "dominant_signal", "reason"]
+ADDED_COLUMNS = [
+    "publication_year", "year_source", "citation_centrality", "centrality", "centrality_source", "is_retracted",
+    "retraction_source", "recency", "reliability", "label", "dominant_signal", "reason",
+]
 
 
 def _edges(*rows: dict) -> pd.DataFrame:
-    """Edges as `score_edges` expects them; each row gives year, centrality, coherence and what else it needs."""
+    """Edges as `score_edges` expects them; each row gives the KG year (publication_year), the PageRank
+    percentile (centrality), coherence and what else it needs; without OpenAlex or Crossref data by default."""
     defaults = {
         "year_issue": pd.NA, "coherence_status": "SUPPORTED", "citation": "[Smith et al., 2019]",
         "dataset_short_name": "AIRX2RET", "evidence": pd.NA,
+        "openalex_status": pd.NA, "openalex_error": pd.NA, "cited_by_count": pd.NA, "openalex_year": pd.NA,
+        "citation_trend": np.nan, "openalex_retracted": False, "retraction_notice": False, "crossref_notice_dois": (),
     }
-    frame = pd.DataFrame([{**defaults, **row} for row in rows])
-    return frame.assign(publication_year=frame["publication_year"].astype("Int64"))
+    frame = pd.DataFrame([{**defaults, **row} for row in rows]).rename(
+        columns={"publication_year": "kg_year", "centrality": "pagerank_centrality"}
+    )
+    return frame.assign(
+        kg_year=frame["kg_year"].astype("Int64"),
+        openalex_year=frame["openalex_year"].astype("Int64"),
+        cited_by_count=frame["cited_by_count"].astype("Int64"),
+    )
 
 
 # ---------------------------------------------------------------- the two cases of DOMAIN.md
@@ -348,3 +364,156 @@ def test_score_edges_reliability_always_in_unit_interval(seed):
         assert scored["reliability"].between(0.0, 1.0).all()
         assert scored["recency"].between(0.0, 1.0).all()
         assert set(scored["label"]) <= set(LABELS)
+
+
+# ---------------------------------------------------------------- OpenAlex and Crossref signals
+
+def test_domain_case_1_is_reached_through_openalex_citations():
+    """The 2003 paper's 10,000 citations make it central even where the KG's PageRank centrality is low."""
+    scored = score_edges(
+        _edges({"publication_year": 2003, "centrality": 0.3, "coherence": 0.8, "cited_by_count": 10_000, "openalex_status": "found"}),
+        as_of=AS_OF,
+    ).iloc[0]
+    assert (scored["citation_centrality"], scored["centrality"], scored["centrality_source"]) == (1.0, 1.0, "citations")
+    assert round(scored["reliability"], 2) == 0.64 and scored["label"] == FOUNDATIONAL
+    assert "max of PageRank centrality 0.30, citation centrality 1.00 from 10,000 OpenAlex citations: citations drove it" in scored["reason"]
+
+
+@pytest.mark.parametrize(
+    ("rule", "centrality", "source"),
+    [
+        ("max", [0.9, 0.5, 0.5], ["citations", "pagerank", "pagerank"]),
+        ("mean", [0.7, 0.5, 0.3], ["mean", "pagerank", "mean"]),
+        ("pagerank", [0.5, 0.5, 0.5], ["pagerank"] * 3),
+        ("citations", [0.9, 0.5, 0.1], ["citations", "pagerank", "citations"]),
+    ],
+)
+def test_combine_centrality_rules(rule, centrality, source):
+    values, sources = combine_centrality(np.array([0.5, 0.5, 0.5]), np.array([0.9, np.nan, 0.1]), rule)
+    np.testing.assert_allclose(values, centrality)
+    assert sources.tolist() == source
+
+
+def test_combine_centrality_rejects_an_unknown_rule():
+    with pytest.raises(ValueError, match="centrality rule must be one of"):
+        combine_centrality(np.array([0.5]), np.array([0.5]), "min")
+
+
+@pytest.mark.parametrize(
+    ("openalex", "notices", "is_notice", "expected"),
+    [
+        (True, (), False, "OpenAlex is_retracted"),
+        (False, ("10.1016/s0140-6736(20)31324-6",), False, "Crossref notice 10.1016/s0140-6736(20)31324-6"),
+        (True, ("10.1007/s13202-023-01666-7",), False, "OpenAlex is_retracted; Crossref notice 10.1007/s13202-023-01666-7"),
+        (False, (), False, None),
+        # OpenAlex sets is_retracted on the notice W4381149761 too: a notice is never a retracted finding
+        (True, (), True, None),
+        (False, ("10.5555/x",), True, None),
+    ],
+)
+def test_retraction_sources(openalex, notices, is_notice, expected):
+    assert retraction(openalex, notices, is_notice) == expected
+
+
+@pytest.mark.parametrize(
+    ("flags", "retracted", "source"),
+    [
+        ({"openalex_retracted": True}, True, "OpenAlex is_retracted"),
+        ({"crossref_notice_dois": ["10.1016/s0140-6736(20)31324-6"]}, True, "Crossref notice 10.1016/s0140-6736(20)31324-6"),
+        ({"openalex_retracted": True, "retraction_notice": True}, False, None),
+        ({}, False, None),
+    ],
+)
+def test_a_retracted_publication_is_superseded_whatever_its_score(flags, retracted, source):
+    # central, coherent and new: FOUNDATIONAL, unless retracted
+    scored = score_edges(
+        _edges({"publication_year": 2025, "centrality": 1.0, "coherence": 1.0, **flags}), as_of=AS_OF
+    ).iloc[0]
+    assert scored["reliability"] >= 0.95
+    assert (scored["is_retracted"], scored["retraction_source"]) == (retracted, source)
+    if retracted:
+        assert (scored["label"], scored["dominant_signal"]) == (SUPERSEDED, "retraction")
+        assert f"SUPERSEDED: retracted ({source}): SUPERSEDED whatever the score" in scored["reason"]
+    else:
+        assert scored["label"] == FOUNDATIONAL and "SUPERSEDED" not in scored["reason"]
+    assert ("a retraction notice, not itself a retracted finding" in scored["reason"]) == bool(flags.get("retraction_notice"))
+
+
+@pytest.mark.parametrize(
+    ("base", "trend", "age", "centrality", "coherence", "verified", "expected"),
+    [
+        # a steep decline turns CURRENT into DECLINING; at the threshold too
+        (CURRENT, -0.6, 3, 0.5, 0.9, True, DECLINING),
+        (CURRENT, -0.5, 3, 0.5, 0.9, True, DECLINING),
+        (CURRENT, -0.49, 3, 0.5, 0.9, True, CURRENT),
+        # a decline never demotes FOUNDATIONAL nor promotes anything
+        (FOUNDATIONAL, -1.0, 3, 0.9, 0.9, True, FOUNDATIONAL),
+        (SUPERSEDED, -1.0, 3, 0.1, 0.1, True, SUPERSEDED),
+        # an old paper with growing citations is FOUNDATIONAL from centrality 0.4
+        (DECLINING, 0.25, 10, 0.4, 0.5, False, FOUNDATIONAL),
+        (SUPERSEDED, 0.8, 23, 0.45, 0.7, True, FOUNDATIONAL),
+        (DECLINING, 0.8, 9, 0.45, 0.7, True, DECLINING),  # not old enough
+        (DECLINING, 0.24, 23, 0.45, 0.7, True, DECLINING),  # not growing enough
+        (DECLINING, 0.8, 23, 0.39, 0.7, True, DECLINING),  # not central enough
+        (DECLINING, 0.8, 23, 0.45, 0.1, True, DECLINING),  # contradicted: growth does not override coherence
+        (DECLINING, math.nan, 23, 0.45, 0.7, True, DECLINING),  # no trend
+        (DECLINING, 0.8, math.nan, 0.45, 0.7, True, DECLINING),  # unknown age
+    ],
+)
+def test_trend_label(base, trend, age, centrality, coherence, verified, expected):
+    moved = trend_label(base, trend=trend, age=age, centrality=centrality, coherence=coherence, coherence_verified=verified)
+    assert moved == expected
+
+
+def test_trend_rules_reject_out_of_range_values():
+    with pytest.raises(ValueError, match="trend rules out of range"):
+        TrendRules(decline=0.2)
+
+
+def test_score_edges_says_when_the_citation_trend_moved_the_label():
+    edges = _edges(
+        # 2023, recent and central enough for CURRENT, but its citation rate collapsed
+        {"publication_year": 2021, "centrality": 0.55, "coherence": 0.9, "citation_trend": -0.7, "cited_by_count": 40},
+        # 2003, recency 0, moderately central, citations growing
+        {"publication_year": 2003, "centrality": 0.45, "coherence": 0.8, "citation_trend": 0.5, "cited_by_count": 3},
+    )
+    scored = score_edges(edges, as_of=AS_OF)
+    assert scored["label"].tolist() == [DECLINING, FOUNDATIONAL]
+    assert scored["dominant_signal"].tolist() == ["citation_trend", "citation_trend"]
+    assert "steep citation decline (trend -0.70 <= -0.50) moves CURRENT to DECLINING" in scored["reason"].iloc[0]
+    assert "old (23 y) but citations growing (trend +0.50 >= +0.25): FOUNDATIONAL from centrality 0.40" in scored["reason"].iloc[1]
+    unmoved = score_edges(edges, as_of=AS_OF, trend_rules=TrendRules(decline=-1.0, growth=1.0))
+    assert unmoved["label"].tolist() == [CURRENT, DECLINING]
+
+
+@pytest.mark.parametrize(
+    ("kg_year", "openalex_year", "year", "source"),
+    [(pd.NA, 2019, 2019, "openalex"), (2018, 2019, 2018, "kg"), (pd.NA, pd.NA, None, None)],
+)
+def test_openalex_year_fills_a_missing_kg_year_and_says_so(kg_year, openalex_year, year, source):
+    scored = score_edges(
+        _edges({"publication_year": kg_year, "year_issue": "missing" if pd.isna(kg_year) else pd.NA,
+                "openalex_year": openalex_year, "centrality": 0.5, "coherence": 0.5}),
+        as_of=AS_OF,
+    ).iloc[0]
+    assert (None if pd.isna(scored["publication_year"]) else scored["publication_year"]) == year
+    assert (None if pd.isna(scored["year_source"]) else scored["year_source"]) == source
+    assert ("(year 2019 from OpenAlex: KG year missing)" in scored["reason"]) == (source == "openalex")
+    if source == "openalex":
+        assert scored["recency"] == pytest.approx(0.65)
+
+
+@pytest.mark.parametrize(
+    ("status", "error", "expected"),
+    [
+        ("not_found", pd.NA, "PageRank centrality alone, no citation count: not in OpenAlex"),
+        ("error", "offline: not in the recorded cache", "no citation count: OpenAlex: offline: not in the recorded cache"),
+        (pd.NA, pd.NA, "no citation count: no DOI"),
+    ],
+)
+def test_reason_says_why_centrality_has_no_citations(status, error, expected):
+    scored = score_edges(
+        _edges({"publication_year": 2020, "centrality": 0.5, "coherence": 0.5, "openalex_status": status, "openalex_error": error}),
+        as_of=AS_OF,
+    ).iloc[0]
+    assert expected in scored["reason"] and scored["centrality_source"] == "pagerank"

@@ -1,19 +1,32 @@
 -- Dataset→Publication edges whose publication is in one of the research areas $1 (a list of slugs),
--- with what scoring and the reason string need. An edge of a publication in several areas appears once per area.
+-- with what scoring and the reason string need: the KG's year and PageRank centrality, and the publication's
+-- OpenAlex work and Crossref retraction notices as fetched for the same research area (NULL without a DOI).
+-- An edge of a publication in several areas appears once per area.
 SELECT a.research_area,
        e.dataset_id,
        e.publication_id,
        d.doi AS dataset_doi,
        d.short_name AS dataset_short_name,
        p.doi AS publication_doi,
-       p.year AS publication_year,
+       p.year AS kg_year,
        p.year_issue,
        p.first_author_tag AS citation,
-       c.centrality
+       c.centrality AS pagerank_centrality,
+       -- a DOI without a row (openalex_works not materialized for the area) is an error, never "no DOI"
+       CASE WHEN p.doi IS NOT NULL THEN coalesce(o.status, 'error') END AS openalex_status,
+       CASE WHEN p.doi IS NOT NULL AND o.status IS NULL THEN 'not fetched: no openalex_works row' ELSE o.error END AS openalex_error,
+       o.cited_by_count,
+       o.publication_year AS openalex_year,
+       o.citation_trend,
+       coalesce(o.is_retracted, false) AS openalex_retracted,
+       coalesce(o.is_retraction_notice, false) AS retraction_notice,
+       coalesce(x.notice_dois, []::VARCHAR[]) AS crossref_notice_dois
 FROM dataset_publication_edges AS e
 JOIN publication_research_areas AS a USING (publication_id)
 JOIN publications AS p USING (publication_id)
 JOIN datasets AS d USING (dataset_id)
 JOIN publication_centrality AS c USING (publication_id)
+LEFT JOIN openalex_works AS o ON o.research_area = a.research_area AND o.doi = p.doi
+LEFT JOIN crossref_retractions AS x ON x.research_area = a.research_area AND x.doi = p.doi
 WHERE list_contains($1, a.research_area)
 ORDER BY a.research_area, e.dataset_id, e.publication_id

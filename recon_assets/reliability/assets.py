@@ -9,20 +9,22 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
+from recon_assets.enrichment.assets import crossref_retractions, openalex_works
 from recon_assets.judgement.assets import coherence_judgements
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.metadata import table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.edge_scores import score_research_area_edges
-from recon_assets.reliability.scoring import LABELS, Thresholds, Weights
+from recon_assets.reliability.scoring import LABELS, Thresholds, TrendRules, Weights
 from recon_assets.resources import AsOfDate
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_partitions
 
 
 class ReliabilityConfig(dg.Config):
-    """Weights (each in [0, 1], summing to 1), recency decay and label thresholds (DOMAIN.md defaults)."""
+    """Weights (each in [0, 1], summing to 1), recency decay and label thresholds (DOMAIN.md defaults), how
+    centrality combines PageRank and citations, and the citation-trend rules (`scoring.TrendRules`)."""
 
     weight_centrality: float = Field(default=0.4, ge=0.0, le=1.0)
     weight_recency: float = Field(default=0.3, ge=0.0, le=1.0)
@@ -33,6 +35,16 @@ class ReliabilityConfig(dg.Config):
     current_recency: float = Field(default=0.7, ge=0.0, le=1.0)
     current_reliability: float = Field(default=0.6, ge=0.0, le=1.0)
     declining_reliability: float = Field(default=0.35, ge=0.0, le=1.0)
+    centrality_rule: Literal["max", "mean", "pagerank", "citations"] = Field(
+        default="max",
+        description="Centrality from the PageRank centrality and OpenAlex citation centrality: max, mean, or one alone.",
+    )
+    trend_decline: float = Field(default=-0.5, ge=-1.0, le=0.0, description="Citation trend at or below which CURRENT becomes DECLINING.")
+    trend_growth: float = Field(default=0.25, ge=0.0, le=1.0, description="Citation trend at or above which an old paper is growing.")
+    trend_growth_min_age: int = Field(default=10, ge=0, description="Age in years from which a growing paper counts as old.")
+    trend_growth_foundational_centrality: float = Field(
+        default=0.4, ge=0.0, le=1.0, description="Centrality from which an old, growing paper is FOUNDATIONAL."
+    )
 
     def weights(self) -> Weights:
         """The validated weights. Raises ValueError when they do not sum to 1."""
@@ -44,9 +56,17 @@ class ReliabilityConfig(dg.Config):
             self.current_reliability, self.declining_reliability,
         )
 
+    def trend_rules(self) -> TrendRules:
+        return TrendRules(
+            self.trend_decline, self.trend_growth, self.trend_growth_min_age, self.trend_growth_foundational_centrality
+        )
+
 
 @dg.asset(
-    deps=[publications, datasets, dataset_publication_edges, publication_research_areas, publication_centrality, coherence_judgements],
+    deps=[
+        publications, datasets, dataset_publication_edges, publication_research_areas, publication_centrality,
+        openalex_works, crossref_retractions, coherence_judgements,
+    ],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="reliability", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
@@ -54,9 +74,10 @@ class ReliabilityConfig(dg.Config):
 def edge_reliability(
     context: dg.AssetExecutionContext, config: ReliabilityConfig, duckdb: DuckDBResource, as_of: AsOfDate
 ) -> dg.MaterializeResult:
-    """How much each Dataset→Publication edge should be trusted today: centrality, recency and coherence, the
-    weighted reliability, a label (FOUNDATIONAL / CURRENT / DECLINING / SUPERSEDED), the signal that drove it
-    and a reason. One row per edge and research area; each area's rows are replaced on re-materialization."""
+    """How much each Dataset→Publication edge should be trusted today: centrality (PageRank and OpenAlex
+    citations), recency, coherence, the weighted reliability, a label (FOUNDATIONAL / CURRENT / DECLINING /
+    SUPERSEDED; retracted publications always SUPERSEDED; the citation trend can move it), the signal that
+    drove it and a reason. One row per edge and research area; each area's rows are replaced on re-materialization."""
     areas = list(context.partition_keys)
     as_of_date = as_of.date()
     weights = config.weights()
@@ -64,12 +85,16 @@ def edge_reliability(
         edges = con.execute(load_sql("edges_in_research_areas"), [areas]).df()
         pairs = con.execute(load_sql("area_judgements"), [areas]).df()
         rows = score_research_area_edges(
-            edges, pairs, as_of=as_of_date, weights=weights, decay=config.decay, thresholds=config.thresholds()
+            edges, pairs, as_of=as_of_date, weights=weights, decay=config.decay, thresholds=config.thresholds(),
+            centrality_rule=config.centrality_rule, trend_rules=config.trend_rules(),
         )
         rows = rows.assign(
             as_of=as_of_date,
             snapshot_id=current_snapshot_id(con),
-            weights=json.dumps({"centrality": weights.centrality, "recency": weights.recency, "coherence": weights.coherence, "decay": config.decay}),
+            weights=json.dumps({
+                "centrality": weights.centrality, "recency": weights.recency, "coherence": weights.coherence,
+                "decay": config.decay, "centrality_rule": config.centrality_rule,
+            }),
             scored_at=datetime.now(timezone.utc),
         )
         con.execute(load_sql("edge_reliability"))
@@ -82,8 +107,17 @@ def edge_reliability(
             lineage=EDGE_RELIABILITY_LINEAGE,
         )
     distribution = {label: labels.get(label, 0) for label in LABELS}
-    context.log.info(f"scored {sum(distribution.values()):,} edges in {len(areas)} research areas: {distribution}")
-    return dg.MaterializeResult(metadata={**metadata, "label_distribution": distribution, "as_of": as_of_date.isoformat()})
+    signals = {
+        "with_citation_count": int(rows["cited_by_count"].notna().sum()),
+        "centrality_from_citations": int((rows["centrality_source"] == "citations").sum()),
+        "retracted": int(rows["is_retracted"].sum()),
+        "year_from_openalex": int((rows["year_source"] == "openalex").sum()),
+        "label_moved_by_citation_trend": int((rows["dominant_signal"] == "citation_trend").sum()),
+    }
+    context.log.info(f"scored {sum(distribution.values()):,} edges in {len(areas)} research areas: {distribution}; OpenAlex/Crossref: {signals}")
+    return dg.MaterializeResult(
+        metadata={**metadata, "label_distribution": distribution, "openalex_signals": signals, "as_of": as_of_date.isoformat()}
+    )
 
 
 EDGE_RELIABILITY_LINEAGE = {
@@ -92,13 +126,26 @@ EDGE_RELIABILITY_LINEAGE = {
     "dataset_doi": [("datasets", "doi")],
     "publication_doi": [("publications", "doi")],
     "dataset_short_name": [("datasets", "short_name")],
-    "publication_year": [("publications", "year")],
+    "publication_year": [("publications", "year"), ("openalex_works", "publication_year")],
+    "year_source": [("publications", "year"), ("openalex_works", "publication_year")],
     "research_area": [("publication_research_areas", "research_area")],
-    "centrality": [("publication_centrality", "centrality")],
-    "recency": [("publications", "year")],
+    "pagerank_centrality": [("publication_centrality", "centrality")],
+    "cited_by_count": [("openalex_works", "cited_by_count")],
+    "citation_centrality": [("openalex_works", "cited_by_count")],
+    "centrality": [("publication_centrality", "centrality"), ("openalex_works", "cited_by_count")],
+    "centrality_source": [("publication_centrality", "centrality"), ("openalex_works", "cited_by_count")],
+    "citation_trend": [("openalex_works", "citation_trend")],
+    "is_retracted": [("openalex_works", "is_retracted"), ("openalex_works", "is_retraction_notice"), ("crossref_retractions", "notice_dois")],
+    "retraction_source": [("openalex_works", "is_retracted"), ("crossref_retractions", "notice_dois")],
+    "openalex_status": [("openalex_works", "status")],
+    "recency": [("publications", "year"), ("openalex_works", "publication_year")],
     "coherence": [("coherence_judgements", "coherence")],
     "coherence_status": [("coherence_judgements", "verdict")],
-    "reliability": [("publication_centrality", "centrality"), ("publications", "year"), ("coherence_judgements", "coherence")],
-    "label": [("publication_centrality", "centrality"), ("publications", "year"), ("coherence_judgements", "coherence")],
-    "reason": [("publications", "first_author_tag"), ("coherence_judgements", "rationale")],
+    "reliability": [("publication_centrality", "centrality"), ("openalex_works", "cited_by_count"), ("publications", "year"), ("coherence_judgements", "coherence")],
+    "label": [
+        ("publication_centrality", "centrality"), ("openalex_works", "cited_by_count"), ("publications", "year"),
+        ("coherence_judgements", "coherence"), ("openalex_works", "is_retracted"), ("openalex_works", "citation_trend"),
+        ("crossref_retractions", "notice_dois"),
+    ],
+    "reason": [("publications", "first_author_tag"), ("coherence_judgements", "rationale"), ("openalex_works", "status")],
 }

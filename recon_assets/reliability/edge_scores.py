@@ -5,20 +5,28 @@ from datetime import date
 import pandas as pd
 
 from recon_assets.judgement.offline_judge import aggregate_edge_coherence
-from recon_assets.reliability.scoring import Decay, Thresholds, Weights, score_edges
+from recon_assets.reliability.scoring import CentralityRule, Decay, Thresholds, TrendRules, Weights, score_edges
 
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 EDGE_KEY = ["dataset_id", "publication_id"]
 
 
 def score_research_area_edges(
-    edges: pd.DataFrame, pairs: pd.DataFrame, *, as_of: date, weights: Weights, decay: Decay, thresholds: Thresholds
+    edges: pd.DataFrame,
+    pairs: pd.DataFrame,
+    *,
+    as_of: date,
+    weights: Weights,
+    decay: Decay,
+    thresholds: Thresholds,
+    centrality_rule: CentralityRule,
+    trend_rules: TrendRules,
 ) -> pd.DataFrame:
     """Scored edges, one row per row of `edges` (an edge appears once per research area of its publication).
 
     Args:
-        edges: columns research_area, dataset_id, publication_id, centrality and the descriptive columns
-            `score_edges` needs (publication_year, year_issue, citation, dataset_short_name).
+        edges: columns research_area, dataset_id, publication_id and the columns `score_edges` needs
+            besides coherence (sql/edges_in_research_areas.sql).
         pairs: judged pairs (coherence_judgements rows, any research area) with newer_citation, the newer
             publication's citation tag; a pair stored under several areas counts once.
 
@@ -26,7 +34,8 @@ def score_research_area_edges(
         `edges` plus coherence, coherence_status, evidence and the `score_edges` columns; empty in, empty out.
     """
     unique_pairs = pairs.drop_duplicates(PAIR_KEY)
-    older_centrality = edges.drop_duplicates("publication_id").set_index("publication_id")["centrality"]
+    # Judged pairs weigh a contradiction by the KG's PageRank centrality of both papers (the judge's own scale).
+    older_centrality = edges.drop_duplicates("publication_id").set_index("publication_id")["pagerank_centrality"]
     coherence = aggregate_edge_coherence(edges, unique_pairs, older_centrality)
     citations = unique_pairs.drop_duplicates("newer_publication_id").set_index("newer_publication_id")["newer_citation"]
     coherence["evidence"] = [
@@ -36,4 +45,7 @@ def score_research_area_edges(
         )
     ]
     frame = edges.merge(coherence[[*EDGE_KEY, "coherence", "coherence_status", "evidence"]], on=EDGE_KEY, how="left")
-    return score_edges(frame, as_of=as_of, weights=weights, decay=decay, thresholds=thresholds)
+    return score_edges(
+        frame, as_of=as_of, weights=weights, decay=decay, thresholds=thresholds,
+        centrality_rule=centrality_rule, trend_rules=trend_rules,
+    )

@@ -4,13 +4,23 @@
 
 Labels, first match wins: FOUNDATIONAL (centrality >= 0.6 and coherence >= 0.65, or centrality >= 0.6
 alone when coherence is UNVERIFIED), CURRENT (recency >= 0.7 and reliability >= 0.6), DECLINING
-(reliability >= 0.35), SUPERSEDED (otherwise). Retraction (always SUPERSEDED) needs OpenAlex and is not
-wired yet.
+(reliability >= 0.35), SUPERSEDED (otherwise).
+
+OpenAlex and Crossref add three signals (`score_edges`):
+- centrality combines the PageRank centrality with citation centrality min(1, log1p(n)/log1p(10000))
+  by a `CentralityRule` (default max);
+- a retracted publication (OpenAlex `is_retracted` or a Crossref retraction notice; a notice itself is never
+  retracted) is SUPERSEDED whatever its score (DOMAIN.md "Labels");
+- the citation trend (`enrichment.openalex_records.citation_trend`) moves labels by `TrendRules`: a steep
+  decline turns CURRENT into DECLINING; an old paper whose citations grow is FOUNDATIONAL at a lower
+  centrality bar (the method's open question: "old but growing citations should override age").
+OpenAlex `publication_year` stands in for a missing KG year, and the reason says so.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import date
 from typing import Literal
@@ -22,6 +32,10 @@ FOUNDATIONAL, CURRENT, DECLINING, SUPERSEDED = "FOUNDATIONAL", "CURRENT", "DECLI
 LABELS = (FOUNDATIONAL, CURRENT, DECLINING, SUPERSEDED)
 UNVERIFIED = "UNVERIFIED"
 SIGNALS = ("centrality", "recency", "coherence")
+# dominant_signal values when a rule, not the weighted signals, set the label.
+RETRACTION, CITATION_TREND = "retraction", "citation_trend"
+CentralityRule = Literal["max", "mean", "pagerank", "citations"]
+CENTRALITY_RULES: tuple[CentralityRule, ...] = ("max", "mean", "pagerank", "citations")
 Decay = Literal["none", "linear", "log"]
 DECAYS: tuple[Decay, ...] = ("none", "linear", "log")
 # Age at which linear recency reaches 0 and the log decay's normaliser log(1 + 20) (DOMAIN.md "recency").
@@ -67,6 +81,30 @@ class Thresholds:
             raise ValueError(f"thresholds must be in [0, 1], got {outside}")
 
 
+@dataclass(frozen=True)
+class TrendRules:
+    """How the citation trend (in [-1, 1], see `citation_trend`) moves a label.
+
+    decline: a CURRENT edge whose trend is at or below this becomes DECLINING (-0.5: the yearly citation
+        rate at most halved over three years).
+    growth, growth_min_age: a publication at least `growth_min_age` years old whose trend is at or above
+        `growth` (+0.25: the rate up by a third or more) is an old paper still gaining citations...
+    growth_foundational_centrality: ...and is FOUNDATIONAL from this centrality on (instead of the usual
+        foundational_centrality), with the usual coherence condition.
+    The values are this project's choice, not DOMAIN.md's; all are run config of edge_reliability.
+    """
+
+    decline: float = -0.5
+    growth: float = 0.25
+    growth_min_age: int = 10
+    growth_foundational_centrality: float = 0.4
+
+    def __post_init__(self) -> None:
+        if not (-1.0 <= self.decline <= 0.0 and 0.0 <= self.growth <= 1.0 and self.growth_min_age >= 0
+                and 0.0 <= self.growth_foundational_centrality <= 1.0):
+            raise ValueError(f"trend rules out of range (decline in [-1, 0], growth and centrality in [0, 1], age >= 0): {self}")
+
+
 def age_years(year: float | None, as_of: date) -> float:
     """Whole years between publication and `as_of` (never negative: in-press papers have age 0); NaN when year is unknown."""
     if year is None or pd.isna(year):
@@ -104,6 +142,41 @@ def citation_centrality(cited_by_count: np.ndarray | float) -> np.ndarray:
     return np.minimum(1.0, np.log1p(counts) / np.log1p(CITATION_SATURATION))
 
 
+def combine_centrality(
+    pagerank: np.ndarray, citations: np.ndarray, rule: CentralityRule
+) -> tuple[np.ndarray, np.ndarray]:
+    """Centrality from the PageRank centrality and citation centrality (NaN: no OpenAlex citation count).
+
+    Rules: 'max' (default: either evidence of being central suffices; a paper cited 10,000 times is central
+    even when the KG sample links it to little), 'mean' (both count equally), 'pagerank' or 'citations'
+    (one alone). Where citations are NaN every rule falls back to PageRank.
+
+    Returns:
+        (centrality, source) arrays of shape (n,); source is 'pagerank', 'citations' or 'mean', the input
+        that set the value ('max' picks PageRank on a tie).
+
+    Raises:
+        ValueError: unknown rule.
+    """
+    if rule not in CENTRALITY_RULES:
+        raise ValueError(f"centrality rule must be one of {CENTRALITY_RULES}, got {rule!r}")
+    pagerank, citations = np.asarray(pagerank, dtype=float), np.asarray(citations, dtype=float)
+    known = ~np.isnan(citations)
+    if rule == "mean":
+        return np.where(known, (pagerank + np.where(known, citations, 0.0)) / 2, pagerank), np.where(known, "mean", "pagerank").astype(object)
+    by_citations = known & {"max": citations > pagerank, "citations": True, "pagerank": False}[rule]
+    return np.where(by_citations, citations, pagerank), np.where(by_citations, "citations", "pagerank").astype(object)
+
+
+def retraction(openalex_retracted: bool, crossref_notices: Sequence[str], is_notice: bool) -> str | None:
+    """Why the publication counts as retracted ('OpenAlex is_retracted', 'Crossref notice <doi>', or both
+    joined by '; '), or None. A retraction notice is never a retracted finding, whatever the flags say."""
+    if is_notice:
+        return None
+    sources = (["OpenAlex is_retracted"] if openalex_retracted else []) + [f"Crossref notice {doi}" for doi in crossref_notices]
+    return "; ".join(sources) or None
+
+
 def reliability(centrality: np.ndarray, recency_: np.ndarray, coherence: np.ndarray, weights: Weights) -> np.ndarray:
     """w1 * centrality + w2 * recency + w3 * coherence, clipped to [0, 1] against rounding; inputs shape (n,)."""
     score = weights.centrality * np.asarray(centrality) + weights.recency * np.asarray(recency_) + weights.coherence * np.asarray(coherence)
@@ -138,6 +211,29 @@ def dominant_signal(contributions: dict[str, float], shortfalls: dict[str, float
     return max(SIGNALS, key=lambda name: (pool[name], -SIGNALS.index(name)))
 
 
+def trend_label(
+    label_: str,
+    *,
+    trend: float,
+    age: float,
+    centrality: float,
+    coherence: float,
+    coherence_verified: bool,
+    thresholds: Thresholds = Thresholds(),
+    rules: TrendRules = TrendRules(),
+) -> str:
+    """The label after the citation-trend rules of `TrendRules` (NaN trend or age: `label_` unchanged)."""
+    if math.isnan(trend):
+        return label_
+    growing_old = not math.isnan(age) and age >= rules.growth_min_age and trend >= rules.growth
+    coherent = coherence >= thresholds.foundational_coherence or not coherence_verified
+    if label_ != FOUNDATIONAL and growing_old and coherent and centrality >= rules.growth_foundational_centrality:
+        return FOUNDATIONAL
+    if label_ == CURRENT and trend <= rules.decline:
+        return DECLINING
+    return label_
+
+
 def score_edges(
     edges: pd.DataFrame,
     *,
@@ -145,52 +241,92 @@ def score_edges(
     weights: Weights = Weights(),
     decay: Decay = "linear",
     thresholds: Thresholds = Thresholds(),
+    centrality_rule: CentralityRule = "max",
+    trend_rules: TrendRules = TrendRules(),
 ) -> pd.DataFrame:
     """Score every edge and explain it.
 
     Args:
-        edges: one row per Dataset→Publication edge with columns publication_year (Int64, may be NA),
-            year_issue (why the year is NA, may be NA), centrality and coherence (float in [0, 1]),
-            coherence_status ('UNVERIFIED' when no newer evidence was judged), citation (short
-            '[Author et al., 2019]' tag), dataset_short_name, evidence (text naming the newer work that drove
-            coherence, may be NA).
+        edges: one row per Dataset→Publication edge with columns
+            kg_year (Int64, may be NA) and year_issue (why it is NA), pagerank_centrality (PageRank
+            on its log scale in [0, 1]), coherence (in [0, 1]) and coherence_status ('UNVERIFIED' when no newer
+            evidence was judged), citation ('[Author et al., 2019]'), dataset_short_name, evidence (text naming
+            the newer work that drove coherence, may be NA), and from OpenAlex / Crossref (NA when not known):
+            openalex_status (found / not_found / error, NA without a DOI), openalex_error, cited_by_count,
+            openalex_year, citation_trend, openalex_retracted (bool), retraction_notice (bool: the
+            publication is itself a retraction notice), crossref_notice_dois (list of DOIs).
         as_of: the date ages are measured against.
 
     Returns:
-        `edges` plus columns recency, reliability, label, dominant_signal, reason (same row order).
+        `edges` plus publication_year (KG year, else OpenAlex's), year_source ('kg', 'openalex' or NA),
+        citation_centrality, centrality, centrality_source, is_retracted, retraction_source, recency,
+        reliability, label, dominant_signal, reason (same row order).
     """
-    ages = np.array([age_years(year, as_of) for year in edges["publication_year"]], dtype=float)
     scored = edges.copy()
+    kg_year = scored["kg_year"].astype("Int64")
+    openalex_year = scored["openalex_year"].astype("Int64")
+    scored["publication_year"] = kg_year.fillna(openalex_year)
+    scored["year_source"] = np.where(kg_year.notna(), "kg", np.where(openalex_year.notna(), "openalex", None))
+    ages = np.array([age_years(year, as_of) for year in scored["publication_year"]], dtype=float)
+    scored["citation_centrality"] = np.where(
+        scored["cited_by_count"].notna(), citation_centrality(scored["cited_by_count"].astype(float).fillna(0)), np.nan
+    )
+    scored["centrality"], scored["centrality_source"] = combine_centrality(
+        scored["pagerank_centrality"], scored["citation_centrality"], centrality_rule
+    )
+    sources = [
+        retraction(bool(flag), notices if isinstance(notices, (list, tuple, np.ndarray)) else (), bool(notice))
+        for flag, notices, notice in zip(scored["openalex_retracted"], scored["crossref_notice_dois"], scored["retraction_notice"])
+    ]
+    scored["is_retracted"] = [source is not None for source in sources]
+    scored["retraction_source"] = sources
     scored["recency"] = recency(ages, decay)
     scored["reliability"] = reliability(scored["centrality"], scored["recency"], scored["coherence"], weights)
+    trends = scored["citation_trend"].astype(float).to_numpy()
     labels, dominants, reasons = [], [], []
-    for row, age in zip(scored.itertuples(index=False), ages):
+    for row, age, trend in zip(scored.itertuples(index=False), ages, trends):
         verified = row.coherence_status != UNVERIFIED
-        label_ = label(
-            row.centrality, row.recency, row.coherence, row.reliability,
-            coherence_verified=verified, thresholds=thresholds,
+        base = label(row.centrality, row.recency, row.coherence, row.reliability, coherence_verified=verified, thresholds=thresholds)
+        moved = trend_label(
+            base, trend=trend, age=age, centrality=row.centrality, coherence=row.coherence,
+            coherence_verified=verified, thresholds=thresholds, rules=trend_rules,
         )
+        label_ = SUPERSEDED if row.is_retracted else moved
         values = {"centrality": row.centrality, "recency": row.recency, "coherence": row.coherence}
         contributions = {name: getattr(weights, name) * value for name, value in values.items()}
         shortfalls = {name: getattr(weights, name) * (1.0 - value) for name, value in values.items()}
-        dominant = dominant_signal(contributions, shortfalls, label_)
+        if row.is_retracted:
+            dominant = RETRACTION
+        elif moved != base:
+            dominant = CITATION_TREND
+        else:
+            dominant = dominant_signal(contributions, shortfalls, label_)
         labels.append(label_)
         dominants.append(dominant)
-        reasons.append(_reason(row, age, label_, verified, decay, as_of))
+        reasons.append(_reason(row, age, trend, base, label_, verified, decay, as_of, centrality_rule, trend_rules))
     scored["label"] = labels
     scored["dominant_signal"] = dominants
     scored["reason"] = reasons
     return scored
 
 
-def _reason(row, age: float, label_: str, verified: bool, decay: Decay, as_of: date) -> str:
+def _reason(
+    row, age: float, trend: float, base: str, label_: str, verified: bool, decay: Decay, as_of: date,
+    centrality_rule: CentralityRule, rules: TrendRules,
+) -> str:
     """'[Smith et al., 2019] reliability 0.29 SUPERSEDED: centrality 0.12 (low); ...' - every signal, with its evidence."""
     head = f"{row.citation} reliability {row.reliability:.2f} {label_}"
-    parts = [f"centrality {row.centrality:.2f} ({_level(row.centrality)})"]
+    parts = []
+    if row.is_retracted:
+        parts.append(f"retracted ({row.retraction_source}): SUPERSEDED whatever the score")
+    elif row.retraction_notice:
+        parts.append("a retraction notice, not itself a retracted finding")
+    parts.append(_centrality_reason(row, centrality_rule))
     if math.isnan(age):
         parts.append(f"publication year unknown ({row.year_issue}): recency {row.recency:.2f} ({decay} decay)")
     else:
-        parts.append(f"age {age:.0f} y as of {as_of.isoformat()}: recency {row.recency:.2f} ({decay} decay)")
+        filled = f" (year {row.publication_year} from OpenAlex: KG year {row.year_issue})" if row.year_source == "openalex" else ""
+        parts.append(f"age {age:.0f} y as of {as_of.isoformat()}{filled}: recency {row.recency:.2f} ({decay} decay)")
     if verified:
         evidence = f" {row.evidence}" if isinstance(row.evidence, str) and row.evidence else ""
         parts.append(f"coherence {row.coherence:.2f} {row.coherence_status}{evidence}")
@@ -199,9 +335,31 @@ def _reason(row, age: float, label_: str, verified: bool, decay: Decay, as_of: d
             f"coherence UNVERIFIED (neutral {row.coherence:.2f}): no newer publication using "
             f"{row.dataset_short_name} in {as_of.year - 3}-{as_of.year} judged"
         )
+    if not math.isnan(trend):
+        parts.append(f"citation trend {trend:+.2f} (yearly citations, last 3 years vs the 3 before)")
+    if base == CURRENT and label_ == DECLINING:
+        parts.append(f"steep citation decline (trend {trend:+.2f} <= {rules.decline:+.2f}) moves CURRENT to DECLINING")
+    elif base != FOUNDATIONAL and label_ == FOUNDATIONAL:
+        parts.append(
+            f"old ({age:.0f} y) but citations growing (trend {trend:+.2f} >= {rules.growth:+.2f}): FOUNDATIONAL "
+            f"from centrality {rules.growth_foundational_centrality:.2f}, age does not count against it"
+        )
     if label_ == FOUNDATIONAL and not verified:
         parts.append("FOUNDATIONAL on centrality alone: no newer evidence was judged")
     return f"{head}: " + "; ".join(parts)
+
+
+def _centrality_reason(row, rule: CentralityRule) -> str:
+    level = f"centrality {row.centrality:.2f} ({_level(row.centrality)}"
+    if math.isnan(row.citation_centrality):
+        why = {"not_found": "not in OpenAlex", "error": f"OpenAlex: {row.openalex_error}"}.get(row.openalex_status, "no DOI")
+        return f"{level}; PageRank centrality alone, no citation count: {why})"
+    inputs = (
+        f"PageRank centrality {row.pagerank_centrality:.2f}, citation centrality {row.citation_centrality:.2f} "
+        f"from {int(row.cited_by_count):,} OpenAlex citations"
+    )
+    drove = {"citations": "citations drove it", "pagerank": "PageRank drove it", "mean": "both count"}[row.centrality_source]
+    return f"{level}; {rule} of {inputs}: {drove})"
 
 
 def _level(value: float) -> str:

@@ -1,0 +1,158 @@
+"""Crossref retraction notices that point at a DOI: `/works?filter=updates:{doi}` (httpx).
+
+A retraction notice is a Crossref work whose `update-to` lists {"DOI": <the retracted DOI>, "type":
+"retraction"} (Crossref REST API, "works" filters: `updates:{doi}` returns the works that update `doi`).
+OpenAlex misses some retractions that Crossref records this way, so both are asked.
+
+A notice is not itself a retracted finding. Publishers sometimes deposit the pairing in both directions
+(the Lancet notice 10.1016/s0140-6736(20)31324-6 and the paper 10.1016/s0140-6736(20)31180-6 each say they
+retract the other): `retraction_notices` reads such a pair in the direction of the work titled as a notice,
+and a DOI that is the notice of another checked DOI gets no notices. The score also never counts a work
+OpenAlex shows to be a notice as retracted (`reliability.scoring.retraction`).
+
+Several DOIs go in one request (`filter=updates:A,updates:B`: Crossref ORs repeated filters); a DOI with a
+',' cannot be written in that syntax and gets an `error` result saying so.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from recon_assets.enrichment.openalex_records import is_retraction_notice
+from recon_assets.enrichment.retries import http_retrying
+from recon_assets.kg.doi import canonical_doi
+
+DEFAULT_BASE_URL = "https://api.crossref.org"
+CHECKED, ERROR = "checked", "error"
+OFFLINE = "offline: Crossref not checked"
+# DOIs per request, and notices per page: 50 DOIs have far fewer than 1,000 notices (Crossref's page limit).
+DOIS_PER_REQUEST = 50
+ROWS = 1_000
+RETRACTION = "retraction"
+
+
+@dataclass(frozen=True)
+class RetractionCheck:
+    """One DOI: status checked / error; `notice_dois` the retraction notices pointing at it; `error` text."""
+
+    doi: str
+    status: str
+    notice_dois: tuple[str, ...] = ()
+    error: str | None = None
+
+
+@dataclass
+class CheckReport:
+    results: list[RetractionCheck] = field(default_factory=list)
+    requests: int = 0
+
+
+def retraction_notices(items: Iterable[Mapping[str, Any]], dois: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    """For each DOI of `dois`, the DOIs of the Crossref works in `items` that retract it.
+
+    A pairing contested by the deposits (I's `update-to` says I retracts X, while I's `updated-by`, or X's
+    own record, says X retracts I) counts only when I reads as a notice (`openalex_records.is_retraction_notice`
+    on its Crossref type and title). A record retracted in place (its `update-to` names itself) lists itself.
+    A DOI that is the notice of another DOI of `dois` is a notice, not a retracted finding: it gets none.
+
+    Returns:
+        {doi: notice DOIs (sorted)} for every DOI of `dois` (empty tuple when none).
+    """
+    wanted = set(dois)
+    claims: list[tuple[str, str, bool]] = []  # (notice, target, contested by the notice's own updated-by)
+    reads_as_notice: dict[str, bool] = {}
+    for item in items:
+        notice = canonical_doi(item.get("DOI"))
+        if notice is None:
+            continue
+        reads_as_notice[notice] = is_retraction_notice({"type": item.get("type"), "title": (item.get("title") or [None])[0]})
+        retracted_by = _retraction_dois(item.get("updated-by"))
+        claims += [(notice, target, target in retracted_by) for target in _retraction_dois(item.get("update-to")) & wanted]
+    pairs = {(notice, target) for notice, target, _ in claims}
+    kept = {
+        (notice, target) for notice, target, contested in claims
+        if notice == target or not (contested or (target, notice) in pairs) or reads_as_notice[notice]
+    }
+    notices_of_others = {notice for notice, target in kept if notice != target}
+    return {
+        doi: () if doi in notices_of_others else tuple(sorted(notice for notice, target in kept if target == doi))
+        for doi in wanted
+    }
+
+
+def _retraction_dois(updates: Iterable[Mapping[str, Any]] | None) -> set[str]:
+    """Canonical DOIs of the `update-to` / `updated-by` entries of type retraction."""
+    return {canonical_doi(update.get("DOI")) for update in updates or [] if update.get("type") == RETRACTION} - {None}
+
+
+class CrossrefClient:
+    """Ask Crossref which works retract the given DOIs.
+
+    Args:
+        mailto: contact e-mail (Crossref's "polite pool": `mailto` query parameter).
+        base_url: API root; a compatible server or a fake can stand in.
+        timeout: seconds per request; retries, backoff, sleep: as `retries.http_retrying`.
+        transport: an httpx transport (tests pass respx's or a MockTransport).
+    """
+
+    def __init__(
+        self,
+        *,
+        mailto: str | None = None,
+        base_url: str = DEFAULT_BASE_URL,
+        timeout: float = 30.0,
+        retries: int = 3,
+        backoff: float = 1.0,
+        sleep: Callable[[float], None] = time.sleep,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.client = httpx.Client(base_url=base_url, timeout=timeout, transport=transport)
+        self.mailto = mailto
+        self._retrying = http_retrying(retries=retries, backoff=backoff, is_transient=_is_transient, sleep=sleep)
+
+    def check(self, dois: Iterable[str]) -> CheckReport:
+        """One RetractionCheck per DOI of `dois` (canonical; duplicates checked once)."""
+        report = CheckReport()
+        unique = list(dict.fromkeys(dois))
+        writable = [doi for doi in unique if "," not in doi]
+        report.results += [
+            RetractionCheck(doi, ERROR, error="a DOI with ',' cannot be written in a Crossref filter") for doi in unique if "," in doi
+        ]
+        for start in range(0, len(writable), DOIS_PER_REQUEST):
+            batch = writable[start:start + DOIS_PER_REQUEST]
+            try:
+                items = self._retrying(lambda: self._notices(batch, report))
+            except (httpx.HTTPError, ValueError) as error:
+                report.results += [RetractionCheck(doi, ERROR, error=_describe(error)) for doi in batch]
+                continue
+            report.results += [RetractionCheck(doi, CHECKED, notices) for doi, notices in retraction_notices(items, batch).items()]
+        return report
+
+    def _notices(self, batch: list[str], report: CheckReport) -> list[dict[str, Any]]:
+        report.requests += 1
+        params = {"filter": ",".join(f"updates:{doi}" for doi in batch), "rows": ROWS}
+        if self.mailto:
+            params["mailto"] = self.mailto
+        response = self.client.get("/works", params=params)
+        response.raise_for_status()
+        message = response.json()["message"]
+        if message.get("total-results", 0) > len(message.get("items", [])):
+            raise ValueError(f"more than {ROWS} notices for {len(batch)} DOIs: fewer DOIs per request needed")
+        return message.get("items", [])
+
+
+def _is_transient(error: BaseException) -> bool:
+    if isinstance(error, httpx.TransportError):
+        return True
+    return isinstance(error, httpx.HTTPStatusError) and (error.response.status_code == 429 or error.response.status_code >= 500)
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, httpx.HTTPStatusError):
+        return f"HTTP {error.response.status_code} {error.response.reason_phrase} from Crossref /works"
+    return f"{type(error).__name__}: {error}"

@@ -1,0 +1,273 @@
+"""Fetch OpenAlex works for canonical DOIs with pyalex: batched, retried, resumable, and honest about failures.
+
+Every requested DOI ends as exactly one `WorkResult`: `found` (with the work), `not_found` (the batch did
+not return it and its single lookup `/works/doi:<doi>` answered 404) or `error` (with the error text), except
+DOIs left unfetched when the daily budget is spent (`FetchReport.unfetched`).
+
+- Batches and singles come from `openalex_batches.plan_requests`. OpenAlex matches DOIs in lower case;
+  results are joined back to the request by canonical DOI.
+- 429 with a short `Retry-After` (at most `max_retry_after` seconds): wait that long and retry. 429 when the
+  daily budget is spent (`X-RateLimit-Remaining: 0`, or a `Retry-After` beyond `max_retry_after`, i.e. the
+  reset is hours away): stop at once and report it (OpenAlex API reference, "Authentication & Pricing" and
+  "Error Handling": 429 = daily limit exceeded, rate-limit headers on every response).
+- 5xx, timeouts and connection errors: `retries` more attempts with exponential backoff
+  (`backoff` * 2^n seconds, `retries.http_retrying`), then an `error` result.
+- `stale_dois` is the cache rule: only DOIs never fetched or fetched longer than the TTL ago are requested.
+
+pyalex 0.21 builds every URL with the host `api.openalex.org` whatever `pyalex.config.openalex_url` says, and
+sends it through a new session without a timeout. `Works` below is pyalex's own `Works` routed through an
+`OpenAlexSession`, which moves each URL onto the configured base URL and applies the timeout; everything
+else (query building, value encoding, auth headers, response parsing) stays pyalex's.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pandas as pd
+import pyalex
+import requests
+
+from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_requests
+from recon_assets.enrichment.openalex_records import SELECT_FIELDS
+from recon_assets.enrichment.retries import http_retrying, retry_after_seconds
+from recon_assets.kg.doi import canonical_doi
+
+DEFAULT_BASE_URL = "https://api.openalex.org"
+FOUND, NOT_FOUND, ERROR = "found", "not_found", "error"
+STATUSES = (FOUND, NOT_FOUND, ERROR)
+# The error text of a DOI an offline run cannot know about: absent from the recording is not "not found".
+OFFLINE_MISSING = "offline: not in the recorded cache"
+
+
+@dataclass(frozen=True)
+class WorkResult:
+    """One requested DOI: status found / not_found / error, the work (found) or the error text (error)."""
+
+    doi: str
+    status: str
+    work: dict[str, Any] | None = None
+    error: str | None = None
+
+
+@dataclass
+class FetchReport:
+    """What a fetch did: one result per attempted DOI, HTTP requests sent, why it stopped early if it did,
+    and when the records were fetched (None: now; a recording says when it was made)."""
+
+    results: list[WorkResult] = field(default_factory=list)
+    requests: int = 0
+    budget_spent: str | None = None
+    unfetched: list[str] = field(default_factory=list)
+    fetched_at: datetime | None = None
+
+
+class BudgetSpent(Exception):
+    """OpenAlex answered 429 because the daily budget is spent; retrying before the reset is pointless."""
+
+
+class OpenAlexSession(requests.Session):
+    """A requests session for pyalex that sends every request to `base_url` with a `timeout` (seconds)."""
+
+    def __init__(self, base_url: str, timeout: float) -> None:
+        super().__init__()
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+
+    def rebase(self, url: str) -> str:
+        """`url` with its scheme and host (and any path prefix) taken from `base_url`; path and query kept as encoded."""
+        base, parts = urlsplit(self.base_url), urlsplit(url)
+        return urlunsplit((base.scheme, base.netloc, base.path + parts.path, parts.query, parts.fragment))
+
+    def request(self, method: str, url: str, *args, **kwargs) -> requests.Response:
+        kwargs.setdefault("timeout", self.timeout)
+        return super().request(method, self.rebase(url), *args, **kwargs)
+
+
+class Works(pyalex.Works):
+    """pyalex's `Works`, sending its requests through `session`. The class keeps pyalex's name because pyalex
+    builds the API path from it (`/works`)."""
+
+    def __init__(self, session: OpenAlexSession) -> None:
+        super().__init__()
+        self.session = session
+
+    def _get_from_url(self, url, session=None):
+        # pyalex's single entry point for every request (get, [id], paginate); the one place to pass our session.
+        return super()._get_from_url(url, self.session)
+
+
+class OpenAlexClient:
+    """Fetch OpenAlex works by DOI (see module docstring).
+
+    Args:
+        api_key: OpenAlex API key, sent by pyalex as a bearer token (never in a URL, never logged here).
+        mailto: contact e-mail, sent in the From header.
+        base_url: API root; a compatible server or a local fake can stand in.
+        timeout: seconds to wait for each response.
+        retries: further attempts after a 5xx, timeout, connection error or short 429.
+        backoff: first backoff in seconds (doubled each retry).
+        max_retry_after: longest `Retry-After` (seconds) worth waiting for; a longer one means the daily budget is spent.
+        sleep: how to wait (tests pass a recorder).
+    """
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None,
+        mailto: str | None = None,
+        base_url: str = DEFAULT_BASE_URL,
+        timeout: float = 30.0,
+        retries: int = 3,
+        backoff: float = 1.0,
+        max_retry_after: float = 60.0,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        # pyalex reads identification from its module config (OpenAlexAuth); our own retries replace its urllib3 ones.
+        pyalex.config.api_key = api_key
+        pyalex.config.email = mailto
+        pyalex.config.max_retries = 0
+        self.session = OpenAlexSession(base_url, timeout)
+        self.max_retry_after = max_retry_after
+        self._retrying = http_retrying(retries=retries, backoff=backoff, is_transient=_is_transient, sleep=sleep)
+        self._requests = 0
+
+    def fetch(self, dois: Iterable[str]) -> FetchReport:
+        """One result per DOI of `dois` (canonical, deduplicated), or a report of where the budget ran out."""
+        plan = plan_requests(dois, fixed_url_chars=self._fixed_url_chars())
+        report = FetchReport()
+        self._requests = 0
+        batches, singles = list(plan.batches), list(plan.singles)
+        try:
+            while batches:
+                batch = batches[0]
+                try:
+                    found = self._batch(batch)
+                except BudgetSpent:
+                    raise
+                except Exception as error:  # the batch's DOIs each get the error; the run goes on
+                    report.results += [WorkResult(doi, ERROR, error=_describe(error)) for doi in batch]
+                else:
+                    report.results += [WorkResult(doi, FOUND, work=found[doi]) for doi in batch if doi in found]
+                    singles += [doi for doi in batch if doi not in found]
+                batches.pop(0)
+            while singles:
+                report.results.append(self._single(singles[0]))
+                singles.pop(0)
+        except BudgetSpent as spent:
+            report.budget_spent = str(spent)
+            report.unfetched = [doi for batch in batches for doi in batch] + singles
+        report.requests = self._requests
+        return report
+
+    def _batch(self, dois: list[str]) -> dict[str, dict[str, Any]]:
+        """Works of one OR-filter request, by canonical DOI (the first one when OpenAlex has two with a DOI)."""
+        query = Works(self.session).filter_or(doi=dois).select(list(SELECT_FIELDS))
+        wanted = set(dois)
+        found: dict[str, dict[str, Any]] = {}
+        for work in self._call(lambda: query.get(per_page=MAX_FILTER_VALUES)):
+            key = canonical_doi(work.get("doi"))
+            if key in wanted and key not in found:
+                found[key] = dict(work)
+        return found
+
+    def _single(self, doi: str) -> WorkResult:
+        try:
+            work = self._call(lambda: Works(self.session)[f"doi:{doi}"])
+        except BudgetSpent:
+            raise
+        except requests.HTTPError as error:
+            if error.response is not None and error.response.status_code == 404:
+                return WorkResult(doi, NOT_FOUND)
+            return WorkResult(doi, ERROR, error=_describe(error))
+        except Exception as error:
+            return WorkResult(doi, ERROR, error=_describe(error))
+        return WorkResult(doi, FOUND, work=dict(work))
+
+    def _call(self, request: Callable[[], Any]) -> Any:
+        """`request()` with retries; a 429 for a spent budget becomes BudgetSpent and stops retrying."""
+
+        def attempt():
+            self._requests += 1
+            try:
+                return request()
+            except requests.HTTPError as error:
+                if _budget_spent(error.response, self.max_retry_after):
+                    raise BudgetSpent(_budget_message(error.response)) from error
+                raise
+
+        return self._retrying(attempt)
+
+    def _fixed_url_chars(self) -> int:
+        """Length of a batch URL without its DOI values (built by pyalex, as `_batch` sends it)."""
+        probe = Works(self.session).filter_or(doi=["x"]).select(list(SELECT_FIELDS))
+        return len(self.session.rebase(probe.url)) - len("x") + len(f"&per-page={MAX_FILTER_VALUES}")
+
+
+def stale_dois(requested: Iterable[str], fetched_at: Mapping[str, datetime], *, now: datetime, ttl: timedelta) -> list[str]:
+    """The DOIs of `requested` never fetched, or fetched more than `ttl` before `now` (first-seen order, no repeats)."""
+    return [doi for doi in dict.fromkeys(requested) if doi not in fetched_at or now - fetched_at[doi] > ttl]
+
+
+def _budget_spent(response: requests.Response | None, max_retry_after: float) -> bool:
+    if response is None or response.status_code != 429:
+        return False
+    retry_after = retry_after_seconds(response)
+    return response.headers.get("X-RateLimit-Remaining") == "0" or (retry_after is not None and retry_after > max_retry_after)
+
+
+def _budget_message(response: requests.Response) -> str:
+    retry_after = retry_after_seconds(response)
+    reset = f"resets in about {retry_after / 3600:.1f} h" if retry_after else "reset time not given"
+    return f"OpenAlex daily budget spent (HTTP 429, X-RateLimit-Remaining {response.headers.get('X-RateLimit-Remaining', '?')}; {reset})"
+
+
+def _is_transient(error: BaseException) -> bool:
+    """Worth retrying: timeouts, connection errors, 5xx and rate-limit 429s (a spent budget is BudgetSpent)."""
+    if isinstance(error, (requests.Timeout, requests.ConnectionError)):
+        return True
+    if isinstance(error, requests.HTTPError) and error.response is not None:
+        return error.response.status_code == 429 or error.response.status_code >= 500
+    return False
+
+
+def _describe(error: BaseException) -> str:
+    """Error text for an `error` row: the HTTP status or the exception, never a header or a credential."""
+    if isinstance(error, requests.HTTPError) and error.response is not None:
+        return f"HTTP {error.response.status_code} {error.response.reason or ''}".strip() + f" from {urlsplit(error.response.url).path}"
+    return f"{type(error).__name__}: {error}"
+
+
+def recorded_report(dois: Iterable[str], works: Iterable[Mapping[str, Any]], *, recorded_at: datetime) -> FetchReport:
+    """What an offline fetch knows: the recorded works of `dois` (found) and an `error` result for every DOI
+    the recording lacks (it is not known to be absent from OpenAlex). No request is made.
+
+    Args:
+        works: recorded OpenAlex works (each with its `doi`).
+        recorded_at: when the recording was fetched from OpenAlex (becomes the cache's fetched_at).
+    """
+    by_doi: dict[str, dict[str, Any]] = {}
+    for work in works:
+        by_doi.setdefault(canonical_doi(work.get("doi")), dict(work))
+    results = [
+        WorkResult(doi, FOUND, work=by_doi[doi]) if doi in by_doi else WorkResult(doi, ERROR, error=OFFLINE_MISSING)
+        for doi in dict.fromkeys(dois)
+    ]
+    return FetchReport(results=results, fetched_at=recorded_at)
+
+
+def cache_rows(results: Iterable[WorkResult], *, fetched_at: datetime) -> pd.DataFrame:
+    """openalex_cache rows (doi, status, work, fetched_at) of the found and not_found results; errors are not
+    cached, so they are retried next time. A work is kept to the `select`ed fields (a single lookup returns all)."""
+    rows = [
+        (result.doi, result.status, json.dumps({key: result.work.get(key) for key in SELECT_FIELDS}) if result.work else None, fetched_at)
+        for result in results
+        if result.status != ERROR
+    ]
+    return pd.DataFrame(rows, columns=["doi", "status", "work", "fetched_at"])

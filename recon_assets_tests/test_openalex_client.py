@@ -1,0 +1,260 @@
+"""Tests for the OpenAlex client: real pyalex code over a faked transport (`responses`) answering with the
+real recorded works, and over a loopback HTTP server for OPENALEX_URL."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from datetime import datetime, timedelta, timezone
+
+import pytest
+import requests
+import responses
+
+from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, MAX_URL_CHARS
+from recon_assets.enrichment.openalex_client import (
+    ERROR,
+    FOUND,
+    NOT_FOUND,
+    OFFLINE_MISSING,
+    OpenAlexClient,
+    OpenAlexSession,
+    recorded_report,
+    stale_dois,
+)
+from recon_assets.kg.doi import canonical_doi
+
+from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
+
+API = re.compile(r"https://api\.openalex\.org/works.*")
+WORKS = real_works()
+DOIS = [canonical_doi(work["doi"]) for work in WORKS]
+SECRET = "oa-test-key-7f3a9c"
+# The issue's examples of DOIs with URL-special characters, carried by real works re-keyed to them.
+AMPERSAND_DOI = "10.1207/s15327809jls0703&4_2"
+COMMA_DOI = "10.1001/jama.251.19.2504,2509"
+
+
+def _rekeyed(work: dict, doi: str) -> dict:
+    return {**work, "doi": f"https://doi.org/{doi}"}
+
+
+def _client(sleeps: list[float] | None = None, **kwargs) -> OpenAlexClient:
+    options = {"api_key": SECRET, "mailto": "recon@example.org", "retries": 3, "backoff": 0.5} | kwargs
+    return OpenAlexClient(sleep=(sleeps.append if sleeps is not None else lambda _: None), **options)
+
+
+def _status(fake: FakeOpenAlex, queue: list[tuple[int, dict]]):
+    """A callback answering with `queue` (status, headers) first, then with the fake."""
+
+    def callback(request):
+        if queue:
+            status, headers = queue.pop(0)
+            return status, headers, json.dumps({"error": "fault", "message": "injected"})
+        return fake.responses_callback(request)
+
+    return callback
+
+
+@responses.activate
+def test_all_real_works_come_back_in_one_batch_with_select_and_per_page():
+    fake = FakeOpenAlex(WORKS)
+    responses.add_callback(responses.GET, API, callback=fake.responses_callback)
+    report = _client().fetch(DOIS)
+    assert [(result.doi, result.status) for result in report.results] == [(doi, FOUND) for doi in DOIS]
+    assert report.requests == 1 and len(responses.calls) == 1
+    url = responses.calls[0].request.url
+    assert "per-page=100" in url and "select=id,doi,title,type,publication_year,cited_by_count" in url
+    assert report.results[4].work["cited_by_count"] == 159
+    assert report.budget_spent is None and report.unfetched == []
+
+
+@responses.activate
+def test_results_join_back_by_canonical_doi_whatever_the_case_openalex_returns():
+    upper = _rekeyed(WORKS[4], "10.3390/RS12081239")
+    fake = FakeOpenAlex([upper])
+    responses.add_callback(responses.GET, API, callback=fake.responses_callback)
+    report = _client().fetch(["10.3390/rs12081239"])
+    assert [(result.doi, result.status) for result in report.results] == [("10.3390/rs12081239", FOUND)]
+
+
+@responses.activate
+def test_batches_keep_to_100_values_and_4000_url_characters_with_sici_dois():
+    sici = [f"10.1002/(sici)1521-396x(199910){volume}:2<637::aid-pssa637>3.0.co;2-7" for volume in range(150)]
+    plain = [f"10.3390/rs{index:08d}" for index in range(230)]
+    fake = FakeOpenAlex([_rekeyed(WORKS[index % len(WORKS)], doi) for index, doi in enumerate(sici + plain)])
+    responses.add_callback(responses.GET, API, callback=fake.responses_callback)
+    report = _client().fetch(sici + plain)
+    assert {result.status for result in report.results} == {FOUND} and len(report.results) == 380
+    urls = [call.request.url for call in responses.calls]
+    assert max(len(url) for url in urls) <= MAX_URL_CHARS
+    values = [url.split("filter=doi:", 1)[1].split("&", 1)[0].split("%7C") for url in urls]
+    assert max(len(batch) for batch in values) <= MAX_FILTER_VALUES
+    # 150 SICI DOIs (89 URL characters each) and 230 plain ones (23) need 18,640 characters: 5 URLs of 4,000,
+    # where 100-value batches alone would be 4
+    assert len(urls) == report.requests == 5
+
+
+@responses.activate
+def test_reserved_and_url_special_characters_are_encoded_exactly_once():
+    fake = FakeOpenAlex([_rekeyed(WORKS[0], AMPERSAND_DOI), _rekeyed(WORKS[1], COMMA_DOI), WORKS[4]])
+    responses.add_callback(responses.GET, API, callback=fake.responses_callback)
+    report = _client().fetch([AMPERSAND_DOI, COMMA_DOI, "10.3390/rs12081239"])
+    assert {result.doi: result.status for result in report.results} == {
+        AMPERSAND_DOI: FOUND, COMMA_DOI: FOUND, "10.3390/rs12081239": FOUND
+    }
+    paths = [(path, query) for path, query in fake.requests]
+    batch_query = next(query for path, query in paths if path == "/works")
+    assert "filter=doi:10.1207%2Fs15327809jls0703%264_2%7C10.3390%2Frs12081239" in batch_query
+    # the ',' DOI cannot be a filter value: it is looked up singly, encoded once
+    assert ("/works/doi%3A10.1001%2Fjama.251.19.2504%2C2509", "") in paths
+    assert not any("%25" in path + query for path, query in paths)
+
+
+@responses.activate
+def test_a_doi_the_batch_omits_is_looked_up_singly_and_never_lost():
+    absent = "10.9999/not-in-openalex"
+    fake = FakeOpenAlex(WORKS[:3], omit_from_batches=[DOIS[1]])
+    responses.add_callback(responses.GET, API, callback=fake.responses_callback)
+    report = _client().fetch([*DOIS[:3], absent])
+    assert {result.doi: result.status for result in report.results} == {
+        DOIS[0]: FOUND, DOIS[1]: FOUND, DOIS[2]: FOUND, absent: NOT_FOUND
+    }
+    assert report.requests == 3  # one batch, then the two DOIs it did not return
+    assert [path for path, _ in fake.requests[1:]] == [
+        f"/works/doi%3A{DOIS[1].replace('/', '%2F')}", "/works/doi%3A10.9999%2Fnot-in-openalex"
+    ]
+
+
+@responses.activate
+def test_429_with_retry_after_waits_and_retries():
+    sleeps: list[float] = []
+    fake = FakeOpenAlex(WORKS)
+    queue = [(429, {"Retry-After": "2", "X-RateLimit-Remaining": "99000"})]
+    responses.add_callback(responses.GET, API, callback=_status(fake, queue))
+    report = _client(sleeps).fetch(DOIS[:5])
+    assert [result.status for result in report.results] == [FOUND] * 5
+    assert sleeps == [2.0] and report.requests == 2 and report.budget_spent is None
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Retry-After": "30000", "X-RateLimit-Remaining": "0"},
+        {"Retry-After": "43200"},  # reset 12 h away: beyond max_retry_after
+        {"X-RateLimit-Remaining": "0"},
+    ],
+)
+@responses.activate
+def test_429_when_the_daily_budget_is_spent_stops_and_reports_what_was_not_fetched(headers):
+    sleeps: list[float] = []
+    sici = [f"10.1002/(sici)1521-396x(199910){volume}:2<637::aid-pssa637>3.0.co;2-7" for volume in range(60)]
+    fake = FakeOpenAlex([_rekeyed(WORKS[0], doi) for doi in sici])
+    answered = []
+
+    def callback(request):
+        answered.append(request.url)
+        if len(answered) == 2:
+            return 429, headers, json.dumps({"error": "Rate limit exceeded"})
+        return fake.responses_callback(request)
+
+    responses.add_callback(responses.GET, API, callback=callback)
+    report = _client(sleeps).fetch([*sici, COMMA_DOI])
+    first_batch = [result.doi for result in report.results]
+    assert first_batch and all(result.status == FOUND for result in report.results)
+    assert report.unfetched == [doi for doi in [*sici, COMMA_DOI] if doi not in first_batch]
+    assert "OpenAlex daily budget spent (HTTP 429" in report.budget_spent
+    assert sleeps == [] and report.requests == 2 and len(answered) == 2
+
+
+@pytest.mark.parametrize(("retries", "expected_sleeps"), [(0, []), (2, [0.5, 1.0]), (3, [0.5, 1.0, 2.0])])
+@responses.activate
+def test_5xx_is_retried_with_backoff_then_becomes_an_error_row(retries, expected_sleeps):
+    sleeps: list[float] = []
+    fake = FakeOpenAlex(WORKS)
+    queue = [(503, {})] * (retries + 1)
+    responses.add_callback(responses.GET, API, callback=_status(fake, queue))
+    report = _client(sleeps, retries=retries).fetch(DOIS[:3])
+    assert [(result.status, result.error) for result in report.results] == [(ERROR, "HTTP 503 Service Unavailable from /works")] * 3
+    assert sleeps == expected_sleeps and report.requests == retries + 1
+
+
+@responses.activate
+def test_5xx_then_success_recovers_within_the_retries():
+    fake = FakeOpenAlex(WORKS)
+    responses.add_callback(responses.GET, API, callback=_status(fake, [(500, {}), (502, {})]))
+    report = _client().fetch(DOIS[:3])
+    assert [result.status for result in report.results] == [FOUND] * 3 and report.requests == 3
+
+
+@responses.activate
+def test_timeouts_are_retried_then_become_error_rows():
+    sleeps: list[float] = []
+    responses.add(responses.GET, API, body=requests.exceptions.ReadTimeout("read timed out"))
+    report = _client(sleeps, retries=1).fetch(DOIS[:2])
+    assert [result.status for result in report.results] == [ERROR, ERROR]
+    assert report.results[0].error == "ReadTimeout: read timed out"
+    assert sleeps == [0.5] and report.requests == 2
+
+
+@responses.activate
+def test_the_api_key_is_sent_as_a_bearer_token_and_never_logged_nor_in_errors(caplog):
+    caplog.set_level(logging.DEBUG)
+    fake = FakeOpenAlex(WORKS[:2])
+    responses.add_callback(responses.GET, API, callback=_status(fake, [(503, {})] * 4))
+    report = _client().fetch([*DOIS[:2], "10.9999/absent"])
+    assert responses.calls[0].request.headers["Authorization"] == f"Bearer {SECRET}"
+    assert responses.calls[0].request.headers["From"] == "recon@example.org"
+    assert SECRET not in caplog.text and "GET request to URL" in caplog.text  # pyalex's own debug line was captured
+    assert not any(SECRET in (result.error or "") for result in report.results)
+    assert not any(SECRET in call.request.url for call in responses.calls)
+
+
+@pytest.mark.parametrize("prefix", ["", "/openalex/v1"])
+def test_openalex_url_points_pyalex_at_a_loopback_server(prefix):
+    fake = FakeOpenAlex(WORKS, omit_from_batches=[DOIS[7]])
+    with serve_on_loopback(fake) as base:
+        assert base.startswith("http://127.0.0.1:")
+        report = _client(base_url=base + prefix, timeout=5).fetch([*DOIS, "10.9999/absent"])
+    statuses = {result.doi: result.status for result in report.results}
+    assert statuses == {**{doi: FOUND for doi in DOIS}, "10.9999/absent": NOT_FOUND}
+    assert [path for path, _ in fake.requests] == [f"{prefix}/works", f"{prefix}/works/doi%3A{DOIS[7].replace('/', '%2F')}", f"{prefix}/works/doi%3A10.9999%2Fabsent"]
+
+
+@pytest.mark.parametrize(
+    ("url", "base", "expected"),
+    [
+        ("https://api.openalex.org/works?filter=doi:10.1%2Fa", "http://127.0.0.1:8080", "http://127.0.0.1:8080/works?filter=doi:10.1%2Fa"),
+        ("https://api.openalex.org/works/doi%3A10.1%2Fa", "https://proxy.example/oa/", "https://proxy.example/oa/works/doi%3A10.1%2Fa"),
+        ("https://api.openalex.org/works", "https://api.openalex.org", "https://api.openalex.org/works"),
+    ],
+)
+def test_session_rebases_urls_keeping_their_encoding(url, base, expected):
+    assert OpenAlexSession(base, timeout=1).rebase(url) == expected
+
+
+NOW = datetime(2026, 11, 29, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(
+    ("fetched_at", "ttl_days", "expected"),
+    [
+        ({}, 30, ["10.1/a", "10.1/b"]),
+        ({"10.1/a": NOW - timedelta(days=29), "10.1/b": NOW - timedelta(days=1)}, 30, []),
+        ({"10.1/a": NOW - timedelta(days=31), "10.1/b": NOW - timedelta(days=1)}, 30, ["10.1/a"]),
+        ({"10.1/a": NOW - timedelta(days=2)}, 30, ["10.1/b"]),
+        ({"10.1/a": NOW - timedelta(seconds=1), "10.1/b": NOW}, 0, ["10.1/a"]),
+    ],
+)
+def test_stale_dois_are_the_never_fetched_and_the_older_than_ttl(fetched_at, ttl_days, expected):
+    assert stale_dois(["10.1/a", "10.1/b", "10.1/a"], fetched_at, now=NOW, ttl=timedelta(days=ttl_days)) == expected
+
+
+def test_recorded_report_finds_recorded_works_and_reports_the_rest_as_offline_errors():
+    recorded_at = datetime(2026, 3, 1, 8, 55, 55, tzinfo=timezone.utc)
+    report = recorded_report([DOIS[0], "10.9999/absent"], WORKS, recorded_at=recorded_at)
+    assert [(result.doi, result.status, result.error) for result in report.results] == [
+        (DOIS[0], FOUND, None), ("10.9999/absent", ERROR, OFFLINE_MISSING)
+    ]
+    assert report.requests == 0 and report.fetched_at == recorded_at

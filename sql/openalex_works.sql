@@ -1,0 +1,21 @@
+CREATE TABLE IF NOT EXISTS openalex_works (
+    research_area        VARCHAR NOT NULL,
+    doi                  VARCHAR NOT NULL,
+    status               VARCHAR NOT NULL,
+    error                VARCHAR,
+    openalex_id          VARCHAR,
+    openalex_doi         VARCHAR,
+    title                VARCHAR,
+    type                 VARCHAR,
+    publication_year     BIGINT,
+    cited_by_count       BIGINT,
+    counts_by_year       JSON,
+    citation_trend       DOUBLE,
+    is_retracted         BOOLEAN,
+    is_retraction_notice BOOLEAN,
+    referenced_works     VARCHAR[],
+    primary_topic        JSON,
+    abstract             VARCHAR,
+    fetched_at           TIMESTAMPTZ,
+    PRIMARY KEY (research_area, doi)
+);
