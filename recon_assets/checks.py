@@ -83,10 +83,22 @@ def _publications_by_area(con) -> pd.DataFrame:
 
 
 def _check_result(outcome, per_area: dict) -> dg.AssetCheckResult:
+    """The check result of a GX suite; its description names each unmet expectation and what was observed."""
+    unmet = [
+        f"{e['expectation']}({e['column'] or 'table'}): observed {_observed(e)}, required {e['mostly'] if e['mostly'] is not None else 'at least 1 row'}"
+        for e in outcome.expectations
+        if not e["success"]
+    ]
     return dg.AssetCheckResult(
         passed=outcome.success,
+        description="; ".join(unmet) or "every expectation met",
         metadata={"great_expectations": outcome.as_metadata(), "per_research_area": per_area},
     )
+
+
+def _observed(expectation: dict) -> str:
+    share = expectation["observed_share"]
+    return f"share {share:.3f}" if share is not None else f"{expectation['observed_value']} rows"
 
 
 @dg.asset_check(asset=publications, blocking=True)

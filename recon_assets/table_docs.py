@@ -16,6 +16,20 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
         "ingested_at": "When this file was first ingested (UTC).",
         "loaded_at": "When it last became the current snapshot (UTC).",
     },
+    "kg_nodes": {
+        "node_id": "The node's id in the export (current snapshot only).",
+        "line_number": "Line of the JSON-lines file (GraphML: the element's line) it came from.",
+        "labels": "Node labels, e.g. [Publication].",
+        "properties": "Node properties as found (JSON object).",
+    },
+    "kg_relationships": {
+        "relationship_id": "The relationship's id in the export (current snapshot only).",
+        "line_number": "Line of the JSON-lines file (GraphML: the element's line) it came from.",
+        "rel_type": "Relationship type, e.g. USES_DATASET.",
+        "start_id": "node_id of the start node (the KG's direction as built, e.g. the Publication of USES_DATASET).",
+        "end_id": "node_id of the end node.",
+        "properties": "Relationship properties as found (JSON object; {} when the export had none).",
+    },
     "kg_rejects": {
         "snapshot_id": "Snapshot the line belongs to.",
         "source": "Where the file came from.",
@@ -153,3 +167,12 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
         "scored_at": "When the row was written (UTC).",
     },
 }
+
+
+def tables_markdown() -> str:
+    """The README's "Output tables" section body, generated from TABLE_DOCS so the two never disagree."""
+    sections = []
+    for table, columns in TABLE_DOCS.items():
+        rows = "\n".join(f"| `{column}` | {text.replace('|', '/')} |" for column, text in columns.items())
+        sections.append(f"#### `{table}`\n\n| column | meaning |\n|---|---|\n{rows}\n")
+    return "\n".join(sections)

@@ -188,3 +188,18 @@ def test_a_research_area_without_edges_materializes_empty(sample_run):
     materialization = result.asset_materializations_for_node("edge_reliability")[0]
     assert materialization.metadata["dagster/row_count"].value == 0
     assert sample_run.query("SELECT count(*) FROM edge_reliability WHERE research_area = ?", [empty_area]) == [(0,)]
+
+
+def test_each_research_area_partition_gets_its_own_figures(sample_run):
+    result = sample_run.results[-1]
+    materialization = result.asset_materializations_for_node("edge_reliability")[0]
+    per_area = materialization.metadata["rows_per_research_area"].value
+    stored = dict(sample_run.query("SELECT research_area, count(*) FROM edge_reliability GROUP BY 1"))
+    assert per_area == {area: stored.get(area, 0) for area in AREAS}
+    observations = [
+        event.event_specific_data.asset_observation
+        for event in result.all_events
+        if event.event_type_value == "ASSET_OBSERVATION"
+        and event.event_specific_data.asset_observation.asset_key == dg.AssetKey("edge_reliability")
+    ]
+    assert {o.partition: o.metadata["dagster/row_count"].value for o in observations} == per_area

@@ -40,10 +40,11 @@ ADDED_COLUMNS = [
 
 def _edges(*rows: dict) -> pd.DataFrame:
     """Edges as `score_edges` expects them; each row gives the KG year (publication_year), the PageRank
-    percentile (centrality), coherence and what else it needs; without OpenAlex or Crossref data by default."""
+    centrality (centrality), coherence and what else it needs; without OpenAlex or Crossref data by default."""
     defaults = {
         "year_issue": pd.NA, "coherence_status": "SUPPORTED", "citation": "[Smith et al., 2019]",
-        "dataset_short_name": "AIRX2RET", "evidence": pd.NA,
+        "dataset_id": "kg:airx2ret-v006", "dataset_short_name": "AIRX2RET", "dataset_doi": "10.5067/aqua/airs/data201",
+        "evidence": pd.NA,
         "openalex_status": pd.NA, "openalex_error": pd.NA, "cited_by_count": pd.NA, "openalex_year": pd.NA,
         "citation_trend": np.nan, "openalex_retracted": False, "retraction_notice": False, "crossref_notice_dois": (),
     }
@@ -313,7 +314,7 @@ def test_score_edges_reason_names_citation_label_and_every_signal(position):
     assert f"recency {row['recency']:.2f} (linear decay)" in reason
     if row["coherence_status"] == UNVERIFIED:
         assert f"coherence UNVERIFIED (neutral {row['coherence']:.2f})" in reason
-        assert "no newer publication using AIRX2RET in 2023-2026 judged" in reason
+        assert "no newer publication using AIRX2RET (10.5067/aqua/airs/data201) in the evidence window was judged" in reason
     elif pd.isna(row["evidence"]):
         assert reason.endswith(f"; coherence {row['coherence']:.2f} {row['coherence_status']}")
     else:
@@ -517,3 +518,19 @@ def test_reason_says_why_centrality_has_no_citations(status, error, expected):
         as_of=AS_OF,
     ).iloc[0]
     assert expected in scored["reason"] and scored["centrality_source"] == "pagerank"
+
+
+@pytest.mark.parametrize(
+    ("short_name", "doi", "named"),
+    [
+        ("AST_L1T", "10.5067/aster/ast_l1t.003", "AST_L1T (10.5067/aster/ast_l1t.003)"),
+        (pd.NA, "10.5067/aster/ast_l1t.003", "10.5067/aster/ast_l1t.003"),
+        ("AST_L1T", pd.NA, "AST_L1T"),
+        (pd.NA, pd.NA, "kg:airx2ret-v006"),  # bug: a dataset without short name read "using nan"
+    ],
+)
+def test_unverified_reason_names_the_dataset_version_unambiguously(short_name, doi, named):
+    edges = _edges({"publication_year": 2020, "centrality": 0.2, "coherence": 0.5, "coherence_status": UNVERIFIED})
+    edges["dataset_short_name"], edges["dataset_doi"] = short_name, doi
+    reason = score_edges(edges, as_of=AS_OF)["reason"].iloc[0]
+    assert f"no newer publication using {named} in the evidence window was judged" in reason

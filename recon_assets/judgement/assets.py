@@ -9,7 +9,7 @@ from pydantic import Field
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.judgement.offline_judge import DEFAULT_MIN_SIMILARITY, DEFAULT_TOP_K, DEFAULT_WINDOW_YEARS, judge_edges
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, publication_research_areas, publications
-from recon_assets.metadata import table_metadata
+from recon_assets.metadata import per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.resources import AsOfDate
 from recon_assets.sql_files import load_sql
@@ -44,7 +44,7 @@ def coherence_judgements(
         pool = con.execute(load_sql("judge_inputs"), [areas]).df()
         con.execute("CREATE OR REPLACE TEMP TABLE judge_pool AS SELECT * FROM pool")
         texts = con.execute(load_sql("judged_publications")).df()
-        context.log.info(f"judging {len(pool):,} edges of {pool['dataset_id'].nunique():,} datasets for {len(areas)} research areas")
+        context.log.info(f"judging {len(pool):,} edges of {pool['dataset_id'].nunique():,} datasets for {len(areas)} research area(s)")
         pairs = judge_edges(
             pool, texts, as_of=as_of_date, top_k=config.top_k, min_similarity=config.min_similarity, window_years=config.window_years
         )
@@ -68,4 +68,10 @@ def coherence_judgements(
                 "newer_centrality": [("publication_centrality", "centrality")],
             },
         )
-    return dg.MaterializeResult(metadata={**metadata, "verdicts": verdicts, "as_of": as_of_date.isoformat()})
+    per_area = per_partition_figures(context, rows, areas)
+    return dg.MaterializeResult(
+        metadata={
+            **metadata, "verdicts": verdicts, "as_of": as_of_date.isoformat(),
+            "rows_per_research_area": {area: figures["rows"] for area, figures in per_area.items()},
+        }
+    )

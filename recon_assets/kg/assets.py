@@ -12,7 +12,7 @@ from recon_assets.kg.typed_tables import (
     build_research_areas,
     node_index,
 )
-from recon_assets.metadata import table_metadata
+from recon_assets.metadata import column_schema, table_metadata
 from recon_assets.resources import AsOfDate, KgExportSource
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_table
@@ -33,6 +33,10 @@ def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, du
     with duckdb.get_connection() as con:
         summary = ingest_export(con, export.path, export.source, progress=context.log.info)
         rejects = table_metadata(con, "kg_rejects", where="snapshot_id = ?", params=[summary.snapshot_id])
+        schemas = {
+            "dagster/column_schema": column_schema(con, "kg_snapshots"),
+            **{f"columns of {table}": column_schema(con, table) for table in ("kg_nodes", "kg_relationships", "kg_rejects")},
+        }
     return dg.MaterializeResult(
         metadata={
             "snapshot_id": summary.snapshot_id,
@@ -49,6 +53,7 @@ def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, du
             "reused_unchanged_snapshot": summary.reused,
             "dagster/row_count": summary.nodes_accepted + summary.relationships_accepted,
             "rejects_preview": rejects["preview"],
+            **schemas,
         },
         data_version=dg.DataVersion(summary.snapshot_id),
     )

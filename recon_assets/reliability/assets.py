@@ -13,7 +13,7 @@ from recon_assets.enrichment.assets import crossref_retractions, openalex_works
 from recon_assets.judgement.assets import coherence_judgements
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.metadata import table_metadata
+from recon_assets.metadata import per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.scoring import LABELS, Thresholds, TrendRules, Weights
@@ -107,6 +107,7 @@ def edge_reliability(
             lineage=EDGE_RELIABILITY_LINEAGE,
         )
     distribution = {label: labels.get(label, 0) for label in LABELS}
+    per_area = per_partition_figures(context, rows, areas, LABELS)
     signals = {
         "with_citation_count": int(rows["cited_by_count"].notna().sum()),
         "centrality_from_citations": int((rows["centrality_source"] == "citations").sum()),
@@ -114,9 +115,13 @@ def edge_reliability(
         "year_from_openalex": int((rows["year_source"] == "openalex").sum()),
         "label_moved_by_citation_trend": int((rows["dominant_signal"] == "citation_trend").sum()),
     }
-    context.log.info(f"scored {sum(distribution.values()):,} edges in {len(areas)} research areas: {distribution}; OpenAlex/Crossref: {signals}")
+    context.log.info(f"scored {sum(distribution.values()):,} edges in {len(areas)} research area(s): {distribution}; OpenAlex/Crossref: {signals}")
     return dg.MaterializeResult(
-        metadata={**metadata, "label_distribution": distribution, "openalex_signals": signals, "as_of": as_of_date.isoformat()}
+        metadata={
+            **metadata, "label_distribution": distribution, "openalex_signals": signals, "as_of": as_of_date.isoformat(),
+            "rows_per_research_area": {area: figures["rows"] for area, figures in per_area.items()},
+            "label_distribution_per_research_area": {area: figures["label_distribution"] for area, figures in per_area.items()},
+        }
     )
 
 

@@ -250,7 +250,8 @@ def score_edges(
         edges: one row per Dataset→Publication edge with columns
             kg_year (Int64, may be NA) and year_issue (why it is NA), pagerank_centrality (PageRank
             on its log scale in [0, 1]), coherence (in [0, 1]) and coherence_status ('UNVERIFIED' when no newer
-            evidence was judged), citation ('[Author et al., 2019]'), dataset_short_name, evidence (text naming
+            evidence was judged), citation ('[Author et al., 2019]'), dataset_id, dataset_short_name and dataset_doi
+            (NA allowed), evidence (text naming
             the newer work that drove coherence, may be NA), and from OpenAlex / Crossref (NA when not known):
             openalex_status (found / not_found / error, NA without a DOI), openalex_error, cited_by_count,
             openalex_year, citation_trend, openalex_retracted (bool), retraction_notice (bool: the
@@ -333,7 +334,7 @@ def _reason(
     else:
         parts.append(
             f"coherence UNVERIFIED (neutral {row.coherence:.2f}): no newer publication using "
-            f"{row.dataset_short_name} in {as_of.year - 3}-{as_of.year} judged"
+            f"{_dataset_name(row)} in the evidence window was judged"
         )
     if not math.isnan(trend):
         parts.append(f"citation trend {trend:+.2f} (yearly citations, last 3 years vs the 3 before)")
@@ -345,7 +346,7 @@ def _reason(
             f"from centrality {rules.growth_foundational_centrality:.2f}, age does not count against it"
         )
     if label_ == FOUNDATIONAL and not verified:
-        parts.append("FOUNDATIONAL on centrality alone: no newer evidence was judged")
+        parts.append("FOUNDATIONAL on centrality alone")
     return f"{head}: " + "; ".join(parts)
 
 
@@ -360,6 +361,15 @@ def _centrality_reason(row, rule: CentralityRule) -> str:
     )
     drove = {"citations": "citations drove it", "pagerank": "PageRank drove it", "mean": "both count"}[row.centrality_source]
     return f"{level}; {rule} of {inputs}: {drove})"
+
+
+def _dataset_name(row) -> str:
+    """'AST_L1T (10.5067/aster/ast_l1t.003)': the short name alone is ambiguous across dataset versions."""
+    short_name = row.dataset_short_name if isinstance(row.dataset_short_name, str) else None
+    doi = row.dataset_doi if isinstance(row.dataset_doi, str) else None
+    if short_name and doi:
+        return f"{short_name} ({doi})"
+    return short_name or doi or str(row.dataset_id)
 
 
 def _level(value: float) -> str:

@@ -1,0 +1,169 @@
+"""`recon run`: check the inputs, take the database lock, run both jobs on the local Dagster instance, report.
+
+A thin wrapper over Dagster's own execution: `kg_tables_job` (ingest, typed tables, centrality) then
+`openalex_refresh_job` as one single-run backfill over every research area (enrichment, judgement,
+reliability), on the instance in DAGSTER_HOME (created if missing, default ./.dagster_home), so both runs,
+their materializations and lineage show in `dagster dev`.
+"""
+
+import logging
+import os
+import shutil
+import sys
+import time
+import warnings
+from datetime import date
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+from filelock import FileLock, Timeout
+
+from recon_assets.resources import DEFAULT_DB_PATH, REPO_ROOT, AsOfDate
+
+# Dagster's run tags for a partition range, read by single-run backfills (dagster._core.storage.tags).
+PARTITION_RANGE_START_TAG = "dagster/asset_partition_range_start"
+PARTITION_RANGE_END_TAG = "dagster/asset_partition_range_end"
+DEFAULT_DAGSTER_HOME = Path(".dagster_home")
+# INFO shows each asset's progress lines; Dagster's per-event DEBUG lines would bury them.
+QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "INFO"}}}}
+
+
+class PreflightError(RuntimeError):
+    """An input of `recon run` is unusable; raised before anything is written."""
+
+
+def run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
+    """Run every asset on the local instance and print progress and a summary.
+
+    Returns:
+        0 on success, 1 when a run failed (its root cause is printed), 2 when an input is unusable.
+    """
+    if kg is not None:
+        os.environ["RECON_KG_PATH"] = str(kg.resolve())
+    if db is not None:
+        os.environ["RECON_DB_PATH"] = str(db.resolve())
+    if as_of is not None:
+        os.environ["RECON_AS_OF"] = as_of.isoformat()
+    database = Path(os.environ.get("RECON_DB_PATH") or DEFAULT_DB_PATH)
+    try:
+        _preflight(database)
+        lock = FileLock(f"{database}.lock", timeout=0)
+        lock.acquire()
+    except Timeout:
+        print(f"error: another `recon run` is writing {database} (lock {database}.lock); wait for it to finish", file=sys.stderr)
+        return 2
+    except PreflightError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    with lock:
+        return _run_jobs(database)
+
+
+def _preflight(database: Path) -> None:
+    """Fail fast, before any run, on a missing KG file, a bad as_of or a database path that DuckDB cannot open."""
+    kg_path = os.environ.get("RECON_KG_PATH")
+    if kg_path and not Path(kg_path).is_file():
+        raise PreflightError(f"KG export {kg_path} is not a file")
+    try:
+        AsOfDate(as_of=os.environ.get("RECON_AS_OF") or "").date()
+    except ValueError as error:
+        raise PreflightError(f"RECON_AS_OF: {error}") from error
+    if database.is_dir():
+        raise PreflightError(f"--db {database} is a directory, not a DuckDB file")
+    database.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        duckdb.connect(str(database)).close()
+    except duckdb.Error as error:
+        raise PreflightError(f"cannot open DuckDB file {database}: {error}") from error
+
+
+def _run_jobs(database: Path) -> int:
+    home = _prepare_dagster_home()
+    # The instance's schema migration logs each step at INFO; the run's own events say what matters.
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    # BackfillPolicy.single_run() is how one run covers every research area; Dagster still marks it beta.
+    warnings.filterwarnings("ignore", message="Parameter `backfill_policy`", category=dg.BetaWarning)
+    # Imported here: definitions read the RECON_* environment when they load.
+    from recon_assets.definitions import defs
+    from recon_assets.partitions import research_area_partitions
+
+    instance = dg.DagsterInstance.get()
+    print(f"Dagster instance: {home}")
+    areas = research_area_partitions.get_partition_keys()
+    runs = [
+        ("kg_tables_job", {}, "ingest the KG snapshot, build typed tables and centrality"),
+        (
+            "openalex_refresh_job",
+            {PARTITION_RANGE_START_TAG: areas[0], PARTITION_RANGE_END_TAG: areas[-1]},
+            f"OpenAlex and Crossref (offline unless RECON_OPENALEX / RECON_CROSSREF=online), "
+            f"judge and score all {len(areas)} research areas in one run",
+        ),
+    ]
+    checks: list[dg.AssetCheckEvaluation] = []
+    reused = False
+    for job_name, tags, what in runs:
+        started = time.monotonic()
+        print(f"[{job_name}] {what} ...", flush=True)
+        result = defs.resolve_job_def(job_name).execute_in_process(
+            instance=instance, tags=tags, run_config=QUIET_LOGS, raise_on_error=False
+        )
+        evaluations = result.get_asset_check_evaluations()
+        checks += evaluations
+        reused = reused or _snapshot_reused(result)
+        print(f"[{job_name}] {'succeeded' if result.success else 'FAILED'} in {time.monotonic() - started:.1f}s (run {result.run_id})")
+        for evaluation in evaluations:
+            if not evaluation.passed:
+                print(f"[{job_name}] asset check FAILED: {evaluation.check_name}: {evaluation.description}", file=sys.stderr)
+        if not result.success:
+            for message in _failures(result):
+                print(f"[{job_name}] {message}", file=sys.stderr)
+            print(f"run failed; its full logs: `dagster dev` with DAGSTER_HOME={home}, run {result.run_id}", file=sys.stderr)
+            return 1
+    _print_summary(database, checks, reused)
+    return 0
+
+
+def _prepare_dagster_home() -> Path:
+    """Use DAGSTER_HOME, else ./.dagster_home; create it and give it the project's dagster.yaml if it has none."""
+    home = Path(os.environ.get("DAGSTER_HOME") or DEFAULT_DAGSTER_HOME).resolve()
+    home.mkdir(parents=True, exist_ok=True)
+    os.environ["DAGSTER_HOME"] = str(home)
+    if not (home / "dagster.yaml").exists():
+        shutil.copy(REPO_ROOT / "dagster.yaml", home / "dagster.yaml")
+    return home
+
+
+def _snapshot_reused(result: dg.ExecuteInProcessResult) -> bool:
+    materializations = result.asset_materializations_for_node("kg_snapshot") if result.success else []
+    return any(m.metadata.get("reused_unchanged_snapshot", dg.BoolMetadataValue(False)).value for m in materializations)
+
+
+def _failures(result: dg.ExecuteInProcessResult) -> list[str]:
+    """'step <key> failed: <root cause>' for every failed step, the innermost cause of each error chain."""
+    messages = []
+    for event in result.all_events:
+        if not event.is_step_failure:
+            continue
+        error = event.step_failure_data.error
+        while error.cause is not None:
+            error = error.cause
+        messages.append(f"step {event.step_key} failed: {error.message.strip()}")
+    return messages
+
+
+def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused: bool) -> None:
+    with duckdb.connect(str(database), read_only=True) as con:
+        labels = con.execute("SELECT label, count(*) FROM edge_reliability GROUP BY 1 ORDER BY 2 DESC").fetchall()
+        snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(
+            "SELECT snapshot_id, lines_read, nodes_accepted, relationships_accepted, rejected, ingested_at "
+            "FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1"
+        ).fetchone()
+    print(f"\nDuckDB: {database}")
+    unchanged = f" (unchanged since {ingested_at:%Y-%m-%d %H:%M}: not ingested again)" if reused else ""
+    print(f"snapshot {snapshot_id}{unchanged}: {lines:,} lines -> {nodes:,} nodes, {relationships:,} relationships, {rejected:,} rejected (see kg_rejects)")
+    if labels:
+        print("edges scored per label: " + ", ".join(f"{label} {count:,}" for label, count in labels))
+    else:
+        print("edges scored: 0 - the snapshot has no usable Publication-USES_DATASET->Dataset relationship")
+    print(f"asset checks passed: {sum(e.passed for e in checks)}/{len(checks)}")

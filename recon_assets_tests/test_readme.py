@@ -1,0 +1,29 @@
+"""The README is the user's manual: its set-up commands and table docs must match what the project does."""
+
+from pathlib import Path
+
+from recon_assets.resources import REPO_ROOT
+from recon_assets.table_docs import TABLE_DOCS, tables_markdown
+
+README = (REPO_ROOT / "README.md").read_text()
+
+
+def test_readme_documents_every_output_column_as_table_docs_say():
+    """Regenerate with: python -c "from recon_assets.table_docs import tables_markdown; print(tables_markdown())"."""
+    assert tables_markdown() in README
+
+
+def test_ci_runs_the_readme_test_command():
+    ci = (REPO_ROOT / ".ci" / "run").read_text()
+    command = next(line.split("'")[1] for line in ci.splitlines() if line.startswith("TEST_COMMAND="))
+    assert command in README
+
+
+def test_table_docs_cover_every_table_the_pipeline_writes(sample_run):
+    tables = {name for (name,) in sample_run.query("SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE'")}
+    assert tables == set(TABLE_DOCS)
+    for table in tables:
+        columns = [name for (name,) in sample_run.query(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position", [table]
+        )]
+        assert columns == list(TABLE_DOCS[table]), table
