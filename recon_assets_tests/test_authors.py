@@ -33,6 +33,13 @@ WEI_YU = ["Wei, Haohan", "Yu, Tongning"]
         (" ; ; ", []),
         (None, []),
         (42, []),
+        # One level only: nested lists hold no names, however deep, and never crash.
+        ([["Wei, Haohan"], "Yu, Tongning"], ["Yu, Tongning"]),
+        ("[['Wei, Haohan'], 'Yu, Tongning']", ["Yu, Tongning"]),
+        ("[" * 1500 + "]" * 1500, []),  # deeper than Python's parser allows
+        ("[" * 1500 + "'Wei, Haohan'" + "]" * 1500, []),
+        ("[" + "-" * 100_000 + "1]", []),  # MemoryError inside ast.literal_eval
+        ("[{['a']}]", ["[{['a']}]"]),  # TypeError (unhashable) inside ast.literal_eval: not a list literal, like '[Smith]'
     ],
 )
 def test_author_names(raw: object, names: list[str]) -> None:
@@ -48,7 +55,7 @@ def test_author_names(raw: object, names: list[str]) -> None:
         (["Basem Zoheir"], None, "10.1000/x", "[Zoheir, n.d.]"),
         (["Madonna"], 1990, "10.1000/x", "[Madonna, 1990]"),
         ([], 2020, "10.1000/x", "[10.1000/x, 2020]"),
-        ([], None, "kg:node:7", "[kg:node:7, n.d.]"),
+        ([], None, "kg-node:7", "[kg-node:7, n.d.]"),
     ],
 )
 def test_citation_tag(authors: list[str], year: int | None, fallback: str, tag: str) -> None:

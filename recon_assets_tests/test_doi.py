@@ -51,6 +51,12 @@ GL007 = "10.1029/gl007i007p00545"
         # Dotted sub-registrant prefixes are DOIs too.
         ("10.1000.10/ABC", "10.1000.10/abc"),
         ("10.3390/RS12081239", "10.3390/rs12081239"),
+        # Invisible format characters (Unicode category Cf) pasted from web pages are dropped, percent-encoded or not.
+        ("10.3390/rs12\u200b081239", "10.3390/rs12081239"),  # zero-width space
+        ("\ufeff10.3390/rs12081239", "10.3390/rs12081239"),  # byte-order mark
+        ("10.3390/rs12\u00ad081239", "10.3390/rs12081239"),  # soft hyphen
+        ("10.3390/rs12081239\u2060", "10.3390/rs12081239"),  # word joiner
+        ("https://doi.org/10.3390/rs12%E2%80%8B081239", "10.3390/rs12081239"),
     ],
 )
 def test_canonical_doi(raw: str, key: str) -> None:
@@ -63,6 +69,8 @@ def test_canonical_doi(raw: str, key: str) -> None:
     ("raw", "issue"),
     [
         ("N/A", "missing"),
+        ("n/a", "missing"),
+        (" N/a ", "missing"),
         ("", "missing"),
         ("   ", "missing"),
         (None, "missing"),
@@ -77,6 +85,11 @@ def test_canonical_doi(raw: str, key: str) -> None:
         ("https://example.org/10.1000/abc", "not a DOI"),
         # A percent-decoded newline before the trailing '.' must not pass as the end of the key.
         ("10.1000/abc%0A.", "not a DOI"),
+        # Control characters (category Cc) are never part of a DOI.
+        ("10.1000/a\x00b", "not a DOI"),
+        ("10.1000/a%00b", "not a DOI"),
+        ("10.1000/ab\x7f", "not a DOI"),
+        ("\u200b", "not a DOI"),
     ],
 )
 def test_not_a_doi(raw: object, issue: str) -> None:

@@ -4,6 +4,7 @@ reason and line number, lines are conserved, and re-ingesting never duplicates."
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -80,8 +81,36 @@ BAD_LINES = {
     ),
     "labels empty": ([node("x")], [(3, "x", "node without labels")]),
     "labels missing": ([line(type="node", id="x", properties={})], [(3, "x", "node without labels")]),
-    "labels a string": ([line(type="node", id="x", labels="Dataset")], [(3, "x", "node without labels")]),
+    "labels null": ([line(type="node", id="x", labels=None)], [(3, "x", "node without labels")]),
+    "labels a string": ([line(type="node", id="x", labels="Dataset")], [(3, "x", "node labels must be a list of strings")]),
+    "labels an object": ([line(type="node", id="x", labels={"Dataset": 1})], [(3, "x", "node labels must be a list of strings")]),
+    "labels holding a number": ([line(type="node", id="x", labels=[1, "Dataset"])], [(3, "x", "node labels must be a list of strings")]),
+    "labels holding a list": ([line(type="node", id="x", labels=[["Dataset"]])], [(3, "x", "node labels must be a list of strings")]),
     "labels blank": ([line(type="node", id="x", labels=[None, ""])], [(3, "x", "node without labels")]),
+    "labels Publication and Dataset": (
+        [node("x", "Publication", "Dataset")], [(3, "x", "node cannot be both Publication and Dataset")],
+    ),
+    "node id true": ([line(type="node", id=True, labels=["Dataset"])], [(3, "true", "node id must be a non-empty string or integer")]),
+    "node id an object": ([line(type="node", id={}, labels=["Dataset"])], [(3, "{}", "node id must be a non-empty string or integer")]),
+    "node id a list": ([line(type="node", id=["x"], labels=["Dataset"])], [(3, '["x"]', "node id must be a non-empty string or integer")]),
+    "node id empty": ([node("", "Dataset")], [(3, "", "node id must be a non-empty string or integer")]),
+    "node id blank": ([node(" ", "Dataset")], [(3, " ", "node id must be a non-empty string or integer")]),
+    "node id a fraction": ([line(type="node", id=1.5, labels=["Dataset"])], [(3, "1.5", "node id must be a non-empty string or integer")]),
+    "relationship id false": (
+        [line(type="relationship", id=False, label="USES_DATASET", start={"id": "p1"}, end={"id": "d1"})],
+        [(3, "false", "relationship id must be a non-empty string or integer")],
+    ),
+    "relationship start id an object": (
+        [line(type="relationship", id="r1", label="USES_DATASET", start={"id": {}}, end={"id": "d1"})],
+        [(3, "r1", "relationship start and end ids must be non-empty strings or integers")],
+    ),
+    "relationship end id empty": (
+        [rel("r1", "USES_DATASET", "p1", "")], [(3, "r1", "relationship start and end ids must be non-empty strings or integers")],
+    ),
+    "relationship end id true": (
+        [line(type="relationship", id="r1", label="USES_DATASET", start={"id": "p1"}, end={"id": True})],
+        [(3, "r1", "relationship start and end ids must be non-empty strings or integers")],
+    ),
     "duplicate relationship id after a rejected first copy": (
         [rel("r1", "USES_DATASET", "p9", "d1"), rel("r1", "USES_DATASET", "p1", "d1")],
         [(3, "r1", "start node p9 does not exist")],
@@ -175,16 +204,20 @@ def test_valid_quirks_are_accepted(con, tmp_path: Path) -> None:
         rel("r2", "OF_PROJECT", "d1", "pl"),  # endpoint labels are not enforced for this type (real KG quirk)
         rel("r3", "CITES", "p1", "p1"),
         line(type="node", id=7, labels=["Project"]),  # a numeric id is read as text
+        line(type="node", id=12345678901234567890123, labels=["Project"]),  # integers beyond 64 bits too
+        line(type="node", id="k1", labels=[None, "", "ScienceKeyword"]),  # blank labels are dropped, the others kept
     ]
     path.write_bytes(b"\xef\xbb\xbf" + b"\r\n".join(lines))  # BOM, CRLF, no final newline
 
     summary = ingest_export(con, path, "test")
 
     assert summary.rejected == 0
-    assert summary.node_counts == {"Dataset": 1, "Other": 1, "Platform": 1, "Project": 1, "Publication": 1}
+    assert summary.node_counts == {"Dataset": 1, "Other": 1, "Platform": 1, "Project": 2, "Publication": 1, "ScienceKeyword": 1}
     assert summary.relationship_counts == {"CITES": 1, "OF_PROJECT": 1, "USES_DATASET": 1}
     assert con.execute("SELECT labels FROM kg_nodes WHERE node_id = 'd1'").fetchone() == (["Dataset", "Other"],)
     assert con.execute("SELECT node_id FROM kg_nodes WHERE line_number = 7").fetchone() == ("7",)
+    assert con.execute("SELECT node_id FROM kg_nodes WHERE line_number = 8").fetchone() == ("12345678901234567890123",)
+    assert con.execute("SELECT labels FROM kg_nodes WHERE node_id = 'k1'").fetchone() == (["ScienceKeyword"],)
     assert_conserved(con, summary)
 
 
@@ -204,13 +237,102 @@ def test_graphml_with_a_syntax_error_mid_file(con, tmp_path: Path) -> None:
     summary = ingest_export(con, path, "test")
 
     assert summary.format == "apoc_graphml"
-    (wrong_way, syntax_error) = rejects(con, summary.snapshot_id)
+    (wrong_way, *syntax_errors) = rejects(con, summary.snapshot_id)
     assert wrong_way == (8, "e1", "USES_DATASET must start at a Publication node, not Dataset:Other")
-    assert syntax_error[:2] == (9, None)
-    assert syntax_error[2].startswith("GraphML syntax error, rest of file not read: ")  # then libxml2's own words
-    assert con.execute("SELECT node_id, properties->>'pagerank_global' FROM kg_nodes ORDER BY 1").fetchall() == [("n0", "0.5"), ("n1", None)]
+    assert [error[:2] for error in syntax_errors] == [(9, None), (9, None)]
+    assert all(error[2].startswith("GraphML syntax error at line 9") for error in syntax_errors)
+    assert all(error[2].endswith("recovered: the element there may be damaged or lost") for error in syntax_errors)
+    # The nodes after the damage are read: n2 as libxml2 recovered it, n3 whole.
+    assert con.execute("SELECT node_id, properties->>'pagerank_global' FROM kg_nodes ORDER BY 1").fetchall() == [
+        ("n0", "0.5"), ("n1", None), ("n2", None), ("n3", None),
+    ]
     assert con.execute("SELECT relationship_id, start_id, end_id FROM kg_relationships").fetchall() == [("e0", "n0", "n1")]
+    assert summary.lines_read == 8  # 6 elements + 2 parser errors
     assert_conserved(con, summary)
+
+
+MINIFIED_HEAD = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+    '<key id="doi" for="node" attr.name="doi" attr.type="string"/>\n<graph id="G" edgedefault="directed">\n'
+    '<node id="d1" labels=":Dataset"><data key="doi">10.5067/X</data></node>\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected_rejects"),
+    [
+        pytest.param(
+            '<node id="p1" labels=":Publication"/><node id="p2" labels=":Publication"/>\n'
+            '<edge id="r1" source="p1" target="d1" label="USES_DATASET"/>\n<edge id="r2" source="p2" target="d1" label="USES_DATASET"/>\n',
+            [],
+            id="two nodes on one line",  # was: duplicate key in the line-number join
+        ),
+        pytest.param(
+            '<node id="p1" labels=":Publication"/>\n'
+            '<node id="p2" labels=":Publication"/><edge id="rX" source="ghost" target="d1" label="USES_DATASET"/>\n'
+            '<edge id="r1" source="p1" target="d1" label="USES_DATASET"/>\n<edge id="r2" source="p2" target="d1" label="USES_DATASET"/>\n',
+            [(7, "rX", "start node ghost does not exist")],
+            id="a node and a bad edge on one line",  # was: p2 rejected with the edge's reason
+        ),
+        pytest.param(
+            '<node id="p1" labels=":Publication"/><node id="p2" labels=":Publication"/><node id="p1" labels=":Dataset"/>'
+            '<edge id="r1" source="p1" target="d1" label="USES_DATASET"/><edge id="r2" source="p2" target="d1" label="USES_DATASET"/>\n',
+            [(6, "p1", "duplicate node id p1 (first at line 6)")],
+            id="everything on one line, with a duplicate",
+        ),
+    ],
+)
+def test_graphml_elements_sharing_a_line(con, tmp_path: Path, body: str, expected_rejects: list[tuple]) -> None:
+    path = tmp_path / "graph.graphml"
+    path.write_text(MINIFIED_HEAD + body + "</graph>\n</graphml>\n", encoding="utf-8")
+
+    summary = ingest_export(con, path, "test")
+
+    assert rejects(con, summary.snapshot_id) == expected_rejects
+    assert con.execute("SELECT node_id FROM kg_nodes ORDER BY 1").fetchall() == [("d1",), ("p1",), ("p2",)]
+    assert con.execute("SELECT relationship_id FROM kg_relationships ORDER BY 1").fetchall() == [("r1",), ("r2",)]
+    assert_conserved(con, summary)
+
+
+@pytest.mark.parametrize(
+    ("lines", "reasons"),
+    [
+        ([b"{oops", line(type="node", id="x"), rel("r1", "USES_DATASET", "p1", "d1")],
+         [(1, "malformed JSON"), (2, "node without labels"), (3, "start node p1 does not exist")]),
+        ([node("p1", "Publication", "Dataset")], [(1, "node cannot be both Publication and Dataset")]),
+    ],
+    ids=["every line bad", "the only node rejected"],
+)
+def test_a_file_without_accepted_nodes_fails_and_keeps_the_current_snapshot(
+    con, tmp_path: Path, lines: list[bytes], reasons: list[tuple]
+) -> None:
+    good = ingest_export(con, write(tmp_path / "good.json", [PUBLICATION, DATASET]), "good")
+    bad = write(tmp_path / "bad.json", lines)
+
+    with pytest.raises(KgExportError, match=rf"^no node of {re.escape(str(bad))} was accepted: {len(lines)} lines, all rejected - see kg_rejects$"):
+        ingest_export(con, bad, "bad")
+
+    assert current_snapshot_id(con) == good.snapshot_id
+    assert con.execute("SELECT node_id FROM kg_nodes ORDER BY 1").fetchall() == [("d1",), ("p1",)]
+    assert con.execute("SELECT count(*) FROM kg_snapshots").fetchone() == (1,)
+    bad_rejects = con.execute("SELECT source, line_number, reason FROM kg_rejects WHERE source = 'bad' ORDER BY 2").fetchall()
+    assert bad_rejects == [("bad", number, reason) for number, reason in reasons]
+    assert_conserved(con, good)
+    with pytest.raises(KgExportError, match="all rejected"):  # trying again fails the same way, without duplicate rejects
+        ingest_export(con, bad, "bad")
+    assert con.execute("SELECT count(*) FROM kg_rejects WHERE source = 'bad'").fetchone() == (len(reasons),)
+
+
+def test_a_graphml_file_without_elements_fails_and_keeps_the_current_snapshot(con, tmp_path: Path) -> None:
+    good = ingest_export(con, write(tmp_path / "good.json", [PUBLICATION, DATASET]), "good")
+    path = tmp_path / "graph.graphml"
+    path.write_text(MINIFIED_HEAD.replace("<node", "<!--node").replace("</node>", "</node-->") + "</graph>\n</graphml>\n")
+
+    with pytest.raises(KgExportError, match=f"no node or edge element could be read from KG export {re.escape(str(path))}"):
+        ingest_export(con, path, "bad")
+
+    assert current_snapshot_id(con) == good.snapshot_id
+    assert con.execute("SELECT node_id FROM kg_nodes ORDER BY 1").fetchall() == [("d1",), ("p1",)]
 
 
 @pytest.mark.parametrize(

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import duckdb
 import pandas as pd
 import pytest
 
+from recon_assets.kg.ingest import ingest_export
 from recon_assets.kg.typed_tables import (
     build_citations,
     build_dataset_publication_edges,
@@ -68,19 +70,40 @@ FULL = {"title": "Gold in Egypt", "abstract": "We map.", "year": "2020", "author
              ("4", {"doi": "10.1000/a"})],  # DuckDB hands the NULL DOIs beside a real one to pandas as NaN
             [{"publication_id": "10.1000/a", "doi": "10.1000/a", "doi_raw": "10.1000/a", "title": None, "abstract": None, "year": None,
               "authors": None, "first_author_tag": "[10.1000/a, n.d.]", "pagerank": None, "node_ids": ["4"]},
+             {"publication_id": "kg-node:2", "doi": None, "doi_raw": "N/A", "title": "Untitled?", "abstract": None, "year": None,
+              "authors": None, "first_author_tag": "[kg-node:2, n.d.]", "pagerank": None, "node_ids": ["2"]},
+             {"publication_id": "kg-node:3", "doi": None, "doi_raw": "not a doi", "title": "Bad DOI", "abstract": None, "year": None,
+              "authors": None, "first_author_tag": "[kg-node:3, n.d.]", "pagerank": None, "node_ids": ["3"]},
              {"publication_id": "kg:g-1", "doi": None, "doi_raw": None, "title": None, "abstract": None, "year": 2019,
-              "authors": None, "first_author_tag": "[kg:g-1, 2019]", "pagerank": None, "node_ids": ["1"]},
-             {"publication_id": "kg:node:2", "doi": None, "doi_raw": "N/A", "title": "Untitled?", "abstract": None, "year": None,
-              "authors": None, "first_author_tag": "[kg:node:2, n.d.]", "pagerank": None, "node_ids": ["2"]},
-             {"publication_id": "kg:node:3", "doi": None, "doi_raw": "not a doi", "title": "Bad DOI", "abstract": None, "year": None,
-              "authors": None, "first_author_tag": "[kg:node:3, n.d.]", "pagerank": None, "node_ids": ["3"]}],
-            id="no DOI: kg:<globalId>, else kg:node:<id>; '' and 'N/A' are NULL",
+              "authors": None, "first_author_tag": "[kg:g-1, 2019]", "pagerank": None, "node_ids": ["1"]}],
+            id="no DOI: kg:<globalId>, else kg-node:<id>; '' and 'N/A' are NULL",
         ),
         pytest.param(
             [("1", {"doi": "10.1000/a", "authors": "['Wei, Haohan', 'Yu, Tongning']", "year": 2023})],
             [{"publication_id": "10.1000/a", "doi": "10.1000/a", "doi_raw": "10.1000/a", "title": None, "abstract": None, "year": 2023,
               "authors": "Wei, Haohan; Yu, Tongning", "first_author_tag": "[Wei et al., 2023]", "pagerank": None, "node_ids": ["1"]}],
             id="stringified author list, numeric year",
+        ),
+        pytest.param(
+            [("1", {"doi": "", "DOI": "10.1000/A"}), ("2", {"doi": " ", "DOI": "10.1000/B"}), ("3", {"doi": "n/a", "DOI": "10.1000/C"}),
+             ("4", {"doi": "10.1000/D", "DOI": "10.1000/other"}), ("5", {"doi": "", "DOI": "N/A"})],
+            [{"publication_id": "10.1000/a", "doi": "10.1000/a", "doi_raw": "10.1000/A"},
+             {"publication_id": "10.1000/b", "doi": "10.1000/b", "doi_raw": "10.1000/B"},
+             {"publication_id": "10.1000/c", "doi": "10.1000/c", "doi_raw": "10.1000/C"},
+             {"publication_id": "10.1000/d", "doi": "10.1000/d", "doi_raw": "10.1000/D"},
+             {"publication_id": "kg-node:5", "doi": None, "doi_raw": ""}],
+            id="an empty or N/A doi does not hide a DOI; doi wins when both are set",
+        ),
+        pytest.param(
+            [("d2", {"doi": "N/A"}), ("d3", {"globalId": "node:d2"})],
+            [{"publication_id": "kg-node:d2", "node_ids": ["d2"]}, {"publication_id": "kg:node:d2", "node_ids": ["d3"]}],
+            id="a node-based id never collides with a globalId-based one",
+        ),
+        pytest.param(
+            [("1", {"doi": "10.1000/a", "year": "[" * 1500 + "]" * 1500, "authors": "[" * 1500 + "]" * 1500})],
+            [{"publication_id": "10.1000/a", "year": None, "year_issue": "not a year: '" + "[" * 40 + "'", "authors": None,
+              "first_author_tag": "[10.1000/a, n.d.]"}],
+            id="deeply nested strings",
         ),
     ],
 )
@@ -110,6 +133,69 @@ def test_year_travels_with_its_raw_value_and_issue(years: list, year: int | None
     assert records(frame, ["year", "year_raw", "year_issue"]) == [{"year": year, "year_raw": year_raw, "year_issue": year_issue}]
 
 
+NESTED = json.loads("[" * 900 + "]" * 900)  # deepest Python decodes; DuckDB stores deeper, see below
+
+
+@pytest.mark.parametrize(
+    ("value", "year", "year_raw", "year_issue", "authors"),
+    [
+        ("2019", 2019, "2019", None, "2019"),
+        (2019, 2019, "2019", None, None),
+        (True, None, "true", "not a year: True", None),  # year_raw is JSON text, never a Python repr
+        ([2019], None, "[2019]", "not a year: list", None),
+        ({"y": 2019}, None, '{"y":2019}', "not a year: object", None),
+        (NESTED, None, "[" * 900 + "]" * 900, "not a year: list", None),
+        ("RAW:" + "[" * 1500 + "]" * 1500, None, "[" * 1500 + "]" * 1500, "not a year: nested value", None),  # json.loads: RecursionError
+        ("RAW:" + "2" * 5000, None, "2" * 5000, "not a year: number too long", None),  # json.loads: ValueError (int_max_str_digits)
+    ],
+)
+def test_json_values_of_any_shape(value: object, year: int | None, year_raw: str, year_issue: str | None, authors: str | None) -> None:
+    """`value` is both the year and the authors. Values marked RAW: go as JSON text straight into kg_nodes (Python's json
+    cannot read them back)."""
+    text = value.removeprefix("RAW:") if isinstance(value, str) and value.startswith("RAW:") else json.dumps(value, separators=(",", ":"))
+    with duckdb.connect() as con:
+        con.execute(load_sql("kg_snapshot"))
+        con.execute("INSERT INTO kg_nodes VALUES ('1', 1, ['Publication'], ?)", [f'{{"doi":"{RS}","year":{text},"authors":{text}}}'])
+        frame = build_publications(con.execute(load_sql("publication_nodes")).df(), latest_year=LATEST)
+
+    assert records(frame, ["year", "year_raw", "year_issue", "authors"]) == [
+        {"year": year, "year_raw": year_raw, "year_issue": year_issue, "authors": authors}
+    ]
+
+
+def ingested_publications(tmp_path: Path, name: str, content: str) -> pd.DataFrame:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    with duckdb.connect() as con:
+        ingest_export(con, path, "test")
+        return build_publications(con.execute(load_sql("publication_nodes")).df(), latest_year=LATEST)
+
+
+@pytest.mark.parametrize("pagerank", ["Infinity", "-Infinity", "NaN", "1e400", '"inf"', '"nan"', '"-inf"', "0", "-0.5", "true", '"abc"', "[0.5]"])
+def test_non_finite_json_pagerank_is_missing_end_to_end(tmp_path: Path, pagerank: str) -> None:
+    content = f'{{"type":"node","id":"1","labels":["Publication"],"properties":{{"doi":"{RS}","pagerank_global":{pagerank}}}}}\n'
+
+    frame = ingested_publications(tmp_path, "graph.json", content)
+
+    assert records(frame, ["publication_id", "pagerank"]) == [{"publication_id": RS, "pagerank": None}]
+
+
+@pytest.mark.parametrize("pagerank", ["inf", "-inf", "nan", "INF", "NaN", "1e400", "abc", ""])
+def test_non_finite_graphml_pagerank_is_missing_end_to_end(tmp_path: Path, pagerank: str) -> None:
+    content = (
+        '<?xml version="1.0"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+        '<key id="pr" for="node" attr.name="pagerank_publication_dataset" attr.type="double"/>\n<graph>\n'
+        f'<node id="1" labels=":Publication"><data key="pr">{pagerank}</data></node>\n'
+        f'<node id="2" labels=":Publication"><data key="pr">0.25</data></node>\n</graph>\n</graphml>\n'
+    )
+
+    frame = ingested_publications(tmp_path, "graph.graphml", content)
+
+    assert records(frame, ["publication_id", "pagerank"]) == [
+        {"publication_id": "kg-node:1", "pagerank": None}, {"publication_id": "kg-node:2", "pagerank": 0.25},
+    ]
+
+
 def test_no_publication_nodes() -> None:
     frame = publications()
 
@@ -117,6 +203,21 @@ def test_no_publication_nodes() -> None:
     assert list(frame.columns) == [
         "publication_id", "doi", "doi_raw", "title", "year", "year_raw", "year_issue", "abstract", "authors",
         "first_author_tag", "pagerank", "node_ids",
+    ]
+
+
+def test_dataset_doi_and_ids() -> None:
+    nodes = typed_nodes(
+        "Dataset", "dataset_nodes",
+        [("d1", {"doi": "", "DOI": "10.5067/A"}), ("d2", {"doi": "10.5067/B"}), ("d3", {"globalId": "node:d2", "doi": "10.5067/C"})],
+    )
+
+    frame = build_datasets(nodes)
+
+    assert records(frame, ["dataset_id", "doi", "doi_raw", "node_ids"]) == [
+        {"dataset_id": "kg-node:d1", "doi": "10.5067/a", "doi_raw": "10.5067/A", "node_ids": ["d1"]},
+        {"dataset_id": "kg-node:d2", "doi": "10.5067/b", "doi_raw": "10.5067/B", "node_ids": ["d2"]},
+        {"dataset_id": "kg:node:d2", "doi": "10.5067/c", "doi_raw": "10.5067/C", "node_ids": ["d3"]},  # was merged with d2
     ]
 
 
@@ -135,10 +236,10 @@ def test_build_datasets() -> None:
     frame = build_datasets(nodes)
 
     assert records(frame, ["dataset_id", "doi", "short_name", "long_name", "daac", "temporal_start", "pagerank", "node_ids"]) == [
+        {"dataset_id": "kg-node:12", "doi": None, "short_name": "GPM_3IMERGDF", "long_name": "GPM IMERG Final V07",
+         "daac": None, "temporal_start": "2000-06-01", "pagerank": None, "node_ids": ["12"]},
         {"dataset_id": "kg:g-airs", "doi": "10.5067/aqua/airs/data201", "short_name": "AIRS2RET", "long_name": "AIRS/Aqua L2 V006",
          "daac": "GES_DISC", "temporal_start": None, "pagerank": 0.4, "node_ids": ["10", "11"]},
-        {"dataset_id": "kg:node:12", "doi": None, "short_name": "GPM_3IMERGDF", "long_name": "GPM IMERG Final V07",
-         "daac": None, "temporal_start": "2000-06-01", "pagerank": None, "node_ids": ["12"]},
     ]
 
 
@@ -188,17 +289,34 @@ def test_build_citations(merged: pd.DataFrame) -> None:
 
 def test_build_research_areas(merged: pd.DataFrame) -> None:
     areas = pd.DataFrame(
-        [("1", "AIR QUALITY"), ("2", "AIR QUALITY"), ("3", "ATMOSPHERIC/OCEAN INDICATORS"), ("3", "PRECIPITATION")],
+        [("1", "AIR QUALITY"), ("2", "AIR QUALITY"), ("3", "ATMOSPHERIC/OCEAN INDICATORS"), ("3", "PRECIPITATION"),
+         ("3", "BASKET WEAVING"), ("3", "AGRICULTURE"), ("2", "PRECIPITATION")],
         columns=["start_id", "area_name"],
     )
 
     frame = build_research_areas(areas, node_index(merged, "publication_id"), merged["publication_id"])
 
+    # A publication with a known area is never also unclassified; the unknown names it carries are named on its rows.
+    unknown_b = "also named BASKET WEAVING; PRECIPITATION: not one of the 21 applied research areas"
     assert records(frame, ["publication_id", "research_area", "research_area_name", "issue"]) == [
+        {"publication_id": "10.1000/b", "research_area": "agriculture", "research_area_name": "AGRICULTURE", "issue": unknown_b},
         {"publication_id": "10.1000/b", "research_area": "atmospheric_ocean_indicators",
-         "research_area_name": "ATMOSPHERIC/OCEAN INDICATORS", "issue": None},
-        {"publication_id": "10.1000/b", "research_area": "unclassified", "research_area_name": "PRECIPITATION",
-         "issue": "not one of the 21 applied research areas"},
-        {"publication_id": RS, "research_area": "air_quality", "research_area_name": "AIR QUALITY", "issue": None},
+         "research_area_name": "ATMOSPHERIC/OCEAN INDICATORS", "issue": unknown_b},
+        {"publication_id": RS, "research_area": "air_quality", "research_area_name": "AIR QUALITY",
+         "issue": "also named PRECIPITATION: not one of the 21 applied research areas"},
         {"publication_id": "kg:g-4", "research_area": "unclassified", "research_area_name": None, "issue": None},
+    ]
+
+
+def test_research_areas_only_unknown(merged: pd.DataFrame) -> None:
+    areas = pd.DataFrame([("3", "PRECIPITATION"), ("3", "BASKET WEAVING"), ("4", None)], columns=["start_id", "area_name"])
+
+    frame = build_research_areas(areas, node_index(merged, "publication_id"), merged["publication_id"])
+
+    assert records(frame, ["publication_id", "research_area", "research_area_name", "issue"]) == [
+        {"publication_id": "10.1000/b", "research_area": "unclassified", "research_area_name": "BASKET WEAVING",
+         "issue": "not one of the 21 applied research areas (nor is PRECIPITATION)"},
+        {"publication_id": RS, "research_area": "unclassified", "research_area_name": None, "issue": None},
+        {"publication_id": "kg:g-4", "research_area": "unclassified", "research_area_name": None,
+         "issue": "not one of the 21 applied research areas"},
     ]

@@ -23,6 +23,8 @@ LATEST = 2027  # as_of 2026-..., in-press papers carry next year
         (2019.0, 2019),
         ("2027", 2027),  # latest_year itself is allowed
         (str(MIN_YEAR), MIN_YEAR),
+        ("2019-12-31", 2019),
+        ("2020-02-29", 2020),
     ],
 )
 def test_parse_year_accepts(raw: object, year: int) -> None:
@@ -49,6 +51,17 @@ def test_parse_year_accepts(raw: object, year: int) -> None:
         (2099, "after as_of + 1 (2027): 2099"),
         ("2028", "after as_of + 1 (2027): 2028"),
         (MIN_YEAR - 1, f"before {MIN_YEAR}: {MIN_YEAR - 1}"),
+        # Only ASCII digits: fullwidth and Arabic-Indic digits are digits to Python's \d and int(), not years here.
+        ("\uff12\uff10\uff11\uff19", "not a year: '\uff12\uff10\uff11\uff19'"),
+        ("\u0662\u0660\u0661\u0669", "not a year: '\u0662\u0660\u0661\u0669'"),
+        ("2019-05-0\u0661", "not a year: '2019-05-0\u0661'"),
+        # A date must be a real date.
+        ("2019-13-45", "not a year: '2019-13-45'"),
+        ("2019-00", "not a year: '2019-00'"),
+        ("2019-02-30", "not a year: '2019-02-30'"),
+        ([2019], "not a year: list"),
+        ([[["2019"]]], "not a year: list"),
+        ({"year": 2019}, "not a year: object"),
     ],
 )
 def test_parse_year_rejects_with_a_reason(raw: object, issue: str) -> None:

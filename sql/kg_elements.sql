@@ -1,17 +1,30 @@
 -- Judge every line read from a KG export (temp table kg_lines) and keep the verdict in temp table kg_elements:
 -- reject_reason is NULL for an accepted node or relationship, else says why the line is rejected.
+-- Rows are keyed by `position` (unique ordinal in the file); `line_number` is only shown, as minified GraphML
+-- puts many elements on one line.
 -- Needs temp table kg_relationship_types(rel_type, start_label, end_label): the known types and, where the
 -- typed tables depend on it, the required endpoint labels (NULL = any).
+-- An id (node, relationship, endpoint) is a non-blank JSON string or an integer (APOC writes Neo4j's integer ids
+-- as strings, other exporters as numbers); true, {}, [] or 1.5 would all turn into text that looks like an id.
+CREATE OR REPLACE TEMP MACRO usable_id(id) AS CASE json_type(id)
+    WHEN 'VARCHAR' THEN trim(id->>'$', e' \t\r\n') <> ''
+    WHEN 'BIGINT' THEN true
+    WHEN 'UBIGINT' THEN true
+    WHEN 'DOUBLE' THEN regexp_full_match(id->>'$', '-?[0-9]+')  -- integers beyond 64 bits; not 1.5 or 1e3
+    ELSE false
+END;
 CREATE OR REPLACE TEMP TABLE kg_elements AS
 WITH parsed AS (
-    SELECT line_number, raw, read_error,
+    SELECT position, line_number, raw, read_error,
            CASE WHEN read_error IS NULL AND json_valid(raw) THEN raw::JSON END AS element
     FROM kg_lines
 ), shaped AS (
     SELECT *,
            element->>'type' AS element_type,
            element->>'id' AS element_id,
-           TRY_CAST(element->'labels' AS VARCHAR[]) AS labels,
+           element->'labels' AS labels_json,
+           -- Blank labels (null, '') are dropped; any other non-string fails the labels check below.
+           list_filter(TRY_CAST(element->'labels' AS VARCHAR[]), lambda l: l IS NOT NULL AND l <> '') AS labels,
            element->>'label' AS rel_type,
            element->'start'->>'id' AS start_id,
            element->'end'->>'id' AS end_id,
@@ -27,25 +40,32 @@ WITH parsed AS (
                WHEN element_type IS NULL OR element_type NOT IN ('node', 'relationship')
                    THEN 'unknown element type: ' || coalesce(element_type, 'none')
                WHEN element_id IS NULL THEN element_type || ' without id'
+               WHEN NOT usable_id(element->'id') THEN element_type || ' id must be a non-empty string or integer'
                WHEN json_type(properties) <> 'OBJECT' THEN 'properties is not a JSON object'
-               WHEN element_type = 'node' AND coalesce(len(list_filter(labels, lambda l: l IS NOT NULL AND l <> '')), 0) = 0
-                   THEN 'node without labels'
+               -- json_structure merges an array's item types: '["VARCHAR"]' for strings and nulls, '["NULL"]' for [].
+               WHEN element_type = 'node' AND json_type(labels_json) <> 'NULL' AND json_structure(labels_json) NOT IN ('["VARCHAR"]', '["NULL"]')
+                   THEN 'node labels must be a list of strings'
+               WHEN element_type = 'node' AND coalesce(len(labels), 0) = 0 THEN 'node without labels'
+               WHEN element_type = 'node' AND list_contains(labels, 'Publication') AND list_contains(labels, 'Dataset')
+                   THEN 'node cannot be both Publication and Dataset'
                WHEN element_type = 'relationship' AND (rel_type IS NULL OR rel_type NOT IN (SELECT rel_type FROM kg_relationship_types))
                    THEN 'unknown relationship type: ' || coalesce(rel_type, 'none')
                WHEN element_type = 'relationship' AND (start_id IS NULL OR end_id IS NULL)
                    THEN 'relationship without start or end id'
+               WHEN element_type = 'relationship' AND NOT (usable_id(element->'start'->'id') AND usable_id(element->'end'->'id'))
+                   THEN 'relationship start and end ids must be non-empty strings or integers'
            END AS line_reason
     FROM shaped
 ), nodes AS (
-    SELECT line_number, element_id, labels,
-           row_number() OVER (PARTITION BY element_id ORDER BY line_number) AS occurrence,
-           min(line_number) OVER (PARTITION BY element_id) AS first_line
+    SELECT position, element_id, labels,
+           row_number() OVER (PARTITION BY element_id ORDER BY position) AS occurrence,
+           first_value(line_number) OVER (PARTITION BY element_id ORDER BY position) AS first_line
     FROM judged
     WHERE line_reason IS NULL AND element_type = 'node'
 ), accepted_nodes AS (
     SELECT element_id, labels FROM nodes WHERE occurrence = 1
 ), endpoints AS (
-    SELECT j.line_number, j.element_id,
+    SELECT j.position, j.line_number, j.element_id,
            CASE
                WHEN s.labels IS NULL THEN 'start node ' || j.start_id || ' does not exist'
                WHEN e.labels IS NULL THEN 'end node ' || j.end_id || ' does not exist'
@@ -62,12 +82,12 @@ WITH parsed AS (
 ), relationships AS (
     -- A duplicate id is judged among relationships with valid endpoints only, so a rejected first copy
     -- never costs a valid later one.
-    SELECT line_number, element_id, endpoint_reason,
-           row_number() OVER (PARTITION BY element_id, endpoint_reason IS NULL ORDER BY line_number) AS occurrence,
-           min(line_number) OVER (PARTITION BY element_id, endpoint_reason IS NULL) AS first_line
+    SELECT position, element_id, endpoint_reason,
+           row_number() OVER (PARTITION BY element_id, endpoint_reason IS NULL ORDER BY position) AS occurrence,
+           first_value(line_number) OVER (PARTITION BY element_id, endpoint_reason IS NULL ORDER BY position) AS first_line
     FROM endpoints
 )
-SELECT j.line_number, j.raw, j.element_type, j.element_id, j.labels, j.rel_type, j.start_id, j.end_id, j.properties,
+SELECT j.position, j.line_number, j.raw, j.element_type, j.element_id, j.labels, j.rel_type, j.start_id, j.end_id, j.properties,
        coalesce(
            j.line_reason,
            CASE WHEN n.occurrence > 1 THEN 'duplicate node id ' || n.element_id || ' (first at line ' || n.first_line || ')' END,
@@ -75,5 +95,5 @@ SELECT j.line_number, j.raw, j.element_type, j.element_id, j.labels, j.rel_type,
            CASE WHEN r.occurrence > 1 THEN 'duplicate relationship id ' || r.element_id || ' (first at line ' || r.first_line || ')' END
        ) AS reject_reason
 FROM judged AS j
-LEFT JOIN nodes AS n USING (line_number)
-LEFT JOIN relationships AS r USING (line_number);
+LEFT JOIN nodes AS n USING (position)
+LEFT JOIN relationships AS r USING (position);

@@ -4,7 +4,9 @@
 SELECT node_id,
        line_number,
        properties->>'globalId' AS global_id,
-       coalesce(properties->>'doi', properties->>'DOI') AS doi_raw,
+       -- The first of doi / DOI that holds a value: an empty or 'N/A' doi must not hide a real DOI.
+       coalesce(list_filter([properties->>'doi', properties->>'DOI'], lambda v: NOT regexp_full_match(v, '(?i)\s*(n/a)?\s*'))[1],
+                properties->>'doi', properties->>'DOI') AS doi_raw,
        properties->>'title' AS title,
        CAST(properties->'year' AS VARCHAR) AS year_json,
        properties->>'abstract' AS abstract,

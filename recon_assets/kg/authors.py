@@ -12,7 +12,9 @@ def author_names(raw: object) -> list[str]:
 
     Examples: ['Wei, Haohan', 'Yu, Tongning'] -> both; "['Wei, Haohan', 'Yu, Tongning']" (the real KG's
     stringified list) -> both; 'Haohan Wei; Tongning Yu' -> both; '' / None / 'N/A' -> []; list items that
-    are not names (None, '', 'N/A') are left out.
+    are not names (None, '', 'N/A', nested lists) are left out: lists are read one level deep only.
+    A bracketed text that is not a list literal ('[Smith]') is one name, unless it opens a nested list ('[[...')
+    or is too deep for `ast.literal_eval` (RecursionError, MemoryError): that holds no usable name.
 
     A comma-joined string is split on ', ' only when every part holds a space, i.e. display names
     ('Ahmed Gowida, Salaheldin Elkatatny', as OpenAlex `display_name`s joined); a single 'Family, Given'
@@ -20,21 +22,28 @@ def author_names(raw: object) -> list[str]:
     the string alone cannot tell the two apart.
     """
     if isinstance(raw, list):
-        return [name.strip() for name in raw if isinstance(name, str) and name.strip() not in MISSING]
+        return _names(raw)
     if not isinstance(raw, str) or raw.strip() in MISSING:
         return []
     text = raw.strip()
     if text.startswith("[") and text.endswith("]"):
         try:
             parsed = ast.literal_eval(text)
-        except (ValueError, SyntaxError):
-            parsed = None
+        except (RecursionError, MemoryError):  # nested too deep to read
+            return []
+        except (ValueError, TypeError, SyntaxError):
+            # Python's parser refuses lists nested 200 deep with a SyntaxError: '[[' still says "nested list, no names".
+            parsed = [] if text.startswith("[[") else None
         if isinstance(parsed, list):
-            return author_names(parsed)
+            return _names(parsed)
     if ";" in text:
-        return author_names(text.split(";"))
+        return _names(text.split(";"))
     parts = text.split(",")
-    return author_names(parts) if len(parts) > 1 and all(" " in part.strip() for part in parts) else [text]
+    return _names(parts) if len(parts) > 1 and all(" " in part.strip() for part in parts) else [text]
+
+
+def _names(items: list) -> list[str]:
+    return [name.strip() for name in items if isinstance(name, str) and name.strip() not in MISSING]
 
 
 def citation_tag(authors: list[str], year: int | None, fallback: str) -> str:

@@ -9,6 +9,7 @@ value is always kept beside it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from urllib.parse import unquote
 
 # Resolver and scheme prefixes seen in the KG and in OpenAlex (`https://doi.org/...`).
@@ -21,9 +22,12 @@ CANONICAL_DOI = re.compile(r"^10\.\d{4,9}(?:\.\d+)*/\S+$")
 def canonical_doi(raw: object) -> str | None:
     """Return the canonical DOI key for `raw`, or None when it is not a DOI.
 
-    Steps, in order: strip whitespace; drop one resolver prefix (`https://doi.org/`, `http://dx.doi.org/`,
-    `doi:`, `info:doi/`); percent-decode exactly once (so `%2F` becomes `/` but `%252F` becomes `%2F`);
-    lower-case; strip trailing `.` and `,` and any `)` that has no matching `(`.
+    Steps, in order: drop invisible format characters (Unicode category Cf: zero-width space, byte-order mark,
+    soft hyphen, ... - pasted in from web pages, never part of a DOI); strip whitespace; drop one resolver prefix
+    (`https://doi.org/`, `http://dx.doi.org/`, `doi:`, `info:doi/`); percent-decode exactly once (so `%2F`
+    becomes `/` but `%252F` becomes `%2F`) and drop format characters that decoding revealed; lower-case; strip
+    trailing `.` and `,` and any `)` that has no matching `(`. A control character (category Cc: NUL, DEL, ...)
+    anywhere makes the value not a DOI.
 
     Args:
         raw: the property value as found in the KG (str, or anything else, which is not a DOI).
@@ -33,18 +37,24 @@ def canonical_doi(raw: object) -> str | None:
     """
     if not isinstance(raw, str):
         return None
-    value = _PREFIX.sub("", raw.strip(), count=1)
-    value = unquote(value).strip().lower()
+    value = _PREFIX.sub("", _without_format_characters(raw).strip(), count=1)
+    value = _without_format_characters(unquote(value)).strip().lower()
+    if any(unicodedata.category(character) == "Cc" for character in value):
+        return None
     value = _strip_trailing_punctuation(value)
     # fullmatch: `$` alone would also accept a key ending in a percent-decoded newline ('...%0A.').
     return value if CANONICAL_DOI.fullmatch(value) else None
 
 
 def doi_issue(raw: object) -> str | None:
-    """Say why `raw` has no canonical DOI (None when it has one): 'missing' or 'not a DOI'."""
-    if raw is None or (isinstance(raw, str) and raw.strip() in ("", "N/A")):
+    """Say why `raw` has no canonical DOI (None when it has one): 'missing' (None, blank, 'N/A' in any case) or 'not a DOI'."""
+    if raw is None or (isinstance(raw, str) and raw.strip().upper() in ("", "N/A")):
         return "missing"
     return None if canonical_doi(raw) else "not a DOI"
+
+
+def _without_format_characters(value: str) -> str:
+    return "".join(character for character in value if unicodedata.category(character) != "Cf")
 
 
 def _strip_trailing_punctuation(value: str) -> str:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import codecs
 import json
+import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -20,14 +22,40 @@ import pyarrow as pa
 from lxml import etree
 
 BATCH_LINES = 50_000
+# Longest JSON line read whole. The largest real element (a Dataset with its abstract) is a few hundred KB;
+# a line this long is damage (or a file without LF line ends) and is rejected without being held.
+MAX_LINE_BYTES = 64 * 2**20
+RAW_TEXT_LIMIT = 500
 _SNIFF_BYTES = 4096
-_GRAPHML_NS = "{http://graphml.graphdrawing.org/xmlns}"
+_SKIP_BYTES = 2**20
+# libxml2 stops reporting errors after this many (XML_MAX_ERRORS in parserInternals.c) but keeps recovering.
+_LIBXML2_MAX_ERRORS = 100
+_RECOVERED = "recovered: the element there may be damaged or lost"
+_NOT_READ = "rest of file not read"
+# Errors after which libxml2 stops parsing (content after the root element closed; resource limits such as nesting
+# deeper than 2048 or entity amplification, libxml2's xmlIsCatastrophicError): nothing later is read.
+_HALTING = {"ERR_DOCUMENT_END", "ERR_RESOURCE_LIMIT", "ERR_NO_MEMORY"}
 
-LINE_SCHEMA = pa.schema([("line_number", pa.int64()), ("raw", pa.string()), ("read_error", pa.string())])
+# Byte-order marks of encodings neither reader decodes; UTF-32 before UTF-16, whose LE mark is a prefix of UTF-32's.
+_FOREIGN_BOMS = [(codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"), (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16")]
+# Magic numbers of compressed files (RFC 1952 gzip, bzip2, xz, zstd RFC 8878, zip local header).
+_COMPRESSED = {
+    b"\x1f\x8b": "gzip-compressed",
+    b"BZh": "bzip2-compressed",
+    b"\xfd7zXZ\x00": "xz-compressed",
+    b"\x28\xb5\x2f\xfd": "zstd-compressed",
+    b"PK\x03\x04": "a zip archive",
+}
+
+LINE_SCHEMA = pa.schema(
+    [("position", pa.int64()), ("line_number", pa.int64()), ("raw", pa.string()), ("read_error", pa.string())]
+)
+Row = tuple[int, int | None, str | None, str | None]
 
 
 class KgExportError(ValueError):
-    """The export file cannot be read at all (missing, empty, unreadable or of an unknown format)."""
+    """The export file cannot be read at all (missing, empty, unreadable or of an unknown format), or nothing
+    usable came out of it."""
 
 
 class KgFormat(StrEnum):
@@ -37,40 +65,69 @@ class KgFormat(StrEnum):
 
 @dataclass
 class ReadStats:
-    """Filled in while a file is streamed: `lines_read` counts JSON lines, or node and edge elements in GraphML."""
+    """Filled in while a file is streamed.
+
+    `elements_read` counts JSON lines, or node, edge and hyperedge elements in GraphML; `lines_read` counts
+    every row handed on (elements plus one row per GraphML syntax error), so that lines_read = accepted + rejected.
+    """
 
     lines_read: int = 0
+    elements_read: int = 0
 
 
 def detect_format(path: Path) -> KgFormat:
     """Detect the export format from the file's first bytes (not its extension).
 
     Raises:
-        KgExportError: the file is missing, unreadable, empty, or neither JSON-lines nor GraphML; the message names the file.
+        KgExportError: the file is missing, not a regular file (a directory, FIFO or device would block or never
+            end), unreadable, empty, UTF-16/UTF-32, compressed, a JSON-lines file with CR-only line ends, or neither
+            JSON-lines nor GraphML; the message names the file and what to do.
     """
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise KgExportError(f"KG export {path} is not a regular file")
         with path.open("rb") as handle:
             head = handle.read(_SNIFF_BYTES)
     except OSError as error:
         raise KgExportError(f"cannot read KG export {path}: {error.strerror or error}") from error
+    for bom, encoding in _FOREIGN_BOMS:
+        if head.startswith(bom):
+            raise KgExportError(f"KG export {path} is {encoding}: {encoding} is not supported, convert to UTF-8")
+    for magic, kind in _COMPRESSED.items():
+        if head.startswith(magic):
+            raise KgExportError(f"KG export {path} is {kind}: decompress first")
+    if b"\x00" in head[:4]:
+        raise KgExportError(f"KG export {path} has NUL bytes at its start: UTF-16 or UTF-32 without a byte-order mark is not supported, convert to UTF-8")
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if not text:
         raise KgExportError(f"KG export {path} is empty")
     if text.startswith(b"{"):
+        # A bare CR with no LF in sight: the whole file would read as one line.
+        if b"\n" not in head and b"\r" in head.rstrip(b"\r"):
+            raise KgExportError(f"KG export {path} has no newline in its first {len(head)} bytes: CR-only line endings are not supported, convert them to LF")
         return KgFormat.APOC_JSONL
     if text.startswith(b"<") and b"graphml" in head.lower():
         return KgFormat.APOC_GRAPHML
     raise KgExportError(f"KG export {path} is neither APOC JSON-lines nor GraphML (starts with {text[:40]!r})")
 
 
-def read_export(path: Path, fmt: KgFormat, stats: ReadStats, batch_lines: int = BATCH_LINES) -> Iterator[pa.Table]:
-    """Yield pyarrow tables of (line_number, raw APOC JSON line, read_error) for the whole file.
+def read_export(
+    path: Path, fmt: KgFormat, stats: ReadStats, batch_lines: int = BATCH_LINES, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[pa.Table]:
+    """Yield pyarrow tables (LINE_SCHEMA) of (position, line_number, raw APOC JSON line, read_error) for the whole file.
 
-    `read_error` is set (and `raw` holds the text as far as it could be decoded) when a line is not
-    valid UTF-8 or an XML element could not be parsed; JSON validity is judged later, in SQL.
+    `position` is the 1-based ordinal of the row in the file and unique; `line_number` is what a user looks for:
+    the JSON line, or the line a GraphML element (or syntax error) sits on, shared by every element of a minified
+    line. `read_error` is set (and `raw` holds the text as far as it could be decoded) when a line is not valid
+    UTF-8 or longer than `max_line_bytes`, an XML element could not be parsed or is not supported; JSON validity
+    is judged later, in SQL.
+
+    Raises:
+        KgExportError: a GraphML file's root element is not <graphml>, or it holds no node, edge or hyperedge
+            element at all (the message names the file and the first syntax error).
     """
-    rows = _jsonl_rows(path, stats) if fmt is KgFormat.APOC_JSONL else _graphml_rows(path, stats)
-    batch: list[tuple[int, str | None, str | None]] = []
+    rows = _jsonl_rows(path, stats, max_line_bytes) if fmt is KgFormat.APOC_JSONL else _graphml_rows(path, stats)
+    batch: list[Row] = []
     for row in rows:
         batch.append(row)
         if len(batch) >= batch_lines:
@@ -80,57 +137,121 @@ def read_export(path: Path, fmt: KgFormat, stats: ReadStats, batch_lines: int = 
         yield _to_table(batch)
 
 
-def _to_table(batch: list[tuple[int, str | None, str | None]]) -> pa.Table:
-    numbers, raws, errors = zip(*batch)
-    return pa.Table.from_arrays([pa.array(numbers, pa.int64()), pa.array(raws, pa.string()), pa.array(errors, pa.string())], schema=LINE_SCHEMA)
+def _to_table(batch: list[Row]) -> pa.Table:
+    columns = zip(*batch)
+    return pa.Table.from_arrays([pa.array(column, field.type) for column, field in zip(columns, LINE_SCHEMA)], schema=LINE_SCHEMA)
 
 
-def _jsonl_rows(path: Path, stats: ReadStats) -> Iterator[tuple[int, str | None, str | None]]:
+def _jsonl_rows(path: Path, stats: ReadStats, max_line_bytes: int) -> Iterator[Row]:
     with path.open("rb") as handle:
-        for number, line in enumerate(handle, start=1):
-            stats.lines_read = number
-            line = line.rstrip(b"\r\n")
+        number = 0
+        # readline(n) bounds what one line may hold in memory; the file iterator would read any line whole.
+        while line := handle.readline(max_line_bytes + 1):
+            number += 1
+            stats.lines_read = stats.elements_read = number
             if number == 1:
                 # detect_format accepts a leading byte-order mark, so the first element must not be rejected for it.
                 line = line.removeprefix(codecs.BOM_UTF8)
+            if len(line) > max_line_bytes and not line.endswith(b"\n"):
+                yield number, number, _start_of(line), _too_long(line, max_line_bytes)
+                while not line.endswith(b"\n") and (line := handle.readline(_SKIP_BYTES)):
+                    pass
+                continue
+            line = line.rstrip(b"\r\n")
             try:
-                yield number, line.decode("utf-8"), None
+                yield number, number, line.decode("utf-8"), None
             except UnicodeDecodeError as error:
-                yield number, line.decode("utf-8", "backslashreplace"), f"invalid UTF-8 at byte {error.start}"
+                yield number, number, line.decode("utf-8", "backslashreplace"), f"invalid UTF-8 at byte {error.start}"
 
 
-def _graphml_rows(path: Path, stats: ReadStats) -> Iterator[tuple[int, str | None, str | None]]:
+def _start_of(line: bytes) -> str:
+    # 4 bytes per character at most in UTF-8; a character cut at the end becomes U+FFFD.
+    return line[: 4 * RAW_TEXT_LIMIT].decode("utf-8", "replace")[:RAW_TEXT_LIMIT]
+
+
+def _too_long(line: bytes, max_line_bytes: int) -> str:
+    limit = f"{max_line_bytes // 2**20} MiB" if max_line_bytes % 2**20 == 0 else f"{max_line_bytes} bytes"
+    if b"\r" in line:
+        return f"no newline in the first {limit}: CR-only line endings are not supported"
+    return f"line longer than {limit}"
+
+
+def _graphml_rows(path: Path, stats: ReadStats) -> Iterator[Row]:
     """Transcode APOC GraphML elements to APOC JSON lines.
 
     APOC writes `<data key="labels">` without declaring that key, which makes `networkx.read_graphml`
     refuse the file; here an undeclared key simply keeps its id as the property name. Labels come from
     the node attribute `labels=":Dataset:Other"`, the relationship type from the edge attribute `label`.
-    A syntax error ends the file: what was read is kept and the error becomes one reject line.
+    Elements are matched by local name in any namespace or none; a `<key>`'s `<default>` fills elements
+    without that data (GraphML Primer, section 2.4: http://graphml.graphdrawing.org/primer/graphml-primer.html).
+
+    libxml2's recovering parser reads on past damage; each of its errors becomes one row with the error as
+    `read_error`. Entities: internal ones expand, external ones (files, network) are never loaded.
     """
     keys: dict[str, tuple[str, str]] = {}  # key id -> (attr.name, attr.type)
-    tags = (f"{_GRAPHML_NS}key", f"{_GRAPHML_NS}node", f"{_GRAPHML_NS}edge", "key", "node", "edge")
-    context = etree.iterparse(str(path), events=("end",), tag=tags, huge_tree=True, remove_comments=True)
-    try:
-        for _, element in context:
-            tag = etree.QName(element).localname
-            if tag == "key":
-                keys[element.get("id")] = (element.get("attr.name") or element.get("id"), element.get("attr.type") or "string")
+    defaults: dict[str, dict[str, object]] = {"node": {}, "edge": {}}
+    context = etree.iterparse(
+        str(path), events=("end",), tag=("{*}key", "{*}node", "{*}edge", "{*}hyperedge"),
+        recover=True, resolve_entities="internal", load_dtd=False, no_network=True, huge_tree=True, remove_comments=True,
+    )
+    reported = 0
+    for number, (_, element) in enumerate(context):
+        if number == 0 and (root := etree.QName(element.getroottree().getroot()).localname) != "graphml":
+            raise KgExportError(f"KG export {path} is XML but not GraphML: its root element is <{root}>, not <graphml>")
+        # libxml2 reports errors while it parses ahead, so they are handed on before the element at hand.
+        errors = context.error_log.filter_from_errors()
+        yield from _error_rows(errors[reported:], stats)
+        reported = len(errors)
+        tag = etree.QName(element).localname
+        if tag == "key":
+            _declare(element, keys, defaults)
+        else:
+            stats.lines_read += 1
+            stats.elements_read += 1
+            if tag == "hyperedge":
+                raw = etree.tostring(element, encoding="unicode", with_tail=False)[:RAW_TEXT_LIMIT]
+                yield stats.lines_read, element.sourceline, raw, "hyperedge is not supported"
             else:
-                stats.lines_read += 1
-                yield element.sourceline, json.dumps(_graphml_element(tag, element, keys), ensure_ascii=False), None
-            element.clear(keep_tail=False)
-            while element.getprevious() is not None:
-                del element.getparent()[0]
-    except etree.XMLSyntaxError as error:
+                element_json = _graphml_element(tag, element, keys, defaults[tag])
+                yield stats.lines_read, element.sourceline, json.dumps(element_json, ensure_ascii=False), None
+        element.clear(keep_tail=False)
+        while element.getprevious() is not None:
+            del element.getparent()[0]
+    errors = context.error_log.filter_from_errors()
+    yield from _error_rows(errors[reported:], stats)
+    if len(errors) >= _LIBXML2_MAX_ERRORS:
         stats.lines_read += 1
-        yield error.lineno or 0, None, f"GraphML syntax error, rest of file not read: {error.msg}"
+        yield stats.lines_read, None, None, (
+            f"more GraphML syntax errors after these {_LIBXML2_MAX_ERRORS} were not reported; elements after them may be damaged or lost"
+        )
+    if stats.elements_read == 0:
+        hint = f" (first GraphML error, line {errors[0].line}: {errors[0].message.strip()})" if errors else ""
+        raise KgExportError(f"no node or edge element could be read from KG export {path}{hint}")
 
 
-def _graphml_element(tag: str, element: etree._Element, keys: dict[str, tuple[str, str]]) -> dict:
-    properties = {}
-    for data in element.iterchildren(f"{_GRAPHML_NS}data", "data"):
+def _error_rows(errors: list[etree._LogEntry], stats: ReadStats) -> Iterator[Row]:
+    for error in errors:
+        stats.lines_read += 1
+        outcome = _NOT_READ if error.type_name in _HALTING else _RECOVERED
+        message = f"GraphML syntax error at line {error.line}, column {error.column}: {error.message.strip()}; {outcome}"
+        yield stats.lines_read, error.line, None, message
+
+
+def _declare(key: etree._Element, keys: dict[str, tuple[str, str]], defaults: dict[str, dict[str, object]]) -> None:
+    name, attr_type = key.get("attr.name") or key.get("id"), key.get("attr.type") or "string"
+    keys[key.get("id")] = (name, attr_type)
+    default = next(key.iterchildren("{*}default"), None)
+    for tag, tag_defaults in defaults.items():
+        if default is not None and key.get("for", "all") in (tag, "all"):  # GraphML: a key without `for` is for all
+            tag_defaults[name] = _typed("".join(default.itertext()), attr_type)
+
+
+def _graphml_element(tag: str, element: etree._Element, keys: dict[str, tuple[str, str]], defaults: dict[str, object]) -> dict:
+    properties = dict(defaults)
+    for data in element.iterchildren("{*}data"):
         name, attr_type = keys.get(data.get("key"), (data.get("key"), "string"))
-        properties[name] = _typed(data.text or "", attr_type)
+        # itertext: a value with markup in it (`Aer<i>o</i>sol`) keeps all its text, not the part before the first child.
+        properties[name] = _typed("".join(data.itertext()), attr_type)
     if tag == "node":
         label_text = element.get("labels") or properties.get("labels") or ""
         properties.pop("labels", None)
@@ -162,6 +283,6 @@ def _typed(text: str, attr_type: str) -> object:
     if text.startswith("[") and text.endswith("]"):
         try:
             return json.loads(text)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             return text
     return text

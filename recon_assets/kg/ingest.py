@@ -1,6 +1,7 @@
 """Load one KG export into DuckDB: accepted nodes and relationships, every other line as a reject with its reason.
 
 Conservation holds for every file: lines read = nodes accepted + relationships accepted + rejects.
+A file without a single accepted node never replaces the current snapshot.
 """
 
 from __future__ import annotations
@@ -15,12 +16,10 @@ import duckdb
 import pandas as pd
 
 from recon_assets.kg.checksum import file_sha256
-from recon_assets.kg.export_reader import KgFormat, ReadStats, detect_format, read_export
+from recon_assets.kg.export_reader import RAW_TEXT_LIMIT, KgExportError, KgFormat, ReadStats, detect_format, read_export
 from recon_assets.kg.schema import RELATIONSHIP_TYPES
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import transaction
-
-RAW_TEXT_LIMIT = 500
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,10 @@ def ingest_export(
     kg_snapshots row.
 
     Raises:
-        KgExportError: the file is missing, empty, unreadable or of an unknown format.
+        KgExportError: the file is missing, empty, unreadable or of an unknown format (see `detect_format`);
+            no node or edge element could be read from it; or not one node was accepted - then its rejects are
+            kept in kg_rejects (under its snapshot id) while kg_nodes, kg_relationships and kg_snapshots keep the
+            current snapshot.
     """
     fmt = detect_format(path)
     sha256 = file_sha256(path)
@@ -75,6 +77,12 @@ def ingest_export(
     stats = _stage_lines(con, path, fmt, progress)
     con.execute(load_sql("kg_elements"))
     summary = _summarise(con, snapshot_id, sha256, source, fmt, path.stat().st_size, stats, known)
+    if summary.nodes_accepted == 0:
+        # Nothing to swap in (a relationship needs accepted endpoints): keep the reasons, keep the last good snapshot.
+        with transaction(con):
+            _replace_rejects(con, summary)
+        _drop_staging(con)
+        raise KgExportError(f"no node of {path} was accepted: {summary.lines_read:,} lines, all rejected - see kg_rejects")
     _replace_current(con, summary)
     progress(
         f"snapshot {snapshot_id}: {summary.lines_read:,} lines, {summary.nodes_accepted:,} nodes, "
@@ -84,7 +92,7 @@ def ingest_export(
 
 
 def _stage_lines(con: duckdb.DuckDBPyConnection, path: Path, fmt: KgFormat, progress: Callable[[str], None]) -> ReadStats:
-    con.execute("CREATE OR REPLACE TEMP TABLE kg_lines (line_number BIGINT, raw VARCHAR, read_error VARCHAR)")
+    con.execute("CREATE OR REPLACE TEMP TABLE kg_lines (position BIGINT, line_number BIGINT, raw VARCHAR, read_error VARCHAR)")
     types = pd.DataFrame(
         [(name, start, end) for name, (start, end) in RELATIONSHIP_TYPES.items()],
         columns=["rel_type", "start_label", "end_label"],
@@ -132,20 +140,15 @@ def _replace_current(con: duckdb.DuckDBPyConnection, summary: SnapshotSummary) -
     with transaction(con):
         con.execute("DELETE FROM kg_nodes")
         con.execute("DELETE FROM kg_relationships")
-        con.execute("DELETE FROM kg_rejects WHERE snapshot_id = ?", [summary.snapshot_id])
         con.execute(
             "INSERT INTO kg_nodes SELECT element_id, line_number, labels, properties FROM kg_elements "
-            "WHERE reject_reason IS NULL AND element_type = 'node'"
+            "WHERE reject_reason IS NULL AND element_type = 'node' ORDER BY position"
         )
         con.execute(
             "INSERT INTO kg_relationships SELECT element_id, line_number, rel_type, start_id, end_id, properties "
-            "FROM kg_elements WHERE reject_reason IS NULL AND element_type = 'relationship'"
+            "FROM kg_elements WHERE reject_reason IS NULL AND element_type = 'relationship' ORDER BY position"
         )
-        con.execute(
-            "INSERT INTO kg_rejects SELECT ?, ?, line_number, element_id, reject_reason, left(raw, ?) "
-            "FROM kg_elements WHERE reject_reason IS NOT NULL ORDER BY line_number",
-            [summary.snapshot_id, summary.source, RAW_TEXT_LIMIT],
-        )
+        _replace_rejects(con, summary)
         con.execute("DELETE FROM kg_snapshots WHERE snapshot_id = ?", [summary.snapshot_id])
         con.execute(
             "INSERT INTO kg_snapshots VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -155,6 +158,19 @@ def _replace_current(con: duckdb.DuckDBPyConnection, summary: SnapshotSummary) -
                 json.dumps(summary.node_counts), json.dumps(summary.relationship_counts), summary.ingested_at, summary.loaded_at,
             ],
         )
+    _drop_staging(con)
+
+
+def _replace_rejects(con: duckdb.DuckDBPyConnection, summary: SnapshotSummary) -> None:
+    con.execute("DELETE FROM kg_rejects WHERE snapshot_id = ?", [summary.snapshot_id])
+    con.execute(
+        "INSERT INTO kg_rejects SELECT ?, ?, line_number, element_id, reject_reason, left(raw, ?) "
+        "FROM kg_elements WHERE reject_reason IS NOT NULL ORDER BY position",
+        [summary.snapshot_id, summary.source, RAW_TEXT_LIMIT],
+    )
+
+
+def _drop_staging(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("DROP TABLE kg_lines")
     con.execute("DROP TABLE kg_elements")
 

@@ -7,21 +7,34 @@ a node without a DOI is a publication of its own. Every node id stays traceable 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import pandas as pd
 
 from recon_assets.kg.authors import author_names, citation_tag
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.research_areas import UNCLASSIFIED, research_area_slug
-from recon_assets.kg.years import parse_year
+from recon_assets.kg.years import ParsedYear, parse_year
 
 MISSING_TEXT = ("", "N/A")
 _COMPLETENESS_FIELDS = ("title", "abstract", "year", "authors")
+_UNKNOWN_AREA = "not one of the 21 applied research areas"
 
 
 def node_key(global_id: object, node_id: str) -> str:
-    """Stable id of a node across snapshots: 'kg:<globalId>' (uuid5 of the DOI or short name), else 'kg:node:<id>'."""
-    return f"kg:{global_id}" if isinstance(global_id, str) and global_id else f"kg:node:{node_id}"
+    """Stable id of a node across snapshots: 'kg:<globalId>' (uuid5 of the DOI or short name), else 'kg-node:<id>'.
+
+    The prefixes differ before any character of the id, so no globalId (not even 'node:d2') can produce the key
+    of another node's id.
+    """
+    return f"kg:{global_id}" if isinstance(global_id, str) and global_id else f"kg-node:{node_id}"
+
+
+@dataclass(frozen=True)
+class _Unreadable:
+    """A JSON property value Python cannot decode: `what` says why ('nested value', 'number too long')."""
+
+    what: str
 
 
 def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame:
@@ -33,16 +46,23 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
         latest_year: last acceptable publication year (as_of.year + 1).
 
     Returns:
-        columns publication_id (canonical DOI, else node_key), doi, doi_raw, title, year (Int64), year_raw,
-        year_issue, abstract, authors, first_author_tag, pagerank, node_ids (list[str]), sorted by publication_id.
+        columns publication_id (canonical DOI, else node_key), doi, doi_raw, title, year (Int64), year_raw
+        (the KG's text for a string, JSON text for any other value), year_issue, abstract, authors,
+        first_author_tag, pagerank, node_ids (list[str]), sorted by publication_id.
     """
     frame = nodes.copy()
     frame["doi"] = frame["doi_raw"].map(canonical_doi)
-    parsed = frame["year_json"].map(lambda text: parse_year(_json_value(text), latest_year=latest_year))
+    years = frame["year_json"].map(_json_value)
+    parsed = [
+        ParsedYear(None, f"not a year: {value.what}") if isinstance(value, _Unreadable) else parse_year(value, latest_year=latest_year)
+        for value in years
+    ]
     frame["year"] = pd.array([p.year for p in parsed], dtype="Int64")
     frame["year_issue"] = [p.issue for p in parsed]
-    # A JSON null is as missing as an absent key: year_raw None, not the text 'None'.
-    frame["year_raw"] = [None if (value := _json_value(text)) is None else str(value) for text in frame["year_json"]]
+    # A JSON null is as missing as an absent key: year_raw None, not the text 'null'.
+    frame["year_raw"] = [
+        value if isinstance(value, str) else None if value is None else text for value, text in zip(years, frame["year_json"])
+    ]
     frame["abstract"] = frame["abstract"].where(~frame["abstract"].isin(MISSING_TEXT), None)
     frame["title"] = frame["title"].where(~frame["title"].isin(MISSING_TEXT), None)
     frame["authors"] = frame["authors_json"].map(lambda text: author_names(_json_value(text)))
@@ -152,7 +172,12 @@ def build_citations(cites: pd.DataFrame, publication_of: pd.Series) -> tuple[pd.
 
 
 def build_research_areas(areas: pd.DataFrame, publication_of: pd.Series, publication_ids: pd.Series) -> pd.DataFrame:
-    """Every publication's applied research areas; a publication with none gets one `unclassified` row.
+    """Every publication's applied research areas; a publication with none of the 21 gets one `unclassified` row.
+
+    A name that is not one of the 21 never costs a publication its known areas: it is named in the `issue` of
+    the publication's known-area rows ('also named X: not one of the 21 applied research areas'), or, when the
+    publication has no known area, it is the unclassified row's research_area_name (further unknown names in
+    its issue).
 
     Args:
         areas: HAS_APPLIEDRESEARCHAREA relationships with columns start_id (Publication node) and
@@ -161,27 +186,43 @@ def build_research_areas(areas: pd.DataFrame, publication_of: pd.Series, publica
 
     Returns:
         columns publication_id, research_area (slug or 'unclassified'), research_area_name (as in the KG,
-        NULL for added unclassified rows), issue (why a named area became unclassified), distinct and sorted.
+        NULL for a publication linked to no area), issue (unknown area names met), distinct and sorted.
     """
-    frame = areas.assign(publication_id=areas["start_id"].map(publication_of))
-    frame["research_area"] = frame["area_name"].map(research_area_slug)
-    frame["issue"] = frame["research_area"].isna().map({True: "not one of the 21 applied research areas", False: None})
-    frame["research_area"] = frame["research_area"].fillna(UNCLASSIFIED)
-    frame = frame.rename(columns={"area_name": "research_area_name"})
-    missing = publication_ids[~publication_ids.isin(frame["publication_id"])]
-    unclassified = pd.DataFrame(
-        {"publication_id": missing, "research_area": UNCLASSIFIED, "research_area_name": None, "issue": None}
-    )
     columns = ["publication_id", "research_area", "research_area_name", "issue"]
-    combined = pd.concat([frame[columns], unclassified[columns]], ignore_index=True)
-    return combined.drop_duplicates(["publication_id", "research_area"]).sort_values(columns[:2]).reset_index(drop=True)
+    frame = areas.assign(publication_id=areas["start_id"].map(publication_of), research_area=areas["area_name"].map(research_area_slug))
+    frame = frame.rename(columns={"area_name": "research_area_name"}).sort_values(["publication_id", "research_area_name"])
+    known = frame.dropna(subset=["research_area"]).drop_duplicates(["publication_id", "research_area"])
+    unknown = frame[frame["research_area"].isna()].drop_duplicates(["publication_id", "research_area_name"])
+    unknown_names = unknown.groupby("publication_id")["research_area_name"].agg(lambda names: [str(name) for name in names if isinstance(name, str)])
+    known = known.assign(issue=known["publication_id"].map(lambda pid: _also_named(unknown_names.get(pid, []))))
+    unclassified = pd.DataFrame({"publication_id": publication_ids[~publication_ids.isin(known["publication_id"])]})
+    names = unclassified["publication_id"].map(lambda pid: unknown_names.get(pid))
+    unclassified["research_area"] = UNCLASSIFIED
+    unclassified["research_area_name"] = names.map(lambda found: found[0] if found else None)
+    unclassified["issue"] = [
+        None if found is None else _UNKNOWN_AREA + (f" (nor is {'; '.join(found[1:])})" if len(found) > 1 else "")
+        for found in names
+    ]
+    combined = pd.concat([known[columns], unclassified[columns]], ignore_index=True)
+    return combined.sort_values(columns[:2]).reset_index(drop=True)
+
+
+def _also_named(unknown_names: list[str]) -> str | None:
+    return f"also named {'; '.join(unknown_names)}: {_UNKNOWN_AREA}" if unknown_names else None
 
 
 def _json_value(text: object) -> object:
-    """Decode a JSON-text property value as DuckDB returns it (`properties->'year'`); None stays None."""
+    """Decode a JSON-text property value as DuckDB returns it (`properties->'year'`); None stays None.
+
+    Returns `_Unreadable` for what DuckDB stores but Python cannot decode: arrays nested past the recursion
+    limit (RecursionError; MemoryError in some builds) and integers over 4300 digits (ValueError, CPython's
+    int_max_str_digits).
+    """
     if text is None or (isinstance(text, float) and pd.isna(text)):
         return None
     try:
         return json.loads(text)
-    except (TypeError, json.JSONDecodeError):
-        return text
+    except (RecursionError, MemoryError):
+        return _Unreadable("nested value")
+    except ValueError:
+        return _Unreadable("number too long")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 
 # The oldest plausible publication year in this corpus; earlier values are data errors, not history.
 MIN_YEAR = 1800
-_BARE = re.compile(r"^\[?(\d{4})\]?\??$")  # "2019", "[1988]", "1988?"
-_DATE = re.compile(r"^(\d{4})-\d{2}(?:-\d{2})?(?:[T ].*)?$")  # "2019-05", "2019-05-01", ISO timestamps
+# [0-9], not \d: \d (and int()) also take fullwidth and Arabic-Indic digits, which no bibliographic year is written in.
+_BARE = re.compile(r"\[?([0-9]{4})\]?\??")  # "2019", "[1988]", "1988?"
+_DATE = re.compile(r"([0-9]{4})-([0-9]{2})(?:-([0-9]{2}))?(?:[T ].*)?")  # "2019-05", "2019-05-01", ISO timestamps
 
 
 @dataclass(frozen=True)
@@ -23,17 +25,21 @@ def parse_year(raw: object, *, latest_year: int) -> ParsedYear:
     """Parse a KG `year` property into an int, never inventing one.
 
     Args:
-        raw: the property value (the KG stores a string; ints, floats and None also occur).
+        raw: the property value decoded from JSON (the KG stores a string; ints, floats, None, lists and
+            objects also occur).
         latest_year: the last acceptable year, normally `as_of.year + 1` (in-press papers carry next year).
 
     Returns:
         ParsedYear(year, issue): `year` is None and `issue` names the problem for missing, empty, zero,
-        non-numeric ("XIII", "2019a"), before MIN_YEAR or after `latest_year` values.
+        non-numeric ("XIII", "2019a", "２０１９"), impossible dates ("2019-13-45"), lists and objects,
+        before MIN_YEAR or after `latest_year` values.
     """
     if raw is None:
         return ParsedYear(None, "missing")
     if isinstance(raw, bool):
         return ParsedYear(None, f"not a year: {raw!r}")
+    if isinstance(raw, (list, dict)):
+        return ParsedYear(None, f"not a year: {'list' if isinstance(raw, list) else 'object'}")
     if isinstance(raw, float):
         if not raw.is_integer():
             return ParsedYear(None, f"not a year: {raw!r}")
@@ -43,10 +49,20 @@ def parse_year(raw: object, *, latest_year: int) -> ParsedYear:
     text = str(raw).strip()
     if not text:
         return ParsedYear(None, "empty")
-    match = _BARE.match(text) or _DATE.match(text)
-    if match is None:
-        return ParsedYear(None, f"not a year: {text[:40]!r}")
-    return _check_range(int(match.group(1)), latest_year)
+    if bare := _BARE.fullmatch(text):
+        return _check_range(int(bare.group(1)), latest_year)
+    if (dated := _DATE.fullmatch(text)) and _is_date(*dated.groups()):
+        return _check_range(int(dated.group(1)), latest_year)
+    return ParsedYear(None, f"not a year: {text[:40]!r}")
+
+
+def _is_date(year: str, month: str, day: str | None) -> bool:
+    """A real calendar date ('2019-02-30' is not); year 0000 passes here and is judged by _check_range."""
+    try:
+        date(max(int(year), 1), int(month), int(day or 1))
+    except ValueError:
+        return False
+    return True
 
 
 def _check_range(year: int, latest_year: int) -> ParsedYear:
