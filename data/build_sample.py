@@ -2,7 +2,10 @@
 
     python data/build_sample.py --real ../shared/data/real --out data/sample
 
-Writes three files, byte-identical on every run (everything sorted, no timestamps, selections by
+(`../shared/data/real` is the developers' copy of the public source files named below; the sample itself needs
+nothing from it.)
+
+Writes four files, byte-identical on every run (everything sorted, no timestamps, selections by
 SHA-256 rank instead of a random generator):
 
 - `graph.json`: a Neo4j APOC JSON-lines export (all node lines, then all relationship lines; ids are
@@ -10,7 +13,8 @@ SHA-256 rank instead of a random generator):
 - `graph.graphml`: the same graph in APOC's GraphML flavour (no `<key>` for `labels`/`label`, list
   properties as JSON array strings);
 - `README.md`: provenance of every part (verbatim real records vs. derived by a stated rule), the
-  rules, and the counts per label and relationship type.
+  rules, and the counts per label and relationship type;
+- `openalex_cache.json`: the offline OpenAlex recording (the real works, cut to the fields requested).
 
 Inputs (all in `--real`, provenance in its README.md): the nasa/edgraph Neo4j records, CMR collection
 rows, one CMR UMM-JSON page, OpenAlex works, the GCMD science keywords and the 21 applied research
@@ -29,6 +33,7 @@ import argparse
 import csv
 import hashlib
 import json
+from datetime import datetime, timezone
 import re
 import uuid
 from collections import Counter, defaultdict
@@ -793,6 +798,9 @@ def readme_text(
         "",
         "    python data/build_sample.py --real ../shared/data/real --out data/sample",
         "",
+        "(`../shared/data/real` is the developers' copy of the public source files named below; using the sample",
+        "needs nothing from it.)",
+        "",
         "The rules below are the ones in `data/build_sample.py`; every derived edge is a documented rule's",
         "output, not a claim found in the source. Contains no malformed lines (tests make their own bad input).",
         "",
@@ -952,6 +960,49 @@ def build(real: Path) -> tuple[SampleGraph, Counter, dict]:
     return graph, families, identities
 
 
+# The fields openalex_works asks OpenAlex for (`select`), so the recording holds what a live call returns.
+OPENALEX_SELECT = (
+    "id", "doi", "title", "type", "publication_year", "cited_by_count", "counts_by_year", "is_retracted",
+    "referenced_works", "primary_topic", "abstract_inverted_index",
+)
+OPENALEX_RECORDING_README = """
+## Recorded OpenAlex cache (`openalex_cache.json`)
+
+What the offline `openalex_works` asset reads instead of the OpenAlex API (`recon run` without
+`RECON_OPENALEX=online`): the **44 real OpenAlex works** of `../shared/data/real/openalex_works_geoscience_sample.json`
+(origin: GitHub cpgone/idb@8bd87b3bf8001c4a2b80e524ab65eaf636b001e2 `public/author-data/*.json`, MIT License
+(c) 2025 Digital Geosciences; full Work objects as api.openalex.org returned them), copied verbatim but cut to
+the fields the asset requests with `select` (`id`, `doi`, `title`, `type`, `publication_year`,
+`cited_by_count`, `counts_by_year`, `is_retracted`, `referenced_works`, `primary_topic`,
+`abstract_inverted_index`). `recorded_at` is the latest `updated_date` among them (2026-03-01T08:55:55):
+the records were fetched no earlier, and it becomes their `fetched_at` in the cache.
+
+No work is invented for the sample's other DOIs: the five edgraph publications (10.1002/2017gl075472,
+10.1016/j.rse.2020.111869, 10.3390/rs15020297, 10.3390/universe8060297, 10.5194/acp-21-12359-2021) are
+not in the recording, so `openalex_works` gives them status `error` with `offline: not in the recorded
+cache` (unknown, not "not found"), and their edges are scored on PageRank alone, as the reason says.
+"""
+
+
+def openalex_recording(real: Path) -> dict:
+    """The offline OpenAlex cache of the sample: the 44 real works, cut to OPENALEX_SELECT, recorded at the
+    latest `updated_date` among them (they were fetched no earlier)."""
+    source = json.loads((real / "openalex_works_geoscience_sample.json").read_text(encoding="utf-8"))
+    works = [{field: work[field] for field in OPENALEX_SELECT} for work in source["works"]]
+    # OpenAlex's updated_date is UTC without an offset; the cache's fetched_at wants an aware timestamp.
+    latest = max(datetime.fromisoformat(work["updated_date"]) for work in source["works"])
+    recorded_at = latest.replace(microsecond=0, tzinfo=timezone.utc).isoformat()
+    return {
+        "_provenance": (
+            "The 44 real OpenAlex works of cpgone/idb@8bd87b3bf8001c4a2b80e524ab65eaf636b001e2 public/author-data/*.json "
+            "(MIT License (c) 2025 Digital Geosciences), as api.openalex.org returned them, cut to the fields "
+            "recon_assets requests with `select`. See data/sample/README.md."
+        ),
+        "recorded_at": recorded_at,
+        "works": works,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--real", type=Path, required=True, help="folder of the real source files")
@@ -964,8 +1015,11 @@ def main() -> None:
     (args.out / "graph.graphml").write_bytes(apoc_graphml(nodes, ids, rels))
     real_readme = (args.real / "README.md").read_text(encoding="utf-8")
     (args.out / "README.md").write_text(
-        readme_text(graph, nodes, ids, rels, real_readme, families, identities), encoding="utf-8"
+        readme_text(graph, nodes, ids, rels, real_readme, families, identities) + OPENALEX_RECORDING_README,
+        encoding="utf-8",
     )
+    recording = json.dumps(openalex_recording(args.real), ensure_ascii=False, indent=1) + "\n"
+    (args.out / "openalex_cache.json").write_text(recording, encoding="utf-8")
     print(f"{len(nodes)} nodes, {len(rels)} relationships -> {args.out}")
 
 

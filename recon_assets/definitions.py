@@ -52,6 +52,9 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
         jobs=[kg_tables_job, openalex_refresh_job, edge_reliability_job],
         schedules=[edge_reliability_daily_schedule, openalex_weekly_schedule],
         resources=resources,
+        # Every step writes the one DuckDB file, which allows one writer: steps run in one process, in order,
+        # instead of a subprocess each that would only wait for the pool.
+        executor=dg.in_process_executor,
     )
 
 
