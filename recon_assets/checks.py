@@ -3,6 +3,8 @@ suites), one OpenAlex cache row per DOI (blocking), the OpenAlex match rate and 
 (non-blocking, per research area in metadata) and the validity of every score and label string in
 edge_reliability (non-blocking)."""
 
+from collections.abc import Callable
+
 import dagster as dg
 import pandas as pd
 from dagster_duckdb import DuckDBResource
@@ -162,41 +164,44 @@ def openalex_cache_one_row_per_doi(duckdb: DuckDBResource) -> dg.AssetCheckResul
 @dg.asset_check(asset=openalex_works, blocking=False)
 def openalex_match_rate(config: OpenAlexMatchConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
     """Enough requested DOIs were found in OpenAlex (found / requested, all research areas); per research
-    area: found, not_found, error and the match rate."""
-    with duckdb.get_connection() as con:
-        per_area = con.execute(
-            "SELECT research_area, count(*) FILTER (status = 'found'), count(*) FILTER (status = 'not_found'), "
-            "count(*) FILTER (status = 'error'), count(*) FROM openalex_works GROUP BY 1 ORDER BY 1"
-        ).fetchall()
-    found, requested = sum(row[1] for row in per_area), sum(row[4] for row in per_area)
-    rate = found / requested if requested else 1.0
-    return dg.AssetCheckResult(
-        passed=rate >= config.min_match_rate,
-        metadata={
-            "match_rate": rate, "requested": requested, "found": found,
-            "per_research_area": {
-                area: {"found": f, "not_found": nf, "error": e, "match_rate": f / n} for area, f, nf, e, n in per_area
-            },
-        },
+    area: found, not_found, error, requested and the match rate."""
+    return _per_area_share(
+        duckdb,
+        "SELECT research_area, count(*) FILTER (status = 'found'), count(*) FILTER (status = 'not_found'), "
+        "count(*) FILTER (status = 'error'), count(*) FROM openalex_works GROUP BY 1 ORDER BY 1",
+        counts=("found", "not_found", "error", "requested"), share="match_rate", empty=1.0,
+        passes=lambda rate: rate >= config.min_match_rate,
     )
 
 
 @dg.asset_check(asset=openalex_works, blocking=False)
 def openalex_retracted_share(config: RetractedShareConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
     """The share of found works that are retracted (OpenAlex is_retracted, retraction notices left out) is
-    plausible; per research area: retracted works and their share."""
+    plausible; per research area: retracted works, found works and their share."""
+    return _per_area_share(
+        duckdb,
+        "SELECT research_area, count(*) FILTER (is_retracted AND NOT is_retraction_notice), count(*) "
+        "FROM openalex_works WHERE status = 'found' GROUP BY 1 ORDER BY 1",
+        counts=("retracted", "found"), share="retracted_share", empty=0.0,
+        passes=lambda share: share <= config.max_retracted_share,
+    )
+
+
+def _per_area_share(
+    duckdb: DuckDBResource, sql: str, *, counts: tuple[str, ...], share: str, empty: float, passes: Callable[[float], bool]
+) -> dg.AssetCheckResult:
+    """A check on a share over all research areas: `sql` gives one row per research area, the area then the
+    `counts` (named in order; the share is the first over the last). Metadata: the share (`empty` when the
+    last count is 0), each count summed, and per research area the counts and the share."""
     with duckdb.get_connection() as con:
-        per_area = con.execute(
-            "SELECT research_area, count(*) FILTER (is_retracted AND NOT is_retraction_notice), count(*) "
-            "FROM openalex_works WHERE status = 'found' GROUP BY 1 ORDER BY 1"
-        ).fetchall()
-    retracted, found = sum(row[1] for row in per_area), sum(row[2] for row in per_area)
-    share = retracted / found if found else 0.0
+        per_area = con.execute(sql).fetchall()
+    totals = {name: sum(row[index + 1] for row in per_area) for index, name in enumerate(counts)}
+    overall = totals[counts[0]] / totals[counts[-1]] if totals[counts[-1]] else empty
     return dg.AssetCheckResult(
-        passed=share <= config.max_retracted_share,
+        passed=passes(overall),
         metadata={
-            "retracted_share": share, "retracted": retracted, "found": found,
-            "per_research_area": {area: {"retracted": r, "found": n, "share": r / n} for area, r, n in per_area},
+            share: overall, **totals,
+            "per_research_area": {area: {**dict(zip(counts, values)), share: values[0] / values[-1]} for area, *values in per_area},
         },
     )
 

@@ -52,7 +52,9 @@ def explain_doi(doi: str, database: Path) -> int:
     try:
         with duckdb.connect(str(database), read_only=True) as con:
             rows = con.execute(
-                "SELECT e.*, p.title FROM edge_reliability AS e LEFT JOIN publications AS p USING (publication_id) "
+                "SELECT e.*, p.title, x.status AS crossref_status FROM edge_reliability AS e "
+                "LEFT JOIN publications AS p USING (publication_id) "
+                "LEFT JOIN crossref_retractions AS x ON x.research_area = e.research_area AND x.doi = e.publication_doi "
                 "WHERE e.publication_doi = ? OR e.dataset_doi = ? ORDER BY e.research_area, e.reliability DESC, e.dataset_short_name",
                 [key, key],
             ).df()
@@ -88,7 +90,8 @@ def _fail(message: str) -> int:
 
 
 def _openalex_line(row) -> str:
-    """The OpenAlex / Crossref signals of one scored edge, in one line."""
+    """The OpenAlex / Crossref signals of one scored edge, in one line: "not retracted" only once Crossref was
+    checked too ("Crossref not checked" otherwise)."""
     if pd.isna(row.openalex_status):
         return "OpenAlex: no DOI to look up"
     parts = [f"OpenAlex {row.openalex_status}"]
@@ -97,7 +100,10 @@ def _openalex_line(row) -> str:
     parts.append(f"centrality from {row.centrality_source}")
     if not pd.isna(row.citation_trend):
         parts.append(f"citation trend {row.citation_trend:+.2f}")
-    parts.append(f"RETRACTED ({row.retraction_source})" if row.is_retracted else "not retracted")
+    if row.is_retracted:
+        parts.append(f"RETRACTED ({row.retraction_source})")
+    else:
+        parts.append("not retracted" if row.crossref_status == "checked" else "Crossref not checked")
     if row.year_source == "openalex":
         parts.append(f"year {row.publication_year} from OpenAlex")
     return " | ".join(parts)

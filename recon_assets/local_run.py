@@ -96,12 +96,13 @@ def _run_jobs(database: Path) -> int:
         (
             "openalex_refresh_job",
             {PARTITION_RANGE_START_TAG: areas[0], PARTITION_RANGE_END_TAG: areas[-1]},
-            f"OpenAlex and Crossref (offline unless RECON_OPENALEX / RECON_CROSSREF=online), "
+            f"OpenAlex (online only with OPENALEX_API_KEY) and Crossref (RECON_CROSSREF=online), "
             f"judge and score all {len(areas)} research areas in one run",
         ),
     ]
     checks: list[dg.AssetCheckEvaluation] = []
     reused = False
+    judging = ""
     for job_name, tags, what in runs:
         started = time.monotonic()
         print(f"[{job_name}] {what} ...", flush=True)
@@ -111,6 +112,7 @@ def _run_jobs(database: Path) -> int:
         evaluations = result.get_asset_check_evaluations()
         checks += evaluations
         reused = reused or _snapshot_reused(result)
+        judging = judging or _judging_reuse(result)
         print(f"[{job_name}] {'succeeded' if result.success else 'FAILED'} in {time.monotonic() - started:.1f}s (run {result.run_id})")
         for evaluation in evaluations:
             if not evaluation.passed:
@@ -120,7 +122,7 @@ def _run_jobs(database: Path) -> int:
                 print(f"[{job_name}] {message}", file=sys.stderr)
             print(f"run failed; its full logs: `dagster dev` with DAGSTER_HOME={home}, run {result.run_id}", file=sys.stderr)
             return 1
-    _print_summary(database, checks, reused)
+    _print_summary(database, checks, reused, judging)
     return 0
 
 
@@ -139,6 +141,17 @@ def _snapshot_reused(result: dg.ExecuteInProcessResult) -> bool:
     return any(m.metadata.get("reused_unchanged_snapshot", dg.BoolMetadataValue(False)).value for m in materializations)
 
 
+def _judging_reuse(result: dg.ExecuteInProcessResult) -> str:
+    """'judging: 20 research areas reused (unchanged inputs), 2 judged', or '' when this run did not judge."""
+    if not result.success or not result.job_def.has_node_named("coherence_judgements"):
+        return ""
+    for materialization in result.asset_materializations_for_node("coherence_judgements")[:1]:
+        reused = materialization.metadata["research_areas_reused"].value
+        judged = materialization.metadata["research_areas_judged"].value
+        return f"judging: {reused} research area(s) reused (unchanged inputs), {judged} judged"
+    return ""
+
+
 def _failures(result: dg.ExecuteInProcessResult) -> list[str]:
     """'step <key> failed: <root cause>' for every failed step, the innermost cause of each error chain."""
     messages = []
@@ -152,7 +165,7 @@ def _failures(result: dg.ExecuteInProcessResult) -> list[str]:
     return messages
 
 
-def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused: bool) -> None:
+def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused: bool, judging: str) -> None:
     with duckdb.connect(str(database), read_only=True) as con:
         labels = con.execute("SELECT label, count(*) FROM edge_reliability GROUP BY 1 ORDER BY 2 DESC").fetchall()
         snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(
@@ -166,4 +179,6 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
         print("edges scored per label: " + ", ".join(f"{label} {count:,}" for label, count in labels))
     else:
         print("edges scored: 0 - the snapshot has no usable Publication-USES_DATASET->Dataset relationship")
+    if judging:
+        print(judging)
     print(f"asset checks passed: {sum(e.passed for e in checks)}/{len(checks)}")

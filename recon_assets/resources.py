@@ -4,9 +4,10 @@ OpenAlex and Crossref clients.
 Each is configured from the environment when `definitions.py` is loaded (an empty variable counts as unset):
 RECON_KG_PATH (a local export; default the shipped sample), RECON_KG_SOURCE=huggingface with
 RECON_HF_FILENAME / RECON_HF_REVISION (the real KG), RECON_DB_PATH (default data/recon.duckdb),
-RECON_AS_OF (YYYY-MM-DD, default today), RECON_OPENALEX=online (default offline: the recorded OpenAlex
-cache, no request) with OPENALEX_API_KEY, OPENALEX_MAILTO and OPENALEX_URL, and RECON_CROSSREF=online
-(default offline) with CROSSREF_MAILTO and CROSSREF_URL.
+RECON_DUCKDB_MEMORY_LIMIT (DuckDB's memory_limit, default 3GB), RECON_AS_OF (YYYY-MM-DD, default today), OpenAlex
+online whenever OPENALEX_API_KEY is set (RECON_OPENALEX=offline opts out: the recorded OpenAlex cache, no request;
+RECON_OPENALEX=online without a key warns and uses only the cache) with OPENALEX_MAILTO and OPENALEX_URL, and
+RECON_CROSSREF=online (default offline) with CROSSREF_MAILTO and CROSSREF_URL.
 """
 
 from __future__ import annotations
@@ -29,6 +30,19 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_KG_PATH = REPO_ROOT / "data" / "sample" / "graph.json"
 SAMPLE_OPENALEX_RECORDING = REPO_ROOT / "data" / "sample" / "openalex_cache.json"
 DEFAULT_DB_PATH = Path("data") / "recon.duckdb"
+# DuckDB's own default is 80% of RAM, which let a v1-size ingest take 6.7 GB. With a limit it spills to its temp
+# directory instead: 3 GB leaves room for Python and DuckDB's unmanaged memory under issue 5's 4 GB target.
+DEFAULT_DUCKDB_MEMORY_LIMIT = "3GB"
+
+
+def duckdb_connection_config(database: Path) -> dict[str, str]:
+    """DuckDB settings for every connection to `database`: `memory_limit` (RECON_DUCKDB_MEMORY_LIMIT, a DuckDB size
+    such as '3GB'; default DEFAULT_DUCKDB_MEMORY_LIMIT) and `temp_directory` `<database>.tmp` beside it, where data
+    beyond the limit spills (https://duckdb.org/docs/stable/configuration/overview)."""
+    return {
+        "memory_limit": os.environ.get("RECON_DUCKDB_MEMORY_LIMIT") or DEFAULT_DUCKDB_MEMORY_LIMIT,
+        "temp_directory": f"{database}.tmp",
+    }
 
 
 @dataclass(frozen=True)
@@ -97,8 +111,8 @@ class OpenAlexResource(dg.ConfigurableResource):
 
     Offline (`offline=True`) no request is made: works come from the recording at `recording_path` (the
     shipped sample's 44 real works) and any other DOI gets an `error` result. Online without an API key
-    (required by OpenAlex since 2026-02-13) nothing is requested either: one warning says so and the
-    asset keeps what its cache already holds. The key is never logged nor written anywhere.
+    (required by OpenAlex since 2026-02-13) nothing is requested either: one loud warning says so, and the
+    recording and what the asset's cache already holds are used. The key is never logged nor written anywhere.
     """
 
     offline: bool = Field(default=False, description="Use the recording instead of the API.")
@@ -117,25 +131,32 @@ class OpenAlexResource(dg.ConfigurableResource):
         """The works of `dois` (see `OpenAlexClient.fetch`); offline or without a key, no request is made."""
         dois = list(dois)
         if self.offline:
-            recording = json.loads(Path(self.recording_path).read_text())
-            log.info(f"OpenAlex offline: {len(dois):,} DOIs looked up in the recording {self.recording_path} (RECON_OPENALEX=online to fetch)")
-            return openalex_client.recorded_report(
-                dois, recording["works"], recorded_at=datetime.fromisoformat(recording["recorded_at"])
-            )
+            # Without a key OpenAlex serves nothing (required since 2026-02-13): say so loudly, once per run.
+            say = log.info if self.api_key else log.warning
+            say(f"OpenAlex offline: {len(dois):,} DOIs looked up in the recording {self.recording_path} and the cache "
+                f"({'RECON_OPENALEX=offline' if self.api_key else 'OPENALEX_API_KEY is not set: set it to fetch'})")
+            return self._recorded(dois, openalex_client.OFFLINE_MISSING)
         if not self.api_key:
             log.warning(
                 f"OPENALEX_API_KEY is not set: OpenAlex requires an API key since 2026-02-13, so the {len(dois):,} DOIs "
-                "due for a refresh are NOT fetched and only cached records are used. Get a free key at "
+                "due for a refresh are NOT fetched and only cached and recorded works are used. Get a free key at "
                 "https://openalex.org/settings/api and set OPENALEX_API_KEY."
             )
-            error = "not fetched: OPENALEX_API_KEY is not set"
-            return openalex_client.FetchReport(results=[openalex_client.WorkResult(doi, openalex_client.ERROR, error=error) for doi in dois])
+            return self._recorded(dois, "not fetched: OPENALEX_API_KEY is not set")
+        if not dois:
+            return openalex_client.FetchReport()
         client = openalex_client.OpenAlexClient(
             api_key=self.api_key, mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds,
             retries=self.retries, backoff=self.backoff_seconds, max_retry_after=self.max_retry_after_seconds,
         )
         log.info(f"OpenAlex: fetching {len(dois):,} DOIs from {self.base_url}")
         return client.fetch(dois)
+
+    def _recorded(self, dois: list[str], missing: str) -> openalex_client.FetchReport:
+        recording = json.loads(Path(self.recording_path).read_text())
+        return openalex_client.recorded_report(
+            dois, recording["works"], recorded_at=datetime.fromisoformat(recording["recorded_at"]), missing=missing
+        )
 
 
 class CrossrefResource(dg.ConfigurableResource):
@@ -155,11 +176,25 @@ class CrossrefResource(dg.ConfigurableResource):
         if self.offline:
             log.info(f"Crossref offline: {len(dois):,} DOIs not checked (RECON_CROSSREF=online to check)")
             return crossref.CheckReport([crossref.RetractionCheck(doi, crossref.ERROR, error=crossref.OFFLINE) for doi in dois])
-        client = crossref.CrossrefClient(
-            mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds, retries=self.retries, backoff=self.backoff_seconds
-        )
+        if not dois:
+            return crossref.CheckReport()
         log.info(f"Crossref: checking {len(dois):,} DOIs for retraction notices at {self.base_url}")
-        return client.check(dois)
+        with crossref.CrossrefClient(
+            mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds, retries=self.retries, backoff=self.backoff_seconds
+        ) as client:
+            return client.check(dois)
+
+
+def openalex_offline(setting: str, *, has_key: bool) -> bool:
+    """Whether OpenAlex is read from the recording: RECON_OPENALEX `setting` 'offline' (opt out), 'online', or
+    '' (online exactly when OPENALEX_API_KEY is set). Online without a key the resource warns and fetches nothing.
+
+    Raises:
+        ValueError: another setting.
+    """
+    if setting not in ("", "online", "offline"):
+        raise ValueError(f"RECON_OPENALEX must be 'online', 'offline' or unset, got {setting!r}")
+    return setting == "offline" or (setting == "" and not has_key)
 
 
 def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
@@ -175,10 +210,10 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
     database.parent.mkdir(parents=True, exist_ok=True)
     return {
         "kg_export": kg_export,
-        "duckdb": DuckDBResource(database=str(database)),
+        "duckdb": DuckDBResource(database=str(database), connection_config=duckdb_connection_config(database)),
         "as_of": AsOfDate(as_of=os.environ.get("RECON_AS_OF") or ""),
         "openalex": OpenAlexResource(
-            offline=os.environ.get("RECON_OPENALEX") != "online",
+            offline=openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY"))),
             # An EnvVar keeps the key's value out of the Dagster UI and the run config.
             api_key=dg.EnvVar("OPENALEX_API_KEY") if os.environ.get("OPENALEX_API_KEY") else None,
             mailto=os.environ.get("OPENALEX_MAILTO") or None,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -71,11 +72,13 @@ class FakeOpenAlex:
 
 
 @contextmanager
-def serve_on_loopback(fake: FakeOpenAlex) -> Iterator[str]:
-    """Serve `fake` over HTTP on 127.0.0.1 (a free port) in a thread; yields the base URL, stops on exit."""
+def serve_on_loopback(fake: FakeOpenAlex, *, delay: float = 0.0) -> Iterator[str]:
+    """Serve `fake` over HTTP on 127.0.0.1 (a free port) in a thread, each answer `delay` seconds late;
+    yields the base URL, stops on exit."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            time.sleep(delay)
             status, body = fake.answer(self.path)
             payload = json.dumps(body).encode()
             self.send_response(status)

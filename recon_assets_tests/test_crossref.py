@@ -4,14 +4,30 @@ through httpx's transport by respx, in the documented work-list envelope."""
 from __future__ import annotations
 
 import json
+import logging
+from datetime import datetime, timezone
 from pathlib import Path
 
 import httpx
+import pandas as pd
 import pytest
 import respx
 
-from recon_assets.enrichment.crossref import CHECKED, DOIS_PER_REQUEST, ERROR, CrossrefClient, retraction_notices
+from recon_assets.enrichment import crossref
+from recon_assets.enrichment.crossref import (
+    CHECKED,
+    DOIS_PER_REQUEST,
+    ERROR,
+    OFFLINE,
+    RETRACTION_COLUMNS,
+    CrossrefClient,
+    RetractionCheck,
+    cache_rows,
+    retraction_notices,
+    retraction_rows,
+)
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.resources import CrossrefResource
 
 RECORDS = json.loads((Path(__file__).parent / "fixtures" / "crossref" / "lancet_retraction_works.json").read_text())["works"]
 PAPER, NOTICE = "10.1016/s0140-6736(20)31180-6", "10.1016/s0140-6736(20)31324-6"
@@ -80,6 +96,13 @@ def test_retraction_notices_of_the_real_lancet_records(dois, expected):
         ([{"DOI": "10.5555/N", "update-to": [{"DOI": "https://doi.org/10.5555/P", "type": "retraction"}, {"DOI": "10.5555/q", "type": "retraction"}]}],
          ["10.5555/p", "10.5555/q", "10.5555/n"], {"10.5555/p": ("10.5555/n",), "10.5555/q": ("10.5555/n",), "10.5555/n": ()}),
         ([], ["10.5555/p"], {"10.5555/p": ()}),
+        # a notice that also lists itself as retracted (a deposit quirk): the notice of another checked DOI
+        # gets none ...
+        ([{"DOI": "10.5555/n", "update-to": [{"DOI": "10.5555/p", "type": "retraction"}, {"DOI": "10.5555/n", "type": "retraction"}]}],
+         ["10.5555/p", "10.5555/n"], {"10.5555/p": ("10.5555/n",), "10.5555/n": ()}),
+        # ... but checked without the paper it retracts, it is read as retracted in place
+        ([{"DOI": "10.5555/n", "update-to": [{"DOI": "10.5555/p", "type": "retraction"}, {"DOI": "10.5555/n", "type": "retraction"}]}],
+         ["10.5555/n"], {"10.5555/n": ("10.5555/n",)}),
     ],
 )
 def test_retraction_notices_rules(items, dois, expected):
@@ -133,3 +156,59 @@ def test_more_notices_than_one_page_is_an_error_not_a_silent_cut():
         mock.get("/works").mock(return_value=httpx.Response(200, json=body))
         report = _client().check([PAPER])
     assert report.results[0].status == ERROR and "more than 1000 notices" in report.results[0].error
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"status": "ok", "message-type": "work-list"}, {"status": "ok", "message": None}, ["not", "an", "object"]],
+    ids=["no-message", "null-message", "a-list"],
+)
+def test_a_body_without_a_message_is_an_error_row(body):
+    with respx.mock(base_url=BASE) as mock:
+        mock.get("/works").mock(return_value=httpx.Response(200, json=body))
+        report = _client().check([PAPER, NOTICE])
+    assert [(check.status, check.error) for check in report.results] == [
+        (ERROR, "ValueError: Crossref answered without a 'message' object")
+    ] * 2
+
+
+def test_the_client_closes_its_connections():
+    with _client() as client:
+        assert not client.client.is_closed
+    assert client.client.is_closed
+
+
+def test_no_doi_builds_no_client(monkeypatch):
+    def no_client(**kwargs):
+        raise AssertionError("a client was built")
+
+    monkeypatch.setattr(crossref, "CrossrefClient", no_client)
+    report = CrossrefResource().check([], logging.getLogger("test"))
+    assert (report.results, report.requests) == ([], 0)
+
+
+CHECKED_AT = datetime(2026, 3, 1, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(
+    ("cache", "errors", "expected"),
+    [
+        # checked earlier, not now (offline or Crossref failed): the earlier check stands
+        ([(PAPER, [NOTICE], CHECKED_AT)], {PAPER: OFFLINE}, [("floods", PAPER, CHECKED, [NOTICE], None, CHECKED_AT)]),
+        ([(PAPER, [], CHECKED_AT)], {}, [("floods", PAPER, CHECKED, [], None, CHECKED_AT)]),
+        # never checked: an error row with this run's reason and no check time, never "no notice"
+        ([], {PAPER: OFFLINE}, [("floods", PAPER, ERROR, [], OFFLINE, pd.NaT)]),
+        ([], {}, [("floods", PAPER, ERROR, [], "not checked", pd.NaT)]),
+    ],
+)
+def test_retraction_rows_come_from_the_cache(cache, errors, expected):
+    requested = pd.DataFrame({"research_area": ["floods"], "doi": [PAPER]})
+    rows = retraction_rows(requested, pd.DataFrame(cache, columns=["doi", "notice_dois", "checked_at"]), errors)
+    assert rows.columns.tolist() == list(RETRACTION_COLUMNS)
+    assert [tuple(row) for row in rows.itertuples(index=False)] == expected
+
+
+def test_cache_rows_keep_only_successful_checks():
+    results = [RetractionCheck(PAPER, CHECKED, (NOTICE,)), RetractionCheck(NOTICE, ERROR, error="HTTP 503")]
+    rows = cache_rows(results, checked_at=CHECKED_AT)
+    assert rows.values.tolist() == [[PAPER, [NOTICE], CHECKED_AT]]

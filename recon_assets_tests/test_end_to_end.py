@@ -132,7 +132,7 @@ def test_recon_cli_runs_the_sample_and_explains_a_doi(tmp_path):
     )
     assert explain.returncode == 0, explain.stderr
     assert "10.3390/rs12081239" in explain.stdout and "reliability" in explain.stdout and "centrality" in explain.stdout
-    assert "OpenAlex found | 159 citations -> citation centrality 0.55" in explain.stdout and "not retracted" in explain.stdout
+    assert "OpenAlex found | 159 citations -> citation centrality 0.55" in explain.stdout and "Crossref not checked" in explain.stdout
     unknown = subprocess.run(
         [sys.executable, "-m", "recon_assets.cli", "explain", "10.1002/2017GL075472", "--db", str(database)],
         capture_output=True, text=True, env=env, timeout=60,

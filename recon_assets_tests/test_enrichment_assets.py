@@ -1,14 +1,19 @@
 """The openalex_works and crossref_retractions assets in Dagster, over a faked transport answering with the
-real recorded works: resume after a spent budget, the TTL cache, the API key kept secret, the checks."""
+real recorded works: resume after a spent budget, the TTL cache, the API key kept secret and when it turns
+OpenAlex on, Crossref notices kept across offline or failed runs, the checks, and a recorded retraction and an
+OpenAlex year through the whole pipeline to `recon explain`."""
 
 from __future__ import annotations
 
 import json
 import logging
 import re
+from datetime import datetime, timedelta, timezone
+from types import SimpleNamespace
 
 import dagster as dg
 import duckdb
+import httpx
 import pytest
 import responses
 import respx
@@ -21,11 +26,13 @@ from recon_assets.checks import (
     openalex_match_rate,
     openalex_retracted_share,
 )
+from recon_assets.cli import _openalex_line, explain_doi
 from recon_assets.enrichment.assets import crossref_retractions, openalex_works
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.resources import AsOfDate, CrossrefResource, OpenAlexResource, resources_from_environment
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works
+from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, run_pipeline
 from recon_assets_tests.test_crossref import RECORDS, updates_of
 
 BASE = "https://openalex.test"
@@ -82,16 +89,21 @@ def test_a_spent_budget_keeps_what_was_fetched_fails_retryable_and_the_rerun_com
     def budget_spent_on_second_request(request):
         calls.append(request.url)
         if len(calls) == 2:
-            return 429, {"Retry-After": "36000", "X-RateLimit-Remaining": "0"}, json.dumps({"error": "Rate limit exceeded"})
+            headers = {"Retry-After": "36000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "35990"}
+            return 429, headers, json.dumps({"error": "Rate limit exceeded"})
         return fake.responses_callback(request)
 
     responses.add_callback(responses.GET, API, callback=budget_spent_on_second_request)
     with dg.instance_for_test() as instance:
+        started = datetime.now(timezone.utc)
         first = _materialize(database, _online(), instance=instance)
         assert not first.success
-        failure = next(event for event in first.all_events if event.event_type_value == "STEP_FAILURE")
-        assert "OpenAlex daily budget spent" in failure.step_failure_data.user_failure_data.description
-        assert failure.step_failure_data.user_failure_data.metadata["retryable"].value is True
+        failure = next(event for event in first.all_events if event.event_type_value == "STEP_FAILURE").step_failure_data.user_failure_data
+        assert "OpenAlex daily budget spent" in failure.description and "resets in about 10.0 h" in failure.description
+        assert "re-materialize these partitions after the reset" in failure.description
+        assert failure.metadata["retryable"].value is True and failure.metadata["reset_seconds"].value == 35990
+        resets_at = datetime.fromisoformat(failure.metadata["resets_at"].value)
+        assert timedelta(seconds=35990) <= resets_at - started <= timedelta(seconds=36050)
         fetched = _query(database, "SELECT count(*) FROM openalex_cache")[0][0]
         statuses = dict(_query(database, "SELECT status, count(*) FROM openalex_works GROUP BY 1"))
         assert 0 < fetched < len(SICI) and statuses == {"found": fetched, "error": len(SICI) + 1 - fetched}
@@ -173,53 +185,211 @@ def test_match_rate_and_retracted_share_checks_read_the_recorded_sample(tmp_path
     resource = DuckDBResource(database=database)
     match = openalex_match_rate(config=OpenAlexMatchConfig(min_match_rate=0.99), duckdb=resource)
     assert not match.passed and match.metadata["match_rate"].value == pytest.approx(44 / 45)
-    assert match.metadata["per_research_area"].value[AREA] == {"found": 44, "not_found": 0, "error": 1, "match_rate": 44 / 45}
+    assert match.metadata["per_research_area"].value[AREA] == {
+        "found": 44, "not_found": 0, "error": 1, "requested": 45, "match_rate": 44 / 45
+    }
     share = openalex_retracted_share(config=RetractedShareConfig(max_retracted_share=0.1), duckdb=resource)
     # W4387949831 and W4313494105 are retracted; their notices W4405247386 and W4381149761 are not counted
     assert share.passed and share.metadata["retracted"].value == 2 and share.metadata["found"].value == 44
+    assert share.metadata["per_research_area"].value[AREA] == {"retracted": 2, "found": 44, "retracted_share": 2 / 44}
+    strict = openalex_retracted_share(config=RetractedShareConfig(max_retracted_share=0.01), duckdb=resource)
+    assert not strict.passed and strict.metadata["retracted_share"].value == pytest.approx(2 / 44)
 
 
-def test_crossref_retractions_asset_writes_the_notices_of_each_doi(tmp_path):
-    paper, notice = "10.1016/s0140-6736(20)31180-6", "10.1016/s0140-6736(20)31324-6"
-    database = _database(tmp_path, [paper, notice, "10.1001/jama.251.19.2504,2509"])
+def _crossref(database: str, resource: CrossrefResource):
+    return dg.materialize(
+        [crossref_retractions], partition_key=AREA, resources={"duckdb": DuckDBResource(database=database), "crossref": resource},
+    )
+
+
+COMMA_DOI_ERROR = "a DOI with ',' cannot be written in a Crossref filter"
+
+
+@pytest.mark.parametrize(
+    ("offline", "later_error"),
+    [(True, "offline: Crossref not checked"), (False, COMMA_DOI_ERROR)],
+    ids=["offline", "crossref-answers-503"],
+)
+def test_crossref_notices_survive_a_later_offline_or_failed_run(tmp_path, offline, later_error):
+    paper, notice, comma = "10.1016/s0140-6736(20)31180-6", "10.1016/s0140-6736(20)31324-6", "10.1001/jama.251.19.2504,2509"
+    database = _database(tmp_path, [paper, notice, comma])
+    online = CrossrefResource(base_url="https://crossref.test", retries=0)
     with respx.mock(base_url="https://crossref.test") as mock:
         mock.get("/works").mock(side_effect=updates_of(RECORDS))
-        result = dg.materialize(
-            [crossref_retractions], partition_key=AREA,
-            resources={"duckdb": DuckDBResource(database=database), "crossref": CrossrefResource(base_url="https://crossref.test")},
-        )
-    assert result.success
-    rows = _query(database, "SELECT doi, status, notice_dois FROM crossref_retractions ORDER BY doi")
-    assert rows == [
-        ("10.1001/jama.251.19.2504,2509", "error", []),
-        (paper, "checked", [notice]),
-        (notice, "checked", []),
+        assert _crossref(database, online).success
+    checked = _query(database, "SELECT doi, status, notice_dois, error, checked_at IS NULL FROM crossref_retractions ORDER BY doi")
+    assert checked == [
+        (comma, "error", [], COMMA_DOI_ERROR, True),
+        (paper, "checked", [notice], None, False),
+        (notice, "checked", [], None, False),
     ]
-    with respx.mock(assert_all_called=False) as mock:
-        route = mock.route()
-        offline = dg.materialize(
-            [crossref_retractions], partition_key=AREA,
-            resources={"duckdb": DuckDBResource(database=database), "crossref": CrossrefResource(offline=True)},
-        )
-        assert offline.success and not route.called
-    assert _query(database, "SELECT DISTINCT status, error FROM crossref_retractions") == [("error", "offline: Crossref not checked")]
+    first_checked_at = _query(database, "SELECT doi, checked_at FROM crossref_cache ORDER BY doi")
+    with respx.mock(base_url="https://crossref.test", assert_all_called=False) as mock:
+        route = mock.get("/works").mock(return_value=httpx.Response(503))
+        assert _crossref(database, CrossrefResource(offline=True) if offline else online).success
+        assert route.called is not offline
+    # the earlier check stands: the paper is still retracted, its checked_at unchanged; the never-checked DOI says why
+    assert _query(database, "SELECT doi, status, notice_dois, error, checked_at IS NULL FROM crossref_retractions ORDER BY doi") == [
+        (comma, "error", [], later_error, True),
+        *checked[1:],
+    ]
+    assert _query(database, "SELECT doi, checked_at FROM crossref_cache ORDER BY doi") == first_checked_at
+    assert _query(database, "SELECT count(*), count(DISTINCT doi) FROM crossref_cache")[0] == (2, 2)
+
+
+def test_crossref_never_checked_is_an_error_row_without_a_check_time(tmp_path):
+    database = _database(tmp_path, ["10.5555/a", "10.5555/b"])
+    assert _crossref(database, CrossrefResource(offline=True)).success
+    assert _query(database, "SELECT doi, status, notice_dois, error, checked_at FROM crossref_retractions ORDER BY doi") == [
+        ("10.5555/a", "error", [], "offline: Crossref not checked", None),
+        ("10.5555/b", "error", [], "offline: Crossref not checked", None),
+    ]
+    assert _query(database, "SELECT count(*) FROM crossref_cache") == [(0,)]
 
 
 @pytest.mark.parametrize(
     ("env", "offline", "base_url", "keyed"),
     [
         ({}, True, "https://api.openalex.org", False),
+        ({"OPENALEX_API_KEY": SECRET}, False, "https://api.openalex.org", True),
+        ({"OPENALEX_API_KEY": SECRET, "RECON_OPENALEX": "offline"}, True, "https://api.openalex.org", True),
         ({"RECON_OPENALEX": "online", "OPENALEX_API_KEY": SECRET, "OPENALEX_URL": "http://127.0.0.1:8080"}, False, "http://127.0.0.1:8080", True),
         ({"RECON_OPENALEX": "online", "OPENALEX_API_KEY": ""}, False, "https://api.openalex.org", False),
     ],
 )
-def test_openalex_is_offline_unless_asked_and_the_key_stays_an_env_var_reference(monkeypatch, env, offline, base_url, keyed):
-    for name in ("RECON_OPENALEX", "OPENALEX_API_KEY", "OPENALEX_URL"):
-        monkeypatch.delenv(name, raising=False)
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
+def test_openalex_is_online_whenever_a_key_is_set_and_the_key_stays_an_env_var_reference(
+    monkeypatch, tmp_path, env, offline, base_url, keyed
+):
+    _environment(monkeypatch, tmp_path, env)
     resource = resources_from_environment()["openalex"]
     assert (resource.offline, resource.base_url) == (offline, base_url)
     # the configured value is a reference to the variable, resolved only when a run starts
     assert (resource.api_key == dg.EnvVar("OPENALEX_API_KEY")) is keyed and (resource.api_key is None) is not keyed
     assert SECRET not in repr(resource)
+
+
+def _environment(monkeypatch, tmp_path, env: dict[str, str]) -> None:
+    for name in ("RECON_OPENALEX", "OPENALEX_API_KEY", "OPENALEX_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("RECON_DB_PATH", str(tmp_path / "env.duckdb"))
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+
+
+def test_an_unknown_recon_openalex_setting_is_refused(monkeypatch, tmp_path):
+    _environment(monkeypatch, tmp_path, {"RECON_OPENALEX": "yes"})
+    with pytest.raises(ValueError, match="RECON_OPENALEX must be 'online', 'offline' or unset, got 'yes'"):
+        resources_from_environment()
+
+
+@pytest.mark.parametrize(
+    ("env", "requested", "warnings", "absent_row"),
+    [
+        # a key alone turns OpenAlex on; the DOI OpenAlex does not know is looked up and not_found
+        ({"OPENALEX_API_KEY": SECRET, "OPENALEX_URL": BASE}, True, 0, ("not_found", None)),
+        # RECON_OPENALEX=offline opts out: the recording, no request
+        ({"OPENALEX_API_KEY": SECRET, "OPENALEX_URL": BASE, "RECON_OPENALEX": "offline"}, False, 0,
+         ("error", "offline: not in the recorded cache")),
+        # online without a key: one loud warning, the recording and the cache, no request
+        ({"RECON_OPENALEX": "online", "OPENALEX_URL": BASE}, False, 1, ("error", "not fetched: OPENALEX_API_KEY is not set")),
+    ],
+    ids=["key-set", "key-set-offline", "online-without-key"],
+)
+def test_openalex_from_the_environment_requests_only_with_a_key_and_never_shows_it(
+    monkeypatch, tmp_path, env, requested, warnings, absent_row
+):
+    _environment(monkeypatch, tmp_path, env)
+    recorded = [canonical_doi(work["doi"]) for work in WORKS[:3]]
+    database = _database(tmp_path, [*recorded, ABSENT])
+    openalex = resources_from_environment()["openalex"]
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mocked, dg.instance_for_test() as instance:
+        mocked.add_callback(responses.GET, API, callback=FakeOpenAlex(WORKS).responses_callback)
+        result = _materialize(database, openalex, instance=instance)
+        calls = list(mocked.calls)
+        logs = instance.all_logs(result.run_id)
+    assert result.success
+    assert bool(calls) is requested
+    assert all(call.request.headers["Authorization"] == f"Bearer {SECRET}" for call in calls)
+    loud = [entry for entry in logs if entry.level == logging.WARNING and "OPENALEX_API_KEY is not set" in entry.user_message]
+    assert len(loud) == warnings
+    assert dict(_query(database, "SELECT doi, status FROM openalex_works WHERE doi <> '" + ABSENT + "'")) == dict.fromkeys(recorded, "found")
+    assert _query(database, f"SELECT status, error FROM openalex_works WHERE doi = '{ABSENT}'") == [absent_row]
+    shown = " ".join(f"{entry.user_message} {entry.dagster_event}" for entry in logs)
+    assert "dagster/row_count" in shown and SECRET not in shown  # metadata travels in the events read here
+    assert SECRET not in repr(openalex)
+
+
+RETRACTED_DOI = "10.1038/s41598-023-45776-y"  # W4387949831, is_retracted in data/sample/openalex_cache.json
+ROMAN_YEAR_DOI = "10.3390/rs12081239"  # W3015860713, publication_year 2020 in the recording
+# Sample node ids: ENERGY PRODUCTION/USE (research area), the AIRS2CCF dataset, and recorded publications:
+# the retracted one (223), the one given the year "XIII" (186) and five with good years.
+KEYWORD, DATASET, RETRACTED, ROMAN, OTHERS = "273", "10", "223", "186", ("190", "191", "193", "197", "198")
+
+
+def _small_kg(path) -> None:
+    """A KG of sample lines: every publication above uses the dataset and has the research area."""
+    nodes = {}
+    for line in SAMPLE_JSONL.read_text().splitlines():
+        record = json.loads(line)
+        if record["type"] == "node" and record["id"] in {KEYWORD, DATASET, RETRACTED, ROMAN, *OTHERS}:
+            nodes[record["id"]] = record
+    nodes[ROMAN]["properties"]["year"] = "XIII"
+    relationships = [
+        {"type": "relationship", "id": f"r{index}", "label": label, "start": {"id": publication, "labels": ["Publication"]},
+         "end": {"id": end, "labels": [end_label]}}
+        for index, (publication, label, end, end_label) in enumerate(
+            (publication, label, end, end_label)
+            for publication in (RETRACTED, ROMAN, *OTHERS)
+            for label, end, end_label in (("USES_DATASET", DATASET, "Dataset"), ("HAS_APPLIEDRESEARCHAREA", KEYWORD, "ScienceKeyword"))
+        )
+    ]
+    path.write_text("\n".join(json.dumps(record) for record in [*nodes.values(), *relationships]) + "\n")
+
+
+def test_a_recorded_retraction_and_an_openalex_year_reach_the_score_and_explain(tmp_path, capsys):
+    kg = tmp_path / "graph.json"
+    _small_kg(kg)
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        run = run_pipeline(kg, tmp_path, instance)
+    assert all(result.success for result in run.results)
+    columns = "label, dominant_signal, is_retracted, retraction_source, publication_year, year_source, reason"
+    [retracted] = run.query(f"SELECT {columns} FROM edge_reliability WHERE publication_doi = ?", [RETRACTED_DOI])
+    assert retracted[:4] == ("SUPERSEDED", "retraction", True, "OpenAlex is_retracted")
+    assert "retracted (OpenAlex is_retracted): SUPERSEDED whatever the score" in retracted[6]
+    [filled] = run.query(f"SELECT {columns} FROM edge_reliability WHERE publication_doi = ?", [ROMAN_YEAR_DOI])
+    assert filled[4:6] == (2020, "openalex")
+    assert "(year 2020 from OpenAlex: KG year" in filled[6] and "Crossref not checked for retraction notices" in filled[6]
+
+    capsys.readouterr()
+    assert explain_doi(RETRACTED_DOI, run.database) == 0
+    out = capsys.readouterr().out
+    assert "SUPERSEDED  (dominant signal: retraction)" in out and "| RETRACTED (OpenAlex is_retracted)" in out
+    assert explain_doi(ROMAN_YEAR_DOI, run.database) == 0
+    out = capsys.readouterr().out
+    assert "| year 2020 from OpenAlex" in out and "| Crossref not checked" in out
+
+
+def _edge(**fields):
+    defaults = {
+        "openalex_status": "found", "cited_by_count": 159, "citation_centrality": 0.55, "centrality_source": "citations",
+        "citation_trend": 0.25, "is_retracted": False, "retraction_source": None, "year_source": "kg",
+        "publication_year": 2020, "crossref_status": "checked",
+    }
+    return SimpleNamespace(**(defaults | fields))
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({}, "OpenAlex found | 159 citations -> citation centrality 0.55 | centrality from citations | citation trend +0.25 | not retracted"),
+        ({"is_retracted": True, "retraction_source": "OpenAlex is_retracted; Crossref notice 10.1/n"},
+         "| RETRACTED (OpenAlex is_retracted; Crossref notice 10.1/n)"),
+        ({"crossref_status": "error"}, "| citation trend +0.25 | Crossref not checked"),
+        ({"crossref_status": None}, "| Crossref not checked"),
+        ({"year_source": "openalex", "publication_year": 2013}, "| not retracted | year 2013 from OpenAlex"),
+        ({"openalex_status": None}, "OpenAlex: no DOI to look up"),
+    ],
+    ids=["checked", "retracted", "crossref-error", "crossref-missing", "year-from-openalex", "no-doi"],
+)
+def test_explain_openalex_line(fields, expected):
+    assert _openalex_line(_edge(**fields)).endswith(expected)

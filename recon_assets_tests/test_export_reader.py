@@ -13,6 +13,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
+from recon_assets.kg import export_reader
 from recon_assets.kg.export_reader import (
     MAX_LINE_BYTES,
     KgExportError,
@@ -503,3 +504,48 @@ def test_graphml_without_any_element_or_another_root_raises(tmp_path: Path, cont
     with pytest.raises(KgExportError, match=message) as raised:
         read_rows(path)
     assert str(path) in str(raised.value)
+
+
+MIXED = (
+    b"\xef\xbb\xbf" + NODE + b"\n \t\n" + NODE.replace(b"\n", b"\r\n") + b'{"id":"caf\xe9"}\n' + LONG + b"\n"
+    + NODE * 3 + b'{"type":"node","id":"\xe2\x82\xac"}\n' + b"{no newline at the end"
+)
+
+
+def python_rows(content: bytes, max_line_bytes: int) -> list[tuple]:
+    """What each line should become, by plain Python enumeration of the file's lines."""
+    rows = []
+    for number, line in enumerate(content.removeprefix(codecs.BOM_UTF8).split(b"\n"), start=1):
+        if number > content.count(b"\n") and not line:
+            break  # the file ends with a newline: no line after it
+        if len(line) > max_line_bytes:
+            rows.append((number, line[:max_line_bytes + 1].decode(), f"line longer than {max_line_bytes} bytes"))
+            continue
+        line = line.rstrip(b"\r")
+        try:
+            rows.append((number, line.decode(), None))
+        except UnicodeDecodeError as error:
+            rows.append((number, line.decode("utf-8", "backslashreplace"), f"invalid UTF-8 at byte {error.start}"))
+    return rows
+
+
+@pytest.mark.parametrize("block_bytes", [1, 7, 64, 100, 1000, 2**20])
+@pytest.mark.parametrize(
+    "content",
+    [MIXED, MIXED + b"\n", NODE * 300, b"\n".join(NODE.rstrip(b"\n") + str(i).encode() * (i % 50) for i in range(400))],
+    ids=["mixed", "mixed with final newline", "same lines", "lines of many lengths"],
+)
+def test_json_lines_do_not_depend_on_the_read_block_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block_bytes: int, content: bytes
+) -> None:
+    """Lines cut by block edges, bad lines among good ones in a block: every line keeps its number and text."""
+    monkeypatch.setattr(export_reader, "READ_BLOCK_BYTES", block_bytes)
+    path = tmp_path / "graph.json"
+    path.write_bytes(content)
+    stats = ReadStats()
+
+    rows = [row for table in read_export(path, KgFormat.APOC_JSONL, stats, batch_lines=500, max_line_bytes=200) for row in table.to_pylist()]
+
+    assert [(row["line_number"], row["raw"], row["read_error"]) for row in rows] == python_rows(content, 200)
+    assert [row["position"] for row in rows] == [row["line_number"] for row in rows]
+    assert stats.lines_read == stats.elements_read == len(rows)

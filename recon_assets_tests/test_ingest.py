@@ -11,8 +11,10 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.export_reader import KgExportError
 from recon_assets.kg.ingest import RAW_TEXT_LIMIT, SnapshotSummary, current_snapshot_id, ingest_export
+from recon_assets.resources import resources_from_environment
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
 
@@ -414,3 +416,47 @@ def test_shipped_sample_formats_ingest_alike(tmp_path: Path) -> None:
     assert json_summary.relationship_counts == graphml_summary.relationship_counts
     assert json_nodes == graphml_nodes  # same ids, labels and typed properties
     assert json_rels == graphml_rels
+
+
+def test_the_snapshot_is_named_by_the_file_hash_computed_while_reading(con, tmp_path: Path) -> None:
+    path = write(tmp_path / "graph.json", [PUBLICATION, DATASET, b"{oops"])
+
+    summary = ingest_export(con, path, "test")
+
+    assert summary.sha256 == file_sha256(path)
+    assert summary.snapshot_id == file_sha256(path)[:16]
+    assert con.execute("SELECT sha256 FROM kg_snapshots").fetchall() == [(file_sha256(path),)]
+
+
+def test_a_file_of_the_current_size_but_other_bytes_is_ingested(con, tmp_path: Path) -> None:
+    """The size only tells when the hash must be awaited before reading; the hash decides."""
+    first = ingest_export(con, write(tmp_path / "a.json", [PUBLICATION, DATASET]), "a")
+    same_size = write(tmp_path / "b.json", [PUBLICATION.replace(b"p1", b"p2"), DATASET])
+    assert same_size.stat().st_size == first.size_bytes
+
+    second = ingest_export(con, same_size, "b")
+
+    assert not second.reused and second.snapshot_id != first.snapshot_id
+    assert con.execute("SELECT node_id FROM kg_nodes ORDER BY 1").fetchall() == [("d1",), ("p2",)]
+    assert_conserved(con, second)
+
+
+@pytest.mark.parametrize(("setting", "limit"), [(None, "3GB"), ("", "3GB"), ("1GB", "1GB")], ids=["unset", "empty", "set"])
+def test_duckdb_memory_limit_and_spill_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setting: str | None, limit: str
+) -> None:
+    """The DuckDB resource the assets use is limited (RECON_DUCKDB_MEMORY_LIMIT) and spills beside the database."""
+    monkeypatch.setenv("RECON_DB_PATH", str(tmp_path / "recon.duckdb"))
+    if setting is None:
+        monkeypatch.delenv("RECON_DUCKDB_MEMORY_LIMIT", raising=False)
+    else:
+        monkeypatch.setenv("RECON_DUCKDB_MEMORY_LIMIT", setting)
+
+    with resources_from_environment()["duckdb"].get_connection() as connection:
+        memory_limit, temp_directory = connection.execute(
+            "SELECT current_setting('memory_limit'), current_setting('temp_directory')"
+        ).fetchone()
+
+    # DuckDB reports the limit in its own units (1GB -> 953.6 MiB).
+    assert memory_limit == duckdb.connect(config={"memory_limit": limit}).execute("SELECT current_setting('memory_limit')").fetchone()[0]
+    assert temp_directory == f"{tmp_path / 'recon.duckdb'}.tmp"

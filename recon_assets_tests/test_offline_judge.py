@@ -29,7 +29,7 @@ from recon_assets.judgement.offline_judge import (
     judge_edges,
     judge_pair,
 )
-from recon_assets.judgement.text_embedding import EMBEDDING_DIM, MODEL_ID, embed, is_missing_text
+from recon_assets.judgement.text_embedding import EMBEDDING_DIM, MODEL_ID, embed, embed_cached, is_missing_text, text_sha256
 
 AS_OF = date(2024, 6, 30)
 IMERG = "Validation of GPM IMERG precipitation estimates against rain gauges over the Amazon basin"
@@ -98,6 +98,62 @@ def test_embed_does_not_depend_on_batch_order():
     together = embed(texts)
     np.testing.assert_array_equal(embed(texts[::-1]), together[::-1])
     np.testing.assert_array_equal(embed(texts[:1]), together[:1])
+
+
+def test_text_sha256_is_the_hex_sha256_of_the_utf8_text():
+    # Known value: `printf 'TRMM' | sha256sum`.
+    assert text_sha256("TRMM") == "6fa062b18c57a531dcfbd3dcc23bbadd67ccd4033e52fdb96c9c633d3e916f0d"
+    assert text_sha256("Poisson’s") != text_sha256("Poisson's")
+
+
+@pytest.mark.parametrize(
+    ("texts", "cached", "embedded"),
+    [
+        pytest.param([IMERG, FOAM], [], [[FOAM, IMERG]], id="empty-cache"),
+        pytest.param([IMERG, FOAM], [IMERG, FOAM], [], id="all-cached-no-model-call"),
+        # Equal texts are embedded once; missing texts are never looked up nor embedded.
+        pytest.param([IMERG, None, "N/A", FOAM, IMERG, "TRMM"], [FOAM], [["TRMM", IMERG]], id="partial-duplicates-missing"),
+        pytest.param([None, "N/A"], [], [], id="nothing-to-embed"),
+        # A vector cached for another text does not answer for this one.
+        pytest.param(["TRMM"], ["TRMM "], [["TRMM"]], id="key-is-exact-text"),
+    ],
+)
+def test_embed_cached_embeds_only_texts_not_in_the_cache(monkeypatch, texts, cached, embedded):
+    cache = {text_sha256(text): vector for text, vector in zip(cached, embed(cached))}
+    looked_up: list[list[str]] = []
+    calls: list[list[object]] = []
+
+    def lookup(keys: list[str]) -> dict[str, np.ndarray]:
+        looked_up.append(keys)
+        return {key: cache[key] for key in keys if key in cache}
+
+    def recording_embed(batch):
+        calls.append(sorted(batch))
+        return embed(batch)
+
+    monkeypatch.setattr(text_embedding, "embed", recording_embed)
+    vectors, fresh = embed_cached(texts, lookup)
+    assert calls == embedded
+    assert looked_up == [sorted({text_sha256(t) for t in texts if not is_missing_text(t)})]
+    assert sorted(fresh) == sorted(text_sha256(t) for batch in embedded for t in batch)
+    np.testing.assert_array_equal(vectors, embed(texts))
+
+
+def test_judge_edges_with_cached_vectors_equals_a_fresh_judge():
+    rows = [("P-old", 2012, IMERG, "We compare TMPA with gauges.", 0.8),
+            ("P-new", 2023, IMERG, "Our gauges show that TMPA overestimated wet-season rain.", 0.4)]
+    pubs, edges = _pubs(*rows), _edges(("D1", "P-old"), ("D1", "P-new"))
+    cache: dict[str, np.ndarray] = {}
+
+    def through_cache(texts):
+        vectors, fresh = embed_cached(texts, lambda keys: {key: cache[key] for key in keys if key in cache})
+        cache.update(fresh)
+        return vectors
+
+    fresh = judge_edges(edges, pubs, as_of=AS_OF)
+    for _ in range(2):  # the first call fills the cache, the second reads it
+        pd.testing.assert_frame_equal(judge_edges(edges, pubs, as_of=AS_OF, embedder=through_cache), fresh)
+    assert len(cache) == 2 and fresh["verdict"].tolist() == ["CONTRADICTED"]
 
 
 # ---------------------------------------------------------------- find_cue

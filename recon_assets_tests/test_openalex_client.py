@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from datetime import datetime, timedelta, timezone
 
+import pyalex
 import pytest
 import requests
 import responses
 
+from recon_assets.enrichment import openalex_client
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, MAX_URL_CHARS
 from recon_assets.enrichment.openalex_client import (
     ERROR,
@@ -20,10 +23,12 @@ from recon_assets.enrichment.openalex_client import (
     OFFLINE_MISSING,
     OpenAlexClient,
     OpenAlexSession,
+    budget_spent,
     recorded_report,
     stale_dois,
 )
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.resources import OpenAlexResource
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
 
@@ -77,6 +82,7 @@ def test_results_join_back_by_canonical_doi_whatever_the_case_openalex_returns()
     responses.add_callback(responses.GET, API, callback=fake.responses_callback)
     report = _client().fetch(["10.3390/rs12081239"])
     assert [(result.doi, result.status) for result in report.results] == [("10.3390/rs12081239", FOUND)]
+    assert report.requests == 1  # matched in the batch, not by a single lookup
 
 
 @responses.activate
@@ -139,15 +145,21 @@ def test_429_with_retry_after_waits_and_retries():
 
 
 @pytest.mark.parametrize(
-    "headers",
+    ("headers", "reset"),
     [
-        {"Retry-After": "30000", "X-RateLimit-Remaining": "0"},
-        {"Retry-After": "43200"},  # reset 12 h away: beyond max_retry_after
-        {"X-RateLimit-Remaining": "0"},
+        ({"Retry-After": "30000", "X-RateLimit-Remaining": "0"}, 30000),
+        ({"Retry-After": "43200"}, 43200),  # reset 12 h away: beyond max_retry_after
+        ({"X-RateLimit-Remaining": "0"}, None),
+        # fewer credits left than the request needs, although Retry-After is short
+        ({"Retry-After": "5", "X-RateLimit-Remaining": "3", "X-RateLimit-Credits-Required": "10", "X-RateLimit-Reset": "41992"}, 41992),
+        # no Retry-After: nothing says a wait would help
+        ({"X-RateLimit-Remaining": "500", "X-RateLimit-Reset": "7200"}, 7200),
+        ({}, None),
     ],
+    ids=["remaining-0", "long-retry-after", "remaining-0-no-retry-after", "credits-short", "no-retry-after", "bare"],
 )
 @responses.activate
-def test_429_when_the_daily_budget_is_spent_stops_and_reports_what_was_not_fetched(headers):
+def test_429_when_the_daily_budget_is_spent_stops_and_reports_what_was_not_fetched(headers, reset):
     sleeps: list[float] = []
     sici = [f"10.1002/(sici)1521-396x(199910){volume}:2<637::aid-pssa637>3.0.co;2-7" for volume in range(60)]
     fake = FakeOpenAlex([_rekeyed(WORKS[0], doi) for doi in sici])
@@ -165,7 +177,27 @@ def test_429_when_the_daily_budget_is_spent_stops_and_reports_what_was_not_fetch
     assert first_batch and all(result.status == FOUND for result in report.results)
     assert report.unfetched == [doi for doi in [*sici, COMMA_DOI] if doi not in first_batch]
     assert "OpenAlex daily budget spent (HTTP 429" in report.budget_spent
+    assert report.reset_seconds == reset
+    assert (f"resets in about {reset / 3600:.1f} h" if reset else "reset time not given") in report.budget_spent
     assert sleeps == [] and report.requests == 2 and len(answered) == 2
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "spent"),
+    [
+        (429, {"Retry-After": "2", "X-RateLimit-Remaining": "99000", "X-RateLimit-Credits-Required": "1"}, False),
+        (429, {"Retry-After": "2", "X-RateLimit-Remaining": "1", "X-RateLimit-Credits-Required": "1"}, False),
+        (429, {"Retry-After": "2", "X-RateLimit-Remaining": "0"}, True),
+        (429, {"Retry-After": "2", "X-RateLimit-Remaining": "0.5", "X-RateLimit-Credits-Required": "1"}, True),
+        (429, {"Retry-After": "61"}, True),
+        (429, {"Retry-After": "soon"}, True),
+        (503, {}, False),
+    ],
+)
+def test_budget_spent_rules(status, headers, spent):
+    response = requests.Response()
+    response.status_code, response.headers = status, requests.structures.CaseInsensitiveDict(headers)
+    assert budget_spent(response, max_retry_after=60) is spent
 
 
 @pytest.mark.parametrize(("retries", "expected_sleeps"), [(0, []), (2, [0.5, 1.0]), (3, [0.5, 1.0, 2.0])])
@@ -186,6 +218,48 @@ def test_5xx_then_success_recovers_within_the_retries():
     responses.add_callback(responses.GET, API, callback=_status(fake, [(500, {}), (502, {})]))
     report = _client().fetch(DOIS[:3])
     assert [result.status for result in report.results] == [FOUND] * 3 and report.requests == 3
+
+
+@responses.activate
+def test_a_5xx_retry_after_is_waited_for_at_most_max_retry_after():
+    sleeps: list[float] = []
+    fake = FakeOpenAlex(WORKS)
+    responses.add_callback(responses.GET, API, callback=_status(fake, [(503, {"Retry-After": "3600"}), (503, {"Retry-After": "7"})]))
+    report = _client(sleeps, max_retry_after=30).fetch(DOIS[:3])
+    assert [result.status for result in report.results] == [FOUND] * 3
+    assert sleeps == [30.0, 7.0] and report.requests == 3
+
+
+@responses.activate
+def test_pyalex_retry_config_has_no_effect_our_retries_alone_count(monkeypatch):
+    """pyalex reads config.max_retries only in `_get_requests_session`, which builds its own sessions; the client
+    never lets it build one (every request goes through OpenAlexSession), so whatever max_retries says, a 503
+    is sent exactly retries + 1 times."""
+
+    def pyalex_session():
+        raise AssertionError("pyalex built its own session")
+
+    monkeypatch.setattr(pyalex.api, "_get_requests_session", pyalex_session)
+    monkeypatch.setitem(pyalex.config, "max_retries", 5)
+    fake = FakeOpenAlex(WORKS, omit_from_batches=[DOIS[1]])
+    responses.add_callback(responses.GET, API, callback=_status(fake, [(503, {})] * 2))
+    report = _client(retries=1).fetch(DOIS[:3])
+    assert [result.status for result in report.results] == [ERROR] * 3  # the batch failed twice: error rows
+    responses.calls.reset()
+    report = _client(retries=1).fetch(DOIS[:3])  # batch, then the omitted DOI's single lookup
+    assert [result.status for result in report.results] == [FOUND] * 3 and report.requests == len(responses.calls) == 2
+
+
+def test_a_server_slower_than_the_timeout_gives_error_rows_after_bounded_retries():
+    sleeps: list[float] = []
+    with serve_on_loopback(FakeOpenAlex(WORKS), delay=1.0) as base:
+        started = time.monotonic()
+        report = _client(sleeps, base_url=base, timeout=0.2, retries=2).fetch(DOIS[:2])
+        elapsed = time.monotonic() - started
+    assert [result.status for result in report.results] == [ERROR, ERROR]
+    assert report.results[0].error.startswith("ReadTimeout: ")
+    assert report.requests == 3 and sleeps == [0.5, 1.0]  # backoff recorded, not slept
+    assert elapsed < 3 * 0.2 + 0.5
 
 
 @responses.activate
@@ -258,3 +332,12 @@ def test_recorded_report_finds_recorded_works_and_reports_the_rest_as_offline_er
         (DOIS[0], FOUND, None), ("10.9999/absent", ERROR, OFFLINE_MISSING)
     ]
     assert report.requests == 0 and report.fetched_at == recorded_at
+
+
+def test_no_doi_due_builds_no_client_and_sends_nothing(monkeypatch):
+    def no_client(**kwargs):
+        raise AssertionError("a client was built")
+
+    monkeypatch.setattr(openalex_client, "OpenAlexClient", no_client)
+    report = OpenAlexResource(api_key=SECRET).fetch([], logging.getLogger("test"))
+    assert (report.results, report.requests, report.budget_spent) == ([], 0, None)

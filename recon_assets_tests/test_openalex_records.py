@@ -141,3 +141,25 @@ def test_openalex_rows_one_per_requested_doi_from_cache_or_error():
     assert rows["error"].isna().tolist() == [True, True, True, False]
     assert rows.loc[3, "error"] == "HTTP 503 Service Unavailable from /works"
     assert pd.isna(rows.loc[1, "cited_by_count"]) and rows.loc[1, "fetched_at"] == fetched
+
+
+@pytest.mark.parametrize(
+    ("fetched_at", "as_of", "reference_year"),
+    [
+        (datetime(2026, 3, 1, tzinfo=timezone.utc), date(2026, 11, 29), 2026),
+        # a record fetched a year before as_of: its last year was incomplete when fetched, so the trend ends there
+        (datetime(2025, 3, 1, tzinfo=timezone.utc), date(2026, 11, 29), 2025),
+        # a past as_of bounds a fresh record
+        (datetime(2026, 3, 1, tzinfo=timezone.utc), date(2024, 6, 1), 2024),
+    ],
+)
+def test_openalex_rows_measure_the_trend_up_to_the_earlier_of_as_of_and_the_fetch_year(fetched_at, as_of, reference_year):
+    work = WORKS["W3015860713"]
+    requested = pd.DataFrame({"research_area": ["floods"], "doi": ["10.3390/rs12081239"]})
+    cache = pd.DataFrame([("10.3390/rs12081239", "found", json.dumps(work), fetched_at)], columns=["doi", "status", "work", "fetched_at"])
+    trend = openalex_rows(requested, cache, {}, as_of=as_of).loc[0, "citation_trend"]
+    expected = {
+        year: citation_trend(work["counts_by_year"], publication_year=2020, reference_year=year) for year in (2024, 2025, 2026)
+    }
+    assert len(set(expected.values())) == 3  # the three reference years tell different trends, so the case can fail
+    assert trend == pytest.approx(expected[reference_year])

@@ -20,7 +20,8 @@ SELECT a.research_area,
        o.citation_trend,
        coalesce(o.is_retracted, false) AS openalex_retracted,
        coalesce(o.is_retraction_notice, false) AS retraction_notice,
-       coalesce(x.notice_dois, []::VARCHAR[]) AS crossref_notice_dois
+       -- NULL unless Crossref was checked: never checked is not "no notice"
+       CASE WHEN x.status = 'checked' THEN x.notice_dois END AS crossref_notice_dois
 FROM dataset_publication_edges AS e
 JOIN publication_research_areas AS a USING (publication_id)
 JOIN publications AS p USING (publication_id)

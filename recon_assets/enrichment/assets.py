@@ -4,10 +4,10 @@ partition per research area."""
 from datetime import datetime, timedelta, timezone
 
 import dagster as dg
-import pandas as pd
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
+from recon_assets.enrichment import crossref as crossref_records
 from recon_assets.enrichment.openalex_client import ERROR, STATUSES, cache_rows, stale_dois
 from recon_assets.enrichment.openalex_records import openalex_rows
 from recon_assets.kg.assets import OWNERS, publication_research_areas, publications
@@ -71,12 +71,17 @@ def openalex_works(
     }
     context.log.info(f"OpenAlex: {len(wanted):,} DOIs, {len(due):,} due for refresh, {report.requests:,} requests: {statuses}")
     if report.budget_spent:
+        resets_at = now + timedelta(seconds=report.reset_seconds) if report.reset_seconds is not None else None
         raise dg.Failure(
             description=(
                 f"{report.budget_spent}: {len(report.unfetched):,} of {len(due):,} DOIs were not fetched. What was fetched "
-                "is cached and written; re-materialize these partitions after the reset and only the rest is requested."
+                f"is cached and written; re-materialize these partitions after the reset"
+                f"{f' ({resets_at:%Y-%m-%d %H:%M} UTC)' if resets_at else ''} and only the rest is requested."
             ),
-            metadata={**fetch, "unfetched_dois": len(report.unfetched)},
+            metadata={
+                **fetch, "unfetched_dois": len(report.unfetched), "reset_seconds": report.reset_seconds,
+                "resets_at": resets_at.isoformat() if resets_at else None,
+            },
             allow_retries=True,
         )
     return dg.MaterializeResult(metadata={**metadata, **fetch})
@@ -86,17 +91,19 @@ def openalex_works(
 def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResource, crossref: CrossrefResource) -> dg.MaterializeResult:
     """Crossref retraction notices pointing at each publication DOI of the research area
     (`/works?filter=updates:{doi}`, update type retraction): OpenAlex misses some retractions. A DOI that is
-    itself the notice of another is not retracted. Status checked, or error with the reason (offline: not checked)."""
+    itself the notice of another is not retracted. Every successful check is kept in crossref_cache; a row is
+    checked (the notices of the DOI's last successful check) or error when Crossref was never asked
+    successfully (offline: not checked), so an offline run or a Crossref failure never loses a notice."""
     areas = list(context.partition_keys)
     with duckdb.get_connection() as con:
+        con.execute(load_sql("crossref_cache"))
         con.execute(load_sql("crossref_retractions"))
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
         report = crossref.check(requested["doi"], context.log)
-        checks = pd.DataFrame(
-            [(check.doi, check.status, list(check.notice_dois), check.error) for check in report.results],
-            columns=["doi", "status", "notice_dois", "error"],
-        )
-        rows = requested.merge(checks, on="doi", how="left").assign(checked_at=datetime.now(timezone.utc))
+        upsert(con, "crossref_cache", crossref_records.cache_rows(report.results, checked_at=datetime.now(timezone.utc)))
+        cache = con.execute("SELECT doi, notice_dois, checked_at FROM crossref_cache JOIN requested USING (doi)").df()
+        errors = {check.doi: check.error for check in report.results if check.status == crossref_records.ERROR}
+        rows = crossref_records.retraction_rows(requested, cache, errors)
         replace_partitions(con, "crossref_retractions", rows, areas)
         metadata = table_metadata(
             con, "crossref_retractions", where="list_contains(?, research_area)", params=[areas],

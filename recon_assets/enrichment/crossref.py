@@ -12,6 +12,9 @@ OpenAlex shows to be a notice as retracted (`reliability.scoring.retraction`).
 
 Several DOIs go in one request (`filter=updates:A,updates:B`: Crossref ORs repeated filters); a DOI with a
 ',' cannot be written in that syntax and gets an `error` result saying so.
+
+Only successful checks are kept (`cache_rows`, the crossref_cache table): an offline run or a Crossref error
+never replaces what an earlier check found (`retraction_rows`).
 """
 
 from __future__ import annotations
@@ -19,9 +22,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import httpx
+import pandas as pd
 
 from recon_assets.enrichment.openalex_records import is_retraction_notice
 from recon_assets.enrichment.retries import http_retrying
@@ -30,6 +35,8 @@ from recon_assets.kg.doi import canonical_doi
 DEFAULT_BASE_URL = "https://api.crossref.org"
 CHECKED, ERROR = "checked", "error"
 OFFLINE = "offline: Crossref not checked"
+# Columns of the crossref_retractions table, in order (sql/crossref_retractions.sql).
+RETRACTION_COLUMNS = ("research_area", "doi", "status", "notice_dois", "error", "checked_at")
 # DOIs per request, and notices per page: 50 DOIs have far fewer than 1,000 notices (Crossref's page limit).
 DOIS_PER_REQUEST = 50
 ROWS = 1_000
@@ -96,8 +103,10 @@ class CrossrefClient:
     Args:
         mailto: contact e-mail (Crossref's "polite pool": `mailto` query parameter).
         base_url: API root; a compatible server or a fake can stand in.
-        timeout: seconds per request; retries, backoff, sleep: as `retries.http_retrying`.
+        timeout: seconds per request; retries, backoff, max_retry_after, sleep: as `retries.http_retrying`.
         transport: an httpx transport (tests pass respx's or a MockTransport).
+
+    Use it as a context manager (or call `close`) so its connection pool is released.
     """
 
     def __init__(
@@ -108,12 +117,25 @@ class CrossrefClient:
         timeout: float = 30.0,
         retries: int = 3,
         backoff: float = 1.0,
+        max_retry_after: float = 60.0,
         sleep: Callable[[float], None] = time.sleep,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.client = httpx.Client(base_url=base_url, timeout=timeout, transport=transport)
         self.mailto = mailto
-        self._retrying = http_retrying(retries=retries, backoff=backoff, is_transient=_is_transient, sleep=sleep)
+        self._retrying = http_retrying(
+            retries=retries, backoff=backoff, max_retry_after=max_retry_after, is_transient=_is_transient, sleep=sleep
+        )
+
+    def __enter__(self) -> CrossrefClient:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the HTTP connections."""
+        self.client.close()
 
     def check(self, dois: Iterable[str]) -> CheckReport:
         """One RetractionCheck per DOI of `dois` (canonical; duplicates checked once)."""
@@ -140,10 +162,44 @@ class CrossrefClient:
             params["mailto"] = self.mailto
         response = self.client.get("/works", params=params)
         response.raise_for_status()
-        message = response.json()["message"]
+        body = response.json()
+        message = body.get("message") if isinstance(body, dict) else None
+        if not isinstance(message, dict):
+            raise ValueError("Crossref answered without a 'message' object")
         if message.get("total-results", 0) > len(message.get("items", [])):
             raise ValueError(f"more than {ROWS} notices for {len(batch)} DOIs: fewer DOIs per request needed")
         return message.get("items", [])
+
+
+def cache_rows(results: Iterable[RetractionCheck], *, checked_at: datetime) -> pd.DataFrame:
+    """crossref_cache rows (doi, notice_dois, checked_at) of the `checked` results; errors are not cached."""
+    rows = [(check.doi, list(check.notice_dois), checked_at) for check in results if check.status == CHECKED]
+    return pd.DataFrame(rows, columns=["doi", "notice_dois", "checked_at"])
+
+
+def retraction_rows(requested: pd.DataFrame, cache: pd.DataFrame, errors: Mapping[str, str]) -> pd.DataFrame:
+    """One crossref_retractions row per requested (research_area, doi): `checked` with the notices and
+    checked_at of its last successful check when the cache holds the DOI, else `error` with this run's
+    error text (no notices, checked_at NULL): never checked is not "not retracted".
+
+    Args:
+        requested: columns research_area, doi (canonical).
+        cache: crossref_cache rows (doi, notice_dois, checked_at).
+        errors: {doi: error text} of this run, for DOIs the cache does not hold.
+
+    Returns:
+        DataFrame with the columns of `RETRACTION_COLUMNS`, in `requested` order.
+    """
+    by_doi = {row.doi: row for row in cache.itertuples(index=False)}
+    rows = []
+    for area, doi in zip(requested["research_area"], requested["doi"]):
+        cached = by_doi.get(doi)
+        if cached is None:
+            rows.append((area, doi, ERROR, [], errors.get(doi, "not checked"), None))
+        else:
+            rows.append((area, doi, CHECKED, list(cached.notice_dois), None, cached.checked_at))
+    frame = pd.DataFrame(rows, columns=list(RETRACTION_COLUMNS))
+    return frame.assign(checked_at=pd.to_datetime(frame["checked_at"], utc=True))
 
 
 def _is_transient(error: BaseException) -> bool:

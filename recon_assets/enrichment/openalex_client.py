@@ -6,12 +6,14 @@ DOIs left unfetched when the daily budget is spent (`FetchReport.unfetched`).
 
 - Batches and singles come from `openalex_batches.plan_requests`. OpenAlex matches DOIs in lower case;
   results are joined back to the request by canonical DOI.
-- 429 with a short `Retry-After` (at most `max_retry_after` seconds): wait that long and retry. 429 when the
-  daily budget is spent (`X-RateLimit-Remaining: 0`, or a `Retry-After` beyond `max_retry_after`, i.e. the
-  reset is hours away): stop at once and report it (OpenAlex API reference, "Authentication & Pricing" and
-  "Error Handling": 429 = daily limit exceeded, rate-limit headers on every response).
+- 429 with a short `Retry-After` (at most `max_retry_after` seconds): wait that long and retry. Any other
+  429 means the daily budget is spent (`budget_spent`): stop at once and report it with the time to the
+  reset, `X-RateLimit-Reset` seconds (midnight UTC) or else `Retry-After` (OpenAlex API reference,
+  "Authentication & Pricing" and "Error Handling": 429 = daily limit exceeded, rate-limit headers on every
+  response).
 - 5xx, timeouts and connection errors: `retries` more attempts with exponential backoff
-  (`backoff` * 2^n seconds, `retries.http_retrying`), then an `error` result.
+  (`backoff` * 2^n seconds, or a `Retry-After` cut to `max_retry_after`; `retries.http_retrying`), then an
+  `error` result.
 - `stale_dois` is the cache rule: only DOIs never fetched or fetched longer than the TTL ago are requested.
 
 pyalex 0.21 builds every URL with the host `api.openalex.org` whatever `pyalex.config.openalex_url` says, and
@@ -36,7 +38,7 @@ import requests
 
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_requests
 from recon_assets.enrichment.openalex_records import SELECT_FIELDS
-from recon_assets.enrichment.retries import http_retrying, retry_after_seconds
+from recon_assets.enrichment.retries import header_number, http_retrying
 from recon_assets.kg.doi import canonical_doi
 
 DEFAULT_BASE_URL = "https://api.openalex.org"
@@ -66,10 +68,16 @@ class FetchReport:
     budget_spent: str | None = None
     unfetched: list[str] = field(default_factory=list)
     fetched_at: datetime | None = None
+    reset_seconds: float | None = None
 
 
 class BudgetSpent(Exception):
-    """OpenAlex answered 429 because the daily budget is spent; retrying before the reset is pointless."""
+    """OpenAlex answered 429 because the daily budget is spent; retrying before the reset is pointless.
+    `reset_seconds`: seconds until the budget resets, None when OpenAlex did not say."""
+
+    def __init__(self, message: str, reset_seconds: float | None) -> None:
+        super().__init__(message)
+        self.reset_seconds = reset_seconds
 
 
 class OpenAlexSession(requests.Session):
@@ -129,13 +137,15 @@ class OpenAlexClient:
         max_retry_after: float = 60.0,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        # pyalex reads identification from its module config (OpenAlexAuth); our own retries replace its urllib3 ones.
+        # pyalex reads identification from its module config (OpenAlexAuth). Its retry settings (max_retries, ...)
+        # only shape the sessions it builds itself, and every request goes through our session instead.
         pyalex.config.api_key = api_key
         pyalex.config.email = mailto
-        pyalex.config.max_retries = 0
         self.session = OpenAlexSession(base_url, timeout)
         self.max_retry_after = max_retry_after
-        self._retrying = http_retrying(retries=retries, backoff=backoff, is_transient=_is_transient, sleep=sleep)
+        self._retrying = http_retrying(
+            retries=retries, backoff=backoff, max_retry_after=max_retry_after, is_transient=_is_transient, sleep=sleep
+        )
         self._requests = 0
 
     def fetch(self, dois: Iterable[str]) -> FetchReport:
@@ -161,7 +171,7 @@ class OpenAlexClient:
                 report.results.append(self._single(singles[0]))
                 singles.pop(0)
         except BudgetSpent as spent:
-            report.budget_spent = str(spent)
+            report.budget_spent, report.reset_seconds = str(spent), spent.reset_seconds
             report.unfetched = [doi for batch in batches for doi in batch] + singles
         report.requests = self._requests
         return report
@@ -198,8 +208,8 @@ class OpenAlexClient:
             try:
                 return request()
             except requests.HTTPError as error:
-                if _budget_spent(error.response, self.max_retry_after):
-                    raise BudgetSpent(_budget_message(error.response)) from error
+                if budget_spent(error.response, self.max_retry_after):
+                    raise BudgetSpent(_budget_message(error.response), reset_seconds(error.response)) from error
                 raise
 
         return self._retrying(attempt)
@@ -215,17 +225,37 @@ def stale_dois(requested: Iterable[str], fetched_at: Mapping[str, datetime], *, 
     return [doi for doi in dict.fromkeys(requested) if doi not in fetched_at or now - fetched_at[doi] > ttl]
 
 
-def _budget_spent(response: requests.Response | None, max_retry_after: float) -> bool:
+def budget_spent(response: requests.Response | None, max_retry_after: float) -> bool:
+    """True when `response` is a 429 for a spent daily budget rather than a short rate limit: fewer credits
+    remaining than the request needs (`X-RateLimit-Remaining` below `X-RateLimit-Credits-Required`, or 0), or
+    no `Retry-After`, or one beyond `max_retry_after` seconds (the reset is hours away)."""
     if response is None or response.status_code != 429:
         return False
-    retry_after = retry_after_seconds(response)
-    return response.headers.get("X-RateLimit-Remaining") == "0" or (retry_after is not None and retry_after > max_retry_after)
+    remaining = header_number(response, "X-RateLimit-Remaining")
+    required = header_number(response, "X-RateLimit-Credits-Required")
+    retry_after = header_number(response, "Retry-After")
+    return (
+        remaining == 0
+        or (remaining is not None and required is not None and remaining < required)
+        or retry_after is None
+        or retry_after > max_retry_after
+    )
+
+
+def reset_seconds(response: requests.Response) -> float | None:
+    """Seconds until the daily budget resets: `X-RateLimit-Reset` (OpenAlex sends the seconds to midnight
+    UTC), else `Retry-After`; None when neither is a number."""
+    reset = header_number(response, "X-RateLimit-Reset")
+    return reset if reset is not None else header_number(response, "Retry-After")
 
 
 def _budget_message(response: requests.Response) -> str:
-    retry_after = retry_after_seconds(response)
-    reset = f"resets in about {retry_after / 3600:.1f} h" if retry_after else "reset time not given"
-    return f"OpenAlex daily budget spent (HTTP 429, X-RateLimit-Remaining {response.headers.get('X-RateLimit-Remaining', '?')}; {reset})"
+    seconds = reset_seconds(response)
+    reset = f"resets in about {seconds / 3600:.1f} h" if seconds is not None else "reset time not given"
+    remaining = response.headers.get("X-RateLimit-Remaining", "?")
+    required = response.headers.get("X-RateLimit-Credits-Required")
+    credits = f"X-RateLimit-Remaining {remaining}" + (f", {required} required per request" if required else "")
+    return f"OpenAlex daily budget spent (HTTP 429, {credits}; {reset})"
 
 
 def _is_transient(error: BaseException) -> bool:
@@ -244,19 +274,22 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-def recorded_report(dois: Iterable[str], works: Iterable[Mapping[str, Any]], *, recorded_at: datetime) -> FetchReport:
+def recorded_report(
+    dois: Iterable[str], works: Iterable[Mapping[str, Any]], *, recorded_at: datetime, missing: str = OFFLINE_MISSING
+) -> FetchReport:
     """What an offline fetch knows: the recorded works of `dois` (found) and an `error` result for every DOI
     the recording lacks (it is not known to be absent from OpenAlex). No request is made.
 
     Args:
         works: recorded OpenAlex works (each with its `doi`).
         recorded_at: when the recording was fetched from OpenAlex (becomes the cache's fetched_at).
+        missing: the error text of a DOI the recording lacks.
     """
     by_doi: dict[str, dict[str, Any]] = {}
     for work in works:
         by_doi.setdefault(canonical_doi(work.get("doi")), dict(work))
     results = [
-        WorkResult(doi, FOUND, work=by_doi[doi]) if doi in by_doi else WorkResult(doi, ERROR, error=OFFLINE_MISSING)
+        WorkResult(doi, FOUND, work=by_doi[doi]) if doi in by_doi else WorkResult(doi, ERROR, error=missing)
         for doi in dict.fromkeys(dois)
     ]
     return FetchReport(results=results, fetched_at=recorded_at)

@@ -2,7 +2,8 @@
 
 Transient failures (timeouts, connection errors, HTTP 5xx, a rate-limit 429) are retried `retries` more
 times; the wait is the response's `Retry-After` when it gives one (RFC 9110 section 10.2.3, delay-seconds
-form), else exponential backoff `backoff` * 2^n seconds.
+form), at most `max_retry_after` seconds (a 5xx asking for an hour is retried sooner, not waited on), else
+exponential backoff `backoff` * 2^n seconds.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from collections.abc import Callable
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 
-def retry_after_seconds(response) -> float | None:
-    """`Retry-After` of a requests or httpx response in seconds, or None when absent or not a number."""
+def header_number(response, name: str) -> float | None:
+    """The header `name` of a requests or httpx response as a number, or None when absent or not a number."""
     try:
-        return float(response.headers["Retry-After"])
+        return float(response.headers[name])
     except (AttributeError, KeyError, TypeError, ValueError):
         return None
 
@@ -25,22 +26,23 @@ def http_retrying(
     *,
     retries: int,
     backoff: float,
+    max_retry_after: float,
     is_transient: Callable[[BaseException], bool],
     sleep: Callable[[float], None] = time.sleep,
 ) -> Retrying:
     """A tenacity `Retrying`: up to `retries` + 1 attempts while `is_transient(error)`; re-raises the last error.
 
     Raises:
-        ValueError: `retries` < 0 or `backoff` < 0.
+        ValueError: `retries`, `backoff` or `max_retry_after` < 0.
     """
-    if retries < 0 or backoff < 0:
-        raise ValueError(f"retries and backoff must be >= 0, got {retries} and {backoff}")
+    if min(retries, backoff, max_retry_after) < 0:
+        raise ValueError(f"retries, backoff and max_retry_after must be >= 0, got {retries}, {backoff} and {max_retry_after}")
     fallback = wait_exponential(multiplier=backoff)
 
     def wait(state: RetryCallState) -> float:
         error = state.outcome.exception() if state.outcome else None
-        asked = retry_after_seconds(getattr(error, "response", None))
-        return asked if asked is not None else fallback(state)
+        asked = header_number(getattr(error, "response", None), "Retry-After")
+        return min(asked, max_retry_after) if asked is not None else fallback(state)
 
     return Retrying(
         stop=stop_after_attempt(retries + 1), wait=wait, retry=retry_if_exception(is_transient), sleep=sleep, reraise=True

@@ -1,19 +1,44 @@
-"""Assets of the `judgement` group: pairwise coherence judgements, one partition per research area."""
+"""Assets of the `judgement` group: pairwise coherence judgements, one partition per research area.
 
-from datetime import datetime, timezone
+Judging is cached at two levels, so that re-running with an unchanged snapshot and configuration judges
+nothing: a research area whose settings (judge, its code, JudgeConfig, as_of year) and inputs (digest of
+`sql/judge_input_digests.sql`) match its row in `coherence_judgement_runs` keeps its judgements; the
+areas that are judged again embed only texts whose vectors `text_embeddings` does not hold yet.
+"""
+
+import hashlib
+import json
+from datetime import date, datetime, timezone
+from pathlib import Path
 
 import dagster as dg
+import duckdb
+import numpy as np
+import pandas as pd
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
-from recon_assets.judgement.offline_judge import DEFAULT_MIN_SIMILARITY, DEFAULT_TOP_K, DEFAULT_WINDOW_YEARS, judge_edges
+from recon_assets.judgement import offline_judge, text_embedding
+from recon_assets.judgement.offline_judge import (
+    DEFAULT_MIN_SIMILARITY,
+    DEFAULT_TOP_K,
+    DEFAULT_WINDOW_YEARS,
+    JUDGE_ID,
+    judge_edges,
+)
+from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, publication_research_areas, publications
 from recon_assets.metadata import per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.resources import AsOfDate
 from recon_assets.sql_files import load_sql
-from recon_assets.storage import replace_partitions
+from recon_assets.storage import replace_partitions, upsert
+
+# The judge's source: editing a cue rule re-judges even when JUDGE_VERSION was not bumped.
+_JUDGE_CODE = hashlib.sha256(
+    b"".join(Path(module.__file__).read_bytes() for module in (offline_judge, text_embedding))
+).hexdigest()[:16]
 
 
 class JudgeConfig(dg.Config):
@@ -37,26 +62,29 @@ def coherence_judgements(
 ) -> dg.MaterializeResult:
     """Pairwise judgements (older publication, newer publication using the same dataset) by the offline judge:
     verdict SUPPORTED / CONTRADICTED / SUPERSEDED, a coherence value and a rationale quoting the cue.
-    One run judges every selected research area; each area's rows are replaced, never duplicated."""
+    One run judges every selected research area whose settings or inputs changed since it was last judged
+    (module docstring) and keeps the others' rows; each judged area's rows are replaced, never duplicated."""
     areas = list(context.partition_keys)
     as_of_date = as_of.date()
+    # Judgements depend on as_of through its year only (the evidence window), so a new day reuses them.
+    settings = json.dumps(
+        {"judge": JUDGE_ID, "judge_code": _JUDGE_CODE, "as_of_year": as_of_date.year, **config.model_dump()}, sort_keys=True
+    )
     with duckdb.get_connection() as con:
-        pool = con.execute(load_sql("judge_inputs"), [areas]).df()
-        con.execute("CREATE OR REPLACE TEMP TABLE judge_pool AS SELECT * FROM pool")
-        texts = con.execute(load_sql("judged_publications")).df()
-        context.log.info(f"judging {len(pool):,} edges of {pool['dataset_id'].nunique():,} datasets for {len(areas)} research area(s)")
-        pairs = judge_edges(
-            pool, texts, as_of=as_of_date, top_k=config.top_k, min_similarity=config.min_similarity, window_years=config.window_years
-        )
-        area_of = con.execute(
-            "SELECT publication_id AS older_publication_id, research_area FROM publication_research_areas WHERE list_contains(?, research_area)",
-            [areas],
+        for table in ("coherence_judgements", "coherence_judgement_runs", "text_embeddings"):
+            con.execute(load_sql(table))
+        digests = con.execute(load_sql("judge_input_digests"), [areas]).df().set_index("research_area")
+        reasons = _rejudge_reasons(con, areas, settings, digests["inputs_md5"])
+        to_judge = [area for area in areas if reasons[area]]
+        summary = f"unchanged inputs: {len(areas) - len(to_judge)} research areas reused, {len(to_judge)} judged"
+        context.log.info(summary)
+        for area in areas:
+            context.log.info(f"{area}: {('judged: ' + reasons[area]) if reasons[area] else 'reused'}")
+        if to_judge:
+            _judge(context, con, config, as_of_date, to_judge, settings, digests)
+        stored = con.execute(
+            "SELECT research_area, verdict FROM coherence_judgements WHERE list_contains(?, research_area)", [areas]
         ).df()
-        rows = pairs.merge(area_of, on="older_publication_id").assign(as_of=as_of_date, judged_at=datetime.now(timezone.utc))
-        con.execute(load_sql("coherence_judgements"))
-        replace_partitions(con, "coherence_judgements", rows, areas)
-        verdicts = rows["verdict"].value_counts().to_dict()
-        context.log.info(f"{len(rows):,} judged pairs: {verdicts}")
         metadata = table_metadata(
             con, "coherence_judgements", where="list_contains(?, research_area)", params=[areas],
             preview_columns=["dataset_id", "older_publication_id", "newer_publication_id", "verdict", "coherence", "rationale"],
@@ -68,10 +96,106 @@ def coherence_judgements(
                 "newer_centrality": [("publication_centrality", "centrality")],
             },
         )
-    per_area = per_partition_figures(context, rows, areas)
+    verdicts = stored["verdict"].value_counts().to_dict()
+    per_area = per_partition_figures(context, stored, areas)
     return dg.MaterializeResult(
         metadata={
             **metadata, "verdicts": verdicts, "as_of": as_of_date.isoformat(),
             "rows_per_research_area": {area: figures["rows"] for area, figures in per_area.items()},
-        }
+            "judging": summary,
+            "research_areas_reused": len(areas) - len(to_judge),
+            "research_areas_judged": len(to_judge),
+            "judging_per_research_area": {area: reasons[area] or "reused" for area in areas},
+        },
+        # A single-run backfill gives every partition of the run this one version (there is no per-partition
+        # result): it changes when any selected area's settings or inputs change, so an unchanged re-run
+        # leaves edge_reliability fresh, and a change in one area marks all the run's areas stale.
+        data_version=dg.DataVersion(
+            hashlib.sha256(json.dumps([settings, digests["inputs_md5"].to_dict()], sort_keys=True).encode()).hexdigest()[:16]
+        ),
     )
+
+
+def _rejudge_reasons(
+    con: duckdb.DuckDBPyConnection, areas: list[str], settings: str, inputs_md5: pd.Series
+) -> dict[str, str | None]:
+    """Why each area must be judged again, or None when its recorded run still holds (reuse its rows)."""
+    runs = con.execute(
+        "SELECT r.research_area, r.settings, r.inputs_md5, r.pairs, "
+        "(SELECT count(*) FROM coherence_judgements AS j WHERE j.research_area = r.research_area) AS stored "
+        "FROM coherence_judgement_runs AS r WHERE list_contains(?, r.research_area)",
+        [areas],
+    ).df().set_index("research_area")
+    reasons: dict[str, str | None] = {}
+    for area in areas:
+        if area not in runs.index:
+            reasons[area] = "never judged"
+        elif runs.at[area, "settings"] != settings:
+            reasons[area] = "settings changed: " + _changes(json.loads(runs.at[area, "settings"]), json.loads(settings))
+        elif runs.at[area, "inputs_md5"] != inputs_md5[area]:
+            reasons[area] = "inputs changed"
+        elif runs.at[area, "pairs"] != runs.at[area, "stored"]:
+            reasons[area] = f"{runs.at[area, 'stored']} stored rows, {runs.at[area, 'pairs']} judged"
+        else:
+            reasons[area] = None
+    return reasons
+
+
+def _changes(before: dict[str, object], after: dict[str, object]) -> str:
+    """'key old -> new' for every key whose value differs, e.g. 'top_k 5 -> 3, as_of_year 2025 -> 2026'."""
+    return ", ".join(f"{key} {before.get(key)} -> {after.get(key)}" for key in sorted(before | after) if before.get(key) != after.get(key))
+
+
+def _judge(
+    context: dg.AssetExecutionContext,
+    con: duckdb.DuckDBPyConnection,
+    config: JudgeConfig,
+    as_of_date: date,
+    areas: list[str],
+    settings: str,
+    digests: pd.DataFrame,
+) -> None:
+    """Judge `areas`, replace their rows and record their runs; the run rows go first, so that a failure
+    part-way leaves the areas unrecorded (judged again next time), never recorded with stale rows."""
+    pool = con.execute(load_sql("judge_inputs"), [areas]).df()
+    con.execute("CREATE OR REPLACE TEMP TABLE judge_pool AS SELECT * FROM pool")
+    texts = con.execute(load_sql("judged_publications")).df()
+    context.log.info(f"judging {len(pool):,} edges of {pool['dataset_id'].nunique():,} datasets for {len(areas)} research area(s)")
+    fresh: dict[str, np.ndarray] = {}
+
+    def embed_through_cache(batch: list[object]) -> np.ndarray:
+        vectors, new = embed_cached(batch, lambda keys: _cached_vectors(con, keys))
+        fresh.update(new)
+        return vectors
+
+    pairs = judge_edges(
+        pool, texts, as_of=as_of_date, top_k=config.top_k, min_similarity=config.min_similarity,
+        window_years=config.window_years, embedder=embed_through_cache,
+    )
+    if fresh:
+        upsert(con, "text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
+    context.log.info(f"embedded {len(fresh):,} texts not in text_embeddings")
+    area_of = con.execute(
+        "SELECT publication_id AS older_publication_id, research_area FROM publication_research_areas WHERE list_contains(?, research_area)",
+        [areas],
+    ).df()
+    judged_at = datetime.now(timezone.utc)
+    rows = pairs.merge(area_of, on="older_publication_id").assign(as_of=as_of_date, judged_at=judged_at)
+    con.execute("DELETE FROM coherence_judgement_runs WHERE list_contains(?, research_area)", [areas])
+    replace_partitions(con, "coherence_judgements", rows, areas)
+    counts = rows["research_area"].value_counts()
+    runs = digests.loc[areas].reset_index().assign(
+        settings=settings, pairs=[int(counts.get(area, 0)) for area in areas], judged_at=judged_at
+    )
+    upsert(con, "coherence_judgement_runs", runs)
+    context.log.info(f"{len(rows):,} judged pairs: {rows['verdict'].value_counts().to_dict()}")
+
+
+def _cached_vectors(con: duckdb.DuckDBPyConnection, keys: list[str]) -> dict[str, np.ndarray]:
+    """Vectors of `text_embeddings` for MODEL_ID and these text_sha256 keys (absent keys are left out)."""
+    wanted = pd.DataFrame({"text_sha256": keys}, dtype=str)
+    found = con.execute(
+        "SELECT e.text_sha256, e.vector FROM text_embeddings AS e JOIN wanted USING (text_sha256) WHERE e.model_id = ?",
+        [MODEL_ID],
+    ).fetchnumpy()
+    return dict(zip(found["text_sha256"], found["vector"]))

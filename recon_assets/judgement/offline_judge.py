@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -137,8 +138,6 @@ _NOTICE_TITLE = re.compile(
     re.IGNORECASE,
 )
 
-# Every verdict a judge may give a pair; also every `coherence_status` of an edge.
-VERDICTS = ("SUPPORTED", "CONTRADICTED", "SUPERSEDED", "UNVERIFIED")
 _RULES: dict[CueKind | None, tuple[str, float]] = {
     CueKind.CONTRADICTION: ("CONTRADICTED", CONTRADICTED_COHERENCE),
     CueKind.SUPERSESSION: ("SUPERSEDED", SUPERSEDED_COHERENCE),
@@ -251,6 +250,7 @@ def judge_edges(
     top_k: int = DEFAULT_TOP_K,
     min_similarity: float = DEFAULT_MIN_SIMILARITY,
     window_years: int = DEFAULT_WINDOW_YEARS,
+    embedder: Callable[[Sequence[object]], np.ndarray] = embed,
 ) -> pd.DataFrame:
     """Judge every Dataset->Publication edge against the newer publications using the same dataset.
 
@@ -262,6 +262,8 @@ def judge_edges(
         top_k: at most this many newer publications judged per edge, most similar first.
         min_similarity: pairs below it are not evidence and are not emitted.
         window_years: width of the evidence window in years.
+        embedder: `text_embedding.embed` or a function giving the same vectors (e.g. from a cache); called
+            once, with the title + abstract text of every publication of `edges`.
 
     Returns:
         One row per judged pair, columns PAIR_COLUMNS, sorted by dataset_id, older_publication_id,
@@ -300,7 +302,7 @@ def judge_edges(
     ]
     involved = np.unique(position)
     vectors = np.zeros((len(pubs), EMBEDDING_DIM), dtype=np.float32)
-    vectors[involved] = embed([texts[i] for i in involved])
+    vectors[involved] = embedder([texts[i] for i in involved])
 
     codes, dataset_ids = pd.factorize(edges["dataset_id"], sort=True)
     found = [(np.empty(0, dtype=np.intp),) * 3 + (np.empty(0),)]

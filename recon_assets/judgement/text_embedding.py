@@ -2,13 +2,15 @@
 
 WordLlama (github.com/dleemiller/WordLlama, MIT) pools token embeddings taken from a large language
 model's embedding table; the `l2_supercat` weights (256 dimensions) and their tokenizer ship inside the
-wheel, so loading never needs the network. `embed` is the only entry point the judge uses.
+wheel, so loading never needs the network. `embed` computes vectors; `embed_cached` wraps it with a cache
+of earlier vectors keyed by `text_sha256`, so that only texts not seen before are embedded.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Callable, Mapping, Sequence
 from importlib.metadata import version
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -74,3 +76,35 @@ def embed(texts: Sequence[object]) -> np.ndarray:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         vectors[present] = np.divide(pooled, norms, out=np.zeros_like(pooled), where=norms > 0)
     return vectors
+
+
+def text_sha256(text: str) -> str:
+    """Hex SHA-256 of the UTF-8 text: the key of its vector in an embedding cache (with MODEL_ID)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def embed_cached(
+    texts: Sequence[object], lookup: Callable[[list[str]], Mapping[str, np.ndarray]]
+) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """`embed`, taking the vectors of texts embedded before from a cache instead of the model.
+
+    Args:
+        texts: n texts; missing ones (see `is_missing_text`) get the zero vector and are never looked up.
+        lookup: given the distinct `text_sha256` keys of the present texts, returns the cached vectors it
+            holds ({key: float32 vector of EMBEDDING_DIM}) for this MODEL_ID; absent keys are embedded.
+
+    Returns:
+        (vectors, fresh): vectors as `embed` returns them, shape (n, EMBEDDING_DIM); fresh holds the vectors
+        computed by this call, {key: vector}, for the caller to store. `embed` is called once, on the
+        distinct texts not in the cache, or not at all.
+    """
+    vectors = np.zeros((len(texts), EMBEDDING_DIM), dtype=np.float32)
+    keys = {i: text_sha256(str(text)) for i, text in enumerate(texts) if not is_missing_text(text)}
+    known = dict(lookup(sorted(set(keys.values()))))
+    # One position per new key: equal keys are equal texts.
+    new = {key: i for i, key in keys.items() if key not in known}
+    fresh = dict(zip(new, embed([texts[i] for i in new.values()]))) if new else {}
+    known.update(fresh)
+    for i, key in keys.items():
+        vectors[i] = known[key]
+    return vectors, fresh

@@ -13,21 +13,26 @@ import codecs
 import json
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import BinaryIO
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from lxml import etree
 
 BATCH_LINES = 50_000
 # Longest JSON line read whole. The largest real element (a Dataset with its abstract) is a few hundred KB;
 # a line this long is damage (or a file without LF line ends) and is rejected without being held.
 MAX_LINE_BYTES = 64 * 2**20
+# JSON-lines files are read in blocks of this size: big enough that the per-block cost vanishes, small enough
+# that a block and its table stay a small part of the memory budget.
+READ_BLOCK_BYTES = 16 * 2**20
 RAW_TEXT_LIMIT = 500
 _SNIFF_BYTES = 4096
-_SKIP_BYTES = 2**20
 # libxml2 stops reporting errors after this many (XML_MAX_ERRORS in parserInternals.c) but keeps recovering.
 _LIBXML2_MAX_ERRORS = 100
 _RECOVERED = "recovered: the element there may be damaged or lost"
@@ -114,7 +119,8 @@ def detect_format(path: Path) -> KgFormat:
 def read_export(
     path: Path, fmt: KgFormat, stats: ReadStats, batch_lines: int = BATCH_LINES, max_line_bytes: int = MAX_LINE_BYTES
 ) -> Iterator[pa.Table]:
-    """Yield pyarrow tables (LINE_SCHEMA) of (position, line_number, raw APOC JSON line, read_error) for the whole file.
+    """Yield pyarrow tables (LINE_SCHEMA) of at most `batch_lines` rows of (position, line_number, raw APOC JSON
+    line, read_error) for the whole file.
 
     `position` is the 1-based ordinal of the row in the file and unique; `line_number` is what a user looks for:
     the JSON line, or the line a GraphML element (or syntax error) sits on, shared by every element of a minified
@@ -126,7 +132,16 @@ def read_export(
         KgExportError: a GraphML file's root element is not <graphml>, or it holds no node, edge or hyperedge
             element at all (the message names the file and the first syntax error).
     """
-    rows = _jsonl_rows(path, stats, max_line_bytes) if fmt is KgFormat.APOC_JSONL else _graphml_rows(path, stats)
+    if fmt is KgFormat.APOC_JSONL:
+        tables = _jsonl_tables(path, stats, max_line_bytes)
+    else:
+        tables = _row_tables(_graphml_rows(path, stats), batch_lines)
+    for table in tables:
+        for offset in range(0, table.num_rows, batch_lines):
+            yield table.slice(offset, batch_lines)
+
+
+def _row_tables(rows: Iterator[Row], batch_lines: int) -> Iterator[pa.Table]:
     batch: list[Row] = []
     for row in rows:
         batch.append(row)
@@ -137,31 +152,93 @@ def read_export(
         yield _to_table(batch)
 
 
-def _to_table(batch: list[Row]) -> pa.Table:
+def _to_table(batch: Sequence[Row]) -> pa.Table:
     columns = zip(*batch)
     return pa.Table.from_arrays([pa.array(column, field.type) for column, field in zip(columns, LINE_SCHEMA)], schema=LINE_SCHEMA)
 
 
-def _jsonl_rows(path: Path, stats: ReadStats, max_line_bytes: int) -> Iterator[Row]:
+@dataclass(frozen=True)
+class _OverLong:
+    """The first max_line_bytes + 1 bytes of a line that has no newline within them (the rest is skipped unread)."""
+
+    head: bytes
+
+
+def _jsonl_tables(path: Path, stats: ReadStats, max_line_bytes: int) -> Iterator[pa.Table]:
+    """One table per block of whole lines: built by pyarrow without a Python step per line when the block is valid
+    UTF-8 without an over-long line (nearly always), else line by line so that each bad line gets its own error."""
+    number = 0
     with path.open("rb") as handle:
-        number = 0
-        # readline(n) bounds what one line may hold in memory; the file iterator would read any line whole.
-        while line := handle.readline(max_line_bytes + 1):
-            number += 1
+        for chunk in _line_chunks(handle, max_line_bytes):
+            if isinstance(chunk, _OverLong):
+                table = _to_table([(number + 1, number + 1, _start_of(chunk.head), _too_long(chunk.head, max_line_bytes))])
+            else:
+                table = _clean_lines_table(chunk, number, max_line_bytes)
+                if table is None:
+                    lines = chunk.split(b"\n")[:-1]
+                    table = _to_table([_line_row(number + offset, line, max_line_bytes) for offset, line in enumerate(lines, start=1)])
+            number += table.num_rows
             stats.lines_read = stats.elements_read = number
-            if number == 1:
-                # detect_format accepts a leading byte-order mark, so the first element must not be rejected for it.
-                line = line.removeprefix(codecs.BOM_UTF8)
-            if len(line) > max_line_bytes and not line.endswith(b"\n"):
-                yield number, number, _start_of(line), _too_long(line, max_line_bytes)
-                while not line.endswith(b"\n") and (line := handle.readline(_SKIP_BYTES)):
-                    pass
+            yield table
+
+
+def _line_chunks(handle: BinaryIO, max_line_bytes: int) -> Iterator[bytes | _OverLong]:
+    """Split a JSON-lines file into chunks of whole lines, each chunk ending with a newline (one is added to a last
+    line without). A line with no newline within max_line_bytes + 1 bytes comes as an _OverLong and is skipped,
+    so memory stays bounded by READ_BLOCK_BYTES + max_line_bytes whatever the file holds."""
+    # detect_format accepts a leading byte-order mark, so the first element must not be rejected for it.
+    if handle.read(len(codecs.BOM_UTF8)) != codecs.BOM_UTF8:
+        handle.seek(0)
+    carry = b""
+    skipping = False
+    while block := handle.read(READ_BLOCK_BYTES):
+        at_end = len(block) < READ_BLOCK_BYTES  # a short read is the end of a regular file
+        if skipping:
+            end = block.find(b"\n")
+            if end < 0:
                 continue
-            line = line.rstrip(b"\r\n")
-            try:
-                yield number, number, line.decode("utf-8"), None
-            except UnicodeDecodeError as error:
-                yield number, number, line.decode("utf-8", "backslashreplace"), f"invalid UTF-8 at byte {error.start}"
+            block, skipping = block[end + 1 :], False
+        if at_end and block and not block.endswith(b"\n"):
+            block += b"\n"  # the last line joins the last chunk
+        end = block.rfind(b"\n")
+        if end < 0:
+            carry += block
+        else:
+            yield b"".join((carry, memoryview(block)[: end + 1]))  # one copy of the block, not two
+            carry = block[end + 1 :]
+        if len(carry) > max_line_bytes:
+            yield _OverLong(carry[: max_line_bytes + 1])
+            carry, skipping = b"", True
+    if carry:
+        yield carry + b"\n"
+
+
+def _clean_lines_table(chunk: bytes, before: int, max_line_bytes: int) -> pa.Table | None:
+    """The lines of `chunk` (each ending with a newline) as a table, split by pyarrow without a Python object per
+    line; None when one of them is not valid UTF-8 or is longer than max_line_bytes."""
+    lines = pc.split_pattern(pa.array([chunk], pa.large_binary()), b"\n").flatten()
+    lines = lines.slice(0, len(lines) - 1)  # the empty text after the chunk's final newline
+    if pc.max(pc.binary_length(lines)).as_py() > max_line_bytes:
+        return None
+    try:
+        raw = lines.cast(pa.large_string())  # validates UTF-8
+    except pa.ArrowInvalid:
+        return None
+    if b"\r" in chunk:
+        raw = pc.utf8_rtrim(raw, characters="\r")  # CRLF files
+    numbers = pa.array(np.arange(before + 1, before + len(raw) + 1, dtype=np.int64))
+    return pa.Table.from_arrays([numbers, numbers, raw.cast(pa.string()), pa.nulls(len(raw), pa.string())], schema=LINE_SCHEMA)
+
+
+def _line_row(number: int, line: bytes, max_line_bytes: int) -> Row:
+    if len(line) > max_line_bytes:
+        head = line[: max_line_bytes + 1]
+        return number, number, _start_of(head), _too_long(head, max_line_bytes)
+    line = line.rstrip(b"\r")
+    try:
+        return number, number, line.decode("utf-8"), None
+    except UnicodeDecodeError as error:
+        return number, number, line.decode("utf-8", "backslashreplace"), f"invalid UTF-8 at byte {error.start}"
 
 
 def _start_of(line: bytes) -> str:

@@ -255,7 +255,8 @@ def score_edges(
             the newer work that drove coherence, may be NA), and from OpenAlex / Crossref (NA when not known):
             openalex_status (found / not_found / error, NA without a DOI), openalex_error, cited_by_count,
             openalex_year, citation_trend, openalex_retracted (bool), retraction_notice (bool: the
-            publication is itself a retraction notice), crossref_notice_dois (list of DOIs).
+            publication is itself a retraction notice), crossref_notice_dois (list of DOIs; NA when Crossref was
+            not checked, and the reason says so).
         as_of: the date ages are measured against.
 
     Returns:
@@ -347,6 +348,8 @@ def _reason(
         )
     if label_ == FOUNDATIONAL and not verified:
         parts.append("FOUNDATIONAL on centrality alone")
+    if not (row.is_retracted or pd.isna(row.openalex_status) or isinstance(row.crossref_notice_dois, (list, tuple, np.ndarray))):
+        parts.append("Crossref not checked for retraction notices")
     return f"{head}: " + "; ".join(parts)
 
 

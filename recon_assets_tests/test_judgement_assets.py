@@ -1,0 +1,202 @@
+"""The judgement cache of `coherence_judgements`: a research area whose settings and inputs are unchanged keeps
+its rows without judging; areas judged again embed only texts not in `text_embeddings`; and the rows are
+always those of a fresh judge. Real Dagster instance, real DuckDB: a copy of the shared sample run's database."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+import pytest
+from dagster_duckdb import DuckDBResource
+
+from recon_assets.judgement import assets, text_embedding
+from recon_assets.resources import AsOfDate
+from recon_assets_tests.pipeline_runs import AREAS, AS_OF, RANGE_TAGS
+
+ROW_COLUMNS = (
+    "research_area, dataset_id, older_publication_id, newer_publication_id, similarity, verdict, coherence, "
+    "rationale, judge, newer_centrality"
+)
+CACHE_TABLES = ("coherence_judgements", "coherence_judgement_runs", "text_embeddings")
+CHANGED_ABSTRACT = "We show that the earlier retrieval overestimated rainfall; a revised product replaces it."
+
+
+class Spies:
+    """Counts judge_edges calls and records the texts of every embed call."""
+
+    def __init__(self, patch: pytest.MonkeyPatch) -> None:
+        self.judge_calls = 0
+        self.embedded: list[list[object]] = []
+        judge, embed = assets.judge_edges, text_embedding.embed
+
+        def counting_judge(*args, **kwargs):
+            self.judge_calls += 1
+            return judge(*args, **kwargs)
+
+        def recording_embed(texts):
+            self.embedded.append(list(texts))
+            return embed(texts)
+
+        patch.setattr(assets, "judge_edges", counting_judge)
+        patch.setattr(text_embedding, "embed", recording_embed)
+
+
+@pytest.fixture
+def database(sample_run, tmp_path) -> Path:
+    """A private copy of the sample run's database (already judged once by the pipeline)."""
+    copy = tmp_path / "recon.duckdb"
+    shutil.copy(sample_run.database, copy)
+    return copy
+
+
+@pytest.fixture
+def instance(tmp_path):
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        yield instance
+
+
+def _materialize(database: Path, instance: dg.DagsterInstance, *, as_of: str = AS_OF, top_k: int | None = None) -> dict:
+    """coherence_judgements for every research area in one run; the metadata of its materialization."""
+    config = {"ops": {"coherence_judgements": {"config": {"top_k": top_k}}}} if top_k else None
+    result = dg.materialize(
+        [assets.coherence_judgements],
+        instance=instance,
+        resources={"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=as_of)},
+        tags=RANGE_TAGS,
+        run_config=config,
+    )
+    materializations = result.asset_materializations_for_node("coherence_judgements")
+    assert sorted(m.partition for m in materializations) == sorted(AREAS)
+    metadata = {key: getattr(value, "value", value) for key, value in materializations[0].metadata.items()}
+    return metadata | {"data_version": materializations[0].tags["dagster/data_version"]}
+
+
+def _query(database: Path, sql: str, params=()) -> list[tuple]:
+    with duckdb.connect(str(database), read_only=True) as con:
+        return con.execute(sql, list(params)).fetchall()
+
+
+def _rows(database: Path) -> list[tuple]:
+    return _query(database, f"SELECT {ROW_COLUMNS} FROM coherence_judgements ORDER BY ALL")
+
+
+def _fresh_rows(database: Path, tmp_path: Path, **kwargs) -> list[tuple]:
+    """The rows a judge with empty caches writes for the same inputs and settings."""
+    fresh = tmp_path / "fresh.duckdb"
+    shutil.copy(database, fresh)
+    with duckdb.connect(str(fresh)) as con:
+        for table in CACHE_TABLES:
+            con.execute(f"DROP TABLE {table}")
+    with dg.instance_for_test() as instance:
+        assert _materialize(fresh, instance, **kwargs)["research_areas_judged"] == len(AREAS)
+    return _rows(fresh)
+
+
+def _areas_using(database: Path, publication_id: str) -> set[str]:
+    """Research areas whose evidence pool holds a dataset used by this publication."""
+    return {area for (area,) in _query(
+        database,
+        "SELECT DISTINCT a.research_area FROM publication_research_areas AS a "
+        "JOIN dataset_publication_edges AS e USING (publication_id) "
+        "WHERE e.dataset_id IN (SELECT dataset_id FROM dataset_publication_edges WHERE publication_id = ?)",
+        [publication_id],
+    )}
+
+
+def test_sample_run_judged_pairs_and_recorded_every_area(sample_run):
+    assert sample_run.query("SELECT count(*) FROM coherence_judgements")[0][0] > 0
+    runs = dict(sample_run.query("SELECT research_area, pairs FROM coherence_judgement_runs"))
+    stored = dict(sample_run.query("SELECT research_area, count(*) FROM coherence_judgements GROUP BY 1"))
+    assert set(runs) == set(AREAS)
+    assert {area: pairs for area, pairs in runs.items() if pairs} == stored
+    assert sample_run.query("SELECT count(DISTINCT model_id), count(*) > 0 FROM text_embeddings") == [(1, True)]
+
+
+@pytest.mark.parametrize(
+    ("as_of", "reused"),
+    [
+        pytest.param(AS_OF, True, id="same-as-of"),
+        # The evidence window is measured in years: another day of the same year changes nothing.
+        pytest.param("2026-12-31", True, id="same-year"),
+    ],
+)
+def test_unchanged_inputs_rerun_judges_and_embeds_nothing(database, instance, monkeypatch, as_of, reused):
+    before = _query(database, "SELECT * FROM coherence_judgements ORDER BY ALL")
+    first = _materialize(database, instance, as_of=as_of)
+    spies = Spies(monkeypatch)
+    second = _materialize(database, instance, as_of=as_of)
+    assert (spies.judge_calls, spies.embedded) == (0, [])
+    for metadata in (first, second):
+        assert metadata["judging"] == f"unchanged inputs: {len(AREAS)} research areas reused, 0 judged"
+        assert (metadata["research_areas_reused"], metadata["research_areas_judged"]) == (len(AREAS), 0)
+        assert set(metadata["judging_per_research_area"].values()) == {"reused"}
+    # Rows, judged_at included, are those the pipeline wrote; the data version stays, so nothing is stale.
+    assert _query(database, "SELECT * FROM coherence_judgements ORDER BY ALL") == before
+    assert second["data_version"] == first["data_version"]
+    assert second["dagster/row_count"] == len(before)
+
+
+def test_changed_abstract_rejudges_only_its_areas_and_embeds_only_its_text(database, instance, monkeypatch, tmp_path):
+    first = _materialize(database, instance)
+    publication_id, title = _query(
+        database,
+        "SELECT publication_id, title FROM publications WHERE publication_id IN "
+        "(SELECT newer_publication_id FROM coherence_judgements) ORDER BY publication_id LIMIT 1",
+    )[0]
+    expected_areas = _areas_using(database, publication_id)
+    assert 0 < len(expected_areas) < len(AREAS)
+    with duckdb.connect(str(database)) as con:
+        con.execute("UPDATE publications SET abstract = ? WHERE publication_id = ?", [CHANGED_ABSTRACT, publication_id])
+    judged_at = dict(_query(database, "SELECT research_area, max(judged_at) FROM coherence_judgements GROUP BY 1"))
+
+    spies = Spies(monkeypatch)
+    second = _materialize(database, instance)
+
+    judged = {area for area, outcome in second["judging_per_research_area"].items() if outcome != "reused"}
+    assert judged == expected_areas
+    assert {second["judging_per_research_area"][area] for area in judged} == {"inputs changed"}
+    assert spies.judge_calls == 1
+    assert spies.embedded == [[f"{title}. {CHANGED_ABSTRACT}"]]
+    after = dict(_query(database, "SELECT research_area, max(judged_at) FROM coherence_judgements GROUP BY 1"))
+    assert {area for area in after if after[area] != judged_at.get(area)} <= expected_areas
+    assert {area: after[area] for area in after if area not in expected_areas} == {
+        area: judged_at[area] for area in judged_at if area not in expected_areas
+    }
+    assert second["data_version"] != first["data_version"]
+    assert _rows(database) == _fresh_rows(database, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        pytest.param({"top_k": 1}, "settings changed: top_k 5 -> 1", id="judge-config"),
+        pytest.param({"as_of": "2027-03-01"}, "settings changed: as_of_year 2026 -> 2027", id="as-of-year"),
+    ],
+)
+def test_settings_change_rejudges_every_area_from_cached_vectors(database, instance, monkeypatch, tmp_path, change, reason):
+    first = _materialize(database, instance)
+    spies = Spies(monkeypatch)
+    second = _materialize(database, instance, **change)
+    assert second["research_areas_judged"] == len(AREAS)
+    assert set(second["judging_per_research_area"].values()) == {reason}
+    # Every text was embedded by the pipeline's run: judging again needs no model call.
+    assert (spies.judge_calls, spies.embedded) == (1, [])
+    assert second["data_version"] != first["data_version"]
+    assert _rows(database) == _fresh_rows(database, tmp_path, **change)
+    third = _materialize(database, instance, **change)
+    assert third["research_areas_reused"] == len(AREAS)
+
+
+def test_lost_rows_are_judged_again(database, instance):
+    area, = _query(database, "SELECT research_area FROM coherence_judgements GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")[0]
+    with duckdb.connect(str(database)) as con:
+        con.execute("DELETE FROM coherence_judgements WHERE research_area = ?", [area])
+    metadata = _materialize(database, instance)
+    assert {a: outcome for a, outcome in metadata["judging_per_research_area"].items() if outcome != "reused"} == {
+        area: metadata["judging_per_research_area"][area]
+    }
+    assert metadata["judging_per_research_area"][area].startswith("0 stored rows")
+    assert metadata["rows_per_research_area"][area] > 0

@@ -1,0 +1,28 @@
+"""A second `recon run` on an unchanged snapshot and config redoes no ingest and no judging, and says so."""
+
+import os
+import subprocess
+import sys
+
+from recon_assets_tests.pipeline_runs import AS_OF, SAMPLE_JSONL
+
+
+def recon_run(database, env):
+    command = [sys.executable, "-m", "recon_assets.cli", "run", "--kg", str(SAMPLE_JSONL), "--db", str(database), "--as-of", AS_OF]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home")}
+    database = tmp_path / "recon.duckdb"
+    first = recon_run(database, env)
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert "not ingested again" not in first.stdout and "0 research area(s) reused" in first.stdout
+
+    second = recon_run(database, env)
+
+    assert second.returncode == 0, second.stderr[-3000:]
+    assert "not ingested again" in second.stdout
+    assert "judging: 22 research area(s) reused (unchanged inputs), 0 judged" in second.stdout
+    scored = [line for line in second.stdout.splitlines() if line.startswith("edges scored per label")]
+    assert scored == [line for line in first.stdout.splitlines() if line.startswith("edges scored per label")]

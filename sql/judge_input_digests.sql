@@ -1,0 +1,35 @@
+-- One md5 per research area of $1 of everything the offline judge reads for it: the area's evidence pool
+-- (judge_inputs.sql for that area alone), each pool publication's year, title, abstract and centrality
+-- (judged_publications.sql), and whether the publication is in the area (its pairs are the area's rows).
+-- Texts are hashed once per publication, so the ordered aggregate holds short strings only.
+WITH area_datasets AS (
+    SELECT DISTINCT a.research_area, e.dataset_id
+    FROM dataset_publication_edges AS e
+    JOIN publication_research_areas AS a USING (publication_id)
+    WHERE list_contains($1, a.research_area)
+),
+pool AS (
+    SELECT DISTINCT d.research_area, e.dataset_id, e.publication_id
+    FROM area_datasets AS d
+    JOIN dataset_publication_edges AS e USING (dataset_id)
+),
+texts AS (
+    SELECT p.publication_id,
+           md5(to_json({year: p.year, title: p.title, abstract: p.abstract, centrality: c.centrality})) AS text_md5
+    FROM publications AS p
+    JOIN publication_centrality AS c USING (publication_id)
+    WHERE p.publication_id IN (SELECT publication_id FROM pool)
+)
+SELECT area.research_area,
+       count(pool.publication_id) AS pool_edges,
+       md5(coalesce(string_agg(
+           to_json({dataset: pool.dataset_id, publication: pool.publication_id, text: t.text_md5, in_area: m.publication_id IS NOT NULL}),
+           ',' ORDER BY pool.dataset_id, pool.publication_id
+       ), '')) AS inputs_md5
+FROM unnest($1::VARCHAR[]) AS area(research_area)
+LEFT JOIN pool USING (research_area)
+LEFT JOIN texts AS t USING (publication_id)
+LEFT JOIN publication_research_areas AS m
+    ON m.publication_id = pool.publication_id AND m.research_area = pool.research_area
+GROUP BY area.research_area
+ORDER BY area.research_area
