@@ -41,6 +41,8 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
+from recon_assets.kg.apoc_format import graphml_value
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_KG = REPO_ROOT / "data" / "sample" / "graph.json"
 RESEARCH_AREAS = REPO_ROOT / "recon_assets" / "reference" / "applied_research_areas.json"
@@ -716,19 +718,6 @@ class JsonlSink:
         self.handle.write(line)
 
 
-def _graphml_text(value: object) -> tuple[str, str]:
-    """(attr.type, text) as APOC writes a property: lists as JSON array text."""
-    if isinstance(value, bool):
-        return "boolean", "true" if value else "false"
-    if isinstance(value, int):
-        return "long", str(value)
-    if isinstance(value, float):
-        return "double", repr(value)
-    if isinstance(value, list):
-        return "string", json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return "string", str(value)
-
-
 # Every property key the generator writes, with its GraphML type (APOC declares keys before the graph).
 NODE_KEYS = {
     "DOI": "string", "Type": "string", "abstract": "string", "authors": "string", "citersFetched": "boolean",
@@ -779,7 +768,7 @@ class GraphmlSink:
 
     @staticmethod
     def _data(props: dict) -> str:
-        return "".join(f'      <data key="{name}">{escape(_graphml_text(value)[1])}</data>\n' for name, value in sorted(props.items()))
+        return "".join(f'      <data key="{name}">{escape(graphml_value(value)[1])}</data>\n' for name, value in sorted(props.items()))
 
 
 # --------------------------------------------------------------------------------------------------------

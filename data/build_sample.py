@@ -43,6 +43,8 @@ from pathlib import Path
 import networkx as nx
 from lxml import etree
 
+from recon_assets.kg.apoc_format import graphml_value
+
 # ---------------------------------------------------------------------------------------------
 # Selection rules (each one is restated in the generated README)
 # ---------------------------------------------------------------------------------------------
@@ -710,19 +712,6 @@ def apoc_json_lines(nodes: list[Node], ids: dict, rels: list[tuple[str, str, str
             }
         )
     return "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in lines)
-
-
-def graphml_value(value) -> tuple[str, str]:
-    """(attr.type, text) as APOC writes a property: lists as a JSON array string."""
-    if isinstance(value, bool):
-        return "boolean", str(value).lower()
-    if isinstance(value, int):
-        return "long", str(value)
-    if isinstance(value, float):
-        return "double", repr(value)
-    if isinstance(value, list):
-        return "string", json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return "string", str(value)
 
 
 def apoc_graphml(nodes: list[Node], ids: dict, rels: list[tuple[str, str, str, str]]) -> bytes:
