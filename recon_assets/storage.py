@@ -10,6 +10,11 @@ import duckdb
 import pandas as pd
 
 from recon_assets.sql_files import load_sql
+from recon_assets.table_docs import TABLE_DOCS
+
+
+class StaleSchemaError(RuntimeError):
+    """A table that keeps rows across runs was written by another version of recon_assets (its columns differ)."""
 
 
 @contextmanager
@@ -57,7 +62,19 @@ def upsert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> No
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, verb: str = "INSERT") -> None:
-    """Insert the table's columns of `rows` (extra working columns of the frame are not stored)."""
+    """Insert the table's columns of `rows` (extra working columns of the frame are not stored).
+
+    Raises:
+        StaleSchemaError: the stored table's columns are not the documented ones (`CREATE TABLE IF NOT EXISTS`
+            keeps an older table as it was), named with what differs.
+    """
     columns = [name for name, *_ in con.execute(f"DESCRIBE {table}").fetchall()]
+    expected = list(TABLE_DOCS[table])
+    if columns != expected:
+        missing, extra = sorted(set(expected) - set(columns)), sorted(set(columns) - set(expected))
+        raise StaleSchemaError(
+            f"table {table} was written by another version of recon_assets (missing columns {missing}, unknown {extra}): "
+            f"use a new --db, or DROP TABLE {table} and run again"
+        )
     frame = rows[columns]
     con.execute(f"{verb} INTO {table} SELECT * FROM frame")

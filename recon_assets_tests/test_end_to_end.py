@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import dagster as dg
+from dagster_duckdb import DuckDBResource
 import pytest
 
 from recon_assets.definitions import ASSETS
@@ -203,3 +204,22 @@ def test_each_research_area_partition_gets_its_own_figures(sample_run):
         and event.event_specific_data.asset_observation.asset_key == dg.AssetKey("edge_reliability")
     ]
     assert {o.partition: o.metadata["dagster/row_count"].value for o in observations} == per_area
+
+
+def test_a_table_from_an_older_version_fails_with_a_clear_error(sample_run, tmp_path):
+    import shutil
+
+    import duckdb
+
+    database = tmp_path / "old.duckdb"
+    shutil.copy(sample_run.database, database)
+    with duckdb.connect(str(database)) as con:
+        con.execute("CREATE OR REPLACE TABLE edge_reliability AS SELECT * EXCLUDE (year_source) FROM edge_reliability")
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        result = sample_run.defs.resolve_job_def("edge_reliability_job").execute_in_process(
+            instance=instance, partition_key=AREAS[0], raise_on_error=False,
+            resources={"duckdb": DuckDBResource(database=str(database))},
+        )
+    assert not result.success
+    failure = next(event for event in result.all_events if event.event_type_value == "STEP_FAILURE")
+    assert "missing columns ['year_source']" in str(failure.step_failure_data.error.cause.message)
