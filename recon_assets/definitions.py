@@ -19,6 +19,7 @@ from recon_assets.kg.assets import (
     publication_research_areas,
     publications,
 )
+from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.resources import resources_from_environment
 from recon_assets.schedules import (
@@ -33,6 +34,7 @@ ASSETS = [
     kg_snapshot,
     publications,
     datasets,
+    dataset_lineage,
     dataset_publication_edges,
     publication_citations,
     publication_research_areas,

@@ -10,12 +10,13 @@ import dagster as dg
 
 from recon_assets.partitions import research_area_partitions
 
-UNPARTITIONED = dg.AssetSelection.groups("kg", "centrality")
+UNPARTITIONED = dg.AssetSelection.groups("kg", "lifecycle", "centrality")
 PARTITIONED = dg.AssetSelection.groups("judgement", "reliability")
 ENRICHED = dg.AssetSelection.groups("enrichment") | PARTITIONED
 
 kg_tables_job = dg.define_asset_job(
-    "kg_tables_job", selection=UNPARTITIONED, description="Ingest the KG snapshot and build the typed tables and centrality."
+    "kg_tables_job", selection=UNPARTITIONED,
+    description="Ingest the KG snapshot and build the typed tables, dataset lineage and centrality.",
 )
 edge_reliability_job = dg.define_asset_job(
     "edge_reliability_job", selection=PARTITIONED, description="Judge coherence and score edge reliability for research areas."

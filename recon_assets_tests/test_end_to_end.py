@@ -223,3 +223,13 @@ def test_a_table_from_an_older_version_fails_with_a_clear_error(sample_run, tmp_
     assert not result.success
     failure = next(event for event in result.all_events if event.event_type_value == "STEP_FAILURE")
     assert "missing columns ['year_source']" in str(failure.step_failure_data.error.cause.message)
+
+
+def test_dataset_lineage_finds_the_sample_version_families(sample_run):
+    rows = dict(sample_run.query(
+        "SELECT l.family || ' ' || l.version_text, s.version_text FROM dataset_lineage AS l "
+        "JOIN dataset_lineage AS s ON s.dataset_id = l.successor_dataset_id"
+    ))
+    assert rows["AIRS3SPD V006"] == "V7.0"
+    assert rows["GPM_3IMERGDF V06"] == "V07"
+    assert rows["TRMM_3B43 V7"] == "V07"  # curated: TRMM TMPA -> GPM IMERG (GPM_3IMERGM V07)

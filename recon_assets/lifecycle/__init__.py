@@ -1,0 +1,1 @@
+"""Dataset lifecycle: dataset versions, their families and successors (issue 4, "Dataset lineage")."""

@@ -1,0 +1,209 @@
+"""Dataset version parsing and successor chains, from the strings NASA CMR puts in a collection record.
+
+A NASA collection's version hides in its CMR `Version` field, its short name (`...-Standard-V4-21`,
+`..._RL06.1_..._v04`), its long name (`... V006 (AIRS3STD) at GES DISC`, `(PROVISIONAL)`) or its DOI
+(`10.5067/MODIS/MOD09A1.061`, `10.5067/GPM/IMERGDF/DAY/07`). `parse_version` reads them in that order of
+authority; `successors` orders the versions of each family and links each to the next one.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+import pandas as pd
+
+STANDARD = "standard"
+PROVISIONAL = "provisional"
+NEAR_REAL_TIME = "near_real_time"
+
+# Letters touching a marker would make it part of a word ("NRTS", "Provo"); digits and separators do not
+# ("6.1NRT", "_NRT", "-Prov-").
+_NRT = re.compile(r"(?<![A-Za-z])(?:NRT|near[\s_-]*real[\s_-]*time)(?![A-Za-z])", re.IGNORECASE)
+_PROVISIONAL = re.compile(r"(?<![A-Za-z])prov(?:isional)?(?![A-Za-z])", re.IGNORECASE)
+
+_NUMBER = r"\d+(?:[.-]\d+)*[A-Za-z]?"
+# GRACE / GRACE-FO release and product version: RL06.1Mv03, RL06 v04, RL06.1_LND_v04.
+_RELEASE = re.compile(r"RL\d+(?:\.\d+)?(?:[\s_]*(?:[A-Z]+_)?M?v\d+)?", re.IGNORECASE)
+_SHORT_NAME_PATTERNS = (
+    re.compile(r"-V\d+-\d+$"),  # CALIPSO: CAL_LID_L2_05kmAPro-Standard-V4-21
+    _RELEASE,
+)
+_LONG_NAME_PATTERNS = (
+    _RELEASE,
+    re.compile(rf"(?<![A-Za-z0-9])V{_NUMBER}\b", re.IGNORECASE),  # V006, V7.0, V06, V3-02, (v2.0), _V001
+    re.compile(rf"\bversion\s+R?{_NUMBER}\b", re.IGNORECASE),  # ocean colour: version R2022.0
+    re.compile(rf"\b(?:release|edition)\s*{_NUMBER}\b", re.IGNORECASE)  # CERES Edition4A,
+)
+_DOI_PATTERNS = (
+    re.compile(r"-V\d+-\d+(?=[_/]|$)", re.IGNORECASE),  # CALIPSO
+    re.compile(r"(?<=\.)\d{3}[A-Z]?$"),  # MODIS / ASTER / VIIRS collection: MOD09A1.061, AST_L1T.031; CERES .001A
+    re.compile(r"(?<=/)\d{2}$"),  # GPM: IMERGDF/DAY/07
+    re.compile(rf"[_-]V{_NUMBER}$", re.IGNORECASE),  # SAGE III: SOLAR_BINARY_L1B-V4.0
+    re.compile(r"(?<=/)\d{4}(?:\.\d+)?$"),  # ocean colour reprocessing: L3B/KD/2022.0
+)
+# Version and status markers that do not belong in a family name: the CALIPSO suffix with its
+# Prov/Standard part, the GRACE release block, a trailing version number (SMAP _002, GRACE-FO _0062) and NRT.
+_FAMILY_STRIP = re.compile(
+    r"-(?:Prov|Standard)-V\d+-\d+$|_RL\d+(?:\.\d+)?(?=_|$)|_v\d+$|_0\d{2,3}$|_NRT(?=_|$)", re.IGNORECASE
+)
+_COLLECTION = re.compile(r"0([1-9])(\d)")
+_RELEASE_PARTS = re.compile(r"RL(\d+)(?:\.(\d+))?(?:.*?v(\d+))?", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ParsedVersion:
+    """What `parse_version` read from one collection record.
+
+    family: the short name without its version and status markers, shared by every version of the product.
+    version_text: the version as spelled where it was found ("006", "V031", "-V4-21"); None if none.
+    sort_key: tuple of ints that orders versions of one family (empty if none).
+    status: 'standard', 'provisional' or 'near_real_time'.
+    source: the field that revealed the version ('CMR Version', 'short name', 'long name', 'DOI'); None if none.
+    issue: why nothing was parsed, else None.
+    """
+
+    family: str
+    version_text: str | None
+    sort_key: tuple[int, ...]
+    status: str
+    source: str | None
+    issue: str | None
+
+
+def version_sort_key(version_text: str) -> tuple[int, ...]:
+    """Turn a version spelling into a tuple of ints that orders versions of one family.
+
+    The numbers in the text, in order ("-V4-21" -> (4, 21), "7.0" -> (7, 0)), with two exceptions. A bare
+    three-digit "0XY" with X > 0 is collection X.Y: LP DAAC and LAADS spell MODIS Collection 6.1 as "061"
+    and ASTER version 3.1 as "031" (so 006 < 061 and 003 < 031 < 004); "00X" is X. A GRACE release is
+    (release major, release minor, product version), so "RL06 v04" = (6, 0, 4) < "RL06.1Mv03" = (6, 1, 3).
+    A trailing letter ("2c", "11r", "Edition4A") adds its alphabet position as a last component.
+
+    Raises ValueError if the text holds no digit.
+    """
+    bare = version_text.strip().lstrip("Vv")
+    collection = _COLLECTION.fullmatch(bare)
+    if collection:
+        return int(collection.group(1)), int(collection.group(2))
+    release = _RELEASE_PARTS.search(version_text)
+    if release:
+        major, minor, product = release.groups()
+        return int(major), int(minor or 0), int(product or 0)
+    numbers = tuple(int(n) for n in re.findall(r"\d+", version_text))
+    if not numbers:
+        raise ValueError(f"no digit in version {version_text!r}")
+    letter = re.search(r"\d([a-z])$", bare, re.IGNORECASE)
+    return numbers + ((ord(letter.group(1).lower()) - ord("a") + 1,) if letter else ())
+
+
+def _status(*texts: str) -> str:
+    if any(_NRT.search(t) for t in texts):
+        return NEAR_REAL_TIME
+    if any(_PROVISIONAL.search(t) for t in texts):
+        return PROVISIONAL
+    return STANDARD
+
+
+def _first_match(text: str, patterns: tuple[re.Pattern[str], ...]) -> str | None:
+    for pattern in patterns:
+        found = pattern.search(text)
+        if found:
+            return found.group(0)
+    return None
+
+
+def parse_version(
+    short_name: str, long_name: str | None, doi: str | None, cmr_version: str | None = None
+) -> ParsedVersion:
+    """Parse family, version and status from one CMR collection record.
+
+    Args: the record's ShortName, EntryTitle (long name), DOI and CMR `Version`; missing values may be
+    None, NaN or "". The version comes from the first field that has one, in the order CMR Version (the
+    provider's own field), short name, long name, DOI; an "NRT" in CMR Version ("6.1NRT") is status, not
+    version. Status is near_real_time if any field says NRT / near real time, else provisional if any says
+    Prov / Provisional, else standard: NRT and provisional products are parallel streams, never successors
+    of the standard product.
+
+    Returns a ParsedVersion; when no field holds a version, version_text and source are None, sort_key is
+    () and issue says so. Never raises.
+    """
+    fields = {
+        "CMR Version": _text(cmr_version),
+        "short name": _text(short_name),
+        "long name": _text(long_name),
+        "DOI": _text(doi),
+    }
+    family = _FAMILY_STRIP.sub("", fields["short name"]) or fields["short name"]
+    status = _status(*fields.values())
+    cmr = _NRT.sub("", fields["CMR Version"]).strip()
+    candidates = {
+        "CMR Version": cmr if re.search(r"\d", cmr) else None,
+        "short name": _first_match(fields["short name"], _SHORT_NAME_PATTERNS),
+        "long name": _first_match(fields["long name"], _LONG_NAME_PATTERNS),
+        "DOI": _first_match(fields["DOI"], _DOI_PATTERNS),
+    }
+    for source, version_text in candidates.items():
+        if version_text:
+            return ParsedVersion(family, version_text, version_sort_key(version_text), status, source, None)
+    return ParsedVersion(family, None, (), status, None, "no version in CMR Version, short name, long name or DOI")
+
+
+def _text(value: object) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def successors(parsed: pd.DataFrame) -> pd.DataFrame:
+    """Link each dataset version to the next version of its family.
+
+    Args: one row per dataset with columns dataset_id, family, version_text, sort_key (tuple of ints),
+    status and source (as in ParsedVersion). Rows without a version (empty sort_key) get no successor.
+
+    Returns the same rows (same order) with successor_dataset_id, successor_version, superseded (bool) and
+    evidence, e.g. "AIRS3STD 006 -> 7.0 (version from CMR Version / CMR Version)". Within one (family,
+    status) the successor is the dataset with the next larger sort_key; several datasets sharing it (the same
+    collection at two providers) resolve to the smallest dataset_id. A NRT or provisional stream never
+    succeeds the standard one, as they are different statuses.
+    """
+    out = parsed.copy()
+    out["successor_dataset_id"] = None
+    out["successor_version"] = None
+    out["evidence"] = None
+    versioned = out[out["sort_key"].map(len) > 0]
+    for _, group in versioned.groupby(["family", "status"], sort=False):
+        heads = group.sort_values("dataset_id").drop_duplicates("sort_key").sort_values("sort_key", kind="stable")
+        following = dict(zip(heads["sort_key"].iloc[:-1], heads.index[1:]))
+        for index, row in group.iterrows():
+            nxt = following.get(row["sort_key"])
+            if nxt is None:
+                continue
+            successor = out.loc[nxt]
+            out.at[index, "successor_dataset_id"] = successor["dataset_id"]
+            out.at[index, "successor_version"] = successor["version_text"]
+            out.at[index, "evidence"] = (
+                f"{row['family']} {row['version_text']} -> {successor['version_text']} "
+                f"(version from {row['source']} / {successor['source']})"
+            )
+    out["superseded"] = out["successor_dataset_id"].notna()
+    return out
+
+
+def curated_successors() -> pd.DataFrame:
+    """Read the curated cross-family successors that no version string reveals.
+
+    Source: `recon_assets/reference/dataset_successors.csv`, one line per (predecessor_family,
+    successor_family) with the year the successor took over (`since`) and the `source` of that claim.
+    Families are CMR short names as `parse_version` returns them.
+
+    Returns a DataFrame with columns predecessor_family, successor_family (str), since (int), source (str).
+    Raises ValueError if a line lacks a field or a predecessor has two successors.
+    """
+    text = resources.files("recon_assets.reference").joinpath("dataset_successors.csv").read_text()
+    table = pd.read_csv(io.StringIO(text), dtype={"since": "Int64"})
+    if table.isna().any().any():
+        raise ValueError("dataset_successors.csv: every line needs all four fields")
+    if table["predecessor_family"].duplicated().any():
+        raise ValueError("dataset_successors.csv: a predecessor family has two successors")
+    return table.astype({"since": int})
