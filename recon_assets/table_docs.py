@@ -42,6 +42,7 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
         "publication_id": "Canonical DOI; for a publication without a DOI, kg:<globalId> (or kg-node:<id>).",
         "doi": "Canonical DOI: lower case, no resolver prefix, percent-decoded once, trailing punctuation stripped; NULL when absent or malformed.",
         "doi_raw": "The DOI as the KG spells it: property doi, or DOI when doi is empty or N/A.",
+        "doi_issue": "Why doi is NULL: missing (absent, empty or N/A) or not a DOI.",
         "title": "Title ('N/A' becomes NULL).",
         "year": "Publication year, or NULL (never a default year).",
         "year_raw": "The year property as found: the KG's text for a string, JSON text for any other value.",

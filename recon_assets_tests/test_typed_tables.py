@@ -201,7 +201,7 @@ def test_no_publication_nodes() -> None:
 
     assert frame.empty
     assert list(frame.columns) == [
-        "publication_id", "doi", "doi_raw", "title", "year", "year_raw", "year_issue", "abstract", "authors",
+        "publication_id", "doi", "doi_raw", "doi_issue", "title", "year", "year_raw", "year_issue", "abstract", "authors",
         "first_author_tag", "pagerank", "node_ids",
     ]
 
@@ -320,3 +320,12 @@ def test_research_areas_only_unknown(merged: pd.DataFrame) -> None:
         {"publication_id": "kg:g-4", "research_area": "unclassified", "research_area_name": None,
          "issue": "not one of the 21 applied research areas"},
     ]
+
+
+@pytest.mark.parametrize(
+    ("doi_raw", "doi", "doi_issue"),
+    [("10.1000/A", "10.1000/a", None), ("N/A", None, "missing"), ("10.abc/x", None, "not a DOI")],
+)
+def test_doi_issue_says_why_a_doi_is_null(doi_raw: str, doi: str | None, doi_issue: str | None) -> None:
+    frame = publications(("p1", {"doi": doi_raw, **FULL}))
+    assert records(frame, ["doi", "doi_issue"]) == [{"doi": doi, "doi_issue": doi_issue}]

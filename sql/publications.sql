@@ -2,6 +2,7 @@ CREATE OR REPLACE TABLE publications (
     publication_id   VARCHAR PRIMARY KEY,
     doi              VARCHAR,
     doi_raw          VARCHAR,
+    doi_issue        VARCHAR,
     title            VARCHAR,
     year             INTEGER,
     year_raw         VARCHAR,

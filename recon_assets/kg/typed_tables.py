@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from recon_assets.kg.authors import author_names, citation_tag
-from recon_assets.kg.doi import canonical_doi
+from recon_assets.kg.doi import canonical_doi, doi_issue
 from recon_assets.kg.research_areas import UNCLASSIFIED, research_area_slug
 from recon_assets.kg.years import ParsedYear, parse_year
 
@@ -46,12 +46,13 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
         latest_year: last acceptable publication year (as_of.year + 1).
 
     Returns:
-        columns publication_id (canonical DOI, else node_key), doi, doi_raw, title, year (Int64), year_raw
+        columns publication_id (canonical DOI, else node_key), doi, doi_raw, doi_issue (why doi is NULL), title, year (Int64), year_raw
         (the KG's text for a string, JSON text for any other value), year_issue, abstract, authors,
         first_author_tag, pagerank, node_ids (list[str]), sorted by publication_id.
     """
     frame = nodes.copy()
     frame["doi"] = frame["doi_raw"].map(canonical_doi)
+    frame["doi_issue"] = frame["doi_raw"].map(doi_issue)
     years = frame["year_json"].map(_json_value)
     parsed = [
         ParsedYear(None, f"not a year: {value.what}") if isinstance(value, _Unreadable) else parse_year(value, latest_year=latest_year)
@@ -98,7 +99,7 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
     ]
     publications["authors"] = publications["authors"].map("; ".join).replace("", None)
     return publications[
-        ["publication_id", "doi", "doi_raw", "title", "year", "year_raw", "year_issue", "abstract", "authors",
+        ["publication_id", "doi", "doi_raw", "doi_issue", "title", "year", "year_raw", "year_issue", "abstract", "authors",
          "first_author_tag", "pagerank", "node_ids"]
     ]
 
