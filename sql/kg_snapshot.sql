@@ -37,3 +37,16 @@ CREATE TABLE IF NOT EXISTS kg_rejects (
     reason      VARCHAR NOT NULL,
     raw         VARCHAR                        -- the offending text, cut to 500 characters
 );
+
+-- How the typed tables read the properties that Publication and Dataset nodes share (sql/*_nodes.sql).
+-- The first of doi / DOI that holds a value: an empty or 'N/A' doi must not hide a real DOI.
+CREATE OR REPLACE MACRO kg_doi_raw(properties) AS coalesce(
+    list_filter([properties->>'doi', properties->>'DOI'], lambda v: NOT regexp_full_match(v, '(?i)\s*(n/a)?\s*'))[1],
+    properties->>'doi', properties->>'DOI'
+);
+-- PageRank under either name the KG uses; positive and finite by construction, so anything else is missing
+-- (and recomputed).
+CREATE OR REPLACE MACRO positive_finite(x) AS CASE WHEN isfinite(x) AND x > 0 THEN x END;
+CREATE OR REPLACE MACRO kg_pagerank(properties) AS positive_finite(
+    TRY_CAST(coalesce(properties->>'pagerank_publication_dataset', properties->>'pagerank_global') AS DOUBLE)
+);
