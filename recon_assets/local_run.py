@@ -19,7 +19,8 @@ import dagster as dg
 import duckdb
 from filelock import FileLock, Timeout
 
-from recon_assets.resources import DEFAULT_DB_PATH, REPO_ROOT, AsOfDate
+from recon_assets.kg.export_reader import detect_format
+from recon_assets.resources import DEFAULT_DB_PATH, REPO_ROOT, AsOfDate, openalex_offline
 
 # Dagster's run tags for a partition range, read by single-run backfills (dagster._core.storage.tags).
 PARTITION_RANGE_START_TAG = "dagster/asset_partition_range_start"
@@ -61,14 +62,16 @@ def run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
 
 
 def _preflight(database: Path) -> None:
-    """Fail fast, before any run, on a missing KG file, a bad as_of or a database path that DuckDB cannot open."""
+    """Fail fast, before any run, on an unreadable KG file, a bad as_of or RECON_OPENALEX, or a database path that
+    DuckDB cannot open."""
     kg_path = os.environ.get("RECON_KG_PATH")
-    if kg_path and not Path(kg_path).is_file():
-        raise PreflightError(f"KG export {kg_path} is not a file")
     try:
+        if kg_path:
+            detect_format(Path(kg_path))  # missing, empty, compressed or unknown: named before any run
         AsOfDate(as_of=os.environ.get("RECON_AS_OF") or "").date()
-    except ValueError as error:
-        raise PreflightError(f"RECON_AS_OF: {error}") from error
+        openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
+    except ValueError as error:  # KgExportError is a ValueError too
+        raise PreflightError(str(error)) from error
     if database.is_dir():
         raise PreflightError(f"--db {database} is a directory, not a DuckDB file")
     database.parent.mkdir(parents=True, exist_ok=True)

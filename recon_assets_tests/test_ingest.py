@@ -12,11 +12,12 @@ import duckdb
 import pytest
 
 from recon_assets.kg.checksum import file_sha256
-from recon_assets.kg.export_reader import KgExportError
+from recon_assets.kg.export_reader import KgExportError, graphml_element_tags
 from recon_assets.kg.ingest import RAW_TEXT_LIMIT, SnapshotSummary, current_snapshot_id, ingest_export
 from recon_assets.resources import resources_from_environment
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
+SAMPLE_GRAPHML = SAMPLE / "graph.graphml"
 
 
 def line(**element: object) -> bytes:
@@ -460,3 +461,25 @@ def test_duckdb_memory_limit_and_spill_directory(
     # DuckDB reports the limit in its own units (1GB -> 953.6 MiB).
     assert memory_limit == duckdb.connect(config={"memory_limit": limit}).execute("SELECT current_setting('memory_limit')").fetchone()[0]
     assert temp_directory == f"{tmp_path / 'recon.duckdb'}.tmp"
+
+
+def test_graphml_elements_lost_to_a_syntax_error_fail_the_ingest_and_keep_the_current_snapshot(con, tmp_path: Path) -> None:
+    """Bug: a stray '<' in a node line made libxml2 drop the rest of the sample (146 nodes, 584 edges) silently."""
+    good = ingest_export(con, SAMPLE_GRAPHML, "sample")
+    lines = SAMPLE_GRAPHML.read_text().splitlines(keepends=True)
+    middle = next(n for n in range(len(lines) // 2, len(lines)) if lines[n].lstrip().startswith("<node "))
+    lines[middle] = lines[middle].replace("<node ", "<node < ", 1)
+    damaged = tmp_path / "damaged.graphml"
+    damaged.write_text("".join(lines))
+
+    with pytest.raises(KgExportError, match=r"node/edge elements of .*damaged.graphml could not be read"):
+        ingest_export(con, damaged, "damaged")
+
+    assert current_snapshot_id(con) == good.snapshot_id
+    assert con.execute("SELECT count(*) FROM kg_nodes").fetchone()[0] == good.nodes_accepted
+    assert con.execute("SELECT count(*) FROM kg_rejects WHERE source = 'damaged'").fetchone()[0] > 0
+
+
+@pytest.mark.parametrize("block_bytes", [7, 37, 4096])
+def test_graphml_element_tags_counts_across_block_boundaries(block_bytes: int) -> None:
+    assert graphml_element_tags(SAMPLE_GRAPHML, block_bytes=block_bytes) == 363 + 584

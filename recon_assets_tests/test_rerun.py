@@ -26,3 +26,19 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     assert "judging: 22 research area(s) reused (unchanged inputs), 0 judged" in second.stdout
     scored = [line for line in second.stdout.splitlines() if line.startswith("edges scored per label")]
     assert scored == [line for line in first.stdout.splitlines() if line.startswith("edges scored per label")]
+
+
+def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    cases = [
+        (["--kg", str(empty)], {}, f"error: KG export {empty} is empty"),
+        ([], {"RECON_OPENALEX": "bogus"}, "error: RECON_OPENALEX must be 'online', 'offline' or unset, got 'bogus'"),
+        ([], {"RECON_AS_OF": "2026-13-01"}, "error: as_of must be a date YYYY-MM-DD, got '2026-13-01'"),
+    ]
+    for arguments, variables, message in cases:
+        env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), **variables}
+        command = [sys.executable, "-m", "recon_assets.cli", "run", "--db", str(tmp_path / "x.duckdb"), *arguments]
+        result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+        assert (result.returncode, result.stderr.strip()) == (2, message)
+        assert not (tmp_path / "home").exists()  # refused before Dagster was started

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 import os
 import stat
 from collections.abc import Iterator, Sequence
@@ -251,6 +252,23 @@ def _too_long(line: bytes, max_line_bytes: int) -> str:
     if b"\r" in line:
         return f"no newline in the first {limit}: CR-only line endings are not supported"
     return f"line longer than {limit}"
+
+
+_ELEMENT_TAG = re.compile(rb"<(?:[A-Za-z_][\w.-]*:)?(?:node|edge|hyperedge)[\s/>]")
+
+
+def graphml_element_tags(path: Path, block_bytes: int = 16 * 1024 * 1024) -> int:
+    """Count the node, edge and hyperedge start tags in a GraphML file by a plain byte scan, so that elements a
+    damaged file lost to the XML parser are noticed (APOC writes no comments or CDATA that could hold such text)."""
+    count, tail = 0, b""
+    with path.open("rb") as handle:
+        while block := handle.read(block_bytes):
+            text = tail + block
+            # The last few bytes may hold a tag cut in two: they are scanned again with the next block.
+            cut = max(0, len(text) - 16)
+            count += sum(1 for match in _ELEMENT_TAG.finditer(text) if match.start() < cut)
+            tail = text[cut:]
+    return count + len(_ELEMENT_TAG.findall(tail))
 
 
 def _graphml_rows(path: Path, stats: ReadStats) -> Iterator[Row]:

@@ -18,7 +18,16 @@ import pandas as pd
 import pyarrow as pa
 
 from recon_assets.kg.checksum import file_sha256
-from recon_assets.kg.export_reader import LINE_SCHEMA, RAW_TEXT_LIMIT, KgExportError, KgFormat, ReadStats, detect_format, read_export
+from recon_assets.kg.export_reader import (
+    LINE_SCHEMA,
+    RAW_TEXT_LIMIT,
+    KgExportError,
+    KgFormat,
+    ReadStats,
+    detect_format,
+    graphml_element_tags,
+    read_export,
+)
 from recon_assets.kg.schema import RELATIONSHIP_TYPES
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import transaction
@@ -83,11 +92,17 @@ def ingest_export(
     snapshot_id = snapshot_id_for(sha256)
     known = _stored_summary(con, snapshot_id)
     summary = _summarise(con, snapshot_id, sha256, source, fmt, size_bytes, stats, known)
-    if summary.nodes_accepted == 0:
-        # Nothing to swap in (a relationship needs accepted endpoints): keep the reasons, keep the last good snapshot.
+    unread = graphml_element_tags(path) - stats.elements_read if fmt is KgFormat.APOC_GRAPHML else 0
+    if summary.nodes_accepted == 0 or unread > 0:
+        # Nothing (or not all) to swap in: keep the reasons, keep the last good snapshot.
         with transaction(con):
             _replace_rejects(con, summary)
         _drop_staging(con)
+        if unread > 0:
+            raise KgExportError(
+                f"{unread:,} node/edge elements of {path} could not be read past its GraphML syntax errors "
+                f"(see kg_rejects); the current snapshot is kept"
+            )
         raise KgExportError(f"no node of {path} was accepted: {summary.lines_read:,} lines, all rejected - see kg_rejects")
     _replace_current(con, summary)
     progress(
