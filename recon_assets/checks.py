@@ -199,6 +199,7 @@ def _per_area_share(
     overall = totals[counts[0]] / totals[counts[-1]] if totals[counts[-1]] else empty
     return dg.AssetCheckResult(
         passed=passes(overall),
+        description=f"{share} {overall:.3f} ({', '.join(f'{name} {value:,}' for name, value in totals.items())})",
         metadata={
             share: overall, **totals,
             "per_research_area": {area: {**dict(zip(counts, values)), share: values[0] / values[-1]} for area, *values in per_area},

@@ -341,3 +341,11 @@ def test_no_doi_due_builds_no_client_and_sends_nothing(monkeypatch):
     monkeypatch.setattr(openalex_client, "OpenAlexClient", no_client)
     report = OpenAlexResource(api_key=SECRET).fetch([], logging.getLogger("test"))
     assert (report.results, report.requests, report.budget_spent) == ([], 0, None)
+
+
+@responses.activate
+def test_a_connection_error_names_the_host_not_the_whole_request_url():
+    """Bug: every error row and reason held the ~2.7 KB batch URL that requests repeats in its message."""
+    responses.add(responses.GET, API, body=requests.exceptions.ConnectionError("Max retries exceeded with url: /works?filter=doi:..."))
+    report = _client(retries=0).fetch(DOIS[:2])
+    assert {result.error for result in report.results} == {"ConnectionError: no answer from api.openalex.org"}

@@ -271,6 +271,9 @@ def _describe(error: BaseException) -> str:
     """Error text for an `error` row: the HTTP status or the exception, never a header or a credential."""
     if isinstance(error, requests.HTTPError) and error.response is not None:
         return f"HTTP {error.response.status_code} {error.response.reason or ''}".strip() + f" from {urlsplit(error.response.url).path}"
+    if isinstance(error, requests.ConnectionError) and error.request is not None:
+        # requests' own text repeats the whole request URL (every DOI of the batch): the host says enough.
+        return f"{type(error).__name__}: no answer from {urlsplit(error.request.url).netloc}"
     return f"{type(error).__name__}: {error}"
 
 
