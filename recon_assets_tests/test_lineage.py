@@ -1,40 +1,75 @@
-"""dataset_lineage: version successors within a family and curated cross-family successors."""
+"""dataset_lineage: version successors within a family, curated cross-family successors, and what the real
+CMR metadata adds (the successor's release date, CollectionProgress overriding the version chain)."""
+
+import copy
+import json
 
 import pandas as pd
+import pytest
 
+from recon_assets.lifecycle.cmr import collection_progress, release_dates, shipped_collection_progress, shipped_collection_records
 from recon_assets.lifecycle.lineage import COLUMNS, dataset_lineage
 
 CURATED = pd.DataFrame(
     {"predecessor_family": ["TRMM_3B42"], "successor_family": ["GPM_3IMERGHH"], "since": [2019], "source": ["GES DISC notice"]}
 )
+CMR_RECORDS = shipped_collection_records()
+NO_PROGRESS = collection_progress([])
+# The first record of the real POCLOUD page: SWOT_L2_HR_RiverSP_1.1, ACTIVE, revised 2024-03-13.
+SWOT = ("swot", "SWOT_L2_HR_RiverSP_1.1", "SWOT Level 2 River Single-Pass Vector Data Product, Version 1.1", "10.5067/swot-riversp-1.1", "C2758162622-POCLOUD")
+SWOT_NEXT = ("swot2", "SWOT_L2_HR_RiverSP_2.0", "SWOT Level 2 River Single-Pass Vector Data Product, Version 2.0", None, None)
 
 
-def lineage(*rows):
-    frame = pd.DataFrame(rows, columns=["dataset_id", "short_name", "long_name", "doi"])
-    return dataset_lineage(frame, CURATED).set_index("dataset_id")
+def lineage(*rows, progress=NO_PROGRESS):
+    rows = [row if len(row) == 5 else (*row, None) for row in rows]
+    frame = pd.DataFrame(rows, columns=["dataset_id", "short_name", "long_name", "doi", "cmr_id"])
+    return dataset_lineage(frame, CURATED, CMR_RECORDS, progress).set_index("dataset_id")
 
 
-def test_next_version_of_the_family_is_the_successor():
+def pocloud_page(progress_of_first: str | None = None) -> dict:
+    """The shipped real CMR page; `progress_of_first` replaces the first record's CollectionProgress (all 20 are ACTIVE)."""
+    page = json.loads(
+        (shipped_collection_records.__globals__["_REFERENCE"] / "umm_json_POCLOUD_page20.json").read_text()
+    )
+    if progress_of_first is not None:
+        page = copy.deepcopy(page)
+        page["items"][0]["umm"]["CollectionProgress"] = progress_of_first
+    return page
+
+
+def test_next_version_of_the_family_is_the_successor_since_its_cmr_release():
     result = lineage(
-        ("a6", "AIRS3STD", "AIRS/Aqua L3 Daily Standard Physical Retrieval V006", None),
-        ("a7", "AIRS3STD", "AIRS/Aqua L3 Daily Standard Physical Retrieval V7.0", None),
+        ("a6", "AIRS3STD", "AIRS/Aqua L3 Daily Standard Physical Retrieval V006", None, "C1238517289-GES_DISC"),
+        ("a7", "AIRS3STD", "AIRS/Aqua L3 Daily Standard Physical Retrieval V7.0", None, "C1701805652-GES_DISC"),
     )
     assert list(result.reset_index().columns) == COLUMNS
     assert result.loc["a6", "superseded"] and result.loc["a6", "successor_dataset_id"] == "a7"
+    assert (result.loc["a6", "successor_family"], result.loc["a6", "superseded_since"]) == ("AIRS3STD", "2019-12-15")
     assert "AIRS3STD V006 -> V7.0" in result.loc["a6", "evidence"]
     assert not result.loc["a7", "superseded"] and result.loc["a7", "version_sort"] == [7, 0]
+
+
+def test_successor_without_a_cmr_release_date_has_no_since():
+    result = lineage(
+        ("a6", "AIRS3STD", "AIRS/Aqua L3 Daily Standard Physical Retrieval V006", None),
+        ("a7", "AIRS3STD", "AIRS/Aqua L3 Daily Standard Physical Retrieval V7.0", None, "C0000000000-NOT_IN_CMR"),
+    )
+    assert result.loc["a6", "superseded"] and pd.isna(result.loc["a6", "superseded_since"])
 
 
 def test_curated_successor_family_supersedes_with_its_newest_dataset_or_by_name():
     with_imerg = lineage(
         ("t", "TRMM_3B42", "TRMM (TMPA) Precipitation L3 3 hour 0.25 degree x 0.25 degree V7", None),
         ("g6", "GPM_3IMERGHH", "GPM IMERG Final Precipitation L3 Half Hourly 0.1 degree x 0.1 degree V06", None),
-        ("g7", "GPM_3IMERGHH", "GPM IMERG Final Precipitation L3 Half Hourly 0.1 degree x 0.1 degree V07", None),
+        ("g7", "GPM_3IMERGHH", "GPM IMERG Final Precipitation L3 Half Hourly 0.1 degree x 0.1 degree V07", None, "C2723754847-GES_DISC"),
     )
     assert with_imerg.loc["t", "successor_dataset_id"] == "g7"
+    assert with_imerg.loc["t", "successor_family"] == "GPM_3IMERGHH"
+    assert with_imerg.loc["t", "superseded_since"] == "2023-07-12"  # the successor's CMR release, not the curated year
     assert "TRMM_3B42 -> GPM_3IMERGHH since 2019 (curated: GES DISC notice)" == with_imerg.loc["t", "evidence"]
     alone = lineage(("t", "TRMM_3B42", "TRMM (TMPA) Precipitation L3 3 hour 0.25 degree x 0.25 degree V7", None))
     assert alone.loc["t", "superseded"] and pd.isna(alone.loc["t", "successor_dataset_id"])
+    assert (alone.loc["t", "successor_family"], alone.loc["t", "superseded_since"]) == ("GPM_3IMERGHH", "2019")
 
 
 def test_near_real_time_never_succeeds_the_standard_product():
@@ -44,3 +79,54 @@ def test_near_real_time_never_succeeds_the_standard_product():
     )
     assert not result["superseded"].any()
     assert result.loc["nrt", "status"] == "near_real_time"
+
+
+def test_the_shipped_real_cmr_page_reads_as_twenty_active_collections():
+    progress = shipped_collection_progress()
+    assert len(progress) == 20 and set(progress["collection_progress"]) == {"ACTIVE"}
+    assert progress.set_index("concept_id").loc["C2758162622-POCLOUD", "doi"] == "10.5067/swot-riversp-1.1"
+
+
+@pytest.mark.parametrize(
+    ("progress", "match_by", "superseded", "evidence"),
+    [
+        ("ACTIVE", "concept id", False, None),
+        ("COMPLETE", "concept id", False, None),
+        ("DEPRECATED", "concept id", True, "CMR CollectionProgress DEPRECATED (C2758162622-POCLOUD, metadata revised 2024-03-13)"),
+        ("SUPERSEDED", "concept id", True, "CMR CollectionProgress SUPERSEDED (C2758162622-POCLOUD, metadata revised 2024-03-13)"),
+        ("deprecated", "DOI", True, "CMR CollectionProgress DEPRECATED (C2758162622-POCLOUD, metadata revised 2024-03-13)"),
+    ],
+)
+def test_cmr_collection_progress_retires_a_collection_whatever_its_version_says(progress, match_by, superseded, evidence):
+    row = SWOT if match_by == "concept id" else (*SWOT[:4], None)
+    result = lineage(row, progress=collection_progress([pocloud_page(progress)]))
+    assert result.loc["swot", "collection_progress"] == progress.upper()
+    assert bool(result.loc["swot", "superseded"]) is superseded
+    assert (result.loc["swot", "evidence"] if superseded else None) == evidence
+
+
+def test_cmr_retirement_keeps_the_parsed_successor_in_the_evidence():
+    result = lineage(SWOT, SWOT_NEXT, progress=collection_progress([pocloud_page("DEPRECATED")]))
+    assert result.loc["swot", "successor_dataset_id"] == "swot2"
+    assert result.loc["swot", "evidence"].startswith("CMR CollectionProgress DEPRECATED")
+    assert "SWOT_L2_HR_RiverSP Version 1.1 -> Version 2.0" in result.loc["swot", "evidence"]
+
+
+def test_cmr_active_does_not_undo_a_newer_version():
+    """CMR keeps replaced versions ACTIVE while they are distributed: ACTIVE never cancels a successor."""
+    result = lineage(SWOT, SWOT_NEXT, progress=collection_progress([pocloud_page()]))
+    assert result.loc["swot", "superseded"] and result.loc["swot", "collection_progress"] == "ACTIVE"
+
+
+@pytest.mark.parametrize(
+    ("response", "error"),
+    [({"hits": 0}, "no 'items' list"), ({"items": [{"umm": {"ShortName": "X"}, "meta": {}}]}, "without meta.concept-id")],
+)
+def test_collection_progress_refuses_what_is_not_a_cmr_umm_json_response(response, error):
+    with pytest.raises(ValueError, match=error):
+        collection_progress([response])
+
+
+def test_release_dates_keep_the_date_and_leave_out_unknown_ones():
+    records = pd.DataFrame({"concept-id": ["C1", "C2"], "ReleaseDate": ["2019-11-27T00:00:00.000Z", None]})
+    assert release_dates(records).to_dict() == {"C1": "2019-11-27"}

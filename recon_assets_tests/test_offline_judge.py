@@ -415,6 +415,31 @@ def test_judge_edges_uses_only_publications_of_the_same_dataset():
 
 
 @pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        # a newer paper on the successor version is evidence about the older edge, flagged and said
+        ([("D1", "P-old", False), ("D1", "P-succ", True)], [("P-old", "P-succ", True)]),
+        # a successor-version paper is never judged as an edge of the dataset, even when older
+        ([("D1", "P-succ-old", True), ("D1", "P-new", False)], []),
+        # a paper using both versions is a direct edge
+        ([("D1", "P-old", False), ("D1", "P-succ", True), ("D1", "P-succ", False)], [("P-old", "P-succ", False)]),
+    ],
+    ids=["successor-evidence", "never-an-edge", "direct-wins"],
+)
+def test_judge_edges_counts_newer_work_on_the_successor_version(rows, expected):
+    pubs = _pubs(
+        ("P-old", 2012, IMERG, "We compare TMPA with gauges.", 0.5),
+        ("P-succ", 2023, IMERG, "We compare IMERG V07 with gauges.", 0.4),
+        ("P-succ-old", 2010, IMERG, "We compare TMPA with gauges.", 0.4),
+        ("P-new", 2023, IMERG, "We compare IMERG V07 with gauges.", 0.4),
+    )
+    edges = pd.DataFrame(rows, columns=["dataset_id", "publication_id", "via_successor"])
+    pairs = judge_edges(edges, pubs, as_of=AS_OF)
+    assert list(zip(pairs["older_publication_id"], pairs["newer_publication_id"], pairs["newer_via_successor"])) == expected
+    assert all(r.startswith("uses the successor version; ") == v for r, v in zip(pairs["rationale"], pairs["newer_via_successor"]))
+
+
+@pytest.mark.parametrize(
     "title",
     [f"Retraction Note: {IMERG}", f"RETRACTED ARTICLE: {IMERG}", f"Correction to: {IMERG}", f"Erratum: {IMERG}"],
 )

@@ -28,13 +28,14 @@ from recon_assets.reliability.scoring import (
     reliability,
     retraction,
     score_edges,
+    superseded_before,
     trend_label,
 )
 
 AS_OF = date(2026, 6, 1)
 ADDED_COLUMNS = [
     "publication_year", "year_source", "citation_centrality", "centrality", "centrality_source", "is_retracted",
-    "retraction_source", "recency", "reliability", "label", "dominant_signal", "reason",
+    "retraction_source", "recency", "lifecycle_penalty", "reliability", "label", "dominant_signal", "reason",
 ]
 
 
@@ -47,6 +48,8 @@ def _edges(*rows: dict) -> pd.DataFrame:
         "evidence": pd.NA,
         "openalex_status": pd.NA, "openalex_error": pd.NA, "cited_by_count": pd.NA, "openalex_year": pd.NA,
         "citation_trend": np.nan, "openalex_retracted": False, "retraction_notice": False, "crossref_notice_dois": (),
+        "dataset_superseded": False, "dataset_version": "V006", "successor_version": pd.NA, "superseded_since": pd.NA,
+        "dataset_collection_progress": pd.NA,
     }
     frame = pd.DataFrame([{**defaults, **row} for row in rows]).rename(
         columns={"publication_year": "kg_year", "centrality": "pagerank_centrality"}
@@ -534,3 +537,98 @@ def test_unverified_reason_names_the_dataset_version_unambiguously(short_name, d
     edges["dataset_short_name"], edges["dataset_doi"] = short_name, doi
     reason = score_edges(edges, as_of=AS_OF)["reason"].iloc[0]
     assert f"no newer publication using {named} in the evidence window was judged" in reason
+
+
+# ---------------------------------------------------------------- dataset lifecycle
+
+SUPERSEDED_AIRS = {"dataset_superseded": True, "successor_version": "V7.0", "superseded_since": "2019-11-27"}
+
+
+@pytest.mark.parametrize(
+    ("lineage", "penalty", "expected_penalty", "reason_part"),
+    [
+        (SUPERSEDED_AIRS, 0.15, 0.15, "uses AIRX2RET V006; superseded by V7.0 since 2019-11-27 (lifecycle penalty -0.15)"),
+        ({**SUPERSEDED_AIRS, "superseded_since": pd.NA}, 0.15, 0.15, "superseded by V7.0 (since unknown)"),
+        ({**SUPERSEDED_AIRS, "successor_version": pd.NA}, 0.2, 0.2, "uses AIRX2RET V006; superseded since 2019-11-27"),
+        (SUPERSEDED_AIRS, 0.0, 0.0, "superseded by V7.0 since 2019-11-27 (lifecycle penalty -0.00)"),
+        ({**SUPERSEDED_AIRS, "successor_version": pd.NA, "dataset_collection_progress": "DEPRECATED"}, 0.15, 0.15,
+         "superseded since 2019-11-27 (CMR CollectionProgress DEPRECATED) (lifecycle penalty -0.15)"),
+        ({"dataset_superseded": False}, 0.15, 0.0, None),
+    ],
+    ids=["successor-and-date", "date-unknown", "successor-unknown", "no-penalty", "cmr-deprecated", "current-version"],
+)
+def test_lifecycle_penalty_and_reason(lineage, penalty, expected_penalty, reason_part):
+    """2024, centrality 0.5, coherence 0.9: 0.2 + 0.27 + 0.27 = 0.74 before the penalty."""
+    scored = score_edges(
+        _edges({"publication_year": 2024, "centrality": 0.5, "coherence": 0.9, **lineage}),
+        as_of=AS_OF, decay="linear", lifecycle_penalty=penalty,
+    ).iloc[0]
+    assert scored["lifecycle_penalty"] == expected_penalty
+    assert scored["reliability"] == pytest.approx(0.74 - expected_penalty)
+    if reason_part is None:
+        assert "superseded" not in scored["reason"]
+    else:
+        assert reason_part in scored["reason"]
+
+
+def test_lifecycle_penalty_keeps_a_fresh_paper_on_a_replaced_version_out_of_current():
+    """Without the penalty CURRENT (0.74, recency 0.9); with it DECLINING, driven by the lifecycle."""
+    edge = {"publication_year": 2024, "centrality": 0.5, "coherence": 0.9}
+    current = score_edges(_edges(edge), as_of=AS_OF).iloc[0]
+    replaced = score_edges(_edges({**edge, **SUPERSEDED_AIRS}), as_of=AS_OF, lifecycle_penalty=0.25).iloc[0]
+    assert (current["label"], replaced["label"]) == (CURRENT, DECLINING)
+    assert replaced["dominant_signal"] == "lifecycle"
+
+
+def test_lifecycle_penalty_never_unlabels_foundational_work():
+    """DOMAIN.md case 1 on a superseded version: still FOUNDATIONAL (the label rule does not read reliability)."""
+    scored = score_edges(
+        _edges({"publication_year": 2003, "centrality": 0.95, "coherence": 0.8, **SUPERSEDED_AIRS}), as_of=AS_OF
+    ).iloc[0]
+    assert scored["label"] == FOUNDATIONAL
+    assert scored["reliability"] == pytest.approx(0.4 * 0.95 + 0.3 * 0.8 - 0.15)
+
+
+@pytest.mark.parametrize("penalty", [-0.1, 1.5])
+def test_lifecycle_penalty_out_of_range_is_refused(penalty):
+    with pytest.raises(ValueError, match="lifecycle_penalty must be in"):
+        score_edges(_edges({"publication_year": 2024, "centrality": 0.5, "coherence": 0.9}), as_of=AS_OF, lifecycle_penalty=penalty)
+
+
+@pytest.mark.parametrize(
+    ("since", "as_of", "expected"),
+    [
+        ("2019-11-27", date(2019, 11, 27), True),
+        ("2019-11-27", date(2019, 11, 26), False),
+        ("2019", date(2019, 1, 1), True),
+        ("2019", date(2018, 12, 31), False),
+        (None, date(1990, 1, 1), True),
+        (pd.NA, date(1990, 1, 1), True),
+    ],
+)
+def test_superseded_before(since, as_of, expected):
+    assert superseded_before(since, as_of) is expected
+
+
+def test_superseded_before_refuses_other_text():
+    with pytest.raises(ValueError):
+        superseded_before("late 2019", date(2020, 1, 1))
+
+
+def test_a_successor_released_after_as_of_costs_nothing_and_the_reason_says_so():
+    scored = score_edges(
+        _edges({"publication_year": 2018, "centrality": 0.5, "coherence": 0.9, **SUPERSEDED_AIRS}), as_of=date(2019, 6, 1)
+    ).iloc[0]
+    assert scored["lifecycle_penalty"] == 0.0
+    assert "superseded by V7.0 only after as_of (2019-11-27): no lifecycle penalty" in scored["reason"]
+
+
+def test_a_version_inside_the_short_name_is_not_repeated():
+    scored = score_edges(
+        _edges({
+            "publication_year": 2024, "centrality": 0.5, "coherence": 0.9, **SUPERSEDED_AIRS,
+            "dataset_short_name": "CAL_LID_L2_05kmAPro-Standard-V4-21", "dataset_version": "-V4-21", "successor_version": "-V4-51",
+        }),
+        as_of=AS_OF,
+    ).iloc[0]
+    assert "uses CAL_LID_L2_05kmAPro-Standard-V4-21; superseded by -V4-51" in scored["reason"]

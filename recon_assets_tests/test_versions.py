@@ -79,6 +79,13 @@ def _parsed(records: pd.DataFrame) -> pd.DataFrame:
         # SMAP: _V001 in an underscored long name; _002 in the short name is not the family
         ("SPL1A_RO_002", "SMAP_L1A_RADAR_RECEIVE_ONLY_V002", None, None,
          "SPL1A_RO", "V002", (2,), "standard", "long name"),
+        # a version at the end of the short name is not the family (real CMR short names of the POCLOUD page)
+        ("CYGNSS_L1_V3.1", "CYGNSS Level 1 Science Data Record Version 3.1", "10.5067/CYGNS-L1X31", "3.1",
+         "CYGNSS_L1", "3.1", (3, 1), "standard", "CMR Version"),
+        ("MUR-JPL-L4-GLOB-v4.1", "GHRSST Level 4 MUR Global Foundation Sea Surface Temperature Analysis (v4.1)",
+         "10.5067/GHGMR-4FJ04", "4.1", "MUR-JPL-L4-GLOB", "4.1", (4, 1), "standard", "CMR Version"),
+        ("SWOT_L2_HR_RiverSP_1.1", "SWOT Level 2 River Single-Pass Vector Data Product, Version 1.1",
+         "10.5067/SWOT-RIVERSP-1.1", "1.1", "SWOT_L2_HR_RiverSP", "1.1", (1, 1), "standard", "CMR Version"),
         # CERES edition with a letter
         ("CER_SSF_NOAA20-FM6-VIIRS", "CERES SSF ... NOAA20-FM6-VIIRS Edition1C", "10.5067/NOAA20/CERES/SSF-FM6_L2.001C",
          None, "CER_SSF_NOAA20-FM6-VIIRS", "Edition1C", (1, 3), "standard", "long name"),

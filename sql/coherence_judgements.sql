@@ -9,6 +9,7 @@ CREATE TABLE IF NOT EXISTS coherence_judgements (
     rationale            VARCHAR NOT NULL,
     judge                VARCHAR NOT NULL,
     newer_centrality     DOUBLE NOT NULL,
+    newer_via_successor  BOOLEAN NOT NULL,
     as_of                DATE NOT NULL,
     judged_at            TIMESTAMPTZ NOT NULL
 );

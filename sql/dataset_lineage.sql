@@ -7,7 +7,10 @@ CREATE OR REPLACE TABLE dataset_lineage (
     version_source       VARCHAR,
     version_issue        VARCHAR,
     successor_dataset_id VARCHAR,
+    successor_family     VARCHAR,
     successor_version    VARCHAR,
     superseded           BOOLEAN NOT NULL,
+    superseded_since     VARCHAR,
+    collection_progress  VARCHAR,
     evidence             VARCHAR
 );

@@ -1,6 +1,7 @@
 -- Dataset→Publication edges whose publication is in one of the research areas $1 (a list of slugs),
 -- with what scoring and the reason string need: the KG's year and PageRank centrality, and the publication's
--- OpenAlex work and Crossref retraction notices as fetched for the same research area (NULL without a DOI).
+-- OpenAlex work and Crossref retraction notices as fetched for the same research area (NULL without a DOI),
+-- and the dataset's lifecycle (dataset_lineage).
 -- An edge of a publication in several areas appears once per area.
 SELECT a.research_area,
        e.dataset_id,
@@ -21,12 +22,20 @@ SELECT a.research_area,
        coalesce(o.is_retracted, false) AS openalex_retracted,
        coalesce(o.is_retraction_notice, false) AS retraction_notice,
        -- NULL unless Crossref was checked: never checked is not "no notice"
-       CASE WHEN x.status = 'checked' THEN x.notice_dois END AS crossref_notice_dois
+       CASE WHEN x.status = 'checked' THEN x.notice_dois END AS crossref_notice_dois,
+       coalesce(l.superseded, false) AS dataset_superseded,
+       l.version_text AS dataset_version,
+       -- the successor as the reason names it: 'V7.0' within a family, 'M2T1NXSLV V5.12.4' across families
+       CASE WHEN l.successor_family = l.family THEN l.successor_version
+            ELSE l.successor_family || coalesce(' ' || l.successor_version, '') END AS successor_version,
+       l.superseded_since,
+       l.collection_progress AS dataset_collection_progress
 FROM dataset_publication_edges AS e
 JOIN publication_research_areas AS a USING (publication_id)
 JOIN publications AS p USING (publication_id)
 JOIN datasets AS d USING (dataset_id)
 JOIN publication_centrality AS c USING (publication_id)
+LEFT JOIN dataset_lineage AS l USING (dataset_id)
 LEFT JOIN openalex_works AS o ON o.research_area = a.research_area AND o.doi = p.doi
 LEFT JOIN crossref_retractions AS x ON x.research_area = a.research_area AND x.doi = p.doi
 WHERE list_contains($1, a.research_area)

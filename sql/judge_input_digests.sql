@@ -1,5 +1,5 @@
 -- One md5 per research area of $1 of everything the offline judge reads for it: the area's evidence pool
--- (judge_inputs.sql for that area alone), each pool publication's year, title, abstract and centrality
+-- (judge_inputs.sql for that area alone, over the temp view of dataset_evidence_edges.sql), each pool publication's year, title, abstract and centrality
 -- (judged_publications.sql), and whether the publication is in the area (its pairs are the area's rows).
 -- Texts are hashed once per publication, so the ordered aggregate holds short strings only.
 WITH area_datasets AS (
@@ -9,9 +9,9 @@ WITH area_datasets AS (
     WHERE list_contains($1, a.research_area)
 ),
 pool AS (
-    SELECT DISTINCT d.research_area, e.dataset_id, e.publication_id
+    SELECT DISTINCT d.research_area, e.dataset_id, e.publication_id, e.via_successor
     FROM area_datasets AS d
-    JOIN dataset_publication_edges AS e USING (dataset_id)
+    JOIN dataset_evidence_edges AS e USING (dataset_id)
 ),
 texts AS (
     SELECT p.publication_id,
@@ -23,8 +23,11 @@ texts AS (
 SELECT area.research_area,
        count(pool.publication_id) AS pool_edges,
        md5(coalesce(string_agg(
-           to_json({dataset: pool.dataset_id, publication: pool.publication_id, text: t.text_md5, in_area: m.publication_id IS NOT NULL}),
-           ',' ORDER BY pool.dataset_id, pool.publication_id
+           to_json({
+               dataset: pool.dataset_id, publication: pool.publication_id, via_successor: pool.via_successor,
+               text: t.text_md5, in_area: m.publication_id IS NOT NULL
+           }),
+           ',' ORDER BY pool.dataset_id, pool.publication_id, pool.via_successor
        ), '')) AS inputs_md5
 FROM unnest($1::VARCHAR[]) AS area(research_area)
 LEFT JOIN pool USING (research_area)

@@ -29,6 +29,7 @@ from recon_assets.judgement.offline_judge import (
 )
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, publication_research_areas, publications
+from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.metadata import per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.resources import AsOfDate
@@ -52,7 +53,7 @@ class JudgeConfig(dg.Config):
 
 
 @dg.asset(
-    deps=[publications, dataset_publication_edges, publication_research_areas, publication_centrality],
+    deps=[publications, dataset_publication_edges, dataset_lineage, publication_research_areas, publication_centrality],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="judgement", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
@@ -60,7 +61,8 @@ class JudgeConfig(dg.Config):
 def coherence_judgements(
     context: dg.AssetExecutionContext, config: JudgeConfig, duckdb: DuckDBResource, as_of: AsOfDate
 ) -> dg.MaterializeResult:
-    """Pairwise judgements (older publication, newer publication using the same dataset) by the offline judge:
+    """Pairwise judgements (older publication, newer publication using the same dataset or its successor
+    version) by the offline judge:
     verdict SUPPORTED / CONTRADICTED / SUPERSEDED, a coherence value and a rationale quoting the cue.
     One run judges every selected research area whose settings or inputs changed since it was last judged
     (module docstring) and keeps the others' rows; each judged area's rows are replaced, never duplicated."""
@@ -71,7 +73,7 @@ def coherence_judgements(
         {"judge": JUDGE_ID, "judge_code": _JUDGE_CODE, "as_of_year": as_of_date.year, **config.model_dump()}, sort_keys=True
     )
     with duckdb.get_connection() as con:
-        for table in ("coherence_judgements", "coherence_judgement_runs", "text_embeddings"):
+        for table in ("coherence_judgements", "coherence_judgement_runs", "text_embeddings", "dataset_evidence_edges"):
             con.execute(load_sql(table))
         digests = con.execute(load_sql("judge_input_digests"), [areas]).df().set_index("research_area")
         reasons = _rejudge_reasons(con, areas, settings, digests["inputs_md5"])
@@ -94,6 +96,7 @@ def coherence_judgements(
                 "similarity": [("publications", "title"), ("publications", "abstract")],
                 "verdict": [("publications", "abstract")],
                 "newer_centrality": [("publication_centrality", "centrality")],
+                "newer_via_successor": [("dataset_lineage", "successor_dataset_id")],
             },
         )
     verdicts = stored["verdict"].value_counts().to_dict()

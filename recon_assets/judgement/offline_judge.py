@@ -75,6 +75,7 @@ PAIR_COLUMNS = [
     "rationale",
     "judge",
     "newer_centrality",
+    "newer_via_successor",
 ]
 
 
@@ -252,10 +253,13 @@ def judge_edges(
     window_years: int = DEFAULT_WINDOW_YEARS,
     embedder: Callable[[Sequence[object]], np.ndarray] = embed,
 ) -> pd.DataFrame:
-    """Judge every Dataset->Publication edge against the newer publications using the same dataset.
+    """Judge every Dataset->Publication edge against the newer publications using the same dataset or its
+    successor version (DOMAIN.md "coherence": "newer work ... that uses the same dataset or its successor version").
 
     Args:
-        edges: columns dataset_id, publication_id (one row per edge; duplicates are ignored).
+        edges: columns dataset_id, publication_id (one row per edge; duplicates are ignored), and optionally
+            via_successor (bool): the publication uses the dataset's successor version, so it is evidence
+            about the dataset's edges but not an edge of it (never judged as the older publication).
         publications: columns publication_id (unique), year (Int64, NA allowed), title, abstract
             (None/'N/A' allowed), centrality (float in [0, 1]); must hold every publication of `edges`.
         as_of: the evaluation date; evidence years are `as_of.year - window_years .. as_of.year`.
@@ -266,7 +270,8 @@ def judge_edges(
             once, with the title + abstract text of every publication of `edges`.
 
     Returns:
-        One row per judged pair, columns PAIR_COLUMNS, sorted by dataset_id, older_publication_id,
+        One row per judged pair, columns PAIR_COLUMNS (newer_via_successor: the newer publication uses the
+        successor version, and the rationale begins with "uses the successor version; "), sorted by dataset_id, older_publication_id,
         similarity (descending), newer_publication_id. Similarity is rounded to 4 decimals so that
         floating-point summation order cannot reorder near-ties; exact ties go to the smaller id.
         An edge whose publication has no year, or no newer same-topic text in the window, has no row.
@@ -283,7 +288,13 @@ def judge_edges(
         raise ValueError("publications has duplicate publication_id values")
     # Sorted by id, positions order like ids: a stable sort over positions breaks ties by id.
     pubs = publications.sort_values("publication_id", kind="stable").reset_index(drop=True)
-    edges = edges[["dataset_id", "publication_id"]].drop_duplicates()
+    via_successor = edges["via_successor"].astype(bool) if "via_successor" in edges else False
+    # A publication using both versions is a direct edge: the direct row wins the de-duplication.
+    edges = (
+        edges.assign(via_successor=via_successor)[["dataset_id", "publication_id", "via_successor"]]
+        .sort_values("via_successor", kind="stable")
+        .drop_duplicates(["dataset_id", "publication_id"])
+    )
     position = pd.Index(pubs["publication_id"]).get_indexer(edges["publication_id"])
     if (position < 0).any():
         unknown = edges["publication_id"][position < 0].unique()[:5].tolist()
@@ -305,10 +316,12 @@ def judge_edges(
     vectors[involved] = embedder([texts[i] for i in involved])
 
     codes, dataset_ids = pd.factorize(edges["dataset_id"], sort=True)
+    successor_users = set(zip(codes[edges["via_successor"].to_numpy()], position[edges["via_successor"].to_numpy()]))
     found = [(np.empty(0, dtype=np.intp),) * 3 + (np.empty(0),)]
-    for code, users in pd.Series(position).groupby(codes, sort=True):
-        users = np.sort(users.to_numpy())
-        older = users[~np.isnan(year[users])]
+    for code, group in pd.DataFrame({"position": position, "via_successor": edges["via_successor"].to_numpy()}).groupby(codes, sort=True):
+        group = group.sort_values("position")
+        users = group["position"].to_numpy()
+        older = users[~np.isnan(year[users]) & ~group["via_successor"].to_numpy()]
         newer = users[is_candidate[users]]
         for block_start in range(0, older.size if newer.size else 0, _BLOCK_ROWS):
             block = older[block_start : block_start + _BLOCK_ROWS]
@@ -319,6 +332,7 @@ def judge_edges(
     # Each newer publication's cue is found once, however many pairs it is part of.
     cue_of = {n: find_cue(texts[n]) for n in np.unique(newer_pos)}
     judgements = [judge_pair(s, cue_of[n], min_similarity=min_similarity) for s, n in zip(similarity, newer_pos)]
+    via = np.array([(c, n) in successor_users for c, n in zip(code, newer_pos)], dtype=bool)
     return pd.DataFrame(
         {
             "dataset_id": dataset_ids[code],
@@ -327,9 +341,12 @@ def judge_edges(
             "similarity": similarity,
             "verdict": pd.Series([j.verdict for j in judgements], dtype=str),
             "coherence": pd.Series([j.coherence for j in judgements], dtype=float),
-            "rationale": pd.Series([j.rationale for j in judgements], dtype=str),
+            "rationale": pd.Series(
+                [("uses the successor version; " if v else "") + j.rationale for j, v in zip(judgements, via)], dtype=str
+            ),
             "judge": JUDGE_ID,
             "newer_centrality": pubs["centrality"].iloc[newer_pos].to_numpy(dtype=float),
+            "newer_via_successor": via,
         },
         columns=PAIR_COLUMNS,
     )

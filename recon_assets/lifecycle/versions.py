@@ -45,9 +45,11 @@ _DOI_PATTERNS = (
     re.compile(r"(?<=/)\d{4}(?:\.\d+)?$"),  # ocean colour reprocessing: L3B/KD/2022.0
 )
 # Version and status markers that do not belong in a family name: the CALIPSO suffix with its
-# Prov/Standard part, the GRACE release block, a trailing version number (SMAP _002, GRACE-FO _0062) and NRT.
+# Prov/Standard part, the GRACE release block, a trailing version (SMAP _002, GRACE-FO _0062, CYGNSS _V3.1,
+# GHRSST -v4.1, SWOT _1.1) and NRT.
 _FAMILY_STRIP = re.compile(
-    r"-(?:Prov|Standard)-V\d+-\d+$|_RL\d+(?:\.\d+)?(?=_|$)|_v\d+$|_0\d{2,3}$|_NRT(?=_|$)", re.IGNORECASE
+    r"-(?:Prov|Standard)-V\d+-\d+$|_RL\d+(?:\.\d+)?(?=_|$)|[_-]v\d+(?:\.\d+)*$|_\d+\.\d+$|_0\d{2,3}$|_NRT(?=_|$)",
+    re.IGNORECASE,
 )
 _COLLECTION = re.compile(r"0([1-9])(\d)")
 _RELEASE_PARTS = re.compile(r"RL(\d+)(?:\.(\d+))?(?:.*?v(\d+))?", re.IGNORECASE)

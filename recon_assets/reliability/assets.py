@@ -13,10 +13,11 @@ from recon_assets.enrichment.assets import crossref_retractions, openalex_works
 from recon_assets.judgement.assets import coherence_judgements
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
 from recon_assets.kg.ingest import current_snapshot_id
+from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.metadata import per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.edge_scores import score_research_area_edges
-from recon_assets.reliability.scoring import LABELS, Thresholds, TrendRules, Weights
+from recon_assets.reliability.scoring import DEFAULT_LIFECYCLE_PENALTY, LABELS, Thresholds, TrendRules, Weights
 from recon_assets.resources import AsOfDate
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_partitions
@@ -24,7 +25,8 @@ from recon_assets.storage import replace_partitions
 
 class ReliabilityConfig(dg.Config):
     """Weights (each in [0, 1], summing to 1), recency decay and label thresholds (DOMAIN.md defaults), how
-    centrality combines PageRank and citations, and the citation-trend rules (`scoring.TrendRules`)."""
+    centrality combines PageRank and citations, the citation-trend rules (`scoring.TrendRules`) and the
+    lifecycle penalty of an edge to a superseded dataset version (`scoring` module docstring)."""
 
     weight_centrality: float = Field(default=0.4, ge=0.0, le=1.0)
     weight_recency: float = Field(default=0.3, ge=0.0, le=1.0)
@@ -46,6 +48,11 @@ class ReliabilityConfig(dg.Config):
         default=0.4, ge=0.0, le=1.0, description="Centrality from which an old, growing paper is FOUNDATIONAL."
     )
 
+    lifecycle_penalty: float = Field(
+        default=DEFAULT_LIFECYCLE_PENALTY, ge=0.0, le=1.0,
+        description="Subtracted from the reliability of an edge to a superseded dataset version (0 turns it off).",
+    )
+
     def weights(self) -> Weights:
         """The validated weights. Raises ValueError when they do not sum to 1."""
         return Weights(self.weight_centrality, self.weight_recency, self.weight_coherence)
@@ -64,8 +71,8 @@ class ReliabilityConfig(dg.Config):
 
 @dg.asset(
     deps=[
-        publications, datasets, dataset_publication_edges, publication_research_areas, publication_centrality,
-        openalex_works, crossref_retractions, coherence_judgements,
+        publications, datasets, dataset_lineage, dataset_publication_edges, publication_research_areas,
+        publication_centrality, openalex_works, crossref_retractions, coherence_judgements,
     ],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
@@ -75,7 +82,7 @@ def edge_reliability(
     context: dg.AssetExecutionContext, config: ReliabilityConfig, duckdb: DuckDBResource, as_of: AsOfDate
 ) -> dg.MaterializeResult:
     """How much each Dataset→Publication edge should be trusted today: centrality (PageRank and OpenAlex
-    citations), recency, coherence, the weighted reliability, a label (FOUNDATIONAL / CURRENT / DECLINING /
+    citations), recency, coherence, a penalty for a superseded dataset version, the weighted reliability, a label (FOUNDATIONAL / CURRENT / DECLINING /
     SUPERSEDED; retracted publications always SUPERSEDED; the citation trend can move it), the signal that
     drove it and a reason. One row per edge and research area; each area's rows are replaced on re-materialization."""
     areas = list(context.partition_keys)
@@ -87,6 +94,7 @@ def edge_reliability(
         rows = score_research_area_edges(
             edges, pairs, as_of=as_of_date, weights=weights, decay=config.decay, thresholds=config.thresholds(),
             centrality_rule=config.centrality_rule, trend_rules=config.trend_rules(),
+            lifecycle_penalty=config.lifecycle_penalty,
         )
         rows = rows.assign(
             as_of=as_of_date,
@@ -94,6 +102,7 @@ def edge_reliability(
             weights=json.dumps({
                 "centrality": weights.centrality, "recency": weights.recency, "coherence": weights.coherence,
                 "decay": config.decay, "centrality_rule": config.centrality_rule,
+                "lifecycle_penalty": config.lifecycle_penalty,
             }),
             scored_at=datetime.now(timezone.utc),
         )
@@ -115,10 +124,15 @@ def edge_reliability(
         "year_from_openalex": int((rows["year_source"] == "openalex").sum()),
         "label_moved_by_citation_trend": int((rows["dominant_signal"] == "citation_trend").sum()),
     }
-    context.log.info(f"scored {sum(distribution.values()):,} edges in {len(areas)} research area(s): {distribution}; OpenAlex/Crossref: {signals}")
+    superseded = int(rows["dataset_superseded"].sum())
+    context.log.info(
+        f"scored {sum(distribution.values()):,} edges in {len(areas)} research area(s): {distribution}; "
+        f"{superseded:,} to a superseded dataset version; OpenAlex/Crossref: {signals}"
+    )
     return dg.MaterializeResult(
         metadata={
-            **metadata, "label_distribution": distribution, "openalex_signals": signals, "as_of": as_of_date.isoformat(),
+            **metadata, "label_distribution": distribution, "openalex_signals": signals,
+            "edges_to_superseded_datasets": superseded, "as_of": as_of_date.isoformat(),
             "rows_per_research_area": {area: figures["rows"] for area, figures in per_area.items()},
             "label_distribution_per_research_area": {area: figures["label_distribution"] for area, figures in per_area.items()},
         }
@@ -146,7 +160,17 @@ EDGE_RELIABILITY_LINEAGE = {
     "recency": [("publications", "year"), ("openalex_works", "publication_year")],
     "coherence": [("coherence_judgements", "coherence")],
     "coherence_status": [("coherence_judgements", "verdict")],
-    "reliability": [("publication_centrality", "centrality"), ("openalex_works", "cited_by_count"), ("publications", "year"), ("coherence_judgements", "coherence")],
+    **{
+        column: [("dataset_lineage", source)]
+        for column, source in (
+            ("dataset_superseded", "superseded"), ("dataset_version", "version_text"), ("successor_version", "successor_version"),
+            ("superseded_since", "superseded_since"), ("lifecycle_penalty", "superseded"),
+        )
+    },
+    "reliability": [
+        ("publication_centrality", "centrality"), ("openalex_works", "cited_by_count"), ("publications", "year"),
+        ("coherence_judgements", "coherence"), ("dataset_lineage", "superseded"),
+    ],
     "label": [
         ("publication_centrality", "centrality"), ("openalex_works", "cited_by_count"), ("publications", "year"),
         ("coherence_judgements", "coherence"), ("openalex_works", "is_retracted"), ("openalex_works", "citation_trend"),

@@ -21,6 +21,7 @@ def score_research_area_edges(
     thresholds: Thresholds,
     centrality_rule: CentralityRule,
     trend_rules: TrendRules,
+    lifecycle_penalty: float,
 ) -> pd.DataFrame:
     """Scored edges, one row per row of `edges` (an edge appears once per research area of its publication).
 
@@ -47,5 +48,5 @@ def score_research_area_edges(
     frame = edges.merge(coherence[[*EDGE_KEY, "coherence", "coherence_status", "evidence"]], on=EDGE_KEY, how="left")
     return score_edges(
         frame, as_of=as_of, weights=weights, decay=decay, thresholds=thresholds,
-        centrality_rule=centrality_rule, trend_rules=trend_rules,
+        centrality_rule=centrality_rule, trend_rules=trend_rules, lifecycle_penalty=lifecycle_penalty,
     )

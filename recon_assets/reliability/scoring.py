@@ -15,6 +15,13 @@ OpenAlex and Crossref add three signals (`score_edges`):
   decline turns CURRENT into DECLINING; an old paper whose citations grow is FOUNDATIONAL at a lower
   centrality bar (the method's open question: "old but growing citations should override age").
 OpenAlex `publication_year` stands in for a missing KG year, and the reason says so.
+
+Dataset lifecycle (`lifecycle.lineage`): an edge to a superseded dataset version loses `lifecycle_penalty`
+(default 0.15) from its weighted reliability, and its reason names the successor and since when ("uses
+AIRS2RET V006; superseded by V7.0 since 2019-11-27"). The label rules are unchanged, so a FOUNDATIONAL
+paper stays FOUNDATIONAL; the penalty moves ordinary edges towards DECLINING and SUPERSEDED. 0.15 is this
+project's choice (half of a signal weight at the default 0.3): enough to keep a fresh paper on a replaced
+version out of CURRENT (0.6 needs 0.75 before the penalty), not enough on its own to make a sound paper SUPERSEDED.
 """
 
 from __future__ import annotations
@@ -28,12 +35,17 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from recon_assets.lifecycle.cmr import RETIRED_PROGRESS
+
 FOUNDATIONAL, CURRENT, DECLINING, SUPERSEDED = "FOUNDATIONAL", "CURRENT", "DECLINING", "SUPERSEDED"
 LABELS = (FOUNDATIONAL, CURRENT, DECLINING, SUPERSEDED)
 UNVERIFIED = "UNVERIFIED"
 SIGNALS = ("centrality", "recency", "coherence")
 # dominant_signal values when a rule, not the weighted signals, set the label.
 RETRACTION, CITATION_TREND = "retraction", "citation_trend"
+# dominant_signal when the lifecycle penalty was the largest shortfall.
+LIFECYCLE = "lifecycle"
+DEFAULT_LIFECYCLE_PENALTY = 0.15
 CentralityRule = Literal["max", "mean", "pagerank", "citations"]
 CENTRALITY_RULES: tuple[CentralityRule, ...] = ("max", "mean", "pagerank", "citations")
 Decay = Literal["none", "linear", "log"]
@@ -168,6 +180,20 @@ def combine_centrality(
     return np.where(by_citations, citations, pagerank), np.where(by_citations, "citations", "pagerank").astype(object)
 
 
+def superseded_before(since: object, as_of: date) -> bool:
+    """Whether a dataset superseded `since` ('YYYY-MM-DD' or 'YYYY' text; None/NA: unknown) was already
+    superseded on `as_of`. An unknown date counts as superseded: the successor exists, only its date is missing.
+
+    Raises:
+        ValueError: `since` is text in neither form.
+    """
+    if not isinstance(since, str):
+        return True
+    if len(since) == 4 and since.isdigit():
+        return int(since) <= as_of.year
+    return date.fromisoformat(since) <= as_of
+
+
 def retraction(openalex_retracted: bool, crossref_notices: Sequence[str], is_notice: bool) -> str | None:
     """Why the publication counts as retracted ('OpenAlex is_retracted', 'Crossref notice <doi>', or both
     joined by '; '), or None. A retraction notice is never a retracted finding, whatever the flags say."""
@@ -177,10 +203,15 @@ def retraction(openalex_retracted: bool, crossref_notices: Sequence[str], is_not
     return "; ".join(sources) or None
 
 
-def reliability(centrality: np.ndarray, recency_: np.ndarray, coherence: np.ndarray, weights: Weights) -> np.ndarray:
-    """w1 * centrality + w2 * recency + w3 * coherence, clipped to [0, 1] against rounding; inputs shape (n,)."""
+def reliability(
+    centrality: np.ndarray, recency_: np.ndarray, coherence: np.ndarray, weights: Weights, penalty: np.ndarray | float = 0.0
+) -> np.ndarray:
+    """w1 * centrality + w2 * recency + w3 * coherence - penalty, clipped to [0, 1]; inputs shape (n,) or scalar.
+
+    penalty: the lifecycle penalty of each edge (0 for a current dataset version; module docstring).
+    """
     score = weights.centrality * np.asarray(centrality) + weights.recency * np.asarray(recency_) + weights.coherence * np.asarray(coherence)
-    return np.clip(score, 0.0, 1.0)
+    return np.clip(score - np.asarray(penalty), 0.0, 1.0)
 
 
 def label(
@@ -206,9 +237,11 @@ def label(
 
 def dominant_signal(contributions: dict[str, float], shortfalls: dict[str, float], label_: str) -> str:
     """The signal that drove the label: the largest weighted contribution w*s for FOUNDATIONAL / CURRENT,
-    the largest weighted shortfall w*(1-s) for DECLINING / SUPERSEDED (what pulled the edge down)."""
+    the largest weighted shortfall w*(1-s) for DECLINING / SUPERSEDED (what pulled the edge down; `shortfalls`
+    may also hold LIFECYCLE, the penalty). Ties go to the first of SIGNALS, then LIFECYCLE."""
     pool = contributions if label_ in (FOUNDATIONAL, CURRENT) else shortfalls
-    return max(SIGNALS, key=lambda name: (pool[name], -SIGNALS.index(name)))
+    order = [*SIGNALS, LIFECYCLE]
+    return max(pool, key=lambda name: (pool[name], -order.index(name)))
 
 
 def trend_label(
@@ -243,6 +276,7 @@ def score_edges(
     thresholds: Thresholds = Thresholds(),
     centrality_rule: CentralityRule = "max",
     trend_rules: TrendRules = TrendRules(),
+    lifecycle_penalty: float = DEFAULT_LIFECYCLE_PENALTY,
 ) -> pd.DataFrame:
     """Score every edge and explain it.
 
@@ -256,14 +290,22 @@ def score_edges(
             openalex_status (found / not_found / error, NA without a DOI), openalex_error, cited_by_count,
             openalex_year, citation_trend, openalex_retracted (bool), retraction_notice (bool: the
             publication is itself a retraction notice), crossref_notice_dois (list of DOIs; NA when Crossref was
-            not checked, and the reason says so).
+            not checked, and the reason says so), and from dataset_lineage: dataset_superseded (bool),
+            dataset_version, successor_version (text naming the successor, e.g. 'V7.0' or 'M2T1NXSLV V5.12.4'),
+            superseded_since (text, NA when unknown) and dataset_collection_progress (CMR, NA when unknown).
         as_of: the date ages are measured against.
+        lifecycle_penalty: subtracted from the reliability of an edge to a superseded dataset version, in [0, 1].
 
     Returns:
         `edges` plus publication_year (KG year, else OpenAlex's), year_source ('kg', 'openalex' or NA),
         citation_centrality, centrality, centrality_source, is_retracted, retraction_source, recency,
-        reliability, label, dominant_signal, reason (same row order).
+        lifecycle_penalty, reliability, label, dominant_signal, reason (same row order).
+
+    Raises:
+        ValueError: lifecycle_penalty outside [0, 1].
     """
+    if not 0.0 <= lifecycle_penalty <= 1.0:
+        raise ValueError(f"lifecycle_penalty must be in [0, 1], got {lifecycle_penalty}")
     scored = edges.copy()
     kg_year = scored["kg_year"].astype("Int64")
     openalex_year = scored["openalex_year"].astype("Int64")
@@ -283,7 +325,13 @@ def score_edges(
     scored["is_retracted"] = [source is not None for source in sources]
     scored["retraction_source"] = sources
     scored["recency"] = recency(ages, decay)
-    scored["reliability"] = reliability(scored["centrality"], scored["recency"], scored["coherence"], weights)
+    superseded_by_as_of = [
+        bool(flag) and superseded_before(since, as_of) for flag, since in zip(scored["dataset_superseded"], scored["superseded_since"])
+    ]
+    scored["lifecycle_penalty"] = np.where(superseded_by_as_of, lifecycle_penalty, 0.0)
+    scored["reliability"] = reliability(
+        scored["centrality"], scored["recency"], scored["coherence"], weights, scored["lifecycle_penalty"]
+    )
     trends = scored["citation_trend"].astype(float).to_numpy()
     labels, dominants, reasons = [], [], []
     for row, age, trend in zip(scored.itertuples(index=False), ages, trends):
@@ -296,7 +344,9 @@ def score_edges(
         label_ = SUPERSEDED if row.is_retracted else moved
         values = {"centrality": row.centrality, "recency": row.recency, "coherence": row.coherence}
         contributions = {name: getattr(weights, name) * value for name, value in values.items()}
-        shortfalls = {name: getattr(weights, name) * (1.0 - value) for name, value in values.items()}
+        shortfalls = {name: getattr(weights, name) * (1.0 - value) for name, value in values.items()} | {
+            LIFECYCLE: row.lifecycle_penalty
+        }
         if row.is_retracted:
             dominant = RETRACTION
         elif moved != base:
@@ -337,6 +387,8 @@ def _reason(
             f"coherence UNVERIFIED (neutral {row.coherence:.2f}): no newer publication using "
             f"{_dataset_name(row)} in the evidence window was judged"
         )
+    if row.dataset_superseded:
+        parts.append(_lifecycle_reason(row, as_of))
     if not math.isnan(trend):
         parts.append(f"citation trend {trend:+.2f} (yearly citations, last 3 years vs the 3 before)")
     if base == CURRENT and label_ == DECLINING:
@@ -351,6 +403,19 @@ def _reason(
     if not (row.is_retracted or pd.isna(row.openalex_status) or isinstance(row.crossref_notice_dois, (list, tuple, np.ndarray))):
         parts.append("Crossref not checked for retraction notices")
     return f"{head}: " + "; ".join(parts)
+
+
+def _lifecycle_reason(row, as_of: date) -> str:
+    """'uses AIRS2RET V006; superseded by V7.0 since 2019-11-27 (lifecycle penalty -0.15)'."""
+    name = _short_name(row)
+    version = f" {row.dataset_version}" if isinstance(row.dataset_version, str) and row.dataset_version not in name else ""
+    successor = f" by {row.successor_version}" if isinstance(row.successor_version, str) else ""
+    since = f" since {row.superseded_since}" if isinstance(row.superseded_since, str) else " (since unknown)"
+    progress = row.dataset_collection_progress
+    cmr = f" (CMR CollectionProgress {progress})" if isinstance(progress, str) and progress in RETIRED_PROGRESS else ""
+    if not superseded_before(row.superseded_since, as_of):
+        return f"uses {name}{version}; superseded{successor} only after as_of ({row.superseded_since}): no lifecycle penalty"
+    return f"uses {name}{version}; superseded{successor}{since}{cmr} (lifecycle penalty -{row.lifecycle_penalty:.2f})"
 
 
 def _centrality_reason(row, rule: CentralityRule) -> str:
@@ -373,6 +438,10 @@ def _dataset_name(row) -> str:
     if short_name and doi:
         return f"{short_name} ({doi})"
     return short_name or doi or str(row.dataset_id)
+
+
+def _short_name(row) -> str:
+    return row.dataset_short_name if isinstance(row.dataset_short_name, str) else _dataset_name(row)
 
 
 def _level(value: float) -> str:
