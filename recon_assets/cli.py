@@ -52,8 +52,9 @@ def explain_doi(doi: str, database: Path) -> int:
     try:
         with duckdb.connect(str(database), read_only=True) as con:
             rows = con.execute(
-                "SELECT e.*, p.title, x.status AS crossref_status FROM edge_reliability AS e "
+                "SELECT e.*, p.title, x.status AS crossref_status, o.error AS openalex_error FROM edge_reliability AS e "
                 "LEFT JOIN publications AS p USING (publication_id) "
+                "LEFT JOIN openalex_works AS o ON o.research_area = e.research_area AND o.doi = e.publication_doi "
                 "LEFT JOIN crossref_retractions AS x ON x.research_area = e.research_area AND x.doi = e.publication_doi "
                 "WHERE e.publication_doi = ? OR e.dataset_doi = ? ORDER BY e.research_area, e.reliability DESC, e.dataset_short_name",
                 [key, key],
@@ -77,7 +78,8 @@ def explain_doi(doi: str, database: Path) -> int:
         print(
             f"\n  {row.dataset_short_name} ({row.dataset_doi}) <- {row.publication_doi} ({year}){title} [{row.research_area}]\n"
             f"    reliability {row.reliability:.2f}  {row.label}  (dominant signal: {row.dominant_signal})\n"
-            f"    centrality {row.centrality:.2f} | recency {row.recency:.2f} | coherence {row.coherence:.2f} {row.coherence_status}\n"
+            f"    centrality {row.centrality:.2f} | recency {row.recency:.2f} | coherence {row.coherence:.2f} {row.coherence_status}"
+            f"{_lifecycle_part(row)}\n"
             f"    {_openalex_line(row)}\n"
             f"    {row.reason}"
         )
@@ -89,11 +91,23 @@ def _fail(message: str) -> int:
     return 1
 
 
+def _lifecycle_part(row) -> str:
+    """' | lifecycle -0.15 (V003 superseded by V031 since 2021-07-07)', or '' for a current dataset version."""
+    if not row.dataset_superseded:
+        return ""
+    successor = f" by {row.successor_version}" if isinstance(row.successor_version, str) else ""
+    since = f" since {row.superseded_since}" if isinstance(row.superseded_since, str) else ""
+    version = row.dataset_version if isinstance(row.dataset_version, str) else "version"
+    return f" | lifecycle -{row.lifecycle_penalty:.2f} ({version} superseded{successor}{since})"
+
+
 def _openalex_line(row) -> str:
     """The OpenAlex / Crossref signals of one scored edge, in one line: "not retracted" only once Crossref was
     checked too ("Crossref not checked" otherwise)."""
     if pd.isna(row.openalex_status):
         return "OpenAlex: no DOI to look up"
+    if row.openalex_status == "error":
+        return f"OpenAlex: no record ({row.openalex_error})"
     parts = [f"OpenAlex {row.openalex_status}"]
     if not pd.isna(row.cited_by_count):
         parts.append(f"{int(row.cited_by_count):,} citations -> citation centrality {row.citation_centrality:.2f}")

@@ -139,7 +139,14 @@ def test_recon_cli_runs_the_sample_and_explains_a_doi(tmp_path):
         capture_output=True, text=True, env=env, timeout=60,
     )
     assert unknown.returncode == 0, unknown.stderr
-    assert "OpenAlex error | centrality from pagerank" in unknown.stdout and "offline: not in the recorded cache" in unknown.stdout
+    assert "OpenAlex: no record (offline: not in the recorded cache)" in unknown.stdout
+    dataset = subprocess.run(
+        [sys.executable, "-m", "recon_assets.cli", "explain", "10.5067/ASTER/AST_L1T.003", "--db", str(database)],
+        capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert dataset.returncode == 0, dataset.stderr
+    assert "| lifecycle -0.15 (V003 superseded by V031 since 2021-07-07)" in dataset.stdout
+    assert "uses AST_L1T V003; superseded by V031 since 2021-07-07 (lifecycle penalty -0.15)" in dataset.stdout
     missing = subprocess.run(
         [sys.executable, "-m", "recon_assets.cli", "explain", "10.9999/none", "--db", str(database)],
         capture_output=True, text=True, env=env, timeout=60,

@@ -373,7 +373,7 @@ def _edge(**fields):
     defaults = {
         "openalex_status": "found", "cited_by_count": 159, "citation_centrality": 0.55, "centrality_source": "citations",
         "citation_trend": 0.25, "is_retracted": False, "retraction_source": None, "year_source": "kg",
-        "publication_year": 2020, "crossref_status": "checked",
+        "publication_year": 2020, "crossref_status": "checked", "openalex_error": None,
     }
     return SimpleNamespace(**(defaults | fields))
 
@@ -388,8 +388,10 @@ def _edge(**fields):
         ({"crossref_status": None}, "| Crossref not checked"),
         ({"year_source": "openalex", "publication_year": 2013}, "| not retracted | year 2013 from OpenAlex"),
         ({"openalex_status": None}, "OpenAlex: no DOI to look up"),
+        ({"openalex_status": "error", "openalex_error": "offline: not in the recorded cache"},
+         "OpenAlex: no record (offline: not in the recorded cache)"),
     ],
-    ids=["checked", "retracted", "crossref-error", "crossref-missing", "year-from-openalex", "no-doi"],
+    ids=["checked", "retracted", "crossref-error", "crossref-missing", "year-from-openalex", "no-doi", "offline"],
 )
 def test_explain_openalex_line(fields, expected):
     assert _openalex_line(_edge(**fields)).endswith(expected)

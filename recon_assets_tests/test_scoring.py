@@ -566,7 +566,7 @@ def test_lifecycle_penalty_and_reason(lineage, penalty, expected_penalty, reason
     assert scored["lifecycle_penalty"] == expected_penalty
     assert scored["reliability"] == pytest.approx(0.74 - expected_penalty)
     if reason_part is None:
-        assert "superseded" not in scored["reason"]
+        assert "superseded" not in scored["reason"] and "successor" not in scored["reason"]
     else:
         assert reason_part in scored["reason"]
 
@@ -632,3 +632,12 @@ def test_a_version_inside_the_short_name_is_not_repeated():
         as_of=AS_OF,
     ).iloc[0]
     assert "uses CAL_LID_L2_05kmAPro-Standard-V4-21; superseded by -V4-51" in scored["reason"]
+
+
+@pytest.mark.parametrize(("superseded", "named"), [(True, "AIRX2RET (10.5067/aqua/airs/data201) or its successor version"), (False, "AIRX2RET (10.5067/aqua/airs/data201)")])
+def test_unverified_coherence_names_the_successor_version_as_searched_evidence(superseded, named):
+    scored = score_edges(
+        _edges({"publication_year": 2024, "centrality": 0.5, "coherence": 0.5, "coherence_status": UNVERIFIED, "dataset_superseded": superseded}),
+        as_of=AS_OF,
+    ).iloc[0]
+    assert f"no newer publication using {named} in the evidence window was judged" in scored["reason"]

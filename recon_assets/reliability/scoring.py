@@ -385,7 +385,7 @@ def _reason(
     else:
         parts.append(
             f"coherence UNVERIFIED (neutral {row.coherence:.2f}): no newer publication using "
-            f"{_dataset_name(row)} in the evidence window was judged"
+            f"{_dataset_name(row)}{' or its successor version' if row.dataset_superseded else ''} in the evidence window was judged"
         )
     if row.dataset_superseded:
         parts.append(_lifecycle_reason(row, as_of))
