@@ -65,12 +65,15 @@ class Stage:
 STAGES = (
     Stage("ingest", assets=("kg_snapshot",), rows_unit="lines read"),
     Stage("typed_tables", groups=("kg",), exclude=("kg_snapshot",)),
+    Stage("lifecycle", groups=("lifecycle",), rows_unit="datasets"),
     Stage("centrality", groups=("centrality",), rows_unit="publications ranked"),
     # Not one of issue 5's stages: assets other developers add between the typed tables and the judge (the
     # offline OpenAlex / Crossref enrichment); run so the later stages have their inputs, reported apart.
     Stage("enrichment", groups=("enrichment",), partitioned=True),
     Stage("offline_judge", groups=("judgement",), partitioned=True, rows_unit="judged pairs"),
     Stage("scoring", groups=("reliability",), partitioned=True, rows_unit="edges scored"),
+    Stage("verdicts", groups=("verdicts",), partitioned=True),
+    Stage("evaluation", groups=("evaluation",)),
     Stage("checks", partitioned=True, checks=True, rows_unit="check evaluations"),
 )
 STAGE_NAMES = [stage.name for stage in STAGES]

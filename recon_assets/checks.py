@@ -25,6 +25,7 @@ from recon_assets.quality import (
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.scoring import LABELS
 from recon_assets.sql_files import load_sql
+from recon_assets.verdicts.checks import dataset_verdicts_one_valid_per_dataset
 
 
 class YearCoverageConfig(dg.Config):
@@ -215,4 +216,5 @@ asset_checks = [
     openalex_match_rate,
     openalex_retracted_share,
     edge_reliability_values_valid,
+    dataset_verdicts_one_valid_per_dataset,
 ]

@@ -3,6 +3,7 @@
 kg_snapshot -> publications, datasets -> dataset_publication_edges, publication_citations, publication_research_areas
 -> openalex_works, crossref_retractions (per research area) -> publication_centrality
 -> coherence_judgements (per research area) -> edge_reliability (per research area)
+-> dataset_verdicts (per research area)
 """
 
 import dagster as dg
@@ -10,6 +11,7 @@ import dagster as dg
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.checks import asset_checks
 from recon_assets.enrichment.assets import crossref_retractions, openalex_works
+from recon_assets.evaluation.assets import reliability_evaluation
 from recon_assets.judgement.assets import coherence_judgements
 from recon_assets.kg.assets import (
     dataset_publication_edges,
@@ -28,7 +30,9 @@ from recon_assets.schedules import (
     kg_tables_job,
     openalex_refresh_job,
     openalex_weekly_schedule,
+    reliability_evaluation_job,
 )
+from recon_assets.verdicts.assets import dataset_verdicts
 
 ASSETS = [
     kg_snapshot,
@@ -43,6 +47,8 @@ ASSETS = [
     publication_centrality,
     coherence_judgements,
     edge_reliability,
+    dataset_verdicts,
+    reliability_evaluation,
 ]
 
 
@@ -51,7 +57,7 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
     return dg.Definitions(
         assets=ASSETS,
         asset_checks=asset_checks,
-        jobs=[kg_tables_job, openalex_refresh_job, edge_reliability_job],
+        jobs=[kg_tables_job, openalex_refresh_job, edge_reliability_job, reliability_evaluation_job],
         schedules=[edge_reliability_daily_schedule, openalex_weekly_schedule],
         resources=resources,
         # Every step writes the one DuckDB file, which allows one writer: steps run in one process, in order,

@@ -1,9 +1,9 @@
 """`recon run`: check the inputs, take the database lock, run both jobs on the local Dagster instance, report.
 
-A thin wrapper over Dagster's own execution: `kg_tables_job` (ingest, typed tables, centrality) then
+A thin wrapper over Dagster's own execution: `kg_tables_job` (ingest, typed tables, lifecycle, centrality),
 `openalex_refresh_job` as one single-run backfill over every research area (enrichment, judgement,
-reliability), on the instance in DAGSTER_HOME (created if missing, default ./.dagster_home), so both runs,
-their materializations and lineage show in `dagster dev`.
+reliability, verdicts), then `reliability_evaluation_job`, on the instance in DAGSTER_HOME (created if
+missing, default ./.dagster_home), so the runs, their materializations and lineage show in `dagster dev`.
 """
 
 import logging
@@ -95,13 +95,14 @@ def _run_jobs(database: Path) -> int:
     print(f"Dagster instance: {home}")
     areas = research_area_partitions.get_partition_keys()
     runs = [
-        ("kg_tables_job", {}, "ingest the KG snapshot, build typed tables and centrality"),
+        ("kg_tables_job", {}, "ingest the KG snapshot, build typed tables, dataset lineage and centrality"),
         (
             "openalex_refresh_job",
             {PARTITION_RANGE_START_TAG: areas[0], PARTITION_RANGE_END_TAG: areas[-1]},
             f"OpenAlex (online only with OPENALEX_API_KEY) and Crossref (RECON_CROSSREF=online), "
-            f"judge and score all {len(areas)} research areas in one run",
+            f"judge, score and give dataset verdicts for all {len(areas)} research areas in one run",
         ),
+        ("reliability_evaluation_job", {}, "measure the method on the labelled cases (weight and decay ablation)"),
     ]
     checks: list[dg.AssetCheckEvaluation] = []
     reused = False

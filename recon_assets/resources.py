@@ -145,12 +145,17 @@ class OpenAlexResource(dg.ConfigurableResource):
             return self._recorded(dois, "not fetched: OPENALEX_API_KEY is not set")
         if not dois:
             return openalex_client.FetchReport()
-        client = openalex_client.OpenAlexClient(
+        log.info(f"OpenAlex: fetching {len(dois):,} DOIs from {self.base_url}")
+        return self.client().fetch(dois)
+
+    def client(self) -> openalex_client.OpenAlexClient | None:
+        """A client of the API as configured, or None offline or without an API key (nothing may be requested)."""
+        if self.offline or not self.api_key:
+            return None
+        return openalex_client.OpenAlexClient(
             api_key=self.api_key, mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds,
             retries=self.retries, backoff=self.backoff_seconds, max_retry_after=self.max_retry_after_seconds,
         )
-        log.info(f"OpenAlex: fetching {len(dois):,} DOIs from {self.base_url}")
-        return client.fetch(dois)
 
     def _recorded(self, dois: list[str], missing: str) -> openalex_client.FetchReport:
         recording = json.loads(Path(self.recording_path).read_text())

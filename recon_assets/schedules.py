@@ -1,9 +1,10 @@
 """Jobs and schedules.
 
 `kg_tables_job` ingests the snapshot and builds every unpartitioned table; `openalex_refresh_job` refreshes
-the OpenAlex and Crossref records of research areas, then judges and scores them; `edge_reliability_job`
-judges and scores research areas with the records already stored. Partitioned jobs run a partition per
-run, or all of them in one run via a single-run backfill.
+the OpenAlex and Crossref records of research areas, then judges, scores and gives dataset verdicts;
+`edge_reliability_job` judges, scores and gives verdicts with the records already stored;
+`reliability_evaluation_job` measures the method on the labelled cases over whatever is scored. Partitioned
+jobs run a partition per run, or all of them in one run via a single-run backfill.
 """
 
 import dagster as dg
@@ -11,7 +12,7 @@ import dagster as dg
 from recon_assets.partitions import research_area_partitions
 
 UNPARTITIONED = dg.AssetSelection.groups("kg", "lifecycle", "centrality")
-PARTITIONED = dg.AssetSelection.groups("judgement", "reliability")
+PARTITIONED = dg.AssetSelection.groups("judgement", "reliability", "verdicts")
 ENRICHED = dg.AssetSelection.groups("enrichment") | PARTITIONED
 
 kg_tables_job = dg.define_asset_job(
@@ -19,12 +20,20 @@ kg_tables_job = dg.define_asset_job(
     description="Ingest the KG snapshot and build the typed tables, dataset lineage and centrality.",
 )
 edge_reliability_job = dg.define_asset_job(
-    "edge_reliability_job", selection=PARTITIONED, description="Judge coherence and score edge reliability for research areas."
+    "edge_reliability_job", selection=PARTITIONED,
+    description="Judge coherence, score edge reliability and give dataset verdicts for research areas.",
+)
+reliability_evaluation_job = dg.define_asset_job(
+    "reliability_evaluation_job", selection=dg.AssetSelection.groups("evaluation"),
+    description="Measure the method on the labelled cases, with the weight and decay ablation.",
 )
 openalex_refresh_job = dg.define_asset_job(
     "openalex_refresh_job",
     selection=ENRICHED,
-    description="Refresh the OpenAlex works (DOIs older than the TTL) and Crossref retraction notices of research areas, then judge and score them.",
+    description=(
+        "Refresh the OpenAlex works (DOIs older than the TTL) and Crossref retraction notices of research areas, "
+        "then judge, score and give dataset verdicts."
+    ),
 )
 
 

@@ -1,9 +1,9 @@
 """A fake OpenAlex `/works` API answering from real recorded works, for tests and the benchmark.
 
-`FakeOpenAlex.answer` serves what OpenAlex serves for the two requests the client makes: an OR filter
+`FakeOpenAlex.answer` serves what OpenAlex serves for the requests the client makes: an OR filter
 `/works?filter=doi:A|B&select=...&per-page=100` (an envelope {meta, results, group_by} of the works whose DOI
-matches, case-insensitively as OpenAlex matches DOIs) and a single lookup `/works/doi:<doi>` (the work, or
-404). It is mounted either on `responses` (faking requests' transport) or on a loopback HTTP server
+matches, case-insensitively as OpenAlex matches DOIs), a single lookup `/works/doi:<doi>` (the work, or
+404) and the works citing one, `/works?filter=cites:W123&sort=cited_by_count:desc` (by their referenced_works). It is mounted either on `responses` (faking requests' transport) or on a loopback HTTP server
 (`serve_on_loopback`, 127.0.0.1 only). Every request it sees is kept in `requests` (path, query string).
 """
 
@@ -56,14 +56,23 @@ class FakeOpenAlex:
         path = unquote(parts.path)
         if path.rstrip("/").endswith("/works"):
             [expression] = parse_qs(parts.query)["filter"]
-            dois = {canonical_doi(value) for value in expression.removeprefix("doi:").split("|")}
             per_page = int(parse_qs(parts.query).get("per-page", ["25"])[0])
+            if expression.startswith("cites:"):
+                return 200, envelope(self.citing(expression.removeprefix("cites:"))[:per_page], per_page=per_page)
+            dois = {canonical_doi(value) for value in expression.removeprefix("doi:").split("|")}
             found = [work for doi, work in self.works.items() if doi in dois and doi not in self.omit]
             return 200, envelope(found, per_page=per_page)
         key = canonical_doi(path.split("/works/", 1)[1].removeprefix("doi:"))
         if key in self.works:
             return 200, self.works[key]
         return 404, {"error": "Not Found", "message": f"doi:{key} not found"}
+
+    def citing(self, work_id: str) -> list[dict]:
+        """The works whose referenced_works hold `work_id` ('W123'), most cited first (`filter=cites:W123`,
+        sorted by cited_by_count:desc as the client asks)."""
+        cited = f"https://openalex.org/{work_id}"
+        found = [work for work in self.works.values() if cited in (work.get("referenced_works") or ())]
+        return sorted(found, key=lambda work: -work["cited_by_count"])
 
     def responses_callback(self, request) -> tuple[int, dict, str]:
         """A `responses` callback: (status, headers, body)."""

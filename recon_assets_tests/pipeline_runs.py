@@ -34,7 +34,7 @@ class PipelineRun:
 
 
 def run_pipeline(kg_path: Path, workdir: Path, instance: dg.DagsterInstance) -> PipelineRun:
-    """Both jobs, as `recon run` launches them, against a fresh DuckDB file in `workdir`."""
+    """The three jobs, as `recon run` launches them, against a fresh DuckDB file in `workdir`."""
     database = workdir / "recon.duckdb"
     defs = build_defs(
         {
@@ -48,5 +48,6 @@ def run_pipeline(kg_path: Path, workdir: Path, instance: dg.DagsterInstance) -> 
     results = [
         defs.resolve_job_def("kg_tables_job").execute_in_process(instance=instance),
         defs.resolve_job_def("openalex_refresh_job").execute_in_process(instance=instance, tags=RANGE_TAGS),
+        defs.resolve_job_def("reliability_evaluation_job").execute_in_process(instance=instance),
     ]
     return PipelineRun(instance, defs, database, results)

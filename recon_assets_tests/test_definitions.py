@@ -19,7 +19,7 @@ def test_code_location_loads():
 @pytest.mark.parametrize("spec", ASSET_SPECS, ids=lambda spec: spec.key.to_user_string())
 def test_every_asset_is_described_grouped_owned_and_kinded(spec):
     assert spec.description and len(spec.description) > 40
-    assert spec.group_name in {"kg", "lifecycle", "enrichment", "centrality", "judgement", "reliability"}
+    assert spec.group_name in {"kg", "lifecycle", "enrichment", "centrality", "judgement", "reliability", "verdicts", "evaluation"}
     assert spec.owners == ["team:recon"]
     assert "duckdb" in spec.kinds
 
@@ -31,7 +31,7 @@ def test_partitioned_assets_are_partitioned_by_the_22_research_areas(name):
     assert len(research_area_partitions.get_partition_keys()) == 22
 
 
-@pytest.mark.parametrize("job_name", ["kg_tables_job", "openalex_refresh_job", "edge_reliability_job"])
+@pytest.mark.parametrize("job_name", ["kg_tables_job", "openalex_refresh_job", "edge_reliability_job", "reliability_evaluation_job"])
 def test_every_job_resolves(job_name):
     assert defs.resolve_job_def(job_name).name == job_name
 
@@ -58,7 +58,7 @@ def test_schedules_are_stopped_and_request_one_run_per_research_area(schedule_na
 def test_openalex_refresh_job_refreshes_then_rescores():
     job = defs.resolve_job_def("openalex_refresh_job")
     assets = {key.to_user_string() for key in job.asset_layer.executable_asset_keys}
-    assert assets == {"openalex_works", "crossref_retractions", "coherence_judgements", "edge_reliability"}
+    assert assets == {"openalex_works", "crossref_retractions", "coherence_judgements", "edge_reliability", "dataset_verdicts"}
 
 
 def test_blocking_checks_guard_publications_and_the_openalex_cache():

@@ -17,12 +17,13 @@ from recon_assets_tests.pipeline_runs import AREAS, AS_OF, SAMPLE_GRAPHML, SAMPL
 SCORE_COLUMNS = "research_area, dataset_id, publication_id, centrality, recency, coherence, coherence_status, reliability, label, reason"
 
 
-def test_both_runs_succeed_and_every_check_passes(sample_run):
+def test_every_run_succeeds_and_every_check_passes(sample_run):
     assert all(result.success for result in sample_run.results)
     evaluations = [e for result in sample_run.results for e in result.get_asset_check_evaluations()]
     assert {e.check_name for e in evaluations} == {
         "kg_lines_conserved", "publication_year_coverage", "publication_doi_coverage", "edge_reliability_values_valid",
         "openalex_cache_one_row_per_doi", "openalex_match_rate", "openalex_retracted_share",
+        "dataset_verdicts_one_valid_per_dataset",
     }
     assert all(e.passed for e in evaluations)
 
@@ -31,7 +32,7 @@ def test_every_asset_and_every_research_area_is_materialized(sample_run):
     for asset in ASSETS:
         for key in asset.keys:
             assert sample_run.instance.get_latest_materialization_event(key) is not None, key
-    for name in ("openalex_works", "crossref_retractions", "coherence_judgements", "edge_reliability"):
+    for name in ("openalex_works", "crossref_retractions", "coherence_judgements", "edge_reliability", "dataset_verdicts"):
         assert sample_run.instance.get_materialized_partitions(dg.AssetKey(name)) == set(AREAS)
 
 
@@ -126,7 +127,7 @@ def test_recon_cli_runs_the_sample_and_explains_a_doi(tmp_path):
         capture_output=True, text=True, env=env, timeout=300,
     )
     assert run.returncode == 0, run.stderr[-3000:]
-    assert "edges scored per label:" in run.stdout and "asset checks passed: 7/7" in run.stdout
+    assert "edges scored per label:" in run.stdout and "asset checks passed: 8/8" in run.stdout
     explain = subprocess.run(
         [sys.executable, "-m", "recon_assets.cli", "explain", "https://doi.org/10.3390/RS12081239", "--db", str(database)],
         capture_output=True, text=True, env=env, timeout=60,
@@ -199,7 +200,7 @@ def test_a_research_area_without_edges_materializes_empty(sample_run):
 
 
 def test_each_research_area_partition_gets_its_own_figures(sample_run):
-    result = sample_run.results[-1]
+    result = sample_run.results[1]  # the openalex_refresh_job run over every research area
     materialization = result.asset_materializations_for_node("edge_reliability")[0]
     per_area = materialization.metadata["rows_per_research_area"].value
     stored = dict(sample_run.query("SELECT research_area, count(*) FROM edge_reliability GROUP BY 1"))

@@ -1,13 +1,11 @@
 """Dataset version parsing, successor chains and the curated cross-family successors."""
 
-from pathlib import Path
-
 import pandas as pd
 import pytest
 
+from recon_assets.lifecycle.cmr import shipped_collection_records
 from recon_assets.lifecycle.versions import curated_successors, parse_version, successors, version_sort_key
 
-CMR = Path(__file__).parent / "fixtures" / "cmr" / "cmr_collections_version_families.csv"
 # Measured on the 5,453 real records: 5,252 parse (96.3%); of the 201 others, 164 are ORNL DAAC records whose
 # trailing number is a dataset id, not a version (BOREAS `rs20prad_555`); the rest (AIRSAR, CERES "Release D1",
 # PREFIRE ".R00", OMPS NRT) carry no version in any field.
@@ -16,7 +14,8 @@ PARSE_RATE_FLOOR = 0.96
 
 @pytest.fixture(scope="module")
 def cmr() -> pd.DataFrame:
-    return pd.read_csv(CMR, dtype=str)
+    """The 5,453 real CMR records shipped in recon_assets/reference/cmr/ (provenance in its README.md)."""
+    return shipped_collection_records()
 
 
 def _parsed(records: pd.DataFrame) -> pd.DataFrame:

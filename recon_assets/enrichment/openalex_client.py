@@ -176,6 +176,22 @@ class OpenAlexClient:
         report.requests = self._requests
         return report
 
+    def citing_works(self, work_id: str, *, limit: int = MAX_FILTER_VALUES) -> list[dict[str, Any]]:
+        """Up to `limit` (at most 200, OpenAlex's page size) works whose `referenced_works` hold `work_id`
+        (filter `cites:<id>`, OpenAlex API reference "Filter works"), most cited first, `select`ed fields only.
+
+        Args:
+            work_id: an OpenAlex work id, 'https://openalex.org/W123' or 'W123'.
+
+        Raises:
+            BudgetSpent: the daily budget is spent.
+            requests.RequestException: the request failed after the retries.
+        """
+        query = (
+            Works(self.session).filter(cites=work_id.rsplit("/", 1)[-1]).select(list(SELECT_FIELDS)).sort(cited_by_count="desc")
+        )
+        return [dict(work) for work in self._call(lambda: query.get(per_page=limit))]
+
     def _batch(self, dois: list[str]) -> dict[str, dict[str, Any]]:
         """Works of one OR-filter request, by canonical DOI (the first one when OpenAlex has two with a DOI)."""
         query = Works(self.session).filter_or(doi=dois).select(list(SELECT_FIELDS))

@@ -214,6 +214,30 @@ def reliability(
     return np.clip(score - np.asarray(penalty), 0.0, 1.0)
 
 
+def labels(
+    centrality: np.ndarray,
+    recency_: np.ndarray,
+    coherence: np.ndarray,
+    reliability_: np.ndarray,
+    *,
+    coherence_verified: np.ndarray,
+    thresholds: Thresholds = Thresholds(),
+) -> np.ndarray:
+    """The lifecycle label of each edge; first match wins (see module docstring). Inputs shape (n,) or scalars;
+    returns an object array of label strings of the broadcast shape."""
+    centrality, recency_, coherence, reliability_ = (np.asarray(x, dtype=float) for x in (centrality, recency_, coherence, reliability_))
+    coherent = (coherence >= thresholds.foundational_coherence) | ~np.asarray(coherence_verified, dtype=bool)
+    return np.select(
+        [
+            (centrality >= thresholds.foundational_centrality) & coherent,
+            (recency_ >= thresholds.current_recency) & (reliability_ >= thresholds.current_reliability),
+            reliability_ >= thresholds.declining_reliability,
+        ],
+        [FOUNDATIONAL, CURRENT, DECLINING],
+        SUPERSEDED,
+    ).astype(object)
+
+
 def label(
     centrality: float,
     recency_: float,
@@ -223,16 +247,8 @@ def label(
     coherence_verified: bool,
     thresholds: Thresholds = Thresholds(),
 ) -> str:
-    """The lifecycle label of one edge; first match wins (see module docstring)."""
-    if centrality >= thresholds.foundational_centrality and (
-        coherence >= thresholds.foundational_coherence or not coherence_verified
-    ):
-        return FOUNDATIONAL
-    if recency_ >= thresholds.current_recency and reliability_ >= thresholds.current_reliability:
-        return CURRENT
-    if reliability_ >= thresholds.declining_reliability:
-        return DECLINING
-    return SUPERSEDED
+    """The lifecycle label of one edge (`labels` for a single edge)."""
+    return labels(centrality, recency_, coherence, reliability_, coherence_verified=coherence_verified, thresholds=thresholds).item()
 
 
 def dominant_signal(contributions: dict[str, float], shortfalls: dict[str, float], label_: str) -> str:
@@ -242,6 +258,29 @@ def dominant_signal(contributions: dict[str, float], shortfalls: dict[str, float
     pool = contributions if label_ in (FOUNDATIONAL, CURRENT) else shortfalls
     order = [*SIGNALS, LIFECYCLE]
     return max(pool, key=lambda name: (pool[name], -order.index(name)))
+
+
+def trend_labels(
+    labels_: np.ndarray,
+    *,
+    trend: np.ndarray,
+    age: np.ndarray,
+    centrality: np.ndarray,
+    coherence: np.ndarray,
+    coherence_verified: np.ndarray,
+    thresholds: Thresholds = Thresholds(),
+    rules: TrendRules = TrendRules(),
+) -> np.ndarray:
+    """The labels after the citation-trend rules of `TrendRules`, elementwise (NaN trend or age: label unchanged).
+    Inputs shape (n,) or scalars; returns an object array of label strings."""
+    labels_ = np.asarray(labels_, dtype=object)
+    trend, age, centrality, coherence = (np.asarray(x, dtype=float) for x in (trend, age, centrality, coherence))
+    # Comparisons with NaN are False, so a NaN trend or age never moves a label.
+    growing_old = (age >= rules.growth_min_age) & (trend >= rules.growth)
+    coherent = (coherence >= thresholds.foundational_coherence) | ~np.asarray(coherence_verified, dtype=bool)
+    to_foundational = (labels_ != FOUNDATIONAL) & growing_old & coherent & (centrality >= rules.growth_foundational_centrality)
+    to_declining = ~to_foundational & (labels_ == CURRENT) & (trend <= rules.decline)
+    return np.where(to_foundational, FOUNDATIONAL, np.where(to_declining, DECLINING, labels_)).astype(object)
 
 
 def trend_label(
@@ -255,16 +294,11 @@ def trend_label(
     thresholds: Thresholds = Thresholds(),
     rules: TrendRules = TrendRules(),
 ) -> str:
-    """The label after the citation-trend rules of `TrendRules` (NaN trend or age: `label_` unchanged)."""
-    if math.isnan(trend):
-        return label_
-    growing_old = not math.isnan(age) and age >= rules.growth_min_age and trend >= rules.growth
-    coherent = coherence >= thresholds.foundational_coherence or not coherence_verified
-    if label_ != FOUNDATIONAL and growing_old and coherent and centrality >= rules.growth_foundational_centrality:
-        return FOUNDATIONAL
-    if label_ == CURRENT and trend <= rules.decline:
-        return DECLINING
-    return label_
+    """The label of one edge after the citation-trend rules (`trend_labels` for a single edge)."""
+    return trend_labels(
+        label_, trend=trend, age=age, centrality=centrality, coherence=coherence,
+        coherence_verified=coherence_verified, thresholds=thresholds, rules=rules,
+    ).item()
 
 
 def score_edges(
@@ -277,6 +311,7 @@ def score_edges(
     centrality_rule: CentralityRule = "max",
     trend_rules: TrendRules = TrendRules(),
     lifecycle_penalty: float = DEFAULT_LIFECYCLE_PENALTY,
+    explain: bool = True,
 ) -> pd.DataFrame:
     """Score every edge and explain it.
 
@@ -295,11 +330,13 @@ def score_edges(
             superseded_since (text, NA when unknown) and dataset_collection_progress (CMR, NA when unknown).
         as_of: the date ages are measured against.
         lifecycle_penalty: subtracted from the reliability of an edge to a superseded dataset version, in [0, 1].
+        explain: False leaves out dominant_signal and reason (their per-edge loop is most of the cost), for
+            callers that need only reliabilities and labels, e.g. the weight ablation.
 
     Returns:
         `edges` plus publication_year (KG year, else OpenAlex's), year_source ('kg', 'openalex' or NA),
         citation_centrality, centrality, centrality_source, is_retracted, retraction_source, recency,
-        lifecycle_penalty, reliability, label, dominant_signal, reason (same row order).
+        lifecycle_penalty, reliability, label, and with `explain` dominant_signal and reason (same row order).
 
     Raises:
         ValueError: lifecycle_penalty outside [0, 1].
@@ -333,15 +370,30 @@ def score_edges(
         scored["centrality"], scored["recency"], scored["coherence"], weights, scored["lifecycle_penalty"]
     )
     trends = scored["citation_trend"].astype(float).to_numpy()
-    labels, dominants, reasons = [], [], []
-    for row, age, trend in zip(scored.itertuples(index=False), ages, trends):
-        verified = row.coherence_status != UNVERIFIED
-        base = label(row.centrality, row.recency, row.coherence, row.reliability, coherence_verified=verified, thresholds=thresholds)
-        moved = trend_label(
-            base, trend=trend, age=age, centrality=row.centrality, coherence=row.coherence,
-            coherence_verified=verified, thresholds=thresholds, rules=trend_rules,
+    verified = (scored["coherence_status"] != UNVERIFIED).to_numpy()
+    base = labels(
+        scored["centrality"], scored["recency"], scored["coherence"], scored["reliability"],
+        coherence_verified=verified, thresholds=thresholds,
+    )
+    moved = trend_labels(
+        base, trend=trends, age=ages, centrality=scored["centrality"], coherence=scored["coherence"],
+        coherence_verified=verified, thresholds=thresholds, rules=trend_rules,
+    )
+    scored["label"] = np.where(scored["is_retracted"], SUPERSEDED, moved)
+    if explain:
+        scored["dominant_signal"], scored["reason"] = _explain(
+            scored, ages, trends, base, moved, verified, weights, decay, as_of, centrality_rule, trend_rules
         )
-        label_ = SUPERSEDED if row.is_retracted else moved
+    return scored
+
+
+def _explain(
+    scored: pd.DataFrame, ages: np.ndarray, trends: np.ndarray, base: np.ndarray, moved: np.ndarray, verified: np.ndarray,
+    weights: Weights, decay: Decay, as_of: date, centrality_rule: CentralityRule, trend_rules: TrendRules,
+) -> tuple[list[str], list[str]]:
+    """The dominant signal and the reason of every scored edge (see `score_edges`)."""
+    dominants, reasons = [], []
+    for row, age, trend, base_, moved_, verified_ in zip(scored.itertuples(index=False), ages, trends, base, moved, verified):
         values = {"centrality": row.centrality, "recency": row.recency, "coherence": row.coherence}
         contributions = {name: getattr(weights, name) * value for name, value in values.items()}
         shortfalls = {name: getattr(weights, name) * (1.0 - value) for name, value in values.items()} | {
@@ -349,17 +401,13 @@ def score_edges(
         }
         if row.is_retracted:
             dominant = RETRACTION
-        elif moved != base:
+        elif moved_ != base_:
             dominant = CITATION_TREND
         else:
-            dominant = dominant_signal(contributions, shortfalls, label_)
-        labels.append(label_)
+            dominant = dominant_signal(contributions, shortfalls, row.label)
         dominants.append(dominant)
-        reasons.append(_reason(row, age, trend, base, label_, verified, decay, as_of, centrality_rule, trend_rules))
-    scored["label"] = labels
-    scored["dominant_signal"] = dominants
-    scored["reason"] = reasons
-    return scored
+        reasons.append(_reason(row, age, trend, base_, row.label, verified_, decay, as_of, centrality_rule, trend_rules))
+    return dominants, reasons
 
 
 def _reason(

@@ -1,0 +1,146 @@
+"""Assets of the `verdicts` group: the critic's verdict on every dataset's evidence, one partition per research area."""
+
+from datetime import datetime, timezone
+from functools import partial
+
+import dagster as dg
+from dagster_duckdb import DuckDBResource
+from pydantic import Field
+
+from recon_assets.enrichment.assets import openalex_works
+from recon_assets.enrichment.openalex_client import cache_rows
+from recon_assets.judgement.assets import coherence_judgements
+from recon_assets.kg.assets import OWNERS
+from recon_assets.kg.ingest import current_snapshot_id
+from recon_assets.lifecycle.assets import dataset_lineage
+from recon_assets.metadata import per_partition_figures, table_metadata
+from recon_assets.partitions import research_area_partitions
+from recon_assets.reliability.assets import edge_reliability
+from recon_assets.resources import AsOfDate, OpenAlexResource
+from recon_assets.sql_files import load_sql
+from recon_assets.storage import replace_partitions, upsert
+from recon_assets.verdicts.critic import MAX_EXPANSION_ROUNDS, VERDICTS, CriticRules
+from recon_assets.verdicts.dataset_judgements import (
+    KEY,
+    evidence_by_dataset,
+    expanded_edge_scorer,
+    judge_datasets,
+    with_history,
+)
+from recon_assets.verdicts.expansion import CACHE_SOURCE, ONLINE_SOURCE, cached_citing_works, expand, online_citing_works
+
+
+class VerdictConfig(dg.Config):
+    """The critic's rules (`recon_assets.verdicts.critic.CriticRules`); DOMAIN.md fixes the defaults of the
+    edge counts, the reliability bar, the years between contradicting papers and the expansion ceiling."""
+
+    min_edges: int = Field(default=3, ge=1, description="Edges, and reliable edges, a sufficient evidence set needs.")
+    reliable: float = Field(default=0.40, ge=0.0, le=1.0, description="Reliability from which an edge is reliable evidence.")
+    weak_share: float = Field(
+        default=0.5, gt=0.0, le=1.0,
+        description="Share of weak edges (below `reliable`, or SUPERSEDED) from which the evidence is stale.",
+    )
+    min_contradiction_years: int = Field(default=2, ge=0, description="Years between a contradicting pair's publications.")
+    expansion_rounds: int = Field(
+        default=MAX_EXPANSION_ROUNDS, ge=0, le=MAX_EXPANSION_ROUNDS,
+        description="Evidence expansion rounds for INSUFFICIENT sets (1: OpenAlex cache; 2: also OpenAlex); 0 keeps INSUFFICIENT.",
+    )
+
+    def rules(self) -> CriticRules:
+        return CriticRules(
+            min_edges=self.min_edges, reliable=self.reliable, weak_share=self.weak_share,
+            min_contradiction_years=self.min_contradiction_years, expansion_rounds=self.expansion_rounds,
+        )
+
+
+@dg.asset(
+    deps=[edge_reliability, dataset_lineage, coherence_judgements, openalex_works],
+    partitions_def=research_area_partitions,
+    backfill_policy=dg.BackfillPolicy.single_run(),
+    group_name="verdicts", kinds={"duckdb", "openalex"}, owners=OWNERS, pool="duckdb",
+)
+def dataset_verdicts(
+    context: dg.AssetExecutionContext, config: VerdictConfig, duckdb: DuckDBResource, openalex: OpenAlexResource, as_of: AsOfDate
+) -> dg.MaterializeResult:
+    """The critic's verdict on each dataset's evidence in the research area (DOMAIN.md "Verdicts over an
+    evidence set"): INSUFFICIENT, STALE, CONTRADICTED or PASS, or FORCED_PASS when publications citing the
+    dataset's DOI (OpenAlex cache, then OpenAlex) still do not make the evidence sufficient after 2 rounds;
+    with a reason naming the edges that drove it. Verdicts keep history: the previous verdict and when it
+    changed, and a row in dataset_verdict_history whenever a verdict is new or changes."""
+    areas = list(context.partition_keys)
+    as_of_date = as_of.date()
+    rules = config.rules()
+    now = datetime.now(timezone.utc)
+    with duckdb.get_connection() as con:
+        for table in ("openalex_cache", "dataset_verdicts", "dataset_verdict_history"):
+            con.execute(load_sql(table))
+        edges = con.execute(load_sql("verdict_evidence"), [areas]).df()
+        pairs = con.execute(load_sql("contradicting_pairs"), [areas]).df()
+        datasets = edges.drop_duplicates(KEY).set_index(KEY)["dataset_doi"]
+        cached: list = []
+
+        def online(dois: list[str]):
+            found, to_cache = online_citing_works(
+                openalex.client(), dois, now=now,
+                offline_note="OpenAlex offline: not asked" if openalex.offline else "OPENALEX_API_KEY not set: OpenAlex not asked",
+            )
+            cached.extend(to_cache)
+            return found
+
+        rounds = expand(
+            evidence_by_dataset(edges),
+            {key: doi if isinstance(doi, str) else None for key, doi in datasets.items()},
+            {key: set(group["publication_doi"].dropna()) for key, group in edges.groupby(KEY)},
+            [(CACHE_SOURCE, partial(cached_citing_works, con)), (ONLINE_SOURCE, online)],
+            expanded_edge_scorer(edges, as_of=as_of_date),
+            rules,
+        )
+        # Cached first: the next run's round 1 finds what round 2 fetched, without a request.
+        upsert(con, "openalex_cache", cache_rows(cached, fetched_at=now))
+        verdicts = judge_datasets(edges, pairs, rounds, as_of=as_of_date, rules=rules).assign(
+            as_of=as_of_date, snapshot_id=current_snapshot_id(con)
+        )
+        latest = con.execute(load_sql("latest_dataset_verdicts"), [areas]).df()
+        rows, history = with_history(verdicts, latest, judged_at=now)
+        # History first: were the replace to fail, a re-run finds the verdict unchanged and appends nothing twice.
+        upsert(con, "dataset_verdict_history", history)
+        replace_partitions(con, "dataset_verdicts", rows, areas)
+        metadata = table_metadata(
+            con, "dataset_verdicts", where="list_contains(?, research_area)", params=[areas],
+            preview_columns=["research_area", "dataset_short_name", "verdict", "previous_verdict", "reason"],
+            lineage=DATASET_VERDICTS_LINEAGE,
+        )
+    counts = rows["verdict"].value_counts()
+    distribution = {verdict: int(counts.get(verdict, 0)) for verdict in VERDICTS}
+    # per_partition_figures counts the strings of a `label` column
+    per_area = per_partition_figures(context, rows.rename(columns={"verdict": "label"}), areas, VERDICTS)
+    expansion = {
+        "expanded_datasets": int((rows["expansion_rounds"] > 0).sum()),
+        "expanded_publications": int(rows["expanded_publications"].sum()),
+        "openalex_works_cached": len(cached),
+        "verdicts_changed": len(history),
+    }
+    context.log.info(f"judged {len(rows):,} datasets in {len(areas)} research area(s): {distribution}; expansion: {expansion}")
+    return dg.MaterializeResult(
+        metadata={
+            **metadata, "verdict_distribution": distribution, **expansion, "as_of": as_of_date.isoformat(),
+            "verdict_distribution_per_research_area": {area: figures["label_distribution"] for area, figures in per_area.items()},
+        }
+    )
+
+
+_EVIDENCE = [("edge_reliability", "reliability"), ("edge_reliability", "label")]
+DATASET_VERDICTS_LINEAGE = {
+    "research_area": [("edge_reliability", "research_area")],
+    "dataset_id": [("edge_reliability", "dataset_id")],
+    "dataset_doi": [("edge_reliability", "dataset_doi")],
+    "dataset_short_name": [("edge_reliability", "dataset_short_name")],
+    "verdict": [*_EVIDENCE, ("dataset_lineage", "superseded"), ("coherence_judgements", "verdict"), ("openalex_works", "referenced_works")],
+    "stale": [*_EVIDENCE, ("dataset_lineage", "superseded"), ("dataset_lineage", "superseded_since")],
+    "staleness_reason": [*_EVIDENCE, ("dataset_lineage", "version_text"), ("dataset_lineage", "successor_version")],
+    "contradicted": [("coherence_judgements", "verdict")],
+    "contradiction_reason": [("coherence_judgements", "verdict")],
+    "n_edges": [("edge_reliability", "publication_id"), ("openalex_works", "referenced_works")],
+    "n_reliable_edges": [("edge_reliability", "reliability"), ("openalex_works", "referenced_works")],
+    "expanded_publications": [("openalex_works", "referenced_works")],
+}

@@ -1,0 +1,145 @@
+"""Judge every dataset of some research areas: the tables' rows in, dataset_verdicts and history rows out."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import date, datetime
+
+import numpy as np
+import pandas as pd
+
+from recon_assets.reliability.scoring import Weights, score_edges, superseded_before
+from recon_assets.verdicts.critic import ContradictingPair, CriticRules, Edge, ExpansionRound, Lifecycle, judge
+from recon_assets.verdicts.expansion import CitingWork, expansion_edges
+
+KEY = ["research_area", "dataset_id"]
+# Columns of the dataset copied onto the score_edges rows of its expanded publications.
+DATASET_COLUMNS = [
+    "research_area", "dataset_id", "dataset_doi", "dataset_short_name", "dataset_superseded", "dataset_version",
+    "successor_version", "superseded_since", "dataset_collection_progress",
+]
+VERDICT_COLUMNS = [
+    *KEY, "dataset_doi", "dataset_short_name", "verdict", "stale", "staleness_reason", "contradicted",
+    "contradiction_reason", "n_edges", "n_reliable_edges", "expansion_rounds", "expanded_publications", "reason",
+]
+
+
+def evidence_by_dataset(edges: pd.DataFrame) -> dict[tuple[str, str], list[Edge]]:
+    """{(research_area, dataset_id): its edges} from sql/verdict_evidence.sql rows (citation, reliability, label)."""
+    return {
+        key: [Edge(row.citation, float(row.reliability), row.label) for row in group.itertuples(index=False)]
+        for key, group in edges.groupby(KEY, sort=True)
+    }
+
+
+def pairs_by_dataset(pairs: pd.DataFrame) -> dict[tuple[str, str], list[ContradictingPair]]:
+    """{(research_area, dataset_id): its contradicting pairs} from sql/contradicting_pairs.sql rows."""
+    return {
+        key: [
+            ContradictingPair(row.older_citation, _year(row.older_year), row.newer_citation, _year(row.newer_year))
+            for row in group.itertuples(index=False)
+        ]
+        for key, group in pairs.groupby(KEY, sort=True)
+    }
+
+
+def lifecycle(dataset: Mapping[str, object], as_of: date) -> Lifecycle:
+    """The dataset's lifecycle as of `as_of`: a successor released after as_of does not supersede it yet
+    (`scoring.superseded_before`, the rule of the lifecycle penalty)."""
+    since = dataset["superseded_since"] if isinstance(dataset["superseded_since"], str) else None
+    return Lifecycle(
+        superseded=bool(dataset["dataset_superseded"]) and superseded_before(since, as_of),
+        version=dataset["dataset_version"] if isinstance(dataset["dataset_version"], str) else None,
+        successor_version=dataset["successor_version"] if isinstance(dataset["successor_version"], str) else None,
+        since=since,
+    )
+
+
+def expanded_edge_scorer(edges: pd.DataFrame, *, as_of: date):
+    """A `score` function for `expansion.expand`: the new works of a (research_area, dataset_id) scored by
+    `score_edges` with the weights, decay, centrality rule and lifecycle penalty its edges were scored with
+    (edge_reliability.weights), so they count toward the reliability bar exactly as the KG's edges do."""
+    datasets = edges.drop_duplicates(KEY).set_index(KEY)
+
+    def score(key: tuple[str, str], works: Sequence[CitingWork]) -> list[Edge]:
+        dataset = datasets.loc[key]
+        settings = json.loads(dataset["weights"])
+        frame = expansion_edges(works, {**dict(zip(KEY, key)), **dataset[DATASET_COLUMNS[2:]].to_dict()}, as_of=as_of)
+        scored = score_edges(
+            frame, as_of=as_of, weights=Weights(settings["centrality"], settings["recency"], settings["coherence"]),
+            decay=settings["decay"], centrality_rule=settings["centrality_rule"], lifecycle_penalty=settings["lifecycle_penalty"],
+        )
+        return [Edge(row.citation, float(row.reliability), row.label) for row in scored.itertuples(index=False)]
+
+    return score
+
+
+def judge_datasets(
+    edges: pd.DataFrame,
+    pairs: pd.DataFrame,
+    rounds: Mapping[tuple[str, str], Sequence[ExpansionRound]],
+    *,
+    as_of: date,
+    rules: CriticRules = CriticRules(),
+) -> pd.DataFrame:
+    """One verdict row per (research_area, dataset_id) of `edges`.
+
+    Args:
+        edges: sql/verdict_evidence.sql rows.
+        pairs: sql/contradicting_pairs.sql rows.
+        rounds: the expansion rounds run per key (`expansion.expand`); keys without rounds had enough edges.
+
+    Returns:
+        DataFrame with VERDICT_COLUMNS; stale / contradicted and their reasons are NA when the checks did not
+        run (insufficient evidence).
+    """
+    datasets = edges.drop_duplicates(KEY).set_index(KEY)
+    contradictions = pairs_by_dataset(pairs)
+    rows = []
+    for key, evidence in evidence_by_dataset(edges).items():
+        dataset = datasets.loc[key]
+        result = judge(evidence, lifecycle(dataset, as_of), contradictions.get(key, []), rules, rounds.get(key, ()))
+        rows.append({
+            **dict(zip(KEY, key)),
+            "dataset_doi": dataset["dataset_doi"], "dataset_short_name": dataset["dataset_short_name"],
+            "verdict": result.verdict,
+            "stale": result.staleness.flagged if result.staleness else None,
+            "staleness_reason": result.staleness.why if result.staleness else None,
+            "contradicted": result.contradiction.flagged if result.contradiction else None,
+            "contradiction_reason": result.contradiction.why if result.contradiction else None,
+            "n_edges": result.n_edges, "n_reliable_edges": result.n_reliable,
+            "expansion_rounds": result.expansion_rounds, "expanded_publications": result.expanded_publications,
+            "reason": result.reason,
+        })
+    return pd.DataFrame(rows, columns=VERDICT_COLUMNS)
+
+
+def with_history(verdicts: pd.DataFrame, latest: pd.DataFrame, *, judged_at: datetime) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The verdict rows with previous_verdict and verdict_changed_at, and the history rows to append.
+
+    A verdict is new (no history) or changed (differs from the latest history row): it is recorded in
+    history with changed_at = judged_at and the verdict it replaces. Otherwise nothing is appended and the
+    row keeps the latest change: previous_verdict is the verdict before it, verdict_changed_at its time.
+
+    Args:
+        verdicts: rows with research_area, dataset_id, verdict, as_of and snapshot_id.
+        latest: sql/latest_dataset_verdicts.sql rows (verdict, previous_verdict, changed_at per key).
+
+    Returns:
+        (verdicts plus previous_verdict, verdict_changed_at and judged_at; dataset_verdict_history rows).
+    """
+    merged = verdicts.merge(latest, on=KEY, how="left", suffixes=("", "_latest"))
+    changed = (merged["verdict_latest"].isna() | (merged["verdict"] != merged["verdict_latest"])).to_numpy()
+    merged["previous_verdict"] = np.where(changed, merged["verdict_latest"], merged["previous_verdict"])
+    merged["previous_verdict"] = merged["previous_verdict"].where(merged["previous_verdict"].notna(), None)
+    merged["verdict_changed_at"] = pd.Series(
+        np.where(changed, pd.Timestamp(judged_at), merged["changed_at"]), index=merged.index
+    ).astype("datetime64[us, UTC]")
+    merged["judged_at"] = judged_at
+    history = merged.loc[changed, [*KEY, "verdict", "previous_verdict", "verdict_changed_at", "as_of", "snapshot_id"]]
+    return merged.drop(columns=["verdict_latest", "changed_at"]), history.rename(columns={"verdict_changed_at": "changed_at"})
+
+
+def _year(value: object) -> int | None:
+    return None if pd.isna(value) else int(value)

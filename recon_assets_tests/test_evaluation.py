@@ -1,0 +1,177 @@
+"""The evaluation's pure parts: rates, the settings grid, the labelled cases and the worked cases."""
+
+import math
+from datetime import date
+
+import pandas as pd
+import pytest
+
+from recon_assets.evaluation.ablation import evaluate, is_hit, match_edge_cases, worked_case_inputs
+from recon_assets.evaluation.cases import KINDS, load_cases, load_pair_texts
+from recon_assets.evaluation.metrics import (
+    AGE_ONLY_SETTING,
+    DEFAULT_SETTING,
+    Rate,
+    contradiction_rate,
+    flagged_rate,
+    settings_grid,
+    superseded_precision,
+    weight_grid,
+)
+from recon_assets.reliability.scoring import Weights, score_edges
+
+CASES = load_cases()
+
+
+@pytest.mark.parametrize(
+    "rate, value, text",
+    [
+        (Rate(21, 22), 21 / 22, "95% (21/22)"),
+        (Rate(0, 4), 0.0, "0% (0/4)"),
+        (Rate(0, 0), math.nan, "n/a (0 cases)"),
+    ],
+)
+def test_rate_value_is_nan_without_cases(rate, value, text):
+    assert (math.isnan(rate.value) and math.isnan(value)) or rate.value == value
+    assert str(rate) == text
+
+
+@pytest.mark.parametrize("numerator, denominator", [(3, 2), (-1, 2)])
+def test_rate_rejects_impossible_fractions(numerator, denominator):
+    with pytest.raises(ValueError, match="numerator"):
+        Rate(numerator, denominator)
+
+
+@pytest.mark.parametrize(
+    "labels, expected",
+    [
+        (["DECLINING", "SUPERSEDED", "CURRENT", "FOUNDATIONAL"], Rate(2, 4)),
+        ([], Rate(0, 0)),
+        (["FOUNDATIONAL"], Rate(0, 1)),
+    ],
+)
+def test_flagged_rate_counts_declining_and_superseded(labels, expected):
+    assert flagged_rate(labels) == expected
+
+
+@pytest.mark.parametrize(
+    "verdicts, expected",
+    [(["CONTRADICTED", "SUPERSEDED", "UNVERIFIED"], Rate(1, 3)), ([], Rate(0, 0)), (["SUPPORTED"], Rate(0, 1))],
+)
+def test_contradiction_rate_counts_only_contradicted(verdicts, expected):
+    assert contradiction_rate(verdicts) == expected
+
+
+@pytest.mark.parametrize(
+    "labels, known, expected",
+    [
+        (["SUPERSEDED", "SUPERSEDED", "DECLINING"], [True, False, True], Rate(1, 2)),
+        (["DECLINING"], [True], Rate(0, 0)),
+    ],
+)
+def test_superseded_precision_is_over_every_superseded_label(labels, known, expected):
+    assert superseded_precision(labels, known) == expected
+
+
+def test_superseded_precision_rejects_unequal_lengths():
+    with pytest.raises(ValueError, match="same length"):
+        superseded_precision(["SUPERSEDED"], [True, False])
+
+
+def test_weight_grid_has_66_triples_summing_exactly_to_one():
+    grid = weight_grid()
+    assert len(grid) == 66 == len(set(grid))
+    assert all(math.fsum([w.centrality, w.recency, w.coherence]) == 1.0 for w in grid)
+    assert all(round(value * 10) == value * 10 for w in grid for value in (w.centrality, w.recency, w.coherence))
+
+
+@pytest.mark.parametrize("setting", [DEFAULT_SETTING, AGE_ONLY_SETTING, (Weights(1.0, 0.0, 0.0), "none"), (Weights(0.0, 0.0, 1.0), "log")])
+def test_settings_grid_has_198_settings_including(setting):
+    grid = settings_grid()
+    assert len(grid) == 198 == len(set(grid))
+    assert setting in grid
+
+
+@pytest.mark.parametrize("step", [0, 3])
+def test_weight_grid_rejects_steps_not_dividing_one(step):
+    with pytest.raises(ValueError, match="divide"):
+        weight_grid(step)
+
+
+def test_labelled_cases_are_versioned_sourced_and_cover_every_kind():
+    assert CASES["labels_version"].nunique() == 1
+    assert CASES["source"].notna().all()
+    assert set(CASES["kind"]) == set(KINDS)
+
+
+@pytest.mark.parametrize(
+    "column, value, message",
+    [("source", "", "no source"), ("kind", "guessed", "unknown kind"), ("labels_version", "2", "labels_version")],
+)
+def test_load_cases_rejects_bad_rows(tmp_path, column, value, message):
+    broken = CASES.copy()
+    broken.loc[0, column] = value
+    path = tmp_path / "cases.csv"
+    broken.to_csv(path, index=False)
+    with pytest.raises(ValueError, match=message):
+        load_cases(path)
+
+
+def test_every_judged_pair_has_texts_or_says_why_not():
+    texts = set(load_pair_texts()["doi"])
+    pairs = CASES[CASES["kind"] == "contradicted_pair"]
+    with_texts = pairs["publication_doi"].isin(texts) & pairs["newer_publication_doi"].isin(texts)
+    assert with_texts.sum() >= 4
+    assert pairs.loc[~with_texts, "source"].str.contains("not stored").all()
+
+
+@pytest.mark.parametrize(
+    "case_id, label, reliability",
+    [("c-1", "FOUNDATIONAL", (0.61, 0.64)), ("c-2", "SUPERSEDED", (0.31, 0.33))],
+)
+def test_worked_cases_of_domain_md_hit_under_the_default(case_id, label, reliability):
+    rows, as_of = worked_case_inputs(CASES)
+    scored = score_edges(rows, as_of=as_of).set_index("case_id").loc[case_id]
+    assert scored["label"] == label
+    assert reliability[0] <= scored["reliability"] <= reliability[1]
+
+
+@pytest.mark.parametrize(
+    "expected, got, hit",
+    [
+        ("known_superseded", "DECLINING", True),
+        ("known_superseded", "CURRENT", False),
+        ("known_foundational", "FOUNDATIONAL", True),
+        ("known_foundational", "SUPERSEDED", False),
+        ("known_contradicted", "CONTRADICTED", True),
+        ("known_contradicted", "SUPERSEDED", False),
+        ("known_contradicted", "NOT_JUDGED", pd.NA),
+        ("known_superseded", None, pd.NA),
+    ],
+)
+def test_is_hit(expected, got, hit):
+    assert is_hit(expected, got) is hit
+
+
+def test_cases_missing_from_the_kg_are_kept_as_not_found():
+    edges = pd.DataFrame(
+        {"dataset_id": ["d1"], "publication_id": ["p1"], "dataset_doi": ["10.5067/ASTER/AST_05.003"], "publication_doi": ["10.3390/RS11121408"]}
+    )
+    matched = match_edge_cases(CASES, edges).set_index("case_id")
+    assert matched.loc["a-02", "dataset_id"] == "d1"  # matched case-insensitively on both DOIs
+    assert matched["dataset_id"].isna().sum() == len(matched) - 1
+    assert {"b-01", "b-02"} <= set(matched.index)
+
+
+def test_evaluate_without_kg_edges_scores_the_worked_cases_and_reports_pairs():
+    verdicts = pd.DataFrame({"case_id": ["e-01", "e-05"], "verdict": ["CONTRADICTED", "NOT_JUDGED"], "rationale": ["", ""], "verdict_source": ["x", "y"]})
+    cases = CASES[CASES["case_id"].isin(["c-1", "c-2", "a-01", "e-01", "e-05"])]
+    edges = pd.DataFrame(columns=["dataset_id", "publication_id", "dataset_doi", "publication_doi"])
+    settings, outcomes = evaluate(edges, cases, verdicts, as_of=date(2026, 1, 1), settings=[DEFAULT_SETTING])
+    row = settings.iloc[0]
+    assert (row["staleness_caught"], row["staleness_cases"]) == (1, 1)  # worked case 2 only; a-01 is not found
+    assert (row["foundational_flagged"], row["foundational_cases"]) == (0, 1)
+    assert (row["contradictions_caught"], row["contradiction_pairs"], row["pairs_not_judged"]) == (1, 1, 1)
+    assert (row["superseded_known"], row["superseded_labelled"]) == (1, 1)
+    assert row["superseded_cases_not_found"] == 1
+    assert outcomes.set_index("case_id").loc["a-01", "found"] == False  # noqa: E712 - numpy bool

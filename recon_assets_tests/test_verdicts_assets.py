@@ -1,0 +1,180 @@
+"""dataset_verdicts materialized with a real Dagster instance on a copy of the shipped sample's pipeline run:
+verdicts with history (a dataset moving PASS -> STALE when its version is superseded), evidence expansion
+through the OpenAlex cache and OpenAlex (a loopback fake answering with the real recorded works), and the
+asset check passing and failing."""
+
+import shutil
+
+import dagster as dg
+import duckdb
+import pytest
+from dagster_duckdb import DuckDBResource
+
+from recon_assets.reliability.assets import edge_reliability
+from recon_assets.resources import AsOfDate, OpenAlexResource
+from recon_assets.verdicts.assets import dataset_verdicts
+from recon_assets.verdicts.checks import dataset_verdicts_one_valid_per_dataset
+
+from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
+from recon_assets_tests.pipeline_runs import AS_OF
+
+AREA = "land_surface_agriculture_indicators"
+AST_L1T_V003 = "kg:783cfd5c-9ba8-54da-b75f-4e18e456e177"  # 7 edges in AREA; V003, superseded by V031
+MOD021KM = ("cryospheric_indicators", "kg:4dcb6ae2-1d54-52cc-9ba8-5718a94afc5c")  # 1 edge, version current
+# A real recorded work cited by 7 of the recorded works (fixtures/openalex): the DOI the test dataset takes.
+CITED_DOI = "10.3390/rs10081186"
+
+
+@pytest.fixture
+def database(sample_run, tmp_path):
+    """A writable copy of the sample run's DuckDB file, without any verdicts yet."""
+    path = tmp_path / "recon.duckdb"
+    shutil.copy(sample_run.database, path)
+    with duckdb.connect(str(path)) as con:
+        con.execute("DROP TABLE IF EXISTS dataset_verdicts; DROP TABLE IF EXISTS dataset_verdict_history")
+    return path
+
+
+def _materialize(instance, database, assets, area, openalex=None) -> dg.ExecuteInProcessResult:
+    return dg.materialize(
+        [*assets, dataset_verdicts_one_valid_per_dataset], instance=instance, partition_key=area,
+        resources={
+            "duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=AS_OF),
+            "openalex": openalex or OpenAlexResource(offline=True),
+        },
+    )
+
+
+def _query(database, sql, params=()):
+    with duckdb.connect(str(database), read_only=True) as con:
+        return con.execute(sql, list(params)).fetchall()
+
+
+def _set_superseded(database, dataset_id, superseded):
+    """The lineage change a new dataset version brings (or its withdrawal)."""
+    with duckdb.connect(str(database)) as con:
+        con.execute("UPDATE dataset_lineage SET superseded = ? WHERE dataset_id = ?", [superseded, dataset_id])
+
+
+def test_a_dataset_moves_from_pass_to_stale_and_history_keeps_each_change(database):
+    verdict_sql = (
+        "SELECT verdict, previous_verdict, verdict_changed_at, judged_at, stale, contradicted, reason "
+        "FROM dataset_verdicts WHERE research_area = ? AND dataset_id = ?"
+    )
+    with dg.instance_for_test() as instance:
+        _set_superseded(database, AST_L1T_V003, False)
+        first = _materialize(instance, database, [edge_reliability, dataset_verdicts], AREA)
+        [(verdict, previous, changed_at, judged_at, stale, contradicted, reason)] = _query(database, verdict_sql, [AREA, AST_L1T_V003])
+        assert (verdict, previous, stale, contradicted) == ("PASS", None, False, False)
+        assert changed_at == judged_at
+        assert reason.startswith("PASS: 7 edge(s), 7 with reliability >= 0.40") and "not stale: dataset version current" in reason
+
+        _set_superseded(database, AST_L1T_V003, True)
+        _materialize(instance, database, [edge_reliability, dataset_verdicts], AREA)
+        [(verdict, previous, stale_changed_at, judged_at, stale, _, reason)] = _query(database, verdict_sql, [AREA, AST_L1T_V003])
+        assert (verdict, previous, stale) == ("STALE", "PASS", True)
+        assert stale_changed_at == judged_at > changed_at
+        assert reason.startswith("STALE: dataset version V003 superseded by V031 since ") and "under all 7 edges: [" in reason
+
+        # unchanged: no history row, the row keeps the change it last went through
+        _materialize(instance, database, [dataset_verdicts], AREA)
+        [(verdict, previous, kept_changed_at, judged_at, *_)] = _query(database, verdict_sql, [AREA, AST_L1T_V003])
+        assert (verdict, previous, kept_changed_at) == ("STALE", "PASS", stale_changed_at) and judged_at > stale_changed_at
+
+        history = _query(
+            database, "SELECT verdict, previous_verdict, changed_at FROM dataset_verdict_history "
+            "WHERE research_area = ? AND dataset_id = ? ORDER BY changed_at", [AREA, AST_L1T_V003],
+        )
+        assert history == [("PASS", None, changed_at), ("STALE", "PASS", stale_changed_at)]
+        # one verdict per dataset with edges in the area, and the metadata counts them
+        assert _query(database, "SELECT count(*) FROM dataset_verdicts WHERE research_area = ?", [AREA]) == _query(
+            database, "SELECT count(DISTINCT dataset_id) FROM edge_reliability WHERE research_area = ?", [AREA]
+        )
+        distribution = first.asset_materializations_for_node("dataset_verdicts")[0].metadata["verdict_distribution"].data
+        assert distribution["PASS"] >= 1 and set(distribution) == {"PASS", "STALE", "CONTRADICTED", "INSUFFICIENT", "FORCED_PASS"}
+        assert all(evaluation.passed for evaluation in first.get_asset_check_evaluations())
+
+
+def test_a_contradicting_pair_two_years_apart_makes_the_dataset_contradicted_even_when_stale(database):
+    with duckdb.connect(str(database)) as con:
+        older, newer = con.execute(
+            "SELECT min_by(publication_id, publication_year), max_by(publication_id, publication_year) "
+            "FROM edge_reliability WHERE research_area = ? AND dataset_id = ?", [AREA, AST_L1T_V003],
+        ).fetchone()
+        # a judged pair of the sample, turned into a contradiction of the dataset's oldest edge by its newest
+        con.execute("CREATE TEMP TABLE pair AS SELECT * FROM coherence_judgements LIMIT 1")
+        con.execute(
+            "UPDATE pair SET research_area = ?, dataset_id = ?, older_publication_id = ?, newer_publication_id = ?, "
+            "verdict = 'CONTRADICTED', coherence = 0.1", [AREA, AST_L1T_V003, older, newer],
+        )
+        con.execute("INSERT INTO coherence_judgements SELECT * FROM pair")
+    with dg.instance_for_test() as instance:
+        _materialize(instance, database, [dataset_verdicts], AREA)
+    [(verdict, stale, contradicted, reason)] = _query(
+        database, "SELECT verdict, stale, contradicted, reason FROM dataset_verdicts WHERE research_area = ? AND dataset_id = ?",
+        [AREA, AST_L1T_V003],
+    )
+    assert (verdict, stale, contradicted) == ("CONTRADICTED", True, True)
+    assert " contradicts [" in reason and "years apart)" in reason and "also stale: dataset version V003 superseded" in reason
+
+
+def test_expansion_asks_openalex_when_the_cache_has_nothing_then_finds_it_in_the_cache(database):
+    """MOD021KM has one edge in its area: INSUFFICIENT. Given the DOI of a real cited work, round 1 finds
+    nothing (that work is not cached), round 2 asks OpenAlex and caches the answers; the next run, offline,
+    finds the same 7 citing publications in round 1."""
+    area, dataset_id = MOD021KM
+    with duckdb.connect(str(database)) as con:
+        for table in ("datasets", "edge_reliability"):
+            column = "doi" if table == "datasets" else "dataset_doi"
+            con.execute(f"UPDATE {table} SET {column} = ? WHERE dataset_id = ?", [CITED_DOI, dataset_id])
+        con.execute("DELETE FROM openalex_cache WHERE doi = ?", [CITED_DOI])
+    sql = "SELECT verdict, n_edges, n_reliable_edges, expansion_rounds, expanded_publications, reason FROM dataset_verdicts WHERE dataset_id = ?"
+    fake = FakeOpenAlex(real_works())
+    with dg.instance_for_test() as instance, serve_on_loopback(fake) as base:
+        online = _materialize(instance, database, [dataset_verdicts], area, OpenAlexResource(api_key="test-key", base_url=base))
+        [(verdict, edges, reliable, rounds, expanded, reason)] = _query(database, sql, [dataset_id])
+        assert (verdict, edges, reliable, rounds, expanded) == ("PASS", 8, 8, 2, 7)
+        assert "round 1, OpenAlex cache: the dataset DOI is not in the OpenAlex cache" in reason
+        assert "round 2, OpenAlex: 7 OpenAlex work(s) cite W2883746869: [" in reason
+        assert online.asset_materializations_for_node("dataset_verdicts")[0].metadata["openalex_works_cached"].value == 8
+        assert _query(database, "SELECT status FROM openalex_cache WHERE doi = ?", [CITED_DOI]) == [("found",)]
+
+        requests_before = len(fake.requests)
+        _materialize(instance, database, [dataset_verdicts], area)
+        [(verdict, edges, reliable, rounds, expanded, reason)] = _query(database, sql, [dataset_id])
+        assert (verdict, edges, reliable, rounds, expanded) == ("PASS", 8, 8, 1, 7)
+        assert "round 1, OpenAlex cache: 7 cached work(s) cite W2883746869: [" in reason
+        assert len(fake.requests) == requests_before
+
+
+def test_offline_an_insufficient_dataset_is_forced_to_pass_after_two_rounds(database):
+    area, dataset_id = MOD021KM
+    with dg.instance_for_test() as instance:
+        _materialize(instance, database, [dataset_verdicts], area)
+    [(verdict, rounds, stale, reason)] = _query(
+        database, "SELECT verdict, expansion_rounds, stale, reason FROM dataset_verdicts WHERE dataset_id = ?", [dataset_id]
+    )
+    assert (verdict, rounds, stale) == ("FORCED_PASS", 2, None)
+    assert reason.startswith("FORCED_PASS: still insufficient after the ceiling of 2 expansion round(s), 1 edge(s)")
+    assert "round 2, OpenAlex: OpenAlex offline: not asked" in reason
+
+
+@pytest.mark.parametrize(
+    ("breakage", "failing"),
+    [
+        ("DELETE FROM dataset_verdicts WHERE dataset_id = '{dataset}'", {"missing": 1, "invalid": 0}),
+        ("UPDATE dataset_verdicts SET verdict = 'Pass' WHERE dataset_id = '{dataset}'", {"missing": 0, "invalid": 1}),
+    ],
+    ids=["missing", "wrong-case"],
+)
+def test_the_check_fails_on_a_missing_or_invalid_verdict(database, breakage, failing):
+    with dg.instance_for_test() as instance:
+        _materialize(instance, database, [dataset_verdicts], AREA)
+    resource = DuckDBResource(database=str(database))
+    assert dataset_verdicts_one_valid_per_dataset(duckdb=resource).passed
+    with duckdb.connect(str(database)) as con:
+        con.execute(breakage.format(dataset=AST_L1T_V003))
+    result = dataset_verdicts_one_valid_per_dataset(duckdb=resource)
+    assert not result.passed
+    assert {name: result.metadata[name].value for name in failing} == failing
+    assert result.metadata["failing_examples"].data == [AST_L1T_V003]

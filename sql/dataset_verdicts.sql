@@ -1,0 +1,22 @@
+CREATE TABLE IF NOT EXISTS dataset_verdicts (
+    research_area          VARCHAR NOT NULL,
+    dataset_id             VARCHAR NOT NULL,
+    dataset_doi            VARCHAR,
+    dataset_short_name     VARCHAR,
+    verdict                VARCHAR NOT NULL,
+    stale                  BOOLEAN,
+    staleness_reason       VARCHAR,
+    contradicted           BOOLEAN,
+    contradiction_reason   VARCHAR,
+    n_edges                INTEGER NOT NULL,
+    n_reliable_edges       INTEGER NOT NULL,
+    expansion_rounds       INTEGER NOT NULL,
+    expanded_publications  INTEGER NOT NULL,
+    reason                 VARCHAR NOT NULL,
+    previous_verdict       VARCHAR,
+    verdict_changed_at     TIMESTAMPTZ NOT NULL,
+    as_of                  DATE NOT NULL,
+    snapshot_id            VARCHAR NOT NULL,
+    judged_at              TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (research_area, dataset_id)
+);
