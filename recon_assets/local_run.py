@@ -172,6 +172,11 @@ def _failures(result: dg.ExecuteInProcessResult) -> list[str]:
 def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused: bool, judging: str) -> None:
     with duckdb.connect(str(database), read_only=True) as con:
         labels = con.execute("SELECT label, count(*) FROM edge_reliability GROUP BY 1 ORDER BY 2 DESC").fetchall()
+        verdicts = con.execute("SELECT verdict, count(*) FROM dataset_verdicts GROUP BY 1 ORDER BY 2 DESC").fetchall()
+        evaluation = con.execute(
+            "SELECT staleness_caught, staleness_cases, foundational_flagged, foundational_cases, contradictions_caught, "
+            "contradiction_pairs, superseded_known, superseded_labelled FROM reliability_evaluation WHERE is_default"
+        ).fetchone()
         snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(
             "SELECT snapshot_id, lines_read, nodes_accepted, relationships_accepted, rejected, ingested_at "
             "FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1"
@@ -183,6 +188,12 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
         print("edges scored per label: " + ", ".join(f"{label} {count:,}" for label, count in labels))
     else:
         print("edges scored: 0 - the snapshot has no usable Publication-USES_DATASET->Dataset relationship")
+    if verdicts:
+        print("dataset verdicts (per research area): " + ", ".join(f"{verdict} {count:,}" for verdict, count in verdicts))
+    if evaluation:
+        names = ("staleness caught", "foundational false flags", "contradictions caught", "SUPERSEDED known-superseded")
+        fractions = zip(names, evaluation[::2], evaluation[1::2])
+        print("evaluation on the labelled cases (default weights): " + ", ".join(f"{name} {n}/{d}" for name, n, d in fractions))
     if judging:
         print(judging)
     print(f"asset checks passed: {sum(e.passed for e in checks)}/{len(checks)}")
