@@ -70,6 +70,8 @@ BAD_LINES = {
     "whitespace line": ([b" \t "], [(3, None, "empty line")]),
     "JSON array line": ([b'[{"type":"node","id":"x","labels":["Dataset"]}]'], [(3, None, "not a JSON object")]),
     "JSON scalar line": ([b"42"], [(3, None, "not a JSON object")]),
+    "JSON null line": ([b"null"], [(3, None, "not a JSON object")]),
+    "two objects on one line": ([PUBLICATION + DATASET], [(3, None, "malformed JSON")]),
     "invalid UTF-8": ([b'{"type":"node","id":"caf\xe9","labels":["Dataset"]}'], [(3, None, "invalid UTF-8 at byte 24")]),
     "start node missing": ([rel("r1", "USES_DATASET", "p9", "d1")], [(3, "r1", "start node p9 does not exist")]),
     "end node missing": ([rel("r1", "USES_DATASET", "p1", "d9")], [(3, "r1", "end node d9 does not exist")]),
@@ -123,6 +125,10 @@ BAD_LINES = {
     "relationship type missing": (
         [line(type="relationship", id="r1", start={"id": "p1"}, end={"id": "d1"})],
         [(3, "r1", "unknown relationship type: none")],
+    ),
+    "relationship start a string, not an object": (
+        [line(type="relationship", id="r1", label="USES_DATASET", start="p1", end={"id": "d1"})],
+        [(3, "r1", "relationship without start or end id")],
     ),
     "relationship without end": (
         [line(type="relationship", id="r1", label="USES_DATASET", start={"id": "p1"})],
