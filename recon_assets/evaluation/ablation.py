@@ -222,6 +222,10 @@ def evaluate(
         "pairs_judged": len(judged),
         "pairs_not_judged": len(pair_cases) - len(judged),
     }
+    # Every setting labels the same edges in the same order (score_edges keeps row order): which are
+    # known-superseded is found once.
+    scored_keys = pd.concat([edges[EDGE_KEY], worked[EDGE_KEY]], ignore_index=True)
+    known = np.array([key in superseded_keys for key in map(tuple, scored_keys.to_numpy())], dtype=bool)
     rows, default_labels = [], None
     for weights, decay in settings or settings_grid():
         # Reasons only for the default: the case table shows them, and building them is most of a scoring's cost.
@@ -234,7 +238,6 @@ def evaluate(
             ignore_index=True,
         )
         with_labels = scored_cases.merge(labels, on=EDGE_KEY, how="left")
-        known = [key in superseded_keys for key in map(tuple, labels[EDGE_KEY].to_numpy())]
         rates = {
             "staleness": flagged_rate(with_labels.loc[with_labels["expected"] == KNOWN_SUPERSEDED, "label"]),
             "foundational_false_flag": flagged_rate(with_labels.loc[with_labels["expected"] == KNOWN_FOUNDATIONAL, "label"]),

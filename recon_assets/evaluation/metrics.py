@@ -8,10 +8,12 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
 
 from recon_assets.reliability.scoring import DECAYS, DECLINING, SUPERSEDED, Decay, Weights
 
@@ -67,11 +69,11 @@ def superseded_precision(labels: Iterable[str], known_superseded: Iterable[bool]
     Raises:
         ValueError: lengths differ.
     """
-    pairs = list(itertools.zip_longest(labels, known_superseded))
-    if any(label is None or known is None for label, known in pairs):
+    labelled = pd.Series(labels).eq(SUPERSEDED).to_numpy(dtype=bool)
+    known = np.asarray(known_superseded, dtype=bool)
+    if labelled.shape != known.shape:
         raise ValueError("labels and known_superseded must have the same length")
-    superseded = [bool(known) for label, known in pairs if label == SUPERSEDED]
-    return Rate(sum(superseded), len(superseded))
+    return Rate(int((labelled & known).sum()), int(labelled.sum()))
 
 
 def weight_grid(step_tenths: int = GRID_STEP_TENTHS) -> list[Weights]:

@@ -117,11 +117,12 @@ class TrendRules:
             raise ValueError(f"trend rules out of range (decline in [-1, 0], growth and centrality in [0, 1], age >= 0): {self}")
 
 
-def age_years(year: float | None, as_of: date) -> float:
-    """Whole years between publication and `as_of` (never negative: in-press papers have age 0); NaN when year is unknown."""
-    if year is None or pd.isna(year):
-        return math.nan
-    return float(max(0, as_of.year - int(year)))
+def age_years(year: object, as_of: date) -> float | np.ndarray:
+    """Whole years between publication and `as_of` (never negative: in-press papers have age 0); NaN when the year
+    is unknown (None, NA, NaN). `year` is a scalar (a float is returned) or array-like of shape (n,) (an array)."""
+    years = pd.array(np.atleast_1d(np.asarray(year, dtype=object)), dtype="Float64").to_numpy(dtype=float, na_value=np.nan)
+    ages = np.maximum(0.0, as_of.year - np.floor(years))
+    return ages if np.ndim(year) else float(ages[0])
 
 
 def recency(age: np.ndarray | float, decay: Decay) -> np.ndarray:
@@ -348,22 +349,28 @@ def score_edges(
     openalex_year = scored["openalex_year"].astype("Int64")
     scored["publication_year"] = kg_year.fillna(openalex_year)
     scored["year_source"] = np.where(kg_year.notna(), "kg", np.where(openalex_year.notna(), "openalex", None))
-    ages = np.array([age_years(year, as_of) for year in scored["publication_year"]], dtype=float)
+    ages = age_years(scored["publication_year"], as_of)
     scored["citation_centrality"] = np.where(
         scored["cited_by_count"].notna(), citation_centrality(scored["cited_by_count"].astype(float).fillna(0)), np.nan
     )
     scored["centrality"], scored["centrality_source"] = combine_centrality(
         scored["pagerank_centrality"], scored["citation_centrality"], centrality_rule
     )
+    # Columns as numpy object arrays: iterating pandas' Arrow-backed columns costs ~10x more at 10^5 edges.
     sources = [
         retraction(bool(flag), notices if isinstance(notices, (list, tuple, np.ndarray)) else (), bool(notice))
-        for flag, notices, notice in zip(scored["openalex_retracted"], scored["crossref_notice_dois"], scored["retraction_notice"])
+        for flag, notices, notice in zip(
+            scored["openalex_retracted"].to_numpy(dtype=object),
+            scored["crossref_notice_dois"].to_numpy(dtype=object),
+            scored["retraction_notice"].to_numpy(dtype=object),
+        )
     ]
     scored["is_retracted"] = [source is not None for source in sources]
     scored["retraction_source"] = sources
     scored["recency"] = recency(ages, decay)
     superseded_by_as_of = [
-        bool(flag) and superseded_before(since, as_of) for flag, since in zip(scored["dataset_superseded"], scored["superseded_since"])
+        bool(flag) and superseded_before(since, as_of)
+        for flag, since in zip(scored["dataset_superseded"].to_numpy(dtype=object), scored["superseded_since"].to_numpy(dtype=object))
     ]
     scored["lifecycle_penalty"] = np.where(superseded_by_as_of, lifecycle_penalty, 0.0)
     scored["reliability"] = reliability(

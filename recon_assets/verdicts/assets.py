@@ -90,7 +90,7 @@ def dataset_verdicts(
         rounds = expand(
             evidence_by_dataset(edges),
             {key: doi if isinstance(doi, str) else None for key, doi in datasets.items()},
-            {key: set(group["publication_doi"].dropna()) for key, group in edges.groupby(KEY)},
+            edges.dropna(subset=["publication_doi"]).groupby(KEY)["publication_doi"].agg(set).to_dict(),
             [(CACHE_SOURCE, partial(cached_citing_works, con)), (ONLINE_SOURCE, online)],
             expanded_edge_scorer(edges, as_of=as_of_date),
             rules,

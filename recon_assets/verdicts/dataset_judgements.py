@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime
 
@@ -26,22 +27,24 @@ VERDICT_COLUMNS = [
 
 
 def evidence_by_dataset(edges: pd.DataFrame) -> dict[tuple[str, str], list[Edge]]:
-    """{(research_area, dataset_id): its edges} from sql/verdict_evidence.sql rows (citation, reliability, label)."""
-    return {
-        key: [Edge(row.citation, float(row.reliability), row.label) for row in group.itertuples(index=False)]
-        for key, group in edges.groupby(KEY, sort=True)
-    }
+    """{(research_area, dataset_id): its edges}, keys sorted, from sql/verdict_evidence.sql rows (citation,
+    reliability, label). One pass over the rows: a groupby per key is ~100x slower at 10^5 keys."""
+    evidence = defaultdict(list)
+    for area, dataset, citation, reliability, label in zip(
+        edges["research_area"], edges["dataset_id"], edges["citation"], edges["reliability"], edges["label"]
+    ):
+        evidence[(area, dataset)].append(Edge(citation, float(reliability), label))
+    return dict(sorted(evidence.items()))
 
 
 def pairs_by_dataset(pairs: pd.DataFrame) -> dict[tuple[str, str], list[ContradictingPair]]:
     """{(research_area, dataset_id): its contradicting pairs} from sql/contradicting_pairs.sql rows."""
-    return {
-        key: [
+    found = defaultdict(list)
+    for row in pairs.itertuples(index=False):
+        found[(row.research_area, row.dataset_id)].append(
             ContradictingPair(row.older_citation, _year(row.older_year), row.newer_citation, _year(row.newer_year))
-            for row in group.itertuples(index=False)
-        ]
-        for key, group in pairs.groupby(KEY, sort=True)
-    }
+        )
+    return dict(found)
 
 
 def lifecycle(dataset: Mapping[str, object], as_of: date) -> Lifecycle:
@@ -94,11 +97,11 @@ def judge_datasets(
         DataFrame with VERDICT_COLUMNS; stale / contradicted and their reasons are NA when the checks did not
         run (insufficient evidence).
     """
-    datasets = edges.drop_duplicates(KEY).set_index(KEY)
+    datasets = edges.drop_duplicates(KEY).set_index(KEY).to_dict("index")
     contradictions = pairs_by_dataset(pairs)
     rows = []
     for key, evidence in evidence_by_dataset(edges).items():
-        dataset = datasets.loc[key]
+        dataset = datasets[key]
         result = judge(evidence, lifecycle(dataset, as_of), contradictions.get(key, []), rules, rounds.get(key, ()))
         rows.append({
             **dict(zip(KEY, key)),
