@@ -121,6 +121,18 @@ def test_a_spent_budget_keeps_what_was_fetched_fails_retryable_and_the_rerun_com
 
 
 @responses.activate
+def test_an_openalex_outage_is_a_warning_naming_the_error_and_the_step_still_writes_error_rows(tmp_path):
+    database = _database(tmp_path, SICI[:3])
+    responses.add(responses.GET, API, status=503)
+    with dg.instance_for_test() as instance:
+        result = _materialize(database, _online(), instance=instance)
+        warnings = [e.user_message for e in instance.all_logs(result.run_id) if e.level == logging.WARNING]
+    assert result.success
+    assert any("OpenAlex answered none of the 3 DOIs due (e.g. HTTP 503" in message for message in warnings), warnings
+    assert dict(_query(database, "SELECT status, count(*) FROM openalex_works GROUP BY 1")) == {"error": 3}
+
+
+@responses.activate
 def test_a_second_run_within_the_ttl_makes_zero_requests_and_ttl_zero_refreshes_all(tmp_path, fake):
     database = _database(tmp_path, [*SICI, ABSENT])
     responses.add_callback(responses.GET, API, callback=fake.responses_callback)

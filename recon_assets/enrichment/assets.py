@@ -70,6 +70,12 @@ def openalex_works(
         "statuses": statuses, "retryable": bool(report.budget_spent),
     }
     context.log.info(f"OpenAlex: {len(wanted):,} DOIs, {len(due):,} due for refresh, {report.requests:,} requests: {statuses}")
+    if not openalex.offline and errors and len(errors) == len(due):
+        example = next(iter(errors.values()))
+        context.log.warning(
+            f"OpenAlex answered none of the {len(due):,} DOIs due (e.g. {example}): their edges are scored without "
+            "citation counts; re-materialize when OpenAlex is reachable"
+        )
     if report.budget_spent:
         resets_at = now + timedelta(seconds=report.reset_seconds) if report.reset_seconds is not None else None
         raise dg.Failure(

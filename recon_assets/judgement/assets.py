@@ -81,7 +81,7 @@ def coherence_judgements(
         summary = f"unchanged inputs: {len(areas) - len(to_judge)} research areas reused, {len(to_judge)} judged"
         context.log.info(summary)
         for area in areas:
-            context.log.info(f"{area}: {('judged: ' + reasons[area]) if reasons[area] else 'reused'}")
+            context.log.info(f"{area}: {f'judged ({reasons[area]})' if reasons[area] else 'reused'}")
         if to_judge:
             _judge(context, con, config, as_of_date, to_judge, settings, digests)
         stored = con.execute(
@@ -132,7 +132,7 @@ def _rejudge_reasons(
     reasons: dict[str, str | None] = {}
     for area in areas:
         if area not in runs.index:
-            reasons[area] = "never judged"
+            reasons[area] = "first judging"
         elif runs.at[area, "settings"] != settings:
             reasons[area] = "settings changed: " + _changes(json.loads(runs.at[area, "settings"]), json.loads(settings))
         elif runs.at[area, "inputs_md5"] != inputs_md5[area]:
