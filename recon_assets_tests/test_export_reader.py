@@ -16,10 +16,12 @@ import pytest
 from recon_assets.kg import export_reader
 from recon_assets.kg.export_reader import (
     MAX_LINE_BYTES,
+    RAW_TEXT_LIMIT,
     KgExportError,
     KgFormat,
     ReadStats,
     detect_format,
+    json_line_heads,
     read_export,
 )
 
@@ -153,6 +155,7 @@ def test_invalid_utf8_is_kept_with_its_error(tmp_path: Path) -> None:
     # 24 = offset of the Latin-1 byte 0xE9 in the line.
     assert rows[1] == {
         "position": 2, "line_number": 2, "raw": '{"type":"node","id":"caf\\xe9"}', "read_error": "invalid UTF-8 at byte 24",
+        "byte_offset": len(NODE),
     }
     assert stats.lines_read == 2
 
@@ -548,4 +551,41 @@ def test_json_lines_do_not_depend_on_the_read_block_size(
 
     assert [(row["line_number"], row["raw"], row["read_error"]) for row in rows] == python_rows(content, 200)
     assert [row["position"] for row in rows] == [row["line_number"] for row in rows]
+    assert [row["byte_offset"] for row in rows] == line_offsets(content)
     assert stats.lines_read == stats.elements_read == len(rows)
+
+
+def line_offsets(content: bytes) -> list[int]:
+    """Byte offset of each line's first byte in the file, by plain Python enumeration (a leading BOM is no line's)."""
+    offsets, offset = [], len(codecs.BOM_UTF8) if content.startswith(codecs.BOM_UTF8) else 0
+    while offset < len(content):
+        offsets.append(offset)
+        end = content.find(b"\n", offset)
+        offset = len(content) if end < 0 else end + 1
+    return offsets
+
+
+@pytest.mark.parametrize(
+    "content",
+    [MIXED, MIXED + b"\n", NODE + b'{"type":"node","abstract":"' + "\u00e9\u20ac\U0001f30d".encode() * 400 + b'"}\r\n'],
+    ids=["mixed", "mixed with final newline", "multi-byte characters past the limit"],
+)
+def test_json_line_heads_read_back_what_read_export_gave(tmp_path: Path, content: bytes) -> None:
+    """Read again at its byte offset, every line (blank, CRLF, invalid UTF-8, over-long, last without newline) gives
+    the first 500 characters of the raw text read_export gave for it."""
+    path = tmp_path / "graph.json"
+    path.write_bytes(content)
+    rows = [row for table in read_export(path, KgFormat.APOC_JSONL, ReadStats(), max_line_bytes=200) for row in table.to_pylist()]
+
+    heads = json_line_heads(path, [row["byte_offset"] for row in rows], max_line_bytes=200)
+
+    assert heads == [row["raw"][:RAW_TEXT_LIMIT] for row in rows]
+
+
+def test_graphml_rows_have_no_byte_offset(tmp_path: Path) -> None:
+    path = tmp_path / "graph.graphml"
+    path.write_text(APOC_SHAPED, encoding="utf-8")
+
+    rows, _ = read_rows(path)
+
+    assert [row["byte_offset"] for row in rows] == [None, None, None]

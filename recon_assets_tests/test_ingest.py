@@ -11,6 +11,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from recon_assets.kg import ingest as ingest_module
 from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.export_reader import KgExportError, graphml_element_tags
 from recon_assets.kg.ingest import RAW_TEXT_LIMIT, SnapshotSummary, current_snapshot_id, ingest_export
@@ -200,6 +201,48 @@ def test_raw_text_is_cut(con, tmp_path: Path) -> None:
 
     (raw,) = con.execute("SELECT raw FROM kg_rejects WHERE snapshot_id = ?", [summary.snapshot_id]).fetchone()
     assert raw == long_line[:RAW_TEXT_LIMIT].decode() and len(raw) == 500
+    assert_conserved(con, summary)
+
+
+@pytest.mark.parametrize(
+    ("lines", "kind"),
+    [
+        ([b"{oops"], "judged alone"),
+        ([b'{"type":"node","id":"caf\xe9","labels":["Dataset"]}'], "read error"),
+        ([b'{"type":"node","id":"\xe2\x82\xac","labels":[]}' + b" " * 600], "judged alone, multi-byte"),
+        ([node("p1", "Dataset", abstract="\u20ac" * 600)], "duplicate, judged with other lines"),
+        ([rel("r1", "USES_DATASET", "p1", "ghost")], "missing endpoint, judged with other lines"),
+    ],
+)
+@pytest.mark.parametrize("last", [False, True], ids=["mid-file", "last line, no line end"])
+@pytest.mark.parametrize("line_end", [b"\n", b"\r\n"], ids=["LF", "CRLF"])
+def test_the_raw_text_of_every_kind_of_reject_is_read_back_from_the_file(
+    con, tmp_path: Path, lines: list[bytes], kind: str, line_end: bytes, last: bool
+) -> None:
+    """kg_elements keeps no JSON line text: a rejected line's start is read again at its byte offset (after a BOM)."""
+    path = tmp_path / "graph.json"
+    ordered = [PUBLICATION, DATASET, *lines] if last else [PUBLICATION, *lines, DATASET]
+    path.write_bytes(b"\xef\xbb\xbf" + line_end.join(ordered))
+
+    summary = ingest_export(con, path, "test")
+
+    (raw,) = con.execute("SELECT raw FROM kg_rejects WHERE snapshot_id = ?", [summary.snapshot_id]).fetchone()
+    assert raw == lines[0].decode("utf-8", "backslashreplace")[:RAW_TEXT_LIMIT], kind
+    assert_conserved(con, summary)
+
+
+def test_graphml_rejects_keep_their_transcoded_text(con, tmp_path: Path) -> None:
+    """GraphML elements are not JSON lines of the file: their text, judged alone or with other lines, comes from the reader."""
+    path = tmp_path / "graph.graphml"
+    path.write_text(
+        MINIFIED_HEAD + '<node id="x" labels=""/>\n<edge id="r9" source="ghost" target="d1" label="USES_DATASET"/>\n</graph>\n</graphml>\n',
+        encoding="utf-8",
+    )
+
+    summary = ingest_export(con, path, "test")
+
+    raws = con.execute("SELECT raw FROM kg_rejects WHERE snapshot_id = ? ORDER BY line_number", [summary.snapshot_id]).fetchall()
+    assert [json.loads(raw)["id"] for (raw,) in raws] == ["x", "r9"]
     assert_conserved(con, summary)
 
 
@@ -400,6 +443,44 @@ def test_a_then_b_then_a(con, tmp_path: Path) -> None:
     assert rejects(con, first_b.snapshot_id) == [(3, None, "empty line"), (4, None, "not a JSON object")]
     assert_conserved(con, second_a)
     assert ingest_export(con, a, "a").reused
+
+
+def primary_keys(con: duckdb.DuckDBPyConnection) -> list[tuple]:
+    return con.execute(
+        "SELECT table_name, constraint_column_names FROM duckdb_constraints() WHERE constraint_type = 'PRIMARY KEY' "
+        "AND table_name IN ('kg_nodes', 'kg_relationships') ORDER BY 1"
+    ).fetchall()
+
+
+def test_a_new_snapshot_keeps_the_primary_keys(con, tmp_path: Path) -> None:
+    """kg_nodes and kg_relationships are made again for each snapshot: with their keys, which still refuse a duplicate."""
+    a = write(tmp_path / "a.json", [PUBLICATION, DATASET, rel("r1", "USES_DATASET", "p1", "d1")])
+    b = write(tmp_path / "b.json", [DATASET, PUBLICATION, rel("r1", "USES_DATASET", "p1", "d1")])
+    ingest_export(con, a, "a")
+
+    ingest_export(con, b, "b")
+
+    assert primary_keys(con) == [("kg_nodes", ["node_id"]), ("kg_relationships", ["relationship_id"])]
+    with pytest.raises(duckdb.ConstraintException):
+        con.execute("INSERT INTO kg_nodes SELECT * FROM kg_nodes LIMIT 1")
+
+
+def test_a_snapshot_that_fails_to_be_stored_keeps_the_current_one(con, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables are dropped inside the transaction that refills them: an error there brings the old ones back."""
+    a = write(tmp_path / "a.json", [PUBLICATION, DATASET])
+    b = write(tmp_path / "b.json", [DATASET, node("d2", "Dataset")])
+    first = ingest_export(con, a, "a")
+
+    def failing(*args: object) -> None:
+        raise duckdb.IOException("disk full")
+
+    monkeypatch.setattr(ingest_module, "_replace_rejects", failing)
+    with pytest.raises(duckdb.IOException):
+        ingest_export(con, b, "b")
+
+    assert current_snapshot_id(con) == first.snapshot_id
+    assert con.execute("SELECT node_id FROM kg_nodes ORDER BY 1").fetchall() == [("d1",), ("p1",)]
+    assert primary_keys(con) == [("kg_nodes", ["node_id"]), ("kg_relationships", ["relationship_id"])]
 
 
 def test_shipped_sample_formats_ingest_alike(tmp_path: Path) -> None:

@@ -1,8 +1,10 @@
--- Judge every line read from a KG export (kg_lines: position, line_number, raw, read_error; a stream, read once)
--- and keep the verdict in temp table kg_elements: reject_reason is NULL for an accepted node or relationship,
--- else says why the line is rejected. Rows are keyed by `position` (unique ordinal in the file); `line_number` is
--- only shown, as minified GraphML puts many elements on one line. Of the line's text only the start is kept
--- (raw_head, variable raw_text_limit characters), for kg_rejects.
+-- Judge every line read from a KG export (kg_lines: position, line_number, raw, read_error, byte_offset; a stream,
+-- read once) and keep the verdict in temp table kg_elements: reject_reason is NULL for an accepted node or
+-- relationship, else says why the line is rejected. Rows are keyed by `position` (unique ordinal in the file);
+-- `line_number` is only shown, as minified GraphML puts many elements on one line. The line's text is not kept:
+-- a JSON line is in the file at `byte_offset`, where the caller reads back the few rejected ones for kg_rejects; a
+-- GraphML element transcoded to JSON has no byte_offset and keeps its start (raw_head, variable raw_text_limit
+-- characters) here.
 -- Needs temp table kg_relationship_types(rel_type, start_label, end_label): the known types and, where the
 -- typed tables depend on it, the required endpoint labels (NULL = any).
 -- An id (node, relationship, endpoint) is a non-blank JSON string or an integer (APOC writes Neo4j's integer ids
@@ -25,6 +27,7 @@ CREATE OR REPLACE TEMP TABLE kg_elements (
     end_id        VARCHAR,
     properties    JSON,      -- NULL on rejected lines
     reject_reason VARCHAR,
+    byte_offset   BIGINT,
     raw_head      VARCHAR
 );
 -- Verdicts on each line alone. Each line is parsed once, by one json_extract of the few members judged here (a
@@ -34,11 +37,11 @@ CREATE OR REPLACE TEMP TABLE kg_elements (
 -- judged the lines in 3.7 s where from_json into a struct, plus regular expressions over every line, took 5.0 s.)
 INSERT INTO kg_elements
 WITH parsed AS (
-    SELECT position, line_number, raw, read_error,
+    SELECT position, line_number, raw, read_error, byte_offset,
            CASE WHEN read_error IS NULL THEN try(json_extract(raw, ['$.type', '$.id', '$.labels', '$.label', '$.start.id', '$.end.id', '$.properties'])) END AS members
     FROM kg_lines
 ), shaped AS (
-    SELECT position, line_number, raw, read_error, members,
+    SELECT position, line_number, raw, read_error, byte_offset, members,
            members[1]->>'$' AS element_type,
            members[2] AS id_json,
            members[2]->>'$' AS element_id,
@@ -82,7 +85,8 @@ WITH parsed AS (
     FROM shaped
 )
 SELECT position, line_number, element_type, element_id, labels, rel_type, start_id, end_id,
-       CASE WHEN line_reason IS NULL THEN properties END, line_reason, left(raw, getvariable('raw_text_limit'))
+       CASE WHEN line_reason IS NULL THEN properties END, line_reason, byte_offset,
+       CASE WHEN byte_offset IS NULL THEN left(raw, getvariable('raw_text_limit')) END
 FROM judged;
 -- Verdicts that need other lines: duplicate ids, and relationship endpoints among the accepted nodes. They are
 -- few, so they are written over the line verdicts rather than the table being built again.

@@ -14,7 +14,7 @@ import json
 import re
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -54,9 +54,9 @@ _COMPRESSED = {
 }
 
 LINE_SCHEMA = pa.schema(
-    [("position", pa.int64()), ("line_number", pa.int64()), ("raw", pa.string()), ("read_error", pa.string())]
+    [("position", pa.int64()), ("line_number", pa.int64()), ("raw", pa.string()), ("read_error", pa.string()), ("byte_offset", pa.int64())]
 )
-Row = tuple[int, int | None, str | None, str | None]
+Row = tuple[int, int | None, str | None, str | None, int | None]
 
 
 class KgExportError(ValueError):
@@ -121,13 +121,14 @@ def read_export(
     path: Path, fmt: KgFormat, stats: ReadStats, batch_lines: int = BATCH_LINES, max_line_bytes: int = MAX_LINE_BYTES
 ) -> Iterator[pa.Table]:
     """Yield pyarrow tables (LINE_SCHEMA) of at most `batch_lines` rows of (position, line_number, raw APOC JSON
-    line, read_error) for the whole file.
+    line, read_error, byte_offset) for the whole file.
 
     `position` is the 1-based ordinal of the row in the file and unique; `line_number` is what a user looks for:
     the JSON line, or the line a GraphML element (or syntax error) sits on, shared by every element of a minified
     line. `read_error` is set (and `raw` holds the text as far as it could be decoded) when a line is not valid
     UTF-8 or longer than `max_line_bytes`, an XML element could not be parsed or is not supported; JSON validity
-    is judged later, in SQL.
+    is judged later, in SQL. `byte_offset` is where a JSON line starts in the file (for `json_line_heads`); NULL in
+    GraphML, whose elements are transcoded.
 
     Raises:
         KgExportError: a GraphML file's root element is not <graphml>, or it holds no node, edge or hyperedge
@@ -160,86 +161,139 @@ def _to_table(batch: Sequence[Row]) -> pa.Table:
 
 @dataclass(frozen=True)
 class _OverLong:
-    """The first max_line_bytes + 1 bytes of a line that has no newline within them (the rest is skipped unread)."""
+    """The first max_line_bytes + 1 bytes of a line that has no newline within them (the rest is skipped unread),
+    and the file offset of the line."""
 
+    offset: int
     head: bytes
 
 
+@dataclass(frozen=True)
+class _Chunk:
+    """Whole lines read from the file: `data` ends with a newline (one is added to a last line without), `newlines`
+    are the positions of all its newlines, `offset` is the file offset of its first byte."""
+
+    offset: int
+    data: np.ndarray
+    newlines: np.ndarray
+
+
 def _jsonl_tables(path: Path, stats: ReadStats, max_line_bytes: int) -> Iterator[pa.Table]:
-    """One table per block of whole lines: built by pyarrow without a Python step per line when the block is valid
-    UTF-8 without an over-long line (nearly always), else line by line so that each bad line gets its own error."""
+    """One table per chunk of whole lines: built over the chunk's bytes without a Python step (or copy) per line
+    when the chunk is valid UTF-8 without an over-long line (nearly always), else line by line so that each bad
+    line gets its own error."""
     number = 0
-    with path.open("rb") as handle:
+    with path.open("rb", buffering=0) as handle:
         for chunk in _line_chunks(handle, max_line_bytes):
             if isinstance(chunk, _OverLong):
-                table = _to_table([(number + 1, number + 1, _start_of(chunk.head), _too_long(chunk.head, max_line_bytes))])
+                row = (number + 1, number + 1, _start_of(chunk.head), _too_long(chunk.head, max_line_bytes), chunk.offset)
+                table = _to_table([row])
             else:
                 table = _clean_lines_table(chunk, number, max_line_bytes)
                 if table is None:
-                    lines = chunk.split(b"\n")[:-1]
-                    table = _to_table([_line_row(number + offset, line, max_line_bytes) for offset, line in enumerate(lines, start=1)])
+                    starts = _line_starts(chunk.newlines)
+                    lines = chunk.data.tobytes().split(b"\n")[:-1]
+                    table = _to_table([
+                        _line_row(number + index + 1, line, chunk.offset + int(starts[index]), max_line_bytes)
+                        for index, line in enumerate(lines)
+                    ])
             number += table.num_rows
             stats.lines_read = stats.elements_read = number
             yield table
 
 
-def _line_chunks(handle: BinaryIO, max_line_bytes: int) -> Iterator[bytes | _OverLong]:
-    """Split a JSON-lines file into chunks of whole lines, each chunk ending with a newline (one is added to a last
-    line without). A line with no newline within max_line_bytes + 1 bytes comes as an _OverLong and is skipped,
-    so memory stays bounded by READ_BLOCK_BYTES + max_line_bytes whatever the file holds."""
+def _line_chunks(handle: BinaryIO, max_line_bytes: int) -> Iterator[_Chunk | _OverLong]:
+    """Split a JSON-lines file into chunks of whole lines. A line with no newline within max_line_bytes + 1 bytes
+    comes as an _OverLong and is skipped, so memory stays bounded by READ_BLOCK_BYTES + max_line_bytes whatever
+    the file holds.
+
+    Each block is read into a new array (never reused): the tables made over it may still be in DuckDB's hands."""
     # detect_format accepts a leading byte-order mark, so the first element must not be rejected for it.
-    if handle.read(len(codecs.BOM_UTF8)) != codecs.BOM_UTF8:
-        handle.seek(0)
-    carry = b""
-    skipping = False
-    while block := handle.read(READ_BLOCK_BYTES):
-        at_end = len(block) < READ_BLOCK_BYTES  # a short read is the end of a regular file
+    offset = len(codecs.BOM_UTF8) if handle.read(len(codecs.BOM_UTF8)) == codecs.BOM_UTF8 else 0
+    handle.seek(offset)
+    carry = np.empty(0, np.uint8)  # the start of a line whose newline is not read yet
+    skipping = False  # within an over-long line: everything up to the next newline is dropped
+    while True:
+        block = np.empty(len(carry) + READ_BLOCK_BYTES + 1, np.uint8)  # + 1: room for a missing last newline
+        block[: len(carry)] = carry
+        size = handle.readinto(memoryview(block)[len(carry) : len(carry) + READ_BLOCK_BYTES])
+        at_end = size < READ_BLOCK_BYTES  # a short read is the end of a regular file
+        data = block[: len(carry) + size]
+        if at_end and len(data) and data[-1] != ord("\n"):
+            block[len(data)] = ord("\n")  # the last line joins the last chunk
+            data = block[: len(data) + 1]
+        newlines = len(carry) + np.flatnonzero(data[len(carry) :] == ord("\n"))
         if skipping:
-            end = block.find(b"\n")
-            if end < 0:
+            if not len(newlines):
+                offset += len(data)
+                if at_end:
+                    return
                 continue
-            block, skipping = block[end + 1 :], False
-        if at_end and block and not block.endswith(b"\n"):
-            block += b"\n"  # the last line joins the last chunk
-        end = block.rfind(b"\n")
-        if end < 0:
-            carry += block
-        else:
-            yield b"".join((carry, memoryview(block)[: end + 1]))  # one copy of the block, not two
-            carry = block[end + 1 :]
-        if len(carry) > max_line_bytes:
-            yield _OverLong(carry[: max_line_bytes + 1])
-            carry, skipping = b"", True
-    if carry:
-        yield carry + b"\n"
+            skipped = newlines[0] + 1
+            data, newlines, offset, skipping = data[skipped:], newlines[1:] - skipped, offset + skipped, False
+        if len(newlines):
+            end = newlines[-1] + 1
+            yield _Chunk(offset, data[:end], newlines)
+            data, offset = data[end:], offset + end
+        if len(data) > max_line_bytes:
+            yield _OverLong(offset, data[: max_line_bytes + 1].tobytes())
+            data, offset, skipping = data[:0], offset + len(data), True
+        if at_end:
+            return
+        carry = data
 
 
-def _clean_lines_table(chunk: bytes, before: int, max_line_bytes: int) -> pa.Table | None:
-    """The lines of `chunk` (each ending with a newline) as a table, split by pyarrow without a Python object per
-    line; None when one of them is not valid UTF-8 or is longer than max_line_bytes."""
-    lines = pc.split_pattern(pa.array([chunk], pa.large_binary()), b"\n").flatten()
-    lines = lines.slice(0, len(lines) - 1)  # the empty text after the chunk's final newline
-    if pc.max(pc.binary_length(lines)).as_py() > max_line_bytes:
+def _line_starts(newlines: np.ndarray) -> np.ndarray:
+    return np.concatenate(([0], newlines[:-1] + 1)).astype(np.int64)
+
+
+def _clean_lines_table(chunk: _Chunk, before: int, max_line_bytes: int) -> pa.Table | None:
+    """The lines of `chunk` as a table whose text is the chunk's own bytes (no copy) with the line ends trimmed;
+    None when one of them is not valid UTF-8 or is longer than max_line_bytes."""
+    starts = _line_starts(chunk.newlines)
+    if int((chunk.newlines - starts).max()) > max_line_bytes:
         return None
+    # Each line with its newline: Arrow string values are contiguous, so the newline of one cannot be left out.
+    ends = np.concatenate(([0], chunk.newlines + 1)).astype(np.int32)
+    lines = pa.StringArray.from_buffers(len(starts), pa.py_buffer(ends), pa.py_buffer(chunk.data))
     try:
-        raw = lines.cast(pa.large_string())  # validates UTF-8
+        lines.validate(full=True)  # UTF-8
     except pa.ArrowInvalid:
         return None
-    if b"\r" in chunk:
-        raw = pc.utf8_rtrim(raw, characters="\r")  # CRLF files
-    numbers = pa.array(np.arange(before + 1, before + len(raw) + 1, dtype=np.int64))
-    return pa.Table.from_arrays([numbers, numbers, raw.cast(pa.string()), pa.nulls(len(raw), pa.string())], schema=LINE_SCHEMA)
+    raw = pc.utf8_rtrim(lines, characters="\r\n")  # the newline, and the CR before it in CRLF files
+    numbers = pa.array(np.arange(before + 1, before + len(starts) + 1, dtype=np.int64))
+    return pa.Table.from_arrays(
+        [numbers, numbers, raw, pa.nulls(len(raw), pa.string()), pa.array(chunk.offset + starts)], schema=LINE_SCHEMA
+    )
 
 
-def _line_row(number: int, line: bytes, max_line_bytes: int) -> Row:
+def _line_row(number: int, line: bytes, offset: int, max_line_bytes: int) -> Row:
+    return number, number, *_line_text(line, max_line_bytes), offset
+
+
+def _line_text(line: bytes, max_line_bytes: int) -> tuple[str, str | None]:
+    """(raw, read_error) of one JSON line given without its newline."""
     if len(line) > max_line_bytes:
         head = line[: max_line_bytes + 1]
-        return number, number, _start_of(head), _too_long(head, max_line_bytes)
+        return _start_of(head), _too_long(head, max_line_bytes)
     line = line.rstrip(b"\r")
     try:
-        return number, number, line.decode("utf-8"), None
+        return line.decode("utf-8"), None
     except UnicodeDecodeError as error:
-        return number, number, line.decode("utf-8", "backslashreplace"), f"invalid UTF-8 at byte {error.start}"
+        return line.decode("utf-8", "backslashreplace"), f"invalid UTF-8 at byte {error.start}"
+
+
+def json_line_heads(path: Path, offsets: Iterable[int], max_line_bytes: int = MAX_LINE_BYTES) -> list[str]:
+    """The first RAW_TEXT_LIMIT characters of `raw` as read_export gives it for each JSON line starting at these
+    byte offsets (its `byte_offset`s; ascending reads the file forward), read again from the file: the text of the
+    few rejected lines, so that the text of every line need not be kept while they are judged."""
+    heads = []
+    with path.open("rb") as handle:
+        for offset in offsets:
+            handle.seek(offset)
+            line = handle.readline(max_line_bytes + 1).removesuffix(b"\n")
+            heads.append(_line_text(line, max_line_bytes)[0][:RAW_TEXT_LIMIT])
+    return heads
 
 
 def _start_of(line: bytes) -> str:
@@ -305,10 +359,10 @@ def _graphml_rows(path: Path, stats: ReadStats) -> Iterator[Row]:
             stats.elements_read += 1
             if tag == "hyperedge":
                 raw = etree.tostring(element, encoding="unicode", with_tail=False)[:RAW_TEXT_LIMIT]
-                yield stats.lines_read, element.sourceline, raw, "hyperedge is not supported"
+                yield stats.lines_read, element.sourceline, raw, "hyperedge is not supported", None
             else:
                 element_json = _graphml_element(tag, element, keys, defaults[tag])
-                yield stats.lines_read, element.sourceline, json.dumps(element_json, ensure_ascii=False), None
+                yield stats.lines_read, element.sourceline, json.dumps(element_json, ensure_ascii=False), None, None
         element.clear(keep_tail=False)
         while element.getprevious() is not None:
             del element.getparent()[0]
@@ -316,9 +370,8 @@ def _graphml_rows(path: Path, stats: ReadStats) -> Iterator[Row]:
     yield from _error_rows(errors[reported:], stats)
     if len(errors) >= _LIBXML2_MAX_ERRORS:
         stats.lines_read += 1
-        yield stats.lines_read, None, None, (
-            f"more GraphML syntax errors after these {_LIBXML2_MAX_ERRORS} were not reported; elements after them may be damaged or lost"
-        )
+        message = f"more GraphML syntax errors after these {_LIBXML2_MAX_ERRORS} were not reported; elements after them may be damaged or lost"
+        yield stats.lines_read, None, None, message, None
     if stats.elements_read == 0:
         hint = f" (first GraphML error, line {errors[0].line}: {errors[0].message.strip()})" if errors else ""
         raise KgExportError(f"no node or edge element could be read from KG export {path}{hint}")
@@ -329,7 +382,7 @@ def _error_rows(errors: list[etree._LogEntry], stats: ReadStats) -> Iterator[Row
         stats.lines_read += 1
         outcome = _NOT_READ if error.type_name in _HALTING else _RECOVERED
         message = f"GraphML syntax error at line {error.line}, column {error.column}: {error.message.strip()}; {outcome}"
-        yield stats.lines_read, error.line, None, message
+        yield stats.lines_read, error.line, None, message, None
 
 
 def _declare(key: etree._Element, keys: dict[str, tuple[str, str]], defaults: dict[str, dict[str, object]]) -> None:
