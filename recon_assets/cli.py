@@ -92,13 +92,15 @@ def _fail(message: str) -> int:
 
 
 def _lifecycle_part(row) -> str:
-    """' | lifecycle -0.15 (V003 superseded by V031 since 2021-07-07)', or '' for a current dataset version."""
+    """' | lifecycle -0.15 (V003 superseded by V031 since 2021-07-07)', ' | lifecycle: no penalty (...)' when the
+    penalty is off or the successor came after as_of, or '' for a current dataset version."""
     if not row.dataset_superseded:
         return ""
     successor = f" by {row.successor_version}" if isinstance(row.successor_version, str) else ""
     since = f" since {row.superseded_since}" if isinstance(row.superseded_since, str) else ""
     version = row.dataset_version if isinstance(row.dataset_version, str) else "version"
-    return f" | lifecycle -{row.lifecycle_penalty:.2f} ({version} superseded{successor}{since})"
+    penalty = f"lifecycle -{row.lifecycle_penalty:.2f}" if row.lifecycle_penalty else "lifecycle: no penalty"
+    return f" | {penalty} ({version} superseded{successor}{since})"
 
 
 def _openalex_line(row) -> str:

@@ -46,7 +46,7 @@ def test_next_version_of_the_family_is_the_successor_since_its_cmr_release():
     assert result.loc["a6", "superseded"] and result.loc["a6", "successor_dataset_id"] == "a7"
     assert (result.loc["a6", "successor_family"], result.loc["a6", "superseded_since"]) == ("AIRS3STD", "2019-12-15")
     assert "AIRS3STD V006 -> V7.0" in result.loc["a6", "evidence"]
-    assert not result.loc["a7", "superseded"] and result.loc["a7", "version_sort"] == [7, 0]
+    assert not result.loc["a7", "superseded"] and result.loc["a7", "version_sort"] == [7]
 
 
 def test_successor_without_a_cmr_release_date_has_no_since():
@@ -65,11 +65,21 @@ def test_curated_successor_family_supersedes_with_its_newest_dataset_or_by_name(
     )
     assert with_imerg.loc["t", "successor_dataset_id"] == "g7"
     assert with_imerg.loc["t", "successor_family"] == "GPM_3IMERGHH"
-    assert with_imerg.loc["t", "superseded_since"] == "2023-07-12"  # the successor's CMR release, not the curated year
+    # bug fixed: the newest successor version's CMR release (2023-07-12) stood for the takeover year
+    assert with_imerg.loc["t", "superseded_since"] == "2019"
     assert "TRMM_3B42 -> GPM_3IMERGHH since 2019 (curated: GES DISC notice)" == with_imerg.loc["t", "evidence"]
     alone = lineage(("t", "TRMM_3B42", "TRMM (TMPA) Precipitation L3 3 hour 0.25 degree x 0.25 degree V7", None))
     assert alone.loc["t", "superseded"] and pd.isna(alone.loc["t", "successor_dataset_id"])
     assert (alone.loc["t", "successor_family"], alone.loc["t", "superseded_since"]) == ("GPM_3IMERGHH", "2019")
+
+
+def test_datasets_without_a_short_name_have_no_family_and_no_successor():
+    """bug fixed: every dataset without a short name shared family '' and superseded the others by version."""
+    result = lineage(
+        ("alpha", None, "Alpha sea ice concentration V1", "10.5067/alpha"),
+        ("beta", None, "Beta aerosol optical depth V2", "10.5067/beta"),
+    )
+    assert not result["superseded"].any()
 
 
 def test_near_real_time_never_succeeds_the_standard_product():
@@ -125,6 +135,30 @@ def test_cmr_active_does_not_undo_a_newer_version():
 def test_collection_progress_refuses_what_is_not_a_cmr_umm_json_response(response, error):
     with pytest.raises(ValueError, match=error):
         collection_progress([response])
+
+
+@pytest.mark.parametrize(
+    ("items", "error"),
+    [
+        ([None], "CMR item 0 is not an object"),
+        ([{"meta": None, "umm": {}}], "CMR item 0 is not an object"),
+        ([{"meta": {"concept-id": "C1-X", "revision-date": "yesterday"}, "umm": {}}], "revision-date 'yesterday' is not an ISO"),
+    ],
+    ids=["null-item", "null-meta", "bad-revision-date"],
+)
+def test_collection_progress_refuses_malformed_items_with_a_clear_error(items, error):
+    """bug fixed: these raised AttributeError / TypeError instead of the documented ValueError."""
+    with pytest.raises(ValueError, match=error):
+        collection_progress([{"items": items}])
+
+
+def test_collection_progress_keeps_the_latest_revision_and_reads_a_bare_doi_string():
+    def item(revision_id, date, progress):
+        return {"meta": {"concept-id": "C1-X", "revision-id": revision_id, "revision-date": date},
+                "umm": {"CollectionProgress": progress, "DOI": "10.5067/ABC"}}
+    # bug fixed: dates compared as text ("...00.000Z" < "...00Z") and revision-id ignored
+    frame = collection_progress([{"items": [item(3, "2024-03-13T19:12:06Z", "DEPRECATED"), item(2, "2024-03-13T19:12:06.579Z", "ACTIVE")]}])
+    assert frame[["concept_id", "collection_progress", "doi"]].values.tolist() == [["C1-X", "DEPRECATED", "10.5067/abc"]]
 
 
 def test_release_dates_keep_the_date_and_leave_out_unknown_ones():

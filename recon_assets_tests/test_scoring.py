@@ -550,7 +550,8 @@ SUPERSEDED_AIRS = {"dataset_superseded": True, "successor_version": "V7.0", "sup
         (SUPERSEDED_AIRS, 0.15, 0.15, "uses AIRX2RET V006; superseded by V7.0 since 2019-11-27 (lifecycle penalty -0.15)"),
         ({**SUPERSEDED_AIRS, "superseded_since": pd.NA}, 0.15, 0.15, "superseded by V7.0 (since unknown)"),
         ({**SUPERSEDED_AIRS, "successor_version": pd.NA}, 0.2, 0.2, "uses AIRX2RET V006; superseded since 2019-11-27"),
-        (SUPERSEDED_AIRS, 0.0, 0.0, "superseded by V7.0 since 2019-11-27 (lifecycle penalty -0.00)"),
+        # bug fixed: a penalty of 0 read "(lifecycle penalty -0.00)"
+        (SUPERSEDED_AIRS, 0.0, 0.0, "superseded by V7.0 since 2019-11-27 (lifecycle penalty off)"),
         ({**SUPERSEDED_AIRS, "successor_version": pd.NA, "dataset_collection_progress": "DEPRECATED"}, 0.15, 0.15,
          "superseded since 2019-11-27 (CMR CollectionProgress DEPRECATED) (lifecycle penalty -0.15)"),
         ({"dataset_superseded": False}, 0.15, 0.0, None),
@@ -641,3 +642,8 @@ def test_unverified_coherence_names_the_successor_version_as_searched_evidence(s
         as_of=AS_OF,
     ).iloc[0]
     assert f"no newer publication using {named} in the evidence window was judged" in scored["reason"]
+
+
+def test_reliability_at_a_threshold_is_not_pushed_below_it_by_summation_noise():
+    """bug fixed: 0.4*0.7 + 0.3*0.4 + 0.3*0.5 - 0.15 summed to 0.3999999999999999, under the critic's 0.40 bar."""
+    assert reliability(0.7, 0.4, 0.5, Weights(), 0.15) == 0.4

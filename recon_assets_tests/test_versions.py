@@ -4,11 +4,11 @@ import pandas as pd
 import pytest
 
 from recon_assets.lifecycle.cmr import shipped_collection_records
-from recon_assets.lifecycle.versions import curated_successors, parse_version, successors, version_sort_key
+from recon_assets.lifecycle.versions import _checked_successors, curated_successors, parse_version, successors, version_sort_key
 
-# Measured on the 5,453 real records: 5,252 parse (96.3%); of the 201 others, 164 are ORNL DAAC records whose
-# trailing number is a dataset id, not a version (BOREAS `rs20prad_555`); the rest (AIRSAR, CERES "Release D1",
-# PREFIRE ".R00", OMPS NRT) carry no version in any field.
+# Measured on the 5,453 real records: 5,239 parse (96.1%); of the 214 others, 177 are ORNL DAAC records whose
+# trailing number is a dataset id, not a version (BOREAS `rs20prad_555`, 10.3334/ORNLDAAC/1950); the rest (AIRSAR,
+# CERES "Release D1", PREFIRE ".R00", OMPS NRT) carry no version in any field.
 PARSE_RATE_FLOOR = 0.96
 
 
@@ -35,7 +35,7 @@ def _parsed(records: pd.DataFrame) -> pd.DataFrame:
         ("AIRS3STD", "AIRS/Aqua L3 Daily ... V006 (AIRS3STD) at GES DISC", "10.5067/Aqua/AIRS/DATA303", None,
          "AIRS3STD", "V006", (6,), "standard", "long name"),
         ("AIRS3STD", "Aqua/AIRS L3 Daily ... V7.0 at GES DISC", "10.5067/UO3Q64CTTS1U", "7.0",
-         "AIRS3STD", "7.0", (7, 0), "standard", "CMR Version"),
+         "AIRS3STD", "7.0", (7,), "standard", "CMR Version"),
         # IMERG: V06 / V07 in the long name, /07 at the end of the DOI
         ("GPM_3IMERGDF", "GPM IMERG Final Precipitation L3 1 day V07 (GPM_3IMERGDF) at GES DISC", None, None,
          "GPM_3IMERGDF", "V07", (7,), "standard", "long name"),
@@ -120,10 +120,22 @@ def test_parse_version_without_version(short_name, long_name, doi):
         (["-V4-51", "-V4-20", "-V4-21"], ["-V4-20", "-V4-21", "-V4-51"]),
         (["RL06.3v04", "RL06.1Mv03", "RL06 v04"], ["RL06 v04", "RL06.1Mv03", "RL06.3v04"]),
         (["Edition4A", "Edition2G", "Edition2B"], ["Edition2B", "Edition2G", "Edition4A"]),
+        # bug fixed: "010" read as collection 1.0 sorted below "009" (SMAP SPL3SMP 009 -> 010)
+        (["010", "009", "008"], ["008", "009", "010"]),
+        (["V010", "V009"], ["V009", "V010"]),
     ],
 )
 def test_version_sort_key_orders_versions(versions, expected_order):
     assert sorted(versions, key=version_sort_key) == expected_order
+
+
+@pytest.mark.parametrize(
+    ("same", "other"),
+    [("V7", "7.0"), ("2", "2.0.0"), ("010", "10"), ("061", "6.1")],
+)
+def test_version_sort_key_reads_one_version_spelled_two_ways_alike(same, other):
+    """bug fixed: "V7" was superseded by "7.0" of the same family."""
+    assert version_sort_key(same) == version_sort_key(other)
 
 
 def test_version_sort_key_rejects_text_without_digit():
@@ -216,3 +228,28 @@ def test_curated_successor_families_exist_in_cmr(cmr):
     families = {parse_version(name, None, None).family for name in cmr["ShortName"].unique()}
     table = curated_successors()
     assert set(table["predecessor_family"]) | set(table["successor_family"]) <= families
+
+
+@pytest.mark.parametrize(
+    ("pairs", "error"),
+    [
+        ([("SELF", "SELF")], "cycle through SELF"),
+        ([("A", "B"), ("B", "A")], "cycle through A"),
+        ([("A", "B"), ("A", "C")], "two successors"),
+    ],
+    ids=["self", "two-step-cycle", "two-successors"],
+)
+def test_curated_successors_refuse_cycles_and_forks(pairs, error):
+    """bug fixed: a family succeeding itself, directly or through another, was accepted."""
+    table = pd.DataFrame(
+        [(p, s, 2019, "a source long enough") for p, s in pairs], columns=["predecessor_family", "successor_family", "since", "source"]
+    )
+    with pytest.raises(ValueError, match=error):
+        _checked_successors(table)
+
+
+def test_curated_successors_accept_a_chain():
+    table = pd.DataFrame(
+        [("A", "B", 2010, "s"), ("B", "C", 2015, "s")], columns=["predecessor_family", "successor_family", "since", "source"]
+    )
+    assert len(_checked_successors(table)) == 2

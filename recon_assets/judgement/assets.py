@@ -163,7 +163,11 @@ def _judge(
     pool = con.execute(load_sql("judge_inputs"), [areas]).df()
     con.execute("CREATE OR REPLACE TEMP TABLE judge_pool AS SELECT * FROM pool")
     texts = con.execute(load_sql("judged_publications")).df()
-    context.log.info(f"judging {len(pool):,} edges of {pool['dataset_id'].nunique():,} datasets for {len(areas)} research area(s)")
+    via_successor = int(pool["via_successor"].sum())
+    context.log.info(
+        f"judging {len(pool) - via_successor:,} edges of {pool['dataset_id'].nunique():,} datasets for {len(areas)} research "
+        f"area(s), with {via_successor:,} publications on their successor versions as evidence"
+    )
     fresh: dict[str, np.ndarray] = {}
 
     def embed_through_cache(batch: list[object]) -> np.ndarray:

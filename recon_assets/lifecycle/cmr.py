@@ -36,32 +36,38 @@ def collection_progress(responses: Iterable[dict]) -> pd.DataFrame:
 
     Returns:
         columns PROGRESS_COLUMNS: concept_id, doi (canonical, NA when absent), short_name, version,
-        collection_progress (upper case, NA when absent), revision_date (ISO text of the metadata revision);
-        one row per concept id (the last revision seen wins).
+        collection_progress (upper case, NA when absent), revision_date (UTC timestamp of the metadata revision,
+        NaT when absent); one row per concept id: its latest revision (by revision-id, then revision date).
 
     Raises:
-        ValueError: a response without an `items` list, or an item without a concept id.
+        ValueError: a response without an `items` list, an item, `meta` or `umm` that is not an object, an item
+            without a concept id, or a revision-date that is not an ISO timestamp.
     """
     rows = []
     for response in responses:
         items = response.get("items") if isinstance(response, dict) else None
         if not isinstance(items, list):
             raise ValueError("not a CMR umm_json search response: no 'items' list")
-        for item in items:
-            meta, umm = item.get("meta", {}), item.get("umm", {})
+        for position, item in enumerate(items):
+            meta, umm = (item.get(part) if isinstance(item, dict) else None for part in ("meta", "umm"))
+            if not (isinstance(meta, dict) and isinstance(umm, dict)):
+                raise ValueError(f"CMR item {position} is not an object with 'meta' and 'umm' objects")
             if not meta.get("concept-id"):
                 raise ValueError(f"CMR item without meta.concept-id: {umm.get('ShortName')!r}")
-            progress = umm.get("CollectionProgress")
+            progress, doi = umm.get("CollectionProgress"), umm.get("DOI")
             rows.append({
                 "concept_id": meta["concept-id"],
-                "doi": canonical_doi((umm.get("DOI") or {}).get("DOI")),
+                # UMM-C gives {"DOI": "10.5067/..."}; a bare string is read too.
+                "doi": canonical_doi(doi.get("DOI") if isinstance(doi, dict) else doi),
                 "short_name": umm.get("ShortName"),
                 "version": umm.get("Version"),
                 "collection_progress": progress.strip().upper() if isinstance(progress, str) else None,
-                "revision_date": meta.get("revision-date"),
+                "revision_id": pd.to_numeric(meta.get("revision-id"), errors="coerce"),
+                "revision_date": _timestamp(meta.get("revision-date"), meta["concept-id"]),
             })
-    frame = pd.DataFrame(rows, columns=PROGRESS_COLUMNS)
-    return frame.sort_values("revision_date", kind="stable").drop_duplicates("concept_id", keep="last").reset_index(drop=True)
+    frame = pd.DataFrame(rows, columns=[*PROGRESS_COLUMNS, "revision_id"])
+    latest = frame.sort_values(["revision_id", "revision_date"], kind="stable", na_position="first")
+    return latest.drop_duplicates("concept_id", keep="last").sort_index()[PROGRESS_COLUMNS].reset_index(drop=True)
 
 
 def release_dates(records: pd.DataFrame) -> pd.Series:
@@ -83,3 +89,13 @@ def shipped_collection_progress() -> pd.DataFrame:
     """`collection_progress` of every shipped `umm_json_*.json` CMR response."""
     pages = sorted((page for page in _REFERENCE.iterdir() if page.name.startswith("umm_json_")), key=lambda page: page.name)
     return collection_progress(json.loads(page.read_text()) for page in pages)
+
+
+def _timestamp(value: object, concept_id: str) -> pd.Timestamp:
+    """A CMR revision-date as a UTC timestamp (a date without a zone is UTC); NaT when absent."""
+    if value is None:
+        return pd.NaT
+    try:
+        return pd.to_datetime(value, utc=True)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"CMR item {concept_id}: revision-date {value!r} is not an ISO timestamp") from error

@@ -23,8 +23,8 @@ def dataset_lineage(
        `curated_successors`): superseded by the newest dataset of the successor family in this KG, or, when
        the KG has none, still superseded with the successor family named in the evidence.
     3. Within a family the next version is the successor (`successors`).
-    `superseded_since` is the CMR ReleaseDate of the successor (matched by its concept id), else the curated
-    `since` year, else NULL (unknown).
+    `superseded_since` is the curated `since` year for a curated successor, else the CMR ReleaseDate of the
+    successor (matched by its concept id), else NULL (unknown).
 
     Args:
         datasets: columns dataset_id, short_name, long_name, doi (canonical), cmr_id.
@@ -51,14 +51,14 @@ def dataset_lineage(
     released = release_dates(cmr_records)
     cmr_id = pd.Series(datasets["cmr_id"].to_numpy(), index=datasets["dataset_id"].to_numpy())
     lineage["successor_family"] = lineage["family"].where(lineage["superseded"])
-    lineage["superseded_since"] = lineage["successor_dataset_id"].map(cmr_id).map(released)
-    _apply_curated(lineage, curated, cmr_id, released)
+    lineage["superseded_since"] = lineage["successor_dataset_id"].map(cmr_id).map(released).astype(object)
+    _apply_curated(lineage, curated)
     _apply_collection_progress(lineage, datasets, cmr_progress)
     lineage["version_sort"] = lineage["sort_key"].map(list)
     return lineage.rename(columns={"source": "version_source"})[COLUMNS]
 
 
-def _apply_curated(lineage: pd.DataFrame, curated: pd.DataFrame, cmr_id: pd.Series, released: pd.Series) -> None:
+def _apply_curated(lineage: pd.DataFrame, curated: pd.DataFrame) -> None:
     newest = (
         lineage[lineage["sort_key"].map(len) > 0]
         .sort_values(["family", "sort_key", "dataset_id"])
@@ -67,12 +67,12 @@ def _apply_curated(lineage: pd.DataFrame, curated: pd.DataFrame, cmr_id: pd.Seri
     )
     for line in curated.itertuples(index=False):
         replaced = (lineage["family"] == line.predecessor_family) & ~lineage["superseded"]
-        since = str(line.since)
         if line.successor_family in newest.index:
             successor = newest.loc[line.successor_family]
             lineage.loc[replaced, ["successor_dataset_id", "successor_version"]] = [successor["dataset_id"], successor["version_text"]]
-            since = released.get(cmr_id.get(successor["dataset_id"]), since)
-        lineage.loc[replaced, ["superseded", "superseded_since", "successor_family"]] = [True, since, line.successor_family]
+        # The takeover year, not the release of the successor's newest version (IMERG V07 came out long after
+        # TMPA ended in 2019).
+        lineage.loc[replaced, ["superseded", "superseded_since", "successor_family"]] = [True, str(line.since), line.successor_family]
         lineage.loc[replaced, "evidence"] = (
             f"{line.predecessor_family} -> {line.successor_family} since {line.since} (curated: {line.source})"
         )
@@ -93,5 +93,9 @@ def _apply_collection_progress(lineage: pd.DataFrame, datasets: pd.DataFrame, cm
         lineage.at[position, "superseded"] = True
         lineage.at[position, "evidence"] = (
             f"CMR CollectionProgress {record['collection_progress']} ({record['concept_id']}, metadata revised "
-            f"{str(record['revision_date'])[:10]})" + (f"; {parsed}" if isinstance(parsed, str) else "")
+            f"{_day(record['revision_date'])})" + (f"; {parsed}" if isinstance(parsed, str) else "")
         )
+
+
+def _day(timestamp: pd.Timestamp) -> str:
+    return "on an unknown date" if pd.isna(timestamp) else f"{timestamp:%Y-%m-%d}"

@@ -39,10 +39,11 @@ _LONG_NAME_PATTERNS = (
 )
 _DOI_PATTERNS = (
     re.compile(r"-V\d+-\d+(?=[_/]|$)", re.IGNORECASE),  # CALIPSO
-    re.compile(r"(?<=\.)\d{3}[A-Z]?$"),  # MODIS / ASTER / VIIRS collection: MOD09A1.061, AST_L1T.031; CERES .001A
+    re.compile(r"(?<=\.)\d{3}[A-Z]?$", re.IGNORECASE),  # MODIS / ASTER / VIIRS collection: MOD09A1.061, AST_L1T.031; CERES .001A
     re.compile(r"(?<=/)\d{2}$"),  # GPM: IMERGDF/DAY/07
     re.compile(rf"[_-]V{_NUMBER}$", re.IGNORECASE),  # SAGE III: SOLAR_BINARY_L1B-V4.0
-    re.compile(r"(?<=/)\d{4}(?:\.\d+)?$"),  # ocean colour reprocessing: L3B/KD/2022.0
+    # ocean colour reprocessing: L3B/KD/2022.0, OCTS/L3B/CHL/2014; never ORNL DAAC's 10.3334/ORNLDAAC/1950, a dataset id
+    re.compile(r"(?<!ornldaac/)(?<=/)(?:19|20)\d{2}(?:\.\d+)?$", re.IGNORECASE),
 )
 # Version and status markers that do not belong in a family name: the CALIPSO suffix with its
 # Prov/Standard part, the GRACE release block, a trailing version (SMAP _002, GRACE-FO _0062, CYGNSS _V3.1,
@@ -51,7 +52,7 @@ _FAMILY_STRIP = re.compile(
     r"-(?:Prov|Standard)-V\d+-\d+$|_RL\d+(?:\.\d+)?(?=_|$)|[_-]v\d+(?:\.\d+)*$|_\d+\.\d+$|_0\d{2,3}$|_NRT(?=_|$)",
     re.IGNORECASE,
 )
-_COLLECTION = re.compile(r"0([1-9])(\d)")
+_COLLECTION = re.compile(r"0([1-9])([1-9])")
 _RELEASE_PARTS = re.compile(r"RL(\d+)(?:\.(\d+))?(?:.*?v(\d+))?", re.IGNORECASE)
 
 
@@ -78,11 +79,12 @@ class ParsedVersion:
 def version_sort_key(version_text: str) -> tuple[int, ...]:
     """Turn a version spelling into a tuple of ints that orders versions of one family.
 
-    The numbers in the text, in order ("-V4-21" -> (4, 21), "7.0" -> (7, 0)), with two exceptions. A bare
-    three-digit "0XY" with X > 0 is collection X.Y: LP DAAC and LAADS spell MODIS Collection 6.1 as "061"
-    and ASTER version 3.1 as "031" (so 006 < 061 and 003 < 031 < 004); "00X" is X. A GRACE release is
-    (release major, release minor, product version), so "RL06 v04" = (6, 0, 4) < "RL06.1Mv03" = (6, 1, 3).
-    A trailing letter ("2c", "11r", "Edition4A") adds its alphabet position as a last component.
+    The numbers in the text, in order, trailing zeros dropped ("-V4-21" -> (4, 21), "7.0" and "V7" -> (7,)),
+    with two exceptions. A bare three-digit "0XY" with X, Y > 0 is collection X.Y: LP DAAC and LAADS spell
+    MODIS Collection 6.1 as "061" and ASTER version 3.1 as "031" (so 006 < 061 and 003 < 031 < 004); "00X" is
+    X and "0X0" is the integer X0 (SMAP "009" < "010"). A GRACE release is (release major, release minor,
+    product version), so "RL06 v04" = (6, 0, 4) < "RL06.1Mv03" = (6, 1, 3). A trailing letter ("2c", "11r",
+    "Edition4A") adds its alphabet position as a last component.
 
     Raises ValueError if the text holds no digit.
     """
@@ -94,9 +96,12 @@ def version_sort_key(version_text: str) -> tuple[int, ...]:
     if release:
         major, minor, product = release.groups()
         return int(major), int(minor or 0), int(product or 0)
-    numbers = tuple(int(n) for n in re.findall(r"\d+", version_text))
+    numbers = [int(n) for n in re.findall(r"\d+", version_text)]
     if not numbers:
         raise ValueError(f"no digit in version {version_text!r}")
+    while len(numbers) > 1 and numbers[-1] == 0:
+        numbers.pop()
+    numbers = tuple(numbers)
     letter = re.search(r"\d([a-z])$", bare, re.IGNORECASE)
     return numbers + ((ord(letter.group(1).lower()) - ord("a") + 1,) if letter else ())
 
@@ -173,7 +178,8 @@ def successors(parsed: pd.DataFrame) -> pd.DataFrame:
     out["successor_dataset_id"] = None
     out["successor_version"] = None
     out["evidence"] = None
-    versioned = out[out["sort_key"].map(len) > 0]
+    # Without a short name there is no family: such datasets are no one's versions (family '').
+    versioned = out[(out["sort_key"].map(len) > 0) & (out["family"] != "")]
     for _, group in versioned.groupby(["family", "status"], sort=False):
         heads = group.sort_values("dataset_id").drop_duplicates("sort_key").sort_values("sort_key", kind="stable")
         following = dict(zip(heads["sort_key"].iloc[:-1], heads.index[1:]))
@@ -200,12 +206,24 @@ def curated_successors() -> pd.DataFrame:
     Families are CMR short names as `parse_version` returns them.
 
     Returns a DataFrame with columns predecessor_family, successor_family (str), since (int), source (str).
-    Raises ValueError if a line lacks a field or a predecessor has two successors.
+    Raises ValueError if a line lacks a field, a predecessor has two successors, or successors form a cycle
+    (a family succeeding itself, directly or through others).
     """
     text = resources.files("recon_assets.reference").joinpath("dataset_successors.csv").read_text()
-    table = pd.read_csv(io.StringIO(text), dtype={"since": "Int64"})
+    return _checked_successors(pd.read_csv(io.StringIO(text), dtype={"since": "Int64"}))
+
+
+def _checked_successors(table: pd.DataFrame) -> pd.DataFrame:
     if table.isna().any().any():
         raise ValueError("dataset_successors.csv: every line needs all four fields")
     if table["predecessor_family"].duplicated().any():
         raise ValueError("dataset_successors.csv: a predecessor family has two successors")
+    successor = dict(zip(table["predecessor_family"], table["successor_family"]))
+    for start in successor:
+        family, seen = start, set()
+        while family in successor:
+            if family in seen:
+                raise ValueError(f"dataset_successors.csv: successors form a cycle through {family}")
+            seen.add(family)
+            family = successor[family]
     return table.astype({"since": int})

@@ -207,12 +207,14 @@ def retraction(openalex_retracted: bool, crossref_notices: Sequence[str], is_not
 def reliability(
     centrality: np.ndarray, recency_: np.ndarray, coherence: np.ndarray, weights: Weights, penalty: np.ndarray | float = 0.0
 ) -> np.ndarray:
-    """w1 * centrality + w2 * recency + w3 * coherence - penalty, clipped to [0, 1]; inputs shape (n,) or scalar.
+    """w1 * centrality + w2 * recency + w3 * coherence - penalty, clipped to [0, 1] and rounded to 10 decimals;
+    inputs shape (n,) or scalar.
 
     penalty: the lifecycle penalty of each edge (0 for a current dataset version; module docstring).
+    The rounding keeps summation noise (0.3999999999999999) from falling below a threshold the exact sum meets.
     """
     score = weights.centrality * np.asarray(centrality) + weights.recency * np.asarray(recency_) + weights.coherence * np.asarray(coherence)
-    return np.clip(score - np.asarray(penalty), 0.0, 1.0)
+    return np.round(np.clip(score - np.asarray(penalty), 0.0, 1.0), 10)
 
 
 def labels(
@@ -470,7 +472,8 @@ def _lifecycle_reason(row, as_of: date) -> str:
     cmr = f" (CMR CollectionProgress {progress})" if isinstance(progress, str) and progress in RETIRED_PROGRESS else ""
     if not superseded_before(row.superseded_since, as_of):
         return f"uses {name}{version}; superseded{successor} only after as_of ({row.superseded_since}): no lifecycle penalty"
-    return f"uses {name}{version}; superseded{successor}{since}{cmr} (lifecycle penalty -{row.lifecycle_penalty:.2f})"
+    penalty = f"lifecycle penalty -{row.lifecycle_penalty:.2f}" if row.lifecycle_penalty else "lifecycle penalty off"
+    return f"uses {name}{version}; superseded{successor}{since}{cmr} ({penalty})"
 
 
 def _centrality_reason(row, rule: CentralityRule) -> str:
