@@ -174,8 +174,9 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
         labels = con.execute("SELECT label, count(*) FROM edge_reliability GROUP BY 1 ORDER BY 2 DESC").fetchall()
         verdicts = con.execute("SELECT verdict, count(*) FROM dataset_verdicts GROUP BY 1 ORDER BY 2 DESC").fetchall()
         evaluation = con.execute(
-            "SELECT staleness_caught, staleness_cases, foundational_flagged, foundational_cases, contradictions_caught, "
-            "contradiction_pairs, superseded_known, superseded_labelled FROM reliability_evaluation WHERE is_default"
+            "SELECT staleness_caught, staleness_cases, edges_flagged, edges_scored, foundational_flagged, foundational_cases, "
+            "contradictions_caught, contradiction_pairs, superseded_known, superseded_labelled "
+            "FROM reliability_evaluation WHERE is_default"
         ).fetchone()
         snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(
             "SELECT snapshot_id, lines_read, nodes_accepted, relationships_accepted, rejected, ingested_at "
@@ -191,7 +192,10 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
     if verdicts:
         print("dataset verdicts (per research area): " + ", ".join(f"{verdict} {count:,}" for verdict, count in verdicts))
     if evaluation:
-        names = ("staleness caught", "foundational false flags", "contradictions caught", "SUPERSEDED known-superseded")
+        names = (
+            "staleness caught", "all edges flagged (base rate)", "foundational false flags", "contradictions caught",
+            "SUPERSEDED known-superseded",
+        )
         fractions = zip(names, evaluation[::2], evaluation[1::2])
         print("evaluation on the labelled cases (default weights): " + ", ".join(f"{name} {n}/{d}" for name, n, d in fractions))
     if judging:

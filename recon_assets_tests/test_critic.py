@@ -43,6 +43,7 @@ CONTRADICTION_1_YEAR = ContradictingPair("[Lee, 2022]", 2022, "[Park et al., 202
         ((0.9, 0.5, 0.40), False),  # 0.40 itself is reliable
         ((0.1, 0.1, 0.1, 0.41, 0.5, 0.6), False),
         ((0.1, 0.1, 0.1, 0.1, 0.5, 0.6), True),
+        ((0.4, 0.4, 0.3999999999999999), False),  # float noise at the bar is 0.40 (hostile finding 9)
     ],
 )
 def test_sufficiency_needs_3_edges_and_3_reliable(reliabilities, insufficient):
@@ -57,6 +58,8 @@ def test_sufficiency_needs_3_edges_and_3_reliable(reliabilities, insufficient):
         (edges(0.7, 0.6, 0.5, 0.39, 0.2, 0.3), CURRENT, True, "3 of 6 edges weak (reliability < 0.40 or SUPERSEDED; stale from 50%): "
          "[Author4 et al., 2020] 0.20, [Author5 et al., 2020] 0.30, [Author3 et al., 2020] 0.39"),
         (edges(0.7, 0.6, 0.5, 0.45, 0.2, 0.3), CURRENT, False, "not stale: dataset version current, 2 of 6 edges weak"),
+        # float noise at the bar is not weak (hostile finding 9)
+        (edges(0.7, 0.6, 0.5, 0.3999999999999999, 0.2, 0.3), CURRENT, False, "not stale: dataset version current, 2 of 6 edges weak"),
         # a retracted publication is SUPERSEDED whatever its reliability: weak
         ([*edges(0.7, 0.6, 0.5), *edges(0.8, 0.8, 0.8, label="SUPERSEDED")], CURRENT, True, "3 of 6 edges weak"),
         (edges(0.9, 0.8, 0.7), SUPERSEDED_V006, True, "dataset version V006 superseded by V7.0 since 2019-11-27, under all 3 edges: "
@@ -116,6 +119,8 @@ def test_the_stronger_signal_wins(stale, contradicted, verdict):
         (edges(0.8, 0.7), SUPERSEDED_V006, [CONTRADICTION_4_YEARS], INSUFFICIENT,
          ["INSUFFICIENT: 2 edge(s), 2 with reliability >= 0.40 (3 of each needed)", "evidence [Author0 et al., 2020] 0.80"]),
         ([], CURRENT, [], INSUFFICIENT, ["INSUFFICIENT: 0 edge(s)", "no evidence"]),
+        # hostile finding 9: three edges shown as 0.40 are three reliable edges
+        (edges(0.4, 0.4, 0.3999999999999999), CURRENT, [], PASS, ["PASS: 3 edge(s), 3 with reliability >= 0.40"]),
     ],
 )
 def test_judge_without_expansion(evidence, lifecycle, pairs, verdict, reason_parts):
@@ -138,7 +143,9 @@ def test_both_checks_run_once_sufficient_and_neither_when_not(verdict, staleness
 
 
 CACHE_NOTHING = ExpansionRound("OpenAlex cache", "the dataset DOI is not in the OpenAlex cache")
-ONLINE_OFFLINE = ExpansionRound("OpenAlex", "OpenAlex offline: not asked")
+ONLINE_NOTHING = ExpansionRound("OpenAlex", "the dataset DOI is not in OpenAlex")
+ONLINE_OFFLINE = ExpansionRound("OpenAlex", "OpenAlex offline: not asked", ran=False)
+NO_DOI = [ExpansionRound(source, "the dataset has no DOI", ran=False) for source in ("OpenAlex cache", "OpenAlex")]
 CACHE_ONE = ExpansionRound("OpenAlex cache", "1 cached work(s) cite W1", (Edge("[10.3390/rs1, 2021]", 0.45, "DECLINING"),))
 ONLINE_ONE = ExpansionRound("OpenAlex", "2 OpenAlex work(s) cite W1", (Edge("[10.3390/rs2, 2022]", 0.5, "DECLINING"),))
 
@@ -146,11 +153,20 @@ ONLINE_ONE = ExpansionRound("OpenAlex", "2 OpenAlex work(s) cite W1", (Edge("[10
 @pytest.mark.parametrize(
     ("evidence", "rounds", "verdict", "counts", "reason_parts"),
     [
-        # offline, nothing found in 2 rounds: the ceiling is hit
-        (edges(0.8, 0.7), [CACHE_NOTHING, ONLINE_OFFLINE], FORCED_PASS, (2, 2, 2, 0),
+        # nothing found in 2 rounds that both ran: the ceiling is hit
+        (edges(0.8, 0.7), [CACHE_NOTHING, ONLINE_NOTHING], FORCED_PASS, (2, 2, 2, 0),
          ["FORCED_PASS: still insufficient after the ceiling of 2 expansion round(s), 2 edge(s)",
           "round 1, OpenAlex cache: the dataset DOI is not in the OpenAlex cache",
-          "round 2, OpenAlex: OpenAlex offline: not asked"]),
+          "round 2, OpenAlex: the dataset DOI is not in OpenAlex"]),
+        # hostile finding 4: offline, round 2 could not run, so it is not a round: INSUFFICIENT, saying why
+        (edges(0.8, 0.7), [CACHE_NOTHING, ONLINE_OFFLINE], INSUFFICIENT, (2, 2, 1, 0),
+         ["INSUFFICIENT: 2 edge(s), 2 with reliability >= 0.40 (3 of each needed); only 1 of 2 expansion round(s) ran",
+          "round 1, OpenAlex cache: the dataset DOI is not in the OpenAlex cache",
+          "round 2, OpenAlex could not run: OpenAlex offline: not asked"]),
+        # hostile finding 4: without a DOI no round can run
+        (edges(0.8), NO_DOI, INSUFFICIENT, (1, 1, 0, 0),
+         ["only 0 of 2 expansion round(s) ran", "round 1, OpenAlex cache could not run: the dataset has no DOI",
+          "round 2, OpenAlex could not run: the dataset has no DOI"]),
         # round 1 found one more reliable publication: sufficient, judged as usual
         (edges(0.8, 0.7), [CACHE_ONE], PASS, (3, 3, 1, 1),
          ["PASS: 3 edge(s), 3 with reliability >= 0.40", "round 1, OpenAlex cache: 1 cached work(s) cite W1: [10.3390/rs1, 2021] 0.45"]),
@@ -180,3 +196,9 @@ def test_reasons_list_at_most_listed_edges_and_count_the_rest():
 def test_rules_out_of_range_are_refused(changes):
     with pytest.raises(ValueError, match="critic rules out of range"):
         CriticRules(**changes)
+
+
+@pytest.mark.parametrize(("reliability", "shown"), [(0.3995, "0.399"), (0.4, "0.40"), (0.55, "0.55"), (0.394, "0.39")])
+def test_listed_reliabilities_never_show_an_unreliable_edge_at_the_bar(reliability, shown):
+    """bug fixed: an edge at 0.3995 was listed as "0.40" in a reason counting it below 0.40."""
+    assert list_edges([Edge("[a]", reliability, "DECLINING")]) == f"[a] {shown}"

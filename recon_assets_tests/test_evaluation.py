@@ -6,7 +6,7 @@ from datetime import date
 import pandas as pd
 import pytest
 
-from recon_assets.evaluation.ablation import evaluate, is_hit, match_edge_cases, worked_case_inputs
+from recon_assets.evaluation.ablation import evaluate, is_hit, judge_pairs, match_edge_cases, worked_case_inputs
 from recon_assets.evaluation.cases import KINDS, load_cases, load_pair_texts
 from recon_assets.evaluation.metrics import (
     AGE_ONLY_SETTING,
@@ -105,14 +105,37 @@ def test_labelled_cases_are_versioned_sourced_and_cover_every_kind():
 
 
 @pytest.mark.parametrize(
-    "column, value, message",
-    [("source", "", "no source"), ("kind", "guessed", "unknown kind"), ("labels_version", "2", "labels_version")],
+    "case_id, column, value, message, row",
+    [
+        ("a-01", "source", "", "no source", "a-01"),
+        ("a-01", "source", "  ", "no source", "a-01"),  # whitespace only is no source
+        ("a-01", "kind", "guessed", "unknown kind", "a-01"),
+        ("a-01", "labels_version", "2", "labels_version", "2"),
+        ("a-01", "case_id", "", "no case_id", "line 2"),
+        ("b-01", "expected", "known_foundational", "expected does not fit the kind", "b-01"),
+        ("e-01", "newer_publication_doi", "", "newer_publication_doi missing", "e-01"),
+        ("e-01", "publication_doi", "", "publication_doi missing", "e-01"),
+        ("a-01", "publication_doi", "not a doi", "not a DOI", "a-01"),
+        ("c-1", "inputs", "{not json", "inputs", "c-1"),
+        ("c-1", "inputs", '{"as_of": "2026-01-01"}', "publication_year", "c-1"),
+        ("c-1", "inputs", "[1, 2]", "inputs", "c-1"),
+        ("c-1", "publication_doi", "10.1/x", "publication_doi given", "c-1"),
+    ],
 )
-def test_load_cases_rejects_bad_rows(tmp_path, column, value, message):
+def test_load_cases_rejects_bad_rows_naming_file_and_row(tmp_path, case_id, column, value, message, row):
     broken = CASES.copy()
-    broken.loc[0, column] = value
+    broken.loc[broken["case_id"] == case_id, column] = value
     path = tmp_path / "cases.csv"
     broken.to_csv(path, index=False)
+    with pytest.raises(ValueError, match=message) as raised:
+        load_cases(path)
+    assert str(path) in str(raised.value) and row in str(raised.value)
+
+
+@pytest.mark.parametrize("text, message", [("", "empty"), (",".join(CASES.columns) + "\n", "no case")])
+def test_load_cases_rejects_files_without_cases(tmp_path, text, message):
+    path = tmp_path / "cases.csv"
+    path.write_text(text)
     with pytest.raises(ValueError, match=message):
         load_cases(path)
 
@@ -163,6 +186,31 @@ def test_cases_missing_from_the_kg_are_kept_as_not_found():
     assert {"b-01", "b-02"} <= set(matched.index)
 
 
+@pytest.mark.parametrize(
+    "case_doi, kg_doi",
+    [
+        ("https://doi.org/10.3390/RS12081239", "10.3390/rs12081239"),
+        ("doi:10.3390/rs12081239", "10.3390/RS12081239"),
+        ("10.3390/rs12081239", "https://doi.org/10.3390/rs12081239."),
+    ],
+)
+def test_edge_cases_match_on_canonical_dois(case_doi, kg_doi):
+    cases = CASES[CASES["case_id"] == "a-04"].assign(publication_doi=case_doi)
+    edges = pd.DataFrame({"dataset_id": ["d1"], "publication_id": ["p1"], "dataset_doi": ["10.5067/ASTER/AST_05.003"], "publication_doi": [kg_doi]})
+    assert match_edge_cases(cases, edges)["dataset_id"].tolist() == ["d1"]
+
+
+@pytest.mark.parametrize(
+    "older, newer",
+    [("https://doi.org/10.5194/AMT-10-3133-2017", "doi:10.5194/amt-14-455-2021"), ("10.5194/amt-10-3133-2017", "10.5194/AMT-14-455-2021")],
+)
+def test_labelled_pairs_find_stored_verdicts_on_canonical_dois(older, newer):
+    pairs = pd.DataFrame({"case_id": ["e-x"], "publication_doi": [older], "newer_publication_doi": [newer]})
+    stored = pd.DataFrame({"older_doi": ["10.5194/amt-10-3133-2017"], "newer_doi": ["https://doi.org/10.5194/amt-14-455-2021"], "verdict": ["CONTRADICTED"], "rationale": ["r"]})
+    judged = judge_pairs(pairs, load_pair_texts(), stored).iloc[0]
+    assert (judged["verdict"], judged["verdict_source"]) == ("CONTRADICTED", "coherence_judgements")
+
+
 def test_evaluate_without_kg_edges_scores_the_worked_cases_and_reports_pairs():
     verdicts = pd.DataFrame({"case_id": ["e-01", "e-05"], "verdict": ["CONTRADICTED", "NOT_JUDGED"], "rationale": ["", ""], "verdict_source": ["x", "y"]})
     cases = CASES[CASES["case_id"].isin(["c-1", "c-2", "a-01", "e-01", "e-05"])]
@@ -174,4 +222,5 @@ def test_evaluate_without_kg_edges_scores_the_worked_cases_and_reports_pairs():
     assert (row["contradictions_caught"], row["contradiction_pairs"], row["pairs_not_judged"]) == (1, 1, 1)
     assert (row["superseded_known"], row["superseded_labelled"]) == (1, 1)
     assert row["superseded_cases_not_found"] == 1
+    assert (row["edges_flagged"], row["edges_scored"]) == (0, 0) and math.isnan(row["flagged_share_all_edges"])  # worked cases are not KG edges
     assert outcomes.set_index("case_id").loc["a-01", "found"] == False  # noqa: E712 - numpy bool

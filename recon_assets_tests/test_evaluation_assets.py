@@ -9,14 +9,25 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.evaluation.assets import reliability_evaluation
 from recon_assets.evaluation.cases import load_cases
+from recon_assets.resources import AsOfDate
+from recon_assets_tests.pipeline_runs import AS_OF
+
+
+def _evaluate(sample_run, database, as_of=AS_OF, before=None):
+    """reliability_evaluation on a copy of the sample run's database (the shared run stays read-only), after
+    running the SQL `before` on the copy."""
+    shutil.copy(sample_run.database, database)
+    if before:
+        with duckdb.connect(str(database)) as con:
+            con.execute(before)
+    resources = {"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=as_of)}
+    return dg.materialize([reliability_evaluation], resources=resources, instance=sample_run.instance)
 
 
 @pytest.fixture(scope="module")
 def evaluation(sample_run, tmp_path_factory):
-    """The evaluation on a copy of the sample run's database (the shared run stays read-only)."""
     database = tmp_path_factory.mktemp("evaluation") / "recon.duckdb"
-    shutil.copy(sample_run.database, database)
-    result = dg.materialize([reliability_evaluation], resources={"duckdb": DuckDBResource(database=str(database))}, instance=sample_run.instance)
+    result = _evaluate(sample_run, database)
     assert result.success
     with duckdb.connect(str(database), read_only=True) as con:
         yield result, con
@@ -40,6 +51,7 @@ def test_one_row_per_setting_with_default_and_age_only_marked(evaluation):
         ("foundational_false_flag_rate", "foundational_flagged", "foundational_cases"),
         ("contradiction_catch_rate", "contradictions_caught", "contradiction_pairs"),
         ("superseded_precision", "superseded_known", "superseded_labelled"),
+        ("flagged_share_all_edges", "edges_flagged", "edges_scored"),
     ],
 )
 def test_every_rate_is_its_numerator_over_its_denominator(evaluation, rate, numerator, denominator):
@@ -80,5 +92,31 @@ def test_metadata_puts_the_default_beside_the_earlier_baseline(evaluation):
     result, _ = evaluation
     metadata = result.asset_materializations_for_node("reliability_evaluation")[0].metadata
     assert metadata["earlier_age_only_method"].value == {"staleness_catch_rate": "52%", "contradiction_catch_rate": "0%"}
-    assert set(metadata["default"].value) == {"setting", "staleness_catch_rate", "foundational_false_flag_rate", "contradiction_catch_rate", "superseded_precision"}
+    assert set(metadata["default"].value) == {
+        "setting", "staleness_catch_rate", "flagged_share_all_edges", "foundational_false_flag_rate", "contradiction_catch_rate", "superseded_precision"
+    }
     assert set(metadata["best_setting_per_rate"].value) == {"staleness_catch_rate", "foundational_false_flag_rate", "contradiction_catch_rate", "superseded_precision"}
+
+
+def test_base_rate_counts_every_scored_kg_edge(evaluation):
+    """Beside the staleness catch rate: how many of ALL the KG's edges the default flags (hostile finding 6)."""
+    _, con = evaluation
+    stored = con.execute(
+        "SELECT count(*), count(*) FILTER (label IN ('DECLINING', 'SUPERSEDED')) "
+        "FROM (SELECT DISTINCT dataset_id, publication_id, label FROM edge_reliability)"
+    ).fetchone()
+    assert con.execute("SELECT edges_scored, edges_flagged FROM reliability_evaluation WHERE is_default").fetchone() == stored
+    assert stored[0] >= 20
+
+
+@pytest.mark.parametrize("as_of", ["2026-01-15"])
+def test_empty_edge_reliability_still_evaluates_worked_cases_and_pairs(sample_run, tmp_path, as_of):
+    """A KG with no USES_DATASET edge (hostile finding 10): the edge rates are n/a, the rest is measured as of AsOfDate."""
+    database = tmp_path / "recon.duckdb"
+    assert _evaluate(sample_run, database, as_of, before="DELETE FROM edge_reliability").success
+    with duckdb.connect(str(database), read_only=True) as con:
+        row = con.execute(
+            "SELECT CAST(as_of AS VARCHAR), staleness_cases, foundational_cases, contradiction_pairs, edges_scored, flagged_share_all_edges "
+            "FROM reliability_evaluation WHERE is_default"
+        ).fetchone()
+    assert row == (as_of, 1, 1, 4, 0, None)  # the two worked cases; the four pairs with stored texts

@@ -3,6 +3,7 @@ internal citation edges. The test "dataset" has the DOI of a real cited work, 10
 (W2883746869, cited by 7 of the recorded works), so the works citing it are found by their real
 referenced_works: in the cache (round 1) or from OpenAlex, faked on a loopback server (round 2)."""
 
+import copy
 import json
 import logging
 from datetime import date, datetime, timezone
@@ -10,7 +11,7 @@ from datetime import date, datetime, timezone
 import duckdb
 import pytest
 
-from recon_assets.enrichment.openalex_client import FOUND, OpenAlexClient, cache_rows, recorded_report
+from recon_assets.enrichment.openalex_client import FOUND, FetchReport, OpenAlexClient, cache_rows, recorded_report
 from recon_assets.reliability.scoring import score_edges
 from recon_assets.resources import OpenAlexResource
 from recon_assets.sql_files import load_sql
@@ -103,7 +104,7 @@ def test_round_2_asks_openalex_for_the_works_citing_the_dataset_doi():
 def test_round_2_offline_asks_nothing_and_says_so(resource, note):
     assert resource.client() is None
     found, to_cache = online_citing_works(resource.client(), [CITED_DOI], offline_note=note, now=NOW)
-    assert found == {CITED_DOI: CitingWorks((), note)} and to_cache == []
+    assert found == {CITED_DOI: CitingWorks((), note, ran=False)} and to_cache == []
 
 
 def test_round_2_survives_an_openalex_that_does_not_answer():
@@ -111,7 +112,51 @@ def test_round_2_survives_an_openalex_that_does_not_answer():
         client = OpenAlexClient(api_key="test-key", base_url=base, timeout=0.1, retries=0)
         found, to_cache = online_citing_works(client, [CITED_DOI], offline_note="unused", now=NOW)
     assert found[CITED_DOI].works == () and found[CITED_DOI].note.startswith("OpenAlex error: ReadTimeout")
-    assert to_cache == []
+    assert not found[CITED_DOI].ran and to_cache == []
+
+
+class RefusingCites(FakeOpenAlex):
+    """OpenAlex refusing the key on the `cites:` request, as it answers 401 (pyalex raises its QueryError)."""
+
+    def answer(self, url):
+        if "cites" in url:
+            return 401, {"error": "Invalid API key", "message": "the API key is not valid"}
+        return super().answer(url)
+
+
+class NoFetchResult(OpenAlexClient):
+    """A client whose fetch reports nothing for the DOIs (no result, no spent budget)."""
+
+    def fetch(self, dois):
+        return FetchReport()
+
+
+def _without_id(*ids: str) -> list[dict]:
+    """The recorded works, those with an id of `ids` stripped of it."""
+    works = copy.deepcopy(WORKS)
+    for work in works:
+        if work["id"] in ids:
+            del work["id"]
+    return works
+
+
+# hostile finding 14: online_citing_works never raises, and an answer it cannot use is a round not run
+@pytest.mark.parametrize(
+    ("fake", "client_class", "note", "ran", "found_works"),
+    [
+        (RefusingCites(WORKS), OpenAlexClient, "OpenAlex error: QueryError: Invalid API key. Did you configure a valid API key?", False, 0),
+        (FakeOpenAlex(_without_id(CITED_ID)), OpenAlexClient, "OpenAlex error: the dataset DOI's work has no OpenAlex id", False, 0),
+        (FakeOpenAlex(_without_id(CITING_IDS[0])), OpenAlexClient,
+         "6 OpenAlex work(s) cite W2883746869, 1 without an OpenAlex id left out", True, 6),
+        (FakeOpenAlex(WORKS), NoFetchResult, "OpenAlex error: no answer for the dataset DOI", False, 0),
+    ],
+    ids=["key-refused", "dataset-work-without-id", "citing-work-without-id", "no-fetch-result"],
+)
+def test_round_2_turns_an_unusable_answer_into_a_note(fake, client_class, note, ran, found_works):
+    with serve_on_loopback(fake) as base:
+        client = client_class(api_key="test-key", base_url=base, timeout=5, retries=0)
+        found, _ = online_citing_works(client, [CITED_DOI], offline_note="unused", now=NOW)
+    assert (found[CITED_DOI].note, found[CITED_DOI].ran, len(found[CITED_DOI].works)) == (note, ran, found_works)
 
 
 def test_expanded_works_are_scored_like_edges_with_unverified_coherence():
@@ -148,6 +193,7 @@ def test_expand_stops_once_sufficient_and_never_counts_a_publication_twice(cache
         {KEY: known},
         [(CACHE_SOURCE, _lookup(cached, calls)), (ONLINE_SOURCE, _lookup({}, calls))],
         _score,
+        as_of=AS_OF,
     )
     assert list(rounds) == [KEY]  # a sufficient set is never expanded
     [round_1] = rounds[KEY]  # sufficient after round 1: OpenAlex not asked
@@ -156,23 +202,58 @@ def test_expand_stops_once_sufficient_and_never_counts_a_publication_twice(cache
     assert round_1.note == "7 cached work(s) cite W2883746869, 1 already in the evidence"
 
 
+OFFLINE = {CITED_DOI: CitingWorks((), "OpenAlex offline: not asked", ran=False)}
+
+
 @pytest.mark.parametrize(
-    ("expansion_rounds", "doi", "notes"),
+    ("expansion_rounds", "doi", "online", "notes"),
     [
-        (2, CITED_DOI, ["nothing", "nothing"]),
-        (1, CITED_DOI, ["nothing"]),
-        (0, CITED_DOI, []),
-        (2, None, ["the dataset has no DOI", "the dataset has no DOI"]),
+        (2, CITED_DOI, {}, [("nothing", True), ("nothing", True)]),
+        (1, CITED_DOI, {}, [("nothing", True)]),
+        (0, CITED_DOI, {}, []),
+        # hostile finding 4: rounds that could not look are recorded as not run
+        (2, CITED_DOI, OFFLINE, [("nothing", True), ("OpenAlex offline: not asked", False)]),
+        (2, None, {}, [("the dataset has no DOI", False), ("the dataset has no DOI", False)]),
     ],
 )
-def test_expand_runs_at_most_the_configured_rounds(expansion_rounds, doi, notes):
+def test_expand_runs_at_most_the_configured_rounds(expansion_rounds, doi, online, notes):
     calls: list = []
     rounds = expand(
-        {KEY: []}, {KEY: doi}, {}, [(CACHE_SOURCE, _lookup({}, calls)), (ONLINE_SOURCE, _lookup({}, calls))], _score,
-        CriticRules(expansion_rounds=expansion_rounds),
+        {KEY: []}, {KEY: doi}, {}, [(CACHE_SOURCE, _lookup({}, calls)), (ONLINE_SOURCE, _lookup(online, calls))], _score,
+        CriticRules(expansion_rounds=expansion_rounds), as_of=AS_OF,
     )
-    assert [round_.note for round_ in rounds[KEY]] == notes
+    assert [(round_.note, round_.ran) for round_ in rounds[KEY]] == notes
     assert len(calls) == (len(notes) if doi else 0)
+
+
+def _work(number: int, doi: str | None, year: int = 2020) -> CitingWork:
+    return CitingWork({"id": f"https://openalex.org/W{number}", "doi": doi, "publication_year": year}, NOW)
+
+
+@pytest.mark.parametrize(
+    ("works", "as_of", "new_ids", "note"),
+    [
+        # hostile finding 5: one DOI in three spellings (two of them the same OpenAlex id) is one publication
+        ([_work(9, "10.1234/dup"), _work(9, "https://doi.org/10.1234/DUP"), _work(10, "10.1234/DUP")], AS_OF, ["W9"],
+         "found, 2 found twice"),
+        # the same OpenAlex id, once without a DOI
+        ([_work(11, None), _work(11, "10.1234/b")], AS_OF, ["W11"], "found, 1 found twice"),
+        ([_work(12, "10.1234/known")], AS_OF, [], "found, 1 already in the evidence"),
+        # hostile finding 7: a 2025 work was not evidence as of 2019-06-01; one of unknown year is kept
+        ([_work(13, "10.1234/later", 2025), _work(14, "10.1234/then", 2019), _work(15, "10.1234/undated", None)],
+         date(2019, 6, 1), ["W14", "W15"], "found, 1 published after as_of 2019-06-01"),
+    ],
+    ids=["doi-spellings", "same-openalex-id", "known", "after-as-of"],
+)
+def test_expand_counts_each_publication_once_and_none_published_after_as_of(works, as_of, new_ids, note):
+    rounds = expand(
+        {KEY: [Edge("[A, 2018]", 0.6, "DECLINING")]}, {KEY: CITED_DOI}, {KEY: {"10.1234/known"}},
+        [(CACHE_SOURCE, lambda dois: {doi: CitingWorks(tuple(works), "found") for doi in dois})], _score,
+        CriticRules(expansion_rounds=1), as_of=as_of,
+    )
+    [round_] = rounds[KEY]
+    assert [edge.citation for edge in round_.edges] == [f"[{work_id}]" for work_id in new_ids]
+    assert round_.note == note
 
 
 def test_no_request_is_logged_with_the_key(caplog):

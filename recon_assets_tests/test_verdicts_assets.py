@@ -147,16 +147,17 @@ def test_expansion_asks_openalex_when_the_cache_has_nothing_then_finds_it_in_the
         assert len(fake.requests) == requests_before
 
 
-def test_offline_an_insufficient_dataset_is_forced_to_pass_after_two_rounds(database):
+def test_offline_an_insufficient_dataset_stays_insufficient_as_round_2_cannot_run(database):
+    """Hostile finding 4: offline, round 2 (OpenAlex) could not run, so the ceiling of 2 rounds is not hit."""
     area, dataset_id = MOD021KM
     with dg.instance_for_test() as instance:
         _materialize(instance, database, [dataset_verdicts], area)
     [(verdict, rounds, stale, reason)] = _query(
         database, "SELECT verdict, expansion_rounds, stale, reason FROM dataset_verdicts WHERE dataset_id = ?", [dataset_id]
     )
-    assert (verdict, rounds, stale) == ("FORCED_PASS", 2, None)
-    assert reason.startswith("FORCED_PASS: still insufficient after the ceiling of 2 expansion round(s), 1 edge(s)")
-    assert "round 2, OpenAlex: OpenAlex offline: not asked" in reason
+    assert (verdict, rounds, stale) == ("INSUFFICIENT", 1, None)
+    assert reason.startswith("INSUFFICIENT: 1 edge(s), 1 with reliability >= 0.40 (3 of each needed); only 1 of 2 expansion round(s) ran")
+    assert "round 2, OpenAlex could not run: OpenAlex offline: not asked" in reason
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ CREATE TABLE IF NOT EXISTS dataset_verdicts (
     dataset_id             VARCHAR NOT NULL,
     dataset_doi            VARCHAR,
     dataset_short_name     VARCHAR,
+    dataset_version        VARCHAR,
     verdict                VARCHAR NOT NULL,
     stale                  BOOLEAN,
     staleness_reason       VARCHAR,

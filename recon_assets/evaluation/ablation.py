@@ -23,6 +23,7 @@ from recon_assets.evaluation.metrics import (
     superseded_precision,
 )
 from recon_assets.judgement.offline_judge import judge_edges
+from recon_assets.kg.doi import canonical_doi
 from recon_assets.reliability.scoring import Decay, Weights, score_edges
 
 EDGE_KEY = ["dataset_id", "publication_id"]
@@ -40,6 +41,8 @@ RATE_COLUMNS = {
     "foundational_false_flag": ("foundational_false_flag_rate", "foundational_flagged", "foundational_cases"),
     "contradiction": ("contradiction_catch_rate", "contradictions_caught", "contradiction_pairs"),
     "superseded_precision": ("superseded_precision", "superseded_known", "superseded_labelled"),
+    # The base rate beside the staleness catch rate: a method flagging most edges catches most stale ones.
+    "flagged_share": ("flagged_share_all_edges", "edges_flagged", "edges_scored"),
 }
 UNJUDGED = "NOT_JUDGED"  # verdict of a labelled pair without stored texts: counted apart, never as a miss
 
@@ -114,29 +117,35 @@ def worked_case_inputs(cases: pd.DataFrame) -> tuple[pd.DataFrame, date]:
 
 def match_edge_cases(cases: pd.DataFrame, edges: pd.DataFrame) -> pd.DataFrame:
     """Labelled edge cases (rows with a publication_doi and no newer_publication_doi) joined to the KG edges
-    they name: by dataset DOI and publication DOI, or by publication DOI alone when the case names no dataset
-    (a retracted work labels every edge of the publication). A case matching no edge keeps one row with NA
-    dataset_id: it is counted as not found, never dropped.
+    they name: by canonical (`kg.doi.canonical_doi`) dataset DOI and publication DOI, or by publication DOI
+    alone when the case names no dataset (a retracted work labels every edge of the publication). A case
+    matching no edge keeps one row with NA dataset_id: it is counted as not found, never dropped.
 
     Returns:
         columns case_id, kind, expected, source, dataset_id, publication_id (NA when not found).
     """
     edge_cases = cases[cases["publication_doi"].notna() & cases["newer_publication_doi"].isna()]
-    keys = edges[[*EDGE_KEY, "dataset_doi", "publication_doi"]].assign(
-        dataset_doi=edges["dataset_doi"].str.lower(), publication_doi=edges["publication_doi"].str.lower()
-    )
-    wanted = edge_cases.assign(publication_doi=edge_cases["publication_doi"].str.lower(), dataset_doi=edge_cases["dataset_doi"].str.lower())
+    # An edge without a publication DOI is named by no case (merge would pair its None with a case's).
+    keys = _canonical(edges[[*EDGE_KEY, "dataset_doi", "publication_doi"]], "dataset_doi", "publication_doi")
+    keys = keys.dropna(subset=["publication_doi"])
+    wanted = _canonical(edge_cases, "dataset_doi", "publication_doi")
     with_dataset = wanted[wanted["dataset_doi"].notna()].merge(keys, on=["dataset_doi", "publication_doi"], how="left")
     any_dataset = wanted[wanted["dataset_doi"].isna()].drop(columns="dataset_doi").merge(keys, on="publication_doi", how="left")
     matched = pd.concat([with_dataset, any_dataset], ignore_index=True)
     return matched[["case_id", "kind", "expected", "source", *EDGE_KEY]].sort_values(["case_id", *EDGE_KEY]).reset_index(drop=True)
 
 
+def _canonical(frame: pd.DataFrame, *columns: str) -> pd.DataFrame:
+    """`frame` with each DOI column replaced by its canonical key (None when not a DOI), so that spellings
+    (resolver prefix, case, trailing punctuation) of one DOI meet."""
+    return frame.assign(**{column: frame[column].map(canonical_doi) for column in columns})
+
+
 def judge_pairs(pairs: pd.DataFrame, texts: pd.DataFrame, stored: pd.DataFrame) -> pd.DataFrame:
-    """The verdict on every labelled pair: the stored one when `coherence_judgements` holds the pair, else the
-    offline judge's, run as `judgement.assets` runs it (`judge_edges`, default settings) on the stored texts with
-    the pair alone in the evidence pool and as_of in the newer publication's year; a pair the judge emits no row
-    for is UNVERIFIED. A pair without stored texts for both publications is NOT_JUDGED.
+    """The verdict on every labelled pair: the stored one when `coherence_judgements` holds the pair (DOIs
+    compared canonical), else the offline judge's, run as `judgement.assets` runs it (`judge_edges`, default
+    settings) on the stored texts with the pair alone in the evidence pool and as_of in the newer publication's
+    year; a pair the judge emits no row for is UNVERIFIED. A pair without stored texts for both publications is NOT_JUDGED.
 
     Args:
         pairs: labelled cases with publication_doi (older) and newer_publication_doi.
@@ -146,11 +155,11 @@ def judge_pairs(pairs: pd.DataFrame, texts: pd.DataFrame, stored: pd.DataFrame) 
     Returns:
         case_id, verdict, rationale, verdict_source ('coherence_judgements', 'offline judge' or 'no stored text').
     """
-    by_doi = texts.set_index("doi")
-    found = stored.assign(older_doi=stored["older_doi"].str.lower(), newer_doi=stored["newer_doi"].str.lower())
+    by_doi = _canonical(texts, "doi").set_index("doi")
+    found = _canonical(stored, "older_doi", "newer_doi")
     rows = []
-    for case in pairs.itertuples(index=False):
-        older, newer = case.publication_doi.lower(), case.newer_publication_doi.lower()
+    for case in _canonical(pairs, "publication_doi", "newer_publication_doi").itertuples(index=False):
+        older, newer = case.publication_doi, case.newer_publication_doi
         in_kg = found[(found["older_doi"] == older) & (found["newer_doi"] == newer)]
         if len(in_kg):
             best = in_kg.iloc[0]
@@ -201,8 +210,9 @@ def evaluate(
         settings: (weights, decay) to run; default `settings_grid()` (198).
 
     Returns:
-        (one row per setting: weights, decay, is_default, is_age_only, each rate with numerator and
-        denominator, found / not-found counts; one row per case and matched edge: case_id, kind, expected,
+        (one row per setting: weights, decay, is_default, is_age_only, each rate of RATE_COLUMNS with
+        numerator and denominator (the flagged share over the KG edges alone: worked cases are not KG edges),
+        found / not-found counts; one row per case and matched edge: case_id, kind, expected,
         source, dataset_id, publication_id, found, got, hit, detail).
     """
     matched = match_edge_cases(cases, edges)
@@ -230,12 +240,9 @@ def evaluate(
     for weights, decay in settings or settings_grid():
         # Reasons only for the default: the case table shows them, and building them is most of a scoring's cost.
         explain = (weights, decay) == DEFAULT_SETTING
+        kg_labels = _labels(edges, edges_as_of=as_of, weights=weights, decay=decay, explain=explain)
         labels = pd.concat(
-            [
-                _labels(edges, edges_as_of=as_of, weights=weights, decay=decay, explain=explain),
-                _labels(worked, edges_as_of=worked_as_of, weights=weights, decay=decay, explain=explain),
-            ],
-            ignore_index=True,
+            [kg_labels, _labels(worked, edges_as_of=worked_as_of, weights=weights, decay=decay, explain=explain)], ignore_index=True
         )
         with_labels = scored_cases.merge(labels, on=EDGE_KEY, how="left")
         rates = {
@@ -243,6 +250,7 @@ def evaluate(
             "foundational_false_flag": flagged_rate(with_labels.loc[with_labels["expected"] == KNOWN_FOUNDATIONAL, "label"]),
             "contradiction": contradictions,
             "superseded_precision": superseded_precision(labels["label"], known),
+            "flagged_share": flagged_rate(kg_labels["label"]),
         }
         is_default = explain
         if is_default:

@@ -3,7 +3,9 @@
 - staleness catch rate: known-superseded edges labelled DECLINING or SUPERSEDED / known-superseded edges;
 - foundational false-flag rate: known-foundational edges labelled DECLINING or SUPERSEDED / known-foundational edges;
 - contradiction catch rate: known-contradicted pairs judged CONTRADICTED / known-contradicted pairs judged;
-- edge reliability precision: edges labelled SUPERSEDED that are known-superseded / edges labelled SUPERSEDED.
+- edge reliability precision: edges labelled SUPERSEDED that are known-superseded / edges labelled SUPERSEDED;
+- beside them, the base rate of the staleness catch rate: KG edges labelled DECLINING or SUPERSEDED / KG edges
+  scored (`flagged_rate` over every edge), so a catch rate is read against how often any edge is flagged.
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ class Rate:
 
 def flagged_rate(labels: Iterable[str]) -> Rate:
     """Share of labels that flag the edge as stale (DECLINING or SUPERSEDED): the staleness catch rate over
-    known-superseded edges, the foundational false-flag rate over known-foundational edges."""
+    known-superseded edges, the foundational false-flag rate over known-foundational edges, the base rate over
+    every KG edge."""
     labels = list(labels)
     return Rate(sum(label in STALE_LABELS for label in labels), len(labels))
 

@@ -50,6 +50,8 @@ CentralityRule = Literal["max", "mean", "pagerank", "citations"]
 CENTRALITY_RULES: tuple[CentralityRule, ...] = ("max", "mean", "pagerank", "citations")
 Decay = Literal["none", "linear", "log"]
 DECAYS: tuple[Decay, ...] = ("none", "linear", "log")
+# Decimals reliability is rounded to: summation noise (0.3999999999999999) must not decide a threshold.
+RELIABILITY_DECIMALS = 10
 # Age at which linear recency reaches 0 and the log decay's normaliser log(1 + 20) (DOMAIN.md "recency").
 DECAY_HORIZON_YEARS = 20
 # OpenAlex citation count at which citation centrality saturates at 1 (DOMAIN.md "centrality").
@@ -214,7 +216,7 @@ def reliability(
     The rounding keeps summation noise (0.3999999999999999) from falling below a threshold the exact sum meets.
     """
     score = weights.centrality * np.asarray(centrality) + weights.recency * np.asarray(recency_) + weights.coherence * np.asarray(coherence)
-    return np.round(np.clip(score - np.asarray(penalty), 0.0, 1.0), 10)
+    return np.round(np.clip(score - np.asarray(penalty), 0.0, 1.0), RELIABILITY_DECIMALS)
 
 
 def labels(

@@ -43,7 +43,10 @@ class VerdictConfig(dg.Config):
     min_contradiction_years: int = Field(default=2, ge=0, description="Years between a contradicting pair's publications.")
     expansion_rounds: int = Field(
         default=MAX_EXPANSION_ROUNDS, ge=0, le=MAX_EXPANSION_ROUNDS,
-        description="Evidence expansion rounds for INSUFFICIENT sets (1: OpenAlex cache; 2: also OpenAlex); 0 keeps INSUFFICIENT.",
+        description=(
+            "Evidence expansion rounds for INSUFFICIENT sets (1: OpenAlex cache; 2: also OpenAlex); 0 keeps INSUFFICIENT. "
+            "FORCED_PASS needs this many rounds to have run."
+        ),
     )
 
     def rules(self) -> CriticRules:
@@ -64,8 +67,9 @@ def dataset_verdicts(
 ) -> dg.MaterializeResult:
     """The critic's verdict on each dataset's evidence in the research area (DOMAIN.md "Verdicts over an
     evidence set"): INSUFFICIENT, STALE, CONTRADICTED or PASS, or FORCED_PASS when publications citing the
-    dataset's DOI (OpenAlex cache, then OpenAlex) still do not make the evidence sufficient after 2 rounds;
-    with a reason naming the edges that drove it. Verdicts keep history: the previous verdict and when it
+    dataset's DOI (OpenAlex cache, then OpenAlex) still do not make the evidence sufficient after 2 rounds
+    that ran (offline, round 2 cannot run and the verdict stays INSUFFICIENT); with a reason naming the
+    edges that drove it. Verdicts keep history: the previous verdict and when it
     changed, and a row in dataset_verdict_history whenever a verdict is new or changes."""
     areas = list(context.partition_keys)
     as_of_date = as_of.date()
@@ -94,6 +98,7 @@ def dataset_verdicts(
             [(CACHE_SOURCE, partial(cached_citing_works, con)), (ONLINE_SOURCE, online)],
             expanded_edge_scorer(edges, as_of=as_of_date),
             rules,
+            as_of=as_of_date,
         )
         # Cached first: the next run's round 1 finds what round 2 fetched, without a request.
         upsert(con, "openalex_cache", cache_rows(cached, fetched_at=now))

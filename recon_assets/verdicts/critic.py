@@ -7,7 +7,12 @@ evidence set") defines them:
   contradiction (a contradicting pair of publications at least 2 years apart);
   both or only contradiction -> `CONTRADICTED`, only staleness -> `STALE`, neither -> `PASS`;
 - evidence expanded (publications citing the dataset DOI, `recon_assets.verdicts.expansion`) up to the
-  ceiling of 2 rounds and still insufficient -> `FORCED_PASS`.
+  ceiling of 2 rounds and still insufficient -> `FORCED_PASS`. Only a round that ran counts toward the
+  ceiling: one that could not (OpenAlex offline or in error, its budget spent, the dataset without a DOI)
+  leaves the verdict `INSUFFICIENT`, its reason naming that round and why it could not run.
+
+Reliabilities are compared with the bar at `RELIABILITY_DECIMALS` decimals, the precision
+`reliability.scoring` rounds to, so float noise (0.3999999999999999) never decides a verdict.
 
 "Low reliability across the evidence" is this project's rule (`CriticRules`): an edge is *weak* when its
 reliability is below the same 0.40 bar the INSUFFICIENT rule uses to call an edge reliable, or its label is
@@ -23,8 +28,11 @@ Every verdict carries a reason naming the edges that drove it ('[Wei et al., 202
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from recon_assets.reliability.scoring import RELIABILITY_DECIMALS
 
 PASS, STALE, CONTRADICTED, INSUFFICIENT, FORCED_PASS = "PASS", "STALE", "CONTRADICTED", "INSUFFICIENT", "FORCED_PASS"
 VERDICTS = (PASS, STALE, CONTRADICTED, INSUFFICIENT, FORCED_PASS)
@@ -105,17 +113,20 @@ class Check:
 @dataclass(frozen=True)
 class ExpansionRound:
     """One round of evidence expansion: where it looked (source), what it found or why nothing (note),
-    and the new publications, scored."""
+    the new publications, scored, and whether it ran (False: it could not look, and `note` says why; such
+    a round does not count toward the ceiling of rounds)."""
 
     source: str
     note: str
     edges: tuple[Edge, ...] = ()
+    ran: bool = True
 
 
 @dataclass(frozen=True)
 class Judgement:
     """A dataset's verdict. staleness / contradiction are None when they did not run (insufficient evidence);
-    n_edges and n_reliable count the whole evidence set judged, expanded publications included."""
+    n_edges and n_reliable count the whole evidence set judged, expanded publications included;
+    expansion_rounds counts the rounds that ran."""
 
     verdict: str
     staleness: Check | None
@@ -127,15 +138,20 @@ class Judgement:
     reason: str
 
 
+def is_reliable(edge: Edge, rules: CriticRules = CriticRules()) -> bool:
+    """True when the edge's reliability, at RELIABILITY_DECIMALS decimals, is at least `rules.reliable`."""
+    return round(edge.reliability, RELIABILITY_DECIMALS) >= rules.reliable
+
+
 def is_weak(edge: Edge, rules: CriticRules = CriticRules()) -> bool:
-    """True when the edge is weak evidence: reliability below `rules.reliable`, or labelled SUPERSEDED."""
-    return edge.reliability < rules.reliable or edge.label == WEAK_LABEL
+    """True when the edge is weak evidence: not reliable (`is_reliable`), or labelled SUPERSEDED."""
+    return not is_reliable(edge, rules) or edge.label == WEAK_LABEL
 
 
 def sufficiency(edges: Sequence[Edge], rules: CriticRules = CriticRules()) -> Check:
     """flagged (insufficient) when fewer than `min_edges` edges, or fewer than `min_edges` with reliability
-    >= `reliable` (DOMAIN.md)."""
-    reliable = sum(edge.reliability >= rules.reliable for edge in edges)
+    >= `reliable` (DOMAIN.md; `is_reliable`)."""
+    reliable = sum(is_reliable(edge, rules) for edge in edges)
     flagged = len(edges) < rules.min_edges or reliable < rules.min_edges
     return Check(flagged, f"{len(edges)} edge(s), {reliable} with reliability >= {rules.reliable:.2f} ({rules.min_edges} of each needed)")
 
@@ -209,8 +225,9 @@ def judge(
     Args:
         edges: the dataset's scored edges in the research area.
         pairs: its CONTRADICTED coherence judgements in the research area.
-        rounds: expansion rounds run for it (none when the KG edges alone were sufficient); a set still
-            insufficient after `rules.expansion_rounds` rounds is FORCED_PASS, before that INSUFFICIENT.
+        rounds: expansion rounds tried for it (none when the KG edges alone were sufficient); a set still
+            insufficient after `rules.expansion_rounds` rounds that ran is FORCED_PASS, otherwise
+            INSUFFICIENT (a round that could not run, `ExpansionRound.ran` False, does not count).
 
     Returns:
         The Judgement, its reason opening with the verdict.
@@ -218,15 +235,21 @@ def judge(
     expanded = [edge for round_ in rounds for edge in round_.edges]
     evidence = [*edges, *expanded]
     enough = sufficiency(evidence, rules)
+    ran = sum(round_.ran for round_ in rounds)
     counts = dict(
-        n_edges=len(evidence), n_reliable=sum(edge.reliability >= rules.reliable for edge in evidence),
-        expansion_rounds=len(rounds), expanded_publications=len(expanded),
+        n_edges=len(evidence), n_reliable=sum(is_reliable(edge, rules) for edge in evidence),
+        expansion_rounds=ran, expanded_publications=len(expanded),
     )
     expansion = _expansion_text(rounds, rules)
     if enough.flagged:
-        ceiling = len(rounds) >= rules.expansion_rounds > 0
+        ceiling = ran >= rules.expansion_rounds > 0
         verdict = FORCED_PASS if ceiling else INSUFFICIENT
-        head = f"still insufficient after the ceiling of {rules.expansion_rounds} expansion round(s), {enough.why}" if ceiling else enough.why
+        if ceiling:
+            head = f"still insufficient after the ceiling of {rules.expansion_rounds} expansion round(s), {enough.why}"
+        elif rounds:
+            head = f"{enough.why}; only {ran} of {rules.expansion_rounds} expansion round(s) ran"
+        else:
+            head = enough.why
         strongest = sorted(evidence, key=lambda edge: -edge.reliability)
         evidence_text = f"evidence {list_edges(strongest, rules)}" if evidence else "no evidence"
         reason = f"{verdict}: {head}{expansion}; {evidence_text}"
@@ -234,7 +257,7 @@ def judge(
     staleness = staleness_check(evidence, lifecycle, rules)
     contradiction = contradiction_check(pairs, rules)
     verdict = combine(staleness, contradiction)
-    reliable = sorted((edge for edge in evidence if edge.reliability >= rules.reliable), key=lambda edge: -edge.reliability)
+    reliable = sorted((edge for edge in evidence if is_reliable(edge, rules)), key=lambda edge: -edge.reliability)
     if verdict == CONTRADICTED:
         body = f"{contradiction.why}; {'also stale: ' if staleness.flagged else ''}{staleness.why}"
     elif verdict == STALE:
@@ -248,7 +271,7 @@ def list_edges(edges: Sequence[Edge], rules: CriticRules = CriticRules()) -> str
     """'[Wei et al., 2023] 0.55, [Li, 2020] 0.31 SUPERSEDED and 3 more': the first `rules.listed_edges`
     edges in the given order, each with its reliability (and the label when it is SUPERSEDED)."""
     shown = [
-        f"{edge.citation} {edge.reliability:.2f}{f' {WEAK_LABEL}' if edge.label == WEAK_LABEL else ''}"
+        f"{edge.citation} {_shown(edge.reliability, rules)}{f' {WEAK_LABEL}' if edge.label == WEAK_LABEL else ''}"
         for edge in edges[: rules.listed_edges]
     ]
     more = f" and {len(edges) - len(shown)} more" if len(edges) > len(shown) else ""
@@ -256,12 +279,21 @@ def list_edges(edges: Sequence[Edge], rules: CriticRules = CriticRules()) -> str
 
 
 def _expansion_text(rounds: Sequence[ExpansionRound], rules: CriticRules) -> str:
-    """' (expansion: round 1, OpenAlex cache: ...; round 2, OpenAlex: ...)', or '' without rounds."""
+    """' (expansion: round 1, OpenAlex cache: ...; round 2, OpenAlex could not run: ...)', or '' without rounds."""
     if not rounds:
         return ""
     texts = [
-        f"round {number}, {round_.source}: {round_.note}"
+        f"round {number}, {round_.source}{'' if round_.ran else ' could not run'}: {round_.note}"
         + (f": {list_edges(sorted(round_.edges, key=lambda edge: -edge.reliability), rules)}" if round_.edges else "")
         for number, round_ in enumerate(rounds, start=1)
     ]
     return f" (expansion: {'; '.join(texts)})"
+
+
+def _shown(reliability: float, rules: CriticRules) -> str:
+    """Two decimals; an edge below the bar that two decimals would round up to it is cut to three (0.3995 shows
+    as 0.399, never as "0.40")."""
+    two = f"{reliability:.2f}"
+    if float(two) >= rules.reliable > round(reliability, RELIABILITY_DECIMALS):
+        return f"{math.floor(reliability * 1000) / 1000:.3f}"
+    return two

@@ -21,7 +21,7 @@ DATASET_COLUMNS = [
     "successor_version", "superseded_since", "dataset_collection_progress",
 ]
 VERDICT_COLUMNS = [
-    *KEY, "dataset_doi", "dataset_short_name", "verdict", "stale", "staleness_reason", "contradicted",
+    *KEY, "dataset_doi", "dataset_short_name", "dataset_version", "verdict", "stale", "staleness_reason", "contradicted",
     "contradiction_reason", "n_edges", "n_reliable_edges", "expansion_rounds", "expanded_publications", "reason",
 ]
 
@@ -91,7 +91,8 @@ def judge_datasets(
     Args:
         edges: sql/verdict_evidence.sql rows.
         pairs: sql/contradicting_pairs.sql rows.
-        rounds: the expansion rounds run per key (`expansion.expand`); keys without rounds had enough edges.
+        rounds: the expansion rounds tried per key (`expansion.expand`); keys without rounds had enough edges.
+            The expansion_rounds column counts those that ran (`ExpansionRound.ran`).
 
     Returns:
         DataFrame with VERDICT_COLUMNS; stale / contradicted and their reasons are NA when the checks did not
@@ -106,6 +107,7 @@ def judge_datasets(
         rows.append({
             **dict(zip(KEY, key)),
             "dataset_doi": dataset["dataset_doi"], "dataset_short_name": dataset["dataset_short_name"],
+            "dataset_version": dataset["dataset_version"],
             "verdict": result.verdict,
             "stale": result.staleness.flagged if result.staleness else None,
             "staleness_reason": result.staleness.why if result.staleness else None,

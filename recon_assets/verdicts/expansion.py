@@ -10,8 +10,11 @@ the new evidence (OpenAlex API reference, "Work object" `referenced_works`; filt
   (`cache_rows`), so the next run's round 1 finds them.
 
 `expand` runs the rounds, at most `CriticRules.expansion_rounds`, for the datasets still insufficient
-after each; a citing work already among a dataset's edges, or found by an earlier round, is not counted
-twice. `expansion_edges` shapes the new works for `reliability.scoring.score_edges`: not in the KG, they have
+after each. A citing work counts once: one already among a dataset's edges, found by an earlier round, or
+found twice in one answer (same DOI in another spelling, same OpenAlex id) is left out, and so is a work
+published after `as_of` (its year later than as_of's: it was not evidence then). A round that could not
+look (OpenAlex offline, in error or out of budget; a dataset without a DOI) is recorded as not run
+(`ExpansionRound.ran`), so the critic does not count it toward the ceiling. `expansion_edges` shapes the new works for `reliability.scoring.score_edges`: not in the KG, they have
 no PageRank (centrality from OpenAlex citations alone) and no judged coherence (UNVERIFIED, neutral).
 """
 
@@ -25,7 +28,7 @@ from typing import Any
 
 import duckdb
 import pandas as pd
-import requests
+from pyalex.api import QueryError
 
 from recon_assets.enrichment.openalex_client import FOUND, NOT_FOUND, BudgetSpent, OpenAlexClient, WorkResult
 from recon_assets.enrichment.openalex_records import work_columns
@@ -52,10 +55,12 @@ class CitingWork:
 
 @dataclass(frozen=True)
 class CitingWorks:
-    """What one round found for one dataset DOI: the citing works, and a note saying what it found or why nothing."""
+    """What one round found for one dataset DOI: the citing works, a note saying what it found or why nothing,
+    and whether the round could look at all (False: offline, an error, a spent budget; the note says which)."""
 
     works: tuple[CitingWork, ...]
     note: str
+    ran: bool = True
 
 
 Lookup = Callable[[list[str]], Mapping[str, CitingWorks]]
@@ -97,16 +102,18 @@ def online_citing_works(
     """Round 2: resolve the dataset DOIs in OpenAlex (batched), then ask for the works citing each.
 
     Args:
-        client: None when OpenAlex may not be asked; every DOI then gets `offline_note`.
+        client: None when OpenAlex may not be asked; every DOI then gets `offline_note` (round not run).
         now: when the answers were fetched.
 
     Returns:
         ({dataset DOI: CitingWorks} for every DOI, the found works worth caching: the dataset DOIs' own
-        works and the citing works that have a DOI). A failed request or a spent daily budget ends in a note;
-        it never raises.
+        works and the citing works that have a DOI). It never raises: a failed request or answer (HTTP
+        error, pyalex QueryError on a refused key, a work without an OpenAlex id), a DOI the fetch left
+        without a result, or a spent daily budget ends in a note, the round marked not run. Citing works
+        without an id are left out and counted in the note.
     """
     if client is None:
-        return {doi: CitingWorks((), offline_note) for doi in dataset_dois}, []
+        return {doi: CitingWorks((), offline_note, ran=False) for doi in dataset_dois}, []
     report = client.fetch(dataset_dois)
     resolved = {result.doi: result for result in report.results}
     to_cache = [result for result in report.results if result.status == FOUND]
@@ -114,23 +121,30 @@ def online_citing_works(
     found: dict[str, CitingWorks] = {}
     for doi in dataset_dois:
         result = resolved.get(doi)
-        if result is None or (result.status == FOUND and budget_spent):  # left unasked once the budget ran out
-            found[doi] = CitingWorks((), f"not asked: {budget_spent}")
+        work_id = result.work.get("id") if result is not None and result.work else None
+        if budget_spent and (result is None or result.status == FOUND):  # left unasked once the budget ran out
+            found[doi] = CitingWorks((), f"not asked: {budget_spent}", ran=False)
+        elif result is None:
+            found[doi] = CitingWorks((), "OpenAlex error: no answer for the dataset DOI", ran=False)
         elif result.status == NOT_FOUND:
             found[doi] = CitingWorks((), "the dataset DOI is not in OpenAlex")
         elif result.status != FOUND:
-            found[doi] = CitingWorks((), f"OpenAlex error: {result.error}")
+            found[doi] = CitingWorks((), f"OpenAlex error: {result.error}", ran=False)
+        elif not work_id:
+            found[doi] = CitingWorks((), "OpenAlex error: the dataset DOI's work has no OpenAlex id", ran=False)
         else:
             try:
-                works = client.citing_works(result.work["id"], limit=per_dataset)
+                answer = client.citing_works(work_id, limit=per_dataset)
             except BudgetSpent as spent:
                 budget_spent = str(spent)
-                found[doi] = CitingWorks((), f"not asked: {budget_spent}")
+                found[doi] = CitingWorks((), f"not asked: {budget_spent}", ran=False)
                 continue
-            except requests.RequestException as error:
-                found[doi] = CitingWorks((), f"OpenAlex error: {_describe(error)}")
+            except Exception as error:  # "never raises": one dataset's failure must not stop the others' verdicts
+                found[doi] = CitingWorks((), f"OpenAlex error: {_describe(error)}", ran=False)
                 continue
-            found[doi] = CitingWorks(tuple(CitingWork(work, now) for work in works), _found_note(result.work["id"], len(works), "OpenAlex"))
+            works = [work for work in answer if work.get("id")]
+            unnamed = f", {len(answer) - len(works)} without an OpenAlex id left out" if len(works) < len(answer) else ""
+            found[doi] = CitingWorks(tuple(CitingWork(work, now) for work in works), _found_note(work_id, len(works), "OpenAlex") + unnamed)
             to_cache += [WorkResult(canonical_doi(work.get("doi")), FOUND, work=work) for work in works if canonical_doi(work.get("doi"))]
     return found, to_cache
 
@@ -185,19 +199,26 @@ def expand(
     lookups: Sequence[tuple[str, Lookup]],
     score: Callable[[tuple[str, str], Sequence[CitingWork]], list[Edge]],
     rules: CriticRules = CriticRules(),
+    *,
+    as_of: date,
 ) -> dict[tuple[str, str], list[ExpansionRound]]:
     """Expansion rounds for every insufficient evidence set, until it is sufficient or the rounds run out.
 
     Args:
         evidence: scored edges per (research_area, dataset_id).
-        dataset_dois: each key's dataset DOI (None: nothing can cite it).
-        known_dois: each key's publication DOIs already among its edges.
+        dataset_dois: each key's dataset DOI (None: nothing can cite it, every round is recorded as not run).
+        known_dois: each key's publication DOIs (canonical) already among its edges.
         lookups: (source, lookup) per round, in order; a lookup takes the DOIs still wanted and is called
             at most once per round, only for DOIs of insufficient sets. The first `rules.expansion_rounds` run.
+            A DOI the lookup leaves unanswered is a round not run.
         score: scores the new works of one key (see `expansion_edges`).
+        as_of: works whose publication_year is later than as_of's year are left out (a work without a
+            year is kept); the round's note counts them.
 
     Returns:
-        {key: the rounds run for it}, for the keys that were insufficient on their edges alone.
+        {key: the rounds tried for it}, for the keys that were insufficient on their edges alone. Each
+        round's note ends with how many works were left out: already in the evidence, found twice in the
+        round, published after as_of.
     """
     pending = [key for key, edges in evidence.items() if sufficiency(edges, rules).flagged]
     rounds: dict[tuple[str, str], list[ExpansionRound]] = {key: [] for key in pending}
@@ -212,27 +233,50 @@ def expand(
         for key in pending:
             doi = dataset_dois.get(key)
             if not doi:
-                rounds[key].append(ExpansionRound(source, "the dataset has no DOI"))
+                rounds[key].append(ExpansionRound(source, "the dataset has no DOI", ran=False))
                 continue
-            cited = found[doi]
-            new = [work for work in cited.works if _work_key(work) not in seen[key]]
-            seen[key] |= {_work_key(work) for work in new}
-            repeated = len(cited.works) - len(new)
-            note = cited.note + (f", {repeated} already in the evidence" if repeated else "")
-            rounds[key].append(ExpansionRound(source, note, tuple(score(key, new)) if new else ()))
+            cited = found.get(doi, CitingWorks((), "the lookup gave no answer for the dataset DOI", ran=False))
+            new, left_out = _new_works(cited.works, seen[key], as_of)
+            note = cited.note + "".join(f", {count} {why}" for why, count in left_out.items() if count)
+            rounds[key].append(ExpansionRound(source, note, tuple(score(key, new)) if new else (), ran=cited.ran))
     return rounds
 
 
-def _work_key(found: CitingWork) -> str:
-    """The DOI of a work, else its OpenAlex id: what makes two findings the same publication."""
-    return canonical_doi(found.work.get("doi")) or found.work["id"]
+def _new_works(works: Sequence[CitingWork], seen: set[str], as_of: date) -> tuple[list[CitingWork], dict[str, int]]:
+    """The works of one answer not yet in `seen` (updated in place with their keys) and not published after
+    `as_of`, and how many were left out for each reason."""
+    earlier, later = set(seen), f"published after as_of {as_of.isoformat()}"
+    new: list[CitingWork] = []
+    left_out = {"already in the evidence": 0, "found twice": 0, later: 0}
+    for found in works:
+        keys = _work_keys(found)
+        year = found.work.get("publication_year")
+        if keys & earlier:
+            left_out["already in the evidence"] += 1
+        elif keys & seen:
+            left_out["found twice"] += 1
+        elif isinstance(year, int) and year > as_of.year:
+            left_out[later] += 1
+        else:
+            new.append(found)
+            seen |= keys
+    return new, left_out
+
+
+def _work_keys(found: CitingWork) -> set[str]:
+    """The canonical DOI and the OpenAlex id of a work, those it has: sharing either makes two findings the
+    same publication."""
+    return {key for key in (canonical_doi(found.work.get("doi")), found.work.get("id")) if key}
 
 
 def _found_note(work_id: str, count: int, where: str) -> str:
     return f"{count} {where} work(s) cite {work_id.rsplit('/', 1)[-1]}"
 
 
-def _describe(error: requests.RequestException) -> str:
-    """The HTTP status or the exception's type: never a URL or a header (which could carry credentials)."""
+def _describe(error: Exception) -> str:
+    """The HTTP status or the exception's type: never a URL or a header (which could carry credentials).
+    A pyalex QueryError adds its text, OpenAlex's own error message (e.g. an API key refused)."""
     response = getattr(error, "response", None)
-    return f"HTTP {response.status_code}" if response is not None else type(error).__name__
+    if response is not None:
+        return f"HTTP {response.status_code}"
+    return f"{type(error).__name__}: {error}" if isinstance(error, QueryError) else type(error).__name__
