@@ -23,13 +23,13 @@ from recon_assets.reliability.scoring import (
     citation_centrality,
     combine_centrality,
     dominant_signal,
-    label,
+    labels,
     recency,
     reliability,
     retraction,
     score_edges,
     superseded_before,
-    trend_label,
+    trend_labels,
 )
 
 AS_OF = date(2026, 6, 1)
@@ -258,7 +258,7 @@ def test_reliability_is_the_weighted_sum_within_unit_interval(centrality, recenc
     ],
 )
 def test_label_first_match_wins(centrality, recency_, coherence, reliability_, verified, expected):
-    assert label(centrality, recency_, coherence, reliability_, coherence_verified=verified) == expected
+    assert labels(centrality, recency_, coherence, reliability_, coherence_verified=verified).item() == expected
 
 
 @pytest.mark.parametrize(
@@ -465,7 +465,7 @@ def test_a_retracted_publication_is_superseded_whatever_its_score(flags, retract
     ],
 )
 def test_trend_label(base, trend, age, centrality, coherence, verified, expected):
-    moved = trend_label(base, trend=trend, age=age, centrality=centrality, coherence=coherence, coherence_verified=verified)
+    moved = trend_labels(base, trend=trend, age=age, centrality=centrality, coherence=coherence, coherence_verified=verified).item()
     assert moved == expected
 
 

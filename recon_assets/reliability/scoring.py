@@ -243,19 +243,6 @@ def labels(
     ).astype(object)
 
 
-def label(
-    centrality: float,
-    recency_: float,
-    coherence: float,
-    reliability_: float,
-    *,
-    coherence_verified: bool,
-    thresholds: Thresholds = Thresholds(),
-) -> str:
-    """The lifecycle label of one edge (`labels` for a single edge)."""
-    return labels(centrality, recency_, coherence, reliability_, coherence_verified=coherence_verified, thresholds=thresholds).item()
-
-
 def dominant_signal(contributions: dict[str, float], shortfalls: dict[str, float], label_: str) -> str:
     """The signal that drove the label: the largest weighted contribution w*s for FOUNDATIONAL / CURRENT,
     the largest weighted shortfall w*(1-s) for DECLINING / SUPERSEDED (what pulled the edge down; `shortfalls`
@@ -286,24 +273,6 @@ def trend_labels(
     to_foundational = (labels_ != FOUNDATIONAL) & growing_old & coherent & (centrality >= rules.growth_foundational_centrality)
     to_declining = ~to_foundational & (labels_ == CURRENT) & (trend <= rules.decline)
     return np.where(to_foundational, FOUNDATIONAL, np.where(to_declining, DECLINING, labels_)).astype(object)
-
-
-def trend_label(
-    label_: str,
-    *,
-    trend: float,
-    age: float,
-    centrality: float,
-    coherence: float,
-    coherence_verified: bool,
-    thresholds: Thresholds = Thresholds(),
-    rules: TrendRules = TrendRules(),
-) -> str:
-    """The label of one edge after the citation-trend rules (`trend_labels` for a single edge)."""
-    return trend_labels(
-        label_, trend=trend, age=age, centrality=centrality, coherence=coherence,
-        coherence_verified=coherence_verified, thresholds=thresholds, rules=rules,
-    ).item()
 
 
 def score_edges(
