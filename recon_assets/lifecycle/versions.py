@@ -52,6 +52,7 @@ _FAMILY_STRIP = re.compile(
     r"-(?:Prov|Standard)-V\d+-\d+$|_RL\d+(?:\.\d+)?(?=_|$)|[_-]v\d+(?:\.\d+)*$|_\d+\.\d+$|_0\d{2,3}$|_NRT(?=_|$)",
     re.IGNORECASE,
 )
+ORNL_DATASET_ID = "ORNL DAAC record: its trailing number is the DAAC's dataset id, not a version"
 _COLLECTION = re.compile(r"0([1-9])([1-9])")
 _RELEASE_PARTS = re.compile(r"RL(\d+)(?:\.(\d+))?(?:.*?v(\d+))?", re.IGNORECASE)
 
@@ -156,6 +157,25 @@ def parse_version(
         if version_text:
             return ParsedVersion(family, version_text, version_sort_key(version_text), status, source, None)
     return ParsedVersion(family, None, (), status, None, "no version in CMR Version, short name, long name or DOI")
+
+
+def unparsed_records(records: pd.DataFrame) -> pd.DataFrame:
+    """The CMR collection records `parse_version` finds no version in, with why.
+
+    Args:
+        records: CMR records with columns concept-id, ShortName, Version, EntryTitle, DOI (e.g. the shipped
+            `cmr.shipped_collection_records()`).
+
+    Returns:
+        columns concept-id, ShortName, Version, EntryTitle, DOI, issue (an ORNL DAAC record says so: its
+        trailing number is the DAAC's dataset id, not a version); in `records` order.
+    """
+    issues = []
+    for record in records.itertuples():
+        issue = parse_version(record.ShortName, record.EntryTitle, record.DOI, record.Version).issue
+        issues.append(ORNL_DATASET_ID if issue and "ornldaac" in _text(record.DOI).lower() else issue)
+    columns = ["concept-id", "ShortName", "Version", "EntryTitle", "DOI"]
+    return records[columns].assign(issue=issues).dropna(subset=["issue"]).reset_index(drop=True)
 
 
 def _text(value: object) -> str:
