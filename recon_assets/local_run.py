@@ -197,7 +197,10 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
             "SUPERSEDED known-superseded",
         )
         fractions = zip(names, evaluation[::2], evaluation[1::2])
-        print("evaluation on the labelled cases (default weights): " + ", ".join(f"{name} {n}/{d}" for name, n, d in fractions))
+        print(
+            "evaluation on the labelled cases (default weights): "
+            + ", ".join(f"{name} {f'{n}/{d}' if d else 'n/a (0 cases)'}" for name, n, d in fractions)
+        )
     if judging:
         print(judging)
     print(f"asset checks passed: {sum(e.passed for e in checks)}/{len(checks)}")

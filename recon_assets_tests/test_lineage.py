@@ -82,6 +82,29 @@ def test_datasets_without_a_short_name_have_no_family_and_no_successor():
     assert not result["superseded"].any()
 
 
+@pytest.mark.parametrize(
+    ("versions", "current"),
+    [
+        (["V008", "V009", "V010", "V011"], "V011"),  # bug fixed: 011 read as collection 1.1, below 009
+        (["V009", "V011", "V010"], "V011"),
+        (["V003", "V031", "V004"], "V004"),  # ASTER: no 0X0 version, so 031 stays 3.1
+    ],
+)
+def test_a_family_numbering_past_009_reads_its_versions_as_integers(versions, current):
+    result = lineage(*((f"d{i}", "SPL3SMP", f"SMAP L3 Radiometer Soil Moisture {v}", None) for i, v in enumerate(versions)))
+    assert result.loc[~result["superseded"].astype(bool), "version_text"].tolist() == [current]
+
+
+def test_a_curated_successor_is_the_newest_standard_product_never_a_near_real_time_stream():
+    """bug fixed: TRMM_3B42 was superseded by a V08 near-real-time IMERG stream."""
+    result = lineage(
+        ("t", "TRMM_3B42", "TRMM (TMPA) Precipitation L3 3 hour 0.25 degree x 0.25 degree V7", None),
+        ("g7", "GPM_3IMERGHH", "GPM IMERG Final Precipitation L3 Half Hourly 0.1 degree x 0.1 degree V07", None),
+        ("gnrt", "GPM_3IMERGHH_NRT", "GPM IMERG Early Precipitation L3 Half Hourly (NRT) V08", None),
+    )
+    assert result.loc["t", "successor_dataset_id"] == "g7"
+
+
 def test_near_real_time_never_succeeds_the_standard_product():
     result = lineage(
         ("std", "AIRS2RET", "AIRS/Aqua L2 Standard Physical Retrieval V7.0", None),

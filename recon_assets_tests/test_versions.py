@@ -133,6 +133,8 @@ def test_parse_version_without_version(short_name, long_name, doi):
         # bug fixed: "010" read as collection 1.0 sorted below "009" (SMAP SPL3SMP 009 -> 010)
         (["010", "009", "008"], ["008", "009", "010"]),
         (["V010", "V009"], ["V009", "V010"]),
+        # bug fixed: "2.0a" read as (2, 1), the same key as "2.1"
+        (["2.1", "2.0a", "2.0"], ["2.0", "2.0a", "2.1"]),
     ],
 )
 def test_version_sort_key_orders_versions(versions, expected_order):

@@ -3,7 +3,7 @@
 import pandas as pd
 
 from recon_assets.lifecycle.cmr import RETIRED_PROGRESS, release_dates
-from recon_assets.lifecycle.versions import parse_version, successors
+from recon_assets.lifecycle.versions import STANDARD, parse_version, successors
 
 COLUMNS = [
     "dataset_id", "family", "version_text", "version_sort", "status", "version_source", "version_issue",
@@ -59,8 +59,9 @@ def dataset_lineage(
 
 
 def _apply_curated(lineage: pd.DataFrame, curated: pd.DataFrame) -> None:
+    # The successor is the newest standard product of its family, never an NRT or provisional stream.
     newest = (
-        lineage[lineage["sort_key"].map(len) > 0]
+        lineage[(lineage["sort_key"].map(len) > 0) & (lineage["status"] == STANDARD)]
         .sort_values(["family", "sort_key", "dataset_id"])
         .drop_duplicates("family", keep="last")
         .set_index("family")

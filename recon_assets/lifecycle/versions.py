@@ -54,6 +54,8 @@ _FAMILY_STRIP = re.compile(
 )
 ORNL_DATASET_ID = "ORNL DAAC record: its trailing number is the DAAC's dataset id, not a version"
 _COLLECTION = re.compile(r"0([1-9])([1-9])")
+_THREE_DIGITS = re.compile(r"[Vv]?0\d\d")
+_INTEGER_VERSION = re.compile(r"[Vv]?0[1-9]0")
 _RELEASE_PARTS = re.compile(r"RL(\d+)(?:\.(\d+))?(?:.*?v(\d+))?", re.IGNORECASE)
 
 
@@ -83,7 +85,8 @@ def version_sort_key(version_text: str) -> tuple[int, ...]:
     The numbers in the text, in order, trailing zeros dropped ("-V4-21" -> (4, 21), "7.0" and "V7" -> (7,)),
     with two exceptions. A bare three-digit "0XY" with X, Y > 0 is collection X.Y: LP DAAC and LAADS spell
     MODIS Collection 6.1 as "061" and ASTER version 3.1 as "031" (so 006 < 061 and 003 < 031 < 004); "00X" is
-    X and "0X0" is the integer X0 (SMAP "009" < "010"). A GRACE release is (release major, release minor,
+    X and "0X0" is the integer X0 (SMAP "009" < "010"; `successors` then reads every "0XY" of that family
+    as an integer, so SMAP "011" follows "010"). A GRACE release is (release major, release minor,
     product version), so "RL06 v04" = (6, 0, 4) < "RL06.1Mv03" = (6, 1, 3). A trailing letter ("2c", "11r",
     "Edition4A") adds its alphabet position as a last component.
 
@@ -100,11 +103,13 @@ def version_sort_key(version_text: str) -> tuple[int, ...]:
     numbers = [int(n) for n in re.findall(r"\d+", version_text)]
     if not numbers:
         raise ValueError(f"no digit in version {version_text!r}")
+    letter = re.search(r"\d([a-z])$", bare, re.IGNORECASE)
+    if letter:
+        # The letter counts after every number: "2.0a" is (2, 0, 1), between 2.0 and 2.1.
+        return (*numbers, ord(letter.group(1).lower()) - ord("a") + 1)
     while len(numbers) > 1 and numbers[-1] == 0:
         numbers.pop()
-    numbers = tuple(numbers)
-    letter = re.search(r"\d([a-z])$", bare, re.IGNORECASE)
-    return numbers + ((ord(letter.group(1).lower()) - ord("a") + 1,) if letter else ())
+    return tuple(numbers)
 
 
 def _status(*texts: str) -> str:
@@ -192,9 +197,16 @@ def successors(parsed: pd.DataFrame) -> pd.DataFrame:
     evidence, e.g. "AIRS3STD 006 -> 7.0 (version from CMR Version / CMR Version)". Within one (family,
     status) the successor is the dataset with the next larger sort_key; several datasets sharing it (the same
     collection at two providers) resolve to the smallest dataset_id. A NRT or provisional stream never
-    succeeds the standard one, as they are different statuses.
+    succeeds the standard one, as they are different statuses. A family with a "0X0" version (SMAP 010)
+    numbers its versions as integers: its "0XY" are read as XY, not as collection X.Y (the returned
+    sort_key says so).
     """
     out = parsed.copy()
+    integer_families = {
+        family for family, text in zip(out["family"], out["version_text"]) if isinstance(text, str) and _INTEGER_VERSION.fullmatch(text)
+    }
+    recount = out["family"].isin(integer_families) & out["version_text"].map(lambda t: isinstance(t, str) and bool(_THREE_DIGITS.fullmatch(t)))
+    out.loc[recount, "sort_key"] = out.loc[recount, "version_text"].map(lambda text: (int(text.lstrip("Vv")),))
     out["successor_dataset_id"] = None
     out["successor_version"] = None
     out["evidence"] = None
