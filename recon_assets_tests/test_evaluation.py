@@ -1,6 +1,8 @@
 """The evaluation's pure parts: rates, the settings grid, the labelled cases and the worked cases."""
 
+import json
 import math
+import re
 from datetime import date
 
 import pandas as pd
@@ -21,6 +23,7 @@ from recon_assets.evaluation.metrics import (
 from recon_assets.reliability.scoring import Weights, score_edges
 
 CASES = load_cases()
+EVERY_CASE = "*"  # a case_id of the tables below: change the column on every row
 
 
 @pytest.mark.parametrize(
@@ -111,6 +114,9 @@ def test_labelled_cases_are_versioned_sourced_and_cover_every_kind():
         ("a-01", "source", "  ", "no source", "a-01"),  # whitespace only is no source
         ("a-01", "kind", "guessed", "unknown kind", "a-01"),
         ("a-01", "labels_version", "2", "labels_version", "2"),
+        # second hostile pass, finding 2: a blank labels_version is named by row, on one row or on all
+        ("a-01", "labels_version", "", "no labels_version", "a-01 (line 2)"),
+        (EVERY_CASE, "labels_version", " ", "no labels_version", "e-05"),
         ("a-01", "case_id", "", "no case_id", "line 2"),
         ("b-01", "expected", "known_foundational", "expected does not fit the kind", "b-01"),
         ("e-01", "newer_publication_doi", "", "newer_publication_doi missing", "e-01"),
@@ -124,12 +130,63 @@ def test_labelled_cases_are_versioned_sourced_and_cover_every_kind():
 )
 def test_load_cases_rejects_bad_rows_naming_file_and_row(tmp_path, case_id, column, value, message, row):
     broken = CASES.copy()
-    broken.loc[broken["case_id"] == case_id, column] = value
+    broken.loc[slice(None) if case_id == EVERY_CASE else broken["case_id"] == case_id, column] = value
+    _assert_refused(broken, tmp_path, message, row)
+
+
+def _assert_refused(cases: pd.DataFrame, tmp_path, message: str, row: str) -> None:
+    """load_cases refuses `cases`, written to a file, with `message`, naming the file and `row`."""
     path = tmp_path / "cases.csv"
-    broken.to_csv(path, index=False)
-    with pytest.raises(ValueError, match=message) as raised:
+    cases.to_csv(path, index=False)
+    with pytest.raises(ValueError, match=re.escape(message)) as raised:
         load_cases(path)
     assert str(path) in str(raised.value) and row in str(raised.value)
+
+
+@pytest.mark.parametrize(
+    "key, value, message",
+    [
+        # second hostile pass, finding 2: each crashed evaluate or silently changed the figures
+        ("coherence", "0.8", "coherence not a number in [0, 1]"),
+        ("coherence", 5, "coherence not a number in [0, 1]"),
+        ("coherence", True, "coherence not a number in [0, 1]"),
+        ("publication_year", 2003.7, "publication_year not an integer in 1800..2100"),
+        ("publication_year", "2003", "publication_year not an integer in 1800..2100"),
+        ("publication_year", 1799, "publication_year not an integer in 1800..2100"),
+        ("cited_by_count", -5, "cited_by_count not an integer >= 0"),
+        ("cited_by_count", "10000", "cited_by_count not an integer >= 0"),
+        ("coherence_status", "whatever", "coherence_status not one of SUPPORTED, CONTRADICTED, SUPERSEDED, UNVERIFIED"),
+        ("as_of", "20260101", "as_of not a YYYY-MM-DD date"),
+        ("as_of", "2026-W48-7", "as_of not a YYYY-MM-DD date"),
+        ("as_of", "2026-02-30", "as_of not a YYYY-MM-DD date"),
+        ("as_of", 20260101, "as_of not a YYYY-MM-DD date"),
+    ],
+)
+def test_load_cases_rejects_worked_case_inputs_of_the_wrong_type_or_range(tmp_path, key, value, message):
+    broken = CASES.copy()
+    worked = broken["case_id"] == "c-1"
+    broken.loc[worked, "inputs"] = json.dumps(json.loads(broken.loc[worked, "inputs"].iloc[0]) | {key: value})
+    _assert_refused(broken, tmp_path, message, "c-1 (line")
+
+
+@pytest.mark.parametrize(
+    "copied, changes, message, row",
+    [
+        # second hostile pass, finding 3: one edge, two labels (canonical DOIs compared)
+        ("a-01", {"case_id": "a-99", "publication_doi": "https://doi.org/10.3390/MIN11050474"}, "edge labelled by two cases", "a-99"),
+        ("a-01", {"case_id": "d-99", "kind": "foundational_work", "expected": "known_foundational"},
+         "edge labelled by two cases with different expectations", "a-01"),
+        # a retracted work with no dataset DOI labels every edge of its publication, this one too
+        ("b-01", {"case_id": "a-99", "kind": "superseded_dataset_version", "dataset_doi": "10.5067/ASTER/AST_05.003"},
+         "edge labelled by two cases", "a-99"),
+        ("e-01", {"newer_publication_doi": "doi:10.5194/AMTD-6-1361-2013"}, "newer_publication_doi is the publication_doi", "e-01"),
+        ("e-02", {"case_id": "e-99", "publication_doi": "https://doi.org/10.5194/AMT-10-3133-2017"}, "pair labelled by two cases", "e-99"),
+    ],
+)
+def test_load_cases_rejects_clashing_labels(tmp_path, copied, changes, message, row):
+    case = CASES[CASES["case_id"] == copied].assign(**changes)
+    kept = CASES if "case_id" in changes else CASES[CASES["case_id"] != copied]
+    _assert_refused(pd.concat([kept, case], ignore_index=True), tmp_path, message, row)
 
 
 @pytest.mark.parametrize("text, message", [("", "empty"), (",".join(CASES.columns) + "\n", "no case")])
@@ -220,7 +277,8 @@ def test_evaluate_without_kg_edges_scores_the_worked_cases_and_reports_pairs():
     assert (row["staleness_caught"], row["staleness_cases"]) == (1, 1)  # worked case 2 only; a-01 is not found
     assert (row["foundational_flagged"], row["foundational_cases"]) == (0, 1)
     assert (row["contradictions_caught"], row["contradiction_pairs"], row["pairs_not_judged"]) == (1, 1, 1)
-    assert (row["superseded_known"], row["superseded_labelled"]) == (1, 1)
+    # precision is over KG edges only: worked case 2, SUPERSEDED by design, would flatter it (second hostile pass, finding 3)
+    assert (row["superseded_known"], row["superseded_labelled"]) == (0, 0) and math.isnan(row["superseded_precision"])
     assert row["superseded_cases_not_found"] == 1
     assert (row["edges_flagged"], row["edges_scored"]) == (0, 0) and math.isnan(row["flagged_share_all_edges"])  # worked cases are not KG edges
     assert outcomes.set_index("case_id").loc["a-01", "found"] == False  # noqa: E712 - numpy bool

@@ -109,6 +109,23 @@ def test_base_rate_counts_every_scored_kg_edge(evaluation):
     assert stored[0] >= 20
 
 
+@pytest.mark.parametrize(
+    "labels, counted",
+    [
+        (["DECLINING", "SUPERSEDED"], "edges_flagged"),
+        # second hostile pass, finding 3: worked case 2 (SUPERSEDED by design) is no KG edge
+        (["SUPERSEDED"], "superseded_labelled"),
+    ],
+)
+def test_kg_edge_counts_leave_the_worked_cases_out(evaluation, labels, counted):
+    _, con = evaluation
+    stored = con.execute(
+        "SELECT count(*) FILTER (list_contains(?, label)) FROM (SELECT DISTINCT dataset_id, publication_id, label FROM edge_reliability)",
+        [labels],
+    ).fetchone()[0]
+    assert con.execute(f"SELECT {counted} FROM reliability_evaluation WHERE is_default").fetchone()[0] == stored
+
+
 @pytest.mark.parametrize("as_of", ["2026-01-15"])
 def test_empty_edge_reliability_still_evaluates_worked_cases_and_pairs(sample_run, tmp_path, as_of):
     """A KG with no USES_DATASET edge (hostile finding 10): the edge rates are n/a, the rest is measured as of AsOfDate."""

@@ -226,8 +226,8 @@ def test_expand_runs_at_most_the_configured_rounds(expansion_rounds, doi, online
     assert len(calls) == (len(notes) if doi else 0)
 
 
-def _work(number: int, doi: str | None, year: int = 2020) -> CitingWork:
-    return CitingWork({"id": f"https://openalex.org/W{number}", "doi": doi, "publication_year": year}, NOW)
+def _work(number: int, doi: str | None, year: object = 2020, id_prefix: str = "https://openalex.org/") -> CitingWork:
+    return CitingWork({"id": f"{id_prefix}W{number}", "doi": doi, "publication_year": year}, NOW)
 
 
 @pytest.mark.parametrize(
@@ -242,8 +242,16 @@ def _work(number: int, doi: str | None, year: int = 2020) -> CitingWork:
         # hostile finding 7: a 2025 work was not evidence as of 2019-06-01; one of unknown year is kept
         ([_work(13, "10.1234/later", 2025), _work(14, "10.1234/then", 2019), _work(15, "10.1234/undated", None)],
          date(2019, 6, 1), ["W14", "W15"], "found, 1 published after as_of 2019-06-01"),
+        # second hostile pass, finding 5: one OpenAlex id in its two spellings is one publication
+        ([_work(16, None), _work(16, None, id_prefix="")], AS_OF, ["W16"], "found, 1 found twice"),
+        # a post-as_of work found twice is once after as_of, once found twice
+        ([_work(17, "10.1234/later", 2025), _work(17, "10.1234/later", 2025)], date(2019, 6, 1), [],
+         "found, 1 found twice, 1 published after as_of 2019-06-01"),
+        # a year given as text or as a float is still a year
+        ([_work(18, "10.1234/text-year", "2025"), _work(19, "10.1234/float-year", 2025.0)], date(2019, 6, 1), [],
+         "found, 2 published after as_of 2019-06-01"),
     ],
-    ids=["doi-spellings", "same-openalex-id", "known", "after-as-of"],
+    ids=["doi-spellings", "same-openalex-id", "known", "after-as-of", "openalex-id-spellings", "after-as-of-twice", "year-text-or-float"],
 )
 def test_expand_counts_each_publication_once_and_none_published_after_as_of(works, as_of, new_ids, note):
     rounds = expand(

@@ -203,7 +203,7 @@ def evaluate(
     """The four rates under every setting, and each case's outcome under the default.
 
     Args:
-        edges: `edge_inputs` rows: every scored KG edge (all of them count for precision).
+        edges: `edge_inputs` rows: every scored KG edge (all of them, and they alone, count for precision).
         cases: `cases.load_cases()`.
         verdicts: `judge_pairs` of the contradicted pairs.
         as_of: the date the KG edges were scored as of (edge_reliability.as_of).
@@ -211,7 +211,8 @@ def evaluate(
 
     Returns:
         (one row per setting: weights, decay, is_default, is_age_only, each rate of RATE_COLUMNS with
-        numerator and denominator (the flagged share over the KG edges alone: worked cases are not KG edges),
+        numerator and denominator (the flagged share and SUPERSEDED precision over the KG edges alone: worked
+        cases are not KG edges, they count in the staleness and foundational false-flag rates only),
         found / not-found counts; one row per case and matched edge: case_id, kind, expected,
         source, dataset_id, publication_id, found, got, hit, detail).
     """
@@ -220,7 +221,7 @@ def evaluate(
     worked, worked_as_of = worked_case_inputs(cases)
     worked_cases = cases[cases["inputs"].notna()][["case_id", "kind", "expected", "source"]].merge(worked[["case_id", *EDGE_KEY]], on="case_id")
     scored_cases = pd.concat([found, worked_cases], ignore_index=True)
-    superseded_keys = set(map(tuple, scored_cases.loc[scored_cases["expected"] == KNOWN_SUPERSEDED, EDGE_KEY].to_numpy()))
+    superseded_keys = set(map(tuple, found.loc[found["expected"] == KNOWN_SUPERSEDED, EDGE_KEY].to_numpy()))
     pair_cases = cases[cases["expected"] == KNOWN_CONTRADICTED][["case_id", "kind", "expected", "source"]].merge(verdicts, on="case_id", how="left")
     judged = pair_cases[pair_cases["verdict"] != UNJUDGED]
     contradictions = contradiction_rate(judged["verdict"])
@@ -232,10 +233,9 @@ def evaluate(
         "pairs_judged": len(judged),
         "pairs_not_judged": len(pair_cases) - len(judged),
     }
-    # Every setting labels the same edges in the same order (score_edges keeps row order): which are
+    # Every setting labels the same KG edges in the same order (score_edges keeps row order): which are
     # known-superseded is found once.
-    scored_keys = pd.concat([edges[EDGE_KEY], worked[EDGE_KEY]], ignore_index=True)
-    known = np.array([key in superseded_keys for key in map(tuple, scored_keys.to_numpy())], dtype=bool)
+    known = np.array([key in superseded_keys for key in map(tuple, edges[EDGE_KEY].to_numpy())], dtype=bool)
     rows, default_labels = [], None
     for weights, decay in settings or settings_grid():
         # Reasons only for the default: the case table shows them, and building them is most of a scoring's cost.
@@ -249,7 +249,7 @@ def evaluate(
             "staleness": flagged_rate(with_labels.loc[with_labels["expected"] == KNOWN_SUPERSEDED, "label"]),
             "foundational_false_flag": flagged_rate(with_labels.loc[with_labels["expected"] == KNOWN_FOUNDATIONAL, "label"]),
             "contradiction": contradictions,
-            "superseded_precision": superseded_precision(labels["label"], known),
+            "superseded_precision": superseded_precision(kg_labels["label"], known),
             "flagged_share": flagged_rate(kg_labels["label"]),
         }
         is_default = explain

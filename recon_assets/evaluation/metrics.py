@@ -3,7 +3,9 @@
 - staleness catch rate: known-superseded edges labelled DECLINING or SUPERSEDED / known-superseded edges;
 - foundational false-flag rate: known-foundational edges labelled DECLINING or SUPERSEDED / known-foundational edges;
 - contradiction catch rate: known-contradicted pairs judged CONTRADICTED / known-contradicted pairs judged;
-- edge reliability precision: edges labelled SUPERSEDED that are known-superseded / edges labelled SUPERSEDED;
+- edge reliability precision: KG edges labelled SUPERSEDED that are known-superseded / KG edges labelled
+  SUPERSEDED (the worked cases are synthetic, built to be SUPERSEDED or not: they would only flatter it; they
+  count in the staleness catch and foundational false-flag rates);
 - beside them, the base rate of the staleness catch rate: KG edges labelled DECLINING or SUPERSEDED / KG edges
   scored (`flagged_rate` over every edge), so a catch rate is read against how often any edge is flagged.
 """
@@ -63,10 +65,10 @@ def contradiction_rate(verdicts: Iterable[str]) -> Rate:
 
 
 def superseded_precision(labels: Iterable[str], known_superseded: Iterable[bool]) -> Rate:
-    """Of all scored edges labelled SUPERSEDED, the share that are known-superseded.
+    """Of all scored KG edges labelled SUPERSEDED, the share that are known-superseded.
 
     Args:
-        labels, known_superseded: one entry per scored edge, same length; an edge not labelled known-superseded
+        labels, known_superseded: one entry per scored KG edge (no worked case), same length; an edge not labelled known-superseded
             counts against precision, so with incomplete labels the value is a lower bound.
 
     Raises:

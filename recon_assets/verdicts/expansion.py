@@ -35,6 +35,7 @@ from recon_assets.enrichment.openalex_records import work_columns
 from recon_assets.judgement.offline_judge import NEUTRAL_COHERENCE
 from recon_assets.kg.authors import citation_tag
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.kg.years import parse_year
 from recon_assets.reliability.scoring import UNVERIFIED
 from recon_assets.verdicts.critic import CriticRules, Edge, ExpansionRound, sufficiency
 
@@ -212,8 +213,8 @@ def expand(
             at most once per round, only for DOIs of insufficient sets. The first `rules.expansion_rounds` run.
             A DOI the lookup leaves unanswered is a round not run.
         score: scores the new works of one key (see `expansion_edges`).
-        as_of: works whose publication_year is later than as_of's year are left out (a work without a
-            year is kept); the round's note counts them.
+        as_of: works whose publication_year (read by `kg.years.parse_year`: "2025" and 2025.0 are 2025) is
+            later than as_of's year are left out (a work without a readable year is kept); the round's note counts them.
 
     Returns:
         {key: the rounds tried for it}, for the keys that were insufficient on their edges alone. Each
@@ -244,29 +245,35 @@ def expand(
 
 def _new_works(works: Sequence[CitingWork], seen: set[str], as_of: date) -> tuple[list[CitingWork], dict[str, int]]:
     """The works of one answer not yet in `seen` (updated in place with their keys) and not published after
-    `as_of`, and how many were left out for each reason."""
-    earlier, later = set(seen), f"published after as_of {as_of.isoformat()}"
+    `as_of`, and how many were left out for each reason: a work repeated in the answer is found twice,
+    whatever became of its first finding."""
+    later = f"published after as_of {as_of.isoformat()}"
     new: list[CitingWork] = []
     left_out = {"already in the evidence": 0, "found twice": 0, later: 0}
+    answered: set[str] = set()
     for found in works:
         keys = _work_keys(found)
-        year = found.work.get("publication_year")
-        if keys & earlier:
-            left_out["already in the evidence"] += 1
-        elif keys & seen:
+        # publication_year as OpenAlex or a cache may give it ("2025", 2025.0); no year, or none readable, is kept
+        year = parse_year(found.work.get("publication_year"), latest_year=date.max.year).year
+        if keys & answered:
             left_out["found twice"] += 1
-        elif isinstance(year, int) and year > as_of.year:
+        elif keys & seen:
+            left_out["already in the evidence"] += 1
+        elif year is not None and year > as_of.year:
             left_out[later] += 1
         else:
             new.append(found)
             seen |= keys
+        answered |= keys
     return new, left_out
 
 
 def _work_keys(found: CitingWork) -> set[str]:
-    """The canonical DOI and the OpenAlex id of a work, those it has: sharing either makes two findings the
-    same publication."""
-    return {key for key in (canonical_doi(found.work.get("doi")), found.work.get("id")) if key}
+    """The canonical DOI and the OpenAlex id ('W123', however prefixed) of a work, those it has: sharing
+    either makes two findings the same publication."""
+    work_id = found.work.get("id")
+    short_id = work_id.strip().rsplit("/", 1)[-1].upper() if isinstance(work_id, str) else None
+    return {key for key in (canonical_doi(found.work.get("doi")), short_id) if key}
 
 
 def _found_note(work_id: str, count: int, where: str) -> str:
