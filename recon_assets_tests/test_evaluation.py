@@ -5,10 +5,11 @@ import math
 import re
 from datetime import date
 
+import numpy as np
 import pandas as pd
 import pytest
 
-from recon_assets.evaluation.ablation import evaluate, is_hit, judge_pairs, match_edge_cases, worked_case_inputs
+from recon_assets.evaluation.ablation import evaluate, is_hit, judge_pairs, match_edge_cases, stored_scoring, worked_case_inputs
 from recon_assets.evaluation.cases import KINDS, load_cases, load_pair_texts
 from recon_assets.evaluation.metrics import (
     AGE_ONLY_SETTING,
@@ -282,3 +283,40 @@ def test_evaluate_without_kg_edges_scores_the_worked_cases_and_reports_pairs():
     assert row["superseded_cases_not_found"] == 1
     assert (row["edges_flagged"], row["edges_scored"]) == (0, 0) and math.isnan(row["flagged_share_all_edges"])  # worked cases are not KG edges
     assert outcomes.set_index("case_id").loc["a-01", "found"] == False  # noqa: E712 - numpy bool
+
+
+@pytest.mark.parametrize(
+    ("weights", "expected"),
+    [
+        (['{"centrality": 0.4, "centrality_rule": "max", "lifecycle_penalty": 0.0}'] * 2, {"centrality_rule": "max", "lifecycle_penalty": 0.0}),
+        (['{"centrality_rule": "mean", "lifecycle_penalty": 0.2}', '{"centrality_rule": "mean", "lifecycle_penalty": 0.2}',
+          '{"centrality_rule": "max", "lifecycle_penalty": 0.15}'], {"centrality_rule": "mean", "lifecycle_penalty": 0.2}),
+        (['{"centrality": 0.4}'], {}),  # an older row without them: the defaults
+        ([], {}),
+    ],
+    ids=["one-setting", "most-frequent", "not-stored", "no-edges"],
+)
+def test_stored_scoring_reads_what_the_edges_were_scored_with(weights, expected):
+    assert stored_scoring(pd.DataFrame({"weights": weights}, dtype=object)) == expected
+
+
+def test_the_ablation_holds_the_stored_lifecycle_penalty_fixed():
+    """The evaluation once re-scored every edge with the default penalty, whatever the edges were scored with."""
+    edge = {
+        "dataset_id": "d", "publication_id": "p", "dataset_doi": "10.5067/d", "publication_doi": "10.1/p",
+        "dataset_short_name": "AST_L1T", "pagerank_centrality": 0.5, "cited_by_count": pd.NA, "citation_trend": np.nan,
+        "coherence": 0.9, "coherence_status": "SUPPORTED", "openalex_status": "found", "dataset_superseded": True,
+        "dataset_version": "V003", "successor_version": "V031", "superseded_since": "2021-07-07", "dataset_collection_progress": None,
+        "kg_year": pd.array([2024], dtype="Int64")[0], "openalex_year": pd.NA, "year_issue": None, "citation": "[p]",
+        "evidence": None, "openalex_error": None, "openalex_retracted": False, "retraction_notice": False, "crossref_notice_dois": None,
+    }
+    edges = pd.DataFrame([edge]).astype({"kg_year": "Int64", "openalex_year": "Int64", "cited_by_count": "Int64"})
+    cases = CASES[CASES["case_id"].isin(["c-1"])]
+    verdicts = pd.DataFrame(columns=["case_id", "verdict", "rationale", "verdict_source"])
+    labels = {
+        penalty: evaluate(edges, cases, verdicts, as_of=date(2026, 6, 1), settings=[DEFAULT_SETTING], scoring={"lifecycle_penalty": penalty})[0]
+        .iloc[0]["edges_flagged"]
+        for penalty in (0.0, 0.3)
+    }
+    # 0.2 + 0.27 + 0.27 = 0.74: CURRENT without a penalty, DECLINING with 0.3 off it
+    assert labels == {0.0: 0, 0.3: 1}

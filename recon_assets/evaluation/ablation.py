@@ -197,8 +197,24 @@ def is_hit(expected: str, got: object) -> object:
     return contradiction_rate([got]).numerator == 1
 
 
+def stored_scoring(stored: pd.DataFrame) -> dict[str, object]:
+    """The centrality rule and lifecycle penalty the stored edges were scored with (edge_reliability.weights JSON;
+    the most frequent setting when areas were scored differently), as `score_edges` keyword arguments; {} without
+    edges. Thresholds and citation-trend rules are not stored: the ablation uses their defaults."""
+    if stored.empty:
+        return {}
+    used = json.loads(stored["weights"].mode().iloc[0])
+    return {key: used[key] for key in ("centrality_rule", "lifecycle_penalty") if key in used}
+
+
 def evaluate(
-    edges: pd.DataFrame, cases: pd.DataFrame, verdicts: pd.DataFrame, *, as_of: date, settings: list[tuple[Weights, Decay]] | None = None
+    edges: pd.DataFrame,
+    cases: pd.DataFrame,
+    verdicts: pd.DataFrame,
+    *,
+    as_of: date,
+    settings: list[tuple[Weights, Decay]] | None = None,
+    scoring: dict[str, object] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The four rates under every setting, and each case's outcome under the default.
 
@@ -208,6 +224,9 @@ def evaluate(
         verdicts: `judge_pairs` of the contradicted pairs.
         as_of: the date the KG edges were scored as of (edge_reliability.as_of).
         settings: (weights, decay) to run; default `settings_grid()` (198).
+        scoring: other `score_edges` keyword arguments of the KG edges, held fixed across the grid
+            (`stored_scoring`: the centrality rule and lifecycle penalty they were scored with); the worked cases
+            keep the defaults, as DOMAIN.md states them.
 
     Returns:
         (one row per setting: weights, decay, is_default, is_age_only, each rate of RATE_COLUMNS with
@@ -240,9 +259,10 @@ def evaluate(
     for weights, decay in settings or settings_grid():
         # Reasons only for the default: the case table shows them, and building them is most of a scoring's cost.
         explain = (weights, decay) == DEFAULT_SETTING
-        kg_labels = _labels(edges, edges_as_of=as_of, weights=weights, decay=decay, explain=explain)
+        kg_labels = _labels(edges, edges_as_of=as_of, weights=weights, decay=decay, explain=explain, scoring=scoring or {})
         labels = pd.concat(
-            [kg_labels, _labels(worked, edges_as_of=worked_as_of, weights=weights, decay=decay, explain=explain)], ignore_index=True
+            [kg_labels, _labels(worked, edges_as_of=worked_as_of, weights=weights, decay=decay, explain=explain, scoring={})],
+            ignore_index=True,
         )
         with_labels = scored_cases.merge(labels, on=EDGE_KEY, how="left")
         rates = {
@@ -270,12 +290,14 @@ def _count(frame: pd.DataFrame, expected: str) -> int:
     return int(frame.loc[frame["expected"] == expected, "case_id"].nunique())
 
 
-def _labels(inputs: pd.DataFrame, *, edges_as_of: date, weights: Weights, decay: Decay, explain: bool) -> pd.DataFrame:
+def _labels(
+    inputs: pd.DataFrame, *, edges_as_of: date, weights: Weights, decay: Decay, explain: bool, scoring: dict[str, object]
+) -> pd.DataFrame:
     """EDGE_KEY and label of every input edge under one setting, and its reason when `explain`."""
     columns = [*EDGE_KEY, "label", *(["reason"] if explain else [])]
     if inputs.empty:
         return pd.DataFrame(columns=columns)
-    return score_edges(inputs, as_of=edges_as_of, weights=weights, decay=decay, explain=explain)[columns]
+    return score_edges(inputs, as_of=edges_as_of, weights=weights, decay=decay, explain=explain, **scoring)[columns]
 
 
 def _rate_columns(rates: dict[str, Rate]) -> dict[str, object]:

@@ -6,7 +6,7 @@ import dagster as dg
 import pandas as pd
 from dagster_duckdb import DuckDBResource
 
-from recon_assets.evaluation.ablation import RATE_COLUMNS, edge_inputs, evaluate, judge_pairs
+from recon_assets.evaluation.ablation import RATE_COLUMNS, edge_inputs, evaluate, judge_pairs, stored_scoring
 from recon_assets.evaluation.cases import KNOWN_CONTRADICTED, load_cases, load_pair_texts
 from recon_assets.evaluation.metrics import EARLIER_BASELINE
 from recon_assets.judgement.assets import coherence_judgements
@@ -46,7 +46,8 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
         as_of_date = scored_as_of or as_of.date()
         judged = con.execute(load_sql("judged_pairs_by_doi")).df()
         verdicts = judge_pairs(cases[cases["expected"] == KNOWN_CONTRADICTED], load_pair_texts(), judged)
-        settings, outcomes = evaluate(edge_inputs(stored), cases, verdicts, as_of=as_of_date)
+        scoring = stored_scoring(stored)
+        settings, outcomes = evaluate(edge_inputs(stored), cases, verdicts, as_of=as_of_date, scoring=scoring)
         version = cases["labels_version"].iloc[0]
         evaluated_at = datetime.now(timezone.utc)
         replace_table(con, "reliability_evaluation", settings.assign(labels_version=version, as_of=as_of_date, evaluated_at=evaluated_at))
@@ -67,6 +68,7 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
             **metadata,
             "labels_version": version,
             "as_of": as_of_date.isoformat(),
+            "held_fixed": scoring or "defaults (no scored edge)",
             "default": {"setting": "0.4/0.3/0.3 linear", **summary},
             "age_only_reproduction": {"setting": "0/1/0 linear", **_summary(age_only)},
             "earlier_age_only_method": {rate: f"{value:.0%}" for rate, value in EARLIER_BASELINE.items()},
