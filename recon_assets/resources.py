@@ -24,6 +24,7 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.enrichment import crossref, openalex_client
+from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, download_kg_export
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -154,7 +155,7 @@ class OpenAlexResource(dg.ConfigurableResource):
             return None
         return openalex_client.OpenAlexClient(
             api_key=self.api_key, mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds,
-            retries=self.retries, backoff=self.backoff_seconds, max_retry_after=self.max_retry_after_seconds,
+            retry=RetryPolicy(self.retries, self.backoff_seconds, self.max_retry_after_seconds),
         )
 
     def _recorded(self, dois: list[str], missing: str) -> openalex_client.FetchReport:
@@ -185,7 +186,8 @@ class CrossrefResource(dg.ConfigurableResource):
             return crossref.CheckReport()
         log.info(f"Crossref: checking {len(dois):,} DOIs for retraction notices at {self.base_url}")
         with crossref.CrossrefClient(
-            mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds, retries=self.retries, backoff=self.backoff_seconds
+            mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds,
+            retry=RetryPolicy(self.retries, self.backoff_seconds),
         ) as client:
             return client.check(dois)
 

@@ -26,6 +26,7 @@ from recon_assets.enrichment.crossref import (
     retraction_notices,
     retraction_rows,
 )
+from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.resources import CrossrefResource
 
@@ -54,8 +55,8 @@ def updates_of(records: list[dict]):
     return answer
 
 
-def _client(**kwargs) -> CrossrefClient:
-    return CrossrefClient(**({"mailto": "recon@example.org", "backoff": 0.0, "sleep": lambda _: None} | kwargs))
+def _client(*, retries: int = 3, **kwargs) -> CrossrefClient:
+    return CrossrefClient(mailto="recon@example.org", retry=RetryPolicy(retries=retries, backoff=0.0, sleep=lambda _: None), **kwargs)
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,7 @@ import duckdb
 import pytest
 
 from recon_assets.enrichment.openalex_client import FOUND, FetchReport, OpenAlexClient, cache_rows, recorded_report
+from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.reliability.scoring import score_edges
 from recon_assets.resources import OpenAlexResource
 from recon_assets.sql_files import load_sql
@@ -81,7 +82,7 @@ def test_round_1_cannot_resolve_a_doi_whose_own_work_is_not_cached(cache):
 def test_round_2_asks_openalex_for_the_works_citing_the_dataset_doi():
     fake = FakeOpenAlex(WORKS)
     with serve_on_loopback(fake) as base:
-        client = OpenAlexClient(api_key="test-key", base_url=base, timeout=5, retries=0)
+        client = OpenAlexClient(api_key="test-key", base_url=base, timeout=5, retry=RetryPolicy(retries=0))
         found, to_cache = online_citing_works(client, [CITED_DOI, ABSENT_DOI], offline_note="unused", now=NOW)
     assert _ids(found[CITED_DOI]) == CITING_IDS
     citations = [citing.work["cited_by_count"] for citing in found[CITED_DOI].works]
@@ -109,7 +110,7 @@ def test_round_2_offline_asks_nothing_and_says_so(resource, note):
 
 def test_round_2_survives_an_openalex_that_does_not_answer():
     with serve_on_loopback(FakeOpenAlex(WORKS), delay=1.0) as base:
-        client = OpenAlexClient(api_key="test-key", base_url=base, timeout=0.1, retries=0)
+        client = OpenAlexClient(api_key="test-key", base_url=base, timeout=0.1, retry=RetryPolicy(retries=0))
         found, to_cache = online_citing_works(client, [CITED_DOI], offline_note="unused", now=NOW)
     assert found[CITED_DOI].works == () and found[CITED_DOI].note.startswith("OpenAlex error: ReadTimeout")
     assert not found[CITED_DOI].ran and to_cache == []
@@ -154,7 +155,7 @@ def _without_id(*ids: str) -> list[dict]:
 )
 def test_round_2_turns_an_unusable_answer_into_a_note(fake, client_class, note, ran, found_works):
     with serve_on_loopback(fake) as base:
-        client = client_class(api_key="test-key", base_url=base, timeout=5, retries=0)
+        client = client_class(api_key="test-key", base_url=base, timeout=5, retry=RetryPolicy(retries=0))
         found, _ = online_citing_works(client, [CITED_DOI], offline_note="unused", now=NOW)
     assert (found[CITED_DOI].note, found[CITED_DOI].ran, len(found[CITED_DOI].works)) == (note, ran, found_works)
 
@@ -267,5 +268,5 @@ def test_expand_counts_each_publication_once_and_none_published_after_as_of(work
 def test_no_request_is_logged_with_the_key(caplog):
     caplog.set_level(logging.DEBUG)
     with serve_on_loopback(FakeOpenAlex(WORKS)) as base:
-        online_citing_works(OpenAlexClient(api_key="secret-7f3a", base_url=base, timeout=5, retries=0), [CITED_DOI], offline_note="", now=NOW)
+        online_citing_works(OpenAlexClient(api_key="secret-7f3a", base_url=base, timeout=5, retry=RetryPolicy(retries=0)), [CITED_DOI], offline_note="", now=NOW)
     assert "secret-7f3a" not in caplog.text

@@ -27,6 +27,7 @@ from recon_assets.enrichment.openalex_client import (
     recorded_report,
     stale_dois,
 )
+from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.resources import OpenAlexResource
 
@@ -45,9 +46,10 @@ def _rekeyed(work: dict, doi: str) -> dict:
     return {**work, "doi": f"https://doi.org/{doi}"}
 
 
-def _client(sleeps: list[float] | None = None, **kwargs) -> OpenAlexClient:
-    options = {"api_key": SECRET, "mailto": "recon@example.org", "retries": 3, "backoff": 0.5} | kwargs
-    return OpenAlexClient(sleep=(sleeps.append if sleeps is not None else lambda _: None), **options)
+def _client(sleeps: list[float] | None = None, *, retries: int = 3, max_retry_after: float = 60.0, **kwargs) -> OpenAlexClient:
+    sleep = sleeps.append if sleeps is not None else lambda _: None
+    retry = RetryPolicy(retries=retries, backoff=0.5, max_retry_after=max_retry_after, sleep=sleep)
+    return OpenAlexClient(api_key=SECRET, mailto="recon@example.org", retry=retry, **kwargs)
 
 
 def _status(fake: FakeOpenAlex, queue: list[tuple[int, dict]]):

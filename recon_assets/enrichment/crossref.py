@@ -19,7 +19,6 @@ never replaces what an earlier check found (`retraction_rows`).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -29,7 +28,7 @@ import httpx
 import pandas as pd
 
 from recon_assets.enrichment.openalex_records import is_retraction_notice
-from recon_assets.enrichment.retries import http_retrying
+from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
 
 DEFAULT_BASE_URL = "https://api.crossref.org"
@@ -103,7 +102,8 @@ class CrossrefClient:
     Args:
         mailto: contact e-mail (Crossref's "polite pool": `mailto` query parameter).
         base_url: API root; a compatible server or a fake can stand in.
-        timeout: seconds per request; retries, backoff, max_retry_after, sleep: as `retries.http_retrying`.
+        timeout: seconds per request.
+        retry: how transient failures are retried (`retries.RetryPolicy`).
         transport: an httpx transport (tests pass respx's or a MockTransport).
 
     Use it as a context manager (or call `close`) so its connection pool is released.
@@ -115,17 +115,12 @@ class CrossrefClient:
         mailto: str | None = None,
         base_url: str = DEFAULT_BASE_URL,
         timeout: float = 30.0,
-        retries: int = 3,
-        backoff: float = 1.0,
-        max_retry_after: float = 60.0,
-        sleep: Callable[[float], None] = time.sleep,
+        retry: RetryPolicy = RetryPolicy(),
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.client = httpx.Client(base_url=base_url, timeout=timeout, transport=transport)
         self.mailto = mailto
-        self._retrying = http_retrying(
-            retries=retries, backoff=backoff, max_retry_after=max_retry_after, is_transient=_is_transient, sleep=sleep
-        )
+        self._retrying = retry.retrying(_is_transient)
 
     def __enter__(self) -> CrossrefClient:
         return self

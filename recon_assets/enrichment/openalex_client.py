@@ -12,7 +12,7 @@ DOIs left unfetched when the daily budget is spent (`FetchReport.unfetched`).
   "Authentication & Pricing" and "Error Handling": 429 = daily limit exceeded, rate-limit headers on every
   response).
 - 5xx, timeouts and connection errors: `retries` more attempts with exponential backoff
-  (`backoff` * 2^n seconds, or a `Retry-After` cut to `max_retry_after`; `retries.http_retrying`), then an
+  (`backoff` * 2^n seconds, or a `Retry-After` cut to `max_retry_after`; `retries.RetryPolicy`), then an
   `error` result.
 - `stale_dois` is the cache rule: only DOIs never fetched or fetched longer than the TTL ago are requested.
 
@@ -25,7 +25,6 @@ else (query building, value encoding, auth headers, response parsing) stays pyal
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -38,7 +37,7 @@ import requests
 
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_requests
 from recon_assets.enrichment.openalex_records import SELECT_FIELDS
-from recon_assets.enrichment.retries import header_number, http_retrying
+from recon_assets.enrichment.retries import RetryPolicy, header_number
 from recon_assets.kg.doi import canonical_doi
 
 DEFAULT_BASE_URL = "https://api.openalex.org"
@@ -119,10 +118,8 @@ class OpenAlexClient:
         mailto: contact e-mail, sent in the From header.
         base_url: API root; a compatible server or a local fake can stand in.
         timeout: seconds to wait for each response.
-        retries: further attempts after a 5xx, timeout, connection error or short 429.
-        backoff: first backoff in seconds (doubled each retry).
-        max_retry_after: longest `Retry-After` (seconds) worth waiting for; a longer one means the daily budget is spent.
-        sleep: how to wait (tests pass a recorder).
+        retry: further attempts after a 5xx, timeout, connection error or short 429 (`retries.RetryPolicy`); a
+            `Retry-After` longer than its `max_retry_after` means the daily budget is spent.
     """
 
     def __init__(
@@ -132,20 +129,15 @@ class OpenAlexClient:
         mailto: str | None = None,
         base_url: str = DEFAULT_BASE_URL,
         timeout: float = 30.0,
-        retries: int = 3,
-        backoff: float = 1.0,
-        max_retry_after: float = 60.0,
-        sleep: Callable[[float], None] = time.sleep,
+        retry: RetryPolicy = RetryPolicy(),
     ) -> None:
         # pyalex reads identification from its module config (OpenAlexAuth). Its retry settings (max_retries, ...)
         # only shape the sessions it builds itself, and every request goes through our session instead.
         pyalex.config.api_key = api_key
         pyalex.config.email = mailto
         self.session = OpenAlexSession(base_url, timeout)
-        self.max_retry_after = max_retry_after
-        self._retrying = http_retrying(
-            retries=retries, backoff=backoff, max_retry_after=max_retry_after, is_transient=_is_transient, sleep=sleep
-        )
+        self.max_retry_after = retry.max_retry_after
+        self._retrying = retry.retrying(_is_transient)
         self._requests = 0
 
     def fetch(self, dois: Iterable[str]) -> FetchReport:

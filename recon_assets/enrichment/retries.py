@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
@@ -22,28 +23,35 @@ def header_number(response, name: str) -> float | None:
         return None
 
 
-def http_retrying(
-    *,
-    retries: int,
-    backoff: float,
-    max_retry_after: float,
-    is_transient: Callable[[BaseException], bool],
-    sleep: Callable[[float], None] = time.sleep,
-) -> Retrying:
-    """A tenacity `Retrying`: up to `retries` + 1 attempts while `is_transient(error)`; re-raises the last error.
+@dataclass(frozen=True)
+class RetryPolicy:
+    """How an HTTP client retries (module docstring): `retries` further attempts, exponential `backoff` seconds,
+    a `Retry-After` waited for up to `max_retry_after` seconds, waiting with `sleep` (tests pass a recorder).
 
     Raises:
         ValueError: `retries`, `backoff` or `max_retry_after` < 0.
     """
-    if min(retries, backoff, max_retry_after) < 0:
-        raise ValueError(f"retries, backoff and max_retry_after must be >= 0, got {retries}, {backoff} and {max_retry_after}")
-    fallback = wait_exponential(multiplier=backoff)
 
-    def wait(state: RetryCallState) -> float:
-        error = state.outcome.exception() if state.outcome else None
-        asked = header_number(getattr(error, "response", None), "Retry-After")
-        return min(asked, max_retry_after) if asked is not None else fallback(state)
+    retries: int = 3
+    backoff: float = 1.0
+    max_retry_after: float = 60.0
+    sleep: Callable[[float], None] = time.sleep
 
-    return Retrying(
-        stop=stop_after_attempt(retries + 1), wait=wait, retry=retry_if_exception(is_transient), sleep=sleep, reraise=True
-    )
+    def __post_init__(self) -> None:
+        if min(self.retries, self.backoff, self.max_retry_after) < 0:
+            raise ValueError(
+                f"retries, backoff and max_retry_after must be >= 0, got {self.retries}, {self.backoff} and {self.max_retry_after}"
+            )
+
+    def retrying(self, is_transient: Callable[[BaseException], bool]) -> Retrying:
+        """A tenacity `Retrying`: up to `retries` + 1 attempts while `is_transient(error)`; re-raises the last error."""
+        fallback = wait_exponential(multiplier=self.backoff)
+
+        def wait(state: RetryCallState) -> float:
+            error = state.outcome.exception() if state.outcome else None
+            asked = header_number(getattr(error, "response", None), "Retry-After")
+            return min(asked, self.max_retry_after) if asked is not None else fallback(state)
+
+        return Retrying(
+            stop=stop_after_attempt(self.retries + 1), wait=wait, retry=retry_if_exception(is_transient), sleep=self.sleep, reraise=True
+        )
