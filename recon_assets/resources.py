@@ -155,7 +155,7 @@ class OpenAlexResource(dg.ConfigurableResource):
             return None
         return openalex_client.OpenAlexClient(
             api_key=self.api_key, mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds,
-            retry=RetryPolicy(self.retries, self.backoff_seconds, self.max_retry_after_seconds),
+            retry=RetryPolicy(retries=self.retries, backoff=self.backoff_seconds, max_retry_after=self.max_retry_after_seconds),
         )
 
     def _recorded(self, dois: list[str], missing: str) -> openalex_client.FetchReport:
@@ -187,7 +187,7 @@ class CrossrefResource(dg.ConfigurableResource):
         log.info(f"Crossref: checking {len(dois):,} DOIs for retraction notices at {self.base_url}")
         with crossref.CrossrefClient(
             mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds,
-            retry=RetryPolicy(self.retries, self.backoff_seconds),
+            retry=RetryPolicy(retries=self.retries, backoff=self.backoff_seconds),
         ) as client:
             return client.check(dois)
 

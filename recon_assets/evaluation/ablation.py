@@ -15,7 +15,9 @@ import pandas as pd
 from recon_assets.evaluation.cases import KNOWN_CONTRADICTED, KNOWN_FOUNDATIONAL, KNOWN_SUPERSEDED
 from recon_assets.evaluation.metrics import (
     AGE_ONLY_SETTING,
+    CONTRADICTED,
     DEFAULT_SETTING,
+    STALE_LABELS,
     Rate,
     contradiction_rate,
     flagged_rate,
@@ -191,10 +193,10 @@ def is_hit(expected: str, got: object) -> object:
     if got is None or pd.isna(got) or got == UNJUDGED:
         return pd.NA
     if expected == KNOWN_SUPERSEDED:
-        return flagged_rate([got]).numerator == 1
+        return got in STALE_LABELS
     if expected == KNOWN_FOUNDATIONAL:
-        return flagged_rate([got]).numerator == 0
-    return contradiction_rate([got]).numerator == 1
+        return got not in STALE_LABELS
+    return got == CONTRADICTED
 
 
 def stored_scoring(stored: pd.DataFrame) -> dict[str, object]:

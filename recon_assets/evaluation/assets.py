@@ -8,7 +8,7 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.evaluation.ablation import RATE_COLUMNS, edge_inputs, evaluate, judge_pairs, stored_scoring
 from recon_assets.evaluation.cases import KNOWN_CONTRADICTED, load_cases, load_pair_texts
-from recon_assets.evaluation.metrics import EARLIER_BASELINE
+from recon_assets.evaluation.metrics import EARLIER_BASELINE, Rate
 from recon_assets.judgement.assets import coherence_judgements
 from recon_assets.kg.assets import OWNERS
 from recon_assets.lifecycle.assets import dataset_lineage
@@ -89,11 +89,9 @@ def _summary(row: pd.Series) -> dict[str, str]:
 
 
 def _rate_text(row: pd.Series, rate: str) -> str:
-    """'95% (21/22)', or 'n/a (0 cases)' when the rate has no denominator."""
+    """'95% (21/22)', or 'n/a (0 cases)' when the rate has no denominator (`metrics.Rate`)."""
     numerator, denominator = FRACTIONS[rate]
-    if not row[denominator]:
-        return "n/a (0 cases)"
-    return f"{row[rate]:.0%} ({row[numerator]}/{row[denominator]})"
+    return str(Rate(int(row[numerator]), int(row[denominator])))
 
 
 def _best(settings: pd.DataFrame, rate: str, higher: bool) -> dict[str, object]:
@@ -101,7 +99,7 @@ def _best(settings: pd.DataFrame, rate: str, higher: bool) -> dict[str, object]:
     them in grid order with the default preferred on a tie."""
     measured = settings[settings[rate].notna()]
     if measured.empty:
-        return {"value": "n/a (0 cases)"}
+        return {"value": str(Rate(0, 0))}
     best = measured[rate].max() if higher else measured[rate].min()
     reaching = measured[measured[rate] == best].sort_values("is_default", ascending=False, kind="stable")
     first = reaching.iloc[0]
