@@ -5,7 +5,6 @@
 """
 
 import argparse
-import os
 import signal
 import sys
 from datetime import date
@@ -15,7 +14,8 @@ import duckdb
 import pandas as pd
 
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.resources import DEFAULT_DB_PATH
+from recon_assets.kg.ingest import current_snapshot_id
+from recon_assets.paths import database_path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         from recon_assets.local_run import run_pipeline  # imports Dagster: only `run` pays for it
 
         return run_pipeline(args.kg, args.db, args.as_of)
-    return explain_doi(args.doi, args.db or Path(os.environ.get("RECON_DB_PATH") or DEFAULT_DB_PATH))
+    return explain_doi(args.doi, args.db or database_path())
 
 
 def explain_doi(doi: str, database: Path) -> int:
@@ -59,7 +59,7 @@ def explain_doi(doi: str, database: Path) -> int:
                 "WHERE e.publication_doi = ? OR e.dataset_doi = ? ORDER BY e.research_area, e.reliability DESC, e.dataset_short_name",
                 [key, key],
             ).df()
-            current = con.execute("SELECT snapshot_id FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1").fetchone()
+            current = current_snapshot_id(con)
             known = con.execute(
                 "SELECT (SELECT count(*) FROM publications WHERE doi = ?) + (SELECT count(*) FROM datasets WHERE doi = ?)", [key, key]
             ).fetchone()[0]
@@ -70,8 +70,8 @@ def explain_doi(doi: str, database: Path) -> int:
         return _fail(f"no scored edge for DOI {key}: it {what}")
     snapshots = set(rows["snapshot_id"])
     print(f"{len(rows)} scored edge(s) for DOI {key} (as of {rows['as_of'].iloc[0]:%Y-%m-%d}, snapshot {', '.join(sorted(snapshots))}):")
-    if current and snapshots != {current[0]}:
-        print(f"  WARNING: the current snapshot is {current[0]}; these scores are older (the last run did not finish scoring)")
+    if current and snapshots != {current}:
+        print(f"  WARNING: the current snapshot is {current}; these scores are older (the last run did not finish scoring)")
     for row in rows.itertuples():
         year = "n.d." if pd.isna(row.publication_year) else int(row.publication_year)
         title = f" {row.title!r}" if isinstance(row.title, str) else ""

@@ -20,7 +20,8 @@ import duckdb
 from filelock import FileLock, Timeout
 
 from recon_assets.kg.export_reader import detect_format
-from recon_assets.resources import DEFAULT_DB_PATH, REPO_ROOT, AsOfDate, openalex_offline
+from recon_assets.paths import REPO_ROOT, database_path
+from recon_assets.resources import AsOfDate, openalex_offline
 
 # Dagster's run tags for a partition range, read by single-run backfills (dagster._core.storage.tags).
 PARTITION_RANGE_START_TAG = "dagster/asset_partition_range_start"
@@ -46,7 +47,7 @@ def run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
         os.environ["RECON_DB_PATH"] = str(db.resolve())
     if as_of is not None:
         os.environ["RECON_AS_OF"] = as_of.isoformat()
-    database = Path(os.environ.get("RECON_DB_PATH") or DEFAULT_DB_PATH)
+    database = database_path()
     try:
         _preflight(database)
         lock = FileLock(f"{database}.lock", timeout=0)

@@ -26,11 +26,10 @@ from pydantic import Field
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, download_kg_export
+from recon_assets.paths import REPO_ROOT, database_path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_KG_PATH = REPO_ROOT / "data" / "sample" / "graph.json"
 SAMPLE_OPENALEX_RECORDING = REPO_ROOT / "data" / "sample" / "openalex_cache.json"
-DEFAULT_DB_PATH = Path("data") / "recon.duckdb"
 # DuckDB's own default is 80% of RAM, which let a v1-size ingest take 6.7 GB. With a limit it spills to its temp
 # directory instead: 3 GB leaves room for Python and DuckDB's unmanaged memory under issue 5's 4 GB target.
 DEFAULT_DUCKDB_MEMORY_LIMIT = "3GB"
@@ -213,7 +212,7 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
         )
     else:
         kg_export = LocalKgExport(path=os.environ.get("RECON_KG_PATH") or str(SAMPLE_KG_PATH))
-    database = Path(os.environ.get("RECON_DB_PATH") or DEFAULT_DB_PATH)
+    database = database_path()
     database.parent.mkdir(parents=True, exist_ok=True)
     return {
         "kg_export": kg_export,

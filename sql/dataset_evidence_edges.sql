@@ -12,3 +12,16 @@ WHERE l.superseded
   AND NOT EXISTS (
       SELECT 1 FROM dataset_publication_edges AS d WHERE d.dataset_id = l.dataset_id AND d.publication_id = s.publication_id
   )
+;
+-- The judge's evidence pool of each research area: every dataset used by a publication of the area, with
+-- everyone speaking to it (above), whatever their own area. judge_inputs.sql judges it; judge_input_digests.sql
+-- fingerprints it, so the two can never read different pools.
+CREATE OR REPLACE TEMP VIEW judge_area_pool AS
+WITH area_datasets AS (
+    SELECT DISTINCT a.research_area, e.dataset_id
+    FROM dataset_publication_edges AS e
+    JOIN publication_research_areas AS a USING (publication_id)
+)
+SELECT DISTINCT d.research_area, v.dataset_id, v.publication_id, v.via_successor
+FROM area_datasets AS d
+JOIN dataset_evidence_edges AS v USING (dataset_id)

@@ -1,17 +1,10 @@
 -- One md5 per research area of $1 of everything the offline judge reads for it: the area's evidence pool
--- (judge_inputs.sql for that area alone, over the temp view of dataset_evidence_edges.sql), each pool publication's year, title, abstract and centrality
--- (judged_publications.sql), and whether the publication is in the area (its pairs are the area's rows).
--- Texts are hashed once per publication, so the ordered aggregate holds short strings only.
-WITH area_datasets AS (
-    SELECT DISTINCT a.research_area, e.dataset_id
-    FROM dataset_publication_edges AS e
-    JOIN publication_research_areas AS a USING (publication_id)
-    WHERE list_contains($1, a.research_area)
-),
-pool AS (
-    SELECT DISTINCT d.research_area, e.dataset_id, e.publication_id, e.via_successor
-    FROM area_datasets AS d
-    JOIN dataset_evidence_edges AS e USING (dataset_id)
+-- (the temp view judge_area_pool of dataset_evidence_edges.sql, which judge_inputs.sql reads too), each pool
+-- publication's year, title, abstract and centrality (judged_publications.sql), and whether the publication is in
+-- the area (its pairs are the area's rows). Texts are hashed once per publication, so the ordered aggregate holds
+-- short strings only.
+WITH pool AS (
+    SELECT * FROM judge_area_pool WHERE list_contains($1, research_area)
 ),
 texts AS (
     SELECT p.publication_id,

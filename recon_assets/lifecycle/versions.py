@@ -35,7 +35,7 @@ _LONG_NAME_PATTERNS = (
     _RELEASE,
     re.compile(rf"(?<![A-Za-z0-9])V{_NUMBER}\b", re.IGNORECASE),  # V006, V7.0, V06, V3-02, (v2.0), _V001
     re.compile(rf"\bversion\s+R?{_NUMBER}\b", re.IGNORECASE),  # ocean colour: version R2022.0
-    re.compile(rf"\b(?:release|edition)\s*{_NUMBER}\b", re.IGNORECASE)  # CERES Edition4A,
+    re.compile(rf"\b(?:release|edition)\s*{_NUMBER}\b", re.IGNORECASE),  # CERES Edition4A, Release 2
 )
 _DOI_PATTERNS = (
     re.compile(r"-V\d+-\d+(?=[_/]|$)", re.IGNORECASE),  # CALIPSO
