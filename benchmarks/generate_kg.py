@@ -41,7 +41,11 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
+from recon_assets.centrality.pagerank import DAMPING
 from recon_assets.kg.apoc_format import graphml_value
+from recon_assets.kg.authors import author_names
+from recon_assets.kg.doi import canonical_doi
+from recon_assets.kg.research_areas import research_area_labels
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SAMPLE_KG = REPO_ROOT / "data" / "sample" / "graph.json"
@@ -90,7 +94,9 @@ OF_PROJECT_TO_PLATFORM_SHARE = 0.001  # the real KG has an OF_PROJECT edge endin
 # Publication years: growth of ~9% a year (the literature roughly doubles every 8 years), 1980-2025.
 FIRST_YEAR, LAST_YEAR, YEARLY_GROWTH = 1980, 2025, 0.09
 PAGERANK_ITERATIONS = 20
-GDS_TELEPORT = 0.15  # Neo4j GDS PageRank: y = 0.15 + 0.85 * M y; an isolated node gets 0.15
+# Neo4j GDS PageRank: y = 0.15 + DAMPING * M y; an isolated node gets 0.15. Written out, not 1 - DAMPING, which
+# is 0.15000000000000002 in floating point and would change every PageRank the generator writes.
+GDS_TELEPORT = 0.15
 ENDPOINT_CACHE = 20_000
 # An abstract keeps following its base abstract with this probability, else takes a sentence of another one:
 # abstracts on one topic stay similar to each other, as real ones do.
@@ -146,10 +152,10 @@ def plan_counts(preset: str, scale: float) -> Plan:
 
 @functools.cache
 def _research_areas() -> tuple[list[str], list[float]]:
-    """The 21 research-area names as the KG stores them (upper case) and their real publication counts."""
-    reference = json.loads(RESEARCH_AREAS.read_text())
-    labels = sorted(reference["label_to_id"], key=reference["label_to_id"].__getitem__)
-    counts = reference["label_counts_in_es_publications_researchareas"]
+    """The 21 research-area names as the KG stores them (upper case) and their real publication counts (which
+    only the reference JSON holds)."""
+    labels = list(research_area_labels().values())
+    counts = json.loads(RESEARCH_AREAS.read_text())["label_counts_in_es_publications_researchareas"]
     return [label.upper() for label in labels], [float(counts[label]) for label in labels]
 
 
@@ -181,14 +187,14 @@ def load_material(sample: Path = SAMPLE_KG, people: Path = PEOPLE) -> Material:
             by_label.setdefault(element["labels"][0], []).append(element.get("properties", {}))
     publications = by_label["Publication"]
     with_text = [p for p in publications if p.get("abstract", "N/A") != "N/A" and not _NOTICE.match(p["title"])]
-    authors = [name for p in publications for name in _author_list(p.get("authors"))]
+    authors = [name for p in publications for name in author_names(p.get("authors"))]
     area_names = set(_research_areas()[0])
     datasets = by_label["Dataset"]
     return Material(
         abstracts=[_SENTENCE_SPLIT.split(p["abstract"]) for p in with_text],
         titles=[p["title"] for p in with_text],
         abstract_lengths=[len(p["abstract"]) for p in with_text],
-        author_counts=[len(_author_list(p.get("authors"))) or 1 for p in publications],
+        author_counts=[len(author_names(p.get("authors"))) or 1 for p in publications],
         given_names=sorted({" ".join(name.split()[:-1]) for name in authors if " " in name}),
         family_names=sorted({name.split()[-1] for name in authors}),
         doi_skeletons=_doi_skeletons(p.get("doi") or p.get("DOI") for p in publications),
@@ -201,19 +207,11 @@ def load_material(sample: Path = SAMPLE_KG, people: Path = PEOPLE) -> Material:
     )
 
 
-def _author_list(raw: object) -> list[str]:
-    if isinstance(raw, list):
-        return [name for name in raw if name]
-    return [name.strip() for name in str(raw or "").split(",") if name.strip()]
-
-
 def _doi_skeletons(dois) -> list[tuple[str, tuple[int, ...]]]:
     """Real DOIs with each digit run of the suffix made a slot: '10.3390/rs12081239' -> ('10.3390/rs{}', (8,))."""
     skeletons = {}
-    for doi in dois:
-        if not doi:
-            continue
-        prefix, _, suffix = re.sub(r"^https?://(dx\.)?doi\.org/", "", doi).lower().partition("/")
+    for doi in filter(None, map(canonical_doi, dois)):
+        prefix, _, suffix = doi.partition("/")
         runs = tuple(len(run) for run in re.findall(r"\d+", suffix))
         if runs:
             skeletons[f"{prefix}/" + re.sub(r"\d+", "{}", suffix.replace("{", "").replace("}", ""))] = runs
@@ -298,7 +296,7 @@ def _distinct_pairs(rng, count: int, draw: Callable[[int], tuple[np.ndarray, np.
 
 
 def build_topology(
-    plan: Plan, layout: Layout, material: Material, rng: np.random.Generator, pagerank_missing_share: float
+    plan: Plan, layout: Layout, keyword_names: list[str], rng: np.random.Generator, pagerank_missing_share: float
 ) -> tuple[dict[str, Edges], dict[str, np.ndarray]]:
     """Endpoints of every relationship type, and the per-publication numbers they depend on.
 
@@ -332,10 +330,10 @@ def build_topology(
         sampler = _Zipf(off[label] + (rng.permutation(n[label]) if order is None else order), exponent)
         return lambda size: sampler.draw(rng, size)
 
-    keyword_names = science_keyword_names(material, n["ScienceKeyword"])
     area_names, area_weights = _research_areas()
     area_ids = np.array([off["ScienceKeyword"] + keyword_names.index(name) for name in area_names])
-    gcmd_ids = np.array([off["ScienceKeyword"] + i for i, name in enumerate(keyword_names) if name not in set(area_names)])
+    areas = set(area_names)
+    gcmd_ids = np.array([off["ScienceKeyword"] + i for i, name in enumerate(keyword_names) if name not in areas])
 
     cited = zipf("Publication", 0.9, np.argsort(year + rng.normal(0, 4, pubs), kind="stable"))
 
@@ -450,7 +448,7 @@ def _gds_pagerank(pubs: int, datasets: int, off: dict[str, int], edges: dict[str
     out = np.bincount(src, minlength=size).astype(float)
     rank = np.full(size, GDS_TELEPORT)
     for _ in range(PAGERANK_ITERATIONS):
-        rank = GDS_TELEPORT + (1 - GDS_TELEPORT) * np.bincount(dst, weights=rank[src] / out[src], minlength=size)
+        rank = GDS_TELEPORT + DAMPING * np.bincount(dst, weights=rank[src] / out[src], minlength=size)
     return rank
 
 
@@ -486,13 +484,13 @@ def _base36(number: int, width: int) -> str:
 class NodeFactory:
     """Properties of every node, made on demand from the node's own random stream and the topology arrays."""
 
-    def __init__(self, plan: Plan, material: Material, arrays: dict[str, np.ndarray], seed: int):
+    def __init__(self, plan: Plan, material: Material, keyword_names: list[str], arrays: dict[str, np.ndarray], seed: int):
         self.material = material
         self.arrays = arrays
         self.seed = seed
         self.v2 = "Author" in plan.nodes
         self.publications = plan.nodes["Publication"]
-        self.keyword_names = science_keyword_names(material, plan.nodes["ScienceKeyword"])
+        self.keyword_names = keyword_names
         self.codes = {label: code for code, label in enumerate(sorted(plan.nodes))}
         # Only skeletons with enough digit slots to give every publication its own DOI.
         self.skeletons = [(s, runs) for s, runs in material.doi_skeletons if 10 ** sum(runs) > self.publications]
@@ -819,8 +817,9 @@ def generate(
     material = load_material()
     layout = Layout(plan.nodes)
     rng = np.random.default_rng(seed)
-    edges, arrays = build_topology(plan, layout, material, rng, pagerank_missing_share)
-    factory = NodeFactory(plan, material, arrays, seed)
+    keyword_names = science_keyword_names(material, plan.nodes["ScienceKeyword"])
+    edges, arrays = build_topology(plan, layout, keyword_names, rng, pagerank_missing_share)
+    factory = NodeFactory(plan, material, keyword_names, arrays, seed)
     relationships = sum(e.start.size for e in edges.values())
     after_node, after_rel, malformed = _malformed_positions(rng, layout.total, relationships, malformed_share)
 

@@ -190,10 +190,14 @@ def run_stage(name: str, dg, defs, areas: list[str]) -> dict:
     checks = result.get_asset_check_evaluations()
     if checks:
         figures["checks"] = {evaluation.check_name: evaluation.passed for evaluation in checks}
-    figures["rows"] = len(checks) if stage.checks else _rows(name, sorted(key.to_user_string() for key in keys))
-    if name == "ingest":
+    if stage.checks:
+        figures["rows"] = len(checks)
+    elif name == "ingest":
         metadata = result.get_asset_materialization_events()[0].materialization.metadata
+        figures["rows"] = metadata["lines_read"].value
         figures["reused_unchanged_snapshot"] = metadata["reused_unchanged_snapshot"].value
+    else:
+        figures["rows"] = _rows(sorted(key.to_user_string() for key in keys))
     if name == "offline_judge":
         figures["judged_at"] = _query("SELECT CAST(max(judged_at) AS VARCHAR) FROM coherence_judgements")[0][0]
     return figures
@@ -208,10 +212,8 @@ def _selection(dg, stage: Stage):
     return selection.without_checks()
 
 
-def _rows(name: str, tables: list[str]) -> int:
-    """Rows the stage produced: lines read for the ingest, else the rows of its tables."""
-    if name == "ingest":
-        return _query("SELECT lines_read FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1")[0][0]
+def _rows(tables: list[str]) -> int:
+    """Rows the stage produced: the rows of its tables that exist."""
     existing = {row[0] for row in _query("SELECT table_name FROM information_schema.tables")}
     return sum(_query(f'SELECT count(*) FROM "{table}"')[0][0] for table in tables if table in existing)
 

@@ -35,6 +35,7 @@ import hashlib
 import json
 from datetime import datetime, timezone
 import re
+import textwrap
 import uuid
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ from pathlib import Path
 import networkx as nx
 from lxml import etree
 
+from recon_assets.enrichment.openalex_records import SELECT_FIELDS
 from recon_assets.kg.apoc_format import graphml_value
 
 # ---------------------------------------------------------------------------------------------
@@ -949,21 +951,18 @@ def build(real: Path) -> tuple[SampleGraph, Counter, dict]:
     return graph, families, identities
 
 
-# The fields openalex_works asks OpenAlex for (`select`), so the recording holds what a live call returns.
-OPENALEX_SELECT = (
-    "id", "doi", "title", "type", "publication_year", "cited_by_count", "counts_by_year", "is_retracted",
-    "referenced_works", "primary_topic", "abstract_inverted_index",
+# The recording keeps the fields openalex_works asks OpenAlex for (SELECT_FIELDS), so it holds what a live call returns.
+_SELECTED_FIELDS = textwrap.fill(
+    f"the fields the asset requests with `select` ({', '.join(f'`{name}`' for name in SELECT_FIELDS)}).", width=110
 )
-OPENALEX_RECORDING_README = """
+OPENALEX_RECORDING_README = f"""
 ## Recorded OpenAlex cache (`openalex_cache.json`)
 
 What the offline `openalex_works` asset reads instead of the OpenAlex API (`recon run` without
 `RECON_OPENALEX=online`): the **44 real OpenAlex works** of `../shared/data/real/openalex_works_geoscience_sample.json`
 (origin: GitHub cpgone/idb@8bd87b3bf8001c4a2b80e524ab65eaf636b001e2 `public/author-data/*.json`, MIT License
 (c) 2025 Digital Geosciences; full Work objects as api.openalex.org returned them), copied verbatim but cut to
-the fields the asset requests with `select` (`id`, `doi`, `title`, `type`, `publication_year`,
-`cited_by_count`, `counts_by_year`, `is_retracted`, `referenced_works`, `primary_topic`,
-`abstract_inverted_index`). `recorded_at` is the latest `updated_date` among them (2026-03-01T08:55:55):
+{_SELECTED_FIELDS} `recorded_at` is the latest `updated_date` among them (2026-03-01T08:55:55):
 the records were fetched no earlier, and it becomes their `fetched_at` in the cache.
 
 No work is invented for the sample's other DOIs: the five edgraph publications (10.1002/2017gl075472,
@@ -974,10 +973,10 @@ cache` (unknown, not "not found"), and their edges are scored on PageRank alone,
 
 
 def openalex_recording(real: Path) -> dict:
-    """The offline OpenAlex cache of the sample: the 44 real works, cut to OPENALEX_SELECT, recorded at the
+    """The offline OpenAlex cache of the sample: the 44 real works, cut to SELECT_FIELDS, recorded at the
     latest `updated_date` among them (they were fetched no earlier)."""
     source = json.loads((real / "openalex_works_geoscience_sample.json").read_text(encoding="utf-8"))
-    works = [{field: work[field] for field in OPENALEX_SELECT} for work in source["works"]]
+    works = [{field: work[field] for field in SELECT_FIELDS} for work in source["works"]]
     # OpenAlex's updated_date is UTC without an offset; the cache's fetched_at wants an aware timestamp.
     latest = max(datetime.fromisoformat(work["updated_date"]) for work in source["works"])
     recorded_at = latest.replace(microsecond=0, tzinfo=timezone.utc).isoformat()

@@ -35,7 +35,8 @@ def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, du
         rejects = table_metadata(con, "kg_rejects", where="snapshot_id = ?", params=[summary.snapshot_id])
         schemas = {
             "dagster/column_schema": column_schema(con, "kg_snapshots"),
-            **{f"columns of {table}": column_schema(con, table) for table in ("kg_nodes", "kg_relationships", "kg_rejects")},
+            **{f"columns of {table}": column_schema(con, table) for table in ("kg_nodes", "kg_relationships")},
+            "columns of kg_rejects": rejects["dagster/column_schema"],
         }
     return dg.MaterializeResult(
         metadata={

@@ -7,6 +7,7 @@ A file without a single accepted node never replaces the current snapshot.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -85,9 +86,10 @@ def ingest_export(
     # the current snapshot's size can be that snapshot, so only then is the hash awaited before reading.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kg-sha256") as pool:
         hashing = pool.submit(file_sha256, path)
-        if _current_size(con) == size_bytes and (reused := _reused_snapshot(con, hashing.result())) is not None:
-            progress(f"snapshot {reused.snapshot_id} ({path.name}) is already loaded: nothing to ingest")
-            return reused
+        current = _latest_snapshot(con)
+        if current is not None and current.size_bytes == size_bytes and _is_loaded(con, current, hashing.result()):
+            progress(f"snapshot {current.snapshot_id} ({path.name}) is already loaded: nothing to ingest")
+            return current
         stats = _judge_lines(con, path, fmt, progress)
         sha256 = hashing.result()
     snapshot_id = snapshot_id_for(sha256)
@@ -166,18 +168,26 @@ def _batches(tables: Iterator[pa.Table], failures: list[Exception]) -> Iterator[
 
 def _summarise(con, snapshot_id, sha256, source, fmt, size_bytes, stats, known) -> SnapshotSummary:
     now = datetime.now(timezone.utc)
-    accepted = "reject_reason IS NULL"
-    node_counts = dict(
-        con.execute(f"SELECT label, count(*) FROM (SELECT unnest(labels) AS label FROM kg_elements WHERE {accepted} AND element_type = 'node') GROUP BY ALL ORDER BY 1").fetchall()
-    )
-    relationship_counts = dict(
-        con.execute(f"SELECT rel_type, count(*) FROM kg_elements WHERE {accepted} AND element_type = 'relationship' GROUP BY ALL ORDER BY 1").fetchall()
-    )
-    nodes, relationships, rejected = con.execute(
-        f"""SELECT count(*) FILTER ({accepted} AND element_type = 'node'),
-                   count(*) FILTER ({accepted} AND element_type = 'relationship'),
-                   count(*) FILTER (reject_reason IS NOT NULL) FROM kg_elements"""
-    ).fetchone()
+    # One scan of kg_elements: accepted nodes grouped by label list, accepted relationships by type, rejects as one group.
+    groups = con.execute(
+        """SELECT reject_reason IS NULL AS accepted, element_type,
+                  CASE WHEN accepted AND element_type = 'node' THEN labels END,
+                  CASE WHEN accepted AND element_type = 'relationship' THEN rel_type END,
+                  count(*)
+           FROM kg_elements GROUP BY ALL"""
+    ).fetchall()
+    node_counts: Counter[str] = Counter()
+    relationship_counts: Counter[str] = Counter()
+    nodes = rejected = 0
+    for accepted, element_type, labels, rel_type, count in groups:
+        if not accepted:
+            rejected += count
+        elif element_type == "node":
+            nodes += count
+            for label in labels:  # an accepted node has at least one label (sql/kg_elements.sql)
+                node_counts[label] += count
+        else:
+            relationship_counts[rel_type] += count
     return SnapshotSummary(
         snapshot_id=snapshot_id,
         sha256=sha256,
@@ -186,10 +196,10 @@ def _summarise(con, snapshot_id, sha256, source, fmt, size_bytes, stats, known) 
         size_bytes=size_bytes,
         lines_read=stats.lines_read,
         nodes_accepted=nodes,
-        relationships_accepted=relationships,
+        relationships_accepted=sum(relationship_counts.values()),
         rejected=rejected,
-        node_counts=node_counts,
-        relationship_counts=relationship_counts,
+        node_counts=dict(sorted(node_counts.items())),
+        relationship_counts=dict(sorted(relationship_counts.items())),
         ingested_at=known.ingested_at if known else now,
         loaded_at=now,
     )
@@ -244,12 +254,20 @@ def _drop_staging(con: duckdb.DuckDBPyConnection) -> None:
 
 def current_snapshot_id(con: duckdb.DuckDBPyConnection) -> str | None:
     """Id of the snapshot whose nodes are in kg_nodes (the one ingested last), or None before any ingest."""
-    row = con.execute("SELECT snapshot_id FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1").fetchone()
-    return row[0] if row else None
+    latest = _latest_snapshot(con)
+    return latest.snapshot_id if latest else None
+
+
+def _latest_snapshot(con: duckdb.DuckDBPyConnection) -> SnapshotSummary | None:
+    """The stored summary of the snapshot loaded last (the one in kg_nodes), or None before any ingest."""
+    return _summary_row(con.execute("SELECT * FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1"))
 
 
 def _stored_summary(con: duckdb.DuckDBPyConnection, snapshot_id: str) -> SnapshotSummary | None:
-    cursor = con.execute("SELECT * FROM kg_snapshots WHERE snapshot_id = ?", [snapshot_id])
+    return _summary_row(con.execute("SELECT * FROM kg_snapshots WHERE snapshot_id = ?", [snapshot_id]))
+
+
+def _summary_row(cursor: duckdb.DuckDBPyConnection) -> SnapshotSummary | None:
     row = cursor.fetchone()
     if row is None:
         return None
@@ -259,14 +277,8 @@ def _stored_summary(con: duckdb.DuckDBPyConnection, snapshot_id: str) -> Snapsho
     return SnapshotSummary(**values, reused=True)
 
 
-def _current_size(con: duckdb.DuckDBPyConnection) -> int | None:
-    row = con.execute("SELECT size_bytes FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1").fetchone()
-    return row[0] if row else None
-
-
-def _reused_snapshot(con: duckdb.DuckDBPyConnection, sha256: str) -> SnapshotSummary | None:
-    """The stored summary of the file with this hash when it is the current snapshot, whole in kg_nodes; else None."""
-    known = _stored_summary(con, snapshot_id_for(sha256))
-    if known is None or current_snapshot_id(con) != known.snapshot_id:
-        return None
-    return known if con.execute("SELECT count(*) FROM kg_nodes").fetchone()[0] == known.nodes_accepted else None
+def _is_loaded(con: duckdb.DuckDBPyConnection, current: SnapshotSummary, sha256: str) -> bool:
+    """True when the file with this hash is the `current` snapshot and kg_nodes holds all of it."""
+    return current.snapshot_id == snapshot_id_for(sha256) and (
+        con.execute("SELECT count(*) FROM kg_nodes").fetchone()[0] == current.nodes_accepted
+    )
