@@ -64,16 +64,21 @@ def column_schema(con: duckdb.DuckDBPyConnection, table: str) -> dg.TableSchema:
 
 
 def per_partition_figures(
-    context: dg.AssetExecutionContext, rows: pd.DataFrame, research_areas: Sequence[str], labels: Sequence[str] = ()
+    context: dg.AssetExecutionContext,
+    rows: pd.DataFrame,
+    research_areas: Sequence[str],
+    labels: Sequence[str] = (),
+    column: str = "label",
 ) -> dict[str, dict[str, object]]:
     """Row count (and label counts) of each research area written by this run, each also logged as an
     AssetObservation of that partition: a single-run backfill attaches the run's one metadata to every
     partition it materializes (Dagster issue #18123), so per-partition figures travel this way.
 
     Args:
-        rows: the rows written, with a research_area column (and a label column when `labels` is given).
+        rows: the rows written, with a research_area column (and `column` when `labels` is given).
         research_areas: the partitions of this run (an area without rows reports 0).
         labels: label strings to count per area, in this order.
+        column: the column holding them (e.g. 'verdict').
 
     Returns:
         {area: {"rows": n, "label_distribution": {label: n}}} for the materialization metadata.
@@ -83,7 +88,7 @@ def per_partition_figures(
         area_rows = rows[rows["research_area"] == area]
         area_figures: dict[str, object] = {"rows": len(area_rows)}
         if labels:
-            counts = area_rows["label"].value_counts()
+            counts = area_rows[column].value_counts()
             area_figures["label_distribution"] = {label: int(counts.get(label, 0)) for label in labels}
         figures[area] = area_figures
         context.log_event(

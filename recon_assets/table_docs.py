@@ -204,7 +204,7 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
         "reason": "One line a domain expert can check: every signal and its evidence.",
         "as_of": "The date scores are computed as of.",
         "snapshot_id": "The KG snapshot scored.",
-        "weights": "JSON: the weights, decay and centrality rule used.",
+        "weights": "JSON: every scoring setting used (weights, decay, centrality rule, lifecycle penalty, label thresholds, citation-trend rules; scoring.ScoringSettings).",
         "scored_at": "When the row was written (UTC).",
     },
     "dataset_verdicts": {

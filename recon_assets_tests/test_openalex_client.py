@@ -25,6 +25,7 @@ from recon_assets.enrichment.openalex_client import (
     OpenAlexSession,
     budget_spent,
     recorded_report,
+    short_work_id,
     stale_dois,
 )
 from recon_assets.enrichment.retries import RetryPolicy
@@ -351,3 +352,12 @@ def test_a_connection_error_names_the_host_not_the_whole_request_url():
     responses.add(responses.GET, API, body=requests.exceptions.ConnectionError("Max retries exceeded with url: /works?filter=doi:..."))
     report = _client(retries=0).fetch(DOIS[:2])
     assert {result.error for result in report.results} == {"ConnectionError: no answer from api.openalex.org"}
+
+
+@pytest.mark.parametrize(
+    ("work_id", "expected"),
+    [("https://openalex.org/W2883746869", "W2883746869"), ("W2883746869", "W2883746869")],
+    ids=["url", "short"],
+)
+def test_short_work_id(work_id, expected):
+    assert short_work_id(work_id) == expected

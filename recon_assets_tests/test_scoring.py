@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import inspect
+import json
 from datetime import date
 
 import numpy as np
@@ -16,6 +18,7 @@ from recon_assets.reliability.scoring import (
     LABELS,
     SUPERSEDED,
     UNVERIFIED,
+    ScoringSettings,
     Thresholds,
     TrendRules,
     Weights,
@@ -647,3 +650,52 @@ def test_unverified_coherence_names_the_successor_version_as_searched_evidence(s
 def test_reliability_at_a_threshold_is_not_pushed_below_it_by_summation_noise():
     """bug fixed: 0.4*0.7 + 0.3*0.4 + 0.3*0.5 - 0.15 summed to 0.3999999999999999, under the critic's 0.40 bar."""
     assert reliability(0.7, 0.4, 0.5, Weights(), 0.15) == 0.4
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        ScoringSettings(),
+        ScoringSettings(
+            Weights(0.5, 0.2, 0.3), "log", "mean", 0.0, Thresholds(current_recency=0.5), TrendRules(decline=-0.8, growth_min_age=5)
+        ),
+    ],
+    ids=["defaults", "every-field-changed"],
+)
+def test_scoring_settings_read_back_what_they_wrote(settings):
+    text = settings.to_json()
+    assert ScoringSettings.from_json(text) == settings
+    # the keys rows written before the codec hold, at the JSON's top level (edge_reliability.weights)
+    assert {"centrality", "recency", "coherence", "decay", "centrality_rule", "lifecycle_penalty"} <= set(json.loads(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"centrality": 0.4, "recency": 0.3, "coherence": 0.3, "decay": "log"}', ScoringSettings(decay="log")),
+        ('{"centrality": 0.5, "recency": 0.2, "coherence": 0.3, "decay": "linear", "centrality_rule": "mean", '
+         '"lifecycle_penalty": 0.0}', ScoringSettings(Weights(0.5, 0.2, 0.3), centrality_rule="mean", lifecycle_penalty=0.0)),
+        ("{}", ScoringSettings()),
+    ],
+    ids=["before-centrality-rule", "before-thresholds-and-trend-rules", "empty"],
+)
+def test_scoring_settings_give_older_rows_the_defaults_of_the_keys_they_lack(text, expected):
+    assert ScoringSettings.from_json(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"centrality": 0.9}', "weights must sum to 1"),
+        ('{"thresholds": {"current_recency": 1.5}}', "thresholds must be in"),
+    ],
+    ids=["weights-not-summing-to-1", "threshold-out-of-range"],
+)
+def test_scoring_settings_refuse_stored_values_out_of_range(text, message):
+    with pytest.raises(ValueError, match=message):
+        ScoringSettings.from_json(text)
+
+
+def test_scoring_settings_are_score_edges_keyword_arguments_with_its_defaults():
+    defaults = {name: parameter.default for name, parameter in inspect.signature(score_edges).parameters.items()}
+    assert {name: defaults[name] for name in ScoringSettings().score_kwargs()} == ScoringSettings().score_kwargs()

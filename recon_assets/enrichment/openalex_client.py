@@ -154,7 +154,7 @@ class OpenAlexClient:
                 except BudgetSpent:
                     raise
                 except Exception as error:  # the batch's DOIs each get the error; the run goes on
-                    report.results += [WorkResult(doi, ERROR, error=_describe(error)) for doi in batch]
+                    report.results += [WorkResult(doi, ERROR, error=describe(error)) for doi in batch]
                 else:
                     report.results += [WorkResult(doi, FOUND, work=found[doi]) for doi in batch if doi in found]
                     singles += [doi for doi in batch if doi not in found]
@@ -180,7 +180,7 @@ class OpenAlexClient:
             requests.RequestException: the request failed after the retries.
         """
         query = (
-            Works(self.session).filter(cites=work_id.rsplit("/", 1)[-1]).select(list(SELECT_FIELDS)).sort(cited_by_count="desc")
+            Works(self.session).filter(cites=short_work_id(work_id)).select(list(SELECT_FIELDS)).sort(cited_by_count="desc")
         )
         return [dict(work) for work in self._call(lambda: query.get(per_page=limit))]
 
@@ -203,9 +203,9 @@ class OpenAlexClient:
         except requests.HTTPError as error:
             if error.response is not None and error.response.status_code == 404:
                 return WorkResult(doi, NOT_FOUND)
-            return WorkResult(doi, ERROR, error=_describe(error))
+            return WorkResult(doi, ERROR, error=describe(error))
         except Exception as error:
-            return WorkResult(doi, ERROR, error=_describe(error))
+            return WorkResult(doi, ERROR, error=describe(error))
         return WorkResult(doi, FOUND, work=dict(work))
 
     def _call(self, request: Callable[[], Any]) -> Any:
@@ -226,6 +226,11 @@ class OpenAlexClient:
         """Length of a batch URL without its DOI values (built by pyalex, as `_batch` sends it)."""
         probe = Works(self.session).filter_or(doi=["x"]).select(list(SELECT_FIELDS))
         return len(self.session.rebase(probe.url)) - len("x") + len(f"&per-page={MAX_FILTER_VALUES}")
+
+
+def short_work_id(work_id: str) -> str:
+    """'W123' of an OpenAlex work id, 'https://openalex.org/W123' or already 'W123'."""
+    return work_id.rsplit("/", 1)[-1]
 
 
 def stale_dois(requested: Iterable[str], fetched_at: Mapping[str, datetime], *, now: datetime, ttl: timedelta) -> list[str]:
@@ -275,8 +280,10 @@ def _is_transient(error: BaseException) -> bool:
     return False
 
 
-def _describe(error: BaseException) -> str:
-    """Error text for an `error` row: the HTTP status or the exception, never a header or a credential."""
+def describe(error: BaseException) -> str:
+    """Error text for an `error` row or a note: the HTTP status (with its reason and the URL's path), the host
+    that did not answer, or the exception's type and text (for pyalex's QueryError, OpenAlex's own message,
+    e.g. an API key refused); never a header, a query string or a credential."""
     if isinstance(error, requests.HTTPError) and error.response is not None:
         return f"HTTP {error.response.status_code} {error.response.reason or ''}".strip() + f" from {urlsplit(error.response.url).path}"
     if isinstance(error, requests.ConnectionError) and error.request is not None:

@@ -26,7 +26,7 @@ from recon_assets.evaluation.metrics import (
 )
 from recon_assets.judgement.offline_judge import judge_edges
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.reliability.scoring import Decay, Weights, score_edges
+from recon_assets.reliability.scoring import Decay, ScoringSettings, Weights, score_edges
 
 EDGE_KEY = ["dataset_id", "publication_id"]
 # edge_reliability columns passed to score_edges as they are stored.
@@ -200,12 +200,13 @@ def is_hit(expected: str, got: object) -> object:
 
 
 def stored_scoring(stored: pd.DataFrame) -> dict[str, object]:
-    """The centrality rule and lifecycle penalty the stored edges were scored with (edge_reliability.weights JSON;
-    the most frequent setting when areas were scored differently), as `score_edges` keyword arguments; {} without
-    edges. Thresholds and citation-trend rules are not stored: the ablation uses their defaults."""
+    """The centrality rule and lifecycle penalty the stored edges were scored with (edge_reliability.weights,
+    read by `scoring.ScoringSettings`; the most frequent setting when areas were scored differently), as
+    `score_edges` keyword arguments, those the stored JSON holds; {} without edges. The stored thresholds and
+    citation-trend rules are left out: the ablation evaluates the grid at their defaults."""
     if stored.empty:
         return {}
-    used = json.loads(stored["weights"].mode().iloc[0])
+    used = ScoringSettings.stored_fields(stored["weights"].mode().iloc[0])
     return {key: used[key] for key in ("centrality_rule", "lifecycle_penalty") if key in used}
 
 

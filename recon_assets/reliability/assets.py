@@ -1,8 +1,6 @@
 """Assets of the `reliability` group: the edge_reliability table, one partition per research area."""
 
-import json
 from datetime import datetime, timezone
-from typing import Literal
 
 import dagster as dg
 from dagster_duckdb import DuckDBResource
@@ -17,7 +15,7 @@ from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.metadata import per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.edge_scores import score_research_area_edges
-from recon_assets.reliability.scoring import DEFAULT_LIFECYCLE_PENALTY, LABELS, Thresholds, TrendRules, Weights
+from recon_assets.reliability.scoring import LABELS, CentralityRule, Decay, ScoringSettings, Thresholds, TrendRules, Weights
 from recon_assets.resources import AsOfDate
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_partitions
@@ -26,46 +24,55 @@ from recon_assets.storage import replace_partitions
 class ReliabilityConfig(dg.Config):
     """Weights (each in [0, 1], summing to 1), recency decay and label thresholds (DOMAIN.md defaults), how
     centrality combines PageRank and citations, the citation-trend rules (`scoring.TrendRules`) and the
-    lifecycle penalty of an edge to a superseded dataset version (`scoring` module docstring)."""
+    lifecycle penalty of an edge to a superseded dataset version (`scoring` module docstring). The defaults
+    are the `scoring` dataclasses' own."""
 
-    weight_centrality: float = Field(default=0.4, ge=0.0, le=1.0)
-    weight_recency: float = Field(default=0.3, ge=0.0, le=1.0)
-    weight_coherence: float = Field(default=0.3, ge=0.0, le=1.0)
-    decay: Literal["none", "linear", "log"] = "linear"
-    foundational_centrality: float = Field(default=0.6, ge=0.0, le=1.0)
-    foundational_coherence: float = Field(default=0.65, ge=0.0, le=1.0)
-    current_recency: float = Field(default=0.7, ge=0.0, le=1.0)
-    current_reliability: float = Field(default=0.6, ge=0.0, le=1.0)
-    declining_reliability: float = Field(default=0.35, ge=0.0, le=1.0)
-    centrality_rule: Literal["max", "mean", "pagerank", "citations"] = Field(
-        default="max",
+    weight_centrality: float = Field(default=Weights.centrality, ge=0.0, le=1.0)
+    weight_recency: float = Field(default=Weights.recency, ge=0.0, le=1.0)
+    weight_coherence: float = Field(default=Weights.coherence, ge=0.0, le=1.0)
+    decay: Decay = ScoringSettings.decay
+    foundational_centrality: float = Field(default=Thresholds.foundational_centrality, ge=0.0, le=1.0)
+    foundational_coherence: float = Field(default=Thresholds.foundational_coherence, ge=0.0, le=1.0)
+    current_recency: float = Field(default=Thresholds.current_recency, ge=0.0, le=1.0)
+    current_reliability: float = Field(default=Thresholds.current_reliability, ge=0.0, le=1.0)
+    declining_reliability: float = Field(default=Thresholds.declining_reliability, ge=0.0, le=1.0)
+    centrality_rule: CentralityRule = Field(
+        default=ScoringSettings.centrality_rule,
         description="Centrality from the PageRank centrality and OpenAlex citation centrality: max, mean, or one alone.",
     )
-    trend_decline: float = Field(default=-0.5, ge=-1.0, le=0.0, description="Citation trend at or below which CURRENT becomes DECLINING.")
-    trend_growth: float = Field(default=0.25, ge=0.0, le=1.0, description="Citation trend at or above which an old paper is growing.")
-    trend_growth_min_age: int = Field(default=10, ge=0, description="Age in years from which a growing paper counts as old.")
+    trend_decline: float = Field(
+        default=TrendRules.decline, ge=-1.0, le=0.0, description="Citation trend at or below which CURRENT becomes DECLINING."
+    )
+    trend_growth: float = Field(
+        default=TrendRules.growth, ge=0.0, le=1.0, description="Citation trend at or above which an old paper is growing."
+    )
+    trend_growth_min_age: int = Field(
+        default=TrendRules.growth_min_age, ge=0, description="Age in years from which a growing paper counts as old."
+    )
     trend_growth_foundational_centrality: float = Field(
-        default=0.4, ge=0.0, le=1.0, description="Centrality from which an old, growing paper is FOUNDATIONAL."
+        default=TrendRules.growth_foundational_centrality, ge=0.0, le=1.0,
+        description="Centrality from which an old, growing paper is FOUNDATIONAL.",
     )
 
     lifecycle_penalty: float = Field(
-        default=DEFAULT_LIFECYCLE_PENALTY, ge=0.0, le=1.0,
+        default=ScoringSettings.lifecycle_penalty, ge=0.0, le=1.0,
         description="Subtracted from the reliability of an edge to a superseded dataset version (0 turns it off).",
     )
 
-    def weights(self) -> Weights:
-        """The validated weights. Raises ValueError when they do not sum to 1."""
-        return Weights(self.weight_centrality, self.weight_recency, self.weight_coherence)
-
-    def thresholds(self) -> Thresholds:
-        return Thresholds(
-            self.foundational_centrality, self.foundational_coherence, self.current_recency,
-            self.current_reliability, self.declining_reliability,
-        )
-
-    def trend_rules(self) -> TrendRules:
-        return TrendRules(
-            self.trend_decline, self.trend_growth, self.trend_growth_min_age, self.trend_growth_foundational_centrality
+    def settings(self) -> ScoringSettings:
+        """The validated settings. Raises ValueError when the weights do not sum to 1."""
+        return ScoringSettings(
+            weights=Weights(self.weight_centrality, self.weight_recency, self.weight_coherence),
+            decay=self.decay,
+            centrality_rule=self.centrality_rule,
+            lifecycle_penalty=self.lifecycle_penalty,
+            thresholds=Thresholds(
+                self.foundational_centrality, self.foundational_coherence, self.current_recency,
+                self.current_reliability, self.declining_reliability,
+            ),
+            trend_rules=TrendRules(
+                self.trend_decline, self.trend_growth, self.trend_growth_min_age, self.trend_growth_foundational_centrality
+            ),
         )
 
 
@@ -87,35 +94,25 @@ def edge_reliability(
     drove it and a reason. One row per edge and research area; each area's rows are replaced on re-materialization."""
     areas = list(context.partition_keys)
     as_of_date = as_of.date()
-    weights = config.weights()
+    settings = config.settings()
     with duckdb.get_connection() as con:
         edges = con.execute(load_sql("edges_in_research_areas"), [areas]).df()
         pairs = con.execute(load_sql("area_judgements"), [areas]).df()
-        rows = score_research_area_edges(
-            edges, pairs, as_of=as_of_date, weights=weights, decay=config.decay, thresholds=config.thresholds(),
-            centrality_rule=config.centrality_rule, trend_rules=config.trend_rules(),
-            lifecycle_penalty=config.lifecycle_penalty,
-        )
+        rows = score_research_area_edges(edges, pairs, as_of=as_of_date, **settings.score_kwargs())
         rows = rows.assign(
-            as_of=as_of_date,
-            snapshot_id=current_snapshot_id(con),
-            weights=json.dumps({
-                "centrality": weights.centrality, "recency": weights.recency, "coherence": weights.coherence,
-                "decay": config.decay, "centrality_rule": config.centrality_rule,
-                "lifecycle_penalty": config.lifecycle_penalty,
-            }),
-            scored_at=datetime.now(timezone.utc),
+            as_of=as_of_date, snapshot_id=current_snapshot_id(con), weights=settings.to_json(), scored_at=datetime.now(timezone.utc)
         )
         con.execute(load_sql("edge_reliability"))
         replace_partitions(con, "edge_reliability", rows, areas)
         where, params = "list_contains(?, research_area)", [areas]
-        labels = dict(con.execute(f"SELECT label, count(*) FROM edge_reliability WHERE {where} GROUP BY 1", params).fetchall())
         metadata = table_metadata(
             con, "edge_reliability", where=where, params=params,
             preview_columns=["dataset_short_name", "publication_doi", "reliability", "label", "reason"],
             lineage=EDGE_RELIABILITY_LINEAGE,
         )
-    distribution = {label: labels.get(label, 0) for label in LABELS}
+    # `rows` are exactly the rows just written for these areas: count them here rather than query them back.
+    counts = rows["label"].value_counts()
+    distribution = {label: int(counts.get(label, 0)) for label in LABELS}
     per_area = per_partition_figures(context, rows, areas, LABELS)
     signals = {
         "with_citation_count": int(rows["cited_by_count"].notna().sum()),

@@ -26,9 +26,10 @@ version out of CURRENT (0.6 needs 0.75 before the penalty), not enough on its ow
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from datetime import date
 from typing import Literal
 
@@ -117,6 +118,57 @@ class TrendRules:
         if not (-1.0 <= self.decline <= 0.0 and 0.0 <= self.growth <= 1.0 and self.growth_min_age >= 0
                 and 0.0 <= self.growth_foundational_centrality <= 1.0):
             raise ValueError(f"trend rules out of range (decline in [-1, 0], growth and centrality in [0, 1], age >= 0): {self}")
+
+
+@dataclass(frozen=True)
+class ScoringSettings:
+    """The `score_edges` settings an edge was scored with, and their JSON codec (edge_reliability.weights).
+
+    The field names are `score_edges`' keyword arguments (`score_kwargs`). The JSON keeps the weights at its
+    top level (centrality, recency, coherence) beside decay, centrality_rule and lifecycle_penalty, and the
+    thresholds and trend rules as objects of their fields. Rows written before a key existed lack it: reading
+    gives that field its default.
+    """
+
+    weights: Weights = Weights()
+    decay: Decay = "linear"
+    centrality_rule: CentralityRule = "max"
+    lifecycle_penalty: float = DEFAULT_LIFECYCLE_PENALTY
+    thresholds: Thresholds = Thresholds()
+    trend_rules: TrendRules = TrendRules()
+
+    def to_json(self) -> str:
+        return json.dumps({
+            **asdict(self.weights), "decay": self.decay, "centrality_rule": self.centrality_rule,
+            "lifecycle_penalty": self.lifecycle_penalty, "thresholds": asdict(self.thresholds),
+            "trend_rules": asdict(self.trend_rules),
+        })
+
+    @classmethod
+    def from_json(cls, text: str) -> ScoringSettings:
+        """The settings of a `to_json` text; a key it lacks takes the default.
+
+        Raises:
+            ValueError: invalid JSON, or a stored value out of range (the dataclasses' own checks).
+        """
+        return cls(**cls.stored_fields(text))
+
+    @staticmethod
+    def stored_fields(text: str) -> dict[str, object]:
+        """{field name: value} of the fields a `to_json` text holds (older rows lack some); a weight it lacks
+        takes its default. Raises ValueError as `from_json`."""
+        stored = json.loads(text)
+        found: dict[str, object] = {name: stored[name] for name in ("decay", "centrality_rule", "lifecycle_penalty") if name in stored}
+        if any(name in stored for name in SIGNALS):
+            found["weights"] = Weights(**{name: stored[name] for name in SIGNALS if name in stored})
+        for name, rules in (("thresholds", Thresholds), ("trend_rules", TrendRules)):
+            if name in stored:
+                found[name] = rules(**stored[name])
+        return found
+
+    def score_kwargs(self) -> dict[str, object]:
+        """The settings as `score_edges` keyword arguments."""
+        return {field.name: getattr(self, field.name) for field in fields(self)}
 
 
 def age_years(year: object, as_of: date) -> float | np.ndarray:

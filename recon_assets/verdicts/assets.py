@@ -20,13 +20,7 @@ from recon_assets.resources import AsOfDate, OpenAlexResource
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_partitions, upsert
 from recon_assets.verdicts.critic import MAX_EXPANSION_ROUNDS, VERDICTS, CriticRules
-from recon_assets.verdicts.dataset_judgements import (
-    KEY,
-    evidence_by_dataset,
-    expanded_edge_scorer,
-    judge_datasets,
-    with_history,
-)
+from recon_assets.verdicts.dataset_judgements import dataset_evidence, expanded_edge_scorer, judge_datasets, with_history
 from recon_assets.verdicts.expansion import CACHE_SOURCE, ONLINE_SOURCE, cached_citing_works, expand, online_citing_works
 
 
@@ -34,15 +28,21 @@ class VerdictConfig(dg.Config):
     """The critic's rules (`recon_assets.verdicts.critic.CriticRules`); DOMAIN.md fixes the defaults of the
     edge counts, the reliability bar, the years between contradicting papers and the expansion ceiling."""
 
-    min_edges: int = Field(default=3, ge=1, description="Edges, and reliable edges, a sufficient evidence set needs.")
-    reliable: float = Field(default=0.40, ge=0.0, le=1.0, description="Reliability from which an edge is reliable evidence.")
+    min_edges: int = Field(
+        default=CriticRules.min_edges, ge=1, description="Edges, and reliable edges, a sufficient evidence set needs."
+    )
+    reliable: float = Field(
+        default=CriticRules.reliable, ge=0.0, le=1.0, description="Reliability from which an edge is reliable evidence."
+    )
     weak_share: float = Field(
-        default=0.5, gt=0.0, le=1.0,
+        default=CriticRules.weak_share, gt=0.0, le=1.0,
         description="Share of weak edges (below `reliable`, or SUPERSEDED) from which the evidence is stale.",
     )
-    min_contradiction_years: int = Field(default=2, ge=0, description="Years between a contradicting pair's publications.")
+    min_contradiction_years: int = Field(
+        default=CriticRules.min_contradiction_years, ge=0, description="Years between a contradicting pair's publications."
+    )
     expansion_rounds: int = Field(
-        default=MAX_EXPANSION_ROUNDS, ge=0, le=MAX_EXPANSION_ROUNDS,
+        default=CriticRules.expansion_rounds, ge=0, le=MAX_EXPANSION_ROUNDS,
         description=(
             "Evidence expansion rounds for INSUFFICIENT sets (1: OpenAlex cache; 2: also OpenAlex); 0 keeps INSUFFICIENT. "
             "FORCED_PASS needs this many rounds to have run."
@@ -80,7 +80,7 @@ def dataset_verdicts(
             con.execute(load_sql(table))
         edges = con.execute(load_sql("verdict_evidence"), [areas]).df()
         pairs = con.execute(load_sql("contradicting_pairs"), [areas]).df()
-        datasets = edges.drop_duplicates(KEY).set_index(KEY)["dataset_doi"]
+        evidence = dataset_evidence(edges)
         cached: list = []
 
         def online(dois: list[str]):
@@ -92,17 +92,17 @@ def dataset_verdicts(
             return found
 
         rounds = expand(
-            evidence_by_dataset(edges),
-            {key: doi if isinstance(doi, str) else None for key, doi in datasets.items()},
-            edges.dropna(subset=["publication_doi"]).groupby(KEY)["publication_doi"].agg(set).to_dict(),
+            evidence.evidence,
+            evidence.dataset_dois,
+            evidence.known_dois,
             [(CACHE_SOURCE, partial(cached_citing_works, con)), (ONLINE_SOURCE, online)],
-            expanded_edge_scorer(edges, as_of=as_of_date),
+            expanded_edge_scorer(evidence.datasets, as_of=as_of_date),
             rules,
             as_of=as_of_date,
         )
         # Cached first: the next run's round 1 finds what round 2 fetched, without a request.
         upsert(con, "openalex_cache", cache_rows(cached, fetched_at=now))
-        verdicts = judge_datasets(edges, pairs, rounds, as_of=as_of_date, rules=rules).assign(
+        verdicts = judge_datasets(evidence, pairs, rounds, as_of=as_of_date, rules=rules).assign(
             as_of=as_of_date, snapshot_id=current_snapshot_id(con)
         )
         latest = con.execute(load_sql("latest_dataset_verdicts"), [areas]).df()
@@ -117,8 +117,7 @@ def dataset_verdicts(
         )
     counts = rows["verdict"].value_counts()
     distribution = {verdict: int(counts.get(verdict, 0)) for verdict in VERDICTS}
-    # per_partition_figures counts the strings of a `label` column
-    per_area = per_partition_figures(context, rows.rename(columns={"verdict": "label"}), areas, VERDICTS)
+    per_area = per_partition_figures(context, rows, areas, VERDICTS, column="verdict")
     expansion = {
         "expanded_datasets": int((rows["expansion_rounds"] > 0).sum()),
         "expanded_publications": int(rows["expanded_publications"].sum()),

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 
 import numpy as np
 import pandas as pd
 
-from recon_assets.reliability.scoring import Weights, score_edges, superseded_before
+from recon_assets.reliability.scoring import ScoringSettings, score_edges, superseded_before
 from recon_assets.verdicts.critic import ContradictingPair, CriticRules, Edge, ExpansionRound, Lifecycle, judge
 from recon_assets.verdicts.expansion import CitingWork, expansion_edges
 
 KEY = ["research_area", "dataset_id"]
+Key = tuple[str, str]
 # Columns of the dataset copied onto the score_edges rows of its expanded publications.
 DATASET_COLUMNS = [
     "research_area", "dataset_id", "dataset_doi", "dataset_short_name", "dataset_superseded", "dataset_version",
@@ -26,7 +27,36 @@ VERDICT_COLUMNS = [
 ]
 
 
-def evidence_by_dataset(edges: pd.DataFrame) -> dict[tuple[str, str], list[Edge]]:
+@dataclass(frozen=True)
+class DatasetEvidence:
+    """What each (research_area, dataset_id) is judged on, derived once from sql/verdict_evidence.sql rows.
+
+    evidence: its scored edges (`evidence_by_dataset`), keys sorted.
+    datasets: its dataset's columns ({column: value} of its first edge row: dataset_doi, dataset_short_name,
+        the lifecycle columns, weights).
+    dataset_dois: its dataset DOI, None when the dataset has none.
+    known_dois: the publication DOIs already among its edges (keys without any are absent).
+    """
+
+    evidence: dict[Key, list[Edge]]
+    datasets: dict[Key, dict[str, object]]
+    dataset_dois: dict[Key, str | None]
+    known_dois: dict[Key, set[str]]
+
+
+def dataset_evidence(edges: pd.DataFrame) -> DatasetEvidence:
+    """The `DatasetEvidence` of sql/verdict_evidence.sql rows, for `expansion.expand`, `expanded_edge_scorer`
+    and `judge_datasets`."""
+    datasets = edges.drop_duplicates(KEY).set_index(KEY).to_dict("index")
+    return DatasetEvidence(
+        evidence=evidence_by_dataset(edges),
+        datasets=datasets,
+        dataset_dois={key: doi if isinstance(doi := dataset["dataset_doi"], str) else None for key, dataset in datasets.items()},
+        known_dois=edges.dropna(subset=["publication_doi"]).groupby(KEY)["publication_doi"].agg(set).to_dict(),
+    )
+
+
+def evidence_by_dataset(edges: pd.DataFrame) -> dict[Key, list[Edge]]:
     """{(research_area, dataset_id): its edges}, keys sorted, from sql/verdict_evidence.sql rows (citation,
     reliability, label). One pass over the rows: a groupby per key is ~100x slower at 10^5 keys."""
     evidence = defaultdict(list)
@@ -37,7 +67,7 @@ def evidence_by_dataset(edges: pd.DataFrame) -> dict[tuple[str, str], list[Edge]
     return dict(sorted(evidence.items()))
 
 
-def pairs_by_dataset(pairs: pd.DataFrame) -> dict[tuple[str, str], list[ContradictingPair]]:
+def pairs_by_dataset(pairs: pd.DataFrame) -> dict[Key, list[ContradictingPair]]:
     """{(research_area, dataset_id): its contradicting pairs} from sql/contradicting_pairs.sql rows."""
     found = defaultdict(list)
     for row in pairs.itertuples(index=False):
@@ -59,37 +89,37 @@ def lifecycle(dataset: Mapping[str, object], as_of: date) -> Lifecycle:
     )
 
 
-def expanded_edge_scorer(edges: pd.DataFrame, *, as_of: date):
+def expanded_edge_scorer(datasets: Mapping[Key, Mapping[str, object]], *, as_of: date):
     """A `score` function for `expansion.expand`: the new works of a (research_area, dataset_id) scored by
-    `score_edges` with the weights, decay, centrality rule and lifecycle penalty its edges were scored with
-    (edge_reliability.weights), so they count toward the reliability bar exactly as the KG's edges do."""
-    datasets = edges.drop_duplicates(KEY).set_index(KEY)
+    `score_edges` with the settings its edges were scored with (edge_reliability.weights, read by
+    `scoring.ScoringSettings`), so they count toward the reliability bar exactly as the KG's edges do.
 
-    def score(key: tuple[str, str], works: Sequence[CitingWork]) -> list[Edge]:
-        dataset = datasets.loc[key]
-        settings = json.loads(dataset["weights"])
-        frame = expansion_edges(works, {**dict(zip(KEY, key)), **dataset[DATASET_COLUMNS[2:]].to_dict()}, as_of=as_of)
-        scored = score_edges(
-            frame, as_of=as_of, weights=Weights(settings["centrality"], settings["recency"], settings["coherence"]),
-            decay=settings["decay"], centrality_rule=settings["centrality_rule"], lifecycle_penalty=settings["lifecycle_penalty"],
-        )
+    Args:
+        datasets: `DatasetEvidence.datasets`.
+    """
+
+    def score(key: Key, works: Sequence[CitingWork]) -> list[Edge]:
+        dataset = datasets[key]
+        columns = {**dict(zip(KEY, key)), **{column: dataset[column] for column in DATASET_COLUMNS[2:]}}
+        frame = expansion_edges(works, columns, as_of=as_of)
+        scored = score_edges(frame, as_of=as_of, **ScoringSettings.from_json(dataset["weights"]).score_kwargs())
         return [Edge(row.citation, float(row.reliability), row.label) for row in scored.itertuples(index=False)]
 
     return score
 
 
 def judge_datasets(
-    edges: pd.DataFrame,
+    evidence: DatasetEvidence,
     pairs: pd.DataFrame,
-    rounds: Mapping[tuple[str, str], Sequence[ExpansionRound]],
+    rounds: Mapping[Key, Sequence[ExpansionRound]],
     *,
     as_of: date,
     rules: CriticRules = CriticRules(),
 ) -> pd.DataFrame:
-    """One verdict row per (research_area, dataset_id) of `edges`.
+    """One verdict row per (research_area, dataset_id) of `evidence`.
 
     Args:
-        edges: sql/verdict_evidence.sql rows.
+        evidence: `dataset_evidence` of the sql/verdict_evidence.sql rows.
         pairs: sql/contradicting_pairs.sql rows.
         rounds: the expansion rounds tried per key (`expansion.expand`); keys without rounds had enough edges.
             The expansion_rounds column counts those that ran (`ExpansionRound.ran`).
@@ -98,12 +128,11 @@ def judge_datasets(
         DataFrame with VERDICT_COLUMNS; stale / contradicted and their reasons are NA when the checks did not
         run (insufficient evidence).
     """
-    datasets = edges.drop_duplicates(KEY).set_index(KEY).to_dict("index")
     contradictions = pairs_by_dataset(pairs)
     rows = []
-    for key, evidence in evidence_by_dataset(edges).items():
-        dataset = datasets[key]
-        result = judge(evidence, lifecycle(dataset, as_of), contradictions.get(key, []), rules, rounds.get(key, ()))
+    for key, edges in evidence.evidence.items():
+        dataset = evidence.datasets[key]
+        result = judge(edges, lifecycle(dataset, as_of), contradictions.get(key, []), rules, rounds.get(key, ()))
         rows.append({
             **dict(zip(KEY, key)),
             "dataset_doi": dataset["dataset_doi"], "dataset_short_name": dataset["dataset_short_name"],

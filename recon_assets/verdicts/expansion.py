@@ -28,9 +28,16 @@ from typing import Any
 
 import duckdb
 import pandas as pd
-from pyalex.api import QueryError
 
-from recon_assets.enrichment.openalex_client import FOUND, NOT_FOUND, BudgetSpent, OpenAlexClient, WorkResult
+from recon_assets.enrichment.openalex_client import (
+    FOUND,
+    NOT_FOUND,
+    BudgetSpent,
+    OpenAlexClient,
+    WorkResult,
+    describe,
+    short_work_id,
+)
 from recon_assets.enrichment.openalex_records import work_columns
 from recon_assets.judgement.offline_judge import NEUTRAL_COHERENCE
 from recon_assets.kg.authors import citation_tag
@@ -141,7 +148,7 @@ def online_citing_works(
                 found[doi] = CitingWorks((), f"not asked: {budget_spent}", ran=False)
                 continue
             except Exception as error:  # "never raises": one dataset's failure must not stop the others' verdicts
-                found[doi] = CitingWorks((), f"OpenAlex error: {_describe(error)}", ran=False)
+                found[doi] = CitingWorks((), f"OpenAlex error: {describe(error)}", ran=False)
                 continue
             works = [work for work in answer if work.get("id")]
             unnamed = f", {len(answer) - len(works)} without an OpenAlex id left out" if len(works) < len(answer) else ""
@@ -272,18 +279,10 @@ def _work_keys(found: CitingWork) -> set[str]:
     """The canonical DOI and the OpenAlex id ('W123', however prefixed) of a work, those it has: sharing
     either makes two findings the same publication."""
     work_id = found.work.get("id")
-    short_id = work_id.strip().rsplit("/", 1)[-1].upper() if isinstance(work_id, str) else None
+    short_id = short_work_id(work_id.strip()).upper() if isinstance(work_id, str) else None
     return {key for key in (canonical_doi(found.work.get("doi")), short_id) if key}
 
 
 def _found_note(work_id: str, count: int, where: str) -> str:
-    return f"{count} {where} work(s) cite {work_id.rsplit('/', 1)[-1]}"
+    return f"{count} {where} work(s) cite {short_work_id(work_id)}"
 
-
-def _describe(error: Exception) -> str:
-    """The HTTP status or the exception's type: never a URL or a header (which could carry credentials).
-    A pyalex QueryError adds its text, OpenAlex's own error message (e.g. an API key refused)."""
-    response = getattr(error, "response", None)
-    if response is not None:
-        return f"HTTP {response.status_code}"
-    return f"{type(error).__name__}: {error}" if isinstance(error, QueryError) else type(error).__name__
