@@ -60,13 +60,19 @@ def explain_doi(doi: str, database: Path) -> int:
                 [key, key],
             ).df()
             current = current_snapshot_id(con)
-            known = con.execute(
-                "SELECT (SELECT count(*) FROM publications WHERE doi = ?) + (SELECT count(*) FROM datasets WHERE doi = ?)", [key, key]
-            ).fetchone()[0]
+            known, edges = con.execute(
+                "SELECT (SELECT count(*) FROM publications WHERE doi = ?) + (SELECT count(*) FROM datasets WHERE doi = ?), "
+                "(SELECT count(*) FROM dataset_publication_edges JOIN publications AS p USING (publication_id) "
+                "JOIN datasets AS d USING (dataset_id) WHERE p.doi = ? OR d.doi = ?)",
+                [key, key, key, key],
+            ).fetchone()
     except duckdb.Error as error:
         return _fail(f"{database} holds no scores yet ({type(error).__name__}: {str(error).splitlines()[0]}): run `recon run` first")
     if rows.empty:
-        what = "is in the KG but has no Dataset→Publication edge" if known else "is not in the current snapshot"
+        if edges:
+            what = f"has {edges} Dataset→Publication edge(s) in snapshot {current} not scored yet: run `recon run`"
+        else:
+            what = "is in the KG but has no Dataset→Publication edge" if known else "is not in the current snapshot"
         return _fail(f"no scored edge for DOI {key}: it {what}")
     snapshots = set(rows["snapshot_id"])
     print(f"{len(rows)} scored edge(s) for DOI {key} (as of {rows['as_of'].iloc[0]:%Y-%m-%d}, snapshot {', '.join(sorted(snapshots))}):")

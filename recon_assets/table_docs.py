@@ -280,7 +280,7 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
         "found": "The case matched a KG edge (edges), or was judged (pairs).",
         "got": "Label under the default setting (edges), or the verdict (pairs: NOT_JUDGED without stored texts).",
         "hit": "Whether got meets expected (a stale label, a non-stale label, CONTRADICTED); NULL when not found.",
-        "detail": "The edge's reason under the default, or where the verdict came from and its rationale.",
+        "detail": "The edge's reason re-scored under the default (edge_reliability does not keep the OpenAlex error text, so a missing record reads 'OpenAlex: None'), or where the verdict came from and its rationale.",
         "source": "Where the label comes from (labelled_cases.csv source).",
     },
 }

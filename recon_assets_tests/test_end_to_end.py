@@ -2,13 +2,16 @@
 
 import math
 import os
+import shutil
 import subprocess
 import sys
 
 import dagster as dg
+import duckdb
 from dagster_duckdb import DuckDBResource
 import pytest
 
+from recon_assets.cli import explain_doi
 from recon_assets.definitions import ASSETS
 from recon_assets.reliability.scoring import LABELS
 
@@ -241,3 +244,13 @@ def test_dataset_lineage_finds_the_sample_version_families(sample_run):
     assert rows["AIRS3SPD V006"] == "V7.0"
     assert rows["GPM_3IMERGDF V06"] == "V07"
     assert rows["TRMM_3B43 V7"] == "V07"  # curated: TRMM TMPA -> GPM IMERG (GPM_3IMERGM V07)
+
+
+def test_explain_says_when_a_doi_has_edges_not_scored_yet(sample_run, tmp_path, capsys):
+    """bug fixed: edges of the current snapshot not scored yet (an interrupted run) read as 'no Dataset→Publication edge'."""
+    database = tmp_path / "recon.duckdb"
+    shutil.copy(sample_run.database, database)
+    with duckdb.connect(str(database)) as con:
+        con.execute("DELETE FROM edge_reliability WHERE publication_doi = '10.3390/rs12081239'")
+    assert explain_doi("10.3390/rs12081239", database) == 1
+    assert "has 3 Dataset→Publication edge(s) in snapshot" in capsys.readouterr().err

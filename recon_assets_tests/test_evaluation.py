@@ -21,7 +21,7 @@ from recon_assets.evaluation.metrics import (
     superseded_precision,
     weight_grid,
 )
-from recon_assets.reliability.scoring import Weights, score_edges
+from recon_assets.reliability.scoring import ScoringSettings, Weights, score_edges
 
 CASES = load_cases()
 EVERY_CASE = "*"  # a case_id of the tables below: change the column on every row
@@ -320,3 +320,11 @@ def test_the_ablation_holds_the_stored_lifecycle_penalty_fixed():
     }
     # 0.2 + 0.27 + 0.27 = 0.74: CURRENT without a penalty, DECLINING with 0.3 off it
     assert labels == {0.0: 0, 0.3: 1}
+
+
+def test_stored_scoring_counts_the_settings_it_holds_fixed_not_whole_rows():
+    """bug fixed: older and newer rows of one setting (other keys differing) counted as two, so a minority won."""
+    old = json.dumps({"centrality": 0.4, "recency": 0.3, "coherence": 0.3, "decay": "linear", "centrality_rule": "mean", "lifecycle_penalty": 0.0})
+    new = ScoringSettings(centrality_rule="mean", lifecycle_penalty=0.0).to_json()
+    stored = pd.DataFrame({"weights": [old] * 4 + [new] * 4 + [ScoringSettings().to_json()] * 5})
+    assert stored_scoring(stored) == {"centrality_rule": "mean", "lifecycle_penalty": 0.0}

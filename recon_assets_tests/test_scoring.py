@@ -699,3 +699,16 @@ def test_scoring_settings_refuse_stored_values_out_of_range(text, message):
 def test_scoring_settings_are_score_edges_keyword_arguments_with_its_defaults():
     defaults = {name: parameter.default for name, parameter in inspect.signature(score_edges).parameters.items()}
     assert {name: defaults[name] for name in ScoringSettings().score_kwargs()} == ScoringSettings().score_kwargs()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"decay": "exponential"}', '{"centrality_rule": "median"}', '{"lifecycle_penalty": 2}', '{"lifecycle_penalty": "0.15"}',
+        '{"lifecycle_penalty": NaN}', '[]', 'null', '3', '{"thresholds": [0.6]}', '{"thresholds": {"stale_reliability": 0.3}}',
+    ],
+)
+def test_stored_settings_that_cannot_be_scored_with_are_refused_when_read(text):
+    """bug fixed: these were accepted and failed later inside score_edges, or raised TypeError."""
+    with pytest.raises(ValueError):
+        ScoringSettings.from_json(text)

@@ -38,7 +38,7 @@ def log_scaled_centrality(pagerank: np.ndarray, reference_quantile: float = REFE
         reference_quantile: in (0, 1].
 
     Returns:
-        shape (n,) float64 in [0, 1].
+        shape (n,) float64 in [0, 1], rounded to 12 decimals.
 
     Raises:
         ValueError: a value is NaN, infinite or not positive (compute missing PageRank first).
@@ -52,7 +52,8 @@ def log_scaled_centrality(pagerank: np.ndarray, reference_quantile: float = REFE
     reference = np.quantile(values, reference_quantile)
     if reference <= floor:
         return np.zeros_like(values)
-    return np.clip(np.log(values / floor) / np.log(reference / floor), 0.0, 1.0)
+    # Rounded: an isolated node stored as 0.15000000000000002 is at the floor (0), not 1e-16 above it.
+    return np.round(np.clip(np.log(values / floor) / np.log(reference / floor), 0.0, 1.0), 12)
 
 
 def compute_pagerank(

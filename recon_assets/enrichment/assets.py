@@ -69,7 +69,10 @@ def openalex_works(
         "dois_requested": len(wanted), "dois_due_for_refresh": len(due), "http_requests": report.requests,
         "statuses": statuses, "retryable": bool(report.budget_spent),
     }
-    context.log.info(f"OpenAlex: {len(wanted):,} DOIs, {len(due):,} due for refresh, {report.requests:,} requests: {statuses}")
+    offline = " (offline: answered from the recording and the cache, nothing requested)" if openalex.offline else ""
+    context.log.info(
+        f"OpenAlex: {len(wanted):,} DOIs, {len(due):,} due for refresh, {report.requests:,} requests{offline}: {statuses}"
+    )
     if not openalex.offline and errors and len(errors) == len(due):
         example = next(iter(errors.values()))
         context.log.warning(

@@ -8,6 +8,7 @@ exponential backoff `backoff` * 2^n seconds.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,9 +39,11 @@ class RetryPolicy:
     sleep: Callable[[float], None] = time.sleep
 
     def __post_init__(self) -> None:
-        if min(self.retries, self.backoff, self.max_retry_after) < 0:
+        values = (self.retries, self.backoff, self.max_retry_after)
+        if not isinstance(self.retries, int) or not all(math.isfinite(value) and value >= 0 for value in values):
             raise ValueError(
-                f"retries, backoff and max_retry_after must be >= 0, got {self.retries}, {self.backoff} and {self.max_retry_after}"
+                f"retries (a whole number), backoff and max_retry_after must be finite and >= 0, got "
+                f"{self.retries}, {self.backoff} and {self.max_retry_after}"
             )
 
     def retrying(self, is_transient: Callable[[BaseException], bool]) -> Retrying:
@@ -50,7 +53,10 @@ class RetryPolicy:
         def wait(state: RetryCallState) -> float:
             error = state.outcome.exception() if state.outcome else None
             asked = header_number(getattr(error, "response", None), "Retry-After")
-            return min(asked, self.max_retry_after) if asked is not None else fallback(state)
+            # A negative or non-finite Retry-After is nonsense: wait as if the server had said nothing.
+            if asked is None or not math.isfinite(asked) or asked < 0:
+                return fallback(state)
+            return min(asked, self.max_retry_after)
 
         return Retrying(
             stop=stop_after_attempt(self.retries + 1), wait=wait, retry=retry_if_exception(is_transient), sleep=self.sleep, reraise=True

@@ -7,6 +7,7 @@ evaluated too) from the inputs stored in `edge_reliability`; the worked cases fr
 from __future__ import annotations
 
 import json
+from collections import Counter
 from datetime import date
 
 import numpy as np
@@ -204,10 +205,12 @@ def stored_scoring(stored: pd.DataFrame) -> dict[str, object]:
     read by `scoring.ScoringSettings`; the most frequent setting when areas were scored differently), as
     `score_edges` keyword arguments, those the stored JSON holds; {} without edges. The stored thresholds and
     citation-trend rules are left out: the ablation evaluates the grid at their defaults."""
-    if stored.empty:
-        return {}
-    used = ScoringSettings.stored_fields(stored["weights"].mode().iloc[0])
-    return {key: used[key] for key in ("centrality_rule", "lifecycle_penalty") if key in used}
+    # Counted on the two settings themselves: rows differing only in keys the ablation ignores are one setting.
+    held = Counter(
+        tuple((key, fields[key]) for key in ("centrality_rule", "lifecycle_penalty") if key in fields)
+        for fields in map(ScoringSettings.stored_fields, stored["weights"].dropna())
+    )
+    return dict(held.most_common(1)[0][0]) if held else {}
 
 
 def evaluate(

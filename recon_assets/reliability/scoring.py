@@ -137,6 +137,16 @@ class ScoringSettings:
     thresholds: Thresholds = Thresholds()
     trend_rules: TrendRules = TrendRules()
 
+    def __post_init__(self) -> None:
+        penalty = self.lifecycle_penalty
+        if self.decay not in DECAYS or self.centrality_rule not in CENTRALITY_RULES or isinstance(penalty, bool) or not (
+            isinstance(penalty, (int, float)) and 0.0 <= penalty <= 1.0
+        ):
+            raise ValueError(
+                f"decay must be one of {DECAYS}, centrality_rule one of {CENTRALITY_RULES} and lifecycle_penalty a number "
+                f"in [0, 1], got {self.decay!r}, {self.centrality_rule!r} and {penalty!r}"
+            )
+
     def to_json(self) -> str:
         return json.dumps({
             **asdict(self.weights), "decay": self.decay, "centrality_rule": self.centrality_rule,
@@ -155,15 +165,22 @@ class ScoringSettings:
 
     @staticmethod
     def stored_fields(text: str) -> dict[str, object]:
-        """{field name: value} of the fields a `to_json` text holds (older rows lack some); a weight it lacks
-        takes its default. Raises ValueError as `from_json`."""
+        """{field name: value} of the fields a `to_json` text holds (older rows lack some), each checked as
+        `ScoringSettings` checks it. Raises ValueError as `from_json`, also for text that is not a JSON object or
+        holds a setting of the wrong shape."""
         stored = json.loads(text)
+        if not isinstance(stored, dict):
+            raise ValueError(f"scoring settings must be a JSON object, got {text!r}")
         found: dict[str, object] = {name: stored[name] for name in ("decay", "centrality_rule", "lifecycle_penalty") if name in stored}
-        if any(name in stored for name in SIGNALS):
-            found["weights"] = Weights(**{name: stored[name] for name in SIGNALS if name in stored})
-        for name, rules in (("thresholds", Thresholds), ("trend_rules", TrendRules)):
-            if name in stored:
-                found[name] = rules(**stored[name])
+        try:
+            if any(name in stored for name in SIGNALS):
+                found["weights"] = Weights(**{name: stored[name] for name in SIGNALS if name in stored})
+            for name, rules in (("thresholds", Thresholds), ("trend_rules", TrendRules)):
+                if name in stored:
+                    found[name] = rules(**stored[name])
+            ScoringSettings(**found)
+        except TypeError as error:
+            raise ValueError(f"scoring settings {text!r} hold a value of the wrong shape: {error}") from error
         return found
 
     def score_kwargs(self) -> dict[str, object]:
