@@ -125,6 +125,9 @@ def test_benchmark_prints_a_report_with_every_stage(tmp_path):
     lines = report["stages"]["ingest"]["rows"]
     assert lines - report["kg"]["malformed_lines"] <= report["floor"]["rows"] <= lines
     assert report["ingest_over_floor"] > 0
+    floor = report["floor"]
+    assert floor["repeats"] == 3 and min(floor["load_columns_s"], floor["sha256_s"], floor["load_and_sha256_s"]) > 0
+    assert report["over_floor"]["load_and_sha256"] == floor["load_and_sha256_s"] / floor["wall_s"]
     assert report["pagerank_recompute"]["rows"] > 0
     assert set(report["rerun_unchanged"]["stages"]) == {"ingest", "offline_judge"}
     assert report["rerun_unchanged"]["ingest_redone"] is False
