@@ -192,6 +192,10 @@ def test_429_when_the_daily_budget_is_spent_stops_and_reports_what_was_not_fetch
         (429, {"Retry-After": "2", "X-RateLimit-Remaining": "1", "X-RateLimit-Credits-Required": "1"}, False),
         (429, {"Retry-After": "2", "X-RateLimit-Remaining": "0"}, True),
         (429, {"Retry-After": "2", "X-RateLimit-Remaining": "0.5", "X-RateLimit-Credits-Required": "1"}, True),
+        # Bug rows: an overdrawn budget (negative remaining) is spent, and "nan" is no figure at all.
+        (429, {"Retry-After": "2", "X-RateLimit-Remaining": "-3"}, True),
+        (429, {"Retry-After": "2", "X-RateLimit-Remaining": "nan", "X-RateLimit-Credits-Required": "1"}, False),
+        (429, {"Retry-After": "nan", "X-RateLimit-Remaining": "50"}, True),
         (429, {"Retry-After": "61"}, True),
         (429, {"Retry-After": "soon"}, True),
         (503, {}, False),

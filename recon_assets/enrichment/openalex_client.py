@@ -240,7 +240,7 @@ def stale_dois(requested: Iterable[str], fetched_at: Mapping[str, datetime], *, 
 
 def budget_spent(response: requests.Response | None, max_retry_after: float) -> bool:
     """True when `response` is a 429 for a spent daily budget rather than a short rate limit: fewer credits
-    remaining than the request needs (`X-RateLimit-Remaining` below `X-RateLimit-Credits-Required`, or 0), or
+    remaining than the request needs (`X-RateLimit-Remaining` below `X-RateLimit-Credits-Required`, or 0 or less), or
     no `Retry-After`, or one beyond `max_retry_after` seconds (the reset is hours away)."""
     if response is None or response.status_code != 429:
         return False
@@ -248,7 +248,7 @@ def budget_spent(response: requests.Response | None, max_retry_after: float) -> 
     required = header_number(response, "X-RateLimit-Credits-Required")
     retry_after = header_number(response, "Retry-After")
     return (
-        remaining == 0
+        (remaining is not None and remaining <= 0)
         or (remaining is not None and required is not None and remaining < required)
         or retry_after is None
         or retry_after > max_retry_after

@@ -17,11 +17,13 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 
 
 def header_number(response, name: str) -> float | None:
-    """The header `name` of a requests or httpx response as a number, or None when absent or not a number."""
+    """The header `name` of a requests or httpx response as a finite number, or None when absent or not one
+    ('nan' and 'inf' parse as floats but give no figure to wait for or compare)."""
     try:
-        return float(response.headers[name])
+        value = float(response.headers[name])
     except (AttributeError, KeyError, TypeError, ValueError):
         return None
+    return value if math.isfinite(value) else None
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ class RetryPolicy:
             error = state.outcome.exception() if state.outcome else None
             asked = header_number(getattr(error, "response", None), "Retry-After")
             # A negative or non-finite Retry-After is nonsense: wait as if the server had said nothing.
-            if asked is None or not math.isfinite(asked) or asked < 0:
+            if asked is None or asked < 0:
                 return fallback(state)
             return min(asked, self.max_retry_after)
 
