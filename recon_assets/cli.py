@@ -16,6 +16,8 @@ import pandas as pd
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.paths import database_path
+from recon_assets.reliability.scoring import ScoringSettings, label_bars, reliability_text
+from recon_assets.verdicts.critic import CriticRules
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,7 +85,7 @@ def explain_doi(doi: str, database: Path) -> int:
         title = f" {row.title!r}" if isinstance(row.title, str) else ""
         print(
             f"\n  {row.dataset_short_name} ({row.dataset_doi}) <- {row.publication_doi} ({year}){title} [{row.research_area}]\n"
-            f"    reliability {row.reliability:.2f}  {row.label}  (dominant signal: {row.dominant_signal})\n"
+            f"    {_reliability_line(row)}\n"
             f"    centrality {row.centrality:.2f} | recency {row.recency:.2f} | coherence {row.coherence:.2f} {row.coherence_status}"
             f"{_lifecycle_part(row)}\n"
             f"    {_openalex_line(row)}\n"
@@ -95,6 +97,13 @@ def explain_doi(doi: str, database: Path) -> int:
 def _fail(message: str) -> int:
     print(message, file=sys.stderr)
     return 1
+
+
+def _reliability_line(row) -> str:
+    """'reliability 0.42  DECLINING  (dominant signal: recency)'. The reliability is never shown as reaching a
+    bar it is below: the label thresholds it was scored with, or the verdicts' reliable-edge bar (default 0.40)."""
+    bars = (*label_bars(ScoringSettings.from_json(row.weights).thresholds), CriticRules().reliable)
+    return f"reliability {reliability_text(row.reliability, bars)}  {row.label}  (dominant signal: {row.dominant_signal})"
 
 
 def _lifecycle_part(row) -> str:

@@ -26,10 +26,11 @@ from recon_assets.checks import (
     openalex_match_rate,
     openalex_retracted_share,
 )
-from recon_assets.cli import _openalex_line, explain_doi
+from recon_assets.cli import _openalex_line, _reliability_line, explain_doi
 from recon_assets.enrichment.assets import crossref_retractions, openalex_works
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.resources import AsOfDate, CrossrefResource, OpenAlexResource, resources_from_environment
+from recon_assets.reliability.scoring import ScoringSettings, Thresholds
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, run_pipeline
@@ -379,6 +380,22 @@ def test_a_recorded_retraction_and_an_openalex_year_reach_the_score_and_explain(
     assert explain_doi(ROMAN_YEAR_DOI, run.database) == 0
     out = capsys.readouterr().out
     assert "| year 2020 from OpenAlex" in out and "| Crossref not checked" in out
+
+
+@pytest.mark.parametrize(
+    ("reliability", "thresholds", "shown"),
+    [
+        (0.3995, {}, "0.399"),  # bug row: shown as "0.40" beside verdict reasons counting it below 0.40
+        (0.5996, {}, "0.599"),  # just below CURRENT's 0.60
+        (0.6, {}, "0.60"),
+        (0.4567, {}, "0.46"),
+        (0.4567, {"current_reliability": 0.46}, "0.456"),  # the thresholds the edge was scored with
+    ],
+)
+def test_explain_never_shows_a_reliability_at_a_bar_it_is_below(reliability, thresholds, shown):
+    settings = ScoringSettings(thresholds=Thresholds(**thresholds)).to_json()
+    row = SimpleNamespace(reliability=reliability, weights=settings, label="DECLINING", dominant_signal="recency")
+    assert _reliability_line(row) == f"reliability {shown}  DECLINING  (dominant signal: recency)"
 
 
 def _edge(**fields):

@@ -25,10 +25,12 @@ from recon_assets.reliability.scoring import (
     age_years,
     citation_centrality,
     combine_centrality,
+    label_bars,
     dominant_signal,
     labels,
     recency,
     reliability,
+    reliability_text,
     retraction,
     score_edges,
     superseded_before,
@@ -178,6 +180,9 @@ def test_citation_centrality(count, expected):
         ((0.5, 0.5, 0.5), r"weights must sum to 1, got 1\.500000 from \{'centrality': 0\.5"),
         ((0.4, 0.3, 0.2), r"weights must sum to 1, got 0\.900000"),
         ((0.0, 0.0, 0.0), r"weights must sum to 1, got 0\.000000"),
+        # Bug rows: True summed as 1 and passed; text raised a TypeError instead of saying which weight.
+        ((True, False, False), r"weights must be in \[0, 1\], got \{'centrality': True, 'recency': False, 'coherence': False\}"),
+        (("0.4", 0.3, 0.3), r"weights must be in \[0, 1\], got \{'centrality': '0\.4'\}"),
     ],
 )
 def test_weights_reject_invalid(weights, message):
@@ -204,6 +209,8 @@ def test_default_weights_are_domain_defaults():
         ("current_recency", 1.5),
         ("current_reliability", math.nan),
         ("declining_reliability", -1.0),
+        ("current_recency", True),
+        ("current_reliability", None),
     ],
 )
 def test_thresholds_reject_outside_unit_interval(field, value):
@@ -472,9 +479,10 @@ def test_trend_label(base, trend, age, centrality, coherence, verified, expected
     assert moved == expected
 
 
-def test_trend_rules_reject_out_of_range_values():
+@pytest.mark.parametrize("rules", [{"decline": 0.2}, {"growth_min_age": True}, {"growth": "0.3"}, {"decline": math.nan}])
+def test_trend_rules_reject_out_of_range_values(rules):
     with pytest.raises(ValueError, match="trend rules out of range"):
-        TrendRules(decline=0.2)
+        TrendRules(**rules)
 
 
 def test_score_edges_says_when_the_citation_trend_moved_the_label():
@@ -712,3 +720,23 @@ def test_stored_settings_that_cannot_be_scored_with_are_refused_when_read(text):
     """bug fixed: these were accepted and failed later inside score_edges, or raised TypeError."""
     with pytest.raises(ValueError):
         ScoringSettings.from_json(text)
+
+
+@pytest.mark.parametrize(
+    ("reliability", "bars", "shown"),
+    [
+        (0.5996, (0.6, 0.35), "0.599"),
+        (0.3496, (0.6, 0.35), "0.349"),
+        (0.5999999999999999, (0.6,), "0.60"),  # summation noise: on the bar, not below it
+        (0.594, (0.6,), "0.59"),
+        (0.456, (0.6, 0.35), "0.46"),  # rounding up onto no bar is fine
+        (0.3995, (), "0.40"),
+    ],
+)
+def test_reliability_text_never_rounds_up_onto_a_bar(reliability, bars, shown):
+    assert reliability_text(reliability, bars) == shown
+
+
+def test_label_bars_are_the_reliability_thresholds():
+    assert label_bars(Thresholds(current_reliability=0.7, declining_reliability=0.3)) == (0.7, 0.3)
+

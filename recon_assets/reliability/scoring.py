@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import date
 from typing import Literal
@@ -59,12 +59,23 @@ DECAY_HORIZON_YEARS = 20
 CITATION_SATURATION = 10_000
 
 
+def _is_number(value: object) -> bool:
+    """An int or float, not a bool (True would pass as 1) nor text."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _outside_unit_interval(values: dict[str, object]) -> dict[str, object]:
+    """{name: value} of the values that are not numbers in [0, 1] (NaN included)."""
+    return {name: value for name, value in values.items() if not (_is_number(value) and 0.0 <= value <= 1.0)}
+
+
 @dataclass(frozen=True)
 class Weights:
     """Weights of the three signals; each in [0, 1], summing to 1 (DOMAIN.md default 0.4 / 0.3 / 0.3).
 
     Raises:
-        ValueError: a weight outside [0, 1], or a sum other than 1 (tolerance 1e-9).
+        ValueError: a weight that is not a number in [0, 1] (a bool is not one), or a sum other than 1
+            (tolerance 1e-9).
     """
 
     centrality: float = 0.4
@@ -73,7 +84,7 @@ class Weights:
 
     def __post_init__(self) -> None:
         values = asdict(self)
-        outside = {name: value for name, value in values.items() if not 0.0 <= value <= 1.0}
+        outside = _outside_unit_interval(values)
         if outside:
             raise ValueError(f"weights must be in [0, 1], got {outside}")
         if not math.isclose(sum(values.values()), 1.0, abs_tol=1e-9):
@@ -91,7 +102,7 @@ class Thresholds:
     declining_reliability: float = 0.35
 
     def __post_init__(self) -> None:
-        outside = {name: value for name, value in asdict(self).items() if not 0.0 <= value <= 1.0}
+        outside = _outside_unit_interval(asdict(self))
         if outside:
             raise ValueError(f"thresholds must be in [0, 1], got {outside}")
 
@@ -115,8 +126,8 @@ class TrendRules:
     growth_foundational_centrality: float = 0.4
 
     def __post_init__(self) -> None:
-        if not (-1.0 <= self.decline <= 0.0 and 0.0 <= self.growth <= 1.0 and self.growth_min_age >= 0
-                and 0.0 <= self.growth_foundational_centrality <= 1.0):
+        if not (all(_is_number(value) for value in asdict(self).values()) and -1.0 <= self.decline <= 0.0
+                and 0.0 <= self.growth <= 1.0 and self.growth_min_age >= 0 and 0.0 <= self.growth_foundational_centrality <= 1.0):
             raise ValueError(f"trend rules out of range (decline in [-1, 0], growth and centrality in [0, 1], age >= 0): {self}")
 
 
@@ -139,9 +150,7 @@ class ScoringSettings:
 
     def __post_init__(self) -> None:
         penalty = self.lifecycle_penalty
-        if self.decay not in DECAYS or self.centrality_rule not in CENTRALITY_RULES or isinstance(penalty, bool) or not (
-            isinstance(penalty, (int, float)) and 0.0 <= penalty <= 1.0
-        ):
+        if self.decay not in DECAYS or self.centrality_rule not in CENTRALITY_RULES or not (_is_number(penalty) and 0.0 <= penalty <= 1.0):
             raise ValueError(
                 f"decay must be one of {DECAYS}, centrality_rule one of {CENTRALITY_RULES} and lifecycle_penalty a number "
                 f"in [0, 1], got {self.decay!r}, {self.centrality_rule!r} and {penalty!r}"
@@ -250,6 +259,22 @@ def combine_centrality(
         return np.where(known, (pagerank + np.where(known, citations, 0.0)) / 2, pagerank), np.where(known, "mean", "pagerank").astype(object)
     by_citations = known & {"max": citations > pagerank, "citations": True, "pagerank": False}[rule]
     return np.where(by_citations, citations, pagerank), np.where(by_citations, "citations", "pagerank").astype(object)
+
+
+def label_bars(thresholds: Thresholds) -> tuple[float, float]:
+    """The reliabilities at which a label changes (CURRENT from current_reliability, DECLINING below
+    declining_reliability): what a shown reliability must never appear to reach when it does not."""
+    return thresholds.current_reliability, thresholds.declining_reliability
+
+
+def reliability_text(reliability: float, bars: Iterable[float]) -> str:
+    """`reliability` with two decimals; cut (not rounded) to three when two would round it up onto a bar of
+    `bars` that it is below: 0.3995 beside a 0.40 bar shows as "0.399", never as "0.40"."""
+    two = f"{reliability:.2f}"
+    value = round(reliability, RELIABILITY_DECIMALS)  # summation noise must not put it below a bar it is on
+    if any(float(two) >= bar > value for bar in bars):
+        return f"{math.floor(value * 1000) / 1000:.3f}"
+    return two
 
 
 def superseded_before(since: object, as_of: date) -> bool:
@@ -431,14 +456,14 @@ def score_edges(
     scored["label"] = np.where(scored["is_retracted"], SUPERSEDED, moved)
     if explain:
         scored["dominant_signal"], scored["reason"] = _explain(
-            scored, ages, trends, base, moved, verified, weights, decay, as_of, centrality_rule, trend_rules
+            scored, ages, trends, base, moved, verified, weights, decay, as_of, centrality_rule, thresholds, trend_rules
         )
     return scored
 
 
 def _explain(
     scored: pd.DataFrame, ages: np.ndarray, trends: np.ndarray, base: np.ndarray, moved: np.ndarray, verified: np.ndarray,
-    weights: Weights, decay: Decay, as_of: date, centrality_rule: CentralityRule, trend_rules: TrendRules,
+    weights: Weights, decay: Decay, as_of: date, centrality_rule: CentralityRule, thresholds: Thresholds, trend_rules: TrendRules,
 ) -> tuple[list[str], list[str]]:
     """The dominant signal and the reason of every scored edge (see `score_edges`)."""
     dominants, reasons = [], []
@@ -455,16 +480,16 @@ def _explain(
         else:
             dominant = dominant_signal(contributions, shortfalls, row.label)
         dominants.append(dominant)
-        reasons.append(_reason(row, age, trend, base_, row.label, verified_, decay, as_of, centrality_rule, trend_rules))
+        reasons.append(_reason(row, age, trend, base_, row.label, verified_, decay, as_of, centrality_rule, thresholds, trend_rules))
     return dominants, reasons
 
 
 def _reason(
     row, age: float, trend: float, base: str, label_: str, verified: bool, decay: Decay, as_of: date,
-    centrality_rule: CentralityRule, rules: TrendRules,
+    centrality_rule: CentralityRule, thresholds: Thresholds, rules: TrendRules,
 ) -> str:
     """'[Smith et al., 2019] reliability 0.29 SUPERSEDED: centrality 0.12 (low); ...' - every signal, with its evidence."""
-    head = f"{row.citation} reliability {row.reliability:.2f} {label_}"
+    head = f"{row.citation} reliability {reliability_text(row.reliability, label_bars(thresholds))} {label_}"
     parts = []
     if row.is_retracted:
         parts.append(f"retracted ({row.retraction_source}): SUPERSEDED whatever the score")

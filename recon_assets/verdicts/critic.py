@@ -28,11 +28,10 @@ Every verdict carries a reason naming the edges that drove it ('[Wei et al., 202
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from recon_assets.reliability.scoring import RELIABILITY_DECIMALS
+from recon_assets.reliability.scoring import RELIABILITY_DECIMALS, reliability_text
 
 PASS, STALE, CONTRADICTED, INSUFFICIENT, FORCED_PASS = "PASS", "STALE", "CONTRADICTED", "INSUFFICIENT", "FORCED_PASS"
 VERDICTS = (PASS, STALE, CONTRADICTED, INSUFFICIENT, FORCED_PASS)
@@ -271,7 +270,7 @@ def list_edges(edges: Sequence[Edge], rules: CriticRules = CriticRules()) -> str
     """'[Wei et al., 2023] 0.55, [Li, 2020] 0.31 SUPERSEDED and 3 more': the first `rules.listed_edges`
     edges in the given order, each with its reliability (and the label when it is SUPERSEDED)."""
     shown = [
-        f"{edge.citation} {_shown(edge.reliability, rules)}{f' {WEAK_LABEL}' if edge.label == WEAK_LABEL else ''}"
+        f"{edge.citation} {reliability_text(edge.reliability, [rules.reliable])}{f' {WEAK_LABEL}' if edge.label == WEAK_LABEL else ''}"
         for edge in edges[: rules.listed_edges]
     ]
     more = f" and {len(edges) - len(shown)} more" if len(edges) > len(shown) else ""
@@ -290,10 +289,3 @@ def _expansion_text(rounds: Sequence[ExpansionRound], rules: CriticRules) -> str
     return f" (expansion: {'; '.join(texts)})"
 
 
-def _shown(reliability: float, rules: CriticRules) -> str:
-    """Two decimals; an edge below the bar that two decimals would round up to it is cut to three (0.3995 shows
-    as 0.399, never as "0.40")."""
-    two = f"{reliability:.2f}"
-    if float(two) >= rules.reliable > round(reliability, RELIABILITY_DECIMALS):
-        return f"{math.floor(reliability * 1000) / 1000:.3f}"
-    return two
