@@ -258,18 +258,20 @@ def test_valid_quirks_are_accepted(con, tmp_path: Path) -> None:
         line(type="node", id=7, labels=["Project"]),  # a numeric id is read as text
         line(type="node", id=12345678901234567890123, labels=["Project"]),  # integers beyond 64 bits too
         line(type="node", id="k1", labels=[None, "", "ScienceKeyword"]),  # blank labels are dropped, the others kept
+        line(type="node", id="k2", labels=["ScienceKeyword", "Other", "ScienceKeyword"]),  # bug row: counted twice
     ]
     path.write_bytes(b"\xef\xbb\xbf" + b"\r\n".join(lines))  # BOM, CRLF, no final newline
 
     summary = ingest_export(con, path, "test")
 
     assert summary.rejected == 0
-    assert summary.node_counts == {"Dataset": 1, "Other": 1, "Platform": 1, "Project": 2, "Publication": 1, "ScienceKeyword": 1}
+    assert summary.node_counts == {"Dataset": 1, "Other": 2, "Platform": 1, "Project": 2, "Publication": 1, "ScienceKeyword": 2}
     assert summary.relationship_counts == {"CITES": 1, "OF_PROJECT": 1, "USES_DATASET": 1}
     assert con.execute("SELECT labels FROM kg_nodes WHERE node_id = 'd1'").fetchone() == (["Dataset", "Other"],)
     assert con.execute("SELECT node_id FROM kg_nodes WHERE line_number = 7").fetchone() == ("7",)
     assert con.execute("SELECT node_id FROM kg_nodes WHERE line_number = 8").fetchone() == ("12345678901234567890123",)
     assert con.execute("SELECT labels FROM kg_nodes WHERE node_id = 'k1'").fetchone() == (["ScienceKeyword"],)
+    assert con.execute("SELECT labels FROM kg_nodes WHERE node_id = 'k2'").fetchone() == (["ScienceKeyword", "Other"],)
     assert_conserved(con, summary)
 
 
@@ -421,6 +423,20 @@ def test_reingesting_the_current_file_reuses_it(tmp_path: Path) -> None:
         assert con.execute("SELECT count(*) FROM kg_snapshots").fetchone() == (1,)
         assert rejects(con, first.snapshot_id) == [(3, None, "malformed JSON")]
         assert_conserved(con, again)
+
+
+@pytest.mark.parametrize("table", ["kg_nodes", "kg_relationships"])
+def test_a_current_snapshot_missing_rows_is_loaded_again(con, tmp_path: Path, table: str) -> None:
+    """Bug row: only kg_nodes was counted, so an emptied kg_relationships was taken for a loaded snapshot."""
+    path = write(tmp_path / "graph.json", [PUBLICATION, DATASET, rel("r1", "USES_DATASET", "p1", "d1")])
+    first = ingest_export(con, path, "test")
+    con.execute(f"DELETE FROM {table}")
+
+    again = ingest_export(con, path, "test")
+
+    assert not again.reused and again.snapshot_id == first.snapshot_id
+    assert con.execute("SELECT count(*) FROM kg_relationships").fetchone() == (1,)
+    assert_conserved(con, again)
 
 
 def test_a_then_b_then_a(con, tmp_path: Path) -> None:

@@ -278,7 +278,7 @@ def _summary_row(cursor: duckdb.DuckDBPyConnection) -> SnapshotSummary | None:
 
 
 def _is_loaded(con: duckdb.DuckDBPyConnection, current: SnapshotSummary, sha256: str) -> bool:
-    """True when the file with this hash is the `current` snapshot and kg_nodes holds all of it."""
-    return current.snapshot_id == snapshot_id_for(sha256) and (
-        con.execute("SELECT count(*) FROM kg_nodes").fetchone()[0] == current.nodes_accepted
-    )
+    """True when the file with this hash is the `current` snapshot and kg_nodes and kg_relationships hold all of it."""
+    return current.snapshot_id == snapshot_id_for(sha256) and con.execute(
+        "SELECT (SELECT count(*) FROM kg_nodes), (SELECT count(*) FROM kg_relationships)"
+    ).fetchone() == (current.nodes_accepted, current.relationships_accepted)
