@@ -68,8 +68,10 @@ def explain_doi(doi: str, database: Path) -> int:
                 "JOIN datasets AS d USING (dataset_id) WHERE p.doi = ? OR d.doi = ?)",
                 [key, key, key, key],
             ).fetchone()
-    except duckdb.Error as error:
-        return _fail(f"{database} holds no scores yet ({type(error).__name__}: {str(error).splitlines()[0]}): run `recon run` first")
+    except duckdb.CatalogException as error:  # a table the scores need is missing
+        return _fail(f"{database} holds no scores yet ({str(error).splitlines()[0]}): run `recon run` first")
+    except duckdb.Error as error:  # e.g. locked by a running `recon run`, or not a DuckDB file
+        return _fail(f"cannot read {database}: {type(error).__name__}: {str(error).splitlines()[0]}")
     if rows.empty:
         if edges:
             what = f"has {edges} Dataset→Publication edge(s) in snapshot {current} not scored yet: run `recon run`"

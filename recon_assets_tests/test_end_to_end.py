@@ -254,3 +254,28 @@ def test_explain_says_when_a_doi_has_edges_not_scored_yet(sample_run, tmp_path, 
         con.execute("DELETE FROM edge_reliability WHERE publication_doi = '10.3390/rs12081239'")
     assert explain_doi("10.3390/rs12081239", database) == 1
     assert "has 3 Dataset→Publication edge(s) in snapshot" in capsys.readouterr().err
+
+
+def test_explain_on_a_database_another_process_writes_says_so(sample_run, capsys):
+    """bug fixed: a database locked by a running `recon run` was reported as holding "no scores yet"."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import duckdb, sys; con = duckdb.connect(sys.argv[1]); print('ready', flush=True); sys.stdin.read()",
+         str(sample_run.database)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        assert explain_doi("10.3390/rs12081239", sample_run.database) == 1
+    finally:
+        holder.communicate("")
+    err = capsys.readouterr().err
+    assert f"cannot read {sample_run.database}: IOException: " in err and "lock" in err
+    assert "no scores yet" not in err
+
+
+def test_explain_on_a_database_without_scores_says_to_run_first(tmp_path, capsys):
+    database = tmp_path / "empty.duckdb"
+    duckdb.connect(str(database)).close()
+    assert explain_doi("10.3390/rs12081239", database) == 1
+    assert "holds no scores yet (Catalog Error: Table with name edge_reliability does not exist!" in capsys.readouterr().err
+
