@@ -479,10 +479,26 @@ def test_trend_label(base, trend, age, centrality, coherence, verified, expected
     assert moved == expected
 
 
-@pytest.mark.parametrize("rules", [{"decline": 0.2}, {"growth_min_age": True}, {"growth": "0.3"}, {"decline": math.nan}])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"decline": 0.2}, {"growth_min_age": True}, {"growth": "0.3"}, {"decline": math.nan},
+        # Bug rows: accepted, then scoring raised OverflowError; inf was written to the settings JSON as Infinity.
+        {"growth_min_age": 10**400}, {"growth_min_age": math.inf},
+    ],
+)
 def test_trend_rules_reject_out_of_range_values(rules):
     with pytest.raises(ValueError, match="trend rules out of range"):
         TrendRules(**rules)
+
+
+def test_numpy_numbers_are_numbers():
+    """Bug row: refusing bools also refused numpy ints and float32 (not subclasses of int or float)."""
+    assert Weights(np.float32(0.5), np.float32(0.25), np.float32(0.25)).centrality == 0.5
+    assert Thresholds(declining_reliability=np.int64(0)).declining_reliability == 0
+    assert TrendRules(growth_min_age=np.int64(10)).growth_min_age == 10
+    with pytest.raises(ValueError, match="weights must be in"):
+        Weights(np.bool_(True), 0.0, 0.0)
 
 
 def test_score_edges_says_when_the_citation_trend_moved_the_label():

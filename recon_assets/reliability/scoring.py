@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import date
@@ -60,12 +61,18 @@ CITATION_SATURATION = 10_000
 
 
 def _is_number(value: object) -> bool:
-    """An int or float, not a bool (True would pass as 1) nor text."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A finite real number (Python or numpy int or float), not a bool (True would pass as 1), text, NaN, an
+    infinity or an int too large for a float."""
+    if not isinstance(value, numbers.Real) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _outside_unit_interval(values: dict[str, object]) -> dict[str, object]:
-    """{name: value} of the values that are not numbers in [0, 1] (NaN included)."""
+    """{name: value} of the values that are not numbers in [0, 1]."""
     return {name: value for name, value in values.items() if not (_is_number(value) and 0.0 <= value <= 1.0)}
 
 
