@@ -16,7 +16,7 @@ import pandas as pd
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.paths import database_path
-from recon_assets.reliability.scoring import ScoringSettings, label_bars, reliability_text
+from recon_assets.reliability.scoring import ScoringSettings, Thresholds, label_bars, reliability_text
 from recon_assets.verdicts.critic import CriticRules
 
 
@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     return explain_doi(args.doi, args.db or database_path())
 
 
+_NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+
+
 def explain_doi(doi: str, database: Path) -> int:
     """Print every scored edge of the publication or dataset with this DOI.
 
@@ -52,7 +55,8 @@ def explain_doi(doi: str, database: Path) -> int:
     if not database.is_file():
         return _fail(f"no database file at {database}: run `recon run` first")
     try:
-        with duckdb.connect(str(database), read_only=True) as con:
+        # No extension is fetched or loaded: DuckDB would download one to open, say, a SQLite file given by mistake.
+        with duckdb.connect(str(database), read_only=True, config=_NO_EXTENSIONS) as con:
             rows = con.execute(
                 "SELECT e.*, p.title, x.status AS crossref_status, o.error AS openalex_error FROM edge_reliability AS e "
                 "LEFT JOIN publications AS p USING (publication_id) "
@@ -103,8 +107,13 @@ def _fail(message: str) -> int:
 
 def _reliability_line(row) -> str:
     """'reliability 0.42  DECLINING  (dominant signal: recency)'. The reliability is never shown as reaching a
-    bar it is below: the label thresholds it was scored with, or the verdicts' reliable-edge bar (default 0.40)."""
-    bars = (*label_bars(ScoringSettings.from_json(row.weights).thresholds), CriticRules().reliable)
+    bar it is below: the label thresholds it was scored with (the defaults when its stored settings are not
+    readable, e.g. written before they were checked), or the verdicts' reliable-edge bar (default 0.40)."""
+    try:
+        thresholds = ScoringSettings.from_json(row.weights).thresholds
+    except ValueError:
+        thresholds = Thresholds()
+    bars = (*label_bars(thresholds), CriticRules().reliable)
     return f"reliability {reliability_text(row.reliability, bars)}  {row.label}  (dominant signal: {row.dominant_signal})"
 
 

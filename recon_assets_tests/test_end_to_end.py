@@ -3,6 +3,7 @@
 import math
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 
@@ -278,4 +279,14 @@ def test_explain_on_a_database_without_scores_says_to_run_first(tmp_path, capsys
     duckdb.connect(str(database)).close()
     assert explain_doi("10.3390/rs12081239", database) == 1
     assert "holds no scores yet (Catalog Error: Table with name edge_reliability does not exist!" in capsys.readouterr().err
+
+
+def test_explain_on_a_sqlite_file_fetches_no_extension(tmp_path, capsys):
+    """Bug row: DuckDB tried to download its SQLite extension to open a SQLite file given as the database."""
+    database = tmp_path / "recon.sqlite"
+    with sqlite3.connect(database) as con:
+        con.execute("CREATE TABLE edge_reliability (doi TEXT)")
+    assert explain_doi("10.3390/rs12081239", database) == 1
+    err = capsys.readouterr().err
+    assert f"cannot read {database}: IOException:" in err and "download" not in err.lower()
 

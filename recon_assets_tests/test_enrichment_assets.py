@@ -398,6 +398,13 @@ def test_explain_never_shows_a_reliability_at_a_bar_it_is_below(reliability, thr
     assert _reliability_line(row) == f"reliability {shown}  DECLINING  (dominant signal: recency)"
 
 
+@pytest.mark.parametrize("weights", ['{"centrality": true, "recency": 0, "coherence": 0}', "null", '{"thresholds": {"foo": 1}}'])
+def test_explain_shows_an_edge_scored_with_settings_it_cannot_read(weights):
+    """Bug row: settings stored before they were checked (True as a weight) made recon explain raise."""
+    row = SimpleNamespace(reliability=0.5996, weights=weights, label="DECLINING", dominant_signal="recency")
+    assert _reliability_line(row) == "reliability 0.599  DECLINING  (dominant signal: recency)"  # default bars
+
+
 def _edge(**fields):
     defaults = {
         "openalex_status": "found", "cited_by_count": 159, "citation_centrality": 0.55, "centrality_source": "citations",
