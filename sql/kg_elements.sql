@@ -46,10 +46,11 @@ WITH parsed AS (
            members[2] AS id_json,
            members[2]->>'$' AS element_id,
            members[3] AS labels_json,
-           TRY_CAST(members[3] AS VARCHAR[]) AS label_list,
-           -- Blank labels (null, '') are dropped and a repeated one kept once, in first-seen order (Neo4j labels are
-           -- a set); any other non-string fails the labels check below.
-           list_filter(label_list, lambda l, i: l IS NOT NULL AND l <> '' AND list_position(label_list, l) = i) AS labels,
+           -- Blank labels (null, '') are dropped; any other non-string fails the labels check below. A label given
+           -- twice is kept once (Neo4j labels are a set): a list with repeats comes out sorted, in linear time (a
+           -- first-seen order filter took 35 s on one node of 30,000 labels).
+           list_filter(TRY_CAST(members[3] AS VARCHAR[]), lambda l: l IS NOT NULL AND l <> '') AS label_list,
+           CASE WHEN len(list_distinct(label_list)) = len(label_list) THEN label_list ELSE list_sort(list_distinct(label_list)) END AS labels,
            members[4]->>'$' AS rel_type,
            members[5] AS start_json,
            members[5]->>'$' AS start_id,
