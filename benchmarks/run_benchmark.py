@@ -264,13 +264,14 @@ def run_floor(kg: Path, scratch: Path) -> dict:
     DuckDB and hashlib is loaded; the database file `scratch` is deleted afterwards."""
     started = time.monotonic()
     try:
-        output = subprocess.run(
-            [sys.executable, str(Path(__file__).resolve()), "--floor", str(kg), str(scratch)], check=True, capture_output=True, text=True
-        ).stdout
+        completed = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--floor", str(kg), str(scratch)], capture_output=True, text=True)
     finally:
         for leftover in (scratch, scratch.with_name(scratch.name + ".wal")):
-            leftover.unlink(missing_ok=True)
-    return {**json.loads(output.strip().splitlines()[-1]), "process_wall_s": time.monotonic() - started}
+            if leftover.is_file():
+                leftover.unlink()
+    if completed.returncode != 0:
+        raise RuntimeError(f"the floor measurement failed (exit {completed.returncode}): {completed.stderr.strip()[-2000:]}")
+    return {**json.loads(completed.stdout.strip().splitlines()[-1]), "process_wall_s": time.monotonic() - started}
 
 
 def measure_floor(kg: Path, scratch: Path) -> dict:

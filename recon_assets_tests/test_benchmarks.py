@@ -13,7 +13,7 @@ import pytest
 from lxml import etree
 
 from benchmarks.generate_kg import PRESETS, generate, parse_scale, plan_counts
-from benchmarks.run_benchmark import STAGE_NAMES
+from benchmarks.run_benchmark import STAGE_NAMES, run_floor
 from recon_assets.kg.ingest import ingest_export
 from recon_assets_tests.pipeline_runs import REPO_ROOT
 
@@ -132,3 +132,12 @@ def test_benchmark_prints_a_report_with_every_stage(tmp_path):
     assert set(report["rerun_unchanged"]["stages"]) == {"ingest", "offline_judge"}
     assert report["rerun_unchanged"]["ingest_redone"] is False
     assert isinstance(report["rerun_unchanged"]["judging_redone"], bool)
+
+
+def test_a_failed_floor_measurement_says_why_and_leaves_no_scratch(tmp_path):
+    """Bug row: the failure read only "returned non-zero exit status 1", the child's error being captured away."""
+    scratch = tmp_path / "floor.duckdb"
+    with pytest.raises(RuntimeError, match=r"(?s)the floor measurement failed \(exit 1\): .*No files found that match the pattern"):
+        run_floor(tmp_path / "missing.json", scratch)
+    assert list(tmp_path.iterdir()) == []
+

@@ -158,8 +158,10 @@ def test_429_with_retry_after_waits_and_retries():
         # no Retry-After: nothing says a wait would help
         ({"X-RateLimit-Remaining": "500", "X-RateLimit-Reset": "7200"}, 7200),
         ({}, None),
+        # bug row: a negative reset read "resets in about -1.0 h"; Retry-After says when instead
+        ({"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "-3600", "Retry-After": "30000"}, 30000),
     ],
-    ids=["remaining-0", "long-retry-after", "remaining-0-no-retry-after", "credits-short", "no-retry-after", "bare"],
+    ids=["remaining-0", "long-retry-after", "remaining-0-no-retry-after", "credits-short", "no-retry-after", "bare", "negative-reset"],
 )
 @responses.activate
 def test_429_when_the_daily_budget_is_spent_stops_and_reports_what_was_not_fetched(headers, reset):

@@ -257,9 +257,12 @@ def budget_spent(response: requests.Response | None, max_retry_after: float) -> 
 
 def reset_seconds(response: requests.Response) -> float | None:
     """Seconds until the daily budget resets: `X-RateLimit-Reset` (OpenAlex sends the seconds to midnight
-    UTC), else `Retry-After`; None when neither is a number."""
-    reset = header_number(response, "X-RateLimit-Reset")
-    return reset if reset is not None else header_number(response, "Retry-After")
+    UTC), else `Retry-After`; None when neither is a number of seconds (>= 0)."""
+    for header in ("X-RateLimit-Reset", "Retry-After"):
+        seconds = header_number(response, header)
+        if seconds is not None and seconds >= 0:
+            return seconds
+    return None
 
 
 def _budget_message(response: requests.Response) -> str:
