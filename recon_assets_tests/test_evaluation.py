@@ -52,6 +52,8 @@ def test_rate_rejects_impossible_fractions(numerator, denominator):
         (["DECLINING", "SUPERSEDED", "CURRENT", "FOUNDATIONAL"], Rate(2, 4)),
         ([], Rate(0, 0)),
         (["FOUNDATIONAL"], Rate(0, 1)),
+        (pd.Series(["DECLINING", None, "CURRENT"], dtype="string[pyarrow]"), Rate(1, 3)),  # a scored label column
+        (iter(["SUPERSEDED", "CURRENT"]), Rate(1, 2)),
     ],
 )
 def test_flagged_rate_counts_declining_and_superseded(labels, expected):

@@ -25,8 +25,10 @@ from recon_assets.reliability.scoring import (
     age_years,
     citation_centrality,
     combine_centrality,
+    edge_signals,
     label_bars,
     dominant_signal,
+    label_edges,
     labels,
     recency,
     reliability,
@@ -755,4 +757,23 @@ def test_reliability_text_never_rounds_up_onto_a_bar(reliability, bars, shown):
 
 def test_label_bars_are_the_reliability_thresholds():
     assert label_bars(Thresholds(current_reliability=0.7, declining_reliability=0.3)) == (0.7, 0.3)
+
+
+def test_signals_computed_once_label_as_score_edges_does_under_every_weight_triple():
+    """The ablation's path (edge_signals once, label_edges per weight triple) is score_edges, row for row."""
+    edges = _edges(
+        {"publication_year": 2003, "centrality": 0.92, "coherence": 0.8},
+        {"publication_year": 2024, "centrality": 0.2, "coherence": 0.5, "coherence_status": UNVERIFIED, "citation_trend": -0.9},
+        {"publication_year": None, "year_issue": "not a year: 'XIII'", "centrality": 0.7, "coherence": 0.9, "openalex_retracted": True},
+        {"publication_year": 2015, "centrality": 0.4, "coherence": 0.7, "dataset_superseded": True, "superseded_since": "2019-11-27"},
+    )
+    signals = edge_signals(edges, as_of=AS_OF, decay="log", centrality_rule="mean", lifecycle_penalty=0.2)
+    for weights in (Weights(), Weights(0.0, 1.0, 0.0), Weights(0.2, 0.2, 0.6)):
+        once = label_edges(signals, weights=weights, thresholds=Thresholds(current_recency=0.5))
+        direct = score_edges(
+            edges, as_of=AS_OF, weights=weights, decay="log", centrality_rule="mean", lifecycle_penalty=0.2,
+            thresholds=Thresholds(current_recency=0.5),
+        )
+        pd.testing.assert_frame_equal(once, direct)
+    assert list(signals.frame.columns) == [*edges.columns, *ADDED_COLUMNS[:9]]  # label_edges adds to a copy
 

@@ -1,13 +1,15 @@
 """Score the labelled cases under every setting of the grid, and judge the labelled pairs.
 
-Edges are re-scored with `scoring.score_edges` itself (so any rule it gains, e.g. the lifecycle penalty, is
-evaluated too) from the inputs stored in `edge_reliability`; the worked cases from their DOMAIN.md inputs.
+Edges are re-scored by `scoring.score_edges`' own two halves (so any rule it gains, e.g. the lifecycle penalty,
+is evaluated too) from the inputs stored in `edge_reliability`; the worked cases from their DOMAIN.md inputs:
+`edge_signals` once per decay, then `label_edges` for each weight triple.
 """
 
 from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterable
 from datetime import date
 
 import numpy as np
@@ -27,7 +29,7 @@ from recon_assets.evaluation.metrics import (
 )
 from recon_assets.judgement.offline_judge import judge_edges
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.reliability.scoring import Decay, ScoringSettings, Weights, score_edges
+from recon_assets.reliability.scoring import Decay, EdgeSignals, ScoringSettings, Weights, edge_signals, label_edges
 
 EDGE_KEY = ["dataset_id", "publication_id"]
 # edge_reliability columns passed to score_edges as they are stored.
@@ -203,7 +205,7 @@ def is_hit(expected: str, got: object) -> object:
 def stored_scoring(stored: pd.DataFrame) -> dict[str, object]:
     """The centrality rule and lifecycle penalty the stored edges were scored with (edge_reliability.weights,
     read by `scoring.ScoringSettings`; the most frequent setting when areas were scored differently), as
-    `score_edges` keyword arguments, those the stored JSON holds; {} without edges. The stored thresholds and
+    `edge_signals` keyword arguments, those the stored JSON holds; {} without edges. The stored thresholds and
     citation-trend rules are left out: the ablation evaluates the grid at their defaults."""
     # Counted on the two settings themselves: rows differing only in keys the ablation ignores are one setting.
     held = Counter(
@@ -230,7 +232,7 @@ def evaluate(
         verdicts: `judge_pairs` of the contradicted pairs.
         as_of: the date the KG edges were scored as of (edge_reliability.as_of).
         settings: (weights, decay) to run; default `settings_grid()` (198).
-        scoring: other `score_edges` keyword arguments of the KG edges, held fixed across the grid
+        scoring: other `edge_signals` keyword arguments of the KG edges, held fixed across the grid
             (`stored_scoring`: the centrality rule and lifecycle penalty they were scored with); the worked cases
             keep the defaults, as DOMAIN.md states them.
 
@@ -258,18 +260,20 @@ def evaluate(
         "pairs_judged": len(judged),
         "pairs_not_judged": len(pair_cases) - len(judged),
     }
-    # Every setting labels the same KG edges in the same order (score_edges keeps row order): which are
+    # Every setting labels the same KG edges in the same order (the scoring keeps row order): which are
     # known-superseded is found once.
     known = np.array([key in superseded_keys for key in map(tuple, edges[EDGE_KEY].to_numpy())], dtype=bool)
+    settings = settings or settings_grid()
+    # The signals depend on the decay alone (of what the grid varies): computed once per decay, not per setting.
+    decays = dict.fromkeys(decay for _, decay in settings)
+    kg_signals = _signals_by_decay(edges, decays, as_of=as_of, **(scoring or {}))
+    worked_signals = _signals_by_decay(worked, decays, as_of=worked_as_of)
     rows, default_labels = [], None
-    for weights, decay in settings or settings_grid():
+    for weights, decay in settings:
         # Reasons only for the default: the case table shows them, and building them is most of a scoring's cost.
         explain = (weights, decay) == DEFAULT_SETTING
-        kg_labels = _labels(edges, edges_as_of=as_of, weights=weights, decay=decay, explain=explain, scoring=scoring or {})
-        labels = pd.concat(
-            [kg_labels, _labels(worked, edges_as_of=worked_as_of, weights=weights, decay=decay, explain=explain, scoring={})],
-            ignore_index=True,
-        )
+        kg_labels = _labels(kg_signals[decay], weights=weights, explain=explain)
+        labels = pd.concat([kg_labels, _labels(worked_signals[decay], weights=weights, explain=explain)], ignore_index=True)
         with_labels = scored_cases.merge(labels, on=EDGE_KEY, how="left")
         rates = {
             "staleness": flagged_rate(with_labels.loc[with_labels["expected"] == KNOWN_SUPERSEDED, "label"]),
@@ -296,14 +300,17 @@ def _count(frame: pd.DataFrame, expected: str) -> int:
     return int(frame.loc[frame["expected"] == expected, "case_id"].nunique())
 
 
-def _labels(
-    inputs: pd.DataFrame, *, edges_as_of: date, weights: Weights, decay: Decay, explain: bool, scoring: dict[str, object]
-) -> pd.DataFrame:
-    """EDGE_KEY and label of every input edge under one setting, and its reason when `explain`."""
+def _signals_by_decay(inputs: pd.DataFrame, decays: Iterable[Decay], **settings: object) -> dict[Decay, EdgeSignals | None]:
+    """`edge_signals` of `inputs` under each decay; None without edges (an empty frame may lack the columns)."""
+    return {decay: None if inputs.empty else edge_signals(inputs, decay=decay, **settings) for decay in decays}
+
+
+def _labels(signals: EdgeSignals | None, *, weights: Weights, explain: bool) -> pd.DataFrame:
+    """EDGE_KEY and label of every edge of `signals` under these weights, and its reason when `explain`."""
     columns = [*EDGE_KEY, "label", *(["reason"] if explain else [])]
-    if inputs.empty:
+    if signals is None:
         return pd.DataFrame(columns=columns)
-    return score_edges(inputs, as_of=edges_as_of, weights=weights, decay=decay, explain=explain, **scoring)[columns]
+    return label_edges(signals, weights=weights, explain=explain)[columns]
 
 
 def _rate_columns(rates: dict[str, Rate]) -> dict[str, object]:

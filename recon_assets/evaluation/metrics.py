@@ -54,8 +54,10 @@ def flagged_rate(labels: Iterable[str]) -> Rate:
     """Share of labels that flag the edge as stale (DECLINING or SUPERSEDED): the staleness catch rate over
     known-superseded edges, the foundational false-flag rate over known-foundational edges, the base rate over
     every KG edge."""
-    labels = list(labels)
-    return Rate(sum(label in STALE_LABELS for label in labels), len(labels))
+    # A Series is matched as it is: iterating a column of pandas' Arrow strings in Python was a fifth of the
+    # ablation's time (198 settings x every KG edge).
+    flagged = (labels if isinstance(labels, pd.Series) else pd.Series(list(labels), dtype=object)).isin(STALE_LABELS)
+    return Rate(int(flagged.sum()), len(flagged))
 
 
 def contradiction_rate(verdicts: Iterable[str]) -> Rate:

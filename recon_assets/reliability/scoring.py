@@ -388,7 +388,7 @@ def score_edges(
     lifecycle_penalty: float = DEFAULT_LIFECYCLE_PENALTY,
     explain: bool = True,
 ) -> pd.DataFrame:
-    """Score every edge and explain it.
+    """Score every edge and explain it: `edge_signals`, then `label_edges`.
 
     Args:
         edges: one row per Dataset→Publication edge with columns
@@ -412,6 +412,44 @@ def score_edges(
         `edges` plus publication_year (KG year, else OpenAlex's), year_source ('kg', 'openalex' or NA),
         citation_centrality, centrality, centrality_source, is_retracted, retraction_source, recency,
         lifecycle_penalty, reliability, label, and with `explain` dominant_signal and reason (same row order).
+
+    Raises:
+        ValueError: lifecycle_penalty outside [0, 1].
+    """
+    signals = edge_signals(edges, as_of=as_of, decay=decay, centrality_rule=centrality_rule, lifecycle_penalty=lifecycle_penalty)
+    return label_edges(signals, weights=weights, thresholds=thresholds, trend_rules=trend_rules, explain=explain)
+
+
+@dataclass(frozen=True)
+class EdgeSignals:
+    """Every edge's signals under one as_of, decay, centrality rule and lifecycle penalty (`edge_signals`):
+    all that `label_edges` needs, whatever the weights, thresholds and trend rules. `frame` keeps the row
+    order of the edges; `ages` are their publication ages in years (NaN when the year is unknown)."""
+
+    frame: pd.DataFrame
+    ages: np.ndarray
+    as_of: date
+    decay: Decay
+    centrality_rule: CentralityRule
+
+
+def edge_signals(
+    edges: pd.DataFrame,
+    *,
+    as_of: date,
+    decay: Decay = "linear",
+    centrality_rule: CentralityRule = "max",
+    lifecycle_penalty: float = DEFAULT_LIFECYCLE_PENALTY,
+) -> EdgeSignals:
+    """The part of `score_edges` that weights, thresholds and trend rules do not change, with its per-edge
+    Python work (retractions, lifecycle dates): computed once, it serves every weight triple of the ablation.
+
+    Args:
+        edges: as `score_edges`.
+
+    Returns:
+        EdgeSignals whose frame is `edges` plus publication_year, year_source, citation_centrality, centrality,
+        centrality_source, is_retracted, retraction_source, recency and lifecycle_penalty.
 
     Raises:
         ValueError: lifecycle_penalty outside [0, 1].
@@ -447,6 +485,23 @@ def score_edges(
         for flag, since in zip(scored["dataset_superseded"].to_numpy(dtype=object), scored["superseded_since"].to_numpy(dtype=object))
     ]
     scored["lifecycle_penalty"] = np.where(superseded_by_as_of, lifecycle_penalty, 0.0)
+    return EdgeSignals(scored, np.asarray(ages, dtype=float), as_of, decay, centrality_rule)
+
+
+def label_edges(
+    signals: EdgeSignals,
+    *,
+    weights: Weights = Weights(),
+    thresholds: Thresholds = Thresholds(),
+    trend_rules: TrendRules = TrendRules(),
+    explain: bool = True,
+) -> pd.DataFrame:
+    """Weigh the signals and label every edge (vectorised, apart from `explain`).
+
+    Returns:
+        a copy of `signals.frame` plus reliability and label, and with `explain` dominant_signal and reason.
+    """
+    scored = signals.frame.copy()
     scored["reliability"] = reliability(
         scored["centrality"], scored["recency"], scored["coherence"], weights, scored["lifecycle_penalty"]
     )
@@ -457,13 +512,14 @@ def score_edges(
         coherence_verified=verified, thresholds=thresholds,
     )
     moved = trend_labels(
-        base, trend=trends, age=ages, centrality=scored["centrality"], coherence=scored["coherence"],
+        base, trend=trends, age=signals.ages, centrality=scored["centrality"], coherence=scored["coherence"],
         coherence_verified=verified, thresholds=thresholds, rules=trend_rules,
     )
     scored["label"] = np.where(scored["is_retracted"], SUPERSEDED, moved)
     if explain:
         scored["dominant_signal"], scored["reason"] = _explain(
-            scored, ages, trends, base, moved, verified, weights, decay, as_of, centrality_rule, thresholds, trend_rules
+            scored, signals.ages, trends, base, moved, verified, weights, signals.decay, signals.as_of,
+            signals.centrality_rule, thresholds, trend_rules,
         )
     return scored
 
