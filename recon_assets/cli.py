@@ -17,6 +17,7 @@ from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.paths import database_path
 from recon_assets.reliability.scoring import ScoringSettings, Thresholds, label_bars, reliability_text
+from recon_assets.table_docs import TABLE_DOCS
 from recon_assets.verdicts.critic import CriticRules
 
 
@@ -76,6 +77,12 @@ def explain_doi(doi: str, database: Path) -> int:
         return _fail(f"{database} holds no scores yet ({str(error).splitlines()[0]}): run `recon run` first")
     except duckdb.Error as error:  # e.g. locked by a running `recon run`, or not a DuckDB file
         return _fail(f"cannot read {database}: {type(error).__name__}: {str(error).splitlines()[0]}")
+    missing = [column for column in TABLE_DOCS["edge_reliability"] if column not in rows.columns]
+    if missing:
+        return _fail(
+            f"edge_reliability in {database} was written by another version of recon_assets (missing columns {missing}): "
+            "run `recon run` with a new --db"
+        )
     if rows.empty:
         if edges:
             what = f"has {edges} Dataset→Publication edge(s) in snapshot {current} not scored yet: run `recon run`"

@@ -257,6 +257,16 @@ def test_explain_says_when_a_doi_has_edges_not_scored_yet(sample_run, tmp_path, 
     assert "has 3 Dataset→Publication edge(s) in snapshot" in capsys.readouterr().err
 
 
+def test_explain_on_a_database_of_another_version_says_so(sample_run, tmp_path, capsys):
+    """Bug row: an edge_reliability without a column explain prints raised AttributeError."""
+    database = tmp_path / "recon.duckdb"
+    shutil.copy(sample_run.database, database)
+    with duckdb.connect(str(database)) as con:
+        con.execute("ALTER TABLE edge_reliability DROP COLUMN dataset_superseded")
+    assert explain_doi("10.3390/rs12081239", database) == 1
+    assert "written by another version of recon_assets (missing columns ['dataset_superseded'])" in capsys.readouterr().err
+
+
 def test_explain_on_a_database_another_process_writes_says_so(sample_run, capsys):
     """bug fixed: a database locked by a running `recon run` was reported as holding "no scores yet"."""
     holder = subprocess.Popen(
