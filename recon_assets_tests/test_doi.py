@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from recon_assets.kg.doi import CANONICAL_DOI, canonical_doi, doi_issue
@@ -95,3 +97,15 @@ def test_canonical_doi(raw: str, key: str) -> None:
 def test_not_a_doi(raw: object, issue: str) -> None:
     assert canonical_doi(raw) is None
     assert doi_issue(raw) == issue
+
+
+@pytest.mark.parametrize("code", range(128))
+def test_every_ascii_character_inside_a_doi_is_judged_by_its_unicode_category(code: int) -> None:
+    """ASCII values skip the per-character Unicode lookups: the shortcut must agree with them on all of ASCII."""
+    character = chr(code)
+    key = canonical_doi(f"10.1000/a{character}b")
+    if unicodedata.category(character) == "Cc" or character.isspace():
+        assert key is None
+    else:
+        assert key == f"10.1000/a{character}b".lower()
+

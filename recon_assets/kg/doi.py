@@ -39,7 +39,7 @@ def canonical_doi(raw: object) -> str | None:
         return None
     value = _PREFIX.sub("", _without_format_characters(raw).strip(), count=1)
     value = _without_format_characters(unquote(value)).strip().lower()
-    if any(unicodedata.category(character) == "Cc" for character in value):
+    if _has_control_character(value):
         return None
     value = _strip_trailing_punctuation(value)
     # fullmatch: `$` alone would also accept a key ending in a percent-decoded newline ('...%0A.').
@@ -54,7 +54,17 @@ def doi_issue(raw: object) -> str | None:
 
 
 def _without_format_characters(value: str) -> str:
+    # Every format character (U+00AD soft hyphen and up) lies outside ASCII, where nearly every DOI stays.
+    if value.isascii():
+        return value
     return "".join(character for character in value if unicodedata.category(character) != "Cf")
+
+
+def _has_control_character(value: str) -> bool:
+    # In ASCII the non-printable characters are exactly the controls (U+0000-U+001F, U+007F).
+    if value.isascii():
+        return not value.isprintable()
+    return any(unicodedata.category(character) == "Cc" for character in value)
 
 
 def _strip_trailing_punctuation(value: str) -> str:

@@ -22,6 +22,10 @@ AIRS2RET V006; superseded by V7.0 since 2019-11-27"). The label rules are unchan
 paper stays FOUNDATIONAL; the penalty moves ordinary edges towards DECLINING and SUPERSEDED. 0.15 is this
 project's choice (half of a signal weight at the default 0.3): enough to keep a fresh paper on a replaced
 version out of CURRENT (0.6 needs 0.75 before the penalty), not enough on its own to make a sound paper SUPERSEDED.
+
+`score_edges` is two halves: `edge_signals` (centrality, recency, retraction, lifecycle penalty: what the weights,
+thresholds and trend rules do not change, with all the per-edge Python work) and `label_edges` (reliability and
+label, vectorised), so that the ablation weighs one set of signals under every weight triple.
 """
 
 from __future__ import annotations
