@@ -16,6 +16,7 @@ from recon_assets.kg.typed_tables import (
     build_datasets,
     build_publications,
     build_research_areas,
+    lists_by_key,
     node_index,
 )
 from recon_assets.sql_files import load_sql
@@ -329,3 +330,26 @@ def test_research_areas_only_unknown(merged: pd.DataFrame) -> None:
 def test_doi_issue_says_why_a_doi_is_null(doi_raw: str, doi: str | None, doi_issue: str | None) -> None:
     frame = publications(("p1", {"doi": doi_raw, **FULL}))
     assert records(frame, ["doi", "doi_issue"]) == [{"doi": doi, "doi_issue": doi_issue}]
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [["a"], ["a", "b"]],
+)
+def test_lists_by_key_is_groupby_agg_list(keys):
+    """The per-run gathering that replaced pandas' per-group Python call gives exactly what groupby gave."""
+    frame = pd.DataFrame(
+        {
+            "a": ["p2", "p1", None, "p2", "p1", "p3", "p1", "p10"],
+            "b": ["d1", "d1", "d1", "d2", "d1", None, "d2", "d1"],
+            "v": ["r8", "r2", "r5", "r1", "r7", "r3", "r4", "r6"],
+        },
+        dtype="string[pyarrow]" if len(keys) == 1 else object,
+    )
+    expected = frame.groupby(keys, sort=True)["v"].agg(list).reset_index()
+    got = lists_by_key(frame, keys, "v")
+    assert got[keys].to_dict("list") == expected[keys].to_dict("list")
+    assert [list(values) for values in got["v"]] == [list(values) for values in expected["v"]]  # Arrow gives arrays
+    first_group = ["r2", "r7", "r4"] if keys == ["a"] else ["r2", "r7"]  # p1 (, d1): in frame order
+    assert got["v"].tolist()[0] == first_group
+

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from recon_assets.kg.authors import author_names, citation_tag
@@ -17,7 +18,6 @@ from recon_assets.kg.research_areas import UNCLASSIFIED, research_area_slug
 from recon_assets.kg.years import ParsedYear, parse_year
 
 MISSING_TEXT = ("", "N/A")
-_COMPLETENESS_FIELDS = ("title", "abstract", "year", "authors")
 _UNKNOWN_AREA = "not one of the 21 applied research areas"
 
 
@@ -72,10 +72,8 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
         doi if isinstance(doi, str) else node_key(global_id, node_id)
         for doi, global_id, node_id in zip(frame["doi"], frame["global_id"], frame["node_id"])
     ]
-    frame["completeness"] = sum(
-        frame[field].map(lambda value: bool(value) if isinstance(value, list) else pd.notna(value)).astype(int)
-        for field in _COMPLETENESS_FIELDS
-    )
+    # How many of title, abstract, year and authors the node has.
+    frame["completeness"] = frame[["title", "abstract", "year"]].notna().sum(axis=1) + (frame["authors"].map(len) > 0)
     frame = frame.sort_values(["publication_id", "completeness", "line_number"], ascending=[True, False, True])
     grouped = frame.groupby("publication_id", sort=True)
     # The most complete node speaks for the publication; text it lacks comes from the next node that has it.
@@ -84,12 +82,15 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
         publications[column] = grouped[column].first()
     # The year, its raw value and its issue travel together, from the node with the earliest parsable year
     # (an in-press copy of a paper often carries the next year).
-    with_year = frame.sort_values(["publication_id", "year", "completeness", "line_number"], ascending=[True, True, False, True])
+    year_columns = ["publication_id", "year", "completeness", "line_number", "year_raw", "year_issue"]  # not the abstracts
+    with_year = frame[year_columns].sort_values(year_columns[:4], ascending=[True, True, False, True])
     dated = with_year.dropna(subset=["year"]).groupby("publication_id").head(1).set_index("publication_id")
     publications.loc[dated.index, ["year", "year_raw", "year_issue"]] = dated[["year", "year_raw", "year_issue"]]
-    publications["authors"] = grouped["authors"].agg(lambda lists: next((names for names in lists if names), []))
+    # First non-empty author list in the group's order (a Python function per group took 1.5 s at v1.2.0 size).
+    named = frame[frame["authors"].map(len) > 0].groupby("publication_id", sort=True)["authors"].first()
+    publications["authors"] = [names if isinstance(names, list) else [] for names in named.reindex(publications.index)]
     publications["pagerank"] = grouped["pagerank"].max()
-    publications["node_ids"] = grouped["node_id"].agg(list)
+    publications["node_ids"] = lists_by_key(frame, ["publication_id"], "node_id").set_index("publication_id")["node_id"]
     publications = publications.reset_index()
     publications["first_author_tag"] = [
         citation_tag(authors, None if pd.isna(year) else int(year), doi if isinstance(doi, str) else publication_id)
@@ -102,6 +103,29 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
         ["publication_id", "doi", "doi_raw", "doi_issue", "title", "year", "year_raw", "year_issue", "abstract", "authors",
          "first_author_tag", "pagerank", "node_ids"]
     ]
+
+
+def lists_by_key(frame: pd.DataFrame, keys: list[str], value: str) -> pd.DataFrame:
+    """`frame[value]` gathered into one list per distinct `keys`, in frame order within each: the same as
+    `frame.groupby(keys, sort=True)[value].agg(list).reset_index()` (rows with a missing key left out), without
+    pandas' Python call per group - 1.9 s for the 138,000 publications of v1.2.0, 2.5 s for its 208,000 citations.
+
+    Returns:
+        columns `keys` and `value` (lists), sorted by `keys`.
+    """
+    ordered = frame.dropna(subset=keys).sort_values(keys, kind="stable")  # stable: each group keeps frame order
+    key_arrays = [ordered[key].to_numpy(dtype=object) for key in keys]
+    changed = np.zeros(len(ordered), dtype=bool)
+    changed[:1] = True
+    for array in key_arrays:
+        changed[1:] |= array[1:] != array[:-1]
+    starts = np.flatnonzero(changed)
+    ends = np.r_[starts[1:], len(ordered)]
+    values = ordered[value].to_numpy(dtype=object)
+    return pd.DataFrame(
+        {**{key: array[starts] for key, array in zip(keys, key_arrays)},
+         value: pd.Series([values[start:end].tolist() for start, end in zip(starts, ends)], dtype=object)}
+    )
 
 
 def build_datasets(nodes: pd.DataFrame) -> pd.DataFrame:
@@ -149,9 +173,8 @@ def build_dataset_publication_edges(uses: pd.DataFrame, publication_of: pd.Serie
         nodes used the same dataset), sorted.
     """
     frame = uses.assign(publication_id=uses["start_id"].map(publication_of), dataset_id=uses["end_id"].map(dataset_of))
-    frame = frame.sort_values("relationship_id")
-    edges = frame.groupby(["dataset_id", "publication_id"], sort=True)["relationship_id"].agg(list)
-    return edges.rename("relationship_ids").reset_index()
+    edges = lists_by_key(frame.sort_values("relationship_id"), ["dataset_id", "publication_id"], "relationship_id")
+    return edges.rename(columns={"relationship_id": "relationship_ids"})
 
 
 def build_citations(cites: pd.DataFrame, publication_of: pd.Series) -> tuple[pd.DataFrame, int]:
@@ -167,9 +190,10 @@ def build_citations(cites: pd.DataFrame, publication_of: pd.Series) -> tuple[pd.
         citing_publication_id=cites["start_id"].map(publication_of), cited_publication_id=cites["end_id"].map(publication_of)
     )
     self_citations = frame["citing_publication_id"] == frame["cited_publication_id"]
-    frame = frame[~self_citations].sort_values("relationship_id")
-    citations = frame.groupby(["citing_publication_id", "cited_publication_id"], sort=True)["relationship_id"].agg(list)
-    return citations.rename("relationship_ids").reset_index(), int(self_citations.sum())
+    citations = lists_by_key(
+        frame[~self_citations].sort_values("relationship_id"), ["citing_publication_id", "cited_publication_id"], "relationship_id"
+    )
+    return citations.rename(columns={"relationship_id": "relationship_ids"}), int(self_citations.sum())
 
 
 def build_research_areas(areas: pd.DataFrame, publication_of: pd.Series, publication_ids: pd.Series) -> pd.DataFrame:
