@@ -271,11 +271,13 @@ def test_labelled_pairs_find_stored_verdicts_on_canonical_dois(older, newer):
     assert (judged["verdict"], judged["verdict_source"]) == ("CONTRADICTED", "coherence_judgements")
 
 
-def test_evaluate_without_kg_edges_scores_the_worked_cases_and_reports_pairs():
+@pytest.mark.parametrize("as_given", [list, iter], ids=["list", "generator"])  # bug row: a generator gave no rows
+def test_evaluate_without_kg_edges_scores_the_worked_cases_and_reports_pairs(as_given):
     verdicts = pd.DataFrame({"case_id": ["e-01", "e-05"], "verdict": ["CONTRADICTED", "NOT_JUDGED"], "rationale": ["", ""], "verdict_source": ["x", "y"]})
     cases = CASES[CASES["case_id"].isin(["c-1", "c-2", "a-01", "e-01", "e-05"])]
     edges = pd.DataFrame(columns=["dataset_id", "publication_id", "dataset_doi", "publication_doi"])
-    settings, outcomes = evaluate(edges, cases, verdicts, as_of=date(2026, 1, 1), settings=[DEFAULT_SETTING])
+    settings, outcomes = evaluate(edges, cases, verdicts, as_of=date(2026, 1, 1), settings=as_given([DEFAULT_SETTING]))
+    assert len(settings) == 1
     row = settings.iloc[0]
     assert (row["staleness_caught"], row["staleness_cases"]) == (1, 1)  # worked case 2 only; a-01 is not found
     assert (row["foundational_flagged"], row["foundational_cases"]) == (0, 1)

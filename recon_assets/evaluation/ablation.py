@@ -221,7 +221,7 @@ def evaluate(
     verdicts: pd.DataFrame,
     *,
     as_of: date,
-    settings: list[tuple[Weights, Decay]] | None = None,
+    settings: Iterable[tuple[Weights, Decay]] | None = None,
     scoring: dict[str, object] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The four rates under every setting, and each case's outcome under the default.
@@ -263,7 +263,7 @@ def evaluate(
     # Every setting labels the same KG edges in the same order (the scoring keeps row order): which are
     # known-superseded is found once.
     known = np.array([key in superseded_keys for key in map(tuple, edges[EDGE_KEY].to_numpy())], dtype=bool)
-    settings = settings or settings_grid()
+    settings = list(settings or settings_grid())  # read twice below: a generator would be empty the second time
     # The signals depend on the decay alone (of what the grid varies): computed once per decay, not per setting.
     decays = dict.fromkeys(decay for _, decay in settings)
     kg_signals = _signals_by_decay(edges, decays, as_of=as_of, **(scoring or {}))

@@ -106,12 +106,15 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
 
 
 def lists_by_key(frame: pd.DataFrame, keys: list[str], value: str) -> pd.DataFrame:
-    """`frame[value]` gathered into one list per distinct `keys`, in frame order within each: the same as
+    """`frame[value]` gathered into one list per distinct `keys`, in frame order within each: the same values as
     `frame.groupby(keys, sort=True)[value].agg(list).reset_index()` (rows with a missing key left out), without
     pandas' Python call per group - 1.9 s for the 138,000 publications of v1.2.0, 2.5 s for its 208,000 citations.
 
     Returns:
-        columns `keys` and `value` (lists), sorted by `keys`.
+        columns `keys` (object dtype) and `value` (lists), sorted by `keys`.
+
+    Raises:
+        TypeError: a key column mixes types that do not sort together (e.g. int and str).
     """
     ordered = frame.dropna(subset=keys).sort_values(keys, kind="stable")  # stable: each group keeps frame order
     key_arrays = [ordered[key].to_numpy(dtype=object) for key in keys]
