@@ -13,8 +13,9 @@ import pytest
 from lxml import etree
 
 from benchmarks.generate_kg import PRESETS, generate, parse_scale, plan_counts
-from benchmarks.run_benchmark import STAGE_NAMES, run_floor
+from benchmarks.run_benchmark import REFERENCE_MEMORY_LIMIT, STAGE_NAMES, run_floor
 from recon_assets.kg.ingest import ingest_export
+from recon_assets.resources import DEFAULT_DUCKDB_MEMORY_LIMIT
 from recon_assets_tests.pipeline_runs import REPO_ROOT
 
 TINY = 0.002
@@ -140,4 +141,9 @@ def test_a_failed_floor_measurement_says_why_and_leaves_no_scratch(tmp_path):
     with pytest.raises(RuntimeError, match=r"(?s)the floor measurement failed \(exit 1\): .*No files found that match the pattern"):
         run_floor(tmp_path / "missing.json", scratch)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_floor_references_load_under_the_pipelines_memory_limit():
+    """The benchmark's fresh interpreter does not import the project, so the limit is written twice: kept equal here."""
+    assert REFERENCE_MEMORY_LIMIT == DEFAULT_DUCKDB_MEMORY_LIMIT
 
