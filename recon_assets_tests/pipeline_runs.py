@@ -1,6 +1,7 @@
 """Running the whole pipeline in tests, exactly as `recon run` does: two jobs on a real Dagster instance,
 OpenAlex and Crossref offline (the shipped recording)."""
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +32,14 @@ class PipelineRun:
     def query(self, sql: str, params=()) -> list[tuple]:
         with duckdb.connect(str(self.database), read_only=True) as con:
             return con.execute(sql, list(params)).fetchall()
+
+    def copy_database(self, path: Path, sql: str | None = None) -> Path:
+        """A writable copy of the run's DuckDB file at `path` (the shared run stays as it is), after running `sql` on it."""
+        shutil.copy(self.database, path)
+        if sql:
+            with duckdb.connect(str(path)) as con:
+                con.execute(sql)
+        return path
 
 
 def run_pipeline(kg_path: Path, workdir: Path, instance: dg.DagsterInstance) -> PipelineRun:

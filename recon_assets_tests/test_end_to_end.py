@@ -2,7 +2,6 @@
 
 import math
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -219,14 +218,9 @@ def test_each_research_area_partition_gets_its_own_figures(sample_run):
 
 
 def test_a_table_from_an_older_version_fails_with_a_clear_error(sample_run, tmp_path):
-    import shutil
-
-    import duckdb
-
-    database = tmp_path / "old.duckdb"
-    shutil.copy(sample_run.database, database)
-    with duckdb.connect(str(database)) as con:
-        con.execute("CREATE OR REPLACE TABLE edge_reliability AS SELECT * EXCLUDE (year_source) FROM edge_reliability")
+    database = sample_run.copy_database(
+        tmp_path / "old.duckdb", "CREATE OR REPLACE TABLE edge_reliability AS SELECT * EXCLUDE (year_source) FROM edge_reliability"
+    )
     with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
         result = sample_run.defs.resolve_job_def("edge_reliability_job").execute_in_process(
             instance=instance, partition_key=AREAS[0], raise_on_error=False,
@@ -249,20 +243,14 @@ def test_dataset_lineage_finds_the_sample_version_families(sample_run):
 
 def test_explain_says_when_a_doi_has_edges_not_scored_yet(sample_run, tmp_path, capsys):
     """bug fixed: edges of the current snapshot not scored yet (an interrupted run) read as 'no Dataset→Publication edge'."""
-    database = tmp_path / "recon.duckdb"
-    shutil.copy(sample_run.database, database)
-    with duckdb.connect(str(database)) as con:
-        con.execute("DELETE FROM edge_reliability WHERE publication_doi = '10.3390/rs12081239'")
+    database = sample_run.copy_database(tmp_path / "recon.duckdb", "DELETE FROM edge_reliability WHERE publication_doi = '10.3390/rs12081239'")
     assert explain_doi("10.3390/rs12081239", database) == 1
     assert "has 3 Dataset→Publication edge(s) in snapshot" in capsys.readouterr().err
 
 
 def test_explain_on_a_database_of_another_version_says_so(sample_run, tmp_path, capsys):
     """Bug row: an edge_reliability without a column explain prints raised AttributeError."""
-    database = tmp_path / "recon.duckdb"
-    shutil.copy(sample_run.database, database)
-    with duckdb.connect(str(database)) as con:
-        con.execute("ALTER TABLE edge_reliability DROP COLUMN dataset_superseded")
+    database = sample_run.copy_database(tmp_path / "recon.duckdb", "ALTER TABLE edge_reliability DROP COLUMN dataset_superseded")
     assert explain_doi("10.3390/rs12081239", database) == 1
     assert "written by another version of recon_assets (missing columns ['dataset_superseded'])" in capsys.readouterr().err
 

@@ -1,6 +1,5 @@
 """reliability_evaluation materialized on the shipped sample, after the whole pipeline, in a real Dagster instance."""
 
-import shutil
 
 import dagster as dg
 import duckdb
@@ -16,10 +15,7 @@ from recon_assets_tests.pipeline_runs import AS_OF
 def _evaluate(sample_run, database, as_of=AS_OF, before=None):
     """reliability_evaluation on a copy of the sample run's database (the shared run stays read-only), after
     running the SQL `before` on the copy."""
-    shutil.copy(sample_run.database, database)
-    if before:
-        with duckdb.connect(str(database)) as con:
-            con.execute(before)
+    sample_run.copy_database(database, before)
     resources = {"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=as_of)}
     return dg.materialize([reliability_evaluation], resources=resources, instance=sample_run.instance)
 

@@ -47,9 +47,7 @@ class Spies:
 @pytest.fixture
 def database(sample_run, tmp_path) -> Path:
     """A private copy of the sample run's database (already judged once by the pipeline)."""
-    copy = tmp_path / "recon.duckdb"
-    shutil.copy(sample_run.database, copy)
-    return copy
+    return sample_run.copy_database(tmp_path / "recon.duckdb")
 
 
 @pytest.fixture
@@ -116,14 +114,14 @@ def test_sample_run_judged_pairs_and_recorded_every_area(sample_run):
 
 
 @pytest.mark.parametrize(
-    ("as_of", "reused"),
+    "as_of",
     [
-        pytest.param(AS_OF, True, id="same-as-of"),
+        pytest.param(AS_OF, id="same-as-of"),
         # The evidence window is measured in years: another day of the same year changes nothing.
-        pytest.param("2026-12-31", True, id="same-year"),
+        pytest.param("2026-12-31", id="same-year"),
     ],
 )
-def test_unchanged_inputs_rerun_judges_and_embeds_nothing(database, instance, monkeypatch, as_of, reused):
+def test_unchanged_inputs_rerun_judges_and_embeds_nothing(database, instance, monkeypatch, as_of):
     before = _query(database, "SELECT * FROM coherence_judgements ORDER BY ALL")
     first = _materialize(database, instance, as_of=as_of)
     spies = Spies(monkeypatch)

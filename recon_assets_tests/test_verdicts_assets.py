@@ -3,7 +3,6 @@ verdicts with history (a dataset moving PASS -> STALE when its version is supers
 through the OpenAlex cache and OpenAlex (a loopback fake answering with the real recorded works), and the
 asset check passing and failing."""
 
-import shutil
 
 import dagster as dg
 import duckdb
@@ -28,11 +27,7 @@ CITED_DOI = "10.3390/rs10081186"
 @pytest.fixture
 def database(sample_run, tmp_path):
     """A writable copy of the sample run's DuckDB file, without any verdicts yet."""
-    path = tmp_path / "recon.duckdb"
-    shutil.copy(sample_run.database, path)
-    with duckdb.connect(str(path)) as con:
-        con.execute("DROP TABLE IF EXISTS dataset_verdicts; DROP TABLE IF EXISTS dataset_verdict_history")
-    return path
+    return sample_run.copy_database(tmp_path / "recon.duckdb", "DROP TABLE IF EXISTS dataset_verdicts; DROP TABLE IF EXISTS dataset_verdict_history")
 
 
 def _materialize(instance, database, assets, area, openalex=None) -> dg.ExecuteInProcessResult:
