@@ -28,7 +28,6 @@ The report is the only thing written to stdout; progress goes to stderr.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import resource
@@ -280,24 +279,23 @@ def measure_floor(kg: Path, scratch: Path) -> dict:
 
     - `wall_s`: the floor, `FLOOR_SQL` (`ignore_errors` because the file holds malformed lines by design);
     - `load_columns_s`: `LOAD_COLUMNS_SQL` into the database file `scratch`;
-    - `sha256_s`: the file's SHA-256 (hashlib.file_digest), which names the snapshot (issue 2);
+    - `sha256_s`: the file's SHA-256 by the ingest's own `file_sha256`, which names the snapshot (issue 2);
     - `load_and_sha256_s`: both at once, the SHA-256 in a thread as the ingest does it - the least an ingest
       that keeps the graph and names it by its SHA-256 can take on this machine, before any judging.
     """
     import duckdb
+
+    from recon_assets.kg.checksum import file_sha256
 
     con = duckdb.connect(str(scratch))
     con.execute("SET enable_progress_bar = false")
     con.execute(f"SET memory_limit = '{REFERENCE_MEMORY_LIMIT}'")
     con.execute("SET force_compression = 'zstd'")
 
-    def sha256() -> str:
-        with kg.open("rb") as handle:
-            return hashlib.file_digest(handle, "sha256").hexdigest()
 
     def load_and_sha256() -> None:
         with ThreadPoolExecutor(max_workers=1) as pool:
-            hashing = pool.submit(sha256)
+            hashing = pool.submit(file_sha256, kg)
             con.execute(LOAD_COLUMNS_SQL, [str(kg)])
             hashing.result()
 
@@ -319,7 +317,7 @@ def measure_floor(kg: Path, scratch: Path) -> dict:
         "rows": rows,
         "wall_s": best(lambda: con.execute(FLOOR_SQL, [str(kg)]).fetchone()),
         "load_columns_s": best(lambda: con.execute(LOAD_COLUMNS_SQL, [str(kg)]), drop_table),
-        "sha256_s": best(sha256),
+        "sha256_s": best(lambda: file_sha256(kg)),
         "load_and_sha256_s": best(load_and_sha256, drop_table),
         "repeats": REFERENCE_REPEATS,
         "threads": con.execute("SELECT current_setting('threads')").fetchone()[0],

@@ -12,9 +12,8 @@ from pydantic import Field
 
 from recon_assets.enrichment.assets import openalex_works
 from recon_assets.judgement.offline_judge import VERDICTS
-from recon_assets.kg.assets import kg_snapshot, publications
+from recon_assets.kg.assets import kg_snapshot, publications, research_areas_from_kg
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.kg.typed_tables import build_research_areas, node_index
 from recon_assets.quality import (
     doi_is_well_formed,
     share_by_group,
@@ -24,7 +23,6 @@ from recon_assets.quality import (
 )
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.scoring import LABELS
-from recon_assets.sql_files import load_sql
 from recon_assets.verdicts.checks import dataset_verdicts_one_valid_per_dataset
 
 
@@ -75,13 +73,10 @@ def kg_lines_conserved(duckdb: DuckDBResource) -> dg.AssetCheckResult:
 
 
 def _publications_by_area(con) -> pd.DataFrame:
-    """Publications with their research areas, derived here with the same pure function as the
-    publication_research_areas asset (which is downstream of publications, so cannot be read by its checks)."""
+    """Publications with their research areas, derived as the publication_research_areas asset derives them
+    (it is downstream of publications, so cannot be read by its checks)."""
     table = con.execute("SELECT publication_id, year, doi, doi_raw, node_ids FROM publications").df()
-    links = con.execute(load_sql("relationships_of_type"), ["HAS_APPLIEDRESEARCHAREA"]).df()
-    areas = build_research_areas(
-        links.rename(columns={"end_name": "area_name"}), node_index(table, "publication_id"), table["publication_id"]
-    )
+    areas = research_areas_from_kg(con, table)
     return table.merge(areas[["publication_id", "research_area"]], on="publication_id")
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
-SQL_DIR = Path(__file__).resolve().parents[1] / "sql"
+from recon_assets.paths import REPO_ROOT
+
+SQL_DIR = REPO_ROOT / "sql"
 
 
 @cache

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from recon_assets.kg.checksum import CHUNK_BYTES, file_sha256
+from recon_assets.kg.checksum import file_sha256
 
-SPANS_CHUNKS = bytes(range(256)) * (2 * CHUNK_BYTES // 256) + b"tail"
+SPANS_CHUNKS = bytes(range(256)) * (2 * 2**20 // 256) + b"tail"  # 2 MiB: many read buffers
 
 
 @pytest.mark.parametrize(

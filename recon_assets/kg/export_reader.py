@@ -186,8 +186,7 @@ def _jsonl_tables(path: Path, stats: ReadStats, max_line_bytes: int) -> Iterator
     with path.open("rb", buffering=0) as handle:
         for chunk in _line_chunks(handle, max_line_bytes):
             if isinstance(chunk, _OverLong):
-                row = (number + 1, number + 1, _start_of(chunk.head), _too_long(chunk.head, max_line_bytes), chunk.offset)
-                table = _to_table([row])
+                table = _to_table([_line_row(number + 1, chunk.head, chunk.offset, max_line_bytes)])
             else:
                 table = _clean_lines_table(chunk, number, max_line_bytes)
                 if table is None:

@@ -137,15 +137,17 @@ def _judge_lines(con: duckdb.DuckDBPyConnection, path: Path, fmt: KgFormat, prog
         con.unregister("kg_lines")
     if failures:
         raise failures[0]
-    if fmt is KgFormat.APOC_JSONL:
-        _read_back_reject_heads(con, path)
+    _read_back_reject_heads(con, path)
     progress(f"read {stats.lines_read:,} lines of {path.name}")
     return stats
 
 
 def _read_back_reject_heads(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     # Keeping the start of every line instead cost 1 s of the 3.7 s judging at v1.2.0 size (293 MB; 3.6 GB at v2).
-    rejected = con.sql("SELECT position, byte_offset FROM kg_elements WHERE reject_reason IS NOT NULL ORDER BY byte_offset").to_arrow_table()
+    # Only JSON lines have a byte offset: a GraphML element's text was kept by the reader (sql/kg_elements.sql).
+    rejected = con.sql(
+        "SELECT position, byte_offset FROM kg_elements WHERE reject_reason IS NOT NULL AND byte_offset IS NOT NULL ORDER BY byte_offset"
+    ).to_arrow_table()
     heads = pa.table({"position": rejected["position"], "raw_head": json_line_heads(path, rejected["byte_offset"].to_pylist())})
     con.register("kg_reject_heads", heads)
     try:
