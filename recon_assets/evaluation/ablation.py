@@ -29,7 +29,7 @@ from recon_assets.evaluation.metrics import (
 )
 from recon_assets.judgement.offline_judge import judge_edges
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.reliability.scoring import Decay, EdgeSignals, ScoringSettings, Weights, edge_signals, label_edges
+from recon_assets.reliability.scoring import UNVERIFIED, Decay, EdgeSignals, ScoringSettings, Weights, edge_signals, label_edges
 
 EDGE_KEY = ["dataset_id", "publication_id"]
 # edge_reliability columns passed to score_edges as they are stored.
@@ -186,7 +186,7 @@ def _offline_verdict(pair: pd.DataFrame) -> tuple[str, str]:
     older_id, newer_id = publications["publication_id"]
     verdict = judged[(judged["older_publication_id"] == older_id) & (judged["newer_publication_id"] == newer_id)]
     if verdict.empty:
-        return "UNVERIFIED", "the judge emitted no pair (below the similarity gate, not newer, or a notice/erratum title)"
+        return UNVERIFIED, "the judge emitted no pair (below the similarity gate, not newer, or a notice/erratum title)"
     return verdict["verdict"].iloc[0], verdict["rationale"].iloc[0]
 
 
@@ -208,10 +208,11 @@ def stored_scoring(stored: pd.DataFrame) -> dict[str, object]:
     `edge_signals` keyword arguments, those the stored JSON holds; {} without edges. The stored thresholds and
     citation-trend rules are left out: the ablation evaluates the grid at their defaults."""
     # Counted on the two settings themselves: rows differing only in keys the ablation ignores are one setting.
-    held = Counter(
-        tuple((key, fields[key]) for key in ("centrality_rule", "lifecycle_penalty") if key in fields)
-        for fields in map(ScoringSettings.stored_fields, stored["weights"].dropna())
-    )
+    # Each distinct JSON text is read once, in order of first appearance (which breaks ties, as row order did).
+    held: Counter[tuple] = Counter()
+    for text, rows in stored["weights"].dropna().value_counts(sort=False).items():
+        fields = ScoringSettings.stored_fields(text)
+        held[tuple((key, fields[key]) for key in ("centrality_rule", "lifecycle_penalty") if key in fields)] += rows
     return dict(held.most_common(1)[0][0]) if held else {}
 
 

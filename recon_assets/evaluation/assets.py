@@ -40,10 +40,9 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
     cases = load_cases()
     with duckdb.get_connection() as con:
         stored = con.execute("SELECT * FROM edge_reliability").df()
-        scored_as_of = con.execute("SELECT max(as_of) FROM edge_reliability").fetchone()[0]
         if stored.empty:
             context.log.warning("edge_reliability has no edge: only the worked cases and the labelled pairs are measured")
-        as_of_date = scored_as_of or as_of.date()
+        as_of_date = as_of.date() if stored.empty else stored["as_of"].max().date()
         judged = con.execute(load_sql("judged_pairs_by_doi")).df()
         verdicts = judge_pairs(cases[cases["expected"] == KNOWN_CONTRADICTED], load_pair_texts(), judged)
         scoring = stored_scoring(stored)

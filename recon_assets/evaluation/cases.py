@@ -5,7 +5,6 @@ comes from."""
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -17,6 +16,7 @@ import pandas as pd
 from recon_assets.judgement.offline_judge import VERDICTS
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.years import MIN_YEAR
+from recon_assets.reliability.scoring import is_number
 
 REFERENCE_DIR = Path(__file__).resolve().parents[1] / "reference"
 LABELLED_CASES = REFERENCE_DIR / "labelled_cases.csv"
@@ -162,7 +162,7 @@ def _inputs_problem(text: str) -> str | None:
         f"publication_year not an integer in {WORKED_CASE_YEARS[0]}..{WORKED_CASE_YEARS[1]}":
             _is_int(year) and WORKED_CASE_YEARS[0] <= year <= WORKED_CASE_YEARS[1],
         "cited_by_count not an integer >= 0": _is_int(cites) and cites >= 0,
-        "coherence not a number in [0, 1]": _is_number(coherence) and 0 <= coherence <= 1,
+        "coherence not a number in [0, 1]": is_number(coherence) and 0 <= coherence <= 1,
         f"coherence_status not one of {', '.join(VERDICTS)}": given["coherence_status"] in VERDICTS,
         "as_of not a YYYY-MM-DD date": _is_iso_date(given["as_of"]),
     }
@@ -171,10 +171,6 @@ def _inputs_problem(text: str) -> str | None:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)  # JSON true is a Python int
-
-
-def _is_number(value: object) -> bool:
-    return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
 
 
 def _is_iso_date(value: object) -> bool:

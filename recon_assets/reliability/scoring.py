@@ -64,7 +64,7 @@ DECAY_HORIZON_YEARS = 20
 CITATION_SATURATION = 10_000
 
 
-def _is_number(value: object) -> bool:
+def is_number(value: object) -> bool:
     """A finite real number (Python or numpy int or float), not a bool (True would pass as 1), text, NaN, an
     infinity or an int too large for a float."""
     if not isinstance(value, numbers.Real) or isinstance(value, bool):
@@ -77,7 +77,7 @@ def _is_number(value: object) -> bool:
 
 def _outside_unit_interval(values: dict[str, object]) -> dict[str, object]:
     """{name: value} of the values that are not numbers in [0, 1]."""
-    return {name: value for name, value in values.items() if not (_is_number(value) and 0.0 <= value <= 1.0)}
+    return {name: value for name, value in values.items() if not (is_number(value) and 0.0 <= value <= 1.0)}
 
 
 @dataclass(frozen=True)
@@ -137,7 +137,7 @@ class TrendRules:
     growth_foundational_centrality: float = 0.4
 
     def __post_init__(self) -> None:
-        if not (all(_is_number(value) for value in asdict(self).values()) and -1.0 <= self.decline <= 0.0
+        if not (all(is_number(value) for value in asdict(self).values()) and -1.0 <= self.decline <= 0.0
                 and 0.0 <= self.growth <= 1.0 and self.growth_min_age >= 0 and 0.0 <= self.growth_foundational_centrality <= 1.0):
             raise ValueError(f"trend rules out of range (decline in [-1, 0], growth and centrality in [0, 1], age >= 0): {self}")
 
@@ -161,7 +161,7 @@ class ScoringSettings:
 
     def __post_init__(self) -> None:
         penalty = self.lifecycle_penalty
-        if self.decay not in DECAYS or self.centrality_rule not in CENTRALITY_RULES or not (_is_number(penalty) and 0.0 <= penalty <= 1.0):
+        if self.decay not in DECAYS or self.centrality_rule not in CENTRALITY_RULES or not (is_number(penalty) and 0.0 <= penalty <= 1.0):
             raise ValueError(
                 f"decay must be one of {DECAYS}, centrality_rule one of {CENTRALITY_RULES} and lifecycle_penalty a number "
                 f"in [0, 1], got {self.decay!r}, {self.centrality_rule!r} and {penalty!r}"
@@ -324,6 +324,11 @@ def reliability(
     return np.round(np.clip(score - np.asarray(penalty), 0.0, 1.0), RELIABILITY_DECIMALS)
 
 
+def _coherent_enough(coherence: np.ndarray, coherence_verified: np.ndarray, thresholds: Thresholds) -> np.ndarray:
+    """The FOUNDATIONAL coherence condition: coherence at the bar, or coherence UNVERIFIED (no evidence against)."""
+    return (coherence >= thresholds.foundational_coherence) | ~np.asarray(coherence_verified, dtype=bool)
+
+
 def labels(
     centrality: np.ndarray,
     recency_: np.ndarray,
@@ -336,7 +341,7 @@ def labels(
     """The lifecycle label of each edge; first match wins (see module docstring). Inputs shape (n,) or scalars;
     returns an object array of label strings of the broadcast shape."""
     centrality, recency_, coherence, reliability_ = (np.asarray(x, dtype=float) for x in (centrality, recency_, coherence, reliability_))
-    coherent = (coherence >= thresholds.foundational_coherence) | ~np.asarray(coherence_verified, dtype=bool)
+    coherent = _coherent_enough(coherence, coherence_verified, thresholds)
     return np.select(
         [
             (centrality >= thresholds.foundational_centrality) & coherent,
@@ -374,7 +379,7 @@ def trend_labels(
     trend, age, centrality, coherence = (np.asarray(x, dtype=float) for x in (trend, age, centrality, coherence))
     # Comparisons with NaN are False, so a NaN trend or age never moves a label.
     growing_old = (age >= rules.growth_min_age) & (trend >= rules.growth)
-    coherent = (coherence >= thresholds.foundational_coherence) | ~np.asarray(coherence_verified, dtype=bool)
+    coherent = _coherent_enough(coherence, coherence_verified, thresholds)
     to_foundational = (labels_ != FOUNDATIONAL) & growing_old & coherent & (centrality >= rules.growth_foundational_centrality)
     to_declining = ~to_foundational & (labels_ == CURRENT) & (trend <= rules.decline)
     return np.where(to_foundational, FOUNDATIONAL, np.where(to_declining, DECLINING, labels_)).astype(object)

@@ -31,14 +31,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from recon_assets.reliability.scoring import RELIABILITY_DECIMALS, reliability_text
+from recon_assets.reliability.scoring import RELIABILITY_DECIMALS, SUPERSEDED, reliability_text
 
 PASS, STALE, CONTRADICTED, INSUFFICIENT, FORCED_PASS = "PASS", "STALE", "CONTRADICTED", "INSUFFICIENT", "FORCED_PASS"
 VERDICTS = (PASS, STALE, CONTRADICTED, INSUFFICIENT, FORCED_PASS)
 # DOMAIN.md: "the ceiling of 2 rounds" of evidence expansion.
 MAX_EXPANSION_ROUNDS = 2
 # An edge label that counts as weak evidence whatever the reliability (retractions land here).
-WEAK_LABEL = "SUPERSEDED"
+WEAK_LABEL = SUPERSEDED
 
 
 @dataclass(frozen=True)

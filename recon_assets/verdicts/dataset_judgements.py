@@ -19,7 +19,7 @@ Key = tuple[str, str]
 # Columns of the dataset copied onto the score_edges rows of its expanded publications.
 DATASET_COLUMNS = [
     "research_area", "dataset_id", "dataset_doi", "dataset_short_name", "dataset_superseded", "dataset_version",
-    "successor_version", "superseded_since", "dataset_collection_progress",
+    "successor_version", "superseded_since",
 ]
 VERDICT_COLUMNS = [
     *KEY, "dataset_doi", "dataset_short_name", "dataset_version", "verdict", "stale", "staleness_reason", "contradicted",
@@ -102,7 +102,8 @@ def expanded_edge_scorer(datasets: Mapping[Key, Mapping[str, object]], *, as_of:
         dataset = datasets[key]
         columns = {**dict(zip(KEY, key)), **{column: dataset[column] for column in DATASET_COLUMNS[2:]}}
         frame = expansion_edges(works, columns, as_of=as_of)
-        scored = score_edges(frame, as_of=as_of, **ScoringSettings.from_json(dataset["weights"]).score_kwargs())
+        # Only reliability and label are kept: no reasons (explain=False), the costliest part of scoring.
+        scored = score_edges(frame, as_of=as_of, explain=False, **ScoringSettings.from_json(dataset["weights"]).score_kwargs())
         return [Edge(row.citation, float(row.reliability), row.label) for row in scored.itertuples(index=False)]
 
     return score

@@ -162,8 +162,8 @@ def expansion_edges(works: Sequence[CitingWork], dataset: Mapping[str, Any], *, 
 
     Args:
         dataset: the dataset's columns copied onto every row: research_area, dataset_id, dataset_doi,
-            dataset_short_name and the lifecycle columns score_edges reads (dataset_superseded,
-            dataset_version, successor_version, superseded_since, dataset_collection_progress).
+            dataset_short_name and the lifecycle columns score_edges reads for labels (dataset_superseded,
+            dataset_version, successor_version, superseded_since).
         as_of: the citation trend is measured up to the smaller of its year and the year the work was fetched.
 
     Returns:
