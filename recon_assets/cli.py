@@ -67,12 +67,13 @@ def explain_doi(doi: str, database: Path) -> int:
                 [key, key],
             ).df()
             current = current_snapshot_id(con)
+            # Only needed to say why a DOI has no scored edge.
             known, edges = con.execute(
                 "SELECT (SELECT count(*) FROM publications WHERE doi = ?) + (SELECT count(*) FROM datasets WHERE doi = ?), "
                 "(SELECT count(*) FROM dataset_publication_edges JOIN publications AS p USING (publication_id) "
                 "JOIN datasets AS d USING (dataset_id) WHERE p.doi = ? OR d.doi = ?)",
                 [key, key, key, key],
-            ).fetchone()
+            ).fetchone() if rows.empty else (None, None)
     except duckdb.CatalogException as error:  # a table the scores need is missing
         return _fail(f"{database} holds no scores yet ({str(error).splitlines()[0]}): run `recon run` first")
     except duckdb.Error as error:  # e.g. locked by a running `recon run`, or not a DuckDB file

@@ -37,7 +37,7 @@ import requests
 
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_requests
 from recon_assets.enrichment.openalex_records import SELECT_FIELDS
-from recon_assets.enrichment.retries import RetryPolicy, header_number
+from recon_assets.enrichment.retries import RetryPolicy, header_number, header_seconds
 from recon_assets.kg.doi import canonical_doi
 
 DEFAULT_BASE_URL = "https://api.openalex.org"
@@ -258,11 +258,8 @@ def budget_spent(response: requests.Response | None, max_retry_after: float) -> 
 def reset_seconds(response: requests.Response) -> float | None:
     """Seconds until the daily budget resets: `X-RateLimit-Reset` (OpenAlex sends the seconds to midnight
     UTC), else `Retry-After`; None when neither is a number of seconds (>= 0)."""
-    for header in ("X-RateLimit-Reset", "Retry-After"):
-        seconds = header_number(response, header)
-        if seconds is not None and seconds >= 0:
-            return seconds
-    return None
+    reset = header_seconds(response, "X-RateLimit-Reset")
+    return reset if reset is not None else header_seconds(response, "Retry-After")
 
 
 def _budget_message(response: requests.Response) -> str:

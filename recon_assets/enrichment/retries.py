@@ -26,6 +26,13 @@ def header_number(response, name: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def header_seconds(response, name: str) -> float | None:
+    """The header `name` as a number of seconds (`header_number`, 0 or more), or None: a negative wait or
+    reset time is nonsense, as if the server had said nothing."""
+    seconds = header_number(response, name)
+    return seconds if seconds is not None and seconds >= 0 else None
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     """How an HTTP client retries (module docstring): `retries` further attempts, exponential `backoff` seconds,
@@ -54,9 +61,8 @@ class RetryPolicy:
 
         def wait(state: RetryCallState) -> float:
             error = state.outcome.exception() if state.outcome else None
-            asked = header_number(getattr(error, "response", None), "Retry-After")
-            # A negative or non-finite Retry-After is nonsense: wait as if the server had said nothing.
-            if asked is None or asked < 0:
+            asked = header_seconds(getattr(error, "response", None), "Retry-After")
+            if asked is None:
                 return fallback(state)
             return min(asked, self.max_retry_after)
 
