@@ -316,23 +316,23 @@ def judge_edges(
     vectors[involved] = embedder([texts[i] for i in involved])
 
     codes, dataset_ids = pd.factorize(edges["dataset_id"], sort=True)
-    successor_users = set(zip(codes[edges["via_successor"].to_numpy()], position[edges["via_successor"].to_numpy()]))
-    found = [(np.empty(0, dtype=np.intp),) * 3 + (np.empty(0),)]
-    for code, group in pd.DataFrame({"position": position, "via_successor": edges["via_successor"].to_numpy()}).groupby(codes, sort=True):
+    found = [(np.empty(0, dtype=np.intp),) * 3 + (np.empty(0), np.empty(0, dtype=bool))]
+    for code, group in edges[["position", "via_successor"]].groupby(codes, sort=True):
         group = group.sort_values("position")
         users = group["position"].to_numpy()
-        older = users[~np.isnan(year[users]) & ~group["via_successor"].to_numpy()]
+        on_successor = group["via_successor"].to_numpy(dtype=bool)
+        older = users[~np.isnan(year[users]) & ~on_successor]
         newer = users[is_candidate[users]]
         for block_start in range(0, older.size if newer.size else 0, _BLOCK_ROWS):
             block = older[block_start : block_start + _BLOCK_ROWS]
             older_pos, newer_pos, similarity = _top_pairs(vectors, year, block, newer, top_k, min_similarity)
-            found.append((np.full(older_pos.size, code), older_pos, newer_pos, similarity))
-    code, older_pos, newer_pos, similarity = (np.concatenate(parts) for parts in zip(*found))
+            via = np.isin(newer_pos, users[on_successor])
+            found.append((np.full(older_pos.size, code), older_pos, newer_pos, similarity, via))
+    code, older_pos, newer_pos, similarity, via = (np.concatenate(parts) for parts in zip(*found))
 
     # Each newer publication's cue is found once, however many pairs it is part of.
     cue_of = {n: find_cue(texts[n]) for n in np.unique(newer_pos)}
     judgements = [judge_pair(s, cue_of[n], min_similarity=min_similarity) for s, n in zip(similarity, newer_pos)]
-    via = np.array([(c, n) in successor_users for c, n in zip(code, newer_pos)], dtype=bool)
     return pd.DataFrame(
         {
             "dataset_id": dataset_ids[code],
