@@ -63,6 +63,12 @@ def column_schema(con: duckdb.DuckDBPyConnection, table: str) -> dg.TableSchema:
     )
 
 
+def distribution(values: pd.Series, labels: Sequence[str]) -> dict[str, int]:
+    """{label: how many of `values` are that label}, for every label in `labels` (0 included), in that order."""
+    counts = values.value_counts()
+    return {label: int(counts.get(label, 0)) for label in labels}
+
+
 def per_partition_figures(
     context: dg.AssetExecutionContext,
     rows: pd.DataFrame,
@@ -88,8 +94,7 @@ def per_partition_figures(
         area_rows = rows[rows["research_area"] == area]
         area_figures: dict[str, object] = {"rows": len(area_rows)}
         if labels:
-            counts = area_rows[column].value_counts()
-            area_figures["label_distribution"] = {label: int(counts.get(label, 0)) for label in labels}
+            area_figures["label_distribution"] = distribution(area_rows[column], labels)
         figures[area] = area_figures
         context.log_event(
             dg.AssetObservation(

@@ -12,7 +12,7 @@ from recon_assets.judgement.assets import coherence_judgements
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.metadata import per_partition_figures, table_metadata
+from recon_assets.metadata import distribution, per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.scoring import LABELS, CentralityRule, Decay, ScoringSettings, Thresholds, TrendRules, Weights
@@ -111,8 +111,7 @@ def edge_reliability(
             lineage=EDGE_RELIABILITY_LINEAGE,
         )
     # `rows` are exactly the rows just written for these areas: count them here rather than query them back.
-    counts = rows["label"].value_counts()
-    distribution = {label: int(counts.get(label, 0)) for label in LABELS}
+    label_counts = distribution(rows["label"], LABELS)
     per_area = per_partition_figures(context, rows, areas, LABELS)
     signals = {
         "with_citation_count": int(rows["cited_by_count"].notna().sum()),
@@ -123,12 +122,12 @@ def edge_reliability(
     }
     superseded = int(rows["dataset_superseded"].sum())
     context.log.info(
-        f"scored {sum(distribution.values()):,} edges in {len(areas)} research area(s): {distribution}; "
+        f"scored {sum(label_counts.values()):,} edges in {len(areas)} research area(s): {label_counts}; "
         f"{superseded:,} to a superseded dataset version; OpenAlex/Crossref: {signals}"
     )
     return dg.MaterializeResult(
         metadata={
-            **metadata, "label_distribution": distribution, "openalex_signals": signals,
+            **metadata, "label_distribution": label_counts, "openalex_signals": signals,
             "edges_to_superseded_datasets": superseded, "as_of": as_of_date.isoformat(),
             "rows_per_research_area": {area: figures["rows"] for area, figures in per_area.items()},
             "label_distribution_per_research_area": {area: figures["label_distribution"] for area, figures in per_area.items()},

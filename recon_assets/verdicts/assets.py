@@ -13,7 +13,7 @@ from recon_assets.judgement.assets import coherence_judgements
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.metadata import per_partition_figures, table_metadata
+from recon_assets.metadata import distribution, per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.resources import AsOfDate, OpenAlexResource
@@ -115,8 +115,7 @@ def dataset_verdicts(
             preview_columns=["research_area", "dataset_short_name", "verdict", "previous_verdict", "reason"],
             lineage=DATASET_VERDICTS_LINEAGE,
         )
-    counts = rows["verdict"].value_counts()
-    distribution = {verdict: int(counts.get(verdict, 0)) for verdict in VERDICTS}
+    verdict_counts = distribution(rows["verdict"], VERDICTS)
     per_area = per_partition_figures(context, rows, areas, VERDICTS, column="verdict")
     expansion = {
         "expanded_datasets": int((rows["expansion_rounds"] > 0).sum()),
@@ -124,10 +123,10 @@ def dataset_verdicts(
         "openalex_works_cached": len(cached),
         "verdicts_changed": len(history),
     }
-    context.log.info(f"judged {len(rows):,} datasets in {len(areas)} research area(s): {distribution}; expansion: {expansion}")
+    context.log.info(f"judged {len(rows):,} datasets in {len(areas)} research area(s): {verdict_counts}; expansion: {expansion}")
     return dg.MaterializeResult(
         metadata={
-            **metadata, "verdict_distribution": distribution, **expansion, "as_of": as_of_date.isoformat(),
+            **metadata, "verdict_distribution": verdict_counts, **expansion, "as_of": as_of_date.isoformat(),
             "verdict_distribution_per_research_area": {area: figures["label_distribution"] for area, figures in per_area.items()},
         }
     )
