@@ -98,7 +98,7 @@ def edge_reliability(
     with duckdb.get_connection() as con:
         edges = con.execute(load_sql("edges_in_research_areas"), [areas]).df()
         pairs = con.execute(load_sql("area_judgements"), [areas]).df()
-        rows = score_research_area_edges(edges, pairs, as_of=as_of_date, **settings.score_kwargs())
+        rows = score_research_area_edges(edges, pairs, as_of=as_of_date, settings=settings)
         rows = rows.assign(
             as_of=as_of_date, snapshot_id=current_snapshot_id(con), weights=settings.to_json(), scored_at=datetime.now(timezone.utc)
         )

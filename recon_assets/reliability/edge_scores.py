@@ -5,7 +5,7 @@ from datetime import date
 import pandas as pd
 
 from recon_assets.judgement.offline_judge import aggregate_edge_coherence
-from recon_assets.reliability.scoring import CentralityRule, Decay, Thresholds, TrendRules, Weights, score_edges
+from recon_assets.reliability.scoring import ScoringSettings, score_edges
 
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 EDGE_KEY = ["dataset_id", "publication_id"]
@@ -16,12 +16,7 @@ def score_research_area_edges(
     pairs: pd.DataFrame,
     *,
     as_of: date,
-    weights: Weights,
-    decay: Decay,
-    thresholds: Thresholds,
-    centrality_rule: CentralityRule,
-    trend_rules: TrendRules,
-    lifecycle_penalty: float,
+    settings: ScoringSettings,
 ) -> pd.DataFrame:
     """Scored edges, one row per row of `edges` (an edge appears once per research area of its publication).
 
@@ -30,6 +25,7 @@ def score_research_area_edges(
             besides coherence (sql/edges_in_research_areas.sql).
         pairs: judged pairs (coherence_judgements rows, any research area) with newer_citation, the newer
             publication's citation tag; a pair stored under several areas counts once.
+        settings: what `score_edges` scores with.
 
     Returns:
         `edges` plus coherence, coherence_status, evidence and the `score_edges` columns; empty in, empty out.
@@ -46,7 +42,4 @@ def score_research_area_edges(
         )
     ]
     frame = edges.merge(coherence[[*EDGE_KEY, "coherence", "coherence_status", "evidence"]], on=EDGE_KEY, how="left")
-    return score_edges(
-        frame, as_of=as_of, weights=weights, decay=decay, thresholds=thresholds,
-        centrality_rule=centrality_rule, trend_rules=trend_rules, lifecycle_penalty=lifecycle_penalty,
-    )
+    return score_edges(frame, as_of=as_of, **settings.score_kwargs())
