@@ -19,6 +19,7 @@ import dagster as dg
 import duckdb
 from filelock import FileLock, Timeout
 
+from recon_assets.evaluation.ablation import RATE_COLUMNS
 from recon_assets.kg.export_reader import detect_format
 from recon_assets.paths import REPO_ROOT, database_path
 from recon_assets.resources import AsOfDate, openalex_offline
@@ -29,6 +30,12 @@ PARTITION_RANGE_END_TAG = "dagster/asset_partition_range_end"
 DEFAULT_DAGSTER_HOME = Path(".dagster_home")
 # INFO shows each asset's progress lines; Dagster's per-event DEBUG lines would bury them.
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "INFO"}}}}
+# The evaluation's rates `recon run` prints (ablation.RATE_COLUMNS keys), with the words it prints them with.
+_SUMMARY_RATES = {
+    "staleness": "staleness caught", "flagged_share": "all edges flagged (base rate)",
+    "foundational_false_flag": "foundational false flags", "contradiction": "contradictions caught",
+    "superseded_precision": "SUPERSEDED known-superseded",
+}
 
 
 class PreflightError(RuntimeError):
@@ -174,11 +181,8 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
     with duckdb.connect(str(database), read_only=True) as con:
         labels = con.execute("SELECT label, count(*) FROM edge_reliability GROUP BY 1 ORDER BY 2 DESC").fetchall()
         verdicts = con.execute("SELECT verdict, count(*) FROM dataset_verdicts GROUP BY 1 ORDER BY 2 DESC").fetchall()
-        evaluation = con.execute(
-            "SELECT staleness_caught, staleness_cases, edges_flagged, edges_scored, foundational_flagged, foundational_cases, "
-            "contradictions_caught, contradiction_pairs, superseded_known, superseded_labelled "
-            "FROM reliability_evaluation WHERE is_default"
-        ).fetchone()
+        fractions = ", ".join(column for rate in _SUMMARY_RATES for column in RATE_COLUMNS[rate][1:])
+        evaluation = con.execute(f"SELECT {fractions} FROM reliability_evaluation WHERE is_default").fetchone()
         snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(
             "SELECT snapshot_id, lines_read, nodes_accepted, relationships_accepted, rejected, ingested_at "
             "FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1"
@@ -193,14 +197,12 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
     if verdicts:
         print("dataset verdicts (per research area): " + ", ".join(f"{verdict} {count:,}" for verdict, count in verdicts))
     if evaluation:
-        names = (
-            "staleness caught", "all edges flagged (base rate)", "foundational false flags", "contradictions caught",
-            "SUPERSEDED known-superseded",
-        )
-        fractions = zip(names, evaluation[::2], evaluation[1::2])
         print(
             "evaluation on the labelled cases (default weights): "
-            + ", ".join(f"{name} {f'{n}/{d}' if d else 'n/a (0 cases)'}" for name, n, d in fractions)
+            + ", ".join(
+                f"{name} {f'{n}/{d}' if d else 'n/a (0 cases)'}"
+                for name, n, d in zip(_SUMMARY_RATES.values(), evaluation[::2], evaluation[1::2])
+            )
         )
     if judging:
         print(judging)
