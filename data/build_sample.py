@@ -297,8 +297,8 @@ def family_of(short_name: str) -> str:
     return SHORTNAME_VERSION.sub("", short_name)
 
 
-def select_collections(rows: list[dict]) -> list[tuple[str, dict]]:
-    """(family label, representative row) per distinct ShortName+version of the chosen families.
+def select_collections(rows: list[dict], families: tuple[tuple[str, str], ...] = FAMILIES) -> list[tuple[str, dict]]:
+    """(family label, representative row) per distinct ShortName+version of the chosen `families`.
 
     Rows repeated across providers are one collection; the representative has a DOI if any row does,
     then the alphabetically first provider and concept-id.
@@ -310,7 +310,7 @@ def select_collections(rows: list[dict]) -> list[tuple[str, dict]]:
             continue
         if EARLY_PRODUCT.search(row["ShortName"]):
             continue
-        for label, pattern in FAMILIES:
+        for label, pattern in families:
             if re.search(pattern, row["ShortName"]):
                 key = (row["ShortName"], collection_version(row))
                 groups[key].append(row)
@@ -334,15 +334,17 @@ class DatasetInfo:
     title: str
 
 
-def add_datasets(graph: SampleGraph, rows: list[dict], umm_by_name: dict) -> tuple[list[DatasetInfo], Counter]:
-    """Add Dataset nodes for the chosen CMR collections; edgraph nodes with the same cmrId or DOI stay as they are."""
+def add_datasets(
+    graph: SampleGraph, rows: list[dict], umm_by_name: dict, chosen: tuple[tuple[str, str], ...] = FAMILIES
+) -> tuple[list[DatasetInfo], Counter]:
+    """Add Dataset nodes for the CMR collections of the `chosen` families; edgraph nodes with the same cmrId or DOI stay as they are."""
     real_by_doi = {
         n.properties["doi"].lower(): n for n in graph.of_label("Dataset") if n.properties.get("doi")
     }
     infos: list[DatasetInfo] = []
     families: Counter = Counter()
     seen_global_ids = {n.properties["globalId"] for n in graph.of_label("Dataset")}
-    for family, row in select_collections(rows):
+    for family, row in select_collections(rows, chosen):
         version = collection_version(row)
         release = int(row["ReleaseDate"][:4]) if row["ReleaseDate"] else None
         real = graph.nodes.get(("Dataset", row["concept-id"])) or real_by_doi.get(row["DOI"].lower())
@@ -625,6 +627,87 @@ def add_usage(graph: SampleGraph, infos: list[DatasetInfo]) -> None:
                     continue
                 candidates = [c for family in lineage for c in by_family[family]]
                 graph.add_edge("USES_DATASET", ref, pick_in_lineage(candidates, year).ref, "derived")
+
+
+# ---------------------------------------------------------------------------------------------
+# Labelled real cases (recon_assets/reference/evaluation/), so that the evaluation finds them in the KG
+# ---------------------------------------------------------------------------------------------
+
+EVALUATION = Path(__file__).resolve().parents[1] / "recon_assets" / "reference" / "evaluation"
+
+
+def case_dataset(graph: SampleGraph, case: dict, cmr_rows: list[dict], umm_by_name: dict) -> tuple[str, str]:
+    """The Dataset node a labelled case names: the CMR record of its concept id or DOI (with every other collection
+    of its short name, so that the KG holds the versions that replace it, as the real KG does), else a node made
+    of the case's own short name, version and DOI."""
+    matching = [
+        row for row in cmr_rows
+        if (case["dataset_cmr_concept_id"] and row["concept-id"] == case["dataset_cmr_concept_id"])
+        or (case["dataset_doi"] and row["DOI"].lower() == case["dataset_doi"])
+    ]
+    short_name = matching[0]["ShortName"] if matching else case["dataset_short_name"]
+    family_rows = [row for row in cmr_rows if short_name and row["ShortName"] == short_name and not NEAR_REAL_TIME.search(row["Version"] + row["ShortName"])]
+    add_datasets(graph, family_rows, umm_by_name, chosen=(("case", rf"^{re.escape(short_name)}$"),))
+    if matching:
+        row = min(matching, key=lambda r: (r["DOI"] == "", r["provider-id"], r["concept-id"]))
+        found = graph.nodes.get(("Dataset", row["concept-id"])) or next(
+            (n for n in graph.of_label("Dataset") if row["DOI"] and n.properties.get("doi", "").lower() == row["DOI"].lower()), None
+        )
+        if found is not None:
+            return ("Dataset", found.key)
+    version = case["dataset_version"]
+    properties = {
+        "globalId": global_id(case["dataset_doi"] or f"{short_name} {version}"),
+        # "GPM_3IMERGDF V05" as CMR entry titles write it; a version spelled with words stays as written
+        "longName": f"{short_name} {'V' if version[:1].isdigit() else ''}{version}".strip(),
+        "shortName": short_name,
+    }
+    if case["dataset_doi"]:
+        properties["doi"] = case["dataset_doi"]
+    return graph.add_node("Dataset", f"case:{properties['globalId']}", properties, "labelled case")
+
+
+def case_publication(graph: SampleGraph, doi: str, publications: dict) -> tuple[str, str]:
+    """The Publication node of a labelled DOI (recon_assets/reference/evaluation/publications.json): title, year, first
+    author and, only when openly licensed, its abstract ('N/A' otherwise, as the KG writes a missing one)."""
+    record = publications[doi]
+    properties = {
+        "abstract": record.get("abstract") or "N/A",
+        "authors": record.get("first_author") or "",
+        "doi": doi,
+        "globalId": global_id(doi),
+        "title": record.get("title") or "N/A",
+        "year": str(record["year"]),
+    }
+    return graph.add_node("Publication", f"doi:{doi}", properties, "labelled case")
+
+
+def add_labelled_cases(graph: SampleGraph, cmr_rows: list[dict], umm_by_name: dict) -> Counter:
+    """Every independent labelled edge as Publication-USES_DATASET->Dataset, and every labelled dispute's comment and
+    reply as publications citing what they answer (a comment on a paper cites it, and a reply cites both)."""
+    publications = json.loads((EVALUATION / "publications.json").read_text(encoding="utf-8"))
+    counts: Counter = Counter()
+    with (EVALUATION / "labelled_edges.csv").open(encoding="utf-8", newline="") as handle:
+        for case in csv.DictReader(handle):
+            if case["independent"] != "true":
+                continue  # the circular cases are edges the rules above already derive
+            dataset = case_dataset(graph, case, cmr_rows, umm_by_name)
+            graph.add_edge("USES_DATASET", case_publication(graph, case["publication_doi"], publications), dataset, "labelled case")
+            counts[case["class"]] += 1
+    with (EVALUATION / "labelled_pairs.csv").open(encoding="utf-8", newline="") as handle:
+        for pair in csv.DictReader(handle):
+            if pair["kind"] != "dispute" or not (pair["original_doi"] and pair["comment_doi"]):
+                continue
+            original = case_publication(graph, pair["original_doi"].lower(), publications)
+            comment = case_publication(graph, pair["comment_doi"].lower(), publications)
+            graph.add_edge("CITES", comment, original, "labelled dispute")
+            counts["dispute comments"] += 1
+            if pair["reply_doi"]:
+                reply = case_publication(graph, pair["reply_doi"].lower(), publications)
+                graph.add_edge("CITES", reply, comment, "labelled dispute")
+                graph.add_edge("CITES", reply, original, "labelled dispute")
+                counts["dispute replies"] += 1
+    return counts
 
 
 def add_research_areas(graph: SampleGraph) -> None:
@@ -925,7 +1008,7 @@ def readme_text(
 # ---------------------------------------------------------------------------------------------
 
 
-def build(real: Path) -> tuple[SampleGraph, Counter, dict]:
+def build(real: Path) -> tuple[SampleGraph, Counter, dict, Counter]:
     """Read the real files under `real` and build the whole sample graph."""
     graph = SampleGraph()
     identities = add_edgraph(graph, json.loads((real / "edgraph_kg_sample_records.json").read_text(encoding="utf-8")))
@@ -946,9 +1029,10 @@ def build(real: Path) -> tuple[SampleGraph, Counter, dict]:
     for citing, cited in openalex["internal_citation_edges_citing_to_cited"]:
         graph.add_edge("CITES", refs[citing], refs[cited], "openalex")
     add_usage(graph, infos)
+    labelled = add_labelled_cases(graph, cmr_rows, umm_by_name)
     add_research_areas(graph)
     add_pagerank(graph)
-    return graph, families, identities
+    return graph, families, identities, labelled
 
 
 # The recording keeps the fields openalex_works asks OpenAlex for (SELECT_FIELDS), so it holds what a live call returns.
@@ -969,6 +1053,23 @@ No work is invented for the sample's other DOIs: the five edgraph publications (
 10.1016/j.rse.2020.111869, 10.3390/rs15020297, 10.3390/universe8060297, 10.5194/acp-21-12359-2021) are
 not in the recording, so `openalex_works` gives them status `error` with `offline: not in the recorded
 cache` (unknown, not "not found"), and their edges are scored on PageRank alone, as the reason says.
+"""
+
+
+def labelled_readme(counts: Counter) -> str:
+    """The README section on the labelled real cases added to the sample."""
+    listed = ", ".join(f"{count} {what}" for what, count in sorted(counts.items()))
+    return f"""
+## Labelled real cases (`recon_assets/reference/evaluation/`)
+
+The evaluation's independent labelled edges are in the sample, so `reliability_evaluation` finds them: {listed}.
+Each is a real Publication-USES_DATASET->Dataset edge with its source (`labelled_edges.csv`, LABELLED_CASES.md
+beside it); publications carry their real title, year and first author, and their abstract only when it is
+openly licensed (`publications.json`). A case's Dataset node is its CMR record when the shipped CMR extract has it,
+together with every other collection of the same short name (the real KG holds the versions that replace it);
+otherwise a node of the case's own short name, version (in `longName`, "SHORT V05" or "SHORT Edition4.0") and DOI, `globalId` = uuid5 of
+the DOI, or of "SHORT version" when the case names none. Each labelled dispute's comment (and reply, when one was
+published) is a Publication citing what it answers: a comment on a paper cites it, a reply cites both.
 """
 
 
@@ -996,14 +1097,14 @@ def main() -> None:
     parser.add_argument("--real", type=Path, required=True, help="folder of the real source files")
     parser.add_argument("--out", type=Path, required=True, help="output folder (data/sample)")
     args = parser.parse_args()
-    graph, families, identities = build(args.real)
+    graph, families, identities, labelled = build(args.real)
     nodes, ids, rels = number(graph)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "graph.json").write_text(apoc_json_lines(nodes, ids, rels), encoding="utf-8")
     (args.out / "graph.graphml").write_bytes(apoc_graphml(nodes, ids, rels))
     real_readme = (args.real / "README.md").read_text(encoding="utf-8")
     (args.out / "README.md").write_text(
-        readme_text(graph, nodes, ids, rels, real_readme, families, identities) + OPENALEX_RECORDING_README,
+        readme_text(graph, nodes, ids, rels, real_readme, families, identities) + labelled_readme(labelled) + OPENALEX_RECORDING_README,
         encoding="utf-8",
     )
     recording = json.dumps(openalex_recording(args.real), ensure_ascii=False, indent=1) + "\n"

@@ -22,7 +22,7 @@ from recon_assets.quality import (
     validate_publication_years,
 )
 from recon_assets.reliability.assets import edge_reliability
-from recon_assets.reliability.scoring import LABELS
+from recon_assets.reliability.labels import LABELS
 from recon_assets.verdicts.checks import dataset_verdicts_one_valid_per_dataset
 
 
@@ -159,13 +159,15 @@ def openalex_cache_one_row_per_doi(duckdb: DuckDBResource) -> dg.AssetCheckResul
 
 @dg.asset_check(asset=openalex_works, blocking=False)
 def openalex_match_rate(config: OpenAlexMatchConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
-    """Enough requested DOIs were found in OpenAlex (found / requested, all research areas); per research
-    area: found, not_found, error, requested and the match rate."""
+    """Enough of the DOIs OpenAlex answered for were found (found / (found + not_found), all research areas): a low
+    rate means DOIs that do not match, whatever is offline. DOIs without an answer (error: offline, not fetched, a
+    failed request) are counted beside it, not against it; per research area: found, not_found, error, answered and
+    the match rate."""
     return _per_area_share(
         duckdb,
         "SELECT research_area, count(*) FILTER (status = 'found'), count(*) FILTER (status = 'not_found'), "
-        "count(*) FILTER (status = 'error'), count(*) FROM openalex_works GROUP BY 1 ORDER BY 1",
-        counts=("found", "not_found", "error", "requested"), share="match_rate", empty=1.0,
+        "count(*) FILTER (status = 'error'), count(*) FILTER (status <> 'error') FROM openalex_works GROUP BY 1 ORDER BY 1",
+        counts=("found", "not_found", "error", "answered"), share="match_rate", empty=1.0,
         passes=lambda rate: rate >= config.min_match_rate,
     )
 
@@ -198,7 +200,9 @@ def _per_area_share(
         description=f"{share} {overall:.3f} ({', '.join(f'{name} {value:,}' for name, value in totals.items())})",
         metadata={
             share: overall, **totals,
-            "per_research_area": {area: {**dict(zip(counts, values)), share: values[0] / values[-1]} for area, *values in per_area},
+            "per_research_area": {
+                area: {**dict(zip(counts, values)), share: values[0] / values[-1] if values[-1] else empty} for area, *values in per_area
+            },
         },
     )
 

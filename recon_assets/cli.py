@@ -16,9 +16,12 @@ import pandas as pd
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.paths import database_path
-from recon_assets.reliability.scoring import ScoringSettings, Thresholds, label_bars, reliability_text
+from pydantic import ValidationError
+
+from recon_assets.reliability.reasons import reliability_text
+from recon_assets.reliability.settings import LabelThresholds, ScoringSettings
 from recon_assets.table_docs import TABLE_DOCS
-from recon_assets.verdicts.critic import CriticRules
+from recon_assets.verdicts.critic import VerdictRules
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -114,15 +117,17 @@ def _fail(message: str) -> int:
 
 
 def _reliability_line(row) -> str:
-    """'reliability 0.42  DECLINING  (dominant signal: recency)'. The reliability is never shown as reaching a
-    bar it is below: the label thresholds it was scored with (the defaults when its stored settings are not
-    readable, e.g. written before they were checked), or the verdicts' reliable-edge bar (default 0.40)."""
+    """'reliability 0.42  DECLINING  (dominant signal: superseded_version)', then the evidence observed. The
+    reliability is never shown as reaching a bar it is below: the SUPERSEDED bar it was scored with (the default
+    when its stored settings are not readable), or the verdicts' reliable-edge bar (default 0.40)."""
     try:
-        thresholds = ScoringSettings.from_json(row.weights).thresholds
-    except ValueError:
-        thresholds = Thresholds()
-    bars = (*label_bars(thresholds), CriticRules().reliable)
-    return f"reliability {reliability_text(row.reliability, bars)}  {row.label}  (dominant signal: {row.dominant_signal})"
+        thresholds = ScoringSettings.model_validate_json(row.scoring_settings).thresholds
+    except ValidationError:
+        thresholds = LabelThresholds()
+    bars = (thresholds.superseded_reliability, VerdictRules().reliable)
+    evidence = ", ".join(row.evidence) if len(row.evidence) else "none"
+    return (f"reliability {reliability_text(row.reliability, bars)}  {row.label}  (dominant signal: {row.dominant_signal}; "
+            f"evidence: {evidence})")
 
 
 def _lifecycle_part(row) -> str:
@@ -145,8 +150,8 @@ def _openalex_line(row) -> str:
     if row.openalex_status == "error":
         return f"OpenAlex: no record ({row.openalex_error})"
     parts = [f"OpenAlex {row.openalex_status}"]
-    if not pd.isna(row.cited_by_count):
-        parts.append(f"{int(row.cited_by_count):,} citations -> citation centrality {row.citation_centrality:.2f}")
+    if not pd.isna(row.citations_as_of):
+        parts.append(f"{int(row.citations_as_of):,} citations up to as_of -> citation centrality {row.citation_centrality:.2f}")
     parts.append(f"centrality from {row.centrality_source}")
     if not pd.isna(row.citation_trend):
         parts.append(f"citation trend {row.citation_trend:+.2f}")

@@ -19,10 +19,9 @@ import dagster as dg
 import duckdb
 from filelock import FileLock, Timeout
 
-from recon_assets.evaluation.ablation import RATE_COLUMNS
 from recon_assets.kg.export_reader import detect_format
 from recon_assets.paths import REPO_ROOT, database_path
-from recon_assets.resources import AsOfDate, openalex_offline
+from recon_assets.resources import AS_OF_TAG, openalex_offline, parse_as_of
 
 # Dagster's run tags for a partition range, read by single-run backfills (dagster._core.storage.tags).
 PARTITION_RANGE_START_TAG = "dagster/asset_partition_range_start"
@@ -30,11 +29,12 @@ PARTITION_RANGE_END_TAG = "dagster/asset_partition_range_end"
 DEFAULT_DAGSTER_HOME = Path(".dagster_home")
 # INFO shows each asset's progress lines; Dagster's per-event DEBUG lines would bury them.
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "INFO"}}}}
-# The evaluation's rates `recon run` prints (ablation.RATE_COLUMNS keys), with the words it prints them with.
-_SUMMARY_RATES = {
-    "staleness": "staleness caught", "flagged_share": "all edges flagged (base rate)",
-    "foundational_false_flag": "foundational false flags", "contradiction": "contradictions caught",
-    "superseded_precision": "SUPERSEDED known-superseded",
+# The evaluation's measures `recon run` prints (evaluation.measure.MEASURES keys), with the words it prints them with.
+_SUMMARY_MEASURES = {
+    "staleness_catch": "superseded versions flagged", "flag_precision": "flags that are right",
+    "labelled_prevalence": "stale among labelled", "base_rate": "all edges flagged (base rate)",
+    "foundational_false_flag": "foundational flagged", "current_flagged": "recent current-version flagged",
+    "unverified_share": "UNVERIFIED",
 }
 
 
@@ -45,6 +45,9 @@ class PreflightError(RuntimeError):
 def run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
     """Run every asset on the local instance and print progress and a summary.
 
+    as_of is resolved here, once: `--as-of`, else RECON_AS_OF, else today; all three runs carry it as their
+    `recon/as_of` tag, so every asset of every run reads the same date.
+
     Returns:
         0 on success, 1 when a run failed (its root cause is printed), 2 when an input is unusable.
     """
@@ -52,31 +55,29 @@ def run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
         os.environ["RECON_KG_PATH"] = str(kg.resolve())
     if db is not None:
         os.environ["RECON_DB_PATH"] = str(db.resolve())
-    if as_of is not None:
-        os.environ["RECON_AS_OF"] = as_of.isoformat()
     database = database_path()
     try:
+        run_as_of = as_of or (parse_as_of(os.environ["RECON_AS_OF"], source="RECON_AS_OF") if os.environ.get("RECON_AS_OF") else date.today())
         _preflight(database)
         lock = FileLock(f"{database}.lock", timeout=0)
         lock.acquire()
     except Timeout:
         print(f"error: another `recon run` is writing {database} (lock {database}.lock); wait for it to finish", file=sys.stderr)
         return 2
-    except PreflightError as error:
+    except (PreflightError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     with lock:
-        return _run_jobs(database)
+        return _run_jobs(database, run_as_of)
 
 
 def _preflight(database: Path) -> None:
-    """Fail fast, before any run, on an unreadable KG file, a bad as_of or RECON_OPENALEX, or a database path that
-    DuckDB cannot open."""
+    """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, or a database path that DuckDB
+    cannot open."""
     kg_path = os.environ.get("RECON_KG_PATH")
     try:
         if kg_path:
             detect_format(Path(kg_path))  # missing, empty, compressed or unknown: named before any run
-        AsOfDate(as_of=os.environ.get("RECON_AS_OF") or "").date()
         openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
     except ValueError as error:  # KgExportError is a ValueError too
         raise PreflightError(str(error)) from error
@@ -89,7 +90,7 @@ def _preflight(database: Path) -> None:
         raise PreflightError(f"cannot open DuckDB file {database}: {error}") from error
 
 
-def _run_jobs(database: Path) -> int:
+def _run_jobs(database: Path, as_of: date) -> int:
     home = _prepare_dagster_home()
     # The instance's schema migration logs each step at INFO; the run's own events say what matters.
     logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -100,7 +101,7 @@ def _run_jobs(database: Path) -> int:
     from recon_assets.partitions import research_area_partitions
 
     instance = dg.DagsterInstance.get()
-    print(f"Dagster instance: {home}")
+    print(f"Dagster instance: {home}; as_of {as_of.isoformat()}")
     areas = research_area_partitions.get_partition_keys()
     runs = [
         ("kg_tables_job", {}, "ingest the KG snapshot, build typed tables, dataset lineage and centrality"),
@@ -119,7 +120,7 @@ def _run_jobs(database: Path) -> int:
         started = time.monotonic()
         print(f"[{job_name}] {what} ...", flush=True)
         result = defs.resolve_job_def(job_name).execute_in_process(
-            instance=instance, tags=tags, run_config=QUIET_LOGS, raise_on_error=False
+            instance=instance, tags={**tags, AS_OF_TAG: as_of.isoformat()}, run_config=QUIET_LOGS, raise_on_error=False
         )
         evaluations = result.get_asset_check_evaluations()
         checks += evaluations
@@ -181,8 +182,11 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
     with duckdb.connect(str(database), read_only=True) as con:
         labels = con.execute("SELECT label, count(*) FROM edge_reliability GROUP BY 1 ORDER BY 2 DESC").fetchall()
         verdicts = con.execute("SELECT verdict, count(*) FROM dataset_verdicts GROUP BY 1 ORDER BY 2 DESC").fetchall()
-        fractions = ", ".join(column for rate in _SUMMARY_RATES for column in RATE_COLUMNS[rate][1:])
-        evaluation = con.execute(f"SELECT {fractions} FROM reliability_evaluation WHERE is_default").fetchone()
+        evaluation = con.execute(
+            "SELECT condition, measure, numerator, denominator FROM reliability_evaluation "
+            "WHERE is_default AND split = 'all' AND list_contains(?, measure) ORDER BY condition DESC",
+            [list(_SUMMARY_MEASURES)],
+        ).fetchall()
         snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(
             "SELECT snapshot_id, lines_read, nodes_accepted, relationships_accepted, rejected, ingested_at "
             "FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1"
@@ -196,14 +200,16 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
         print("edges scored: 0 - the snapshot has no usable Publication-USES_DATASET->Dataset relationship")
     if verdicts:
         print("dataset verdicts (per research area): " + ", ".join(f"{verdict} {count:,}" for verdict, count in verdicts))
-    if evaluation:
-        print(
-            "evaluation on the labelled cases (default weights): "
-            + ", ".join(
-                f"{name} {f'{n}/{d}' if d else 'n/a (0 cases)'}"
-                for name, n, d in zip(_SUMMARY_RATES.values(), evaluation[::2], evaluation[1::2])
+    for condition in ("offline", "online"):
+        measured = {measure: (n, d) for found, measure, n, d in evaluation if found == condition}
+        if measured:
+            print(
+                f"evaluation on the labelled cases, {condition} (default settings): "
+                + ", ".join(
+                    f"{words} {f'{measured[measure][0]}/{measured[measure][1]}' if measured[measure][1] else 'n/a (0 cases)'}"
+                    for measure, words in _SUMMARY_MEASURES.items() if measure in measured
+                )
             )
-        )
     if judging:
         print(judging)
     print(f"asset checks passed: {sum(e.passed for e in checks)}/{len(checks)}")

@@ -45,7 +45,8 @@ def table_metadata(
     if lineage:
         metadata["dagster/column_lineage"] = dg.TableColumnLineage(
             deps_by_column={
-                column: [dg.TableColumnDep(asset_key=dg.AssetKey(asset), column_name=upstream) for asset, upstream in deps]
+                # a dependency listed twice (two inputs sharing an upstream column) is one dependency
+                column: [dg.TableColumnDep(asset_key=dg.AssetKey(asset), column_name=upstream) for asset, upstream in dict.fromkeys(deps)]
                 for column, deps in lineage.items()
             }
         )

@@ -4,7 +4,7 @@ OpenAlex and Crossref clients.
 Each is configured from the environment when `definitions.py` is loaded (an empty variable counts as unset):
 RECON_KG_PATH (a local export; default the shipped sample), RECON_KG_SOURCE=huggingface with
 RECON_HF_FILENAME / RECON_HF_REVISION (the real KG), RECON_DB_PATH (default data/recon.duckdb),
-RECON_DUCKDB_MEMORY_LIMIT (DuckDB's memory_limit, default 3GB), RECON_AS_OF (YYYY-MM-DD, default today), OpenAlex
+RECON_DUCKDB_MEMORY_LIMIT (DuckDB's memory_limit, default 3GB), RECON_AS_OF (YYYY-MM-DD; default the day a run was created), OpenAlex
 online whenever OPENALEX_API_KEY is set (RECON_OPENALEX=offline opts out: the recorded OpenAlex cache, no request;
 RECON_OPENALEX=online without a key warns and uses only the cache) with OPENALEX_MAILTO and OPENALEX_URL, and
 RECON_CROSSREF=online (default offline) with CROSSREF_MAILTO and CROSSREF_URL.
@@ -16,7 +16,7 @@ import json
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 from pathlib import Path
 
 import dagster as dg
@@ -87,23 +87,45 @@ class HuggingFaceKgExport(KgExportSource):
         return KgExportFile(download.path, f"hf://{REPO_ID}@{download.commit_sha or self.revision}/{self.filename}")
 
 
+# The run tag holding a run's as_of: `recon run` and the schedules set it, so that every asset of a run (and
+# every run of one `recon run`) reads the same date.
+AS_OF_TAG = "recon/as_of"
+
+
+def parse_as_of(text: str, *, source: str) -> date:
+    """A YYYY-MM-DD date.
+
+    Raises:
+        ValueError: naming `source` (where the text came from) when it is not an ISO date.
+    """
+    try:
+        return date.fromisoformat(text)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"as_of must be a date YYYY-MM-DD, got {text!r} from {source}") from error
+
+
 class AsOfDate(dg.ConfigurableResource):
-    """The date every age, time window and year bound is measured against: `as_of` (YYYY-MM-DD), empty = today."""
+    """The date every age, time window and year bound is measured against, resolved once per run (`for_run`).
+
+    `as_of` (YYYY-MM-DD, RECON_AS_OF) is the default for runs that carry no `recon/as_of` tag; empty means the
+    day (UTC) the run was created. No asset reads today's date for itself: one run never mixes two dates.
+    """
 
     as_of: str = ""
 
-    def date(self) -> date:
-        """The as_of date.
+    def for_run(self, context: dg.AssetExecutionContext) -> date:
+        """The run's as_of: its `recon/as_of` tag, else this resource's `as_of`, else the run's creation day (UTC).
 
         Raises:
-            ValueError: `as_of` is not an ISO date (YYYY-MM-DD).
+            ValueError: the tag or the configured value is not a YYYY-MM-DD date.
         """
-        if not self.as_of:
-            return date.today()
-        try:
-            return date.fromisoformat(self.as_of)
-        except ValueError as error:
-            raise ValueError(f"as_of must be a date YYYY-MM-DD, got {self.as_of!r}") from error
+        tag = context.run.tags.get(AS_OF_TAG)
+        if tag:
+            return parse_as_of(tag, source=f"run tag {AS_OF_TAG}")
+        if self.as_of:
+            return parse_as_of(self.as_of, source="RECON_AS_OF")
+        created = context.instance.get_run_record_by_id(context.run_id).create_timestamp
+        return created.astimezone(timezone.utc).date()
 
 
 class OpenAlexResource(dg.ConfigurableResource):

@@ -10,6 +10,7 @@ jobs run a partition per run, or all of them in one run via a single-run backfil
 import dagster as dg
 
 from recon_assets.partitions import research_area_partitions
+from recon_assets.resources import AS_OF_TAG
 
 UNPARTITIONED = dg.AssetSelection.groups("kg", "lifecycle", "centrality")
 PARTITIONED = dg.AssetSelection.groups("judgement", "reliability", "verdicts")
@@ -39,11 +40,12 @@ openalex_refresh_job = dg.define_asset_job(
 
 @dg.schedule(job=edge_reliability_job, cron_schedule="0 6 * * *", default_status=dg.DefaultScheduleStatus.STOPPED)
 def edge_reliability_daily_schedule(context: dg.ScheduleEvaluationContext):
-    """Re-judge and re-score every research area each morning: recency and the evidence window move with as_of.
+    """Re-judge and re-score every research area each morning as of the tick's day (the runs' recon/as_of tag):
+    recency and the evidence window move with as_of.
     Stopped by default; start it in the UI or with `dagster schedule start edge_reliability_daily_schedule`."""
     day = context.scheduled_execution_time.date().isoformat()
     for area in research_area_partitions.get_partition_keys():
-        yield dg.RunRequest(run_key=f"{day}/{area}", partition_key=area)
+        yield dg.RunRequest(run_key=f"{day}/{area}", partition_key=area, tags={AS_OF_TAG: day})
 
 
 @dg.schedule(job=openalex_refresh_job, cron_schedule="0 4 * * 1", default_status=dg.DefaultScheduleStatus.STOPPED)
@@ -53,4 +55,4 @@ def openalex_weekly_schedule(context: dg.ScheduleEvaluationContext):
     Stopped by default; start it in the UI or with `dagster schedule start openalex_weekly_schedule`."""
     day = context.scheduled_execution_time.date().isoformat()
     for area in research_area_partitions.get_partition_keys():
-        yield dg.RunRequest(run_key=f"openalex/{day}/{area}", partition_key=area)
+        yield dg.RunRequest(run_key=f"openalex/{day}/{area}", partition_key=area, tags={AS_OF_TAG: day})

@@ -1,5 +1,6 @@
 """The whole pipeline on the shipped sample, in a real Dagster instance and a real DuckDB file."""
 
+import json
 import math
 import os
 import sqlite3
@@ -13,7 +14,9 @@ import pytest
 
 from recon_assets.cli import explain_doi
 from recon_assets.definitions import ASSETS
-from recon_assets.reliability.scoring import LABELS
+from recon_assets.kg.doi import canonical_doi
+from recon_assets.paths import REPO_ROOT
+from recon_assets.reliability.labels import LABELS
 
 from recon_assets_tests.pipeline_runs import AREAS, AS_OF, SAMPLE_GRAPHML, SAMPLE_JSONL, run_pipeline
 
@@ -93,7 +96,7 @@ def test_rematerializing_one_partition_replaces_exactly_its_rows(sample_run, tmp
         result = run.defs.resolve_job_def("edge_reliability_job").execute_in_process(
             instance=instance,
             partition_key=area,
-            run_config={"ops": {"edge_reliability": {"config": {"weight_centrality": 0.2, "weight_recency": 0.5, "weight_coherence": 0.3}}}},
+            run_config={"ops": {"edge_reliability": {"config": {"weights": {"centrality": 0.2, "recency": 0.5, "coherence": 0.3}}}}},
         )
         assert result.success
         after = run.query("SELECT research_area, count(*), max(scored_at) FROM edge_reliability GROUP BY 1 ORDER BY 1")
@@ -111,7 +114,7 @@ def test_unchanged_snapshot_is_not_ingested_again(sample_run):
     assert sample_run.query("SELECT count(*) FROM kg_snapshots")[0][0] == 1
 
 
-@pytest.mark.parametrize("weights", [{"weight_centrality": 0.5, "weight_recency": 0.5, "weight_coherence": 0.5}])
+@pytest.mark.parametrize("weights", [{"weights": {"centrality": 0.5, "recency": 0.5, "coherence": 0.5}}])
 def test_weights_not_summing_to_one_fail_the_run_with_a_clear_error(sample_run, weights):
     result = sample_run.defs.resolve_job_def("edge_reliability_job").execute_in_process(
         instance=sample_run.instance, partition_key=AREAS[0], raise_on_error=False,
@@ -137,7 +140,7 @@ def test_recon_cli_runs_the_sample_and_explains_a_doi(tmp_path):
     )
     assert explain.returncode == 0, explain.stderr
     assert "10.3390/rs12081239" in explain.stdout and "reliability" in explain.stdout and "centrality" in explain.stdout
-    assert "OpenAlex found | 159 citations -> citation centrality 0.55" in explain.stdout and "Crossref not checked" in explain.stdout
+    assert "OpenAlex found | 159 citations up to as_of -> citation centrality 0.55" in explain.stdout and "Crossref not checked" in explain.stdout
     unknown = subprocess.run(
         [sys.executable, "-m", "recon_assets.cli", "explain", "10.1002/2017GL075472", "--db", str(database)],
         capture_output=True, text=True, env=env, timeout=60,
@@ -150,7 +153,7 @@ def test_recon_cli_runs_the_sample_and_explains_a_doi(tmp_path):
     )
     assert dataset.returncode == 0, dataset.stderr
     assert "| lifecycle -0.15 (V003 superseded by V031 since 2021-07-07)" in dataset.stdout
-    assert "uses AST_L1T V003; superseded by V031 since 2021-07-07 (lifecycle penalty -0.15)" in dataset.stdout
+    assert "uses AST_L1T V003; superseded by V031 since 2021-07-07 (lifecycle penalty -0.15; succession inferred from version ordering)" in dataset.stdout
     missing = subprocess.run(
         [sys.executable, "-m", "recon_assets.cli", "explain", "10.9999/none", "--db", str(database)],
         capture_output=True, text=True, env=env, timeout=60,
@@ -166,8 +169,11 @@ def test_every_sample_doi_has_one_openalex_row_per_research_area_and_the_recorde
     rows, distinct = sample_run.query("SELECT count(*), count(DISTINCT (research_area, doi)) FROM openalex_works")[0]
     assert rows == distinct == requested
     statuses = dict(sample_run.query("SELECT status, count(DISTINCT doi) FROM openalex_works GROUP BY 1"))
-    # the 44 recorded works, and the five edgraph DOIs the recording does not hold, reported as such
-    assert statuses == {"found": 44, "error": 5}
+    # the 44 recorded works, and the DOIs the recording does not hold (the edgraph ones and the labelled cases'),
+    # reported as such: no work is invented for them
+    recorded = {canonical_doi(work["doi"]) for work in json.loads((REPO_ROOT / "data" / "sample" / "openalex_cache.json").read_text())["works"]}
+    dois = {doi for (doi,) in sample_run.query("SELECT DISTINCT doi FROM publications WHERE doi IS NOT NULL")}
+    assert statuses == {"found": 44, "error": len(dois - recorded)}
     assert {error for (error,) in sample_run.query("SELECT DISTINCT error FROM openalex_works WHERE status = 'error'")} == {
         "offline: not in the recorded cache"
     }
@@ -185,7 +191,7 @@ def test_sample_edges_carry_openalex_signals(sample_run):
         "WHERE publication_doi = '10.3390/rs15081974' AND centrality_source = 'citations' LIMIT 1"
     )[0]
     assert row[0] == 31 and row[1] == pytest.approx(math.log1p(31) / math.log1p(10_000)) and row[2] == row[1]
-    assert "from 31 OpenAlex citations: citations drove it" in row[3]
+    assert "from 31 OpenAlex citations up to as_of: citations drove it" in row[3]
     unknown = sample_run.query("SELECT DISTINCT openalex_status FROM edge_reliability WHERE cited_by_count IS NULL")
     assert unknown == [("error",)]
 

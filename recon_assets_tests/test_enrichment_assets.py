@@ -29,8 +29,9 @@ from recon_assets.checks import (
 from recon_assets.cli import _openalex_line, _reliability_line, explain_doi
 from recon_assets.enrichment.assets import crossref_retractions, openalex_works
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.sql_files import load_sql
 from recon_assets.resources import AsOfDate, CrossrefResource, OpenAlexResource, resources_from_environment
-from recon_assets.reliability.scoring import ScoringSettings, Thresholds
+from recon_assets.reliability.settings import LabelThresholds, ScoringSettings
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, run_pipeline
@@ -193,14 +194,20 @@ def test_cache_check_fails_when_a_doi_has_two_rows(tmp_path):
 
 
 def test_match_rate_and_retracted_share_checks_read_the_recorded_sample(tmp_path):
-    database = _database(tmp_path, [*(canonical_doi(work["doi"]) for work in WORKS), ABSENT])
+    unknown = "10.5555/openalex-does-not-know-it"
+    database = _database(tmp_path, [*(canonical_doi(work["doi"]) for work in WORKS), ABSENT, unknown])
+    with duckdb.connect(database) as con:  # OpenAlex answered earlier that it does not know `unknown`
+        con.execute(load_sql("openalex_cache"))
+        con.execute("INSERT INTO openalex_cache VALUES (?, 'not_found', NULL, now())", [unknown])
     assert _materialize(database, OpenAlexResource(offline=True)).success
     resource = DuckDBResource(database=database)
     match = openalex_match_rate(config=OpenAlexMatchConfig(min_match_rate=0.99), duckdb=resource)
+    # the offline DOI without an answer (error) is counted beside the rate, not against it
     assert not match.passed and match.metadata["match_rate"].value == pytest.approx(44 / 45)
     assert match.metadata["per_research_area"].value[AREA] == {
-        "found": 44, "not_found": 0, "error": 1, "requested": 45, "match_rate": 44 / 45
+        "found": 44, "not_found": 1, "error": 1, "answered": 45, "match_rate": 44 / 45
     }
+    assert openalex_match_rate(config=OpenAlexMatchConfig(min_match_rate=0.97), duckdb=resource).passed
     share = openalex_retracted_share(config=RetractedShareConfig(max_retracted_share=0.1), duckdb=resource)
     # W4387949831 and W4313494105 are retracted; their notices W4405247386 and W4381149761 are not counted
     assert share.passed and share.metadata["retracted"].value == 2 and share.metadata["found"].value == 44
@@ -334,22 +341,31 @@ def test_openalex_from_the_environment_requests_only_with_a_key_and_never_shows_
 
 RETRACTED_DOI = "10.1038/s41598-023-45776-y"  # W4387949831, is_retracted in data/sample/openalex_cache.json
 ROMAN_YEAR_DOI = "10.3390/rs12081239"  # W3015860713, publication_year 2020 in the recording
-# Sample node ids: ENERGY PRODUCTION/USE (research area), the AIRS2CCF dataset, and recorded publications:
-# the retracted one (223), the one given the year "XIII" (186) and five with good years.
-KEYWORD, DATASET, RETRACTED, ROMAN, OTHERS = "273", "10", "223", "186", ("190", "191", "193", "197", "198")
+# Sample nodes by globalId: ENERGY PRODUCTION/USE (research area), the AIRS2CCF dataset, and recorded publications:
+# the retracted one, the one given the year "XIII" (10.3390/RS12081239) and five with good years.
+KEYWORD, DATASET, RETRACTED, ROMAN = (
+    "e2342b8c-0762-5c64-a368-c7b063181ade", "8a9818e7-8dda-528f-b516-d3266e9b4e2f", "de784e3c-f4f1-5fb7-ace9-a286a27433dd",
+    "89c7efb7-65bc-554d-a468-957f63c53472",
+)
+OTHERS = (
+    "d205a234-b3bc-58b9-a6d8-25ab9de7649d", "9ea70d20-b594-577a-818c-a2e697f745b3", "5d27c09a-bd05-54d1-91ae-56a32d0bd5c4",
+    "748811b6-9604-54d2-9430-2787ad0025fe", "8659be5f-9f89-5b5b-b2ae-8df48f3fc6ec",
+)
 
 
 def _small_kg(path) -> None:
-    """A KG of sample lines: every publication above uses the dataset and has the research area."""
-    nodes = {}
+    """A KG of sample lines: every publication above uses the dataset and has the research area (nodes keyed by
+    globalId here, their ids kept)."""
+    nodes, ids = {}, {}
     for line in SAMPLE_JSONL.read_text().splitlines():
         record = json.loads(line)
-        if record["type"] == "node" and record["id"] in {KEYWORD, DATASET, RETRACTED, ROMAN, *OTHERS}:
-            nodes[record["id"]] = record
+        if record["type"] == "node" and record["properties"].get("globalId") in {KEYWORD, DATASET, RETRACTED, ROMAN, *OTHERS}:
+            nodes[record["properties"]["globalId"]] = record
+            ids[record["properties"]["globalId"]] = record["id"]
     nodes[ROMAN]["properties"]["year"] = "XIII"
     relationships = [
-        {"type": "relationship", "id": f"r{index}", "label": label, "start": {"id": publication, "labels": ["Publication"]},
-         "end": {"id": end, "labels": [end_label]}}
+        {"type": "relationship", "id": f"r{index}", "label": label, "start": {"id": ids[publication], "labels": ["Publication"]},
+         "end": {"id": ids[end], "labels": [end_label]}}
         for index, (publication, label, end, end_label) in enumerate(
             (publication, label, end, end_label)
             for publication in (RETRACTED, ROMAN, *OTHERS)
@@ -376,7 +392,7 @@ def test_a_recorded_retraction_and_an_openalex_year_reach_the_score_and_explain(
     capsys.readouterr()
     assert explain_doi(RETRACTED_DOI, run.database) == 0
     out = capsys.readouterr().out
-    assert "SUPERSEDED  (dominant signal: retraction)" in out and "| RETRACTED (OpenAlex is_retracted)" in out
+    assert "SUPERSEDED  (dominant signal: retraction; evidence: retraction" in out and "| RETRACTED (OpenAlex is_retracted)" in out
     assert explain_doi(ROMAN_YEAR_DOI, run.database) == 0
     out = capsys.readouterr().out
     assert "| year 2020 from OpenAlex" in out and "| Crossref not checked" in out
@@ -386,28 +402,31 @@ def test_a_recorded_retraction_and_an_openalex_year_reach_the_score_and_explain(
     ("reliability", "thresholds", "shown"),
     [
         (0.3995, {}, "0.399"),  # bug row: shown as "0.40" beside verdict reasons counting it below 0.40
-        (0.5996, {}, "0.599"),  # just below CURRENT's 0.60
-        (0.6, {}, "0.60"),
+        (0.3496, {}, "0.349"),  # just below SUPERSEDED's 0.35
+        (0.35, {}, "0.35"),
         (0.4567, {}, "0.46"),
-        (0.4567, {"current_reliability": 0.46}, "0.456"),  # the thresholds the edge was scored with
+        (0.4567, {"superseded_reliability": 0.46}, "0.456"),  # the bar the edge was scored with
     ],
 )
 def test_explain_never_shows_a_reliability_at_a_bar_it_is_below(reliability, thresholds, shown):
-    settings = ScoringSettings(thresholds=Thresholds(**thresholds)).to_json()
-    row = SimpleNamespace(reliability=reliability, weights=settings, label="DECLINING", dominant_signal="recency")
-    assert _reliability_line(row) == f"reliability {shown}  DECLINING  (dominant signal: recency)"
+    settings = ScoringSettings(thresholds=LabelThresholds(**thresholds)).model_dump_json()
+    row = SimpleNamespace(reliability=reliability, scoring_settings=settings, label="DECLINING", dominant_signal="superseded_version",
+                          evidence=["superseded_version"])
+    assert _reliability_line(row) == (
+        f"reliability {shown}  DECLINING  (dominant signal: superseded_version; evidence: superseded_version)"
+    )
 
 
-@pytest.mark.parametrize("weights", ['{"centrality": true, "recency": 0, "coherence": 0}', "null", '{"thresholds": {"foo": 1}}'])
-def test_explain_shows_an_edge_scored_with_settings_it_cannot_read(weights):
+@pytest.mark.parametrize("stored", ['{"weights": {"centrality": true, "recency": 0, "coherence": 0}}', "null", '{"thresholds": {"old_age": -1}}'])
+def test_explain_shows_an_edge_scored_with_settings_it_cannot_read(stored):
     """Bug row: settings stored before they were checked (True as a weight) made recon explain raise."""
-    row = SimpleNamespace(reliability=0.5996, weights=weights, label="DECLINING", dominant_signal="recency")
-    assert _reliability_line(row) == "reliability 0.599  DECLINING  (dominant signal: recency)"  # default bars
+    row = SimpleNamespace(reliability=0.3496, scoring_settings=stored, label="DECLINING", dominant_signal="citation_decline", evidence=[])
+    assert _reliability_line(row) == "reliability 0.349  DECLINING  (dominant signal: citation_decline; evidence: none)"  # default bars
 
 
 def _edge(**fields):
     defaults = {
-        "openalex_status": "found", "cited_by_count": 159, "citation_centrality": 0.55, "centrality_source": "citations",
+        "openalex_status": "found", "citations_as_of": 159, "citation_centrality": 0.55, "centrality_source": "citations",
         "citation_trend": 0.25, "is_retracted": False, "retraction_source": None, "year_source": "kg",
         "publication_year": 2020, "crossref_status": "checked", "openalex_error": None,
     }
@@ -417,7 +436,7 @@ def _edge(**fields):
 @pytest.mark.parametrize(
     ("fields", "expected"),
     [
-        ({}, "OpenAlex found | 159 citations -> citation centrality 0.55 | centrality from citations | citation trend +0.25 | not retracted"),
+        ({}, "OpenAlex found | 159 citations up to as_of -> citation centrality 0.55 | centrality from citations | citation trend +0.25 | not retracted"),
         ({"is_retracted": True, "retraction_source": "OpenAlex is_retracted; Crossref notice 10.1/n"},
          "| RETRACTED (OpenAlex is_retracted; Crossref notice 10.1/n)"),
         ({"crossref_status": "error"}, "| citation trend +0.25 | Crossref not checked"),

@@ -9,6 +9,7 @@ import logging
 from datetime import date, datetime, timezone
 
 import duckdb
+import numpy as np
 import pytest
 
 from recon_assets.enrichment.openalex_client import FOUND, FetchReport, OpenAlexClient, cache_rows, recorded_report
@@ -16,7 +17,7 @@ from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.reliability.scoring import score_edges
 from recon_assets.resources import OpenAlexResource
 from recon_assets.sql_files import load_sql
-from recon_assets.verdicts.critic import CriticRules, Edge
+from recon_assets.verdicts.critic import Edge, VerdictRules, sufficiency
 from recon_assets.verdicts.expansion import (
     CACHE_SOURCE,
     ONLINE_SOURCE,
@@ -43,7 +44,7 @@ KEY = ("land_surface_agriculture_indicators", "kg:test-dataset")
 DATASET = {
     "research_area": KEY[0], "dataset_id": KEY[1], "dataset_doi": CITED_DOI, "dataset_short_name": "TEST_DS",
     "dataset_superseded": False, "dataset_version": None, "successor_version": None, "superseded_since": None,
-    "dataset_collection_progress": None,
+    "dataset_collection_progress": None, "succession_basis": None,
 }
 
 
@@ -92,7 +93,8 @@ def test_round_2_asks_openalex_for_the_works_citing_the_dataset_doi():
     assert {result.doi for result in to_cache} >= {CITED_DOI} and len(to_cache) == 8
     assert {result.status for result in to_cache} == {FOUND}
     assert ("/works", "filter=cites:W2883746869&select=id,doi,title,type,publication_year,cited_by_count,counts_by_year,"
-            "is_retracted,referenced_works,primary_topic,abstract_inverted_index&sort=cited_by_count:desc&per-page=100") in fake.requests
+            "is_retracted,referenced_works,primary_topic,abstract_inverted_index,citation_normalized_percentile,cited_by_percentile_year"
+            "&sort=cited_by_count:desc&per-page=100") in fake.requests
 
 
 @pytest.mark.parametrize(
@@ -162,13 +164,16 @@ def test_round_2_turns_an_unusable_answer_into_a_note(fake, client_class, note, 
 
 def test_expanded_works_are_scored_like_edges_with_unverified_coherence():
     work = next(work for work in WORKS if work["id"] == "https://openalex.org/W2949528887")  # 2019, 88 citations
-    scored = score_edges(expansion_edges([CitingWork(work, NOW)], DATASET, as_of=AS_OF), as_of=AS_OF)
+    scored = score_edges(expansion_edges([CitingWork(work, NOW)], DATASET), as_of=AS_OF)
     row = scored.iloc[0]
     assert row["citation"] == "[10.3390/rs11121408, 2019]"
     assert row["publication_year"] == 2019 and row["year_source"] == "openalex"
     assert row["coherence_status"] == "UNVERIFIED" and row["centrality_source"] == "citations"
-    # 0.4 * log1p(88)/log1p(10000) + 0.3 * (1 - 7/20) + 0.3 * 0.5
-    assert row["reliability"] == pytest.approx(0.4 * 0.48734 + 0.3 * 0.65 + 0.3 * 0.5, abs=1e-4)
+    citations = row["citations_as_of"]  # the recorded count, less the years after as_of
+    assert 0 < citations <= 88
+    # 0.4 * log1p(n)/log1p(10000) + 0.3 * (1 - age/20) + 0.3 * 0.5
+    expected = 0.4 * np.log1p(citations) / np.log1p(10_000) + 0.3 * (1 - (AS_OF.year - 2019) / 20) + 0.3 * 0.5
+    assert row["reliability"] == pytest.approx(expected, abs=1e-4)
 
 
 def _lookup(found: dict[str, CitingWorks], calls: list):
@@ -177,6 +182,14 @@ def _lookup(found: dict[str, CitingWorks], calls: list):
         return {doi: found.get(doi, CitingWorks((), "nothing")) for doi in dois}
 
     return lookup
+
+
+RULES = VerdictRules()
+
+
+def _insufficient(key, edges) -> bool:
+    """The critic's sufficiency alone: these tests give no dataset lifecycle nor contradicting pair."""
+    return sufficiency(edges, RULES).flagged
 
 
 def _score(key, works):
@@ -194,6 +207,8 @@ def test_expand_stops_once_sufficient_and_never_counts_a_publication_twice(cache
         {KEY: known},
         [(CACHE_SOURCE, _lookup(cached, calls)), (ONLINE_SOURCE, _lookup({}, calls))],
         _score,
+        _insufficient,
+        RULES,
         as_of=AS_OF,
     )
     assert list(rounds) == [KEY]  # a sufficient set is never expanded
@@ -221,7 +236,7 @@ def test_expand_runs_at_most_the_configured_rounds(expansion_rounds, doi, online
     calls: list = []
     rounds = expand(
         {KEY: []}, {KEY: doi}, {}, [(CACHE_SOURCE, _lookup({}, calls)), (ONLINE_SOURCE, _lookup(online, calls))], _score,
-        CriticRules(expansion_rounds=expansion_rounds), as_of=AS_OF,
+        _insufficient, VerdictRules(expansion_rounds=expansion_rounds), as_of=AS_OF,
     )
     assert [(round_.note, round_.ran) for round_ in rounds[KEY]] == notes
     assert len(calls) == (len(notes) if doi else 0)
@@ -258,7 +273,7 @@ def test_expand_counts_each_publication_once_and_none_published_after_as_of(work
     rounds = expand(
         {KEY: [Edge("[A, 2018]", 0.6, "DECLINING")]}, {KEY: CITED_DOI}, {KEY: {"10.1234/known"}},
         [(CACHE_SOURCE, lambda dois: {doi: CitingWorks(tuple(works), "found") for doi in dois})], _score,
-        CriticRules(expansion_rounds=1), as_of=as_of,
+        _insufficient, VerdictRules(expansion_rounds=1), as_of=as_of,
     )
     [round_] = rounds[KEY]
     assert [edge.citation for edge in round_.edges] == [f"[{work_id}]" for work_id in new_ids]

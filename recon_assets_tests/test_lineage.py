@@ -9,9 +9,15 @@ import pytest
 
 from recon_assets.lifecycle.cmr import collection_progress, release_dates, shipped_collection_progress, shipped_collection_records
 from recon_assets.lifecycle.lineage import COLUMNS, dataset_lineage
+from recon_assets.lifecycle.versions import CURATED_COLUMNS
 
 CURATED = pd.DataFrame(
-    {"predecessor_family": ["TRMM_3B42"], "successor_family": ["GPM_3IMERGHH"], "since": [2019], "source": ["GES DISC notice"]}
+    [
+        ("successor", "TRMM_3B42", None, "GPM_3IMERGHH", None, "2019", "GES DISC notice"),
+        ("successor", "MOD17A3H", "006", "MOD17A3HGF", "061", "2023-07-31", "LP DAAC notice"),
+        ("parallel", "GLDAS_*", "2.0", "GLDAS_*", "2.1", None, "CMR GLDAS record"),
+    ],
+    columns=CURATED_COLUMNS,
 )
 CMR_RECORDS = shipped_collection_records()
 NO_PROGRESS = collection_progress([])
@@ -46,7 +52,9 @@ def test_next_version_of_the_family_is_the_successor_since_its_cmr_release():
     assert result.loc["a6", "superseded"] and result.loc["a6", "successor_dataset_id"] == "a7"
     assert (result.loc["a6", "successor_family"], result.loc["a6", "superseded_since"]) == ("AIRS3STD", "2019-12-15")
     assert "AIRS3STD V006 -> V7.0" in result.loc["a6", "evidence"]
+    assert result.loc["a6", "succession_basis"] == "inferred"  # version ordering alone
     assert not result.loc["a7", "superseded"] and result.loc["a7", "version_sort"] == [7]
+    assert pd.isna(result.loc["a7", "succession_basis"])
 
 
 def test_successor_without_a_cmr_release_date_has_no_since():
@@ -68,9 +76,32 @@ def test_curated_successor_family_supersedes_with_its_newest_dataset_or_by_name(
     # bug fixed: the newest successor version's CMR release (2023-07-12) stood for the takeover year
     assert with_imerg.loc["t", "superseded_since"] == "2019"
     assert "TRMM_3B42 -> GPM_3IMERGHH since 2019 (curated: GES DISC notice)" == with_imerg.loc["t", "evidence"]
+    assert with_imerg.loc["t", "succession_basis"] == "curated"
     alone = lineage(("t", "TRMM_3B42", "TRMM (TMPA) Precipitation L3 3 hour 0.25 degree x 0.25 degree V7", None))
     assert alone.loc["t", "superseded"] and pd.isna(alone.loc["t", "successor_dataset_id"])
     assert (alone.loc["t", "successor_family"], alone.loc["t", "superseded_since"]) == ("GPM_3IMERGHH", "2019")
+
+
+def test_parallel_streams_both_stay_current():
+    """GLDAS-2.0 (Princeton forcing, 1948-2014) and GLDAS-2.1 (2000-present) are parallel streams (DOMAIN.md)."""
+    result = lineage(
+        ("g20", "GLDAS_NOAH025_3H", "GLDAS Noah Land Surface Model L4 3 hourly 0.25 x 0.25 degree V2.0", None),
+        ("g21", "GLDAS_NOAH025_3H", "GLDAS Noah Land Surface Model L4 3 hourly 0.25 x 0.25 degree V2.1", None),
+        ("m20", "GLDAS_NOAH025_M", "GLDAS Noah Land Surface Model L4 monthly 0.25 x 0.25 degree V2.0", None),
+        ("m21", "GLDAS_NOAH025_M", "GLDAS Noah Land Surface Model L4 monthly 0.25 x 0.25 degree V2.1", None),
+    )
+    assert not result["superseded"].any()
+    assert "parallel streams, both current (curated: CMR GLDAS record)" in result.loc["g20", "evidence"]
+
+
+def test_a_renamed_line_supersedes_only_the_version_it_names():
+    result = lineage(
+        ("h6", "MOD17A3H", "MODIS/Terra Net Primary Production Yearly L4 Global 500m SIN Grid V006", None),
+        ("gf", "MOD17A3HGF", "MODIS/Terra Net Primary Production Gap-Filled Yearly L4 Global 500m SIN Grid V061", None),
+    )
+    assert result.loc["h6", "superseded"] and result.loc["h6", "successor_dataset_id"] == "gf"
+    assert (result.loc["h6", "superseded_since"], result.loc["h6", "succession_basis"]) == ("2023-07-31", "curated")
+    assert not result.loc["gf", "superseded"]
 
 
 def test_datasets_without_a_short_name_have_no_family_and_no_successor():

@@ -1,7 +1,7 @@
-"""Tests for reading OpenAlex works: abstract rebuild, retraction notices, citation trend, table rows."""
+"""Tests for reading OpenAlex works: abstract rebuild, retraction notices, citation percentile, table rows."""
 
 import json
-from datetime import date, datetime, timezone
+from datetime import datetime, timezone
 
 import pandas as pd
 import pyalex
@@ -9,7 +9,7 @@ import pytest
 
 from recon_assets.enrichment.openalex_records import (
     OPENALEX_WORK_COLUMNS,
-    citation_trend,
+    citation_percentile,
     is_retraction_notice,
     openalex_rows,
     rebuild_abstract,
@@ -71,46 +71,8 @@ def test_retraction_notice_titles(title, notice):
     assert is_retraction_notice({"type": "article", "title": title}) is notice
 
 
-def _counts(**by_year: int) -> list[dict]:
-    return [{"year": int(year[1:]), "cited_by_count": count} for year, count in by_year.items() if count]
-
-
-@pytest.mark.parametrize(
-    ("counts", "publication_year", "expected"),
-    [
-        # rate halved: 10 a year in 2020-2022, 5 a year in 2023-2025
-        (_counts(y2020=10, y2021=10, y2022=10, y2023=5, y2024=5, y2025=5), 2015, -0.5),
-        (_counts(y2020=4, y2021=4, y2022=4, y2023=4, y2024=4, y2025=4), 2010, 0.0),
-        (_counts(y2020=2, y2021=2, y2022=2, y2023=8, y2024=8, y2025=8), 2003, 0.75),
-        # citations stopped; omitted zero years count as 0
-        (_counts(y2020=3, y2021=3, y2022=3), 2012, -1.0),
-        # the current, incomplete year (2026) is not counted
-        (_counts(y2020=3, y2021=3, y2022=3, y2023=3, y2024=3, y2025=3, y2026=40), 2012, 0.0),
-        # published 2021: the earlier window is 2021-2022 only (2 years)
-        (_counts(y2021=6, y2022=6, y2023=3, y2024=3, y2025=3), 2021, -0.5),
-        # published after 2022: no earlier window, too young to tell
-        (_counts(y2023=30, y2024=30, y2025=30), 2023, None),
-        # fewer than 5 citations in both windows: no trend
-        (_counts(y2021=1, y2024=3), 2015, None),
-        (None, 2015, None),
-        # unknown publication year: both full windows
-        (_counts(y2020=10, y2021=10, y2022=10, y2023=5, y2024=5, y2025=5), None, -0.5),
-    ],
-)
-def test_citation_trend(counts, publication_year, expected):
-    trend = citation_trend(counts, publication_year=publication_year, reference_year=2026)
-    assert trend == pytest.approx(expected) if expected is not None else trend is None
-
-
-def test_citation_trend_of_a_real_work():
-    # W3015860713 (Sekandari et al., 2020): 67 citations in 2020-2022, 86 in 2023-2025
-    work = WORKS["W3015860713"]
-    trend = citation_trend(work["counts_by_year"], publication_year=2020, reference_year=2026)
-    assert trend == pytest.approx((86 / 3 - 67 / 3) / (86 / 3))
-
-
 def test_work_columns_of_a_real_work():
-    row = work_columns(WORKS["W3015860713"], reference_year=2026)
+    row = work_columns(WORKS["W3015860713"])
     assert row["openalex_id"] == "https://openalex.org/W3015860713"
     assert row["openalex_doi"] == "10.3390/rs12081239"
     assert (row["publication_year"], row["cited_by_count"], row["type"]) == (2020, 159, "article")
@@ -118,6 +80,7 @@ def test_work_columns_of_a_real_work():
     assert json.loads(row["counts_by_year"]) == WORKS["W3015860713"]["counts_by_year"]
     assert json.loads(row["primary_topic"])["display_name"] == "Geochemistry and Geologic Mapping"
     assert row["referenced_works"] == WORKS["W3015860713"]["referenced_works"]
+    assert row["citation_percentile_low"] == row["citation_percentile_high"] == WORKS["W3015860713"]["citation_normalized_percentile"]["value"]
     assert row["abstract"].startswith(pyalex.invert_abstract(WORKS["W3015860713"]["abstract_inverted_index"])[:40])
 
 
@@ -131,7 +94,7 @@ def test_openalex_rows_one_per_requested_doi_from_cache_or_error():
         ("10.3390/rs12081239", "found", json.dumps(WORKS["W3015860713"]), fetched),
         ("10.9999/missing", "not_found", None, fetched),
     ], columns=["doi", "status", "work", "fetched_at"])
-    rows = openalex_rows(requested, cache, {"10.9999/failed": "HTTP 503 Service Unavailable from /works"}, as_of=date(2026, 11, 29))
+    rows = openalex_rows(requested, cache, {"10.9999/failed": "HTTP 503 Service Unavailable from /works"})
     assert rows.columns.tolist() == list(OPENALEX_WORK_COLUMNS)
     assert rows[["research_area", "doi", "status"]].values.tolist() == [
         ["floods", "10.3390/rs12081239", "found"], ["floods", "10.9999/missing", "not_found"],
@@ -144,22 +107,15 @@ def test_openalex_rows_one_per_requested_doi_from_cache_or_error():
 
 
 @pytest.mark.parametrize(
-    ("fetched_at", "as_of", "reference_year"),
+    ("work", "expected"),
     [
-        (datetime(2026, 3, 1, tzinfo=timezone.utc), date(2026, 11, 29), 2026),
-        # a record fetched a year before as_of: its last year was incomplete when fetched, so the trend ends there
-        (datetime(2025, 3, 1, tzinfo=timezone.utc), date(2026, 11, 29), 2025),
-        # a past as_of bounds a fresh record
-        (datetime(2026, 3, 1, tzinfo=timezone.utc), date(2024, 6, 1), 2024),
+        ({"citation_normalized_percentile": {"value": 0.97, "is_in_top_10_percent": True}}, (0.97, 0.97)),
+        # the year-only percentile range, when the field-normalised one is absent
+        ({"citation_normalized_percentile": None, "cited_by_percentile_year": {"min": 96, "max": 99}}, (0.96, 0.99)),
+        ({"cited_by_percentile_year": {"min": 96}}, (None, None)),
+        ({"citation_normalized_percentile": {"value": "high"}}, (None, None)),
+        ({}, (None, None)),
     ],
 )
-def test_openalex_rows_measure_the_trend_up_to_the_earlier_of_as_of_and_the_fetch_year(fetched_at, as_of, reference_year):
-    work = WORKS["W3015860713"]
-    requested = pd.DataFrame({"research_area": ["floods"], "doi": ["10.3390/rs12081239"]})
-    cache = pd.DataFrame([("10.3390/rs12081239", "found", json.dumps(work), fetched_at)], columns=["doi", "status", "work", "fetched_at"])
-    trend = openalex_rows(requested, cache, {}, as_of=as_of).loc[0, "citation_trend"]
-    expected = {
-        year: citation_trend(work["counts_by_year"], publication_year=2020, reference_year=year) for year in (2024, 2025, 2026)
-    }
-    assert len(set(expected.values())) == 3  # the three reference years tell different trends, so the case can fail
-    assert trend == pytest.approx(expected[reference_year])
+def test_citation_percentile(work, expected):
+    assert citation_percentile(work) == pytest.approx(expected) if expected[0] is not None else citation_percentile(work) == expected

@@ -1,4 +1,4 @@
-"""Tests for PageRank on the Neo4j GDS scale and its log-scale normalisation to a [0, 1] centrality.
+"""Tests for PageRank on the Neo4j GDS scale and its normalisation to a [0, 1] centrality on the citation scale.
 
 compute_pagerank is checked against `_gds_pagerank`, a direct transcription of the GDS iteration
 y_v = (1 - d) + d * sum over in-neighbours u of y_u / outdeg_u, where dangling nodes pass nothing on.
@@ -14,9 +14,12 @@ import pytest
 from recon_assets.centrality import pagerank
 from recon_assets.centrality.pagerank import (
     DAMPING,
+    ISOLATED_FLOOR,
     PageRankNotConverged,
+    PageRankReference,
     compute_pagerank,
-    log_scaled_centrality,
+    pagerank_centrality,
+    pagerank_reference,
     publication_centrality,
 )
 
@@ -48,54 +51,54 @@ CYCLE_WITH_TAIL = (
 )
 
 
-# ---------------------------------------------------------------- log_scaled_centrality
+# ---------------------------------------------------------------- pagerank_centrality
+
+# A typical citing publication with 2 outgoing relationships passes on 0.85 * 0.15 / 2 = 0.06375.
+REFERENCE = PageRankReference(floor=ISOLATED_FLOOR, mean_out_degree=2.0)
+
 
 @pytest.mark.parametrize(
-    ("values", "expected"),
-    [
-        ([], []),
-        ([3.2], [0.0]),
-        ([0.15, 0.15, 0.15], [0.0, 0.0, 0.0]),
-        # floor 1, reference (99.9th percentile of three values) just under 100: log scale between them
-        ([1.0, 10.0, 100.0], [0.0, np.log(10.0) / np.log(np.quantile([1.0, 10.0, 100.0], 0.999)), 1.0]),
-        # only ratios matter: the same shape on another scale gives the same centrality
-        ([0.001, 0.01, 0.1], [0.0, np.log(10.0) / np.log(np.quantile([1.0, 10.0, 100.0], 0.999)), 1.0]),
-    ],
+    ("pagerank", "citations_equivalent"),
+    [(0.15, 0), (0.15 + 0.06375, 1), (0.15 + 5 * 0.06375, 5), (0.15 + 10_000 * 0.06375, 10_000), (0.15 + 1e6 * 0.06375, 1e6)],
 )
-def test_log_scaled_centrality_values(values, expected):
-    result = log_scaled_centrality(np.array(values, dtype=float))
-    assert result.dtype == np.float64
-    np.testing.assert_allclose(result, expected, atol=1e-9)
+def test_pagerank_reads_as_citations_on_the_citation_scale(pagerank, citations_equivalent):
+    expected = min(1.0, np.log1p(citations_equivalent) / np.log1p(10_000))
+    assert pagerank_centrality(np.array([pagerank]), REFERENCE)[0] == pytest.approx(expected)
 
 
-def test_log_scaled_centrality_isolated_nodes_are_zero_and_one_hub_does_not_squash_the_rest():
-    values = np.array([0.15] * 5000 + [1.5] * 10 + [15.0] * 5 + [10_000.0])
-    result = log_scaled_centrality(values)
-    assert (result[:5000] == 0.0).all()
-    # the reference is the 99.9th percentile (about 15), not the hub's 10,000: a 10x node sits about half way
-    reference = np.quantile(values, 0.999)
-    assert 14.0 < reference < 15.0
-    np.testing.assert_allclose(result[5000], np.log(10.0) / np.log(reference / 0.15))
-    assert 0.49 < result[5000] < 0.51
-    assert result[-1] == 1.0 and (result[5010:5015] == 1.0).all()
+def test_a_small_graph_cannot_make_its_best_connected_paper_central():
+    """issue 11: the snapshot's own 99.9th percentile made a 49-publication graph's best paper FOUNDATIONAL."""
+    nodes = [f"p{i}" for i in range(49)]
+    edges = [(f"p{i}", "p0") for i in range(1, 6)] + [(f"p{i}", f"p{i + 1}") for i in range(6, 48)]
+    ranks = compute_pagerank(nodes, edges)
+    citations = pd.DataFrame(edges, columns=["citing_publication_id", "cited_publication_id"])
+    reference = pagerank_reference(pd.Series(nodes), pd.DataFrame({"publication_id": []}), citations)
+    best = pagerank_centrality(np.array([max(ranks.values())]), reference)[0]
+    assert best < 0.6
+    assert reference.mean_out_degree == 1.0 and reference.floor == pytest.approx(0.15)
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_log_scaled_centrality_is_monotone_bounded_and_rare_at_the_foundational_threshold(seed):
-    rng = np.random.default_rng(seed)
-    values = 0.15 * (1.0 + rng.pareto(1.2, size=20_000))  # Pareto tail on the GDS floor
-    result = log_scaled_centrality(values)
-    assert not np.isnan(result).any() and result.min() == 0.0 and result.max() == 1.0
+def test_the_reference_is_the_mean_out_degree_of_citing_publications():
+    edges = pd.DataFrame({"publication_id": ["p1", "p1", "p2"], "dataset_id": ["d1", "d2", "d1"]})
+    citations = pd.DataFrame({"citing_publication_id": ["p1", "p3"], "cited_publication_id": ["p2", "p2"]})
+    reference = pagerank_reference(pd.Series(["p1", "p2", "p3", "p4"]), edges, citations)
+    assert reference.mean_out_degree == pytest.approx(5 / 3)  # p1: 3, p2: 1, p3: 1; p4 cites nothing
+    assert reference.per_citation == pytest.approx(0.85 * 0.15 / (5 / 3))
+    assert pagerank_reference(pd.Series(["p1"]), edges.iloc[:0], citations.iloc[:0]).mean_out_degree == 1.0
+
+
+def test_pagerank_centrality_is_monotone_and_bounded():
+    values = 0.15 * (1.0 + np.random.default_rng(0).pareto(1.2, size=5_000))
+    result = pagerank_centrality(values, REFERENCE)
+    assert result.min() >= 0.0 and result.max() <= 1.0
     order = np.argsort(values, kind="stable")
     assert (np.diff(result[order]) >= 0).all()
-    # about (1 - 0.999) ** 0.6 = 1.6 % of a power-law tail reaches the FOUNDATIONAL threshold 0.6
-    assert 0.005 < (result >= 0.6).mean() < 0.04
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf, 0.0, -0.15])
-def test_log_scaled_centrality_rejects_non_finite_or_non_positive(bad):
+def test_pagerank_centrality_rejects_non_finite_or_non_positive(bad):
     with pytest.raises(ValueError, match="finite and positive"):
-        log_scaled_centrality(np.array([0.15, bad, 2.0]))
+        pagerank_centrality(np.array([0.15, bad, 2.0]), REFERENCE)
 
 
 # ---------------------------------------------------------------- compute_pagerank
@@ -202,13 +205,14 @@ def _refuse_compute(*_args, **_kwargs):
 def test_publication_centrality_uses_kg_property_without_computing(monkeypatch):
     monkeypatch.setattr(pagerank, "compute_pagerank", _refuse_compute)
     ranks = [2.5, 0.15, 0.9]
-    result = publication_centrality(*_frames(ranks, [4.0]))
+    result, reference = publication_centrality(*_frames(ranks, [4.0]))
     assert result.columns.tolist() == ["publication_id", "pagerank", "pagerank_source", "centrality"]
     assert result["publication_id"].tolist() == ["p1", "p2", "p3"]
     assert result["pagerank"].tolist() == ranks
     assert result["pagerank_source"].tolist() == ["kg_property"] * 3
-    reference = np.quantile(ranks, 0.999)
-    np.testing.assert_allclose(result["centrality"], [1.0, 0.0, np.log(0.9 / 0.15) / np.log(reference / 0.15)])
+    # p2 cites d1, p3 cites d1, p1 and p2: 4 relationships from 2 citing publications
+    assert reference.mean_out_degree == 2.0
+    np.testing.assert_allclose(result["centrality"], pagerank_centrality(np.array(ranks), reference))
 
 
 @pytest.mark.parametrize(
@@ -216,7 +220,7 @@ def test_publication_centrality_uses_kg_property_without_computing(monkeypatch):
     [[7.0, np.nan, np.nan], [np.nan, 7.0, np.nan], [np.nan, np.nan, np.nan]],
 )
 def test_publication_centrality_fills_exactly_the_missing_values(publication_ranks):
-    result = publication_centrality(*_frames(publication_ranks, [1.0]))
+    result, reference = publication_centrality(*_frames(publication_ranks, [1.0]))
     expected = _gds_pagerank(GRAPH_NODES, GRAPH_EDGES)
     missing = np.isnan(publication_ranks)
     for row, is_missing, kg_value in zip(result.itertuples(), missing, publication_ranks):
@@ -227,12 +231,12 @@ def test_publication_centrality_fills_exactly_the_missing_values(publication_ran
             assert row.pagerank_source == "kg_property"
             assert row.pagerank == kg_value
     assert not result["pagerank"].isna().any()
-    np.testing.assert_array_equal(result["centrality"], log_scaled_centrality(result["pagerank"].to_numpy()))
+    np.testing.assert_array_equal(result["centrality"], pagerank_centrality(result["pagerank"].to_numpy(), reference))
 
 
 def test_publication_centrality_computed_floor_ties_with_kg_floor():
     """p1 (KG floor) and p3 (computed, cited by nobody) are both isolated-floor nodes: centrality exactly 0."""
-    result = publication_centrality(*_frames([KG_FLOOR, 9.0, np.nan], [1.0])).set_index("publication_id")
+    result = publication_centrality(*_frames([KG_FLOOR, 9.0, np.nan], [1.0]))[0].set_index("publication_id")
     assert result.loc["p3", "pagerank_source"] == "computed"
     assert result.loc["p3", "pagerank"] == result.loc["p1", "pagerank"]
     assert result.loc["p3", "centrality"] == result.loc["p1", "centrality"] == 0.0

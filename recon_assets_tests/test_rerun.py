@@ -34,7 +34,7 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
     cases = [
         (["--kg", str(empty)], {}, f"error: KG export {empty} is empty"),
         ([], {"RECON_OPENALEX": "bogus"}, "error: RECON_OPENALEX must be 'online', 'offline' or unset, got 'bogus'"),
-        ([], {"RECON_AS_OF": "2026-13-01"}, "error: as_of must be a date YYYY-MM-DD, got '2026-13-01'"),
+        ([], {"RECON_AS_OF": "2026-13-01"}, "error: as_of must be a date YYYY-MM-DD, got '2026-13-01' from RECON_AS_OF"),
     ]
     for arguments, variables, message in cases:
         env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), **variables}

@@ -124,7 +124,7 @@ def test_build_publications(nodes: list[tuple[str, dict]], expected: list[dict])
         (["2019a", "XIII"], None, "2019a", "not a year: '2019a'"),
         ([None, None], None, None, "missing"),
         (["[1988]", None], 1988, "[1988]", None),
-        ([2099, None], None, "2099", "after as_of + 1 (2027): 2099"),
+        ([2099, None], None, "2099", "after 2027, the year after the snapshot was ingested: 2099"),
     ],
 )
 def test_year_travels_with_its_raw_value_and_issue(years: list, year: int | None, year_raw: str | None, year_issue: str | None) -> None:

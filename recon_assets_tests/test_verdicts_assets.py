@@ -62,7 +62,8 @@ def test_a_dataset_moves_from_pass_to_stale_and_history_keeps_each_change(databa
         [(verdict, previous, changed_at, judged_at, stale, contradicted, reason)] = _query(database, verdict_sql, [AREA, AST_L1T_V003])
         assert (verdict, previous, stale, contradicted) == ("PASS", None, False, False)
         assert changed_at == judged_at
-        assert reason.startswith("PASS: 7 edge(s), 7 with reliability >= 0.40") and "not stale: dataset version current" in reason
+        assert reason.startswith("PASS: 7 edge(s), 7 assessed (not UNVERIFIED), 7 with reliability >= 0.40")
+        assert "not stale: dataset version current" in reason
 
         _set_superseded(database, AST_L1T_V003, True)
         _materialize(instance, database, [edge_reliability, dataset_verdicts], AREA)
@@ -150,8 +151,11 @@ def test_offline_an_insufficient_dataset_stays_insufficient_as_round_2_cannot_ru
     [(verdict, rounds, stale, reason)] = _query(
         database, "SELECT verdict, expansion_rounds, stale, reason FROM dataset_verdicts WHERE dataset_id = ?", [dataset_id]
     )
-    assert (verdict, rounds, stale) == ("INSUFFICIENT", 1, None)
-    assert reason.startswith("INSUFFICIENT: 1 edge(s), 1 with reliability >= 0.40 (3 of each needed); only 1 of 2 expansion round(s) ran")
+    # both checks ran first and neither fired
+    assert (verdict, rounds, stale) == ("INSUFFICIENT", 1, False)
+    assert reason.startswith(
+        "INSUFFICIENT: 1 edge(s), 0 assessed (not UNVERIFIED), 1 with reliability >= 0.40 (3 of each needed); only 1 of 2 expansion round(s) ran"
+    )
     assert "round 2, OpenAlex could not run: OpenAlex offline: not asked" in reason
 
 

@@ -8,8 +8,9 @@ import pytest
 from recon_assets.lifecycle.cmr import shipped_collection_records
 from recon_assets.lifecycle.versions import (
     ORNL_DATASET_ID,
-    _checked_successors,
-    curated_successors,
+    CURATED_COLUMNS,
+    _checked_lifecycle,
+    curated_lifecycle,
     parse_version,
     successors,
     unparsed_records,
@@ -233,42 +234,53 @@ def test_same_version_at_two_providers_resolves_to_one_successor():
     assert linked["superseded"].tolist() == [False, False, True]
 
 
-def test_curated_successors_cover_the_cross_family_replacements():
-    table = curated_successors()
-    assert list(table.columns) == ["predecessor_family", "successor_family", "since", "source"]
-    pairs = set(zip(table["predecessor_family"], table["successor_family"]))
+def test_curated_lifecycle_covers_the_cross_family_replacements_renames_and_parallel_streams():
+    table = curated_lifecycle()
+    assert list(table.columns) == CURATED_COLUMNS
+    successors_ = table[table["relation"] == "successor"]
+    pairs = set(zip(successors_["family"], successors_["other_family"]))
     assert {("TRMM_3B42_Daily", "GPM_3IMERGDF"), ("TRMM_3B43", "GPM_3IMERGM"), ("MAT1NXSLV", "M2T1NXSLV"),
-            ("TOMSEPL2", "OMTO3")} <= pairs
-    assert table["since"].between(2000, 2026).all()
+            ("TOMSEPL2", "OMTO3"), ("MOD17A3H", "MOD17A3HGF")} <= pairs
+    assert successors_["since"].str.slice(0, 4).astype(int).between(2000, 2026).all()
+    assert ("GLDAS_*", "2.0", "2.1") in set(zip(table["family"], table["version"], table["other_version"]))
     assert table["source"].str.len().gt(20).all()
 
 
-def test_curated_successor_families_exist_in_cmr(cmr):
+def test_curated_successor_families_are_families_and_those_of_the_shipped_cmr_records_are_in_it(cmr):
     families = {parse_version(name, None, None).family for name in cmr["ShortName"].unique()}
-    table = curated_successors()
-    assert set(table["predecessor_family"]) | set(table["successor_family"]) <= families
+    table = curated_lifecycle()
+    named = set(table.loc[table["relation"] == "successor", ["family", "other_family"]].to_numpy().ravel())
+    # a family carries no version marker of its own (a typo such as "TRMM_3B42_V7" would)
+    assert all(parse_version(family, None, None).family == family for family in named)
+    # the shipped CMR extract holds every family but the MODIS NPP line (MOD17A3H), which it does not cover
+    assert named - families == {"MOD17A3H", "MOD17A3HGF"} - families
+
+
+def _curated(*lines: tuple) -> pd.DataFrame:
+    return pd.DataFrame([(*line, "a source long enough") for line in lines], columns=CURATED_COLUMNS)
 
 
 @pytest.mark.parametrize(
-    ("pairs", "error"),
+    ("lines", "error"),
     [
-        ([("SELF", "SELF")], "cycle through SELF"),
-        ([("A", "B"), ("B", "A")], "cycle through A"),
-        ([("A", "B"), ("A", "C")], "two successors"),
+        ([("successor", "SELF", None, "SELF", None, "2019")], "cycle through SELF"),
+        ([("successor", "A", None, "B", None, "2019"), ("successor", "B", None, "A", None, "2019")], "cycle through A"),
+        ([("successor", "A", None, "B", None, "2019"), ("successor", "A", None, "C", None, "2019")], "two successors"),
+        ([("successor", "A", None, "B", None, None)], "line 2: a successor line needs since"),
+        ([("parallel", "A", None, "A", "2.1", None)], "line 2: a parallel line needs version"),
+        ([("replaces", "A", None, "B", None, "2019")], "line 2: relation must be successor or parallel"),
     ],
-    ids=["self", "two-step-cycle", "two-successors"],
+    ids=["self", "two-step-cycle", "two-successors", "no-since", "parallel-without-version", "unknown-relation"],
 )
-def test_curated_successors_refuse_cycles_and_forks(pairs, error):
+def test_curated_lifecycle_refuses_cycles_forks_and_incomplete_lines(lines, error):
     """bug fixed: a family succeeding itself, directly or through another, was accepted."""
-    table = pd.DataFrame(
-        [(p, s, 2019, "a source long enough") for p, s in pairs], columns=["predecessor_family", "successor_family", "since", "source"]
-    )
     with pytest.raises(ValueError, match=error):
-        _checked_successors(table)
+        _checked_lifecycle(_curated(*lines))
 
 
-def test_curated_successors_accept_a_chain():
-    table = pd.DataFrame(
-        [("A", "B", 2010, "s"), ("B", "C", 2015, "s")], columns=["predecessor_family", "successor_family", "since", "source"]
+def test_curated_lifecycle_accepts_a_chain_and_two_versions_of_one_family_with_their_own_successors():
+    table = _curated(
+        ("successor", "A", None, "B", None, "2010"), ("successor", "B", None, "C", None, "2015"),
+        ("successor", "D", "006", "E", None, "2023"), ("successor", "D", "005", "E", None, "2017"),
     )
-    assert len(_checked_successors(table)) == 2
+    assert len(_checked_lifecycle(table)) == 4

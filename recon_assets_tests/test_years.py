@@ -47,9 +47,9 @@ def test_parse_year_accepts(raw: object, year: int) -> None:
         (2019.5, "not a year: 2019.5"),
         (float("nan"), "not a year: nan"),
         (True, "not a year: True"),
-        (9999, "after as_of + 1 (2027): 9999"),
-        (2099, "after as_of + 1 (2027): 2099"),
-        ("2028", "after as_of + 1 (2027): 2028"),
+        (9999, "after 2027, the year after the snapshot was ingested: 9999"),
+        (2099, "after 2027, the year after the snapshot was ingested: 2099"),
+        ("2028", "after 2027, the year after the snapshot was ingested: 2028"),
         (MIN_YEAR - 1, f"before {MIN_YEAR}: {MIN_YEAR - 1}"),
         # Only ASCII digits: fullwidth and Arabic-Indic digits are digits to Python's \d and int(), not years here.
         ("\uff12\uff10\uff11\uff19", "not a year: '\uff12\uff10\uff11\uff19'"),

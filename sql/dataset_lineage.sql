@@ -12,5 +12,6 @@ CREATE OR REPLACE TABLE dataset_lineage (
     superseded           BOOLEAN NOT NULL,
     superseded_since     VARCHAR,
     collection_progress  VARCHAR,
+    succession_basis     VARCHAR,
     evidence             VARCHAR
 );

@@ -5,9 +5,9 @@ CREATE TABLE IF NOT EXISTS dataset_verdicts (
     dataset_short_name     VARCHAR,
     dataset_version        VARCHAR,
     verdict                VARCHAR NOT NULL,
-    stale                  BOOLEAN,
+    stale                  BOOLEAN NOT NULL,
     staleness_reason       VARCHAR,
-    contradicted           BOOLEAN,
+    contradicted           BOOLEAN NOT NULL,
     contradiction_reason   VARCHAR,
     n_edges                INTEGER NOT NULL,
     n_reliable_edges       INTEGER NOT NULL,
@@ -18,6 +18,7 @@ CREATE TABLE IF NOT EXISTS dataset_verdicts (
     verdict_changed_at     TIMESTAMPTZ NOT NULL,
     as_of                  DATE NOT NULL,
     snapshot_id            VARCHAR NOT NULL,
+    verdict_rules          JSON NOT NULL,
     judged_at              TIMESTAMPTZ NOT NULL,
     PRIMARY KEY (research_area, dataset_id)
 );

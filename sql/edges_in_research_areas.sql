@@ -1,8 +1,18 @@
--- Dataset→Publication edges whose publication is in one of the research areas $1 (a list of slugs),
--- with what scoring and the reason string need: the KG's year and PageRank centrality, and the publication's
--- OpenAlex work and Crossref retraction notices as fetched for the same research area (NULL without a DOI),
--- and the dataset's lifecycle (dataset_lineage).
--- An edge of a publication in several areas appears once per area.
+-- Dataset→Publication edges whose publication is in one of the research areas $1 (a list of slugs), with what
+-- scoring and the reason string need as of the year $2 (as_of's year; $3 = the first year of recent citations):
+-- the KG's year and PageRank centrality, the publication's incoming KG citations dated up to as_of (and those of
+-- the recent years), its OpenAlex work and Crossref retraction notices as fetched for the same research area
+-- (NULL without a DOI), and the dataset's lifecycle (dataset_lineage).
+-- An edge of a publication in several areas appears once per area. Citing publications without a year are left
+-- out: nothing may say they came before as_of.
+WITH kg_cited AS (
+    SELECT c.cited_publication_id AS publication_id,
+           count(*) FILTER (WHERE p.year <= $2) AS kg_citations,
+           count(*) FILTER (WHERE p.year BETWEEN $3 AND $2) AS kg_recent_citations
+    FROM publication_citations AS c
+    JOIN publications AS p ON p.publication_id = c.citing_publication_id
+    GROUP BY ALL
+)
 SELECT a.research_area,
        e.dataset_id,
        e.publication_id,
@@ -13,12 +23,17 @@ SELECT a.research_area,
        p.year_issue,
        p.first_author_tag AS citation,
        c.centrality AS pagerank_centrality,
+       coalesce(k.kg_citations, 0) AS kg_citations,
+       coalesce(k.kg_recent_citations, 0) AS kg_recent_citations,
        -- a DOI without a row (openalex_works not materialized for the area) is an error, never "no DOI"
        CASE WHEN p.doi IS NOT NULL THEN coalesce(o.status, 'error') END AS openalex_status,
        CASE WHEN p.doi IS NOT NULL AND o.status IS NULL THEN 'not fetched: no openalex_works row' ELSE o.error END AS openalex_error,
        o.cited_by_count,
+       o.counts_by_year,
+       o.fetched_at AS openalex_fetched_at,
        o.publication_year AS openalex_year,
-       o.citation_trend,
+       o.citation_percentile_low AS percentile_low,
+       o.citation_percentile_high AS percentile_high,
        coalesce(o.is_retracted, false) AS openalex_retracted,
        coalesce(o.is_retraction_notice, false) AS retraction_notice,
        -- NULL unless Crossref was checked: never checked is not "no notice"
@@ -29,12 +44,14 @@ SELECT a.research_area,
        CASE WHEN l.successor_family = l.family THEN l.successor_version
             ELSE l.successor_family || coalesce(' ' || l.successor_version, '') END AS successor_version,
        l.superseded_since,
-       l.collection_progress AS dataset_collection_progress
+       l.collection_progress AS dataset_collection_progress,
+       l.succession_basis
 FROM dataset_publication_edges AS e
 JOIN publication_research_areas AS a USING (publication_id)
 JOIN publications AS p USING (publication_id)
 JOIN datasets AS d USING (dataset_id)
 JOIN publication_centrality AS c USING (publication_id)
+LEFT JOIN kg_cited AS k USING (publication_id)
 LEFT JOIN dataset_lineage AS l USING (dataset_id)
 LEFT JOIN openalex_works AS o ON o.research_area = a.research_area AND o.doi = p.doi
 LEFT JOIN crossref_retractions AS x ON x.research_area = a.research_area AND x.doi = p.doi

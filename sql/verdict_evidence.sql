@@ -13,8 +13,11 @@ SELECT r.research_area,
        r.dataset_version,
        r.successor_version,
        r.superseded_since,
-       r.weights
+       l.collection_progress AS dataset_collection_progress,
+       r.succession_basis,
+       r.scoring_settings
 FROM edge_reliability AS r
 JOIN publications AS p USING (publication_id)
+LEFT JOIN dataset_lineage AS l USING (dataset_id)
 WHERE list_contains($1, r.research_area)
 ORDER BY r.research_area, r.dataset_id, r.reliability DESC, r.publication_id

@@ -1,12 +1,21 @@
 """Assets of the `centrality` group."""
 
 import dagster as dg
+import pandas as pd
 from dagster_duckdb import DuckDBResource
 
+from recon_assets.centrality.pagerank import CITATION_SATURATION
 from recon_assets.centrality.pagerank import publication_centrality as compute_publication_centrality
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_citations, publications
+from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.metadata import table_metadata
 from recon_assets.storage import replace_table
+
+REFERENCE_METHOD = (
+    "PageRank read as citations: (pagerank - floor) / (0.85 * floor / mean_out_degree) citation equivalents, "
+    "then min(1, log1p(n) / log1p(10000)) as for OpenAlex citations; floor and mean out-degree of this snapshot's "
+    "Publication+Dataset projection, never its extremes"
+)
 
 
 @dg.asset(
@@ -15,16 +24,26 @@ from recon_assets.storage import replace_table
 )
 def publication_centrality(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
     """Each publication's PageRank (the KG property, or computed with networkx where it is missing) and its
-    centrality in [0, 1]: PageRank on a log scale between the floor (isolated publications, 0) and the 99.9th
-    percentile (1)."""
+    centrality in [0, 1]: PageRank read as a number of citations against a reference recorded with the snapshot
+    (table centrality_reference: the GDS floor and the projection's mean out-degree), on the citation scale
+    min(1, log1p(n)/log1p(10000))."""
     with duckdb.get_connection() as con:
-        frame = compute_publication_centrality(
+        frame, reference = compute_publication_centrality(
             con.table("publications").df(), con.table("datasets").df(),
             con.table("dataset_publication_edges").df(), con.table("publication_citations").df(),
         )
         replace_table(con, "publication_centrality", frame)
+        recorded = {
+            "snapshot_id": current_snapshot_id(con), "pagerank_floor": reference.floor,
+            "mean_out_degree": reference.mean_out_degree, "pagerank_per_citation": reference.per_citation,
+            "citation_saturation": CITATION_SATURATION, "method": REFERENCE_METHOD,
+        }
+        replace_table(con, "centrality_reference", pd.DataFrame([recorded]))
         sources = frame["pagerank_source"].value_counts().to_dict()
-        context.log.info(f"centrality of {len(frame):,} publications; PageRank sources {sources}")
+        context.log.info(
+            f"centrality of {len(frame):,} publications; PageRank sources {sources}; one citation from a typical "
+            f"publication = PageRank +{reference.per_citation:.4f} (mean out-degree {reference.mean_out_degree:.2f})"
+        )
         metadata = table_metadata(
             con, "publication_centrality",
             lineage={
@@ -32,7 +51,14 @@ def publication_centrality(context: dg.AssetExecutionContext, duckdb: DuckDBReso
                 "pagerank": [("publications", "pagerank"), ("dataset_publication_edges", "dataset_id"),
                              ("publication_citations", "cited_publication_id")],
                 "pagerank_source": [("publications", "pagerank")],
-                "centrality": [("publications", "pagerank")],
+                "centrality": [("publications", "pagerank"), ("dataset_publication_edges", "publication_id"),
+                               ("publication_citations", "citing_publication_id")],
             },
         )
-    return dg.MaterializeResult(metadata={**metadata, "pagerank_sources": sources})
+    return dg.MaterializeResult(
+        metadata={
+            **metadata, "pagerank_sources": sources, "pagerank_floor": reference.floor,
+            "mean_out_degree": reference.mean_out_degree, "pagerank_per_citation": reference.per_citation,
+            "share_central": float((frame["centrality"] >= 0.6).mean()) if len(frame) else 0.0,
+        }
+    )

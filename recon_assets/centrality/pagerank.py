@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
@@ -10,35 +11,70 @@ import pandas as pd
 
 # Damping factor used by Neo4j GDS (and the KG builder) and by networkx by default.
 DAMPING = 0.85
-# PageRank quantile that maps to centrality 1 (see log_scaled_centrality for why 99.9 %).
-REFERENCE_QUANTILE = 0.999
+# PageRank of a node nothing points to on the GDS scale the KG's property uses: 1 - d (the builder's "isolated
+# nodes get 0.15"; DOMAIN.md "Labels are findings").
+ISOLATED_FLOOR = 1.0 - DAMPING
+# Citations at which centrality saturates at 1, shared with the citation scale min(1, log1p(n)/log1p(10000))
+# (DOMAIN.md "centrality").
+CITATION_SATURATION = 10_000
 
 
 class PageRankNotConverged(RuntimeError):
     """PageRank did not converge even after the retry with more iterations; nothing may be written."""
 
 
-def log_scaled_centrality(pagerank: np.ndarray, reference_quantile: float = REFERENCE_QUANTILE) -> np.ndarray:
-    """Normalise PageRank values to a [0, 1] centrality on a log scale anchored at the floor and a high quantile.
+@dataclass(frozen=True)
+class PageRankReference:
+    """What a PageRank is measured against, recorded with the snapshot (table `centrality_reference`).
 
-        centrality_i = clip(log(pr_i / floor) / log(reference / floor), 0, 1)
+    floor: the PageRank of a node nothing points to (ISOLATED_FLOOR on the GDS scale).
+    mean_out_degree: projection edges (USES_DATASET + CITES) per publication that has any: how many ways a
+        typical citing publication splits its rank.
+    per_citation: the PageRank one citation from a typical publication at the floor adds, d * floor / mean_out_degree.
+    """
 
-    with floor = the smallest PageRank (every isolated node sits there: 0.15 on the GDS scale) and reference =
-    the `reference_quantile` (default 99.9th) percentile. The log tames PageRank's heavy tail (the real KG spans
-    0.15 to over 100) and the quantile keeps one extreme hub from squashing everyone else; publications above the
-    reference saturate at 1. For a power-law tail the share of publications at or above centrality t is about
-    (1 - reference_quantile) ** t whatever the exponent: with the default, 1.6 % reach 0.6 (the FOUNDATIONAL
-    threshold) and 13 % reach 0.3, so "central" stays rare, as on the citation scale
-    log1p(n)/log1p(10000) it must be combined with. Scale-free: only ratios of PageRank values matter, so
-    `pagerank_global` and `pagerank_publication_dataset` normalise alike. When reference == floor (all values
-    equal, or a single value) nobody stands out and every centrality is 0, never 0/0.
+    floor: float
+    mean_out_degree: float
+
+    @property
+    def per_citation(self) -> float:
+        return DAMPING * self.floor / self.mean_out_degree
+
+
+def pagerank_reference(publication_ids: pd.Series, edges: pd.DataFrame, citations: pd.DataFrame) -> PageRankReference:
+    """The reference of a snapshot's projection: the GDS floor and the mean out-degree of citing publications.
+
+    Chosen so that a PageRank reads as a number of citations, on the same scale as the OpenAlex citation count:
+    one citation from a typical publication at the floor lifts a PageRank by d * floor / k (the first term of
+    the PageRank sum, GDS scale), so pr - floor is worth (pr - floor) / (d * floor / k) such citations. Unlike
+    the snapshot's own extremes (the 99.9th percentile used before), this does not grow or shrink with the
+    snapshot: a 49-publication sample's best-connected paper reads as the few citations it has, never as central.
+    A snapshot without any projection edge gets k = 1.
 
     Args:
-        pagerank: shape (n,), finite floats > 0.
-        reference_quantile: in (0, 1].
+        publication_ids: every publication of the snapshot.
+        edges: columns publication_id (USES_DATASET, publication -> dataset). citations: column citing_publication_id.
+    """
+    sources = pd.concat([edges["publication_id"], citations["citing_publication_id"]], ignore_index=True)
+    citing = sources[sources.isin(publication_ids)]
+    mean_out_degree = len(citing) / citing.nunique() if len(citing) else 1.0
+    return PageRankReference(floor=ISOLATED_FLOOR, mean_out_degree=float(mean_out_degree))
+
+
+def pagerank_centrality(pagerank: np.ndarray, reference: PageRankReference) -> np.ndarray:
+    """PageRank as a centrality in [0, 1] on the citation scale of DOMAIN.md:
+
+        citations_equivalent = max(0, pr - floor) / per_citation
+        centrality           = min(1, log1p(citations_equivalent) / log1p(10000))
+
+    so a PageRank carrying the weight of n direct citations from typical publications scores as n OpenAlex
+    citations would (`PageRankReference`); a node at the floor scores 0.
+
+    Args:
+        pagerank: shape (n,), finite floats > 0 on the GDS scale.
 
     Returns:
-        shape (n,) float64 in [0, 1], rounded to 12 decimals.
+        shape (n,) float64 in [0, 1], rounded to 12 decimals (a node stored as 0.15000000000000002 is at the floor).
 
     Raises:
         ValueError: a value is NaN, infinite or not positive (compute missing PageRank first).
@@ -46,14 +82,8 @@ def log_scaled_centrality(pagerank: np.ndarray, reference_quantile: float = REFE
     values = np.asarray(pagerank, dtype=float)
     if not (np.isfinite(values) & (values > 0)).all():
         raise ValueError("PageRank values must be finite and positive; compute missing values before normalising")
-    if values.size == 0:
-        return values.copy()
-    floor = values.min()
-    reference = np.quantile(values, reference_quantile)
-    if reference <= floor:
-        return np.zeros_like(values)
-    # Rounded: an isolated node stored as 0.15000000000000002 is at the floor (0), not 1e-16 above it.
-    return np.round(np.clip(np.log(values / floor) / np.log(reference / floor), 0.0, 1.0), 12)
+    equivalent = np.maximum(values - reference.floor, 0.0) / reference.per_citation
+    return np.round(np.minimum(1.0, np.log1p(equivalent) / np.log1p(CITATION_SATURATION)), 12)
 
 
 def compute_pagerank(
@@ -107,7 +137,7 @@ def compute_pagerank(
 
 def publication_centrality(
     publications: pd.DataFrame, datasets: pd.DataFrame, edges: pd.DataFrame, citations: pd.DataFrame
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, PageRankReference]:
     """PageRank and centrality of every publication.
 
     The KG's PageRank property is used where present. When some publication lacks it, PageRank is computed
@@ -120,8 +150,8 @@ def publication_centrality(
         edges: columns dataset_id, publication_id.  citations: columns citing_publication_id, cited_publication_id.
 
     Returns:
-        columns publication_id, pagerank (GDS scale), pagerank_source ('kg_property' | 'computed'),
-        centrality (in [0, 1], see `log_scaled_centrality`), in `publications` order.
+        (columns publication_id, pagerank (GDS scale), pagerank_source ('kg_property' | 'computed'),
+        centrality (in [0, 1], `pagerank_centrality`), in `publications` order; the snapshot's `pagerank_reference`).
 
     Raises:
         PageRankNotConverged: the computation did not converge (nothing is returned half-done).
@@ -138,5 +168,6 @@ def publication_centrality(
             ],
         )
         frame.loc[missing, "pagerank"] = frame.loc[missing, "publication_id"].map(computed)
-    frame["centrality"] = log_scaled_centrality(frame["pagerank"].to_numpy())
-    return frame
+    reference = pagerank_reference(publications["publication_id"], edges, citations)
+    frame["centrality"] = pagerank_centrality(frame["pagerank"].to_numpy(), reference)
+    return frame, reference

@@ -13,7 +13,7 @@ from recon_assets.enrichment.openalex_records import openalex_rows
 from recon_assets.kg.assets import OWNERS, publication_research_areas, publications
 from recon_assets.metadata import table_metadata
 from recon_assets.partitions import research_area_partitions
-from recon_assets.resources import AsOfDate, CrossrefResource, OpenAlexResource
+from recon_assets.resources import CrossrefResource, OpenAlexResource
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_partitions, upsert
 
@@ -33,11 +33,11 @@ class OpenAlexConfig(dg.Config):
 
 @dg.asset(kinds={"duckdb", "openalex"}, **ENRICHMENT)
 def openalex_works(
-    context: dg.AssetExecutionContext, config: OpenAlexConfig, duckdb: DuckDBResource, openalex: OpenAlexResource, as_of: AsOfDate
+    context: dg.AssetExecutionContext, config: OpenAlexConfig, duckdb: DuckDBResource, openalex: OpenAlexResource
 ) -> dg.MaterializeResult:
     """The OpenAlex work of every publication DOI in the research area: status found / not_found / error,
-    citations (cited_by_count, counts_by_year and their trend), is_retracted, publication_year, type,
-    referenced_works, primary_topic and the abstract. Only DOIs missing from the openalex_cache table or
+    citations (cited_by_count, counts_by_year, the field-and-year citation percentile), is_retracted,
+    publication_year, type, referenced_works, primary_topic and the abstract. Only DOIs missing from the openalex_cache table or
     older than the TTL are requested; when OpenAlex's daily budget runs out, what was fetched is kept and the
     step fails as retryable."""
     areas = list(context.partition_keys)
@@ -54,11 +54,11 @@ def openalex_works(
         cache = con.execute("SELECT doi, status, work, fetched_at FROM openalex_cache JOIN wanted USING (doi)").df()
         errors = {result.doi: result.error for result in report.results if result.status == ERROR}
         errors |= {doi: f"not fetched: {report.budget_spent}" for doi in report.unfetched}
-        rows = openalex_rows(requested, cache, errors, as_of=as_of.date())
+        rows = openalex_rows(requested, cache, errors)
         replace_partitions(con, "openalex_works", rows, areas)
         metadata = table_metadata(
             con, "openalex_works", where="list_contains(?, research_area)", params=[areas],
-            preview_columns=["doi", "status", "cited_by_count", "citation_trend", "is_retracted", "publication_year", "error"],
+            preview_columns=["doi", "status", "cited_by_count", "citation_percentile_low", "is_retracted", "publication_year", "error"],
             lineage={
                 "doi": [("publications", "doi")],
                 "research_area": [("publication_research_areas", "research_area")],

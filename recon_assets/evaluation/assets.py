@@ -1,4 +1,5 @@
-"""Assets of the `evaluation` group: the method scored on labelled cases, with the weight and decay ablation."""
+"""Assets of the `evaluation` group: the method measured on labelled real edges, online and offline, with the
+weight and decay ablation ranked by discrimination."""
 
 from datetime import datetime, timezone
 
@@ -6,105 +7,120 @@ import dagster as dg
 import pandas as pd
 from dagster_duckdb import DuckDBResource
 
-from recon_assets.evaluation.ablation import RATE_COLUMNS, edge_inputs, evaluate, judge_pairs, stored_scoring
-from recon_assets.evaluation.cases import KNOWN_CONTRADICTED, load_cases, load_pair_texts
-from recon_assets.evaluation.metrics import EARLIER_BASELINE, Rate
+from recon_assets.evaluation.cases import load_cases
+from recon_assets.evaluation.measure import MEASURES, evaluate, iter_headline
 from recon_assets.judgement.assets import coherence_judgements
 from recon_assets.kg.assets import OWNERS
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.metadata import table_metadata
+from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.assets import edge_reliability
+from recon_assets.reliability.edge_scores import edge_coherence
+from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.resources import AsOfDate
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_table
-
-# rate column -> (numerator column, denominator column), and whether a higher rate is better.
-FRACTIONS = {rate: (numerator, denominator) for rate, numerator, denominator in RATE_COLUMNS.values()}
-BASE_RATE = "flagged_share_all_edges"  # context for the staleness catch rate, not a rate to optimise
-RATES = {rate: rate != "foundational_false_flag_rate" for rate in FRACTIONS if rate != BASE_RATE}
-SETTING = ["weight_centrality", "weight_recency", "weight_coherence", "decay"]
+from recon_assets.verdicts.assets import dataset_verdicts
+from recon_assets.verdicts.critic import VerdictRules
 
 
 @dg.asset(
-    deps=[edge_reliability, coherence_judgements, dataset_lineage],
+    deps=[edge_reliability, dataset_verdicts, coherence_judgements, dataset_lineage],
     group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
 )
 def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
-    """The method scored on labelled cases (recon_assets/reference/labelled_cases.csv): staleness catch rate,
-    foundational false-flag rate, contradiction catch rate and SUPERSEDED precision, under every weight triple of
-    the 0.1 grid and each decay (198 settings, the default and the age-only reproduction marked), beside the
-    earlier age-only method's 52 % staleness and 0 % contradiction catch, and the share of all KG edges flagged
-    stale (the catch rate's base rate). Also writes reliability_evaluation_cases: every labelled case's outcome
-    under the default; cases not in the KG are kept. A KG without edges still has its worked cases and pairs
-    measured, as of the `as_of` resource; the edge rates are then n/a."""
+    """The method measured on labelled real edges (recon_assets/reference/evaluation/labelled_edges.csv, whose labels
+    share no input with the scorer): staleness catch, precision of flags, foundational false flags, recent
+    current-version edges flagged, contradiction and retraction catch, UNVERIFIED share and the ROC AUC of reliability,
+    each rate with its Wilson interval beside the base rate (all KG edges flagged) and the labelled prevalence;
+    online (OpenAlex records as stored, over the cases that have one) and offline (no OpenAlex input); for the default
+    and the 198 settings of the weight and decay ablation, ranked by ROC AUC; all cases and the held-out part. Also
+    writes reliability_evaluation_cases: every case's outcome and reason under the default, in both conditions. The
+    default is what edge_reliability was scored with (its scoring_settings; the most frequent when areas differ) and
+    the verdict rules dataset_verdicts used."""
     cases = load_cases()
+    as_of_date = as_of.for_run(context)
+    areas = research_area_partitions.get_partition_keys()
     with duckdb.get_connection() as con:
-        stored = con.execute("SELECT * FROM edge_reliability").df()
-        if stored.empty:
-            context.log.warning("edge_reliability has no edge: only the worked cases and the labelled pairs are measured")
-        as_of_date = as_of.date() if stored.empty else stored["as_of"].max().date()
-        judged = con.execute(load_sql("judged_pairs_by_doi")).df()
-        verdicts = judge_pairs(cases[cases["expected"] == KNOWN_CONTRADICTED], load_pair_texts(), judged)
-        scoring = stored_scoring(stored)
-        settings, outcomes = evaluate(edge_inputs(stored), cases, verdicts, as_of=as_of_date, scoring=scoring)
+        scoring = ScoringSettings.model_validate_json(_most_frequent(con, "edge_reliability", "scoring_settings") or "{}")
+        rules = VerdictRules.model_validate_json(_most_frequent(con, "dataset_verdicts", "verdict_rules") or "{}")
+        recent_from = as_of_date.year - scoring.thresholds.recent_citation_years
+        edges = con.execute(load_sql("edges_in_research_areas"), [areas, as_of_date.year, recent_from]).df()
+        pairs = con.execute(load_sql("area_judgements"), [areas]).df()
+        contradicting = con.execute(load_sql("contradicting_pairs"), [areas]).df()
+        if edges.empty:
+            context.log.warning("the KG has no scored Dataset→Publication edge: every labelled case is reported not found, no measure taken")
+        result = evaluate(
+            edge_coherence(edges, pairs), cases, contradicting, as_of=as_of_date, default=scoring, rules=rules
+        )
         version = cases["labels_version"].iloc[0]
         evaluated_at = datetime.now(timezone.utc)
-        replace_table(con, "reliability_evaluation", settings.assign(labels_version=version, as_of=as_of_date, evaluated_at=evaluated_at))
-        replace_table(con, "reliability_evaluation_cases", outcomes.assign(labels_version=version))
+        replace_table(con, "reliability_evaluation", result.measures.assign(labels_version=version, as_of=as_of_date, evaluated_at=evaluated_at))
+        replace_table(con, "reliability_evaluation_cases", result.cases.assign(labels_version=version))
         metadata = table_metadata(
-            con, "reliability_evaluation", preview_columns=[*SETTING, *RATES, BASE_RATE],
-            lineage={
-                rate: [("edge_reliability", "label")]
-                for rate in ("staleness_catch_rate", "foundational_false_flag_rate", "superseded_precision", BASE_RATE)
-            } | {"contradiction_catch_rate": [("coherence_judgements", "verdict")]},
+            con, "reliability_evaluation", where="is_default AND split = 'all'",
+            preview_columns=["condition", "measure", "value", "numerator", "denominator", "ci_low", "ci_high"],
+            lineage={"value": [("edge_reliability", "label"), ("edge_reliability", "reliability"), ("coherence_judgements", "verdict")]},
         )
-    default = settings[settings["is_default"]].iloc[0]
-    age_only = settings[settings["is_age_only"]].iloc[0]
-    summary = _summary(default)
-    context.log.info(f"labels v{version}, default setting: {summary}")
+    headline = {f"{condition}/{measure}": _figure(row) for condition, measure, row in iter_headline(result.measures)}
+    context.log.info(f"labels v{version}, default setting, as of {as_of_date}: " + "; ".join(f"{key} {text}" for key, text in headline.items()))
     return dg.MaterializeResult(
         metadata={
             **metadata,
             "labels_version": version,
             "as_of": as_of_date.isoformat(),
-            "held_fixed": scoring or "defaults (no scored edge)",
-            "default": {"setting": "0.4/0.3/0.3 linear", **summary},
-            "age_only_reproduction": {"setting": "0/1/0 linear", **_summary(age_only)},
-            "earlier_age_only_method": {rate: f"{value:.0%}" for rate, value in EARLIER_BASELINE.items()},
-            "best_setting_per_rate": {rate: _best(settings, rate, higher) for rate, higher in RATES.items()},
-            "cases": outcomes.groupby(["kind", "found"]).size().rename("n").reset_index().to_dict("records"),
+            "default_setting": scoring.model_dump_json(),
+            "cases": len(cases),
+            "cases_found_in_kg": int(result.cases.loc[result.cases["condition"] == "offline", "found"].sum()),
+            "cases_with_openalex_record": int(result.cases.loc[result.cases["condition"] == "online", "has_openalex_record"].sum()),
+            # numbers, so the UI plots them across runs: the default's value of each measure
+            **{f"{key}": float(row["value"]) for key, row in _default_values(result.measures).items()},
+            "headline": dg.MetadataValue.md(_headline_markdown(result.measures)),
+            "targets": dg.MetadataValue.md(result.targets.to_markdown(index=False)),
+            "targets_met": int(result.targets["met"].fillna(False).sum()),
+            "targets_missed": int((result.targets["met"] == False).sum()),  # noqa: E712 - NA (unmeasured) is neither
+            "best_settings_by_roc_auc": dg.MetadataValue.md(_best_settings(result.measures).to_markdown(index=False)),
             "cases_preview": dg.MetadataValue.md(
-                outcomes[["case_id", "kind", "expected", "found", "got", "hit"]].to_markdown(index=False)
+                result.cases[["case_id", "class", "condition", "found", "label", "hit"]].head(40).to_markdown(index=False)
             ),
         }
     )
 
 
-def _summary(row: pd.Series) -> dict[str, str]:
-    """Each rate of one setting as text, the base rate right after the staleness catch rate it qualifies."""
-    rates = list(RATES)
-    rates.insert(rates.index("staleness_catch_rate") + 1, BASE_RATE)
-    return {rate: _rate_text(row, rate) for rate in rates}
+def _most_frequent(con, table: str, column: str) -> str | None:
+    """The most frequent value of `column` in `table` (settings stored on every row), None when the table is empty."""
+    found = con.execute(f"SELECT {column}, count(*) AS n FROM {table} GROUP BY 1 ORDER BY n DESC, 1 LIMIT 1").fetchone()
+    return found[0] if found else None
 
 
-def _rate_text(row: pd.Series, rate: str) -> str:
-    """'95% (21/22)', or 'n/a (0 cases)' when the rate has no denominator (`metrics.Rate`)."""
-    numerator, denominator = FRACTIONS[rate]
-    return str(Rate(int(row[numerator]), int(row[denominator])))
+def _figure(row: pd.Series) -> str:
+    """'92% (22/24; 95% CI 74%-98%)', or the AUC with two decimals."""
+    if pd.isna(row["denominator"]):
+        return "n/a" if pd.isna(row["value"]) else f"{row['value']:.2f}"
+    if not row["denominator"]:
+        return "n/a (0 cases)"
+    return f"{row['value']:.0%} ({int(row['numerator'])}/{int(row['denominator'])}; 95% CI {row['ci_low']:.0%}-{row['ci_high']:.0%})"
 
 
-def _best(settings: pd.DataFrame, rate: str, higher: bool) -> dict[str, object]:
-    """The best value of `rate` over the grid (NaN rates left out), how many settings reach it, and the first of
-    them in grid order with the default preferred on a tie."""
-    measured = settings[settings[rate].notna()]
-    if measured.empty:
-        return {"value": str(Rate(0, 0))}
-    best = measured[rate].max() if higher else measured[rate].min()
-    reaching = measured[measured[rate] == best].sort_values("is_default", ascending=False, kind="stable")
-    first = reaching.iloc[0]
-    return {
-        "value": _rate_text(first, rate),
-        "settings_reaching_it": len(reaching),
-        "example": f"{first['weight_centrality']:.1f}/{first['weight_recency']:.1f}/{first['weight_coherence']:.1f} {first['decay']}",
-        "default_reaches_it": bool(reaching["is_default"].any()),
-    }
+def _default_values(measures: pd.DataFrame) -> dict[str, pd.Series]:
+    return {f"{condition}_{measure}": row for condition, measure, row in iter_headline(measures) if not pd.isna(row["value"])}
+
+
+def _headline_markdown(measures: pd.DataFrame) -> str:
+    """The default setting's measures, offline and online side by side, each with what it means."""
+    by = {(condition, measure): _figure(row) for condition, measure, row in iter_headline(measures)}
+    lines = ["| measure | offline | online | what it is |", "|---|---|---|---|"]
+    for measure, meaning in MEASURES.items():
+        lines.append(f"| {measure} | {by.get(('offline', measure), 'n/a')} | {by.get(('online', measure), 'n/a')} | {meaning} |")
+    return "\n".join(lines)
+
+
+def _best_settings(measures: pd.DataFrame) -> pd.DataFrame:
+    """The five best settings by ROC AUC per condition (all cases), with their staleness catch and base rate."""
+    auc = measures[(measures["split"] == "all") & (measures["measure"] == "roc_auc")]
+    if auc.empty:
+        return pd.DataFrame(columns=["condition", "setting", "auc_rank", "roc_auc", "is_default"])
+    best = auc.sort_values(["condition", "auc_rank", "setting"]).groupby("condition").head(5)
+    others = measures[(measures["split"] == "all") & measures["measure"].isin(["staleness_catch", "base_rate", "foundational_false_flag"])]
+    wide = others.pivot_table(index=["condition", "setting"], columns="measure", values="value").reset_index()
+    return best[["condition", "setting", "auc_rank", "value", "is_default"]].rename(columns={"value": "roc_auc"}).merge(wide, on=["condition", "setting"])

@@ -67,7 +67,7 @@ def coherence_judgements(
     One run judges every selected research area whose settings or inputs changed since it was last judged
     (module docstring) and keeps the others' rows; each judged area's rows are replaced, never duplicated."""
     areas = list(context.partition_keys)
-    as_of_date = as_of.date()
+    as_of_date = as_of.for_run(context)
     # Judgements depend on as_of through its year only (the evidence window), so a new day reuses them.
     settings = json.dumps(
         {"judge": JUDGE_ID, "judge_code": _JUDGE_CODE, "as_of_year": as_of_date.year, **config.model_dump()}, sort_keys=True

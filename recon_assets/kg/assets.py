@@ -5,7 +5,7 @@ import duckdb
 import pandas as pd
 from dagster_duckdb import DuckDBResource
 
-from recon_assets.kg.ingest import ingest_export
+from recon_assets.kg.ingest import current_snapshot_id, ingest_export
 from recon_assets.kg.typed_tables import (
     build_citations,
     build_dataset_publication_edges,
@@ -15,7 +15,7 @@ from recon_assets.kg.typed_tables import (
     node_index,
 )
 from recon_assets.metadata import column_schema, table_metadata
-from recon_assets.resources import AsOfDate, KgExportSource
+from recon_assets.resources import KgExportSource
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_table
 
@@ -63,12 +63,14 @@ def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, du
 
 
 @dg.asset(deps=[kg_snapshot], **KG)
-def publications(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
+def publications(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
     """One row per publication (per canonical DOI, or per node without one), with DOI and year normalised
-    and the raw values and reasons kept beside them."""
+    and the raw values and reasons kept beside them. A year after the one following the snapshot's ingest is
+    implausible (NULL, with year_issue): the bound belongs to the snapshot, not to any as_of."""
     with duckdb.get_connection() as con:
         nodes = con.execute(load_sql("publication_nodes")).df()
-        frame = build_publications(nodes, latest_year=as_of.date().year + 1)
+        ingested_year = con.execute("SELECT year(ingested_at) FROM kg_snapshots WHERE snapshot_id = ?", [current_snapshot_id(con)]).fetchone()[0]
+        frame = build_publications(nodes, latest_year=ingested_year + 1)
         replace_table(con, "publications", frame)
         context.log.info(f"{len(nodes):,} Publication nodes -> {len(frame):,} publications")
         metadata = table_metadata(

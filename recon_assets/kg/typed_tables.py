@@ -43,7 +43,7 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
     Args:
         nodes: Publication nodes with columns node_id, line_number, global_id, doi_raw, title, year_json
             (the `year` property as JSON text), abstract, authors_json (JSON text), pagerank (float, may be NaN).
-        latest_year: last acceptable publication year (as_of.year + 1).
+        latest_year: last acceptable publication year (the year after the snapshot was ingested).
 
     Returns:
         columns publication_id (canonical DOI, else node_key), doi, doi_raw, doi_issue (why doi is NULL), title, year (Int64), year_raw

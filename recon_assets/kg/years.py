@@ -27,7 +27,7 @@ def parse_year(raw: object, *, latest_year: int) -> ParsedYear:
     Args:
         raw: the property value decoded from JSON (the KG stores a string; ints, floats, None, lists and
             objects also occur).
-        latest_year: the last acceptable year, normally `as_of.year + 1` (in-press papers carry next year).
+        latest_year: the last acceptable year: the year after the snapshot's ingest (in-press papers carry next year).
 
     Returns:
         ParsedYear(year, issue): `year` is None and `issue` names the problem for missing, empty, zero,
@@ -71,5 +71,5 @@ def _check_range(year: int, latest_year: int) -> ParsedYear:
     if year < MIN_YEAR:
         return ParsedYear(None, f"before {MIN_YEAR}: {year}")
     if year > latest_year:
-        return ParsedYear(None, f"after as_of + 1 ({latest_year}): {year}")
+        return ParsedYear(None, f"after {latest_year}, the year after the snapshot was ingested: {year}")
     return ParsedYear(year, None)

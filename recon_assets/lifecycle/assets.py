@@ -5,8 +5,9 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.kg.assets import OWNERS, datasets
 from recon_assets.lifecycle.cmr import shipped_collection_progress, shipped_collection_records
+from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED
 from recon_assets.lifecycle.lineage import dataset_lineage as build_dataset_lineage
-from recon_assets.lifecycle.versions import curated_successors
+from recon_assets.lifecycle.versions import curated_lifecycle
 from recon_assets.metadata import table_metadata
 from recon_assets.storage import replace_table
 
@@ -16,14 +17,15 @@ _FROM_DATASETS = [("datasets", "short_name"), ("datasets", "long_name"), ("datas
 @dg.asset(deps=[datasets], group_name="lifecycle", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
 def dataset_lineage(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
     """Every dataset's version family, parsed version (from short name, long name or DOI), successor, whether
-    it is superseded and since when, with the evidence: CMR UMM-C CollectionProgress SUPERSEDED / DEPRECATED,
-    a curated cross-family successor (TRMM TMPA -> GPM IMERG, MERRA -> MERRA-2, TOMS -> OMI;
-    recon_assets/reference/dataset_successors.csv), or the next version of its family. Release dates and
-    CollectionProgress come from the real CMR extracts in recon_assets/reference/cmr/."""
+    it is superseded and since when, with the evidence and its authority (succession_basis): CMR UMM-C
+    CollectionProgress SUPERSEDED / DEPRECATED, the curated lifecycle file (recon_assets/reference/
+    dataset_successors.csv: cross-family successors and renamed lines, parallel streams that both stay current,
+    each line with its source), or, inferred from version ordering alone, the next version of its family.
+    Release dates and CollectionProgress come from the real CMR extracts in recon_assets/reference/cmr/."""
     with duckdb.get_connection() as con:
         frame = build_dataset_lineage(
             con.execute("SELECT dataset_id, short_name, long_name, doi, cmr_id FROM datasets ORDER BY dataset_id").df(),
-            curated_successors(), shipped_collection_records(), shipped_collection_progress(),
+            curated_lifecycle(), shipped_collection_records(), shipped_collection_progress(),
         )
         replace_table(con, "dataset_lineage", frame)
         metadata = table_metadata(
@@ -33,13 +35,14 @@ def dataset_lineage(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -
                 column: _FROM_DATASETS
                 for column in (
                     "family", "version_text", "version_sort", "status", "successor_dataset_id", "superseded",
-                    "superseded_since", "collection_progress",
+                    "superseded_since", "collection_progress", "succession_basis",
                 )
             },
         )
     superseded = int(frame["superseded"].sum())
     figures = {
         "superseded": superseded,
+        **{f"superseded_{basis}": int((frame["succession_basis"] == basis).sum()) for basis in (CMR_COLLECTION_PROGRESS, CURATED, INFERRED)},
         "superseded_since_known": int(frame["superseded_since"].notna().sum()),
         "with_cmr_collection_progress": int(frame["collection_progress"].notna().sum()),
         "without_parsed_version": int(frame["version_issue"].notna().sum()),

@@ -1,34 +1,42 @@
-"""Every Dataset's place in its version family: parsed version, successor, and whether it is superseded."""
+"""Every Dataset's place in its version family: parsed version, successor, whether it is superseded, since when,
+and on what authority (DOMAIN.md "Dataset lifecycle")."""
+
+from fnmatch import fnmatchcase
 
 import pandas as pd
 
 from recon_assets.lifecycle.cmr import RETIRED_PROGRESS, release_dates
-from recon_assets.lifecycle.versions import STANDARD, parse_version, successors
+from recon_assets.lifecycle.versions import PARALLEL, STANDARD, SUCCESSOR, parse_version, successors, version_sort_key
 
 COLUMNS = [
     "dataset_id", "family", "version_text", "version_sort", "status", "version_source", "version_issue",
-    "successor_dataset_id", "successor_family", "successor_version", "superseded", "superseded_since", "collection_progress", "evidence",
+    "successor_dataset_id", "successor_family", "successor_version", "superseded", "superseded_since", "collection_progress",
+    "succession_basis", "evidence",
 ]
+# succession_basis values, most authoritative first.
+CMR_COLLECTION_PROGRESS, CURATED, INFERRED = "cmr_collection_progress", "curated", "inferred"
 
 
 def dataset_lineage(
     datasets: pd.DataFrame, curated: pd.DataFrame, cmr_records: pd.DataFrame, cmr_progress: pd.DataFrame
 ) -> pd.DataFrame:
-    """Version, successor and superseded flag of each dataset, with the evidence for the conclusion.
+    """Version, successor and superseded flag of each dataset, with the evidence and its authority.
 
-    In order of authority:
+    In order of authority (each overrides the ones after it):
     1. CMR UMM-C `CollectionProgress` SUPERSEDED or DEPRECATED (matched by CMR concept id, else by DOI)
-       supersedes the dataset whatever its version string says (`cmr.RETIRED_PROGRESS`).
-    2. A curated cross-family successor (TRMM TMPA -> GPM IMERG, MERRA -> MERRA-2, TOMS -> OMI;
-       `curated_successors`): superseded by the newest dataset of the successor family in this KG, or, when
-       the KG has none, still superseded with the successor family named in the evidence.
-    3. Within a family the next version is the successor (`successors`).
-    `superseded_since` is the curated `since` year for a curated successor, else the CMR ReleaseDate of the
-    successor (matched by its concept id), else NULL (unknown).
+       supersedes the dataset whatever its version string says (`cmr.RETIRED_PROGRESS`): basis
+       cmr_collection_progress.
+    2. The curated lifecycle file (`versions.curated_lifecycle`, every line with its source): a successor line
+       (TRMM TMPA -> GPM IMERG, MERRA -> MERRA-2, a renamed line) supersedes the family or one version of it by
+       the newest standard dataset of the successor family in this KG (or, when the KG has none, by the family
+       named), since the line's date; a parallel line (GLDAS-2.0 and GLDAS-2.1) keeps the lower version current.
+       Basis curated.
+    3. Within a family the next version is the successor (`successors`): basis inferred, since the successor's CMR
+       ReleaseDate (matched by its concept id), else unknown (NULL).
 
     Args:
         datasets: columns dataset_id, short_name, long_name, doi (canonical), cmr_id.
-        curated: columns predecessor_family, successor_family, since, source.
+        curated: `versions.curated_lifecycle()`.
         cmr_records: CMR collection records, columns concept-id and ReleaseDate (`cmr.shipped_collection_records`).
         cmr_progress: columns concept_id, doi, collection_progress, revision_date (`cmr.collection_progress`).
 
@@ -52,13 +60,39 @@ def dataset_lineage(
     cmr_id = pd.Series(datasets["cmr_id"].to_numpy(), index=datasets["dataset_id"].to_numpy())
     lineage["successor_family"] = lineage["family"].where(lineage["superseded"])
     lineage["superseded_since"] = lineage["successor_dataset_id"].map(cmr_id).map(released).astype(object)
-    _apply_curated(lineage, curated)
+    lineage["succession_basis"] = lineage["superseded"].map({True: INFERRED, False: None})
+    _apply_parallel(lineage, curated[curated["relation"] == PARALLEL])
+    _apply_curated_successors(lineage, curated[curated["relation"] == SUCCESSOR])
     _apply_collection_progress(lineage, datasets, cmr_progress)
     lineage["version_sort"] = lineage["sort_key"].map(list)
     return lineage.rename(columns={"source": "version_source"})[COLUMNS]
 
 
-def _apply_curated(lineage: pd.DataFrame, curated: pd.DataFrame) -> None:
+def _same_version(sort_key: tuple[int, ...], version: object) -> bool:
+    """Whether a parsed sort key is the curated version text (NA: any version)."""
+    return not isinstance(version, str) or sort_key == version_sort_key(version)
+
+
+def _apply_parallel(lineage: pd.DataFrame, parallel: pd.DataFrame) -> None:
+    """Undo the inferred succession between two parallel streams: the lower version stays current."""
+    for line in parallel.itertuples(index=False):
+        linked = [
+            position for position, row in enumerate(lineage.itertuples(index=False))
+            if row.succession_basis == INFERRED and fnmatchcase(row.family, line.family) and fnmatchcase(row.family, line.other_family)
+            and _same_version(row.sort_key, line.version) and isinstance(row.successor_version, str)
+            and version_sort_key(row.successor_version) == version_sort_key(line.other_version)
+        ]
+        for position in linked:
+            row = lineage.iloc[position]
+            lineage.loc[lineage.index[position], ["successor_dataset_id", "successor_version", "successor_family", "superseded_since", "succession_basis"]] = None
+            lineage.loc[lineage.index[position], "superseded"] = False
+            lineage.loc[lineage.index[position], "evidence"] = (
+                f"{row['family']} {row['version_text']} and {row['successor_version']} are parallel streams, both current "
+                f"(curated: {line.source})"
+            )
+
+
+def _apply_curated_successors(lineage: pd.DataFrame, curated: pd.DataFrame) -> None:
     # The successor is the newest standard product of its family, never an NRT or provisional stream.
     newest = (
         lineage[(lineage["sort_key"].map(len) > 0) & (lineage["status"] == STANDARD)]
@@ -67,16 +101,17 @@ def _apply_curated(lineage: pd.DataFrame, curated: pd.DataFrame) -> None:
         .set_index("family")
     )
     for line in curated.itertuples(index=False):
-        replaced = (lineage["family"] == line.predecessor_family) & ~lineage["superseded"]
-        if line.successor_family in newest.index:
-            successor = newest.loc[line.successor_family]
+        replaced = (lineage["family"] == line.family) & lineage["sort_key"].map(lambda key, version=line.version: _same_version(key, version))
+        if line.other_family in newest.index:
+            successor = newest.loc[line.other_family]
             lineage.loc[replaced, ["successor_dataset_id", "successor_version"]] = [successor["dataset_id"], successor["version_text"]]
-        # The takeover year, not the release of the successor's newest version (IMERG V07 came out long after
+        else:
+            lineage.loc[replaced, ["successor_dataset_id", "successor_version"]] = [None, line.other_version if isinstance(line.other_version, str) else None]
+        # The takeover date, not the release of the successor's newest version (IMERG V07 came out long after
         # TMPA ended in 2019).
-        lineage.loc[replaced, ["superseded", "superseded_since", "successor_family"]] = [True, str(line.since), line.successor_family]
-        lineage.loc[replaced, "evidence"] = (
-            f"{line.predecessor_family} -> {line.successor_family} since {line.since} (curated: {line.source})"
-        )
+        lineage.loc[replaced, ["superseded", "superseded_since", "successor_family", "succession_basis"]] = [True, str(line.since), line.other_family, CURATED]
+        version = f" {line.version}" if isinstance(line.version, str) else ""
+        lineage.loc[replaced, "evidence"] = f"{line.family}{version} -> {line.other_family} since {line.since} (curated: {line.source})"
 
 
 def _apply_collection_progress(lineage: pd.DataFrame, datasets: pd.DataFrame, cmr_progress: pd.DataFrame) -> None:
@@ -92,6 +127,7 @@ def _apply_collection_progress(lineage: pd.DataFrame, datasets: pd.DataFrame, cm
             continue
         parsed = lineage.at[position, "evidence"]
         lineage.at[position, "superseded"] = True
+        lineage.at[position, "succession_basis"] = CMR_COLLECTION_PROGRESS
         lineage.at[position, "evidence"] = (
             f"CMR CollectionProgress {record['collection_progress']} ({record['concept_id']}, metadata revised "
             f"{_day(record['revision_date'])})" + (f"; {parsed}" if isinstance(parsed, str) else "")

@@ -230,27 +230,46 @@ def successors(parsed: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def curated_successors() -> pd.DataFrame:
-    """Read the curated cross-family successors that no version string reveals.
+SUCCESSOR, PARALLEL = "successor", "parallel"
+CURATED_COLUMNS = ["relation", "family", "version", "other_family", "other_version", "since", "source"]
 
-    Source: `recon_assets/reference/dataset_successors.csv`, one line per (predecessor_family,
-    successor_family) with the year the successor took over (`since`) and the `source` of that claim.
-    Families are CMR short names as `parse_version` returns them.
 
-    Returns a DataFrame with columns predecessor_family, successor_family (str), since (int), source (str).
-    Raises ValueError if a line lacks a field, a predecessor has two successors, or successors form a cycle
-    (a family succeeding itself, directly or through others).
+def curated_lifecycle() -> pd.DataFrame:
+    """The curated lifecycle facts no version string reveals, each line with its source.
+
+    Source: `recon_assets/reference/dataset_successors.csv`, one line per fact:
+    - `successor`: `other_family` (a renamed line or a new mission: TRMM TMPA -> GPM IMERG, MERRA -> MERRA-2,
+      MOD17A3H -> MOD17A3HGF) replaced `family` (every version, or only `version` when given) in the year or on
+      the date `since`;
+    - `parallel`: `family` `version` and `other_family` `other_version` are parallel streams that both stay
+      current (GLDAS-2.0 and GLDAS-2.1), so the higher version does not succeed the lower one.
+    Families are CMR short names as `parse_version` returns them; a family may be a shell pattern (`GLDAS_*`).
+    Versions are compared by `version_sort_key`.
+
+    Returns:
+        DataFrame with CURATED_COLUMNS (text; version and other_version NA when not given, since NA for parallel).
+
+    Raises:
+        ValueError: a line with an unknown relation or without the fields its relation needs, a (family, version)
+            given two successors, or successors forming a cycle (a family succeeding itself, directly or through others).
     """
     text = resources.files("recon_assets.reference").joinpath("dataset_successors.csv").read_text()
-    return _checked_successors(pd.read_csv(io.StringIO(text), dtype={"since": "Int64"}))
+    return _checked_lifecycle(pd.read_csv(io.StringIO(text), dtype=str))
 
 
-def _checked_successors(table: pd.DataFrame) -> pd.DataFrame:
-    if table.isna().any().any():
-        raise ValueError("dataset_successors.csv: every line needs all four fields")
-    if table["predecessor_family"].duplicated().any():
-        raise ValueError("dataset_successors.csv: a predecessor family has two successors")
-    successor = dict(zip(table["predecessor_family"], table["successor_family"]))
+def _checked_lifecycle(table: pd.DataFrame) -> pd.DataFrame:
+    if list(table.columns) != CURATED_COLUMNS:
+        raise ValueError(f"dataset_successors.csv: columns must be {CURATED_COLUMNS}, got {list(table.columns)}")
+    needed = {SUCCESSOR: ["family", "other_family", "since", "source"], PARALLEL: ["family", "version", "other_family", "other_version", "source"]}
+    for line, row in enumerate(table.itertuples(index=False), start=2):
+        if row.relation not in needed:
+            raise ValueError(f"dataset_successors.csv line {line}: relation must be {SUCCESSOR} or {PARALLEL}, got {row.relation!r}")
+        if missing := [field for field in needed[row.relation] if pd.isna(getattr(row, field))]:
+            raise ValueError(f"dataset_successors.csv line {line}: a {row.relation} line needs {', '.join(missing)}")
+    successors_ = table[table["relation"] == SUCCESSOR]
+    if successors_[["family", "version"]].fillna("").duplicated().any():
+        raise ValueError("dataset_successors.csv: a family (version) has two successors")
+    successor = dict(zip(successors_["family"], successors_["other_family"]))
     for start in successor:
         family, seen = start, set()
         while family in successor:
@@ -258,4 +277,4 @@ def _checked_successors(table: pd.DataFrame) -> pd.DataFrame:
                 raise ValueError(f"dataset_successors.csv: successors form a cycle through {family}")
             seen.add(family)
             family = successor[family]
-    return table.astype({"since": int})
+    return table

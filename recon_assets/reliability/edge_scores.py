@@ -5,41 +5,54 @@ from datetime import date
 import pandas as pd
 
 from recon_assets.judgement.offline_judge import aggregate_edge_coherence
-from recon_assets.reliability.scoring import ScoringSettings, score_edges
+from recon_assets.reliability.scoring import score_edges
+from recon_assets.reliability.settings import ScoringSettings
 
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 EDGE_KEY = ["dataset_id", "publication_id"]
 
 
-def score_research_area_edges(
-    edges: pd.DataFrame,
-    pairs: pd.DataFrame,
-    *,
-    as_of: date,
-    settings: ScoringSettings,
-) -> pd.DataFrame:
-    """Scored edges, one row per row of `edges` (an edge appears once per research area of its publication).
+def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
+    """`edges` plus coherence, coherence_status, coherence_evidence (who drove it, and why), dispute_status and
+    dispute_evidence, one row per row of `edges`.
 
     Args:
-        edges: columns research_area, dataset_id, publication_id and the columns `score_edges` needs
-            besides coherence (sql/edges_in_research_areas.sql).
+        edges: columns dataset_id, publication_id, pagerank_centrality.
         pairs: judged pairs (coherence_judgements rows, any research area) with newer_citation, the newer
             publication's citation tag; a pair stored under several areas counts once.
-        settings: what `score_edges` scores with.
-
-    Returns:
-        `edges` plus coherence, coherence_status, evidence and the `score_edges` columns; empty in, empty out.
     """
     unique_pairs = pairs.drop_duplicates(PAIR_KEY)
     # Judged pairs weigh a contradiction by the KG's PageRank centrality of both papers (the judge's own scale).
     older_centrality = edges.drop_duplicates("publication_id").set_index("publication_id")["pagerank_centrality"]
     coherence = aggregate_edge_coherence(edges, unique_pairs, older_centrality)
     citations = unique_pairs.drop_duplicates("newer_publication_id").set_index("newer_publication_id")["newer_citation"]
-    coherence["evidence"] = [
+    coherence["coherence_evidence"] = [
         f"by {citations[newer]} (centrality {centrality:.2f}): {rationale}" if isinstance(newer, str) else None
         for newer, centrality, rationale in zip(
             coherence["evidence_publication_id"], coherence["evidence_centrality"], coherence["evidence_rationale"]
         )
     ]
-    frame = edges.merge(coherence[[*EDGE_KEY, "coherence", "coherence_status", "evidence"]], on=EDGE_KEY, how="left")
-    return score_edges(frame, as_of=as_of, **settings.score_kwargs())
+    frame = edges.merge(coherence[[*EDGE_KEY, "coherence", "coherence_status", "coherence_evidence"]], on=EDGE_KEY, how="left")
+    # Recorded disputes (comments, replies, corrections) reach the edges with the evidence layer; none yet.
+    return frame.assign(dispute_status=None, dispute_evidence=None)
+
+
+def score_research_area_edges(
+    edges: pd.DataFrame, pairs: pd.DataFrame, *, as_of: date, settings: ScoringSettings
+) -> tuple[pd.DataFrame, int]:
+    """Scored edges, one row per row of `edges` whose publication is not from after as_of's year.
+
+    Args:
+        edges: columns research_area, dataset_id, publication_id and the columns `score_edges` needs besides
+            coherence (sql/edges_in_research_areas.sql).
+        pairs: see `edge_coherence`.
+        settings: what `score_edges` scores with.
+
+    Returns:
+        (the scored edges: `edges` plus the coherence and `score_edges` columns; the number of edges left out
+        because their publication came out after as_of's year: they did not exist as of as_of).
+    """
+    year = edges["kg_year"].astype("Int64").fillna(edges["openalex_year"].astype("Int64"))
+    after = (year > as_of.year).fillna(False).to_numpy(dtype=bool)
+    scored = score_edges(edge_coherence(edges[~after], pairs), as_of=as_of, settings=settings)
+    return scored, int(after.sum())

@@ -5,7 +5,6 @@ from functools import partial
 
 import dagster as dg
 from dagster_duckdb import DuckDBResource
-from pydantic import Field
 
 from recon_assets.enrichment.assets import openalex_works
 from recon_assets.enrichment.openalex_client import cache_rows
@@ -19,41 +18,15 @@ from recon_assets.reliability.assets import edge_reliability
 from recon_assets.resources import AsOfDate, OpenAlexResource
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_partitions, upsert
-from recon_assets.verdicts.critic import MAX_EXPANSION_ROUNDS, VERDICTS, CriticRules
-from recon_assets.verdicts.dataset_judgements import dataset_evidence, expanded_edge_scorer, judge_datasets, with_history
+from recon_assets.verdicts.critic import VERDICTS, VerdictRules
+from recon_assets.verdicts.dataset_judgements import (
+    dataset_evidence,
+    expanded_edge_scorer,
+    expansion_predicate,
+    judge_datasets,
+    with_history,
+)
 from recon_assets.verdicts.expansion import CACHE_SOURCE, ONLINE_SOURCE, cached_citing_works, expand, online_citing_works
-
-
-class VerdictConfig(dg.Config):
-    """The critic's rules (`recon_assets.verdicts.critic.CriticRules`); DOMAIN.md fixes the defaults of the
-    edge counts, the reliability bar, the years between contradicting papers and the expansion ceiling."""
-
-    min_edges: int = Field(
-        default=CriticRules.min_edges, ge=1, description="Edges, and reliable edges, a sufficient evidence set needs."
-    )
-    reliable: float = Field(
-        default=CriticRules.reliable, ge=0.0, le=1.0, description="Reliability from which an edge is reliable evidence."
-    )
-    weak_share: float = Field(
-        default=CriticRules.weak_share, gt=0.0, le=1.0,
-        description="Share of weak edges (below `reliable`, or SUPERSEDED) from which the evidence is stale.",
-    )
-    min_contradiction_years: int = Field(
-        default=CriticRules.min_contradiction_years, ge=0, description="Years between a contradicting pair's publications."
-    )
-    expansion_rounds: int = Field(
-        default=CriticRules.expansion_rounds, ge=0, le=MAX_EXPANSION_ROUNDS,
-        description=(
-            "Evidence expansion rounds for INSUFFICIENT sets (1: OpenAlex cache; 2: also OpenAlex); 0 keeps INSUFFICIENT. "
-            "FORCED_PASS needs this many rounds to have run."
-        ),
-    )
-
-    def rules(self) -> CriticRules:
-        return CriticRules(
-            min_edges=self.min_edges, reliable=self.reliable, weak_share=self.weak_share,
-            min_contradiction_years=self.min_contradiction_years, expansion_rounds=self.expansion_rounds,
-        )
 
 
 @dg.asset(
@@ -63,17 +36,17 @@ class VerdictConfig(dg.Config):
     group_name="verdicts", kinds={"duckdb", "openalex"}, owners=OWNERS, pool="duckdb",
 )
 def dataset_verdicts(
-    context: dg.AssetExecutionContext, config: VerdictConfig, duckdb: DuckDBResource, openalex: OpenAlexResource, as_of: AsOfDate
+    context: dg.AssetExecutionContext, config: VerdictRules, duckdb: DuckDBResource, openalex: OpenAlexResource, as_of: AsOfDate
 ) -> dg.MaterializeResult:
     """The critic's verdict on each dataset's evidence in the research area (DOMAIN.md "Verdicts over an
-    evidence set"): INSUFFICIENT, STALE, CONTRADICTED or PASS, or FORCED_PASS when publications citing the
-    dataset's DOI (OpenAlex cache, then OpenAlex) still do not make the evidence sufficient after 2 rounds
-    that ran (offline, round 2 cannot run and the verdict stays INSUFFICIENT); with a reason naming the
-    edges that drove it. Verdicts keep history: the previous verdict and when it
-    changed, and a row in dataset_verdict_history whenever a verdict is new or changes."""
+    evidence set"): the staleness and contradiction checks first (STALE, CONTRADICTED), then sufficiency
+    (INSUFFICIENT or PASS), or FORCED_PASS when publications citing the dataset's DOI (OpenAlex cache, then
+    OpenAlex) still do not make the evidence sufficient after 2 rounds that ran (offline, round 2 cannot run and
+    the verdict stays INSUFFICIENT); with a reason naming the edges that drove it. Verdicts keep history: the
+    previous verdict and when it changed, and a row in dataset_verdict_history whenever a verdict is new or changes."""
     areas = list(context.partition_keys)
-    as_of_date = as_of.date()
-    rules = config.rules()
+    as_of_date = as_of.for_run(context)
+    rules = config
     now = datetime.now(timezone.utc)
     with duckdb.get_connection() as con:
         for table in ("openalex_cache", "dataset_verdicts", "dataset_verdict_history"):
@@ -97,13 +70,14 @@ def dataset_verdicts(
             evidence.known_dois,
             [(CACHE_SOURCE, partial(cached_citing_works, con)), (ONLINE_SOURCE, online)],
             expanded_edge_scorer(evidence.datasets, as_of=as_of_date),
+            expansion_predicate(evidence, pairs, as_of=as_of_date, rules=rules),
             rules,
             as_of=as_of_date,
         )
         # Cached first: the next run's round 1 finds what round 2 fetched, without a request.
         upsert(con, "openalex_cache", cache_rows(cached, fetched_at=now))
         verdicts = judge_datasets(evidence, pairs, rounds, as_of=as_of_date, rules=rules).assign(
-            as_of=as_of_date, snapshot_id=current_snapshot_id(con)
+            as_of=as_of_date, snapshot_id=current_snapshot_id(con), verdict_rules=rules.model_dump_json()
         )
         latest = con.execute(load_sql("latest_dataset_verdicts"), [areas]).df()
         rows, history = with_history(verdicts, latest, judged_at=now)

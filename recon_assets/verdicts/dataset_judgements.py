@@ -10,8 +10,19 @@ from datetime import date, datetime
 import numpy as np
 import pandas as pd
 
-from recon_assets.reliability.scoring import ScoringSettings, score_edges, superseded_before
-from recon_assets.verdicts.critic import ContradictingPair, CriticRules, Edge, ExpansionRound, Lifecycle, judge
+from recon_assets.reliability.scoring import score_edges
+from recon_assets.reliability.settings import ScoringSettings
+from recon_assets.reliability.signals import superseded_before
+from recon_assets.verdicts.critic import (
+    ContradictingPair,
+    Edge,
+    ExpansionRound,
+    Lifecycle,
+    RecordedDispute,
+    VerdictRules,
+    judge,
+    needs_more_evidence,
+)
 from recon_assets.verdicts.expansion import CitingWork, expansion_edges
 
 KEY = ["research_area", "dataset_id"]
@@ -19,7 +30,7 @@ Key = tuple[str, str]
 # Columns of the dataset copied onto the score_edges rows of its expanded publications.
 DATASET_COLUMNS = [
     "research_area", "dataset_id", "dataset_doi", "dataset_short_name", "dataset_superseded", "dataset_version",
-    "successor_version", "superseded_since",
+    "successor_version", "superseded_since", "dataset_collection_progress", "succession_basis",
 ]
 VERDICT_COLUMNS = [
     *KEY, "dataset_doi", "dataset_short_name", "dataset_version", "verdict", "stale", "staleness_reason", "contradicted",
@@ -33,7 +44,7 @@ class DatasetEvidence:
 
     evidence: its scored edges (`evidence_by_dataset`), keys sorted.
     datasets: its dataset's columns ({column: value} of its first edge row: dataset_doi, dataset_short_name,
-        the lifecycle columns, weights).
+        the lifecycle columns, scoring_settings).
     dataset_dois: its dataset DOI, None when the dataset has none.
     known_dois: the publication DOIs already among its edges (keys without any are absent).
     """
@@ -79,7 +90,7 @@ def pairs_by_dataset(pairs: pd.DataFrame) -> dict[Key, list[ContradictingPair]]:
 
 def lifecycle(dataset: Mapping[str, object], as_of: date) -> Lifecycle:
     """The dataset's lifecycle as of `as_of`: a successor released after as_of does not supersede it yet
-    (`scoring.superseded_before`, the rule of the lifecycle penalty)."""
+    (`signals.superseded_before`, the rule of the lifecycle penalty)."""
     since = dataset["superseded_since"] if isinstance(dataset["superseded_since"], str) else None
     return Lifecycle(
         superseded=bool(dataset["dataset_superseded"]) and superseded_before(since, as_of),
@@ -91,8 +102,8 @@ def lifecycle(dataset: Mapping[str, object], as_of: date) -> Lifecycle:
 
 def expanded_edge_scorer(datasets: Mapping[Key, Mapping[str, object]], *, as_of: date):
     """A `score` function for `expansion.expand`: the new works of a (research_area, dataset_id) scored by
-    `score_edges` with the settings its edges were scored with (edge_reliability.weights, read by
-    `scoring.ScoringSettings`), so they count toward the reliability bar exactly as the KG's edges do.
+    `score_edges` with the settings its edges were scored with (edge_reliability.scoring_settings), so they
+    count toward the reliability bar exactly as the KG's edges do.
 
     Args:
         datasets: `DatasetEvidence.datasets`.
@@ -101,12 +112,26 @@ def expanded_edge_scorer(datasets: Mapping[Key, Mapping[str, object]], *, as_of:
     def score(key: Key, works: Sequence[CitingWork]) -> list[Edge]:
         dataset = datasets[key]
         columns = {**dict(zip(KEY, key)), **{column: dataset[column] for column in DATASET_COLUMNS[2:]}}
-        frame = expansion_edges(works, columns, as_of=as_of)
+        frame = expansion_edges(works, columns)
         # Only reliability and label are kept: no reasons (explain=False), the costliest part of scoring.
-        scored = score_edges(frame, as_of=as_of, explain=False, **ScoringSettings.from_json(dataset["weights"]).score_kwargs())
+        scored = score_edges(frame, as_of=as_of, settings=ScoringSettings.model_validate_json(dataset["scoring_settings"]), explain=False)
         return [Edge(row.citation, float(row.reliability), row.label) for row in scored.itertuples(index=False)]
 
     return score
+
+
+def expansion_predicate(evidence: DatasetEvidence, pairs: pd.DataFrame, *, as_of: date, rules: VerdictRules):
+    """An `insufficient` function for `expansion.expand`: `critic.needs_more_evidence` of a key's evidence."""
+    contradictions = pairs_by_dataset(pairs)
+
+    def insufficient(key: Key, edges: Sequence[Edge]) -> bool:
+        return needs_more_evidence(edges, lifecycle(evidence.datasets[key], as_of), contradictions.get(key, []), _NO_DISPUTES, rules)
+
+    return insufficient
+
+
+# Recorded disputes reach the verdicts with the evidence layer; none yet.
+_NO_DISPUTES: tuple[RecordedDispute, ...] = ()
 
 
 def judge_datasets(
@@ -115,7 +140,7 @@ def judge_datasets(
     rounds: Mapping[Key, Sequence[ExpansionRound]],
     *,
     as_of: date,
-    rules: CriticRules = CriticRules(),
+    rules: VerdictRules,
 ) -> pd.DataFrame:
     """One verdict row per (research_area, dataset_id) of `evidence`.
 
@@ -126,23 +151,22 @@ def judge_datasets(
             The expansion_rounds column counts those that ran (`ExpansionRound.ran`).
 
     Returns:
-        DataFrame with VERDICT_COLUMNS; stale / contradicted and their reasons are NA when the checks did not
-        run (insufficient evidence).
+        DataFrame with VERDICT_COLUMNS.
     """
     contradictions = pairs_by_dataset(pairs)
     rows = []
     for key, edges in evidence.evidence.items():
         dataset = evidence.datasets[key]
-        result = judge(edges, lifecycle(dataset, as_of), contradictions.get(key, []), rules, rounds.get(key, ()))
+        result = judge(edges, lifecycle(dataset, as_of), contradictions.get(key, []), rules, rounds.get(key, ()), _NO_DISPUTES)
         rows.append({
             **dict(zip(KEY, key)),
             "dataset_doi": dataset["dataset_doi"], "dataset_short_name": dataset["dataset_short_name"],
             "dataset_version": dataset["dataset_version"],
             "verdict": result.verdict,
-            "stale": result.staleness.flagged if result.staleness else None,
-            "staleness_reason": result.staleness.why if result.staleness else None,
-            "contradicted": result.contradiction.flagged if result.contradiction else None,
-            "contradiction_reason": result.contradiction.why if result.contradiction else None,
+            "stale": result.staleness.flagged,
+            "staleness_reason": result.staleness.why,
+            "contradicted": result.contradiction.flagged,
+            "contradiction_reason": result.contradiction.why,
             "n_edges": result.n_edges, "n_reliable_edges": result.n_reliable,
             "expansion_rounds": result.expansion_rounds, "expanded_publications": result.expanded_publications,
             "reason": result.reason,

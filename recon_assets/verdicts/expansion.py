@@ -9,7 +9,7 @@ the new evidence (OpenAlex API reference, "Work object" `referenced_works`; filt
   the DOI, `OpenAlexClient.citing_works` for the works citing it). Its answers are meant for the cache
   (`cache_rows`), so the next run's round 1 finds them.
 
-`expand` runs the rounds, at most `CriticRules.expansion_rounds`, for the datasets still insufficient
+`expand` runs the rounds, at most `VerdictRules.expansion_rounds`, for the datasets still insufficient
 after each. A citing work counts once: one already among a dataset's edges, found by an earlier round, or
 found twice in one answer (same DOI in another spelling, same OpenAlex id) is left out, and so is a work
 published after `as_of` (its year later than as_of's: it was not evidence then). A round that could not
@@ -43,8 +43,8 @@ from recon_assets.judgement.offline_judge import NEUTRAL_COHERENCE
 from recon_assets.kg.authors import citation_tag
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.years import parse_year
-from recon_assets.reliability.scoring import UNVERIFIED
-from recon_assets.verdicts.critic import CriticRules, Edge, ExpansionRound, sufficiency
+from recon_assets.reliability.labels import UNVERIFIED
+from recon_assets.verdicts.critic import Edge, ExpansionRound, VerdictRules
 
 CACHE_SOURCE, ONLINE_SOURCE = "OpenAlex cache", "OpenAlex"
 # Citing works asked per dataset: one OpenAlex page; far more than the 3 reliable edges a verdict needs.
@@ -157,24 +157,22 @@ def online_citing_works(
     return found, to_cache
 
 
-def expansion_edges(works: Sequence[CitingWork], dataset: Mapping[str, Any], *, as_of: date) -> pd.DataFrame:
+def expansion_edges(works: Sequence[CitingWork], dataset: Mapping[str, Any]) -> pd.DataFrame:
     """The input rows of `score_edges` for works found by expansion, one per work.
 
     Args:
         dataset: the dataset's columns copied onto every row: research_area, dataset_id, dataset_doi,
-            dataset_short_name and the lifecycle columns score_edges reads for labels (dataset_superseded,
-            dataset_version, successor_version, superseded_since).
-        as_of: the citation trend is measured up to the smaller of its year and the year the work was fetched.
+            dataset_short_name and the lifecycle columns score_edges reads (dataset_superseded, dataset_version,
+            successor_version, superseded_since, dataset_collection_progress, succession_basis).
 
     Returns:
         DataFrame: publication_id (the DOI, else the OpenAlex id), publication_doi, citation ('[10.3390/rs11121408, 2019]'),
-        kg_year NA with year_issue
-        saying why, PageRank centrality NO_PAGERANK_CENTRALITY, coherence UNVERIFIED at the neutral value,
-        and the OpenAlex columns.
+        kg_year NA with year_issue saying why, PageRank centrality NO_PAGERANK_CENTRALITY and no KG citations,
+        coherence UNVERIFIED at the neutral value, no recorded dispute, and the OpenAlex columns.
     """
     rows = []
     for found in works:
-        columns = work_columns(found.work, reference_year=min(as_of.year, pd.Timestamp(found.fetched_at).year))
+        columns = work_columns(found.work)
         doi = columns["openalex_doi"]
         rows.append({
             **dataset,
@@ -185,14 +183,21 @@ def expansion_edges(works: Sequence[CitingWork], dataset: Mapping[str, Any], *, 
             "kg_year": pd.NA,
             "year_issue": "not in the KG (found citing the dataset DOI in OpenAlex)",
             "pagerank_centrality": NO_PAGERANK_CENTRALITY,
+            "kg_citations": 0,
+            "kg_recent_citations": 0,
             "coherence": NEUTRAL_COHERENCE,
             "coherence_status": UNVERIFIED,
-            "evidence": None,
+            "coherence_evidence": None,
+            "dispute_status": None,
+            "dispute_evidence": None,
             "openalex_status": FOUND,
             "openalex_error": None,
             "cited_by_count": columns["cited_by_count"],
+            "counts_by_year": columns["counts_by_year"],
+            "openalex_fetched_at": found.fetched_at,
             "openalex_year": columns["publication_year"],
-            "citation_trend": columns["citation_trend"],
+            "percentile_low": columns["citation_percentile_low"],
+            "percentile_high": columns["citation_percentile_high"],
             "openalex_retracted": columns["is_retracted"],
             "retraction_notice": columns["is_retraction_notice"],
             "crossref_notice_dois": None,
@@ -206,11 +211,13 @@ def expand(
     known_dois: Mapping[tuple[str, str], set[str]],
     lookups: Sequence[tuple[str, Lookup]],
     score: Callable[[tuple[str, str], Sequence[CitingWork]], list[Edge]],
-    rules: CriticRules = CriticRules(),
+    insufficient: Callable[[tuple[str, str], Sequence[Edge]], bool],
+    rules: VerdictRules,
     *,
     as_of: date,
 ) -> dict[tuple[str, str], list[ExpansionRound]]:
-    """Expansion rounds for every insufficient evidence set, until it is sufficient or the rounds run out.
+    """Expansion rounds for every evidence set the critic cannot judge yet (`insufficient`), until it can or the
+    rounds run out.
 
     Args:
         evidence: scored edges per (research_area, dataset_id).
@@ -220,6 +227,8 @@ def expand(
             at most once per round, only for DOIs of insufficient sets. The first `rules.expansion_rounds` run.
             A DOI the lookup leaves unanswered is a round not run.
         score: scores the new works of one key (see `expansion_edges`).
+        insufficient: whether a key's evidence (its edges and what earlier rounds found) still needs more: neither
+            the staleness nor the contradiction check fires and it is insufficient (`critic.needs_more_evidence`).
         as_of: works whose publication_year (read by `kg.years.parse_year`: "2025" and 2025.0 are 2025) is
             later than as_of's year are left out (a work without a readable year is kept); the round's note counts them.
 
@@ -228,14 +237,11 @@ def expand(
         round's note ends with how many works were left out: already in the evidence, found twice in the
         round, published after as_of.
     """
-    pending = [key for key, edges in evidence.items() if sufficiency(edges, rules).flagged]
+    pending = [key for key, edges in evidence.items() if insufficient(key, edges)]
     rounds: dict[tuple[str, str], list[ExpansionRound]] = {key: [] for key in pending}
     seen = {key: set(known_dois.get(key, ())) for key in pending}
     for source, lookup in lookups[: rules.expansion_rounds]:
-        pending = [
-            key for key in pending
-            if sufficiency([*evidence[key], *(edge for round_ in rounds[key] for edge in round_.edges)], rules).flagged
-        ]
+        pending = [key for key in pending if insufficient(key, [*evidence[key], *(edge for round_ in rounds[key] for edge in round_.edges)])]
         wanted = sorted({dataset_dois[key] for key in pending if dataset_dois.get(key)})
         found = lookup(wanted) if wanted else {}
         for key in pending:

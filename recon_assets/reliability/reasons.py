@@ -1,0 +1,217 @@
+"""The reason of every scored edge: one line a domain expert can check, naming the label, the rule and bar that
+concluded it, and every signal with its evidence (DOMAIN.md: "Every scored edge carries the label, the dominant
+signal, the evidence and a reason"), e.g.
+
+    [Smith et al., 2019] reliability 0.29 SUPERSEDED (reliability 0.29 < 0.35 with a judged contradiction):
+    centrality 0.12 (low; ... 4 OpenAlex citations up to as_of ...); age 7 y as of 2026-06-01: recency 0.65 (linear
+    decay); coherence 0.10 CONTRADICTED by [Chen et al., 2023] ...; uses AIRS2RET V006; superseded by V7.0 since
+    2019-11-27 (lifecycle penalty -0.15)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from datetime import date
+
+import numpy as np
+import pandas as pd
+
+from recon_assets.lifecycle.cmr import RETIRED_PROGRESS
+from recon_assets.reliability.labels import NEGATIVE_SIGNALS, RELIABILITY_DECIMALS
+from recon_assets.reliability.settings import ScoringSettings
+from recon_assets.reliability.signals import superseded_before
+
+# Centrality levels the reasons name (this project's wording; 0.6 is DOMAIN.md's FOUNDATIONAL bar).
+HIGH_CENTRALITY, LOW_CENTRALITY = 0.6, 0.3
+
+
+def reliability_text(reliability: float, bars: Iterable[float]) -> str:
+    """`reliability` with two decimals; cut (not rounded) to three when two would round it up onto a bar of `bars`
+    that it is below: 0.3495 beside a 0.35 bar shows as "0.349", never as "0.35"."""
+    two = f"{reliability:.2f}"
+    value = round(reliability, RELIABILITY_DECIMALS)  # summation noise must not put it below a bar it is on
+    if any(float(two) >= bar > value for bar in bars):
+        return f"{math.floor(value * 1000) / 1000:.3f}"
+    return two
+
+
+def explain_edges(scored: pd.DataFrame, *, as_of: date, settings: ScoringSettings) -> list[str]:
+    """The reason of every row of `labels.label_edges`' output, in row order."""
+    return [_reason(row, as_of, settings) for row in scored.itertuples(index=False)]
+
+
+def recent_years_text(as_of: date, settings: ScoringSettings) -> str:
+    """'2023-2026': the years whose citations count as recent (as_of's own only up to as_of)."""
+    return f"{as_of.year - settings.thresholds.recent_citation_years}-{as_of.year}"
+
+
+def _reason(row, as_of: date, settings: ScoringSettings) -> str:
+    bar = settings.thresholds.superseded_reliability
+    head = f"{row.citation} reliability {reliability_text(row.reliability, (bar,))} {row.label} ({_basis(row, as_of, settings)})"
+    parts = []
+    if row.is_retracted:
+        parts.append(f"retracted ({row.retraction_source}): SUPERSEDED whatever the score")
+    elif row.retraction_notice:
+        parts.append("a retraction notice, not itself a retracted finding")
+    parts.append(_centrality(row, settings))
+    parts.append(_age(row, as_of, settings))
+    if (citations := _recent_citations(row, as_of, settings)):
+        parts.append(citations)
+    parts.append(_coherence(row))
+    if isinstance(row.dispute_evidence, str) and row.dispute_evidence:
+        parts.append(row.dispute_evidence)
+    if row.dataset_superseded:
+        parts.append(_lifecycle(row, as_of))
+    if not math.isnan(row.citation_trend):
+        parts.append(f"citation trend {row.citation_trend:+.2f} (yearly citations, last 3 years vs the 3 before)")
+    if not (row.is_retracted or pd.isna(row.openalex_status) or isinstance(row.crossref_notice_dois, (list, tuple, np.ndarray))):
+        parts.append("Crossref not checked for retraction notices")
+    return f"{head}: " + "; ".join(parts)
+
+
+def _basis(row, as_of: date, settings: ScoringSettings) -> str:
+    """The rule that concluded the label and the bar it was compared with."""
+    thresholds, trend_rules = settings.thresholds, settings.trend_rules
+    rule = row.label_rule
+    if rule == "retraction":
+        return "retracted"
+    if rule == "judged_evidence":
+        against = [NEGATIVE_SIGNALS[name] for name in row.negative_signals if name in ("contradiction", "dispute", "supersession")]
+        return f"reliability {reliability_text(row.reliability, (thresholds.superseded_reliability,))} < {thresholds.superseded_reliability:.2f} with {' and '.join(against)}"
+    if rule == "centrality":
+        on = "OpenAlex citations" if row.centrality_source in ("citations", "mean") else "KG citations"
+        return f"centrality {row.centrality:.2f} >= {thresholds.foundational_centrality:.2f} on {on}, not contradicted"
+    if rule == "field_percentile":
+        return f"field-and-year citation percentile {row.field_percentile_low:.3f} >= {thresholds.foundational_percentile:.3f}, not contradicted"
+    if rule == "citation_growth":
+        return (f"{row.age:.0f} y old (>= {trend_rules.growth_min_age}) with citations growing ({row.citation_trend:+.2f} "
+                f">= {trend_rules.growth:+.2f}), not contradicted")
+    if rule == "negative_signal":
+        return "negative signals: " + "; ".join(_negative(name, row, as_of, settings) for name in row.negative_signals)
+    if rule == "recent":
+        return f"no negative signal; recent: recency {row.recency:.2f} >= {thresholds.current_recency:.2f}"
+    if rule == "cited_recently":
+        return f"no negative signal; cited in {recent_years_text(as_of, settings)}"
+    return "nothing to conclude from: " + "; ".join(_missing(row, settings))
+
+
+def _negative(name: str, row, as_of: date, settings: ScoringSettings) -> str:
+    thresholds = settings.thresholds
+    if name == "citation_decline":
+        return f"{NEGATIVE_SIGNALS[name]} ({row.citation_trend:+.2f} <= {settings.trend_rules.decline:+.2f})"
+    if name == "peripheral":
+        why = (
+            f"bottom half of its field and year, percentile {row.field_percentile_high:.2f} < {thresholds.peripheral_percentile:.2f}"
+            if row.field_percentile_high < thresholds.peripheral_percentile
+            else f"not cited in {recent_years_text(as_of, settings)}"
+        )
+        return f"old ({row.age:.0f} y >= {thresholds.old_age}) and measurably peripheral ({why})"
+    if name == "contradiction":
+        return f"{NEGATIVE_SIGNALS[name]} (coherence {row.coherence:.2f})"
+    return NEGATIVE_SIGNALS[name]
+
+
+def _missing(row, settings: ScoringSettings) -> list[str]:
+    """What an UNVERIFIED edge lacks, and how to get it."""
+    missing = []
+    if not row.recent:
+        missing.append(f"not recent (recency {row.recency:.2f} < {settings.thresholds.current_recency:.2f})")
+    if not row.citation_record:
+        missing.append(f"no citation record ({_no_record(row)})")
+    if not row.kg_citations:
+        missing.append("no KG citations (its PageRank is no evidence)")
+    if row.coherence_status == "UNVERIFIED":
+        missing.append("no judged evidence (no newer work answering it was judged)")
+    if not missing:
+        missing.append("no negative signal and no sign of current standing (not cited in the recent years)")
+    return missing
+
+
+def _no_record(row) -> str:
+    """Why an edge has no citation record, and how to get one."""
+    if pd.isna(row.openalex_status):
+        return "no DOI"
+    if row.openalex_status == "not_found":
+        return "not in OpenAlex"
+    if row.openalex_status == "error":
+        error = row.openalex_error or "not fetched"
+        return f"OpenAlex: {error}; set OPENALEX_API_KEY to fetch" if "offline" in error or "OPENALEX_API_KEY" in error else f"OpenAlex: {error}"
+    return "the OpenAlex record cannot be taken back to as_of"
+
+
+def _centrality(row, settings: ScoringSettings) -> str:
+    level = "high" if row.centrality >= HIGH_CENTRALITY else "low" if row.centrality < LOW_CENTRALITY else "moderate"
+    kg = _count(row.kg_citations, "KG citation") if row.kg_citations else "no KG citations"
+    if not row.citation_record:
+        evidence = "" if row.centrality_evidence else ", so no evidence of centrality"
+        return f"centrality {row.centrality:.2f} ({level}; PageRank centrality alone, {kg}{evidence}; no citation count: {_no_record(row)})"
+    drove = {"citations": "citations drove it", "pagerank": "PageRank drove it", "mean": "both count"}[row.centrality_source]
+    text = (
+        f"centrality {row.centrality:.2f} ({level}; {settings.centrality_rule} of PageRank centrality {row.pagerank_centrality:.2f} "
+        f"({kg}), citation centrality {row.citation_centrality:.2f} from {_count(row.citations_as_of, 'OpenAlex citation')} up to as_of: {drove})"
+    )
+    if not math.isnan(row.field_percentile_low):
+        text += f"; field-and-year citation percentile {row.field_percentile_low:.2f}" + (
+            f"-{row.field_percentile_high:.2f}" if row.field_percentile_high != row.field_percentile_low else ""
+        )
+    return text
+
+
+def _count(number: float, noun: str) -> str:
+    """'1 KG citation', '2 KG citations', '1,024 OpenAlex citations'."""
+    return f"{int(number):,} {noun}{'' if int(number) == 1 else 's'}"
+
+
+def _age(row, as_of: date, settings: ScoringSettings) -> str:
+    if math.isnan(row.age):
+        return f"publication year unknown ({row.year_issue}): recency {row.recency:.2f} ({settings.decay} decay)"
+    filled = f" (year {row.publication_year} from OpenAlex: KG year {row.year_issue})" if row.year_source == "openalex" else ""
+    return f"age {row.age:.0f} y as of {as_of.isoformat()}{filled}: recency {row.recency:.2f} ({settings.decay} decay)"
+
+
+def _recent_citations(row, as_of: date, settings: ScoringSettings) -> str | None:
+    years = recent_years_text(as_of, settings)
+    said = []
+    if not math.isnan(row.recent_citations):
+        said.append(f"{_count(row.recent_citations, 'OpenAlex citation')} in {years}")
+    if row.kg_recent_citations:
+        said.append(f"cited by {_count(row.kg_recent_citations, 'KG publication')} of {years}")
+    return "; ".join(said) or None
+
+
+def _coherence(row) -> str:
+    if row.coherence_status != "UNVERIFIED":
+        evidence = f" {row.coherence_evidence}" if isinstance(row.coherence_evidence, str) and row.coherence_evidence else ""
+        return f"coherence {row.coherence:.2f} {row.coherence_status}{evidence}"
+    successor = " or its successor version" if row.dataset_superseded else ""
+    return (f"coherence UNVERIFIED (neutral {row.coherence:.2f}): no newer publication using {_dataset_name(row)}{successor} "
+            "in the evidence window was judged")
+
+
+def _lifecycle(row, as_of: date) -> str:
+    """'uses AIRS2RET V006; superseded by V7.0 since 2019-11-27 (lifecycle penalty -0.15)'."""
+    name = _short_name(row)
+    version = f" {row.dataset_version}" if isinstance(row.dataset_version, str) and row.dataset_version not in name else ""
+    successor = f" by {row.successor_version}" if isinstance(row.successor_version, str) else ""
+    since = f" since {row.superseded_since}" if isinstance(row.superseded_since, str) else " (since unknown)"
+    progress = row.dataset_collection_progress
+    cmr = f" (CMR CollectionProgress {progress})" if isinstance(progress, str) and progress in RETIRED_PROGRESS else ""
+    basis = "; succession inferred from version ordering" if row.succession_basis == "inferred" else ""
+    if not superseded_before(row.superseded_since, as_of):
+        return f"uses {name}{version}; superseded{successor} only after as_of ({row.superseded_since}): no lifecycle penalty"
+    penalty = f"lifecycle penalty -{row.lifecycle_penalty:.2f}" if row.lifecycle_penalty else "lifecycle penalty off"
+    return f"uses {name}{version}; superseded{successor}{since}{cmr} ({penalty}{basis})"
+
+
+def _dataset_name(row) -> str:
+    """'AST_L1T (10.5067/aster/ast_l1t.003)': the short name alone is ambiguous across dataset versions."""
+    short_name = row.dataset_short_name if isinstance(row.dataset_short_name, str) else None
+    doi = row.dataset_doi if isinstance(row.dataset_doi, str) else None
+    if short_name and doi:
+        return f"{short_name} ({doi})"
+    return short_name or doi or str(row.dataset_id)
+
+
+def _short_name(row) -> str:
+    return row.dataset_short_name if isinstance(row.dataset_short_name, str) else _dataset_name(row)
