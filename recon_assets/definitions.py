@@ -2,7 +2,7 @@
 
 kg_snapshot -> publications, datasets -> dataset_publication_edges, publication_citations, publication_research_areas
 -> openalex_works, crossref_retractions (per research area) -> publication_centrality
--> coherence_judgements (per research area) -> edge_reliability (per research area)
+-> coherence_judgements, recorded_disputes (per research area) -> edge_reliability (per research area)
 -> dataset_verdicts (per research area)
 """
 
@@ -12,7 +12,7 @@ from recon_assets.centrality.assets import publication_centrality
 from recon_assets.checks import asset_checks
 from recon_assets.enrichment.assets import crossref_retractions, openalex_works
 from recon_assets.evaluation.assets import reliability_evaluation
-from recon_assets.judgement.assets import coherence_judgements
+from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
 from recon_assets.kg.assets import (
     dataset_publication_edges,
     datasets,
@@ -46,6 +46,7 @@ ASSETS = [
     crossref_retractions,
     publication_centrality,
     coherence_judgements,
+    recorded_disputes,
     edge_reliability,
     dataset_verdicts,
     reliability_evaluation,

@@ -58,7 +58,9 @@ def test_schedules_are_stopped_and_request_one_run_per_research_area(schedule_na
 def test_openalex_refresh_job_refreshes_then_rescores():
     job = defs.resolve_job_def("openalex_refresh_job")
     assets = {key.to_user_string() for key in job.asset_layer.executable_asset_keys}
-    assert assets == {"openalex_works", "crossref_retractions", "coherence_judgements", "edge_reliability", "dataset_verdicts"}
+    assert assets == {
+        "openalex_works", "crossref_retractions", "coherence_judgements", "recorded_disputes", "edge_reliability", "dataset_verdicts",
+    }
 
 
 def test_blocking_checks_guard_publications_and_the_openalex_cache():

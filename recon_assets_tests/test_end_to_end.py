@@ -294,3 +294,24 @@ def test_explain_on_a_sqlite_file_fetches_no_extension(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"cannot read {database}: IOException:" in err and "download" not in err.lower()
 
+
+
+def test_a_recorded_comment_and_its_reply_reach_the_edge_and_the_dataset_verdict(sample_run):
+    """Hansen et al. 2013 (Science, forest cover change from Landsat) drew a technical comment (Tropek et al. 2014)
+    and its authors replied (labelled dispute d-03): both are KG works citing it, recognised by their titles."""
+    original = "10.1126/science.1244693"
+    recorded = sample_run.query(
+        "SELECT r.relation, r.other_doi, r.source FROM recorded_disputes AS r JOIN publications AS p USING (publication_id) "
+        "WHERE p.doi = ? ORDER BY r.relation", [original],
+    )
+    assert recorded == [("comment", "10.1126/science.1248753", "kg title"), ("reply", "10.1126/science.1248817", "kg title")]
+    [(status, negatives, evidence, reason, area, dataset)] = sample_run.query(
+        "SELECT dispute_status, negative_signals, evidence, reason, research_area, dataset_id FROM edge_reliability WHERE publication_doi = ?",
+        [original],
+    )
+    assert status == "debated" and "dispute" in negatives and "recorded_dispute" in evidence
+    assert "debated (recorded: comment [" in reason
+    [(verdict, contradicted, why)] = sample_run.query(
+        "SELECT verdict, contradicted, contradiction_reason FROM dataset_verdicts WHERE research_area = ? AND dataset_id = ?", [area, dataset]
+    )
+    assert verdict == "CONTRADICTED" and contradicted and "comments on [" in why and "(answered by its authors: debated)" in why

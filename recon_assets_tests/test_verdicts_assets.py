@@ -101,7 +101,8 @@ def test_a_contradicting_pair_two_years_apart_makes_the_dataset_contradicted_eve
         con.execute("CREATE TEMP TABLE pair AS SELECT * FROM coherence_judgements LIMIT 1")
         con.execute(
             "UPDATE pair SET research_area = ?, dataset_id = ?, older_publication_id = ?, newer_publication_id = ?, "
-            "verdict = 'CONTRADICTED', coherence = 0.1", [AREA, AST_L1T_V003, older, newer],
+            "verdict = 'CONTRADICTED', coherence = 0.1, newer_citation = p.first_author_tag, newer_year = p.year "
+            "FROM publications AS p WHERE p.publication_id = ?", [AREA, AST_L1T_V003, older, newer, newer],
         )
         con.execute("INSERT INTO coherence_judgements SELECT * FROM pair")
     with dg.instance_for_test() as instance:

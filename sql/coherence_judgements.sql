@@ -10,6 +10,9 @@ CREATE TABLE IF NOT EXISTS coherence_judgements (
     judge                VARCHAR NOT NULL,
     newer_centrality     DOUBLE NOT NULL,
     newer_via_successor  BOOLEAN NOT NULL,
+    evidence_kind        VARCHAR NOT NULL,
+    newer_citation       VARCHAR,
+    newer_year           BIGINT,
     as_of                DATE NOT NULL,
     judged_at            TIMESTAMPTZ NOT NULL
 );

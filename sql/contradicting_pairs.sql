@@ -1,13 +1,12 @@
--- Judged pairs of the research areas $1 where the newer publication contradicts the older one, with both
--- publications' citation tags and years (NULL when unknown) for the contradiction check.
+-- Judged pairs of the research areas $1 where the newer work contradicts the older publication, with both citation
+-- tags and years (NULL when unknown) for the contradiction check.
 SELECT j.research_area,
        j.dataset_id,
        o.first_author_tag AS older_citation,
        o.year AS older_year,
-       n.first_author_tag AS newer_citation,
-       n.year AS newer_year
+       j.newer_citation,
+       j.newer_year
 FROM coherence_judgements AS j
 JOIN publications AS o ON o.publication_id = j.older_publication_id
-JOIN publications AS n ON n.publication_id = j.newer_publication_id
 WHERE list_contains($1, j.research_area) AND j.verdict = 'CONTRADICTED'
 ORDER BY j.research_area, j.dataset_id, j.older_publication_id, j.newer_publication_id

@@ -2,10 +2,22 @@
 -- scoring and the reason string need as of the year $2 (as_of's year; $3 = the first year of recent citations):
 -- the KG's year and PageRank centrality, the publication's incoming KG citations dated up to as_of (and those of
 -- the recent years), its OpenAlex work and Crossref retraction notices as fetched for the same research area
--- (NULL without a DOI), and the dataset's lifecycle (dataset_lineage).
+-- (NULL without a DOI), the dataset's lifecycle (dataset_lineage) and the comments, replies and corrections recorded
+-- for the publication (recorded_disputes).
 -- An edge of a publication in several areas appears once per area. Citing publications without a year are left
 -- out: nothing may say they came before as_of.
-WITH kg_cited AS (
+WITH disputes AS (
+    -- comments, replies and corrections recorded for the publication and published by as_of's year
+    SELECT r.publication_id,
+           list(DISTINCT r.relation ORDER BY r.relation) AS dispute_relations,
+           string_agg(r.relation || ' ' || coalesce(o.first_author_tag, '[' || coalesce(r.other_doi, r.other_key) || ', ' || r.other_year || ']')
+                      || ' (' || r.source || ')', '; ' ORDER BY r.other_year, r.relation, r.other_key) AS dispute_evidence
+    FROM recorded_disputes AS r
+    LEFT JOIN publications AS o ON o.publication_id = r.other_key
+    WHERE list_contains($1, r.research_area) AND r.other_year <= $2
+    GROUP BY r.publication_id
+),
+kg_cited AS (
     SELECT c.cited_publication_id AS publication_id,
            count(*) FILTER (WHERE p.year <= $2) AS kg_citations,
            count(*) FILTER (WHERE p.year BETWEEN $3 AND $2) AS kg_recent_citations
@@ -45,13 +57,16 @@ SELECT a.research_area,
             ELSE l.successor_family || coalesce(' ' || l.successor_version, '') END AS successor_version,
        l.superseded_since,
        l.collection_progress AS dataset_collection_progress,
-       l.succession_basis
+       l.succession_basis,
+       coalesce(ds.dispute_relations, []) AS dispute_relations,
+       ds.dispute_evidence
 FROM dataset_publication_edges AS e
 JOIN publication_research_areas AS a USING (publication_id)
 JOIN publications AS p USING (publication_id)
 JOIN datasets AS d USING (dataset_id)
 JOIN publication_centrality AS c USING (publication_id)
 LEFT JOIN kg_cited AS k USING (publication_id)
+LEFT JOIN disputes AS ds USING (publication_id)
 LEFT JOIN dataset_lineage AS l USING (dataset_id)
 LEFT JOIN openalex_works AS o ON o.research_area = a.research_area AND o.doi = p.doi
 LEFT JOIN crossref_retractions AS x ON x.research_area = a.research_area AND x.doi = p.doi

@@ -9,7 +9,7 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.evaluation.cases import load_cases
 from recon_assets.evaluation.measure import MEASURES, evaluate, iter_headline
-from recon_assets.judgement.assets import coherence_judgements
+from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
 from recon_assets.kg.assets import OWNERS
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.metadata import table_metadata
@@ -25,7 +25,7 @@ from recon_assets.verdicts.critic import VerdictRules
 
 
 @dg.asset(
-    deps=[edge_reliability, dataset_verdicts, coherence_judgements, dataset_lineage],
+    deps=[edge_reliability, dataset_verdicts, coherence_judgements, recorded_disputes, dataset_lineage],
     group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
 )
 def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
@@ -48,10 +48,11 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
         edges = con.execute(load_sql("edges_in_research_areas"), [areas, as_of_date.year, recent_from]).df()
         pairs = con.execute(load_sql("area_judgements"), [areas]).df()
         contradicting = con.execute(load_sql("contradicting_pairs"), [areas]).df()
+        disputes = con.execute(load_sql("dataset_disputes"), [areas, as_of_date.year]).df()
         if edges.empty:
             context.log.warning("the KG has no scored Dataset→Publication edge: every labelled case is reported not found, no measure taken")
         result = evaluate(
-            edge_coherence(edges, pairs), cases, contradicting, as_of=as_of_date, default=scoring, rules=rules
+            edge_coherence(edges, pairs), cases, contradicting, disputes, as_of=as_of_date, default=scoring, rules=rules
         )
         version = cases["labels_version"].iloc[0]
         evaluated_at = datetime.now(timezone.utc)

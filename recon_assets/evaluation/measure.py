@@ -120,7 +120,8 @@ class Evaluation:
 
 
 def evaluate(
-    edges: pd.DataFrame, cases: pd.DataFrame, pairs: pd.DataFrame, *, as_of: date, default: ScoringSettings, rules: VerdictRules
+    edges: pd.DataFrame, cases: pd.DataFrame, pairs: pd.DataFrame, disputes: pd.DataFrame, *, as_of: date,
+    default: ScoringSettings, rules: VerdictRules,
 ) -> Evaluation:
     """The measures of MEASURES for every condition, split and setting of the ablation, and every case's outcome.
 
@@ -128,7 +129,8 @@ def evaluate(
         edges: every scored KG edge's inputs with its coherence (`reliability.edge_scores.edge_coherence` of
             sql/edges_in_research_areas.sql rows over every research area), one row per edge and research area.
         cases: `cases.load_cases()`.
-        pairs: sql/contradicting_pairs.sql rows (for the verdicts of the default setting).
+        pairs, disputes: sql/contradicting_pairs.sql and sql/dataset_disputes.sql rows (for the verdicts of the default
+            setting).
         default: the settings the pipeline scores with; the ablation varies its weights and decay.
         rules: the verdict rules.
     """
@@ -158,7 +160,7 @@ def evaluate(
                     outcomes.append(_outcomes(labelled, scored, signals, condition, as_of=as_of))
                 for split in (ALL, HELD_OUT):
                     chosen = case_labels if split == ALL else case_labels[case_labels["split"] == HELD_OUT]
-                    extra = {"replaced_datasets_stale": _replaced_datasets_stale(inputs, scored, chosen, pairs, as_of=as_of, rules=rules)} if is_default else {}
+                    extra = {"replaced_datasets_stale": _replaced_datasets_stale(inputs, scored, chosen, pairs, disputes, as_of=as_of, rules=rules)} if is_default else {}
                     for measure, value in _measures(chosen, scored["label"], details=is_default, **extra).items():
                         rows.append(_row(condition, split, settings, is_default, measure, value))
     measures = pd.DataFrame(rows)
@@ -201,7 +203,8 @@ def _measures(cases: pd.DataFrame, all_labels: pd.Series, *, details: bool, **ex
 
 
 def _replaced_datasets_stale(
-    edges: pd.DataFrame, scored: pd.DataFrame, case_labels: pd.DataFrame, pairs: pd.DataFrame, *, as_of: date, rules: VerdictRules
+    edges: pd.DataFrame, scored: pd.DataFrame, case_labels: pd.DataFrame, pairs: pd.DataFrame, disputes: pd.DataFrame, *,
+    as_of: date, rules: VerdictRules,
 ) -> Rate:
     """Of the (research area, dataset) evidence sets holding a superseded-version case, those the critic calls STALE
     or CONTRADICTED, judged on the `scored` edges (one row per edge) put back in every research area of `edges`
@@ -211,7 +214,7 @@ def _replaced_datasets_stale(
         return Rate(0, 0)
     areas = edges.loc[edges["dataset_id"].isin(replaced), ["research_area", *EDGE_KEY]]
     per_area = areas.merge(scored.drop(columns="research_area"), on=EDGE_KEY)
-    verdicts = judge_datasets(dataset_evidence(per_area), pairs, {}, as_of=as_of, rules=rules)
+    verdicts = judge_datasets(dataset_evidence(per_area), pairs, disputes, {}, as_of=as_of, rules=rules)
     return Rate(int(verdicts["verdict"].isin([STALE, CONTRADICTED]).sum()), len(verdicts))
 
 

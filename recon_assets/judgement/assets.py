@@ -19,7 +19,9 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
-from recon_assets.judgement import offline_judge, text_embedding
+from recon_assets.judgement import citing_pairs, disputes, offline_judge, text_embedding
+from recon_assets.judgement.disputes import RELATIONS, disputes_from_titles
+from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
 from recon_assets.judgement.offline_judge import (
     DEFAULT_MIN_SIMILARITY,
     DEFAULT_TOP_K,
@@ -28,7 +30,7 @@ from recon_assets.judgement.offline_judge import (
     judge_edges,
 )
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
-from recon_assets.kg.assets import OWNERS, dataset_publication_edges, publication_research_areas, publications
+from recon_assets.kg.assets import OWNERS, dataset_publication_edges, publication_citations, publication_research_areas, publications
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.metadata import per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
@@ -38,8 +40,9 @@ from recon_assets.storage import replace_partitions, upsert
 
 # The judge's source: editing a cue rule re-judges even when JUDGE_VERSION was not bumped.
 _JUDGE_CODE = hashlib.sha256(
-    b"".join(Path(module.__file__).read_bytes() for module in (offline_judge, text_embedding))
+    b"".join(Path(module.__file__).read_bytes() for module in (offline_judge, text_embedding, citing_pairs, disputes))
 ).hexdigest()[:16]
+PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 
 
 class JudgeConfig(dg.Config):
@@ -49,11 +52,18 @@ class JudgeConfig(dg.Config):
     min_similarity: float = Field(
         default=DEFAULT_MIN_SIMILARITY, ge=-1.0, le=1.0, description="Cosine similarity below which a newer paper is not evidence."
     )
-    window_years: int = Field(default=DEFAULT_WINDOW_YEARS, ge=1, description="Evidence comes from the last this many years before as_of.")
+    window_years: int = Field(
+        default=DEFAULT_WINDOW_YEARS, ge=1,
+        description="Newer works using the same dataset (or its successor version) are evidence from the last this many years before as_of; works citing the publication are evidence at any date up to as_of.",
+    )
+    top_k_citing: int = Field(
+        default=DEFAULT_TOP_K_CITING, ge=1,
+        description="Works citing a publication judged per publication, most similar first, besides every comment, reply or correction.",
+    )
 
 
 @dg.asset(
-    deps=[publications, dataset_publication_edges, dataset_lineage, publication_research_areas, publication_centrality],
+    deps=[publications, dataset_publication_edges, publication_citations, dataset_lineage, publication_research_areas, publication_centrality],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="judgement", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
@@ -61,9 +71,10 @@ class JudgeConfig(dg.Config):
 def coherence_judgements(
     context: dg.AssetExecutionContext, config: JudgeConfig, duckdb: DuckDBResource, as_of: AsOfDate
 ) -> dg.MaterializeResult:
-    """Pairwise judgements (older publication, newer publication using the same dataset or its successor
-    version) by the offline judge:
-    verdict SUPPORTED / CONTRADICTED / SUPERSEDED, a coherence value and a rationale quoting the cue.
+    """Pairwise judgements of each edge's publication against the newer work that answers it (DOMAIN.md
+    "coherence"): the works citing it at any date up to as_of (KG CITES), and the newer works using the same dataset
+    or its successor version in the window before as_of; by the offline judge: verdict SUPPORTED / CONTRADICTED /
+    SUPERSEDED, a coherence value and a rationale quoting the cue; `evidence_kind` says which kind of evidence.
     One run judges every selected research area whose settings or inputs changed since it was last judged
     (module docstring) and keeps the others' rows; each judged area's rows are replaced, never duplicated."""
     areas = list(context.partition_keys)
@@ -92,7 +103,8 @@ def coherence_judgements(
             preview_columns=["dataset_id", "older_publication_id", "newer_publication_id", "verdict", "coherence", "rationale"],
             lineage={
                 "older_publication_id": [("dataset_publication_edges", "publication_id")],
-                "newer_publication_id": [("dataset_publication_edges", "publication_id")],
+                "newer_publication_id": [("dataset_publication_edges", "publication_id"), ("publication_citations", "citing_publication_id")],
+                "evidence_kind": [("dataset_publication_edges", "publication_id"), ("publication_citations", "citing_publication_id")],
                 "similarity": [("publications", "title"), ("publications", "abstract")],
                 "verdict": [("publications", "abstract")],
                 "newer_centrality": [("publication_centrality", "centrality")],
@@ -162,22 +174,40 @@ def _judge(
     part-way leaves the areas unrecorded (judged again next time), never recorded with stale rows."""
     pool = con.execute(load_sql("judge_inputs"), [areas]).df()
     con.execute("CREATE OR REPLACE TEMP TABLE judge_pool AS SELECT * FROM pool")
+    citing = con.execute(load_sql("judge_citing_works")).df()
+    con.execute("CREATE OR REPLACE TEMP TABLE judge_citing AS SELECT * FROM citing")
     texts = con.execute(load_sql("judged_publications")).df()
     via_successor = int(pool["via_successor"].sum())
     context.log.info(
         f"judging {len(pool) - via_successor:,} edges of {pool['dataset_id'].nunique():,} datasets for {len(areas)} research "
-        f"area(s), with {via_successor:,} publications on their successor versions as evidence"
+        f"area(s), with {via_successor:,} publications on their successor versions and {len(citing):,} citing works as evidence"
     )
     fresh: dict[str, np.ndarray] = {}
 
     def embed_through_cache(batch: list[object]) -> np.ndarray:
-        vectors, new = embed_cached(batch, lambda keys: _cached_vectors(con, keys))
+        # the texts this run embedded already (for the other kind of pair) are not in the table yet
+        vectors, new = embed_cached(batch, lambda keys: _cached_vectors(con, keys) | {key: fresh[key] for key in keys if key in fresh})
         fresh.update(new)
         return vectors
 
-    pairs = judge_edges(
+    same_dataset = judge_edges(
         pool, texts, as_of=as_of_date, top_k=config.top_k, min_similarity=config.min_similarity,
         window_years=config.window_years, embedder=embed_through_cache,
+    )
+    by_id = texts.set_index("publication_id")
+    same_dataset = same_dataset.assign(
+        evidence_kind=np.where(same_dataset["newer_via_successor"], SUCCESSOR_VERSION, SAME_DATASET),
+        newer_citation=same_dataset["newer_publication_id"].map(by_id["citation"]),
+        newer_year=same_dataset["newer_publication_id"].map(by_id["year"]).astype("Int64"),
+    )
+    cited = judge_citing_pairs(
+        pool[~pool["via_successor"]], citing, texts.rename(columns={"publication_id": "key"}), as_of=as_of_date,
+        top_k=config.top_k_citing, embedder=embed_through_cache,
+    )
+    # A citing work that also uses the dataset is judged once, as a citing work: the citation is the stronger link.
+    pairs = pd.concat(
+        [cited, same_dataset.merge(cited[PAIR_KEY], on=PAIR_KEY, how="left", indicator=True).query("_merge == 'left_only'").drop(columns="_merge")],
+        ignore_index=True,
     )
     if fresh:
         upsert(con, "text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
@@ -206,3 +236,36 @@ def _cached_vectors(con: duckdb.DuckDBPyConnection, keys: list[str]) -> dict[str
         [MODEL_ID],
     ).fetchnumpy()
     return dict(zip(found["text_sha256"], found["vector"]))
+
+
+@dg.asset(
+    deps=[publications, publication_citations, publication_research_areas],
+    partitions_def=research_area_partitions,
+    backfill_policy=dg.BackfillPolicy.single_run(),
+    group_name="judgement", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
+)
+def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """Published comments on each publication of the research area, replies to them and corrections of it, read
+    from the titles of the works citing it ("Comment on ...", "Reply to ...", "Corrigendum ..."; DOMAIN.md
+    "coherence" (b)): a comment is dispute evidence against the paper, a reply makes it debated, a correction a
+    refinement. Dated by the answering work's year, so a past as_of sees only what was published by then."""
+    areas = list(context.partition_keys)
+    with duckdb.get_connection() as con:
+        con.execute(load_sql("recorded_disputes"))
+        citing = con.execute(load_sql("citing_titles"), [areas]).df()
+        found = disputes_from_titles(citing.drop(columns="research_area").drop_duplicates(["cited_publication_id", "citing_key"]))
+        rows = citing[["research_area", "cited_publication_id"]].drop_duplicates().rename(columns={"cited_publication_id": "publication_id"})
+        rows = rows.merge(found, on="publication_id").assign(recorded_at=datetime.now(timezone.utc))
+        replace_partitions(con, "recorded_disputes", rows, areas)
+        metadata = table_metadata(
+            con, "recorded_disputes", where="list_contains(?, research_area)", params=[areas],
+            preview_columns=["research_area", "publication_id", "relation", "other_title", "other_year", "source"],
+            lineage={
+                "publication_id": [("publication_citations", "cited_publication_id")],
+                "relation": [("publications", "title")],
+                "other_key": [("publication_citations", "citing_publication_id")],
+            },
+        )
+    relations = rows["relation"].value_counts().to_dict()
+    context.log.info(f"{len(rows):,} recorded disputes and corrections in {len(areas)} research area(s): {relations}")
+    return dg.MaterializeResult(metadata={**metadata, "relations": {relation: int(relations.get(relation, 0)) for relation in RELATIONS}})

@@ -7,8 +7,15 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.enrichment.assets import crossref_retractions, openalex_works
-from recon_assets.judgement.assets import coherence_judgements
-from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
+from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
+from recon_assets.kg.assets import (
+    OWNERS,
+    dataset_publication_edges,
+    datasets,
+    publication_citations,
+    publication_research_areas,
+    publications,
+)
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.metadata import distribution, per_partition_figures, table_metadata
@@ -24,7 +31,7 @@ from recon_assets.storage import replace_partitions
 @dg.asset(
     deps=[
         publications, datasets, dataset_lineage, dataset_publication_edges, publication_research_areas,
-        publication_centrality, openalex_works, crossref_retractions, coherence_judgements,
+        publication_centrality, publication_citations, openalex_works, crossref_retractions, coherence_judgements, recorded_disputes,
     ],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
@@ -95,7 +102,7 @@ _LIFECYCLE = [("dataset_lineage", "superseded"), ("dataset_lineage", "superseded
 _SCORE_INPUTS = [("publication_centrality", "centrality"), *_CITATION_RECORD, *_YEAR, ("coherence_judgements", "coherence"), *_LIFECYCLE]
 _LABEL_INPUTS = [
     *_SCORE_INPUTS, *_KG_CITATIONS, ("openalex_works", "citation_percentile_low"), ("openalex_works", "is_retracted"),
-    ("crossref_retractions", "notice_dois"), ("coherence_judgements", "verdict"),
+    ("crossref_retractions", "notice_dois"), ("coherence_judgements", "verdict"), ("recorded_disputes", "relation"),
 ]
 EDGE_RELIABILITY_LINEAGE = {
     "dataset_id": [("dataset_publication_edges", "dataset_id")],
@@ -122,8 +129,9 @@ EDGE_RELIABILITY_LINEAGE = {
     "retraction_source": [("openalex_works", "is_retracted"), ("crossref_retractions", "notice_dois")],
     "openalex_status": [("openalex_works", "status")],
     "recency": _YEAR,
-    "coherence": [("coherence_judgements", "coherence")],
+    "coherence": [("coherence_judgements", "coherence"), ("recorded_disputes", "relation")],
     "coherence_status": [("coherence_judgements", "verdict")],
+    "dispute_status": [("recorded_disputes", "relation")],
     **{
         column: [("dataset_lineage", source)]
         for column, source in (

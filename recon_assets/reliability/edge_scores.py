@@ -2,9 +2,12 @@
 
 from datetime import date
 
+import numpy as np
 import pandas as pd
 
+from recon_assets.judgement.disputes import DISPUTE_COHERENCE, dispute_status
 from recon_assets.judgement.offline_judge import aggregate_edge_coherence
+from recon_assets.reliability.labels import UNVERIFIED
 from recon_assets.reliability.scoring import score_edges
 from recon_assets.reliability.settings import ScoringSettings
 
@@ -13,11 +16,11 @@ EDGE_KEY = ["dataset_id", "publication_id"]
 
 
 def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
-    """`edges` plus coherence, coherence_status, coherence_evidence (who drove it, and why), dispute_status and
-    dispute_evidence, one row per row of `edges`.
+    """`edges` plus coherence, coherence_status, coherence_evidence (who drove it, and why) and dispute_status
+    (`disputes.dispute_status` of its dispute_relations), one row per row of `edges`.
 
     Args:
-        edges: columns dataset_id, publication_id, pagerank_centrality.
+        edges: columns dataset_id, publication_id, pagerank_centrality, dispute_relations (list, as of as_of).
         pairs: judged pairs (coherence_judgements rows, any research area) with newer_citation, the newer
             publication's citation tag; a pair stored under several areas counts once.
     """
@@ -33,8 +36,13 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
         )
     ]
     frame = edges.merge(coherence[[*EDGE_KEY, "coherence", "coherence_status", "coherence_evidence"]], on=EDGE_KEY, how="left")
-    # Recorded disputes (comments, replies, corrections) reach the edges with the evidence layer; none yet.
-    return frame.assign(dispute_status=None, dispute_evidence=None)
+    status = [dispute_status(relations) for relations in frame["dispute_relations"]]
+    cap = pd.Series([DISPUTE_COHERENCE.get(value, np.nan) for value in status], index=frame.index, dtype=float)
+    judged = frame["coherence_status"] != UNVERIFIED
+    # A recorded dispute caps the coherence at its point of the scale (commented 0.1, debated 0.5, corrected 0.7),
+    # or sets it when nothing was judged (the neutral 0.5 is no evidence to keep).
+    coherence = np.where(cap.isna(), frame["coherence"], np.where(judged, np.fmin(frame["coherence"], cap), cap))
+    return frame.assign(coherence=coherence, dispute_status=status)
 
 
 def score_research_area_edges(

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from recon_assets.judgement.disputes import COMMENTED, DEBATED
 from recon_assets.reliability.settings import ScoringSettings, Weights
 from recon_assets.reliability.signals import EdgeSignals
 
@@ -26,9 +27,8 @@ FOUNDATIONAL, CURRENT, DECLINING, SUPERSEDED, UNVERIFIED = "FOUNDATIONAL", "CURR
 LABELS = (SUPERSEDED, FOUNDATIONAL, DECLINING, CURRENT, UNVERIFIED)
 # Labels that flag an edge as stale (UNVERIFIED is not a flag: it says nothing can be concluded).
 FLAGGED_LABELS = (DECLINING, SUPERSEDED)
-# Coherence verdicts (judged pairs) that are negative signals, and dispute states (`edge_scores`).
+# Coherence verdicts (judged pairs) that are negative signals.
 CONTRADICTED, JUDGED_SUPERSEDED = "CONTRADICTED", "SUPERSEDED"
-COMMENTED, DEBATED, CORRECTED = "commented", "debated", "corrected"
 # Decimals reliability is rounded to: summation noise (0.3499999999999999) must not decide a threshold.
 RELIABILITY_DECIMALS = 10
 

@@ -59,8 +59,6 @@ def _reason(row, as_of: date, settings: ScoringSettings) -> str:
     if (citations := _recent_citations(row, as_of, settings)):
         parts.append(citations)
     parts.append(_coherence(row))
-    if isinstance(row.dispute_evidence, str) and row.dispute_evidence:
-        parts.append(row.dispute_evidence)
     if row.dataset_superseded:
         parts.append(_lifecycle(row, as_of))
     if not math.isnan(row.citation_trend):
@@ -181,12 +179,15 @@ def _recent_citations(row, as_of: date, settings: ScoringSettings) -> str | None
 
 
 def _coherence(row) -> str:
+    disputed = f"; {row.dispute_status} (recorded: {row.dispute_evidence})" if isinstance(row.dispute_status, str) else ""
     if row.coherence_status != "UNVERIFIED":
         evidence = f" {row.coherence_evidence}" if isinstance(row.coherence_evidence, str) and row.coherence_evidence else ""
-        return f"coherence {row.coherence:.2f} {row.coherence_status}{evidence}"
+        return f"coherence {row.coherence:.2f} {row.coherence_status}{evidence}{disputed}"
+    if disputed:
+        return f"coherence {row.coherence:.2f} from a recorded dispute, nothing judged{disputed}"
     successor = " or its successor version" if row.dataset_superseded else ""
-    return (f"coherence UNVERIFIED (neutral {row.coherence:.2f}): no newer publication using {_dataset_name(row)}{successor} "
-            "in the evidence window was judged")
+    return (f"coherence UNVERIFIED (neutral {row.coherence:.2f}): no work citing it and no newer publication using "
+            f"{_dataset_name(row)}{successor} in the evidence window was judged")
 
 
 def _lifecycle(row, as_of: date) -> str:

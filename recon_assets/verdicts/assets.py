@@ -8,7 +8,7 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment.assets import openalex_works
 from recon_assets.enrichment.openalex_client import cache_rows
-from recon_assets.judgement.assets import coherence_judgements
+from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.lifecycle.assets import dataset_lineage
@@ -30,7 +30,7 @@ from recon_assets.verdicts.expansion import CACHE_SOURCE, ONLINE_SOURCE, cached_
 
 
 @dg.asset(
-    deps=[edge_reliability, dataset_lineage, coherence_judgements, openalex_works],
+    deps=[edge_reliability, dataset_lineage, coherence_judgements, recorded_disputes, openalex_works],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="verdicts", kinds={"duckdb", "openalex"}, owners=OWNERS, pool="duckdb",
@@ -53,6 +53,7 @@ def dataset_verdicts(
             con.execute(load_sql(table))
         edges = con.execute(load_sql("verdict_evidence"), [areas]).df()
         pairs = con.execute(load_sql("contradicting_pairs"), [areas]).df()
+        disputes = con.execute(load_sql("dataset_disputes"), [areas, as_of_date.year]).df()
         evidence = dataset_evidence(edges)
         cached: list = []
 
@@ -70,13 +71,13 @@ def dataset_verdicts(
             evidence.known_dois,
             [(CACHE_SOURCE, partial(cached_citing_works, con)), (ONLINE_SOURCE, online)],
             expanded_edge_scorer(evidence.datasets, as_of=as_of_date),
-            expansion_predicate(evidence, pairs, as_of=as_of_date, rules=rules),
+            expansion_predicate(evidence, pairs, disputes, as_of=as_of_date, rules=rules),
             rules,
             as_of=as_of_date,
         )
         # Cached first: the next run's round 1 finds what round 2 fetched, without a request.
         upsert(con, "openalex_cache", cache_rows(cached, fetched_at=now))
-        verdicts = judge_datasets(evidence, pairs, rounds, as_of=as_of_date, rules=rules).assign(
+        verdicts = judge_datasets(evidence, pairs, disputes, rounds, as_of=as_of_date, rules=rules).assign(
             as_of=as_of_date, snapshot_id=current_snapshot_id(con), verdict_rules=rules.model_dump_json()
         )
         latest = con.execute(load_sql("latest_dataset_verdicts"), [areas]).df()
@@ -115,8 +116,8 @@ DATASET_VERDICTS_LINEAGE = {
     "verdict": [*_EVIDENCE, ("dataset_lineage", "superseded"), ("coherence_judgements", "verdict"), ("openalex_works", "referenced_works")],
     "stale": [*_EVIDENCE, ("dataset_lineage", "superseded"), ("dataset_lineage", "superseded_since")],
     "staleness_reason": [*_EVIDENCE, ("dataset_lineage", "version_text"), ("dataset_lineage", "successor_version")],
-    "contradicted": [("coherence_judgements", "verdict")],
-    "contradiction_reason": [("coherence_judgements", "verdict")],
+    "contradicted": [("coherence_judgements", "verdict"), ("recorded_disputes", "relation")],
+    "contradiction_reason": [("coherence_judgements", "verdict"), ("recorded_disputes", "relation")],
     "n_edges": [("edge_reliability", "publication_id"), ("openalex_works", "referenced_works")],
     "n_reliable_edges": [("edge_reliability", "reliability"), ("openalex_works", "referenced_works")],
     "expanded_publications": [("openalex_works", "referenced_works")],

@@ -78,6 +78,14 @@ def evidence_by_dataset(edges: pd.DataFrame) -> dict[Key, list[Edge]]:
     return dict(sorted(evidence.items()))
 
 
+def disputes_by_dataset(disputes: pd.DataFrame) -> dict[Key, list[RecordedDispute]]:
+    """{(research_area, dataset_id): the recorded comments on its publications} from sql/dataset_disputes.sql rows."""
+    found = defaultdict(list)
+    for row in disputes.itertuples(index=False):
+        found[(row.research_area, row.dataset_id)].append(RecordedDispute(row.commented, row.comment, bool(row.answered)))
+    return dict(found)
+
+
 def pairs_by_dataset(pairs: pd.DataFrame) -> dict[Key, list[ContradictingPair]]:
     """{(research_area, dataset_id): its contradicting pairs} from sql/contradicting_pairs.sql rows."""
     found = defaultdict(list)
@@ -120,23 +128,20 @@ def expanded_edge_scorer(datasets: Mapping[Key, Mapping[str, object]], *, as_of:
     return score
 
 
-def expansion_predicate(evidence: DatasetEvidence, pairs: pd.DataFrame, *, as_of: date, rules: VerdictRules):
+def expansion_predicate(evidence: DatasetEvidence, pairs: pd.DataFrame, disputes: pd.DataFrame, *, as_of: date, rules: VerdictRules):
     """An `insufficient` function for `expansion.expand`: `critic.needs_more_evidence` of a key's evidence."""
-    contradictions = pairs_by_dataset(pairs)
+    contradictions, comments = pairs_by_dataset(pairs), disputes_by_dataset(disputes)
 
     def insufficient(key: Key, edges: Sequence[Edge]) -> bool:
-        return needs_more_evidence(edges, lifecycle(evidence.datasets[key], as_of), contradictions.get(key, []), _NO_DISPUTES, rules)
+        return needs_more_evidence(edges, lifecycle(evidence.datasets[key], as_of), contradictions.get(key, []), comments.get(key, []), rules)
 
     return insufficient
-
-
-# Recorded disputes reach the verdicts with the evidence layer; none yet.
-_NO_DISPUTES: tuple[RecordedDispute, ...] = ()
 
 
 def judge_datasets(
     evidence: DatasetEvidence,
     pairs: pd.DataFrame,
+    disputes: pd.DataFrame,
     rounds: Mapping[Key, Sequence[ExpansionRound]],
     *,
     as_of: date,
@@ -147,17 +152,18 @@ def judge_datasets(
     Args:
         evidence: `dataset_evidence` of the sql/verdict_evidence.sql rows.
         pairs: sql/contradicting_pairs.sql rows.
+        disputes: sql/dataset_disputes.sql rows (recorded comments on the publications of each dataset's edges).
         rounds: the expansion rounds tried per key (`expansion.expand`); keys without rounds had enough edges.
             The expansion_rounds column counts those that ran (`ExpansionRound.ran`).
 
     Returns:
         DataFrame with VERDICT_COLUMNS.
     """
-    contradictions = pairs_by_dataset(pairs)
+    contradictions, comments = pairs_by_dataset(pairs), disputes_by_dataset(disputes)
     rows = []
     for key, edges in evidence.evidence.items():
         dataset = evidence.datasets[key]
-        result = judge(edges, lifecycle(dataset, as_of), contradictions.get(key, []), rules, rounds.get(key, ()), _NO_DISPUTES)
+        result = judge(edges, lifecycle(dataset, as_of), contradictions.get(key, []), rules, rounds.get(key, ()), comments.get(key, []))
         rows.append({
             **dict(zip(KEY, key)),
             "dataset_doi": dataset["dataset_doi"], "dataset_short_name": dataset["dataset_short_name"],
