@@ -1,7 +1,7 @@
 """The whole asset graph of recon_assets, in the order data flows:
 
 kg_snapshot -> publications, datasets -> dataset_publication_edges, publication_citations, publication_research_areas
--> openalex_works, crossref_retractions (per research area) -> publication_centrality
+-> openalex_works -> openalex_citing_works, crossref_retractions (per research area) -> publication_centrality
 -> coherence_judgements, recorded_disputes (per research area) -> edge_reliability (per research area)
 -> dataset_verdicts (per research area)
 """
@@ -10,7 +10,7 @@ import dagster as dg
 
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.checks import asset_checks
-from recon_assets.enrichment.assets import crossref_retractions, openalex_works
+from recon_assets.enrichment.assets import crossref_retractions, openalex_citing_works, openalex_works
 from recon_assets.evaluation.assets import reliability_evaluation
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
 from recon_assets.kg.assets import (
@@ -43,6 +43,7 @@ ASSETS = [
     publication_citations,
     publication_research_areas,
     openalex_works,
+    openalex_citing_works,
     crossref_retractions,
     publication_centrality,
     coherence_judgements,

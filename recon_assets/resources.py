@@ -148,8 +148,12 @@ class OpenAlexResource(dg.ConfigurableResource):
         default=60.0, ge=0, description="Longest Retry-After worth waiting for; longer means the daily budget is spent."
     )
     recording_path: str = Field(default=str(SAMPLE_OPENALEX_RECORDING), description="Recorded works used offline.")
+    daily_list_calls: int = Field(
+        default=10_000, ge=0,
+        description="OpenAlex list calls all assets may spend per UTC day together (a free key's $1: 10,000; a search page counts 10).",
+    )
 
-    def fetch(self, dois: Iterable[str], log) -> openalex_client.FetchReport:
+    def fetch(self, dois: Iterable[str], log, budget: openalex_client.ListCallBudget | None = None) -> openalex_client.FetchReport:
         """The works of `dois` (see `OpenAlexClient.fetch`); offline or without a key, no request is made."""
         dois = list(dois)
         if self.offline:
@@ -168,15 +172,17 @@ class OpenAlexResource(dg.ConfigurableResource):
         if not dois:
             return openalex_client.FetchReport()
         log.info(f"OpenAlex: fetching {len(dois):,} DOIs from {self.base_url}")
-        return self.client().fetch(dois)
+        return self.client(budget).fetch(dois)
 
-    def client(self) -> openalex_client.OpenAlexClient | None:
-        """A client of the API as configured, or None offline or without an API key (nothing may be requested)."""
+    def client(self, budget: openalex_client.ListCallBudget | None = None) -> openalex_client.OpenAlexClient | None:
+        """A client of the API as configured, spending at most `budget`, or None offline or without an API key
+        (nothing may be requested)."""
         if self.offline or not self.api_key:
             return None
         return openalex_client.OpenAlexClient(
             api_key=self.api_key, mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds,
             retry=RetryPolicy(retries=self.retries, backoff=self.backoff_seconds, max_retry_after=self.max_retry_after_seconds),
+            budget=budget,
         )
 
     def _recorded(self, dois: list[str], missing: str) -> openalex_client.FetchReport:

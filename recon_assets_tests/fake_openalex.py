@@ -3,7 +3,10 @@
 `FakeOpenAlex.answer` serves what OpenAlex serves for the requests the client makes: an OR filter
 `/works?filter=doi:A|B&select=...&per-page=100` (an envelope {meta, results, group_by} of the works whose DOI
 matches, case-insensitively as OpenAlex matches DOIs), a single lookup `/works/doi:<doi>` (the work, or
-404) and the works citing one, `/works?filter=cites:W123&sort=cited_by_count:desc` (by their referenced_works). It is mounted either on `responses` (faking requests' transport) or on a loopback HTTP server
+404) and the works citing any of several, `/works?filter=cites:W1|W2[,title.search:a OR b]&sort=<field>:<desc|asc>`
+(by their referenced_works; a title search matches a title holding one of the words), one page of `per-page`
+works, or cursor paging (`cursor=*`, then `meta.next_cursor` until it is null) as OpenAlex pages.
+It is mounted either on `responses` (faking requests' transport) or on a loopback HTTP server
 (`serve_on_loopback`, 127.0.0.1 only). Every request it sees is kept in `requests` (path, query string).
 """
 
@@ -29,13 +32,13 @@ def real_works() -> list[dict]:
     return json.loads(REAL_WORKS_FILE.read_text())["works"]
 
 
-def envelope(works: list[dict], *, per_page: int = 100) -> dict:
-    """A list response as OpenAlex sends it (API reference, "Works" list: meta, results, group_by)."""
-    return {
-        "meta": {"count": len(works), "db_response_time_ms": 12, "page": 1, "per_page": per_page, "groups_count": None},
-        "results": works,
-        "group_by": [],
-    }
+def envelope(works: list[dict], *, per_page: int = 100, count: int | None = None, next_cursor: str | None = None, paged: bool = False) -> dict:
+    """A list response as OpenAlex sends it (API reference, "Works" list: meta, results, group_by); a cursor-paged
+    one has `page` null and `next_cursor` (null on the last page)."""
+    meta = {"count": len(works) if count is None else count, "db_response_time_ms": 12, "page": None if paged else 1, "per_page": per_page}
+    if paged:
+        meta["next_cursor"] = next_cursor
+    return {"meta": meta | {"groups_count": None}, "results": works, "group_by": []}
 
 
 class FakeOpenAlex:
@@ -45,6 +48,10 @@ class FakeOpenAlex:
     def __init__(self, works: Iterable[dict], *, omit_from_batches: Iterable[str] = ()) -> None:
         self.works = {canonical_doi(work["doi"]): work for work in works}
         self.omit = set(omit_from_batches)
+        self.cited_by: dict[str, list[dict]] = {}
+        for work in self.works.values():
+            for reference in dict.fromkeys(work.get("referenced_works") or ()):
+                self.cited_by.setdefault(reference.rsplit("/", 1)[-1], []).append(work)
         self.requests: list[tuple[str, str]] = []
         self._lock = threading.Lock()
 
@@ -55,10 +62,11 @@ class FakeOpenAlex:
             self.requests.append((parts.path, parts.query))
         path = unquote(parts.path)
         if path.rstrip("/").endswith("/works"):
-            [expression] = parse_qs(parts.query)["filter"]
-            per_page = int(parse_qs(parts.query).get("per-page", ["25"])[0])
+            query = parse_qs(parts.query)
+            [expression] = query["filter"]
+            per_page = int(query.get("per-page", ["25"])[0])
             if expression.startswith("cites:"):
-                return 200, envelope(self.citing(expression.removeprefix("cites:"))[:per_page], per_page=per_page)
+                return 200, self._citing_page(expression, query, per_page)
             dois = {canonical_doi(value) for value in expression.removeprefix("doi:").split("|")}
             found = [work for doi, work in self.works.items() if doi in dois and doi not in self.omit]
             return 200, envelope(found, per_page=per_page)
@@ -67,12 +75,25 @@ class FakeOpenAlex:
             return 200, self.works[key]
         return 404, {"error": "Not Found", "message": f"doi:{key} not found"}
 
-    def citing(self, work_id: str) -> list[dict]:
-        """The works whose referenced_works hold `work_id` ('W123'), most cited first (`filter=cites:W123`,
-        sorted by cited_by_count:desc as the client asks)."""
-        cited = f"https://openalex.org/{work_id}"
-        found = [work for work in self.works.values() if cited in (work.get("referenced_works") or ())]
-        return sorted(found, key=lambda work: -work["cited_by_count"])
+    def citing(self, work_ids: Iterable[str]) -> list[dict]:
+        """The works whose referenced_works hold one of `work_ids` ('W123'), each once, most cited first."""
+        found = {id(work): work for work_id in work_ids for work in self.cited_by.get(work_id, ())}
+        return sorted(found.values(), key=lambda work: (-work["cited_by_count"], work["id"]))
+
+    def _citing_page(self, expression: str, query: dict[str, list[str]], per_page: int) -> dict:
+        filters = dict(part.split(":", 1) for part in expression.split(","))
+        found = self.citing(filters["cites"].split("|"))
+        if "title.search" in filters:
+            words = {word.lower() for word in filters["title.search"].split(" OR ")}
+            found = [work for work in found if words & set((work.get("title") or "").lower().replace(":", " ").split())]
+        field, _, order = query.get("sort", ["cited_by_count:desc"])[0].partition(":")
+        found = sorted(found, key=lambda work: (work.get(field) or 0, work["id"]), reverse=order == "desc")
+        if "cursor" not in query:
+            return envelope(found[:per_page], per_page=per_page, count=len(found))
+        start = 0 if query["cursor"][0] == "*" else int(query["cursor"][0])
+        more = start + per_page < len(found)
+        return envelope(found[start : start + per_page], per_page=per_page, count=len(found),
+                        next_cursor=str(start + per_page) if more else None, paged=True)
 
     def responses_callback(self, request) -> tuple[int, dict, str]:
         """A `responses` callback: (status, headers, body)."""

@@ -147,3 +147,13 @@ def test_the_floor_references_load_under_the_pipelines_memory_limit():
     """The benchmark's fresh interpreter does not import the project, so the limit is written twice: kept equal here."""
     assert REFERENCE_MEMORY_LIMIT == DEFAULT_DUCKDB_MEMORY_LIMIT
 
+
+
+def test_the_citing_works_benchmark_prints_its_figures(capsys):
+    """A smoke run at 1% of the v1.2.0 size: every figure the README quotes is printed (values are not asserted)."""
+    from benchmarks import citing_requests
+
+    assert citing_requests.main(["--scale", "0.01"]) == 0
+    printed = capsys.readouterr().out
+    for figure in ("requests per 1,000 publications:", "list calls per 1,000:", "re-run within the TTL", "failed works: 0"):
+        assert figure in printed

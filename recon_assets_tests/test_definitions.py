@@ -59,7 +59,8 @@ def test_openalex_refresh_job_refreshes_then_rescores():
     job = defs.resolve_job_def("openalex_refresh_job")
     assets = {key.to_user_string() for key in job.asset_layer.executable_asset_keys}
     assert assets == {
-        "openalex_works", "crossref_retractions", "coherence_judgements", "recorded_disputes", "edge_reliability", "dataset_verdicts",
+        "openalex_works", "openalex_citing_works", "crossref_retractions", "coherence_judgements", "recorded_disputes", "edge_reliability",
+        "dataset_verdicts",
     }
 
 

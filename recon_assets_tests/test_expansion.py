@@ -1,32 +1,35 @@
 """Evidence expansion on real recorded OpenAlex works: the 44 works of fixtures/openalex and their 50 real
 internal citation edges. The test "dataset" has the DOI of a real cited work, 10.3390/rs10081186
 (W2883746869, cited by 7 of the recorded works), so the works citing it are found by their real
-referenced_works: in the cache (round 1) or from OpenAlex, faked on a loopback server (round 2)."""
+referenced_works: in the works cache (round 1) or among the citing works the enrichment fetched from OpenAlex,
+faked on a loopback server, and stored in openalex_citing_works (round 2). Expansion itself asks nothing."""
 
-import copy
 import json
-import logging
 from datetime import date, datetime, timezone
 
 import duckdb
 import numpy as np
+import pandas as pd
 import pytest
 
-from recon_assets.enrichment.openalex_client import FOUND, FetchReport, OpenAlexClient, cache_rows, recorded_report
+from recon_assets.enrichment import citing_works
+from recon_assets.enrichment.citing_plan import CitedWork, plan_citing_queries
+from recon_assets.enrichment.openalex_client import OpenAlexClient, cache_rows, recorded_report
+from recon_assets.enrichment.openalex_records import work_columns
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.reliability.scoring import score_edges
-from recon_assets.resources import OpenAlexResource
 from recon_assets.sql_files import load_sql
+from recon_assets.storage import replace_partitions
 from recon_assets.verdicts.critic import Edge, VerdictRules, sufficiency
 from recon_assets.verdicts.expansion import (
     CACHE_SOURCE,
-    ONLINE_SOURCE,
+    ENRICHMENT_SOURCE,
     CitingWork,
     CitingWorks,
     cached_citing_works,
+    enriched_citing_works,
     expand,
     expansion_edges,
-    online_citing_works,
 )
 
 from recon_assets_tests.fake_openalex import REAL_WORKS_FILE, FakeOpenAlex, real_works, serve_on_loopback
@@ -61,7 +64,24 @@ def cache(tmp_path):
 
 
 def _ids(found: CitingWorks) -> list[str]:
-    return sorted(citing.work["id"] for citing in found.works)
+    return sorted(citing.columns["openalex_id"] for citing in found.works)
+
+
+def _targets(status: str | None, openalex_id: str | None = "W2883746869", error: str | None = None) -> pd.DataFrame:
+    return pd.DataFrame({
+        "research_area": [KEY[0]], "cited_doi": [CITED_DOI], "cited_kind": ["dataset"], "openalex_status": [status],
+        "openalex_error": [error], "cited_openalex_id": [openalex_id], "cited_by_count": [7],
+    })
+
+
+def _store_citing_works(con, targets: pd.DataFrame, fetch: citing_works.CitingFetch, queries) -> None:
+    """What the openalex_citing_works asset stores for `targets` after `fetch`."""
+    for table in ("openalex_citing_cache", "openalex_citing_works"):
+        con.execute(load_sql(table))
+    con.register("fetched", citing_works.cache_rows(fetch, {"W2883746869": 7}, queries, fetched_at=NOW))
+    con.execute("INSERT INTO openalex_citing_cache SELECT * FROM fetched")
+    cached = con.execute("SELECT * FROM openalex_citing_cache").df()
+    replace_partitions(con, "openalex_citing_works", citing_works.citing_rows(targets, cached, fetch.failed), [KEY[0]])
 
 
 def test_the_fixture_has_seven_real_citing_works():
@@ -80,91 +100,42 @@ def test_round_1_cannot_resolve_a_doi_whose_own_work_is_not_cached(cache):
     assert cached_citing_works(cache, [CITED_DOI])[CITED_DOI].works == ()
 
 
-def test_round_2_asks_openalex_for_the_works_citing_the_dataset_doi():
+def test_round_2_reads_the_citing_works_the_enrichment_fetched(tmp_path):
+    queries = plan_citing_queries([CitedWork(CITED_DOI, "W2883746869", 7)], per_work=25)
     fake = FakeOpenAlex(WORKS)
     with serve_on_loopback(fake) as base:
         client = OpenAlexClient(api_key="test-key", base_url=base, timeout=5, retry=RetryPolicy(retries=0))
-        found, to_cache = online_citing_works(client, [CITED_DOI, ABSENT_DOI], offline_note="unused", now=NOW)
+        fetch = citing_works.fetch_citing(queries, client.citing_works)
+    con = duckdb.connect(str(tmp_path / "citing.duckdb"))
+    _store_citing_works(con, _targets("found"), fetch, queries)
+    found = enriched_citing_works(con, [CITED_DOI, ABSENT_DOI])
     assert _ids(found[CITED_DOI]) == CITING_IDS
-    citations = [citing.work["cited_by_count"] for citing in found[CITED_DOI].works]
-    assert citations == sorted(citations, reverse=True)  # most cited first, as asked
-    assert found[ABSENT_DOI] == CitingWorks((), "the dataset DOI is not in OpenAlex")
-    # the dataset DOI's own work and the 7 citing works, for the next run's round 1
-    assert {result.doi for result in to_cache} >= {CITED_DOI} and len(to_cache) == 8
-    assert {result.status for result in to_cache} == {FOUND}
-    assert ("/works", "filter=cites:W2883746869&select=id,doi,title,type,publication_year,cited_by_count,counts_by_year,"
-            "is_retracted,referenced_works,primary_topic,abstract_inverted_index,citation_normalized_percentile,cited_by_percentile_year"
-            "&sort=cited_by_count:desc&per-page=100") in fake.requests
+    assert found[CITED_DOI].note == "7 OpenAlex work(s) cite W2883746869" and found[CITED_DOI].ran
+    assert found[ABSENT_DOI] == CitingWorks((), "openalex_citing_works has no row for the dataset DOI (materialize it)", ran=False)
+    assert len(fake.requests) == 1  # one filter request; reading the table asks nothing
+    assert enriched_citing_works(con, [CITED_DOI])[CITED_DOI] == found[CITED_DOI] and len(fake.requests) == 1
 
 
 @pytest.mark.parametrize(
-    ("resource", "note"),
+    ("targets", "failed", "expected"),
     [
-        (OpenAlexResource(offline=True, api_key="test-key"), "OpenAlex offline: not asked"),
-        (OpenAlexResource(offline=False, api_key=None), "OPENALEX_API_KEY not set: OpenAlex not asked"),
+        (_targets("found"), {"W2883746869": "OpenAlex offline: not asked"},
+         CitingWorks((), "not asked: OpenAlex offline: not asked", ran=False)),
+        (_targets("error", None, "offline: not in the recorded cache"), {},
+         CitingWorks((), "not asked: offline: not in the recorded cache", ran=False)),
+        (_targets("not_found", None), {}, CitingWorks((), "OpenAlex has no work with this DOI")),
     ],
+    ids=["offline", "dataset-doi-never-resolved", "not-in-openalex"],
 )
-def test_round_2_offline_asks_nothing_and_says_so(resource, note):
-    assert resource.client() is None
-    found, to_cache = online_citing_works(resource.client(), [CITED_DOI], offline_note=note, now=NOW)
-    assert found == {CITED_DOI: CitingWorks((), note, ran=False)} and to_cache == []
-
-
-def test_round_2_survives_an_openalex_that_does_not_answer():
-    with serve_on_loopback(FakeOpenAlex(WORKS), delay=1.0) as base:
-        client = OpenAlexClient(api_key="test-key", base_url=base, timeout=0.1, retry=RetryPolicy(retries=0))
-        found, to_cache = online_citing_works(client, [CITED_DOI], offline_note="unused", now=NOW)
-    assert found[CITED_DOI].works == () and found[CITED_DOI].note.startswith("OpenAlex error: ReadTimeout")
-    assert not found[CITED_DOI].ran and to_cache == []
-
-
-class RefusingCites(FakeOpenAlex):
-    """OpenAlex refusing the key on the `cites:` request, as it answers 401 (pyalex raises its QueryError)."""
-
-    def answer(self, url):
-        if "cites" in url:
-            return 401, {"error": "Invalid API key", "message": "the API key is not valid"}
-        return super().answer(url)
-
-
-class NoFetchResult(OpenAlexClient):
-    """A client whose fetch reports nothing for the DOIs (no result, no spent budget)."""
-
-    def fetch(self, dois):
-        return FetchReport()
-
-
-def _without_id(*ids: str) -> list[dict]:
-    """The recorded works, those with an id of `ids` stripped of it."""
-    works = copy.deepcopy(WORKS)
-    for work in works:
-        if work["id"] in ids:
-            del work["id"]
-    return works
-
-
-# hostile finding 14: online_citing_works never raises, and an answer it cannot use is a round not run
-@pytest.mark.parametrize(
-    ("fake", "client_class", "note", "ran", "found_works"),
-    [
-        (RefusingCites(WORKS), OpenAlexClient, "OpenAlex error: QueryError: Invalid API key. Did you configure a valid API key?", False, 0),
-        (FakeOpenAlex(_without_id(CITED_ID)), OpenAlexClient, "OpenAlex error: the dataset DOI's work has no OpenAlex id", False, 0),
-        (FakeOpenAlex(_without_id(CITING_IDS[0])), OpenAlexClient,
-         "6 OpenAlex work(s) cite W2883746869, 1 without an OpenAlex id left out", True, 6),
-        (FakeOpenAlex(WORKS), NoFetchResult, "OpenAlex error: no answer for the dataset DOI", False, 0),
-    ],
-    ids=["key-refused", "dataset-work-without-id", "citing-work-without-id", "no-fetch-result"],
-)
-def test_round_2_turns_an_unusable_answer_into_a_note(fake, client_class, note, ran, found_works):
-    with serve_on_loopback(fake) as base:
-        client = client_class(api_key="test-key", base_url=base, timeout=5, retry=RetryPolicy(retries=0))
-        found, _ = online_citing_works(client, [CITED_DOI], offline_note="unused", now=NOW)
-    assert (found[CITED_DOI].note, found[CITED_DOI].ran, len(found[CITED_DOI].works)) == (note, ran, found_works)
+def test_round_2_runs_only_when_openalex_was_asked(tmp_path, targets, failed, expected):
+    con = duckdb.connect(str(tmp_path / "citing.duckdb"))
+    _store_citing_works(con, targets, citing_works.CitingFetch(failed=failed), [])
+    assert enriched_citing_works(con, [CITED_DOI]) == {CITED_DOI: expected}
 
 
 def test_expanded_works_are_scored_like_edges_with_unverified_coherence():
     work = next(work for work in WORKS if work["id"] == "https://openalex.org/W2949528887")  # 2019, 88 citations
-    scored = score_edges(expansion_edges([CitingWork(work, NOW)], DATASET), as_of=AS_OF)
+    scored = score_edges(expansion_edges([CitingWork(work_columns(work), "[10.3390/rs11121408, 2019]", NOW)], DATASET), as_of=AS_OF)
     row = scored.iloc[0]
     assert row["citation"] == "[10.3390/rs11121408, 2019]"
     assert row["publication_year"] == 2019 and row["year_source"] == "openalex"
@@ -193,7 +164,7 @@ def _insufficient(key, edges) -> bool:
 
 
 def _score(key, works):
-    return [Edge(f"[{citing.work['id'].rsplit('/', 1)[-1]}]", 0.5, "DECLINING") for citing in works]
+    return [Edge(f"[{citing.columns['openalex_id'].rsplit('/', 1)[-1]}]", 0.5, "DECLINING") for citing in works]
 
 
 def test_expand_stops_once_sufficient_and_never_counts_a_publication_twice(cache):
@@ -205,7 +176,7 @@ def test_expand_stops_once_sufficient_and_never_counts_a_publication_twice(cache
         {KEY: [Edge("[A, 2020]", 0.6, "DECLINING")], sufficient: [Edge(f"[{n}]", 0.6, "DECLINING") for n in range(3)]},
         {KEY: CITED_DOI, sufficient: "10.5067/enough"},
         {KEY: known},
-        [(CACHE_SOURCE, _lookup(cached, calls)), (ONLINE_SOURCE, _lookup({}, calls))],
+        [(CACHE_SOURCE, _lookup(cached, calls)), (ENRICHMENT_SOURCE, _lookup({}, calls))],
         _score,
         _insufficient,
         RULES,
@@ -235,7 +206,7 @@ OFFLINE = {CITED_DOI: CitingWorks((), "OpenAlex offline: not asked", ran=False)}
 def test_expand_runs_at_most_the_configured_rounds(expansion_rounds, doi, online, notes):
     calls: list = []
     rounds = expand(
-        {KEY: []}, {KEY: doi}, {}, [(CACHE_SOURCE, _lookup({}, calls)), (ONLINE_SOURCE, _lookup(online, calls))], _score,
+        {KEY: []}, {KEY: doi}, {}, [(CACHE_SOURCE, _lookup({}, calls)), (ENRICHMENT_SOURCE, _lookup(online, calls))], _score,
         _insufficient, VerdictRules(expansion_rounds=expansion_rounds), as_of=AS_OF,
     )
     assert [(round_.note, round_.ran) for round_ in rounds[KEY]] == notes
@@ -243,7 +214,7 @@ def test_expand_runs_at_most_the_configured_rounds(expansion_rounds, doi, online
 
 
 def _work(number: int, doi: str | None, year: object = 2020, id_prefix: str = "https://openalex.org/") -> CitingWork:
-    return CitingWork({"id": f"{id_prefix}W{number}", "doi": doi, "publication_year": year}, NOW)
+    return CitingWork({"openalex_id": f"{id_prefix}W{number}", "openalex_doi": doi, "publication_year": year}, f"[W{number}]", NOW)
 
 
 @pytest.mark.parametrize(
@@ -278,10 +249,3 @@ def test_expand_counts_each_publication_once_and_none_published_after_as_of(work
     [round_] = rounds[KEY]
     assert [edge.citation for edge in round_.edges] == [f"[{work_id}]" for work_id in new_ids]
     assert round_.note == note
-
-
-def test_no_request_is_logged_with_the_key(caplog):
-    caplog.set_level(logging.DEBUG)
-    with serve_on_loopback(FakeOpenAlex(WORKS)) as base:
-        online_citing_works(OpenAlexClient(api_key="secret-7f3a", base_url=base, timeout=5, retry=RetryPolicy(retries=0)), [CITED_DOI], offline_note="", now=NOW)
-    assert "secret-7f3a" not in caplog.text

@@ -1,7 +1,7 @@
 """dataset_verdicts materialized with a real Dagster instance on a copy of the shipped sample's pipeline run:
 verdicts with history (a dataset moving PASS -> STALE when its version is superseded), evidence expansion
-through the OpenAlex cache and OpenAlex (a loopback fake answering with the real recorded works), and the
-asset check passing and failing."""
+through the OpenAlex works cache and the citing works openalex_citing_works fetched from OpenAlex (a loopback fake
+answering with the real recorded works), and the asset check passing and failing."""
 
 
 import dagster as dg
@@ -9,6 +9,7 @@ import duckdb
 import pytest
 from dagster_duckdb import DuckDBResource
 
+from recon_assets.enrichment.assets import openalex_citing_works
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.resources import AsOfDate, OpenAlexResource
 from recon_assets.verdicts.assets import dataset_verdicts
@@ -115,40 +116,60 @@ def test_a_contradicting_pair_two_years_apart_makes_the_dataset_contradicted_eve
     assert " contradicts [" in reason and "years apart)" in reason and "also stale: dataset version V003 superseded" in reason
 
 
-def test_expansion_asks_openalex_when_the_cache_has_nothing_then_finds_it_in_the_cache(database):
-    """MOD021KM has one edge in its area: INSUFFICIENT. Given the DOI of a real cited work, round 1 finds
-    nothing (that work is not cached), round 2 asks OpenAlex and caches the answers; the next run, offline,
-    finds the same 7 citing publications in round 1."""
-    area, dataset_id = MOD021KM
+def _give_dataset_doi(database, dataset_id, doi):
+    """The dataset takes `doi`, and the works cache forgets it (OpenAlex was never asked about it)."""
     with duckdb.connect(str(database)) as con:
         for table in ("datasets", "edge_reliability"):
             column = "doi" if table == "datasets" else "dataset_doi"
-            con.execute(f"UPDATE {table} SET {column} = ? WHERE dataset_id = ?", [CITED_DOI, dataset_id])
-        con.execute("DELETE FROM openalex_cache WHERE doi = ?", [CITED_DOI])
-    sql = "SELECT verdict, n_edges, n_reliable_edges, expansion_rounds, expanded_publications, reason FROM dataset_verdicts WHERE dataset_id = ?"
+            con.execute(f"UPDATE {table} SET {column} = ? WHERE dataset_id = ?", [doi, dataset_id])
+        con.execute("DELETE FROM openalex_cache WHERE doi = ?", [doi])
+
+
+VERDICT_SQL = "SELECT verdict, n_edges, n_reliable_edges, expansion_rounds, expanded_publications, reason FROM dataset_verdicts WHERE dataset_id = ?"
+
+
+def test_expansion_reads_what_the_enrichment_fetched_and_asks_openalex_nothing(database):
+    """MOD021KM has one edge in its area: INSUFFICIENT. Given the DOI of a real cited work, openalex_citing_works
+    looks the DOI up and fetches the works citing it; the verdict's round 1 then finds the 7 citing publications in
+    the works cache, and dataset_verdicts itself sends no request."""
+    area, dataset_id = MOD021KM
+    _give_dataset_doi(database, dataset_id, CITED_DOI)
     fake = FakeOpenAlex(real_works())
     with dg.instance_for_test() as instance, serve_on_loopback(fake) as base:
-        online = _materialize(instance, database, [dataset_verdicts], area, OpenAlexResource(api_key="test-key", base_url=base))
-        [(verdict, edges, reliable, rounds, expanded, reason)] = _query(database, sql, [dataset_id])
-        assert (verdict, edges, reliable, rounds, expanded) == ("PASS", 8, 8, 2, 7)
-        assert "round 1, OpenAlex cache: the dataset DOI is not in the OpenAlex cache" in reason
-        assert "round 2, OpenAlex: 7 OpenAlex work(s) cite W2883746869: [" in reason
-        assert online.asset_materializations_for_node("dataset_verdicts")[0].metadata["openalex_works_cached"].value == 8
+        _materialize(instance, database, [openalex_citing_works], area, OpenAlexResource(api_key="test-key", base_url=base))
         assert _query(database, "SELECT status FROM openalex_cache WHERE doi = ?", [CITED_DOI]) == [("found",)]
-
         requests_before = len(fake.requests)
         _materialize(instance, database, [dataset_verdicts], area)
-        [(verdict, edges, reliable, rounds, expanded, reason)] = _query(database, sql, [dataset_id])
-        assert (verdict, edges, reliable, rounds, expanded) == ("PASS", 8, 8, 1, 7)
-        assert "round 1, OpenAlex cache: 7 cached work(s) cite W2883746869: [" in reason
-        assert len(fake.requests) == requests_before
+    [(verdict, edges, reliable, rounds, expanded, reason)] = _query(database, VERDICT_SQL, [dataset_id])
+    assert (verdict, edges, reliable, rounds, expanded) == ("PASS", 8, 8, 1, 7)
+    assert "round 1, OpenAlex cache: 7 cached work(s) cite W2883746869: [" in reason
+    assert len(fake.requests) == requests_before
+
+
+def test_round_2_finds_the_citing_works_openalex_listed_when_the_works_cache_lacks_them(database):
+    """The 7 citing works are not in the works cache (only their listing by openalex_citing_works has them):
+    round 1 finds nothing, round 2 reads them from openalex_citing_works."""
+    area, dataset_id = MOD021KM
+    _give_dataset_doi(database, dataset_id, CITED_DOI)
+    with dg.instance_for_test() as instance, serve_on_loopback(FakeOpenAlex(real_works())) as base:
+        _materialize(instance, database, [openalex_citing_works], area, OpenAlexResource(api_key="test-key", base_url=base))
+        with duckdb.connect(str(database)) as con:
+            con.execute(
+                "DELETE FROM openalex_cache WHERE doi IN (SELECT citing_doi FROM openalex_citing_works WHERE cited_doi = ?)", [CITED_DOI]
+            )
+        _materialize(instance, database, [dataset_verdicts], area)
+    [(verdict, edges, reliable, rounds, expanded, reason)] = _query(database, VERDICT_SQL, [dataset_id])
+    assert (verdict, edges, reliable, rounds, expanded) == ("PASS", 8, 8, 2, 7)
+    assert "round 1, OpenAlex cache: 0 cached work(s) cite W2883746869" in reason
+    assert "round 2, OpenAlex citing works: 7 OpenAlex work(s) cite W2883746869: [" in reason
 
 
 def test_offline_an_insufficient_dataset_stays_insufficient_as_round_2_cannot_run(database):
-    """Hostile finding 4: offline, round 2 (OpenAlex) could not run, so the ceiling of 2 rounds is not hit."""
+    """Hostile finding 4: offline, OpenAlex was never asked for the dataset's citing works, so round 2 could not run
+    and the ceiling of 2 rounds is not hit."""
     area, dataset_id = MOD021KM
     with dg.instance_for_test() as instance:
-        _materialize(instance, database, [dataset_verdicts], area)
+        _materialize(instance, database, [openalex_citing_works, dataset_verdicts], area)
     [(verdict, rounds, stale, reason)] = _query(
         database, "SELECT verdict, expansion_rounds, stale, reason FROM dataset_verdicts WHERE dataset_id = ?", [dataset_id]
     )
@@ -157,7 +178,7 @@ def test_offline_an_insufficient_dataset_stays_insufficient_as_round_2_cannot_ru
     assert reason.startswith(
         "INSUFFICIENT: 1 edge(s), 0 assessed (not UNVERIFIED), 1 with reliability >= 0.40 (3 of each needed); only 1 of 2 expansion round(s) ran"
     )
-    assert "round 2, OpenAlex could not run: OpenAlex offline: not asked" in reason
+    assert "round 2, OpenAlex citing works could not run: not asked: offline: not in the recorded cache" in reason
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 -- One md5 per research area of $1 of everything the offline judge reads for it: the area's evidence pool
 -- (the temp view judge_area_pool of dataset_evidence_edges.sql, which judge_inputs.sql reads too), the KG works citing
--- the pool's publications (judge_citing_works.sql), each publication's year, title, abstract and centrality
+-- the pool's publications and those OpenAlex lists (judge_citing_works.sql), each publication's year, title, abstract and centrality
 -- (judged_publications.sql), and whether the publication is in the area (its pairs are the area's rows). Texts are
 -- hashed once per publication, so the ordered aggregates hold short strings only.
 WITH pool AS (
@@ -36,13 +36,27 @@ pool_digest AS (
         ON m.publication_id = pool.publication_id AND m.research_area = pool.research_area
     GROUP BY area.research_area
 ),
+openalex_citing AS (
+    SELECT DISTINCT pool.research_area, cited.publication_id AS cited_publication_id, w.citing_openalex_id,
+           md5(to_json({doi: w.citing_doi, year: w.citing_year, title: w.citing_title, abstract: w.citing_abstract,
+                        cited_by_count: w.citing_cited_by_count, citation: w.citing_citation})) AS text_md5
+    FROM pool
+    JOIN publications AS cited ON cited.publication_id = pool.publication_id
+    JOIN openalex_citing_works AS w ON w.cited_doi = cited.doi AND w.cited_kind = 'publication' AND w.status = 'fetched'
+    WHERE NOT pool.via_successor
+),
 citing_digest AS (
-    SELECT citing.research_area,
-           string_agg(to_json({cited: citing.cited_publication_id, citing: citing.citing_publication_id, text: t.text_md5}),
-                      ',' ORDER BY citing.cited_publication_id, citing.citing_publication_id) AS citing_text
-    FROM citing
-    LEFT JOIN texts AS t ON t.publication_id = citing.citing_publication_id
-    GROUP BY citing.research_area
+    SELECT research_area, string_agg(item, ',' ORDER BY item) AS citing_text
+    FROM (
+        SELECT citing.research_area,
+               to_json({cited: citing.cited_publication_id, citing: citing.citing_publication_id, text: t.text_md5}) AS item
+        FROM citing
+        LEFT JOIN texts AS t ON t.publication_id = citing.citing_publication_id
+        UNION ALL
+        SELECT research_area, to_json({cited: cited_publication_id, openalex: citing_openalex_id, text: text_md5})
+        FROM openalex_citing
+    )
+    GROUP BY research_area
 )
 SELECT pool_digest.research_area,
        pool_digest.pool_edges,

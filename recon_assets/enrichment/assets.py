@@ -1,6 +1,8 @@
-"""Assets of the `enrichment` group: each publication's OpenAlex work and its Crossref retraction notices, one
-partition per research area."""
+"""Assets of the `enrichment` group: each publication's OpenAlex work, the works OpenAlex lists as citing each
+publication and dataset, and Crossref retraction notices, one partition per research area. The OpenAlex assets
+draw on one daily budget (`openalex_usage`)."""
 
+import itertools
 from datetime import datetime, timedelta, timezone
 
 import dagster as dg
@@ -8,9 +10,12 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.enrichment import crossref as crossref_records
+from recon_assets.enrichment import citing_works
+from recon_assets.enrichment.citing_plan import SELECTIONS, CitedWork, plan_citing_queries, planned_list_calls
 from recon_assets.enrichment.openalex_client import ERROR, STATUSES, cache_rows, stale_dois
 from recon_assets.enrichment.openalex_records import openalex_rows
-from recon_assets.kg.assets import OWNERS, publication_research_areas, publications
+from recon_assets.enrichment.openalex_usage import record_usage, run_allowance, spent_on
+from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
 from recon_assets.metadata import table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.resources import CrossrefResource, OpenAlexResource
@@ -49,7 +54,9 @@ def openalex_works(
         wanted = requested[["doi"]].drop_duplicates()
         fetched_at = dict(con.execute("SELECT doi, fetched_at FROM openalex_cache JOIN wanted USING (doi)").fetchall())
         due = stale_dois(wanted["doi"], fetched_at, now=now, ttl=timedelta(days=config.ttl_days))
-        report = openalex.fetch(due, context.log)
+        budget = run_allowance(con, day=now.date(), daily_list_calls=openalex.daily_list_calls)
+        report = openalex.fetch(due, context.log, budget)
+        record_usage(con, day=now.date(), run_id=context.run.run_id, asset="openalex_works", list_calls=budget.spent, requests=report.requests)
         upsert(con, "openalex_cache", cache_rows(report.results, fetched_at=report.fetched_at or now))
         cache = con.execute("SELECT doi, status, work, fetched_at FROM openalex_cache JOIN wanted USING (doi)").df()
         errors = {result.doi: result.error for result in report.results if result.status == ERROR}
@@ -67,7 +74,7 @@ def openalex_works(
     statuses = {status: int((rows["status"] == status).sum()) for status in STATUSES}
     fetch = {
         "dois_requested": len(wanted), "dois_due_for_refresh": len(due), "http_requests": report.requests,
-        "statuses": statuses, "retryable": bool(report.budget_spent),
+        "openalex_list_calls": budget.spent, "statuses": statuses, "retryable": bool(report.budget_spent),
     }
     offline = " (offline: answered from the recording and the cache, nothing requested)" if openalex.offline else ""
     context.log.info(
@@ -94,6 +101,119 @@ def openalex_works(
             allow_retries=True,
         )
     return dg.MaterializeResult(metadata={**metadata, **fetch})
+
+
+class CitingWorksConfig(dg.Config):
+    ttl_days: float = Field(default=30, ge=0, description="A cited work's citing works are fetched again once older than this many days.")
+    refresh_spread: float = Field(
+        default=0.5, ge=0, le=1,
+        description="Each cited work comes due up to this share of the TTL early (a fixed share per work), spreading refreshes over the TTL.",
+    )
+    per_work: int = Field(
+        default=25, ge=1, le=200,
+        description="Citing works wanted per cited work: all of them up to this many, else the most cited and the most recent pages of its group, plus every comment, reply or correction.",
+    )
+    max_list_calls_per_run: int = Field(
+        default=3_000, ge=0, description="OpenAlex list calls one run may spend on citing works (a search page counts 10); the rest waits for the next run."
+    )
+
+
+@dg.asset(kinds={"duckdb", "openalex"}, **{**ENRICHMENT, "deps": [openalex_works, datasets, dataset_publication_edges, publication_research_areas]})
+def openalex_citing_works(
+    context: dg.AssetExecutionContext, config: CitingWorksConfig, duckdb: DuckDBResource, openalex: OpenAlexResource
+) -> dg.MaterializeResult:
+    """The works OpenAlex lists as citing each publication and dataset DOI of the research area (filter `cites:`,
+    `enrichment.citing_plan`): all of them for a work cited at most `per_work` times, else the most cited and most
+    recent and every one titled as a comment, reply or correction. Cached by OpenAlex id with a TTL, "OpenAlex has
+    none" included, so a re-run within the TTL makes no request; at most `max_list_calls_per_run` list calls a run
+    and never past the day's shared OpenAlex budget: what is left out is counted, said, and fetched next run. A
+    dataset DOI OpenAlex was not asked about yet is looked up first (its work goes to the works cache)."""
+    areas = list(context.partition_keys)
+    now = datetime.now(timezone.utc)
+    ttl = timedelta(days=config.ttl_days)
+    with duckdb.get_connection() as con:
+        for table in ("openalex_cache", "openalex_citing_cache", "openalex_citing_works"):
+            con.execute(load_sql(table))
+        budget = run_allowance(con, day=now.date(), daily_list_calls=openalex.daily_list_calls, run_cap=config.max_list_calls_per_run)
+        targets = con.execute(load_sql("citing_works_targets"), [areas]).df()
+        datasets_known = con.execute(
+            "SELECT doi, fetched_at FROM openalex_cache WHERE list_contains(?, doi)", [targets.loc[targets["cited_kind"] == "dataset", "cited_doi"].tolist()]
+        ).fetchall()
+        dataset_dois = stale_dois(targets.loc[targets["cited_kind"] == "dataset", "cited_doi"], dict(datasets_known), now=now, ttl=ttl)
+        lookup = openalex.fetch(dataset_dois, context.log, budget)
+        upsert(con, "openalex_cache", cache_rows(lookup.results, fetched_at=lookup.fetched_at or now))
+        targets = con.execute(load_sql("citing_works_targets"), [areas]).df()
+        found = targets[targets["openalex_status"].eq("found") & targets["cited_openalex_id"].notna()]
+        counts = dict(zip(found["cited_openalex_id"], found["cited_by_count"].fillna(0).astype(int)))
+        fetched_at = dict(con.execute(
+            "SELECT openalex_id, fetched_at FROM openalex_citing_cache WHERE list_contains(?, openalex_id)", [list(counts)]
+        ).fetchall())
+        due = {i: n for i, n in counts.items() if citing_works.refresh_due(i, fetched_at.get(i), now=now, ttl=ttl, spread=config.refresh_spread)}
+        queries = plan_citing_queries([CitedWork(i, i, n) for i, n in due.items()], per_work=config.per_work)
+        context.log.info(
+            f"citing works: {len(counts):,} cited works known to OpenAlex, {len(due):,} due; {len(queries):,} queries planned "
+            f"(about {planned_list_calls(queries):,} list calls), {budget.allowed:,} allowed ({budget.why})"
+        )
+        fetch = _fetch_citing(context, openalex, budget, queries)
+        upsert(con, "openalex_citing_cache", citing_works.cache_rows(fetch, due, queries, fetched_at=now))
+        requests = lookup.requests + fetch.queries_run
+        record_usage(con, day=now.date(), run_id=context.run.run_id, asset="openalex_citing_works", list_calls=budget.spent, requests=requests)
+        cache = con.execute("SELECT * FROM openalex_citing_cache WHERE list_contains(?, openalex_id)", [list(counts)]).df()
+        lookup_errors = {result.doi: result.error for result in lookup.results if result.status == ERROR}
+        lookup_errors |= {doi: f"not fetched: {lookup.budget_spent}" for doi in lookup.unfetched}
+        rows = citing_works.citing_rows(targets, cache, fetch.failed | lookup_errors)
+        replace_partitions(con, "openalex_citing_works", rows, areas)
+        metadata = table_metadata(
+            con, "openalex_citing_works", where="list_contains(?, research_area)", params=[areas],
+            preview_columns=["cited_doi", "status", "citing_citation", "citing_title", "citing_year", "selections"],
+            lineage={
+                "cited_doi": [("publications", "doi"), ("datasets", "doi")],
+                "cited_openalex_id": [("openalex_works", "openalex_id")],
+                "research_area": [("publication_research_areas", "research_area")],
+            },
+        )
+        spent_today = spent_on(con, now.date())
+    cited_rows = rows.drop_duplicates(["research_area", "cited_doi"])
+    left_out = sorted(set(fetch.failed) & set(due))
+    figures = {
+        "cited_dois_by_status": {status: int((cited_rows["status"] == status).sum()) for status in citing_works.CITING_STATUSES},
+        "citing_works": int(rows["citing_openalex_id"].notna().sum()),
+        "cited_works_due": len(due),
+        "queries_planned": {selection: sum(q.selection == selection for q in queries) for selection in SELECTIONS},
+        "queries_run": fetch.queries_run,
+        "http_requests": requests,
+        "openalex_list_calls": budget.spent,
+        "openalex_list_calls_allowed": budget.allowed,
+        "openalex_list_calls_today_by_asset": spent_today,
+        "openalex_daily_list_calls": openalex.daily_list_calls,
+        "cited_works_left_for_next_run": len(left_out),
+        "returned_works_unusable": fetch.unusable,
+    }
+    if left_out:
+        context.log.warning(
+            f"{len(left_out):,} of {len(due):,} due cited works were not fetched ({fetch.stopped or fetch.failed[left_out[0]]}); "
+            "they keep their cached citing works, if any, and are asked on the next run"
+        )
+    context.log.info(f"citing works: {figures['citing_works']:,} rows; {figures['cited_dois_by_status']}; {requests:,} requests, {budget.spent:,} list calls")
+    return dg.MaterializeResult(metadata={**metadata, **figures})
+
+
+def _fetch_citing(context: dg.AssetExecutionContext, openalex: OpenAlexResource, budget, queries) -> citing_works.CitingFetch:
+    """Run `queries` with a budgeted client, logging progress every 100 queries; offline or without a key nothing
+    is asked and every queried work is failed with the reason."""
+    client = openalex.client(budget)
+    if client is None:
+        why = "OpenAlex offline: not asked" if openalex.offline else "OPENALEX_API_KEY is not set: not asked"
+        return citing_works.CitingFetch(failed={cited_id: why for query in queries for cited_id in query.cited_ids})
+
+    def ask(query):
+        asked = next(counter)
+        if asked and asked % 100 == 0:
+            context.log.info(f"citing works: {asked:,} of {len(queries):,} queries run, {budget.spent:,} list calls spent")
+        return client.citing_works(query)
+
+    counter = itertools.count()
+    return citing_works.fetch_citing(queries, ask)
 
 
 @dg.asset(kinds={"duckdb", "crossref"}, **ENRICHMENT)

@@ -14,6 +14,9 @@ DOIs left unfetched when the daily budget is spent (`FetchReport.unfetched`).
 - 5xx, timeouts and connection errors: `retries` more attempts with exponential backoff
   (`backoff` * 2^n seconds, or a `Retry-After` cut to `max_retry_after`; `retries.RetryPolicy`), then an
   `error` result.
+- Every list or filter request is charged to the client's `ListCallBudget` when it has one (a single lookup is
+  free; `citing_plan` gives the prices): running out stops the fetch as a spent daily budget does.
+- `citing_works` fetches the works one `citing_plan.CitingQuery` selects (the works citing a group of works).
 - `stale_dois` is the cache rule: only DOIs never fetched or fetched longer than the TTL ago are requested.
 
 pyalex 0.21 builds every URL with the host `api.openalex.org` whatever `pyalex.config.openalex_url` says, and
@@ -35,8 +38,9 @@ import pandas as pd
 import pyalex
 import requests
 
+from recon_assets.enrichment.citing_plan import LIST_CALL, CitingQuery
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_requests
-from recon_assets.enrichment.openalex_records import SELECT_FIELDS
+from recon_assets.enrichment.openalex_records import CITING_FIELDS, SELECT_FIELDS
 from recon_assets.enrichment.retries import RetryPolicy, header_number, header_seconds
 from recon_assets.kg.doi import canonical_doi
 
@@ -77,6 +81,30 @@ class BudgetSpent(Exception):
     def __init__(self, message: str, reset_seconds: float | None) -> None:
         super().__init__(message)
         self.reset_seconds = reset_seconds
+
+
+class ListCallBudget:
+    """The OpenAlex list calls a run may spend (`citing_plan` says what a call costs): `allowed` calls, and `why`
+    that many (which limit set it), said when the budget runs out.
+
+    Raises:
+        ValueError: `allowed` < 0.
+    """
+
+    def __init__(self, allowed: int, why: str) -> None:
+        if allowed < 0:
+            raise ValueError(f"allowed must be >= 0, got {allowed}")
+        self.allowed, self.why, self.spent = allowed, why, 0
+
+    def charge(self, list_calls: int) -> None:
+        """Count `list_calls` as spent.
+
+        Raises:
+            BudgetSpent: they would take the spending past `allowed` (nothing is charged then).
+        """
+        if self.spent + list_calls > self.allowed:
+            raise BudgetSpent(f"OpenAlex allowance spent: {self.spent:,} of {self.allowed:,} list calls used ({self.why})", None)
+        self.spent += list_calls
 
 
 class OpenAlexSession(requests.Session):
@@ -120,6 +148,7 @@ class OpenAlexClient:
         timeout: seconds to wait for each response.
         retry: further attempts after a 5xx, timeout, connection error or short 429 (`retries.RetryPolicy`); a
             `Retry-After` longer than its `max_retry_after` means the daily budget is spent.
+        budget: the list calls this client may spend (None: no limit of its own); every attempt is charged.
     """
 
     def __init__(
@@ -130,6 +159,7 @@ class OpenAlexClient:
         base_url: str = DEFAULT_BASE_URL,
         timeout: float = 30.0,
         retry: RetryPolicy = RetryPolicy(),
+        budget: ListCallBudget | None = None,
     ) -> None:
         # pyalex reads identification from its module config (OpenAlexAuth). Its retry settings (max_retries, ...)
         # only shape the sessions it builds itself, and every request goes through our session instead.
@@ -139,6 +169,7 @@ class OpenAlexClient:
         self.max_retry_after = retry.max_retry_after
         self._retrying = retry.retrying(_is_transient)
         self._requests = 0
+        self.budget = budget
 
     def fetch(self, dois: Iterable[str]) -> FetchReport:
         """One result per DOI of `dois` (canonical, deduplicated), or a report of where the budget ran out."""
@@ -168,28 +199,37 @@ class OpenAlexClient:
         report.requests = self._requests
         return report
 
-    def citing_works(self, work_id: str, *, limit: int = MAX_FILTER_VALUES) -> list[dict[str, Any]]:
-        """Up to `limit` (at most 200, OpenAlex's page size) works whose `referenced_works` hold `work_id`
-        (filter `cites:<id>`, OpenAlex API reference "Filter works"), most cited first, `select`ed fields only.
-
-        Args:
-            work_id: an OpenAlex work id, 'https://openalex.org/W123' or 'W123'.
+    def citing_works(self, query: CitingQuery) -> list[dict[str, Any]]:
+        """The works one `CitingQuery` selects (filter `cites:W1|W2`, "Filter works"; `title.search` when it has one),
+        its `sort`, `CITING_FIELDS` only: the first page, or every page by cursor paging ("Paging": `cursor=*`, then
+        `meta.next_cursor` until it is null or a page is empty).
 
         Raises:
-            BudgetSpent: the daily budget is spent.
-            requests.RequestException: the request failed after the retries.
+            BudgetSpent: OpenAlex's daily budget, or this client's `ListCallBudget`, is spent (the pages fetched
+                before are lost to the caller: a query is kept whole or not at all).
+            requests.RequestException: a request failed after the retries.
         """
-        query = (
-            Works(self.session).filter(cites=short_work_id(work_id)).select(list(SELECT_FIELDS)).sort(cited_by_count="desc")
-        )
-        return [dict(work) for work in self._call(lambda: query.get(per_page=limit))]
+        built = Works(self.session).filter_or(cites=list(query.cited_ids))
+        if query.title_search:
+            built = built.filter(title={"search": query.title_search})
+        built = built.select(list(CITING_FIELDS)).sort(**{query.sort[0]: query.sort[1]})
+        works: list[dict[str, Any]] = []
+        cursor: str | None = "*"
+        while cursor:
+            page = self._call(
+                lambda: built.get(per_page=query.per_page, cursor=cursor if query.all_pages else None),
+                list_calls=query.list_calls_per_page,
+            )
+            works += [dict(work) for work in page]
+            cursor = page.meta.get("next_cursor") if query.all_pages and len(page) else None
+        return works
 
     def _batch(self, dois: list[str]) -> dict[str, dict[str, Any]]:
         """Works of one OR-filter request, by canonical DOI (the first one when OpenAlex has two with a DOI)."""
         query = Works(self.session).filter_or(doi=dois).select(list(SELECT_FIELDS))
         wanted = set(dois)
         found: dict[str, dict[str, Any]] = {}
-        for work in self._call(lambda: query.get(per_page=MAX_FILTER_VALUES)):
+        for work in self._call(lambda: query.get(per_page=MAX_FILTER_VALUES), list_calls=LIST_CALL):
             key = canonical_doi(work.get("doi"))
             if key in wanted and key not in found:
                 found[key] = dict(work)
@@ -208,10 +248,13 @@ class OpenAlexClient:
             return WorkResult(doi, ERROR, error=describe(error))
         return WorkResult(doi, FOUND, work=dict(work))
 
-    def _call(self, request: Callable[[], Any]) -> Any:
-        """`request()` with retries; a 429 for a spent budget becomes BudgetSpent and stops retrying."""
+    def _call(self, request: Callable[[], Any], *, list_calls: int = 0) -> Any:
+        """`request()` with retries, each attempt charged `list_calls` to the budget (a single work is free); a 429
+        for a spent budget becomes BudgetSpent and stops retrying."""
 
         def attempt():
+            if self.budget is not None:
+                self.budget.charge(list_calls)
             self._requests += 1
             try:
                 return request()

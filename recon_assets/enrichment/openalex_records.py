@@ -27,6 +27,15 @@ SELECT_FIELDS = (
     "is_retracted", "referenced_works", "primary_topic", "abstract_inverted_index", "citation_normalized_percentile",
     "cited_by_percentile_year",
 )
+# The fields requested for a work citing another (`openalex_client.OpenAlexClient.citing_works`): what the judges
+# read (title, abstract, year, type) and weigh (cited_by_count), what scores it when evidence expansion adds it to a
+# dataset's evidence (citation counts by year, percentile), the citation tag (authorships) and which of the asked-for
+# works it cites (referenced_works).
+CITING_FIELDS = (
+    "id", "doi", "title", "type", "publication_year", "publication_date", "cited_by_count", "counts_by_year",
+    "citation_normalized_percentile", "cited_by_percentile_year", "is_retracted", "referenced_works",
+    "abstract_inverted_index", "authorships",
+)
 # Columns of the openalex_works table, in order (sql/openalex_works.sql).
 OPENALEX_WORK_COLUMNS = (
     "research_area", "doi", "status", "error", "openalex_id", "openalex_doi", "title", "type", "publication_year",

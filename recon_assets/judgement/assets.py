@@ -31,9 +31,11 @@ from recon_assets.judgement.offline_judge import (
 )
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, publication_citations, publication_research_areas, publications
+from recon_assets.enrichment.assets import openalex_citing_works
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.metadata import per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
+from recon_assets.reliability.signals import citation_centrality
 from recon_assets.resources import AsOfDate
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_partitions, upsert
@@ -43,6 +45,8 @@ _JUDGE_CODE = hashlib.sha256(
     b"".join(Path(module.__file__).read_bytes() for module in (offline_judge, text_embedding, citing_pairs, disputes))
 ).hexdigest()[:16]
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
+# Key of a citing work OpenAlex lists and the KG lacks (sql/judge_citing_works.sql).
+OPENALEX_KEY_PREFIX = "openalex:"
 
 
 class JudgeConfig(dg.Config):
@@ -63,7 +67,10 @@ class JudgeConfig(dg.Config):
 
 
 @dg.asset(
-    deps=[publications, dataset_publication_edges, publication_citations, dataset_lineage, publication_research_areas, publication_centrality],
+    deps=[
+        publications, dataset_publication_edges, publication_citations, dataset_lineage, publication_research_areas,
+        publication_centrality, openalex_citing_works,
+    ],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="judgement", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
@@ -84,7 +91,7 @@ def coherence_judgements(
         {"judge": JUDGE_ID, "judge_code": _JUDGE_CODE, "as_of_year": as_of_date.year, **config.model_dump()}, sort_keys=True
     )
     with duckdb.get_connection() as con:
-        for table in ("coherence_judgements", "coherence_judgement_runs", "text_embeddings", "dataset_evidence_edges"):
+        for table in ("coherence_judgements", "coherence_judgement_runs", "text_embeddings", "dataset_evidence_edges", "openalex_citing_works"):
             con.execute(load_sql(table))
         digests = con.execute(load_sql("judge_input_digests"), [areas]).df().set_index("research_area")
         reasons = _rejudge_reasons(con, areas, settings, digests["inputs_md5"])
@@ -103,7 +110,10 @@ def coherence_judgements(
             preview_columns=["dataset_id", "older_publication_id", "newer_publication_id", "verdict", "coherence", "rationale"],
             lineage={
                 "older_publication_id": [("dataset_publication_edges", "publication_id")],
-                "newer_publication_id": [("dataset_publication_edges", "publication_id"), ("publication_citations", "citing_publication_id")],
+                "newer_publication_id": [
+                    ("dataset_publication_edges", "publication_id"), ("publication_citations", "citing_publication_id"),
+                    ("openalex_citing_works", "citing_openalex_id"),
+                ],
                 "evidence_kind": [("dataset_publication_edges", "publication_id"), ("publication_citations", "citing_publication_id")],
                 "similarity": [("publications", "title"), ("publications", "abstract")],
                 "verdict": [("publications", "abstract")],
@@ -175,12 +185,25 @@ def _judge(
     pool = con.execute(load_sql("judge_inputs"), [areas]).df()
     con.execute("CREATE OR REPLACE TEMP TABLE judge_pool AS SELECT * FROM pool")
     citing = con.execute(load_sql("judge_citing_works")).df()
+    # a work OpenAlex lists and the KG lacks has no PageRank: its citation count weighs it (DOMAIN.md "centrality")
+    citing["citing_centrality"] = citing["citing_centrality"].fillna(
+        pd.Series(citation_centrality(citing["citing_cited_by_count"].astype("Float64").fillna(0.0).to_numpy()), index=citing.index)
+    )
     con.execute("CREATE OR REPLACE TEMP TABLE judge_citing AS SELECT * FROM citing")
     texts = con.execute(load_sql("judged_publications")).df()
+    openalex_texts = citing[citing["citing_key"].str.startswith(OPENALEX_KEY_PREFIX)].drop_duplicates("citing_key")
+    citing_texts = pd.concat([
+        texts.rename(columns={"publication_id": "key"})[["key", "year", "title", "abstract"]],
+        pd.DataFrame({
+            "key": openalex_texts["citing_key"], "year": openalex_texts["citing_year"],
+            "title": openalex_texts["citing_title"], "abstract": openalex_texts["citing_abstract"],
+        }),
+    ], ignore_index=True)
     via_successor = int(pool["via_successor"].sum())
     context.log.info(
         f"judging {len(pool) - via_successor:,} edges of {pool['dataset_id'].nunique():,} datasets for {len(areas)} research "
-        f"area(s), with {via_successor:,} publications on their successor versions and {len(citing):,} citing works as evidence"
+        f"area(s), with {via_successor:,} publications on their successor versions and {len(citing):,} citing works as evidence "
+        f"({int((citing['source'] == 'openalex').sum()):,} of them listed by OpenAlex only)"
     )
     fresh: dict[str, np.ndarray] = {}
 
@@ -201,7 +224,7 @@ def _judge(
         newer_year=same_dataset["newer_publication_id"].map(by_id["year"]).astype("Int64"),
     )
     cited = judge_citing_pairs(
-        pool[~pool["via_successor"]], citing, texts.rename(columns={"publication_id": "key"}), as_of=as_of_date,
+        pool[~pool["via_successor"]], citing, citing_texts, as_of=as_of_date,
         top_k=config.top_k_citing, embedder=embed_through_cache,
     )
     # A citing work that also uses the dataset is judged once, as a citing work: the citation is the stronger link.
@@ -239,19 +262,20 @@ def _cached_vectors(con: duckdb.DuckDBPyConnection, keys: list[str]) -> dict[str
 
 
 @dg.asset(
-    deps=[publications, publication_citations, publication_research_areas],
+    deps=[publications, publication_citations, publication_research_areas, openalex_citing_works],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="judgement", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
 )
 def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
     """Published comments on each publication of the research area, replies to them and corrections of it, read
-    from the titles of the works citing it ("Comment on ...", "Reply to ...", "Corrigendum ..."; DOMAIN.md
+    from the titles of the works citing it, in the KG or listed by OpenAlex ("Comment on ...", "Reply to ...", "Corrigendum ..."; DOMAIN.md
     "coherence" (b)): a comment is dispute evidence against the paper, a reply makes it debated, a correction a
     refinement. Dated by the answering work's year, so a past as_of sees only what was published by then."""
     areas = list(context.partition_keys)
     with duckdb.get_connection() as con:
-        con.execute(load_sql("recorded_disputes"))
+        for table in ("recorded_disputes", "openalex_citing_works"):
+            con.execute(load_sql(table))
         citing = con.execute(load_sql("citing_titles"), [areas]).df()
         found = disputes_from_titles(citing.drop(columns="research_area").drop_duplicates(["cited_publication_id", "citing_key"]))
         rows = citing[["research_area", "cited_publication_id"]].drop_duplicates().rename(columns={"cited_publication_id": "publication_id"})
@@ -263,7 +287,8 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
             lineage={
                 "publication_id": [("publication_citations", "cited_publication_id")],
                 "relation": [("publications", "title")],
-                "other_key": [("publication_citations", "citing_publication_id")],
+                "other_key": [("publication_citations", "citing_publication_id"), ("openalex_citing_works", "citing_openalex_id")],
+                "other_title": [("publications", "title"), ("openalex_citing_works", "citing_title")],
             },
         )
     relations = rows["relation"].value_counts().to_dict()

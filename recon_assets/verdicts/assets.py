@@ -6,8 +6,7 @@ from functools import partial
 import dagster as dg
 from dagster_duckdb import DuckDBResource
 
-from recon_assets.enrichment.assets import openalex_works
-from recon_assets.enrichment.openalex_client import cache_rows
+from recon_assets.enrichment.assets import openalex_citing_works, openalex_works
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
@@ -15,7 +14,7 @@ from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.metadata import distribution, per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.assets import edge_reliability
-from recon_assets.resources import AsOfDate, OpenAlexResource
+from recon_assets.resources import AsOfDate
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_partitions, upsert
 from recon_assets.verdicts.critic import VERDICTS, VerdictRules
@@ -26,23 +25,24 @@ from recon_assets.verdicts.dataset_judgements import (
     judge_datasets,
     with_history,
 )
-from recon_assets.verdicts.expansion import CACHE_SOURCE, ONLINE_SOURCE, cached_citing_works, expand, online_citing_works
+from recon_assets.verdicts.expansion import CACHE_SOURCE, ENRICHMENT_SOURCE, cached_citing_works, enriched_citing_works, expand
 
 
 @dg.asset(
-    deps=[edge_reliability, dataset_lineage, coherence_judgements, recorded_disputes, openalex_works],
+    deps=[edge_reliability, dataset_lineage, coherence_judgements, recorded_disputes, openalex_works, openalex_citing_works],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
-    group_name="verdicts", kinds={"duckdb", "openalex"}, owners=OWNERS, pool="duckdb",
+    group_name="verdicts", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
 )
 def dataset_verdicts(
-    context: dg.AssetExecutionContext, config: VerdictRules, duckdb: DuckDBResource, openalex: OpenAlexResource, as_of: AsOfDate
+    context: dg.AssetExecutionContext, config: VerdictRules, duckdb: DuckDBResource, as_of: AsOfDate
 ) -> dg.MaterializeResult:
     """The critic's verdict on each dataset's evidence in the research area (DOMAIN.md "Verdicts over an
     evidence set"): the staleness and contradiction checks first (STALE, CONTRADICTED), then sufficiency
-    (INSUFFICIENT or PASS), or FORCED_PASS when publications citing the dataset's DOI (OpenAlex cache, then
-    OpenAlex) still do not make the evidence sufficient after 2 rounds that ran (offline, round 2 cannot run and
-    the verdict stays INSUFFICIENT); with a reason naming the edges that drove it. Verdicts keep history: the
+    (INSUFFICIENT or PASS), or FORCED_PASS when publications citing the dataset's DOI (the OpenAlex works cache, then
+    the citing works openalex_citing_works fetched) still do not make the evidence sufficient after 2 rounds that ran
+    (when OpenAlex was not asked for the DOI, round 2 did not run and the verdict stays INSUFFICIENT); no request is
+    made here; with a reason naming the edges that drove it. Verdicts keep history: the
     previous verdict and when it changed, and a row in dataset_verdict_history whenever a verdict is new or changes."""
     areas = list(context.partition_keys)
     as_of_date = as_of.for_run(context)
@@ -55,28 +55,16 @@ def dataset_verdicts(
         pairs = con.execute(load_sql("contradicting_pairs"), [areas]).df()
         disputes = con.execute(load_sql("dataset_disputes"), [areas, as_of_date.year]).df()
         evidence = dataset_evidence(edges)
-        cached: list = []
-
-        def online(dois: list[str]):
-            found, to_cache = online_citing_works(
-                openalex.client(), dois, now=now,
-                offline_note="OpenAlex offline: not asked" if openalex.offline else "OPENALEX_API_KEY not set: OpenAlex not asked",
-            )
-            cached.extend(to_cache)
-            return found
-
         rounds = expand(
             evidence.evidence,
             evidence.dataset_dois,
             evidence.known_dois,
-            [(CACHE_SOURCE, partial(cached_citing_works, con)), (ONLINE_SOURCE, online)],
+            [(CACHE_SOURCE, partial(cached_citing_works, con)), (ENRICHMENT_SOURCE, partial(enriched_citing_works, con))],
             expanded_edge_scorer(evidence.datasets, as_of=as_of_date),
             expansion_predicate(evidence, pairs, disputes, as_of=as_of_date, rules=rules),
             rules,
             as_of=as_of_date,
         )
-        # Cached first: the next run's round 1 finds what round 2 fetched, without a request.
-        upsert(con, "openalex_cache", cache_rows(cached, fetched_at=now))
         verdicts = judge_datasets(evidence, pairs, disputes, rounds, as_of=as_of_date, rules=rules).assign(
             as_of=as_of_date, snapshot_id=current_snapshot_id(con), verdict_rules=rules.model_dump_json()
         )
@@ -95,7 +83,6 @@ def dataset_verdicts(
     expansion = {
         "expanded_datasets": int((rows["expansion_rounds"] > 0).sum()),
         "expanded_publications": int(rows["expanded_publications"].sum()),
-        "openalex_works_cached": len(cached),
         "verdicts_changed": len(history),
     }
     context.log.info(f"judged {len(rows):,} datasets in {len(areas)} research area(s): {verdict_counts}; expansion: {expansion}")
@@ -120,5 +107,5 @@ DATASET_VERDICTS_LINEAGE = {
     "contradiction_reason": [("coherence_judgements", "verdict"), ("recorded_disputes", "relation")],
     "n_edges": [("edge_reliability", "publication_id"), ("openalex_works", "referenced_works")],
     "n_reliable_edges": [("edge_reliability", "reliability"), ("openalex_works", "referenced_works")],
-    "expanded_publications": [("openalex_works", "referenced_works")],
+    "expanded_publications": [("openalex_works", "referenced_works"), ("openalex_citing_works", "citing_openalex_id")],
 }

@@ -1,19 +1,19 @@
 """Evidence expansion for INSUFFICIENT datasets: more publications, those that cite the dataset's DOI.
 
 A dataset DOI is resolved to its OpenAlex work id, and the works whose `referenced_works` hold that id are
-the new evidence (OpenAlex API reference, "Work object" `referenced_works`; filter `cites:`):
+the new evidence (OpenAlex API reference, "Work object" `referenced_works`; filter `cites:`). Both rounds read what
+the enrichment layer stored; nothing here asks OpenAlex:
 
-- round 1, `cached_citing_works`: the openalex_cache table alone (the dataset DOI's cached work, then the
-  cached works referencing it); no request;
-- round 2, `online_citing_works`: OpenAlex itself, when a client is configured (`OpenAlexClient.fetch` for
-  the DOI, `OpenAlexClient.citing_works` for the works citing it). Its answers are meant for the cache
-  (`cache_rows`), so the next run's round 1 finds them.
+- round 1, `cached_citing_works`: the openalex_cache table (the dataset DOI's cached work, then the cached works
+  referencing it);
+- round 2, `enriched_citing_works`: the works OpenAlex lists as citing the dataset DOI, fetched and cached by the
+  `openalex_citing_works` asset (its rows with cited_kind 'dataset').
 
 `expand` runs the rounds, at most `VerdictRules.expansion_rounds`, for the datasets still insufficient
 after each. A citing work counts once: one already among a dataset's edges, found by an earlier round, or
 found twice in one answer (same DOI in another spelling, same OpenAlex id) is left out, and so is a work
 published after `as_of` (its year later than as_of's: it was not evidence then). A round that could not
-look (OpenAlex offline, in error or out of budget; a dataset without a DOI) is recorded as not run
+look (OpenAlex not asked for the DOI: offline, budget spent, an error; a dataset without a DOI) is recorded as not run
 (`ExpansionRound.ran`), so the critic does not count it toward the ceiling. `expansion_edges` shapes the new works for `reliability.scoring.score_edges`: not in the KG, they have
 no PageRank (centrality from OpenAlex citations alone) and no judged coherence (UNVERIFIED, neutral).
 """
@@ -29,42 +29,36 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from recon_assets.enrichment.openalex_client import (
-    FOUND,
-    NOT_FOUND,
-    BudgetSpent,
-    OpenAlexClient,
-    WorkResult,
-    describe,
-    short_work_id,
-)
-from recon_assets.enrichment.openalex_records import work_columns
+from recon_assets.enrichment.citing_works import FETCHED, NONE, NOT_IN_OPENALEX
+from recon_assets.enrichment.openalex_client import FOUND, short_work_id
+from recon_assets.enrichment.openalex_records import is_retraction_notice, work_columns
 from recon_assets.judgement.offline_judge import NEUTRAL_COHERENCE
 from recon_assets.kg.authors import citation_tag
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.years import parse_year
 from recon_assets.reliability.labels import UNVERIFIED
+from recon_assets.sql_files import load_sql
 from recon_assets.verdicts.critic import Edge, ExpansionRound, VerdictRules
 
-CACHE_SOURCE, ONLINE_SOURCE = "OpenAlex cache", "OpenAlex"
-# Citing works asked per dataset: one OpenAlex page; far more than the 3 reliable edges a verdict needs.
-CITING_WORKS_PER_DATASET = 100
+CACHE_SOURCE, ENRICHMENT_SOURCE = "OpenAlex cache", "OpenAlex citing works"
 # A publication not in the KG has no PageRank: the centrality of an isolated node (the log scale's floor).
 NO_PAGERANK_CENTRALITY = 0.0
 
 
 @dataclass(frozen=True)
 class CitingWork:
-    """An OpenAlex work (`select`ed fields) citing a dataset DOI, and when it was fetched."""
+    """A work citing a dataset DOI: its `openalex_works` columns (`openalex_records.work_columns`), its citation
+    tag ('[Chen et al., 2023]') and when OpenAlex answered."""
 
-    work: dict[str, Any]
+    columns: dict[str, Any]
+    citation: str
     fetched_at: datetime
 
 
 @dataclass(frozen=True)
 class CitingWorks:
     """What one round found for one dataset DOI: the citing works, a note saying what it found or why nothing,
-    and whether the round could look at all (False: offline, an error, a spent budget; the note says which)."""
+    and whether the round could look at all (False: OpenAlex not asked, an error, a spent budget; the note says which)."""
 
     works: tuple[CitingWork, ...]
     note: str
@@ -95,7 +89,10 @@ def cached_citing_works(con: duckdb.DuckDBPyConnection, dataset_dois: Sequence[s
             [list(targets), list(targets.values()), FOUND],
         ).fetchall()
         for dataset_doi, work, fetched_at in rows:
-            citing.setdefault(dataset_doi, []).append(CitingWork(json.loads(work), fetched_at))
+            columns = work_columns(json.loads(work))
+            # the works cache keeps the `select`ed fields only, without authorships: the DOI names the work
+            tag = citation_tag([], columns["publication_year"], columns["openalex_doi"] or columns["openalex_id"])
+            citing.setdefault(dataset_doi, []).append(CitingWork(columns, tag, fetched_at))
     return {
         doi: CitingWorks(tuple(citing.get(doi, ())), _found_note(targets[doi], len(citing.get(doi, ())), "cached"))
         if doi in targets else CitingWorks((), "the dataset DOI is not in the OpenAlex cache")
@@ -103,58 +100,53 @@ def cached_citing_works(con: duckdb.DuckDBPyConnection, dataset_dois: Sequence[s
     }
 
 
-def online_citing_works(
-    client: OpenAlexClient | None, dataset_dois: Sequence[str], *, offline_note: str, now: datetime,
-    per_dataset: int = CITING_WORKS_PER_DATASET,
-) -> tuple[dict[str, CitingWorks], list[WorkResult]]:
-    """Round 2: resolve the dataset DOIs in OpenAlex (batched), then ask for the works citing each.
-
-    Args:
-        client: None when OpenAlex may not be asked; every DOI then gets `offline_note` (round not run).
-        now: when the answers were fetched.
+def enriched_citing_works(con: duckdb.DuckDBPyConnection, dataset_dois: Sequence[str]) -> dict[str, CitingWorks]:
+    """Round 2: for each dataset DOI, the works the openalex_citing_works table lists as citing it (any research
+    area; each work once). The round ran when OpenAlex was asked (status fetched or none) or has no work with the
+    DOI; it did not run when the DOI was not asked (the table's note says why) or the table has no row for it.
 
     Returns:
-        ({dataset DOI: CitingWorks} for every DOI, the found works worth caching: the dataset DOIs' own
-        works and the citing works that have a DOI). It never raises: a failed request or answer (HTTP
-        error, pyalex QueryError on a refused key, a work without an OpenAlex id), a DOI the fetch left
-        without a result, or a spent daily budget ends in a note, the round marked not run. Citing works
-        without an id are left out and counted in the note.
+        {dataset DOI: CitingWorks}, one entry per DOI of `dataset_dois`.
     """
-    if client is None:
-        return {doi: CitingWorks((), offline_note, ran=False) for doi in dataset_dois}, []
-    report = client.fetch(dataset_dois)
-    resolved = {result.doi: result for result in report.results}
-    to_cache = [result for result in report.results if result.status == FOUND]
-    budget_spent = report.budget_spent
+    con.execute(load_sql("openalex_citing_works"))
+    rows = con.execute(
+        "SELECT DISTINCT ON (cited_doi, coalesce(citing_openalex_id, '')) * FROM openalex_citing_works "
+        "WHERE cited_kind = 'dataset' AND list_contains(?, cited_doi) ORDER BY cited_doi, coalesce(citing_openalex_id, '')",
+        [list(dataset_dois)],
+    ).df()
     found: dict[str, CitingWorks] = {}
     for doi in dataset_dois:
-        result = resolved.get(doi)
-        work_id = result.work.get("id") if result is not None and result.work else None
-        if budget_spent and (result is None or result.status == FOUND):  # left unasked once the budget ran out
-            found[doi] = CitingWorks((), f"not asked: {budget_spent}", ran=False)
-        elif result is None:
-            found[doi] = CitingWorks((), "OpenAlex error: no answer for the dataset DOI", ran=False)
-        elif result.status == NOT_FOUND:
-            found[doi] = CitingWorks((), "the dataset DOI is not in OpenAlex")
-        elif result.status != FOUND:
-            found[doi] = CitingWorks((), f"OpenAlex error: {result.error}", ran=False)
-        elif not work_id:
-            found[doi] = CitingWorks((), "OpenAlex error: the dataset DOI's work has no OpenAlex id", ran=False)
+        mine = rows[rows["cited_doi"] == doi]
+        if mine.empty:
+            found[doi] = CitingWorks((), "openalex_citing_works has no row for the dataset DOI (materialize it)", ran=False)
+            continue
+        status, note = mine["status"].iloc[0], mine["note"].iloc[0]
+        if status == FETCHED:
+            works = tuple(_enriched_work(row) for row in mine.itertuples(index=False))
+            found[doi] = CitingWorks(works, _found_note(mine["cited_openalex_id"].iloc[0], len(works), "OpenAlex"))
+        elif status in (NONE, NOT_IN_OPENALEX):
+            found[doi] = CitingWorks((), note)
         else:
-            try:
-                answer = client.citing_works(work_id, limit=per_dataset)
-            except BudgetSpent as spent:
-                budget_spent = str(spent)
-                found[doi] = CitingWorks((), f"not asked: {budget_spent}", ran=False)
-                continue
-            except Exception as error:  # "never raises": one dataset's failure must not stop the others' verdicts
-                found[doi] = CitingWorks((), f"OpenAlex error: {describe(error)}", ran=False)
-                continue
-            works = [work for work in answer if work.get("id")]
-            unnamed = f", {len(answer) - len(works)} without an OpenAlex id left out" if len(works) < len(answer) else ""
-            found[doi] = CitingWorks(tuple(CitingWork(work, now) for work in works), _found_note(work_id, len(works), "OpenAlex") + unnamed)
-            to_cache += [WorkResult(canonical_doi(work.get("doi")), FOUND, work=work) for work in works if canonical_doi(work.get("doi"))]
-    return found, to_cache
+            found[doi] = CitingWorks((), f"not asked: {note}", ran=False)
+    return found
+
+
+def _enriched_work(row: Any) -> CitingWork:
+    """A CitingWork from an openalex_citing_works row."""
+    columns = {
+        "openalex_id": f"https://openalex.org/{row.citing_openalex_id}",
+        "openalex_doi": row.citing_doi if isinstance(row.citing_doi, str) else None,
+        "title": row.citing_title,
+        "type": row.citing_type,
+        "publication_year": None if pd.isna(row.citing_year) else int(row.citing_year),
+        "cited_by_count": None if pd.isna(row.citing_cited_by_count) else int(row.citing_cited_by_count),
+        "counts_by_year": row.citing_counts_by_year,
+        "citation_percentile_low": None if pd.isna(row.citing_percentile_low) else float(row.citing_percentile_low),
+        "citation_percentile_high": None if pd.isna(row.citing_percentile_high) else float(row.citing_percentile_high),
+        "is_retracted": bool(row.citing_is_retracted),
+        "is_retraction_notice": is_retraction_notice({"type": row.citing_type, "title": row.citing_title}),
+    }
+    return CitingWork(columns, row.citing_citation, row.fetched_at)
 
 
 def expansion_edges(works: Sequence[CitingWork], dataset: Mapping[str, Any]) -> pd.DataFrame:
@@ -172,14 +164,13 @@ def expansion_edges(works: Sequence[CitingWork], dataset: Mapping[str, Any]) -> 
     """
     rows = []
     for found in works:
-        columns = work_columns(found.work)
+        columns = found.columns
         doi = columns["openalex_doi"]
         rows.append({
             **dataset,
-            "publication_id": doi or found.work["id"],
+            "publication_id": doi or columns["openalex_id"],
             "publication_doi": doi,
-            # the cache keeps the `select`ed fields only, without authorships: the DOI names the work
-            "citation": citation_tag([], columns["publication_year"], doi or found.work["id"]),
+            "citation": found.citation,
             "kg_year": pd.NA,
             "year_issue": "not in the KG (found citing the dataset DOI in OpenAlex)",
             "pagerank_centrality": NO_PAGERANK_CENTRALITY,
@@ -267,7 +258,7 @@ def _new_works(works: Sequence[CitingWork], seen: set[str], as_of: date) -> tupl
     for found in works:
         keys = _work_keys(found)
         # publication_year as OpenAlex or a cache may give it ("2025", 2025.0); no year, or none readable, is kept
-        year = parse_year(found.work.get("publication_year"), latest_year=date.max.year).year
+        year = parse_year(found.columns.get("publication_year"), latest_year=date.max.year).year
         if keys & answered:
             left_out["found twice"] += 1
         elif keys & seen:
@@ -284,9 +275,9 @@ def _new_works(works: Sequence[CitingWork], seen: set[str], as_of: date) -> tupl
 def _work_keys(found: CitingWork) -> set[str]:
     """The canonical DOI and the OpenAlex id ('W123', however prefixed) of a work, those it has: sharing
     either makes two findings the same publication."""
-    work_id = found.work.get("id")
+    work_id = found.columns.get("openalex_id")
     short_id = short_work_id(work_id.strip()).upper() if isinstance(work_id, str) else None
-    return {key for key in (canonical_doi(found.work.get("doi")), short_id) if key}
+    return {key for key in (canonical_doi(found.columns.get("openalex_doi")), short_id) if key}
 
 
 def _found_note(work_id: str, count: int, where: str) -> str:

@@ -1,0 +1,190 @@
+"""The works OpenAlex lists as citing a work: which are due for a refresh, fetching the planned queries within a
+budget, and the rows of `openalex_citing_works` (DOMAIN.md "coherence" (a): works citing the publication, at any date).
+
+- `refresh_due`: a cited work is asked again once its citing works are older than the TTL, shortened for each work by
+  up to `spread` of it (a fixed fraction drawn from its OpenAlex id), so works first fetched on one day come due on
+  different days and the refresh spreads over the TTL instead of returning all at once.
+- `fetch_citing`: runs the `citing_plan` queries in order, attributes every returned work to the asked-for works it
+  cites (its `referenced_works`), and stops cleanly when the budget is spent; a work is fetched only when every
+  query covering it ran (a work half-fetched keeps its cached citing works).
+- `citing_rows`: one row per (research area, cited DOI, citing work), or one row with a status and a note for a
+  cited DOI without citing works: `fetched` (OpenAlex was asked), `none` (OpenAlex counts no citation, or was asked
+  and listed none), `not_in_openalex` (no OpenAlex work has the DOI), `not_asked` (offline, budget spent, no OpenAlex
+  record of the DOI yet: the note says which).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+import pandas as pd
+
+from recon_assets.enrichment.citing_plan import ALL_CITING, CitingQuery
+from recon_assets.enrichment.openalex_client import BudgetSpent, describe, short_work_id
+from recon_assets.enrichment.openalex_records import citation_percentile, rebuild_abstract
+from recon_assets.kg.authors import citation_tag
+from recon_assets.kg.doi import canonical_doi
+
+FETCHED, NONE, NOT_IN_OPENALEX, NOT_ASKED = "fetched", "none", "not_in_openalex", "not_asked"
+CITING_STATUSES = (FETCHED, NONE, NOT_IN_OPENALEX, NOT_ASKED)
+# Columns of the openalex_citing_works table, in order (sql/openalex_citing_works.sql).
+CITING_WORK_COLUMNS = (
+    "research_area", "cited_doi", "cited_kind", "cited_openalex_id", "status", "note", "citing_openalex_id", "citing_doi",
+    "citing_title", "citing_type", "citing_year", "citing_date", "citing_cited_by_count", "citing_counts_by_year",
+    "citing_percentile_low", "citing_percentile_high", "citing_is_retracted", "citing_citation", "citing_abstract",
+    "selections", "fetched_at",
+)
+
+
+def citing_record(work: Mapping[str, Any]) -> dict[str, Any]:
+    """What is kept of a citing work (CITING_FIELDS; it must have an `id`): short OpenAlex id, canonical DOI, title, type, year, date
+    (ISO text), cited_by_count, counts_by_year (list), citation percentile bounds (`openalex_records.citation_percentile`),
+    is_retracted, citation tag ('[Chen et al., 2023]') and the abstract's text."""
+    year = work.get("publication_year")
+    authors = [a.get("author", {}).get("display_name") or a.get("raw_author_name") for a in work.get("authorships") or []]
+    doi = canonical_doi(work.get("doi"))
+    low, high = citation_percentile(work)
+    return {
+        "openalex_id": short_work_id(work["id"]),
+        "doi": doi,
+        "title": work.get("title"),
+        "type": work.get("type"),
+        "publication_year": year if isinstance(year, int) else None,
+        "publication_date": work.get("publication_date"),
+        "cited_by_count": work.get("cited_by_count"),
+        "counts_by_year": list(work.get("counts_by_year") or []),
+        "percentile_low": low,
+        "percentile_high": high,
+        "is_retracted": bool(work.get("is_retracted")),
+        "citation": citation_tag([a for a in authors if a], year if isinstance(year, int) else None, doi or short_work_id(work["id"])),
+        "abstract": rebuild_abstract(work.get("abstract_inverted_index")),
+    }
+
+
+def refresh_due(openalex_id: str, fetched_at: datetime | None, *, now: datetime, ttl: timedelta, spread: float) -> bool:
+    """Whether a cited work's citing works are due (module docstring): never fetched, or fetched more than
+    ttl * (1 - spread * u) before `now`, u in [0, 1) fixed by the id (SHA-256). `spread` in [0, 1]."""
+    if fetched_at is None:
+        return True
+    u = int.from_bytes(hashlib.sha256(openalex_id.encode()).digest()[:4], "big") / 2**32
+    return now - fetched_at > ttl * (1 - spread * u)
+
+
+@dataclass
+class CitingFetch:
+    """What `fetch_citing` did: the citing works of each fully fetched cited id ({cited id: {citing id: record with
+    its `selections`}}), the ids it could not fetch with why, the queries run, why it stopped early if it did, and how
+    many returned works were unusable (no OpenAlex id, or citing none of the asked-for works)."""
+
+    works: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    failed: dict[str, str] = field(default_factory=dict)
+    queries_run: int = 0
+    stopped: str | None = None
+    unusable: int = 0
+
+
+def fetch_citing(queries: Sequence[CitingQuery], ask: Callable[[CitingQuery], list[dict[str, Any]]]) -> CitingFetch:
+    """Run `queries` in order with `ask` (e.g. `OpenAlexClient.citing_works`) and gather the citing works per cited id.
+
+    A query that fails marks its cited ids failed with the error text and the run goes on; `BudgetSpent` stops the
+    run, and the ids of the queries not run are failed with its message. A returned work without an OpenAlex id, or
+    citing none of the query's ids (by its referenced_works), is counted in `unusable` and kept nowhere.
+
+    Returns:
+        CitingFetch: `works` holds exactly the cited ids every covering query ran for (empty dict: OpenAlex listed none).
+    """
+    result = CitingFetch()
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    for position, query in enumerate(queries):
+        try:
+            answer = ask(query)
+        except BudgetSpent as spent:
+            result.stopped = str(spent)
+            for later in queries[position:]:
+                result.failed.update(dict.fromkeys(later.cited_ids, f"not asked: {spent}"))
+            break
+        except Exception as error:  # the query's works keep what the cache holds; the others go on
+            result.failed.update(dict.fromkeys(query.cited_ids, describe(error)))
+            result.queries_run += 1
+            continue
+        result.queries_run += 1
+        asked = set(query.cited_ids)
+        for work in answer:
+            cited = {short_work_id(reference) for reference in work.get("referenced_works") or ()} & asked
+            if not cited or not isinstance(work.get("id"), str):
+                result.unusable += 1
+                continue
+            record = citing_record(work)
+            for cited_id in cited:
+                kept = found.setdefault(cited_id, {}).setdefault(record["openalex_id"], record | {"selections": []})
+                if query.selection not in kept["selections"]:
+                    kept["selections"].append(query.selection)
+        for cited_id in asked:
+            found.setdefault(cited_id, {})
+    result.works = {cited_id: works for cited_id, works in found.items() if cited_id not in result.failed}
+    return result
+
+
+def cache_rows(fetch: CitingFetch, counts: Mapping[str, int], queries: Iterable[CitingQuery], *, fetched_at: datetime) -> pd.DataFrame:
+    """openalex_citing_cache rows (openalex_id, cited_by_count, works as JSON text, complete, fetched_at) for every
+    fetched cited id and every id of `counts` OpenAlex counts no citation for (cited_by_count 0: none, no request).
+    `complete`: all its citing works were asked for (an ALL_CITING query, or none to ask)."""
+    whole = {cited_id for query in queries if query.selection == ALL_CITING for cited_id in query.cited_ids}
+    fetched = {cited_id: list(works.values()) for cited_id, works in fetch.works.items()}
+    fetched |= {cited_id: [] for cited_id, count in counts.items() if count <= 0 and cited_id not in fetched}
+    rows = [
+        (cited_id, int(counts.get(cited_id, 0)), json.dumps(works), cited_id in whole or counts.get(cited_id, 0) <= 0, fetched_at)
+        for cited_id, works in fetched.items()
+    ]
+    return pd.DataFrame(rows, columns=["openalex_id", "cited_by_count", "works", "complete", "fetched_at"])
+
+
+def citing_rows(targets: pd.DataFrame, cache: pd.DataFrame, not_asked: Mapping[str, str]) -> pd.DataFrame:
+    """The rows of `openalex_citing_works` (CITING_WORK_COLUMNS; module docstring).
+
+    Args:
+        targets: one row per (research_area, cited_doi): cited_kind ('publication' / 'dataset'), openalex_status
+            (found / not_found / error / NA when OpenAlex was never asked), openalex_error, cited_openalex_id (short).
+        cache: openalex_citing_cache rows of the targets' ids (openalex_id, works JSON text, complete, fetched_at).
+        not_asked: {cited id or cited DOI: why it was not asked this run} for the targets the cache does not hold (a
+            DOI OpenAlex could not be asked about has no id yet).
+
+    Returns:
+        DataFrame with CITING_WORK_COLUMNS; rows in `targets` order, a cited DOI's citing works newest first.
+    """
+    by_id = {row.openalex_id: row for row in cache.itertuples(index=False)}
+    rows: list[dict[str, Any]] = []
+    for target in targets.itertuples(index=False):
+        base = dict.fromkeys(CITING_WORK_COLUMNS) | {
+            "research_area": target.research_area, "cited_doi": target.cited_doi, "cited_kind": target.cited_kind,
+            "cited_openalex_id": target.cited_openalex_id if isinstance(target.cited_openalex_id, str) else None,
+        }
+        cached = by_id.get(base["cited_openalex_id"])
+        if target.openalex_status == "not_found":
+            rows.append(base | {"status": NOT_IN_OPENALEX, "note": "OpenAlex has no work with this DOI"})
+        elif cached is None:
+            error = target.openalex_error if isinstance(target.openalex_error, str) else None
+            why = not_asked.get(base["cited_openalex_id"]) or not_asked.get(target.cited_doi) or error or "OpenAlex has no record of this DOI yet"
+            rows.append(base | {"status": NOT_ASKED, "note": why})
+        else:
+            works = sorted(json.loads(cached.works), key=lambda w: (w.get("publication_date") or "", w["openalex_id"]), reverse=True)
+            extent = "all of them" if cached.complete else "the most cited, the most recent and those titled as comments or replies"
+            if not works:
+                rows.append(base | {"status": NONE, "note": "OpenAlex lists no citing work", "fetched_at": cached.fetched_at})
+            for work in works:
+                rows.append(base | {
+                    "status": FETCHED, "note": f"{len(works)} citing works fetched: {extent}", "fetched_at": cached.fetched_at,
+                    "citing_openalex_id": work["openalex_id"], "citing_doi": work["doi"], "citing_title": work["title"],
+                    "citing_type": work["type"], "citing_year": work["publication_year"], "citing_date": work["publication_date"],
+                    "citing_cited_by_count": work["cited_by_count"], "citing_counts_by_year": json.dumps(work["counts_by_year"]),
+                    "citing_percentile_low": work["percentile_low"], "citing_percentile_high": work["percentile_high"],
+                    "citing_is_retracted": work["is_retracted"],
+                    "citing_citation": work["citation"], "citing_abstract": work["abstract"], "selections": work["selections"],
+                })
+    frame = pd.DataFrame(rows, columns=list(CITING_WORK_COLUMNS))
+    return frame.astype({"citing_year": "Int64", "citing_cited_by_count": "Int64"})

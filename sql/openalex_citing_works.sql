@@ -1,0 +1,23 @@
+CREATE TABLE IF NOT EXISTS openalex_citing_works (
+    research_area          VARCHAR NOT NULL,
+    cited_doi              VARCHAR NOT NULL,
+    cited_kind             VARCHAR NOT NULL,
+    cited_openalex_id      VARCHAR,
+    status                 VARCHAR NOT NULL,
+    note                   VARCHAR NOT NULL,
+    citing_openalex_id     VARCHAR,
+    citing_doi             VARCHAR,
+    citing_title           VARCHAR,
+    citing_type            VARCHAR,
+    citing_year            BIGINT,
+    citing_date            VARCHAR,
+    citing_cited_by_count  BIGINT,
+    citing_counts_by_year  JSON,
+    citing_percentile_low  DOUBLE,
+    citing_percentile_high DOUBLE,
+    citing_is_retracted    BOOLEAN,
+    citing_citation        VARCHAR,
+    citing_abstract        VARCHAR,
+    selections             VARCHAR[],
+    fetched_at             TIMESTAMPTZ
+);
