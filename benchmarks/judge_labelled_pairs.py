@@ -14,14 +14,16 @@ find_cue(newer text))`. Figures are given on three nested sets of pairs, each wi
 - `all_known`: every pair whose two DOIs are known (title only where no open abstract).
 
 For each set: disputes called CONTRADICTED / disputes, controls called CONTRADICTED / controls, and the same counts
-for the cue alone (`find_cue` of the newer text is a contradiction, whatever the similarity). Nothing is asserted;
-the figures are for the report (issue 10, "Tests and measurements").
+for the cue alone (`find_cue` of the newer text is a contradiction, whatever the similarity). Beside them, the cue
+reading speed (`find_cue` texts per second over the pairs' newer texts, best of 3). Nothing is asserted; the
+figures are for the report (issue 10, "Tests and measurements").
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import time
 from pathlib import Path
 
 from recon_assets.judgement.offline_judge import JUDGE_ID, CueKind, find_cue, judge_pair
@@ -80,8 +82,22 @@ def report(judged: list[dict]) -> dict:
     return {"judge": JUDGE_ID, "sets": figures, "pairs": judged}
 
 
+def cue_texts_per_second(texts: list[str], repeats: int = 3) -> float:
+    """`find_cue` throughput over `texts`, best of `repeats` passes (a printed figure, never asserted)."""
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for text in texts:
+            find_cue(text)
+        best = min(best, time.perf_counter() - start)
+    return len(texts) / best if best > 0 else float("inf")
+
+
 def main() -> None:
-    print(json.dumps(report(judged_pairs()), indent=1))
+    publications = json.loads((EVALUATION / "publications.json").read_text(encoding="utf-8"))
+    figures = report(judged_pairs())
+    figures["find_cue_texts_per_second"] = round(cue_texts_per_second([_text(record) for record in publications.values()]))
+    print(json.dumps(figures, indent=1))
 
 
 if __name__ == "__main__":

@@ -270,6 +270,12 @@ def test_cue_file_has_every_kind_and_a_new_version():
             "  - {id: a, kind: support, pattern: z, negated: y, examples: [{text: z, doi: d, source: s, licence: l}]}",
             "duplicate id",
         ),
+        ("cues: [unclosed", "not valid YAML"),
+        (
+            "version: 1\nnegation: {negators: ['not'], window: 3}\ngroups: {}\ncues:\n"
+            "  - {id: a, kind: support, pattern: '  ', negated: y, examples: [{text: x, doi: d, source: s, licence: l}]}",
+            "must start and end with a word",
+        ),
         # YAML reads a bare no as false: a negator list must be strings.
         (
             "version: 1\nnegation: {negators: [not, no], window: 3}\ngroups: {}\ncues: []",
@@ -277,7 +283,7 @@ def test_cue_file_has_every_kind_and_a_new_version():
         ),
     ],
     ids=["no-version", "unknown-kind", "no-example", "example-without-licence", "unknown-group", "trailing-gap",
-         "duplicate-id", "yaml-no-is-false"],
+         "duplicate-id", "invalid-yaml", "blank-pattern", "yaml-no-is-false"],
 )
 def test_load_cue_rules_rejects_a_malformed_file(tmp_path, text, message):
     path = tmp_path / "cues.yaml"

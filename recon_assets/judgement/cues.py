@@ -93,6 +93,7 @@ class CueRule:
     kind: CueKind
     pattern: str
     regex: re.Pattern[str]
+    required: tuple[frozenset[str], ...]
     has_own_negator: bool
     examples: tuple[CueExample, ...]
     negated: str
@@ -132,11 +133,17 @@ def _require(condition: bool, where: str, message: str) -> None:
         raise ValueError(f"cue file {where}: {message}")
 
 
-def _compile(pattern: str, groups: dict[str, list[str]], excluded: list[str], where: str) -> re.Pattern[str]:
-    """Regex over "stem\\x1fform" tokens joined by single spaces; each gap is a capturing group so that a
-    negator inside it can be found."""
-    parts = []
-    for element in pattern.split():
+def _compile(
+    pattern: str, groups: dict[str, list[str]], excluded: list[str], where: str
+) -> tuple[re.Pattern[str], tuple[frozenset[str], ...]]:
+    """Regex over "stem\\x1fform" tokens joined by single spaces (each gap is a capturing group, so that a
+    negator inside it can be found), and per word of the pattern the keys ("s:" stem, "f:" form) of which a
+    sentence must hold one for the regex to have a chance (a cheap test before the regex)."""
+    elements = pattern.split()
+    _require(bool(elements) and not _GAP.match(elements[0]) and not _GAP.match(elements[-1]), where,
+             f"pattern {pattern!r} must start and end with a word")
+    parts, required = [], []
+    for element in elements:
         gap = _GAP.match(element)
         if gap:
             # Words or commas only: a gap never crosses other punctuation.
@@ -151,6 +158,7 @@ def _compile(pattern: str, groups: dict[str, list[str]], excluded: list[str], wh
             else:
                 words.append(alternative)
         unless = "".join(rf"(?!{re.escape(word.lower())} )" for word in excluded)
+        required.append(frozenset(f"f:{w[1:].lower()}" if w.startswith("=") else f"s:{_stem_token(w.lower())}" for w in words))
         alternatives = sorted(
             {
                 rf"[^ {_SEP}]+{_SEP}{re.escape(word[1:].lower())}"  # =form: this word form only
@@ -160,10 +168,8 @@ def _compile(pattern: str, groups: dict[str, list[str]], excluded: list[str], wh
             }
         )
         parts.append("(?:" + "|".join(alternatives) + ") ")
-    _require(bool(parts) and not _GAP.match(pattern.split()[0]) and not _GAP.match(pattern.split()[-1]), where,
-             f"pattern {pattern!r} must start and end with a word")
     # Each element ends with a space, so the token string is matched with a space appended.
-    return re.compile(r"(?:(?<= )|^)" + "".join(parts))
+    return re.compile(r"(?:(?<= )|^)" + "".join(parts)), tuple(required)
 
 
 def load_cue_rules(path: Path | None = None) -> CueRules:
@@ -176,14 +182,19 @@ def load_cue_rules(path: Path | None = None) -> CueRules:
         The compiled rules, in file order.
 
     Raises:
-        ValueError: a missing or malformed field, an unknown kind or group, a duplicate id, a cue without a
-            real example sentence or a negated sentence, or a pattern that starts or ends with a gap.
+        ValueError: invalid YAML, a missing or malformed field, an unknown kind or group, a duplicate id, a cue
+            without a real example sentence or a negated sentence, or a pattern that is empty or starts or ends
+            with a gap.
     """
     text = path.read_text(encoding="utf-8") if path is not None else CUES_FILE.read_text(encoding="utf-8")
-    data = yaml.safe_load(text)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise ValueError(f"cue file is not valid YAML: {error}") from error
     _require(isinstance(data, dict), "top level", "must be a mapping")
     for key in ("version", "negation", "groups", "cues"):
         _require(key in data, "top level", f"lacks {key!r}")
+    _require(isinstance(data["cues"], list), "top level", "cues must be a list")
     _require(data.get("stemmer", "english") == "english", "top level", "only the Snowball 'english' stemmer is supported")
     negation, groups = data["negation"], data["groups"]
     _require(isinstance(negation, dict) and "negators" in negation and "window" in negation, "negation",
@@ -211,12 +222,14 @@ def load_cue_rules(path: Path | None = None) -> CueRules:
             examples.append(CueExample(str(example["text"]), str(example["doi"]), str(example["source"]), str(example["licence"])))
         pattern = str(row["pattern"])
         words = {w.lower() for element in pattern.split() for w in element.split("|")}
+        regex, required = _compile(pattern, groups, list(row.get("except", [])), where)
         rules.append(
             CueRule(
                 cue_id=str(row["id"]),
                 kind=CueKind(row["kind"]),
                 pattern=pattern,
-                regex=_compile(pattern, groups, list(row.get("except", [])), where),
+                regex=regex,
+                required=required,
                 has_own_negator=bool(words & {w.lower() for w in negation["negators"]}),
                 examples=tuple(examples),
                 negated=str(row["negated"]),
@@ -240,7 +253,10 @@ def packaged_cue_rules() -> CueRules:
 
 
 @dataclass(frozen=True)
-class _Match:
+class CueMatch:
+    """One match of a cue rule in a text: the rule, where (sentence number, first token), the matched phrase and
+    its sentence (white space normalised), and whether a negator silences it."""
+
     rule: CueRule
     sentence_index: int
     first_token: int
@@ -271,7 +287,7 @@ def _negated_before(forms: list[str], first: int, rules: CueRules) -> bool:
     return False
 
 
-def matches(text: str | None, rules: CueRules | None = None) -> Iterator[_Match]:
+def matches(text: str | None, rules: CueRules | None = None) -> Iterator[CueMatch]:
     """Every match of every cue in a text, negated ones included, in (sentence, rule, position) order."""
     if is_missing_text(text):
         return
@@ -282,14 +298,17 @@ def matches(text: str | None, rules: CueRules | None = None) -> Iterator[_Match]
             continue
         # One apostrophe: "hasn’t" and "hasn't" both give the negator "n't".
         forms = [token.group(0).lower().replace("’", "'") for token in tokens]
-        joined, starts, at = [], [], 0
-        for form in forms:
-            item = f"{_stem_token(form)}{_SEP}{form}"
+        stems = [_stem_token(form) for form in forms]
+        joined = [f"{token_stem}{_SEP}{form}" for token_stem, form in zip(stems, forms)]
+        starts, at = [], 0
+        for item in joined:
             starts.append(at)
-            joined.append(item)
             at += len(item) + 1
         line = " ".join(joined) + " "
+        keys = {f"f:{form}" for form in forms} | {f"s:{token_stem}" for token_stem in stems}
         for rule in rules.rules:
+            if not all(keys & words for words in rule.required):
+                continue
             for found in rule.regex.finditer(line):
                 first = bisect_right(starts, found.start()) - 1
                 last = bisect_right(starts, found.end() - 2) - 1
@@ -301,7 +320,7 @@ def matches(text: str | None, rules: CueRules | None = None) -> Iterator[_Match]
                 ]
                 negated = _negated_before(forms, first, rules) or any(_is_negator(forms, t, rules) for t in in_gaps)
                 phrase = " ".join(sentence[tokens[first].start() : tokens[last].end()].split())
-                yield _Match(rule, sentence_index, first, phrase, " ".join(sentence.split()), negated)
+                yield CueMatch(rule, sentence_index, first, phrase, " ".join(sentence.split()), negated)
 
 
 def find_cues(text: str | None, rules: CueRules | None = None) -> list[Cue]:
