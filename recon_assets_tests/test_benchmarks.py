@@ -2,6 +2,7 @@
 formats agreeing, the manifest agreeing with what the pipeline's ingest reads, and a report with every stage.
 Timings are not asserted: targets are checked by the benchmark itself, at full scale."""
 
+import csv
 import json
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import pytest
 from lxml import etree
 
 from benchmarks.generate_kg import PRESETS, generate, parse_scale, plan_counts
+from benchmarks.judge_labelled_pairs import SETS, cue_texts_per_second, judged_pairs, report
 from benchmarks.run_benchmark import REFERENCE_MEMORY_LIMIT, STAGE_NAMES, run_floor
 from recon_assets.kg.ingest import ingest_export
 from recon_assets.resources import DEFAULT_DUCKDB_MEMORY_LIMIT
@@ -148,7 +150,6 @@ def test_the_floor_references_load_under_the_pipelines_memory_limit():
     assert REFERENCE_MEMORY_LIMIT == DEFAULT_DUCKDB_MEMORY_LIMIT
 
 
-
 def test_the_citing_works_benchmark_prints_its_figures(capsys):
     """A smoke run at 1% of the v1.2.0 size: every figure the README quotes is printed (values are not asserted)."""
     from benchmarks import citing_requests
@@ -157,3 +158,23 @@ def test_the_citing_works_benchmark_prints_its_figures(capsys):
     printed = capsys.readouterr().out
     for figure in ("requests per 1,000 publications:", "list calls per 1,000:", "re-run within the TTL", "failed works: 0"):
         assert figure in printed
+
+
+def test_judge_labelled_pairs_reports_every_set_with_its_denominator():
+    """The offline judge on the labelled dispute/control pairs: figures are printed by the script, not asserted;
+    this checks the sets nest and every count stays within its denominator."""
+    judged = judged_pairs()
+    with (REPO_ROOT / "recon_assets" / "reference" / "evaluation" / "labelled_pairs.csv").open(encoding="utf-8") as handle:
+        labelled = [row for row in csv.DictReader(handle) if row["original_doi"] and row["comment_doi"]]
+    assert [pair["pair_id"] for pair in judged] == [row["pair_id"] for row in labelled]
+    figures = report(judged)["sets"]
+    for kind in ("dispute", "control"):
+        sizes = [figures[name][kind]["pairs"] for name in SETS]
+        assert sizes == sorted(sizes)  # both_abstracts within newer_abstract within all_known
+        assert sizes[-1] == sum(row["kind"] == kind for row in labelled)
+        for name in SETS:
+            counts = figures[name][kind]
+            # CONTRADICTED needs a contradiction cue, and a pair below the gate is not judged.
+            assert counts["judged_contradicted"] <= counts["cue_contradiction"] <= counts["pairs"]
+            assert counts["judged_contradicted"] + counts["below_similarity_gate"] <= counts["pairs"]
+    assert cue_texts_per_second(["The model overestimated rainfall."], repeats=1) > 0

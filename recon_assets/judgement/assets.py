@@ -19,7 +19,7 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
-from recon_assets.judgement import citing_pairs, disputes, offline_judge, text_embedding
+from recon_assets.judgement import citing_pairs, cues, disputes, offline_judge, text_embedding
 from recon_assets.judgement.disputes import RELATIONS, disputes_from_titles
 from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
 from recon_assets.judgement.offline_judge import (
@@ -40,9 +40,10 @@ from recon_assets.resources import AsOfDate
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_partitions, upsert
 
-# The judge's source: editing a cue rule re-judges even when JUDGE_VERSION was not bumped.
+# The judge's source and its cue file: editing a cue re-judges even when JUDGE_VERSION was not bumped.
 _JUDGE_CODE = hashlib.sha256(
-    b"".join(Path(module.__file__).read_bytes() for module in (offline_judge, text_embedding, citing_pairs, disputes))
+    b"".join(Path(module.__file__).read_bytes() for module in (offline_judge, cues, text_embedding, citing_pairs, disputes))
+    + cues.CUES_FILE.read_bytes()
 ).hexdigest()[:16]
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 # Key of a citing work OpenAlex lists and the KG lacks (sql/judge_citing_works.sql).

@@ -1,20 +1,27 @@
 """The offline coherence judge: explicit wording in newer publications, gated by text similarity.
 
 For a Dataset->Publication edge (dataset d, older publication p) the evidence is the newer work that
-uses d: publications with a year after p's and inside the window `as_of.year - window_years ..
-as_of.year` (DOMAIN.md, "coherence"). The `top_k` most similar ones (cosine of WordLlama embeddings of
-title + abstract) are judged pairwise (p, newer): below `min_similarity` the newer paper is not about
-the same thing and says nothing about p; otherwise its wording decides, on the DOMAIN.md scale:
+uses d or its successor version: publications with a year after p's and inside the window
+`as_of.year - window_years .. as_of.year` (DOMAIN.md, "coherence"). The `top_k` most similar ones (cosine
+of WordLlama embeddings of title + abstract) are judged pairwise (p, newer): below `min_similarity` the
+newer paper is not about the same thing and says nothing about p; otherwise the most severe non-negated
+cue of its title + abstract (`cues.find_cue`, rules in `cues.yaml`) decides, on the DOMAIN.md scale:
 
     contradiction wording -> CONTRADICTED 0.1    supersession wording -> SUPERSEDED 0.3
-    refinement wording    -> SUPPORTED    0.7    no such wording      -> SUPPORTED  1.0
+    refinement wording    -> SUPPORTED    0.7    support or no wording -> SUPPORTED 1.0
+
+A newer paper on the successor version is evidence like any other (flagged `newer_via_successor`, said in
+the rationale), judged by its wording only: using the successor version is the dataset lifecycle, counted
+once by the version chain (DOMAIN.md "Labels are findings"), never a SUPERSEDED verdict by itself.
 
 Known limitations, seen on real OpenAlex abstracts (recon_assets_tests/test_offline_judge.py has rows):
-- Cues are wording, not claims: "revised" or "fails to" may describe the newer paper's own work
-  ("the revised stratigraphy", "the model failed to converge") rather than the older paper, and
-  an author's own limitation ("may overestimate") reads like a contradiction.
+- Cues are wording, not claims: "underestimated" or "fails to explain" may describe the newer paper's
+  own comparison ("IMERG V6 data generally underestimate the actual rainfall") rather than a verdict on
+  the older paper, and an author's own limitation ("may overestimate") reads like a contradiction.
 - The cue is not tied to p: a newer paper that contradicts *some* earlier work on the same topic
   counts against every similar older paper. Similarity is the only link.
+- Negation is a look-back of a few tokens within a clause: "overestimation was not found" (negation
+  after the cue) and negations further away are missed.
 - Title-only text (the KG's 'N/A' abstracts) scores lower similarity than title + abstract: on the
   real sample, citing/cited pairs where one side has only its title reach 0.5 in 7% of cases, so such
   edges mostly stay UNVERIFIED (neutral), never wrongly judged.
@@ -26,7 +33,6 @@ Known limitations, seen on real OpenAlex abstracts (recon_assets_tests/test_offl
 
 from __future__ import annotations
 
-import enum
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -35,6 +41,7 @@ from datetime import date
 import numpy as np
 import pandas as pd
 
+from recon_assets.judgement.cues import QUOTE_CHARS, Cue, CueKind, find_cue, packaged_cue_rules
 from recon_assets.judgement.text_embedding import EMBEDDING_DIM, MODEL_ID, embed, is_missing_text
 
 # Points of the DOMAIN.md coherence scale.
@@ -56,13 +63,13 @@ DEFAULT_TOP_K = 5  # enough newer papers to outvote one odd abstract, few enough
 DEFAULT_WINDOW_YEARS = 3  # DOMAIN.md: newer work "in the last 3 years before as_of"
 # An uncited new paper still says something; without a floor its verdict would weigh nothing.
 MIN_EVIDENCE_WEIGHT = 0.05
-QUOTE_CHARS = 200  # enough for one clause of context, short enough for a reason string
 
 # Older publications per similarity matrix: a dataset with thousands of users stays within
 # _BLOCK_ROWS x (its newer publications) floats of memory; results do not depend on it.
 _BLOCK_ROWS = 1024
 
-JUDGE_VERSION = f"cues-v1+{MODEL_ID}"
+# The cue file's version is part of the judge id, so judgements cached under other cues are redone.
+JUDGE_VERSION = f"cues-v{packaged_cue_rules().version}+{MODEL_ID}"
 JUDGE_ID = f"offline/{JUDGE_VERSION}"
 
 PAIR_COLUMNS = [
@@ -79,59 +86,6 @@ PAIR_COLUMNS = [
 ]
 
 
-class CueKind(enum.StrEnum):
-    """Kinds of explicit wording, most severe first (the first kind found in a text wins)."""
-
-    CONTRADICTION = "contradiction"
-    SUPERSESSION = "supersession"
-    REFINEMENT = "refinement"
-
-
-def _words(*alternatives: str) -> re.Pattern[str]:
-    return re.compile(r"\b(?:" + "|".join(alternatives) + r")\b", re.IGNORECASE)
-
-
-_CUE_PATTERNS: dict[CueKind, re.Pattern[str]] = {
-    CueKind.CONTRADICTION: _words(
-        r"in contrast to",  # not bare "In contrast," which compares a study's own samples
-        r"contrary to",
-        # Verb forms only: real abstracts use "Contradictions prevail" and "the contradicting
-        # literature" for a field under debate, which is not a verdict against earlier work.
-        r"contradict(?:s|ed)?",
-        r"(?:over|under)estimat(?:e|es|ed)",
-        r"inconsistent with",
-        r"disagree(?:s|d)?",
-        r"fail(?:s|ed)? to",
-        r"f(?:i|ou)nd no evidence",
-        # Needs an object: "the challenges the industry faces" is common and says nothing.
-        r"challeng(?:es|ed) the (?:[\w-]+ ){0,3}?(?:view|assumption|notion|paradigm|consensus"
-        r"|hypothesis|interpretation|idea|conclusion|claim|finding)s?",
-    ),
-    CueKind.SUPERSESSION: _words(
-        r"revised",
-        r"revision of",
-        r"(?:new|updated|improved) version",
-        r"replaces",  # not "replacing", real text uses it for swapping a method's ingredient
-        r"replaced by",
-        r"supersed(?:es|ed)",
-        # Not bare "correction": atmospheric, bias and terrain correction are method steps.
-        r"correct(?:s|ed|ion of) (?:an? |the )?(?:\w+ ){0,2}?errors?",
-        r"reprocessed",
-        r"next[- ]generation",
-        r"successor",
-    ),
-    CueKind.REFINEMENT: _words(
-        r"improves? (?:on|upon)",
-        r"builds? (?:on|upon)",
-        # Needs earlier work as object: "the study area extends from 30N" is geography.
-        r"extends? (?:the |our |their |an? )?(?:previous|earlier|prior|existing|original)",
-        r"refines",
-        r"we refine",
-    ),
-}
-# A negation just before the cue ("does not contradict", "never replaced by"); "not only" is no negation.
-_NEGATED = re.compile(r"(?:\b(?:not|no|never|cannot)|n't)\s+(?!only\b)(?:\w+\s+)?$", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 # Titles of retraction notices, retracted articles and errata: not evidence (module docstring).
 _NOTICE_TITLE = re.compile(
     r"^\W*(?:retract\w*|notice of retraction|erratum|corrigendum|correction(?:\s+to\b|\s*:)"
@@ -143,6 +97,7 @@ _RULES: dict[CueKind | None, tuple[str, float]] = {
     CueKind.CONTRADICTION: ("CONTRADICTED", CONTRADICTED_COHERENCE),
     CueKind.SUPERSESSION: ("SUPERSEDED", SUPERSEDED_COHERENCE),
     CueKind.REFINEMENT: ("SUPPORTED", REFINED_COHERENCE),
+    CueKind.SUPPORT: ("SUPPORTED", CONSENSUS_COHERENCE),
     None: ("SUPPORTED", CONSENSUS_COHERENCE),
 }
 # Ties in the weight of verdicts resolve to the more severe one.
@@ -156,24 +111,6 @@ _EVIDENCE_COLUMNS = {
 
 
 @dataclass(frozen=True)
-class Cue:
-    """Explicit wording found in a text: its kind, the matched phrase and the sentence holding it."""
-
-    kind: CueKind
-    phrase: str
-    sentence: str
-
-    def quote(self) -> str:
-        """The sentence, cut to about QUOTE_CHARS characters around the phrase."""
-        if len(self.sentence) <= QUOTE_CHARS:
-            return self.sentence
-        at = self.sentence.find(self.phrase)
-        start = max(0, min(at - (QUOTE_CHARS - len(self.phrase)) // 2, len(self.sentence) - QUOTE_CHARS))
-        cut = self.sentence[start : start + QUOTE_CHARS]
-        return ("…" if start > 0 else "") + cut + ("…" if start + QUOTE_CHARS < len(self.sentence) else "")
-
-
-@dataclass(frozen=True)
 class PairJudgement:
     """Verdict on one (older, newer) pair: a DOMAIN.md verdict, its coherence and a checkable reason."""
 
@@ -182,34 +119,9 @@ class PairJudgement:
     rationale: str
 
 
-def find_cue(text: str | None) -> Cue | None:
-    """Find the most severe explicit contradiction, supersession or refinement wording in a text.
-
-    Args:
-        text: an abstract (or title + abstract); None, NA and 'N/A' are allowed.
-
-    Returns:
-        The first non-negated match of the most severe kind present (CueKind order), or None.
-    """
-    if is_missing_text(text):
-        return None
-    for kind, pattern in _CUE_PATTERNS.items():
-        for match in pattern.finditer(text):
-            if not _NEGATED.search(text, max(0, match.start() - 40), match.start()):
-                phrase = " ".join(match.group(0).split())
-                return Cue(kind, phrase, _sentence_around(text, match.start(), match.end()))
-    return None
-
-
-def _sentence_around(text: str, start: int, end: int) -> str:
-    begin = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
-    stop = _SENTENCE_END.search(text, end)
-    return " ".join(text[begin : stop.end() if stop else len(text)].split())
-
-
 def _evidence(cue: Cue | None) -> str:
     if cue is None:
-        return "same topic, no contradiction, supersession or refinement wording"
+        return "same topic, no contradiction, supersession, refinement or support wording"
     return f'{cue.kind} wording "{cue.phrase}": "{cue.quote()}"'
 
 
