@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.judgement.disputes import title_relation
-from recon_assets.judgement.offline_judge import JUDGE_ID, _NOTICE_TITLE, find_cue, judge_pair
+from recon_assets.judgement.offline_judge import JUDGE_ID, NOT_EVIDENCE_TITLE, find_cue, judge_pair
 from recon_assets.judgement.text_embedding import embed, is_missing_text
 
 CITES, SAME_DATASET, SUCCESSOR_VERSION = "cites", "same_dataset", "successor_version"
@@ -72,7 +72,7 @@ def judge_citing_pairs(
     year = citing["citing_year"].astype("Float64")
     title = citing["citing_key"].map(text_of["title"]).fillna("").astype(str)
     dated = (year <= as_of.year) & (cited_year.isna() | (year >= cited_year))
-    kept = citing[dated.fillna(False).to_numpy(dtype=bool) & ~title.str.contains(_NOTICE_TITLE).to_numpy()]
+    kept = citing[dated.fillna(False).to_numpy(dtype=bool) & ~title.str.contains(NOT_EVIDENCE_TITLE).to_numpy()]
     kept = kept[kept["cited_publication_id"].isin(edges["publication_id"]) & (kept["citing_key"] != kept["cited_publication_id"])]
     kept = kept.drop_duplicates(["cited_publication_id", "citing_key"])
     if kept.empty:

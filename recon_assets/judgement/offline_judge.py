@@ -87,7 +87,7 @@ PAIR_COLUMNS = [
 
 
 # Titles of retraction notices, retracted articles and errata: not evidence (module docstring).
-_NOTICE_TITLE = re.compile(
+NOT_EVIDENCE_TITLE = re.compile(
     r"^\W*(?:retract\w*|notice of retraction|erratum|corrigendum|correction(?:\s+to\b|\s*:)"
     r"|expression of concern)",
     re.IGNORECASE,
@@ -217,7 +217,7 @@ def judge_edges(
     is_candidate = (
         (year >= as_of.year - window_years)
         & (year <= as_of.year)
-        & ~pubs["title"].fillna("").astype(str).str.contains(_NOTICE_TITLE).to_numpy()
+        & ~pubs["title"].fillna("").astype(str).str.contains(NOT_EVIDENCE_TITLE).to_numpy()
     )
     texts = [
         ". ".join(str(part) for part in (title, abstract) if not is_missing_text(part)) or None
