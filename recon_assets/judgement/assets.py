@@ -84,7 +84,7 @@ def coherence_judgements(
         {"judge": JUDGE_ID, "judge_code": _JUDGE_CODE, "as_of_year": as_of_date.year, **config.model_dump()}, sort_keys=True
     )
     with duckdb.get_connection() as con:
-        for table in ("coherence_judgements", "coherence_judgement_runs", "text_embeddings", "dataset_evidence_edges"):
+        for table in ("coherence_judgements", "coherence_judgement_runs", "text_embeddings", "dataset_evidence_edges", "llm_judgements"):
             con.execute(load_sql(table))
         digests = con.execute(load_sql("judge_input_digests"), [areas]).df().set_index("research_area")
         reasons = _rejudge_reasons(con, areas, settings, digests["inputs_md5"])
