@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -96,8 +97,9 @@ class FakeGroq:
     queue: list = field(default_factory=list)
     requests: list[httpx.Request] = field(default_factory=list)
     headers: dict[str, str] = field(default_factory=rate_limit_headers)
-    prompt_tokens: int = 900
-    completion_tokens: int = 300
+    # Usage like Llama 3's tokenizer on English: about 4 bytes of prompt a token, about 120 tokens an entry.
+    bytes_per_token: float = 4.0
+    tokens_per_entry: int = 120
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         self.requests.append(request)
@@ -110,10 +112,11 @@ class FakeGroq:
 
     def ok(self, request: httpx.Request, content: str | None = None, **usage) -> httpx.Response:
         """A 200 with the stand-in model's answer (or `content`), echoing the requested model."""
+        prompt_bytes = sum(len(message["content"].encode()) for message in request_json(request)["messages"])
         body = completion(
             reader_answer(request) if content is None else content, model=request_json(request)["model"],
-            prompt_tokens=usage.get("prompt_tokens", self.prompt_tokens),
-            completion_tokens=usage.get("completion_tokens", self.completion_tokens),
+            prompt_tokens=usage.get("prompt_tokens", math.ceil(prompt_bytes / self.bytes_per_token)),
+            completion_tokens=usage.get("completion_tokens", self.tokens_per_entry * len(pair_indices(request))),
             completion_id=f"chatcmpl-fake-{len(self.requests)}",
         )
         return httpx.Response(200, json=body, headers=self.headers)
