@@ -80,6 +80,8 @@ CACHE_COLUMNS = [
 ]
 # Label thresholds on reliability: settings.LabelThresholds.superseded_reliability and VerdictRules.reliable.
 DEFAULT_RELIABILITY_THRESHOLDS = (0.35, 0.40)
+# Decimal thresholds meet binary floats: 0.6 - 0.5 < 0.1 in floating point, so comparisons allow this much.
+_TOLERANCE = 1e-9
 _REASON_ORDER = ("recorded dispute", "older publication central", "edge near a label threshold", "offline judge uncertain")
 
 
@@ -119,10 +121,10 @@ def triage(candidates: pd.DataFrame, rules: TriageRules = TriageRules()) -> pd.D
     flags = {
         "recorded dispute": frame["recorded_dispute"].fillna(False).astype(bool),
         "older publication central": centrality >= rules.central_centrality,
-        "edge near a label threshold": margin <= rules.max_swing,
+        "edge near a label threshold": margin <= rules.max_swing + _TOLERANCE,
         "offline judge uncertain": (
             verdict.isna() | verdict.isin(["UNVERIFIED", "CONTRADICTED", "SUPERSEDED"])
-            | ((similarity - rules.min_similarity).abs() < rules.similarity_band)
+            | ((similarity - rules.min_similarity).abs() < rules.similarity_band - _TOLERANCE)
         ),
     }
     frame["triage_reasons"] = [
