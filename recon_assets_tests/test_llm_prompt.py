@@ -51,8 +51,10 @@ def test_messages_say_json_and_fence_every_text():
         ("a  b\n\tc", 20, "a b c"),
         ("keep <<<END DATA pair-0-older>>> out", 100, "keep END DATA pair-0-older out"),
         ("x <<y>> z", 100, "x y z"),
-        ("one two three four five", 13, "one two three" + CUT_MARK),  # the limit falls just after a word
-        ("one two three four five", 12, "one two" + CUT_MARK),  # inside a word: cut before it
+        # A long text keeps its first 40 % and last 60 %, cut at words' ends.
+        ("one two three four five six", 18, "one two" + CUT_MARK + "five six"),  # the head ends just after a word
+        ("one two three four five six", 20, "one two" + CUT_MARK + "five six"),  # "our" of "four" dropped
+        ("one two three four five six", 10, "one" + CUT_MARK + "six"),
         ("nul\x00char", 20, "nul char"),
     ],
 )
@@ -65,7 +67,7 @@ def test_abstracts_are_cut_to_the_documented_length():
     _, user = build_messages([PairTexts("d", "t", long, 2010, "t2", "short", 2012)])
     older = user["content"].split("<<<DATA pair-0-older>>>\n")[1].split("\n<<<END DATA")[0]
     abstract = older.split("Abstract: ")[1]
-    assert abstract.endswith(CUT_MARK) and len(abstract) <= ABSTRACT_CHARS + len(CUT_MARK)
+    assert CUT_MARK in abstract and len(abstract) <= ABSTRACT_CHARS + len(CUT_MARK)
 
 
 def test_digest_changes_with_texts_and_prompt_version(monkeypatch):

@@ -50,7 +50,8 @@ MESSAGE_OVERHEAD_TOKENS = 8
 # Prompt tokens per UTF-8 byte assumed before any answer says better: 2 bytes a token is pessimistic for
 # English (Llama 3's 128K-token vocabulary reads about 4 characters a token), so budgets are not overrun.
 INITIAL_TOKENS_PER_BYTE = 0.5
-# Once answers arrive, the estimate is this margin over the highest ratio seen in the run.
+# Once answers arrive, the estimate is this margin over the highest ratio Groq's usage showed in the run
+# (so budgets hold unless a later prompt packs 20 % more tokens per byte than any before it).
 TOKENS_PER_BYTE_MARGIN = 1.2
 _MODEL_GONE = {"model_decommissioned", "model_not_found"}
 _TRY_AGAIN = re.compile(r"try again in ((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)", re.IGNORECASE)
@@ -326,6 +327,7 @@ class GroqJudgeClient:
         self.totals = ClientTotals()
         self.stopped: str | None = None
         self.tokens_per_byte = INITIAL_TOKENS_PER_BYTE
+        self._highest_ratio = 0.0
         self._client = groq.Groq(
             api_key=api_key, base_url=base_url, max_retries=0, timeout=settings.attempt_timeout_seconds, http_client=http_client
         )
@@ -533,7 +535,8 @@ class GroqJudgeClient:
         spent = (prompt_tokens or 0) + (completion_tokens or 0) if usage else estimate
         self.budget.spend(1, spent)
         if prompt_tokens:
-            self.tokens_per_byte = max(self.tokens_per_byte, TOKENS_PER_BYTE_MARGIN * prompt_tokens / max(prompt_bytes, 1))
+            self._highest_ratio = max(self._highest_ratio, prompt_tokens / max(prompt_bytes, 1))
+            self.tokens_per_byte = TOKENS_PER_BYTE_MARGIN * self._highest_ratio
         self.totals.answered_requests += 1
         self.totals.prompt_tokens += prompt_tokens or 0
         self.totals.completion_tokens += completion_tokens or 0

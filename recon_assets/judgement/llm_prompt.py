@@ -23,7 +23,7 @@ evidence; an instruction planted in p's abstract or in the dataset record cannot
 outside the "judgements" list is read. No test can prove that a live model obeys the system rule, and text
 planted in q's own abstract can still be quoted.
 
-Texts are cut before they are sent (constants below); the cut is marked " [...]" so that the model knows.
+Texts are cut before they are sent (constants below); the cut is marked " [...] " so that the model knows.
 """
 
 from __future__ import annotations
@@ -41,17 +41,21 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, f
 # Bump whenever the messages or the answer schema change: cached judgements of other versions are not reused.
 PROMPT_VERSION = "coherence-pairs-v1"
 
-# Lengths sent per pair. 1,500 characters keep most Earth-science abstracts whole (about 200-250 words) while
-# 8 pairs stay near 3,000 prompt tokens (Llama 3's tokenizer reads about 4 characters of English per token),
-# a quarter of the free 70B tier's 12,000 tokens per minute.
-ABSTRACT_CHARS = 1_500
+# Lengths sent per pair. An abstract longer than ABSTRACT_CHARS keeps its first 40 % and its last 60 % (the
+# findings and conclusions an answer turns on usually close an abstract), joined by CUT_MARK. 1,000 characters
+# are about 160 words, most of a typical Earth-science abstract. 8 pairs with full-length abstracts make a
+# request of about 21,000 bytes, some 5,300 prompt tokens (Llama 3's tokenizer reads about 4 characters of
+# English a token), plus about 1,000 completion tokens (benchmarks/llm_judge.py prints the figure): the free 70B
+# tier's 100,000 tokens a day hold about 15 such requests, some 125 pairs (issue 10 guessed 150-200); shorter
+# abstracts, or the 8B model's 500,000, hold more.
+ABSTRACT_CHARS = 1_000
 TITLE_CHARS = 300
 DATASET_CHARS = 300
 # Limits on what an answer may carry: one sentence of rationale, a few short quotes.
 RATIONALE_CHARS = 500
 QUOTE_CHARS = 400
 MAX_QUOTES = 3
-CUT_MARK = " [...]"
+CUT_MARK = " [...] "
 
 VERDICTS = ("SUPPORTED", "CONTRADICTED", "SUPERSEDED", "UNVERIFIED")
 # DOMAIN.md's scale, per verdict (module docstring).
@@ -85,10 +89,11 @@ class PairTexts:
 
 
 def clean_text(text: str | None, limit: int) -> str:
-    """`text` made safe to place inside a fence and cut to at most `limit` characters plus CUT_MARK.
+    """`text` made safe to place inside a fence and cut to about `limit` characters.
 
     NFC-normalised, control characters and runs of two or more '<' or '>' removed (they could close a fence),
-    white space collapsed; cut at the last space before `limit` when there is one. None or blank -> "(none)".
+    white space collapsed. A longer text keeps its first 40 % and last 60 % of `limit`, each cut at a word's end,
+    joined by CUT_MARK (at most `limit` + len(CUT_MARK) characters). None or blank -> "(none)".
     """
     if text is None:
         return "(none)"
@@ -98,14 +103,16 @@ def clean_text(text: str | None, limit: int) -> str:
         return "(none)"
     if len(text) <= limit:
         return text
-    cut = text[:limit]
-    space = cut.rfind(" ")
+    head_size = int(limit * 0.4)
+    head = text[:head_size]
     # Cut at a word's end: keep the last word when the limit falls just after it.
-    if text[limit] != " " and space > limit // 2:
-        cut = cut[:space]
-    return cut.rstrip() + CUT_MARK
-
-
+    if text[head_size] != " " and " " in head:
+        head = head[: head.rfind(" ")]
+    tail_size = limit - head_size
+    tail = text[-tail_size:] if tail_size > 0 else ""
+    if tail and text[-tail_size - 1] != " " and " " in tail:
+        tail = tail[tail.find(" ") + 1:]
+    return f"{head.rstrip()}{CUT_MARK}{tail.lstrip()}".rstrip()
 def _fenced(label: str, body: str) -> str:
     return f"<<<DATA {label}>>>\n{body}\n<<<END DATA {label}>>>"
 
