@@ -331,3 +331,10 @@ def test_an_injected_abstract_goes_over_the_wire_only_inside_its_fence(fake, clo
     assert user["content"].count(injection) == 1
     assert injection in user["content"].split("<<<DATA pair-0-older>>>")[1].split("<<<END DATA pair-0-older>>>")[0]
     assert [o.answer.verdict for o in outcomes] == ["CONTRADICTED", "SUPPORTED"]  # the stand-in reads q's abstract
+
+
+def test_a_pair_too_long_for_a_minutes_tokens_is_not_sent_and_the_run_goes_on(fake, clock):
+    judge = client(clock, tokens_per_minute=500)
+    outcomes = judge.judge(make_pairs(1))
+    assert statuses(outcomes) == [NOT_SENT] and "more than tokens_per_minute (500)" in outcomes[0].reason
+    assert judge.stopped is None and fake.requests == []

@@ -41,7 +41,7 @@ def candidates(count: int, **triage_values) -> pd.DataFrame:
             "offline_verdict": "SUPPORTED", "offline_similarity": 0.9, "threshold_margin": 0.5,
             "older_centrality": 0.1, "recorded_dispute": True,
         })
-    frame = pd.DataFrame(rows)
+    frame = pd.DataFrame(rows, columns=list(CANDIDATE_COLUMNS) + list(TRIAGE_COLUMNS))
     for column, value in triage_values.items():
         frame[column] = value
     return frame
@@ -330,3 +330,31 @@ def test_judge_agreement_counts_the_pairs_judged_by_both():
 def test_judge_agreement_without_common_pairs_says_not_measured():
     result = judge_agreement(offline_frame(), llm_frame([("p7", "q7", "judged", "SUPPORTED", 1.0)]))
     assert result.pairs == 0 and result.rate is None and "not measured" in result.markdown
+
+
+def test_no_candidates_no_request(con, fake):
+    report = judge(con, candidates(0))
+    assert report.judgements.empty and list(report.judgements.columns) == list(LLM_JUDGEMENT_COLUMNS)
+    assert report.totals["candidates"] == 0 and fake.requests == []
+
+
+def test_the_environment_configures_the_groq_judge(monkeypatch, tmp_path):
+    from recon_assets.resources import resources_from_environment
+
+    monkeypatch.setenv("RECON_DB_PATH", str(tmp_path / "recon.duckdb"))
+    monkeypatch.setenv("GROQ_API_KEY", "gsk_from_env")
+    monkeypatch.setenv("GROQ_BASE_URL", BASE_URL)
+    monkeypatch.delenv("RECON_GROQ", raising=False)
+    groq = resources_from_environment()["groq_judge"].process_config_and_initialize()
+    assert (groq.api_key, groq.base_url, groq.offline_reason()) == ("gsk_from_env", BASE_URL, None)
+    monkeypatch.setenv("RECON_GROQ", "offline")
+    assert resources_from_environment()["groq_judge"].offline_reason().startswith("Groq LLM judge offline")
+    monkeypatch.delenv("GROQ_API_KEY")
+    monkeypatch.delenv("RECON_GROQ")
+    assert resources_from_environment()["groq_judge"].offline_reason().startswith("GROQ_API_KEY is not set")
+
+
+def test_without_a_base_url_the_sdk_reads_groq_base_url(monkeypatch, con, fake):
+    monkeypatch.setenv("GROQ_BASE_URL", BASE_URL)
+    report = judge(con, candidates(2), groq=GroqJudgeResource(api_key="gsk_test"))
+    assert report.totals["judged"] == 2 and len(fake.requests) == 1

@@ -32,6 +32,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import dagster as dg
 import groq
@@ -217,7 +218,7 @@ class Pacer:
         if headers is None:
             return
         now = self.clock()
-        holder = type("H", (), {"headers": headers})
+        holder = SimpleNamespace(headers=headers)  # header_number reads a response's .headers
         if (remaining := header_number(holder, "x-ratelimit-remaining-requests")) is not None:
             self.remaining_requests = remaining
             reset = duration_seconds(headers.get("x-ratelimit-reset-requests"))
@@ -351,10 +352,9 @@ class GroqJudgeClient:
             raise ValueError(f"judge takes 1 to {self.settings.pairs_per_request} pairs, got {len(pairs)}")
         if self.stopped:
             return [PairOutcome(NOT_SENT, reason=self.stopped) for _ in pairs]
-        fitting = self._fitting(pairs)
+        fitting, reason = self._fitting(pairs)
         outcomes = self._judge_once(pairs[:fitting], self.settings.temperature, retry_json=True) if fitting else []
-        reason = self.stopped or "run budget cannot hold this pair"
-        return outcomes + [PairOutcome(NOT_SENT, reason=reason) for _ in pairs[fitting:]]
+        return outcomes + [PairOutcome(NOT_SENT, reason=self.stopped or reason) for _ in pairs[fitting:]]
 
     def _completion_tokens(self, pairs: int) -> int:
         return 100 + self.settings.completion_tokens_per_pair * pairs
@@ -362,22 +362,23 @@ class GroqJudgeClient:
     def _estimate(self, pairs: Sequence[PairTexts]) -> int:
         return estimate_tokens(build_messages(pairs), self._completion_tokens(len(pairs)), self.tokens_per_byte)
 
-    def _fitting(self, pairs: Sequence[PairTexts]) -> int:
-        """How many of `pairs`, from the start, one request can hold within the run budget and tokens per minute;
-        0 sets `stopped` when even one pair cannot be sent."""
+    def _fitting(self, pairs: Sequence[PairTexts]) -> tuple[int, str]:
+        """How many of `pairs`, from the start, one request can hold within the run budget and tokens per minute,
+        and why the others wait. 0 sets `stopped` when the run budget cannot hold even one pair."""
         for count in range(len(pairs), 0, -1):
             estimate = self._estimate(pairs[:count])
             if estimate <= self.settings.tokens_per_minute and self.budget.holds(estimate):
-                return count
+                return count, "the run budget cannot hold this pair in the same request"
         estimate = self._estimate(pairs[:1])
         if estimate > self.settings.tokens_per_minute:
-            return 0  # this pair alone is too long for the minute: reported as not sent, the run goes on
+            # This pair alone is too long for a minute's tokens: it is reported, the run goes on.
+            return 0, f"one request for this pair needs about {estimate:,} tokens, more than tokens_per_minute ({self.settings.tokens_per_minute:,})"
         self.stopped = (
             f"run budget spent: {self.budget.requests} of {self.budget.max_requests} requests and {self.budget.tokens:,} "
             f"of {self.budget.max_tokens:,} tokens used, the next request needs about {estimate:,}"
         )
         self._note(self.stopped)
-        return 0
+        return 0, self.stopped
 
     def _judge_once(self, pairs: Sequence[PairTexts], temperature: float, *, retry_json: bool) -> list[PairOutcome]:
         try:

@@ -219,7 +219,7 @@ def judge_candidates(
         if hit is not None and hit["input_sha256"] == row["input_sha256"]:
             rows[key] = {**hit, "llm_status": "cached", "triage_reasons": row["triage_reasons"]}
     judge_id = client.judge_id if client is not None else (f"groq/{models[0]}" if models else "groq")
-    asked = pool[[tuple(row[column] for column in KEY) not in rows for _, row in pool.iterrows()]]
+    asked = pool.loc[np.array([tuple(row[column] for column in KEY) not in rows for _, row in pool.iterrows()], dtype=bool)]
     to_send = asked[asked["send"]]
     for _, row in asked[~asked["send"]].iterrows():
         rows[tuple(row[c] for c in KEY)] = _unanswered(row, "not_sent", "triage: the answer cannot change a label", judge_id)
