@@ -92,7 +92,8 @@ def coherence_judgements(
         {"judge": JUDGE_ID, "judge_code": _JUDGE_CODE, "as_of_year": as_of_date.year, **config.model_dump()}, sort_keys=True
     )
     with duckdb.get_connection() as con:
-        for table in ("coherence_judgements", "coherence_judgement_runs", "text_embeddings", "dataset_evidence_edges", "openalex_citing_works"):
+        tables = ("coherence_judgements", "coherence_judgement_runs", "text_embeddings", "dataset_evidence_edges", "openalex_citing_works", "llm_judgements")
+        for table in tables:
             con.execute(load_sql(table))
         digests = con.execute(load_sql("judge_input_digests"), [areas]).df().set_index("research_area")
         reasons = _rejudge_reasons(con, areas, settings, digests["inputs_md5"])
