@@ -11,7 +11,7 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.definitions import build_defs
 from recon_assets.partitions import research_area_partitions
-from recon_assets.resources import REPO_ROOT, AsOfDate, CrossrefResource, LocalKgExport, OpenAlexResource
+from recon_assets.resources import REPO_ROOT, AsOfDate, CrossrefResource, GroqJudgeResource, LocalKgExport, OpenAlexResource
 
 SAMPLE_JSONL = REPO_ROOT / "data" / "sample" / "graph.json"
 SAMPLE_GRAPHML = REPO_ROOT / "data" / "sample" / "graph.graphml"
@@ -52,6 +52,7 @@ def run_pipeline(kg_path: Path, workdir: Path, instance: dg.DagsterInstance) -> 
             "as_of": AsOfDate(as_of=AS_OF),
             "openalex": OpenAlexResource(offline=True),
             "crossref": CrossrefResource(offline=True),
+            "groq_judge": GroqJudgeResource(offline=True),
         }
     )
     results = [

@@ -10,10 +10,13 @@ from pathlib import Path
 import dagster as dg
 import duckdb
 import pytest
+import respx
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.judgement import assets, text_embedding
-from recon_assets.resources import AsOfDate
+from recon_assets.judgement.llm_prompt import PROMPT_VERSION
+from recon_assets.resources import AsOfDate, GroqJudgeResource
+from recon_assets_tests.groq_fakes import BASE_URL, COMPLETIONS, FakeGroq
 from recon_assets_tests.pipeline_runs import AREAS, AS_OF, RANGE_TAGS
 
 ROW_COLUMNS = (
@@ -56,13 +59,16 @@ def instance(tmp_path):
         yield instance
 
 
-def _materialize(database: Path, instance: dg.DagsterInstance, *, as_of: str = AS_OF, top_k: int | None = None) -> dict:
-    """coherence_judgements for every research area in one run; the metadata of its materialization."""
+def _materialize(
+    database: Path, instance: dg.DagsterInstance, *, as_of: str = AS_OF, top_k: int | None = None, groq: GroqJudgeResource | None = None
+) -> dict:
+    """coherence_judgements for every research area in one run (the LLM judge offline unless `groq` is given); the
+    metadata of its materialization."""
     config = {"ops": {"coherence_judgements": {"config": {"top_k": top_k}}}} if top_k else None
     result = dg.materialize(
         [assets.coherence_judgements],
         instance=instance,
-        resources={"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=as_of)},
+        resources={"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=as_of), "groq_judge": groq or GroqJudgeResource(offline=True)},
         tags=RANGE_TAGS,
         run_config=config,
     )
@@ -198,3 +204,26 @@ def test_lost_rows_are_judged_again(database, instance):
     }
     assert metadata["judging_per_research_area"][area].startswith("0 stored rows")
     assert metadata["rows_per_research_area"][area] > 0
+
+
+def test_the_llm_judge_answers_triaged_pairs_takes_precedence_and_is_asked_nothing_again(sample_run, tmp_path):
+    """With a Groq key the LLM judge reads the pairs triage picks (Groq faked at the transport by respx: the stand-in
+    reader of groq_fakes, never a measure of judging); its answers replace the offline verdicts of their pairs,
+    name their judge and prompt version, and a re-run with unchanged inputs asks Groq nothing."""
+    database = sample_run.copy_database(tmp_path / "llm.duckdb")
+    groq = GroqJudgeResource(api_key="gsk_test", base_url=BASE_URL, settings={"requests_per_minute": 100_000, "tokens_per_minute": 10**9})
+    fake = FakeGroq()
+    with respx.mock(assert_all_called=False) as router, dg.instance_for_test() as instance:
+        router.post(COMPLETIONS).mock(side_effect=fake)
+        first = _materialize(database, instance, groq=groq)
+        asked = len(fake.requests)
+        second = _materialize(database, instance, groq=groq)
+    assert asked > 0 and len(fake.requests) == asked  # the second run found every answer in llm_judgements
+    totals = first["llm_judge_totals"]
+    assert first["llm_judge"] == "online" and totals["http_requests"] == asked
+    assert second["llm_judge_totals"]["http_requests"] == 0
+    assert "Offline and LLM verdicts agree on" in first["judge_agreement"]
+    rows = _query(database, "SELECT judge, prompt_version, offline_verdict IS NOT NULL FROM coherence_judgements")
+    llm_rows = [row for row in rows if row[0].startswith("groq/")]
+    assert llm_rows and all(version == PROMPT_VERSION and replaced for _, version, replaced in llm_rows)
+    assert all(version is None for judge, version, _ in rows if judge.startswith("offline/"))

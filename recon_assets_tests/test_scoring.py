@@ -321,3 +321,21 @@ def test_other_settings_change_what_is_concluded_and_the_reason_quotes_the_bar()
     strict = one(row, settings=ScoringSettings(thresholds=LabelThresholds(foundational_centrality=0.9)))
     assert (strict["label"], strict["dominant_signal"]) == (DECLINING, "peripheral")
     assert "old (11 y >= 10) and measurably peripheral (not cited in 2023-2026)" in strict["reason"]
+
+
+def test_an_edge_names_each_judge_behind_its_coherence_once_with_the_llm_prompt_version():
+    from recon_assets.reliability.edge_scores import coherence_judges
+
+    pairs = pd.DataFrame({
+        "dataset_id": ["D1", "D1", "D1", "D2"],
+        "older_publication_id": ["P1", "P1", "P1", "P1"],
+        "newer_publication_id": ["N1", "N2", "N3", "N1"],
+        "judge": ["offline/cues-v2", "groq/llama-3.3-70b-versatile", "offline/cues-v2", "offline/cues-v2"],
+        "prompt_version": [None, "llm-v1", None, None],
+    })
+    judges = coherence_judges(pairs).set_index(["dataset_id", "publication_id"])["coherence_judges"].to_dict()
+    assert judges == {
+        ("D1", "P1"): "groq/llama-3.3-70b-versatile (prompt llm-v1); offline/cues-v2",
+        ("D2", "P1"): "offline/cues-v2",
+    }
+    assert coherence_judges(pairs.iloc[:0]).empty

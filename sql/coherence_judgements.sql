@@ -8,6 +8,8 @@ CREATE TABLE IF NOT EXISTS coherence_judgements (
     coherence            DOUBLE NOT NULL,
     rationale            VARCHAR NOT NULL,
     judge                VARCHAR NOT NULL,
+    prompt_version       VARCHAR,
+    offline_verdict      VARCHAR,
     newer_centrality     DOUBLE NOT NULL,
     newer_via_successor  BOOLEAN NOT NULL,
     evidence_kind        VARCHAR NOT NULL,

@@ -25,6 +25,7 @@ CREATE TABLE IF NOT EXISTS edge_reliability (
     recency               DOUBLE NOT NULL,
     coherence             DOUBLE NOT NULL,
     coherence_status      VARCHAR NOT NULL,
+    coherence_judges      VARCHAR,
     dispute_status        VARCHAR,
     dataset_superseded    BOOLEAN NOT NULL,
     dataset_version       VARCHAR,

@@ -19,8 +19,10 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
-from recon_assets.judgement import citing_pairs, cues, disputes, offline_judge, text_embedding
+from recon_assets.judgement import citing_pairs, cues, disputes, llm_judge, offline_judge, text_embedding
 from recon_assets.judgement.disputes import RELATIONS, disputes_from_titles
+from recon_assets.judgement.llm_judge import Agreement, LlmJudgeReport
+from recon_assets.judgement.llm_prompt import PROMPT_VERSION
 from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
 from recon_assets.judgement.offline_judge import (
     DEFAULT_MIN_SIMILARITY,
@@ -36,7 +38,7 @@ from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.metadata import per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.signals import citation_centrality
-from recon_assets.resources import AsOfDate
+from recon_assets.resources import AsOfDate, GroqJudgeResource
 from recon_assets.sql_files import load_sql
 from recon_assets.storage import replace_partitions, upsert
 
@@ -68,42 +70,90 @@ class JudgeConfig(dg.Config):
 
 
 @dg.asset(
+    deps=[publications, publication_citations, publication_research_areas, openalex_citing_works],
+    partitions_def=research_area_partitions,
+    backfill_policy=dg.BackfillPolicy.single_run(),
+    group_name="judgement", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
+)
+def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """Published comments on each publication of the research area, replies to them and corrections of it, read
+    from the titles of the works citing it, in the KG or listed by OpenAlex ("Comment on ...", "Reply to ...", "Corrigendum ..."; DOMAIN.md
+    "coherence" (b)): a comment is dispute evidence against the paper, a reply makes it debated, a correction a
+    refinement. Dated by the answering work's year, so a past as_of sees only what was published by then."""
+    areas = list(context.partition_keys)
+    with duckdb.get_connection() as con:
+        for table in ("recorded_disputes", "openalex_citing_works"):
+            con.execute(load_sql(table))
+        citing = con.execute(load_sql("citing_titles"), [areas]).df()
+        found = disputes_from_titles(citing.drop(columns="research_area").drop_duplicates(["cited_publication_id", "citing_key"]))
+        rows = citing[["research_area", "cited_publication_id"]].drop_duplicates().rename(columns={"cited_publication_id": "publication_id"})
+        rows = rows.merge(found, on="publication_id").assign(recorded_at=datetime.now(timezone.utc))
+        replace_partitions(con, "recorded_disputes", rows, areas)
+        metadata = table_metadata(
+            con, "recorded_disputes", where="list_contains(?, research_area)", params=[areas],
+            preview_columns=["research_area", "publication_id", "relation", "other_title", "other_year", "source"],
+            lineage={
+                "publication_id": [("publication_citations", "cited_publication_id")],
+                "relation": [("publications", "title")],
+                "other_key": [("publication_citations", "citing_publication_id"), ("openalex_citing_works", "citing_openalex_id")],
+                "other_title": [("publications", "title"), ("openalex_citing_works", "citing_title")],
+            },
+        )
+    relations = rows["relation"].value_counts().to_dict()
+    context.log.info(f"{len(rows):,} recorded disputes and corrections in {len(areas)} research area(s): {relations}")
+    return dg.MaterializeResult(metadata={**metadata, "relations": {relation: int(relations.get(relation, 0)) for relation in RELATIONS}})
+
+
+@dg.asset(
     deps=[
         publications, dataset_publication_edges, publication_citations, dataset_lineage, publication_research_areas,
-        publication_centrality, openalex_citing_works,
+        publication_centrality, openalex_citing_works, recorded_disputes,
     ],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="judgement", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
 )
 def coherence_judgements(
-    context: dg.AssetExecutionContext, config: JudgeConfig, duckdb: DuckDBResource, as_of: AsOfDate
+    context: dg.AssetExecutionContext, config: JudgeConfig, duckdb: DuckDBResource, as_of: AsOfDate, groq_judge: GroqJudgeResource
 ) -> dg.MaterializeResult:
     """Pairwise judgements of each edge's publication against the newer work that answers it (DOMAIN.md
     "coherence"): the works citing it at any date up to as_of (KG CITES), and the newer works using the same dataset
     or its successor version in the window before as_of; by the offline judge: verdict SUPPORTED / CONTRADICTED /
     SUPERSEDED, a coherence value and a rationale quoting the cue; `evidence_kind` says which kind of evidence.
+    With GROQ_API_KEY set, the Groq LLM judge then reads the pairs triage picks (`judgement.llm_judge`), within its
+    budgets and through its cache, and its answer takes precedence for its pair (`judge` and `prompt_version` say
+    whose verdict a row holds; `judge_agreement` in the metadata compares the two judges).
     One run judges every selected research area whose settings or inputs changed since it was last judged
-    (module docstring) and keeps the others' rows; each judged area's rows are replaced, never duplicated."""
+    (module docstring; with the LLM judge online every area, so pairs it has not answered yet can be asked) and
+    keeps the others' rows; each judged area's rows are replaced, never duplicated."""
     areas = list(context.partition_keys)
     as_of_date = as_of.for_run(context)
     # Judgements depend on as_of through its year only (the evidence window), so a new day reuses them.
+    llm_offline = groq_judge.offline_reason()
     settings = json.dumps(
-        {"judge": JUDGE_ID, "judge_code": _JUDGE_CODE, "as_of_year": as_of_date.year, **config.model_dump()}, sort_keys=True
+        {
+            "judge": JUDGE_ID, "judge_code": _JUDGE_CODE, "as_of_year": as_of_date.year, **config.model_dump(),
+            "llm_judge": "offline" if llm_offline else f"{'|'.join(groq_judge.models())} {PROMPT_VERSION}",
+        },
+        sort_keys=True,
     )
     with duckdb.get_connection() as con:
-        tables = ("coherence_judgements", "coherence_judgement_runs", "text_embeddings", "dataset_evidence_edges", "openalex_citing_works", "llm_judgements")
+        tables = (
+            "coherence_judgements", "coherence_judgement_runs", "text_embeddings", "dataset_evidence_edges", "openalex_citing_works",
+            "llm_judgements", "recorded_disputes",
+        )
         for table in tables:
             con.execute(load_sql(table))
         digests = con.execute(load_sql("judge_input_digests"), [areas]).df().set_index("research_area")
         reasons = _rejudge_reasons(con, areas, settings, digests["inputs_md5"])
+        if not llm_offline:
+            reasons = {area: reason or "the LLM judge is online: pairs it has not answered yet may be asked" for area, reason in reasons.items()}
         to_judge = [area for area in areas if reasons[area]]
         summary = f"unchanged inputs: {len(areas) - len(to_judge)} research areas reused, {len(to_judge)} judged"
         context.log.info(summary)
         for area in areas:
             context.log.info(f"{area}: {f'judged ({reasons[area]})' if reasons[area] else 'reused'}")
-        if to_judge:
-            _judge(context, con, config, as_of_date, to_judge, settings, digests)
+        llm = _judge(context, con, config, groq_judge, as_of_date, to_judge, settings, digests) if to_judge else None
         stored = con.execute(
             "SELECT research_area, verdict FROM coherence_judgements WHERE list_contains(?, research_area)", [areas]
         ).df()
@@ -133,6 +183,7 @@ def coherence_judgements(
             "research_areas_reused": len(areas) - len(to_judge),
             "research_areas_judged": len(to_judge),
             "judging_per_research_area": {area: reasons[area] or "reused" for area in areas},
+            **_llm_metadata(llm, llm_offline),
         },
         # A single-run backfill gives every partition of the run this one version (there is no per-partition
         # result): it changes when any selected area's settings or inputs change, so an unchanged re-run
@@ -177,13 +228,15 @@ def _judge(
     context: dg.AssetExecutionContext,
     con: duckdb.DuckDBPyConnection,
     config: JudgeConfig,
+    groq_judge: GroqJudgeResource,
     as_of_date: date,
     areas: list[str],
     settings: str,
     digests: pd.DataFrame,
-) -> None:
-    """Judge `areas`, replace their rows and record their runs; the run rows go first, so that a failure
-    part-way leaves the areas unrecorded (judged again next time), never recorded with stale rows."""
+) -> tuple[LlmJudgeReport, Agreement]:
+    """Judge `areas` (offline judge, then the LLM judge on the pairs triage picks), replace their rows and record
+    their runs; the run rows go first, so that a failure part-way leaves the areas unrecorded (judged again next
+    time), never recorded with stale rows. Returns the LLM judge's report and its agreement with the offline judge."""
     pool = con.execute(load_sql("judge_inputs"), [areas]).df()
     con.execute("CREATE OR REPLACE TEMP TABLE judge_pool AS SELECT * FROM pool")
     citing = con.execute(load_sql("judge_citing_works")).df()
@@ -234,6 +287,13 @@ def _judge(
         [cited, same_dataset.merge(cited[PAIR_KEY], on=PAIR_KEY, how="left", indicator=True).query("_merge == 'left_only'").drop(columns="_merge")],
         ignore_index=True,
     )
+    datasets = con.execute("SELECT dataset_id, short_name, long_name FROM datasets WHERE list_contains(?, dataset_id)", [pairs["dataset_id"].unique().tolist()]).df()
+    disputed = set(con.execute("SELECT publication_id, other_key FROM recorded_disputes").fetchall())
+    older_texts = texts.rename(columns={"publication_id": "key"})[["key", "centrality"]]
+    candidates = llm_judge.pair_candidates(pairs, citing_texts.merge(older_texts, on="key", how="left"), datasets, disputed)
+    llm = groq_judge.judge(con, candidates, log=context.log)
+    agreement = llm_judge.judge_agreement(pairs, llm.judgements)
+    pairs = llm_judge.prefer_llm_judgements(pairs, llm.judgements)
     if fresh:
         upsert(con, "text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
     context.log.info(f"embedded {len(fresh):,} texts not in text_embeddings")
@@ -250,7 +310,22 @@ def _judge(
         settings=settings, pairs=[int(counts.get(area, 0)) for area in areas], judged_at=judged_at
     )
     upsert(con, "coherence_judgement_runs", runs)
-    context.log.info(f"{len(rows):,} judged pairs: {rows['verdict'].value_counts().to_dict()}")
+    context.log.info(f"{len(rows):,} judged pairs: {rows['verdict'].value_counts().to_dict()}; {agreement.markdown.splitlines()[0]}")
+    return llm, agreement
+
+
+def _llm_metadata(llm: tuple[LlmJudgeReport, Agreement] | None, offline_reason: str | None) -> dict[str, object]:
+    """The LLM judge's figures for the asset's metadata: its run totals and `judge_agreement` as markdown, or why
+    it did not run (offline, or no research area judged in this run)."""
+    if llm is None:
+        return {"llm_judge": offline_reason or "no research area judged in this run: nothing asked"}
+    report, agreement = llm
+    return {
+        "llm_judge": offline_reason or "online",
+        "llm_judge_totals": report.totals,
+        "judge_agreement": dg.MetadataValue.md(agreement.markdown),
+        "judge_agreement_rate": agreement.rate,
+    }
 
 
 def _cached_vectors(con: duckdb.DuckDBPyConnection, keys: list[str]) -> dict[str, np.ndarray]:
@@ -261,38 +336,3 @@ def _cached_vectors(con: duckdb.DuckDBPyConnection, keys: list[str]) -> dict[str
         [MODEL_ID],
     ).fetchnumpy()
     return dict(zip(found["text_sha256"], found["vector"]))
-
-
-@dg.asset(
-    deps=[publications, publication_citations, publication_research_areas, openalex_citing_works],
-    partitions_def=research_area_partitions,
-    backfill_policy=dg.BackfillPolicy.single_run(),
-    group_name="judgement", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
-)
-def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
-    """Published comments on each publication of the research area, replies to them and corrections of it, read
-    from the titles of the works citing it, in the KG or listed by OpenAlex ("Comment on ...", "Reply to ...", "Corrigendum ..."; DOMAIN.md
-    "coherence" (b)): a comment is dispute evidence against the paper, a reply makes it debated, a correction a
-    refinement. Dated by the answering work's year, so a past as_of sees only what was published by then."""
-    areas = list(context.partition_keys)
-    with duckdb.get_connection() as con:
-        for table in ("recorded_disputes", "openalex_citing_works"):
-            con.execute(load_sql(table))
-        citing = con.execute(load_sql("citing_titles"), [areas]).df()
-        found = disputes_from_titles(citing.drop(columns="research_area").drop_duplicates(["cited_publication_id", "citing_key"]))
-        rows = citing[["research_area", "cited_publication_id"]].drop_duplicates().rename(columns={"cited_publication_id": "publication_id"})
-        rows = rows.merge(found, on="publication_id").assign(recorded_at=datetime.now(timezone.utc))
-        replace_partitions(con, "recorded_disputes", rows, areas)
-        metadata = table_metadata(
-            con, "recorded_disputes", where="list_contains(?, research_area)", params=[areas],
-            preview_columns=["research_area", "publication_id", "relation", "other_title", "other_year", "source"],
-            lineage={
-                "publication_id": [("publication_citations", "cited_publication_id")],
-                "relation": [("publications", "title")],
-                "other_key": [("publication_citations", "citing_publication_id"), ("openalex_citing_works", "citing_openalex_id")],
-                "other_title": [("publications", "title"), ("openalex_citing_works", "citing_title")],
-            },
-        )
-    relations = rows["relation"].value_counts().to_dict()
-    context.log.info(f"{len(rows):,} recorded disputes and corrections in {len(areas)} research area(s): {relations}")
-    return dg.MaterializeResult(metadata={**metadata, "relations": {relation: int(relations.get(relation, 0)) for relation in RELATIONS}})

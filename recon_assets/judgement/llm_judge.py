@@ -139,6 +139,39 @@ def triage(candidates: pd.DataFrame, rules: TriageRules = TriageRules()) -> pd.D
     return frame.drop(columns="_centrality").reset_index(drop=True)
 
 
+# What the model reads about a dataset: at most this many characters (CANDIDATE_COLUMNS["dataset_text"]).
+DATASET_TEXT_CHARACTERS = 300
+
+
+def pair_candidates(pairs: pd.DataFrame, texts: pd.DataFrame, datasets: pd.DataFrame, disputed: set[tuple[str, str]]) -> pd.DataFrame:
+    """The LLM candidates (CANDIDATE_COLUMNS and TRIAGE_COLUMNS) of the offline judge's pairs.
+
+    Args:
+        pairs: KEY, verdict and similarity of each judged pair (offline_judge.PAIR_COLUMNS).
+        texts: key, year, title, abstract and centrality (NaN allowed) of every older and newer publication.
+        datasets: dataset_id, short_name, long_name.
+        disputed: (older, newer) publication pairs a recorded comment, reply or correction links.
+
+    Returns:
+        One row per row of `pairs`; threshold_margin NaN (the edge's reliability is not scored yet when judging).
+    """
+    text = texts.drop_duplicates("key").set_index("key")
+    named = datasets.drop_duplicates("dataset_id").set_index("dataset_id")
+    dataset_text = (named["short_name"].fillna("").astype(str) + ": " + named["long_name"].fillna("").astype(str)).str[:DATASET_TEXT_CHARACTERS]
+    older, newer = pairs["older_publication_id"], pairs["newer_publication_id"]
+    return pd.DataFrame({
+        **{column: pairs[column].to_numpy() for column in KEY},
+        "dataset_text": pairs["dataset_id"].map(dataset_text).to_numpy(),
+        **{f"{side}_{field}": ids.map(text[field]).to_numpy() for side, ids in (("older", older), ("newer", newer))
+           for field in ("title", "abstract", "year")},
+        "offline_verdict": pairs["verdict"].to_numpy(),
+        "offline_similarity": pairs["similarity"].astype(float).to_numpy(),
+        "threshold_margin": np.nan,
+        "older_centrality": older.map(text["centrality"]).astype(float).to_numpy(),
+        "recorded_dispute": [(o, n) in disputed for o, n in zip(older, newer)],
+    })
+
+
 def pair_texts(row) -> PairTexts:
     """The PairTexts of a candidate row (CANDIDATE_COLUMNS)."""
     def text(name: str) -> str | None:

@@ -16,13 +16,14 @@ EDGE_KEY = ["dataset_id", "publication_id"]
 
 
 def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
-    """`edges` plus coherence, coherence_status, coherence_evidence (who drove it, and why) and dispute_status
-    (`disputes.dispute_status` of its dispute_relations), one row per row of `edges`.
+    """`edges` plus coherence, coherence_status, coherence_evidence (who drove it, and why), coherence_judges
+    (`coherence_judges`) and dispute_status (`disputes.dispute_status` of its dispute_relations), one row per row of
+    `edges`.
 
     Args:
         edges: columns dataset_id, publication_id, pagerank_centrality, dispute_relations (list, as of as_of).
         pairs: judged pairs (coherence_judgements rows, any research area) with newer_citation, the newer
-            publication's citation tag; a pair stored under several areas counts once.
+            publication's citation tag, judge and prompt_version; a pair stored under several areas counts once.
     """
     unique_pairs = pairs.drop_duplicates(PAIR_KEY)
     # Judged pairs weigh a contradiction by the KG's PageRank centrality of both papers (the judge's own scale).
@@ -36,6 +37,7 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
         )
     ]
     frame = edges.merge(coherence[[*EDGE_KEY, "coherence", "coherence_status", "coherence_evidence"]], on=EDGE_KEY, how="left")
+    frame = frame.merge(coherence_judges(unique_pairs), on=EDGE_KEY, how="left")
     status = [dispute_status(relations) for relations in frame["dispute_relations"]]
     cap = pd.Series([DISPUTE_COHERENCE.get(value, np.nan) for value in status], index=frame.index, dtype=float)
     judged = frame["coherence_status"] != UNVERIFIED
@@ -43,6 +45,22 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
     # or sets it when nothing was judged (the neutral 0.5 is no evidence to keep).
     coherence = np.where(cap.isna(), frame["coherence"], np.where(judged, np.fmin(frame["coherence"], cap), cap))
     return frame.assign(coherence=coherence, dispute_status=status)
+
+
+def coherence_judges(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Per edge (dataset_id, publication_id), the judges of its judged pairs: each distinct judge once, an LLM's with
+    its prompt version ('groq/llama-3.3-70b-versatile (prompt llm-v1)'), sorted and '; '-joined (column coherence_judges).
+
+    Args:
+        pairs: PAIR_KEY, judge and prompt_version (NULL for the offline judge).
+    """
+    named = [
+        f"{judge} (prompt {version})" if isinstance(version, str) else str(judge)
+        for judge, version in zip(pairs["judge"], pairs["prompt_version"])
+    ]
+    frame = pd.DataFrame({"dataset_id": pairs["dataset_id"], "publication_id": pairs["older_publication_id"], "judge": pd.Series(named, dtype=object, index=pairs.index)})
+    joined = frame.drop_duplicates().sort_values("judge").groupby(EDGE_KEY, sort=False)["judge"].agg("; ".join)
+    return joined.rename("coherence_judges").reset_index()
 
 
 def score_research_area_edges(
