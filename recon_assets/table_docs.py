@@ -39,7 +39,7 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
         "raw": "The offending text, cut to 500 characters.",
     },
     "publications": {
-        "publication_id": "Canonical DOI; for a publication without a DOI, kg:<globalId> (or kg-node:<id>).",
+        "publication_id": "Canonical DOI; for a publication without a DOI, kg:<globalId>, or kg-node:<id> when it has no globalId or shares it with another DOI-less publication (never merged: the globalId of a missing DOI identifies no paper).",
         "doi": "Canonical DOI: lower case, no resolver prefix, percent-decoded once, trailing punctuation stripped; NULL when absent or malformed.",
         "doi_raw": "The DOI as the KG spells it: property doi, or DOI when doi is empty or N/A.",
         "doi_issue": "Why doi is NULL: missing (absent, empty or N/A) or not a DOI.",
