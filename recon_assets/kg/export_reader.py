@@ -75,10 +75,14 @@ class ReadStats:
 
     `elements_read` counts JSON lines, or node, edge and hyperedge elements in GraphML; `lines_read` counts
     every row handed on (elements plus one row per GraphML syntax error), so that lines_read = accepted + rejected.
+    `incomplete_end` is set once the whole file is read, when it ends inside an element.
     """
 
     lines_read: int = 0
     elements_read: int = 0
+    # Set when the file ends inside an element (a cut last JSON line, GraphML without its root end tag, a Cypher
+    # statement without its ';'): what a file still being copied looks like. Says what was found.
+    incomplete_end: str | None = None
 
 
 def detect_format(path: Path) -> KgFormat:
@@ -183,6 +187,7 @@ def _jsonl_tables(path: Path, stats: ReadStats, max_line_bytes: int) -> Iterator
     when the chunk is valid UTF-8 without an over-long line (nearly always), else line by line so that each bad
     line gets its own error."""
     number = 0
+    table = None
     with path.open("rb", buffering=0) as handle:
         for chunk in _line_chunks(handle, max_line_bytes):
             if isinstance(chunk, _OverLong):
@@ -199,6 +204,28 @@ def _jsonl_tables(path: Path, stats: ReadStats, max_line_bytes: int) -> Iterator
             number += table.num_rows
             stats.lines_read = stats.elements_read = number
             yield table
+        size = handle.tell()
+    if table is not None and not _ends_with_newline(path, size) and not _is_complete_json(table):
+        stats.incomplete_end = f"its last line ({number:,}) has no newline at the end and is not valid JSON"
+
+
+def _ends_with_newline(path: Path, size: int) -> bool:
+    with path.open("rb") as handle:
+        handle.seek(max(size - 1, 0))
+        return handle.read(1) == b"\n"
+
+
+def _is_complete_json(table: pa.Table) -> bool:
+    """Whether the last line of the file (the last row of its last table) is whole: valid UTF-8 within the length
+    limit, and one JSON value. A cut line is neither (a prefix of a JSON object is never a JSON object)."""
+    last = table.slice(table.num_rows - 1).to_pylist()[0]
+    if last["read_error"] is not None:
+        return False
+    try:
+        json.loads(last["raw"])
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def _line_chunks(handle: BinaryIO, max_line_bytes: int) -> Iterator[_Chunk | _OverLong]:
@@ -366,6 +393,8 @@ def _graphml_rows(path: Path, stats: ReadStats) -> Iterator[Row]:
         while element.getprevious() is not None:
             del element.getparent()[0]
     errors = context.error_log.filter_from_errors()
+    if any(error.type_name == "ERR_TAG_NOT_FINISHED" for error in errors) and not _ends_with_root_end_tag(path):
+        stats.incomplete_end = "it ends before its GraphML root element is closed (no </graphml> at the end)"
     yield from _error_rows(errors[reported:], stats)
     if len(errors) >= _LIBXML2_MAX_ERRORS:
         stats.lines_read += 1
@@ -374,6 +403,16 @@ def _graphml_rows(path: Path, stats: ReadStats) -> Iterator[Row]:
     if stats.elements_read == 0:
         hint = f" (first GraphML error, line {errors[0].line}: {errors[0].message.strip()})" if errors else ""
         raise KgExportError(f"no node or edge element could be read from KG export {path}{hint}")
+
+
+_ROOT_END_TAG = re.compile(rb"</(?:[A-Za-z_][\w.-]*:)?graphml\s*>\s*\Z")
+
+
+def _ends_with_root_end_tag(path: Path, tail_bytes: int = 4096) -> bool:
+    """Whether the file's last non-blank text is the </graphml> end tag (APOC writes nothing after it)."""
+    with path.open("rb") as handle:
+        handle.seek(max(handle.seek(0, os.SEEK_END) - tail_bytes, 0))
+        return _ROOT_END_TAG.search(handle.read()) is not None
 
 
 def _error_rows(errors: list[etree._LogEntry], stats: ReadStats) -> Iterator[Row]:
