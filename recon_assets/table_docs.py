@@ -5,7 +5,7 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
         "snapshot_id": "First 16 hex digits of the export file's SHA-256.",
         "sha256": "SHA-256 of the export file.",
         "source": "Local path, or hf://<repo>@<commit>/<file> for the Hugging Face KG.",
-        "format": "apoc_jsonl or apoc_graphml, detected from the content.",
+        "format": "apoc_jsonl, apoc_graphml or apoc_cypher, detected from the content.",
         "size_bytes": "File size in bytes.",
         "lines_read": "JSON lines read (GraphML: node, edge and hyperedge elements, plus one row per syntax error).",
         "nodes_accepted": "Nodes loaded into kg_nodes.",

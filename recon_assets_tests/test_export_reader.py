@@ -71,9 +71,9 @@ def test_detect_format_from_content(tmp_path: Path, name: str, content: bytes, f
         (None, "cannot read KG export"),  # missing file
         (b"", "is empty"),
         (b" \n\r\n\t", "is empty"),
-        (b"id,labels\n1,Dataset\n", "is neither APOC JSON-lines nor GraphML"),
-        (b'[{"type":"node"}]', "is neither APOC JSON-lines nor GraphML"),  # a JSON array, not JSON lines
-        (b"<html><body>404</body></html>", "is neither APOC JSON-lines nor GraphML"),
+        (b"id,labels\n1,Dataset\n", "is neither APOC JSON-lines, GraphML nor a Cypher export"),
+        (b'[{"type":"node"}]', "is neither APOC JSON-lines, GraphML nor a Cypher export"),  # a JSON array, not JSON lines
+        (b"<html><body>404</body></html>", "is neither APOC JSON-lines, GraphML nor a Cypher export"),
     ],
 )
 def test_unreadable_exports_raise_naming_the_file(tmp_path: Path, content: bytes | None, message: str) -> None:

@@ -396,7 +396,7 @@ def test_a_graphml_file_without_elements_fails_and_keeps_the_current_snapshot(co
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(None, "cannot read KG export"), (b"", "is empty"), (b"id,labels\n", "neither APOC JSON-lines nor GraphML")],
+    [(None, "cannot read KG export"), (b"", "is empty"), (b"id,labels\n", "neither APOC JSON-lines, GraphML nor a Cypher export")],
     ids=["missing", "empty", "neither format"],
 )
 def test_unreadable_export_raises_and_writes_nothing(con, tmp_path: Path, content: bytes | None, message: str) -> None:

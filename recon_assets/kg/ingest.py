@@ -182,7 +182,9 @@ def _judge_lines(con: duckdb.DuckDBPyConnection, path: Path, fmt: KgFormat, prog
     if failures:
         raise failures[0]
     _read_back_reject_heads(con, path)
-    progress(f"read {stats.lines_read:,} lines of {path.name}")
+    skipped = ", ".join(f"{count:,} {kind}" for kind, count in stats.skipped_statements.items())
+    # A Cypher export's statements without elements (transactions, schema, APOC's clean-up) are no lines: said here.
+    progress(f"read {stats.lines_read:,} lines of {path.name}" + (f" (statements without elements skipped: {skipped})" if skipped else ""))
     return stats
 
 
