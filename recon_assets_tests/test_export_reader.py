@@ -56,6 +56,11 @@ APOC_SHAPED = apoc_graphml(
         ("graph.json", APOC_SHAPED.encode(), KgFormat.APOC_GRAPHML),
         ("graph", b"\xef\xbb\xbf\n\n  " + NODE, KgFormat.APOC_JSONL),  # BOM and leading blank lines
         ("graph.xml", b"<graphml>\n</graphml>", KgFormat.APOC_GRAPHML),
+        # APOC's Cypher export starts with a transaction (cypher-shell, neo4j-shell) or, plain, with a statement.
+        ("graph.cypher", b":begin\nCREATE CONSTRAINT UNIQUE_IMPORT_NAME FOR (node:`UNIQUE IMPORT LABEL`) ...", KgFormat.APOC_CYPHER),
+        ("graph.cypher", b"BEGIN\nCREATE (:Dataset {name:\"x\"});\nCOMMIT\n", KgFormat.APOC_CYPHER),
+        ("export.txt", b"UNWIND [{_id:0, properties:{}}] AS row\n", KgFormat.APOC_CYPHER),
+        ("graph.json", b"\xef\xbb\xbf\n:param rows => []\n", KgFormat.APOC_CYPHER),
     ],
 )
 def test_detect_format_from_content(tmp_path: Path, name: str, content: bytes, fmt: KgFormat) -> None:

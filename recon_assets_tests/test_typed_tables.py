@@ -426,6 +426,12 @@ GRAPHML_YEAR = (
 )
 
 
+CYPHER_YEAR = (
+    "UNWIND [{{_id:1, properties:{{year:{year}}}}}] AS row\n"
+    "CREATE (n:`UNIQUE IMPORT LABEL`{{`UNIQUE IMPORT ID`: row._id}}) SET n += row.properties SET n:Publication;\n"
+)
+
+
 @pytest.mark.parametrize(
     ("name", "content"),
     [
@@ -434,8 +440,11 @@ GRAPHML_YEAR = (
         ("graph.json", '{"type":"node","id":"1","labels":["Publication"],"properties":{"year":["1988"]}}\n'),
         ("graph.graphml", GRAPHML_YEAR.format(year="[1988]")),  # APOC's text for the string "[1988]" and the list [1988] alike
         ("graph.graphml", GRAPHML_YEAR.format(year='["1988"]')),
+        ("graph.cypher", CYPHER_YEAR.format(year='"[1988]"')),
+        ("graph.cypher", CYPHER_YEAR.format(year="[1988]")),
     ],
-    ids=["JSON-lines string", "JSON-lines list", "JSON-lines list of a string", "GraphML", "GraphML list of a string"],
+    ids=["JSON-lines string", "JSON-lines list", "JSON-lines list of a string", "GraphML", "GraphML list of a string",
+         "Cypher string", "Cypher list"],
 )
 def test_a_bracketed_or_one_element_list_year_is_that_year_in_every_format(tmp_path: Path, name: str, content: str) -> None:
     """Issue 14: 1988 from JSON-lines, 'not a year: list' from GraphML, for what APOC writes the same way in both."""

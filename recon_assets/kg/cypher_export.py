@@ -283,7 +283,7 @@ def cypher_rows(path: Path, stats: Any, max_line_bytes: int, raw_text_limit: int
     when the file ends inside a statement, inside a transaction, or (having created APOC's UNIQUE_IMPORT_NAME
     constraint) before the clean-up that drops it: what a cut or still-copying export looks like.
     """
-    state = CypherReadState()
+    state = CypherReadState(constraints=_constraints(path))
     pending: _Statement | None = None
     with path.open("rb") as handle:
         for number, text, error in _lines(handle, max_line_bytes):
@@ -324,6 +324,17 @@ def cypher_rows(path: Path, stats: Any, max_line_bytes: int, raw_text_limit: int
             "clean-up that drops it"
         )
     stats.skipped_statements = dict(sorted(state.skipped.items()))
+
+
+def _constraints(path: Path) -> dict[str, list[str]]:
+    """Label -> key properties of the export's uniqueness constraints, read ahead: the one-statement-an-element
+    export writes its nodes before its schema, and a constrained node is known by its key."""
+    state = CypherReadState()
+    with path.open("rb") as handle:
+        for line in handle:
+            if line[:17].upper() == b"CREATE CONSTRAINT":
+                _note_schema(line.decode("utf-8", "replace").strip(), 0, state)
+    return state.constraints
 
 
 def _lines(handle, max_line_bytes: int) -> Iterator[tuple[int, str | None, str | None]]:
