@@ -7,7 +7,7 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
         "source": "Local path, or hf://<repo>@<commit>/<file> for the Hugging Face KG.",
         "format": "apoc_jsonl, apoc_graphml or apoc_cypher, detected from the content.",
         "size_bytes": "File size in bytes.",
-        "lines_read": "JSON lines read (GraphML: node, edge and hyperedge elements, plus one row per syntax error).",
+        "lines_read": "JSON lines read (GraphML: node, edge and hyperedge elements, plus one row per syntax error; Cypher: element rows, plus one per statement that could not be read).",
         "nodes_accepted": "Nodes loaded into kg_nodes.",
         "relationships_accepted": "Relationships loaded into kg_relationships.",
         "rejected": "Lines in kg_rejects; lines_read = nodes_accepted + relationships_accepted + rejected.",
@@ -18,13 +18,13 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
     },
     "kg_nodes": {
         "node_id": "The node's id in the export (current snapshot only).",
-        "line_number": "Line of the JSON-lines file (GraphML: the element's line) it came from.",
+        "line_number": "Line of the JSON-lines file (GraphML: the element's line; Cypher: the line its statement starts on) it came from.",
         "labels": "Node labels, e.g. [Publication].",
         "properties": "Node properties as found (JSON object).",
     },
     "kg_relationships": {
         "relationship_id": "The relationship's id in the export (current snapshot only).",
-        "line_number": "Line of the JSON-lines file (GraphML: the element's line) it came from.",
+        "line_number": "Line of the JSON-lines file (GraphML: the element's line; Cypher: the line its statement starts on) it came from.",
         "rel_type": "Relationship type, e.g. USES_DATASET.",
         "start_id": "node_id of the start node (the KG's direction as built, e.g. the Publication of USES_DATASET).",
         "end_id": "node_id of the end node.",
@@ -33,7 +33,7 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
     "kg_rejects": {
         "snapshot_id": "Snapshot the line belongs to.",
         "source": "Where the file came from.",
-        "line_number": "1-based line of the JSON-lines file, or the GraphML element's line.",
+        "line_number": "1-based line of the JSON-lines file, the GraphML element's line, or the line the Cypher statement starts on.",
         "element_id": "The node or relationship id, when it could be read.",
         "reason": "Why the line was rejected (malformed JSON, duplicate node id, missing endpoint, ...).",
         "raw": "The offending text, cut to 500 characters.",

@@ -438,3 +438,11 @@ def test_the_writer_groups_rows_as_apoc_does(tmp_path: Path) -> None:
         f":begin\nMATCH (n:{UIL})  WITH n LIMIT 3 REMOVE n:{UIL} REMOVE n.{UID};\n:commit\n"
         ":begin\nDROP CONSTRAINT UNIQUE_IMPORT_NAME;\n:commit\n"
     )
+
+
+def test_schema_await_inside_an_open_transaction_does_not_close_it(con, tmp_path: Path) -> None:
+    path = tmp_path / "graph.cypher"
+    path.write_text(NODES.replace(":begin", "BEGIN").replace(":commit\n", "SCHEMA AWAIT\n"), encoding="utf-8")
+
+    with pytest.raises(KgExportError, match=r"the transaction begun at line 1 is never committed"):
+        ingest_export(con, path, "test")

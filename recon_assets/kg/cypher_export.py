@@ -84,8 +84,9 @@ Row = tuple[int, int | None, str | None, str | None, int | None]
 # APOC's Util.quote: a name is written bare when it is a Java identifier (without $), else in backticks, as is.
 _NAME = r"(?:`[^`]*`|[^\W\d][\w]*)"
 _LABELS = rf"(?:\s*:\s*{_NAME})+"
-_STRING_BODY = r'"(?:[^"\\]|\\.)*"'
-_QUOTED_BODY = r"'(?:[^'\\]|\\.)*'"
+# Unrolled ("[^"\\]*(?:\\.[^"\\]*)*"): a string's long runs of plain characters are one tight loop of the regex engine.
+_STRING_BODY = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_QUOTED_BODY = r"'[^'\\]*(?:\\.[^'\\]*)*'"
 _TEMPORAL = "date|datetime|localdatetime|time|localtime|duration"
 _LITERAL_TOKEN = re.compile(
     rf"""(?P<string>{_STRING_BODY})
@@ -102,6 +103,10 @@ _RAW_CONTROL = re.compile(r"[\x00-\x1f]")
 _NON_JSON_ESCAPE = re.compile(r"\\(?:[^\"\\/bfnrtu]|u(?![0-9A-Fa-f]{4}))")
 _CYPHER_ESCAPE = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|(.))", re.S)
 _SIMPLE_ESCAPES = {"\\": "\\", "'": "'", '"': '"', "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t", "/": "/"}
+
+
+# One encoder for every element (json.dumps with options builds a new one a call).
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 class CypherValueError(ValueError):
@@ -127,16 +132,30 @@ def _json_token(match: re.Match) -> str:
     kind = match.lastgroup
     token = match.group(kind if kind != "argument" else "temporal")
     if kind == "string":
-        # Nearly always valid JSON as it stands: APOC's five escapes are JSON's.
+        # Valid JSON as it stands unless it holds a raw control character or an escape JSON lacks.
         if _RAW_CONTROL.search(token) or _NON_JSON_ESCAPE.search(token):
-            return json.dumps(_cypher_string(token), ensure_ascii=False)
+            return _encode(_cypher_string(token))
         return token
+    return _json_other(kind, token, match)
+
+
+def _json_token_clean(match: re.Match) -> str:
+    """_json_token for a text known to hold no raw control character and no escape JSON lacks (nearly always:
+    APOC's five escapes are JSON's): its double-quoted strings are JSON strings as they stand."""
+    kind = match.lastgroup
+    if kind == "string":
+        return match.group("string")
+    return _json_other(kind, match.group(kind if kind != "argument" else "temporal"), match)
+
+
+def _json_other(kind: str, token: str, match: re.Match) -> str:
     if kind == "quoted":
-        return json.dumps(_cypher_string(token), ensure_ascii=False)
+        return _encode(_cypher_string(token))
     if kind == "key":
-        return json.dumps(token[1:-1] if token.startswith("`") else token, ensure_ascii=False)
+        # A bare key is an identifier: nothing in it needs escaping in JSON.
+        return _encode(token[1:-1]) if token.startswith("`") else f'"{token}"'
     if kind in ("temporal", "argument"):
-        return json.dumps(_cypher_string(match.group("argument")), ensure_ascii=False)
+        return _encode(_cypher_string(match.group("argument")))
     if kind == "nonfinite":
         return f'"{token}"'  # as APOC's JSON export (Jackson) writes a non-finite double
     if token in ("true", "false", "null"):
@@ -151,7 +170,8 @@ def cypher_literal_to_json(text: str) -> str:
         CypherValueError: a bare word or a function that is not a value APOC writes (e.g. `point(`), or an
             unknown string escape. JSON syntax errors are left to the JSON parser.
     """
-    return _LITERAL_TOKEN.sub(_json_token, text)
+    clean = _RAW_CONTROL.search(text) is None and _NON_JSON_ESCAPE.search(text) is None
+    return _LITERAL_TOKEN.sub(_json_token_clean if clean else _json_token, text)
 
 
 def parse_cypher_literal(text: str) -> Any:
@@ -361,7 +381,8 @@ def _size(limit: int) -> str:
 
 
 def _is_transaction(stripped: str) -> bool:
-    return stripped.lower() in _TRANSACTION_OPEN | _TRANSACTION_CLOSE or stripped.upper() == "SCHEMA AWAIT"
+    # The length first: data lines run to megabytes, and are never a transaction command.
+    return len(stripped) <= 12 and (stripped.lower() in _TRANSACTION_OPEN | _TRANSACTION_CLOSE or stripped.upper() == "SCHEMA AWAIT")
 
 
 def _reject(stats: Any, line_number: int, text: str | None, reason: str, raw_text_limit: int) -> Row:
@@ -373,7 +394,7 @@ def _reject(stats: Any, line_number: int, text: str | None, reason: str, raw_tex
 def _element(stats: Any, line_number: int, element: dict) -> Row:
     stats.lines_read += 1
     stats.elements_read += 1
-    return stats.lines_read, line_number, json.dumps(element, ensure_ascii=False), None, None
+    return stats.lines_read, line_number, _encode(element), None, None
 
 
 def _unterminated(statement: _Statement, stats: Any, raw_text_limit: int, where: str) -> Iterator[Row]:
@@ -384,8 +405,11 @@ def _statement_rows(statement: _Statement, state: CypherReadState, stats: Any, r
     text = statement.text.strip()
     first = statement.lines[0].strip()
     if _is_transaction(first):
-        state.open_transaction = statement.line_number if first.lower() in _TRANSACTION_OPEN else None
-        state.skipped["transaction"] += 1
+        if first.lower() in _TRANSACTION_OPEN:
+            state.open_transaction = statement.line_number
+        elif first.lower() in _TRANSACTION_CLOSE:
+            state.open_transaction = None
+        state.skipped["transaction"] += 1  # SCHEMA AWAIT (neo4j-shell) counts here too: it changes no transaction
         return
     for kind, pattern in _SKIPPED:
         if pattern.fullmatch(text):

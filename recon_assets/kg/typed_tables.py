@@ -109,8 +109,8 @@ def publication_keys(dois: pd.Series, global_ids: pd.Series, node_ids: pd.Series
     another DOI-less Publication node has the same globalId: then each of them is keyed by its node id.
 
     Why not merge them: the KG's globalId is uuid5(NAMESPACE_DNS, DOI) (dataset card of DOI 10.57967/hf/3463), so
-    every publication without a DOI gets the globalId of the same empty or placeholder DOI; a shared globalId
-    between DOI-less nodes identifies no paper. Merging kept only one node's title and year and scored the other's
+    publications without a DOI can get the globalId of the same empty or placeholder DOI (uuid5 of "" is
+    4ebd0208-8328-5d69-8c44-ec50939c0967); a globalId shared between DOI-less nodes identifies no paper. Merging kept only one node's title and year and scored the other's
     USES_DATASET edge as the first one's (issue 14). Kept apart, each keeps its own text and edges; two nodes that
     really are one paper without a DOI are then scored twice, which shows, where a merge lost one silently.
 
