@@ -97,6 +97,9 @@ _LITERAL_TOKEN = re.compile(
       | (?<![\w.])(?P<word>[^\W\d]\w*)""",
     re.X,
 )
+_BARE_KEY = re.compile(r"(?<![\w.])([^\W\d]\w*)(?=\s*:)")
+# A bare word that is not a key once _BARE_KEY quoted them, nor true / false / null (nor the E of 1.0E-5).
+_OTHER_WORD = re.compile(r'(?<![\w."])(?!(?:true|false|null)\b)[^\W\d]\w*')
 # Characters a JSON string may not hold raw (RFC 8259, section 7) but APOC leaves unescaped.
 _RAW_CONTROL = re.compile(r"[\x00-\x1f]")
 # Cypher escapes JSON does not have (APOC writes none: its strings only have \\ \n \r \t \").
@@ -170,6 +173,12 @@ def cypher_literal_to_json(text: str) -> str:
         CypherValueError: a bare word or a function that is not a value APOC writes (e.g. `point(`), or an
             unknown string escape. JSON syntax errors are left to the JSON parser.
     """
+    if '"' not in text and "'" not in text and "`" not in text:
+        # No string and no quoted name (a relationship batch without properties, mostly): the bare keys are quoted by
+        # one template substitution, without a Python call a token, when no other bare word is left.
+        converted = _BARE_KEY.sub(r'"\1"', text)
+        if _OTHER_WORD.search(converted) is None:
+            return converted
     clean = _RAW_CONTROL.search(text) is None and _NON_JSON_ESCAPE.search(text) is None
     return _LITERAL_TOKEN.sub(_json_token_clean if clean else _json_token, text)
 
@@ -459,6 +468,9 @@ def _unwind_rows(statement: _Statement, rows_text: str, state: CypherReadState, 
     if node := _UNWIND_NODE.fullmatch(clause):
         make = _node_row_maker(node)
     elif relationship := _UNWIND_RELATIONSHIP.fullmatch(clause):
+        if _PLAIN_RELATIONSHIP_LIST.fullmatch(rows_text) and _by_unique_import_id(relationship):
+            yield from _plain_relationship_rows(relationship, rows_text, rows_line, state, stats)
+            return
         make = _relationship_row_maker(relationship, state)
     else:
         raise CypherValueError(f"not an UNWIND statement APOC's Cypher export writes: {clause[:80]!r}")
@@ -469,6 +481,36 @@ def _unwind_rows(statement: _Statement, rows_text: str, state: CypherReadState, 
             yield _reject(stats, rows_line, json.dumps(row, ensure_ascii=False), "UNWIND row is not a map", raw_text_limit)
         else:
             yield _element(stats, rows_line, make(row))
+
+
+# The commonest rows of all (the KG's relationships carry no properties): `{start: {_id:0}, end: {_id:2}, properties:{}}`.
+_PLAIN_RELATIONSHIP = r"\{start: \{_id:(-?\d+)\}, end: \{_id:(-?\d+)\}, properties:\{\}\}"
+_PLAIN_RELATIONSHIP_LIST = re.compile(rf"\[{_PLAIN_RELATIONSHIP}(?:, {_PLAIN_RELATIONSHIP})*\]")
+_PLAIN_RELATIONSHIP_ROW = re.compile(_PLAIN_RELATIONSHIP)
+
+
+def _by_unique_import_id(clause: re.Match) -> bool:
+    return (
+        unquote(clause.group("start_label")) == unquote(clause.group("end_label")) == UNIQUE_ID_LABEL
+        and clause.group("with_id") is None
+        and _row_key(clause.group("start_key")) == _row_key(clause.group("end_key")) == [(UNIQUE_ID_PROPERTY, "_id")]
+    )
+
+
+def _plain_relationship_rows(clause: re.Match, rows_text: str, rows_line: int, state: CypherReadState, stats: Any) -> Iterator[Row]:
+    """The elements _relationship_row_maker makes of plain rows, byte for byte, without a JSON round trip a row
+    (at v1.2.0 size 436,203 of the 586,554 rows: a third of the reading time went to them)."""
+    rel_type = unquote(clause.group("type"))
+    label = _encode(rel_type)
+    merge = clause.group("op") == "MERGE"
+    for start, end in _PLAIN_RELATIONSHIP_ROW.findall(rows_text):
+        state.relationships += 1
+        relationship_id = _encode(f"{int(start)}-[{rel_type}]->{int(end)}" if merge else f"rel:{state.relationships}")
+        stats.lines_read += 1
+        stats.elements_read += 1
+        element = (f'{{"type":"relationship","label":{label},"start":{{"id":{int(start)}}},"end":{{"id":{int(end)}}},'
+                   f'"id":{relationship_id},"properties":{{}}}}')
+        yield stats.lines_read, rows_line, element, None, None
 
 
 def _list_items(rows_text: str) -> Iterator[Any]:
