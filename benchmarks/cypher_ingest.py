@@ -21,6 +21,7 @@ from pathlib import Path
 from benchmarks.generate_kg import generate, parse_scale, plan_counts
 
 FILES = {"jsonl": "graph.json", "graphml": "graph.graphml", "cypher": "graph.cypher"}
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 def ingest_once(path: Path, database: Path) -> dict:
@@ -78,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ingesting {FILES[fmt]} ...", file=sys.stderr)
         child = subprocess.run(
             [sys.executable, "-m", "benchmarks.cypher_ingest", "--workdir", str(args.workdir), "--ingest-one", str(kg / FILES[fmt]), str(database)],
-            capture_output=True, text=True, check=True,
+            capture_output=True, text=True, check=True, cwd=REPO_ROOT,
         )
         report["ingest"][fmt] = json.loads(child.stdout.strip().splitlines()[-1])
         database.unlink(missing_ok=True)

@@ -149,3 +149,19 @@ def test_the_floor_references_load_under_the_pipelines_memory_limit():
     """The benchmark's fresh interpreter does not import the project, so the limit is written twice: kept equal here."""
     assert REFERENCE_MEMORY_LIMIT == DEFAULT_DUCKDB_MEMORY_LIMIT
 
+
+
+def test_the_ingest_benchmark_reports_each_format(tmp_path, capsys):
+    """benchmarks/cypher_ingest.py at a tiny scale: a report per format whose counts are the manifest's (no timing asserted)."""
+    from benchmarks.cypher_ingest import main
+
+    assert main(["--workdir", str(tmp_path), "--scale", str(TINY), "--formats", "cypher,jsonl"]) == 0
+
+    report = json.loads(capsys.readouterr().out)
+    manifest = json.loads((tmp_path / "kg" / "manifest.json").read_text())
+    assert set(report["ingest"]) == {"cypher", "jsonl"}
+    for figures in report["ingest"].values():
+        assert (figures["lines_read"], figures["nodes"], figures["relationships"], figures["rejected"]) == (
+            manifest["lines"], manifest["nodes"], manifest["relationships"], manifest["malformed_total"],
+        )
+        assert figures["seconds"] > 0 and figures["peak_rss_mb"] > 0
