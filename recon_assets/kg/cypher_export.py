@@ -174,8 +174,8 @@ def cypher_literal_to_json(text: str) -> str:
             unknown string escape. JSON syntax errors are left to the JSON parser.
     """
     if '"' not in text and "'" not in text and "`" not in text:
-        # No string and no quoted name (a relationship batch without properties, mostly): the bare keys are quoted by
-        # one template substitution, without a Python call a token, when no other bare word is left.
+        # No string and no quoted name (relationship rows with numeric properties, mostly): the bare keys are quoted by
+        # one template substitution instead of _json_token's branches, when no other bare word is left.
         converted = _BARE_KEY.sub(r'"\1"', text)
         if _OTHER_WORD.search(converted) is None:
             return converted
