@@ -1,10 +1,12 @@
-"""Write a deterministic synthetic NASA EO knowledge graph at the real KG's scale, as APOC JSON-lines and GraphML.
+"""Write a deterministic synthetic NASA EO knowledge graph at the real KG's scale, as APOC JSON-lines, GraphML
+and Cypher.
 
     python benchmarks/generate_kg.py --out DIR [--scale v1|v2|FLOAT] [--preset v1|v2] [--seed N]
-                                     [--format jsonl|graphml|both]
+                                     [--format jsonl|graphml|cypher|both|all]
 
-Writes DIR/graph.json, DIR/graph.graphml (as --format asks) and DIR/manifest.json (counts per label and
-type, malformed lines written, seed, bytes). Same seed and options -> byte-identical files.
+Writes DIR/graph.json, DIR/graph.graphml, DIR/graph.cypher (as --format asks: both = JSON-lines and GraphML, all =
+the three) and DIR/manifest.json (counts per label and type, malformed lines written, seed, bytes). Same seed and
+options -> byte-identical files.
 
 Counts (benchmarks/README.md has the tables and the reasons): `v1` is the v1.2.0 dataset card
 (150,351 nodes, 436,203 relationships, per-label counts, CITES and HAS_APPLIEDRESEARCHAREA); the other
@@ -42,7 +44,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from recon_assets.centrality.pagerank import DAMPING
-from recon_assets.kg.apoc_format import graphml_value
+from recon_assets.kg.apoc_format import ApocCypherWriter, graphml_value
 from recon_assets.kg.authors import author_names
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.research_areas import research_area_labels
@@ -171,6 +173,9 @@ class Material:
     family_names: list[str]
     doi_skeletons: list[tuple[str, tuple[int, ...]]]  # ('10.3390/rs{}', (8,)): '{}' per digit run and its length
     datasets: list[dict]
+    # The real CMR records among them: a synthetic version family copies one's cmrId, daac and temporal extent (the
+    # sample's labelled-case datasets carry none of these, and made the generator fail past the first few families).
+    cmr_datasets: list[dict]
     dataset_sentences: list[str]
     version_tokens: list[str]
     others: dict[str, list[dict]]  # DataCenter, Instrument, Platform, Project: real property dicts
@@ -199,6 +204,7 @@ def load_material(sample: Path = SAMPLE_KG, people: Path = PEOPLE) -> Material:
         family_names=sorted({name.split()[-1] for name in authors}),
         doi_skeletons=_doi_skeletons(p.get("doi") or p.get("DOI") for p in publications),
         datasets=datasets,
+        cmr_datasets=[d for d in datasets if all(key in d for key in ("cmrId", "daac", "temporalExtentStart", "temporalExtentEnd"))],
         dataset_sentences=[s for d in datasets if d.get("abstract") for s in _SENTENCE_SPLIT.split(d["abstract"])],
         version_tokens=sorted({m.group(0) for d in datasets for m in _VERSION.finditer(d.get("longName", ""))}),
         others={label: by_label[label] for label in ("DataCenter", "Instrument", "Platform", "Project")},
@@ -595,7 +601,7 @@ class NodeFactory:
             # Synthetic datasets come in families of 3 versions of one real product, so version chains exist.
             family = (i - len(real)) // 3
             rng = self._rng("Dataset", i)
-            base = real[_mixed(family, 6) % len(real)]
+            base = m.cmr_datasets[_mixed(family, 6) % len(m.cmr_datasets)]
             version = rng.choice(m.version_tokens)
             long_name = base["longName"]
             long_name = _VERSION.sub(version, long_name, count=1) if _VERSION.search(long_name) else f"{long_name} {version}"
@@ -769,6 +775,33 @@ class GraphmlSink:
         return "".join(f'      <data key="{name}">{escape(graphml_value(value)[1])}</data>\n' for name, value in sorted(props.items()))
 
 
+class CypherSink:
+    """APOC's Cypher export with its defaults (`apoc.export.cypher.all`: UNWIND batches of 20 rows, 20,000 a
+    transaction, `UNIQUE IMPORT ID` scaffolding), written by recon_assets.kg.apoc_format.ApocCypherWriter. Endpoints
+    are named by id only, as APOC's Cypher export names them."""
+
+    def __init__(self, path: Path):
+        self.handle = path.open("w", encoding="utf-8", newline="\n", buffering=1 << 20)
+        self.writer: ApocCypherWriter | None = None
+
+    def start(self) -> None:
+        self.writer = ApocCypherWriter(self.handle)
+
+    def node(self, node_id: int, label: str, props: dict) -> None:
+        self.writer.node(node_id, [label], props)
+
+    def relationship(self, rel_id: int, rel_type: str, start: tuple[int, str], end: tuple[int, str], props: dict) -> None:
+        self.writer.relationship((start[0], [start[1]]), rel_type, (end[0], [end[1]]), props)
+
+    def truncated(self, spare_id: int) -> None:
+        """An UNWIND statement cut short (an interrupted write): no ';' before the next statement, one reject."""
+        self.writer.raw(f'UNWIND [{{_id:{spare_id}, properties:{{title:"cut sh\n')
+
+    def finish(self) -> None:
+        self.writer.close()
+        self.handle.close()
+
+
 # --------------------------------------------------------------------------------------------------------
 # Generation
 # --------------------------------------------------------------------------------------------------------
@@ -806,12 +839,13 @@ def generate(
     pagerank_missing_share: float = DEFAULT_PAGERANK_MISSING_SHARE,
     endpoint_properties: bool = True,
 ) -> dict:
-    """Write the KG in each format to `out` (graph.json / graph.graphml) and `out`/manifest.json.
+    """Write the KG in each format to `out` (graph.json / graph.graphml / graph.cypher) and `out`/manifest.json.
 
     Returns:
         The manifest: preset, scale, seed, options, node_counts, relationship_counts, nodes, relationships,
         malformed_lines (per kind), malformed_total, lines (= nodes + relationships + malformed_total, which
-        is also the number of GraphML node and edge elements) and files {format: {path, bytes}}.
+        is also the number of GraphML node and edge elements and of Cypher element rows and cut statements) and
+        files {format: {path, bytes}}.
     """
     out.mkdir(parents=True, exist_ok=True)
     material = load_material()
@@ -827,11 +861,13 @@ def generate(
     def endpoint_json(node_id: int) -> str | None:
         return _dumps(factory.properties(*layout.locate(node_id))) if node_id < layout.total else None
 
-    paths = {"jsonl": out / "graph.json", "graphml": out / "graph.graphml"}
-    sinks = [
-        JsonlSink(paths["jsonl"], endpoint_json if endpoint_properties else None) if fmt == "jsonl" else GraphmlSink(paths["graphml"], factory.v2)
-        for fmt in formats
-    ]
+    paths = {"jsonl": out / "graph.json", "graphml": out / "graph.graphml", "cypher": out / "graph.cypher"}
+    make_sink = {
+        "jsonl": lambda: JsonlSink(paths["jsonl"], endpoint_json if endpoint_properties else None),
+        "graphml": lambda: GraphmlSink(paths["graphml"], factory.v2),
+        "cypher": lambda: CypherSink(paths["cypher"]),
+    }
+    sinks = [make_sink[fmt]() for fmt in formats]
     # Malformed lines use ids no valid line has: spare node ids after the last node, relationship ids after the last one.
     spare_node_ids = itertools.count(layout.total)
     spare_rel_ids = itertools.count(relationships)
@@ -911,11 +947,12 @@ def parse_scale(text: str, preset: str) -> tuple[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, required=True, help="directory to write graph.json / graph.graphml / manifest.json")
+    parser.add_argument("--out", type=Path, required=True, help="directory to write graph.json / graph.graphml / graph.cypher / manifest.json")
     parser.add_argument("--scale", default="v1", help="v1 (v1.2.0 counts), v2 (v2.0.0 totals) or a factor of --preset, e.g. 0.01")
     parser.add_argument("--preset", choices=sorted(PRESETS), default="v1", help="what a numeric --scale multiplies (default v1)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--format", choices=("jsonl", "graphml", "both"), default="jsonl")
+    parser.add_argument("--format", choices=("jsonl", "graphml", "cypher", "both", "all"), default="jsonl",
+                        help="both: JSON-lines and GraphML; all: the three")
     parser.add_argument("--malformed-share", type=float, default=DEFAULT_MALFORMED_SHARE, help="share of malformed lines (default 0.0001)")
     parser.add_argument("--pagerank-missing-share", type=float, default=DEFAULT_PAGERANK_MISSING_SHARE,
                         help="share of Publication/Dataset nodes without pagerank_publication_dataset (1 forces recomputation)")
@@ -923,7 +960,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="relationship lines name endpoints by id and labels only (as the shipped sample), not with their properties")
     args = parser.parse_args(argv)
     preset, scale = parse_scale(args.scale, args.preset)
-    formats = ("jsonl", "graphml") if args.format == "both" else (args.format,)
+    formats = {"both": ("jsonl", "graphml"), "all": ("jsonl", "graphml", "cypher")}.get(args.format, (args.format,))
     manifest = generate(
         args.out, plan_counts(preset, scale), seed=args.seed, formats=formats, malformed_share=args.malformed_share,
         pagerank_missing_share=args.pagerank_missing_share, endpoint_properties=not args.no_endpoint_properties,

@@ -5,13 +5,15 @@
 (`../shared/data/real` is the developers' copy of the public source files named below; the sample itself needs
 nothing from it.)
 
-Writes four files, byte-identical on every run (everything sorted, no timestamps, selections by
+Writes five files, byte-identical on every run (everything sorted, no timestamps, selections by
 SHA-256 rank instead of a random generator):
 
 - `graph.json`: a Neo4j APOC JSON-lines export (all node lines, then all relationship lines; ids are
   strings; `properties` is left out when empty, as APOC does);
 - `graph.graphml`: the same graph in APOC's GraphML flavour (no `<key>` for `labels`/`label`, list
   properties as JSON array strings);
+- `graph.cypher`: the same graph as APOC's Cypher export writes it with its defaults, a conversion of
+  `graph.json` by `recon_assets.kg.apoc_format.cypher_from_json_lines` (UNWIND batches, `:begin`/`:commit`);
 - `README.md`: provenance of every part (verbatim real records vs. derived by a stated rule), the
   rules, and the counts per label and relationship type;
 - `openalex_cache.json`: the offline OpenAlex recording (the real works, cut to the fields requested).
@@ -45,7 +47,7 @@ import networkx as nx
 from lxml import etree
 
 from recon_assets.enrichment.openalex_records import SELECT_FIELDS
-from recon_assets.kg.apoc_format import graphml_value
+from recon_assets.kg.apoc_format import cypher_from_json_lines, graphml_value
 
 # ---------------------------------------------------------------------------------------------
 # Selection rules (each one is restated in the generated README)
@@ -867,8 +869,11 @@ def readme_text(
     lines = [
         "# Sample knowledge graph",
         "",
-        "A small NASA EO knowledge graph in the exact shape of the real export (Neo4j APOC `graph.json` JSON-lines",
-        "and `graph.graphml`), built only from real public records. Regenerate it, byte for byte, with",
+        "A small NASA EO knowledge graph in the exact shape of the real export (Neo4j APOC `graph.json` JSON-lines,",
+        "`graph.graphml` and `graph.cypher`), built only from real public records. `graph.cypher` is a conversion of",
+        "`graph.json` into the statements of APOC's Cypher export with its defaults (`apoc.export.cypher.all`: UNWIND",
+        "batches of 20 rows, `:begin`/`:commit`, APOC's `UNIQUE IMPORT ID` scaffolding; `recon_assets/kg/apoc_format.py`),",
+        "not an export made by Neo4j. Regenerate all, byte for byte, with",
         "",
         "    python data/build_sample.py --real ../shared/data/real --out data/sample",
         "",
@@ -1102,6 +1107,8 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "graph.json").write_text(apoc_json_lines(nodes, ids, rels), encoding="utf-8")
     (args.out / "graph.graphml").write_bytes(apoc_graphml(nodes, ids, rels))
+    with (args.out / "graph.json").open(encoding="utf-8") as lines, (args.out / "graph.cypher").open("w", encoding="utf-8") as cypher:
+        cypher_from_json_lines(lines, cypher)
     real_readme = (args.real / "README.md").read_text(encoding="utf-8")
     (args.out / "README.md").write_text(
         readme_text(graph, nodes, ids, rels, real_readme, families, identities) + labelled_readme(labelled) + OPENALEX_RECORDING_README,

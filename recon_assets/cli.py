@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="recon", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("run", help="materialize every asset and every research-area partition")
-    run.add_argument("--kg", type=Path, help="KG export (APOC JSON-lines or GraphML); default: the shipped sample")
+    run.add_argument("--kg", type=Path, help="KG export (APOC JSON-lines, GraphML or Cypher); default: the shipped sample")
     run.add_argument("--db", type=Path, help="DuckDB file to write; default data/recon.duckdb")
     run.add_argument("--as-of", type=date.fromisoformat, help="score as of this date (YYYY-MM-DD); default today")
     explain = commands.add_parser("explain", help="print every scored edge of a publication or dataset DOI")

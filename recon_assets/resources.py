@@ -65,7 +65,7 @@ class KgExportSource(dg.ConfigurableResource):
 
 
 class LocalKgExport(KgExportSource):
-    """A KG export file on local disk (APOC JSON-lines or GraphML)."""
+    """A KG export file on local disk (APOC JSON-lines, GraphML or Cypher)."""
 
     path: str
 

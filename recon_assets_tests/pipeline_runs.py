@@ -15,6 +15,7 @@ from recon_assets.resources import REPO_ROOT, AsOfDate, CrossrefResource, GroqJu
 
 SAMPLE_JSONL = REPO_ROOT / "data" / "sample" / "graph.json"
 SAMPLE_GRAPHML = REPO_ROOT / "data" / "sample" / "graph.graphml"
+SAMPLE_CYPHER = REPO_ROOT / "data" / "sample" / "graph.cypher"
 AS_OF = "2026-11-29"
 AREAS = research_area_partitions.get_partition_keys()
 RANGE_TAGS = {"dagster/asset_partition_range_start": AREAS[0], "dagster/asset_partition_range_end": AREAS[-1]}
@@ -42,10 +43,9 @@ class PipelineRun:
         return path
 
 
-def run_pipeline(kg_path: Path, workdir: Path, instance: dg.DagsterInstance) -> PipelineRun:
-    """The three jobs, as `recon run` launches them, against a fresh DuckDB file in `workdir`."""
-    database = workdir / "recon.duckdb"
-    defs = build_defs(
+def pipeline_defs(kg_path: Path, database: Path) -> dg.Definitions:
+    """The definitions `recon run` uses, on `kg_path` and the DuckDB file `database`, offline, as of AS_OF."""
+    return build_defs(
         {
             "kg_export": LocalKgExport(path=str(kg_path)),
             "duckdb": DuckDBResource(database=str(database)),
@@ -55,6 +55,12 @@ def run_pipeline(kg_path: Path, workdir: Path, instance: dg.DagsterInstance) -> 
             "groq_judge": GroqJudgeResource(offline=True),
         }
     )
+
+
+def run_pipeline(kg_path: Path, workdir: Path, instance: dg.DagsterInstance) -> PipelineRun:
+    """The three jobs, as `recon run` launches them, against a fresh DuckDB file in `workdir`."""
+    database = workdir / "recon.duckdb"
+    defs = pipeline_defs(kg_path, database)
     results = [
         defs.resolve_job_def("kg_tables_job").execute_in_process(instance=instance),
         defs.resolve_job_def("openalex_refresh_job").execute_in_process(instance=instance, tags=RANGE_TAGS),

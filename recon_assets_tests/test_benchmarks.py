@@ -21,15 +21,17 @@ from recon_assets.resources import DEFAULT_DUCKDB_MEMORY_LIMIT
 from recon_assets_tests.pipeline_runs import REPO_ROOT
 
 TINY = 0.002
-FILES = {"jsonl": "graph.json", "graphml": "graph.graphml"}
+FILES = {"jsonl": "graph.json", "graphml": "graph.graphml", "cypher": "graph.cypher"}
+# What a cut line becomes in each format: malformed JSON, a label-less GraphML node, a Cypher statement without its ';'.
+CUT_REASON = {"jsonl": "malformed", "graphml": "node", "cypher": "Cypher"}
 GRAPHML = "{http://graphml.graphdrawing.org/xmlns}"
 
 
 @pytest.fixture(scope="module", params=sorted(PRESETS))
 def generated(request, tmp_path_factory) -> tuple[Path, dict]:
-    """A tiny KG of each preset in both formats, and its manifest."""
+    """A tiny KG of each preset in the three formats, and its manifest."""
     out = tmp_path_factory.mktemp(f"kg_{request.param}")
-    return out, generate(out, plan_counts(request.param, TINY), seed=7, formats=("jsonl", "graphml"))
+    return out, generate(out, plan_counts(request.param, TINY), seed=7, formats=tuple(FILES))
 
 
 def _element_counts(path: Path, fmt: str) -> Counter:
@@ -53,7 +55,7 @@ def _element_counts(path: Path, fmt: str) -> Counter:
 
 def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path):
     plan = plan_counts("v1", TINY)
-    written = {name: generate(tmp_path / name, plan, seed=seed, formats=("jsonl", "graphml")) for name, seed in (("a", 1), ("b", 1), ("c", 2))}
+    written = {name: generate(tmp_path / name, plan, seed=seed, formats=tuple(FILES)) for name, seed in (("a", 1), ("b", 1), ("c", 2))}
     for file in FILES.values():
         assert (tmp_path / "a" / file).read_bytes() == (tmp_path / "b" / file).read_bytes()
         assert (tmp_path / "a" / file).read_bytes() != (tmp_path / "c" / file).read_bytes()
@@ -85,7 +87,7 @@ def test_full_scale_totals_are_the_dataset_cards(preset, nodes, relationships):
 
 def test_json_and_graphml_hold_the_same_elements(generated):
     out, manifest = generated
-    jsonl, graphml = (_element_counts(out / FILES[fmt], fmt) for fmt in FILES)
+    jsonl, graphml = (_element_counts(out / FILES[fmt], fmt) for fmt in ("jsonl", "graphml"))
     # Each format carries its malformed lines differently (a cut JSON line vs a label-less GraphML node),
     # so compare the valid elements: every count the manifest promises, plus the repeated node ids.
     expected = Counter({**manifest["node_counts"], **manifest["relationship_counts"]})
@@ -105,8 +107,8 @@ def test_manifest_matches_what_the_ingest_reads(generated, fmt, tmp_path):
     assert summary.lines_read == manifest["lines"] == summary.nodes_accepted + summary.relationships_accepted + summary.rejected
     assert summary.rejected == manifest["malformed_total"] > 0
     assert (summary.node_counts, summary.relationship_counts) == (manifest["node_counts"], manifest["relationship_counts"])
-    # One reason per malformed kind: cut line / label-less node, repeated node id, missing end node.
-    assert rejects == Counter({"malformed" if fmt == "jsonl" else "node": manifest["malformed_lines"]["truncated"],
+    # One reason per malformed kind: cut line (CUT_REASON), repeated node id, missing end node.
+    assert rejects == Counter({CUT_REASON[fmt]: manifest["malformed_lines"]["truncated"],
                                "duplicate": manifest["malformed_lines"]["duplicate_node_id"],
                                "end": manifest["malformed_lines"]["dangling_endpoint"]})
 
@@ -178,3 +180,19 @@ def test_judge_labelled_pairs_reports_every_set_with_its_denominator():
             assert counts["judged_contradicted"] <= counts["cue_contradiction"] <= counts["pairs"]
             assert counts["judged_contradicted"] + counts["below_similarity_gate"] <= counts["pairs"]
     assert cue_texts_per_second(["The model overestimated rainfall."], repeats=1) > 0
+
+
+def test_the_ingest_benchmark_reports_each_format(tmp_path, capsys):
+    """benchmarks/cypher_ingest.py at a tiny scale: a report per format whose counts are the manifest's (no timing asserted)."""
+    from benchmarks.cypher_ingest import main
+
+    assert main(["--workdir", str(tmp_path), "--scale", str(TINY), "--formats", "cypher,jsonl"]) == 0
+
+    report = json.loads(capsys.readouterr().out)
+    manifest = json.loads((tmp_path / "kg" / "manifest.json").read_text())
+    assert set(report["ingest"]) == {"cypher", "jsonl"}
+    for figures in report["ingest"].values():
+        assert (figures["lines_read"], figures["nodes"], figures["relationships"], figures["rejected"]) == (
+            manifest["lines"], manifest["nodes"], manifest["relationships"], manifest["malformed_total"],
+        )
+        assert figures["seconds"] > 0 and figures["peak_rss_mb"] > 0

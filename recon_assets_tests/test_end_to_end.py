@@ -18,7 +18,7 @@ from recon_assets.kg.doi import canonical_doi
 from recon_assets.paths import REPO_ROOT
 from recon_assets.reliability.labels import LABELS
 
-from recon_assets_tests.pipeline_runs import AREAS, AS_OF, SAMPLE_GRAPHML, SAMPLE_JSONL, run_pipeline
+from recon_assets_tests.pipeline_runs import AREAS, AS_OF, SAMPLE_CYPHER, SAMPLE_GRAPHML, SAMPLE_JSONL, pipeline_defs, run_pipeline
 
 SCORE_COLUMNS = "research_area, dataset_id, publication_id, centrality, recency, coherence, coherence_status, reliability, label, reason"
 
@@ -315,3 +315,42 @@ def test_a_recorded_comment_and_its_reply_reach_the_edge_and_the_dataset_verdict
         "SELECT verdict, contradicted, contradiction_reason FROM dataset_verdicts WHERE research_area = ? AND dataset_id = ?", [area, dataset]
     )
     assert verdict == "CONTRADICTED" and contradicted and "comments on [" in why and "(answered by its authors: debated)" in why
+
+def test_cypher_export_gives_exactly_the_typed_tables_of_json_lines(sample_run, tmp_path):
+    """Issue 14: the shipped sample as APOC's Cypher export (data/sample/graph.cypher, converted from graph.json)
+    through kg_tables_job. Its relationship ids are the file's own (APOC's Cypher export carries none): they are
+    mapped to the JSON-lines ids by type and endpoints before comparing."""
+    database = tmp_path / "cypher.duckdb"
+    defs = pipeline_defs(SAMPLE_CYPHER, database)
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        assert defs.resolve_job_def("kg_tables_job").execute_in_process(instance=instance).success
+    with duckdb.connect(str(database), read_only=True) as con:
+        tables = sorted(name for (name,) in con.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_name NOT LIKE 'kg\\_%' ESCAPE '\\'"
+        ).fetchall())
+        cypher_ids = dict(con.execute(
+            "SELECT relationship_id, rel_type || ':' || start_id || '->' || end_id FROM kg_relationships"
+        ).fetchall())
+        (summary_format,) = con.execute("SELECT format FROM kg_snapshots").fetchone()
+        cypher_tables = {table: con.execute(f"SELECT * FROM {table}").df() for table in tables}
+    json_ids = {pattern: relationship_id for relationship_id, pattern in sample_run.query(
+        "SELECT relationship_id, rel_type || ':' || start_id || '->' || end_id FROM kg_relationships"
+    )}
+    assert len(json_ids) == len(cypher_ids)  # one relationship a pattern in the sample: the mapping is exact
+
+    assert summary_format == "apoc_cypher"
+    assert tables == ["centrality_reference", "dataset_lineage", "dataset_publication_edges", "datasets", "publication_centrality",
+                      "publication_citations", "publication_research_areas", "publications"]
+    for table, frame in cypher_tables.items():
+        with duckdb.connect(str(sample_run.database), read_only=True) as con:
+            expected = con.execute(f"SELECT * FROM {table}").df()
+        if "snapshot_id" in frame:  # the file's SHA-256, which differs by construction
+            frame, expected = frame.drop(columns="snapshot_id"), expected.drop(columns="snapshot_id")
+        if "relationship_ids" in frame:
+            frame["relationship_ids"] = [sorted(json_ids[cypher_ids[i]] for i in ids) for ids in frame["relationship_ids"]]
+            expected["relationship_ids"] = [sorted(ids) for ids in expected["relationship_ids"]]
+        key = list(frame.columns[:2])
+        actual_rows = frame.sort_values(key).reset_index(drop=True).to_dict("records")
+        expected_rows = expected.sort_values(key).reset_index(drop=True).to_dict("records")
+        assert len(actual_rows) == len(expected_rows) > 0, table
+        assert json.dumps(actual_rows, default=str, sort_keys=True) == json.dumps(expected_rows, default=str, sort_keys=True), table

@@ -56,6 +56,11 @@ APOC_SHAPED = apoc_graphml(
         ("graph.json", APOC_SHAPED.encode(), KgFormat.APOC_GRAPHML),
         ("graph", b"\xef\xbb\xbf\n\n  " + NODE, KgFormat.APOC_JSONL),  # BOM and leading blank lines
         ("graph.xml", b"<graphml>\n</graphml>", KgFormat.APOC_GRAPHML),
+        # APOC's Cypher export starts with a transaction (cypher-shell, neo4j-shell) or, plain, with a statement.
+        ("graph.cypher", b":begin\nCREATE CONSTRAINT UNIQUE_IMPORT_NAME FOR (node:`UNIQUE IMPORT LABEL`) ...", KgFormat.APOC_CYPHER),
+        ("graph.cypher", b"BEGIN\nCREATE (:Dataset {name:\"x\"});\nCOMMIT\n", KgFormat.APOC_CYPHER),
+        ("export.txt", b"UNWIND [{_id:0, properties:{}}] AS row\n", KgFormat.APOC_CYPHER),
+        ("graph.json", b"\xef\xbb\xbf\n:param rows => []\n", KgFormat.APOC_CYPHER),
     ],
 )
 def test_detect_format_from_content(tmp_path: Path, name: str, content: bytes, fmt: KgFormat) -> None:
@@ -71,9 +76,9 @@ def test_detect_format_from_content(tmp_path: Path, name: str, content: bytes, f
         (None, "cannot read KG export"),  # missing file
         (b"", "is empty"),
         (b" \n\r\n\t", "is empty"),
-        (b"id,labels\n1,Dataset\n", "is neither APOC JSON-lines nor GraphML"),
-        (b'[{"type":"node"}]', "is neither APOC JSON-lines nor GraphML"),  # a JSON array, not JSON lines
-        (b"<html><body>404</body></html>", "is neither APOC JSON-lines nor GraphML"),
+        (b"id,labels\n1,Dataset\n", "is neither APOC JSON-lines, GraphML nor a Cypher export"),
+        (b'[{"type":"node"}]', "is neither APOC JSON-lines, GraphML nor a Cypher export"),  # a JSON array, not JSON lines
+        (b"<html><body>404</body></html>", "is neither APOC JSON-lines, GraphML nor a Cypher export"),
     ],
 )
 def test_unreadable_exports_raise_naming_the_file(tmp_path: Path, content: bytes | None, message: str) -> None:

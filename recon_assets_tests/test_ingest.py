@@ -4,6 +4,7 @@ reason and line number, lines are conserved, and re-ingesting never duplicates."
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -223,6 +224,10 @@ def test_the_raw_text_of_every_kind_of_reject_is_read_back_from_the_file(
     path = tmp_path / "graph.json"
     ordered = [PUBLICATION, DATASET, *lines] if last else [PUBLICATION, *lines, DATASET]
     path.write_bytes(b"\xef\xbb\xbf" + line_end.join(ordered))
+    if last and kind in ("judged alone", "read error"):  # a last line cut short: the file is incomplete (issue 14)
+        with pytest.raises(KgExportError, match="truncated or still being copied"):
+            ingest_export(con, path, "test")
+        return
 
     summary = ingest_export(con, path, "test")
 
@@ -391,7 +396,7 @@ def test_a_graphml_file_without_elements_fails_and_keeps_the_current_snapshot(co
 
 @pytest.mark.parametrize(
     ("content", "message"),
-    [(None, "cannot read KG export"), (b"", "is empty"), (b"id,labels\n", "neither APOC JSON-lines nor GraphML")],
+    [(None, "cannot read KG export"), (b"", "is empty"), (b"id,labels\n", "neither APOC JSON-lines, GraphML nor a Cypher export")],
     ids=["missing", "empty", "neither format"],
 )
 def test_unreadable_export_raises_and_writes_nothing(con, tmp_path: Path, content: bytes | None, message: str) -> None:
@@ -600,3 +605,83 @@ def test_graphml_elements_lost_to_a_syntax_error_fail_the_ingest_and_keep_the_cu
 def test_graphml_element_tags_counts_across_block_boundaries(block_bytes: int) -> None:
     # the GraphML holds the same elements as the JSON-lines export: one line each
     assert graphml_element_tags(SAMPLE_GRAPHML, block_bytes=block_bytes) == len((SAMPLE / "graph.json").read_text().splitlines())
+
+
+# Issue 14: a KG file still being copied was ingested partially and the run exited 0.
+GOOD = b"\n".join([PUBLICATION, DATASET]) + b"\n"
+CUT_GRAPHML = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n<graph id="G" edgedefault="directed">\n'
+    '<node id="n1" labels=":Publication"><data key="labels">:Publication</data></node>\n'
+    '<node id="n2" labels=":Dataset"><data key="labels">:Dataset</data></node>\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "found"),
+    [
+        ("graph.json", GOOD + b'{"type":"relationship","id":"r1","label":"USES_DA',
+         r"its last line \(3\) has no newline at the end and is not valid JSON"),
+        ("graph.json", GOOD + b'{"type":"node","id":"d2","labels":["Dataset"],"properties":{"shortName":"caf\xc3',
+         r"its last line \(3\) has no newline at the end and is not valid JSON"),  # cut inside a UTF-8 character
+        ("graph.graphml", CUT_GRAPHML.encode(), r"it ends before its GraphML root element is closed \(no </graphml> at the end\)"),
+        ("graph.graphml", (CUT_GRAPHML + '<edge id="e1" source="n1" tar').encode(),
+         r"it ends before its GraphML root element is closed \(no </graphml> at the end\)"),
+    ],
+    ids=["JSON-lines cut mid-line", "JSON-lines cut mid-character", "GraphML cut between elements", "GraphML cut mid-element"],
+)
+def test_a_truncated_file_fails_and_keeps_the_current_snapshot(con, tmp_path: Path, name: str, content: bytes, found: str) -> None:
+    good = ingest_export(con, write(tmp_path / "good.json", [PUBLICATION, DATASET]), "good")
+    path = tmp_path / name
+    path.write_bytes(content)
+
+    with pytest.raises(KgExportError, match=rf"^KG export {re.escape(str(path))} is incomplete: {found}\. It is truncated or still being copied"):
+        ingest_export(con, path, "cut")
+
+    assert current_snapshot_id(con) == good.snapshot_id
+    assert con.execute("SELECT count(*) FROM kg_snapshots").fetchone() == (1,)
+    assert con.execute("SELECT count(*) FROM kg_rejects WHERE source = 'cut'").fetchone() == (0,)
+    assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'kg_elements'").fetchone() == (0,)
+    assert_conserved(con, good)
+
+
+@pytest.mark.parametrize(
+    "content",
+    [GOOD.rstrip(b"\n"), GOOD + b'{"type":"node","id":"x"}', (CUT_GRAPHML + "</graph>\n</graphml>").encode()],
+    ids=["JSON-lines: a whole last line without newline", "JSON-lines: a whole last object, rejected", "GraphML without final newline"],
+)
+def test_a_whole_file_without_a_final_newline_is_not_truncated(con, tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / ("graph.graphml" if content.startswith(b"<") else "graph.json")
+    path.write_bytes(content)
+
+    summary = ingest_export(con, path, "test")
+
+    assert summary.nodes_accepted == 2
+    assert_conserved(con, summary)
+
+
+@pytest.mark.parametrize("change", ["append", "touch"])
+@pytest.mark.parametrize("name", ["graph.json", "graph.graphml"])
+def test_a_file_that_changes_while_it_is_read_fails_and_keeps_the_current_snapshot(
+    con, tmp_path: Path, change: str, name: str
+) -> None:
+    """The file is changed when the reader reports it has read everything, before the ingest stores anything: what a copy
+    still writing to it does (appending), or any other writer (a new modification time alone)."""
+    good = ingest_export(con, write(tmp_path / "good.json", [PUBLICATION, DATASET]), "good")
+    path = tmp_path / name
+    # Not the current snapshot's bytes: those would be recognised by their hash and not read at all.
+    path.write_bytes(GOOD + DATASET.replace(b"d1", b"d2") + b"\n" if name == "graph.json" else (CUT_GRAPHML + "</graph>\n</graphml>\n").encode())
+    stamp = path.stat().st_mtime_ns
+
+    def copy_still_writing(message: str) -> None:
+        if message.startswith("read "):
+            if change == "append":
+                with path.open("ab") as handle:
+                    handle.write(b"\n")
+            os.utime(path, ns=(stamp + 10**9, stamp + 10**9))
+
+    with pytest.raises(KgExportError, match=r"is incomplete: it changed while it was read \(size .* modified .*\)\. It is truncated or still being copied"):
+        ingest_export(con, path, "changing", progress=copy_still_writing)
+
+    assert current_snapshot_id(con) == good.snapshot_id
+    assert con.execute("SELECT node_id FROM kg_nodes ORDER BY 1").fetchall() == [("d1",), ("p1",)]
+    assert con.execute("SELECT count(*) FROM kg_rejects WHERE source = 'changing'").fetchone() == (0,)

@@ -143,7 +143,8 @@ NESTED = json.loads("[" * 900 + "]" * 900)  # deepest Python decodes; DuckDB sto
         ("2019", 2019, "2019", None, "2019"),
         (2019, 2019, "2019", None, None),
         (True, None, "true", "not a year: True", None),  # year_raw is JSON text, never a Python repr
-        ([2019], None, "[2019]", "not a year: list", None),
+        ([2019], 2019, "[2019]", None, None),  # a one-element list is its year (issue 14), its raw text kept
+        ([2019, 2020], None, "[2019,2020]", "not a year: list of 2", None),
         ({"y": 2019}, None, '{"y":2019}', "not a year: object", None),
         (NESTED, None, "[" * 900 + "]" * 900, "not a year: list", None),
         ("RAW:" + "[" * 1500 + "]" * 1500, None, "[" * 1500 + "]" * 1500, "not a year: nested value", None),  # json.loads: RecursionError
@@ -353,3 +354,100 @@ def test_lists_by_key_is_groupby_agg_list(keys):
     first_group = ["r2", "r7", "r4"] if keys == ["a"] else ["r2", "r7"]  # p1 (, d1): in frame order
     assert got["v"].tolist()[0] == first_group
 
+
+
+# globalId = uuid5(NAMESPACE_DNS, DOI) (dataset card): every DOI-less publication carries the uuid5 of the same empty DOI.
+EMPTY_DOI_GLOBAL_ID = "4ebd0208-8328-5d69-8c44-ec50939c0967"
+
+
+@pytest.mark.parametrize(
+    ("nodes", "expected"),
+    [
+        pytest.param(
+            [("1", {"globalId": EMPTY_DOI_GLOBAL_ID, "title": "Dust over Egypt", "year": "2001"}),
+             ("2", {"globalId": EMPTY_DOI_GLOBAL_ID, "title": "Rain over Peru", "year": "2015"})],
+            [("kg-node:1", "Dust over Egypt", 2001, ["1"]), ("kg-node:2", "Rain over Peru", 2015, ["2"])],
+            id="two DOI-less publications sharing a globalId stay two, each with its own title and year",
+        ),
+        pytest.param(
+            [("1", {"globalId": EMPTY_DOI_GLOBAL_ID, "doi": "", "title": "Dust over Egypt"}),
+             ("2", {"globalId": EMPTY_DOI_GLOBAL_ID, "doi": "N/A", "title": "Rain over Peru"}),
+             ("3", {"globalId": "g-3", "title": "Snow"})],
+            [("kg-node:1", "Dust over Egypt", None, ["1"]), ("kg-node:2", "Rain over Peru", None, ["2"]), ("kg:g-3", "Snow", None, ["3"])],
+            id="an unshared globalId still keys its publication",
+        ),
+        pytest.param(
+            [("1", {"globalId": "g-1", "doi": "10.1000/A", "title": "With DOI"}),
+             ("2", {"globalId": "g-1", "title": "Without DOI"})],
+            [("10.1000/a", "With DOI", None, ["1"]), ("kg:g-1", "Without DOI", None, ["2"])],
+            id="a globalId shared with a DOI'd node is not shared among DOI-less ones",
+        ),
+    ],
+)
+def test_doi_less_publications_sharing_a_global_id_are_kept_apart(nodes: list, expected: list) -> None:
+    frame = publications(*nodes)
+
+    assert [(r["publication_id"], r["title"], r["year"], r["node_ids"]) for r in records(frame, ["publication_id", "title", "year", "node_ids"])] == expected
+
+
+def test_each_doi_less_publication_sharing_a_global_id_keeps_its_own_edge(tmp_path: Path) -> None:
+    """Issue 14: the second publication's USES_DATASET edge was scored as the first one's."""
+    elements = [
+        {"type": "node", "id": "1", "labels": ["Publication"], "properties": {"globalId": EMPTY_DOI_GLOBAL_ID, "title": "Dust", "year": "2001"}},
+        {"type": "node", "id": "2", "labels": ["Publication"], "properties": {"globalId": EMPTY_DOI_GLOBAL_ID, "title": "Rain", "year": "2015"}},
+        {"type": "node", "id": "3", "labels": ["Dataset"], "properties": {"globalId": "g-d", "shortName": "TRMM_3B42"}},
+        {"type": "relationship", "id": "10", "label": "USES_DATASET", "start": {"id": "1"}, "end": {"id": "3"}},
+        {"type": "relationship", "id": "11", "label": "USES_DATASET", "start": {"id": "2"}, "end": {"id": "3"}},
+    ]
+    path = tmp_path / "graph.json"
+    path.write_text("".join(json.dumps(element) + "\n" for element in elements), encoding="utf-8")
+    with duckdb.connect() as con:
+        ingest_export(con, path, "test")
+        merged = build_publications(con.execute(load_sql("publication_nodes")).df(), latest_year=LATEST)
+        datasets = build_datasets(con.execute(load_sql("dataset_nodes")).df())
+        uses = con.execute(load_sql("relationships_of_type"), ["USES_DATASET"]).df()
+
+    edges = build_dataset_publication_edges(uses, node_index(merged, "publication_id"), node_index(datasets, "dataset_id"))
+
+    assert records(merged, ["publication_id", "title", "year"]) == [
+        {"publication_id": "kg-node:1", "title": "Dust", "year": 2001}, {"publication_id": "kg-node:2", "title": "Rain", "year": 2015},
+    ]
+    assert records(edges, ["dataset_id", "publication_id", "relationship_ids"]) == [
+        {"dataset_id": "kg:g-d", "publication_id": "kg-node:1", "relationship_ids": ["10"]},
+        {"dataset_id": "kg:g-d", "publication_id": "kg-node:2", "relationship_ids": ["11"]},
+    ]
+
+
+GRAPHML_YEAR = (
+    '<?xml version="1.0" encoding="UTF-8"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n'
+    '<key id="year" for="node" attr.name="year" attr.type="string"/>\n<graph id="G" edgedefault="directed">\n'
+    '<node id="n1" labels=":Publication"><data key="labels">:Publication</data><data key="year">{year}</data></node>\n'
+    "</graph>\n</graphml>\n"
+)
+
+
+CYPHER_YEAR = (
+    "UNWIND [{{_id:1, properties:{{year:{year}}}}}] AS row\n"
+    "CREATE (n:`UNIQUE IMPORT LABEL`{{`UNIQUE IMPORT ID`: row._id}}) SET n += row.properties SET n:Publication;\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("graph.json", '{"type":"node","id":"1","labels":["Publication"],"properties":{"year":"[1988]"}}\n'),
+        ("graph.json", '{"type":"node","id":"1","labels":["Publication"],"properties":{"year":[1988]}}\n'),
+        ("graph.json", '{"type":"node","id":"1","labels":["Publication"],"properties":{"year":["1988"]}}\n'),
+        ("graph.graphml", GRAPHML_YEAR.format(year="[1988]")),  # APOC's text for the string "[1988]" and the list [1988] alike
+        ("graph.graphml", GRAPHML_YEAR.format(year='["1988"]')),
+        ("graph.cypher", CYPHER_YEAR.format(year='"[1988]"')),
+        ("graph.cypher", CYPHER_YEAR.format(year="[1988]")),
+    ],
+    ids=["JSON-lines string", "JSON-lines list", "JSON-lines list of a string", "GraphML", "GraphML list of a string",
+         "Cypher string", "Cypher list"],
+)
+def test_a_bracketed_or_one_element_list_year_is_that_year_in_every_format(tmp_path: Path, name: str, content: str) -> None:
+    """Issue 14: 1988 from JSON-lines, 'not a year: list' from GraphML, for what APOC writes the same way in both."""
+    frame = ingested_publications(tmp_path, name, content)
+
+    assert records(frame, ["year", "year_issue"]) == [{"year": 1988, "year_issue": None}]

@@ -25,6 +25,12 @@ LATEST = 2027  # as_of 2026-..., in-press papers carry next year
         (str(MIN_YEAR), MIN_YEAR),
         ("2019-12-31", 2019),
         ("2020-02-29", 2020),
+        # Issue 14: APOC writes a one-element list as [1988] in GraphML and JSON alike; it is that year in every format.
+        ([1988], 1988),
+        (["1988"], 1988),
+        (["[1988]"], 1988),
+        ([1988.0], 1988),
+        (["2019-05-01"], 2019),
     ],
 )
 def test_parse_year_accepts(raw: object, year: int) -> None:
@@ -59,8 +65,14 @@ def test_parse_year_accepts(raw: object, year: int) -> None:
         ("2019-13-45", "not a year: '2019-13-45'"),
         ("2019-00", "not a year: '2019-00'"),
         ("2019-02-30", "not a year: '2019-02-30'"),
-        ([2019], "not a year: list"),
+        ([], "not a year: list of 0"),
+        ([1988, 1989], "not a year: list of 2"),
         ([[["2019"]]], "not a year: list"),
+        ([None], "not a year: list"),
+        ([{"year": 2019}], "not a year: list"),
+        ([True], "not a year: True"),
+        (["XIII"], "not a year: 'XIII'"),
+        ([2099], "after 2027, the year after the snapshot was ingested: 2099"),
         ({"year": 2019}, "not a year: object"),
     ],
 )

@@ -4,7 +4,7 @@ CREATE TABLE IF NOT EXISTS kg_snapshots (
     snapshot_id         VARCHAR PRIMARY KEY,  -- first 16 hex digits of the file's SHA-256
     sha256              VARCHAR NOT NULL,
     source              VARCHAR NOT NULL,     -- local path, or hf://<repo>@<revision>/<file>
-    format              VARCHAR NOT NULL,     -- apoc_jsonl | apoc_graphml
+    format              VARCHAR NOT NULL,     -- apoc_jsonl | apoc_graphml | apoc_cypher
     size_bytes          BIGINT NOT NULL,
     lines_read          BIGINT NOT NULL,
     nodes_accepted      BIGINT NOT NULL,
@@ -32,7 +32,7 @@ CREATE TABLE IF NOT EXISTS kg_relationships (
 CREATE TABLE IF NOT EXISTS kg_rejects (
     snapshot_id VARCHAR NOT NULL,
     source      VARCHAR NOT NULL,
-    line_number BIGINT,                        -- line in JSON-lines, element line in GraphML
+    line_number BIGINT,                        -- line in JSON-lines, element line in GraphML, statement line in Cypher
     element_id  VARCHAR,
     reason      VARCHAR NOT NULL,
     raw         VARCHAR                        -- the offending text, cut to 500 characters

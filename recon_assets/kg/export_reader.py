@@ -1,10 +1,10 @@
-"""Stream a Neo4j APOC export (JSON-lines or GraphML) as numbered APOC JSON-lines text, in batches.
+"""Stream a Neo4j APOC export (JSON-lines, GraphML or Cypher) as numbered APOC JSON-lines text, in batches.
 
-Both formats are reduced to one shape, the APOC JSON-lines element
+All three formats are reduced to one shape, the APOC JSON-lines element
 (`{"type":"node","id","labels","properties"}` / `{"type":"relationship","id","label","start":{"id"},"end":{"id"},"properties"}`),
-so that one SQL validation (`sql/kg_elements.sql`) judges both. Only one batch of lines is held in
+so that one SQL validation (`sql/kg_elements.sql`) judges them all (Cypher: `cypher_export.py`). Only one batch of lines is held in
 memory at a time: the real v1.2.0 `graph.json` is 1.56 GB and v2.0.0 has 5.8 M relationships.
-Formats as written by APOC: https://neo4j.com/labs/apoc/current/export/ (json "JSON lines" and graphml).
+Formats as written by APOC: https://neo4j.com/labs/apoc/current/export/ (json "JSON lines", graphml and cypher).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 import os
 import stat
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import BinaryIO
@@ -24,6 +24,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from lxml import etree
+
+from recon_assets.kg.cypher_export import cypher_rows
 
 BATCH_LINES = 50_000
 # Longest JSON line read whole. The largest real element (a Dataset with its abstract) is a few hundred KB;
@@ -67,18 +69,29 @@ class KgExportError(ValueError):
 class KgFormat(StrEnum):
     APOC_JSONL = "apoc_jsonl"
     APOC_GRAPHML = "apoc_graphml"
+    APOC_CYPHER = "apoc_cypher"
+
+
+# How an APOC Cypher export starts (cypher_export.py): a transaction, schema or data statement, or a :param.
+_CYPHER_START = re.compile(rb"(?::begin|:param\s|BEGIN\s|CREATE\s|MERGE\s|UNWIND\s|MATCH\s|CALL\s+db\.)", re.I)
 
 
 @dataclass
 class ReadStats:
     """Filled in while a file is streamed.
 
-    `elements_read` counts JSON lines, or node, edge and hyperedge elements in GraphML; `lines_read` counts
-    every row handed on (elements plus one row per GraphML syntax error), so that lines_read = accepted + rejected.
+    `elements_read` counts JSON lines, node, edge and hyperedge elements in GraphML, or element rows and unreadable
+    statements in Cypher; `lines_read` counts every row handed on (elements plus one row per GraphML syntax error),
+    so that lines_read = accepted + rejected. `incomplete_end` is set once the whole file is read, when it ends
+    inside an element; `skipped_statements` counts a Cypher export's statements that carry no element, by kind.
     """
 
     lines_read: int = 0
     elements_read: int = 0
+    # Set when the file ends inside an element (a cut last JSON line, GraphML without its root end tag, a Cypher
+    # statement without its ';'): what a file still being copied looks like. Says what was found.
+    incomplete_end: str | None = None
+    skipped_statements: dict[str, int] = field(default_factory=dict)
 
 
 def detect_format(path: Path) -> KgFormat:
@@ -87,7 +100,7 @@ def detect_format(path: Path) -> KgFormat:
     Raises:
         KgExportError: the file is missing, not a regular file (a directory, FIFO or device would block or never
             end), unreadable, empty, UTF-16/UTF-32, compressed, a JSON-lines file with CR-only line ends, or neither
-            JSON-lines nor GraphML; the message names the file and what to do.
+            JSON-lines, GraphML nor an APOC Cypher export; the message names the file and what to do.
     """
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
@@ -114,7 +127,9 @@ def detect_format(path: Path) -> KgFormat:
         return KgFormat.APOC_JSONL
     if text.startswith(b"<") and b"graphml" in head.lower():
         return KgFormat.APOC_GRAPHML
-    raise KgExportError(f"KG export {path} is neither APOC JSON-lines nor GraphML (starts with {text[:40]!r})")
+    if _CYPHER_START.match(text):
+        return KgFormat.APOC_CYPHER
+    raise KgExportError(f"KG export {path} is neither APOC JSON-lines, GraphML nor a Cypher export (starts with {text[:40]!r})")
 
 
 def read_export(
@@ -124,11 +139,12 @@ def read_export(
     line, read_error, byte_offset) for the whole file.
 
     `position` is the 1-based ordinal of the row in the file and unique; `line_number` is what a user looks for:
-    the JSON line, or the line a GraphML element (or syntax error) sits on, shared by every element of a minified
-    line. `read_error` is set (and `raw` holds the text as far as it could be decoded) when a line is not valid
-    UTF-8 or longer than `max_line_bytes`, an XML element could not be parsed or is not supported; JSON validity
-    is judged later, in SQL. `byte_offset` is where a JSON line starts in the file (for `json_line_heads`); NULL in
-    GraphML, whose elements are transcoded.
+    the JSON line, the line a GraphML element (or syntax error) sits on, shared by every element of a minified
+    line, or the line a Cypher statement starts on, shared by every row of an UNWIND list. `read_error` is set (and
+    `raw` holds the text as far as it could be decoded) when a line is not valid UTF-8 or longer than
+    `max_line_bytes`, an XML element could not be parsed or is not supported, or a Cypher statement or UNWIND row is
+    not one APOC writes; JSON validity is judged later, in SQL. `byte_offset` is where a JSON line starts in the file
+    (for `json_line_heads`); NULL in GraphML and Cypher, whose elements are transcoded.
 
     Raises:
         KgExportError: a GraphML file's root element is not <graphml>, or it holds no node, edge or hyperedge
@@ -136,6 +152,8 @@ def read_export(
     """
     if fmt is KgFormat.APOC_JSONL:
         tables = _jsonl_tables(path, stats, max_line_bytes)
+    elif fmt is KgFormat.APOC_CYPHER:
+        tables = _row_tables(cypher_rows(path, stats, max_line_bytes, RAW_TEXT_LIMIT), batch_lines)
     else:
         tables = _row_tables(_graphml_rows(path, stats), batch_lines)
     for table in tables:
@@ -183,6 +201,7 @@ def _jsonl_tables(path: Path, stats: ReadStats, max_line_bytes: int) -> Iterator
     when the chunk is valid UTF-8 without an over-long line (nearly always), else line by line so that each bad
     line gets its own error."""
     number = 0
+    table = None
     with path.open("rb", buffering=0) as handle:
         for chunk in _line_chunks(handle, max_line_bytes):
             if isinstance(chunk, _OverLong):
@@ -199,6 +218,28 @@ def _jsonl_tables(path: Path, stats: ReadStats, max_line_bytes: int) -> Iterator
             number += table.num_rows
             stats.lines_read = stats.elements_read = number
             yield table
+        size = handle.tell()
+    if table is not None and not _ends_with_newline(path, size) and not _is_complete_json(table):
+        stats.incomplete_end = f"its last line ({number:,}) has no newline at the end and is not valid JSON"
+
+
+def _ends_with_newline(path: Path, size: int) -> bool:
+    with path.open("rb") as handle:
+        handle.seek(max(size - 1, 0))
+        return handle.read(1) == b"\n"
+
+
+def _is_complete_json(table: pa.Table) -> bool:
+    """Whether the last line of the file (the last row of its last table) is whole: valid UTF-8 within the length
+    limit, and one JSON value. A cut line is neither (a prefix of a JSON object is never a JSON object)."""
+    last = table.slice(table.num_rows - 1).to_pylist()[0]
+    if last["read_error"] is not None:
+        return False
+    try:
+        json.loads(last["raw"])
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 def _line_chunks(handle: BinaryIO, max_line_bytes: int) -> Iterator[_Chunk | _OverLong]:
@@ -366,6 +407,8 @@ def _graphml_rows(path: Path, stats: ReadStats) -> Iterator[Row]:
         while element.getprevious() is not None:
             del element.getparent()[0]
     errors = context.error_log.filter_from_errors()
+    if any(error.type_name == "ERR_TAG_NOT_FINISHED" for error in errors) and not _ends_with_root_end_tag(path):
+        stats.incomplete_end = "it ends before its GraphML root element is closed (no </graphml> at the end)"
     yield from _error_rows(errors[reported:], stats)
     if len(errors) >= _LIBXML2_MAX_ERRORS:
         stats.lines_read += 1
@@ -374,6 +417,16 @@ def _graphml_rows(path: Path, stats: ReadStats) -> Iterator[Row]:
     if stats.elements_read == 0:
         hint = f" (first GraphML error, line {errors[0].line}: {errors[0].message.strip()})" if errors else ""
         raise KgExportError(f"no node or edge element could be read from KG export {path}{hint}")
+
+
+_ROOT_END_TAG = re.compile(rb"</(?:[A-Za-z_][\w.-]*:)?graphml\s*>\s*\Z")
+
+
+def _ends_with_root_end_tag(path: Path, tail_bytes: int = 4096) -> bool:
+    """Whether the file's last non-blank text is the </graphml> end tag (APOC writes nothing after it)."""
+    with path.open("rb") as handle:
+        handle.seek(max(handle.seek(0, os.SEEK_END) - tail_bytes, 0))
+        return _ROOT_END_TAG.search(handle.read()) is not None
 
 
 def _error_rows(errors: list[etree._LogEntry], stats: ReadStats) -> Iterator[Row]:

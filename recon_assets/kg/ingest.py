@@ -6,7 +6,9 @@ A file without a single accepted node never replaces the current snapshot.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +20,6 @@ import duckdb
 import pandas as pd
 import pyarrow as pa
 
-from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.export_reader import (
     LINE_SCHEMA,
     RAW_TEXT_LIMIT,
@@ -74,24 +75,32 @@ def ingest_export(
     kg_snapshots row.
 
     Raises:
-        KgExportError: the file is missing, empty, unreadable or of an unknown format (see `detect_format`);
+        KgExportError: the file is missing, empty, unreadable or of an unknown format (see `detect_format`); it is
+            incomplete (ends inside an element, or changed size or modification time while it was read: a copy
+            still under way); nothing is stored then;
             no node or edge element could be read from it; or not one node was accepted - then its rejects are
             kept in kg_rejects (under its snapshot id) while kg_nodes, kg_relationships and kg_snapshots keep the
             current snapshot.
     """
     fmt = detect_format(path)
-    size_bytes = path.stat().st_size
+    before = path.stat()
+    size_bytes = before.st_size
     con.execute(load_sql("kg_snapshot"))
     # The file is hashed in a thread while it is read (hashlib and file reads release the GIL). Only a file of
     # the current snapshot's size can be that snapshot, so only then is the hash awaited before reading.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kg-sha256") as pool:
-        hashing = pool.submit(file_sha256, path)
+        hashing = pool.submit(_sha256_and_size, path)
         current = _latest_snapshot(con)
-        if current is not None and current.size_bytes == size_bytes and _is_loaded(con, current, hashing.result()):
+        if current is not None and current.size_bytes == size_bytes and _is_loaded(con, current, hashing.result()[0]):
             progress(f"snapshot {current.snapshot_id} ({path.name}) is already loaded: nothing to ingest")
             return current
-        stats = _judge_lines(con, path, fmt, progress)
-        sha256 = hashing.result()
+        try:
+            stats = _judge_lines(con, path, fmt, progress)
+        except KgExportError:
+            _drop_staging(con)
+            raise
+        sha256, hashed_bytes = hashing.result()
+    _refuse_incomplete_file(con, path, before, hashed_bytes, stats)
     snapshot_id = snapshot_id_for(sha256)
     known = _stored_summary(con, snapshot_id)
     summary = _summarise(con, snapshot_id, sha256, source, fmt, size_bytes, stats, known)
@@ -113,6 +122,41 @@ def ingest_export(
         f"{summary.relationships_accepted:,} relationships, {summary.rejected:,} rejected"
     )
     return summary
+
+
+def _sha256_and_size(path: Path) -> tuple[str, int]:
+    """(SHA-256 hex digest, number of bytes hashed) of the file, streamed (hashlib.file_digest)."""
+    with path.open("rb") as handle:
+        digest = hashlib.file_digest(handle, "sha256").hexdigest()
+        return digest, handle.tell()
+
+
+def _refuse_incomplete_file(
+    con: duckdb.DuckDBPyConnection, path: Path, before: os.stat_result, hashed_bytes: int, stats: ReadStats
+) -> None:
+    """Raise KgExportError, before anything is stored, when the file read was not one whole, unchanging export:
+    it ends inside an element (`stats.incomplete_end`), or its size or modification time changed between the start
+    of the ingest and the end of reading and hashing it (a copy or download still writing to it). The current
+    snapshot stays current; the staging table is dropped."""
+    after = path.stat()
+    problem = None
+    if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns) or hashed_bytes != before.st_size:
+        problem = (
+            f"it changed while it was read (size {before.st_size:,} -> {after.st_size:,} bytes, {hashed_bytes:,} hashed; "
+            f"modified {_mtime(before)} -> {_mtime(after)})"
+        )
+    elif stats.incomplete_end:
+        problem = stats.incomplete_end
+    if problem:
+        _drop_staging(con)
+        raise KgExportError(
+            f"KG export {path} is incomplete: {problem}. It is truncated or still being copied: wait until it is "
+            "complete and run again; the current snapshot is kept"
+        )
+
+
+def _mtime(stat: os.stat_result) -> str:
+    return datetime.fromtimestamp(stat.st_mtime_ns / 1e9, timezone.utc).isoformat(timespec="microseconds")
 
 
 def _judge_lines(con: duckdb.DuckDBPyConnection, path: Path, fmt: KgFormat, progress: Callable[[str], None]) -> ReadStats:
@@ -138,7 +182,9 @@ def _judge_lines(con: duckdb.DuckDBPyConnection, path: Path, fmt: KgFormat, prog
     if failures:
         raise failures[0]
     _read_back_reject_heads(con, path)
-    progress(f"read {stats.lines_read:,} lines of {path.name}")
+    skipped = ", ".join(f"{count:,} {kind}" for kind, count in stats.skipped_statements.items())
+    # A Cypher export's statements without elements (transactions, schema, APOC's clean-up) are no lines: said here.
+    progress(f"read {stats.lines_read:,} lines of {path.name}" + (f" (statements without elements skipped: {skipped})" if skipped else ""))
     return stats
 
 
@@ -251,7 +297,7 @@ def _replace_rejects(con: duckdb.DuckDBPyConnection, summary: SnapshotSummary) -
 
 
 def _drop_staging(con: duckdb.DuckDBPyConnection) -> None:
-    con.execute("DROP TABLE kg_elements")
+    con.execute("DROP TABLE IF EXISTS kg_elements")
 
 
 def current_snapshot_id(con: duckdb.DuckDBPyConnection) -> str | None:

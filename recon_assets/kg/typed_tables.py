@@ -1,12 +1,14 @@
 """Typed tables from the raw KG nodes and relationships: pure pandas transforms, no database.
 
 Publications are merged by canonical DOI (nodes that differ only in DOI spelling are one publication);
-a node without a DOI is a publication of its own. Every node id stays traceable through `node_ids`.
+a node without a DOI is a publication of its own, even when another DOI-less node has the same globalId (see
+`publication_keys`). Every node id stays traceable through `node_ids`.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,7 +48,7 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
         latest_year: last acceptable publication year (the year after the snapshot was ingested).
 
     Returns:
-        columns publication_id (canonical DOI, else node_key), doi, doi_raw, doi_issue (why doi is NULL), title, year (Int64), year_raw
+        columns publication_id (canonical DOI, else node_key: see `publication_keys`), doi, doi_raw, doi_issue (why doi is NULL), title, year (Int64), year_raw
         (the KG's text for a string, JSON text for any other value), year_issue, abstract, authors,
         first_author_tag, pagerank, node_ids (list[str]), sorted by publication_id.
     """
@@ -67,11 +69,7 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
     frame["abstract"] = frame["abstract"].where(~frame["abstract"].isin(MISSING_TEXT), None)
     frame["title"] = frame["title"].where(~frame["title"].isin(MISSING_TEXT), None)
     frame["authors"] = frame["authors_json"].map(lambda text: author_names(_json_value(text)))
-    # isinstance, not truthiness: DuckDB hands VARCHAR NULLs to pandas as NaN, which is truthy.
-    frame["publication_id"] = [
-        doi if isinstance(doi, str) else node_key(global_id, node_id)
-        for doi, global_id, node_id in zip(frame["doi"], frame["global_id"], frame["node_id"])
-    ]
+    frame["publication_id"] = publication_keys(frame["doi"], frame["global_id"], frame["node_id"])
     # How many of title, abstract, year and authors the node has.
     frame["has_authors"] = frame["authors"].map(len) > 0
     frame["completeness"] = frame[["title", "abstract", "year"]].notna().sum(axis=1) + frame["has_authors"]
@@ -103,6 +101,33 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
     return publications[
         ["publication_id", "doi", "doi_raw", "doi_issue", "title", "year", "year_raw", "year_issue", "abstract", "authors",
          "first_author_tag", "pagerank", "node_ids"]
+    ]
+
+
+def publication_keys(dois: pd.Series, global_ids: pd.Series, node_ids: pd.Series) -> list[str]:
+    """publication_id of each Publication node: its canonical DOI; without one, `node_key` of its globalId, unless
+    another DOI-less Publication node has the same globalId: then each of them is keyed by its node id.
+
+    Why not merge them: the KG's globalId is uuid5(NAMESPACE_DNS, DOI) (dataset card of DOI 10.57967/hf/3463), so
+    publications without a DOI can get the globalId of the same empty or placeholder DOI (uuid5 of "" is
+    4ebd0208-8328-5d69-8c44-ec50939c0967); a globalId shared between DOI-less nodes identifies no paper. Merging kept only one node's title and year and scored the other's
+    USES_DATASET edge as the first one's (issue 14). Kept apart, each keeps its own text and edges; two nodes that
+    really are one paper without a DOI are then scored twice, which shows, where a merge lost one silently.
+
+    Args:
+        dois: canonical DOI per node (NaN/None without one); global_ids: the `globalId` property; node_ids: KG node ids.
+
+    Returns:
+        one id per node, in the input order.
+    """
+    # isinstance, not truthiness: DuckDB hands VARCHAR NULLs to pandas as NaN, which is truthy.
+    without_doi = [not isinstance(doi, str) for doi in dois]
+    global_id_counts = Counter(
+        global_id for missing, global_id in zip(without_doi, global_ids) if missing and isinstance(global_id, str) and global_id
+    )
+    return [
+        doi if not missing else node_key(None if global_id_counts.get(global_id, 0) > 1 else global_id, node_id)
+        for doi, missing, global_id, node_id in zip(dois, without_doi, global_ids, node_ids)
     ]
 
 

@@ -1,4 +1,11 @@
-"""Publication years as they really occur in the KG: strings, dates, bracketed or doubtful years."""
+"""Publication years as they really occur in the KG: strings, dates, bracketed or doubtful years.
+
+One rule for every export format: a one-element list holding a year is that year. APOC writes a list property
+as JSON array text in GraphML (`<data key="year">[1988]</data>`, which the GraphML reader decodes to the list
+[1988]) and as a JSON array in JSON-lines and Cypher, while the KG's own bracketed year is the string "[1988]"
+(a year in square brackets: inferred, the bibliographic convention). GraphML cannot tell the two apart, so
+both must mean 1988 everywhere (issue 14).
+"""
 
 from __future__ import annotations
 
@@ -30,16 +37,23 @@ def parse_year(raw: object, *, latest_year: int) -> ParsedYear:
         latest_year: the last acceptable year: the year after the snapshot's ingest (in-press papers carry next year).
 
     Returns:
-        ParsedYear(year, issue): `year` is None and `issue` names the problem for missing, empty, zero,
-        non-numeric ("XIII", "2019a", "２０１９"), impossible dates ("2019-13-45"), lists and objects,
+        ParsedYear(year, issue): a one-element list ([1988], ["1988"], ["[1988]"]) is parsed as its element, by the
+        same rules; `year` is None and `issue` names the problem for missing, empty, zero, non-numeric ("XIII",
+        "2019a", "２０１９"), impossible dates ("2019-13-45"), empty or longer lists, lists of lists, objects,
         before MIN_YEAR or after `latest_year` values.
     """
+    if isinstance(raw, list):
+        if len(raw) != 1:
+            return ParsedYear(None, f"not a year: list of {len(raw)}")
+        if isinstance(raw[0], (list, dict)) or raw[0] is None:
+            return ParsedYear(None, "not a year: list")
+        raw = raw[0]  # APOC's one-element list property: see the module docstring
     if raw is None:
         return ParsedYear(None, "missing")
     if isinstance(raw, bool):
         return ParsedYear(None, f"not a year: {raw!r}")
-    if isinstance(raw, (list, dict)):
-        return ParsedYear(None, f"not a year: {'list' if isinstance(raw, list) else 'object'}")
+    if isinstance(raw, dict):
+        return ParsedYear(None, "not a year: object")
     if isinstance(raw, float):
         if not raw.is_integer():
             return ParsedYear(None, f"not a year: {raw!r}")
