@@ -12,6 +12,8 @@ import shutil
 import sys
 import time
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 
@@ -19,6 +21,8 @@ import dagster as dg
 import duckdb
 from filelock import FileLock, Timeout
 
+from recon_assets.credentials import redact, usable_secrets
+from recon_assets.display import TerminalSafeStream, terminal_text
 from recon_assets.kg.export_reader import detect_format
 from recon_assets.paths import REPO_ROOT, database_path
 from recon_assets.resources import AS_OF_TAG, openalex_offline, parse_as_of
@@ -65,29 +69,73 @@ def run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
         print(f"error: another `recon run` is writing {database} (lock {database}.lock); wait for it to finish", file=sys.stderr)
         return 2
     except (PreflightError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {terminal_text(redact(error))}", file=sys.stderr)
         return 2
-    with lock:
+    with lock, _terminal_safe_output():
         return _run_jobs(database, run_as_of)
 
 
+@contextmanager
+def _terminal_safe_output() -> Iterator[None]:
+    """Everything printed meanwhile (Dagster's console log of KG and OpenAlex values included) goes through
+    `display.terminal_text`: no record can drive the terminal."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
 def _preflight(database: Path) -> None:
-    """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, or a database path that DuckDB
-    cannot open."""
+    """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, an unusable secret (OPENALEX_API_KEY,
+    GROQ_API_KEY, HF_TOKEN: stripped of surrounding whitespace here, for every step of this process), or a database
+    path that is not a DuckDB file DuckDB can open."""
     kg_path = os.environ.get("RECON_KG_PATH")
     try:
+        # Stripped once here so every client of this process sends the key as issued (a trailing '\n' made the HTTP
+        # library refuse the header, and its error text held the key).
+        os.environ.update(usable_secrets())
         if kg_path:
-            detect_format(Path(kg_path))  # missing, empty, compressed or unknown: named before any run
+            detect_format(Path(kg_path))  # missing, empty, compressed, a /proc file or unknown: named before any run
         openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
-    except ValueError as error:  # KgExportError is a ValueError too
+    except ValueError as error:  # KgExportError and UnusableSecretError are ValueErrors too
         raise PreflightError(str(error)) from error
     if database.is_dir():
         raise PreflightError(f"--db {database} is a directory, not a DuckDB file")
+    try:
+        foreign = database.exists() and not is_duckdb_file(database)
+    except OSError as error:
+        raise PreflightError(f"cannot read --db {database}: {error.strerror or error}") from error
+    if foreign:
+        raise PreflightError(
+            f"--db {database} exists and is not a DuckDB database file (no DuckDB header): give the path of a DuckDB "
+            "file, or of a file that does not exist yet"
+        )
     database.parent.mkdir(parents=True, exist_ok=True)
     try:
-        duckdb.connect(str(database)).close()
+        duckdb.connect(str(database), config=NO_EXTENSIONS).close()
     except duckdb.Error as error:
-        raise PreflightError(f"cannot open DuckDB file {database}: {error}") from error
+        raise PreflightError(f"cannot open DuckDB file {database}: {redact(error)}") from error
+
+
+# A DuckDB database file opens with an 8-byte checksum and the magic bytes "DUCK" (DuckDB storage format, main header:
+# https://duckdb.org/docs/stable/internals/storage). DuckDB itself opened a `.json` file as an empty database.
+_DUCKDB_MAGIC = b"DUCK"
+_DUCKDB_MAGIC_OFFSET = 8
+# No extension is fetched or loaded when a file is opened: DuckDB would download one to open, say, a SQLite file.
+NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+
+
+def is_duckdb_file(path: Path) -> bool:
+    """True when `path` is an empty file (DuckDB makes a database of it) or starts with DuckDB's file header.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with path.open("rb") as handle:
+        head = handle.read(_DUCKDB_MAGIC_OFFSET + len(_DUCKDB_MAGIC))
+    return not head or head[_DUCKDB_MAGIC_OFFSET:] == _DUCKDB_MAGIC
 
 
 def _run_jobs(database: Path, as_of: date) -> int:
@@ -129,7 +177,7 @@ def _run_jobs(database: Path, as_of: date) -> int:
         print(f"[{job_name}] {'succeeded' if result.success else 'FAILED'} in {time.monotonic() - started:.1f}s (run {result.run_id})")
         for evaluation in evaluations:
             if not evaluation.passed:
-                print(f"[{job_name}] asset check FAILED: {evaluation.check_name}: {evaluation.description}", file=sys.stderr)
+                print(f"[{job_name}] asset check FAILED: {evaluation.check_name}: {terminal_text(evaluation.description)}", file=sys.stderr)
         if not result.success:
             for message in _failures(result):
                 print(f"[{job_name}] {message}", file=sys.stderr)
@@ -174,7 +222,8 @@ def _failures(result: dg.ExecuteInProcessResult) -> list[str]:
         error = event.step_failure_data.error
         while error.cause is not None:
             error = error.cause
-        messages.append(f"step {event.step_key} failed: {error.message.strip()}")
+        # The root cause can be any library's text about any record: shown as data, without secrets.
+        messages.append(f"step {event.step_key} failed: {terminal_text(redact(error.message.strip()))}")
     return messages
 
 

@@ -23,6 +23,7 @@ import dagster as dg
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
+from recon_assets.credentials import usable_secrets
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, download_kg_export
@@ -175,7 +176,8 @@ class OpenAlexResource(dg.ConfigurableResource):
         if self.offline or not self.api_key:
             return None
         return openalex_client.OpenAlexClient(
-            api_key=self.api_key, mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds,
+            # Stripped: a key pasted with its line end must not make the HTTP library refuse the header.
+            api_key=self.api_key.strip(), mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds,
             retry=RetryPolicy(retries=self.retries, backoff=self.backoff_seconds, max_retry_after=self.max_retry_after_seconds),
         )
 
@@ -226,7 +228,13 @@ def openalex_offline(setting: str, *, has_key: bool) -> bool:
 
 
 def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
-    """The resources, configured from RECON_* environment variables (see module docstring)."""
+    """The resources, configured from RECON_* environment variables (see module docstring).
+
+    Raises:
+        credentials.UnusableSecretError: OPENALEX_API_KEY, GROQ_API_KEY or HF_TOKEN holds a space or a control
+            character inside it (the code location does not load, with that one message).
+    """
+    usable_secrets()
     if (os.environ.get("RECON_KG_SOURCE") or "local") == "huggingface":
         kg_export = HuggingFaceKgExport(
             filename=os.environ.get("RECON_HF_FILENAME") or "graph.json",

@@ -27,6 +27,7 @@ from typing import Any
 import httpx
 import pandas as pd
 
+from recon_assets.credentials import redact
 from recon_assets.enrichment.openalex_records import is_retraction_notice
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
@@ -204,6 +205,7 @@ def _is_transient(error: BaseException) -> bool:
 
 
 def _describe(error: BaseException) -> str:
+    """The error text of an `error` row, with any credential removed (`credentials.redact`)."""
     if isinstance(error, httpx.HTTPStatusError):
         return f"HTTP {error.response.status_code} {error.response.reason_phrase} from Crossref /works"
-    return f"{type(error).__name__}: {error}"
+    return redact(f"{type(error).__name__}: {error}")

@@ -35,6 +35,7 @@ import pandas as pd
 import pyalex
 import requests
 
+from recon_assets.credentials import redact
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_requests
 from recon_assets.enrichment.openalex_records import SELECT_FIELDS
 from recon_assets.enrichment.retries import RetryPolicy, header_number, header_seconds
@@ -283,13 +284,16 @@ def _is_transient(error: BaseException) -> bool:
 def describe(error: BaseException) -> str:
     """Error text for an `error` row or a note: the HTTP status (with its reason and the URL's path), the host
     that did not answer, or the exception's type and text (for pyalex's QueryError, OpenAlex's own message,
-    e.g. an API key refused); never a header, a query string or a credential."""
+    e.g. an API key refused); never a header, a query string or a credential (`credentials.redact`, whatever
+    the library put in its text: requests quotes a refused header value, `Bearer <key>` included)."""
     if isinstance(error, requests.HTTPError) and error.response is not None:
-        return f"HTTP {error.response.status_code} {error.response.reason or ''}".strip() + f" from {urlsplit(error.response.url).path}"
-    if isinstance(error, requests.ConnectionError) and error.request is not None:
+        text = f"HTTP {error.response.status_code} {error.response.reason or ''}".strip() + f" from {urlsplit(error.response.url).path}"
+    elif isinstance(error, requests.ConnectionError) and error.request is not None:
         # requests' own text repeats the whole request URL (every DOI of the batch): the host says enough.
-        return f"{type(error).__name__}: no answer from {urlsplit(error.request.url).netloc}"
-    return f"{type(error).__name__}: {error}"
+        text = f"{type(error).__name__}: no answer from {urlsplit(error.request.url).netloc}"
+    else:
+        text = f"{type(error).__name__}: {error}"
+    return redact(text)
 
 
 def recorded_report(

@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 import httpx2
 from huggingface_hub import hf_hub_download, is_offline_mode
 
+from recon_assets.credentials import redact
 from recon_assets.kg.checksum import file_sha256
 
 REPO_ID = "nasa-gesdisc/nasa-eo-knowledge-graph"
@@ -73,7 +74,7 @@ def download_kg_export(
     # HfHubHTTPError (404, 401, 5xx) subclasses httpx2.HTTPError, as do transport failures on the CDN download;
     # LocalEntryNotFoundError (no network or offline, and no cached copy) is a FileNotFoundError.
     except (httpx2.HTTPError, OSError) as error:
-        reason = "offline mode is on (HF_HUB_OFFLINE) and no cached copy exists" if is_offline_mode() else error
+        reason = "offline mode is on (HF_HUB_OFFLINE) and no cached copy exists" if is_offline_mode() else redact(error)
         raise KgDownloadError(
             f"cannot fetch {filename!r} from Hugging Face dataset {REPO_ID!r} at revision {revision!r}: {reason}"
         ) from error
