@@ -19,10 +19,12 @@ from pathlib import Path
 
 import dagster as dg
 import duckdb
+from dagster._core.utils import make_new_run_id
 from filelock import FileLock, Timeout
 
 from recon_assets.credentials import redact, usable_secrets
 from recon_assets.display import TerminalSafeStream, terminal_text
+from recon_assets.instance_health import PoolWaitTimeout, PoolWatchdog, run_tags, wait_for_pool
 from recon_assets.kg.export_reader import detect_format
 from recon_assets.paths import REPO_ROOT, database_path
 from recon_assets.resources import AS_OF_TAG, openalex_offline, parse_as_of
@@ -31,6 +33,9 @@ from recon_assets.resources import AS_OF_TAG, openalex_offline, parse_as_of
 PARTITION_RANGE_START_TAG = "dagster/asset_partition_range_start"
 PARTITION_RANGE_END_TAG = "dagster/asset_partition_range_end"
 DEFAULT_DAGSTER_HOME = Path(".dagster_home")
+# How long `recon run` waits for another live run to release the `duckdb` pool before it gives up (seconds): a
+# full run on the real KG takes minutes (README "Benchmarks"), an online OpenAlex refresh of it up to about an hour.
+DEFAULT_POOL_WAIT_SECONDS = 3600.0
 # INFO shows each asset's progress lines; Dagster's per-event DEBUG lines would bury them.
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "INFO"}}}}
 # The evaluation's measures `recon run` prints (evaluation.measure.MEASURES keys), with the words it prints them with.
@@ -96,6 +101,7 @@ def _preflight(database: Path) -> None:
         # Stripped once here so every client of this process sends the key as issued (a trailing '\n' made the HTTP
         # library refuse the header, and its error text held the key).
         os.environ.update(usable_secrets())
+        _pool_wait_seconds()
         if kg_path:
             detect_format(Path(kg_path))  # missing, empty, compressed, a /proc file or unknown: named before any run
         openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
@@ -164,12 +170,23 @@ def _run_jobs(database: Path, as_of: date) -> int:
     checks: list[dg.AssetCheckEvaluation] = []
     reused = False
     judging = ""
+    wait = _pool_wait_seconds()
     for job_name, tags, what in runs:
         started = time.monotonic()
+        run_id = make_new_run_id()
+        # A run killed earlier (its process gone) would hold the `duckdb` pool for ever: reclaimed here; a live
+        # holder is waited for, a bounded time (instance_health).
+        try:
+            wait_for_pool(instance, timeout_seconds=wait, say=_say, exclude=[run_id])
+        except PoolWaitTimeout as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
         print(f"[{job_name}] {what} ...", flush=True)
-        result = defs.resolve_job_def(job_name).execute_in_process(
-            instance=instance, tags={**tags, AS_OF_TAG: as_of.isoformat()}, run_config=QUIET_LOGS, raise_on_error=False
-        )
+        with PoolWatchdog(instance, run_id, timeout_seconds=wait, say=_say, give_up=_give_up):
+            result = defs.resolve_job_def(job_name).execute_in_process(
+                instance=instance, run_id=run_id, tags={**tags, **run_tags(), AS_OF_TAG: as_of.isoformat()},
+                run_config=QUIET_LOGS, raise_on_error=False,
+            )
         evaluations = result.get_asset_check_evaluations()
         checks += evaluations
         reused = reused or _snapshot_reused(result)
@@ -185,6 +202,33 @@ def _run_jobs(database: Path, as_of: date) -> int:
             return 1
     _print_summary(database, checks, reused, judging)
     return 0
+
+
+def _pool_wait_seconds() -> float:
+    """RECON_POOL_WAIT_SECONDS, else DEFAULT_POOL_WAIT_SECONDS.
+
+    Raises:
+        PreflightError: not a positive number.
+    """
+    text = os.environ.get("RECON_POOL_WAIT_SECONDS") or str(DEFAULT_POOL_WAIT_SECONDS)
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise PreflightError(f"RECON_POOL_WAIT_SECONDS must be a positive number of seconds, got {text!r}")
+    return seconds
+
+
+def _say(line: str) -> None:
+    print(f"recon: {line}", flush=True)
+
+
+def _give_up(message: str) -> None:
+    """Dagster's in-process executor polls for a pool slot without a bound and ignores SIGINT meanwhile: after the
+    run is marked failed and its claims freed (PoolWatchdog), the process ends here, with the reason."""
+    print(f"error: {message}", file=sys.__stderr__, flush=True)
+    os._exit(1)
 
 
 def _prepare_dagster_home() -> Path:
