@@ -6,6 +6,7 @@ reliability, verdicts), then `reliability_evaluation_job`, on the instance in DA
 missing, default ./.dagster_home), so the runs, their materializations and lineage show in `dagster dev`.
 """
 
+import errno
 import logging
 import os
 import shutil
@@ -58,8 +59,20 @@ def run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
     `recon/as_of` tag, so every asset of every run reads the same date.
 
     Returns:
-        0 on success, 1 when a run failed (its root cause is printed), 2 when an input is unusable.
+        0 on success, 1 when a run failed (its root cause is printed) or a disk is full (one line naming the path),
+        2 when an input is unusable.
     """
+    try:
+        return _run_pipeline(kg, db, as_of)
+    except Exception as error:
+        full = disk_full_message(error, database_path())
+        if full is None:
+            raise
+        print(f"error: {full}", file=sys.stderr, flush=True)
+        return 1
+
+
+def _run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
     if kg is not None:
         os.environ["RECON_KG_PATH"] = str(kg.resolve())
     if db is not None:
@@ -90,6 +103,52 @@ def _terminal_safe_output() -> Iterator[None]:
         yield
     finally:
         sys.stdout, sys.stderr = saved
+
+
+# errno values of a full device and of an exhausted disk quota (POSIX), and the texts SQLite (Dagster's run and
+# event storage under DAGSTER_HOME) and DuckDB give for the same condition.
+_DISK_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT}
+_SQLITE_FULL = "database or disk is full"
+_DUCKDB_FULL = ("No space left on device", "disk is full")
+
+
+def disk_full_message(error: BaseException, database: Path) -> str | None:
+    """One line saying which path is full, when `error` (or an error in its chain: causes, contexts, SQLAlchemy's
+    wrapped `orig`) is a full disk or quota; else None.
+
+    The path is the file the error names when it names one; else DAGSTER_HOME for SQLite's "database or disk is
+    full" (Dagster's run and event storage lives there) and the DuckDB file for DuckDB's.
+    """
+    home = Path(os.environ.get("DAGSTER_HOME") or DEFAULT_DAGSTER_HOME).resolve()
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [error]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        pending += [current.__cause__, current.__context__, getattr(current, "orig", None)]
+        if isinstance(current, OSError) and current.errno in _DISK_FULL_ERRNOS:
+            if not current.filename:
+                return (f"no space left on a device this run writes to (DAGSTER_HOME {home}, or the DuckDB file's folder "
+                        f"{database.parent}): free space there, or move them to another disk")
+            return _full_line(Path(os.fsdecode(current.filename)), home, database)
+        if _SQLITE_FULL in str(current):
+            return _full_line(home, home, database)
+        if any(marker in str(current) for marker in _DUCKDB_FULL):
+            return _full_line(database, home, database)
+    return None
+
+
+def _full_line(path: Path, home: Path, database: Path) -> str:
+    resolved = path.resolve()
+    if resolved.is_relative_to(home):
+        area, move = "under DAGSTER_HOME: Dagster's run and event storage", "set DAGSTER_HOME to a folder on another disk"
+    elif resolved.is_relative_to(database.resolve().parent):
+        area, move = f"the DuckDB file {database.name} and its spill folder {database.name}.tmp", "give --db on another disk"
+    else:
+        area, move = "written by this run", "move it to another disk"
+    return f"no space left on the device holding {path} ({area}): free space there, or {move}"
 
 
 def _preflight(database: Path) -> None:
