@@ -191,3 +191,45 @@ def test_a_bad_pool_wait_setting_is_refused_before_anything_runs(tmp_path):
     out, err = run.communicate(timeout=120)
     assert run.returncode == 2
     assert err == "error: RECON_POOL_WAIT_SECONDS must be a positive number of seconds, got 'forever'\n"
+
+
+def test_the_watchdog_bounds_dagsters_own_wait_for_a_slot(instance):
+    """Dagster's in-process executor polls for a slot without a bound and ignores SIGINT: the watchdog says what
+    the run waits for, reclaims dead holders, and after the bound marks the run failed and gives up."""
+    from recon_assets.instance_health import PoolWatchdog
+
+    holder = _holding_run(instance, pid=os.getpid(), host=socket.gethostname())
+    waiting = make_new_run_id()
+    instance.add_run(DagsterRun(job_name="openalex_refresh_job", run_id=waiting, status=dg.DagsterRunStatus.STARTED))
+    assert not instance.event_log_storage.claim_concurrency_slot(POOL, waiting, "openalex_works").is_claimed
+    said, gave_up = [], []
+    with PoolWatchdog(instance, waiting, timeout_seconds=0.5, poll_seconds=0.1, say=said.append, give_up=gave_up.append):
+        deadline = time.monotonic() + HANG_GUARD_SECONDS
+        while not gave_up and time.monotonic() < deadline:
+            time.sleep(0.1)
+    described = f"run {holder} (kg_tables_job, pid {os.getpid()}, alive)"
+    assert said == [f"waiting up to 0s for pool 'duckdb' (one DuckDB writer at a time), held by {described}"]
+    assert gave_up == [
+        f"gave up after 0s waiting for pool 'duckdb', held by {described}: let that run finish (or stop it) and run "
+        "again; RECON_POOL_WAIT_SECONDS sets how long to wait"
+    ]
+    assert instance.get_run_by_id(waiting).status == dg.DagsterRunStatus.FAILURE
+    assert waiting not in instance.event_log_storage.get_concurrency_info(POOL).pending_run_ids
+
+
+def test_the_watchdog_frees_the_slot_of_a_holder_that_dies_meanwhile(instance):
+    holder = _holding_run(instance, pid=_gone_pid(), host=socket.gethostname())
+    waiting = make_new_run_id()
+    instance.add_run(DagsterRun(job_name="openalex_refresh_job", run_id=waiting, status=dg.DagsterRunStatus.STARTED))
+    assert not instance.event_log_storage.claim_concurrency_slot(POOL, waiting, "openalex_works").is_claimed
+    from recon_assets.instance_health import PoolWatchdog
+
+    said, gave_up = [], []
+    with PoolWatchdog(instance, waiting, timeout_seconds=60, poll_seconds=0.1, say=said.append, give_up=gave_up.append):
+        deadline = time.monotonic() + HANG_GUARD_SECONDS
+        while not said and time.monotonic() < deadline:
+            time.sleep(0.1)
+    assert said[0].startswith(f"run {holder} (kg_tables_job) was left unfinished by a process that is gone")
+    assert gave_up == [] and instance.get_run_by_id(holder).status == dg.DagsterRunStatus.FAILURE
+    # Dagster assigns the freed slot to the waiting step, which claims it on its next poll.
+    assert instance.event_log_storage.claim_concurrency_slot(POOL, waiting, "openalex_works").is_claimed

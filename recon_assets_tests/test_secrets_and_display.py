@@ -231,3 +231,23 @@ def test_explain_prints_kg_text_as_data(sample_run, tmp_path, capsys):
     assert "'Red title  FAKE: line evil'" in out
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]", out)
     assert SECRET not in out and f"Bearer {REDACTED}" in out
+
+
+def test_recon_run_output_goes_through_terminal_text_keeping_line_breaks():
+    import io
+
+    from recon_assets.display import TerminalSafeStream
+
+    underlying = io.StringIO()
+    stream = TerminalSafeStream(underlying)
+    assert stream.write(f"INFO - title {HOSTILE}\n") == len(f"INFO - title {HOSTILE}\n")
+    assert underlying.getvalue() == "INFO - title Red title \nFAKE: line evil\n"
+    assert stream.getvalue() == underlying.getvalue()  # everything else is the wrapped stream's
+
+
+def test_the_code_location_does_not_load_with_an_unusable_key(monkeypatch):
+    from recon_assets.resources import resources_from_environment
+
+    monkeypatch.setenv("GROQ_API_KEY", "gsk_abc\x1bdef")
+    with pytest.raises(UnusableSecretError, match=r"^GROQ_API_KEY is not usable: character 8 of its 11"):
+        resources_from_environment()
