@@ -163,10 +163,16 @@ def _pointer_record(local: Path, filename: str, commit: str | None) -> Path | No
 
 
 def _record_pointer(local: Path, filename: str, commit: str | None, pointer: LfsPointer) -> None:
+    """Keep the checked pointer for offline runs; a cache this process cannot write to (a read-only shared cache)
+    keeps none, and an offline run then says the copy was never checked."""
     record = _pointer_record(local, filename, commit)
-    if record is not None:
+    if record is None:
+        return
+    try:
         record.parent.mkdir(parents=True, exist_ok=True)
         record.write_text(json.dumps({"size": pointer.size, "sha256": pointer.sha256, "checked_against": "hub X-Linked-Size / X-Linked-Etag"}))
+    except OSError:
+        pass
 
 
 def _recorded_pointer(local: Path, filename: str, commit: str | None) -> LfsPointer | None:
