@@ -13,6 +13,8 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
+from recon_assets.credentials import redact
+from recon_assets.display import terminal_text
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.paths import database_path
@@ -44,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     return explain_doi(args.doi, args.db or database_path())
 
 
+# No extension is fetched or loaded: DuckDB would download one to open, say, a SQLite file given by mistake.
 _NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
 
 
@@ -93,6 +96,9 @@ def explain_doi(doi: str, database: Path) -> int:
         else:
             what = "is in the KG but has no Dataset→Publication edge" if known else "is not in the current snapshot"
         return _fail(f"no scored edge for DOI {key}: it {what}")
+    # Every text cell came from the KG or OpenAlex (titles, names, error texts, reasons quoting them): shown as data,
+    # one line each, never a control sequence; an error text never with a secret, whenever it was stored.
+    rows = rows.apply(lambda column: column.map(lambda cell: terminal_text(redact(cell)) if isinstance(cell, str) else cell))
     snapshots = set(rows["snapshot_id"])
     print(f"{len(rows)} scored edge(s) for DOI {key} (as of {rows['as_of'].iloc[0]:%Y-%m-%d}, snapshot {', '.join(sorted(snapshots))}):")
     if current and snapshots != {current}:
@@ -112,7 +118,7 @@ def explain_doi(doi: str, database: Path) -> int:
 
 
 def _fail(message: str) -> int:
-    print(message, file=sys.stderr)
+    print(terminal_text(redact(message)), file=sys.stderr)
     return 1
 
 

@@ -6,19 +6,26 @@ reliability, verdicts), then `reliability_evaluation_job`, on the instance in DA
 missing, default ./.dagster_home), so the runs, their materializations and lineage show in `dagster dev`.
 """
 
+import errno
 import logging
 import os
 import shutil
 import sys
 import time
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 
 import dagster as dg
 import duckdb
+from dagster._core.utils import make_new_run_id
 from filelock import FileLock, Timeout
 
+from recon_assets.credentials import redact, usable_secrets
+from recon_assets.display import TerminalSafeStream, terminal_text
+from recon_assets.instance_health import PoolWaitTimeout, PoolWatchdog, run_tags, wait_for_pool
 from recon_assets.kg.export_reader import detect_format
 from recon_assets.paths import REPO_ROOT, database_path
 from recon_assets.resources import AS_OF_TAG, openalex_offline, parse_as_of
@@ -27,6 +34,9 @@ from recon_assets.resources import AS_OF_TAG, openalex_offline, parse_as_of
 PARTITION_RANGE_START_TAG = "dagster/asset_partition_range_start"
 PARTITION_RANGE_END_TAG = "dagster/asset_partition_range_end"
 DEFAULT_DAGSTER_HOME = Path(".dagster_home")
+# How long `recon run` waits for another live run to release the `duckdb` pool before it gives up (seconds): a
+# full run on the real KG takes minutes (README "Benchmarks"), an online OpenAlex refresh of it up to about an hour.
+DEFAULT_POOL_WAIT_SECONDS = 3600.0
 # INFO shows each asset's progress lines; Dagster's per-event DEBUG lines would bury them.
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "INFO"}}}}
 # The evaluation's measures `recon run` prints (evaluation.measure.MEASURES keys), with the words it prints them with.
@@ -49,8 +59,20 @@ def run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
     `recon/as_of` tag, so every asset of every run reads the same date.
 
     Returns:
-        0 on success, 1 when a run failed (its root cause is printed), 2 when an input is unusable.
+        0 on success, 1 when a run failed (its root cause is printed) or a disk is full (one line naming the path),
+        2 when an input is unusable.
     """
+    try:
+        return _run_pipeline(kg, db, as_of)
+    except Exception as error:
+        full = disk_full_message(error, database_path())
+        if full is None:
+            raise
+        print(f"error: {full}", file=sys.stderr, flush=True)
+        return 1
+
+
+def _run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
     if kg is not None:
         os.environ["RECON_KG_PATH"] = str(kg.resolve())
     if db is not None:
@@ -65,29 +87,120 @@ def run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
         print(f"error: another `recon run` is writing {database} (lock {database}.lock); wait for it to finish", file=sys.stderr)
         return 2
     except (PreflightError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {terminal_text(redact(error))}", file=sys.stderr)
         return 2
-    with lock:
+    with lock, _terminal_safe_output():
         return _run_jobs(database, run_as_of)
 
 
+@contextmanager
+def _terminal_safe_output() -> Iterator[None]:
+    """Everything printed meanwhile (Dagster's console log of KG and OpenAlex values included) goes through
+    `display.terminal_text`: no record can drive the terminal."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalSafeStream(sys.stdout), TerminalSafeStream(sys.stderr)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+# errno values of a full device and of an exhausted disk quota (POSIX), and the texts SQLite (Dagster's run and
+# event storage under DAGSTER_HOME) and DuckDB give for the same condition.
+_DISK_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT}
+_SQLITE_FULL = "database or disk is full"
+_DUCKDB_FULL = ("No space left on device", "disk is full")
+
+
+def disk_full_message(error: BaseException, database: Path) -> str | None:
+    """One line saying which path is full, when `error` (or an error in its chain: causes, contexts, SQLAlchemy's
+    wrapped `orig`) is a full disk or quota; else None.
+
+    The path is the file the error names when it names one; else DAGSTER_HOME for SQLite's "database or disk is
+    full" (Dagster's run and event storage lives there) and the DuckDB file for DuckDB's.
+    """
+    home = Path(os.environ.get("DAGSTER_HOME") or DEFAULT_DAGSTER_HOME).resolve()
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [error]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        pending += [current.__cause__, current.__context__, getattr(current, "orig", None)]
+        if isinstance(current, OSError) and current.errno in _DISK_FULL_ERRNOS:
+            if not current.filename:
+                return (f"no space left on a device this run writes to (DAGSTER_HOME {home}, or the DuckDB file's folder "
+                        f"{database.parent}): free space there, or move them to another disk")
+            return _full_line(Path(os.fsdecode(current.filename)), home, database)
+        if _SQLITE_FULL in str(current):
+            return _full_line(home, home, database)
+        if any(marker in str(current) for marker in _DUCKDB_FULL):
+            return _full_line(database, home, database)
+    return None
+
+
+def _full_line(path: Path, home: Path, database: Path) -> str:
+    resolved = path.resolve()
+    if resolved.is_relative_to(home):
+        area, move = "under DAGSTER_HOME: Dagster's run and event storage", "set DAGSTER_HOME to a folder on another disk"
+    elif resolved.is_relative_to(database.resolve().parent):
+        area, move = f"the DuckDB file {database.name} and its spill folder {database.name}.tmp", "give --db on another disk"
+    else:
+        area, move = "written by this run", "move it to another disk"
+    return f"no space left on the device holding {path} ({area}): free space there, or {move}"
+
+
 def _preflight(database: Path) -> None:
-    """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, or a database path that DuckDB
-    cannot open."""
+    """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, an unusable secret (OPENALEX_API_KEY,
+    GROQ_API_KEY, HF_TOKEN: stripped of surrounding whitespace here, for every step of this process), or a database
+    path that is not a DuckDB file DuckDB can open."""
     kg_path = os.environ.get("RECON_KG_PATH")
     try:
+        # Stripped once here so every client of this process sends the key as issued (a trailing '\n' made the HTTP
+        # library refuse the header, and its error text held the key).
+        os.environ.update(usable_secrets())
+        _pool_wait_seconds()
         if kg_path:
-            detect_format(Path(kg_path))  # missing, empty, compressed or unknown: named before any run
+            detect_format(Path(kg_path))  # missing, empty, compressed, a /proc file or unknown: named before any run
         openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
-    except ValueError as error:  # KgExportError is a ValueError too
+    except ValueError as error:  # KgExportError and UnusableSecretError are ValueErrors too
         raise PreflightError(str(error)) from error
     if database.is_dir():
         raise PreflightError(f"--db {database} is a directory, not a DuckDB file")
+    try:
+        foreign = database.exists() and not is_duckdb_file(database)
+    except OSError as error:
+        raise PreflightError(f"cannot read --db {database}: {error.strerror or error}") from error
+    if foreign:
+        raise PreflightError(
+            f"--db {database} exists and is not a DuckDB database file (no DuckDB header): give the path of a DuckDB "
+            "file, or of a file that does not exist yet"
+        )
     database.parent.mkdir(parents=True, exist_ok=True)
     try:
-        duckdb.connect(str(database)).close()
+        duckdb.connect(str(database), config=NO_EXTENSIONS).close()
     except duckdb.Error as error:
-        raise PreflightError(f"cannot open DuckDB file {database}: {error}") from error
+        raise PreflightError(f"cannot open DuckDB file {database}: {redact(error)}") from error
+
+
+# A DuckDB database file opens with an 8-byte checksum and the magic bytes "DUCK" (DuckDB storage format, main header:
+# https://duckdb.org/docs/stable/internals/storage). DuckDB itself opened a `.json` file as an empty database.
+_DUCKDB_MAGIC = b"DUCK"
+_DUCKDB_MAGIC_OFFSET = 8
+# No extension is fetched or loaded when a file is opened: DuckDB would download one to open, say, a SQLite file.
+NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+
+
+def is_duckdb_file(path: Path) -> bool:
+    """True when `path` is an empty file (DuckDB makes a database of it) or starts with DuckDB's file header.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with path.open("rb") as handle:
+        head = handle.read(_DUCKDB_MAGIC_OFFSET + len(_DUCKDB_MAGIC))
+    return not head or head[_DUCKDB_MAGIC_OFFSET:] == _DUCKDB_MAGIC
 
 
 def _run_jobs(database: Path, as_of: date) -> int:
@@ -116,12 +229,23 @@ def _run_jobs(database: Path, as_of: date) -> int:
     checks: list[dg.AssetCheckEvaluation] = []
     reused = False
     judging = ""
+    wait = _pool_wait_seconds()
     for job_name, tags, what in runs:
         started = time.monotonic()
+        run_id = make_new_run_id()
+        # A run killed earlier (its process gone) would hold the `duckdb` pool for ever: reclaimed here; a live
+        # holder is waited for, a bounded time (instance_health).
+        try:
+            wait_for_pool(instance, timeout_seconds=wait, say=_say, exclude=[run_id])
+        except PoolWaitTimeout as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
         print(f"[{job_name}] {what} ...", flush=True)
-        result = defs.resolve_job_def(job_name).execute_in_process(
-            instance=instance, tags={**tags, AS_OF_TAG: as_of.isoformat()}, run_config=QUIET_LOGS, raise_on_error=False
-        )
+        with PoolWatchdog(instance, run_id, timeout_seconds=wait, say=_say, give_up=_give_up):
+            result = defs.resolve_job_def(job_name).execute_in_process(
+                instance=instance, run_id=run_id, tags={**tags, **run_tags(), AS_OF_TAG: as_of.isoformat()},
+                run_config=QUIET_LOGS, raise_on_error=False,
+            )
         evaluations = result.get_asset_check_evaluations()
         checks += evaluations
         reused = reused or _snapshot_reused(result)
@@ -129,7 +253,7 @@ def _run_jobs(database: Path, as_of: date) -> int:
         print(f"[{job_name}] {'succeeded' if result.success else 'FAILED'} in {time.monotonic() - started:.1f}s (run {result.run_id})")
         for evaluation in evaluations:
             if not evaluation.passed:
-                print(f"[{job_name}] asset check FAILED: {evaluation.check_name}: {evaluation.description}", file=sys.stderr)
+                print(f"[{job_name}] asset check FAILED: {evaluation.check_name}: {terminal_text(evaluation.description)}", file=sys.stderr)
         if not result.success:
             for message in _failures(result):
                 print(f"[{job_name}] {message}", file=sys.stderr)
@@ -137,6 +261,33 @@ def _run_jobs(database: Path, as_of: date) -> int:
             return 1
     _print_summary(database, checks, reused, judging)
     return 0
+
+
+def _pool_wait_seconds() -> float:
+    """RECON_POOL_WAIT_SECONDS, else DEFAULT_POOL_WAIT_SECONDS.
+
+    Raises:
+        PreflightError: not a positive number.
+    """
+    text = os.environ.get("RECON_POOL_WAIT_SECONDS") or str(DEFAULT_POOL_WAIT_SECONDS)
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise PreflightError(f"RECON_POOL_WAIT_SECONDS must be a positive number of seconds, got {text!r}")
+    return seconds
+
+
+def _say(line: str) -> None:
+    print(f"recon: {line}", flush=True)
+
+
+def _give_up(message: str) -> None:
+    """Dagster's in-process executor polls for a pool slot without a bound and ignores SIGINT meanwhile: after the
+    run is marked failed and its claims freed (PoolWatchdog), the process ends here, with the reason."""
+    print(f"error: {message}", file=sys.__stderr__, flush=True)
+    os._exit(1)
 
 
 def _prepare_dagster_home() -> Path:
@@ -174,7 +325,8 @@ def _failures(result: dg.ExecuteInProcessResult) -> list[str]:
         error = event.step_failure_data.error
         while error.cause is not None:
             error = error.cause
-        messages.append(f"step {event.step_key} failed: {error.message.strip()}")
+        # The root cause can be any library's text about any record: shown as data, without secrets.
+        messages.append(f"step {event.step_key} failed: {terminal_text(redact(error.message.strip()))}")
     return messages
 
 

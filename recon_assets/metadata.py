@@ -9,6 +9,7 @@ import dagster as dg
 import duckdb
 import pandas as pd
 
+from recon_assets.display import markdown_table
 from recon_assets.table_docs import TABLE_DOCS
 
 PREVIEW_ROWS = 5
@@ -31,7 +32,7 @@ def table_metadata(
 
     Returns:
         dict with dagster/row_count, dagster/column_schema (descriptions from TABLE_DOCS),
-        dagster/column_lineage (when given) and preview (markdown).
+        dagster/column_lineage (when given) and preview (markdown; every text cell escaped by `display.markdown_text`).
     """
     schema = column_schema(con, table)
     rows = con.execute(f"SELECT count(*) FROM {table} WHERE {where}", list(params)).fetchone()[0]
@@ -40,7 +41,8 @@ def table_metadata(
     metadata: dict[str, object] = {
         "dagster/row_count": rows,
         "dagster/column_schema": schema,
-        "preview": dg.MetadataValue.md(preview.to_markdown(index=False) if len(preview) else "_no rows_"),
+        # Titles, names and error texts come from the KG and OpenAlex: escaped, they show as typed and make no markup.
+        "preview": dg.MetadataValue.md(markdown_table(preview) if len(preview) else "_no rows_"),
     }
     if lineage:
         metadata["dagster/column_lineage"] = dg.TableColumnLineage(

@@ -24,11 +24,13 @@ import dagster as dg
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
+from recon_assets.credentials import usable_secrets
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.judgement import llm_cache
 from recon_assets.judgement.groq_client import GroqJudgeClient, GroqJudgeSettings, RunBudget
 from recon_assets.judgement.llm_judge import LlmJudgeReport, TriageRules, judge_candidates
+from recon_assets.kg.hub_source import DEFAULT_DEADLINE_SECONDS as HUB_DEADLINE_SECONDS
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, download_kg_export
 from recon_assets.paths import REPO_ROOT, database_path
 
@@ -83,10 +85,13 @@ class HuggingFaceKgExport(KgExportSource):
 
     filename: str = "graph.json"
     revision: str = PINNED_REVISION
+    deadline_seconds: float = Field(
+        default=HUB_DEADLINE_SECONDS, gt=0, description="Total seconds the download may take (the file is about 1.56 GB)."
+    )
 
     def fetch(self, log) -> KgExportFile:
         log.info(f"KG export: downloading {REPO_ID}/{self.filename} at revision {self.revision} (cached after the first time)")
-        download = download_kg_export(self.filename, revision=self.revision)
+        download = download_kg_export(self.filename, revision=self.revision, deadline_seconds=self.deadline_seconds)
         log.info(f"KG export: {download.path} ({download.size_bytes:,} bytes, sha256 {download.sha256}, commit {download.commit_sha})")
         return KgExportFile(download.path, f"hf://{REPO_ID}@{download.commit_sha or self.revision}/{self.filename}")
 
@@ -145,7 +150,10 @@ class OpenAlexResource(dg.ConfigurableResource):
     api_key: str | None = Field(default=None, description="OpenAlex API key (OPENALEX_API_KEY).")
     mailto: str | None = Field(default=None, description="Contact e-mail sent with each request.")
     base_url: str = Field(default=openalex_client.DEFAULT_BASE_URL, description="API root (OPENALEX_URL).")
-    timeout_seconds: float = Field(default=30.0, gt=0, description="Seconds to wait for each response.")
+    timeout_seconds: float = Field(default=30.0, gt=0, description="Seconds to wait for each read of a response.")
+    deadline_seconds: float = Field(
+        default=openalex_client.DEFAULT_DEADLINE_SECONDS, gt=0, description="Total seconds one request may take, body included."
+    )
     retries: int = Field(default=3, ge=0, description="Further attempts after a 5xx, a timeout or a short 429.")
     backoff_seconds: float = Field(default=1.0, ge=0, description="First retry wait, doubled each retry.")
     max_retry_after_seconds: float = Field(
@@ -184,7 +192,9 @@ class OpenAlexResource(dg.ConfigurableResource):
         if self.offline or not self.api_key:
             return None
         return openalex_client.OpenAlexClient(
-            api_key=self.api_key, mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds,
+            # Stripped: a key pasted with its line end must not make the HTTP library refuse the header.
+            api_key=self.api_key.strip(), mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds,
+            deadline=self.deadline_seconds,
             retry=RetryPolicy(retries=self.retries, backoff=self.backoff_seconds, max_retry_after=self.max_retry_after_seconds),
             budget=budget,
         )
@@ -203,7 +213,10 @@ class CrossrefResource(dg.ConfigurableResource):
     offline: bool = Field(default=False, description="Make no request.")
     mailto: str | None = Field(default=None, description="Contact e-mail (Crossref's polite pool).")
     base_url: str = Field(default=crossref.DEFAULT_BASE_URL, description="API root (CROSSREF_URL).")
-    timeout_seconds: float = Field(default=30.0, gt=0)
+    timeout_seconds: float = Field(default=30.0, gt=0, description="Seconds to wait for each read of a response.")
+    deadline_seconds: float = Field(
+        default=crossref.DEFAULT_DEADLINE_SECONDS, gt=0, description="Total seconds one request may take, body included."
+    )
     retries: int = Field(default=3, ge=0)
     backoff_seconds: float = Field(default=1.0, ge=0)
 
@@ -217,7 +230,7 @@ class CrossrefResource(dg.ConfigurableResource):
             return crossref.CheckReport()
         log.info(f"Crossref: checking {len(dois):,} DOIs for retraction notices at {self.base_url}")
         with crossref.CrossrefClient(
-            mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds,
+            mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds, deadline=self.deadline_seconds,
             retry=RetryPolicy(retries=self.retries, backoff=self.backoff_seconds),
         ) as client:
             return client.check(dois)
@@ -254,7 +267,8 @@ class GroqJudgeResource(dg.ConfigurableResource):
         """A `GroqJudgeClient` as configured, or None offline. `options` go to the client (http_client, clock, sleep)."""
         if self.offline_reason():
             return None
-        return GroqJudgeClient(self.settings, api_key=self.api_key, base_url=self.base_url, budget=budget, log=log, **options)
+        # Stripped as the OpenAlex key is: a key pasted with its line end must not break the Authorization header.
+        return GroqJudgeClient(self.settings, api_key=self.api_key.strip(), base_url=self.base_url, budget=budget, log=log, **options)
 
     def judge(
         self, con, candidates, *, log, rules: TriageRules = TriageRules(), now=None, **client_options
@@ -348,7 +362,13 @@ def openalex_offline(setting: str, *, has_key: bool) -> bool:
 
 
 def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
-    """The resources, configured from RECON_* environment variables (see module docstring)."""
+    """The resources, configured from RECON_* environment variables (see module docstring).
+
+    Raises:
+        credentials.UnusableSecretError: OPENALEX_API_KEY, GROQ_API_KEY or HF_TOKEN holds a space or a control
+            character inside it (the code location does not load, with that one message).
+    """
+    usable_secrets()
     if (os.environ.get("RECON_KG_SOURCE") or "local") == "huggingface":
         kg_export = HuggingFaceKgExport(
             filename=os.environ.get("RECON_HF_FILENAME") or "graph.json",

@@ -233,7 +233,7 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
     },
     "text_embeddings": {
         "model_id": "Embedding model (wordllama version, weights and dimension) that computed the vector.",
-        "text_sha256": "SHA-256 of the embedded text (title. abstract) in UTF-8.",
+        "text_sha256": "SHA-256 of the embedded text (title. abstract, cut to its first 10,000 characters as the model sees it) in UTF-8.",
         "vector": "The L2-normalised embedding (256 float32); only new or changed texts are embedded.",
     },
     "llm_judgements": {

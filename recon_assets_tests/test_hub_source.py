@@ -54,6 +54,10 @@ def hub(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> FakeHub:
     fake = FakeHub()
     monkeypatch.setattr(httpx2.HTTPTransport, "handle_request", lambda _transport, request: fake.handle_request(request))
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf_home"))
+    # huggingface_hub computed its default cache folder from HF_HOME at import: without this, a call without
+    # cache_dir wrote the fixture's 4.6 KB graph.json into the user's shared cache as the pinned commit's file
+    # (issue 14: an offline run later took it for the real KG).
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hf_home" / "hub"))
     monkeypatch.setenv("HF_TOKEN", FAKE_TOKEN)
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
     # huggingface_hub reads these once, at import; its checks consult the constants. Telemetry off also stops its
@@ -82,9 +86,10 @@ def test_download_lands_in_cache_checksummed_at_resolved_commit(hub: FakeHub, tm
     assert (result.repo_id, result.filename, result.revision) == (REPO_ID, "graph.json", revision)
     assert result.commit_sha == PINNED_REVISION  # the hub's X-Repo-Commit, also when a branch was asked for
     assert (result.sha256, result.size_bytes) == (BODY_SHA256, len(BODY))
-    head, get = hub.requests
-    assert (head.method, str(head.url)) == ("HEAD", f"{RESOLVE_URL}/{revision}/graph.json")
-    assert head.headers["authorization"] == f"Bearer {FAKE_TOKEN}"
+    pointer, head, get = hub.requests  # the LFS pointer's size and SHA-256, then hf_hub_download's own requests
+    for request in (pointer, head):
+        assert (request.method, str(request.url)) == ("HEAD", f"{RESOLVE_URL}/{revision}/graph.json")
+        assert request.headers["authorization"] == f"Bearer {FAKE_TOKEN}"
     assert get.method == "GET" and get.url.host == "us.aws.cdn.hf.co"
     assert "authorization" not in get.headers  # the token never leaves the Hub for the CDN
 
@@ -102,7 +107,9 @@ def test_second_call_is_served_from_cache_without_http(
     second = download_kg_export(cache_dir=tmp_path)
 
     assert second == first
-    assert hub.requests == []
+    # Online the hub is asked for the LFS pointer (and does not answer); offline nothing is asked. Either way the
+    # cached copy is checked against the pointer recorded by the first call.
+    assert [request.method for request in hub.requests] == ([] if offline else ["HEAD"])
 
 
 @pytest.mark.parametrize(
@@ -163,3 +170,73 @@ def test_kg_snapshot_ingests_the_hub_export_and_records_its_commit_and_checksum(
     assert source == f"hf://{REPO_ID}@{commit}/graph.json"
     assert sha256 == BODY_SHA256
     assert (lines, nodes, relationships, rejected) == (3, 2, 1, 0)
+
+
+def _plant(cache: Path, content: bytes, *, as_blob: str | None = None) -> Path:
+    """Put `content` in the cache as the pinned commit's graph.json, as a copy into the cache folder would (a
+    regular file), or filed under `blobs/<as_blob>` and linked the way huggingface_hub links its downloads."""
+    repo = cache / "datasets--nasa-gesdisc--nasa-eo-knowledge-graph"
+    snapshot = repo / "snapshots" / PINNED_REVISION / "graph.json"
+    snapshot.parent.mkdir(parents=True)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text(PINNED_REVISION)
+    if as_blob is None:
+        snapshot.write_bytes(content)
+    else:
+        blob = repo / "blobs" / as_blob
+        blob.parent.mkdir()
+        blob.write_bytes(content)
+        snapshot.symlink_to(Path("../../blobs") / as_blob)
+    return snapshot
+
+
+@pytest.mark.parametrize("linked", [False, True], ids=["copied-into-snapshots", "filed-as-a-blob"])
+def test_offline_a_cached_file_never_checked_against_the_pointer_is_refused(hub, monkeypatch, tmp_path, linked):
+    """Bug row: offline, the 4.6 KB fixture found in the shared cache under the pinned commit was taken for the KG."""
+    _plant(tmp_path, BODY, as_blob=BODY_SHA256 if linked else None)
+    go_offline(monkeypatch)
+
+    with pytest.raises(KgDownloadError, match="was never checked against the revision's LFS pointer: run once online"):
+        download_kg_export(cache_dir=tmp_path)
+    assert hub.requests == []
+
+
+# A pointer for a real-sized export, sent in the recorded shapes of hub_exchanges.json (X-Linked-Size /
+# X-Linked-Etag): graph.json is about 1.56 GB (dataset card); the exact size is illustrative and the sha256 is
+# that of b"real" (the real pointer's values could not be read from this machine).
+REAL_SIZE, REAL_SHA256 = 1_561_234_567, "aa33996d60e89311b4d1a920dae03c6d7fa3ae1956c52662e273aad4683e577f"
+
+
+def test_online_a_cached_stub_that_differs_from_the_pointer_is_refused(hub, monkeypatch, tmp_path):
+    stub = _plant(tmp_path, BODY)
+    for exchange in EXCHANGES:
+        if exchange["request"]["method"] == "HEAD":
+            headers = exchange["response"]["headers"]
+            monkeypatch.setitem(headers, "x-linked-size", str(REAL_SIZE))
+            monkeypatch.setitem(headers, "x-linked-etag", f'"{REAL_SHA256}"')
+
+    with pytest.raises(KgDownloadError) as raised:
+        download_kg_export(cache_dir=tmp_path)
+
+    assert str(raised.value).startswith(
+        f"the cached copy of 'graph.json' from Hugging Face dataset '{REPO_ID}' at revision '{PINNED_REVISION}' ({stub}, "
+        f"4,651 bytes, sha256 {BODY_SHA256}) is not the file the revision's LFS pointer records "
+        f"(1,561,234,567 bytes, sha256 {REAL_SHA256}): refused"
+    )
+
+
+def test_offline_a_checked_file_changed_since_is_refused(hub, monkeypatch, tmp_path):
+    first = download_kg_export(cache_dir=tmp_path)
+    first.path.resolve().write_bytes(BODY[:-100])  # cut short in place, e.g. by a copy that did not finish
+    go_offline(monkeypatch)
+
+    with pytest.raises(KgDownloadError, match="is not the file the revision's LFS pointer records"):
+        download_kg_export(cache_dir=tmp_path)
+
+
+def test_a_file_the_hub_keeps_in_plain_git_has_no_pointer_to_check_against(hub, monkeypatch, tmp_path):
+    for exchange in EXCHANGES:
+        if exchange["request"]["method"] == "HEAD":
+            monkeypatch.setitem(exchange["response"]["headers"], "x-linked-etag", '"a661b1a138dac6dc5590367402d100765010ffd6"')
+    with pytest.raises(KgDownloadError, match="reports no LFS SHA-256 and size"):
+        download_kg_export(cache_dir=tmp_path)

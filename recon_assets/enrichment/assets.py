@@ -9,6 +9,7 @@ import dagster as dg
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
+from recon_assets.credentials import redact
 from recon_assets.enrichment import crossref as crossref_records
 from recon_assets.enrichment import citing_works
 from recon_assets.enrichment.citing_plan import SELECTIONS, CitedWork, plan_citing_queries, planned_list_calls
@@ -59,8 +60,9 @@ def openalex_works(
         record_usage(con, day=now.date(), run_id=context.run.run_id, asset="openalex_works", list_calls=budget.spent, requests=report.requests)
         upsert(con, "openalex_cache", cache_rows(report.results, fetched_at=report.fetched_at or now))
         cache = con.execute("SELECT doi, status, work, fetched_at FROM openalex_cache JOIN wanted USING (doi)").df()
-        errors = {result.doi: result.error for result in report.results if result.status == ERROR}
-        errors |= {doi: f"not fetched: {report.budget_spent}" for doi in report.unfetched}
+        # Redacted again where it is stored: an error text may come from any library or server.
+        errors = {result.doi: redact(result.error) for result in report.results if result.status == ERROR}
+        errors |= {doi: redact(f"not fetched: {report.budget_spent}") for doi in report.unfetched}
         rows = openalex_rows(requested, cache, errors)
         replace_partitions(con, "openalex_works", rows, areas)
         metadata = table_metadata(
@@ -232,7 +234,7 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
         upsert(con, "crossref_cache", crossref_records.cache_rows(report.results, checked_at=datetime.now(timezone.utc)))
         wanted = requested[["doi"]].drop_duplicates()
         cache = con.execute("SELECT doi, notice_dois, checked_at FROM crossref_cache JOIN wanted USING (doi)").df()
-        errors = {check.doi: check.error for check in report.results if check.status == crossref_records.ERROR}
+        errors = {check.doi: redact(check.error) for check in report.results if check.status == crossref_records.ERROR}
         rows = crossref_records.retraction_rows(requested, cache, errors)
         replace_partitions(con, "crossref_retractions", rows, areas)
         metadata = table_metadata(

@@ -27,11 +27,16 @@ from typing import Any
 import httpx
 import pandas as pd
 
+from recon_assets.credentials import redact
+from recon_assets.deadlines import DeadlineExceeded, call_with_deadline
 from recon_assets.enrichment.openalex_records import is_retraction_notice
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
 
 DEFAULT_BASE_URL = "https://api.crossref.org"
+# Total seconds one request may take, body included: an answer for 50 DOIs is a few kB, so only a stalled or
+# dripping server reaches it.
+DEFAULT_DEADLINE_SECONDS = 120.0
 CHECKED, ERROR = "checked", "error"
 OFFLINE = "offline: Crossref not checked"
 # Columns of the crossref_retractions table, in order (sql/crossref_retractions.sql).
@@ -102,7 +107,9 @@ class CrossrefClient:
     Args:
         mailto: contact e-mail (Crossref's "polite pool": `mailto` query parameter).
         base_url: API root; a compatible server or a fake can stand in.
-        timeout: seconds per request.
+        timeout: seconds per read of a response.
+        deadline: total seconds one request may take, body included (`deadlines.call_with_deadline`); a slower
+            answer is a timeout, retried like one.
         retry: how transient failures are retried (`retries.RetryPolicy`).
         transport: an httpx transport (tests pass respx's or a MockTransport).
 
@@ -115,10 +122,12 @@ class CrossrefClient:
         mailto: str | None = None,
         base_url: str = DEFAULT_BASE_URL,
         timeout: float = 30.0,
+        deadline: float = DEFAULT_DEADLINE_SECONDS,
         retry: RetryPolicy = RetryPolicy(),
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.client = httpx.Client(base_url=base_url, timeout=timeout, transport=transport)
+        self.deadline = deadline
         self.mailto = mailto
         self._retrying = retry.retrying(_is_transient)
 
@@ -155,7 +164,10 @@ class CrossrefClient:
         params = {"filter": ",".join(f"updates:{doi}" for doi in batch), "rows": ROWS}
         if self.mailto:
             params["mailto"] = self.mailto
-        response = self.client.get("/works", params=params)
+        try:
+            response = call_with_deadline(lambda: self.client.get("/works", params=params), seconds=self.deadline, what="GET Crossref /works")
+        except DeadlineExceeded as error:
+            raise httpx.ReadTimeout(str(error)) from None
         response.raise_for_status()
         body = response.json()
         message = body.get("message") if isinstance(body, dict) else None
@@ -204,6 +216,7 @@ def _is_transient(error: BaseException) -> bool:
 
 
 def _describe(error: BaseException) -> str:
+    """The error text of an `error` row, with any credential removed (`credentials.redact`)."""
     if isinstance(error, httpx.HTTPStatusError):
         return f"HTTP {error.response.status_code} {error.response.reason_phrase} from Crossref /works"
-    return f"{type(error).__name__}: {error}"
+    return redact(f"{type(error).__name__}: {error}")

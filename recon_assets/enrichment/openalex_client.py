@@ -38,6 +38,8 @@ import pandas as pd
 import pyalex
 import requests
 
+from recon_assets.credentials import redact
+from recon_assets.deadlines import DeadlineExceeded, call_with_deadline
 from recon_assets.enrichment.citing_plan import LIST_CALL, CitingQuery
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_requests
 from recon_assets.enrichment.openalex_records import CITING_FIELDS, SELECT_FIELDS
@@ -45,6 +47,10 @@ from recon_assets.enrichment.retries import RetryPolicy, header_number, header_s
 from recon_assets.kg.doi import canonical_doi
 
 DEFAULT_BASE_URL = "https://api.openalex.org"
+# Total seconds one request may take, body included (the per-read timeout is 30 s): a batch answer of 100 works with
+# the `select`ed fields is about 0.3 MB, read in under a second on a working connection, so 120 s is only ever
+# reached by a stalled or dripping server.
+DEFAULT_DEADLINE_SECONDS = 120.0
 FOUND, NOT_FOUND, ERROR = "found", "not_found", "error"
 STATUSES = (FOUND, NOT_FOUND, ERROR)
 # The error text of a DOI an offline run cannot know about: absent from the recording is not "not found".
@@ -107,13 +113,19 @@ class ListCallBudget:
         self.spent += list_calls
 
 
-class OpenAlexSession(requests.Session):
-    """A requests session for pyalex that sends every request to `base_url` with a `timeout` (seconds)."""
+class RequestDeadlineExceeded(requests.Timeout):
+    """A request did not finish within its total deadline (`deadlines.call_with_deadline`); retried like a timeout."""
 
-    def __init__(self, base_url: str, timeout: float) -> None:
+
+class OpenAlexSession(requests.Session):
+    """A requests session for pyalex that sends every request to `base_url` with a per-read `timeout` and a total
+    `deadline` (seconds), both bounding the request: a server dripping bytes never trips the first."""
+
+    def __init__(self, base_url: str, timeout: float, deadline: float = DEFAULT_DEADLINE_SECONDS) -> None:
         super().__init__()
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
+        self.deadline = deadline
 
     def rebase(self, url: str) -> str:
         """`url` with its scheme and host (and any path prefix) taken from `base_url`; path and query kept as encoded."""
@@ -121,8 +133,20 @@ class OpenAlexSession(requests.Session):
         return urlunsplit((base.scheme, base.netloc, base.path + parts.path, parts.query, parts.fragment))
 
     def request(self, method: str, url: str, *args, **kwargs) -> requests.Response:
+        """The request, body read, within `deadline` seconds.
+
+        Raises:
+            RequestDeadlineExceeded: it took longer (a `requests.Timeout`, so it is retried like one).
+        """
         kwargs.setdefault("timeout", self.timeout)
-        return super().request(method, self.rebase(url), *args, **kwargs)
+        target = self.rebase(url)
+        try:
+            return call_with_deadline(
+                lambda: super(OpenAlexSession, self).request(method, target, *args, **kwargs),
+                seconds=self.deadline, what=f"{method} {urlsplit(target).path}",
+            )
+        except DeadlineExceeded as error:
+            raise RequestDeadlineExceeded(str(error)) from None
 
 
 class Works(pyalex.Works):
@@ -145,7 +169,8 @@ class OpenAlexClient:
         api_key: OpenAlex API key, sent by pyalex as a bearer token (never in a URL, never logged here).
         mailto: contact e-mail, sent in the From header.
         base_url: API root; a compatible server or a local fake can stand in.
-        timeout: seconds to wait for each response.
+        timeout: seconds to wait for each read of a response.
+        deadline: total seconds one request may take, body included (`OpenAlexSession`).
         retry: further attempts after a 5xx, timeout, connection error or short 429 (`retries.RetryPolicy`); a
             `Retry-After` longer than its `max_retry_after` means the daily budget is spent.
         budget: the list calls this client may spend (None: no limit of its own); every attempt is charged.
@@ -158,6 +183,7 @@ class OpenAlexClient:
         mailto: str | None = None,
         base_url: str = DEFAULT_BASE_URL,
         timeout: float = 30.0,
+        deadline: float = DEFAULT_DEADLINE_SECONDS,
         retry: RetryPolicy = RetryPolicy(),
         budget: ListCallBudget | None = None,
     ) -> None:
@@ -165,7 +191,7 @@ class OpenAlexClient:
         # only shape the sessions it builds itself, and every request goes through our session instead.
         pyalex.config.api_key = api_key
         pyalex.config.email = mailto
-        self.session = OpenAlexSession(base_url, timeout)
+        self.session = OpenAlexSession(base_url, timeout, deadline)
         self.max_retry_after = retry.max_retry_after
         self._retrying = retry.retrying(_is_transient)
         self._requests = 0
@@ -326,13 +352,16 @@ def _is_transient(error: BaseException) -> bool:
 def describe(error: BaseException) -> str:
     """Error text for an `error` row or a note: the HTTP status (with its reason and the URL's path), the host
     that did not answer, or the exception's type and text (for pyalex's QueryError, OpenAlex's own message,
-    e.g. an API key refused); never a header, a query string or a credential."""
+    e.g. an API key refused); never a header, a query string or a credential (`credentials.redact`, whatever
+    the library put in its text: requests quotes a refused header value, `Bearer <key>` included)."""
     if isinstance(error, requests.HTTPError) and error.response is not None:
-        return f"HTTP {error.response.status_code} {error.response.reason or ''}".strip() + f" from {urlsplit(error.response.url).path}"
-    if isinstance(error, requests.ConnectionError) and error.request is not None:
+        text = f"HTTP {error.response.status_code} {error.response.reason or ''}".strip() + f" from {urlsplit(error.response.url).path}"
+    elif isinstance(error, requests.ConnectionError) and error.request is not None:
         # requests' own text repeats the whole request URL (every DOI of the batch): the host says enough.
-        return f"{type(error).__name__}: no answer from {urlsplit(error.request.url).netloc}"
-    return f"{type(error).__name__}: {error}"
+        text = f"{type(error).__name__}: no answer from {urlsplit(error.request.url).netloc}"
+    else:
+        text = f"{type(error).__name__}: {error}"
+    return redact(text)
 
 
 def recorded_report(

@@ -94,6 +94,16 @@ class ReadStats:
     skipped_statements: dict[str, int] = field(default_factory=dict)
 
 
+_PSEUDO_FILESYSTEMS = (Path("/proc"), Path("/sys"), Path("/dev"))
+
+
+def _is_pseudo_file(path: Path) -> bool:
+    """True for a file under /proc, /sys or /dev (after resolving links): the kernel reports such files as regular
+    files of 0 bytes whose reads return live process or device state (the environment, with its keys)."""
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(root) for root in _PSEUDO_FILESYSTEMS)
+
+
 def detect_format(path: Path) -> KgFormat:
     """Detect the export format from the file's first bytes (not its extension).
 
@@ -105,6 +115,8 @@ def detect_format(path: Path) -> KgFormat:
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise KgExportError(f"KG export {path} is not a regular file")
+        if _is_pseudo_file(path):
+            raise KgExportError(f"KG export {path} is a kernel pseudo-file (/proc, /sys or /dev), not a KG export file")
         with path.open("rb") as handle:
             head = handle.read(_SNIFF_BYTES)
     except OSError as error:
@@ -129,7 +141,12 @@ def detect_format(path: Path) -> KgFormat:
         return KgFormat.APOC_GRAPHML
     if _CYPHER_START.match(text):
         return KgFormat.APOC_CYPHER
-    raise KgExportError(f"KG export {path} is neither APOC JSON-lines, GraphML nor a Cypher export (starts with {text[:40]!r})")
+    # The file's bytes are never echoed: given a file that is not a KG export (a key file, /proc/self/environ by
+    # mistake), its content would land in the terminal, the event log and the run's failure.
+    raise KgExportError(
+        f"KG export {path} is neither APOC JSON-lines, GraphML nor a Cypher export (it opens with neither a JSON object, "
+        "a GraphML document nor an APOC Cypher statement)"
+    )
 
 
 def read_export(

@@ -1,0 +1,87 @@
+"""The secrets recon_assets reads from the environment: checked once at start-up, and kept out of every error text.
+
+Three secrets exist, each only ever read from its environment variable (`SECRET_VARIABLES`): OPENALEX_API_KEY,
+GROQ_API_KEY and HF_TOKEN. No Dagster import: `recon explain` uses `redact` too.
+
+- `usable_secrets` strips the whitespace a copy-paste or a `$(cat keyfile)` leaves around a value and refuses one
+  that still holds a space or a control character: an HTTP library refuses such a header value and its error text
+  (holding `Bearer <key>`) used to land in tables, the event log and the terminal.
+- `redact` is the one place error texts pass through before they are stored or printed, whatever their source
+  (an HTTP library, the hub client, a server's answer): it removes the values of the secrets as set, and anything
+  shaped like a credential (a bearer token, an `api_key=` parameter, a Hugging Face `hf_...` or Groq `gsk_...` token).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from urllib.parse import quote
+
+SECRET_VARIABLES = ("OPENALEX_API_KEY", "GROQ_API_KEY", "HF_TOKEN")
+REDACTED = "[redacted]"
+# Credential shapes redacted even when the value is not in this process's environment (a key echoed back by a
+# server, another process's token in a library message): RFC 6750 bearer tokens, `api_key`/`api-key`/`token` query
+# or form parameters, Hugging Face user access tokens (`hf_` + 30 or more letters and digits,
+# https://huggingface.co/docs/hub/security-tokens) and Groq API keys (`gsk_` + letters and digits).
+_CREDENTIAL_SHAPES = (
+    (re.compile(r"(?i)(\bbearer\s+)[^\s'\"]+"), r"\1" + REDACTED),
+    (re.compile(r"(?i)(\b(?:api[_-]?key|token|access_token)=)[^&\s'\"]+"), r"\1" + REDACTED),
+    (re.compile(r"\bhf_[A-Za-z0-9]{30,}"), REDACTED),
+    (re.compile(r"\bgsk_[A-Za-z0-9]{20,}"), REDACTED),
+)
+# A usable key is visible ASCII only (RFC 9110 token68 characters are a subset): no space, no control character.
+_USABLE = re.compile(r"[\x21-\x7e]+")
+
+
+class UnusableSecretError(ValueError):
+    """A secret's environment variable holds a value no HTTP header can carry; the message never holds the value."""
+
+
+def usable_secrets(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The secrets set in `environ` (default os.environ), each stripped of surrounding whitespace.
+
+    Returns:
+        {variable: stripped value} for each of SECRET_VARIABLES set to a non-blank value.
+
+    Raises:
+        UnusableSecretError: a value holds a space, a control character or a non-ASCII character inside it; the
+            message names the variable and the position of the first bad character, never the value.
+    """
+    environ = os.environ if environ is None else environ
+    usable = {}
+    for variable in SECRET_VARIABLES:
+        value = (environ.get(variable) or "").strip()
+        if not value:
+            continue
+        if not _USABLE.fullmatch(value):
+            position = next(i for i, char in enumerate(value) if not _USABLE.fullmatch(char))
+            raise UnusableSecretError(
+                f"{variable} is not usable: character {position + 1} of its {len(value)} (after stripping surrounding "
+                f"whitespace) is a space, a control or a non-ASCII character, which no HTTP header can carry; set it "
+                f"to the key exactly as issued"
+            )
+        usable[variable] = value
+    return usable
+
+
+def redact(text: object, environ: Mapping[str, str] | None = None) -> str:
+    """`text` as a string with every secret removed: the values of SECRET_VARIABLES in `environ` (default
+    os.environ; raw, stripped and percent-encoded) and every credential-shaped substring become '[redacted]'.
+
+    Use it on every error text before it is stored (a table, metadata, a failure) or printed.
+    """
+    environ = os.environ if environ is None else environ
+    result = str(text)
+    values = set()
+    for variable in SECRET_VARIABLES:
+        raw = environ.get(variable) or ""
+        for value in (raw, raw.strip()):
+            # Short values would redact ordinary words; real keys are far longer than 8 characters.
+            if len(value.strip()) >= 8:
+                values |= {value, quote(value, safe=""), repr(value)[1:-1]}
+    for value in sorted(values, key=len, reverse=True):
+        result = result.replace(value, REDACTED)
+    for pattern, replacement in _CREDENTIAL_SHAPES:
+        result = pattern.sub(replacement, result)
+    return result
