@@ -122,7 +122,7 @@ def test_an_export_that_is_not_one_is_refused_without_echoing_its_bytes(tmp_path
     keyfile.write_text(f"{SECRET}\n")
     env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home")}
     run = _recon("run", "--kg", str(keyfile), "--db", str(tmp_path / "r.duckdb"), env=env, cwd=tmp_path)
-    assert run.returncode == 2 and "is neither APOC JSON-lines nor GraphML" in run.stderr
+    assert run.returncode == 2 and "is neither APOC JSON-lines, GraphML nor a Cypher export" in run.stderr
     assert SECRET[:6] not in run.stderr
 
 
