@@ -12,7 +12,7 @@ from recon_assets.centrality.assets import publication_centrality
 from recon_assets.checks import asset_checks
 from recon_assets.enrichment.assets import crossref_retractions, openalex_citing_works, openalex_works
 from recon_assets.evaluation.assets import reliability_evaluation
-from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
+from recon_assets.judgement.assets import coherence_judgements, recorded_disputes, steward_judgements
 from recon_assets.kg.assets import (
     dataset_publication_edges,
     datasets,
@@ -46,6 +46,7 @@ ASSETS = [
     openalex_citing_works,
     crossref_retractions,
     publication_centrality,
+    steward_judgements,
     coherence_judgements,
     recorded_disputes,
     edge_reliability,

@@ -12,13 +12,13 @@ import dagster as dg
 from recon_assets.partitions import research_area_partitions
 from recon_assets.resources import AS_OF_TAG
 
-UNPARTITIONED = dg.AssetSelection.groups("kg", "lifecycle", "centrality")
+UNPARTITIONED = dg.AssetSelection.groups("kg", "lifecycle", "centrality", "stewardship")
 PARTITIONED = dg.AssetSelection.groups("judgement", "reliability", "verdicts")
 ENRICHED = dg.AssetSelection.groups("enrichment") | PARTITIONED
 
 kg_tables_job = dg.define_asset_job(
     "kg_tables_job", selection=UNPARTITIONED,
-    description="Ingest the KG snapshot and build the typed tables, dataset lineage and centrality.",
+    description="Ingest the KG snapshot and build the typed tables, dataset lineage, centrality and the steward judgements.",
 )
 edge_reliability_job = dg.define_asset_job(
     "edge_reliability_job", selection=PARTITIONED,

@@ -3,7 +3,7 @@ CREATE TABLE IF NOT EXISTS coherence_judgements (
     dataset_id           VARCHAR NOT NULL,
     older_publication_id VARCHAR NOT NULL,
     newer_publication_id VARCHAR NOT NULL,
-    similarity           DOUBLE NOT NULL,
+    similarity           DOUBLE,
     verdict              VARCHAR NOT NULL,
     coherence            DOUBLE NOT NULL,
     rationale            VARCHAR NOT NULL,

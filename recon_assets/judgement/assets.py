@@ -19,7 +19,7 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
-from recon_assets.judgement import citing_pairs, cues, disputes, llm_judge, offline_judge, text_embedding
+from recon_assets.judgement import citing_pairs, cues, disputes, llm_judge, offline_judge, steward, text_embedding
 from recon_assets.judgement.disputes import RELATIONS, disputes_from_titles
 from recon_assets.judgement.llm_judge import Agreement, LlmJudgeReport
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION
@@ -32,7 +32,14 @@ from recon_assets.judgement.offline_judge import (
     judge_edges,
 )
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
-from recon_assets.kg.assets import OWNERS, dataset_publication_edges, publication_citations, publication_research_areas, publications
+from recon_assets.kg.assets import (
+    OWNERS,
+    dataset_publication_edges,
+    datasets,
+    publication_citations,
+    publication_research_areas,
+    publications,
+)
 from recon_assets.enrichment.assets import openalex_citing_works
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.metadata import per_partition_figures, table_metadata
@@ -40,7 +47,7 @@ from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.signals import citation_centrality
 from recon_assets.resources import AsOfDate, GroqJudgeResource
 from recon_assets.sql_files import load_sql
-from recon_assets.storage import replace_partitions, upsert
+from recon_assets.storage import replace_partitions, replace_table, upsert
 
 # The judge's source and its cue file: editing a cue re-judges even when JUDGE_VERSION was not bumped.
 _JUDGE_CODE = hashlib.sha256(
@@ -67,6 +74,34 @@ class JudgeConfig(dg.Config):
         default=DEFAULT_TOP_K_CITING, ge=1,
         description="Works citing a publication judged per publication, most similar first, besides every comment, reply or correction.",
     )
+
+
+class StewardConfig(dg.Config):
+    path: str = Field(default=str(steward.STEWARD_FILE), description="The steward file (CSV; judgement/steward.py says its columns).")
+
+
+@dg.asset(deps=[publications, datasets, dataset_publication_edges], group_name="stewardship", kinds={"duckdb", "csv"}, owners=OWNERS, pool="duckdb")
+def steward_judgements(context: dg.AssetExecutionContext, config: StewardConfig, duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """The data stewards' judgements of pairs and edges, read from a versioned file (`judgement.steward`), checked and
+    matched to the KG: each row applies (and takes precedence over every machine judge in coherence_judgements and
+    edge_reliability), names no KG edge, or is rejected with its reason; rows in = applies + no_such_edge + rejected.
+    Re-materialize it after editing the file."""
+    read = steward.read_steward_file(Path(config.path))
+    with duckdb.get_connection() as con:
+        kg_datasets = con.execute("SELECT dataset_id, doi FROM datasets").df()
+        kg_publications = con.execute("SELECT publication_id, doi FROM publications").df()
+        edges = con.execute("SELECT DISTINCT dataset_id, publication_id FROM dataset_publication_edges").df()
+        rows = steward.resolve(read, kg_datasets, kg_publications, edges)
+        replace_table(con, "steward_judgements", rows)
+        metadata = table_metadata(
+            con, "steward_judgements", preview_columns=["line", "scope", "dataset", "publication_doi", "verdict", "steward", "status", "reason"],
+            lineage={"dataset_id": [("datasets", "dataset_id")], "publication_id": [("publications", "doi")]},
+        )
+    statuses = {status: int((rows["status"] == status).sum()) for status in (steward.APPLIES, steward.NO_SUCH_EDGE, steward.REJECTED)}
+    context.log.info(f"steward judgements: {len(rows):,} rows in {config.path}: {statuses}")
+    for row in rows[rows["status"] != steward.APPLIES].itertuples():
+        context.log.warning(f"steward file line {row.line}: {row.status}: {row.reason}")
+    return dg.MaterializeResult(metadata={**metadata, "rows_in_file": len(read), "statuses": statuses, "path": config.path})
 
 
 @dg.asset(
@@ -107,7 +142,7 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
 @dg.asset(
     deps=[
         publications, dataset_publication_edges, publication_citations, dataset_lineage, publication_research_areas,
-        publication_centrality, openalex_citing_works, recorded_disputes,
+        publication_centrality, openalex_citing_works, recorded_disputes, steward_judgements,
     ],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
@@ -130,10 +165,14 @@ def coherence_judgements(
     as_of_date = as_of.for_run(context)
     # Judgements depend on as_of through its year only (the evidence window), so a new day reuses them.
     llm_offline = groq_judge.offline_reason()
+    with duckdb.get_connection() as con:
+        stewards = steward.applicable(stored_steward_judgements(con), "pair", as_of_date)
     settings = json.dumps(
         {
             "judge": JUDGE_ID, "judge_code": _JUDGE_CODE, "as_of_year": as_of_date.year, **config.model_dump(),
             "llm_judge": "offline" if llm_offline else f"{'|'.join(groq_judge.models())} {PROMPT_VERSION}",
+            # the steward's pair judgements that apply: editing one re-judges (they take precedence)
+            "steward_pairs": hashlib.sha256(stewards.to_json(orient="records", date_format="iso").encode()).hexdigest()[:16],
         },
         sort_keys=True,
     )
@@ -153,7 +192,7 @@ def coherence_judgements(
         context.log.info(summary)
         for area in areas:
             context.log.info(f"{area}: {f'judged ({reasons[area]})' if reasons[area] else 'reused'}")
-        llm = _judge(context, con, config, groq_judge, as_of_date, to_judge, settings, digests) if to_judge else None
+        llm = _judge(context, con, config, groq_judge, stewards, as_of_date, to_judge, settings, digests) if to_judge else None
         stored = con.execute(
             "SELECT research_area, verdict FROM coherence_judgements WHERE list_contains(?, research_area)", [areas]
         ).df()
@@ -229,12 +268,14 @@ def _judge(
     con: duckdb.DuckDBPyConnection,
     config: JudgeConfig,
     groq_judge: GroqJudgeResource,
+    stewards: pd.DataFrame,
     as_of_date: date,
     areas: list[str],
     settings: str,
     digests: pd.DataFrame,
 ) -> tuple[LlmJudgeReport, Agreement]:
-    """Judge `areas` (offline judge, then the LLM judge on the pairs triage picks), replace their rows and record
+    """Judge `areas` (offline judge, then the LLM judge on the pairs triage picks, then the steward's pair
+    judgements `stewards` over both), replace their rows and record
     their runs; the run rows go first, so that a failure part-way leaves the areas unrecorded (judged again next
     time), never recorded with stale rows. Returns the LLM judge's report and its agreement with the offline judge."""
     pool = con.execute(load_sql("judge_inputs"), [areas]).df()
@@ -294,6 +335,7 @@ def _judge(
     llm = groq_judge.judge(con, candidates, log=context.log)
     agreement = llm_judge.judge_agreement(pairs, llm.judgements)
     pairs = llm_judge.prefer_llm_judgements(pairs, llm.judgements)
+    pairs = steward.prefer_steward_pairs(pairs, stewards[stewards["dataset_id"].isin(pool["dataset_id"])], texts.rename(columns={"publication_id": "key"}))
     if fresh:
         upsert(con, "text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
     context.log.info(f"embedded {len(fresh):,} texts not in text_embeddings")
@@ -312,6 +354,14 @@ def _judge(
     upsert(con, "coherence_judgement_runs", runs)
     context.log.info(f"{len(rows):,} judged pairs: {rows['verdict'].value_counts().to_dict()}; {agreement.markdown.splitlines()[0]}")
     return llm, agreement
+
+
+def stored_steward_judgements(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
+    """The steward_judgements table (empty, with its columns, before the asset was first materialized)."""
+    exists = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'steward_judgements'").fetchone()[0]
+    if not exists:
+        return pd.DataFrame(columns=list(steward.RESOLVED_COLUMNS))
+    return con.execute("SELECT * FROM steward_judgements ORDER BY line").df()
 
 
 def _llm_metadata(llm: tuple[LlmJudgeReport, Agreement] | None, offline_reason: str | None) -> dict[str, object]:

@@ -7,7 +7,8 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.enrichment.assets import crossref_retractions, openalex_works
-from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
+from recon_assets.judgement import steward
+from recon_assets.judgement.assets import coherence_judgements, recorded_disputes, steward_judgements, stored_steward_judgements
 from recon_assets.kg.assets import (
     OWNERS,
     dataset_publication_edges,
@@ -32,6 +33,7 @@ from recon_assets.storage import replace_partitions
     deps=[
         publications, datasets, dataset_lineage, dataset_publication_edges, publication_research_areas,
         publication_centrality, publication_citations, openalex_works, crossref_retractions, coherence_judgements, recorded_disputes,
+        steward_judgements,
     ],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
@@ -52,7 +54,8 @@ def edge_reliability(
     with duckdb.get_connection() as con:
         edges = con.execute(load_sql("edges_in_research_areas"), [areas, as_of_date.year, recent_from]).df()
         pairs = con.execute(load_sql("area_judgements"), [areas]).df()
-        rows, after_as_of = score_research_area_edges(edges, pairs, as_of=as_of_date, settings=config)
+        stewards = steward.applicable(stored_steward_judgements(con), "edge", as_of_date)
+        rows, after_as_of = score_research_area_edges(edges, pairs, as_of=as_of_date, settings=config, stewards=stewards)
         rows = rows.assign(
             as_of=as_of_date, snapshot_id=current_snapshot_id(con), scoring_settings=config.model_dump_json(),
             scored_at=datetime.now(timezone.utc),

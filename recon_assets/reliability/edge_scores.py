@@ -7,6 +7,7 @@ import pandas as pd
 
 from recon_assets.judgement.disputes import DISPUTE_COHERENCE, dispute_status
 from recon_assets.judgement.offline_judge import aggregate_edge_coherence
+from recon_assets.judgement.steward import apply_steward_edges
 from recon_assets.reliability.labels import UNVERIFIED
 from recon_assets.reliability.scoring import score_edges
 from recon_assets.reliability.settings import ScoringSettings
@@ -15,7 +16,7 @@ PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 EDGE_KEY = ["dataset_id", "publication_id"]
 
 
-def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
+def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFrame | None = None) -> pd.DataFrame:
     """`edges` plus coherence, coherence_status, coherence_evidence (who drove it, and why), coherence_judges
     (`coherence_judges`) and dispute_status (`disputes.dispute_status` of its dispute_relations), one row per row of
     `edges`.
@@ -24,6 +25,8 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
         edges: columns dataset_id, publication_id, pagerank_centrality, dispute_relations (list, as of as_of).
         pairs: judged pairs (coherence_judgements rows, any research area) with newer_citation, the newer
             publication's citation tag, judge and prompt_version; a pair stored under several areas counts once.
+        stewards: the steward's edge judgements that apply (`steward.applicable(..., "edge", as_of)`): they replace
+            the coherence of their edges, judged pairs and recorded disputes alike (`steward.apply_steward_edges`).
     """
     unique_pairs = pairs.drop_duplicates(PAIR_KEY)
     # Judged pairs weigh a contradiction by the KG's PageRank centrality of both papers (the judge's own scale).
@@ -44,7 +47,8 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame) -> pd.DataFrame:
     # A recorded dispute caps the coherence at its point of the scale (commented 0.1, debated 0.5, corrected 0.7),
     # or sets it when nothing was judged (the neutral 0.5 is no evidence to keep).
     coherence = np.where(cap.isna(), frame["coherence"], np.where(judged, np.fmin(frame["coherence"], cap), cap))
-    return frame.assign(coherence=coherence, dispute_status=status)
+    frame = frame.assign(coherence=coherence, dispute_status=status)
+    return frame if stewards is None else apply_steward_edges(frame, stewards)
 
 
 def coherence_judges(pairs: pd.DataFrame) -> pd.DataFrame:
@@ -64,14 +68,14 @@ def coherence_judges(pairs: pd.DataFrame) -> pd.DataFrame:
 
 
 def score_research_area_edges(
-    edges: pd.DataFrame, pairs: pd.DataFrame, *, as_of: date, settings: ScoringSettings
+    edges: pd.DataFrame, pairs: pd.DataFrame, *, as_of: date, settings: ScoringSettings, stewards: pd.DataFrame | None = None
 ) -> tuple[pd.DataFrame, int]:
     """Scored edges, one row per row of `edges` whose publication is not from after as_of's year.
 
     Args:
         edges: columns research_area, dataset_id, publication_id and the columns `score_edges` needs besides
             coherence (sql/edges_in_research_areas.sql).
-        pairs: see `edge_coherence`.
+        pairs, stewards: see `edge_coherence`.
         settings: what `score_edges` scores with.
 
     Returns:
@@ -80,5 +84,5 @@ def score_research_area_edges(
     """
     year = edges["kg_year"].astype("Int64").fillna(edges["openalex_year"].astype("Int64"))
     after = (year > as_of.year).fillna(False).to_numpy(dtype=bool)
-    scored = score_edges(edge_coherence(edges[~after], pairs), as_of=as_of, settings=settings)
+    scored = score_edges(edge_coherence(edges[~after], pairs, stewards), as_of=as_of, settings=settings)
     return scored, int(after.sum())

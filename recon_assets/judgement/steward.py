@@ -1,0 +1,248 @@
+"""Steward judgements: what a data steward records about a pair or an edge, and how it takes precedence over every
+machine judge (DOMAIN.md "coherence": a judgement is evidence; a person who read both papers outranks a cue word or a
+model).
+
+The judgements live in a versioned CSV file (default `recon_assets/reference/steward_judgements.csv`, one row per
+judgement; STEWARD_COLUMNS says what each column holds):
+
+- scope `pair`: the steward judged the newer work (newer_doi) against the edge's publication (publication_doi) for
+  the dataset. It replaces the machine judgement of that pair, or is added when no machine judge read the pair;
+- scope `edge`: the steward judged the edge itself. Its coherence and verdict replace the edge's coherence, whatever
+  the judged pairs and recorded disputes say.
+
+A verdict is SUPPORTED, CONTRADICTED or SUPERSEDED (a steward who cannot say records nothing), with its coherence on
+DOMAIN.md's scale (0 to 1). A judgement dated after as_of was not known then and does not apply to that as_of.
+
+`read_steward_file` checks every row: a row that breaks a rule is kept as `rejected` with its reason, never dropped
+(rows in = rows that apply + rows naming no KG edge + rows rejected). `resolve` finds the KG dataset and publications
+each row names (dataset by its KG id or its DOI, publications by DOI).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from pathlib import Path
+from typing import Literal
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from recon_assets.kg.doi import canonical_doi
+
+STEWARD_FILE = Path(__file__).resolve().parents[1] / "reference" / "steward_judgements.csv"
+STEWARD_COLUMNS: dict[str, str] = {
+    "scope": "pair (the newer work judged against the edge's publication) or edge (the edge itself).",
+    "dataset": "The dataset: its KG id (kg:...) or its DOI.",
+    "publication_doi": "DOI of the edge's publication (the older paper of a pair).",
+    "newer_doi": "DOI of the newer work (scope pair); empty for an edge.",
+    "verdict": "SUPPORTED, CONTRADICTED or SUPERSEDED.",
+    "coherence": "On DOMAIN.md's scale: 1.0 consensus, 0.7 refined, 0.5 debated, 0.3 superseded, 0.1 contradicted (any value in [0, 1]).",
+    "rationale": "Why, in a sentence a reader of the reason can check.",
+    "steward": "Who judged (a name or handle).",
+    "judged_on": "When (YYYY-MM-DD): the judgement applies from that day on.",
+}
+APPLIES, NO_SUCH_EDGE, REJECTED = "applies", "no_such_edge", "rejected"
+STEWARD_VERDICTS = ("SUPPORTED", "CONTRADICTED", "SUPERSEDED")
+# Column names of the resolved rows (sql/steward_judgements.sql).
+RESOLVED_COLUMNS = (
+    "line", "scope", "dataset", "publication_doi", "newer_doi", "verdict", "coherence", "rationale", "steward", "judged_on",
+    "status", "reason", "dataset_id", "publication_id", "newer_publication_id",
+)
+
+
+class StewardJudgement(BaseModel):
+    """One row of the steward file, checked (STEWARD_COLUMNS)."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    scope: Literal["pair", "edge"]
+    dataset: str = Field(min_length=1)
+    publication_doi: str
+    newer_doi: str | None = None
+    verdict: Literal["SUPPORTED", "CONTRADICTED", "SUPERSEDED"]
+    coherence: float = Field(ge=0.0, le=1.0, allow_inf_nan=False)
+    rationale: str = Field(min_length=1)
+    steward: str = Field(min_length=1)
+    judged_on: date
+
+    @field_validator("publication_doi", "newer_doi")
+    @classmethod
+    def _doi(cls, value: str | None) -> str | None:
+        if value in (None, ""):
+            return None
+        doi = canonical_doi(value)
+        if doi is None:
+            raise ValueError(f"{value!r} is not a DOI")
+        return doi
+
+    @model_validator(mode="after")
+    def _scope_fits(self) -> StewardJudgement:
+        if self.publication_doi is None:
+            raise ValueError("publication_doi is required")
+        if self.scope == "pair" and self.newer_doi is None:
+            raise ValueError("a pair judgement needs newer_doi")
+        if self.scope == "edge" and self.newer_doi is not None:
+            raise ValueError("an edge judgement has no newer_doi (use scope pair)")
+        if self.scope == "pair" and self.newer_doi == self.publication_doi:
+            raise ValueError("newer_doi is the publication itself")
+        return self
+
+
+def read_steward_file(path: Path = STEWARD_FILE) -> pd.DataFrame:
+    """Every row of the steward file, checked: STEWARD_COLUMNS (canonical DOIs, coherence a float, judged_on a
+    date), `line` (its line in the file) and `status` / `reason`: '' and None when the row is well formed, REJECTED
+    and why (every broken rule, named by column) otherwise. A missing file is no judgement at all.
+
+    Raises:
+        ValueError: the file's header is not STEWARD_COLUMNS (naming what is missing or unknown).
+    """
+    if not path.exists():
+        return pd.DataFrame(columns=[*STEWARD_COLUMNS, "line", "status", "reason"])
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False, comment=None)
+    if list(raw.columns) != list(STEWARD_COLUMNS):
+        missing, unknown = sorted(set(STEWARD_COLUMNS) - set(raw.columns)), sorted(set(raw.columns) - set(STEWARD_COLUMNS))
+        raise ValueError(f"{path}: the header must be {','.join(STEWARD_COLUMNS)} (missing {missing}, unknown {unknown})")
+    rows = []
+    for offset, record in enumerate(raw.to_dict("records")):
+        line = offset + 2  # the header is line 1
+        try:
+            checked = StewardJudgement.model_validate({key: (value if value != "" else None) for key, value in record.items()})
+        except ValidationError as error:
+            reason = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'row'}: {e['msg']}" for e in error.errors(include_url=False))
+            rows.append({**record, "coherence": None, "judged_on": None, "line": line, "status": REJECTED, "reason": reason})
+            continue
+        rows.append({**checked.model_dump(), "line": line, "status": "", "reason": None})
+    return pd.DataFrame(rows, columns=[*STEWARD_COLUMNS, "line", "status", "reason"])
+
+
+def resolve(judgements: pd.DataFrame, datasets: pd.DataFrame, publications: pd.DataFrame, edges: pd.DataFrame) -> pd.DataFrame:
+    """The checked rows with the KG dataset and publications they name (RESOLVED_COLUMNS).
+
+    Args:
+        judgements: `read_steward_file` rows.
+        datasets: dataset_id, doi (canonical) of the KG's datasets.
+        publications: publication_id, doi (canonical) of the KG's publications.
+        edges: dataset_id, publication_id of the KG's Dataset->Publication edges.
+
+    Returns:
+        Rows in file order. A well-formed row whose dataset and publication make a KG edge APPLIES (its newer work
+        keyed by its KG id, or 'doi:<doi>' when the KG lacks it); else NO_SUCH_EDGE with what was not found. The
+        same judgement target named twice: the later line applies, the earlier one is REJECTED as replaced.
+    """
+    dataset_by_doi = dict(zip(datasets["doi"], datasets["dataset_id"]))
+    known_datasets = set(datasets["dataset_id"])
+    publication_by_doi = publications.dropna(subset=["doi"]).drop_duplicates("doi").set_index("doi")["publication_id"]
+    edge_set = set(zip(edges["dataset_id"], edges["publication_id"]))
+    rows = []
+    for row in judgements.to_dict("records"):
+        resolved = {**row, "dataset_id": None, "publication_id": None, "newer_publication_id": None}
+        if row["status"] != REJECTED:
+            dataset_id = row["dataset"] if row["dataset"] in known_datasets else dataset_by_doi.get(canonical_doi(row["dataset"]))
+            publication_id = publication_by_doi.get(row["publication_doi"])
+            newer = row["newer_doi"] if isinstance(row["newer_doi"], str) else None
+            resolved |= {
+                "dataset_id": dataset_id, "publication_id": publication_id,
+                "newer_publication_id": (publication_by_doi.get(newer) or f"doi:{newer}") if newer else None,
+            }
+            missing = _what_is_missing(row, dataset_id, publication_id, edge_set)
+            resolved |= {"status": NO_SUCH_EDGE, "reason": missing} if missing else {"status": APPLIES, "reason": None}
+        rows.append(resolved)
+    frame = pd.DataFrame(rows, columns=list(RESOLVED_COLUMNS))
+    applies = frame["status"] == APPLIES
+    target = frame[["scope", "dataset_id", "publication_id", "newer_publication_id"]].fillna("").astype(str).agg("|".join, axis=1)
+    last = target[applies].drop_duplicates(keep="last")
+    line_of = dict(zip(last, frame.loc[last.index, "line"]))
+    replaced = applies & ~frame.index.isin(last.index)
+    frame.loc[replaced, "status"] = REJECTED
+    frame.loc[replaced, "reason"] = [
+        f"replaced by line {line_of[key]}, which judges the same {scope}" for key, scope in zip(target[replaced], frame.loc[replaced, "scope"])
+    ]
+    return frame
+
+
+def _what_is_missing(row: Mapping, dataset_id: str | None, publication_id: str | None, edges: set[tuple[str, str]]) -> str | None:
+    if dataset_id is None:
+        return f"no KG dataset has the id or DOI {row['dataset']!r}"
+    if publication_id is None:
+        return f"no KG publication has the DOI {row['publication_doi']}"
+    if (dataset_id, publication_id) not in edges:
+        return f"the KG has no edge between {dataset_id} and {publication_id}"
+    return None
+
+
+def applicable(resolved: pd.DataFrame, scope: str, as_of: date) -> pd.DataFrame:
+    """The rows of `scope` that apply as of `as_of` (status APPLIES, judged_on on or before it)."""
+    judged_on = pd.to_datetime(resolved["judged_on"]).dt.date
+    return resolved[(resolved["status"] == APPLIES) & (resolved["scope"] == scope) & (judged_on <= as_of)]
+
+
+def steward_judge(steward: str) -> str:
+    """The judge name of a steward's judgement: 'steward/<name>'."""
+    return f"steward/{steward}"
+
+
+def steward_evidence(row: Mapping) -> str:
+    """The reason's words for a steward's judgement: 'by steward <name> on <date> (precedes the machine judges): <rationale>'."""
+    return f"by steward {row['steward']} on {pd.Timestamp(row['judged_on']).date().isoformat()} (precedes the machine judges): {row['rationale']}"
+
+
+def prefer_steward_pairs(pairs: pd.DataFrame, stewards: pd.DataFrame, texts: pd.DataFrame) -> pd.DataFrame:
+    """`pairs` (coherence_judgements columns) with the steward's pair judgements in precedence: a pair a steward
+    judged takes the steward's verdict, coherence and rationale (`judge` steward/<name>, the machine's verdict kept
+    in `offline_verdict`); a pair no machine judge read is added (similarity NULL, evidence_kind 'steward', the newer
+    work's centrality 1.0: a steward's reading weighs as the most central evidence).
+
+    Args:
+        stewards: `applicable(..., "pair", as_of)` rows.
+        texts: key, year, citation of publications (for an added pair's newer_year and newer_citation).
+    """
+    if stewards.empty:
+        return pairs
+    key = ["dataset_id", "older_publication_id", "newer_publication_id"]
+    judged = stewards.rename(columns={"publication_id": "older_publication_id"}).set_index(key)
+    index = pd.MultiIndex.from_frame(pairs[key]) if len(pairs) else pd.MultiIndex.from_tuples([], names=key)
+    hit = index.isin(judged.index)
+    merged = pairs.copy()
+    chosen = judged.reindex(index[hit])
+    merged.loc[hit, "offline_verdict"] = merged.loc[hit, "verdict"].to_numpy()
+    merged.loc[hit, "verdict"] = chosen["verdict"].to_numpy()
+    merged.loc[hit, "coherence"] = chosen["coherence"].astype(float).to_numpy()
+    merged.loc[hit, "rationale"] = [steward_evidence(row) for row in chosen.reset_index().to_dict("records")]
+    merged.loc[hit, "judge"] = [steward_judge(name) for name in chosen["steward"]]
+    merged.loc[hit, "prompt_version"] = None
+    added = judged[~judged.index.isin(index)].reset_index()
+    if added.empty:
+        return merged
+    text = texts.drop_duplicates("key").set_index("key")
+    extra = pd.DataFrame({
+        **{column: added[column] for column in key},
+        "similarity": None, "verdict": added["verdict"], "coherence": added["coherence"].astype(float),
+        "rationale": [steward_evidence(row) for row in added.to_dict("records")],
+        "judge": [steward_judge(name) for name in added["steward"]], "prompt_version": None, "offline_verdict": None,
+        "newer_centrality": 1.0, "newer_via_successor": False, "evidence_kind": "steward",
+        "newer_citation": [text["citation"].get(newer) or f"[{doi}]" for newer, doi in zip(added["newer_publication_id"], added["newer_doi"])],
+        "newer_year": pd.array([text["year"].get(newer) for newer in added["newer_publication_id"]], dtype="Int64"),
+    })
+    return pd.concat([merged, extra[[c for c in merged.columns if c in extra.columns]]], ignore_index=True)
+
+
+def apply_steward_edges(frame: pd.DataFrame, stewards: pd.DataFrame) -> pd.DataFrame:
+    """Edge rows (dataset_id, publication_id, coherence, coherence_status, coherence_evidence, coherence_judges) with
+    the steward's edge judgements in precedence over the judged pairs and the recorded disputes' cap.
+
+    Args:
+        stewards: `applicable(..., "edge", as_of)` rows.
+    """
+    if stewards.empty:
+        return frame
+    judged = stewards.drop_duplicates(["dataset_id", "publication_id"], keep="last").set_index(["dataset_id", "publication_id"])
+    index = pd.MultiIndex.from_frame(frame[["dataset_id", "publication_id"]])
+    hit = index.isin(judged.index)
+    chosen = judged.reindex(index[hit])
+    result = frame.copy()
+    result.loc[hit, "coherence"] = chosen["coherence"].astype(float).to_numpy()
+    result.loc[hit, "coherence_status"] = chosen["verdict"].to_numpy()
+    result.loc[hit, "coherence_evidence"] = [steward_evidence(row) for row in chosen.to_dict("records")]
+    result.loc[hit, "coherence_judges"] = [steward_judge(name) for name in chosen["steward"]]
+    return result

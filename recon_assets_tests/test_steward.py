@@ -1,0 +1,171 @@
+"""Steward judgements: the file's rules (every bad row kept as rejected with its reason), matching to the KG, and
+precedence over every machine judge through the pipeline on the shipped sample (a pair's verdict, an edge's
+coherence and reason), surviving a re-run, and not applying to an as_of before the day it was recorded."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+import pandas as pd
+import pytest
+from dagster_duckdb import DuckDBResource
+
+from recon_assets.judgement import steward
+from recon_assets.judgement.assets import coherence_judgements, steward_judgements
+from recon_assets.reliability.assets import edge_reliability
+from recon_assets.resources import AsOfDate, GroqJudgeResource
+
+from recon_assets_tests.pipeline_runs import AS_OF
+
+HEADER = ",".join(steward.STEWARD_COLUMNS)
+
+
+def _file(tmp_path: Path, *rows: str) -> Path:
+    path = tmp_path / "steward_judgements.csv"
+    path.write_text("\n".join([HEADER, *rows]) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_shipped_file_is_well_formed_and_every_row_applies_or_says_why():
+    read = steward.read_steward_file()
+    assert list(read.columns)[: len(steward.STEWARD_COLUMNS)] == list(steward.STEWARD_COLUMNS)
+    assert (read["status"] != steward.REJECTED).all()
+
+
+@pytest.mark.parametrize(
+    ("row", "reason"),
+    [
+        ("pair,kg:d,10.1000/a,,CONTRADICTED,0.1,r,ann,2026-01-02", "a pair judgement needs newer_doi"),
+        ("edge,kg:d,10.1000/a,10.1000/b,CONTRADICTED,0.1,r,ann,2026-01-02", "an edge judgement has no newer_doi"),
+        ("pair,kg:d,10.1000/a,10.1000/a,CONTRADICTED,0.1,r,ann,2026-01-02", "newer_doi is the publication itself"),
+        ("edge,kg:d,10.1000/a,,UNVERIFIED,0.5,r,ann,2026-01-02", "verdict: Input should be 'SUPPORTED', 'CONTRADICTED' or 'SUPERSEDED'"),
+        ("edge,kg:d,10.1000/a,,SUPPORTED,1.5,r,ann,2026-01-02", "coherence: Input should be less than or equal to 1"),
+        ("edge,kg:d,10.1000/a,,SUPPORTED,nan,r,ann,2026-01-02", "coherence: Input should be a finite number"),
+        ("edge,kg:d,not-a-doi,,SUPPORTED,0.7,r,ann,2026-01-02", "publication_doi: Value error, 'not-a-doi' is not a DOI"),
+        ("edge,kg:d,10.1000/a,,SUPPORTED,0.7,r,ann,02/01/2026", "judged_on: Input should be a valid date"),
+        ("edge,kg:d,10.1000/a,,SUPPORTED,0.7,,ann,2026-01-02", "rationale: Input should be a valid string"),
+        ("lemma,kg:d,10.1000/a,,SUPPORTED,0.7,r,ann,2026-01-02", "scope: Input should be 'pair' or 'edge'"),
+    ],
+    ids=["pair-without-newer", "edge-with-newer", "pair-with-itself", "unverified", "coherence-above-1", "coherence-nan",
+         "not-a-doi", "date-not-iso", "no-rationale", "unknown-scope"],
+)
+def test_a_broken_row_is_kept_as_rejected_with_its_reason(tmp_path, row, reason):
+    read = steward.read_steward_file(_file(tmp_path, "edge,kg:d,10.1000/ok,,SUPPORTED,0.7,fine,ann,2026-01-02", row))
+    assert len(read) == 2 and read["status"].tolist() == ["", steward.REJECTED]
+    assert reason in read["reason"].iloc[1] and read["line"].tolist() == [2, 3]
+
+
+def test_a_file_with_another_header_is_refused_naming_the_columns(tmp_path):
+    path = tmp_path / "bad.csv"
+    path.write_text("scope,dataset,doi\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"missing \[.*'publication_doi'.*\], unknown \['doi'\]"):
+        steward.read_steward_file(path)
+
+
+def test_no_file_is_no_judgement(tmp_path):
+    assert steward.read_steward_file(tmp_path / "absent.csv").empty
+
+
+def test_rows_are_matched_to_kg_edges_and_every_row_is_accounted_for(tmp_path):
+    read = steward.read_steward_file(_file(
+        tmp_path,
+        "edge,kg:d1,10.1000/a,,SUPPORTED,0.7,by id,ann,2026-01-02",
+        "pair,10.5067/D2,10.1000/a,10.1000/zzz,CONTRADICTED,0.1,by DOI; newer not in the KG,ann,2026-01-02",
+        "edge,kg:d9,10.1000/a,,SUPPORTED,0.7,no such dataset,ann,2026-01-02",
+        "edge,kg:d2,10.1000/b,,SUPPORTED,0.7,no such edge,ann,2026-01-02",
+        "edge,kg:d1,10.1000/a,,CONTRADICTED,0.1,same edge again,bob,2026-02-01",
+        "edge,kg:d1,10.1000/a,,SUPPORTED,bad,broken,ann,2026-01-02",
+    ))
+    resolved = steward.resolve(
+        read,
+        pd.DataFrame({"dataset_id": ["kg:d1", "kg:d2"], "doi": [None, "10.5067/d2"]}),
+        pd.DataFrame({"publication_id": ["p-a", "p-b"], "doi": ["10.1000/a", "10.1000/b"]}),
+        pd.DataFrame({"dataset_id": ["kg:d1", "kg:d2"], "publication_id": ["p-a", "p-a"]}),
+    )
+    assert resolved["status"].tolist() == ["rejected", "applies", "no_such_edge", "no_such_edge", "applies", "rejected"]
+    assert resolved["reason"].iloc[0] == "replaced by line 6, which judges the same edge"
+    assert resolved["newer_publication_id"].iloc[1] == "doi:10.1000/zzz" and resolved["dataset_id"].iloc[1] == "kg:d2"
+    assert resolved["reason"].iloc[2] == "no KG dataset has the id or DOI 'kg:d9'"
+    assert resolved["reason"].iloc[3] == "the KG has no edge between kg:d2 and p-b"
+    assert len(resolved) == len(read)  # rows in = applies + no_such_edge + rejected
+    as_of = steward.applicable(resolved, "edge", date(2026, 1, 31))
+    assert as_of.empty  # the edge judgement that applies was recorded on 2026-02-01
+    assert steward.applicable(resolved, "edge", date(2026, 2, 1))["steward"].tolist() == ["bob"]
+
+
+# --- through the pipeline -----------------------------------------------------------------------------------
+
+
+def _materialize(database: Path, path: Path, area: str, as_of: str = AS_OF) -> None:
+    with dg.instance_for_test() as instance:
+        dg.materialize(
+            [steward_judgements, coherence_judgements, edge_reliability], instance=instance, partition_key=area,
+            resources={"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=as_of), "groq_judge": GroqJudgeResource(offline=True)},
+            run_config={"ops": {"steward_judgements": {"config": {"path": str(path)}}}},
+        )
+
+
+def _query(database: Path, sql: str, params=()):
+    with duckdb.connect(str(database), read_only=True) as con:
+        return con.execute(sql, list(params)).fetchall()
+
+
+@pytest.fixture
+def judged(sample_run, tmp_path):
+    """A copy of the sample run and one machine-judged pair of it whose publications both have a DOI."""
+    database = sample_run.copy_database(tmp_path / "steward.duckdb")
+    [(area, dataset_id, older_doi, newer_doi, older_id, newer_id, machine_verdict)] = _query(
+        database,
+        "SELECT j.research_area, j.dataset_id, o.doi, n.doi, o.publication_id, n.publication_id, j.verdict "
+        "FROM coherence_judgements AS j JOIN publications AS o ON o.publication_id = j.older_publication_id "
+        "JOIN publications AS n ON n.publication_id = j.newer_publication_id "
+        "WHERE o.doi IS NOT NULL AND n.doi IS NOT NULL AND j.verdict = 'SUPPORTED' ORDER BY ALL LIMIT 1",
+    )
+    return database, area, dataset_id, older_doi, newer_doi, older_id, newer_id, machine_verdict
+
+
+def test_a_stewards_pair_and_edge_judgements_take_precedence_and_survive_a_rerun(judged, tmp_path):
+    database, area, dataset_id, older_doi, newer_doi, older_id, newer_id, machine_verdict = judged
+    path = _file(
+        tmp_path,
+        f"pair,{dataset_id},{older_doi},{newer_doi},CONTRADICTED,0.1,the newer paper's Fig. 3 refutes the trend,ann,2026-01-15",
+        f"edge,{dataset_id},{older_doi},,SUPERSEDED,0.3,the product was reprocessed after an error,bob,2026-02-01",
+        f"pair,{dataset_id},{older_doi},10.5555/comment-not-in-the-kg,CONTRADICTED,0.1,a published comment no machine read,ann,2026-01-15",
+    )
+    for _ in range(2):  # the second run finds the same: the file is the record
+        _materialize(database, path, area)
+        [(verdict, judge, replaced, rationale)] = _query(
+            database,
+            "SELECT verdict, judge, offline_verdict, rationale FROM coherence_judgements "
+            "WHERE research_area = ? AND dataset_id = ? AND older_publication_id = ? AND newer_publication_id = ?",
+            [area, dataset_id, older_id, newer_id],
+        )
+        assert (verdict, judge, replaced) == ("CONTRADICTED", "steward/ann", machine_verdict)
+        assert rationale.startswith("by steward ann on 2026-01-15 (precedes the machine judges): the newer paper's Fig. 3")
+        assert _query(
+            database,
+            "SELECT evidence_kind, judge, similarity, newer_centrality, newer_citation FROM coherence_judgements "
+            "WHERE research_area = ? AND newer_publication_id = 'doi:10.5555/comment-not-in-the-kg'", [area],
+        ) == [("steward", "steward/ann", None, 1.0, "[10.5555/comment-not-in-the-kg]")]
+        [(coherence, status, judges, reason)] = _query(
+            database,
+            "SELECT coherence, coherence_status, coherence_judges, reason FROM edge_reliability "
+            "WHERE research_area = ? AND dataset_id = ? AND publication_id = ?",
+            [area, dataset_id, older_id],
+        )
+        assert (coherence, status, judges) == (0.3, "SUPERSEDED", "steward/bob")
+        assert "coherence 0.30 SUPERSEDED by steward bob on 2026-02-01 (precedes the machine judges): the product was reprocessed" in reason
+
+
+def test_a_judgement_recorded_after_as_of_does_not_apply_to_it(judged, tmp_path):
+    database, area, dataset_id, older_doi, newer_doi, older_id, _, _ = judged
+    path = _file(tmp_path, f"edge,{dataset_id},{older_doi},,CONTRADICTED,0.1,later finding,ann,2026-11-30")
+    _materialize(database, path, area, as_of="2026-11-29")
+    [(judges,)] = _query(
+        database, "SELECT coherence_judges FROM edge_reliability WHERE research_area = ? AND dataset_id = ? AND publication_id = ?",
+        [area, dataset_id, older_id],
+    )
+    assert judges is None or "steward" not in judges
