@@ -1,17 +1,20 @@
 """Assets of the `enrichment` group: each publication's OpenAlex work, the works OpenAlex lists as citing each
-publication and dataset, and Crossref retraction notices, one partition per research area. The OpenAlex assets
-draw on one daily budget (`openalex_usage`)."""
+publication and dataset, its Crossref update notices (retractions, corrections) and its Crossref relations (comments,
+replies), one partition per research area. The OpenAlex assets draw on one daily budget (`openalex_usage`)."""
 
 import itertools
+import json
 from datetime import datetime, timedelta, timezone
 
 import dagster as dg
+import pandas as pd
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.credentials import redact
 from recon_assets.enrichment import crossref as crossref_records
 from recon_assets.enrichment import citing_works
+from recon_assets.enrichment import crossref_relations as relations
 from recon_assets.enrichment.citing_plan import SELECTIONS, CitedWork, plan_citing_queries, planned_list_calls
 from recon_assets.enrichment.openalex_client import ERROR, STATUSES, cache_rows, stale_dois
 from recon_assets.enrichment.openalex_records import openalex_rows
@@ -222,8 +225,9 @@ def _fetch_citing(context: dg.AssetExecutionContext, openalex: OpenAlexResource,
 def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResource, crossref: CrossrefResource) -> dg.MaterializeResult:
     """Crossref retraction notices pointing at each publication DOI of the research area
     (`/works?filter=updates:{doi}`, update type retraction): OpenAlex misses some retractions. A DOI that is
-    itself the notice of another is not retracted. Every successful check is kept in crossref_cache; a row is
-    checked (the notices of the DOI's last successful check) or error when Crossref was never asked
+    itself the notice of another is not retracted. Every successful check is kept in crossref_cache, with every
+    update notice of the answer (corrections and errata too, read by crossref_relations: no second request); a row
+    is checked (the notices of the DOI's last successful check) or error when Crossref was never asked
     successfully (offline: not checked), so an offline run or a Crossref failure never loses a notice."""
     areas = list(context.partition_keys)
     with duckdb.get_connection() as con:
@@ -247,3 +251,67 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
     return dg.MaterializeResult(
         metadata={**metadata, "http_requests": report.requests, "statuses": statuses, "dois_with_retraction_notices": with_notices}
     )
+
+
+@dg.asset(kinds={"duckdb", "crossref"}, **{**ENRICHMENT, "deps": [*ENRICHMENT["deps"], crossref_retractions]})
+def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource, crossref: CrossrefResource) -> dg.MaterializeResult:
+    """Crossref relation entries that can record a dispute or correction of each publication of the research area:
+    the comment, reply and peer-review relations of its Crossref record (`/works?filter=doi:A,doi:B`, `select` of
+    DOI, type, title, relation and dates), of the works those comments and replies name (two works away: a reply to
+    a comment), and its update notices (corrections, errata, retractions) from the check crossref_retractions made.
+    Every answer is kept in crossref_record_cache, so an offline run or a Crossref failure reads the records found
+    before. Read as recorded disputes by recorded_disputes."""
+    areas = list(context.partition_keys)
+    now = datetime.now(timezone.utc)
+    with duckdb.get_connection() as con:
+        for table in ("crossref_cache", "crossref_record_cache", "crossref_relations"):
+            con.execute(load_sql(table))
+        requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
+        requests, statuses, errors = 0, {}, {}
+
+        def ask(dois: list[str]) -> dict[str, dict]:
+            nonlocal requests
+            report = crossref.records(dois, context.log)
+            requests += report.requests
+            for check in report.results:
+                statuses[check.doi] = check.status
+                if check.error:
+                    errors[check.doi] = check.error
+            upsert(con, "crossref_record_cache", crossref_records.record_cache_rows(report.results, checked_at=now))
+            asked = pd.DataFrame({"doi": dois})
+            return {doi: json.loads(record) for doi, record in con.execute(
+                "SELECT doi, record FROM crossref_record_cache JOIN asked USING (doi) WHERE status = 'found'"
+            ).fetchall()}
+
+        records = relations.collect_records(requested["doi"], ask)
+        asked = pd.DataFrame({"doi": list(records)})
+        checked_at = dict(con.execute("SELECT doi, checked_at FROM crossref_record_cache JOIN asked USING (doi)").fetchall())
+        wanted = requested[["doi"]].drop_duplicates()
+        updates = con.execute("SELECT doi, updates, checked_at FROM crossref_cache JOIN wanted USING (doi)").df()
+        rows = relations.relation_rows(requested, records, checked_at, updates)
+        replace_partitions(con, "crossref_relations", rows, areas)
+        metadata = table_metadata(
+            con, "crossref_relations", where="list_contains(?, research_area)", params=[areas],
+            preview_columns=["doi", "record_doi", "relation", "update_type", "other_id", "other_type", "other_year"],
+            lineage={"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]},
+        )
+    kg_dois = set(requested["doi"])
+    kg_statuses = pd.Series([statuses.get(doi, crossref_records.ERROR) for doi in kg_dois], dtype=object).value_counts().to_dict()
+    cached = {doi for doi in kg_dois if doi in records}
+    fetch = {
+        "http_requests": requests,
+        "kg_dois": len(kg_dois),
+        "kg_dois_this_run": {status: int(kg_statuses.get(status, 0)) for status in (crossref_records.FOUND, crossref_records.NOT_FOUND, crossref_records.ERROR)},
+        "kg_dois_with_a_record": len(cached),
+        "related_works_asked": len(set(statuses) - kg_dois),
+        "related_works_with_a_record": len(set(records) - kg_dois),
+        "entries_per_relation": {key: int(value) for key, value in rows["relation"].value_counts().sort_index().items()},
+        "other_relation_entries_not_stored": relations.other_relation_counts(records[doi] for doi in cached),
+    }
+    example = next(iter(errors.values()), None)
+    context.log.info(
+        f"Crossref relations: {len(kg_dois):,} DOIs ({len(cached):,} with a record, this run {fetch['kg_dois_this_run']}), "
+        f"{fetch['related_works_asked']:,} related works asked, {requests:,} requests, {len(rows):,} entries"
+        + (f"; e.g. {example}" if example else "")
+    )
+    return dg.MaterializeResult(metadata={**metadata, **fetch})
