@@ -250,9 +250,10 @@ def merge_recorded_disputes(titles: pd.DataFrame, crossref: pd.DataFrame) -> tup
     agreeing = answered.merge(crossref[[*pair, "relation"]], on=[*pair, "relation"])
     also = agreeing.groupby([*pair, "relation"])["source"].agg(lambda sources: " + ".join(sorted(set(sources))))
     crossref = crossref.join(also.rename("title_source"), on=[*pair, "relation"])
-    crossref = crossref.assign(
-        source=crossref["source"].where(crossref["title_source"].isna(), crossref["source"] + " + " + crossref["title_source"])
-    )
+    crossref = crossref.assign(source=[
+        source if not isinstance(title_source, str) else f"{source} + {title_source}"
+        for source, title_source in zip(crossref["source"], crossref["title_source"])
+    ])
     overridden = len(answered.drop_duplicates([*pair, "relation"])) - len(also)
     merged = pd.concat([titles[~recorded][list(DISPUTE_COLUMNS)], crossref[list(DISPUTE_COLUMNS)]], ignore_index=True)
     return merged.assign(other_year=merged["other_year"].astype("Int64")), overridden
