@@ -4,6 +4,8 @@ a crossref_cache written by an older recon_assets, and the Crossref readings bes
 
 from __future__ import annotations
 
+import logging
+
 import dagster as dg
 import duckdb
 import httpx
@@ -48,10 +50,10 @@ def _database(tmp_path, *, comment_in_kg: bool = False) -> str:
     return path
 
 
-def _run(database: str, crossref: CrossrefResource):
+def _run(database: str, crossref: CrossrefResource, instance: dg.DagsterInstance | None = None):
     return dg.materialize(
         [crossref_retractions, crossref_relations, recorded_disputes], partition_key=AREA,
-        resources={"duckdb": DuckDBResource(database=database), "crossref": crossref},
+        resources={"duckdb": DuckDBResource(database=database), "crossref": crossref}, instance=instance,
     )
 
 
@@ -99,10 +101,13 @@ def test_relations_and_corrections_are_fetched_in_few_requests_and_survive_offli
 
     # offline, then with Crossref failing: no notice, record or dispute is lost, nothing is duplicated
     for resource, requests in ((CrossrefResource(offline=True), 0), (ONLINE, 4)):
-        with respx.mock(base_url=URL, assert_all_called=False) as mock:
+        with respx.mock(base_url=URL, assert_all_called=False) as mock, dg.instance_for_test() as instance:
             route = mock.get("/works").mock(return_value=httpx.Response(503))
-            assert _run(database, resource).success
-            assert route.call_count == requests
+            result = _run(database, resource, instance)
+            assert result.success and route.call_count == requests
+            warnings = [e.user_message for e in instance.all_logs(result.run_id) if e.level == logging.WARNING]
+        # a Crossref outage is said, with its error; offline is the default and is not
+        assert any("Crossref answered for none of the 3 DOIs (e.g. HTTP 503" in w for w in warnings) is (not resource.offline)
         assert _query(database, DISPUTES) == EXPECTED
         assert _query(database, "SELECT count(*) FROM crossref_relations") == relations_rows
         assert _query(database, "SELECT count(*), count(DISTINCT doi) FROM crossref_record_cache") == [(5, 5)]

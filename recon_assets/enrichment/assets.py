@@ -267,16 +267,11 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
         for table in ("crossref_cache", "crossref_record_cache", "crossref_relations"):
             con.execute(load_sql(table))
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
-        requests, statuses, errors = 0, {}, {}
+        reports: list[crossref_records.RecordReport] = []
 
         def ask(dois: list[str]) -> dict[str, dict]:
-            nonlocal requests
-            report = crossref.records(dois, context.log)
-            requests += report.requests
-            for check in report.results:
-                statuses[check.doi] = check.status
-                if check.error:
-                    errors[check.doi] = check.error
+            # ask Crossref (nothing offline), keep what it answered, and read back every record held for `dois`
+            reports.append(report := crossref.records(dois, context.log))
             upsert(con, "crossref_record_cache", crossref_records.record_cache_rows(report.results, checked_at=now))
             asked = pd.DataFrame({"doi": dois})
             return {doi: json.loads(record) for doi, record in con.execute(
@@ -284,8 +279,8 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
             ).fetchall()}
 
         records = relations.collect_records(requested["doi"], ask)
-        asked = pd.DataFrame({"doi": list(records)})
-        checked_at = dict(con.execute("SELECT doi, checked_at FROM crossref_record_cache JOIN asked USING (doi)").fetchall())
+        held = pd.DataFrame({"doi": list(records)})
+        checked_at = dict(con.execute("SELECT doi, checked_at FROM crossref_record_cache JOIN held USING (doi)").fetchall())
         wanted = requested[["doi"]].drop_duplicates()
         updates = con.execute("SELECT doi, updates, checked_at FROM crossref_cache JOIN wanted USING (doi)").df()
         rows = relations.relation_rows(requested, records, checked_at, updates)
@@ -295,23 +290,15 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
             preview_columns=["doi", "record_doi", "relation", "update_type", "other_id", "other_type", "other_year"],
             lineage={"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]},
         )
-    kg_dois = set(requested["doi"])
-    kg_statuses = pd.Series([statuses.get(doi, crossref_records.ERROR) for doi in kg_dois], dtype=object).value_counts().to_dict()
-    cached = {doi for doi in kg_dois if doi in records}
-    fetch = {
-        "http_requests": requests,
-        "kg_dois": len(kg_dois),
-        "kg_dois_this_run": {status: int(kg_statuses.get(status, 0)) for status in (crossref_records.FOUND, crossref_records.NOT_FOUND, crossref_records.ERROR)},
-        "kg_dois_with_a_record": len(cached),
-        "related_works_asked": len(set(statuses) - kg_dois),
-        "related_works_with_a_record": len(set(records) - kg_dois),
-        "entries_per_relation": {key: int(value) for key, value in rows["relation"].value_counts().sort_index().items()},
-        "other_relation_entries_not_stored": relations.other_relation_counts(records[doi] for doi in cached),
-    }
-    example = next(iter(errors.values()), None)
+    fetch, example_error = relations.fetch_summary(requested["doi"], reports, records, rows)
     context.log.info(
-        f"Crossref relations: {len(kg_dois):,} DOIs ({len(cached):,} with a record, this run {fetch['kg_dois_this_run']}), "
-        f"{fetch['related_works_asked']:,} related works asked, {requests:,} requests, {len(rows):,} entries"
-        + (f"; e.g. {example}" if example else "")
+        f"Crossref relations: {fetch['kg_dois']:,} DOIs ({fetch['kg_dois_with_a_record']:,} with a record; this run "
+        f"{fetch['kg_dois_this_run']}), {fetch['related_works_asked']:,} related works asked, {fetch['http_requests']:,} "
+        f"requests, {len(rows):,} entries"
     )
+    if not crossref.offline and fetch["kg_dois"] and fetch["kg_dois_this_run"][crossref_records.ERROR] == fetch["kg_dois"]:
+        context.log.warning(
+            f"Crossref answered for none of the {fetch['kg_dois']:,} DOIs (e.g. {example_error}): the records cached "
+            "before are used; re-materialize when Crossref is reachable"
+        )
     return dg.MaterializeResult(metadata={**metadata, **fetch})

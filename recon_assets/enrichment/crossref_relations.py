@@ -25,6 +25,7 @@ from typing import Any
 
 import pandas as pd
 
+from recon_assets.enrichment.crossref import ERROR, FOUND, NOT_FOUND, RecordReport
 from recon_assets.kg.doi import canonical_doi
 
 COMMENT_RELATIONS = ("is-comment-on", "has-comment")
@@ -179,6 +180,33 @@ def relation_rows(
         record_year=frame["record_year"].astype("Int64"), other_year=frame["other_year"].astype("Int64"),
         checked_at=pd.to_datetime(frame["checked_at"], utc=True),
     )
+
+
+def fetch_summary(
+    dois: Iterable[str], reports: Iterable[RecordReport], records: Mapping[str, Mapping[str, Any]], rows: pd.DataFrame
+) -> tuple[dict[str, object], str | None]:
+    """What a crossref_relations run asked and holds, for its metadata: http_requests, kg_dois, kg_dois_this_run
+    ({found, not_found, error}: this run's answers for the KG DOIs; all error offline), kg_dois_with_a_record (this
+    run's or an earlier one's), related_works_asked / related_works_with_a_record, entries_per_relation, and
+    other_relation_entries_not_stored (`other_relation_counts` of the KG records); and one error text (or None)."""
+    kg = set(dois)
+    reports = list(reports)
+    answers = {check.doi: check for report in reports for check in report.results}
+    this_run = {status: 0 for status in (FOUND, NOT_FOUND, ERROR)}
+    for doi in kg:
+        this_run[answers[doi].status if doi in answers else ERROR] += 1
+    held = kg & set(records)
+    summary = {
+        "http_requests": sum(report.requests for report in reports),
+        "kg_dois": len(kg),
+        "kg_dois_this_run": this_run,
+        "kg_dois_with_a_record": len(held),
+        "related_works_asked": len(set(answers) - kg),
+        "related_works_with_a_record": len(set(records) - kg),
+        "entries_per_relation": {relation: int(count) for relation, count in rows["relation"].value_counts().sort_index().items()},
+        "other_relation_entries_not_stored": other_relation_counts(records[doi] for doi in held),
+    }
+    return summary, next((check.error for check in answers.values() if check.error), None)
 
 
 def _reachable(doi: str, records: Mapping[str, Mapping[str, Any]], hops: int) -> list[tuple[str, Mapping[str, Any]]]:
