@@ -3,6 +3,7 @@ of the labelled disputes (recon_assets/reference/evaluation/labelled_pairs.csv, 
 
 import json
 from datetime import date, datetime, timezone
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -16,6 +17,7 @@ from recon_assets.judgement.disputes import (
     CORRECTION,
     DEBATED,
     REPLY,
+    crossref_reading,
     disputes_from_crossref,
     disputes_from_titles,
     dispute_status,
@@ -273,3 +275,36 @@ def test_merge_keeps_one_reading_per_publication_and_answering_work(crossref_rel
     assert count == overridden
     empty = crossref.iloc[0:0]
     assert _rows(merge_recorded_disputes(titles, empty)[0][["other_key"]]) == [("10.1/c",), ("W42",)]
+
+
+def _entry(relation, other_id="10.1/o", update_type=None, record_type="journal-article", other_type=None, other_id_type="doi"):
+    return SimpleNamespace(record_doi="10.1/r", record_type=record_type, relation=relation, update_type=update_type,
+                           other_id=other_id, other_id_type=other_id_type, other_type=other_type)
+
+
+@pytest.mark.parametrize(
+    ("entry", "reading"),
+    [
+        (_entry("is-comment-on"), (COMMENT, "10.1/r", "10.1/o")),
+        (_entry("has-comment"), (COMMENT, "10.1/o", "10.1/r")),
+        (_entry("is-reply-to"), (REPLY, "10.1/r", "10.1/o")),
+        (_entry("has-reply"), (REPLY, "10.1/o", "10.1/r")),
+        (_entry("updated-by", update_type="correction"), (CORRECTION, "10.1/o", "10.1/r")),
+        # deposits spell update types in other cases and with hyphens (a field survey of update-to types)
+        (_entry("updated-by", update_type="Corrigendum"), (CORRECTION, "10.1/o", "10.1/r")),
+        (_entry("updated-by", update_type="Addendum"), (CORRECTION, "10.1/o", "10.1/r")),
+        (_entry("updated-by", update_type="new_version"), "update type 'new_version' does not correct the work"),
+        (_entry("updated-by", update_type="expression-of-concern"), "update type 'expression-of-concern' does not correct the work"),
+        (_entry("has-review"), "a peer-review report, not a published comment"),
+        (_entry("is-review-of"), "a peer-review report, not a published comment"),
+        (_entry("has-reply", other_id="https://example.org/r", other_id_type="uri"), "the related work has no DOI (uri)"),
+        (_entry("has-comment", record_type="posted-content"),
+         "open peer-review discussion of a preprint (e.g. Copernicus author and referee comments), not a published comment"),
+        (_entry("is-reply-to", other_id="10.5194/tc-2019-54-ac1"),
+         "open peer-review discussion of a preprint (e.g. Copernicus author and referee comments), not a published comment"),
+        (_entry("is-comment-on", other_type="peer-review"),
+         "open peer-review discussion of a preprint (e.g. Copernicus author and referee comments), not a published comment"),
+    ],
+)
+def test_crossref_reading(entry, reading):
+    assert crossref_reading(entry) == reading
