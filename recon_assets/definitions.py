@@ -1,7 +1,8 @@
 """The whole asset graph of recon_assets, in the order data flows:
 
 kg_snapshot -> publications, datasets -> dataset_publication_edges, publication_citations, publication_research_areas
--> openalex_works -> openalex_citing_works, crossref_retractions (per research area) -> publication_centrality
+-> openalex_works -> openalex_citing_works, crossref_retractions -> crossref_relations (per research area)
+-> publication_centrality
 -> coherence_judgements, recorded_disputes (per research area) -> edge_reliability (per research area)
 -> dataset_verdicts (per research area)
 """
@@ -10,7 +11,7 @@ import dagster as dg
 
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.checks import asset_checks
-from recon_assets.enrichment.assets import crossref_retractions, openalex_citing_works, openalex_works
+from recon_assets.enrichment.assets import crossref_relations, crossref_retractions, openalex_citing_works, openalex_works
 from recon_assets.evaluation.assets import reliability_evaluation
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes, steward_judgements
 from recon_assets.kg.assets import (
@@ -45,6 +46,7 @@ ASSETS = [
     openalex_works,
     openalex_citing_works,
     crossref_retractions,
+    crossref_relations,
     publication_centrality,
     steward_judgements,
     coherence_judgements,

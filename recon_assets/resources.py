@@ -207,8 +207,9 @@ class OpenAlexResource(dg.ConfigurableResource):
 
 
 class CrossrefResource(dg.ConfigurableResource):
-    """Crossref retraction notices by DOI (`recon_assets.enrichment.crossref`, httpx), or offline: no request,
-    every DOI an `error` result saying it was not checked (no Crossref responses are recorded for the sample)."""
+    """Crossref update notices (`check`) and records with their relations (`records`) by DOI
+    (`recon_assets.enrichment.crossref`, httpx), or offline: no request, every DOI an `error` result saying it
+    was not checked (no Crossref responses are recorded for the sample)."""
 
     offline: bool = Field(default=False, description="Make no request.")
     mailto: str | None = Field(default=None, description="Contact e-mail (Crossref's polite pool).")
@@ -228,12 +229,27 @@ class CrossrefResource(dg.ConfigurableResource):
             return crossref.CheckReport([crossref.RetractionCheck(doi, crossref.ERROR, error=crossref.OFFLINE) for doi in dois])
         if not dois:
             return crossref.CheckReport()
-        log.info(f"Crossref: checking {len(dois):,} DOIs for retraction notices at {self.base_url}")
-        with crossref.CrossrefClient(
+        log.info(f"Crossref: checking {len(dois):,} DOIs for update notices (retractions, corrections) at {self.base_url}")
+        with self._client() as client:
+            return client.check(dois)
+
+    def records(self, dois: Iterable[str], log) -> crossref.RecordReport:
+        """One RecordCheck per DOI of `dois`: its Crossref record (type, title, year, relation)."""
+        dois = list(dict.fromkeys(dois))
+        if self.offline:
+            log.info(f"Crossref offline: {len(dois):,} records not asked for (RECON_CROSSREF=online to ask)")
+            return crossref.RecordReport([crossref.RecordCheck(doi, crossref.ERROR, error=crossref.OFFLINE) for doi in dois])
+        if not dois:
+            return crossref.RecordReport()
+        log.info(f"Crossref: asking for the records (relations) of {len(dois):,} DOIs at {self.base_url}")
+        with self._client() as client:
+            return client.records(dois)
+
+    def _client(self) -> crossref.CrossrefClient:
+        return crossref.CrossrefClient(
             mailto=self.mailto, base_url=self.base_url, timeout=self.timeout_seconds, deadline=self.deadline_seconds,
             retry=RetryPolicy(retries=self.retries, backoff=self.backoff_seconds),
-        ) as client:
-            return client.check(dois)
+        )
 
 
 class GroqJudgeResource(dg.ConfigurableResource):

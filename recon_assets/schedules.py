@@ -32,8 +32,8 @@ openalex_refresh_job = dg.define_asset_job(
     "openalex_refresh_job",
     selection=ENRICHED,
     description=(
-        "Refresh the OpenAlex works (DOIs older than the TTL) and Crossref retraction notices of research areas, "
-        "then judge, score and give dataset verdicts."
+        "Refresh the OpenAlex works (DOIs older than the TTL) and the Crossref update notices and relations of research "
+        "areas, then judge, score and give dataset verdicts."
     ),
 )
 

@@ -1,5 +1,5 @@
 """Running the whole pipeline in tests, exactly as `recon run` does: two jobs on a real Dagster instance,
-OpenAlex and Crossref offline (the shipped recording)."""
+OpenAlex and Crossref offline (the shipped recording), or Crossref at a stand-in."""
 
 import shutil
 from dataclasses import dataclass
@@ -43,24 +43,28 @@ class PipelineRun:
         return path
 
 
-def pipeline_defs(kg_path: Path, database: Path) -> dg.Definitions:
-    """The definitions `recon run` uses, on `kg_path` and the DuckDB file `database`, offline, as of AS_OF."""
+def pipeline_defs(kg_path: Path, database: Path, crossref: CrossrefResource | None = None) -> dg.Definitions:
+    """The definitions `recon run` uses, on `kg_path` and the DuckDB file `database`, offline (Crossref at a stand-in
+    when a `crossref` resource is given), as of AS_OF."""
     return build_defs(
         {
             "kg_export": LocalKgExport(path=str(kg_path)),
             "duckdb": DuckDBResource(database=str(database)),
             "as_of": AsOfDate(as_of=AS_OF),
             "openalex": OpenAlexResource(offline=True),
-            "crossref": CrossrefResource(offline=True),
+            "crossref": crossref or CrossrefResource(offline=True),
             "groq_judge": GroqJudgeResource(offline=True),
         }
     )
 
 
-def run_pipeline(kg_path: Path, workdir: Path, instance: dg.DagsterInstance) -> PipelineRun:
-    """The three jobs, as `recon run` launches them, against a fresh DuckDB file in `workdir`."""
+def run_pipeline(
+    kg_path: Path, workdir: Path, instance: dg.DagsterInstance, crossref: CrossrefResource | None = None
+) -> PipelineRun:
+    """The three jobs, as `recon run` launches them, against a fresh DuckDB file in `workdir` (Crossref offline
+    unless a `crossref` resource is given)."""
     database = workdir / "recon.duckdb"
-    defs = pipeline_defs(kg_path, database)
+    defs = pipeline_defs(kg_path, database, crossref)
     results = [
         defs.resolve_job_def("kg_tables_job").execute_in_process(instance=instance),
         defs.resolve_job_def("openalex_refresh_job").execute_in_process(instance=instance, tags=RANGE_TAGS),

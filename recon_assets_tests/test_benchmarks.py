@@ -196,3 +196,13 @@ def test_the_ingest_benchmark_reports_each_format(tmp_path, capsys):
             manifest["lines"], manifest["nodes"], manifest["relationships"], manifest["malformed_total"],
         )
         assert figures["seconds"] > 0 and figures["peak_rss_mb"] > 0
+
+
+def test_crossref_request_benchmark_counts_batches_and_asks_nothing_offline():
+    """benchmarks/crossref_requests.py at 120 DOIs: 50 a request, so 3 updates: and 3 doi: requests for the KG DOIs,
+    and the comments' and replies' records in 2 more (one per hop), whatever their number; an offline run asks nothing."""
+    from benchmarks.crossref_requests import asset_runs, synthetic_records
+
+    runs = asset_runs(*synthetic_records(120))
+    assert (runs["updates"], runs["kg records"], runs["related records"], runs["online"], runs["offline"]) == (3, 3, 2, 8, 0)
+    assert runs["entries"]["updated-by"] == 3 and runs["entries"]["is-comment-on"] == 3

@@ -18,17 +18,24 @@ from recon_assets.enrichment.crossref import (
     CHECKED,
     DOIS_PER_REQUEST,
     ERROR,
+    FOUND,
+    NOT_FOUND,
     OFFLINE,
     RETRACTION_COLUMNS,
     CrossrefClient,
     RetractionCheck,
+    UpdateNotice,
     cache_rows,
+    notice_year,
+    record_cache_rows,
     retraction_notices,
     retraction_rows,
 )
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.resources import CrossrefResource
+
+from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
 
 RECORDS = json.loads((Path(__file__).parent / "fixtures" / "crossref" / "lancet_retraction_works.json").read_text())["works"]
 PAPER, NOTICE = "10.1016/s0140-6736(20)31180-6", "10.1016/s0140-6736(20)31324-6"
@@ -209,7 +216,121 @@ def test_retraction_rows_come_from_the_cache(cache, errors, expected):
     assert [tuple(row) for row in rows.itertuples(index=False)] == expected
 
 
-def test_cache_rows_keep_only_successful_checks():
-    results = [RetractionCheck(PAPER, CHECKED, (NOTICE,)), RetractionCheck(NOTICE, ERROR, error="HTTP 503")]
+def test_cache_rows_keep_only_successful_checks_with_their_update_notices():
+    correction = UpdateNotice("10.5555/c", "correction", 2021, "Correction: a title")
+    results = [RetractionCheck(PAPER, CHECKED, (NOTICE,), updates=(correction,)), RetractionCheck(NOTICE, ERROR, error="HTTP 503")]
     rows = cache_rows(results, checked_at=CHECKED_AT)
-    assert rows.values.tolist() == [[PAPER, [NOTICE], CHECKED_AT]]
+    assert rows.values.tolist() == [[
+        PAPER, [NOTICE], CHECKED_AT, '[{"notice_doi": "10.5555/c", "update_type": "correction", "year": 2021, "title": "Correction: a title"}]'
+    ]]
+
+
+# Real Crossref records (fixtures/crossref/PROVENANCE.md): Crossref's own test records in one real work-list response,
+# and the research set's correction notices.
+TEST_ACCOUNTS = fixture_works("crossref_test_accounts_work_list.json")
+CORRECTIONS = [
+    *fixture_works("records/10.1371_journal.pone.0203153.json"), *fixture_works("records/10.1111_ijal.12281.json"),
+    *fixture_works("records/10.1103_physrevb.98.104436.json"),
+]
+
+
+@pytest.mark.parametrize(
+    ("records", "doi", "notices"),
+    [
+        # retracted by a separate notice (2009) and corrected in place in 2018 (the record was published in 2008: the
+        # update's own date dates it)
+        (TEST_ACCOUNTS, "10.5555/12345678", [("10.5555/24242424x", "retraction", 2009), ("10.5555/12345678", "corrigendum", 2018)]),
+        (TEST_ACCOUNTS, "10.5555/12345679", [("10.5555/25252525x", "correction", 2012)]),
+        # one notice, two papers, two types: each paper gets its own
+        (TEST_ACCOUNTS, "10.5555/777766665555", [("10.5555/3030303030x", "correction", 2012)]),
+        (TEST_ACCOUNTS, "10.5555/666655554444", [("10.5555/3030303030x", "clarification", 2012)]),
+        (TEST_ACCOUNTS, "10.5555/12345680", [("10.5555/26262626x", "interesting_update", 2012)]),
+        (TEST_ACCOUNTS, "10.5555/515151", []),
+        (CORRECTIONS, "10.1371/journal.pone.0200549", [("10.1371/journal.pone.0203153", "correction", 2018)]),
+        (CORRECTIONS, "10.1111/ijal.12157", [("10.1111/ijal.12281", "correction", 2019)]),
+        # corrected in place on 2019-04-08, published in 2018: a 2018 as_of must not see the correction
+        (CORRECTIONS, "10.1103/physrevb.98.104436", [("10.1103/physrevb.98.104436", "correction", 2019)]),
+    ],
+)
+def test_update_notices_of_real_records_keep_type_and_the_year_the_update_took_effect(records, doi, notices):
+    with respx.mock(base_url=BASE) as mock:
+        fake = FakeCrossref(records)
+        mock.get("/works").mock(side_effect=fake)
+        [result] = _client().check([doi]).results
+    assert [(n.notice_doi, n.update_type, n.year) for n in result.updates] == notices
+    # the retraction rule reads the same answer, unchanged
+    assert result.notice_dois == tuple(n for n, kind, _ in notices if kind == "retraction")
+
+
+def test_the_updates_request_selects_the_fields_the_rules_read():
+    with respx.mock(base_url=BASE) as mock:
+        route = mock.get("/works").mock(side_effect=FakeCrossref(TEST_ACCOUNTS))
+        _client().check(["10.5555/12345678"])
+    assert route.calls[0].request.url.params["select"] == "DOI,type,title,update-to,updated-by,published,issued"
+
+
+@pytest.mark.parametrize(
+    ("item", "update", "year"),
+    [
+        ({"published": {"date-parts": [[2012, 10, 11]]}}, {"updated": {"date-parts": [[2012, 2, 29]]}}, 2012),
+        ({"published": {"date-parts": [[2018, 9, 28]]}}, {"updated": {"date-parts": [[2019, 4, 8]]}}, 2019),
+        ({"issued": {"date-parts": [[2020]]}}, {}, 2020),
+        # Crossref's unknown date, and no date at all
+        ({"issued": {"date-parts": [[None]]}}, {"updated": {"date-parts": [[None]]}}, None),
+        ({}, {}, None),
+        ({"published": {"date-parts": [["2020"]]}}, {}, None),
+    ],
+)
+def test_notice_year(item, update, year):
+    assert notice_year(item, update) == year
+
+
+PRINT_DOIS = ["10.5555/12345678", "10.5555/24242424X", "10.5194/acp-2021-781", "10.5555/not-registered"]
+
+
+def test_records_are_asked_in_batches_with_select_and_joined_back_by_canonical_doi():
+    records = [*TEST_ACCOUNTS, *fixture_works("records/10.5194_acp-2021-781.json")]
+    dois = [canonical_doi(doi) for doi in PRINT_DOIS] + [f"10.5555/absent-{index}" for index in range(DOIS_PER_REQUEST)] + [
+        "10.1001/jama.251.19.2504,2509"
+    ]
+    with respx.mock(base_url=BASE) as mock:
+        route = mock.get("/works").mock(side_effect=FakeCrossref(records))
+        report = _client().records(dois)
+    assert route.call_count == report.requests == 2
+    params = route.calls[0].request.url.params
+    assert params["filter"].startswith("doi:10.5555/12345678,doi:10.5555/24242424x,doi:10.5194/acp-2021-781,")
+    assert params["select"] == "DOI,type,title,relation,published,issued" and params["mailto"] == "recon@example.org"
+    by_doi = {check.doi: check for check in report.results}
+    assert len(by_doi) == len(dois)
+    assert by_doi["10.5555/12345678"].record == {
+        "DOI": "10.5555/12345678", "type": "journal-article",
+        "title": "Toward a Unified Theory of High-Energy Metaphysics: Silly String Theory", "year": 2008,
+        "relation": {
+            "is-reply-to": [{"id-type": "doi", "id": "10.5555/24242424x", "asserted-by": "subject"}],
+            "references": [{"id-type": "doi", "id": "10.5284/1000389", "asserted-by": "object"}],
+            "has-translation": [{"id-type": "doi", "id": "10.5555/12345678es", "asserted-by": "object"}],
+        },
+    }
+    assert by_doi["10.5194/acp-2021-781"].record["type"] == "posted-content"
+    assert (by_doi["10.5555/not-registered"].status, by_doi["10.5555/not-registered"].record) == (NOT_FOUND, None)
+    assert by_doi["10.1001/jama.251.19.2504,2509"].error == "a DOI with ',' cannot be written in a Crossref filter"
+    cached = record_cache_rows(report.results, checked_at=CHECKED_AT)
+    assert len(cached) == len(dois) - 1 and set(cached["status"]) == {FOUND, NOT_FOUND}
+    assert pd.isna(cached.set_index("doi").at["10.5555/not-registered", "record"])
+
+
+def test_a_failed_records_batch_is_an_error_for_each_of_its_dois_and_is_not_cached():
+    with respx.mock(base_url=BASE) as mock:
+        mock.get("/works").mock(return_value=httpx.Response(503))
+        report = _client(retries=1).records(["10.5555/12345678", "10.5555/12345679"])
+    assert report.requests == 2
+    assert [(check.status, check.error) for check in report.results] == [(ERROR, "HTTP 503 Service Unavailable from Crossref /works")] * 2
+    assert record_cache_rows(report.results, checked_at=CHECKED_AT).empty
+
+
+def test_offline_records_make_no_request():
+    with respx.mock(base_url=BASE, assert_all_called=False) as mock:
+        route = mock.get("/works")
+        report = CrossrefResource(offline=True).records(["10.5555/12345678"], logging.getLogger("test"))
+    assert not route.called and report.requests == 0
+    assert [(check.status, check.error) for check in report.results] == [(ERROR, OFFLINE)]

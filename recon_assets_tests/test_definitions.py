@@ -24,7 +24,9 @@ def test_every_asset_is_described_grouped_owned_and_kinded(spec):
     assert "duckdb" in spec.kinds
 
 
-@pytest.mark.parametrize("name", ["openalex_works", "crossref_retractions", "coherence_judgements", "edge_reliability"])
+@pytest.mark.parametrize(
+    "name", ["openalex_works", "crossref_retractions", "crossref_relations", "coherence_judgements", "recorded_disputes", "edge_reliability"]
+)
 def test_partitioned_assets_are_partitioned_by_the_22_research_areas(name):
     spec = next(spec for spec in ASSET_SPECS if spec.key == dg.AssetKey(name))
     assert spec.partitions_def == research_area_partitions
@@ -59,7 +61,8 @@ def test_openalex_refresh_job_refreshes_then_rescores():
     job = defs.resolve_job_def("openalex_refresh_job")
     assets = {key.to_user_string() for key in job.asset_layer.executable_asset_keys}
     assert assets == {
-        "openalex_works", "openalex_citing_works", "crossref_retractions", "coherence_judgements", "recorded_disputes", "edge_reliability",
+        "openalex_works", "openalex_citing_works", "crossref_retractions", "crossref_relations", "coherence_judgements",
+        "recorded_disputes", "edge_reliability",
         "dataset_verdicts",
     }
 

@@ -1,7 +1,9 @@
 """Recorded disputes from titles, and judging a publication against the works citing it. Titles are the real ones
 of the labelled disputes (recon_assets/reference/evaluation/labelled_pairs.csv, their sources there)."""
 
-from datetime import date
+import json
+from datetime import date, datetime, timezone
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -15,10 +17,19 @@ from recon_assets.judgement.disputes import (
     CORRECTION,
     DEBATED,
     REPLY,
+    crossref_reading,
+    disputes_from_crossref,
     disputes_from_titles,
     dispute_status,
+    merge_recorded_disputes,
     title_relation,
 )
+from recon_assets.enrichment.crossref_relations import relation_rows
+
+from recon_assets_tests.test_crossref_relations import CONSTRUCTED, COPERNICUS, PAPER, TEST_ACCOUNTS
+from recon_assets_tests.test_crossref_relations import COMMENT as COMMENT_DOI, REPLY as REPLY_DOI
+
+WHEN = datetime(2026, 11, 30, tzinfo=timezone.utc)
 
 
 @pytest.mark.parametrize(
@@ -136,3 +147,164 @@ def test_judge_citing_pairs_refuses_a_missing_text_and_a_bad_top_k():
         judge_citing_pairs(edges, citing, TEXTS, as_of=date(2026, 1, 1), embedder=_vectors)
     with pytest.raises(ValueError, match="top_k"):
         judge_citing_pairs(edges, citing.iloc[:0], TEXTS, as_of=date(2026, 1, 1), top_k=0, embedder=_vectors)
+
+
+# Reading Crossref's relations and update notices (crossref_relations entries). Entries built from the fixtures of
+# fixtures/crossref through the enrichment code, so they are in the shape the asset stores.
+ENTRY_COLUMNS = [
+    "record_doi", "record_type", "record_title", "record_year", "relation", "update_type", "other_id", "other_id_type",
+    "other_type", "other_title", "other_year", "record_publication_id", "other_publication_id",
+]
+
+
+def _entries(records: dict, kg: set[str], dois: list[str], updates: list[tuple] = ()) -> pd.DataFrame:
+    """crossref_relations rows of `dois` (one research area) as sql/crossref_dispute_entries.sql gives them, the KG
+    publication ids (here the DOIs themselves, as for every KG publication with a DOI) of the works in `kg`."""
+    rows = relation_rows(
+        pd.DataFrame({"research_area": "a", "doi": dois}), records, {doi: WHEN for doi in records},
+        pd.DataFrame(list(updates), columns=["doi", "updates", "checked_at"]),
+    )
+    rows = rows.assign(
+        record_publication_id=rows["record_doi"].where(rows["record_doi"].isin(kg)),
+        other_publication_id=rows["other_id"].where(rows["other_id"].isin(kg)),
+    )
+    return rows[ENTRY_COLUMNS]
+
+
+def _notices(*notices):
+    return json.dumps([dict(zip(("notice_doi", "update_type", "year", "title"), notice)) for notice in notices])
+
+
+def _rows(frame: pd.DataFrame) -> list[tuple]:
+    return [tuple(None if pd.isna(value) else value for value in row) for row in frame.astype(object).itertuples(index=False)]
+
+
+def test_a_crossref_comment_and_the_reply_to_it_make_the_paper_debated_at_the_reply_year():
+    entries = _entries(CONSTRUCTED, {PAPER}, [PAPER])
+    rows, set_aside = disputes_from_crossref(entries)
+    # recorded from both sides (has-comment and is-comment-on; has-reply and is-reply-to): one row each; the reply to
+    # the comment answers the paper
+    assert _rows(rows[["publication_id", "relation", "other_key", "other_year", "source"]]) == [
+        (PAPER, COMMENT, COMMENT_DOI, 2019, "crossref relation"),
+        (PAPER, REPLY, REPLY_DOI, 2020, "crossref relation"),
+    ]
+    assert rows["other_title"].tolist()[0].startswith("Comment on “Benthic Foraminifera")
+    # the reply names the comment, which is not in the KG; through it the reply answers the paper: nothing is set aside
+    assert set_aside.empty
+    assert dispute_status(rows[rows["other_year"] <= 2019]["relation"]) == COMMENTED
+    assert dispute_status(rows["relation"]) == DEBATED
+
+
+def test_a_copernicus_preprints_author_comments_and_referee_reports_are_no_dispute():
+    preprint = "10.5194/acp-2021-781"
+    rows, set_aside = disputes_from_crossref(_entries(COPERNICUS, {preprint}, [preprint]))
+    assert rows.empty
+    reasons = set_aside.groupby("relation")["reason"].agg(set).to_dict()
+    assert reasons == {
+        "has-comment": {"open peer-review discussion of a preprint (e.g. Copernicus author and referee comments), not a published comment"},
+        "has-review": {"a peer-review report, not a published comment"},
+    }
+    assert len(set_aside) == 5  # AC1-AC3, RC1-RC2: every entry accounted for
+
+
+def test_update_notices_read_as_corrections_only_for_correcting_types():
+    paper = "10.5555/12345678"
+    updates = [(paper, _notices(
+        ("10.5555/24242424x", "retraction", 2009, "Retraction: ..."), ("10.5555/12345678", "corrigendum", 2018, None),
+        ("10.5555/c1", "Erratum", 2010, "Erratum"), ("10.5555/c2", "clarification", 2011, None),
+        ("10.5555/c3", "expression_of_concern", 2012, None), ("10.5555/c4", "partial_retraction", 2013, None),
+    ), WHEN)]
+    rows, set_aside = disputes_from_crossref(_entries({}, {paper}, [paper], updates))
+    assert _rows(rows[["publication_id", "relation", "other_key", "other_doi", "other_year", "source"]]) == [
+        (paper, CORRECTION, "10.5555/c1", "10.5555/c1", 2010, "crossref update-to"),
+        # corrected in place: keyed apart from the paper itself, dated by the update
+        (paper, CORRECTION, "in-place:10.5555/12345678", "10.5555/12345678", 2018, "crossref update-to"),
+    ]
+    assert dict(zip(set_aside["other_id"], set_aside["reason"])) == {
+        "10.5555/24242424x": "a retraction notice: the retraction rule (crossref_retractions), not a recorded dispute",
+        "10.5555/c2": "update type 'clarification' does not correct the work",
+        "10.5555/c3": "update type 'expression_of_concern' does not correct the work",
+        "10.5555/c4": "update type 'partial_retraction' does not correct the work",
+    }
+
+
+def test_the_real_reply_relation_recorded_from_both_sides_is_one_reply():
+    """Crossref's test record 10.5555/12345678 says it is-reply-to 10.5555/24242424x, whose record says has-reply back."""
+    notice, paper = "10.5555/24242424x", "10.5555/12345678"
+    entries = _entries(TEST_ACCOUNTS, {notice, paper}, [paper, notice])
+    rows, set_aside = disputes_from_crossref(entries)
+    assert _rows(rows[["publication_id", "relation", "other_key", "other_year"]]) == [(notice, REPLY, paper, 2008)]
+    # has-translation and references are not stored; the has-review reports of 12345681 are not reached
+    assert set_aside.empty
+    # with the replied-to work outside the KG, the reply answers no KG publication: set aside, said so
+    rows, set_aside = disputes_from_crossref(_entries(TEST_ACCOUNTS, {paper}, [paper]))
+    assert rows.empty and set(set_aside["reason"]) == {"answers no publication of the KG"} and len(set_aside) == 2
+
+
+def test_every_distinct_entry_makes_rows_or_is_set_aside_once():
+    entries = pd.concat([
+        _entries(CONSTRUCTED, {PAPER}, [PAPER]), _entries(CONSTRUCTED, {PAPER}, [PAPER]),  # two research areas
+        _entries(COPERNICUS, set(), ["10.5194/cp-2020-95"]),
+    ], ignore_index=True)
+    rows, set_aside = disputes_from_crossref(entries)
+    distinct = entries.drop_duplicates(["record_doi", "relation", "update_type", "other_id"])
+    read = distinct.merge(set_aside, on=["record_doi", "relation", "update_type", "other_id"], how="left")["reason"].isna().sum()
+    assert len(distinct) == read + len(set_aside) and read == 4 and len(set_aside) == 6
+
+
+@pytest.mark.parametrize(
+    ("crossref_relation", "title_relation_read", "sources", "overridden"),
+    [
+        # the same comment read from its title and recorded by Crossref: one row, both sources
+        (COMMENT, COMMENT, [("p", COMMENT, "10.1/c", "crossref relation + kg title")], 0),
+        # Crossref records it as a reply, the title read a comment: Crossref's relation stands
+        (REPLY, COMMENT, [("p", REPLY, "10.1/c", "crossref relation")], 1),
+    ],
+)
+def test_merge_keeps_one_reading_per_publication_and_answering_work(crossref_relation, title_relation_read, sources, overridden):
+    columns = ["publication_id", "relation", "other_key", "other_doi", "other_title", "other_year", "source"]
+    titles = pd.DataFrame([
+        ("p", title_relation_read, "10.1/c", "10.1/c", "Comment on P", 2014, "kg title"),
+        ("p", REPLY, "W42", "10.1/r", "Reply to comment on P", 2015, "openalex title"),
+    ], columns=columns)
+    crossref = pd.DataFrame([("p", crossref_relation, "10.1/c", "10.1/c", "Comment on P", 2014, "crossref relation")], columns=columns)
+    merged, count = merge_recorded_disputes(titles, crossref)
+    assert sorted(_rows(merged[["publication_id", "relation", "other_key", "source"]])) == sorted(
+        [("p", REPLY, "W42", "openalex title"), *sources]
+    )
+    assert count == overridden
+    empty = crossref.iloc[0:0]
+    assert _rows(merge_recorded_disputes(titles, empty)[0][["other_key"]]) == [("10.1/c",), ("W42",)]
+
+
+def _entry(relation, other_id="10.1/o", update_type=None, record_type="journal-article", other_type=None, other_id_type="doi"):
+    return SimpleNamespace(record_doi="10.1/r", record_type=record_type, relation=relation, update_type=update_type,
+                           other_id=other_id, other_id_type=other_id_type, other_type=other_type)
+
+
+@pytest.mark.parametrize(
+    ("entry", "reading"),
+    [
+        (_entry("is-comment-on"), (COMMENT, "10.1/r", "10.1/o")),
+        (_entry("has-comment"), (COMMENT, "10.1/o", "10.1/r")),
+        (_entry("is-reply-to"), (REPLY, "10.1/r", "10.1/o")),
+        (_entry("has-reply"), (REPLY, "10.1/o", "10.1/r")),
+        (_entry("updated-by", update_type="correction"), (CORRECTION, "10.1/o", "10.1/r")),
+        # deposits spell update types in other cases and with hyphens (a field survey of update-to types)
+        (_entry("updated-by", update_type="Corrigendum"), (CORRECTION, "10.1/o", "10.1/r")),
+        (_entry("updated-by", update_type="Addendum"), (CORRECTION, "10.1/o", "10.1/r")),
+        (_entry("updated-by", update_type="new_version"), "update type 'new_version' does not correct the work"),
+        (_entry("updated-by", update_type="expression-of-concern"), "update type 'expression-of-concern' does not correct the work"),
+        (_entry("has-review"), "a peer-review report, not a published comment"),
+        (_entry("is-review-of"), "a peer-review report, not a published comment"),
+        (_entry("has-reply", other_id="https://example.org/r", other_id_type="uri"), "the related work has no DOI (uri)"),
+        (_entry("has-comment", record_type="posted-content"),
+         "open peer-review discussion of a preprint (e.g. Copernicus author and referee comments), not a published comment"),
+        (_entry("is-reply-to", other_id="10.5194/tc-2019-54-ac1"),
+         "open peer-review discussion of a preprint (e.g. Copernicus author and referee comments), not a published comment"),
+        (_entry("is-comment-on", other_type="peer-review"),
+         "open peer-review discussion of a preprint (e.g. Copernicus author and referee comments), not a published comment"),
+    ],
+)
+def test_crossref_reading(entry, reading):
+    assert crossref_reading(entry) == reading

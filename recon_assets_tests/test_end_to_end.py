@@ -11,13 +11,17 @@ import dagster as dg
 import duckdb
 from dagster_duckdb import DuckDBResource
 import pytest
+import respx
 
 from recon_assets.cli import explain_doi
 from recon_assets.definitions import ASSETS
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.paths import REPO_ROOT
 from recon_assets.reliability.labels import LABELS
+from recon_assets.resources import CrossrefResource
+from recon_assets.sql_files import load_sql
 
+from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
 from recon_assets_tests.pipeline_runs import AREAS, AS_OF, SAMPLE_CYPHER, SAMPLE_GRAPHML, SAMPLE_JSONL, pipeline_defs, run_pipeline
 
 SCORE_COLUMNS = "research_area, dataset_id, publication_id, centrality, recency, coherence, coherence_status, reliability, label, reason"
@@ -356,3 +360,78 @@ def test_cypher_export_gives_exactly_the_typed_tables_of_json_lines(sample_run, 
         expected_rows = expected.sort_values(key).reset_index(drop=True).to_dict("records")
         assert len(actual_rows) == len(expected_rows) > 0, table
         assert json.dumps(actual_rows, default=str, sort_keys=True) == json.dumps(expected_rows, default=str, sort_keys=True), table
+
+# A KG of sample lines for Crossref's recorded disputes: four sample publications using one dataset (AIRS2CCF) in one
+# research area, two of them re-keyed to the DOIs of real Crossref fixtures (the corrected PLOS paper, the Copernicus
+# preprint); Crossref answers at a respx stand-in with the records of fixtures/crossref (PROVENANCE.md).
+CROSSREF_KEYWORD, CROSSREF_DATASET = "e2342b8c-0762-5c64-a368-c7b063181ade", "8a9818e7-8dda-528f-b516-d3266e9b4e2f"
+CROSSREF_PUBLICATIONS = {
+    "9ea70d20-b594-577a-818c-a2e697f745b3": None,  # 10.2113/gsjfr.48.1.29 (2018): a comment (2019) and a reply (2020)
+    "d205a234-b3bc-58b9-a6d8-25ab9de7649d": None,  # 10.1115/1.4053248 (2021): a comment (2023)
+    "8659be5f-9f89-5b5b-b2ae-8df48f3fc6ec": ("10.1371/journal.pone.0200549", 2018),  # a correction notice (2018)
+    "748811b6-9604-54d2-9430-2787ad0025fe": ("10.5194/acp-2021-781", 2021),  # a discussion preprint: no dispute
+}
+
+
+def _crossref_kg(path) -> None:
+    keep = {CROSSREF_KEYWORD, CROSSREF_DATASET, *CROSSREF_PUBLICATIONS}
+    nodes = {}
+    for line in SAMPLE_JSONL.read_text().splitlines():
+        record = json.loads(line)
+        if record["type"] == "node" and record["properties"].get("globalId") in keep:
+            nodes[record["properties"]["globalId"]] = record
+    for global_id, rekeyed in CROSSREF_PUBLICATIONS.items():
+        if rekeyed:
+            nodes[global_id]["properties"].update(doi=rekeyed[0], year=rekeyed[1])
+    relationships = [
+        {"type": "relationship", "id": f"x{index}", "label": label, "start": {"id": nodes[publication]["id"], "labels": ["Publication"]},
+         "end": {"id": nodes[end]["id"], "labels": [end_label]}}
+        for index, (publication, (label, end, end_label)) in enumerate(
+            (publication, link) for publication in CROSSREF_PUBLICATIONS
+            for link in (("USES_DATASET", CROSSREF_DATASET, "Dataset"), ("HAS_APPLIEDRESEARCHAREA", CROSSREF_KEYWORD, "ScienceKeyword"))
+        )
+    ]
+    path.write_text("\n".join(json.dumps(record) for record in [*nodes.values(), *relationships]) + "\n")
+
+
+def test_crossref_recorded_comments_replies_and_corrections_reach_the_edge_and_the_dataset_verdict(tmp_path):
+    kg = tmp_path / "graph.json"
+    _crossref_kg(kg)
+    fake = FakeCrossref([
+        *fixture_works("constructed_comment_relations.json"), *fixture_works("records/10.1371_journal.pone.0203153.json"),
+        *fixture_works("records/10.5194_acp-2021-781.json"),
+    ])
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance, respx.mock(base_url="https://crossref.test") as mock:
+        mock.get("/works").mock(side_effect=fake)
+        run = run_pipeline(kg, tmp_path, instance, CrossrefResource(base_url="https://crossref.test", retries=0))
+    assert all(result.success for result in run.results)
+    status = dict(run.query("SELECT publication_doi, dispute_status FROM edge_reliability"))
+    assert status == {
+        "10.2113/gsjfr.48.1.29": "debated", "10.1115/1.4053248": "commented",
+        "10.1371/journal.pone.0200549": "corrected", "10.5194/acp-2021-781": None,
+    }
+    [(negatives, evidence, reason)] = run.query(
+        "SELECT negative_signals, evidence, reason FROM edge_reliability WHERE publication_doi = '10.1115/1.4053248'"
+    )
+    assert "dispute" in negatives and "recorded_dispute" in evidence
+    assert "commented (recorded: comment [10.5555/recon-constructed-comment-2, 2023] (crossref relation))" in reason
+    [(reason,)] = run.query("SELECT reason FROM edge_reliability WHERE publication_doi = '10.1371/journal.pone.0200549'")
+    assert "corrected (recorded: correction [10.1371/journal.pone.0203153, 2018] (crossref update-to))" in reason
+    # the dataset verdicts read the Crossref comments through sql/dataset_disputes.sql, without the 2-year rule
+    [(area, verdict, why)] = run.query("SELECT research_area, verdict, contradiction_reason FROM dataset_verdicts")
+    assert verdict == "CONTRADICTED"
+    assert "[10.5555/recon-constructed-comment-1, 2019]" in why and "[10.5555/recon-constructed-comment-2, 2023]" in why
+    assert "(answered by its authors: debated)" in why
+    # a past as_of sees only what was published by then: the edges' recorded relations as of 2018, 2019 and 2020
+    edges = load_sql("edges_in_research_areas")
+    relations = {
+        year: {doi: list(found) for doi, found in run.query(
+            f"SELECT publication_doi, dispute_relations FROM ({edges})", [[area], year, year - 2]
+        )}
+        for year in (2018, 2019, 2020)
+    }
+    assert relations[2018]["10.2113/gsjfr.48.1.29"] == [] and relations[2018]["10.1371/journal.pone.0200549"] == ["correction"]
+    assert relations[2019]["10.2113/gsjfr.48.1.29"] == ["comment"] and relations[2020]["10.2113/gsjfr.48.1.29"] == ["comment", "reply"]
+    answered = {year: run.query(f"SELECT answered FROM ({load_sql('dataset_disputes')}) WHERE comment LIKE '%comment-1%'", [[area], year])
+                for year in (2018, 2019, 2020)}
+    assert answered == {2018: [], 2019: [(False,)], 2020: [(True,)]}

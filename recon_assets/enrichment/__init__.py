@@ -1,2 +1,3 @@
-"""Enrichment: each publication's OpenAlex work (citations, retraction, citation trajectory) and Crossref
-retraction notices, fetched once and cached; pure modules plus a thin `assets.py`."""
+"""Enrichment: each publication's OpenAlex work (citations, retraction, citation trajectory), its Crossref update
+notices (retractions, corrections) and its Crossref relations (comments, replies), fetched once and cached; pure
+modules plus a thin `assets.py`."""

@@ -1,17 +1,20 @@
 """Assets of the `enrichment` group: each publication's OpenAlex work, the works OpenAlex lists as citing each
-publication and dataset, and Crossref retraction notices, one partition per research area. The OpenAlex assets
-draw on one daily budget (`openalex_usage`)."""
+publication and dataset, its Crossref update notices (retractions, corrections) and its Crossref relations (comments,
+replies), one partition per research area. The OpenAlex assets draw on one daily budget (`openalex_usage`)."""
 
 import itertools
+import json
 from datetime import datetime, timedelta, timezone
 
 import dagster as dg
+import pandas as pd
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.credentials import redact
 from recon_assets.enrichment import crossref as crossref_records
 from recon_assets.enrichment import citing_works
+from recon_assets.enrichment import crossref_relations as relations
 from recon_assets.enrichment.citing_plan import SELECTIONS, CitedWork, plan_citing_queries, planned_list_calls
 from recon_assets.enrichment.openalex_client import ERROR, STATUSES, cache_rows, stale_dois
 from recon_assets.enrichment.openalex_records import openalex_rows
@@ -222,8 +225,9 @@ def _fetch_citing(context: dg.AssetExecutionContext, openalex: OpenAlexResource,
 def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResource, crossref: CrossrefResource) -> dg.MaterializeResult:
     """Crossref retraction notices pointing at each publication DOI of the research area
     (`/works?filter=updates:{doi}`, update type retraction): OpenAlex misses some retractions. A DOI that is
-    itself the notice of another is not retracted. Every successful check is kept in crossref_cache; a row is
-    checked (the notices of the DOI's last successful check) or error when Crossref was never asked
+    itself the notice of another is not retracted. Every successful check is kept in crossref_cache, with every
+    update notice of the answer (corrections and errata too, read by crossref_relations: no second request); a row
+    is checked (the notices of the DOI's last successful check) or error when Crossref was never asked
     successfully (offline: not checked), so an offline run or a Crossref failure never loses a notice."""
     areas = list(context.partition_keys)
     with duckdb.get_connection() as con:
@@ -247,3 +251,54 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
     return dg.MaterializeResult(
         metadata={**metadata, "http_requests": report.requests, "statuses": statuses, "dois_with_retraction_notices": with_notices}
     )
+
+
+@dg.asset(kinds={"duckdb", "crossref"}, **{**ENRICHMENT, "deps": [*ENRICHMENT["deps"], crossref_retractions]})
+def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource, crossref: CrossrefResource) -> dg.MaterializeResult:
+    """Crossref relation entries that can record a dispute or correction of each publication of the research area:
+    the comment, reply and peer-review relations of its Crossref record (`/works?filter=doi:A,doi:B`, `select` of
+    DOI, type, title, relation and dates), of the works those comments and replies name (two works away: a reply to
+    a comment), and its update notices (corrections, errata, retractions) from the check crossref_retractions made.
+    Every answer is kept in crossref_record_cache, so an offline run or a Crossref failure reads the records found
+    before. Read as recorded disputes by recorded_disputes."""
+    areas = list(context.partition_keys)
+    now = datetime.now(timezone.utc)
+    with duckdb.get_connection() as con:
+        for table in ("crossref_cache", "crossref_record_cache", "crossref_relations"):
+            con.execute(load_sql(table))
+        requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
+        reports: list[crossref_records.RecordReport] = []
+
+        def ask(dois: list[str]) -> dict[str, dict]:
+            # ask Crossref (nothing offline), keep what it answered, and read back every record held for `dois`
+            reports.append(report := crossref.records(dois, context.log))
+            upsert(con, "crossref_record_cache", crossref_records.record_cache_rows(report.results, checked_at=now))
+            asked = pd.DataFrame({"doi": dois})
+            return {doi: json.loads(record) for doi, record in con.execute(
+                "SELECT doi, record FROM crossref_record_cache JOIN asked USING (doi) WHERE status = 'found'"
+            ).fetchall()}
+
+        records = relations.collect_records(requested["doi"], ask)
+        held = pd.DataFrame({"doi": list(records)})
+        checked_at = dict(con.execute("SELECT doi, checked_at FROM crossref_record_cache JOIN held USING (doi)").fetchall())
+        wanted = requested[["doi"]].drop_duplicates()
+        updates = con.execute("SELECT doi, updates, checked_at FROM crossref_cache JOIN wanted USING (doi)").df()
+        rows = relations.relation_rows(requested, records, checked_at, updates)
+        replace_partitions(con, "crossref_relations", rows, areas)
+        metadata = table_metadata(
+            con, "crossref_relations", where="list_contains(?, research_area)", params=[areas],
+            preview_columns=["doi", "record_doi", "relation", "update_type", "other_id", "other_type", "other_year"],
+            lineage={"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]},
+        )
+    fetch, example_error = relations.fetch_summary(requested["doi"], reports, records, rows)
+    context.log.info(
+        f"Crossref relations: {fetch['kg_dois']:,} DOIs ({fetch['kg_dois_with_a_record']:,} with a record; this run "
+        f"{fetch['kg_dois_this_run']}), {fetch['related_works_asked']:,} related works asked, {fetch['http_requests']:,} "
+        f"requests, {len(rows):,} entries"
+    )
+    if not crossref.offline and fetch["kg_dois"] and fetch["kg_dois_this_run"][crossref_records.ERROR] == fetch["kg_dois"]:
+        context.log.warning(
+            f"Crossref answered for none of the {fetch['kg_dois']:,} DOIs (e.g. {example_error}): the records cached "
+            "before are used; re-materialize when Crossref is reachable"
+        )
+    return dg.MaterializeResult(metadata={**metadata, **fetch})

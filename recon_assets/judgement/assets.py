@@ -20,7 +20,7 @@ from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.judgement import citing_pairs, cues, disputes, llm_judge, offline_judge, steward, text_embedding
-from recon_assets.judgement.disputes import RELATIONS, disputes_from_titles
+from recon_assets.judgement.disputes import RELATIONS, disputes_from_crossref, disputes_from_titles, merge_recorded_disputes
 from recon_assets.judgement.llm_judge import Agreement, LlmJudgeReport
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION
 from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
@@ -40,7 +40,7 @@ from recon_assets.kg.assets import (
     publication_research_areas,
     publications,
 )
-from recon_assets.enrichment.assets import openalex_citing_works
+from recon_assets.enrichment.assets import crossref_relations, openalex_citing_works
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.metadata import per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
@@ -105,38 +105,63 @@ def steward_judgements(context: dg.AssetExecutionContext, config: StewardConfig,
 
 
 @dg.asset(
-    deps=[publications, publication_citations, publication_research_areas, openalex_citing_works],
+    deps=[publications, publication_citations, publication_research_areas, openalex_citing_works, crossref_relations],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="judgement", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
 )
 def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
-    """Published comments on each publication of the research area, replies to them and corrections of it, read
-    from the titles of the works citing it, in the KG or listed by OpenAlex ("Comment on ...", "Reply to ...", "Corrigendum ..."; DOMAIN.md
-    "coherence" (b)): a comment is dispute evidence against the paper, a reply makes it debated, a correction a
-    refinement. Dated by the answering work's year, so a past as_of sees only what was published by then."""
+    """Published comments on each publication of the research area, replies to them and corrections of it
+    (DOMAIN.md "coherence" (b)), from two sources: the titles of the works citing it, in the KG or listed by OpenAlex
+    ("Comment on ...", "Reply to ...", "Corrigendum ..."), and Crossref's records (crossref_relations: is-comment-on /
+    has-comment, is-reply-to / has-reply, update notices of type correction, corrigendum, erratum or addendum). A
+    comment is dispute evidence against the paper, a reply makes it debated, a correction a refinement; where both
+    sources name the same work, Crossref's relation stands. Dated by the answering work's year (a correction by its
+    notice's), so a past as_of sees only what was published by then."""
     areas = list(context.partition_keys)
     with duckdb.get_connection() as con:
-        for table in ("recorded_disputes", "openalex_citing_works"):
+        for table in ("recorded_disputes", "openalex_citing_works", "crossref_relations"):
             con.execute(load_sql(table))
         citing = con.execute(load_sql("citing_titles"), [areas]).df()
-        found = disputes_from_titles(citing.drop(columns="research_area").drop_duplicates(["cited_publication_id", "citing_key"]))
-        rows = citing[["research_area", "cited_publication_id"]].drop_duplicates().rename(columns={"cited_publication_id": "publication_id"})
-        rows = rows.merge(found, on="publication_id").assign(recorded_at=datetime.now(timezone.utc))
+        titled = disputes_from_titles(citing.drop(columns="research_area").drop_duplicates(["cited_publication_id", "citing_key"]))
+        entries = con.execute(load_sql("crossref_dispute_entries"), [areas]).df()
+        recorded, set_aside = disputes_from_crossref(entries)
+        found, overridden = merge_recorded_disputes(titled, recorded)
+        area_of = con.execute(
+            "SELECT research_area, publication_id FROM publication_research_areas WHERE list_contains(?, research_area)", [areas]
+        ).df()
+        rows = area_of.merge(found, on="publication_id").assign(recorded_at=datetime.now(timezone.utc))
         replace_partitions(con, "recorded_disputes", rows, areas)
         metadata = table_metadata(
             con, "recorded_disputes", where="list_contains(?, research_area)", params=[areas],
             preview_columns=["research_area", "publication_id", "relation", "other_title", "other_year", "source"],
             lineage={
-                "publication_id": [("publication_citations", "cited_publication_id")],
-                "relation": [("publications", "title")],
-                "other_key": [("publication_citations", "citing_publication_id"), ("openalex_citing_works", "citing_openalex_id")],
-                "other_title": [("publications", "title"), ("openalex_citing_works", "citing_title")],
+                "publication_id": [("publication_citations", "cited_publication_id"), ("crossref_relations", "doi")],
+                "relation": [("publications", "title"), ("crossref_relations", "relation"), ("crossref_relations", "update_type")],
+                "other_key": [
+                    ("publication_citations", "citing_publication_id"), ("openalex_citing_works", "citing_openalex_id"),
+                    ("crossref_relations", "other_id"),
+                ],
+                "other_title": [("publications", "title"), ("openalex_citing_works", "citing_title"), ("crossref_relations", "other_title")],
             },
         )
     relations = rows["relation"].value_counts().to_dict()
-    context.log.info(f"{len(rows):,} recorded disputes and corrections in {len(areas)} research area(s): {relations}")
-    return dg.MaterializeResult(metadata={**metadata, "relations": {relation: int(relations.get(relation, 0)) for relation in RELATIONS}})
+    sources = {source: int(count) for source, count in rows["source"].value_counts().sort_index().items()}
+    entries_read = len(entries.drop_duplicates(["record_doi", "relation", "update_type", "other_id"]))
+    crossref = {
+        "crossref_entries_read": entries_read,
+        "crossref_entries_set_aside": len(set_aside),
+        "crossref_entries_made_disputes": entries_read - len(set_aside),
+        "crossref_set_aside_reasons": {reason: int(n) for reason, n in set_aside["reason"].value_counts().sort_index().items()},
+        "title_readings_overridden_by_crossref": overridden,
+    }
+    context.log.info(
+        f"{len(rows):,} recorded disputes and corrections in {len(areas)} research area(s): {relations}, by source {sources}; "
+        f"Crossref entries: {entries_read:,} read, {len(set_aside):,} set aside {crossref['crossref_set_aside_reasons']}"
+    )
+    return dg.MaterializeResult(metadata={
+        **metadata, "relations": {relation: int(relations.get(relation, 0)) for relation in RELATIONS}, "sources": sources, **crossref,
+    })
 
 
 @dg.asset(
