@@ -684,9 +684,17 @@ def case_publication(graph: SampleGraph, doi: str, publications: dict) -> tuple[
     return graph.add_node("Publication", f"doi:{doi}", properties, "labelled case")
 
 
+def titled_publication(graph: SampleGraph, title: str, year: str, first_author: str) -> tuple[str, str]:
+    """The Publication node of a labelled comment whose DOI the dispute set never saw printed: its real title, year
+    and first author (from labelled_pairs.csv), no DOI (the KG writes no DOI property then), no abstract."""
+    properties = {"abstract": "N/A", "authors": first_author, "globalId": global_id(f"title:{title}"), "title": title, "year": year}
+    return graph.add_node("Publication", f"title:{title}", properties, "labelled case")
+
+
 def add_labelled_cases(graph: SampleGraph, cmr_rows: list[dict], umm_by_name: dict) -> Counter:
     """Every independent labelled edge as Publication-USES_DATASET->Dataset, and every labelled dispute's comment and
-    reply as publications citing what they answer (a comment on a paper cites it, and a reply cites both)."""
+    reply as publications citing what they answer (a comment on a paper cites it, and a reply cites both); a comment
+    without a known DOI is a publication without one (`titled_publication`)."""
     publications = json.loads((EVALUATION / "publications.json").read_text(encoding="utf-8"))
     counts: Counter = Counter()
     with (EVALUATION / "labelled_edges.csv").open(encoding="utf-8", newline="") as handle:
@@ -698,10 +706,13 @@ def add_labelled_cases(graph: SampleGraph, cmr_rows: list[dict], umm_by_name: di
             counts[case["class"]] += 1
     with (EVALUATION / "labelled_pairs.csv").open(encoding="utf-8", newline="") as handle:
         for pair in csv.DictReader(handle):
-            if pair["kind"] != "dispute" or not (pair["original_doi"] and pair["comment_doi"]):
+            if pair["kind"] != "dispute" or not pair["original_doi"]:
                 continue
             original = case_publication(graph, pair["original_doi"].lower(), publications)
-            comment = case_publication(graph, pair["comment_doi"].lower(), publications)
+            comment = (
+                case_publication(graph, pair["comment_doi"].lower(), publications) if pair["comment_doi"]
+                else titled_publication(graph, pair["comment_title"], pair["comment_year"], pair["comment_first_author"])
+            )
             graph.add_edge("CITES", comment, original, "labelled dispute")
             counts["dispute comments"] += 1
             if pair["reply_doi"]:

@@ -12,7 +12,7 @@ import dagster as dg
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.checks import asset_checks
 from recon_assets.enrichment.assets import crossref_relations, crossref_retractions, openalex_citing_works, openalex_works
-from recon_assets.evaluation.assets import reliability_evaluation
+from recon_assets.evaluation.assets import dispute_evaluation, reliability_evaluation
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes, steward_judgements
 from recon_assets.kg.assets import (
     dataset_publication_edges,
@@ -54,6 +54,7 @@ ASSETS = [
     edge_reliability,
     dataset_verdicts,
     reliability_evaluation,
+    dispute_evaluation,
 ]
 
 

@@ -9,6 +9,7 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.evaluation.cases import load_cases
 from recon_assets.evaluation.measure import MEASURES, evaluate, iter_headline
+from recon_assets.evaluation.pairs import PAIR_MEASURES, evaluate_pairs, judged_on_texts, load_pairs, pipeline_outcomes
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
 from recon_assets.kg.assets import OWNERS
 from recon_assets.lifecycle.assets import dataset_lineage
@@ -86,6 +87,54 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
             ),
         }
     )
+
+
+@dg.asset(
+    deps=[coherence_judgements, recorded_disputes],
+    group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
+)
+def dispute_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
+    """How coherence finds the documented disputes of the labelled pairs (recon_assets/reference/evaluation/
+    labelled_pairs.csv: 27 published comments, rebuttals or replies, 37 same-topic controls), `evaluation.pairs`:
+    through the pipeline (were the in-scope pairs judged, recorded as disputes, judged CONTRADICTED) and on the pairs'
+    own texts (the content judge with the metadata hidden, and the title reading), each dispute rate beside its
+    false-positive rate on the controls with a Wilson interval, and the issue's targets. The LLM judge is reported
+    as not measured. Writes dispute_evaluation (one row per measure) and dispute_evaluation_pairs (one per pair)."""
+    as_of_date = as_of.for_run(context)
+    with duckdb.get_connection() as con:
+        publications = con.execute("SELECT publication_id, doi, title FROM publications").df()
+        edges = con.execute("SELECT DISTINCT dataset_id, publication_id FROM dataset_publication_edges").df()
+        judgements = con.execute("SELECT older_publication_id, newer_publication_id, verdict FROM coherence_judgements").df()
+        recorded = con.execute("SELECT publication_id, relation, other_key, other_doi FROM recorded_disputes").df()
+        outcomes = pipeline_outcomes(judged_on_texts(load_pairs()), publications, edges, judgements, recorded)
+        result = evaluate_pairs(outcomes)
+        targets = result.targets.set_index("measure")
+        evaluated_at = datetime.now(timezone.utc)
+        rows = pd.DataFrame([
+            {
+                "measure": measure, "what": PAIR_MEASURES[measure],
+                "value": rate.value if rate else None, "numerator": rate.numerator if rate else None,
+                "denominator": rate.denominator if rate else None,
+                "ci_low": rate.interval[0] if rate else None, "ci_high": rate.interval[1] if rate else None,
+                "target": targets["target"].get(measure), "met": targets["met"].get(measure),
+                "as_of": as_of_date, "evaluated_at": evaluated_at,
+            }
+            for measure, rate in result.measures.items()
+        ])
+        replace_table(con, "dispute_evaluation", rows)
+        replace_table(con, "dispute_evaluation_pairs", result.pairs)
+        metadata = table_metadata(
+            con, "dispute_evaluation", preview_columns=["measure", "value", "numerator", "denominator", "ci_low", "ci_high", "target", "met"],
+            lineage={"value": [("coherence_judgements", "verdict"), ("recorded_disputes", "relation")]},
+        )
+    figures = {measure: str(rate) if rate else "not measured" for measure, rate in result.measures.items()}
+    context.log.info("labelled dispute pairs: " + "; ".join(f"{measure} {text}" for measure, text in figures.items()))
+    return dg.MaterializeResult(metadata={
+        **metadata, "as_of": as_of_date.isoformat(),
+        **{measure: float(rate.value) for measure, rate in result.measures.items() if rate and rate.denominator},
+        "figures": dg.MetadataValue.md("\n".join(f"- {measure}: {text} ({PAIR_MEASURES[measure]})" for measure, text in figures.items())),
+        "targets": dg.MetadataValue.md(result.targets.to_markdown(index=False)),
+    })
 
 
 def _most_frequent(con, table: str, column: str) -> str | None:
