@@ -66,7 +66,7 @@ class Stage:
 
 STAGES = (
     Stage("ingest", assets=("kg_snapshot",), rows_unit="lines read"),
-    Stage("typed_tables", groups=("kg",), exclude=("kg_snapshot",)),
+    Stage("typed_tables", groups=("kg", "stewardship"), exclude=("kg_snapshot",)),
     Stage("lifecycle", groups=("lifecycle",), rows_unit="datasets"),
     Stage("centrality", groups=("centrality",), rows_unit="publications ranked"),
     # Not one of issue 5's stages: assets other developers add between the typed tables and the judge (the
@@ -202,6 +202,10 @@ def run_stage(name: str, dg, defs, areas: list[str]) -> dict:
         figures["rows"] = _rows(sorted(key.to_user_string() for key in keys))
     if name == "offline_judge":
         figures["judged_at"] = _query("SELECT CAST(max(judged_at) AS VARCHAR) FROM coherence_judgements")[0][0]
+    if name == "scoring":  # what the method concludes at this scale (issue 11): the labels and the UNVERIFIED share
+        figures["labels"] = dict(_query("SELECT label, count(*) FROM edge_reliability GROUP BY 1 ORDER BY 1"))
+    if name == "verdicts":
+        figures["verdicts"] = dict(_query("SELECT verdict, count(*) FROM dataset_verdicts GROUP BY 1 ORDER BY 1"))
     return figures
 
 
@@ -449,6 +453,8 @@ def report(preset, scale, seed, kg, manifest, generation_s, baseline, floor, sta
             "generation_s": generation_s,
         },
         "stages": {name: _stage_view(figures) for name, figures in stages.items()},
+        "labels": _distribution(stages.get("scoring", {}).get("labels")),
+        "verdicts": _distribution(stages.get("verdicts", {}).get("verdicts")),
         "baseline": {"import_s": baseline["import_s"], "peak_rss_mb": baseline["peak_rss_mb"]},
         "floor": _stage_view(floor),
         "ingest_over_floor": figures["ingest_over_floor"],
@@ -483,6 +489,14 @@ def report(preset, scale, seed, kg, manifest, generation_s, baseline, floor, sta
         },
         "profiles": str(profile_dir) if profile_dir else None,
     }
+
+
+def _distribution(counts: dict | None) -> dict | None:
+    """{value: {count, share}} and the total, or None when the stage did not run."""
+    if not counts:
+        return None
+    total = sum(counts.values())
+    return {"total": total, **{value: {"count": count, "share": round(count / total, 4)} for value, count in counts.items()}}
 
 
 def _stage_view(figures: dict) -> dict:
