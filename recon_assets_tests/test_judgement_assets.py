@@ -227,3 +227,8 @@ def test_the_llm_judge_answers_triaged_pairs_takes_precedence_and_is_asked_nothi
     llm_rows = [row for row in rows if row[0].startswith("groq/")]
     assert llm_rows and all(version == PROMPT_VERSION and replaced for _, version, replaced in llm_rows)
     assert all(version is None for judge, version, _ in rows if judge.startswith("offline/"))
+    # offline, the stored answers still hold (only the pairs that have one are looked at; nothing is sent)
+    with dg.instance_for_test() as instance:
+        offline = _materialize(database, instance, groq=GroqJudgeResource(offline=True))
+    assert offline["llm_judge_totals"]["http_requests"] == 0
+    assert _query(database, "SELECT count(*) FROM coherence_judgements WHERE judge LIKE 'groq/%'")[0][0] == len(llm_rows)

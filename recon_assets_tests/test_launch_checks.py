@@ -44,7 +44,9 @@ def test_defaults_and_runs_without_settings_pass():
 
 def test_the_repos_instance_uses_the_validating_coordinator():
     settings = yaml.safe_load((REPO_ROOT / "dagster.yaml").read_text())
-    assert settings["run_coordinator"] == {"module": "recon_assets.launch_checks", "class": "ValidatingRunCoordinator"}
+    assert settings["run_coordinator"] == {
+        "module": "recon_assets.launch_checks", "class": "ValidatingRunCoordinator", "config": {"max_concurrent_runs": 4},
+    }
 
 
 def test_a_run_with_bad_settings_fails_at_launch_before_any_step(tmp_path):

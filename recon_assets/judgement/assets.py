@@ -356,7 +356,12 @@ def _judge(
     datasets = con.execute("SELECT dataset_id, short_name, long_name FROM datasets WHERE list_contains(?, dataset_id)", [pairs["dataset_id"].unique().tolist()]).df()
     disputed = set(con.execute("SELECT publication_id, other_key FROM recorded_disputes").fetchall())
     older_texts = texts.rename(columns={"publication_id": "key"})[["key", "centrality"]]
-    candidates = llm_judge.pair_candidates(pairs, citing_texts.merge(older_texts, on="key", how="left"), datasets, disputed)
+    asked = pairs
+    if groq_judge.offline_reason():
+        # Offline only stored answers can be used: the pairs that have one are the only candidates (building and
+        # digesting every pair's texts for nothing took most of the judging time at full scale).
+        asked = pairs.merge(con.execute("SELECT DISTINCT dataset_id, older_publication_id, newer_publication_id FROM llm_judgements").df(), on=PAIR_KEY)
+    candidates = llm_judge.pair_candidates(asked, citing_texts.merge(older_texts, on="key", how="left"), datasets, disputed)
     llm = groq_judge.judge(con, candidates, log=context.log)
     agreement = llm_judge.judge_agreement(pairs, llm.judgements)
     pairs = llm_judge.prefer_llm_judgements(pairs, llm.judgements)
