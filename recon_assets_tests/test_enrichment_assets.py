@@ -445,8 +445,10 @@ def _edge(**fields):
         ({"openalex_status": None}, "OpenAlex: no DOI to look up"),
         ({"openalex_status": "error", "openalex_error": "offline: not in the recorded cache"},
          "OpenAlex: no record (offline: not in the recorded cache)"),
+        ({"openalex_status": "mismatch", "openalex_error": "OpenAlex answered doi:10.1/a with W1, whose DOI is 10.1/b"},
+         "OpenAlex: no record (OpenAlex answered doi:10.1/a with W1, whose DOI is 10.1/b)"),
     ],
-    ids=["checked", "retracted", "crossref-error", "crossref-missing", "year-from-openalex", "no-doi", "offline"],
+    ids=["checked", "retracted", "crossref-error", "crossref-missing", "year-from-openalex", "no-doi", "offline", "mismatch"],
 )
 def test_explain_openalex_line(fields, expected):
     assert _openalex_line(_edge(**fields)).endswith(expected)

@@ -23,7 +23,7 @@ from datetime import date
 from typing import Annotated, Any
 
 import pandas as pd
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
 
 from recon_assets.kg.doi import canonical_doi
 
@@ -134,13 +134,16 @@ class _Work(_OpenAlexObject):
     citation_normalized_percentile: NormalizedPercentile | None = None
     cited_by_percentile_year: YearPercentile | None = None
 
-    @model_validator(mode="after")
-    def _one_count_per_year(self) -> _Work:
+    @field_validator("counts_by_year")
+    @classmethod
+    def _one_count_per_year(cls, counts: list[YearCitations]) -> list[YearCitations]:
         # OpenAlex bins the citations by year: a year given twice would be counted twice (reliability.citations).
-        years = [entry.year for entry in self.counts_by_year]
-        if len(set(years)) < len(years):
-            raise ValueError("counts_by_year gives a year more than once")
-        return self
+        seen: set[int] = set()
+        for entry in counts:
+            if entry.year in seen:
+                raise ValueError(f"year {entry.year} given more than once")
+            seen.add(entry.year)
+        return counts
 
 
 class OpenAlexWork(_Work):
@@ -269,7 +272,7 @@ def unusable_cache_rows(cache: pd.DataFrame) -> dict[str, str]:
             unusable[row.doi] = f"the cached record was dropped: unknown status {_cut(repr(row.status))}"
             continue
         try:
-            work = json.loads(row.work) if isinstance(row.work, str) else row.work
+            work = json.loads(row.work) if isinstance(row.work, str) else row.work if isinstance(row.work, Mapping) else None
         except ValueError as error:
             unusable[row.doi] = f"the cached record was dropped: not JSON ({error})"
             continue
