@@ -51,7 +51,7 @@ def test_a_malformed_record_is_an_error_row_never_cached_and_later_runs_offline_
     served = [_with(w, counts_by_year=[{"year": "x"}]) if canonical_doi(w["doi"]) == POISONED_DOI else w for w in WORKS]
     with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
         with serve_on_loopback(FakeOpenAlex(served)) as base:
-            online = run_pipeline(kg, tmp_path, instance, _online(base))
+            online = run_pipeline(kg, tmp_path, instance, openalex=_online(base))
         assert all(result.success for result in online.results)
         [(status, error)] = online.query("SELECT DISTINCT status, error FROM openalex_works WHERE doi = ?", [POISONED_DOI])
         assert status == "error" and error.startswith("invalid OpenAlex record: counts_by_year.0.year: Input should be a valid integer")
@@ -73,7 +73,7 @@ def test_a_server_answering_every_lookup_with_one_retracted_work_gives_mismatch_
     _small_kg(kg)
     with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
         with serve_on_loopback(OneWorkForEveryLookup(BY_DOI[RETRACTED_DOI])) as base:
-            run = run_pipeline(kg, tmp_path, instance, _online(base))
+            run = run_pipeline(kg, tmp_path, instance, openalex=_online(base))
         assert all(result.success for result in run.results)
         statuses = dict(run.query("SELECT doi, status FROM openalex_works"))
         assert statuses.pop(RETRACTED_DOI) == "found" and set(statuses.values()) == {"mismatch"} and len(statuses) == 6
