@@ -13,10 +13,36 @@ from datetime import datetime, timezone
 
 import dagster as dg
 import duckdb
+import pandas as pd
 import pytest
+import responses
 
+from recon_assets.enrichment.openalex_client import (
+    ERROR,
+    FOUND,
+    MISMATCH,
+    OpenAlexClient,
+    cache_rows,
+    checked_result,
+    recorded_report,
+)
+from recon_assets.enrichment.openalex_records import (
+    CITING_FIELDS,
+    SELECT_FIELDS,
+    OpenAlexCitingWork,
+    OpenAlexWork,
+    invalid_reason,
+    unusable_cache_rows,
+)
+from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.resources import OpenAlexResource
+from recon_assets.sql_files import load_sql
+from recon_assets.verdicts.expansion import cached_citing_works
 
+from recon_assets_tests import test_citing_works as citing_tests
+from recon_assets_tests import test_enrichment_assets as works_tests
+from recon_assets_tests import test_expansion as expansion_tests
 from recon_assets_tests.fake_openalex import FakeOpenAlex, OneWorkForEveryLookup, real_works, serve_on_loopback
 from recon_assets_tests.pipeline_runs import run_pipeline
 from recon_assets_tests.test_enrichment_assets import RETRACTED_DOI, _small_kg
@@ -26,6 +52,8 @@ BY_DOI = {canonical_doi(work["doi"]): work for work in WORKS}
 SECRET = "oa-validation-key-7c1d"
 # A publication of the small KG (`test_enrichment_assets._small_kg`) whose real work is served malformed.
 POISONED_DOI = "10.3390/rs13030519"
+REAL = BY_DOI["10.3390/rs12081239"]  # W3015860713: abstract, both percentiles, counts_by_year, a primary topic
+API = re.compile(r"https://openalex\.test/works.*")  # the base URL of works_tests._online
 DATASET_DOI = "10.5067/aqua/airs/data205"  # the small KG's dataset (AIRS2CCF), looked up by openalex_citing_works
 
 
@@ -34,9 +62,7 @@ def _with(work: dict, **fields) -> dict:
     return copy.deepcopy(work) | fields
 
 
-def _online(base: str):
-    from recon_assets.resources import OpenAlexResource
-
+def _online(base: str) -> OpenAlexResource:
     return OpenAlexResource(api_key=SECRET, base_url=base, retries=0, backoff_seconds=0.0)
 
 
@@ -115,17 +141,6 @@ def test_a_cached_record_of_an_older_version_that_no_longer_validates_never_brea
 
 
 # --- the schema of the fields used -----------------------------------------------------------------------------
-
-from recon_assets.enrichment.openalex_records import (  # noqa: E402 - grouped with the tests that use them
-    CITING_FIELDS,
-    SELECT_FIELDS,
-    OpenAlexCitingWork,
-    OpenAlexWork,
-    invalid_reason,
-    unusable_cache_rows,
-)
-
-REAL = BY_DOI["10.3390/rs12081239"]  # W3015860713: abstract, both percentiles, counts_by_year, a primary topic
 
 
 def test_the_schemas_hold_exactly_the_fields_requested():
@@ -225,8 +240,6 @@ def test_the_reason_names_at_most_three_fields_then_how_many_more():
 
 
 def test_unusable_cache_rows_are_found_with_why():
-    import pandas as pd
-
     poisoned = json.dumps(_with(REAL, counts_by_year=[{"year": "x"}]))
     cache = pd.DataFrame(
         [("10.1/valid", "found", json.dumps(REAL)), ("10.1/absent", "not_found", None), ("10.1/poisoned", "found", poisoned),
@@ -247,18 +260,6 @@ def test_unusable_cache_rows_are_found_with_why():
 
 
 # --- the client: a lookup's answer must carry the DOI asked for and meet the schema ----------------------------
-
-import responses  # noqa: E402
-
-from recon_assets.enrichment.openalex_client import (  # noqa: E402
-    ERROR,
-    FOUND,
-    MISMATCH,
-    OpenAlexClient,
-    cache_rows,
-    checked_result,
-)
-from recon_assets.enrichment.retries import RetryPolicy  # noqa: E402
 
 
 @pytest.mark.parametrize(
@@ -325,24 +326,12 @@ def test_a_batch_record_that_fails_its_schema_is_an_error_result_and_the_others_
 
 
 def test_a_recording_is_checked_like_an_answer():
-    from recon_assets.enrichment.openalex_client import recorded_report
-
     report = recorded_report(["10.3390/rs12081239"], [_with(REAL, is_retracted="yes")], recorded_at=datetime.now(timezone.utc))
     [result] = report.results
     assert result.status == ERROR and result.error.startswith("invalid OpenAlex record: is_retracted: Input should be a valid boolean")
 
 
 # --- the assets in Dagster ---------------------------------------------------------------------------------------
-
-from dagster_duckdb import DuckDBResource  # noqa: E402
-
-from recon_assets.resources import OpenAlexResource  # noqa: E402
-from recon_assets.sql_files import load_sql  # noqa: E402
-
-from recon_assets_tests import test_citing_works as citing_tests  # noqa: E402
-from recon_assets_tests import test_enrichment_assets as works_tests  # noqa: E402
-
-API = re.compile(r"https://openalex\.test/works.*")
 
 
 def _metadata(result, asset: str) -> dict:
@@ -444,10 +433,6 @@ def test_a_dataset_doi_whose_cached_record_no_longer_validates_never_breaks_the_
 def test_evidence_expansion_leaves_out_a_cached_citing_work_that_no_longer_validates(tmp_path):
     """Bug row: a cached work citing a dataset DOI, with `counts_by_year: [{"year": "x"}]`, was taken as evidence for
     the dataset's verdict (and `reliability.citations.year_matrix` raises when its expanded edge is scored)."""
-    from recon_assets.verdicts.expansion import cached_citing_works
-
-    from recon_assets_tests import test_expansion as expansion_tests
-
     citing = expansion_tests.CITING_IDS[0]
     database = str(tmp_path / "cache.duckdb")
     _cache(database, [(canonical_doi(work["doi"]), work) for work in WORKS])
