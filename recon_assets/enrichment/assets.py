@@ -7,6 +7,7 @@ import json
 from datetime import datetime, timedelta, timezone
 
 import dagster as dg
+import duckdb
 import pandas as pd
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
@@ -40,10 +41,11 @@ class OpenAlexConfig(dg.Config):
     ttl_days: float = Field(default=30, ge=0, description="A cached DOI is fetched again once older than this many days.")
 
 
-def drop_unusable_cache_rows(con, dois: list[str]) -> dict[str, str]:
-    """Delete the openalex_cache rows of `dois` that cannot be used (`openalex_records.unusable_cache_rows`: a
-    record that no longer meets its schema), so that they are asked again; returns {doi: why each went}."""
-    cached = con.execute("SELECT doi, status, CAST(work AS VARCHAR) AS work FROM openalex_cache WHERE list_contains(?, doi)", [dois]).df()
+def drop_unusable_cache_rows(con: duckdb.DuckDBPyConnection, dois: pd.DataFrame) -> dict[str, str]:
+    """Delete the openalex_cache rows of `dois` (a frame with a doi column) that cannot be used
+    (`openalex_records.unusable_cache_rows`: a record that no longer meets its schema), so that they are asked again;
+    returns {doi: why each went}."""
+    cached = con.execute("SELECT doi, status, CAST(work AS VARCHAR) AS work FROM openalex_cache JOIN dois USING (doi)").df()
     unusable = unusable_cache_rows(cached)
     if unusable:
         with transaction(con):
@@ -70,7 +72,7 @@ def openalex_works(
         con.execute(load_sql("openalex_works"))
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
         wanted = requested[["doi"]].drop_duplicates()
-        dropped = drop_unusable_cache_rows(con, wanted["doi"].tolist())
+        dropped = drop_unusable_cache_rows(con, wanted)
         fetched_at = dict(con.execute("SELECT doi, fetched_at FROM openalex_cache JOIN wanted USING (doi)").fetchall())
         due = stale_dois(wanted["doi"], fetched_at, now=now, ttl=timedelta(days=config.ttl_days))
         budget = run_allowance(con, day=now.date(), daily_list_calls=openalex.daily_list_calls)
@@ -174,7 +176,7 @@ def openalex_citing_works(
             con.execute(load_sql(table))
         budget = run_allowance(con, day=now.date(), daily_list_calls=openalex.daily_list_calls, run_cap=config.max_list_calls_per_run)
         targets = con.execute(load_sql("citing_works_targets"), [areas]).df()
-        dropped = drop_unusable_cache_rows(con, targets.loc[targets["cited_kind"] == "dataset", "cited_doi"].tolist())
+        dropped = drop_unusable_cache_rows(con, targets.loc[targets["cited_kind"] == "dataset", ["cited_doi"]].rename(columns={"cited_doi": "doi"}))
         datasets_known = con.execute(
             "SELECT doi, fetched_at FROM openalex_cache WHERE list_contains(?, doi)", [targets.loc[targets["cited_kind"] == "dataset", "cited_doi"].tolist()]
         ).fetchall()

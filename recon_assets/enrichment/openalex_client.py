@@ -318,7 +318,7 @@ def checked_result(doi: str, work: object) -> WorkResult:
 
 def _mismatch(doi: str, work: Mapping[str, Any], returned: str | None) -> str:
     work_id = work.get("id")
-    named = short_work_id(work_id) if isinstance(work_id, str) else "a work without an id"
+    named = short_work_id(work_id)[:40] if isinstance(work_id, str) else "a work without an id"
     return f"OpenAlex answered doi:{doi} with {named}, whose DOI is {returned or 'missing'}"
 
 
