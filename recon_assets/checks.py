@@ -159,15 +159,17 @@ def openalex_cache_one_row_per_doi(duckdb: DuckDBResource) -> dg.AssetCheckResul
 
 @dg.asset_check(asset=openalex_works, blocking=False)
 def openalex_match_rate(config: OpenAlexMatchConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
-    """Enough of the DOIs OpenAlex answered for were found (found / (found + not_found), all research areas): a low
-    rate means DOIs that do not match, whatever is offline. DOIs without an answer (error: offline, not fetched, a
-    failed request) are counted beside it, not against it; per research area: found, not_found, error, answered and
-    the match rate."""
+    """Enough of the DOIs OpenAlex answered for were found (found / (found + not_found + mismatch), all research
+    areas): a low rate means DOIs that do not match, whatever is offline. A mismatch (a lookup answered with a work
+    carrying another DOI) is an answer that did not match. DOIs without an answer (error: offline, not fetched, a
+    failed request, an invalid record) are counted beside it, not against it; per research area: found, not_found,
+    mismatch, error, answered and the match rate."""
     return _per_area_share(
         duckdb,
         "SELECT research_area, count(*) FILTER (status = 'found'), count(*) FILTER (status = 'not_found'), "
-        "count(*) FILTER (status = 'error'), count(*) FILTER (status <> 'error') FROM openalex_works GROUP BY 1 ORDER BY 1",
-        counts=("found", "not_found", "error", "answered"), share="match_rate", empty=1.0,
+        "count(*) FILTER (status = 'mismatch'), count(*) FILTER (status = 'error'), count(*) FILTER (status <> 'error') "
+        "FROM openalex_works GROUP BY 1 ORDER BY 1",
+        counts=("found", "not_found", "mismatch", "error", "answered"), share="match_rate", empty=1.0,
         passes=lambda rate: rate >= config.min_match_rate,
     )
 

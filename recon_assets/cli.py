@@ -153,7 +153,7 @@ def _openalex_line(row) -> str:
     checked too ("Crossref not checked" otherwise)."""
     if pd.isna(row.openalex_status):
         return "OpenAlex: no DOI to look up"
-    if row.openalex_status == "error":
+    if row.openalex_status in ("error", "mismatch"):
         return f"OpenAlex: no record ({row.openalex_error})"
     parts = [f"OpenAlex {row.openalex_status}"]
     if not pd.isna(row.citations_as_of):

@@ -101,6 +101,25 @@ class FakeOpenAlex:
         return status, {"Content-Type": "application/json"}, json.dumps(body)
 
 
+class OneWorkForEveryLookup(FakeOpenAlex):
+    """A faulty server answering every DOI lookup, batch or single, with the one work `work` (issue 14: a server
+    answering so with a retracted work made every edge SUPERSEDED); citing works are served as `FakeOpenAlex` does."""
+
+    def __init__(self, work: dict) -> None:
+        super().__init__([work])
+        self.only = work
+
+    def answer(self, url: str) -> tuple[int, dict]:
+        parts = urlsplit(url)
+        if "cites:" in unquote(parts.query):
+            return super().answer(url)
+        with self._lock:
+            self.requests.append((parts.path, parts.query))
+        if unquote(parts.path).rstrip("/").endswith("/works"):
+            return 200, envelope([self.only])
+        return 200, self.only
+
+
 @contextmanager
 def serve_on_loopback(fake: FakeOpenAlex, *, delay: float = 0.0) -> Iterator[str]:
     """Serve `fake` over HTTP on 127.0.0.1 (a free port) in a thread, each answer `delay` seconds late;

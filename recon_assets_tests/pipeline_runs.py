@@ -1,5 +1,5 @@
-"""Running the whole pipeline in tests, exactly as `recon run` does: two jobs on a real Dagster instance,
-OpenAlex and Crossref offline (the shipped recording), or Crossref at a stand-in."""
+"""Running the whole pipeline in tests, exactly as `recon run` does: the three jobs on a real Dagster instance,
+OpenAlex and Crossref offline (the shipped recording) unless a test gives its own resource (a stand-in server)."""
 
 import shutil
 from dataclasses import dataclass
@@ -43,15 +43,17 @@ class PipelineRun:
         return path
 
 
-def pipeline_defs(kg_path: Path, database: Path, crossref: CrossrefResource | None = None) -> dg.Definitions:
-    """The definitions `recon run` uses, on `kg_path` and the DuckDB file `database`, offline (Crossref at a stand-in
-    when a `crossref` resource is given), as of AS_OF."""
+def pipeline_defs(
+    kg_path: Path, database: Path, crossref: CrossrefResource | None = None, openalex: OpenAlexResource | None = None
+) -> dg.Definitions:
+    """The definitions `recon run` uses, on `kg_path` and the DuckDB file `database`, as of AS_OF: offline, or with
+    the `crossref` and `openalex` resources given (e.g. pointed at stand-in servers)."""
     return build_defs(
         {
             "kg_export": LocalKgExport(path=str(kg_path)),
             "duckdb": DuckDBResource(database=str(database)),
             "as_of": AsOfDate(as_of=AS_OF),
-            "openalex": OpenAlexResource(offline=True),
+            "openalex": openalex or OpenAlexResource(offline=True),
             "crossref": crossref or CrossrefResource(offline=True),
             "groq_judge": GroqJudgeResource(offline=True),
         }
@@ -59,12 +61,14 @@ def pipeline_defs(kg_path: Path, database: Path, crossref: CrossrefResource | No
 
 
 def run_pipeline(
-    kg_path: Path, workdir: Path, instance: dg.DagsterInstance, crossref: CrossrefResource | None = None
+    kg_path: Path, workdir: Path, instance: dg.DagsterInstance, crossref: CrossrefResource | None = None,
+    openalex: OpenAlexResource | None = None,
 ) -> PipelineRun:
-    """The three jobs, as `recon run` launches them, against a fresh DuckDB file in `workdir` (Crossref offline
-    unless a `crossref` resource is given)."""
+    """The three jobs, as `recon run` launches them, against the DuckDB file `workdir`/recon.duckdb (created by the
+    first run; a second run in the same `workdir` finds the first one's tables and caches), Crossref and OpenAlex as
+    in `pipeline_defs`."""
     database = workdir / "recon.duckdb"
-    defs = pipeline_defs(kg_path, database, crossref)
+    defs = pipeline_defs(kg_path, database, crossref, openalex)
     results = [
         defs.resolve_job_def("kg_tables_job").execute_in_process(instance=instance),
         defs.resolve_job_def("openalex_refresh_job").execute_in_process(instance=instance, tags=RANGE_TAGS),

@@ -171,7 +171,9 @@ def test_a_returned_work_without_an_id_or_citing_none_asked_is_counted_not_kept(
     citing = [work for work in WORKS if short_work_id(work["id"]) in CITED_BY[MOST_CITED_ID]]
     answer = [{k: v for k, v in citing[0].items() if k != "id"}, {**citing[1], "referenced_works": []}, *citing[2:]]
     fetch = citing_works.fetch_citing([query], lambda _: answer)
-    assert fetch.unusable == 2 and len(fetch.works[MOST_CITED_ID]) == len(citing) - 2
+    # the work without an id fails its schema (invalid, with the reason); the other cites none of the asked-for works
+    assert (fetch.invalid, fetch.unusable) == (1, 1) and len(fetch.works[MOST_CITED_ID]) == len(citing) - 2
+    assert fetch.invalid_examples == ["a work: invalid OpenAlex record: id: Field required"]
 
 
 def test_the_key_is_never_logged(caplog):

@@ -145,7 +145,7 @@ def test_a_second_run_within_the_ttl_makes_zero_requests_and_ttl_zero_refreshes_
     assert second.success and len(responses.calls) == requests_first
     metadata = second.asset_materializations_for_node("openalex_works")[0].metadata
     assert (metadata["http_requests"].value, metadata["dois_due_for_refresh"].value) == (0, 0)
-    assert metadata["statuses"].value == {"found": len(SICI), "not_found": 1, "error": 0}
+    assert metadata["statuses"].value == {"found": len(SICI), "not_found": 1, "mismatch": 0, "error": 0}
     refreshed = _materialize(database, _online(), ttl_days=0)
     assert refreshed.success and len(responses.calls) == 2 * requests_first
     assert _query(database, "SELECT count(*) FROM openalex_cache")[0][0] == len(SICI) + 1
@@ -205,7 +205,7 @@ def test_match_rate_and_retracted_share_checks_read_the_recorded_sample(tmp_path
     # the offline DOI without an answer (error) is counted beside the rate, not against it
     assert not match.passed and match.metadata["match_rate"].value == pytest.approx(44 / 45)
     assert match.metadata["per_research_area"].value[AREA] == {
-        "found": 44, "not_found": 1, "error": 1, "answered": 45, "match_rate": 44 / 45
+        "found": 44, "not_found": 1, "mismatch": 0, "error": 1, "answered": 45, "match_rate": 44 / 45
     }
     assert openalex_match_rate(config=OpenAlexMatchConfig(min_match_rate=0.97), duckdb=resource).passed
     share = openalex_retracted_share(config=RetractedShareConfig(max_retracted_share=0.1), duckdb=resource)
@@ -445,8 +445,10 @@ def _edge(**fields):
         ({"openalex_status": None}, "OpenAlex: no DOI to look up"),
         ({"openalex_status": "error", "openalex_error": "offline: not in the recorded cache"},
          "OpenAlex: no record (offline: not in the recorded cache)"),
+        ({"openalex_status": "mismatch", "openalex_error": "OpenAlex answered doi:10.1/a with W1, whose DOI is 10.1/b"},
+         "OpenAlex: no record (OpenAlex answered doi:10.1/a with W1, whose DOI is 10.1/b)"),
     ],
-    ids=["checked", "retracted", "crossref-error", "crossref-missing", "year-from-openalex", "no-doi", "offline"],
+    ids=["checked", "retracted", "crossref-error", "crossref-missing", "year-from-openalex", "no-doi", "offline", "mismatch"],
 )
 def test_explain_openalex_line(fields, expected):
     assert _openalex_line(_edge(**fields)).endswith(expected)

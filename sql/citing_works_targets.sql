@@ -24,7 +24,9 @@ SELECT t.research_area,
        c.status,
        NULL,
        regexp_extract(json_extract_string(c.work, '$.id'), '[^/]+$'),
-       CAST(json_extract(c.work, '$.cited_by_count') AS BIGINT)
+       -- TRY_CAST: the asset reads the dataset DOIs here first, then drops the cached records that fail their schema
+       -- (`openalex_records.OpenAlexWork`) before it uses these values
+       TRY_CAST(json_extract(c.work, '$.cited_by_count') AS BIGINT)
 FROM dataset_dois AS t
 LEFT JOIN openalex_cache AS c USING (doi)
 ORDER BY 1, 3 DESC, 2

@@ -7,6 +7,7 @@ import json
 from datetime import datetime, timedelta, timezone
 
 import dagster as dg
+import duckdb
 import pandas as pd
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
@@ -16,15 +17,15 @@ from recon_assets.enrichment import crossref as crossref_records
 from recon_assets.enrichment import citing_works
 from recon_assets.enrichment import crossref_relations as relations
 from recon_assets.enrichment.citing_plan import SELECTIONS, CitedWork, plan_citing_queries, planned_list_calls
-from recon_assets.enrichment.openalex_client import ERROR, STATUSES, cache_rows, stale_dois
-from recon_assets.enrichment.openalex_records import openalex_rows
+from recon_assets.enrichment.openalex_client import ERROR, MISMATCH, STATUSES, cache_rows, stale_dois
+from recon_assets.enrichment.openalex_records import INVALID_RECORD, openalex_rows, unusable_cache_rows
 from recon_assets.enrichment.openalex_usage import record_usage, run_allowance, spent_on
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
 from recon_assets.metadata import table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.resources import CrossrefResource, OpenAlexResource
 from recon_assets.sql_files import load_sql
-from recon_assets.storage import replace_partitions, upsert
+from recon_assets.storage import replace_partitions, transaction, upsert
 
 ENRICHMENT = dict(
     deps=[publications, publication_research_areas],
@@ -40,15 +41,30 @@ class OpenAlexConfig(dg.Config):
     ttl_days: float = Field(default=30, ge=0, description="A cached DOI is fetched again once older than this many days.")
 
 
+def drop_unusable_cache_rows(con: duckdb.DuckDBPyConnection, dois: pd.DataFrame) -> dict[str, str]:
+    """Delete the openalex_cache rows of `dois` (a frame with a doi column) that cannot be used
+    (`openalex_records.unusable_cache_rows`: a record that no longer meets its schema), so that they are asked again;
+    returns {doi: why each went}."""
+    cached = con.execute("SELECT doi, status, CAST(work AS VARCHAR) AS work FROM openalex_cache JOIN dois USING (doi)").df()
+    unusable = unusable_cache_rows(cached)
+    if unusable:
+        with transaction(con):
+            con.execute("DELETE FROM openalex_cache WHERE list_contains(?, doi)", [list(unusable)])
+    return unusable
+
+
 @dg.asset(kinds={"duckdb", "openalex"}, **ENRICHMENT)
 def openalex_works(
     context: dg.AssetExecutionContext, config: OpenAlexConfig, duckdb: DuckDBResource, openalex: OpenAlexResource
 ) -> dg.MaterializeResult:
-    """The OpenAlex work of every publication DOI in the research area: status found / not_found / error,
+    """The OpenAlex work of every publication DOI in the research area: status found / not_found / mismatch / error,
     citations (cited_by_count, counts_by_year, the field-and-year citation percentile), is_retracted,
     publication_year, type, referenced_works, primary_topic and the abstract. Only DOIs missing from the openalex_cache table or
     older than the TTL are requested; when OpenAlex's daily budget runs out, what was fetched is kept and the
-    step fails as retryable."""
+    step fails as retryable. Every record is checked against the schema of the fields used before it is cached
+    (`openalex_records.OpenAlexWork`): one that fails is an error row with the reason, asked again next run, and
+    a cached one that no longer passes is dropped and asked again; a lookup answered with another DOI's work is a
+    mismatch row."""
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     with duckdb.get_connection() as con:
@@ -56,6 +72,7 @@ def openalex_works(
         con.execute(load_sql("openalex_works"))
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
         wanted = requested[["doi"]].drop_duplicates()
+        dropped = drop_unusable_cache_rows(con, wanted)
         fetched_at = dict(con.execute("SELECT doi, fetched_at FROM openalex_cache JOIN wanted USING (doi)").fetchall())
         due = stale_dois(wanted["doi"], fetched_at, now=now, ttl=timedelta(days=config.ttl_days))
         budget = run_allowance(con, day=now.date(), daily_list_calls=openalex.daily_list_calls)
@@ -66,7 +83,12 @@ def openalex_works(
         # Redacted again where it is stored: an error text may come from any library or server.
         errors = {result.doi: redact(result.error) for result in report.results if result.status == ERROR}
         errors |= {doi: redact(f"not fetched: {report.budget_spent}") for doi in report.unfetched}
-        rows = openalex_rows(requested, cache, errors)
+        mismatches = {result.doi: redact(result.error) for result in report.results if result.status == MISMATCH}
+        for doi, why in dropped.items():  # asked again this run: what it answered, then why the cached record went
+            for texts in (errors, mismatches):
+                if doi in texts:
+                    texts[doi] = f"{texts[doi]}; {why}"
+        rows = openalex_rows(requested, cache, errors, mismatches)
         replace_partitions(con, "openalex_works", rows, areas)
         metadata = table_metadata(
             con, "openalex_works", where="list_contains(?, research_area)", params=[areas],
@@ -77,14 +99,27 @@ def openalex_works(
             },
         )
     statuses = {status: int((rows["status"] == status).sum()) for status in STATUSES}
+    invalid = [result for result in report.results if result.status == ERROR and result.error.startswith(INVALID_RECORD)]
     fetch = {
         "dois_requested": len(wanted), "dois_due_for_refresh": len(due), "http_requests": report.requests,
         "openalex_list_calls": budget.spent, "statuses": statuses, "retryable": bool(report.budget_spent),
+        "invalid_records": len(invalid), "cached_records_dropped": len(dropped), "mismatched_dois": len(mismatches),
     }
     offline = " (offline: answered from the recording and the cache, nothing requested)" if openalex.offline else ""
     context.log.info(
         f"OpenAlex: {len(wanted):,} DOIs, {len(due):,} due for refresh, {report.requests:,} requests{offline}: {statuses}"
     )
+    if invalid or dropped:
+        example = invalid[0].error if invalid else next(iter(dropped.values()))
+        context.log.warning(
+            f"OpenAlex: {len(invalid):,} records failed their schema and were not cached, {len(dropped):,} cached records "
+            f"no longer pass it and were dropped (e.g. {example}); their DOIs are asked again next run"
+        )
+    if mismatches:
+        context.log.warning(
+            f"OpenAlex answered {len(mismatches):,} DOI lookups with a work carrying another DOI (e.g. {next(iter(mismatches.values()))}): "
+            "mismatch rows, counted by the openalex_match_rate check, not cached"
+        )
     if not openalex.offline and errors and len(errors) == len(due):
         example = next(iter(errors.values()))
         context.log.warning(
@@ -141,6 +176,7 @@ def openalex_citing_works(
             con.execute(load_sql(table))
         budget = run_allowance(con, day=now.date(), daily_list_calls=openalex.daily_list_calls, run_cap=config.max_list_calls_per_run)
         targets = con.execute(load_sql("citing_works_targets"), [areas]).df()
+        dropped = drop_unusable_cache_rows(con, targets.loc[targets["cited_kind"] == "dataset", ["cited_doi"]].rename(columns={"cited_doi": "doi"}))
         datasets_known = con.execute(
             "SELECT doi, fetched_at FROM openalex_cache WHERE list_contains(?, doi)", [targets.loc[targets["cited_kind"] == "dataset", "cited_doi"].tolist()]
         ).fetchall()
@@ -164,8 +200,9 @@ def openalex_citing_works(
         requests = lookup.requests + fetch.queries_run
         record_usage(con, day=now.date(), run_id=context.run.run_id, asset="openalex_citing_works", list_calls=budget.spent, requests=requests)
         cache = con.execute("SELECT * FROM openalex_citing_cache WHERE list_contains(?, openalex_id)", [list(counts)]).df()
-        lookup_errors = {result.doi: result.error for result in lookup.results if result.status == ERROR}
+        lookup_errors = {result.doi: redact(result.error) for result in lookup.results if result.status in (ERROR, MISMATCH)}
         lookup_errors |= {doi: f"not fetched: {lookup.budget_spent}" for doi in lookup.unfetched}
+        lookup_errors |= {doi: f"{lookup_errors[doi]}; {why}" for doi, why in dropped.items() if doi in lookup_errors}
         rows = citing_works.citing_rows(targets, cache, fetch.failed | lookup_errors)
         replace_partitions(con, "openalex_citing_works", rows, areas)
         metadata = table_metadata(
@@ -193,7 +230,15 @@ def openalex_citing_works(
         "openalex_daily_list_calls": openalex.daily_list_calls,
         "cited_works_left_for_next_run": len(left_out),
         "returned_works_unusable": fetch.unusable,
+        "returned_works_invalid": fetch.invalid,
+        "returned_works_invalid_examples": fetch.invalid_examples,
+        "dataset_records_dropped_from_cache": len(dropped),
     }
+    if fetch.invalid:
+        context.log.warning(
+            f"citing works: {fetch.invalid:,} returned works failed their schema and were left out of the lists they "
+            f"belong to (e.g. {fetch.invalid_examples[0]})"
+        )
     if left_out:
         context.log.warning(
             f"{len(left_out):,} of {len(due):,} due cited works were not fetched ({fetch.stopped or fetch.failed[left_out[0]]}); "

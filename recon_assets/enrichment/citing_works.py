@@ -4,9 +4,10 @@ budget, and the rows of `openalex_citing_works` (DOMAIN.md "coherence" (a): work
 - `refresh_due`: a cited work is asked again once its citing works are older than the TTL, shortened for each work by
   up to `spread` of it (a fixed fraction drawn from its OpenAlex id), so works first fetched on one day come due on
   different days and the refresh spreads over the TTL instead of returning all at once.
-- `fetch_citing`: runs the `citing_plan` queries in order, attributes every returned work to the asked-for works it
-  cites (its `referenced_works`), and stops cleanly when the budget is spent; a work is fetched only when every
-  query covering it ran (a work half-fetched keeps its cached citing works).
+- `fetch_citing`: runs the `citing_plan` queries in order, checks every returned work against the schema of the fields
+  used (`openalex_records.OpenAlexCitingWork`: one that fails is left out and counted, with its reason), attributes
+  the others to the asked-for works they cite (their `referenced_works`), and stops cleanly when the budget is spent;
+  a work is fetched only when every query covering it ran (a work half-fetched keeps its cached citing works).
 - `citing_rows`: one row per (research area, cited DOI, citing work), or one row with a status and a note for a
   cited DOI without citing works: `fetched` (OpenAlex was asked), `none` (OpenAlex counts no citation, or was asked
   and listed none), `not_in_openalex` (no OpenAlex work has the DOI), `not_asked` (offline, budget spent, no OpenAlex
@@ -26,11 +27,13 @@ import pandas as pd
 
 from recon_assets.enrichment.citing_plan import ALL_CITING, CitingQuery
 from recon_assets.enrichment.openalex_client import BudgetSpent, describe, short_work_id
-from recon_assets.enrichment.openalex_records import citation_percentile, rebuild_abstract
+from recon_assets.enrichment.openalex_records import OpenAlexCitingWork, citation_percentile, invalid_reason, rebuild_abstract
 from recon_assets.kg.authors import citation_tag
 from recon_assets.kg.doi import canonical_doi
 
 FETCHED, NONE, NOT_IN_OPENALEX, NOT_ASKED = "fetched", "none", "not_in_openalex", "not_asked"
+# How many reasons of invalid returned works `fetch_citing` keeps (for the asset's metadata and log).
+MAX_INVALID_EXAMPLES = 5
 CITING_STATUSES = (FETCHED, NONE, NOT_IN_OPENALEX, NOT_ASKED)
 # Columns of the openalex_citing_works table, in order (sql/openalex_citing_works.sql).
 CITING_WORK_COLUMNS = (
@@ -42,11 +45,11 @@ CITING_WORK_COLUMNS = (
 
 
 def citing_record(work: Mapping[str, Any]) -> dict[str, Any]:
-    """What is kept of a citing work (CITING_FIELDS; it must have an `id`): short OpenAlex id, canonical DOI, title, type, year, date
+    """What is kept of a citing work (CITING_FIELDS; it must meet `OpenAlexCitingWork`): short OpenAlex id, canonical DOI, title, type, year, date
     (ISO text), cited_by_count, counts_by_year (list), citation percentile bounds (`openalex_records.citation_percentile`),
     is_retracted, citation tag ('[Chen et al., 2023]') and the abstract's text."""
     year = work.get("publication_year")
-    authors = [a.get("author", {}).get("display_name") or a.get("raw_author_name") for a in work.get("authorships") or []]
+    authors = [(a.get("author") or {}).get("display_name") or a.get("raw_author_name") for a in work.get("authorships") or []]
     doi = canonical_doi(work.get("doi"))
     low, high = citation_percentile(work)
     return {
@@ -78,22 +81,26 @@ def refresh_due(openalex_id: str, fetched_at: datetime | None, *, now: datetime,
 @dataclass
 class CitingFetch:
     """What `fetch_citing` did: the citing works of each fully fetched cited id ({cited id: {citing id: record with
-    its `selections`}}), the ids it could not fetch with why, the queries run, why it stopped early if it did, and how
-    many returned works were unusable (no OpenAlex id, or citing none of the asked-for works)."""
+    its `selections`}}), the ids it could not fetch with why, the queries run, why it stopped early if it did, how
+    many returned works were invalid (failed `OpenAlexCitingWork`; the first `MAX_INVALID_EXAMPLES` reasons, each
+    with the work's id when it has one) and how many unusable (citing none of the asked-for works)."""
 
     works: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     failed: dict[str, str] = field(default_factory=dict)
     queries_run: int = 0
     stopped: str | None = None
     unusable: int = 0
+    invalid: int = 0
+    invalid_examples: list[str] = field(default_factory=list)
 
 
 def fetch_citing(queries: Sequence[CitingQuery], ask: Callable[[CitingQuery], list[dict[str, Any]]]) -> CitingFetch:
     """Run `queries` in order with `ask` (e.g. `OpenAlexClient.citing_works`) and gather the citing works per cited id.
 
     A query that fails marks its cited ids failed with the error text and the run goes on; `BudgetSpent` stops the
-    run, and the ids of the queries not run are failed with its message. A returned work without an OpenAlex id, or
-    citing none of the query's ids (by its referenced_works), is counted in `unusable` and kept nowhere.
+    run, and the ids of the queries not run are failed with its message. A returned work that fails
+    `OpenAlexCitingWork` is counted in `invalid` (its reason in `invalid_examples`), one citing none of the query's
+    ids (by its referenced_works) in `unusable`; neither is kept, and the cited works' lists are fetched without them.
 
     Returns:
         CitingFetch: `works` holds exactly the cited ids every covering query ran for (empty dict: OpenAlex listed none).
@@ -115,8 +122,15 @@ def fetch_citing(queries: Sequence[CitingQuery], ask: Callable[[CitingQuery], li
         result.queries_run += 1
         asked = set(query.cited_ids)
         for work in answer:
-            cited = {short_work_id(reference) for reference in work.get("referenced_works") or ()} & asked
-            if not cited or not isinstance(work.get("id"), str):
+            problem = invalid_reason(work, OpenAlexCitingWork)
+            if problem:
+                result.invalid += 1
+                if len(result.invalid_examples) < MAX_INVALID_EXAMPLES:
+                    work_id = work.get("id") if isinstance(work, Mapping) else None
+                    result.invalid_examples.append(f"{short_work_id(work_id)[:40] if isinstance(work_id, str) else 'a work'}: {problem}")
+                continue
+            cited = {short_work_id(reference) for reference in work["referenced_works"]} & asked
+            if not cited:
                 result.unusable += 1
                 continue
             record = citing_record(work)

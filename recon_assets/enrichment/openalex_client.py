@@ -1,8 +1,10 @@
 """Fetch OpenAlex works for canonical DOIs with pyalex: batched, retried, resumable, and honest about failures.
 
 Every requested DOI ends as exactly one `WorkResult`: `found` (with the work), `not_found` (the batch did
-not return it and its single lookup `/works/doi:<doi>` answered 404) or `error` (with the error text), except
-DOIs left unfetched when the daily budget is spent (`FetchReport.unfetched`).
+not return it and its single lookup `/works/doi:<doi>` answered 404), `mismatch` (the single lookup answered with a
+work carrying another DOI, or none: the error text names it) or `error` (with the error text; a returned record that
+fails its schema, `openalex_records.invalid_reason`, is one), except DOIs left unfetched when the daily budget is
+spent (`FetchReport.unfetched`). Only found and not_found results are cached (`cache_rows`).
 
 - Batches and singles come from `openalex_batches.plan_requests`. OpenAlex matches DOIs in lower case;
   results are joined back to the request by canonical DOI.
@@ -42,7 +44,7 @@ from recon_assets.credentials import redact
 from recon_assets.deadlines import DeadlineExceeded, call_with_deadline
 from recon_assets.enrichment.citing_plan import LIST_CALL, CitingQuery
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_requests
-from recon_assets.enrichment.openalex_records import CITING_FIELDS, SELECT_FIELDS
+from recon_assets.enrichment.openalex_records import CITING_FIELDS, SELECT_FIELDS, invalid_reason
 from recon_assets.enrichment.retries import RetryPolicy, header_number, header_seconds
 from recon_assets.kg.doi import canonical_doi
 
@@ -51,15 +53,16 @@ DEFAULT_BASE_URL = "https://api.openalex.org"
 # the `select`ed fields is about 0.3 MB, read in under a second on a working connection, so 120 s is only ever
 # reached by a stalled or dripping server.
 DEFAULT_DEADLINE_SECONDS = 120.0
-FOUND, NOT_FOUND, ERROR = "found", "not_found", "error"
-STATUSES = (FOUND, NOT_FOUND, ERROR)
+FOUND, NOT_FOUND, MISMATCH, ERROR = "found", "not_found", "mismatch", "error"
+STATUSES = (FOUND, NOT_FOUND, MISMATCH, ERROR)
 # The error text of a DOI an offline run cannot know about: absent from the recording is not "not found".
 OFFLINE_MISSING = "offline: not in the recorded cache"
 
 
 @dataclass(frozen=True)
 class WorkResult:
-    """One requested DOI: status found / not_found / error, the work (found) or the error text (error)."""
+    """One requested DOI: status found / not_found / mismatch / error, the work (found) or the error text (mismatch,
+    error)."""
 
     doi: str
     status: str
@@ -213,7 +216,7 @@ class OpenAlexClient:
                 except Exception as error:  # the batch's DOIs each get the error; the run goes on
                     report.results += [WorkResult(doi, ERROR, error=describe(error)) for doi in batch]
                 else:
-                    report.results += [WorkResult(doi, FOUND, work=found[doi]) for doi in batch if doi in found]
+                    report.results += [checked_result(doi, found[doi]) for doi in batch if doi in found]
                     singles += [doi for doi in batch if doi not in found]
                 batches.pop(0)
             while singles:
@@ -272,7 +275,7 @@ class OpenAlexClient:
             return WorkResult(doi, ERROR, error=describe(error))
         except Exception as error:
             return WorkResult(doi, ERROR, error=describe(error))
-        return WorkResult(doi, FOUND, work=dict(work))
+        return checked_result(doi, work)
 
     def _call(self, request: Callable[[], Any], *, list_calls: int = 0) -> Any:
         """`request()` with retries, each attempt charged `list_calls` to the budget (a single work is free); a 429
@@ -295,6 +298,28 @@ class OpenAlexClient:
         """Length of a batch URL without its DOI values (built by pyalex, as `_batch` sends it)."""
         probe = Works(self.session).filter_or(doi=["x"]).select(list(SELECT_FIELDS))
         return len(self.session.rebase(probe.url)) - len("x") + len(f"&per-page={MAX_FILTER_VALUES}")
+
+
+def checked_result(doi: str, work: object) -> WorkResult:
+    """The result of an OpenAlex answer `work` to the canonical DOI `doi`: `found` only when the work carries that DOI
+    (in any spelling `kg.doi.canonical_doi` reads: case, resolver prefix, percent-encoding) and meets its schema
+    (`openalex_records.OpenAlexWork`); `mismatch` when its DOI is another, or missing, naming what came back; else
+    `error` with the schema's reason."""
+    returned = canonical_doi(work.get("doi")) if isinstance(work, Mapping) else None
+    if returned is not None and returned != doi:
+        return WorkResult(doi, MISMATCH, error=_mismatch(doi, work, returned))
+    problem = invalid_reason(work)
+    if problem:
+        return WorkResult(doi, ERROR, error=problem)
+    if returned is None:
+        return WorkResult(doi, MISMATCH, error=_mismatch(doi, work, None))
+    return WorkResult(doi, FOUND, work=dict(work))
+
+
+def _mismatch(doi: str, work: Mapping[str, Any], returned: str | None) -> str:
+    work_id = work.get("id")
+    named = short_work_id(work_id)[:40] if isinstance(work_id, str) else "a work without an id"
+    return f"OpenAlex answered doi:{doi} with {named}, whose DOI is {returned or 'missing'}"
 
 
 def short_work_id(work_id: str) -> str:
@@ -367,8 +392,9 @@ def describe(error: BaseException) -> str:
 def recorded_report(
     dois: Iterable[str], works: Iterable[Mapping[str, Any]], *, recorded_at: datetime, missing: str = OFFLINE_MISSING
 ) -> FetchReport:
-    """What an offline fetch knows: the recorded works of `dois` (found) and an `error` result for every DOI
-    the recording lacks (it is not known to be absent from OpenAlex). No request is made.
+    """What an offline fetch knows: the recorded works of `dois` (found, once checked like an answer: `checked_result`)
+    and an `error` result for every DOI the recording lacks (it is not known to be absent from OpenAlex). No request
+    is made.
 
     Args:
         works: recorded OpenAlex works (each with its `doi`).
@@ -379,18 +405,19 @@ def recorded_report(
     for work in works:
         by_doi.setdefault(canonical_doi(work.get("doi")), dict(work))
     results = [
-        WorkResult(doi, FOUND, work=by_doi[doi]) if doi in by_doi else WorkResult(doi, ERROR, error=missing)
+        checked_result(doi, by_doi[doi]) if doi in by_doi else WorkResult(doi, ERROR, error=missing)
         for doi in dict.fromkeys(dois)
     ]
     return FetchReport(results=results, fetched_at=recorded_at)
 
 
 def cache_rows(results: Iterable[WorkResult], *, fetched_at: datetime) -> pd.DataFrame:
-    """openalex_cache rows (doi, status, work, fetched_at) of the found and not_found results; errors are not
-    cached, so they are retried next time. A work is kept to the `select`ed fields (a single lookup returns all)."""
+    """openalex_cache rows (doi, status, work, fetched_at) of the found and not_found results; errors and mismatches
+    are not cached, so they are asked again next time. A work is kept to the `select`ed fields (a single lookup
+    returns all)."""
     rows = [
         (result.doi, result.status, json.dumps({key: result.work.get(key) for key in SELECT_FIELDS}) if result.work else None, fetched_at)
         for result in results
-        if result.status != ERROR
+        if result.status in (FOUND, NOT_FOUND)
     ]
     return pd.DataFrame(rows, columns=["doi", "status", "work", "fetched_at"])

@@ -8,6 +8,10 @@ years with zero citations left out), `is_retracted`, `publication_year`, `refere
 `abstract_inverted_index`, `primary_topic`, `type`, `citation_normalized_percentile` ({value in [0, 1],
 is_in_top_1_percent, is_in_top_10_percent}: the citation count's percentile among works of the same type, year
 and subfield), `cited_by_percentile_year` ({min, max} in 0-100: the percentile range among works of the same year)).
+
+Every record is checked against a schema of exactly the fields used before it is cached or used (`OpenAlexWork` for
+`SELECT_FIELDS`, `OpenAlexCitingWork` for `CITING_FIELDS`; `invalid_reason` says what is wrong): a string where
+OpenAlex sends a number, a count below zero or a percentile out of range makes the record unusable, not the run.
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
+from datetime import date
+from typing import Annotated, Any
 
 import pandas as pd
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
 
 from recon_assets.kg.doi import canonical_doi
 
@@ -36,6 +42,147 @@ CITING_FIELDS = (
     "citation_normalized_percentile", "cited_by_percentile_year", "is_retracted", "referenced_works",
     "abstract_inverted_index", "authorships",
 )
+# The start of the error text of a record that fails its schema (`invalid_reason`).
+INVALID_RECORD = "invalid OpenAlex record"
+
+
+def _a_doi(value: str) -> str:
+    if canonical_doi(value) is None:
+        raise ValueError("not a DOI")
+    return value
+
+
+def _an_iso_date(value: str) -> str:
+    date.fromisoformat(value)  # ValueError names what is wrong
+    return value
+
+
+# The schema of the fields used, with the types and ranges of OpenAlex's API reference, "Work object", and of its own
+# serializer (ourresearch/openalex-elastic-api `works/schemas.py`: cited_by_count, publication_year, counts_by_year
+# and cited_by_percentile_year min / max are integers). Strict: a string is never read as a number, nor 0 as false.
+# Nullable exactly where OpenAlex sends null (no DOI, title, year, date, topic, abstract or percentile); lists and
+# counts are never null (empty, or 0). Other fields are ignored: a single lookup returns them all.
+NonNegativeInt = Annotated[int, Field(ge=0)]
+WorkId = Annotated[str, StringConstraints(pattern=r"^(?:https://openalex\.org/)?W\d+$")]
+Doi = Annotated[str, AfterValidator(_a_doi)]
+
+
+class _OpenAlexObject(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+
+class YearCitations(_OpenAlexObject):
+    """One entry of `counts_by_year`: the citations a work received in one year."""
+
+    year: int
+    cited_by_count: NonNegativeInt
+
+
+class NormalizedPercentile(_OpenAlexObject):
+    """`citation_normalized_percentile`: the percentile among works of the same type, year and subfield, in [0, 1]."""
+
+    value: Annotated[float, Field(ge=0, le=1)] | None
+    is_in_top_1_percent: bool | None = None
+    is_in_top_10_percent: bool | None = None
+
+
+class YearPercentile(_OpenAlexObject):
+    """`cited_by_percentile_year`: the percentile range among works of the same year, 0-100, min <= max."""
+
+    min: Annotated[int, Field(ge=0, le=100)]
+    max: Annotated[int, Field(ge=0, le=100)]
+
+    @model_validator(mode="after")
+    def _ordered(self) -> YearPercentile:
+        if self.min > self.max:
+            raise ValueError(f"min {self.min} is above max {self.max}")
+        return self
+
+
+class Topic(_OpenAlexObject):
+    """`primary_topic`, stored whole as JSON: an OpenAlex topic (id, name, score in [0, 1])."""
+
+    id: str
+    display_name: str
+    score: Annotated[float, Field(ge=0, le=1)] | None = None
+
+
+class Author(_OpenAlexObject):
+    display_name: str | None = None
+
+
+class Authorship(_OpenAlexObject):
+    """One entry of `authorships`: the author's display name, else the name as printed, tags the citation."""
+
+    author: Author | None = None
+    raw_author_name: str | None = None
+
+
+class _Work(_OpenAlexObject):
+    """The fields both schemas share."""
+
+    id: WorkId
+    doi: Doi | None = None
+    title: str | None = None
+    type: str | None = None
+    publication_year: int | None = None
+    cited_by_count: NonNegativeInt
+    counts_by_year: list[YearCitations]
+    is_retracted: bool
+    referenced_works: list[WorkId]
+    abstract_inverted_index: dict[str, list[NonNegativeInt]] | None = None
+    citation_normalized_percentile: NormalizedPercentile | None = None
+    cited_by_percentile_year: YearPercentile | None = None
+
+    @field_validator("counts_by_year")
+    @classmethod
+    def _one_count_per_year(cls, counts: list[YearCitations]) -> list[YearCitations]:
+        # OpenAlex bins the citations by year: a year given twice would be counted twice (reliability.citations).
+        seen: set[int] = set()
+        for entry in counts:
+            if entry.year in seen:
+                raise ValueError(f"year {entry.year} given more than once")
+            seen.add(entry.year)
+        return counts
+
+
+class OpenAlexWork(_Work):
+    """A publication's or dataset's work, as `openalex_works` and the openalex_cache keep it (`SELECT_FIELDS`)."""
+
+    primary_topic: Topic | None = None
+
+
+class OpenAlexCitingWork(_Work):
+    """A work citing another, as `openalex_citing_works` keeps it (`CITING_FIELDS`)."""
+
+    publication_date: Annotated[str, AfterValidator(_an_iso_date)] | None = None
+    authorships: list[Authorship]
+
+
+def invalid_reason(work: object, schema: type[_Work] = OpenAlexWork) -> str | None:
+    """Why `work` does not meet `schema` (`OpenAlexWork` or `OpenAlexCitingWork`), or None when it does.
+
+    Returns:
+        'invalid OpenAlex record: counts_by_year.0.year: Input should be a valid integer (got 'x')': each failing
+        field by its path, at most three (then how many more), each value cut to 40 characters.
+    """
+    try:
+        schema.model_validate(work)
+    except ValidationError as error:
+        problems = [
+            f"{'.'.join(str(part) for part in problem['loc']) or 'the record'}: {problem['msg']}"
+            + (f" (got {_cut(repr(problem['input']))})" if problem["type"] != "missing" else "")
+            for problem in error.errors(include_url=False)
+        ]
+        more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+        return f"{INVALID_RECORD}: {'; '.join(problems[:3])}{more}"
+    return None
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 # Columns of the openalex_works table, in order (sql/openalex_works.sql).
 OPENALEX_WORK_COLUMNS = (
     "research_area", "doi", "status", "error", "openalex_id", "openalex_doi", "title", "type", "publication_year",
@@ -107,24 +254,59 @@ def work_columns(work: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def openalex_rows(requested: pd.DataFrame, cache: pd.DataFrame, errors: Mapping[str, str]) -> pd.DataFrame:
-    """One `openalex_works` row per requested (research_area, doi): from the cache when it holds the DOI,
-    else an `error` row with the fetch's error text.
+def unusable_cache_rows(cache: pd.DataFrame) -> dict[str, str]:
+    """The openalex_cache rows that cannot be used, with why: a found row whose work is not JSON or fails
+    `OpenAlexWork` (cached by an older version, or by hand), or a status other than found / not_found.
+
+    Args:
+        cache: openalex_cache rows (doi, status, work as JSON text or NULL).
+
+    Returns:
+        {doi: 'the cached record was dropped: <reason>'}; the others are usable.
+    """
+    unusable = {}
+    for row in cache.itertuples(index=False):
+        if row.status == "not_found":
+            continue
+        if row.status != "found":
+            unusable[row.doi] = f"the cached record was dropped: unknown status {_cut(repr(row.status))}"
+            continue
+        try:
+            work = json.loads(row.work) if isinstance(row.work, str) else row.work if isinstance(row.work, Mapping) else None
+        except ValueError as error:
+            unusable[row.doi] = f"the cached record was dropped: not JSON ({error})"
+            continue
+        problem = invalid_reason(work)
+        if problem:
+            unusable[row.doi] = f"the cached record was dropped: {problem}"
+    return unusable
+
+
+def openalex_rows(
+    requested: pd.DataFrame, cache: pd.DataFrame, errors: Mapping[str, str], mismatches: Mapping[str, str] | None = None
+) -> pd.DataFrame:
+    """One `openalex_works` row per requested (research_area, doi): from the cache when it holds the DOI, else a
+    `mismatch` row (a lookup answered with another DOI's work) or an `error` row, with the fetch's text.
 
     Args:
         requested: columns research_area, doi (canonical).
-        cache: openalex_cache rows (doi, status found / not_found, work as JSON text or NULL, fetched_at).
+        cache: openalex_cache rows (doi, status found / not_found, work as JSON text or NULL, fetched_at), every work
+            valid (`unusable_cache_rows` finds those that are not).
         errors: {doi: error text} of this fetch, for DOIs the cache does not hold.
+        mismatches: {doi: what the lookup answered with} of this fetch, for DOIs the cache does not hold.
 
     Returns:
         DataFrame with the columns of `OPENALEX_WORK_COLUMNS`, in `requested` order.
     """
     by_doi = {row.doi: row for row in cache.itertuples(index=False)}
+    mismatches = mismatches or {}
     rows = []
     for area, doi in zip(requested["research_area"], requested["doi"]):
         row = dict.fromkeys(OPENALEX_WORK_COLUMNS) | {"research_area": area, "doi": doi}
         cached = by_doi.get(doi)
-        if cached is None:
+        if cached is None and doi in mismatches:
+            row |= {"status": "mismatch", "error": mismatches[doi]}
+        elif cached is None:
             row |= {"status": "error", "error": errors.get(doi, "not fetched")}
         else:
             row |= {"status": cached.status, "fetched_at": cached.fetched_at}

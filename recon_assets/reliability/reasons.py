@@ -132,6 +132,8 @@ def _no_record(row) -> str:
         return "no DOI"
     if row.openalex_status == "not_found":
         return "not in OpenAlex"
+    if row.openalex_status == "mismatch":  # the error text says what OpenAlex answered with
+        return row.openalex_error
     if row.openalex_status == "error":
         error = row.openalex_error or "not fetched"
         return f"OpenAlex: {error}; set OPENALEX_API_KEY to fetch" if "offline" in error or "OPENALEX_API_KEY" in error else f"OpenAlex: {error}"

@@ -31,7 +31,7 @@ import pandas as pd
 
 from recon_assets.enrichment.citing_works import FETCHED, NONE, NOT_IN_OPENALEX
 from recon_assets.enrichment.openalex_client import FOUND, short_work_id
-from recon_assets.enrichment.openalex_records import is_retraction_notice, work_columns
+from recon_assets.enrichment.openalex_records import invalid_reason, is_retraction_notice, work_columns
 from recon_assets.judgement.offline_judge import NEUTRAL_COHERENCE
 from recon_assets.kg.authors import citation_tag
 from recon_assets.kg.doi import canonical_doi
@@ -70,7 +70,8 @@ Lookup = Callable[[list[str]], Mapping[str, CitingWorks]]
 
 def cached_citing_works(con: duckdb.DuckDBPyConnection, dataset_dois: Sequence[str]) -> dict[str, CitingWorks]:
     """Round 1: for each dataset DOI, the cached works whose referenced_works hold the OpenAlex id of the
-    DOI's own cached work. The openalex_cache table must exist.
+    DOI's own cached work, leaving out a cached work that no longer meets its schema (`openalex_records.invalid_reason`).
+    The openalex_cache table must exist.
 
     Returns:
         {dataset DOI: CitingWorks}, one entry per DOI of `dataset_dois`.
@@ -89,7 +90,10 @@ def cached_citing_works(con: duckdb.DuckDBPyConnection, dataset_dois: Sequence[s
             [list(targets), list(targets.values()), FOUND],
         ).fetchall()
         for dataset_doi, work, fetched_at in rows:
-            columns = work_columns(json.loads(work))
+            record = json.loads(work)
+            if invalid_reason(record):  # cached by an older version and no longer valid: no evidence (asked again when due)
+                continue
+            columns = work_columns(record)
             # the works cache keeps the `select`ed fields only, without authorships: the DOI names the work
             tag = citation_tag([], columns["publication_year"], columns["openalex_doi"] or columns["openalex_id"])
             citing.setdefault(dataset_doi, []).append(CitingWork(columns, tag, fetched_at))
