@@ -26,7 +26,7 @@ edge_reliability_job = dg.define_asset_job(
 )
 reliability_evaluation_job = dg.define_asset_job(
     "reliability_evaluation_job", selection=dg.AssetSelection.groups("evaluation"),
-    description="Measure the method on the labelled cases, with the weight and decay ablation.",
+    description="Measure the method on the labelled cases (with the weight and decay ablation) and on the labelled dispute pairs.",
 )
 openalex_refresh_job = dg.define_asset_job(
     "openalex_refresh_job",

@@ -416,7 +416,7 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
         "weight_coherence": "w3 of this setting.",
         "decay": "Recency decay of this setting: none, linear or log.",
         "is_default": "The setting the pipeline scores with (DOMAIN.md: 0.4 / 0.3 / 0.3, linear).",
-        "measure": "staleness_catch, flag_precision, labelled_prevalence, base_rate, foundational_false_flag, current_flagged, contradiction_catch (default only), retraction_catch, unverified_share, roc_auc, replaced_datasets_stale (default only) or circular_staleness_catch (see the README).",
+        "measure": "staleness_catch, flag_precision, labelled_prevalence, base_rate, foundational_false_flag, current_flagged, contradiction_catch (default only), retraction_catch, unverified_share, roc_auc, replaced_datasets_stale (default only: the (research area, dataset) evidence sets holding a superseded-version case, STALE or CONTRADICTED) or circular_staleness_catch (the earlier circular cases, labelled from the CMR rows the lifecycle code reads, flagged: reported apart, never in a headline rate).",
         "value": "The rate numerator / denominator, or the ROC AUC; NULL when nothing was measured (0 cases).",
         "numerator": "Cases meeting the measure; NULL for roc_auc.",
         "denominator": "Cases measured (say over how many a rate runs); NULL for roc_auc.",

@@ -294,7 +294,7 @@ def test_the_daily_budget_spent_by_openalex_works_is_not_spent_again(tmp_path):
         openalex = OpenAlexResource(api_key=SECRET, base_url=base, retries=0, daily_list_calls=1)
         result = _metadata(_materialize(database, openalex, instance))
     assert result["openalex_list_calls_allowed"] == 0 and result["openalex_list_calls"] == 0
-    assert result["openalex_list_calls_today_by_asset"] == {"openalex_works": 1, "openalex_citing_works": 0}
+    assert result["openalex_list_calls_today_by_asset"] == {"openalex_works": 1}  # a step that spent nothing writes no row
 
 
 def test_offline_nothing_is_asked_and_every_cited_doi_says_why(tmp_path):
@@ -305,3 +305,8 @@ def test_offline_nothing_is_asked_and_every_cited_doi_says_why(tmp_path):
     notes = dict(_query(database, "SELECT status, any_value(note) FROM openalex_citing_works GROUP BY 1"))
     assert set(notes) <= {"not_asked", "none"} and notes["not_asked"] in ("OpenAlex offline: not asked", "offline: not in the recorded cache")
     assert json.loads(json.dumps(result["cited_dois_by_status"]))["fetched"] == 0
+    # what OpenAlex never answered is not cached as if it had: a work counting no citation is "none" without a
+    # cache row or a fetched_at, and nothing is written to the budget ledger
+    assert _query(database, "SELECT count(*) FROM openalex_citing_cache") == [(0,)]
+    assert _query(database, "SELECT count(*) FROM openalex_citing_works WHERE status = 'none' AND fetched_at IS NULL")[0][0] == 2
+    assert _query(database, "SELECT count(*) FROM openalex_usage") == [(0,)]

@@ -339,3 +339,14 @@ def test_an_edge_names_each_judge_behind_its_coherence_once_with_the_llm_prompt_
         ("D2", "P1"): "offline/cues-v2",
     }
     assert coherence_judges(pairs.iloc[:0]).empty
+
+
+@pytest.mark.parametrize(
+    ("value", "bar", "text"),
+    [(0.98891, 0.99, "0.989"), (0.99, 0.99, "0.99"), (0.9951, 0.99, "1.00"), (0.4999, 0.5, "0.4999"), (0.87, 0.99, "0.87")],
+)
+def test_a_figure_beside_a_bar_is_never_rounded_across_it(value, bar, text):
+    """New-user finding: a reason printed percentile 0.99 for 0.98891, which misses the FOUNDATIONAL bar 0.99."""
+    from recon_assets.reliability.reasons import beside_bar
+
+    assert beside_bar(value, bar) == text

@@ -9,8 +9,8 @@ budget, and the rows of `openalex_citing_works` (DOMAIN.md "coherence" (a): work
   the others to the asked-for works they cite (their `referenced_works`), and stops cleanly when the budget is spent;
   a work is fetched only when every query covering it ran (a work half-fetched keeps its cached citing works).
 - `citing_rows`: one row per (research area, cited DOI, citing work), or one row with a status and a note for a
-  cited DOI without citing works: `fetched` (OpenAlex was asked), `none` (OpenAlex counts no citation, or was asked
-  and listed none), `not_in_openalex` (no OpenAlex work has the DOI), `not_asked` (offline, budget spent, no OpenAlex
+  cited DOI without citing works: `fetched` (OpenAlex was asked), `none` (the work's OpenAlex record counts no
+  citation, so nothing is asked, or OpenAlex was asked and listed none), `not_in_openalex` (no OpenAlex work has the DOI), `not_asked` (offline, budget spent, no OpenAlex
   record of the DOI yet: the note says which).
 """
 
@@ -146,14 +146,12 @@ def fetch_citing(queries: Sequence[CitingQuery], ask: Callable[[CitingQuery], li
 
 def cache_rows(fetch: CitingFetch, counts: Mapping[str, int], queries: Iterable[CitingQuery], *, fetched_at: datetime) -> pd.DataFrame:
     """openalex_citing_cache rows (openalex_id, cited_by_count, works as JSON text, complete, fetched_at) for every
-    fetched cited id and every id of `counts` OpenAlex counts no citation for (cited_by_count 0: none, no request).
-    `complete`: all its citing works were asked for (an ALL_CITING query, or none to ask)."""
+    cited id OpenAlex answered for (an empty list: it lists none). `counts`: OpenAlex's citation count of each cited
+    id as the works cache holds it. `complete`: all its citing works were asked for (an ALL_CITING query)."""
     whole = {cited_id for query in queries if query.selection == ALL_CITING for cited_id in query.cited_ids}
-    fetched = {cited_id: list(works.values()) for cited_id, works in fetch.works.items()}
-    fetched |= {cited_id: [] for cited_id, count in counts.items() if count <= 0 and cited_id not in fetched}
     rows = [
-        (cited_id, int(counts.get(cited_id, 0)), json.dumps(works), cited_id in whole or counts.get(cited_id, 0) <= 0, fetched_at)
-        for cited_id, works in fetched.items()
+        (cited_id, int(counts.get(cited_id, 0)), json.dumps(list(works.values())), cited_id in whole, fetched_at)
+        for cited_id, works in fetch.works.items()
     ]
     return pd.DataFrame(rows, columns=["openalex_id", "cited_by_count", "works", "complete", "fetched_at"])
 
@@ -181,6 +179,9 @@ def citing_rows(targets: pd.DataFrame, cache: pd.DataFrame, not_asked: Mapping[s
         cached = by_id.get(base["cited_openalex_id"])
         if target.openalex_status == "not_found":
             rows.append(base | {"status": NOT_IN_OPENALEX, "note": "OpenAlex has no work with this DOI"})
+        elif cached is None and target.openalex_status == "found" and not (target.cited_by_count or 0) > 0:
+            # nothing to ask: the work's own record counts no citation (and OpenAlex was not asked for a list)
+            rows.append(base | {"status": NONE, "note": "OpenAlex's record of the work counts no citation (cited_by_count 0): nothing to ask"})
         elif cached is None:
             error = target.openalex_error if isinstance(target.openalex_error, str) else None
             why = not_asked.get(base["cited_openalex_id"]) or not_asked.get(target.cited_doi) or error or "OpenAlex has no record of this DOI yet"

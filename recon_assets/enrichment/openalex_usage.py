@@ -33,7 +33,10 @@ def run_allowance(con: duckdb.DuckDBPyConnection, *, day: date, daily_list_calls
 
 
 def record_usage(con: duckdb.DuckDBPyConnection, *, day: date, run_id: str, asset: str, list_calls: int, requests: int) -> None:
-    """Add what `asset` spent in run `run_id` on `day` to the ledger (a retried step adds to its run's row)."""
+    """Add what `asset` spent in run `run_id` on `day` to the ledger (a retried step adds to its run's row); a step that
+    sent nothing (offline, all cached) writes no row."""
+    if not (list_calls or requests):
+        return
     con.execute(load_sql("openalex_usage"))
     con.execute(
         "INSERT INTO openalex_usage VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (day, run_id, asset) DO UPDATE SET "

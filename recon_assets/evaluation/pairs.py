@@ -130,7 +130,8 @@ def pipeline_outcomes(
     by_doi = publications.dropna(subset=["doi"]).drop_duplicates("doi").set_index("doi")["publication_id"]
     by_title = publications[publications["doi"].isna()].assign(key=lambda f: f["title"].str.casefold()).drop_duplicates("key").set_index("key")["publication_id"]
     original = pairs["original_doi"].map(by_doi)
-    newer = pairs["newer_doi"].map(by_doi).fillna(pairs["newer_title"].str.casefold().map(by_title))
+    by_newer_title = pairs["newer_title"].str.casefold().map(by_title)
+    newer = pairs["newer_doi"].map(by_doi).where(lambda ids: ids.notna(), by_newer_title)
     used = set(edges["publication_id"])
     verdicts = judgements.groupby(["older_publication_id", "newer_publication_id"])["verdict"].agg(lambda v: sorted(set(v)))
     rows = []

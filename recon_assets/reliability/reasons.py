@@ -100,7 +100,7 @@ def _negative(name: str, row, as_of: date, settings: ScoringSettings) -> str:
         return f"{NEGATIVE_SIGNALS[name]} ({row.citation_trend:+.2f} <= {settings.trend_rules.decline:+.2f})"
     if name == "peripheral":
         why = (
-            f"bottom half of its field and year, percentile {row.field_percentile_high:.2f} < {thresholds.peripheral_percentile:.2f}"
+            f"bottom half of its field and year, percentile {beside_bar(row.field_percentile_high, thresholds.peripheral_percentile)} < {thresholds.peripheral_percentile:.2f}"
             if row.field_percentile_high < thresholds.peripheral_percentile
             else f"not cited in {recent_years_text(as_of, settings)}"
         )
@@ -152,10 +152,22 @@ def _centrality(row, settings: ScoringSettings) -> str:
         f"({kg}), citation centrality {row.citation_centrality:.2f} from {_count(row.citations_as_of, 'OpenAlex citation')} up to as_of: {drove})"
     )
     if not math.isnan(row.field_percentile_low):
-        text += f"; field-and-year citation percentile {row.field_percentile_low:.2f}" + (
-            f"-{row.field_percentile_high:.2f}" if row.field_percentile_high != row.field_percentile_low else ""
+        bars = settings.thresholds
+        text += f"; field-and-year citation percentile {beside_bar(row.field_percentile_low, bars.foundational_percentile)}" + (
+            f"-{beside_bar(row.field_percentile_high, bars.peripheral_percentile)}"
+            if row.field_percentile_high != row.field_percentile_low else ""
         )
     return text
+
+
+def beside_bar(value: float, bar: float, digits: int = 2) -> str:
+    """`value` with `digits` decimals, or as many more (up to 6) as keep it on its own side of `bar`: 0.98891 against
+    the FOUNDATIONAL bar 0.99 reads 0.989, never 0.99, so a reason never seems to meet a bar its value misses."""
+    for places in range(digits, 7):
+        text = f"{value:.{places}f}"
+        if (float(text) >= bar) == (value >= bar):
+            return text
+    return repr(value)
 
 
 def _count(number: float, noun: str) -> str:
