@@ -92,3 +92,18 @@ def test_call_with_deadline_returns_and_raises_what_the_call_does():
     release.set()
     with pytest.raises(ValueError, match="positive"):
         call_with_deadline(lambda: 1, seconds=0, what="x")
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_groq_requests_stop_at_their_deadline(phase):
+    """Hostile pass: a Groq body that never finishes held a request for 739 s; now the pairs fail at the deadline."""
+    from recon_assets.judgement.groq_client import FAILED, GroqJudgeClient, GroqJudgeSettings
+    from recon_assets.judgement.llm_prompt import PairTexts
+
+    with serve_slow_drip(phase=phase) as base:
+        judge = GroqJudgeClient(
+            GroqJudgeSettings(attempt_timeout_seconds=3, request_deadline_seconds=3, retries=0), api_key="gsk_test_drip", base_url=base,
+        )
+        outcomes = _finishes(lambda: judge.judge([PairTexts("d", "older", "abstract", 2015, "newer", "abstract", 2020)]))
+    assert [outcome.status for outcome in outcomes] == [FAILED]
+    assert outcomes[0].reason == "no whole answer within 3 s (a server answering too slowly)"

@@ -338,3 +338,44 @@ def test_a_pair_too_long_for_a_minutes_tokens_is_not_sent_and_the_run_goes_on(fa
     outcomes = judge.judge(make_pairs(1))
     assert statuses(outcomes) == [NOT_SENT] and "more than tokens_per_minute (500)" in outcomes[0].reason
     assert judge.stopped is None and fake.requests == []
+
+
+# --- hostile-pass findings: a 200 that is not a chat completion, a dead server, impossible usage, a dripping body ---
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        httpx.Response(200, text="<html><body>captive portal</body></html>", headers={"content-type": "text/html"}),
+        httpx.Response(200, json={"id": "x", "choices": "nope"}),
+        httpx.Response(200, json={"id": "x", "choices": [{"message": None, "finish_reason": "stop"}]}),
+        httpx.Response(200, json={"id": "x", "choices": [{"message": {"content": 5}, "finish_reason": "stop"}]}),
+        httpx.Response(200, json=[1, 2, 3]),
+    ],
+    ids=["html-page", "choices-a-string", "message-null", "content-a-number", "a-json-list"],
+)
+def test_a_200_that_is_not_a_chat_completion_fails_its_pairs_and_never_raises(fake, clock, reply):
+    fake.queue.append(reply)
+    outcomes = client(clock, retries=0).judge(make_pairs(3))
+    assert statuses(outcomes) == [FAILED] * 3
+    assert "with a body that is not a chat completion" in outcomes[0].reason
+
+
+def test_a_dead_server_stops_llm_judging_after_a_few_failed_requests(fake, clock):
+    fake.queue.extend([error(503, "error_service_unavailable.json") for _ in range(10)])
+    judge = client(clock, retries=0, max_failed_requests_in_row=3)
+    outcomes = [judge.judge(make_pairs(2)) for _ in range(5)]
+    assert len(fake.requests) == 3
+    assert [statuses(batch) for batch in outcomes[:3]] == [[FAILED] * 2] * 3
+    assert all(outcome.status == NOT_SENT and "3 Groq requests failed in a row" in outcome.reason for batch in outcomes[3:] for outcome in batch)
+
+
+def test_an_impossible_token_count_is_not_charged(fake, clock):
+    pairs = make_pairs(2)
+    fake.queue.append(lambda request: httpx.Response(
+        200, json=completion(reader_answer(request), model="llama-3.3-70b-versatile", completion_tokens=10**12)
+    ))
+    judge = client(clock)
+    outcomes = judge.judge(pairs)
+    assert statuses(outcomes) == [JUDGED] * 2
+    assert judge.budget.tokens < 100_000 and judge.totals.completion_tokens == 0

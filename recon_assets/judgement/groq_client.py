@@ -37,9 +37,10 @@ from types import SimpleNamespace
 import dagster as dg
 import groq
 import httpx
-from pydantic import Field
+from pydantic import BaseModel, Field, ValidationError
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_any, wait_exponential
 
+from recon_assets.deadlines import DeadlineExceeded, call_with_deadline
 from recon_assets.enrichment.retries import header_number, header_seconds
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION, PairAnswer, PairTexts, build_messages, read_answer
 
@@ -91,6 +92,9 @@ class GroqJudgeSettings(dg.Config):
     max_tokens_per_run: int = Field(default=60_000, ge=0, description="Tokens one run may spend.")
     daily_requests: int = Field(default=1_000, ge=0, description="Requests a day (UTC) across runs, counted from llm_judgements.")
     daily_tokens: int = Field(default=100_000, ge=0, description="Tokens a day (UTC) across runs, counted from llm_judgements.")
+    max_failed_requests_in_row: int = Field(
+        default=3, ge=1, description="Requests failing one after another (after their retries) that stop LLM judging for the run: a dead server costs minutes, not hours.",
+    )
 
 
 class DailyLimitReached(Exception):
@@ -99,6 +103,34 @@ class DailyLimitReached(Exception):
 
 class BudgetReached(Exception):
     """The run's request or token budget cannot hold the next request."""
+
+
+class MalformedAnswer(Exception):
+    """Groq answered 200 with a body that is not a chat completion (a proxy's HTML page, a wrong shape): the pairs
+    of the request fail; it is not retried."""
+
+
+class _Usage(BaseModel):
+    prompt_tokens: int = Field(ge=0)
+    completion_tokens: int = Field(ge=0)
+
+
+class _Message(BaseModel):
+    content: str | None = None
+
+
+class _Choice(BaseModel):
+    message: _Message
+    finish_reason: str | None = None
+
+
+class _Completion(BaseModel):
+    """The fields of Groq's chat completion the judge reads (API reference, "Chat completion object")."""
+
+    id: str | None = None
+    model: str | None = None
+    choices: list[_Choice]
+    usage: _Usage | None = None
 
 
 class DeadlinePassed(Exception):
@@ -327,6 +359,7 @@ class GroqJudgeClient:
         self.pacer = Pacer(settings.requests_per_minute, settings.tokens_per_minute, settings.max_retry_after_seconds, clock, sleep)
         self.totals = ClientTotals()
         self.stopped: str | None = None
+        self._failures_in_row = 0
         self.tokens_per_byte = INITIAL_TOKENS_PER_BYTE
         self._highest_ratio = 0.0
         self._client = groq.Groq(
@@ -395,14 +428,15 @@ class GroqJudgeClient:
                 return [PairOutcome(NOT_SENT, reason=self.stopped) for _ in pairs]
             if is_daily_limit(error, self.settings.max_retry_after_seconds):
                 return self._stop_daily(pairs, f"Groq daily limit reached: {error_body(error).get('message') or error}")
-            return [PairOutcome(FAILED, reason=_describe(error)) for _ in pairs]
+            return self._failed_request(pairs, _describe(error))
         except DailyLimitReached as error:
             return self._stop_daily(pairs, str(error))
         except BudgetReached as error:
             self.stopped = str(error)
             return [PairOutcome(NOT_SENT, reason=self.stopped) for _ in pairs]
-        except (DeadlinePassed, groq.APIConnectionError) as error:
-            return [PairOutcome(FAILED, reason=_describe(error)) for _ in pairs]
+        except (DeadlinePassed, groq.APIConnectionError, MalformedAnswer) as error:
+            return self._failed_request(pairs, _describe(error))
+        self._failures_in_row = 0
         cut = " (answer cut at max_completion_tokens)" if answer.finish_reason == "length" else ""
         results = read_answer(answer.content, pairs)
         return [
@@ -410,6 +444,15 @@ class GroqJudgeClient:
             else PairOutcome(FAILED, reason=f"{result.failure}{cut}", request=answer.record)
             for result in (results[index] for index in range(len(pairs)))
         ]
+
+    def _failed_request(self, pairs: Sequence[PairTexts], reason: str) -> list[PairOutcome]:
+        """The pairs of a request that failed after its retries; `max_failed_requests_in_row` such requests one after
+        another stop LLM judging for the run (a server that is down answers no better on the next request)."""
+        self._failures_in_row += 1
+        if self._failures_in_row >= self.settings.max_failed_requests_in_row:
+            self.stopped = f"{self._failures_in_row} Groq requests failed in a row (last: {reason}): LLM judging stops for this run"
+            self._note(self.stopped)
+        return [PairOutcome(FAILED, reason=reason) for _ in pairs]
 
     def _salvage(self, pairs: Sequence[PairTexts], body: dict, temperature: float, retry_json: bool) -> list[PairOutcome]:
         """json_validate_failed: read `failed_generation`; ask the pairs it does not answer once more at temperature 0."""
@@ -515,10 +558,17 @@ class GroqJudgeClient:
         self.totals.http_requests += 1
         self.pacer.record(estimate)
         try:
-            raw = self._client.chat.completions.with_raw_response.create(
-                model=self.model, messages=messages, temperature=temperature, max_completion_tokens=max_tokens,
-                response_format={"type": "json_object"}, timeout=timeout,
+            # the SDK's timeout bounds each read; the deadline bounds the whole answer (a server dripping bytes)
+            raw = call_with_deadline(
+                lambda: self._client.chat.completions.with_raw_response.create(
+                    model=self.model, messages=messages, temperature=temperature, max_completion_tokens=max_tokens,
+                    response_format={"type": "json_object"}, timeout=timeout,
+                ),
+                seconds=timeout, what="Groq chat completion",
             )
+        except DeadlineExceeded as error:
+            self.budget.spend(1, estimate)
+            raise DeadlinePassed(f"no whole answer within {timeout:.0f} s (a server answering too slowly)") from error
         except groq.APIStatusError as error:
             self.pacer.observe(error.response.headers)
             # A rejected generation (json_validate_failed) was generated, so it is charged as estimated.
@@ -528,9 +578,19 @@ class GroqJudgeClient:
             self.budget.spend(1, 0)
             raise
         self.pacer.observe(raw.headers)
-        completion = raw.parse()
+        try:
+            completion = _Completion.model_validate(raw.http_response.json())
+        except (ValueError, ValidationError) as error:  # not JSON, or not a chat completion's shape
+            self.budget.spend(1, estimate)
+            kind = raw.http_response.headers.get("content-type", "no content type")
+            raise MalformedAnswer(f"Groq answered HTTP {raw.http_response.status_code} ({kind}) with a body that is not a chat completion") from error
         latency_ms = (self.clock() - started) * 1000.0
         usage = completion.usage
+        if usage and (usage.prompt_tokens > 10 * estimate or usage.completion_tokens > 10 * max_tokens):
+            # an impossible count (10x what was sent or allowed) would spend the day's budget on one answer
+            self._note(f"Groq reported {usage.prompt_tokens:,} prompt and {usage.completion_tokens:,} completion tokens for a request "
+                       f"estimated at {estimate:,}: the estimate is counted instead")
+            usage = None
         prompt_tokens = usage.prompt_tokens if usage else None
         completion_tokens = usage.completion_tokens if usage else None
         spent = (prompt_tokens or 0) + (completion_tokens or 0) if usage else estimate
