@@ -339,6 +339,7 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
             "WHERE is_default AND split = 'all' AND list_contains(?, measure) ORDER BY condition DESC",
             [list(_SUMMARY_MEASURES)],
         ).fetchall()
+        stewards = con.execute("SELECT status, count(*) FROM steward_judgements GROUP BY 1 ORDER BY 1").fetchall()
         snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(
             "SELECT snapshot_id, lines_read, nodes_accepted, relationships_accepted, rejected, ingested_at "
             "FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1"
@@ -362,6 +363,8 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
                     for measure, words in _SUMMARY_MEASURES.items() if measure in measured
                 )
             )
+    if stewards:
+        print("steward judgements (steward_judgements): " + ", ".join(f"{status} {count:,}" for status, count in stewards))
     if judging:
         print(judging)
     print(f"asset checks passed: {sum(e.passed for e in checks)}/{len(checks)}")

@@ -10,3 +10,14 @@ DEFAULT_DB_PATH = Path("data") / "recon.duckdb"
 def database_path() -> Path:
     """The DuckDB file: RECON_DB_PATH, else data/recon.duckdb relative to the working directory."""
     return Path(os.environ.get("RECON_DB_PATH") or DEFAULT_DB_PATH)
+
+
+PSEUDO_FILESYSTEMS = (Path("/proc"), Path("/sys"), Path("/dev"))
+
+
+def is_pseudo_file(path: Path) -> bool:
+    """True for a file under /proc, /sys or /dev (after resolving links): the kernel reports such files as regular
+    files of 0 bytes whose reads return live process or device state (the environment, with its keys). Any input
+    file a user names (a KG export, a steward file) is refused there."""
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(root) for root in PSEUDO_FILESYSTEMS)

@@ -61,12 +61,53 @@ def test_a_broken_row_is_kept_as_rejected_with_its_reason(tmp_path, row, reason)
 def test_a_file_with_another_header_is_refused_naming_the_columns(tmp_path):
     path = tmp_path / "bad.csv"
     path.write_text("scope,dataset,doi\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"missing \[.*'publication_doi'.*\], unknown \['doi'\]"):
+    with pytest.raises(ValueError, match=r"the first line must be the header scope,dataset,publication_doi,.*; it has 3 fields, 1 of them not steward columns"):
         steward.read_steward_file(path)
 
 
-def test_no_file_is_no_judgement(tmp_path):
-    assert steward.read_steward_file(tmp_path / "absent.csv").empty
+def test_a_missing_file_is_an_error_not_silence(tmp_path):
+    """Hostile pass: a typo in the path (valid.cvs) silently dropped every judgement."""
+    with pytest.raises(FileNotFoundError, match="no steward file at .*absent.csv"):
+        steward.read_steward_file(tmp_path / "absent.csv")
+    (tmp_path / "empty.csv").write_text("", encoding="utf-8")
+    assert steward.read_steward_file(tmp_path / "empty.csv").empty  # an empty file is no judgement
+
+
+@pytest.mark.parametrize("name", ["a-directory", "/proc/self/environ"])
+def test_what_is_not_a_steward_file_is_refused_without_quoting_it(tmp_path, name):
+    path = Path(name) if name.startswith("/") else tmp_path
+    with pytest.raises(ValueError, match="is not a regular file"):
+        steward.read_steward_file(path)
+
+
+def test_a_file_with_a_secret_for_a_header_is_refused_without_echoing_it(tmp_path):
+    """Hostile pass: `path: .env` printed and stored the first line of the file, an API key in it."""
+    path = tmp_path / ".env"
+    path.write_text("OPENALEX_API_KEY=oakey-LIVE-7c1d9e2f44aa\nGROQ_API_KEY=gsk-live-1\n", encoding="utf-8")
+    with pytest.raises(ValueError) as refused:
+        steward.read_steward_file(path)
+    assert "oakey-LIVE" not in str(refused.value) and "the first line must be the header" in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("body", "reason", "line"),
+    [
+        ('edge,kg:d,10.1000/a,,SUPPORTED,0.7,refutes the trend, clearly,ann,2026-01-15', "10 fields, 9 expected", 3),
+        ("edge,kg:d,10.1000/a,,SUPPORTED,0.7,caf\xe9,ann,2026-01-15", "not UTF-8 text", 3),
+        ('\n\nedge,kg:d,10.1000/a,,SUPPORTED,0.7,x,ann,2026-01-15,extra', "10 fields, 9 expected", 5),
+        ("edge,kg:d,10.1000/a,,SUPPORTED,0.1,contradicts itself,ann,2026-01-15", "a SUPPORTED verdict has a coherence from 0.5 to 1.0", 3),
+        ("edge,kg:d,10.1000/a,,SUPPORTED,0.7," + "x" * 1001 + ",ann,2026-01-15", "rationale: String should have at most 1000 characters", 3),
+    ],
+    ids=["unquoted-comma", "latin-1-byte", "blank-lines-then-extra-column", "verdict-against-its-coherence", "a-rationale-of-a-document"],
+)
+def test_a_row_the_csv_reader_cannot_make_a_judgement_of_is_rejected_on_its_own_line(tmp_path, body, reason, line):
+    """Hostile pass: one unquoted comma shifted every row, or failed kg_tables_job with a ParserError."""
+    path = tmp_path / "steward.csv"
+    good = "edge,kg:d,10.1000/b,,SUPPORTED,0.7,fine,ann,2026-01-15"
+    path.write_bytes(("\n".join([HEADER, good, ""]) ).encode() + body.encode("latin-1" if "\xe9" in body else "utf-8") + b"\n" + good.replace("/b", "/c").encode() + b"\n")
+    read = steward.read_steward_file(path)
+    assert read["status"].tolist() == ["", "rejected", ""]
+    assert reason in read["reason"].iloc[1] and read["line"].iloc[1] == line
 
 
 def test_rows_are_matched_to_kg_edges_and_every_row_is_accounted_for(tmp_path):
@@ -85,15 +126,16 @@ def test_rows_are_matched_to_kg_edges_and_every_row_is_accounted_for(tmp_path):
         pd.DataFrame({"publication_id": ["p-a", "p-b"], "doi": ["10.1000/a", "10.1000/b"]}),
         pd.DataFrame({"dataset_id": ["kg:d1", "kg:d2"], "publication_id": ["p-a", "p-a"]}),
     )
-    assert resolved["status"].tolist() == ["rejected", "applies", "no_such_edge", "no_such_edge", "applies", "rejected"]
-    assert resolved["reason"].iloc[0] == "replaced by line 6, which judges the same edge"
+    assert resolved["status"].tolist() == ["applies", "applies", "no_such_edge", "no_such_edge", "applies", "rejected"]
+    assert resolved["reason"].iloc[0] == "line 6 (judged on 2026-02-01) replaces it from that day"
     assert resolved["newer_publication_id"].iloc[1] == "doi:10.1000/zzz" and resolved["dataset_id"].iloc[1] == "kg:d2"
     assert resolved["reason"].iloc[2] == "no KG dataset has the id or DOI 'kg:d9'"
     assert resolved["reason"].iloc[3] == "the KG has no edge between kg:d2 and p-b"
     assert len(resolved) == len(read)  # rows in = applies + no_such_edge + rejected
-    as_of = steward.applicable(resolved, "edge", date(2026, 1, 31))
-    assert as_of.empty  # the edge judgement that applies was recorded on 2026-02-01
+    # hostile pass: a later line dated after as_of no longer cancels the earlier one that holds then
+    assert steward.applicable(resolved, "edge", date(2026, 1, 31))["steward"].tolist() == ["ann"]
     assert steward.applicable(resolved, "edge", date(2026, 2, 1))["steward"].tolist() == ["bob"]
+    assert steward.applicable(resolved, "edge", date(2026, 1, 1)).empty
 
 
 # --- through the pipeline -----------------------------------------------------------------------------------

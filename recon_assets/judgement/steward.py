@@ -13,13 +13,19 @@ judgement; STEWARD_COLUMNS says what each column holds):
 A verdict is SUPPORTED, CONTRADICTED or SUPERSEDED (a steward who cannot say records nothing), with its coherence on
 DOMAIN.md's scale (0 to 1). A judgement dated after as_of was not known then and does not apply to that as_of.
 
-`read_steward_file` checks every row: a row that breaks a rule is kept as `rejected` with its reason, never dropped
-(rows in = rows that apply + rows naming no KG edge + rows rejected). `resolve` finds the KG dataset and publications
-each row names (dataset by its KG id or its DOI, publications by DOI).
+`read_steward_file` checks every row (read with the `csv` module, so a quoted rationale may hold commas and line
+breaks): a row that breaks a rule (a wrong number of fields, text that is not UTF-8, a bad value) is kept as `rejected`
+with its reason and its line, never dropped (rows in = rows that apply + rows naming no KG edge + rows rejected); a
+file that is missing, not a regular file, too large or without the header is refused whole, its content never
+echoed. `resolve` finds the KG dataset and publications each row names (dataset by its KG id, in any case, or its
+DOI; publications by DOI). When several rows judge the same pair or edge, the latest one recorded on or before as_of
+applies (`applicable`): a later judgement replaces an earlier one from its day on.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
@@ -29,6 +35,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.paths import is_pseudo_file
 
 STEWARD_FILE = Path(__file__).resolve().parents[1] / "reference" / "steward_judgements.csv"
 STEWARD_COLUMNS: dict[str, str] = {
@@ -43,6 +50,13 @@ STEWARD_COLUMNS: dict[str, str] = {
     "judged_on": "When (YYYY-MM-DD): the judgement applies from that day on.",
 }
 APPLIES, NO_SUCH_EDGE, REJECTED = "applies", "no_such_edge", "rejected"
+# A steward file is a few hundred lines; a bigger file is not one (and would be read whole).
+MAX_FILE_BYTES = 10_000_000
+# A rationale is a sentence the reason quotes, not a document.
+MAX_RATIONALE_CHARACTERS = 1_000
+# The verdicts' span of DOMAIN.md's coherence scale: support is at least debated (0.5), a contradiction or a
+# supersession at most.
+VERDICT_COHERENCE = {"SUPPORTED": (0.5, 1.0), "CONTRADICTED": (0.0, 0.5), "SUPERSEDED": (0.0, 0.5)}
 STEWARD_VERDICTS = ("SUPPORTED", "CONTRADICTED", "SUPERSEDED")
 # Column names of the resolved rows (sql/steward_judgements.sql).
 RESOLVED_COLUMNS = (
@@ -62,7 +76,7 @@ class StewardJudgement(BaseModel):
     newer_doi: str | None = None
     verdict: Literal["SUPPORTED", "CONTRADICTED", "SUPERSEDED"]
     coherence: float = Field(ge=0.0, le=1.0, allow_inf_nan=False)
-    rationale: str = Field(min_length=1)
+    rationale: str = Field(min_length=1, max_length=MAX_RATIONALE_CHARACTERS)
     steward: str = Field(min_length=1)
     judged_on: date
 
@@ -86,34 +100,69 @@ class StewardJudgement(BaseModel):
             raise ValueError("an edge judgement has no newer_doi (use scope pair)")
         if self.scope == "pair" and self.newer_doi == self.publication_doi:
             raise ValueError("newer_doi is the publication itself")
+        low, high = VERDICT_COHERENCE[self.verdict]
+        if not low <= self.coherence <= high:
+            raise ValueError(f"a {self.verdict} verdict has a coherence from {low} to {high} on DOMAIN.md's scale, got {self.coherence}")
         return self
 
 
 def read_steward_file(path: Path = STEWARD_FILE) -> pd.DataFrame:
     """Every row of the steward file, checked: STEWARD_COLUMNS (canonical DOIs, coherence a float, judged_on a
-    date), `line` (its line in the file) and `status` / `reason`: '' and None when the row is well formed, REJECTED
-    and why (every broken rule, named by column) otherwise. A missing file is no judgement at all.
+    date), `line` (the line the row starts on) and `status` / `reason`: '' and None when the row is well formed,
+    REJECTED and why (every broken rule, named by column) otherwise. Blank lines are no rows. An empty file holds no
+    judgement.
 
     Raises:
-        ValueError: the file's header is not STEWARD_COLUMNS (naming what is missing or unknown).
+        FileNotFoundError: no file at `path` (a typo must not silently drop every judgement).
+        ValueError: `path` is not a regular file, is a kernel pseudo-file, is larger than MAX_FILE_BYTES, or its first
+            line is not STEWARD_COLUMNS (the file's content is never quoted: it may not be a steward file at all).
     """
     if not path.exists():
-        return pd.DataFrame(columns=[*STEWARD_COLUMNS, "line", "status", "reason"])
-    raw = pd.read_csv(path, dtype=str, keep_default_na=False, comment=None)
-    if list(raw.columns) != list(STEWARD_COLUMNS):
-        missing, unknown = sorted(set(STEWARD_COLUMNS) - set(raw.columns)), sorted(set(raw.columns) - set(STEWARD_COLUMNS))
-        raise ValueError(f"{path}: the header must be {','.join(STEWARD_COLUMNS)} (missing {missing}, unknown {unknown})")
-    rows = []
-    for offset, record in enumerate(raw.to_dict("records")):
-        line = offset + 2  # the header is line 1
+        raise FileNotFoundError(f"no steward file at {path}: fix the path, or create the file with its header line")
+    if not path.is_file() or is_pseudo_file(path):
+        raise ValueError(f"{path} is not a regular file: a steward file is a CSV file")
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise ValueError(f"{path} is {path.stat().st_size:,} bytes, more than a steward file holds ({MAX_FILE_BYTES:,})")
+    # undecodable bytes stay as surrogates, so the rows holding them are rejected one by one
+    reader = csv.reader(io.StringIO(path.read_bytes().decode("utf-8-sig", errors="surrogateescape"), newline=""))
+    header = next(reader, None)
+    columns = list(STEWARD_COLUMNS)
+    rows: list[dict] = []
+    if header is None:
+        return pd.DataFrame(columns=[*columns, "line", "status", "reason"])
+    if [name.strip() for name in header] != columns:
+        raise ValueError(
+            f"{path}: the first line must be the header {','.join(columns)}; it has {len(header)} fields, "
+            f"{len(set(header) - set(columns))} of them not steward columns"
+        )
+    end = reader.line_num
+    for record in reader:
+        line, end = end + 1, reader.line_num
+        if not any(cell.strip() for cell in record):
+            continue
+        problem = _row_problem(record, len(columns))
+        if problem:
+            rows.append({**dict.fromkeys(columns), "line": line, "status": REJECTED, "reason": problem})
+            continue
+        values = dict(zip(columns, record))
         try:
-            checked = StewardJudgement.model_validate({key: (value if value != "" else None) for key, value in record.items()})
+            checked = StewardJudgement.model_validate({key: (value if value.strip() != "" else None) for key, value in values.items()})
         except ValidationError as error:
             reason = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'row'}: {e['msg']}" for e in error.errors(include_url=False))
-            rows.append({**record, "coherence": None, "judged_on": None, "line": line, "status": REJECTED, "reason": reason})
+            rows.append({**values, "coherence": None, "judged_on": None, "line": line, "status": REJECTED, "reason": reason})
             continue
         rows.append({**checked.model_dump(), "line": line, "status": "", "reason": None})
-    return pd.DataFrame(rows, columns=[*STEWARD_COLUMNS, "line", "status", "reason"])
+    return pd.DataFrame(rows, columns=[*columns, "line", "status", "reason"])
+
+
+def _row_problem(record: list[str], expected: int) -> str | None:
+    """Why a CSV record cannot be a judgement before its values are read: its number of fields, or bytes that are
+    not UTF-8 text (decoded as surrogates)."""
+    if len(record) != expected:
+        return f"{len(record)} fields, {expected} expected (a comma inside a rationale needs the rationale in double quotes)"
+    if any("\udc80" <= character <= "\udcff" for cell in record for character in cell):
+        return "not UTF-8 text (save the file as UTF-8)"
+    return None
 
 
 def resolve(judgements: pd.DataFrame, datasets: pd.DataFrame, publications: pd.DataFrame, edges: pd.DataFrame) -> pd.DataFrame:
@@ -127,18 +176,19 @@ def resolve(judgements: pd.DataFrame, datasets: pd.DataFrame, publications: pd.D
 
     Returns:
         Rows in file order. A well-formed row whose dataset and publication make a KG edge APPLIES (its newer work
-        keyed by its KG id, or 'doi:<doi>' when the KG lacks it); else NO_SUCH_EDGE with what was not found. The
-        same judgement target named twice: the later line applies, the earlier one is REJECTED as replaced.
+        keyed by its KG id, or 'doi:<doi>' when the KG lacks it); else NO_SUCH_EDGE with what was not found. A row a
+        later-dated judgement of the same pair or edge replaces keeps APPLIES, its reason saying from when
+        (`applicable` picks the judgement that holds on a given as_of).
     """
     dataset_by_doi = dict(zip(datasets["doi"], datasets["dataset_id"]))
-    known_datasets = set(datasets["dataset_id"])
+    dataset_by_id = {str(dataset_id).casefold(): dataset_id for dataset_id in datasets["dataset_id"]}
     publication_by_doi = publications.dropna(subset=["doi"]).drop_duplicates("doi").set_index("doi")["publication_id"]
     edge_set = set(zip(edges["dataset_id"], edges["publication_id"]))
     rows = []
     for row in judgements.to_dict("records"):
         resolved = {**row, "dataset_id": None, "publication_id": None, "newer_publication_id": None}
         if row["status"] != REJECTED:
-            dataset_id = row["dataset"] if row["dataset"] in known_datasets else dataset_by_doi.get(canonical_doi(row["dataset"]))
+            dataset_id = dataset_by_id.get(row["dataset"].casefold()) or dataset_by_doi.get(canonical_doi(row["dataset"]))
             publication_id = publication_by_doi.get(row["publication_doi"])
             newer = row["newer_doi"] if isinstance(row["newer_doi"], str) else None
             resolved |= {
@@ -149,15 +199,10 @@ def resolve(judgements: pd.DataFrame, datasets: pd.DataFrame, publications: pd.D
             resolved |= {"status": NO_SUCH_EDGE, "reason": missing} if missing else {"status": APPLIES, "reason": None}
         rows.append(resolved)
     frame = pd.DataFrame(rows, columns=list(RESOLVED_COLUMNS))
-    applies = frame["status"] == APPLIES
-    target = frame[["scope", "dataset_id", "publication_id", "newer_publication_id"]].fillna("").astype(str).agg("|".join, axis=1)
-    last = target[applies].drop_duplicates(keep="last")
-    line_of = dict(zip(last, frame.loc[last.index, "line"]))
-    replaced = applies & ~frame.index.isin(last.index)
-    frame.loc[replaced, "status"] = REJECTED
-    frame.loc[replaced, "reason"] = [
-        f"replaced by line {line_of[key]}, which judges the same {scope}" for key, scope in zip(target[replaced], frame.loc[replaced, "scope"])
-    ]
+    applies = frame[frame["status"] == APPLIES].assign(target=lambda f: _targets(f))
+    for _, same in applies.sort_values(["judged_on", "line"]).groupby("target", sort=False):
+        for earlier, later in zip(same.itertuples(), same.iloc[1:].itertuples()):
+            frame.loc[earlier.Index, "reason"] = f"line {later.line} (judged on {later.judged_on}) replaces it from that day"
     return frame
 
 
@@ -172,9 +217,19 @@ def _what_is_missing(row: Mapping, dataset_id: str | None, publication_id: str |
 
 
 def applicable(resolved: pd.DataFrame, scope: str, as_of: date) -> pd.DataFrame:
-    """The rows of `scope` that apply as of `as_of` (status APPLIES, judged_on on or before it)."""
+    """The rows of `scope` that apply as of `as_of`: status APPLIES, judged_on on or before it, and for each pair or
+    edge judged more than once the latest such judgement (the later line on the same day)."""
     judged_on = pd.to_datetime(resolved["judged_on"]).dt.date
-    return resolved[(resolved["status"] == APPLIES) & (resolved["scope"] == scope) & (judged_on <= as_of)]
+    known = resolved[(resolved["status"] == APPLIES) & (resolved["scope"] == scope) & (judged_on <= as_of)]
+    latest = known.assign(target=_targets(known)).sort_values(["judged_on", "line"]).drop_duplicates("target", keep="last")
+    return latest.drop(columns="target").sort_values("line")
+
+
+def _targets(frame: pd.DataFrame) -> pd.Series:
+    """What a row judges: scope, dataset, publication and newer work, as one key."""
+    if frame.empty:
+        return pd.Series(dtype=object, index=frame.index)
+    return frame[["scope", "dataset_id", "publication_id", "newer_publication_id"]].fillna("").astype(str).agg("|".join, axis=1)
 
 
 def steward_judge(steward: str) -> str:

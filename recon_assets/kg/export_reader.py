@@ -26,6 +26,7 @@ import pyarrow.compute as pc
 from lxml import etree
 
 from recon_assets.kg.cypher_export import cypher_rows
+from recon_assets.paths import is_pseudo_file
 
 BATCH_LINES = 50_000
 # Longest JSON line read whole. The largest real element (a Dataset with its abstract) is a few hundred KB;
@@ -94,16 +95,6 @@ class ReadStats:
     skipped_statements: dict[str, int] = field(default_factory=dict)
 
 
-_PSEUDO_FILESYSTEMS = (Path("/proc"), Path("/sys"), Path("/dev"))
-
-
-def _is_pseudo_file(path: Path) -> bool:
-    """True for a file under /proc, /sys or /dev (after resolving links): the kernel reports such files as regular
-    files of 0 bytes whose reads return live process or device state (the environment, with its keys)."""
-    resolved = path.resolve()
-    return any(resolved.is_relative_to(root) for root in _PSEUDO_FILESYSTEMS)
-
-
 def detect_format(path: Path) -> KgFormat:
     """Detect the export format from the file's first bytes (not its extension).
 
@@ -115,7 +106,7 @@ def detect_format(path: Path) -> KgFormat:
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise KgExportError(f"KG export {path} is not a regular file")
-        if _is_pseudo_file(path):
+        if is_pseudo_file(path):
             raise KgExportError(f"KG export {path} is a kernel pseudo-file (/proc, /sys or /dev), not a KG export file")
         with path.open("rb") as handle:
             head = handle.read(_SNIFF_BYTES)
