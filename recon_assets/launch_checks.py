@@ -1,7 +1,7 @@
 """Settings checked when a run is launched, not when a step runs (issue 11).
 
 Dagster checks a run's config against each op's config schema at launch: types and required fields. The rules of
-our pydantic settings models (ranges, weights summing to 1, thresholds in order: `reliability.settings`,
+our pydantic settings models (ranges, weights summing to 1: `reliability.settings`,
 `verdicts.critic.VerdictRules`, ...) only run when a step builds its config, minutes into a run. `settings_problems`
 runs them on a run's config up front, and `ValidatingRunCoordinator` (the instance's run coordinator in this repo's
 dagster.yaml) refuses a run from the UI, the CLI or a schedule whose settings break one: the run ends FAILURE before

@@ -310,3 +310,52 @@ def test_offline_nothing_is_asked_and_every_cited_doi_says_why(tmp_path):
     assert _query(database, "SELECT count(*) FROM openalex_citing_cache") == [(0,)]
     assert _query(database, "SELECT count(*) FROM openalex_citing_works WHERE status = 'none' AND fetched_at IS NULL")[0][0] == 2
     assert _query(database, "SELECT count(*) FROM openalex_usage") == [(0,)]
+
+
+# --- hostile-pass findings: a cursor that never ends, a page larger than asked, works that fail the schema ---
+
+
+class _EndlessCursor(FakeOpenAlex):
+    """Every cursor page answers one work and the same next cursor."""
+
+    def _citing_page(self, expression, query, per_page):
+        page = super()._citing_page(expression, {**query, "cursor": ["*"]}, 1)
+        page["meta"]["next_cursor"] = "same-cursor"
+        return page
+
+
+def test_a_cursor_that_never_ends_stops_the_query_not_the_budget():
+    query = CitingQuery((MOST_CITED_ID,), ALL_CITING, ("publication_date", "desc"), per_page=200, all_pages=True)
+    budget = ListCallBudget(3000, "test")
+    fake = _EndlessCursor(WORKS)
+    with serve_on_loopback(fake) as base:
+        fetch = citing_works.fetch_citing([query], _client(base, budget).citing_works)
+    assert len(fake.requests) == 2 and budget.spent == 2  # the second answer repeats the cursor: stop
+    assert "OpenAlex's paging did not end (a cursor came back twice)" in fetch.failed[MOST_CITED_ID]
+
+
+class _Flooding(FakeOpenAlex):
+    """Answers a page of 3 works with 7 (more than per-page)."""
+
+    def _citing_page(self, expression, query, per_page):
+        return super()._citing_page(expression, query, 7)
+
+
+def test_a_page_larger_than_asked_is_cut_and_counted():
+    query = CitingQuery((MOST_CITED_ID,), MOST_CITED, ("cited_by_count", "desc"), per_page=3, all_pages=False)
+    with serve_on_loopback(_Flooding(WORKS)) as base:
+        client = _client(base)
+        works = client.citing_works(query)
+    assert len(works) == 3 and client.works_beyond_page == 4
+
+
+def test_works_that_fail_the_schema_never_make_a_cited_work_none_or_complete():
+    query = CitingQuery((MOST_CITED_ID, "W0000000001"), ALL_CITING, ("publication_date", "desc"), 200, all_pages=False)
+    citing = [work for work in WORKS if short_work_id(work["id"]) in CITED_BY[MOST_CITED_ID]]
+    broken = [{**work, "publication_year": "2020"} for work in citing[:2]]
+    fetch = citing_works.fetch_citing([query], lambda _: [*broken, *citing[2:]])
+    assert fetch.invalid == 2 and MOST_CITED_ID in fetch.partial
+    # the other cited work got nothing but unreadable works may have been its: not "none", asked again next run
+    assert "W0000000001" in fetch.failed and "fail the schema" in fetch.failed["W0000000001"]
+    rows = citing_works.cache_rows(fetch, {MOST_CITED_ID: 7}, [query], fetched_at=datetime.now(timezone.utc))
+    assert rows.set_index("openalex_id")["complete"].to_dict() == {MOST_CITED_ID: False}

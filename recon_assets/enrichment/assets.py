@@ -16,8 +16,8 @@ from recon_assets.credentials import redact
 from recon_assets.enrichment import crossref as crossref_records
 from recon_assets.enrichment import citing_works
 from recon_assets.enrichment import crossref_relations as relations
-from recon_assets.enrichment.citing_plan import SELECTIONS, CitedWork, plan_citing_queries, planned_list_calls
-from recon_assets.enrichment.openalex_client import ERROR, MISMATCH, STATUSES, cache_rows, stale_dois
+from recon_assets.enrichment.citing_plan import SELECTIONS, CitedWork, CitingQuery, plan_citing_queries, planned_list_calls
+from recon_assets.enrichment.openalex_client import ERROR, MISMATCH, STATUSES, ListCallBudget, cache_rows, stale_dois
 from recon_assets.enrichment.openalex_records import INVALID_RECORD, openalex_rows, unusable_cache_rows
 from recon_assets.enrichment.openalex_usage import record_usage, run_allowance, spent_on
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
@@ -196,9 +196,9 @@ def openalex_citing_works(
             f"citing works: {len(counts):,} cited works known to OpenAlex, {len(due):,} due; {len(queries):,} queries planned "
             f"(about {planned_list_calls(queries):,} list calls), {budget.allowed:,} allowed ({budget.why})"
         )
-        fetch = _fetch_citing(context, openalex, budget, queries)
+        fetch, citing_requests, beyond_page = _fetch_citing(context, openalex, budget, queries)
         upsert(con, "openalex_citing_cache", citing_works.cache_rows(fetch, due, queries, fetched_at=now))
-        requests = lookup.requests + fetch.queries_run
+        requests = lookup.requests + citing_requests
         record_usage(con, day=now.date(), run_id=context.run.run_id, asset="openalex_citing_works", list_calls=budget.spent, requests=requests)
         cache = con.execute("SELECT * FROM openalex_citing_cache WHERE list_contains(?, openalex_id)", [list(counts)]).df()
         lookup_errors = {result.doi: redact(result.error) for result in lookup.results if result.status in (ERROR, MISMATCH)}
@@ -231,6 +231,8 @@ def openalex_citing_works(
         "openalex_daily_list_calls": openalex.daily_list_calls,
         "cited_works_left_for_next_run": len(left_out),
         "returned_works_unusable": fetch.unusable,
+        "returned_works_beyond_page_cut": beyond_page,
+        "cited_works_listed_in_part": len(fetch.partial),
         "returned_works_invalid": fetch.invalid,
         "returned_works_invalid_examples": fetch.invalid_examples,
         "dataset_records_dropped_from_cache": len(dropped),
@@ -253,13 +255,16 @@ def openalex_citing_works(
     return dg.MaterializeResult(metadata={**metadata, **figures})
 
 
-def _fetch_citing(context: dg.AssetExecutionContext, openalex: OpenAlexResource, budget, queries) -> citing_works.CitingFetch:
+def _fetch_citing(
+    context: dg.AssetExecutionContext, openalex: OpenAlexResource, budget: ListCallBudget, queries: list[CitingQuery]
+) -> tuple[citing_works.CitingFetch, int, int]:
     """Run `queries` with a budgeted client, logging progress every 100 queries; offline or without a key nothing
-    is asked and every queried work is failed with the reason."""
+    is asked and every queried work is failed with the reason. Returns the fetch, the HTTP requests sent and the
+    works past a page's size that were cut."""
     client = openalex.client(budget)
     if client is None:
         why = "OpenAlex offline: not asked" if openalex.offline else "OPENALEX_API_KEY is not set: not asked"
-        return citing_works.CitingFetch(failed={cited_id: why for query in queries for cited_id in query.cited_ids})
+        return citing_works.CitingFetch(failed={cited_id: why for query in queries for cited_id in query.cited_ids}), 0, 0
 
     def ask(query):
         asked = next(counter)
@@ -268,7 +273,8 @@ def _fetch_citing(context: dg.AssetExecutionContext, openalex: OpenAlexResource,
         return client.citing_works(query)
 
     counter = itertools.count()
-    return citing_works.fetch_citing(queries, ask)
+    fetch = citing_works.fetch_citing(queries, ask)
+    return fetch, client.requests_sent, client.works_beyond_page
 
 
 @dg.asset(kinds={"duckdb", "crossref"}, **ENRICHMENT)

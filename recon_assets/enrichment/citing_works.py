@@ -83,13 +83,15 @@ class CitingFetch:
     """What `fetch_citing` did: the citing works of each fully fetched cited id ({cited id: {citing id: record with
     its `selections`}}), the ids it could not fetch with why, the queries run, why it stopped early if it did, how
     many returned works were invalid (failed `OpenAlexCitingWork`; the first `MAX_INVALID_EXAMPLES` reasons, each
-    with the work's id when it has one) and how many unusable (citing none of the asked-for works)."""
+    with the work's id when it has one) and how many unusable (citing none of the asked-for works); `partial`: cited
+    ids whose list misses works OpenAlex returned but that could not be read (cached, never as complete)."""
 
     works: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     failed: dict[str, str] = field(default_factory=dict)
     queries_run: int = 0
     stopped: str | None = None
     unusable: int = 0
+    partial: set[str] = field(default_factory=set)
     invalid: int = 0
     invalid_examples: list[str] = field(default_factory=list)
 
@@ -121,10 +123,12 @@ def fetch_citing(queries: Sequence[CitingQuery], ask: Callable[[CitingQuery], li
             continue
         result.queries_run += 1
         asked = set(query.cited_ids)
+        invalid_before, first_problem = result.invalid, None
         for work in answer:
             problem = invalid_reason(work, OpenAlexCitingWork)
             if problem:
                 result.invalid += 1
+                first_problem = first_problem or problem
                 if len(result.invalid_examples) < MAX_INVALID_EXAMPLES:
                     work_id = work.get("id") if isinstance(work, Mapping) else None
                     result.invalid_examples.append(f"{short_work_id(work_id)[:40] if isinstance(work_id, str) else 'a work'}: {problem}")
@@ -138,6 +142,11 @@ def fetch_citing(queries: Sequence[CitingQuery], ask: Callable[[CitingQuery], li
                 kept = found.setdefault(cited_id, {}).setdefault(record["openalex_id"], record | {"selections": []})
                 if query.selection not in kept["selections"]:
                     kept["selections"].append(query.selection)
+        if result.invalid > invalid_before:
+            # some works could not be read: what this query lists is not the whole answer (never "none", never complete)
+            why = f"{result.invalid - invalid_before} of the {len(answer)} works OpenAlex returned fail the schema (first: {first_problem}): asked again next run"
+            result.failed.update({cited_id: why for cited_id in asked if not found.get(cited_id)})
+            result.partial.update(cited_id for cited_id in asked if found.get(cited_id))
         for cited_id in asked:
             found.setdefault(cited_id, {})
     result.works = {cited_id: works for cited_id, works in found.items() if cited_id not in result.failed}
@@ -150,7 +159,7 @@ def cache_rows(fetch: CitingFetch, counts: Mapping[str, int], queries: Iterable[
     id as the works cache holds it. `complete`: all its citing works were asked for (an ALL_CITING query)."""
     whole = {cited_id for query in queries if query.selection == ALL_CITING for cited_id in query.cited_ids}
     rows = [
-        (cited_id, int(counts.get(cited_id, 0)), json.dumps(list(works.values())), cited_id in whole, fetched_at)
+        (cited_id, int(counts.get(cited_id, 0)), json.dumps(list(works.values())), cited_id in whole and cited_id not in fetch.partial, fetched_at)
         for cited_id, works in fetch.works.items()
     ]
     return pd.DataFrame(rows, columns=["openalex_id", "cited_by_count", "works", "complete", "fetched_at"])

@@ -92,6 +92,14 @@ class BudgetSpent(Exception):
         self.reset_seconds = reset_seconds
 
 
+# Pages one citing-works query may take: the plan expects one (a group's counts fit a page); ten hold 2,000 works.
+MAX_PAGES_PER_QUERY = 10
+
+
+class PagingRunaway(Exception):
+    """A cursor-paged query did not end: a cursor came back twice, or it ran past MAX_PAGES_PER_QUERY pages."""
+
+
 class ListCallBudget:
     """The OpenAlex list calls a run may spend (`citing_plan` says what a call costs): `allowed` calls, and `why`
     that many (which limit set it), said when the budget runs out.
@@ -198,6 +206,8 @@ class OpenAlexClient:
         self.max_retry_after = retry.max_retry_after
         self._retrying = retry.retrying(_is_transient)
         self._requests = 0
+        self.requests_sent = 0  # every HTTP attempt of the client's life (fetch's report counts its own)
+        self.works_beyond_page = 0
         self.budget = budget
 
     def fetch(self, dois: Iterable[str]) -> FetchReport:
@@ -236,6 +246,7 @@ class OpenAlexClient:
         Raises:
             BudgetSpent: OpenAlex's daily budget, or this client's `ListCallBudget`, is spent (the pages fetched
                 before are lost to the caller: a query is kept whole or not at all).
+            PagingRunaway: the paging did not end (a repeated cursor, or MAX_PAGES_PER_QUERY pages).
             requests.RequestException: a request failed after the retries.
         """
         built = Works(self.session).filter_or(cites=list(query.cited_ids))
@@ -244,12 +255,19 @@ class OpenAlexClient:
         built = built.select(list(CITING_FIELDS)).sort(**{query.sort[0]: query.sort[1]})
         works: list[dict[str, Any]] = []
         cursor: str | None = "*"
+        seen: set[str] = set()
         while cursor:
+            if cursor in seen or len(seen) >= MAX_PAGES_PER_QUERY:
+                why = "a cursor came back twice" if cursor in seen else f"more than {MAX_PAGES_PER_QUERY} pages"
+                raise PagingRunaway(f"OpenAlex's paging did not end ({why}) after {len(works):,} works")
+            seen.add(cursor)
             page = self._call(
                 lambda: built.get(per_page=query.per_page, cursor=cursor if query.all_pages else None),
                 list_calls=query.list_calls_per_page,
             )
-            works += [dict(work) for work in page]
+            # a page holding more than was asked is cut to its size (a faulty server must not flood the cache)
+            self.works_beyond_page += max(0, len(page) - query.per_page)
+            works += [dict(work) for work in list(page)[: query.per_page]]
             cursor = page.meta.get("next_cursor") if query.all_pages and len(page) else None
         return works
 
@@ -285,6 +303,7 @@ class OpenAlexClient:
             if self.budget is not None:
                 self.budget.charge(list_calls)
             self._requests += 1
+            self.requests_sent += 1
             try:
                 return request()
             except requests.HTTPError as error:
