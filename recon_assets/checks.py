@@ -14,7 +14,7 @@ from recon_assets.enrichment.assets import openalex_works
 from recon_assets.judgement.offline_judge import VERDICTS
 from recon_assets.kg.assets import kg_snapshot, publications, research_areas_from_kg
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.quality import (
+from recon_assets.shared.quality import (
     doi_is_well_formed,
     share_by_group,
     validate_edge_reliability,

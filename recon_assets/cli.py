@@ -13,11 +13,11 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from recon_assets.credentials import redact
-from recon_assets.display import terminal_text
+from recon_assets.shared.credentials import redact
+from recon_assets.shared.display import terminal_text
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.paths import database_path
+from recon_assets.shared.paths import database_path
 from pydantic import ValidationError
 
 from recon_assets.reliability.reasons import reliability_text

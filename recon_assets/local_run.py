@@ -23,11 +23,11 @@ import duckdb
 from dagster._core.utils import make_new_run_id
 from filelock import FileLock, Timeout
 
-from recon_assets.credentials import redact, usable_secrets
-from recon_assets.display import TerminalSafeStream, terminal_text
+from recon_assets.shared.credentials import redact, usable_secrets
+from recon_assets.shared.display import TerminalSafeStream, terminal_text
 from recon_assets.instance_health import PoolWaitTimeout, PoolWatchdog, run_tags, wait_for_pool
 from recon_assets.kg.export_reader import detect_format
-from recon_assets.paths import REPO_ROOT, database_path
+from recon_assets.shared.paths import REPO_ROOT, database_path
 from recon_assets.resources import AS_OF_TAG, openalex_offline, parse_as_of
 
 # Dagster's run tags for a partition range, read by single-run backfills (dagster._core.storage.tags).

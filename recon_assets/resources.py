@@ -24,7 +24,7 @@ import dagster as dg
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
-from recon_assets.credentials import usable_secrets
+from recon_assets.shared.credentials import usable_secrets
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.judgement import llm_cache
@@ -32,7 +32,7 @@ from recon_assets.judgement.groq_client import GroqJudgeClient, GroqJudgeSetting
 from recon_assets.judgement.llm_judge import LlmJudgeReport, TriageRules, judge_candidates
 from recon_assets.kg.hub_source import DEFAULT_DEADLINE_SECONDS as HUB_DEADLINE_SECONDS
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, download_kg_export
-from recon_assets.paths import REPO_ROOT, database_path
+from recon_assets.shared.paths import REPO_ROOT, database_path
 
 SAMPLE_KG_PATH = REPO_ROOT / "data" / "sample" / "graph.json"
 SAMPLE_OPENALEX_RECORDING = REPO_ROOT / "data" / "sample" / "openalex_cache.json"

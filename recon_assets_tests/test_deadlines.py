@@ -12,7 +12,7 @@ import dagster as dg
 import huggingface_hub
 import pytest
 
-from recon_assets.deadlines import DeadlineExceeded, call_with_deadline
+from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 from recon_assets.enrichment import crossref
 from recon_assets.enrichment.openalex_client import ERROR
 from recon_assets.kg.hub_source import KgDownloadError

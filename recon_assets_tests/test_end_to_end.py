@@ -16,10 +16,10 @@ import respx
 from recon_assets.cli import explain_doi
 from recon_assets.definitions import ASSETS
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.paths import REPO_ROOT
+from recon_assets.shared.paths import REPO_ROOT
 from recon_assets.reliability.labels import LABELS
 from recon_assets.resources import CrossrefResource
-from recon_assets.sql_files import load_sql
+from recon_assets.shared.sql_files import load_sql
 
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
 from recon_assets_tests.pipeline_runs import AREAS, AS_OF, SAMPLE_CYPHER, SAMPLE_GRAPHML, SAMPLE_JSONL, pipeline_defs, run_pipeline

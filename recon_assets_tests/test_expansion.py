@@ -18,8 +18,8 @@ from recon_assets.enrichment.openalex_client import OpenAlexClient, cache_rows, 
 from recon_assets.enrichment.openalex_records import work_columns
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.reliability.scoring import score_edges
-from recon_assets.sql_files import load_sql
-from recon_assets.storage import replace_partitions
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.storage import replace_partitions
 from recon_assets.verdicts.critic import Edge, VerdictRules, sufficiency
 from recon_assets.verdicts.expansion import (
     CACHE_SOURCE,

@@ -3,7 +3,7 @@ import json
 import pandas as pd
 import pytest
 
-from recon_assets.quality import (
+from recon_assets.shared.quality import (
     doi_is_well_formed,
     share_by_group,
     validate_edge_reliability,

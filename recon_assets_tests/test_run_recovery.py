@@ -24,7 +24,7 @@ from dagster._core.storage.dagster_run import DagsterRun
 from dagster._core.utils import make_new_run_id
 
 from recon_assets.instance_health import HOST_TAG, PID_TAG, POOL, pool_holders, reclaim_dead_runs, wait_for_pool
-from recon_assets.paths import REPO_ROOT
+from recon_assets.shared.paths import REPO_ROOT
 
 from recon_assets_tests.pipeline_runs import AS_OF
 

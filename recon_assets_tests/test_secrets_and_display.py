@@ -16,13 +16,13 @@ import duckdb
 import pytest
 
 from recon_assets.cli import explain_doi
-from recon_assets.credentials import REDACTED, UnusableSecretError, redact, usable_secrets
-from recon_assets.display import markdown_text, terminal_text
+from recon_assets.shared.credentials import REDACTED, UnusableSecretError, redact, usable_secrets
+from recon_assets.shared.display import markdown_text, terminal_text
 from recon_assets.enrichment.openalex_client import ERROR, FOUND, OpenAlexClient
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.local_run import PreflightError, _preflight
-from recon_assets.metadata import table_metadata
+from recon_assets.shared.metadata import table_metadata
 from recon_assets.resources import OpenAlexResource
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
@@ -236,7 +236,7 @@ def test_explain_prints_kg_text_as_data(sample_run, tmp_path, capsys):
 def test_recon_run_output_goes_through_terminal_text_keeping_line_breaks():
     import io
 
-    from recon_assets.display import TerminalSafeStream
+    from recon_assets.shared.display import TerminalSafeStream
 
     underlying = io.StringIO()
     stream = TerminalSafeStream(underlying)

@@ -19,7 +19,7 @@ from recon_assets.kg.typed_tables import (
     lists_by_key,
     node_index,
 )
-from recon_assets.sql_files import load_sql
+from recon_assets.shared.sql_files import load_sql
 
 LATEST = 2027
 RS = "10.3390/rs12081239"

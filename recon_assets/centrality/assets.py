@@ -8,8 +8,8 @@ from recon_assets.centrality.pagerank import CITATION_SATURATION
 from recon_assets.centrality.pagerank import publication_centrality as compute_publication_centrality
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_citations, publications
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.metadata import table_metadata
-from recon_assets.storage import replace_table
+from recon_assets.shared.metadata import table_metadata
+from recon_assets.shared.storage import replace_table
 
 REFERENCE_METHOD = (
     "PageRank read as citations: (pagerank - floor) / (0.85 * floor / mean_out_degree) citation equivalents, "

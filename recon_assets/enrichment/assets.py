@@ -12,7 +12,7 @@ import pandas as pd
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
-from recon_assets.credentials import redact
+from recon_assets.shared.credentials import redact
 from recon_assets.enrichment import crossref as crossref_records
 from recon_assets.enrichment import citing_works
 from recon_assets.enrichment import crossref_relations as relations
@@ -21,11 +21,11 @@ from recon_assets.enrichment.openalex_client import ERROR, MISMATCH, STATUSES, L
 from recon_assets.enrichment.openalex_records import INVALID_RECORD, openalex_rows, unusable_cache_rows
 from recon_assets.enrichment.openalex_usage import record_usage, run_allowance, spent_on
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
-from recon_assets.metadata import table_metadata
+from recon_assets.shared.metadata import table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.resources import CrossrefResource, OpenAlexResource
-from recon_assets.sql_files import load_sql
-from recon_assets.storage import replace_partitions, transaction, upsert
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.storage import replace_partitions, transaction, upsert
 
 ENRICHMENT = dict(
     deps=[publications, publication_research_areas],

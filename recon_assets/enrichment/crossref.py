@@ -38,8 +38,8 @@ import json
 import httpx
 import pandas as pd
 
-from recon_assets.credentials import redact
-from recon_assets.deadlines import DeadlineExceeded, call_with_deadline
+from recon_assets.shared.credentials import redact
+from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 from recon_assets.enrichment.openalex_records import is_retraction_notice
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi

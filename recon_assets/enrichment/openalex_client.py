@@ -40,8 +40,8 @@ import pandas as pd
 import pyalex
 import requests
 
-from recon_assets.credentials import redact
-from recon_assets.deadlines import DeadlineExceeded, call_with_deadline
+from recon_assets.shared.credentials import redact
+from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 from recon_assets.enrichment.citing_plan import LIST_CALL, CitingQuery
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_requests
 from recon_assets.enrichment.openalex_records import CITING_FIELDS, SELECT_FIELDS, invalid_reason

@@ -13,7 +13,7 @@ from datetime import date, datetime, timezone
 import duckdb
 
 from recon_assets.enrichment.openalex_client import ListCallBudget
-from recon_assets.sql_files import load_sql
+from recon_assets.shared.sql_files import load_sql
 
 
 def spent_on(con: duckdb.DuckDBPyConnection, day: date) -> dict[str, int]:

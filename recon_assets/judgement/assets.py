@@ -42,12 +42,12 @@ from recon_assets.kg.assets import (
 )
 from recon_assets.enrichment.assets import crossref_relations, openalex_citing_works
 from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.metadata import per_partition_figures, table_metadata
+from recon_assets.shared.metadata import per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.signals import citation_centrality
 from recon_assets.resources import AsOfDate, GroqJudgeResource
-from recon_assets.sql_files import load_sql
-from recon_assets.storage import replace_partitions, replace_table, upsert
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.storage import replace_partitions, replace_table, upsert
 
 # The judge's source and its cue file: editing a cue re-judges even when JUDGE_VERSION was not bumped.
 _JUDGE_CODE = hashlib.sha256(

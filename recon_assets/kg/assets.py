@@ -14,10 +14,10 @@ from recon_assets.kg.typed_tables import (
     build_research_areas,
     node_index,
 )
-from recon_assets.metadata import column_schema, table_metadata
+from recon_assets.shared.metadata import column_schema, table_metadata
 from recon_assets.resources import KgExportSource
-from recon_assets.sql_files import load_sql
-from recon_assets.storage import replace_table
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.storage import replace_table
 
 OWNERS = ["team:recon"]
 KG = dict(group_name="kg", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")

@@ -32,8 +32,8 @@ from recon_assets.kg.export_reader import (
     read_export,
 )
 from recon_assets.kg.schema import RELATIONSHIP_TYPES
-from recon_assets.sql_files import load_sql
-from recon_assets.storage import transaction
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.storage import transaction
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from recon_assets.lifecycle.cmr import shipped_collection_progress, shipped_coll
 from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED
 from recon_assets.lifecycle.lineage import dataset_lineage as build_dataset_lineage
 from recon_assets.lifecycle.versions import curated_lifecycle
-from recon_assets.metadata import table_metadata
-from recon_assets.storage import replace_table
+from recon_assets.shared.metadata import table_metadata
+from recon_assets.shared.storage import replace_table
 
 _FROM_DATASETS = [("datasets", "short_name"), ("datasets", "long_name"), ("datasets", "doi"), ("datasets", "cmr_id")]
 

@@ -19,14 +19,14 @@ from recon_assets.kg.assets import (
 )
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.metadata import distribution, per_partition_figures, table_metadata
+from recon_assets.shared.metadata import distribution, per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.labels import EVIDENCE, LABELS, UNVERIFIED
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.resources import AsOfDate
-from recon_assets.sql_files import load_sql
-from recon_assets.storage import replace_partitions
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.storage import replace_partitions
 
 
 @dg.asset(

@@ -11,12 +11,12 @@ from recon_assets.judgement.assets import coherence_judgements, recorded_dispute
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.metadata import distribution, per_partition_figures, table_metadata
+from recon_assets.shared.metadata import distribution, per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.resources import AsOfDate
-from recon_assets.sql_files import load_sql
-from recon_assets.storage import replace_partitions, upsert
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.storage import replace_partitions, upsert
 from recon_assets.verdicts.critic import VERDICTS, VerdictRules
 from recon_assets.verdicts.dataset_judgements import (
     dataset_evidence,

@@ -37,7 +37,7 @@ from recon_assets.kg.authors import citation_tag
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.years import parse_year
 from recon_assets.reliability.labels import UNVERIFIED
-from recon_assets.sql_files import load_sql
+from recon_assets.shared.sql_files import load_sql
 from recon_assets.verdicts.critic import Edge, ExpansionRound, VerdictRules
 
 CACHE_SOURCE, ENRICHMENT_SOURCE = "OpenAlex cache", "OpenAlex citing works"

@@ -3,7 +3,7 @@
 import os
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DB_PATH = Path("data") / "recon.duckdb"
 
 

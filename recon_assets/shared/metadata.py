@@ -9,7 +9,7 @@ import dagster as dg
 import duckdb
 import pandas as pd
 
-from recon_assets.display import markdown_table
+from recon_assets.shared.display import markdown_table
 from recon_assets.table_docs import TABLE_DOCS
 
 PREVIEW_ROWS = 5

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from recon_assets.paths import REPO_ROOT
+from recon_assets.shared.paths import REPO_ROOT
 
 SQL_DIR = REPO_ROOT / "sql"
 

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import duckdb
 import pandas as pd
 
-from recon_assets.sql_files import load_sql
+from recon_assets.shared.sql_files import load_sql
 from recon_assets.table_docs import TABLE_DOCS
 
 
