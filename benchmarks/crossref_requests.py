@@ -26,7 +26,7 @@ import respx
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment.assets import crossref_relations, crossref_retractions
-from recon_assets.resources import CrossrefResource
+from recon_assets.enrichment.resources import CrossrefResource
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
 
 AREA = "floods"

@@ -29,7 +29,7 @@ import respx
 
 from recon_assets.judgement.groq_client import GroqJudgeClient, GroqJudgeSettings
 from recon_assets.judgement.llm_judge import pair_texts
-from recon_assets.resources import GroqJudgeResource
+from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets_tests.groq_fakes import ABSTRACTS, BASE_URL, COMPLETIONS, FakeClock, FakeGroq
 
 UNHURRIED = dict(requests_per_minute=10**6, tokens_per_minute=10**8, max_requests_per_run=10**6,

@@ -99,7 +99,7 @@ def serve(profile_dir: Path | None) -> None:
 
     from recon_assets.definitions import build_defs
     from recon_assets.partitions import research_area_partitions
-    from recon_assets.resources import resources_from_environment
+    from recon_assets.definitions import resources_from_environment
 
     context = {"dg": dg, "defs": build_defs(resources_from_environment()), "areas": research_area_partitions.get_partition_keys()}
     _emit({"stage": "baseline", "import_s": time.monotonic() - started, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
@@ -255,7 +255,7 @@ LOAD_COLUMNS_SQL = (
     "columns={type: 'VARCHAR', id: 'VARCHAR', labels: 'VARCHAR[]', label: 'VARCHAR', start: 'STRUCT(id VARCHAR)', "
     "\"end\": 'STRUCT(id VARCHAR)', properties: 'JSON'})"
 )
-REFERENCE_MEMORY_LIMIT = "3GB"  # recon_assets.resources.DEFAULT_DUCKDB_MEMORY_LIMIT, not imported: see run_floor
+REFERENCE_MEMORY_LIMIT = "3GB"  # recon_assets.shared.database.DEFAULT_DUCKDB_MEMORY_LIMIT, not imported: see run_floor
 # Each reference is timed this many times and the best kept: on a shared machine noise only adds time, and a
 # low floor is the strict one for ingest_over_floor.
 REFERENCE_REPEATS = 3

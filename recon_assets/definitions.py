@@ -5,15 +5,30 @@ kg_snapshot -> publications, datasets -> dataset_publication_edges, publication_
 -> publication_centrality
 -> coherence_judgements, recorded_disputes (per research area) -> edge_reliability (per research area)
 -> dataset_verdicts (per research area)
+
+The resources are configured from the environment when the definitions load (an empty variable counts as unset):
+RECON_KG_PATH (a local export; default the shipped sample), RECON_KG_SOURCE=huggingface with
+RECON_HF_FILENAME / RECON_HF_REVISION (the real KG), RECON_DB_PATH (default data/recon.duckdb),
+RECON_DUCKDB_MEMORY_LIMIT (DuckDB's memory_limit, default 3GB), RECON_AS_OF (YYYY-MM-DD; default the day a run was
+created), OpenAlex online whenever OPENALEX_API_KEY is set (RECON_OPENALEX=offline opts out: the recorded OpenAlex
+cache, no request; RECON_OPENALEX=online without a key warns and uses only the cache) with OPENALEX_MAILTO and
+OPENALEX_URL, and RECON_CROSSREF=online (default offline) with CROSSREF_MAILTO and CROSSREF_URL, and the Groq LLM
+judge online whenever GROQ_API_KEY is set (RECON_GROQ=offline opts out) with GROQ_BASE_URL.
 """
 
+import os
+
 import dagster as dg
+from dagster_duckdb import DuckDBResource
 
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.checks import asset_checks
+from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.assets import crossref_relations, crossref_retractions, openalex_citing_works, openalex_works
+from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource, openalex_offline
 from recon_assets.evaluation.assets import dispute_evaluation, reliability_evaluation
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes, steward_judgements
+from recon_assets.judgement.resources import GroqJudgeResource, groq_offline
 from recon_assets.kg.assets import (
     dataset_publication_edges,
     datasets,
@@ -22,9 +37,10 @@ from recon_assets.kg.assets import (
     publication_research_areas,
     publications,
 )
+from recon_assets.kg.hub_source import PINNED_REVISION
+from recon_assets.kg.resources import SAMPLE_KG_PATH, HuggingFaceKgExport, LocalKgExport
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.assets import edge_reliability
-from recon_assets.resources import resources_from_environment
 from recon_assets.schedules import (
     edge_reliability_daily_schedule,
     edge_reliability_job,
@@ -33,6 +49,10 @@ from recon_assets.schedules import (
     openalex_weekly_schedule,
     reliability_evaluation_job,
 )
+from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.credentials import usable_secrets
+from recon_assets.shared.database import duckdb_connection_config
+from recon_assets.shared.paths import database_path
 from recon_assets.verdicts.assets import dataset_verdicts
 
 ASSETS = [
@@ -70,6 +90,47 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
         # instead of a subprocess each that would only wait for the pool.
         executor=dg.in_process_executor,
     )
+
+
+def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
+    """The resources, configured from RECON_* environment variables (see module docstring).
+
+    Raises:
+        credentials.UnusableSecretError: OPENALEX_API_KEY, GROQ_API_KEY or HF_TOKEN holds a space or a control
+            character inside it (the code location does not load, with that one message).
+    """
+    usable_secrets()
+    if (os.environ.get("RECON_KG_SOURCE") or "local") == "huggingface":
+        kg_export = HuggingFaceKgExport(
+            filename=os.environ.get("RECON_HF_FILENAME") or "graph.json",
+            revision=os.environ.get("RECON_HF_REVISION") or PINNED_REVISION,
+        )
+    else:
+        kg_export = LocalKgExport(path=os.environ.get("RECON_KG_PATH") or str(SAMPLE_KG_PATH))
+    database = database_path()
+    database.parent.mkdir(parents=True, exist_ok=True)
+    return {
+        "kg_export": kg_export,
+        "duckdb": DuckDBResource(database=str(database), connection_config=duckdb_connection_config(database)),
+        "as_of": AsOfDate(as_of=os.environ.get("RECON_AS_OF") or ""),
+        "openalex": OpenAlexResource(
+            offline=openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY"))),
+            # An EnvVar keeps the key's value out of the Dagster UI and the run config.
+            api_key=dg.EnvVar("OPENALEX_API_KEY") if os.environ.get("OPENALEX_API_KEY") else None,
+            mailto=os.environ.get("OPENALEX_MAILTO") or None,
+            base_url=os.environ.get("OPENALEX_URL") or openalex_client.DEFAULT_BASE_URL,
+        ),
+        "crossref": CrossrefResource(
+            offline=os.environ.get("RECON_CROSSREF") != "online",
+            mailto=os.environ.get("CROSSREF_MAILTO") or os.environ.get("OPENALEX_MAILTO") or None,
+            base_url=os.environ.get("CROSSREF_URL") or crossref.DEFAULT_BASE_URL,
+        ),
+        "groq_judge": GroqJudgeResource(
+            offline=groq_offline(os.environ.get("RECON_GROQ") or ""),
+            api_key=dg.EnvVar("GROQ_API_KEY") if os.environ.get("GROQ_API_KEY") else None,
+            base_url=os.environ.get("GROQ_BASE_URL") or None,
+        ),
+    }
 
 
 defs = build_defs(resources_from_environment())

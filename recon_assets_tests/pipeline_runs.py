@@ -11,7 +11,11 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.definitions import build_defs
 from recon_assets.partitions import research_area_partitions
-from recon_assets.resources import REPO_ROOT, AsOfDate, CrossrefResource, GroqJudgeResource, LocalKgExport, OpenAlexResource
+from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
+from recon_assets.judgement.resources import GroqJudgeResource
+from recon_assets.kg.resources import LocalKgExport
+from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.paths import REPO_ROOT
 
 SAMPLE_JSONL = REPO_ROOT / "data" / "sample" / "graph.json"
 SAMPLE_GRAPHML = REPO_ROOT / "data" / "sample" / "graph.graphml"

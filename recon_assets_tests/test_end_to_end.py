@@ -18,7 +18,7 @@ from recon_assets.definitions import ASSETS
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.paths import REPO_ROOT
 from recon_assets.reliability.labels import LABELS
-from recon_assets.resources import CrossrefResource
+from recon_assets.enrichment.resources import CrossrefResource
 from recon_assets.shared.sql_files import load_sql
 
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works

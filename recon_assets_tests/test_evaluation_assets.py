@@ -9,7 +9,7 @@ from dagster_duckdb import DuckDBResource
 from recon_assets.evaluation.assets import reliability_evaluation
 from recon_assets.evaluation.cases import load_cases
 from recon_assets.evaluation.measure import MEASURES
-from recon_assets.resources import AsOfDate
+from recon_assets.shared.as_of import AsOfDate
 from recon_assets_tests.pipeline_runs import AS_OF
 
 

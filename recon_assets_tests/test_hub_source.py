@@ -153,7 +153,7 @@ def test_kg_snapshot_ingests_the_hub_export_and_records_its_commit_and_checksum(
     from dagster_duckdb import DuckDBResource
 
     from recon_assets.kg.assets import kg_snapshot
-    from recon_assets.resources import HuggingFaceKgExport
+    from recon_assets.kg.resources import HuggingFaceKgExport
 
     database = tmp_path / "recon.duckdb"
     result = dg.materialize(

@@ -15,7 +15,8 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.judgement import assets, text_embedding
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION
-from recon_assets.resources import AsOfDate, GroqJudgeResource
+from recon_assets.judgement.resources import GroqJudgeResource
+from recon_assets.shared.as_of import AsOfDate
 from recon_assets_tests.groq_fakes import BASE_URL, COMPLETIONS, FakeGroq
 from recon_assets_tests.pipeline_runs import AREAS, AS_OF, RANGE_TAGS
 

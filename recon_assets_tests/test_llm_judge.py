@@ -21,7 +21,7 @@ from recon_assets.judgement.llm_judge import (
     threshold_margin,
     triage,
 )
-from recon_assets.resources import GroqJudgeResource, groq_offline
+from recon_assets.judgement.resources import GroqJudgeResource, groq_offline
 from recon_assets.table_docs import TABLE_DOCS
 from recon_assets_tests.groq_fakes import ABSTRACTS, BASE_URL, COMPLETIONS, FakeClock, FakeGroq, pair_indices
 
@@ -339,7 +339,7 @@ def test_no_candidates_no_request(con, fake):
 
 
 def test_the_environment_configures_the_groq_judge(monkeypatch, tmp_path):
-    from recon_assets.resources import resources_from_environment
+    from recon_assets.definitions import resources_from_environment
 
     monkeypatch.setenv("RECON_DB_PATH", str(tmp_path / "recon.duckdb"))
     monkeypatch.setenv("GROQ_API_KEY", "gsk_from_env")

@@ -23,7 +23,7 @@ from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.local_run import PreflightError, _preflight
 from recon_assets.shared.metadata import table_metadata
-from recon_assets.resources import OpenAlexResource
+from recon_assets.enrichment.resources import OpenAlexResource
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
 
@@ -246,7 +246,7 @@ def test_recon_run_output_goes_through_terminal_text_keeping_line_breaks():
 
 
 def test_the_code_location_does_not_load_with_an_unusable_key(monkeypatch):
-    from recon_assets.resources import resources_from_environment
+    from recon_assets.definitions import resources_from_environment
 
     monkeypatch.setenv("GROQ_API_KEY", "gsk_abc\x1bdef")
     with pytest.raises(UnusableSecretError, match=r"^GROQ_API_KEY is not usable: character 8 of its 11"):

@@ -18,7 +18,7 @@ from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.edge_scores import edge_coherence
 from recon_assets.reliability.settings import ScoringSettings
-from recon_assets.resources import AsOfDate
+from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.storage import replace_table
 from recon_assets.verdicts.assets import dataset_verdicts

@@ -45,7 +45,8 @@ from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.shared.metadata import per_partition_figures, table_metadata
 from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.signals import citation_centrality
-from recon_assets.resources import AsOfDate, GroqJudgeResource
+from recon_assets.judgement.resources import GroqJudgeResource
+from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.storage import replace_partitions, replace_table, upsert
 

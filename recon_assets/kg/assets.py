@@ -15,7 +15,7 @@ from recon_assets.kg.typed_tables import (
     node_index,
 )
 from recon_assets.shared.metadata import column_schema, table_metadata
-from recon_assets.resources import KgExportSource
+from recon_assets.kg.resources import KgExportSource
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.storage import replace_table
 

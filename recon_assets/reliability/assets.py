@@ -24,7 +24,7 @@ from recon_assets.partitions import research_area_partitions
 from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.labels import EVIDENCE, LABELS, UNVERIFIED
 from recon_assets.reliability.settings import ScoringSettings
-from recon_assets.resources import AsOfDate
+from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.storage import replace_partitions
 

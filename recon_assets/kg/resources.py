@@ -1,0 +1,60 @@
+"""Where the KG export comes from: a local file, or the real KG on Hugging Face through `hub_source` (huggingface_hub)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import dagster as dg
+from pydantic import Field
+
+from recon_assets.kg.hub_source import DEFAULT_DEADLINE_SECONDS as HUB_DEADLINE_SECONDS
+from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, download_kg_export
+from recon_assets.shared.paths import REPO_ROOT
+
+SAMPLE_KG_PATH = REPO_ROOT / "data" / "sample" / "graph.json"
+
+
+@dataclass(frozen=True)
+class KgExportFile:
+    """A KG export on local disk and a label saying where it came from (kept in kg_snapshots.source)."""
+
+    path: Path
+    source: str
+
+
+class KgExportSource(dg.ConfigurableResource):
+    """Where the KG export file comes from; `fetch` puts it on local disk."""
+
+    def fetch(self, log) -> KgExportFile:
+        raise NotImplementedError(f"{type(self).__name__} does not say where the KG export comes from")
+
+
+class LocalKgExport(KgExportSource):
+    """A KG export file on local disk (APOC JSON-lines, GraphML or Cypher)."""
+
+    path: str
+
+    def fetch(self, log) -> KgExportFile:
+        path = Path(self.path).expanduser().resolve()
+        log.info(f"KG export: local file {path}")
+        return KgExportFile(path, str(path))
+
+
+class HuggingFaceKgExport(KgExportSource):
+    """The real KG export from Hugging Face (`nasa-gesdisc/nasa-eo-knowledge-graph`) at a pinned revision.
+
+    The token, if any, is read by huggingface_hub itself from HF_TOKEN; it is never logged or stored.
+    """
+
+    filename: str = "graph.json"
+    revision: str = PINNED_REVISION
+    deadline_seconds: float = Field(
+        default=HUB_DEADLINE_SECONDS, gt=0, description="Total seconds the download may take (the file is about 1.56 GB)."
+    )
+
+    def fetch(self, log) -> KgExportFile:
+        log.info(f"KG export: downloading {REPO_ID}/{self.filename} at revision {self.revision} (cached after the first time)")
+        download = download_kg_export(self.filename, revision=self.revision, deadline_seconds=self.deadline_seconds)
+        log.info(f"KG export: {download.path} ({download.size_bytes:,} bytes, sha256 {download.sha256}, commit {download.commit_sha})")
+        return KgExportFile(download.path, f"hf://{REPO_ID}@{download.commit_sha or self.revision}/{self.filename}")

@@ -1,0 +1,48 @@
+"""The date every asset of a run measures against (`as_of`): the run tag that carries it and the resource that
+resolves it once per run."""
+
+from __future__ import annotations
+
+from datetime import date, timezone
+
+import dagster as dg
+
+# The run tag holding a run's as_of: `recon run` and the schedules set it, so that every asset of a run (and
+# every run of one `recon run`) reads the same date.
+AS_OF_TAG = "recon/as_of"
+
+
+def parse_as_of(text: str, *, source: str) -> date:
+    """A YYYY-MM-DD date.
+
+    Raises:
+        ValueError: naming `source` (where the text came from) when it is not an ISO date.
+    """
+    try:
+        return date.fromisoformat(text)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"as_of must be a date YYYY-MM-DD, got {text!r} from {source}") from error
+
+
+class AsOfDate(dg.ConfigurableResource):
+    """The date every age, time window and year bound is measured against, resolved once per run (`for_run`).
+
+    `as_of` (YYYY-MM-DD, RECON_AS_OF) is the default for runs that carry no `recon/as_of` tag; empty means the
+    day (UTC) the run was created. No asset reads today's date for itself: one run never mixes two dates.
+    """
+
+    as_of: str = ""
+
+    def for_run(self, context: dg.AssetExecutionContext) -> date:
+        """The run's as_of: its `recon/as_of` tag, else this resource's `as_of`, else the run's creation day (UTC).
+
+        Raises:
+            ValueError: the tag or the configured value is not a YYYY-MM-DD date.
+        """
+        tag = context.run.tags.get(AS_OF_TAG)
+        if tag:
+            return parse_as_of(tag, source=f"run tag {AS_OF_TAG}")
+        if self.as_of:
+            return parse_as_of(self.as_of, source="RECON_AS_OF")
+        created = context.instance.get_run_record_by_id(context.run_id).create_timestamp
+        return created.astimezone(timezone.utc).date()
