@@ -22,9 +22,9 @@ import dagster as dg
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.centrality.assets import publication_centrality
-from recon_assets.checks import asset_checks
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.assets import crossref_relations, crossref_retractions, openalex_citing_works, openalex_works
+from recon_assets.enrichment.checks import openalex_cache_one_row_per_doi, openalex_match_rate, openalex_retracted_share
 from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource, openalex_offline
 from recon_assets.evaluation.assets import dispute_evaluation, reliability_evaluation
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes, steward_judgements
@@ -37,10 +37,12 @@ from recon_assets.kg.assets import (
     publication_research_areas,
     publications,
 )
+from recon_assets.kg.checks import kg_lines_conserved, publication_doi_coverage, publication_year_coverage
 from recon_assets.kg.hub_source import PINNED_REVISION
 from recon_assets.kg.resources import SAMPLE_KG_PATH, HuggingFaceKgExport, LocalKgExport
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.assets import edge_reliability
+from recon_assets.reliability.checks import edge_reliability_values_valid
 from recon_assets.schedules import (
     edge_reliability_daily_schedule,
     edge_reliability_job,
@@ -54,6 +56,7 @@ from recon_assets.shared.credentials import usable_secrets
 from recon_assets.shared.database import duckdb_connection_config
 from recon_assets.shared.paths import database_path
 from recon_assets.verdicts.assets import dataset_verdicts
+from recon_assets.verdicts.checks import dataset_verdicts_one_valid_per_dataset
 
 ASSETS = [
     kg_snapshot,
@@ -76,13 +79,23 @@ ASSETS = [
     reliability_evaluation,
     dispute_evaluation,
 ]
+ASSET_CHECKS = [
+    kg_lines_conserved,
+    publication_year_coverage,
+    publication_doi_coverage,
+    openalex_cache_one_row_per_doi,
+    openalex_match_rate,
+    openalex_retracted_share,
+    edge_reliability_values_valid,
+    dataset_verdicts_one_valid_per_dataset,
+]
 
 
 def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
     """The Definitions with the given resources (tests pass their own; `defs` below reads the environment)."""
     return dg.Definitions(
         assets=ASSETS,
-        asset_checks=asset_checks,
+        asset_checks=ASSET_CHECKS,
         jobs=[kg_tables_job, openalex_refresh_job, edge_reliability_job, reliability_evaluation_job],
         schedules=[edge_reliability_daily_schedule, openalex_weekly_schedule],
         resources=resources,

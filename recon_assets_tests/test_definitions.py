@@ -5,8 +5,7 @@ from datetime import datetime
 import dagster as dg
 import pytest
 
-from recon_assets.checks import asset_checks
-from recon_assets.definitions import ASSETS, defs
+from recon_assets.definitions import ASSET_CHECKS, ASSETS, defs
 from recon_assets.partitions import research_area_partitions
 
 ASSET_SPECS = [spec for asset in ASSETS for spec in asset.specs]
@@ -68,7 +67,7 @@ def test_openalex_refresh_job_refreshes_then_rescores():
 
 
 def test_blocking_checks_guard_publications_and_the_openalex_cache():
-    checks = {spec.name: spec for check in asset_checks for spec in check.check_specs}
+    checks = {spec.name: spec for check in ASSET_CHECKS for spec in check.check_specs}
     assert checks["publication_year_coverage"].blocking and checks["publication_doi_coverage"].blocking
     assert checks["kg_lines_conserved"].blocking and checks["openalex_cache_one_row_per_doi"].blocking
     assert not checks["edge_reliability_values_valid"].blocking

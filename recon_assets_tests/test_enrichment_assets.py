@@ -19,7 +19,7 @@ import responses
 import respx
 from dagster_duckdb import DuckDBResource
 
-from recon_assets.checks import (
+from recon_assets.enrichment.checks import (
     OpenAlexMatchConfig,
     RetractedShareConfig,
     openalex_cache_one_row_per_doi,

@@ -1,5 +1,5 @@
 """Materialization metadata for DuckDB tables: row count, column schema and lineage, a markdown preview,
-and per-research-area figures."""
+and per-research-area figures; the asset check result of a Great Expectations suite."""
 
 from __future__ import annotations
 
@@ -105,3 +105,23 @@ def per_partition_figures(
             )
         )
     return figures
+
+
+def suite_check_result(outcome, per_area: dict) -> dg.AssetCheckResult:
+    """The asset check result of a Great Expectations suite (`quality.SuiteOutcome`): passed when the suite is, its
+    description naming each unmet expectation and what was observed; metadata: the suite's outcome and `per_area`."""
+    unmet = [
+        f"{e['expectation']}({e['column'] or 'table'}): observed {_observed(e)}, required {e['mostly'] if e['mostly'] is not None else 'at least 1 row'}"
+        for e in outcome.expectations
+        if not e["success"]
+    ]
+    return dg.AssetCheckResult(
+        passed=outcome.success,
+        description="; ".join(unmet) or "every expectation met",
+        metadata={"great_expectations": outcome.as_metadata(), "per_research_area": per_area},
+    )
+
+
+def _observed(expectation: dict) -> str:
+    share = expectation["observed_share"]
+    return f"share {share:.3f}" if share is not None else f"{expectation['observed_value']} rows"

@@ -1,8 +1,8 @@
 """Data-quality suites over the pipeline's tables, run with Great Expectations 1.x.
 
 Pure module (no Dagster import): pandas DataFrames in, plain JSON-serialisable values out, so the
-asset checks in `checks.py` only wire a table to a suite and copy `SuiteOutcome.as_metadata()`
-into the check's metadata.
+asset checks (`kg/checks.py`, `reliability/checks.py`) only wire a table to a suite and copy
+`SuiteOutcome.as_metadata()` into the check's metadata (`metadata.suite_check_result`).
 
 An empty table never passes: every suite starts with
 `expect_table_row_count_to_be_between(min_value=1)`, because GX treats a column expectation over

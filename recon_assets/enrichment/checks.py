@@ -1,0 +1,88 @@
+"""Asset checks of openalex_works: one OpenAlex cache row per DOI (blocking), the match rate and the share of
+retracted works (non-blocking, per research area in metadata)."""
+
+from collections.abc import Callable
+
+import dagster as dg
+from dagster_duckdb import DuckDBResource
+from pydantic import Field
+
+from recon_assets.enrichment.assets import openalex_works
+
+
+class OpenAlexMatchConfig(dg.Config):
+    min_match_rate: float = Field(default=0.8, ge=0.0, le=1.0, description="Least share of requested DOIs found in OpenAlex.")
+
+
+class RetractedShareConfig(dg.Config):
+    max_retracted_share: float = Field(
+        default=0.1, ge=0.0, le=1.0,
+        description="Most share of found works flagged retracted (about 0.04% of the literature is; far more means a misread flag).",
+    )
+
+
+@dg.asset_check(asset=openalex_works, blocking=True)
+def openalex_cache_one_row_per_doi(duckdb: DuckDBResource) -> dg.AssetCheckResult:
+    """The OpenAlex cache holds at most one row per canonical DOI (a second row would make the refresh and
+    the join to publications ambiguous)."""
+    with duckdb.get_connection() as con:
+        duplicated = con.execute(
+            "SELECT doi, count(*) AS n FROM openalex_cache GROUP BY doi HAVING count(*) > 1 ORDER BY n DESC, doi"
+        ).fetchall()
+        rows = con.execute("SELECT count(*) FROM openalex_cache").fetchone()[0]
+    return dg.AssetCheckResult(
+        passed=not duplicated,
+        metadata={"cache_rows": rows, "duplicated_dois": len(duplicated), "examples": [doi for doi, _ in duplicated[:10]]},
+    )
+
+
+@dg.asset_check(asset=openalex_works, blocking=False)
+def openalex_match_rate(config: OpenAlexMatchConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
+    """Enough of the DOIs OpenAlex answered for were found (found / (found + not_found + mismatch), all research
+    areas): a low rate means DOIs that do not match, whatever is offline. A mismatch (a lookup answered with a work
+    carrying another DOI) is an answer that did not match. DOIs without an answer (error: offline, not fetched, a
+    failed request, an invalid record) are counted beside it, not against it; per research area: found, not_found,
+    mismatch, error, answered and the match rate."""
+    return _per_area_share(
+        duckdb,
+        "SELECT research_area, count(*) FILTER (status = 'found'), count(*) FILTER (status = 'not_found'), "
+        "count(*) FILTER (status = 'mismatch'), count(*) FILTER (status = 'error'), count(*) FILTER (status <> 'error') "
+        "FROM openalex_works GROUP BY 1 ORDER BY 1",
+        counts=("found", "not_found", "mismatch", "error", "answered"), share="match_rate", empty=1.0,
+        passes=lambda rate: rate >= config.min_match_rate,
+    )
+
+
+@dg.asset_check(asset=openalex_works, blocking=False)
+def openalex_retracted_share(config: RetractedShareConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
+    """The share of found works that are retracted (OpenAlex is_retracted, retraction notices left out) is
+    plausible; per research area: retracted works, found works and their share."""
+    return _per_area_share(
+        duckdb,
+        "SELECT research_area, count(*) FILTER (is_retracted AND NOT is_retraction_notice), count(*) "
+        "FROM openalex_works WHERE status = 'found' GROUP BY 1 ORDER BY 1",
+        counts=("retracted", "found"), share="retracted_share", empty=0.0,
+        passes=lambda share: share <= config.max_retracted_share,
+    )
+
+
+def _per_area_share(
+    duckdb: DuckDBResource, sql: str, *, counts: tuple[str, ...], share: str, empty: float, passes: Callable[[float], bool]
+) -> dg.AssetCheckResult:
+    """A check on a share over all research areas: `sql` gives one row per research area, the area then the
+    `counts` (named in order; the share is the first over the last). Metadata: the share (`empty` when the
+    last count is 0), each count summed, and per research area the counts and the share."""
+    with duckdb.get_connection() as con:
+        per_area = con.execute(sql).fetchall()
+    totals = {name: sum(row[index + 1] for row in per_area) for index, name in enumerate(counts)}
+    overall = totals[counts[0]] / totals[counts[-1]] if totals[counts[-1]] else empty
+    return dg.AssetCheckResult(
+        passed=passes(overall),
+        description=f"{share} {overall:.3f} ({', '.join(f'{name} {value:,}' for name, value in totals.items())})",
+        metadata={
+            share: overall, **totals,
+            "per_research_area": {
+                area: {**dict(zip(counts, values)), share: values[0] / values[-1] if values[-1] else empty} for area, *values in per_area
+            },
+        },
+    )
