@@ -98,7 +98,7 @@ def serve(profile_dir: Path | None) -> None:
     import dagster as dg
 
     from recon_assets.definitions import build_defs
-    from recon_assets.partitions import research_area_partitions
+    from recon_assets.kg.partitions import research_area_partitions
     from recon_assets.definitions import resources_from_environment
 
     context = {"dg": dg, "defs": build_defs(resources_from_environment()), "areas": research_area_partitions.get_partition_keys()}

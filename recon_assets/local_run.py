@@ -212,7 +212,7 @@ def _run_jobs(database: Path, as_of: date) -> int:
     warnings.filterwarnings("ignore", message="Parameter `backfill_policy`", category=dg.BetaWarning)
     # Imported here: definitions read the RECON_* environment when they load.
     from recon_assets.definitions import defs
-    from recon_assets.partitions import research_area_partitions
+    from recon_assets.kg.partitions import research_area_partitions
 
     instance = dg.DagsterInstance.get()
     print(f"Dagster instance: {home}; as_of {as_of.isoformat()}")

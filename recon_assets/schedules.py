@@ -9,7 +9,7 @@ jobs run a partition per run, or all of them in one run via a single-run backfil
 
 import dagster as dg
 
-from recon_assets.partitions import research_area_partitions
+from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.as_of import AS_OF_TAG
 
 UNPARTITIONED = dg.AssetSelection.groups("kg", "lifecycle", "centrality", "stewardship")

@@ -6,7 +6,7 @@ import dagster as dg
 import pytest
 
 from recon_assets.definitions import ASSET_CHECKS, ASSETS, defs
-from recon_assets.partitions import research_area_partitions
+from recon_assets.kg.partitions import research_area_partitions
 
 ASSET_SPECS = [spec for asset in ASSETS for spec in asset.specs]
 

@@ -22,7 +22,7 @@ from recon_assets.enrichment.openalex_records import INVALID_RECORD, openalex_ro
 from recon_assets.enrichment.openalex_usage import record_usage, run_allowance, spent_on
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
 from recon_assets.shared.metadata import table_metadata
-from recon_assets.partitions import research_area_partitions
+from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.storage import replace_partitions, transaction, upsert

@@ -14,7 +14,7 @@ from recon_assets.judgement.assets import coherence_judgements, recorded_dispute
 from recon_assets.kg.assets import OWNERS
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.shared.metadata import table_metadata
-from recon_assets.partitions import research_area_partitions
+from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.edge_scores import edge_coherence
 from recon_assets.reliability.settings import ScoringSettings

@@ -43,7 +43,7 @@ from recon_assets.kg.assets import (
 from recon_assets.enrichment.assets import crossref_relations, openalex_citing_works
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.shared.metadata import per_partition_figures, table_metadata
-from recon_assets.partitions import research_area_partitions
+from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.reliability.signals import citation_centrality
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.shared.as_of import AsOfDate

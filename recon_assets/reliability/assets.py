@@ -20,7 +20,7 @@ from recon_assets.kg.assets import (
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.shared.metadata import distribution, per_partition_figures, table_metadata
-from recon_assets.partitions import research_area_partitions
+from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.labels import EVIDENCE, LABELS, UNVERIFIED
 from recon_assets.reliability.settings import ScoringSettings
