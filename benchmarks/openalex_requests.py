@@ -26,8 +26,8 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment.assets import openalex_works
 from recon_assets.enrichment.openalex_client import OpenAlexClient
-from recon_assets.kg.doi import canonical_doi
 from recon_assets.enrichment.resources import OpenAlexResource
+from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
 

@@ -98,8 +98,8 @@ def serve(profile_dir: Path | None) -> None:
     import dagster as dg
 
     from recon_assets.definitions import build_defs
-    from recon_assets.kg.partitions import research_area_partitions
     from recon_assets.definitions import resources_from_environment
+    from recon_assets.kg.partitions import research_area_partitions
 
     context = {"dg": dg, "defs": build_defs(resources_from_environment()), "areas": research_area_partitions.get_partition_keys()}
     _emit({"stage": "baseline", "import_s": time.monotonic() - started, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
@@ -390,7 +390,7 @@ def benchmark(workdir: Path, preset: str, scale: float, seed: int, profile: bool
         elif stale.exists():
             stale.unlink()
     home.mkdir(parents=True)
-    shutil.copy(REPO_ROOT / "dagster.yaml", home / "dagster.yaml")
+    shutil.copy(REPO_ROOT / "recon_assets" / "cli" / "dagster.yaml", home / "dagster.yaml")
     env = {**os.environ, "RECON_KG_PATH": str(kg), "RECON_DB_PATH": str(database), "RECON_AS_OF": AS_OF, "DAGSTER_HOME": str(home)}
     profile_dir = workdir / "profiles" if profile else None
     if profile_dir:

@@ -29,6 +29,6 @@ def _full_disk_store_event(self, event):
 
 if __name__ == "__main__":
     SqliteEventLogStorage.store_event = _full_disk_store_event
-    from recon_assets.cli import main
+    from recon_assets.cli.main import main
 
     sys.exit(main(sys.argv[1:]))

@@ -10,9 +10,9 @@ import duckdb
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.definitions import build_defs
-from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
 from recon_assets.judgement.resources import GroqJudgeResource
+from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.kg.resources import LocalKgExport
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.paths import REPO_ROOT

@@ -29,11 +29,11 @@ from recon_assets.enrichment.citing_plan import (
     plan_citing_queries,
     planned_list_calls,
 )
-from recon_assets.enrichment.openalex_records import CITING_FIELDS
 from recon_assets.enrichment.openalex_client import BudgetSpent, ListCallBudget, OpenAlexClient, short_work_id
+from recon_assets.enrichment.openalex_records import CITING_FIELDS
+from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.enrichment.resources import OpenAlexResource
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
 

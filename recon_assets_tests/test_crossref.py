@@ -31,9 +31,9 @@ from recon_assets.enrichment.crossref import (
     retraction_notices,
     retraction_rows,
 )
+from recon_assets.enrichment.resources import CrossrefResource
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.enrichment.resources import CrossrefResource
 
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
 

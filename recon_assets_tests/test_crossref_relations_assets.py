@@ -14,8 +14,8 @@ import respx
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment.assets import crossref_relations, crossref_retractions
-from recon_assets.judgement.assets import recorded_disputes
 from recon_assets.enrichment.resources import CrossrefResource
+from recon_assets.judgement.assets import recorded_disputes
 
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
 

@@ -12,12 +12,12 @@ import dagster as dg
 import huggingface_hub
 import pytest
 
-from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 from recon_assets.enrichment import crossref
 from recon_assets.enrichment.openalex_client import ERROR
-from recon_assets.kg.hub_source import KgDownloadError
 from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
+from recon_assets.kg.hub_source import KgDownloadError
 from recon_assets.kg.resources import HuggingFaceKgExport
+from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 
 from recon_assets_tests.slow_server import serve_slow_drip
 

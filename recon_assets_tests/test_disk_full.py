@@ -15,7 +15,7 @@ import duckdb
 import pytest
 import sqlalchemy
 
-from recon_assets.local_run import disk_full_message
+from recon_assets.cli.run import disk_full_message
 
 FAULT_SCRIPT = Path(__file__).with_name("full_disk_fault.py")
 

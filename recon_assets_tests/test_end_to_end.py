@@ -13,12 +13,12 @@ from dagster_duckdb import DuckDBResource
 import pytest
 import respx
 
-from recon_assets.cli import explain_doi
+from recon_assets.cli.main import explain_doi
 from recon_assets.definitions import ASSETS
-from recon_assets.kg.doi import canonical_doi
-from recon_assets.shared.paths import REPO_ROOT
-from recon_assets.reliability.labels import LABELS
 from recon_assets.enrichment.resources import CrossrefResource
+from recon_assets.kg.doi import canonical_doi
+from recon_assets.reliability.labels import LABELS
+from recon_assets.shared.paths import REPO_ROOT
 from recon_assets.shared.sql_files import load_sql
 
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
@@ -133,33 +133,33 @@ def test_recon_cli_runs_the_sample_and_explains_a_doi(tmp_path):
     env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), "RECON_KG_PATH": "", "RECON_AS_OF": ""}
     database = tmp_path / "recon.duckdb"
     run = subprocess.run(
-        [sys.executable, "-m", "recon_assets.cli", "run", "--db", str(database), "--as-of", AS_OF],
+        [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(database), "--as-of", AS_OF],
         capture_output=True, text=True, env=env, timeout=300,
     )
     assert run.returncode == 0, run.stderr[-3000:]
     assert "edges scored per label:" in run.stdout and "asset checks passed: 8/8" in run.stdout
     explain = subprocess.run(
-        [sys.executable, "-m", "recon_assets.cli", "explain", "https://doi.org/10.3390/RS12081239", "--db", str(database)],
+        [sys.executable, "-m", "recon_assets.cli.main", "explain", "https://doi.org/10.3390/RS12081239", "--db", str(database)],
         capture_output=True, text=True, env=env, timeout=60,
     )
     assert explain.returncode == 0, explain.stderr
     assert "10.3390/rs12081239" in explain.stdout and "reliability" in explain.stdout and "centrality" in explain.stdout
     assert "OpenAlex found | 159 citations up to as_of -> citation centrality 0.55" in explain.stdout and "Crossref not checked" in explain.stdout
     unknown = subprocess.run(
-        [sys.executable, "-m", "recon_assets.cli", "explain", "10.1002/2017GL075472", "--db", str(database)],
+        [sys.executable, "-m", "recon_assets.cli.main", "explain", "10.1002/2017GL075472", "--db", str(database)],
         capture_output=True, text=True, env=env, timeout=60,
     )
     assert unknown.returncode == 0, unknown.stderr
     assert "OpenAlex: no record (offline: not in the recorded cache)" in unknown.stdout
     dataset = subprocess.run(
-        [sys.executable, "-m", "recon_assets.cli", "explain", "10.5067/ASTER/AST_L1T.003", "--db", str(database)],
+        [sys.executable, "-m", "recon_assets.cli.main", "explain", "10.5067/ASTER/AST_L1T.003", "--db", str(database)],
         capture_output=True, text=True, env=env, timeout=60,
     )
     assert dataset.returncode == 0, dataset.stderr
     assert "| lifecycle -0.15 (V003 superseded by V031 since 2021-07-07)" in dataset.stdout
     assert "uses AST_L1T V003; superseded by V031 since 2021-07-07 (lifecycle penalty -0.15; succession inferred from version ordering)" in dataset.stdout
     missing = subprocess.run(
-        [sys.executable, "-m", "recon_assets.cli", "explain", "10.9999/none", "--db", str(database)],
+        [sys.executable, "-m", "recon_assets.cli.main", "explain", "10.9999/none", "--db", str(database)],
         capture_output=True, text=True, env=env, timeout=60,
     )
     assert missing.returncode == 1 and "no scored edge" in missing.stderr

@@ -26,14 +26,14 @@ from recon_assets.enrichment.checks import (
     openalex_match_rate,
     openalex_retracted_share,
 )
-from recon_assets.cli import _openalex_line, _reliability_line, explain_doi
-from recon_assets.enrichment.assets import crossref_retractions, openalex_works
-from recon_assets.kg.doi import canonical_doi
-from recon_assets.shared.sql_files import load_sql
+from recon_assets.cli.main import _openalex_line, _reliability_line, explain_doi
 from recon_assets.definitions import resources_from_environment
+from recon_assets.enrichment.assets import crossref_retractions, openalex_works
 from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
-from recon_assets.shared.as_of import AsOfDate
+from recon_assets.kg.doi import canonical_doi
 from recon_assets.reliability.settings import LabelThresholds, ScoringSettings
+from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.sql_files import load_sql
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, run_pipeline

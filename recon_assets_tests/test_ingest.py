@@ -12,11 +12,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from recon_assets.definitions import resources_from_environment
 from recon_assets.kg import ingest as ingest_module
 from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.export_reader import KgExportError, graphml_element_tags
 from recon_assets.kg.ingest import RAW_TEXT_LIMIT, SnapshotSummary, current_snapshot_id, ingest_export
-from recon_assets.definitions import resources_from_environment
 
 SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
 SAMPLE_GRAPHML = SAMPLE / "graph.graphml"

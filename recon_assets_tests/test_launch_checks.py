@@ -10,8 +10,9 @@ import pytest
 import yaml
 from dagster._core.run_coordinator import SubmitRunContext
 
+from recon_assets.cli.launch_checks import ValidatingRunCoordinator, settings_models, settings_problems
+from recon_assets.cli.run import INSTANCE_SETTINGS
 from recon_assets.definitions import defs
-from recon_assets.launch_checks import ValidatingRunCoordinator, settings_models, settings_problems
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,14 +44,16 @@ def test_defaults_and_runs_without_settings_pass():
 
 
 def test_the_repos_instance_uses_the_validating_coordinator():
-    settings = yaml.safe_load((REPO_ROOT / "dagster.yaml").read_text())
+    # The checkout's dagster.yaml (what `dagster dev` reads without DAGSTER_HOME) is the packaged one `recon run` copies.
+    assert (REPO_ROOT / "dagster.yaml").resolve() == INSTANCE_SETTINGS
+    settings = yaml.safe_load(INSTANCE_SETTINGS.read_text())
     assert settings["run_coordinator"] == {
-        "module": "recon_assets.launch_checks", "class": "ValidatingRunCoordinator", "config": {"max_concurrent_runs": 4},
+        "module": "recon_assets.cli.launch_checks", "class": "ValidatingRunCoordinator", "config": {"max_concurrent_runs": 4},
     }
 
 
 def test_a_run_with_bad_settings_fails_at_launch_before_any_step(tmp_path):
-    overrides = {"run_coordinator": {"module": "recon_assets.launch_checks", "class": "ValidatingRunCoordinator"}}
+    overrides = {"run_coordinator": {"module": "recon_assets.cli.launch_checks", "class": "ValidatingRunCoordinator"}}
     bad = {"ops": {"edge_reliability": {"config": {"weights": {"centrality": 0.9, "recency": 0.9, "coherence": 0.9}}}}}
     with dg.instance_for_test(temp_dir=str(tmp_path), overrides=overrides) as instance:
         assert isinstance(instance.run_coordinator, ValidatingRunCoordinator)

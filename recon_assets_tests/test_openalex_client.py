@@ -28,9 +28,9 @@ from recon_assets.enrichment.openalex_client import (
     short_work_id,
     stale_dois,
 )
+from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.enrichment.resources import OpenAlexResource
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
 

@@ -34,9 +34,9 @@ from recon_assets.enrichment.openalex_records import (
     invalid_reason,
     unusable_cache_rows,
 )
+from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.verdicts.expansion import cached_citing_works
 

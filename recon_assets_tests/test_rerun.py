@@ -8,7 +8,7 @@ from recon_assets_tests.pipeline_runs import AS_OF, SAMPLE_JSONL
 
 
 def recon_run(database, env):
-    command = [sys.executable, "-m", "recon_assets.cli", "run", "--kg", str(SAMPLE_JSONL), "--db", str(database), "--as-of", AS_OF]
+    command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--kg", str(SAMPLE_JSONL), "--db", str(database), "--as-of", AS_OF]
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
 
 
@@ -38,7 +38,7 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
     ]
     for arguments, variables, message in cases:
         env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), **variables}
-        command = [sys.executable, "-m", "recon_assets.cli", "run", "--db", str(tmp_path / "x.duckdb"), *arguments]
+        command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / "x.duckdb"), *arguments]
         result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
         assert (result.returncode, result.stderr.strip()) == (2, message)
         assert not (tmp_path / "home").exists()  # refused before Dagster was started

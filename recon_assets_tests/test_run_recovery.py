@@ -23,8 +23,8 @@ from dagster._core.instance.ref import InstanceRef
 from dagster._core.storage.dagster_run import DagsterRun
 from dagster._core.utils import make_new_run_id
 
-from recon_assets.instance_health import HOST_TAG, PID_TAG, POOL, pool_holders, reclaim_dead_runs, wait_for_pool
-from recon_assets.shared.paths import REPO_ROOT
+from recon_assets.cli.instance_health import HOST_TAG, PID_TAG, POOL, pool_holders, reclaim_dead_runs, wait_for_pool
+from recon_assets.cli.run import INSTANCE_SETTINGS
 
 from recon_assets_tests.pipeline_runs import AS_OF
 
@@ -36,7 +36,7 @@ HANG_GUARD_SECONDS = 300
 def _home(tmp_path: Path) -> Path:
     home = tmp_path / "dagster_home"
     home.mkdir()
-    shutil.copy(REPO_ROOT / "dagster.yaml", home / "dagster.yaml")
+    shutil.copy(INSTANCE_SETTINGS, home / "dagster.yaml")
     return home
 
 
@@ -46,7 +46,7 @@ def _env(home: Path, **extra: str) -> dict[str, str]:
 
 def _recon_run(database: Path, env: dict[str, str], **popen) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "recon_assets.cli", "run", "--db", str(database), "--as-of", AS_OF],
+        [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(database), "--as-of", AS_OF],
         env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen,
     )
 
@@ -154,7 +154,7 @@ def test_a_run_that_ended_holding_a_slot_has_it_freed(instance):
 
 
 def test_waiting_for_a_live_holder_says_what_it_waits_for_and_gives_up(instance):
-    from recon_assets.instance_health import PoolWaitTimeout
+    from recon_assets.cli.instance_health import PoolWaitTimeout
 
     run_id = _holding_run(instance, pid=os.getpid(), host=socket.gethostname())
     said: list[str] = []
@@ -196,7 +196,7 @@ def test_a_bad_pool_wait_setting_is_refused_before_anything_runs(tmp_path):
 def test_the_watchdog_bounds_dagsters_own_wait_for_a_slot(instance):
     """Dagster's in-process executor polls for a slot without a bound and ignores SIGINT: the watchdog says what
     the run waits for, reclaims dead holders, and after the bound marks the run failed and gives up."""
-    from recon_assets.instance_health import PoolWatchdog
+    from recon_assets.cli.instance_health import PoolWatchdog
 
     holder = _holding_run(instance, pid=os.getpid(), host=socket.gethostname())
     waiting = make_new_run_id()
@@ -222,7 +222,7 @@ def test_the_watchdog_frees_the_slot_of_a_holder_that_dies_meanwhile(instance):
     waiting = make_new_run_id()
     instance.add_run(DagsterRun(job_name="openalex_refresh_job", run_id=waiting, status=dg.DagsterRunStatus.STARTED))
     assert not instance.event_log_storage.claim_concurrency_slot(POOL, waiting, "openalex_works").is_claimed
-    from recon_assets.instance_health import PoolWatchdog
+    from recon_assets.cli.instance_health import PoolWatchdog
 
     said, gave_up = [], []
     with PoolWatchdog(instance, waiting, timeout_seconds=60, poll_seconds=0.1, say=said.append, give_up=gave_up.append):

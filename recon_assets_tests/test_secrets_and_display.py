@@ -15,15 +15,15 @@ import dagster as dg
 import duckdb
 import pytest
 
-from recon_assets.cli import explain_doi
-from recon_assets.shared.credentials import REDACTED, UnusableSecretError, redact, usable_secrets
-from recon_assets.shared.display import markdown_text, terminal_text
+from recon_assets.cli.main import explain_doi
+from recon_assets.cli.run import PreflightError, _preflight
 from recon_assets.enrichment.openalex_client import ERROR, FOUND, OpenAlexClient
+from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.local_run import PreflightError, _preflight
+from recon_assets.shared.credentials import REDACTED, UnusableSecretError, redact, usable_secrets
+from recon_assets.shared.display import markdown_text, terminal_text
 from recon_assets.shared.metadata import table_metadata
-from recon_assets.enrichment.resources import OpenAlexResource
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
 
@@ -102,7 +102,7 @@ def test_a_header_the_http_library_refuses_leaves_no_key_in_error_rows(key):
 
 def _recon(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "recon_assets.cli", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=120
+        [sys.executable, "-m", "recon_assets.cli.main", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=120
     )
 
 

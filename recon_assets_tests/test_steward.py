@@ -15,8 +15,8 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.judgement import steward
 from recon_assets.judgement.assets import coherence_judgements, steward_judgements
-from recon_assets.reliability.assets import edge_reliability
 from recon_assets.judgement.resources import GroqJudgeResource
+from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.as_of import AsOfDate
 
 from recon_assets_tests.pipeline_runs import AS_OF

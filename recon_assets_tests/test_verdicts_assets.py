@@ -10,8 +10,8 @@ import pytest
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment.assets import openalex_citing_works
-from recon_assets.reliability.assets import edge_reliability
 from recon_assets.enrichment.resources import OpenAlexResource
+from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.verdicts.assets import dataset_verdicts
 from recon_assets.verdicts.checks import dataset_verdicts_one_valid_per_dataset

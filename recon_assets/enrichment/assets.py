@@ -12,7 +12,6 @@ import pandas as pd
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
-from recon_assets.shared.credentials import redact
 from recon_assets.enrichment import crossref as crossref_records
 from recon_assets.enrichment import citing_works
 from recon_assets.enrichment import crossref_relations as relations
@@ -20,10 +19,11 @@ from recon_assets.enrichment.citing_plan import SELECTIONS, CitedWork, CitingQue
 from recon_assets.enrichment.openalex_client import ERROR, MISMATCH, STATUSES, ListCallBudget, cache_rows, stale_dois
 from recon_assets.enrichment.openalex_records import INVALID_RECORD, openalex_rows, unusable_cache_rows
 from recon_assets.enrichment.openalex_usage import record_usage, run_allowance, spent_on
-from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
-from recon_assets.shared.metadata import table_metadata
-from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
+from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
+from recon_assets.kg.partitions import research_area_partitions
+from recon_assets.shared.credentials import redact
+from recon_assets.shared.metadata import table_metadata
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.storage import replace_partitions, transaction, upsert
 

@@ -38,11 +38,11 @@ import json
 import httpx
 import pandas as pd
 
-from recon_assets.shared.credentials import redact
-from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 from recon_assets.enrichment.openalex_records import is_retraction_notice
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.shared.credentials import redact
+from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 
 DEFAULT_BASE_URL = "https://api.crossref.org"
 # Total seconds one request may take, body included: an answer for 50 DOIs is a few kB, so only a stalled or

@@ -40,13 +40,13 @@ import pandas as pd
 import pyalex
 import requests
 
-from recon_assets.shared.credentials import redact
-from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 from recon_assets.enrichment.citing_plan import LIST_CALL, CitingQuery
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_requests
 from recon_assets.enrichment.openalex_records import CITING_FIELDS, SELECT_FIELDS, invalid_reason
 from recon_assets.enrichment.retries import RetryPolicy, header_number, header_seconds
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.shared.credentials import redact
+from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 
 DEFAULT_BASE_URL = "https://api.openalex.org"
 # Total seconds one request may take, body included (the per-read timeout is 30 s): a batch answer of 100 works with

@@ -12,13 +12,13 @@ from recon_assets.evaluation.measure import MEASURES, evaluate, iter_headline
 from recon_assets.evaluation.pairs import PAIR_MEASURES, evaluate_pairs, judged_on_texts, load_pairs, pipeline_outcomes
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
 from recon_assets.kg.assets import OWNERS
-from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.shared.metadata import table_metadata
 from recon_assets.kg.partitions import research_area_partitions
+from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.edge_scores import edge_coherence
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.metadata import table_metadata
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.storage import replace_table
 from recon_assets.verdicts.assets import dataset_verdicts

@@ -20,10 +20,10 @@ from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.judgement import citing_pairs, cues, disputes, llm_judge, offline_judge, steward, text_embedding
+from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
 from recon_assets.judgement.disputes import RELATIONS, disputes_from_crossref, disputes_from_titles, merge_recorded_disputes
 from recon_assets.judgement.llm_judge import Agreement, LlmJudgeReport
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION
-from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
 from recon_assets.judgement.offline_judge import (
     DEFAULT_MIN_SIMILARITY,
     DEFAULT_TOP_K,
@@ -41,12 +41,12 @@ from recon_assets.kg.assets import (
     publications,
 )
 from recon_assets.enrichment.assets import crossref_relations, openalex_citing_works
-from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.shared.metadata import per_partition_figures, table_metadata
-from recon_assets.kg.partitions import research_area_partitions
-from recon_assets.reliability.signals import citation_centrality
 from recon_assets.judgement.resources import GroqJudgeResource
+from recon_assets.kg.partitions import research_area_partitions
+from recon_assets.lifecycle.assets import dataset_lineage
+from recon_assets.reliability.signals import citation_centrality
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.metadata import per_partition_figures, table_metadata
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.storage import replace_partitions, replace_table, upsert
 

@@ -35,7 +35,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.paths import is_pseudo_file
+from recon_assets.shared.paths import is_pseudo_file
 
 STEWARD_FILE = Path(__file__).resolve().parents[1] / "reference" / "steward_judgements.csv"
 STEWARD_COLUMNS: dict[str, str] = {

@@ -14,8 +14,8 @@ from recon_assets.kg.typed_tables import (
     build_research_areas,
     node_index,
 )
-from recon_assets.shared.metadata import column_schema, table_metadata
 from recon_assets.kg.resources import KgExportSource
+from recon_assets.shared.metadata import column_schema, table_metadata
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.storage import replace_table
 

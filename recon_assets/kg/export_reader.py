@@ -26,7 +26,7 @@ import pyarrow.compute as pc
 from lxml import etree
 
 from recon_assets.kg.cypher_export import cypher_rows
-from recon_assets.paths import is_pseudo_file
+from recon_assets.shared.paths import is_pseudo_file
 
 BATCH_LINES = 50_000
 # Longest JSON line read whole. The largest real element (a Dataset with its abstract) is a few hundred KB;

@@ -18,9 +18,9 @@ from pathlib import Path, PurePosixPath
 import httpx2
 from huggingface_hub import get_hf_file_metadata, hf_hub_download, hf_hub_url, is_offline_mode
 
+from recon_assets.kg.checksum import file_sha256
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
-from recon_assets.kg.checksum import file_sha256
 
 REPO_ID = "nasa-gesdisc/nasa-eo-knowledge-graph"
 REPO_TYPE = "dataset"

@@ -18,13 +18,13 @@ from recon_assets.kg.assets import (
     publications,
 )
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.shared.metadata import distribution, per_partition_figures, table_metadata
 from recon_assets.kg.partitions import research_area_partitions
+from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.labels import EVIDENCE, LABELS, UNVERIFIED
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.metadata import distribution, per_partition_figures, table_metadata
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.storage import replace_partitions
 

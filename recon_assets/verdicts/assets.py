@@ -10,11 +10,11 @@ from recon_assets.enrichment.assets import openalex_citing_works, openalex_works
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.shared.metadata import distribution, per_partition_figures, table_metadata
 from recon_assets.kg.partitions import research_area_partitions
+from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.metadata import distribution, per_partition_figures, table_metadata
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.storage import replace_partitions, upsert
 from recon_assets.verdicts.critic import VERDICTS, VerdictRules

@@ -23,18 +23,20 @@ import duckdb
 from dagster._core.utils import make_new_run_id
 from filelock import FileLock, Timeout
 
+from recon_assets.cli.instance_health import PoolWaitTimeout, PoolWatchdog, run_tags, wait_for_pool
+from recon_assets.enrichment.resources import openalex_offline
+from recon_assets.kg.export_reader import detect_format
+from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
 from recon_assets.shared.credentials import redact, usable_secrets
 from recon_assets.shared.display import TerminalSafeStream, terminal_text
-from recon_assets.instance_health import PoolWaitTimeout, PoolWatchdog, run_tags, wait_for_pool
-from recon_assets.kg.export_reader import detect_format
-from recon_assets.shared.paths import REPO_ROOT, database_path
-from recon_assets.enrichment.resources import openalex_offline
-from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
+from recon_assets.shared.paths import database_path
 
 # Dagster's run tags for a partition range, read by single-run backfills (dagster._core.storage.tags).
 PARTITION_RANGE_START_TAG = "dagster/asset_partition_range_start"
 PARTITION_RANGE_END_TAG = "dagster/asset_partition_range_end"
 DEFAULT_DAGSTER_HOME = Path(".dagster_home")
+# The instance settings `recon run` gives a DAGSTER_HOME that has none (package data; the checkout's dagster.yaml links here).
+INSTANCE_SETTINGS = Path(__file__).resolve().with_name("dagster.yaml")
 # How long `recon run` waits for another live run to release the `duckdb` pool before it gives up (seconds): a
 # full run on the real KG takes minutes (README "Benchmarks"), an online OpenAlex refresh of it up to about an hour.
 DEFAULT_POOL_WAIT_SECONDS = 3600.0
@@ -297,7 +299,7 @@ def _prepare_dagster_home() -> Path:
     home.mkdir(parents=True, exist_ok=True)
     os.environ["DAGSTER_HOME"] = str(home)
     if not (home / "dagster.yaml").exists():
-        shutil.copy(REPO_ROOT / "dagster.yaml", home / "dagster.yaml")
+        shutil.copy(INSTANCE_SETTINGS, home / "dagster.yaml")
     return home
 
 

@@ -13,10 +13,10 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from recon_assets.shared.credentials import redact
-from recon_assets.shared.display import terminal_text
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.ingest import current_snapshot_id
+from recon_assets.shared.credentials import redact
+from recon_assets.shared.display import terminal_text
 from recon_assets.shared.paths import database_path
 from pydantic import ValidationError
 
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     explain.add_argument("--db", type=Path, help="DuckDB file to read; default data/recon.duckdb")
     args = parser.parse_args(argv)
     if args.command == "run":
-        from recon_assets.local_run import run_pipeline  # imports Dagster: only `run` pays for it
+        from recon_assets.cli.run import run_pipeline  # imports Dagster: only `run` pays for it
 
         return run_pipeline(args.kg, args.db, args.as_of)
     return explain_doi(args.doi, args.db or database_path())
