@@ -97,11 +97,10 @@ def serve(profile_dir: Path | None) -> None:
     started = time.monotonic()
     import dagster as dg
 
-    from recon_assets.definitions import build_defs
-    from recon_assets.definitions import resources_from_environment
+    from recon_assets.definitions import defs
     from recon_assets.kg.partitions import research_area_partitions
 
-    context = {"dg": dg, "defs": build_defs(resources_from_environment()), "areas": research_area_partitions.get_partition_keys()}
+    context = {"dg": dg, "defs": defs(), "areas": research_area_partitions.get_partition_keys()}
     _emit({"stage": "baseline", "import_s": time.monotonic() - started, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
     for line in sys.stdin:
         task = line.strip()

@@ -1,19 +1,44 @@
-"""The whole asset graph of recon_assets, in the order data flows:
+"""The whole asset graph of recon_assets, in the order data flows: each asset with the assets it reads
+(`<-`; a test compares this map with the graph Dagster builds):
 
-kg_snapshot -> publications, datasets -> dataset_publication_edges, publication_citations, publication_research_areas
--> openalex_works -> openalex_citing_works, crossref_retractions -> crossref_relations (per research area)
--> publication_centrality
--> coherence_judgements, recorded_disputes (per research area) -> edge_reliability (per research area)
--> dataset_verdicts (per research area)
+kg_snapshot
+publications <- kg_snapshot
+datasets <- kg_snapshot
+dataset_lineage <- datasets
+dataset_publication_edges <- datasets, publications
+publication_citations <- publications
+publication_research_areas <- publications
+openalex_works (per research area) <- publication_research_areas, publications
+openalex_citing_works (per research area) <- dataset_publication_edges, datasets, openalex_works,
+    publication_research_areas
+crossref_retractions (per research area) <- publication_research_areas, publications
+crossref_relations (per research area) <- crossref_retractions, publication_research_areas, publications
+publication_centrality <- dataset_publication_edges, datasets, publication_citations, publications
+steward_judgements <- dataset_publication_edges, datasets, publications
+recorded_disputes (per research area) <- crossref_relations, openalex_citing_works, publication_citations,
+    publication_research_areas, publications
+coherence_judgements (per research area) <- dataset_lineage, dataset_publication_edges, openalex_citing_works,
+    publication_centrality, publication_citations, publication_research_areas, publications, recorded_disputes,
+    steward_judgements
+edge_reliability (per research area) <- coherence_judgements, crossref_retractions, dataset_lineage,
+    dataset_publication_edges, datasets, openalex_works, publication_centrality, publication_citations,
+    publication_research_areas, publications, recorded_disputes, steward_judgements
+dataset_verdicts (per research area) <- coherence_judgements, dataset_lineage, edge_reliability,
+    openalex_citing_works, openalex_works, recorded_disputes
+reliability_evaluation <- coherence_judgements, dataset_lineage, dataset_verdicts, edge_reliability,
+    recorded_disputes
+dispute_evaluation <- coherence_judgements, recorded_disputes
 
-The resources are configured from the environment when the definitions load (an empty variable counts as unset):
-RECON_KG_PATH (a local export; default the shipped sample), RECON_KG_SOURCE=huggingface with
-RECON_HF_FILENAME / RECON_HF_REVISION (the real KG), RECON_DB_PATH (default data/recon.duckdb),
-RECON_DUCKDB_MEMORY_LIMIT (DuckDB's memory_limit, default 3GB), RECON_AS_OF (YYYY-MM-DD; default the day a run was
-created), OpenAlex online whenever OPENALEX_API_KEY is set (RECON_OPENALEX=offline opts out: the recorded OpenAlex
-cache, no request; RECON_OPENALEX=online without a key warns and uses only the cache) with OPENALEX_MAILTO and
-OPENALEX_URL, and RECON_CROSSREF=online (default offline) with CROSSREF_MAILTO and CROSSREF_URL, and the Groq LLM
-judge online whenever GROQ_API_KEY is set (RECON_GROQ=offline opts out) with GROQ_BASE_URL.
+Loading the definitions (`defs`, a `@dg.definitions` function Dagster calls) reads the environment; importing this
+module reads nothing and creates nothing. String settings are `dg.EnvVar`s, resolved when a run's resources start
+(an empty variable counts as unset): RECON_KG_PATH (a local export; default the shipped sample),
+RECON_KG_SOURCE=huggingface with RECON_HF_FILENAME / RECON_HF_REVISION (the real KG), RECON_DB_PATH (default
+data/recon.duckdb; its folder is created when a run starts), RECON_DUCKDB_MEMORY_LIMIT (DuckDB's memory_limit,
+default 3GB), RECON_AS_OF (YYYY-MM-DD; default the day a run was created), OpenAlex online whenever OPENALEX_API_KEY
+is set (RECON_OPENALEX=offline opts out: the recorded OpenAlex cache, no request; RECON_OPENALEX=online without a key
+warns and uses only the cache) with OPENALEX_MAILTO and OPENALEX_URL, and RECON_CROSSREF=online (default offline)
+with CROSSREF_MAILTO and CROSSREF_URL, and the Groq LLM judge online whenever GROQ_API_KEY is set (RECON_GROQ=offline
+opts out) with GROQ_BASE_URL.
 """
 
 import os
@@ -53,7 +78,7 @@ from recon_assets.schedules import (
 )
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.credentials import usable_secrets
-from recon_assets.shared.database import duckdb_connection_config
+from recon_assets.shared.database import DuckDBFile, duckdb_connection_config
 from recon_assets.shared.paths import database_path
 from recon_assets.verdicts.assets import dataset_verdicts
 from recon_assets.verdicts.checks import dataset_verdicts_one_valid_per_dataset
@@ -106,44 +131,53 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
 
 
 def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
-    """The resources, configured from RECON_* environment variables (see module docstring).
+    """The resources, configured from RECON_* environment variables (see module docstring): a setting passed through
+    as it is becomes a `dg.EnvVar` when its variable is set, read again when a run's resources start.
 
     Raises:
         credentials.UnusableSecretError: OPENALEX_API_KEY, GROQ_API_KEY or HF_TOKEN holds a space or a control
             character inside it (the code location does not load, with that one message).
+        ValueError: RECON_OPENALEX or RECON_GROQ is neither 'online', 'offline' nor unset.
     """
     usable_secrets()
     if (os.environ.get("RECON_KG_SOURCE") or "local") == "huggingface":
         kg_export = HuggingFaceKgExport(
-            filename=os.environ.get("RECON_HF_FILENAME") or "graph.json",
-            revision=os.environ.get("RECON_HF_REVISION") or PINNED_REVISION,
+            filename=_env_var("RECON_HF_FILENAME", "graph.json"), revision=_env_var("RECON_HF_REVISION", PINNED_REVISION)
         )
     else:
-        kg_export = LocalKgExport(path=os.environ.get("RECON_KG_PATH") or str(SAMPLE_KG_PATH))
+        kg_export = LocalKgExport(path=_env_var("RECON_KG_PATH", str(SAMPLE_KG_PATH)))
     database = database_path()
-    database.parent.mkdir(parents=True, exist_ok=True)
     return {
         "kg_export": kg_export,
-        "duckdb": DuckDBResource(database=str(database), connection_config=duckdb_connection_config(database)),
-        "as_of": AsOfDate(as_of=os.environ.get("RECON_AS_OF") or ""),
+        "duckdb": DuckDBFile(database=str(database), connection_config=duckdb_connection_config(database)),
+        "as_of": AsOfDate(as_of=_env_var("RECON_AS_OF", "")),
         "openalex": OpenAlexResource(
             offline=openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY"))),
             # An EnvVar keeps the key's value out of the Dagster UI and the run config.
-            api_key=dg.EnvVar("OPENALEX_API_KEY") if os.environ.get("OPENALEX_API_KEY") else None,
-            mailto=os.environ.get("OPENALEX_MAILTO") or None,
-            base_url=os.environ.get("OPENALEX_URL") or openalex_client.DEFAULT_BASE_URL,
+            api_key=_env_var("OPENALEX_API_KEY", None),
+            mailto=_env_var("OPENALEX_MAILTO", None),
+            base_url=_env_var("OPENALEX_URL", openalex_client.DEFAULT_BASE_URL),
         ),
         "crossref": CrossrefResource(
             offline=os.environ.get("RECON_CROSSREF") != "online",
-            mailto=os.environ.get("CROSSREF_MAILTO") or os.environ.get("OPENALEX_MAILTO") or None,
-            base_url=os.environ.get("CROSSREF_URL") or crossref.DEFAULT_BASE_URL,
+            mailto=_env_var("CROSSREF_MAILTO", None) or _env_var("OPENALEX_MAILTO", None),
+            base_url=_env_var("CROSSREF_URL", crossref.DEFAULT_BASE_URL),
         ),
         "groq_judge": GroqJudgeResource(
             offline=groq_offline(os.environ.get("RECON_GROQ") or ""),
-            api_key=dg.EnvVar("GROQ_API_KEY") if os.environ.get("GROQ_API_KEY") else None,
-            base_url=os.environ.get("GROQ_BASE_URL") or None,
+            api_key=_env_var("GROQ_API_KEY", None),
+            base_url=_env_var("GROQ_BASE_URL", None),
         ),
     }
 
 
-defs = build_defs(resources_from_environment())
+def _env_var(name: str, default: str | None) -> str | None:
+    """`dg.EnvVar(name)` when the variable is set and not empty (Dagster reads it when a run's resources start and
+    the UI shows where the value comes from, never a secret's value), else `default`."""
+    return dg.EnvVar(name) if os.environ.get(name) else default
+
+
+@dg.definitions
+def defs() -> dg.Definitions:
+    """What `dagster dev`, `dg` and `recon run` load: the definitions with resources from the environment."""
+    return build_defs(resources_from_environment())

@@ -1,18 +1,24 @@
 """The code location loads and is well described: what `dagster dev` and `dg` will show."""
 
+import json
+import os
+import re
+import subprocess
+import sys
 from datetime import datetime
 
 import dagster as dg
 import pytest
 
-from recon_assets.definitions import ASSET_CHECKS, ASSETS, defs
+from recon_assets import definitions
+from recon_assets.definitions import ASSET_CHECKS, ASSETS, defs as load_definitions
 from recon_assets.kg.partitions import research_area_partitions
 
 ASSET_SPECS = [spec for asset in ASSETS for spec in asset.specs]
 
 
 def test_code_location_loads():
-    dg.Definitions.validate_loadable(defs)
+    dg.Definitions.validate_loadable(load_definitions())
 
 
 @pytest.mark.parametrize("spec", ASSET_SPECS, ids=lambda spec: spec.key.to_user_string())
@@ -34,7 +40,7 @@ def test_partitioned_assets_are_partitioned_by_the_22_research_areas(name):
 
 @pytest.mark.parametrize("job_name", ["kg_tables_job", "openalex_refresh_job", "edge_reliability_job", "reliability_evaluation_job"])
 def test_every_job_resolves(job_name):
-    assert defs.resolve_job_def(job_name).name == job_name
+    assert load_definitions().resolve_job_def(job_name).name == job_name
 
 
 @pytest.mark.parametrize(
@@ -45,11 +51,11 @@ def test_every_job_resolves(job_name):
     ],
 )
 def test_schedules_are_stopped_and_request_one_run_per_research_area(schedule_name, job_name, cron):
-    schedule = defs.resolve_schedule_def(schedule_name)
+    schedule = load_definitions().resolve_schedule_def(schedule_name)
     assert schedule.default_status == dg.DefaultScheduleStatus.STOPPED
     assert (schedule.job_name, schedule.cron_schedule) == (job_name, cron)
     context = dg.build_schedule_context(
-        repository_def=defs.get_repository_def(), scheduled_execution_time=datetime(2026, 11, 30, 4)
+        repository_def=load_definitions().get_repository_def(), scheduled_execution_time=datetime(2026, 11, 30, 4)
     )
     requests = list(schedule.evaluate_tick(context).run_requests)
     assert sorted(r.partition_key for r in requests) == sorted(research_area_partitions.get_partition_keys())
@@ -57,7 +63,7 @@ def test_schedules_are_stopped_and_request_one_run_per_research_area(schedule_na
 
 
 def test_openalex_refresh_job_refreshes_then_rescores():
-    job = defs.resolve_job_def("openalex_refresh_job")
+    job = load_definitions().resolve_job_def("openalex_refresh_job")
     assets = {key.to_user_string() for key in job.asset_layer.executable_asset_keys}
     assert assets == {
         "openalex_works", "openalex_citing_works", "crossref_retractions", "crossref_relations", "coherence_judgements",
@@ -72,3 +78,69 @@ def test_blocking_checks_guard_publications_and_the_openalex_cache():
     assert checks["kg_lines_conserved"].blocking and checks["openalex_cache_one_row_per_doi"].blocking
     assert not checks["edge_reliability_values_valid"].blocking
     assert not checks["openalex_match_rate"].blocking and not checks["openalex_retracted_share"].blocking
+
+
+def _documented_graph() -> dict[str, tuple[bool, set[str]]]:
+    """The map in definitions.py's docstring: asset name -> (per research area, the assets it reads)."""
+    doc = definitions.__doc__.split("\n\n")[1]
+    lines = re.sub(r"\n    ", " ", doc).splitlines()
+    documented = {}
+    for line in lines:
+        match = re.fullmatch(r"(\w+)( \(per research area\))?(?: <- (.+))?", line)
+        assert match, f"not a map line: {line!r}"
+        documented[match[1]] = (bool(match[2]), set(match[3].split(", ")) if match[3] else set())
+    return documented
+
+
+def test_the_docstring_map_is_the_asset_graph_in_data_flow_order():
+    real = {
+        spec.key.to_user_string(): (spec.partitions_def is not None, {dep.asset_key.to_user_string() for dep in spec.deps})
+        for spec in ASSET_SPECS
+    }
+    documented = _documented_graph()
+    assert documented == real
+    order = list(documented)
+    assert all(order.index(upstream) < order.index(name) for name, (_, reads) in documented.items() for upstream in reads)
+
+
+# Run in a fresh interpreter: which variables recon_assets' own code reads while `recon_assets.definitions` is
+# imported, then while its definitions load, and which files appear in the (empty) working directory.
+SIDE_EFFECTS_PROBE = """
+import json, os, sys
+from pathlib import Path
+import recon_assets
+
+PACKAGE = str(Path(recon_assets.__file__).parent)
+read = []
+original = os._Environ.__getitem__
+
+def recording_getitem(self, key):
+    frame = sys._getframe(1)
+    while frame.f_globals.get("__name__") in ("os", "_collections_abc", "collections.abc"):
+        frame = frame.f_back
+    if frame.f_code.co_filename.startswith(PACKAGE):
+        read.append(key)
+    return original(self, key)
+
+os._Environ.__getitem__ = recording_getitem
+import recon_assets.definitions
+on_import, files_on_import = list(read), sorted(os.listdir("."))
+recon_assets.definitions.defs()
+print(json.dumps({"import": on_import, "files_on_import": files_on_import, "load": read[len(on_import):],
+                  "files_on_load": sorted(os.listdir("."))}))
+"""
+
+
+def test_importing_the_code_location_reads_no_environment_and_loading_it_creates_no_folder(tmp_path):
+    """Loading the definitions has no side effects (issue 13): importing reads no variable; Dagster's load (the
+    `@dg.definitions` function) reads the environment but creates nothing, not even the default data/ folder of
+    the database, which appears when a run's resources start."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith("RECON_")}
+    probe = subprocess.run(
+        [sys.executable, "-c", SIDE_EFFECTS_PROBE], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120,
+        check=True,
+    )
+    effects = json.loads(probe.stdout.splitlines()[-1])
+    assert effects["import"] == [] and effects["files_on_import"] == []
+    assert "RECON_DB_PATH" in effects["load"] and "RECON_KG_SOURCE" in effects["load"]
+    assert effects["files_on_load"] == []

@@ -284,7 +284,8 @@ def test_openalex_is_online_whenever_a_key_is_set_and_the_key_stays_an_env_var_r
 ):
     _environment(monkeypatch, tmp_path, env)
     resource = resources_from_environment()["openalex"]
-    assert (resource.offline, resource.base_url) == (offline, base_url)
+    started = resource.process_config_and_initialize()  # what a run's resources see
+    assert (started.offline, started.base_url) == (offline, base_url)
     # the configured value is a reference to the variable, resolved only when a run starts
     assert (resource.api_key == dg.EnvVar("OPENALEX_API_KEY")) is keyed and (resource.api_key is None) is not keyed
     assert SECRET not in repr(resource)

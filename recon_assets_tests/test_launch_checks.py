@@ -12,7 +12,7 @@ from dagster._core.run_coordinator import SubmitRunContext
 
 from recon_assets.cli.launch_checks import ValidatingRunCoordinator, settings_models, settings_problems
 from recon_assets.cli.run import INSTANCE_SETTINGS
-from recon_assets.definitions import defs
+from recon_assets.definitions import defs as load_definitions
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -57,7 +57,7 @@ def test_a_run_with_bad_settings_fails_at_launch_before_any_step(tmp_path):
     bad = {"ops": {"edge_reliability": {"config": {"weights": {"centrality": 0.9, "recency": 0.9, "coherence": 0.9}}}}}
     with dg.instance_for_test(temp_dir=str(tmp_path), overrides=overrides) as instance:
         assert isinstance(instance.run_coordinator, ValidatingRunCoordinator)
-        run = instance.create_run_for_job(defs.resolve_job_def("edge_reliability_job"), run_config=bad)
+        run = instance.create_run_for_job(load_definitions().resolve_job_def("edge_reliability_job"), run_config=bad)
         submitted = instance.run_coordinator.submit_run(SubmitRunContext(run, workspace=None))
         assert submitted.status == dg.DagsterRunStatus.FAILURE
         messages = [entry.dagster_event.message for entry in instance.all_logs(run.run_id) if entry.dagster_event]

@@ -212,10 +212,10 @@ def _run_jobs(database: Path, as_of: date) -> int:
     logging.getLogger("alembic").setLevel(logging.WARNING)
     # BackfillPolicy.single_run() is how one run covers every research area; Dagster still marks it beta.
     warnings.filterwarnings("ignore", message="Parameter `backfill_policy`", category=dg.BetaWarning)
-    # Imported here: definitions read the RECON_* environment when they load.
-    from recon_assets.definitions import defs
+    from recon_assets.definitions import defs as load_definitions
     from recon_assets.kg.partitions import research_area_partitions
 
+    definitions = load_definitions()  # reads the RECON_* environment set above
     instance = dg.DagsterInstance.get()
     print(f"Dagster instance: {home}; as_of {as_of.isoformat()}")
     areas = research_area_partitions.get_partition_keys()
@@ -245,7 +245,7 @@ def _run_jobs(database: Path, as_of: date) -> int:
             return 1
         print(f"[{job_name}] {what} ...", flush=True)
         with PoolWatchdog(instance, run_id, timeout_seconds=wait, say=_say, give_up=_give_up):
-            result = defs.resolve_job_def(job_name).execute_in_process(
+            result = definitions.resolve_job_def(job_name).execute_in_process(
                 instance=instance, run_id=run_id, tags={**tags, **run_tags(), AS_OF_TAG: as_of.isoformat()},
                 run_config=QUIET_LOGS, raise_on_error=False,
             )
