@@ -40,9 +40,9 @@ import httpx
 from pydantic import BaseModel, Field, ValidationError
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, stop_any, wait_exponential
 
-from recon_assets.deadlines import DeadlineExceeded, call_with_deadline
 from recon_assets.enrichment.retries import header_number, header_seconds
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION, PairAnswer, PairTexts, build_messages, read_answer
+from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 
 DEFAULT_MODEL = "llama-3.3-70b-versatile"
 DEFAULT_FALLBACK_MODEL = "llama-3.1-8b-instant"
