@@ -14,6 +14,8 @@ from recon_assets import definitions
 from recon_assets.definitions import ASSET_CHECKS, ASSETS, defs as load_definitions
 from recon_assets.kg.partitions import research_area_partitions
 
+from recon_assets_tests.pipeline_runs import REPO_ROOT
+
 ASSET_SPECS = [spec for asset in ASSETS for spec in asset.specs]
 
 
@@ -136,6 +138,7 @@ def test_importing_the_code_location_reads_no_environment_and_loading_it_creates
     `@dg.definitions` function) reads the environment but creates nothing, not even the default data/ folder of
     the database, which appears when a run's resources start."""
     env = {name: value for name, value in os.environ.items() if not name.startswith("RECON_")}
+    env["PYTHONPATH"] = str(REPO_ROOT)  # this checkout's package, whatever the environment's install points at
     probe = subprocess.run(
         [sys.executable, "-c", SIDE_EFFECTS_PROBE], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120,
         check=True,
