@@ -15,7 +15,7 @@ types and fills the v2.0.0 totals (1,409,253 / 5,836,702) with Author, Instituti
 AFFILIATED_WITH, CO_USED_WITH and WORKS_WITH_DATASET. A FLOAT scale multiplies the preset's counts.
 
 Text is never invented: abstracts recombine sentences of the real OpenAlex abstracts in
-data/sample/graph.json, titles, author names, dataset names, versions, DOIs shapes, keywords, platforms and
+recon_assets/sample/graph.json, titles, author names, dataset names, versions, DOIs shapes, keywords, platforms and
 data centers are the sample's real values (recombined where more are needed), research areas come from
 recon_assets/reference/applied_research_areas.json, v2 authors and institutions from
 benchmarks/data/openalex_people.json (real OpenAlex records).
@@ -50,7 +50,7 @@ from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.research_areas import research_area_labels
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SAMPLE_KG = REPO_ROOT / "data" / "sample" / "graph.json"
+SAMPLE_KG = REPO_ROOT / "recon_assets" / "sample" / "graph.json"
 RESEARCH_AREAS = REPO_ROOT / "recon_assets" / "reference" / "applied_research_areas.json"
 PEOPLE = Path(__file__).resolve().parent / "data" / "openalex_people.json"
 

@@ -1,6 +1,6 @@
-"""Build the shipped sample knowledge graph (`data/sample/`) from real public records.
+"""Build the shipped sample knowledge graph (`recon_assets/sample/`) from real public records.
 
-    python data/build_sample.py --real ../shared/data/real --out data/sample
+    python data/build_sample.py --real ../shared/data/real --out recon_assets/sample
 
 (`../shared/data/real` is the developers' copy of the public source files named below; the sample itself needs
 nothing from it.)
@@ -886,7 +886,7 @@ def readme_text(
         "batches of 20 rows, `:begin`/`:commit`, APOC's `UNIQUE IMPORT ID` scaffolding; `recon_assets/kg/apoc_format.py`),",
         "not an export made by Neo4j. Regenerate all, byte for byte, with",
         "",
-        "    python data/build_sample.py --real ../shared/data/real --out data/sample",
+        "    python data/build_sample.py --real ../shared/data/real --out recon_assets/sample",
         "",
         "(`../shared/data/real` is the developers' copy of the public source files named below; using the sample",
         "needs nothing from it.)",
@@ -1101,7 +1101,7 @@ def openalex_recording(real: Path) -> dict:
         "_provenance": (
             "The 44 real OpenAlex works of cpgone/idb@8bd87b3bf8001c4a2b80e524ab65eaf636b001e2 public/author-data/*.json "
             "(MIT License (c) 2025 Digital Geosciences), as api.openalex.org returned them, cut to the fields "
-            "recon_assets requests with `select`. See data/sample/README.md."
+            "recon_assets requests with `select`. See recon_assets/sample/README.md."
         ),
         "recorded_at": recorded_at,
         "works": works,
@@ -1111,7 +1111,7 @@ def openalex_recording(real: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--real", type=Path, required=True, help="folder of the real source files")
-    parser.add_argument("--out", type=Path, required=True, help="output folder (data/sample)")
+    parser.add_argument("--out", type=Path, required=True, help="output folder (recon_assets/sample)")
     args = parser.parse_args()
     graph, families, identities, labelled = build(args.real)
     nodes, ids, rels = number(graph)

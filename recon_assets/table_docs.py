@@ -267,7 +267,7 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
     "coherence_judgement_runs": {
         "research_area": "The research area (partition of coherence_judgements) last judged.",
         "settings": "JSON: judge id, digest of the judge's code, top_k, min_similarity, window_years and as_of year it was judged with.",
-        "inputs_md5": "md5 of the area's evidence pool: edges, each publication's year, title, abstract, centrality and area (sql/judge_input_digests.sql).",
+        "inputs_md5": "md5 of the area's evidence pool: edges, each publication's year, title, abstract, centrality and area (recon_assets/sql/judge_input_digests.sql).",
         "pool_edges": "Dataset-publication edges in the area's evidence pool.",
         "pairs": "Rows written to coherence_judgements; if the table holds another count the area is judged again.",
         "judged_at": "When the area was judged (UTC). Same settings and inputs_md5 on a later run: its rows are kept, not judged again.",

@@ -15,11 +15,13 @@ from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.kg.resources import LocalKgExport
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.paths import REPO_ROOT
+from recon_assets.shared.paths import SAMPLE_DIR
 
-SAMPLE_JSONL = REPO_ROOT / "data" / "sample" / "graph.json"
-SAMPLE_GRAPHML = REPO_ROOT / "data" / "sample" / "graph.graphml"
-SAMPLE_CYPHER = REPO_ROOT / "data" / "sample" / "graph.cypher"
+# The checkout the tests run from (benchmarks, README, CI script).
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_JSONL = SAMPLE_DIR / "graph.json"
+SAMPLE_GRAPHML = SAMPLE_DIR / "graph.graphml"
+SAMPLE_CYPHER = SAMPLE_DIR / "graph.cypher"
 AS_OF = "2026-11-29"
 AREAS = research_area_partitions.get_partition_keys()
 RANGE_TAGS = {"dagster/asset_partition_range_start": AREAS[0], "dagster/asset_partition_range_end": AREAS[-1]}

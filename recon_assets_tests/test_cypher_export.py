@@ -18,8 +18,9 @@ from recon_assets.kg.apoc_format import ApocCypherWriter, cypher_from_json_lines
 from recon_assets.kg.cypher_export import CypherValueError, parse_cypher_literal
 from recon_assets.kg.export_reader import KgExportError, KgFormat, ReadStats, detect_format, read_export
 from recon_assets.kg.ingest import current_snapshot_id, ingest_export
+from recon_assets.shared.paths import SAMPLE_DIR
 
-SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
+SAMPLE = SAMPLE_DIR
 UIL, UID = "`UNIQUE IMPORT LABEL`", "`UNIQUE IMPORT ID`"
 SCHEMA = (
     f":begin\nCREATE CONSTRAINT UNIQUE_IMPORT_NAME FOR (node:{UIL}) REQUIRE (node.{UID}) IS UNIQUE;\n:commit\n"
@@ -388,7 +389,7 @@ def test_a_plain_export_without_apoc_scaffolding_needs_no_clean_up(con, tmp_path
 
 
 def test_the_shipped_cypher_sample_is_apoc_s_export_of_the_json_lines_sample() -> None:
-    """data/sample/graph.cypher is a conversion (data/build_sample.py), reproducible from graph.json alone."""
+    """recon_assets/sample/graph.cypher is a conversion (data/build_sample.py), reproducible from graph.json alone."""
     written = io.StringIO()
     with (SAMPLE / "graph.json").open(encoding="utf-8") as lines:
         cypher_from_json_lines(lines, written)

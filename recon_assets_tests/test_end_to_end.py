@@ -6,6 +6,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import dagster as dg
 import duckdb
@@ -18,11 +19,13 @@ from recon_assets.definitions import ASSETS
 from recon_assets.enrichment.resources import CrossrefResource
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.reliability.labels import LABELS
-from recon_assets.shared.paths import REPO_ROOT
 from recon_assets.shared.sql_files import load_sql
 
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
-from recon_assets_tests.pipeline_runs import AREAS, AS_OF, SAMPLE_CYPHER, SAMPLE_GRAPHML, SAMPLE_JSONL, pipeline_defs, run_pipeline
+from recon_assets_tests.pipeline_runs import (
+    AREAS, AS_OF, REPO_ROOT, SAMPLE_CYPHER, SAMPLE_GRAPHML, SAMPLE_JSONL, pipeline_defs, run_pipeline,
+)
+from recon_assets_tests.wheel_install import clean_environment, install_from_wheel
 
 SCORE_COLUMNS = "research_area, dataset_id, publication_id, centrality, recency, coherence, coherence_status, reliability, label, reason"
 
@@ -129,38 +132,47 @@ def test_weights_not_summing_to_one_fail_the_run_with_a_clear_error(sample_run, 
     assert "weights must sum to 1" in str(failure.step_failure_data.error.cause.message)
 
 
-def test_recon_cli_runs_the_sample_and_explains_a_doi(tmp_path):
-    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), "RECON_KG_PATH": "", "RECON_AS_OF": ""}
+def test_recon_installed_from_its_wheel_runs_the_sample_and_explains_a_doi(tmp_path):
+    """`recon run` and `recon explain` as a user gets them from `pip install .`: the wheel in a fresh venv
+    (recon_assets_tests/wheel_install.py says how), run from a folder outside the checkout; the shipped sample, its
+    recorded OpenAlex answers, the SQL and dagster.yaml all come from the installed package."""
+    bin_dir = install_from_wheel(tmp_path / "install")
+    located = subprocess.run(
+        [str(bin_dir / "python"), "-c", "import recon_assets; print(recon_assets.__file__)"],
+        capture_output=True, text=True, env=clean_environment(), cwd=tmp_path, check=True,
+    )
+    assert Path(located.stdout.strip()).is_relative_to(tmp_path / "install" / "venv")
+    env = clean_environment(DAGSTER_HOME=str(tmp_path / "home"))
     database = tmp_path / "recon.duckdb"
     run = subprocess.run(
-        [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(database), "--as-of", AS_OF],
-        capture_output=True, text=True, env=env, timeout=300,
+        [str(bin_dir / "recon"), "run", "--db", str(database), "--as-of", AS_OF],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
     )
     assert run.returncode == 0, run.stderr[-3000:]
     assert "edges scored per label:" in run.stdout and "asset checks passed: 8/8" in run.stdout
     explain = subprocess.run(
-        [sys.executable, "-m", "recon_assets.cli.main", "explain", "https://doi.org/10.3390/RS12081239", "--db", str(database)],
-        capture_output=True, text=True, env=env, timeout=60,
+        [str(bin_dir / "recon"), "explain", "https://doi.org/10.3390/RS12081239", "--db", str(database)],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
     )
     assert explain.returncode == 0, explain.stderr
     assert "10.3390/rs12081239" in explain.stdout and "reliability" in explain.stdout and "centrality" in explain.stdout
     assert "OpenAlex found | 159 citations up to as_of -> citation centrality 0.55" in explain.stdout and "Crossref not checked" in explain.stdout
     unknown = subprocess.run(
-        [sys.executable, "-m", "recon_assets.cli.main", "explain", "10.1002/2017GL075472", "--db", str(database)],
-        capture_output=True, text=True, env=env, timeout=60,
+        [str(bin_dir / "recon"), "explain", "10.1002/2017GL075472", "--db", str(database)],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
     )
     assert unknown.returncode == 0, unknown.stderr
     assert "OpenAlex: no record (offline: not in the recorded cache)" in unknown.stdout
     dataset = subprocess.run(
-        [sys.executable, "-m", "recon_assets.cli.main", "explain", "10.5067/ASTER/AST_L1T.003", "--db", str(database)],
-        capture_output=True, text=True, env=env, timeout=60,
+        [str(bin_dir / "recon"), "explain", "10.5067/ASTER/AST_L1T.003", "--db", str(database)],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
     )
     assert dataset.returncode == 0, dataset.stderr
     assert "| lifecycle -0.15 (V003 superseded by V031 since 2021-07-07)" in dataset.stdout
     assert "uses AST_L1T V003; superseded by V031 since 2021-07-07 (lifecycle penalty -0.15; succession inferred from version ordering)" in dataset.stdout
     missing = subprocess.run(
-        [sys.executable, "-m", "recon_assets.cli.main", "explain", "10.9999/none", "--db", str(database)],
-        capture_output=True, text=True, env=env, timeout=60,
+        [str(bin_dir / "recon"), "explain", "10.9999/none", "--db", str(database)],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
     )
     assert missing.returncode == 1 and "no scored edge" in missing.stderr
 
@@ -175,7 +187,7 @@ def test_every_sample_doi_has_one_openalex_row_per_research_area_and_the_recorde
     statuses = dict(sample_run.query("SELECT status, count(DISTINCT doi) FROM openalex_works GROUP BY 1"))
     # the 44 recorded works, and the DOIs the recording does not hold (the edgraph ones and the labelled cases'),
     # reported as such: no work is invented for them
-    recorded = {canonical_doi(work["doi"]) for work in json.loads((REPO_ROOT / "data" / "sample" / "openalex_cache.json").read_text())["works"]}
+    recorded = {canonical_doi(work["doi"]) for work in json.loads((REPO_ROOT / "recon_assets" / "sample" / "openalex_cache.json").read_text())["works"]}
     dois = {doi for (doi,) in sample_run.query("SELECT DISTINCT doi FROM publications WHERE doi IS NOT NULL")}
     assert statuses == {"found": 44, "error": len(dois - recorded)}
     assert {error for (error,) in sample_run.query("SELECT DISTINCT error FROM openalex_works WHERE status = 'error'")} == {
@@ -321,7 +333,7 @@ def test_a_recorded_comment_and_its_reply_reach_the_edge_and_the_dataset_verdict
     assert verdict == "CONTRADICTED" and contradicted and "comments on [" in why and "(answered by its authors: debated)" in why
 
 def test_cypher_export_gives_exactly_the_typed_tables_of_json_lines(sample_run, tmp_path):
-    """Issue 14: the shipped sample as APOC's Cypher export (data/sample/graph.cypher, converted from graph.json)
+    """Issue 14: the shipped sample as APOC's Cypher export (recon_assets/sample/graph.cypher, converted from graph.json)
     through kg_tables_job. Its relationship ids are the file's own (APOC's Cypher export carries none): they are
     mapped to the JSON-lines ids by type and endpoints before comparing."""
     database = tmp_path / "cypher.duckdb"
@@ -417,7 +429,7 @@ def test_crossref_recorded_comments_replies_and_corrections_reach_the_edge_and_t
     assert "commented (recorded: comment [10.5555/recon-constructed-comment-2, 2023] (crossref relation))" in reason
     [(reason,)] = run.query("SELECT reason FROM edge_reliability WHERE publication_doi = '10.1371/journal.pone.0200549'")
     assert "corrected (recorded: correction [10.1371/journal.pone.0203153, 2018] (crossref update-to))" in reason
-    # the dataset verdicts read the Crossref comments through sql/dataset_disputes.sql, without the 2-year rule
+    # the dataset verdicts read the Crossref comments through recon_assets/sql/dataset_disputes.sql, without the 2-year rule
     [(area, verdict, why)] = run.query("SELECT research_area, verdict, contradiction_reason FROM dataset_verdicts")
     assert verdict == "CONTRADICTED"
     assert "[10.5555/recon-constructed-comment-1, 2019]" in why and "[10.5555/recon-constructed-comment-2, 2023]" in why

@@ -342,7 +342,7 @@ def test_openalex_from_the_environment_requests_only_with_a_key_and_never_shows_
     assert SECRET not in repr(openalex)
 
 
-RETRACTED_DOI = "10.1038/s41598-023-45776-y"  # W4387949831, is_retracted in data/sample/openalex_cache.json
+RETRACTED_DOI = "10.1038/s41598-023-45776-y"  # W4387949831, is_retracted in recon_assets/sample/openalex_cache.json
 ROMAN_YEAR_DOI = "10.3390/rs12081239"  # W3015860713, publication_year 2020 in the recording
 # Sample nodes by globalId: ENERGY PRODUCTION/USE (research area), the AIRS2CCF dataset, and recorded publications:
 # the retracted one, the one given the year "XIII" (10.3390/RS12081239) and five with good years.

@@ -17,8 +17,9 @@ from recon_assets.kg import ingest as ingest_module
 from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.export_reader import KgExportError, graphml_element_tags
 from recon_assets.kg.ingest import RAW_TEXT_LIMIT, SnapshotSummary, current_snapshot_id, ingest_export
+from recon_assets.shared.paths import SAMPLE_DIR
 
-SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
+SAMPLE = SAMPLE_DIR
 SAMPLE_GRAPHML = SAMPLE / "graph.graphml"
 
 

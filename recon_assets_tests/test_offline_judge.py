@@ -34,7 +34,7 @@ from recon_assets.judgement.offline_judge import (
     judge_pair,
 )
 from recon_assets.judgement.text_embedding import EMBEDDING_DIM, MODEL_ID, embed, embed_cached, is_missing_text, text_sha256
-from recon_assets.shared.paths import REPO_ROOT
+from recon_assets_tests.pipeline_runs import REPO_ROOT
 
 AS_OF = date(2024, 6, 30)
 IMERG = "Validation of GPM IMERG precipitation estimates against rain gauges over the Amazon basin"

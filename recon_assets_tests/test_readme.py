@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from recon_assets.shared.paths import REPO_ROOT
+from recon_assets_tests.pipeline_runs import REPO_ROOT
 from recon_assets.table_docs import TABLE_DOCS, tables_markdown
 
 README = (REPO_ROOT / "README.md").read_text()

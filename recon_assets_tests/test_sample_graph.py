@@ -1,4 +1,4 @@
-"""The shipped sample KG (data/sample, built by data/build_sample.py) has the APOC export's shape and the cases the pipeline needs."""
+"""The shipped sample KG (recon_assets/sample, built by data/build_sample.py) has the APOC export's shape and the cases the pipeline needs."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import pytest
 from lxml import etree
 
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.shared.paths import SAMPLE_DIR
 
-SAMPLE = Path(__file__).resolve().parents[1] / "data" / "sample"
+SAMPLE = SAMPLE_DIR
 AREAS = Path(__file__).resolve().parents[1] / "recon_assets" / "reference" / "applied_research_areas.json"
 GRAPHML = "{http://graphml.graphdrawing.org/xmlns}"
 

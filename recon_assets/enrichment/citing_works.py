@@ -35,7 +35,7 @@ FETCHED, NONE, NOT_IN_OPENALEX, NOT_ASKED = "fetched", "none", "not_in_openalex"
 # How many reasons of invalid returned works `fetch_citing` keeps (for the asset's metadata and log).
 MAX_INVALID_EXAMPLES = 5
 CITING_STATUSES = (FETCHED, NONE, NOT_IN_OPENALEX, NOT_ASKED)
-# Columns of the openalex_citing_works table, in order (sql/openalex_citing_works.sql).
+# Columns of the openalex_citing_works table, in order (recon_assets/sql/openalex_citing_works.sql).
 CITING_WORK_COLUMNS = (
     "research_area", "cited_doi", "cited_kind", "cited_openalex_id", "status", "note", "citing_openalex_id", "citing_doi",
     "citing_title", "citing_type", "citing_year", "citing_date", "citing_cited_by_count", "citing_counts_by_year",

@@ -50,7 +50,7 @@ DEFAULT_BASE_URL = "https://api.crossref.org"
 DEFAULT_DEADLINE_SECONDS = 120.0
 CHECKED, ERROR = "checked", "error"
 OFFLINE = "offline: Crossref not checked"
-# Columns of the crossref_retractions table, in order (sql/crossref_retractions.sql).
+# Columns of the crossref_retractions table, in order (recon_assets/sql/crossref_retractions.sql).
 RETRACTION_COLUMNS = ("research_area", "doi", "status", "notice_dois", "error", "checked_at")
 # DOIs per request, and notices per page: 50 DOIs have far fewer than 1,000 notices (Crossref's page limit).
 DOIS_PER_REQUEST = 50

@@ -36,7 +36,7 @@ FOLLOWED_RELATIONS = (*COMMENT_RELATIONS, *REPLY_RELATIONS)
 UPDATED_BY = "updated-by"
 # Works away from the KG publication whose records are asked for: a comment on it (1), a reply to that comment (2).
 RELATION_HOPS = 2
-# Columns of the crossref_relations table, in order (sql/crossref_relations.sql).
+# Columns of the crossref_relations table, in order (recon_assets/sql/crossref_relations.sql).
 RELATION_COLUMNS = (
     "research_area", "doi", "record_doi", "record_type", "record_title", "record_year", "relation", "update_type",
     "other_id", "other_id_type", "asserted_by", "other_type", "other_title", "other_year", "checked_at",

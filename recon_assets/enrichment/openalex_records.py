@@ -183,7 +183,7 @@ def _cut(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-# Columns of the openalex_works table, in order (sql/openalex_works.sql).
+# Columns of the openalex_works table, in order (recon_assets/sql/openalex_works.sql).
 OPENALEX_WORK_COLUMNS = (
     "research_area", "doi", "status", "error", "openalex_id", "openalex_doi", "title", "type", "publication_year",
     "cited_by_count", "counts_by_year", "citation_percentile_low", "citation_percentile_high", "is_retracted",

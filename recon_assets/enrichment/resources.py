@@ -13,9 +13,9 @@ from pydantic import Field
 
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.retries import RetryPolicy
-from recon_assets.shared.paths import REPO_ROOT
+from recon_assets.shared.paths import SAMPLE_DIR
 
-SAMPLE_OPENALEX_RECORDING = REPO_ROOT / "data" / "sample" / "openalex_cache.json"
+SAMPLE_OPENALEX_RECORDING = SAMPLE_DIR / "openalex_cache.json"
 
 
 class OpenAlexResource(dg.ConfigurableResource):

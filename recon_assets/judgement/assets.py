@@ -2,7 +2,7 @@
 
 Judging is cached at two levels, so that re-running with an unchanged snapshot and configuration judges
 nothing: a research area whose settings (judge, its code, JudgeConfig, as_of year) and inputs (digest of
-`sql/judge_input_digests.sql`) match its row in `coherence_judgement_runs` keeps its judgements; the
+`recon_assets/sql/judge_input_digests.sql`) match its row in `coherence_judgement_runs` keeps its judgements; the
 areas that are judged again embed only texts whose vectors `text_embeddings` does not hold yet.
 """
 
@@ -56,7 +56,7 @@ _JUDGE_CODE = hashlib.sha256(
     + cues.CUES_FILE.read_bytes()
 ).hexdigest()[:16]
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
-# Key of a citing work OpenAlex lists and the KG lacks (sql/judge_citing_works.sql).
+# Key of a citing work OpenAlex lists and the KG lacks (recon_assets/sql/judge_citing_works.sql).
 OPENALEX_KEY_PREFIX = "openalex:"
 
 

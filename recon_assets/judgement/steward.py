@@ -58,7 +58,7 @@ MAX_RATIONALE_CHARACTERS = 1_000
 # supersession at most.
 VERDICT_COHERENCE = {"SUPPORTED": (0.5, 1.0), "CONTRADICTED": (0.0, 0.5), "SUPERSEDED": (0.0, 0.5)}
 STEWARD_VERDICTS = ("SUPPORTED", "CONTRADICTED", "SUPERSEDED")
-# Column names of the resolved rows (sql/steward_judgements.sql).
+# Column names of the resolved rows (recon_assets/sql/steward_judgements.sql).
 RESOLVED_COLUMNS = (
     "line", "scope", "dataset", "publication_doi", "newer_doi", "verdict", "coherence", "rationale", "steward", "judged_on",
     "status", "reason", "dataset_id", "publication_id", "newer_publication_id",

@@ -10,9 +10,9 @@ from pydantic import Field
 
 from recon_assets.kg.hub_source import DEFAULT_DEADLINE_SECONDS as HUB_DEADLINE_SECONDS
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, download_kg_export
-from recon_assets.shared.paths import REPO_ROOT
+from recon_assets.shared.paths import SAMPLE_DIR
 
-SAMPLE_KG_PATH = REPO_ROOT / "data" / "sample" / "graph.json"
+SAMPLE_KG_PATH = SAMPLE_DIR / "graph.json"
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,8 @@
 import os
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+# The shipped sample KG and its recorded OpenAlex answers (package data; recon_assets/sample/README.md).
+SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample"
 DEFAULT_DB_PATH = Path("data") / "recon.duckdb"
 
 

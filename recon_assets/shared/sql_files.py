@@ -1,22 +1,18 @@
-"""The SQL that shapes tables lives in the repository's `sql/` folder, one file per asset or step."""
+"""The SQL that shapes tables: package data in `recon_assets/sql/`, one file per asset or step."""
 
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
-from recon_assets.shared.paths import REPO_ROOT
-
-SQL_DIR = REPO_ROOT / "sql"
+SQL_DIR = Path(__file__).resolve().parents[1] / "sql"
 
 
 @cache
 def load_sql(name: str) -> str:
-    """Text of `sql/<name>.sql`.
+    """Text of `recon_assets/sql/<name>.sql`.
 
     Raises:
-        FileNotFoundError: the file is missing (the package must be installed from a checkout, `pip install -e .`).
+        FileNotFoundError: no SQL file of that name.
     """
-    path = SQL_DIR / f"{name}.sql"
-    if not path.is_file():
-        raise FileNotFoundError(f"SQL file {path} not found: install recon_assets from its checkout (pip install -e .)")
-    return path.read_text()
+    return (SQL_DIR / f"{name}.sql").read_text()

@@ -1,4 +1,4 @@
-"""Table writes: whole tables are recreated from their DDL in `sql/<table>.sql`; a partition's rows are
+"""Table writes: whole tables are recreated from their DDL in `recon_assets/sql/<table>.sql`; a partition's rows are
 replaced, and keyed rows upserted, in one transaction, so a re-run never duplicates."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def replace_partitions(con: duckdb.DuckDBPyConnection, table: str, rows: pd.Data
 
 
 def replace_table(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> None:
-    """Recreate `table` from `sql/<table>.sql` and insert `rows` by column name, in one transaction.
+    """Recreate `table` from `recon_assets/sql/<table>.sql` and insert `rows` by column name, in one transaction.
 
     Raises:
         duckdb.Error: a row breaks the table's types or keys; the transaction is rolled back.

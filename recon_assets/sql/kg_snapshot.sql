@@ -38,7 +38,7 @@ CREATE TABLE IF NOT EXISTS kg_rejects (
     raw         VARCHAR                        -- the offending text, cut to 500 characters
 );
 
--- How the typed tables read the properties that Publication and Dataset nodes share (sql/*_nodes.sql).
+-- How the typed tables read the properties that Publication and Dataset nodes share (recon_assets/sql/*_nodes.sql).
 -- The first of doi / DOI that holds a value: an empty or 'N/A' doi must not hide a real DOI.
 CREATE OR REPLACE MACRO kg_doi_raw(properties) AS coalesce(
     list_filter([properties->>'doi', properties->>'DOI'], lambda v: NOT regexp_full_match(v, '(?i)\s*(n/a)?\s*'))[1],
