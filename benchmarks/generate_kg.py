@@ -39,12 +39,11 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 import numpy as np
 
 from recon_assets.centrality.pagerank import DAMPING
-from recon_assets.kg.apoc_format import ApocCypherWriter, graphml_value
+from recon_assets.kg.apoc_format import ApocCypherWriter, ApocGraphmlWriter, ApocJsonLinesWriter, apoc_json
 from recon_assets.kg.authors import author_names
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.research_areas import research_area_labels
@@ -669,10 +668,6 @@ class NodeFactory:
 # --------------------------------------------------------------------------------------------------------
 
 
-def _dumps(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-
-
 def _relationship_properties(edges: Edges, k: int) -> dict:
     if edges.weight is not None:
         return {"derived": True, "weight": int(edges.weight[k])}
@@ -689,37 +684,24 @@ class JsonlSink:
 
     def __init__(self, path: Path, endpoint_json: Callable[[int], str] | None):
         self.handle = path.open("w", encoding="utf-8", newline="\n", buffering=1 << 20)
-        self.endpoint_json = endpoint_json
-        self.last_line = ""
+        self.writer = ApocJsonLinesWriter(self.handle, endpoint_properties=endpoint_json)
 
     def start(self) -> None:
         pass
 
     def node(self, node_id: int, label: str, props: dict) -> None:
-        self._write(f'{{"type":"node","id":"{node_id}","labels":["{label}"],"properties":{_dumps(props)}}}\n')
+        self.writer.node(node_id, [label], props)
 
     def relationship(self, rel_id: int, rel_type: str, start: tuple[int, str], end: tuple[int, str], props: dict) -> None:
-        properties = f'"properties":{_dumps(props)},' if props else ""
-        self._write(
-            f'{{"type":"relationship","id":"{rel_id}","label":"{rel_type}",{properties}'
-            f'"start":{self._endpoint(*start)},"end":{self._endpoint(*end)}}}\n'
-        )
+        self.writer.relationship(rel_id, rel_type, (start[0], [start[1]]), (end[0], [end[1]]), props)
 
     def truncated(self, spare_id: int) -> None:
         """The line just written again, cut in half (an interrupted write): malformed JSON."""
-        self.handle.write(self.last_line[: len(self.last_line) // 2] + "\n")
+        last = self.writer.last_line
+        self.handle.write(last[: len(last) // 2] + "\n")
 
     def finish(self) -> None:
         self.handle.close()
-
-    def _endpoint(self, node_id: int, label: str) -> str:
-        properties = self.endpoint_json(node_id) if self.endpoint_json else None
-        tail = f',"properties":{properties}' if properties else ""
-        return f'{{"id":"{node_id}","labels":["{label}"]{tail}}}'
-
-    def _write(self, line: str) -> None:
-        self.last_line = line
-        self.handle.write(line)
 
 
 # Every property key the generator writes, with its GraphML type (APOC declares keys before the graph).
@@ -743,36 +725,28 @@ class GraphmlSink:
     def __init__(self, path: Path, v2: bool):
         self.handle = path.open("w", encoding="utf-8", newline="\n", buffering=1 << 20)
         self.v2 = v2
+        self.writer: ApocGraphmlWriter | None = None
 
     def start(self) -> None:
-        keys = [(name, "node", kind) for name, kind in NODE_KEYS.items()] + [(name, "edge", kind) for name, kind in EDGE_KEYS.items()]
-        keys = [key for key in keys if self.v2 or key[0] not in V2_ONLY_KEYS]
-        self.handle.write("<?xml version='1.0' encoding='UTF-8'?>\n<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n")
-        for name, scope, kind in keys:
-            self.handle.write(f'  <key id="{name}" for="{scope}" attr.name="{name}" attr.type="{kind}"/>\n')
-        self.handle.write('  <graph id="G" edgedefault="directed">\n')
+        def in_use(keys: dict[str, str]) -> dict[str, str]:
+            return {name: kind for name, kind in keys.items() if self.v2 or name not in V2_ONLY_KEYS}
+
+        self.writer = ApocGraphmlWriter(self.handle, node_keys=in_use(NODE_KEYS), edge_keys=in_use(EDGE_KEYS))
 
     def node(self, node_id: int, label: str, props: dict) -> None:
-        self.handle.write(f'    <node id="n{node_id}" labels=":{label}">\n      <data key="labels">:{label}</data>\n{self._data(props)}    </node>\n')
+        self.writer.node(node_id, [label], props)
 
     def relationship(self, rel_id: int, rel_type: str, start: tuple[int, str], end: tuple[int, str], props: dict) -> None:
-        self.handle.write(
-            f'    <edge id="e{rel_id}" source="n{start[0]}" target="n{end[0]}" label="{rel_type}">\n'
-            f'      <data key="label">{rel_type}</data>\n{self._data(props)}    </edge>\n'
-        )
+        self.writer.relationship(rel_id, rel_type, start[0], end[0], props)
 
     def truncated(self, spare_id: int) -> None:
         """GraphML cannot hold a cut line without ending the parse, so the counterpart of a truncated JSON
         line is a node element without labels (rejected as 'node without labels')."""
-        self.handle.write(f'    <node id="n{spare_id}" labels="">\n    </node>\n')
+        self.writer.raw(f'    <node id="n{spare_id}" labels="">\n    </node>\n')
 
     def finish(self) -> None:
-        self.handle.write("  </graph>\n</graphml>\n")
+        self.writer.close()
         self.handle.close()
-
-    @staticmethod
-    def _data(props: dict) -> str:
-        return "".join(f'      <data key="{name}">{escape(graphml_value(value)[1])}</data>\n' for name, value in sorted(props.items()))
 
 
 class CypherSink:
@@ -859,7 +833,7 @@ def generate(
 
     @functools.lru_cache(maxsize=ENDPOINT_CACHE)
     def endpoint_json(node_id: int) -> str | None:
-        return _dumps(factory.properties(*layout.locate(node_id))) if node_id < layout.total else None
+        return apoc_json(factory.properties(*layout.locate(node_id))) if node_id < layout.total else None
 
     paths = {"jsonl": out / "graph.json", "graphml": out / "graph.graphml", "cypher": out / "graph.cypher"}
     make_sink = {

@@ -389,7 +389,7 @@ def test_a_plain_export_without_apoc_scaffolding_needs_no_clean_up(con, tmp_path
 
 
 def test_the_shipped_cypher_sample_is_apoc_s_export_of_the_json_lines_sample() -> None:
-    """recon_assets/sample/graph.cypher is a conversion (data/build_sample.py), reproducible from graph.json alone."""
+    """recon_assets/sample/graph.cypher is a conversion (tools/build_sample.py), reproducible from graph.json alone."""
     written = io.StringIO()
     with (SAMPLE / "graph.json").open(encoding="utf-8") as lines:
         cypher_from_json_lines(lines, written)

@@ -1,7 +1,9 @@
-"""How Neo4j APOC writes property values and whole graphs, shared by the writers of test, sample and benchmark KGs.
+"""How Neo4j APOC writes property values and whole graphs: the one writer of the sample (tools/build_sample.py) and
+benchmark (benchmarks/generate_kg.py) KGs.
 
-`graphml_value` is APOC's GraphML export of one property; `ApocCypherWriter` writes a graph as APOC's Cypher export
-(`apoc.export.cypher.all`) does with its defaults. The shapes and the value formatting follow APOC's source
+`graphml_value` is APOC's GraphML export of one property; `ApocJsonLinesWriter`, `ApocGraphmlWriter` and
+`ApocCypherWriter` write a graph as APOC's JSON-lines, GraphML and Cypher exports (`apoc.export.cypher.all` with its
+defaults) do. The shapes and the value formatting follow APOC's source
 (neo4j/apoc at 468861ea: `AbstractCypherFormatter.buildStatementForNodes` / `buildStatementForRelationships`,
 `CypherFormatterUtils.toString`, `FormatUtils.formatString`, `MultiStatementCypherSubGraphExporter.export`,
 `ExportFormat.CYPHER_SHELL`) and the expected outputs of its tests (`ExportCypherTest.java`); the reader of these
@@ -12,9 +14,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import TextIO
+from xml.sax.saxutils import escape
 
 UNIQUE_ID_LABEL = "`UNIQUE IMPORT LABEL`"
 UNIQUE_ID_PROPERTY = "`UNIQUE IMPORT ID`"
@@ -228,3 +231,98 @@ def cypher_from_json_lines(lines: Iterable[str], handle: TextIO, **options: int)
         else:
             raise ValueError(f"not an APOC JSON-lines element: {line[:80]!r}")
     writer.close()
+
+
+def apoc_json(value: object) -> str:
+    """`value` as APOC's JSON export writes it: compact, keys sorted, non-ASCII characters as they are."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+class ApocJsonLinesWriter:
+    """Write a graph as APOC's JSON export (`apoc.export.json.all`, JSON-lines): one line per node, then one per
+    relationship; ids are strings, `properties` (keys sorted) is left out when empty, and a relationship's `start` /
+    `end` name the node's id and labels, plus its properties when `endpoint_properties` gives them (APOC's default
+    `writeNodeProperties: true`; the function returns the node's properties as JSON text, or None)."""
+
+    def __init__(self, handle: TextIO, *, endpoint_properties: Callable[[object], str | None] | None = None) -> None:
+        self.handle = handle
+        self.endpoint_properties = endpoint_properties
+        self.last_line = ""
+
+    def node(self, node_id: object, labels: Iterable[str], properties: dict) -> None:
+        tail = f',"properties":{apoc_json(properties)}' if properties else ""
+        self._write(f'{{"type":"node","id":{apoc_json(str(node_id))},"labels":{apoc_json(list(labels))}{tail}}}\n')
+
+    def relationship(
+        self, rel_id: object, rel_type: str, start: tuple[object, Iterable[str]], end: tuple[object, Iterable[str]], properties: dict
+    ) -> None:
+        middle = f'"properties":{apoc_json(properties)},' if properties else ""
+        self._write(
+            f'{{"type":"relationship","id":{apoc_json(str(rel_id))},"label":{apoc_json(rel_type)},{middle}'
+            f'"start":{self._endpoint(*start)},"end":{self._endpoint(*end)}}}\n'
+        )
+
+    def _endpoint(self, node_id: object, labels: Iterable[str]) -> str:
+        properties = self.endpoint_properties(node_id) if self.endpoint_properties else None
+        tail = f',"properties":{properties}' if properties else ""
+        return f'{{"id":{apoc_json(str(node_id))},"labels":{apoc_json(list(labels))}{tail}}}'
+
+    def _write(self, line: str) -> None:
+        self.last_line = line
+        self.handle.write(line)
+
+
+class ApocGraphmlWriter:
+    """Write a graph as APOC's GraphML export (`apoc.export.graphml.all`): the property keys declared first (APOC
+    declares the keys in use, never `labels` / `label`), a node's labels as attribute `labels=":A:B"` plus a `labels`
+    data element, a relationship's type as attribute `label` plus a `label` data element, values as `graphml_value`
+    writes them, two spaces of indent a level. `close` ends the document; the handle stays open."""
+
+    def __init__(self, handle: TextIO, *, node_keys: dict[str, str], edge_keys: dict[str, str] | None = None) -> None:
+        self.handle = handle
+        handle.write("<?xml version='1.0' encoding='UTF-8'?>\n<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n")
+        for scope, keys in (("node", node_keys), ("edge", edge_keys or {})):
+            for name, kind in keys.items():
+                handle.write(f'  <key id="{_attr(name)}" for="{scope}" attr.name="{_attr(name)}" attr.type="{kind}"/>\n')
+        handle.write('  <graph id="G" edgedefault="directed">\n')
+
+    def node(self, node_id: object, labels: Iterable[str], properties: dict) -> None:
+        names = _attr("".join(f":{label}" for label in labels))
+        self.handle.write(
+            f'    <node id="n{node_id}" labels="{names}">\n      <data key="labels">{names}</data>\n{_data(properties)}    </node>\n'
+        )
+
+    def relationship(self, rel_id: object, rel_type: str, start: object, end: object, properties: dict) -> None:
+        self.handle.write(
+            f'    <edge id="e{rel_id}" source="n{start}" target="n{end}" label="{_attr(rel_type)}">\n'
+            f"      <data key=\"label\">{escape(rel_type)}</data>\n{_data(properties)}    </edge>\n"
+        )
+
+    def raw(self, text: str) -> None:
+        """Write `text` as it is between elements: for damaged elements."""
+        self.handle.write(text)
+
+    def close(self) -> None:
+        self.handle.write("  </graph>\n</graphml>\n")
+
+
+def graphml_key_types(property_maps: Iterable[dict]) -> dict[str, str]:
+    """The GraphML key declarations of these properties, sorted by name: each key's `graphml_value` type, 'string'
+    where its values disagree."""
+    kinds: dict[str, str] = {}
+    for properties in property_maps:
+        for name, value in properties.items():
+            kind = graphml_value(value)[0]
+            kinds[name] = kind if kinds.get(name, kind) == kind else "string"
+    return dict(sorted(kinds.items()))
+
+
+def _data(properties: dict) -> str:
+    return "".join(
+        f'      <data key="{_attr(name)}">{escape(graphml_value(value)[1])}</data>\n' for name, value in sorted(properties.items())
+    )
+
+
+def _attr(text: str) -> str:
+    """`text` inside a double-quoted XML attribute."""
+    return escape(text, {'"': "&quot;"})

@@ -1,6 +1,6 @@
 """Build the shipped sample knowledge graph (`recon_assets/sample/`) from real public records.
 
-    python data/build_sample.py --real ../shared/data/real --out recon_assets/sample
+    python tools/build_sample.py --real ../shared/data/real --out recon_assets/sample
 
 (`../shared/data/real` is the developers' copy of the public source files named below; the sample itself needs
 nothing from it.)
@@ -26,7 +26,7 @@ uuid5(NAMESPACE_DNS, DOI) for Dataset/Publication, of shortName for Platform/Ins
 DataCenter and of name for ScienceKeyword, and `pagerank_publication_dataset` from Neo4j GDS PageRank
 over the Publication+Dataset projection.
 
-Needs the standard library, lxml and networkx.
+Needs the standard library, networkx and recon_assets (its APOC writers).
 """
 
 from __future__ import annotations
@@ -44,10 +44,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import networkx as nx
-from lxml import etree
 
 from recon_assets.enrichment.openalex_records import SELECT_FIELDS
-from recon_assets.kg.apoc_format import cypher_from_json_lines, graphml_value
+from recon_assets.kg.apoc_format import ApocGraphmlWriter, ApocJsonLinesWriter, cypher_from_json_lines, graphml_key_types
 
 # ---------------------------------------------------------------------------------------------
 # Selection rules (each one is restated in the generated README)
@@ -194,7 +193,6 @@ DUPLICATED_WORK = "https://openalex.org/W3015860713"
 DUPLICATE_DOI = "https://doi.org/10.3390/RS12081239"
 
 LABEL_ORDER = ("DataCenter", "Dataset", "Instrument", "Platform", "Project", "Publication", "ScienceKeyword")
-GRAPHML_NS = "http://graphml.graphdrawing.org/xmlns"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -791,48 +789,25 @@ def number(graph: SampleGraph) -> tuple[list[Node], dict[tuple[str, str], str], 
     return nodes, ids, [(str(i), t, str(s), str(e)) for i, (t, s, e) in enumerate(rels)]
 
 
-def apoc_json_lines(nodes: list[Node], ids: dict, rels: list[tuple[str, str, str, str]]) -> str:
+def write_graph(nodes: list[Node], ids: dict, rels: list[tuple[str, str, str, str]], out: Path) -> None:
+    """graph.json, graph.graphml and graph.cypher of the numbered graph, by recon_assets.kg.apoc_format's writers
+    (graph.cypher converted from graph.json)."""
     label_of = {ids[(n.label, n.key)]: n.label for n in nodes}
-    lines = []
-    for n in nodes:
-        element = {"type": "node", "id": ids[(n.label, n.key)], "labels": [n.label]}
-        if n.properties:
-            element["properties"] = dict(sorted(n.properties.items()))
-        lines.append(element)
-    for rel_id, rel_type, start, end in rels:
-        lines.append(
-            {
-                "type": "relationship",
-                "id": rel_id,
-                "label": rel_type,
-                "start": {"id": start, "labels": [label_of[start]]},
-                "end": {"id": end, "labels": [label_of[end]]},
-            }
-        )
-    return "".join(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n" for line in lines)
-
-
-def apoc_graphml(nodes: list[Node], ids: dict, rels: list[tuple[str, str, str, str]]) -> bytes:
-    key_types: dict[str, str] = {}
-    for n in nodes:
-        for name, value in n.properties.items():
-            kind = graphml_value(value)[0]
-            key_types[name] = kind if key_types.get(name, kind) == kind else "string"
-    root = etree.Element("graphml", nsmap={None: GRAPHML_NS})
-    for name in sorted(key_types):
-        etree.SubElement(root, "key", {"id": name, "for": "node", "attr.name": name, "attr.type": key_types[name]})
-    graph = etree.SubElement(root, "graph", {"id": "G", "edgedefault": "directed"})
-    for n in nodes:
-        labels = f":{n.label}"
-        element = etree.SubElement(graph, "node", {"id": f"n{ids[(n.label, n.key)]}", "labels": labels})
-        etree.SubElement(element, "data", {"key": "labels"}).text = labels
-        for name, value in sorted(n.properties.items()):
-            etree.SubElement(element, "data", {"key": name}).text = graphml_value(value)[1]
-    for rel_id, rel_type, start, end in rels:
-        attributes = {"id": f"e{rel_id}", "source": f"n{start}", "target": f"n{end}", "label": rel_type}
-        element = etree.SubElement(graph, "edge", attributes)
-        etree.SubElement(element, "data", {"key": "label"}).text = rel_type
-    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+    with (out / "graph.json").open("w", encoding="utf-8", newline="\n") as handle:
+        jsonl = ApocJsonLinesWriter(handle)
+        for n in nodes:
+            jsonl.node(ids[(n.label, n.key)], [n.label], n.properties)
+        for rel_id, rel_type, start, end in rels:
+            jsonl.relationship(rel_id, rel_type, (start, [label_of[start]]), (end, [label_of[end]]), {})
+    with (out / "graph.graphml").open("w", encoding="utf-8", newline="\n") as handle:
+        graphml = ApocGraphmlWriter(handle, node_keys=graphml_key_types(n.properties for n in nodes))
+        for n in nodes:
+            graphml.node(ids[(n.label, n.key)], [n.label], n.properties)
+        for rel_id, rel_type, start, end in rels:
+            graphml.relationship(rel_id, rel_type, start, end, {})
+        graphml.close()
+    with (out / "graph.json").open(encoding="utf-8") as lines, (out / "graph.cypher").open("w", encoding="utf-8") as cypher:
+        cypher_from_json_lines(lines, cypher)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -886,12 +861,12 @@ def readme_text(
         "batches of 20 rows, `:begin`/`:commit`, APOC's `UNIQUE IMPORT ID` scaffolding; `recon_assets/kg/apoc_format.py`),",
         "not an export made by Neo4j. Regenerate all, byte for byte, with",
         "",
-        "    python data/build_sample.py --real ../shared/data/real --out recon_assets/sample",
+        "    python tools/build_sample.py --real ../shared/data/real --out recon_assets/sample",
         "",
         "(`../shared/data/real` is the developers' copy of the public source files named below; using the sample",
         "needs nothing from it.)",
         "",
-        "The rules below are the ones in `data/build_sample.py`; every derived edge is a documented rule's",
+        "The rules below are the ones in `tools/build_sample.py`; every derived edge is a documented rule's",
         "output, not a claim found in the source. Contains no malformed lines (tests make their own bad input).",
         "",
         "## Counts",
@@ -1116,10 +1091,7 @@ def main() -> None:
     graph, families, identities, labelled = build(args.real)
     nodes, ids, rels = number(graph)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "graph.json").write_text(apoc_json_lines(nodes, ids, rels), encoding="utf-8")
-    (args.out / "graph.graphml").write_bytes(apoc_graphml(nodes, ids, rels))
-    with (args.out / "graph.json").open(encoding="utf-8") as lines, (args.out / "graph.cypher").open("w", encoding="utf-8") as cypher:
-        cypher_from_json_lines(lines, cypher)
+    write_graph(nodes, ids, rels, args.out)
     real_readme = (args.real / "README.md").read_text(encoding="utf-8")
     (args.out / "README.md").write_text(
         readme_text(graph, nodes, ids, rels, real_readme, families, identities) + labelled_readme(labelled) + OPENALEX_RECORDING_README,
