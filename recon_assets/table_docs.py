@@ -1,43 +1,41 @@
-"""What every column of every output table means: shown in the Dagster UI (column schema) and the README."""
+"""What every column of every output table means: shown in the Dagster UI (column schema) and the README.
+
+Being moved to one declaration per table: the tables of recon_assets/sql/kg_snapshot.sql declare their columns'
+meanings there (`COMMENT ON COLUMN`), read back from DuckDB's catalog here; the other tables' meanings are still
+written below, beside their DDL or CTAS (issue 13).
+"""
+
+from functools import cache
+
+import duckdb
+
+from recon_assets.shared.sql_files import load_sql
+
+
+@cache
+def declared_column_docs(sql_name: str) -> dict[str, dict[str, str]]:
+    """{table: {column: meaning}} of the tables `recon_assets/sql/<sql_name>.sql` creates, in the order it creates
+    them and their columns, read from DuckDB's catalog (`duckdb_columns().comment`) after running the file on an
+    in-memory database.
+
+    Raises:
+        ValueError: a column the file creates has no `COMMENT ON COLUMN`.
+    """
+    with duckdb.connect() as con:
+        con.execute(load_sql(sql_name))
+        rows = con.execute(
+            "SELECT table_name, column_name, comment FROM duckdb_columns() WHERE NOT internal ORDER BY table_oid, column_index"
+        ).fetchall()
+    docs: dict[str, dict[str, str]] = {}
+    for table, column, comment in rows:
+        if not comment:
+            raise ValueError(f"column {table}.{column} has no COMMENT ON COLUMN in recon_assets/sql/{sql_name}.sql")
+        docs.setdefault(table, {})[column] = comment
+    return docs
+
 
 TABLE_DOCS: dict[str, dict[str, str]] = {
-    "kg_snapshots": {
-        "snapshot_id": "First 16 hex digits of the export file's SHA-256.",
-        "sha256": "SHA-256 of the export file.",
-        "source": "Local path, or hf://<repo>@<commit>/<file> for the Hugging Face KG.",
-        "format": "apoc_jsonl, apoc_graphml or apoc_cypher, detected from the content.",
-        "size_bytes": "File size in bytes.",
-        "lines_read": "JSON lines read (GraphML: node, edge and hyperedge elements, plus one row per syntax error; Cypher: element rows, plus one per statement that could not be read).",
-        "nodes_accepted": "Nodes loaded into kg_nodes.",
-        "relationships_accepted": "Relationships loaded into kg_relationships.",
-        "rejected": "Lines in kg_rejects; lines_read = nodes_accepted + relationships_accepted + rejected.",
-        "node_counts": "Accepted nodes per label (JSON object).",
-        "relationship_counts": "Accepted relationships per type (JSON object).",
-        "ingested_at": "When this file was first ingested (UTC).",
-        "loaded_at": "When it last became the current snapshot (UTC).",
-    },
-    "kg_nodes": {
-        "node_id": "The node's id in the export (current snapshot only).",
-        "line_number": "Line of the JSON-lines file (GraphML: the element's line; Cypher: the line its statement starts on) it came from.",
-        "labels": "Node labels, e.g. [Publication].",
-        "properties": "Node properties as found (JSON object).",
-    },
-    "kg_relationships": {
-        "relationship_id": "The relationship's id in the export (current snapshot only).",
-        "line_number": "Line of the JSON-lines file (GraphML: the element's line; Cypher: the line its statement starts on) it came from.",
-        "rel_type": "Relationship type, e.g. USES_DATASET.",
-        "start_id": "node_id of the start node (the KG's direction as built, e.g. the Publication of USES_DATASET).",
-        "end_id": "node_id of the end node.",
-        "properties": "Relationship properties as found (JSON object; {} when the export had none).",
-    },
-    "kg_rejects": {
-        "snapshot_id": "Snapshot the line belongs to.",
-        "source": "Where the file came from.",
-        "line_number": "1-based line of the JSON-lines file, the GraphML element's line, or the line the Cypher statement starts on.",
-        "element_id": "The node or relationship id, when it could be read.",
-        "reason": "Why the line was rejected (malformed JSON, duplicate node id, missing endpoint, ...).",
-        "raw": "The offending text, cut to 500 characters.",
-    },
+    **declared_column_docs("kg_snapshot"),
     "publications": {
         "publication_id": "Canonical DOI; for a publication without a DOI, kg:<globalId>, or kg-node:<id> when it has no globalId or shares it with another DOI-less publication (never merged: the globalId of a missing DOI identifies no paper).",
         "doi": "Canonical DOI: lower case, no resolver prefix, percent-decoded once, trailing punctuation stripped; NULL when absent or malformed.",

@@ -1,9 +1,11 @@
 """The README is the user's manual: its set-up commands and table docs must match what the project does."""
 
-from pathlib import Path
+import pytest
+
+from recon_assets import table_docs
+from recon_assets.table_docs import TABLE_DOCS, declared_column_docs, tables_markdown
 
 from recon_assets_tests.pipeline_runs import REPO_ROOT
-from recon_assets.table_docs import TABLE_DOCS, tables_markdown
 
 README = (REPO_ROOT / "README.md").read_text()
 
@@ -27,3 +29,16 @@ def test_table_docs_cover_every_table_the_pipeline_writes(sample_run):
             "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position", [table]
         )]
         assert columns == list(TABLE_DOCS[table]), table
+
+
+def test_declared_meanings_are_in_the_database_the_pipeline_writes(sample_run):
+    """The kg_snapshot.sql tables' column meanings are declared once, in their DDL: the database holds them too."""
+    for table, columns in declared_column_docs("kg_snapshot").items():
+        stored = dict(sample_run.query("SELECT column_name, comment FROM duckdb_columns() WHERE table_name = ?", [table]))
+        assert stored == columns == TABLE_DOCS[table], table
+
+
+def test_a_declared_column_without_a_meaning_is_refused(monkeypatch):
+    monkeypatch.setattr(table_docs, "load_sql", lambda name: "CREATE TABLE t (a INTEGER, b INTEGER); COMMENT ON COLUMN t.a IS 'A.';")
+    with pytest.raises(ValueError, match=r"column t.b has no COMMENT ON COLUMN in recon_assets/sql/x.sql"):
+        table_docs.declared_column_docs.__wrapped__("x")
