@@ -28,6 +28,7 @@ dataset_verdicts (per research area) <- coherence_judgements, dataset_lineage, e
 reliability_evaluation <- coherence_judgements, dataset_lineage, dataset_verdicts, edge_reliability,
     recorded_disputes
 dispute_evaluation <- coherence_judgements, recorded_disputes
+reliability_report <- dataset_verdicts, dispute_evaluation, edge_reliability, reliability_evaluation
 
 Loading the definitions (`defs`, a `@dg.definitions` function Dagster calls) reads the environment; importing this
 module reads nothing and creates nothing. String settings are `dg.EnvVar`s, resolved when a run's resources start
@@ -68,6 +69,7 @@ from recon_assets.kg.resources import SAMPLE_KG_PATH, HuggingFaceKgExport, Local
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.checks import edge_reliability_values_valid
+from recon_assets.report.assets import reliability_report
 from recon_assets.schedules import (
     edge_reliability_daily_schedule,
     edge_reliability_job,
@@ -103,6 +105,7 @@ ASSETS = [
     dataset_verdicts,
     reliability_evaluation,
     dispute_evaluation,
+    reliability_report,
 ]
 ASSET_CHECKS = [
     kg_lines_conserved,

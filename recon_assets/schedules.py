@@ -3,8 +3,8 @@
 `kg_tables_job` ingests the snapshot and builds every unpartitioned table; `openalex_refresh_job` refreshes
 the OpenAlex and Crossref records of research areas, then judges, scores and gives dataset verdicts;
 `edge_reliability_job` judges, scores and gives verdicts with the records already stored;
-`reliability_evaluation_job` measures the method on the labelled cases over whatever is scored. Partitioned
-jobs run a partition per run, or all of them in one run via a single-run backfill.
+`reliability_evaluation_job` measures the method on the labelled cases over whatever is scored and writes the
+reliability report. Partitioned jobs run a partition per run, or all of them in one run via a single-run backfill.
 """
 
 import dagster as dg
@@ -25,8 +25,9 @@ edge_reliability_job = dg.define_asset_job(
     description="Judge coherence, score edge reliability and give dataset verdicts for research areas.",
 )
 reliability_evaluation_job = dg.define_asset_job(
-    "reliability_evaluation_job", selection=dg.AssetSelection.groups("evaluation"),
-    description="Measure the method on the labelled cases (with the weight and decay ablation) and on the labelled dispute pairs.",
+    "reliability_evaluation_job", selection=dg.AssetSelection.groups("evaluation", "reporting"),
+    description="Measure the method on the labelled cases (with the weight and decay ablation) and on the labelled dispute "
+    "pairs, then write the reliability report (HTML and PDF).",
 )
 openalex_refresh_job = dg.define_asset_job(
     "openalex_refresh_job",

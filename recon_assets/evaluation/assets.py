@@ -9,6 +9,7 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.evaluation.cases import load_cases
 from recon_assets.evaluation.measure import MEASURES, evaluate, iter_headline
+from recon_assets.evaluation.metrics import measure_text
 from recon_assets.evaluation.pairs import PAIR_MEASURES, evaluate_pairs, judged_on_texts, load_pairs, pipeline_outcomes
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
 from recon_assets.kg.assets import OWNERS
@@ -64,7 +65,7 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
             preview_columns=["condition", "measure", "value", "numerator", "denominator", "ci_low", "ci_high"],
             lineage={"value": [("edge_reliability", "label"), ("edge_reliability", "reliability"), ("coherence_judgements", "verdict")]},
         )
-    headline = {f"{condition}/{measure}": _figure(row) for condition, measure, row in iter_headline(result.measures)}
+    headline = {f"{condition}/{measure}": measure_text(row) for condition, measure, row in iter_headline(result.measures)}
     context.log.info(f"labels v{version}, default setting, as of {as_of_date}: " + "; ".join(f"{key} {text}" for key, text in headline.items()))
     return dg.MaterializeResult(
         metadata={
@@ -143,22 +144,13 @@ def _most_frequent(con, table: str, column: str) -> str | None:
     return found[0] if found else None
 
 
-def _figure(row: pd.Series) -> str:
-    """'92% (22/24; 95% CI 74%-98%)', or the AUC with two decimals."""
-    if pd.isna(row["denominator"]):
-        return "n/a" if pd.isna(row["value"]) else f"{row['value']:.2f}"
-    if not row["denominator"]:
-        return "n/a (0 cases)"
-    return f"{row['value']:.0%} ({int(row['numerator'])}/{int(row['denominator'])}; 95% CI {row['ci_low']:.0%}-{row['ci_high']:.0%})"
-
-
 def _default_values(measures: pd.DataFrame) -> dict[str, pd.Series]:
     return {f"{condition}_{measure}": row for condition, measure, row in iter_headline(measures) if not pd.isna(row["value"])}
 
 
 def _headline_markdown(measures: pd.DataFrame) -> str:
     """The default setting's measures, offline and online side by side, each with what it means."""
-    by = {(condition, measure): _figure(row) for condition, measure, row in iter_headline(measures)}
+    by = {(condition, measure): measure_text(row) for condition, measure, row in iter_headline(measures)}
     lines = ["| measure | offline | online | what it is |", "|---|---|---|---|"]
     for measure, meaning in MEASURES.items():
         lines.append(f"| {measure} | {by.get(('offline', measure), 'n/a')} | {by.get(('online', measure), 'n/a')} | {meaning} |")

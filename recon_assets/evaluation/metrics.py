@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from scipy.stats import binomtest, mannwhitneyu
 
 from recon_assets.reliability.settings import DECAYS, ScoringSettings, Weights
@@ -83,3 +84,13 @@ def settings_grid(base: ScoringSettings) -> list[ScoringSettings]:
     """The ablation: `base` under every weight triple of `weight_grid` and every decay (198 settings), the other
     settings (thresholds, rules, penalty) held as in `base`."""
     return [base.model_copy(update={"weights": weights, "decay": decay}) for weights in weight_grid() for decay in DECAYS]
+
+
+def measure_text(row: pd.Series) -> str:
+    """A stored measure (value, numerator, denominator, ci_low, ci_high) as '92% (22/24; 95% CI 74%-98%)', the ROC AUC
+    (no denominator) with two decimals, 'n/a (0 cases)' when nothing was measured, 'n/a' when there is no value."""
+    if pd.isna(row["denominator"]):
+        return "n/a" if pd.isna(row["value"]) else f"{row['value']:.2f}"
+    if not row["denominator"]:
+        return "n/a (0 cases)"
+    return f"{row['value']:.0%} ({int(row['numerator'])}/{int(row['denominator'])}; 95% CI {row['ci_low']:.0%}-{row['ci_high']:.0%})"

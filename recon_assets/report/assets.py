@@ -1,0 +1,49 @@
+"""The `reporting` group: the run's reliability report, an HTML page and its PDF beside the DuckDB file."""
+
+from pathlib import Path
+
+import dagster as dg
+from dagster_duckdb import DuckDBResource
+
+from recon_assets.evaluation.assets import dispute_evaluation, reliability_evaluation
+from recon_assets.kg.assets import OWNERS
+from recon_assets.reliability.assets import edge_reliability
+from recon_assets.reliability.labels import LABELS
+from recon_assets.report.data import gather_report
+from recon_assets.report.render import write_report
+from recon_assets.resources import AsOfDate
+from recon_assets.verdicts.assets import dataset_verdicts
+
+REPORTS_FOLDER = "reports"
+
+
+@dg.asset(
+    deps=[edge_reliability, dataset_verdicts, reliability_evaluation, dispute_evaluation],
+    group_name="reporting", kinds={"html", "pdf", "python"}, owners=OWNERS, pool="duckdb",
+)
+def reliability_report(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
+    """The run's reliability report, a self-contained HTML page and its PDF in `reports/` beside the DuckDB file
+    (`reliability_report_<as_of>_<run>.html` / `.pdf`, and `reliability_report_latest.*`): labels per research area,
+    the reliability histogram, the STALE and CONTRADICTED dataset verdicts with why, the most central SUPERSEDED
+    edges, the evaluation's rates against their base rate, and the run's lineage (KG snapshot, as_of, scoring
+    settings, judges, verdict rules)."""
+    folder = Path(duckdb.database).resolve().parent / REPORTS_FOLDER
+    with duckdb.get_connection() as con:
+        data = gather_report(con, as_of=as_of.for_run(context), run_id=context.run_id)
+    files = write_report(data, folder)
+    labels = data.label_counts.groupby("label")["edges"].sum()
+    context.log.info(f"reliability report written: {files.html} and {files.pdf} ({files.pdf_pages} pages)")
+    return dg.MaterializeResult(metadata={
+        "html": dg.MetadataValue.path(str(files.html)),
+        "pdf": dg.MetadataValue.path(str(files.pdf)),
+        "latest_html": dg.MetadataValue.url(files.latest_html.as_uri()),
+        "latest_pdf": dg.MetadataValue.url(files.latest_pdf.as_uri()),
+        **{f"figure_{name}": dg.MetadataValue.path(str(path)) for name, path in files.figures.items()},
+        "as_of": data.as_of.isoformat(),
+        "pdf_pages": files.pdf_pages,
+        "html_bytes": files.html.stat().st_size,
+        "edges": int(labels.sum()),
+        **{f"edges_{label}": int(labels.get(label, 0)) for label in LABELS},
+        **{f"verdicts_{verdict}": count for verdict, count in data.verdict_counts.items()},
+        "superseded_edges": data.superseded_total,
+    })

@@ -1,0 +1,330 @@
+"""The reliability report as a self-contained HTML page (Jinja2, autoescaped; plots embedded as base64 PNG, no
+external URL) and as a PDF of the same sections (ReportLab; its Paragraph mark-up escaped the same way).
+
+Both are drawn from one list of `Section`s (`report_sections`), so the page and the PDF say the same things. Every
+text that comes from the KG, OpenAlex or Crossref (titles, short names, reasons) is data: the HTML template escapes
+every value (Jinja2 autoescape), the PDF escapes every cell before ReportLab reads its mark-up.
+
+ReportLab rather than WeasyPrint: it installs from PyPI wheels alone, where WeasyPrint needs Pango from the system
+(a fresh machine's `pip install -e .` must run `recon run`, README "Set-up").
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import jinja2
+import matplotlib
+import pandas as pd
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
+from reportlab.lib.units import cm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from recon_assets.evaluation.measure import CONDITIONS, MEASURES
+from recon_assets.evaluation.metrics import measure_text
+from recon_assets.reliability.labels import LABELS
+from recon_assets.reliability.settings import ScoringSettings
+from recon_assets.report.data import FLAGGED_VERDICTS, ReportData
+from recon_assets.report.figures import (
+    LABEL_COLOURS,
+    VERDICT_COLOURS,
+    evaluation_png,
+    label_distribution_png,
+    reliability_histogram_png,
+)
+
+TEMPLATES = jinja2.Environment(
+    loader=jinja2.PackageLoader("recon_assets.report", "templates"),
+    autoescape=True,  # every value is text to show, never mark-up (the template's own HTML is the only mark-up)
+    undefined=jinja2.StrictUndefined,
+)
+COLOURS = {**LABEL_COLOURS, **VERDICT_COLOURS}
+# DejaVu Sans, shipped inside matplotlib: ReportLab's built-in Helvetica has Latin-1 glyphs only, and titles are not.
+PDF_FONT = "DejaVuSans"
+PDF_FONT_FILE = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+
+
+# The latest report's files keep this stem, beside each run's own (README "The reliability report").
+LATEST_STEM = "reliability_report_latest"
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    """The files of one report: its HTML page and PDF, their `latest` copies, and its plots as PNG files."""
+
+    html: Path
+    pdf: Path
+    latest_html: Path
+    latest_pdf: Path
+    figures: dict[str, Path]
+    pdf_pages: int
+
+
+@dataclass(frozen=True)
+class ReportTable:
+    """A table of display texts; cells of `coloured_column` (a label or verdict) take their COLOURS colour."""
+
+    columns: tuple[str, ...]
+    rows: list[tuple[str, ...]]
+    coloured_column: int | None = None
+
+
+@dataclass(frozen=True)
+class Section:
+    """One part of the report: a heading, a sentence, a plot (a key of the figures) and tables."""
+
+    title: str
+    text: str = ""
+    figure: str | None = None
+    tables: list[ReportTable] = field(default_factory=list)
+
+
+def report_figures(data: ReportData) -> dict[str, bytes]:
+    """{name: PNG bytes} of the report's three plots: label_distribution, reliability_histogram, evaluation."""
+    return {
+        "label_distribution": label_distribution_png(data.label_counts),
+        "reliability_histogram": reliability_histogram_png(data.reliabilities, _superseded_bar(data.lineage)),
+        "evaluation": evaluation_png(data.evaluation),
+    }
+
+
+def report_sections(data: ReportData) -> list[Section]:
+    """The report's sections, in reading order: labels per research area, reliability, flagged dataset verdicts, the
+    most central SUPERSEDED edges, the evaluation, the run's lineage."""
+    label_totals = data.label_counts.groupby("label")["edges"].sum()
+    edges = int(label_totals.sum())
+    per_area = data.label_counts.pivot_table(index="research_area", columns="label", values="edges", aggfunc="sum", fill_value=0)
+    per_area = per_area.reindex(columns=list(LABELS), fill_value=0)
+    return [
+        Section(
+            "Labels per research area",
+            f"{edges} scored Dataset→Publication edges in {len(per_area)} research areas: "
+            + ", ".join(f"{label} {int(label_totals.get(label, 0))}" for label in LABELS) + ".",
+            figure="label_distribution",
+            tables=[ReportTable(
+                ("research area", *LABELS, "edges"),
+                [(area, *(str(int(n)) for n in row), str(int(row.sum()))) for area, row in per_area.iterrows()],
+            )],
+        ),
+        Section(
+            "Reliability",
+            f"reliability = w1 * centrality + w2 * recency + w3 * coherence - lifecycle penalty, over {edges} edges "
+            f"(median {_number(data.reliabilities['reliability'].median())}); the dashed line is the SUPERSEDED bar.",
+            figure="reliability_histogram",
+        ),
+        Section(
+            "Datasets with STALE and CONTRADICTED verdicts",
+            f"{sum(data.verdict_counts.values())} (research area, dataset) verdicts: "
+            + ", ".join(f"{verdict} {count}" for verdict, count in data.verdict_counts.items())
+            + f". Of the {data.flagged_verdicts_total} {' or '.join(FLAGGED_VERDICTS)}, the {len(data.flagged_verdicts)} "
+            "resting on the most evidence are listed, with why.",
+            tables=[ReportTable(
+                ("verdict", "research area", "dataset", "DOI", "edges (reliable)", "why stale", "why contradicted"),
+                [
+                    (row.verdict, row.research_area, _join(row.dataset_short_name, row.dataset_version), _text(row.dataset_doi),
+                     f"{row.n_edges} ({row.n_reliable_edges})", _text(row.staleness_reason), _text(row.contradiction_reason))
+                    for row in data.flagged_verdicts.itertuples()
+                ],
+                coloured_column=0,
+            )],
+        ),
+        Section(
+            "The most central SUPERSEDED edges",
+            f"{data.superseded_total} edges are SUPERSEDED; those of the {len(data.central_superseded)} most central "
+            "publications, where a superseded finding matters most:",
+            tables=[ReportTable(
+                ("label", "publication", "year", "dataset", "area", "centrality", "reliability", "reason"),
+                [
+                    ("SUPERSEDED", _join(_text(row.title), f"({_text(row.publication_doi)})"), _year(row.publication_year),
+                     _text(row.dataset_short_name), row.research_area, _number(row.centrality), _number(row.reliability),
+                     row.reason)
+                    for row in data.central_superseded.itertuples()
+                ],
+                coloured_column=0,
+            )],
+        ),
+        Section(
+            "Evaluation on the labelled cases",
+            "Each rate of the default setting with its 95 % Wilson interval, beside the base rate (all scored edges "
+            "flagged) and the labelled prevalence; online counts only cases with an OpenAlex record.",
+            figure="evaluation",
+            tables=[_evaluation_table(data.evaluation), _dispute_table(data.dispute_evaluation)],
+        ),
+        Section(
+            "Lineage of this run",
+            f"as_of {data.as_of.isoformat()}" + (f", Dagster run {data.run_id}" if data.run_id else "") + ".",
+            tables=[
+                ReportTable(
+                    ("KG snapshot", "source", "SHA-256", "format", "as_of", "edges", "scoring settings"),
+                    [
+                        (row.snapshot_id, _text(row.source), _text(row.sha256), _text(row.format), f"{row.as_of:%Y-%m-%d}",
+                         str(row.edges), _flat_settings(row.scoring_settings))
+                        for row in data.lineage.itertuples()
+                    ],
+                ),
+                ReportTable(
+                    ("coherence judge", "prompt version", "judged pairs"),
+                    [(row.judge, _text(row.prompt_version), str(row.pairs)) for row in data.judges.itertuples()],
+                ),
+                ReportTable(
+                    ("verdict rules", "verdicts"),
+                    [(_flat_settings(row.verdict_rules), str(row.verdicts)) for row in data.verdict_rules.itertuples()],
+                ),
+            ],
+        ),
+    ]
+
+
+def render_html(data: ReportData, figures: dict[str, bytes]) -> str:
+    """The self-contained HTML page: the sections, the plots as base64 PNG data URIs, no external resource."""
+    encoded = {name: base64.b64encode(png).decode("ascii") for name, png in figures.items()}
+    return TEMPLATES.get_template("reliability_report.html.j2").render(
+        data=data, sections=report_sections(data), figures=encoded, colours=COLOURS, labels=LABELS,
+    )
+
+
+def render_pdf(data: ReportData, figures: dict[str, bytes], path: Path) -> int:
+    """Write the report's sections to a landscape A4 PDF at `path`.
+
+    Returns:
+        the number of pages written.
+    """
+    if PDF_FONT not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont(PDF_FONT, str(PDF_FONT_FILE)))
+    styles = getSampleStyleSheet()
+    body = ParagraphStyle("body", parent=styles["BodyText"], fontName=PDF_FONT, fontSize=9, leading=11)
+    cell = ParagraphStyle("cell", parent=body, fontSize=7, leading=8.5)
+    heading = ParagraphStyle("heading", parent=styles["Heading2"], fontName=PDF_FONT)
+    title = ParagraphStyle("title", parent=styles["Title"], fontName=PDF_FONT)
+    document = SimpleDocTemplate(
+        str(path), pagesize=landscape(A4), leftMargin=1.2 * cm, rightMargin=1.2 * cm, topMargin=1.2 * cm, bottomMargin=1.2 * cm,
+        title=f"Edge reliability report, as of {data.as_of.isoformat()}", author="recon_assets",
+    )
+    story: list = [Paragraph(escape(f"Edge reliability report, as of {data.as_of.isoformat()}"), title)]
+    for section in report_sections(data):
+        story += [Paragraph(escape(section.title), heading), Paragraph(escape(section.text), body), Spacer(1, 0.2 * cm)]
+        if section.figure:
+            image = Image(io.BytesIO(figures[section.figure]))
+            scale = min(1.0, document.width / image.drawWidth, 0.6 * document.height / image.drawHeight)
+            image.drawWidth, image.drawHeight = image.drawWidth * scale, image.drawHeight * scale
+            story += [image, Spacer(1, 0.2 * cm)]
+        for table in section.tables:
+            story += [_pdf_table(table, cell, document.width), Spacer(1, 0.3 * cm)]
+    pages: list[int] = []
+    document.build(story, onLaterPages=lambda canvas, _: pages.append(canvas.getPageNumber()),
+                   onFirstPage=lambda canvas, _: pages.append(canvas.getPageNumber()))
+    return len(pages)
+
+
+def write_report(data: ReportData, folder: Path) -> ReportFiles:
+    """Write the report into `folder` (created if missing): `reliability_report_<as_of>_<run id's first 8>.html` and
+    `.pdf`, the plots as `<stem>_figures/<plot>.png`, and copies of the page and PDF as `reliability_report_latest.*`
+    (copies, not links: the folder can be moved or zipped as it is). A re-run of the same run replaces its files.
+
+    Raises:
+        OSError: the folder cannot be written (a full disk included).
+    """
+    stem = f"reliability_report_{data.as_of.isoformat()}" + (f"_{data.run_id[:8]}" if data.run_id else "")
+    figure_folder = folder / f"{stem}_figures"
+    figure_folder.mkdir(parents=True, exist_ok=True)
+    figures = report_figures(data)
+    figure_files = {name: figure_folder / f"{name}.png" for name in figures}
+    for name, png in figures.items():
+        figure_files[name].write_bytes(png)
+    html, pdf = folder / f"{stem}.html", folder / f"{stem}.pdf"
+    html.write_text(render_html(data, figures), encoding="utf-8")
+    pages = render_pdf(data, figures, pdf)
+    latest_html, latest_pdf = folder / f"{LATEST_STEM}.html", folder / f"{LATEST_STEM}.pdf"
+    shutil.copyfile(html, latest_html)
+    shutil.copyfile(pdf, latest_pdf)
+    return ReportFiles(html, pdf, latest_html, latest_pdf, figure_files, pages)
+
+
+def _pdf_table(table: ReportTable, style: ParagraphStyle, width: float) -> Table:
+    """A ReportLab table whose every cell is an escaped Paragraph (so long reasons wrap and no text is mark-up)."""
+    header = [Paragraph(f"<b>{escape(column)}</b>", style) for column in table.columns]
+    rows = [[Paragraph(escape(cell), style) for cell in row] for row in table.rows] or [
+        [Paragraph("no rows", style)] + [""] * (len(table.columns) - 1)
+    ]
+    pdf = Table([header, *rows], colWidths=_column_widths(table, width), repeatRows=1)
+    commands = [
+        ("GRID", (0, 0), (-1, -1), 0.25, colors.grey), ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#EEEEEE")),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+    ]
+    if table.coloured_column is not None:
+        column = table.coloured_column
+        commands += [
+            ("BACKGROUND", (column, number), (column, number), colors.HexColor(COLOURS[row[column]]))
+            for number, row in enumerate(table.rows, start=1) if row[column] in COLOURS
+        ]
+    pdf.setStyle(TableStyle(commands))
+    return pdf
+
+
+def _column_widths(table: ReportTable, width: float) -> list[float]:
+    """Widths sharing `width` in proportion to each column's mean text length (header included), between 5 and 60
+    characters: a reason gets room, a count does not take it."""
+    lengths = [
+        min(60.0, max(5.0, sum(len(row[index]) for row in [table.columns, *table.rows]) / (len(table.rows) + 1)))
+        for index in range(len(table.columns))
+    ]
+    return [width * length / sum(lengths) for length in lengths]
+
+
+def _evaluation_table(evaluation: pd.DataFrame) -> ReportTable:
+    """Every measure of the default setting, one column per condition ('92% (50/54; 95% CI 82%-97%)')."""
+    by = {(row["condition"], row["measure"]): measure_text(row) for _, row in evaluation.iterrows()}
+    return ReportTable(
+        ("measure", *CONDITIONS, "what it is"),
+        [(measure, *(by.get((condition, measure), "n/a") for condition in CONDITIONS), meaning) for measure, meaning in MEASURES.items()],
+    )
+
+
+def _dispute_table(dispute_evaluation: pd.DataFrame) -> ReportTable:
+    """The measures on the labelled dispute pairs, each with its target and whether it is met."""
+    return ReportTable(
+        ("dispute measure", "value", "target", "met", "what it is"),
+        [
+            (row["measure"], measure_text(row), _text(row["target"]), "" if pd.isna(row["met"]) else ("yes" if row["met"] else "no"), row["what"])
+            for _, row in dispute_evaluation.iterrows()
+        ],
+    )
+
+
+def _superseded_bar(lineage: pd.DataFrame) -> float | None:
+    """The SUPERSEDED reliability bar the most edges were scored with (the lineage's first row), None without edges."""
+    if lineage.empty:
+        return None
+    return ScoringSettings.model_validate_json(lineage["scoring_settings"].iloc[0]).thresholds.superseded_reliability
+
+
+def _flat_settings(settings_json: str) -> str:
+    """'weights.centrality 0.4, weights.recency 0.3, ..., decay linear': a stored settings JSON, one line."""
+    flat = pd.json_normalize(json.loads(settings_json)).iloc[0]
+    return ", ".join(f"{key} {value}" for key, value in flat.items())
+
+
+def _text(value: object) -> str:
+    return "" if value is None or (not isinstance(value, (list, tuple)) and pd.isna(value)) else str(value)
+
+
+def _join(*parts: object) -> str:
+    return " ".join(text for text in map(_text, parts) if text)
+
+
+def _number(value: object) -> str:
+    return "n/a" if pd.isna(value) else f"{float(value):.2f}"
+
+
+def _year(value: object) -> str:
+    return "n.d." if pd.isna(value) else str(int(value))
