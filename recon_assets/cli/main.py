@@ -20,6 +20,7 @@ from recon_assets.shared.display import terminal_text
 from recon_assets.shared.paths import database_path
 from pydantic import ValidationError
 
+from recon_assets.reliability.label_comparisons import label_comparisons
 from recon_assets.reliability.reasons import reliability_text
 from recon_assets.reliability.settings import LabelThresholds, ScoringSettings
 from recon_assets.table_docs import TABLE_DOCS
@@ -103,12 +104,14 @@ def explain_doi(doi: str, database: Path) -> int:
     print(f"{len(rows)} scored edge(s) for DOI {key} (as of {rows['as_of'].iloc[0]:%Y-%m-%d}, snapshot {', '.join(sorted(snapshots))}):")
     if current and snapshots != {current}:
         print(f"  WARNING: the current snapshot is {current}; these scores are older (the last run did not finish scoring)")
-    for row in rows.itertuples():
+    comparisons = label_comparisons(rows)
+    for row, comparison in zip(rows.itertuples(), comparisons):
         year = "n.d." if pd.isna(row.publication_year) else int(row.publication_year)
         title = f" {row.title!r}" if isinstance(row.title, str) else ""
         print(
             f"\n  {row.dataset_short_name} ({row.dataset_doi}) <- {row.publication_doi} ({year}){title} [{row.research_area}]\n"
             f"    {_reliability_line(row)}\n"
+            f"    why {row.label}: {comparison}\n"
             f"    centrality {row.centrality:.2f} | recency {row.recency:.2f} | coherence {row.coherence:.2f} {row.coherence_status}"
             f"{_lifecycle_part(row)}\n"
             f"    {_openalex_line(row)}\n"

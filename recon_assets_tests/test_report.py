@@ -1,0 +1,158 @@
+"""The reliability report of the sample run (HTML page, PDF, plots, metadata), its escaping of KG text, and the label
+comparisons `recon explain` prints."""
+
+import base64
+import io
+import json
+import re
+from datetime import date
+from pathlib import Path
+
+import dagster as dg
+import duckdb
+import pandas as pd
+import pytest
+from pypdf import PdfReader
+
+from recon_assets.cli import explain_doi
+from recon_assets.reliability.label_comparisons import label_comparisons
+from recon_assets.reliability.labels import LABELS
+from recon_assets.report.data import gather_report
+from recon_assets.report.render import LATEST_STEM, write_report
+from recon_assets_tests.pipeline_runs import AS_OF
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _report_metadata(sample_run) -> dict:
+    event = sample_run.instance.get_latest_materialization_event(dg.AssetKey("reliability_report"))
+    return {key: value.value for key, value in event.asset_materialization.metadata.items()}
+
+
+def test_the_sample_run_writes_a_self_contained_report_whose_figures_are_the_tables(sample_run):
+    metadata = _report_metadata(sample_run)
+    html_path, pdf_path = Path(metadata["html"]), Path(metadata["pdf"])
+    reports = sample_run.database.parent / "reports"
+    assert html_path.parent == pdf_path.parent == reports
+    assert html_path.name.startswith(f"reliability_report_{AS_OF}_") and pdf_path.suffix == ".pdf"
+    assert metadata["latest_html"] == (reports / f"{LATEST_STEM}.html").as_uri()
+    assert (reports / f"{LATEST_STEM}.html").read_bytes() == html_path.read_bytes()
+    html = html_path.read_text(encoding="utf-8")
+
+    # Self-contained: every image is a data URI, nothing is fetched.
+    assert re.search(r'(?:src|href)="(?!data:)', html) is None and "<link" not in html and "<script" not in html
+    images = re.findall(r'src="data:image/png;base64,([^"]+)"', html)
+    assert len(images) == 3 and all(base64.b64decode(image).startswith(PNG_SIGNATURE) for image in images)
+    for name in ("label_distribution", "reliability_histogram", "evaluation"):
+        png = Path(metadata[f"figure_{name}"])
+        assert png.stat().st_size > 1000 and png.read_bytes().startswith(PNG_SIGNATURE)
+
+    # Labels per research area: the page's table is the SQL count of edge_reliability.
+    expected = pd.DataFrame(
+        sample_run.query("SELECT research_area, label, count(*) FROM edge_reliability GROUP BY ALL"), columns=["area", "label", "n"]
+    ).pivot_table(index="area", columns="label", values="n", fill_value=0).reindex(columns=list(LABELS), fill_value=0)
+    tables = pd.read_html(io.StringIO(html))
+    shown = tables[0].set_index("research area")[list(LABELS)]
+    assert shown.sort_index().astype(int).equals(expected.sort_index().astype(int).rename_axis("research area").rename_axis(None, axis=1))
+    edges = sample_run.query("SELECT count(*) FROM edge_reliability")[0][0]
+    assert metadata["edges"] == edges and isinstance(metadata["edges"], int)
+    assert {label: metadata[f"edges_{label}"] for label in LABELS} == {
+        label: int(expected[label].sum()) for label in LABELS
+    }
+
+    # STALE and CONTRADICTED verdicts with why; the most central SUPERSEDED edges.
+    flagged = sample_run.query(
+        "SELECT count(*) FROM dataset_verdicts WHERE verdict IN ('STALE', 'CONTRADICTED')"
+    )[0][0]
+    assert f"Of the {flagged} STALE or CONTRADICTED" in html
+    verdict_table = next(table for table in tables if "why contradicted" in table.columns)
+    assert len(verdict_table) == min(flagged, 50) and set(verdict_table["verdict"]) <= {"STALE", "CONTRADICTED"}
+    contradicted = sample_run.query(
+        "SELECT contradiction_reason FROM dataset_verdicts WHERE verdict = 'CONTRADICTED' ORDER BY n_edges DESC LIMIT 1"
+    )[0][0]
+    assert contradicted in set(verdict_table["why contradicted"])
+    superseded = sample_run.query(
+        "SELECT count(*), max(centrality) FROM edge_reliability WHERE label = 'SUPERSEDED'"
+    )[0]
+    assert f"{superseded[0]} edges are SUPERSEDED" in html and metadata["superseded_edges"] == superseded[0]
+    edge_table = next(table for table in tables if "centrality" in table.columns and "reason" in table.columns)
+    assert f"{edge_table['centrality'].iloc[0]:.2f}" == f"{superseded[1]:.2f}"
+
+    # The evaluation beside its base rate, and the lineage.
+    base_rate = sample_run.query(
+        "SELECT numerator, denominator FROM reliability_evaluation WHERE is_default AND split = 'all' "
+        "AND condition = 'offline' AND measure = 'base_rate'"
+    )[0]
+    assert f"({base_rate[0]}/{base_rate[1]};" in html
+    snapshot = sample_run.query("SELECT DISTINCT snapshot_id FROM edge_reliability")[0][0]
+    judge = sample_run.query("SELECT DISTINCT judge FROM coherence_judgements")[0][0]
+    assert snapshot in html and judge in html and "weights.centrality 0.4" in html
+
+    # The PDF: a real PDF whose pages say the same.
+    reader = PdfReader(pdf_path)
+    assert len(reader.pages) == metadata["pdf_pages"] >= 2
+    text = "".join(page.extract_text() for page in reader.pages)
+    assert f"{edges} scored Dataset→Publication edges" in text and snapshot in text and f"Of the {flagged} STALE" in text
+
+
+HOSTILE_TITLE = "<script>alert('x')</script> {{ 7*7 }} {% raw %}"
+HOSTILE_REASON = "<img src=x onerror=alert(1)> & {{ config }}"
+
+
+def test_kg_text_in_the_report_is_data_never_markup(sample_run, tmp_path):
+    database = sample_run.copy_database(
+        tmp_path / "hostile.duckdb",
+        f"UPDATE publications SET title = '{HOSTILE_TITLE.replace(chr(39), chr(39) * 2)}' WHERE publication_id IN "
+        "(SELECT publication_id FROM edge_reliability WHERE label = 'SUPERSEDED'); "
+        f"UPDATE dataset_verdicts SET staleness_reason = '{HOSTILE_REASON}' WHERE verdict = 'STALE'",
+    )
+    with duckdb.connect(str(database), read_only=True) as con:
+        data = gather_report(con, as_of=date.fromisoformat(AS_OF), run_id="hostile")
+    files = write_report(data, tmp_path / "reports")
+    html = files.html.read_text(encoding="utf-8")
+    assert "<script" not in html and "<img src=x" not in html
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; {{ 7*7 }} {% raw %}" in html
+    assert "&lt;img src=x onerror=alert(1)&gt; &amp; {{ config }}" in html
+    text = "".join(page.extract_text() for page in PdfReader(files.pdf).pages)
+    assert "<script>alert('x')</script>" in text.replace("\n", " ") and "{{ config }}" in text
+
+
+def test_explain_shows_the_comparisons_that_decided_each_label(sample_run, capsys):
+    assert explain_doi("https://doi.org/10.3390/RS12081239", sample_run.database) == 0
+    out = capsys.readouterr().out
+    assert (
+        "why DECLINING: not SUPERSEDED: no judged contradiction, judged supersession or standing dispute | not FOUNDATIONAL: "
+        "centrality 0.55 < 0.6 on evidence, field percentile 0.988 < 0.99, age 6 < 10 | negative signal superseded_version "
+        "-> DECLINING"
+    ) in out
+
+
+def test_label_comparisons_conclude_every_stored_label_of_the_sample(sample_run):
+    with duckdb.connect(str(sample_run.database), read_only=True) as con:
+        rows = con.execute("SELECT * FROM edge_reliability").df()
+    lines = label_comparisons(rows)
+    assert len(lines) == len(rows) and not any("these rules give" in line for line in lines)
+    for label, line in zip(rows["label"], lines):
+        assert line.endswith(f"-> {label}")
+    superseded = [line for label, line in zip(rows["label"], lines) if label == "SUPERSEDED"]
+    assert superseded and all(re.search(r"reliability 0\.\d+ < 0\.35 with ", line) for line in superseded)
+
+
+@pytest.mark.parametrize(
+    ("thresholds", "expected"),
+    [
+        # The run's own settings are read: a lower FOUNDATIONAL bar turns the comparison round.
+        ({"foundational_centrality": 0.5}, "centrality 0.55 >= 0.5 on evidence -> FOUNDATIONAL (these rules give FOUNDATIONAL, not the stored DECLINING"),
+        (None, "(default thresholds: the stored scoring settings are not readable)"),
+    ],
+)
+def test_explain_compares_with_the_thresholds_the_edge_was_scored_with(sample_run, tmp_path, capsys, thresholds, expected):
+    settings = json.loads(sample_run.query("SELECT any_value(scoring_settings) FROM edge_reliability")[0][0])
+    if thresholds:
+        settings["thresholds"].update(thresholds)
+    stored = json.dumps(settings) if thresholds else '{"weights": "not a settings object"}'
+    database = sample_run.copy_database(
+        tmp_path / "settings.duckdb", f"UPDATE edge_reliability SET scoring_settings = '{stored}'"
+    )
+    assert explain_doi("10.3390/rs12081239", database) == 0
+    assert expected in capsys.readouterr().out
