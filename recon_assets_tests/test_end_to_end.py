@@ -150,6 +150,8 @@ def test_recon_installed_from_its_wheel_runs_the_sample_and_explains_a_doi(tmp_p
     )
     assert run.returncode == 0, run.stderr[-3000:]
     assert "edges scored per label:" in run.stdout and "asset checks passed: 8/8" in run.stdout
+    report = tmp_path / "reports" / "reliability_report_latest.html"
+    assert f"reliability report: {report} (and .pdf)" in run.stdout and report.with_suffix(".pdf").is_file()
     explain = subprocess.run(
         [str(bin_dir / "recon"), "explain", "https://doi.org/10.3390/RS12081239", "--db", str(database)],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,

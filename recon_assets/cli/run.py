@@ -2,7 +2,7 @@
 
 A thin wrapper over Dagster's own execution: `kg_tables_job` (ingest, typed tables, lifecycle, centrality),
 `openalex_refresh_job` as one single-run backfill over every research area (enrichment, judgement,
-reliability, verdicts), then `reliability_evaluation_job`, on the instance in DAGSTER_HOME (created if
+reliability, verdicts), then `reliability_evaluation_job` (evaluation and report), on the instance in DAGSTER_HOME (created if
 missing, default ./.dagster_home), so the runs, their materializations and lineage show in `dagster dev`.
 """
 
@@ -30,6 +30,8 @@ from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
 from recon_assets.shared.credentials import redact, usable_secrets
 from recon_assets.shared.display import TerminalSafeStream, terminal_text
 from recon_assets.shared.paths import database_path
+from recon_assets.report.assets import REPORTS_FOLDER
+from recon_assets.report.render import LATEST_STEM
 
 # Dagster's run tags for a partition range, read by single-run backfills (dagster._core.storage.tags).
 PARTITION_RANGE_START_TAG = "dagster/asset_partition_range_start"
@@ -227,7 +229,7 @@ def _run_jobs(database: Path, as_of: date) -> int:
             f"OpenAlex (online only with OPENALEX_API_KEY) and Crossref (RECON_CROSSREF=online), "
             f"judge, score and give dataset verdicts for all {len(areas)} research areas in one run",
         ),
-        ("reliability_evaluation_job", {}, "measure the method on the labelled cases (weight and decay ablation)"),
+        ("reliability_evaluation_job", {}, "measure the method on the labelled cases (weight and decay ablation), write the report"),
     ]
     checks: list[dg.AssetCheckEvaluation] = []
     reused = False
@@ -370,4 +372,7 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
         print("steward judgements (steward_judgements): " + ", ".join(f"{status} {count:,}" for status, count in stewards))
     if judging:
         print(judging)
+    report = database.resolve().parent / REPORTS_FOLDER / f"{LATEST_STEM}.html"
+    if report.is_file():
+        print(f"reliability report: {report} (and .pdf)")
     print(f"asset checks passed: {sum(e.passed for e in checks)}/{len(checks)}")

@@ -19,7 +19,7 @@ REPORTS_FOLDER = "reports"
 
 @dg.asset(
     deps=[edge_reliability, dataset_verdicts, reliability_evaluation, dispute_evaluation],
-    group_name="reporting", kinds={"html", "pdf", "python"}, owners=OWNERS, pool="duckdb",
+    group_name="reporting", kinds={"duckdb", "html", "pdf"}, owners=OWNERS, pool="duckdb",
 )
 def reliability_report(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
     """The run's reliability report, a self-contained HTML page and its PDF in `reports/` beside the DuckDB file
