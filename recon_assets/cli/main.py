@@ -12,17 +12,16 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
+from pydantic import ValidationError
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.shared.credentials import redact
-from recon_assets.shared.display import terminal_text
-from recon_assets.shared.paths import database_path
-from pydantic import ValidationError
-
 from recon_assets.reliability.label_comparisons import label_comparisons
 from recon_assets.reliability.reasons import reliability_text
 from recon_assets.reliability.settings import LabelThresholds, ScoringSettings
+from recon_assets.shared.credentials import redact
+from recon_assets.shared.display import terminal_text
+from recon_assets.shared.paths import database_path
 from recon_assets.table_docs import TABLE_DOCS
 from recon_assets.verdicts.critic import VerdictRules
 

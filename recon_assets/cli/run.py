@@ -26,12 +26,12 @@ from filelock import FileLock, Timeout
 from recon_assets.cli.instance_health import PoolWaitTimeout, PoolWatchdog, run_tags, wait_for_pool
 from recon_assets.enrichment.resources import openalex_offline
 from recon_assets.kg.export_reader import detect_format
+from recon_assets.report.assets import REPORTS_FOLDER
+from recon_assets.report.render import LATEST_STEM
 from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
 from recon_assets.shared.credentials import redact, usable_secrets
 from recon_assets.shared.display import TerminalSafeStream, terminal_text
 from recon_assets.shared.paths import database_path
-from recon_assets.report.assets import REPORTS_FOLDER
-from recon_assets.report.render import LATEST_STEM
 
 # Dagster's run tags for a partition range, read by single-run backfills (dagster._core.storage.tags).
 PARTITION_RANGE_START_TAG = "dagster/asset_partition_range_start"

@@ -11,7 +11,7 @@ from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.labels import LABELS
 from recon_assets.report.data import gather_report
 from recon_assets.report.render import write_report
-from recon_assets.resources import AsOfDate
+from recon_assets.shared.as_of import AsOfDate
 from recon_assets.verdicts.assets import dataset_verdicts
 
 REPORTS_FOLDER = "reports"

@@ -10,7 +10,7 @@ import duckdb
 import pandas as pd
 
 from recon_assets.reliability.labels import SUPERSEDED
-from recon_assets.sql_files import load_sql
+from recon_assets.shared.sql_files import load_sql
 from recon_assets.verdicts.critic import CONTRADICTED, STALE, VERDICTS
 
 # Dataset verdicts the report lists with their reasons (DOMAIN.md "Verdicts over an evidence set").
