@@ -17,7 +17,6 @@ import pytest
 from antlr4 import CommonTokenStream, InputStream, ParseTreeWalker
 from antlr4.error.ErrorListener import ErrorListener
 from antlr4_cypher import CypherLexer, CypherParser, CypherParserListener
-
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.exports import export_folder, gnn, neo4j
