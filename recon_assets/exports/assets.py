@@ -11,11 +11,18 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.exports import export_folder, gnn, neo4j
 from recon_assets.exports.files import write_lines, write_parquet
-from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, kg_snapshot, publication_research_areas, publications
-from recon_assets.metadata import distribution
+from recon_assets.kg.assets import (
+    OWNERS,
+    dataset_publication_edges,
+    datasets,
+    kg_snapshot,
+    publication_research_areas,
+    publications,
+)
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.labels import LABELS
-from recon_assets.sql_files import load_sql
+from recon_assets.shared.metadata import distribution
+from recon_assets.shared.sql_files import load_sql
 
 EXPORTS = dict(group_name="exports", owners=OWNERS, pool="duckdb")
 NODES_SCHEMA = pa.schema([
