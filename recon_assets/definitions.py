@@ -29,6 +29,8 @@ reliability_evaluation <- coherence_judgements, dataset_lineage, dataset_verdict
     recorded_disputes
 dispute_evaluation <- coherence_judgements, recorded_disputes
 reliability_report <- dataset_verdicts, dispute_evaluation, edge_reliability, reliability_evaluation
+gnn_edge_weights <- dataset_publication_edges, datasets, edge_reliability, publication_research_areas, publications
+neo4j_edge_reliability <- dataset_publication_edges, edge_reliability, kg_snapshot, publication_research_areas
 
 Loading the definitions (`defs`, a `@dg.definitions` function Dagster calls) reads the environment; importing this
 module reads nothing and creates nothing. String settings are `dg.EnvVar`s, resolved when a run's resources start
@@ -53,6 +55,7 @@ from recon_assets.enrichment.assets import crossref_relations, crossref_retracti
 from recon_assets.enrichment.checks import openalex_cache_one_row_per_doi, openalex_match_rate, openalex_retracted_share
 from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource, openalex_offline
 from recon_assets.evaluation.assets import dispute_evaluation, reliability_evaluation
+from recon_assets.exports.assets import gnn_edge_weights, neo4j_edge_reliability
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes, steward_judgements
 from recon_assets.judgement.resources import GroqJudgeResource, groq_offline
 from recon_assets.kg.assets import (
@@ -106,6 +109,8 @@ ASSETS = [
     reliability_evaluation,
     dispute_evaluation,
     reliability_report,
+    gnn_edge_weights,
+    neo4j_edge_reliability,
 ]
 ASSET_CHECKS = [
     kg_lines_conserved,

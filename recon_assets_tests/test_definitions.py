@@ -26,7 +26,7 @@ def test_code_location_loads():
 @pytest.mark.parametrize("spec", ASSET_SPECS, ids=lambda spec: spec.key.to_user_string())
 def test_every_asset_is_described_grouped_owned_and_kinded(spec):
     assert spec.description and len(spec.description) > 40
-    assert spec.group_name in {"kg", "lifecycle", "enrichment", "centrality", "stewardship", "judgement", "reliability", "verdicts", "evaluation", "reporting"}
+    assert spec.group_name in {"kg", "lifecycle", "enrichment", "centrality", "stewardship", "judgement", "reliability", "verdicts", "evaluation", "reporting", "exports"}
     assert spec.owners == ["team:recon"]
     assert "duckdb" in spec.kinds
 

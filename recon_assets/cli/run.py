@@ -229,7 +229,7 @@ def _run_jobs(database: Path, as_of: date) -> int:
             f"OpenAlex (online only with OPENALEX_API_KEY) and Crossref (RECON_CROSSREF=online), "
             f"judge, score and give dataset verdicts for all {len(areas)} research areas in one run",
         ),
-        ("reliability_evaluation_job", {}, "measure the method on the labelled cases (weight and decay ablation), write the report"),
+        ("reliability_evaluation_job", {}, "measure the method on the labelled cases (weight and decay ablation), write the report and the exports"),
     ]
     checks: list[dg.AssetCheckEvaluation] = []
     reused = False

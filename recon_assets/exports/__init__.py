@@ -1,0 +1,13 @@
+"""Exports of the scored edges for their uses downstream, as files beside the DuckDB file (`export_folder`):
+`gnn` (reliability-weighted edges in PyTorch Geometric's edge_index / edge_weight shape) and `neo4j` (the scores as
+JSON lines plus the Cypher that writes them onto the KG's USES_DATASET relationships)."""
+
+from pathlib import Path
+
+EXPORTS_FOLDER = "exports"
+
+
+def export_folder(database: Path) -> Path:
+    """Where the exports of the DuckDB file `database` go: `<its folder>/exports/<its name without suffix>/`
+    (data/recon.duckdb -> data/exports/recon/), so two databases in one folder never overwrite each other's files."""
+    return database.parent / EXPORTS_FOLDER / database.stem

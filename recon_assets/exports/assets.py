@@ -1,0 +1,109 @@
+"""Assets of the `exports` group: files beside the DuckDB file (`export_folder`) for the graph neural network the KG
+feeds and for the KG's own Neo4j database, written from whatever edge_reliability holds."""
+
+from importlib.metadata import version
+from pathlib import Path
+
+import dagster as dg
+import pandas as pd
+import pyarrow as pa
+from dagster_duckdb import DuckDBResource
+
+from recon_assets.exports import export_folder, gnn, neo4j
+from recon_assets.exports.files import write_lines, write_parquet
+from recon_assets.kg.assets import (
+    OWNERS,
+    dataset_publication_edges,
+    datasets,
+    kg_snapshot,
+    publication_research_areas,
+    publications,
+)
+from recon_assets.reliability.assets import edge_reliability
+from recon_assets.reliability.labels import LABELS
+from recon_assets.shared.metadata import distribution
+from recon_assets.shared.sql_files import load_sql
+
+EXPORTS = dict(group_name="exports", owners=OWNERS, pool="duckdb")
+NODES_SCHEMA = pa.schema([
+    ("node_index", pa.int64()), ("label_index", pa.int64()), ("node_label", pa.string()), ("node_id", pa.string()),
+    ("doi", pa.string()), ("name", pa.string()), ("kg_node_ids", pa.list_(pa.string())),
+])
+EDGES_SCHEMA = pa.schema([("source", pa.int64()), ("target", pa.int64()), ("weight", pa.float64()), ("label", pa.string())])
+GNN_SET_ASIDE_SCHEMA = pa.schema([(name, pa.string()) for name in gnn.SET_ASIDE_COLUMNS])
+NEO4J_SET_ASIDE_SCHEMA = pa.schema([(name, pa.string()) for name in neo4j.SET_ASIDE_COLUMNS])
+
+
+@dg.asset(
+    deps=[edge_reliability, dataset_publication_edges, datasets, publications, publication_research_areas],
+    kinds={"duckdb", "parquet"}, **EXPORTS,
+)
+def gnn_edge_weights(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """The reliability-weighted Dataset–Publication edges for PyTorch Geometric, as Parquet in
+    `<db folder>/exports/<db name>/gnn_edge_weights/`: edges.parquet (source, target: node indices in the direction of
+    the KG's Publication-[:USES_DATASET]->Dataset; weight: the edge's reliability; label), nodes.parquet (node_index ->
+    node label, dataset_id / publication_id, DOI, name, KG node ids; indices ordered by label then id, so stable for a
+    snapshot) and set_aside.parquet (edges without a reliability, with the reason: never weighted 0). Edges in =
+    written + set aside. An edge scored in several research areas takes its latest as_of's lowest reliability."""
+    folder = export_folder(Path(duckdb.database)) / "gnn_edge_weights"
+    with duckdb.get_connection() as con:
+        scores = con.execute(load_sql("export_edge_scores")).df()
+        nodes = gnn.node_table(con.execute(load_sql("export_graph_nodes")).df())
+    written, set_aside = gnn.weighted_edges(scores, nodes)
+    paths = {
+        "edges_path": write_parquet(written, folder / "edges.parquet", EDGES_SCHEMA),
+        "nodes_path": write_parquet(nodes, folder / "nodes.parquet", NODES_SCHEMA),
+        "set_aside_path": write_parquet(set_aside, folder / "set_aside.parquet", GNN_SET_ASIDE_SCHEMA),
+    }
+    context.log.info(f"{len(written):,} weighted edges and {len(nodes):,} nodes written to {folder}; {len(set_aside):,} edges set aside (not scored)")
+    return dg.MaterializeResult(metadata={
+        "dagster/row_count": len(written),
+        "edges_in": len(scores), "edges_written": len(written), "edges_set_aside": len(set_aside),
+        "nodes": len(nodes), "dataset_nodes": int((nodes["node_label"] == gnn.DATASET).sum()),
+        "publication_nodes": int((nodes["node_label"] == gnn.PUBLICATION).sum()),
+        "edges_scored_differently_across_areas": int(scores["differing_scores"].sum()),
+        "label_distribution": distribution(written["label"], LABELS),
+        **_weight_figures(written["weight"]),
+        **{name: dg.MetadataValue.path(str(path)) for name, path in paths.items()},
+    })
+
+
+@dg.asset(
+    deps=[edge_reliability, dataset_publication_edges, publication_research_areas, kg_snapshot],
+    kinds={"duckdb", "neo4j"}, **EXPORTS,
+)
+def neo4j_edge_reliability(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """Reliability, label and reason for the KG's existing USES_DATASET relationships in Neo4j, in
+    `<db folder>/exports/<db name>/neo4j/`: uses_dataset_reliability.jsonl (one JSON object per globalId pair:
+    publication_global_id, dataset_global_id, reliability, label, reason, as_of, scored_by), the Cypher that applies it
+    (uses_dataset_reliability.cypher: apoc.load.json then MATCH ... SET in apoc.periodic.iterate batches) and
+    set_aside.parquet (relationships not written, with the reason: a node without globalId, a globalId pair shared by
+    several edges, or no score). KG relationships in = covered by a written line + set aside."""
+    folder = export_folder(Path(duckdb.database)) / "neo4j"
+    with duckdb.get_connection() as con:
+        scores = con.execute(load_sql("export_edge_scores")).df()
+        relationships = con.execute(load_sql("export_uses_dataset_relationships")).df()
+    rows, set_aside, covered = neo4j.write_back_rows(relationships, scores, scored_by=f"recon_assets {version('recon_assets')}")
+    paths = {
+        "json_lines_path": write_lines(neo4j.json_lines(rows), folder / "uses_dataset_reliability.jsonl"),
+        "cypher_path": write_lines(neo4j.CYPHER_FILE.read_text(encoding="utf-8").splitlines(), folder / neo4j.CYPHER_FILE.name),
+        "set_aside_path": write_parquet(set_aside, folder / "set_aside.parquet", NEO4J_SET_ASIDE_SCHEMA),
+    }
+    context.log.info(
+        f"{len(rows):,} lines for {covered:,} USES_DATASET relationships written to {folder}; {len(set_aside):,} relationships set aside"
+    )
+    return dg.MaterializeResult(metadata={
+        "dagster/row_count": len(rows),
+        "relationships_in": len(relationships), "relationships_written": covered, "relationships_set_aside": len(set_aside),
+        "lines_written": len(rows),
+        **{f"relationships_set_aside_{key}": int((set_aside["reason"] == reason).sum()) for key, reason in neo4j.SET_ASIDE_REASONS.items()},
+        "label_distribution": distribution(rows["label"], LABELS),
+        **{name: dg.MetadataValue.path(str(path)) for name, path in paths.items()},
+    })
+
+
+def _weight_figures(weights: pd.Series) -> dict[str, float]:
+    """min, mean and max of the weights written (none when no edge is)."""
+    if weights.empty:
+        return {}
+    return {"weight_min": float(weights.min()), "weight_mean": float(weights.mean()), "weight_max": float(weights.max())}
