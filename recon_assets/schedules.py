@@ -4,12 +4,8 @@
 the OpenAlex and Crossref records of research areas, then judges, scores and gives dataset verdicts;
 `edge_reliability_job` judges, scores and gives verdicts with the records already stored;
 `reliability_evaluation_job` measures the method on the labelled cases over whatever is scored and writes the
-<<<<<<< HEAD
-reliability report. Partitioned jobs run a partition per run, or all of them in one run via a single-run backfill.
-=======
-exports (GNN edge weights, the Neo4j write-back). Partitioned
-jobs run a partition per run, or all of them in one run via a single-run backfill.
->>>>>>> exports
+reliability report and the exports (GNN edge weights, the Neo4j write-back). Partitioned jobs run a partition per
+run, or all of them in one run via a single-run backfill.
 """
 
 import dagster as dg
@@ -30,17 +26,11 @@ edge_reliability_job = dg.define_asset_job(
     description="Judge coherence, score edge reliability and give dataset verdicts for research areas.",
 )
 reliability_evaluation_job = dg.define_asset_job(
-<<<<<<< HEAD
-    "reliability_evaluation_job", selection=dg.AssetSelection.groups("evaluation", "reporting"),
-    description="Measure the method on the labelled cases (with the weight and decay ablation) and on the labelled dispute "
-    "pairs, then write the reliability report (HTML and PDF).",
-=======
-    "reliability_evaluation_job", selection=dg.AssetSelection.groups("evaluation", "exports"),
+    "reliability_evaluation_job", selection=dg.AssetSelection.groups("evaluation", "reporting", "exports"),
     description=(
         "Measure the method on the labelled cases (with the weight and decay ablation) and on the labelled dispute pairs; "
-        "write the GNN edge weights and the Neo4j write-back files."
+        "write the reliability report (HTML and PDF), the GNN edge weights and the Neo4j write-back files."
     ),
->>>>>>> exports
 )
 openalex_refresh_job = dg.define_asset_job(
     "openalex_refresh_job",
