@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from pypdf import PdfReader
 
-from recon_assets.cli import explain_doi
+from recon_assets.cli.main import explain_doi
 from recon_assets.reliability.label_comparisons import label_comparisons
 from recon_assets.reliability.labels import LABELS
 from recon_assets.report.data import gather_report
