@@ -98,9 +98,9 @@ def serve(profile_dir: Path | None) -> None:
     import dagster as dg
 
     from recon_assets.definitions import defs
-    from recon_assets.kg.partitions import research_area_partitions
+    from recon_assets.kg.partitions import every_research_area_tags
 
-    context = {"dg": dg, "defs": defs(), "areas": research_area_partitions.get_partition_keys()}
+    context = {"dg": dg, "defs": defs(), "every_area": every_research_area_tags()}
     _emit({"stage": "baseline", "import_s": time.monotonic() - started, "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})
     for line in sys.stdin:
         task = line.strip()
@@ -168,7 +168,7 @@ def _emit(figures: dict) -> None:
     sys.stdout.flush()
 
 
-def run_stage(name: str, dg, defs, areas: list[str]) -> dict:
+def run_stage(name: str, dg, defs, every_area: dict[str, str]) -> dict:
     """Materialize one stage on the DAGSTER_HOME instance (environment set by the parent); return its figures."""
     instance = dg.DagsterInstance.get()
     stage = next(stage for stage in STAGES if stage.name == name)
@@ -177,7 +177,7 @@ def run_stage(name: str, dg, defs, areas: list[str]) -> dict:
     if not stage.checks and not keys:
         return {"stage": name, "success": True, "skipped": "no such assets in this version of the pipeline"}
     job = dg.Definitions.merge(defs, dg.Definitions(jobs=[dg.define_asset_job(f"benchmark_{name}", selection=selection)]))
-    tags = {"dagster/asset_partition_range_start": areas[0], "dagster/asset_partition_range_end": areas[-1]} if stage.partitioned else {}
+    tags = every_area if stage.partitioned else {}
     before = time.monotonic()
     result = job.resolve_job_def(f"benchmark_{name}").execute_in_process(instance=instance, tags=tags, raise_on_error=False)
     figures = {"stage": name, "success": result.success, "wall_s": time.monotonic() - before}

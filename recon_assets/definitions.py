@@ -83,7 +83,7 @@ from recon_assets.schedules import (
 )
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.credentials import usable_secrets
-from recon_assets.shared.database import DuckDBFile, duckdb_connection_config
+from recon_assets.shared.database import LockedDuckDBResource, duckdb_connection_config
 from recon_assets.shared.paths import database_path
 from recon_assets.verdicts.assets import dataset_verdicts
 from recon_assets.verdicts.checks import dataset_verdicts_one_valid_per_dataset
@@ -157,7 +157,7 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
     database = database_path()
     return {
         "kg_export": kg_export,
-        "duckdb": DuckDBFile(database=str(database), connection_config=duckdb_connection_config(database)),
+        "duckdb": LockedDuckDBResource(database=str(database), connection_config=duckdb_connection_config(database)),
         "as_of": AsOfDate(as_of=_env_var("RECON_AS_OF", "")),
         "openalex": OpenAlexResource(
             offline=openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY"))),

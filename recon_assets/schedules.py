@@ -4,32 +4,42 @@
 the OpenAlex and Crossref records of research areas, then judges, scores and gives dataset verdicts;
 `edge_reliability_job` judges, scores and gives verdicts with the records already stored;
 `reliability_evaluation_job` measures the method on the labelled cases over whatever is scored and writes the
-reliability report and the exports (GNN edge weights, the Neo4j write-back). Partitioned jobs run a partition per
-run, or all of them in one run via a single-run backfill.
+reliability report and the exports (GNN edge weights, the Neo4j write-back). Partitioned jobs run one research area,
+or (as the schedules and `recon run` do) every area in one run: the unpartitioned tables are read once per run, and
+each area's partition still gets its own figures (README "One run for every research area").
+
+Runs are queued (dagster.yaml's run coordinator) and dequeued by the daemon that `dagster dev`, or `dagster-daemon
+run` beside `dagster-webserver`, starts; with a plain `dagster-webserver` and no daemon beating, the run coordinator
+launches a run at once instead (cli/launch_checks.py), and no schedule fires.
 """
 
 import dagster as dg
 
-from recon_assets.kg.partitions import research_area_partitions
+from recon_assets.kg.partitions import every_research_area_tags
 from recon_assets.shared.as_of import AS_OF_TAG
 
 UNPARTITIONED = dg.AssetSelection.groups("kg", "lifecycle", "centrality", "stewardship")
+# Said in every job's description, where a user launching from the UI reads it.
+QUEUED_NOTE = (
+    " Runs are queued for the daemon (`dagster dev`, or `dagster-daemon run` beside `dagster-webserver`); with the"
+    " webserver alone and no daemon, a run is launched at once and schedules do not fire."
+)
 PARTITIONED = dg.AssetSelection.groups("judgement", "reliability", "verdicts")
 ENRICHED = dg.AssetSelection.groups("enrichment") | PARTITIONED
 
 kg_tables_job = dg.define_asset_job(
     "kg_tables_job", selection=UNPARTITIONED,
-    description="Ingest the KG snapshot and build the typed tables, dataset lineage, centrality and the steward judgements.",
+    description="Ingest the KG snapshot and build the typed tables, dataset lineage, centrality and the steward judgements." + QUEUED_NOTE,
 )
 edge_reliability_job = dg.define_asset_job(
     "edge_reliability_job", selection=PARTITIONED,
-    description="Judge coherence, score edge reliability and give dataset verdicts for research areas.",
+    description="Judge coherence, score edge reliability and give dataset verdicts for research areas." + QUEUED_NOTE,
 )
 reliability_evaluation_job = dg.define_asset_job(
     "reliability_evaluation_job", selection=dg.AssetSelection.groups("evaluation", "reporting", "exports"),
     description=(
         "Measure the method on the labelled cases (with the weight and decay ablation) and on the labelled dispute pairs; "
-        "write the reliability report (HTML and PDF), the GNN edge weights and the Neo4j write-back files."
+        "write the reliability report (HTML and PDF), the GNN edge weights and the Neo4j write-back files." + QUEUED_NOTE
     ),
 )
 openalex_refresh_job = dg.define_asset_job(
@@ -37,26 +47,25 @@ openalex_refresh_job = dg.define_asset_job(
     selection=ENRICHED,
     description=(
         "Refresh the OpenAlex works (DOIs older than the TTL) and the Crossref update notices and relations of research "
-        "areas, then judge, score and give dataset verdicts."
+        "areas, then judge, score and give dataset verdicts." + QUEUED_NOTE
     ),
 )
 
 
 @dg.schedule(job=edge_reliability_job, cron_schedule="0 6 * * *", default_status=dg.DefaultScheduleStatus.STOPPED)
 def edge_reliability_daily_schedule(context: dg.ScheduleEvaluationContext):
-    """Re-judge and re-score every research area each morning as of the tick's day (the runs' recon/as_of tag):
-    recency and the evidence window move with as_of.
+    """Re-judge and re-score every research area each morning as of the tick's day (the run's recon/as_of tag), in
+    one run: recency and the evidence window move with as_of although no upstream asset changed, which is why this is
+    a schedule (an AutomationCondition.on_cron would wait for an upstream update).
     Stopped by default; start it in the UI or with `dagster schedule start edge_reliability_daily_schedule`."""
     day = context.scheduled_execution_time.date().isoformat()
-    for area in research_area_partitions.get_partition_keys():
-        yield dg.RunRequest(run_key=f"{day}/{area}", partition_key=area, tags={AS_OF_TAG: day})
+    return dg.RunRequest(run_key=day, tags={**every_research_area_tags(), AS_OF_TAG: day})
 
 
 @dg.schedule(job=openalex_refresh_job, cron_schedule="0 4 * * 1", default_status=dg.DefaultScheduleStatus.STOPPED)
 def openalex_weekly_schedule(context: dg.ScheduleEvaluationContext):
-    """Every Monday 04:00, per research area: request the OpenAlex works older than the TTL (30 days by
-    default; most weeks only a quarter of them), check Crossref, then re-judge and re-score.
+    """Every Monday 04:00, one run over every research area: request the OpenAlex works older than the TTL (30 days
+    by default; most weeks only a quarter of them), check Crossref, then re-judge and re-score.
     Stopped by default; start it in the UI or with `dagster schedule start openalex_weekly_schedule`."""
     day = context.scheduled_execution_time.date().isoformat()
-    for area in research_area_partitions.get_partition_keys():
-        yield dg.RunRequest(run_key=f"openalex/{day}/{area}", partition_key=area, tags={AS_OF_TAG: day})
+    return dg.RunRequest(run_key=f"openalex/{day}", tags={**every_research_area_tags(), AS_OF_TAG: day})

@@ -7,14 +7,14 @@ from pathlib import Path
 
 import dagster as dg
 import duckdb
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.definitions import build_defs
 from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
 from recon_assets.judgement.resources import GroqJudgeResource
-from recon_assets.kg.partitions import research_area_partitions
+from recon_assets.kg.partitions import every_research_area_tags, research_area_partitions
 from recon_assets.kg.resources import LocalKgExport
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.database import LockedDuckDBResource
 from recon_assets.shared.paths import SAMPLE_DIR
 
 # The checkout the tests run from (benchmarks, README, CI script).
@@ -24,7 +24,7 @@ SAMPLE_GRAPHML = SAMPLE_DIR / "graph.graphml"
 SAMPLE_CYPHER = SAMPLE_DIR / "graph.cypher"
 AS_OF = "2026-11-29"
 AREAS = research_area_partitions.get_partition_keys()
-RANGE_TAGS = {"dagster/asset_partition_range_start": AREAS[0], "dagster/asset_partition_range_end": AREAS[-1]}
+RANGE_TAGS = every_research_area_tags()
 
 
 @dataclass
@@ -57,7 +57,7 @@ def pipeline_defs(
     return build_defs(
         {
             "kg_export": LocalKgExport(path=str(kg_path)),
-            "duckdb": DuckDBResource(database=str(database)),
+            "duckdb": LockedDuckDBResource(database=str(database)),
             "as_of": AsOfDate(as_of=AS_OF),
             "openalex": openalex or OpenAlexResource(offline=True),
             "crossref": crossref or CrossrefResource(offline=True),
@@ -81,3 +81,18 @@ def run_pipeline(
         defs.resolve_job_def("reliability_evaluation_job").execute_in_process(instance=instance),
     ]
     return PipelineRun(instance, defs, database, results)
+
+
+def run_figures(materialization: dg.AssetMaterialization) -> dict:
+    """The figures a partitioned asset gives for its whole run (`run/` names), regrouped as the asset computed
+    them: `run/statuses/found` -> {"statuses": {"found": ...}}."""
+    figures: dict = {}
+    for key, value in materialization.metadata.items():
+        if not key.startswith("run/"):
+            continue
+        name, _, part = key.removeprefix("run/").partition("/")
+        if part:
+            figures.setdefault(name, {})[part] = value.value
+        else:
+            figures[name] = value.value
+    return figures

@@ -36,6 +36,7 @@ from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
+from recon_assets_tests.pipeline_runs import run_figures
 
 WORKS = real_works()
 BY_ID = {short_work_id(work["id"]): work for work in WORKS}
@@ -239,7 +240,7 @@ def _materialize(database: str, openalex: OpenAlexResource, instance, **citing_c
 
 def _metadata(result, asset: str = "openalex_citing_works") -> dict:
     [materialization] = [m for m in result.asset_materializations_for_node(asset)]
-    return {key: value.value for key, value in materialization.metadata.items()}
+    return run_figures(materialization)
 
 
 def _query(database: str, sql: str, params: list | None = None):

@@ -18,6 +18,7 @@ from recon_assets.enrichment.resources import CrossrefResource
 from recon_assets.judgement.assets import recorded_disputes
 
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
+from recon_assets_tests.pipeline_runs import run_figures
 
 AREA = "water_quality"
 URL = "https://crossref.test"
@@ -73,7 +74,7 @@ EXPECTED = [
 
 def _metadata(result, asset: str) -> dict:
     [event] = [e for e in result.get_asset_materialization_events() if e.asset_key == dg.AssetKey(asset)]
-    return {key: value.value for key, value in event.materialization.metadata.items()}
+    return run_figures(event.materialization)
 
 
 def test_relations_and_corrections_are_fetched_in_few_requests_and_survive_offline_and_failed_runs(tmp_path):

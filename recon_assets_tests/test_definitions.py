@@ -6,13 +6,19 @@ import re
 import subprocess
 import sys
 from datetime import datetime
+from pathlib import Path
 
 import dagster as dg
+import duckdb
 import pytest
 
 from recon_assets import definitions
 from recon_assets.definitions import ASSET_CHECKS, ASSETS, defs as load_definitions
 from recon_assets.kg.partitions import research_area_partitions
+from recon_assets.reliability.assets import EDGE_RELIABILITY_LINEAGE
+from recon_assets.shared.metadata import column_schema, table_description_metadata
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.table_docs import TABLE_DOCS
 
 from recon_assets_tests.pipeline_runs import REPO_ROOT
 
@@ -52,16 +58,17 @@ def test_every_job_resolves(job_name):
         ("openalex_weekly_schedule", "openalex_refresh_job", "0 4 * * 1"),
     ],
 )
-def test_schedules_are_stopped_and_request_one_run_per_research_area(schedule_name, job_name, cron):
+def test_schedules_are_stopped_and_request_one_run_over_every_research_area(schedule_name, job_name, cron):
     schedule = load_definitions().resolve_schedule_def(schedule_name)
     assert schedule.default_status == dg.DefaultScheduleStatus.STOPPED
     assert (schedule.job_name, schedule.cron_schedule) == (job_name, cron)
     context = dg.build_schedule_context(
         repository_def=load_definitions().get_repository_def(), scheduled_execution_time=datetime(2026, 11, 30, 4)
     )
-    requests = list(schedule.evaluate_tick(context).run_requests)
-    assert sorted(r.partition_key for r in requests) == sorted(research_area_partitions.get_partition_keys())
-    assert len({r.run_key for r in requests}) == len(requests)
+    [request] = schedule.evaluate_tick(context).run_requests
+    keys = research_area_partitions.get_partition_keys()
+    assert request.partition_key_range == dg.PartitionKeyRange(keys[0], keys[-1])
+    assert request.tags["recon/as_of"] == "2026-11-30"
 
 
 def test_openalex_refresh_job_refreshes_then_rescores():
@@ -147,3 +154,41 @@ def test_importing_the_code_location_reads_no_environment_and_loading_it_creates
     assert effects["import"] == [] and effects["files_on_import"] == []
     assert "RECON_DB_PATH" in effects["load"] and "RECON_KG_SOURCE" in effects["load"]
     assert effects["files_on_load"] == []
+
+
+def test_loading_the_definitions_prints_no_warning_a_user_cannot_act_on(tmp_path):
+    """`dagster definitions validate` (and so every command loading the code location) prints no BetaWarning: the
+    one about `backfill_policy` is filtered where the assets are built, not only in the tests' settings."""
+    env = {**os.environ, "RECON_DB_PATH": str(tmp_path / "recon.duckdb"), "PYTHONWARNINGS": "default"}
+    env["PYTHONPATH"] = str(REPO_ROOT)  # this checkout's package, whatever the environment's install points at
+    env.pop("DAGSTER_HOME", None)
+    for command in (
+        [sys.executable, "-c", "import recon_assets.definitions"],
+        [str(Path(sys.executable).with_name("dagster")), "definitions", "validate", "-m", "recon_assets.definitions"],
+    ):
+        done = subprocess.run(command, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        assert "BetaWarning" not in done.stderr + done.stdout, done.stderr
+
+
+def test_column_descriptions_are_escaped_for_markdown(tmp_path):
+    with duckdb.connect(str(tmp_path / "t.duckdb")) as con:
+        con.execute(load_sql("edge_reliability"))
+        schema = column_schema(con, "edge_reliability")
+    reliability = next(column for column in schema.columns if column.name == "reliability")
+    assert "\\*" in reliability.description and TABLE_DOCS["edge_reliability"]["reliability"].count("*") == reliability.description.count("\\*")
+
+
+def test_column_lineage_is_also_a_markdown_table(tmp_path):
+    with duckdb.connect(str(tmp_path / "t.duckdb")) as con:
+        con.execute(load_sql("edge_reliability"))
+        metadata = table_description_metadata(con, "edge_reliability", lineage=EDGE_RELIABILITY_LINEAGE)
+    table = metadata["column_lineage"].value
+    assert metadata["database"] == str(tmp_path / "t.duckdb")
+    assert set(metadata["dagster/column_lineage"].deps_by_column) == set(EDGE_RELIABILITY_LINEAGE)
+    assert "publication\\_centrality\\.centrality" in table and len(table.splitlines()) == len(EDGE_RELIABILITY_LINEAGE) + 2
+
+
+def test_judge_and_scoring_assets_have_a_code_version():
+    versions = {spec.key.to_user_string(): spec.code_version for spec in ASSET_SPECS}
+    assert all(versions[name] for name in ("coherence_judgements", "edge_reliability", "dataset_verdicts"))

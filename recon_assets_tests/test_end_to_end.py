@@ -20,6 +20,7 @@ from recon_assets.enrichment.resources import CrossrefResource
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.reliability.labels import LABELS
 from recon_assets.shared.sql_files import load_sql
+from recon_assets.verdicts.critic import VERDICTS as VERDICT_LABELS
 
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
 from recon_assets_tests.pipeline_runs import (
@@ -226,25 +227,64 @@ def test_a_research_area_without_edges_materializes_empty(sample_run):
     assert sample_run.query("SELECT count(*) FROM edge_reliability WHERE research_area = ?", [empty_area]) == [(0,)]
 
 
-def test_each_research_area_partition_gets_its_own_figures(sample_run):
-    result = sample_run.results[1]  # the openalex_refresh_job run over every research area
-    materialization = result.asset_materializations_for_node("edge_reliability")[0]
-    per_area = materialization.metadata["rows_per_research_area"].value
-    stored = dict(sample_run.query("SELECT research_area, count(*) FROM edge_reliability GROUP BY 1"))
-    assert per_area == {area: stored.get(area, 0) for area in AREAS}
-    observations = [
-        event.event_specific_data.asset_observation
-        for event in result.all_events
-        if event.event_type_value == "ASSET_OBSERVATION"
-        and event.event_specific_data.asset_observation.asset_key == dg.AssetKey("edge_reliability")
-    ]
-    assert {o.partition: o.metadata["dagster/row_count"].value for o in observations} == per_area
+def _latest_materialization(instance: dg.DagsterInstance, asset: str, area: str) -> dg.AssetMaterialization:
+    records = instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=dg.AssetKey(asset), asset_partitions=[area]), limit=1
+    ).records
+    return records[0].asset_materialization
 
 
-def test_a_table_from_an_older_version_fails_with_a_clear_error(sample_run, tmp_path):
+@pytest.mark.parametrize(
+    ("asset", "column", "labels"),
+    [("edge_reliability", "label", LABELS), ("dataset_verdicts", "verdict", VERDICT_LABELS), ("coherence_judgements", "verdict", None)],
+)
+def test_each_research_area_partition_shows_its_own_figures(sample_run, asset, column, labels):
+    """One run covered all 22 areas; each partition's latest materialization on the instance holds that area's own
+    row count, label counts and preview, as DuckDB holds them (an area without rows: 0), and no run-wide figure
+    under a name of its own."""
+    stored = dict(sample_run.query(f"SELECT research_area, count(*) FROM {asset} GROUP BY 1"))
+    assert len(set(stored.values())) > 1 and len(stored) < len(AREAS)  # areas differ, and some are empty
+    for area in AREAS:
+        metadata = _latest_materialization(sample_run.instance, asset, area).metadata
+        assert metadata["dagster/row_count"].value == stored.get(area, 0), area
+        assert metadata["database"].value == str(sample_run.database)
+        assert all(not name.startswith("rows_per") for name in metadata)
+        if labels:
+            counts = dict(sample_run.query(f"SELECT {column}, count(*) FROM {asset} WHERE research_area = ? GROUP BY 1", [area]))
+            prefix = "label_distribution" if asset == "edge_reliability" else "verdict_distribution"
+            assert {label: metadata[f"{prefix}/{label}"].value for label in labels} == {label: counts.get(label, 0) for label in labels}
+        preview = metadata["preview"].value
+        assert (preview == "_no rows_") == (area not in stored)
+
+
+def test_every_run_names_its_database_kg_source_and_as_of(sample_run):
+    kg_run, refresh_run, _ = (sample_run.instance.get_run_by_id(result.run_id) for result in sample_run.results)
+    assert kg_run.tags["recon/database"] == str(sample_run.database.resolve())
+    assert kg_run.tags["recon/kg_source"] == str(SAMPLE_JSONL.resolve())
+    assert refresh_run.tags["recon/database"] == str(sample_run.database.resolve())
+    assert refresh_run.tags["recon/as_of"] == AS_OF
+
+
+def test_a_table_from_an_older_version_is_migrated_keeping_its_rows(sample_run, tmp_path):
     database = sample_run.copy_database(
         tmp_path / "old.duckdb", "CREATE OR REPLACE TABLE edge_reliability AS SELECT * EXCLUDE (year_source) FROM edge_reliability"
     )
+    other = sample_run.query("SELECT count(*) FROM edge_reliability WHERE research_area <> ?", [AREAS[0]])[0][0]
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        result = sample_run.defs.resolve_job_def("edge_reliability_job").execute_in_process(
+            instance=instance, partition_key=AREAS[0], resources={"duckdb": DuckDBResource(database=str(database))},
+        )
+    assert result.success
+    with duckdb.connect(str(database), read_only=True) as con:
+        assert "year_source" in [name for name, *_ in con.execute("DESCRIBE edge_reliability").fetchall()]
+        kept, nulls = con.execute(
+            "SELECT count(*), count(*) FILTER (year_source IS NULL) FROM edge_reliability WHERE research_area <> ?", [AREAS[0]]
+        ).fetchone()
+    assert kept == nulls == other > 0  # the other areas' rows kept, without the new column's value
+
+
+def test_a_table_with_a_column_this_version_does_not_know_is_refused_naming_it(sample_run, tmp_path):
+    database = sample_run.copy_database(tmp_path / "odd.duckdb", "ALTER TABLE edge_reliability ADD COLUMN legacy_score DOUBLE")
     with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
         result = sample_run.defs.resolve_job_def("edge_reliability_job").execute_in_process(
             instance=instance, partition_key=AREAS[0], raise_on_error=False,
@@ -252,7 +292,7 @@ def test_a_table_from_an_older_version_fails_with_a_clear_error(sample_run, tmp_
         )
     assert not result.success
     failure = next(event for event in result.all_events if event.event_type_value == "STEP_FAILURE")
-    assert "missing columns ['year_source']" in str(failure.step_failure_data.error.cause.message)
+    assert "unknown ['legacy_score']" in str(failure.step_failure_data.error.cause.message)
 
 
 def test_dataset_lineage_finds_the_sample_version_families(sample_run):

@@ -36,7 +36,7 @@ from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.sql_files import load_sql
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works
-from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, run_pipeline
+from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, run_figures, run_pipeline
 from recon_assets_tests.test_crossref import RECORDS, updates_of
 
 BASE = "https://openalex.test"
@@ -145,9 +145,9 @@ def test_a_second_run_within_the_ttl_makes_zero_requests_and_ttl_zero_refreshes_
     assert first.success and requests_first == 3  # two batches and the absent DOI's single lookup
     second = _materialize(database, _online())
     assert second.success and len(responses.calls) == requests_first
-    metadata = second.asset_materializations_for_node("openalex_works")[0].metadata
-    assert (metadata["http_requests"].value, metadata["dois_due_for_refresh"].value) == (0, 0)
-    assert metadata["statuses"].value == {"found": len(SICI), "not_found": 1, "mismatch": 0, "error": 0}
+    metadata = run_figures(second.asset_materializations_for_node("openalex_works")[0])
+    assert (metadata["http_requests"], metadata["dois_due_for_refresh"]) == (0, 0)
+    assert metadata["statuses"] == {"found": len(SICI), "not_found": 1, "mismatch": 0, "error": 0}
     refreshed = _materialize(database, _online(), ttl_days=0)
     assert refreshed.success and len(responses.calls) == 2 * requests_first
     assert _query(database, "SELECT count(*) FROM openalex_cache")[0][0] == len(SICI) + 1

@@ -18,7 +18,7 @@ from recon_assets.judgement.llm_prompt import PROMPT_VERSION
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets_tests.groq_fakes import BASE_URL, COMPLETIONS, FakeGroq
-from recon_assets_tests.pipeline_runs import AREAS, AS_OF, RANGE_TAGS
+from recon_assets_tests.pipeline_runs import AREAS, AS_OF, RANGE_TAGS, run_figures
 
 ROW_COLUMNS = (
     "research_area, dataset_id, older_publication_id, newer_publication_id, similarity, verdict, coherence, "
@@ -75,8 +75,12 @@ def _materialize(
     )
     materializations = result.asset_materializations_for_node("coherence_judgements")
     assert sorted(m.partition for m in materializations) == sorted(AREAS)
-    metadata = {key: getattr(value, "value", value) for key, value in materializations[0].metadata.items()}
-    return metadata | {"data_version": materializations[0].tags["dagster/data_version"]}
+    by_area = {m.partition: m.metadata for m in materializations}
+    return run_figures(materializations[0]) | {
+        "data_version": materializations[0].tags["dagster/data_version"],
+        "judging_per_research_area": {area: metadata["judging"].value for area, metadata in by_area.items()},
+        "rows_per_research_area": {area: metadata["dagster/row_count"].value for area, metadata in by_area.items()},
+    }
 
 
 def _query(database: Path, sql: str, params=()) -> list[tuple]:
@@ -141,7 +145,7 @@ def test_unchanged_inputs_rerun_judges_and_embeds_nothing(database, instance, mo
     # Rows, judged_at included, are those the pipeline wrote; the data version stays, so nothing is stale.
     assert _query(database, "SELECT * FROM coherence_judgements ORDER BY ALL") == before
     assert second["data_version"] == first["data_version"]
-    assert second["dagster/row_count"] == len(before)
+    assert sum(second["rows_per_research_area"].values()) == len(before)
 
 
 def test_changed_abstract_rejudges_only_its_areas_and_embeds_only_its_text(database, instance, monkeypatch, tmp_path):

@@ -3,16 +3,22 @@ the pydantic rules of every asset's settings before the run is queued, on a real
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import dagster as dg
 import pytest
 import yaml
 from dagster._core.run_coordinator import SubmitRunContext
+from dagster._daemon.types import DaemonHeartbeat
 
-from recon_assets.cli.launch_checks import ValidatingRunCoordinator, settings_models, settings_problems
+from recon_assets.cli.launch_checks import QUEUE_DAEMON, ValidatingRunCoordinator, settings_models, settings_problems
 from recon_assets.cli.run import INSTANCE_SETTINGS
 from recon_assets.definitions import defs as load_definitions
+from recon_assets.shared.database import LockedDuckDBResource
+from recon_assets.shared.paths import database_lock
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,3 +70,50 @@ def test_a_run_with_bad_settings_fails_at_launch_before_any_step(tmp_path):
         assert any("refused at launch, the settings break these rules: edge_reliability: weights: Value error, weights must sum to 1"
                    in (message or "") for message in messages)
         assert not [entry for entry in instance.all_logs(run.run_id) if entry.dagster_event and entry.dagster_event.event_type_value == "STEP_START"]
+
+
+def test_a_step_waits_for_another_process_writing_the_database_and_names_the_lock(tmp_path):
+    """A run from the UI (another process) and `recon run` never write the file at once: the DuckDB resource takes
+    the lock `recon run` holds for its whole run; in the process holding it, the resource re-enters it."""
+    database = tmp_path / "recon.duckdb"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; from recon_assets.shared.paths import database_lock; "
+         f"lock = database_lock(Path({str(database)!r})); lock.acquire(); print('held', flush=True); time.sleep(60)"],
+        cwd=REPO_ROOT, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        resource = LockedDuckDBResource(database=str(database), lock_wait_seconds=0.5)
+        with pytest.raises(TimeoutError, match=r"another process has been writing .*recon\.duckdb\.lock"):
+            with resource.get_connection():
+                pass
+    finally:
+        holder.kill()
+        holder.wait()
+    lock = database_lock(database)
+    lock.acquire(timeout=0)  # as `recon run` does
+    try:
+        with LockedDuckDBResource(database=str(database), lock_wait_seconds=0.5).get_connection() as con:
+            assert con.execute("SELECT 1").fetchone() == (1,)
+    finally:
+        lock.release()
+    assert not lock.is_locked
+
+
+def test_without_a_daemon_a_run_is_launched_not_left_queued(tmp_path):
+    overrides = {"run_coordinator": {"module": "recon_assets.cli.launch_checks", "class": "ValidatingRunCoordinator"}}
+    with dg.instance_for_test(temp_dir=str(tmp_path), overrides=overrides) as instance:
+        coordinator = instance.run_coordinator
+        assert not coordinator.daemon_is_dequeuing()
+        launched = []
+        instance.launch_run = lambda run_id, workspace: launched.append(run_id)  # the launcher's subprocess is Dagster's own
+        run = instance.create_run_for_job(load_definitions().resolve_job_def("reliability_evaluation_job"))
+        coordinator.submit_run(SubmitRunContext(run, workspace=None))
+        assert launched == [run.run_id]
+        messages = [entry.dagster_event.message for entry in instance.all_logs(run.run_id) if entry.dagster_event]
+        assert any("no dagster-daemon is running" in (message or "") for message in messages)
+
+        instance.add_daemon_heartbeat(DaemonHeartbeat(time.time(), QUEUE_DAEMON, None, None))
+        assert coordinator.daemon_is_dequeuing()  # with a daemon beating, runs are queued as Dagster queues them
+        instance.add_daemon_heartbeat(DaemonHeartbeat(time.time() - 600, QUEUE_DAEMON, None, None))
+        assert not coordinator.daemon_is_dequeuing()  # a daemon silent for 10 minutes dequeues nothing

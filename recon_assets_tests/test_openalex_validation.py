@@ -44,7 +44,7 @@ from recon_assets_tests import test_citing_works as citing_tests
 from recon_assets_tests import test_enrichment_assets as works_tests
 from recon_assets_tests import test_expansion as expansion_tests
 from recon_assets_tests.fake_openalex import FakeOpenAlex, OneWorkForEveryLookup, real_works, serve_on_loopback
-from recon_assets_tests.pipeline_runs import run_pipeline
+from recon_assets_tests.pipeline_runs import run_figures, run_pipeline
 from recon_assets_tests.test_enrichment_assets import RETRACTED_DOI, _small_kg
 
 WORKS = real_works()
@@ -336,7 +336,7 @@ def test_a_recording_is_checked_like_an_answer():
 
 def _metadata(result, asset: str) -> dict:
     [materialization] = result.asset_materializations_for_node(asset)
-    return {key: value.value for key, value in materialization.metadata.items()}
+    return run_figures(materialization)
 
 
 def _cache(database: str, rows: list[tuple[str, dict]]) -> None:

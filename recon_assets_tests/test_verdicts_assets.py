@@ -17,7 +17,7 @@ from recon_assets.verdicts.assets import dataset_verdicts
 from recon_assets.verdicts.checks import dataset_verdicts_one_valid_per_dataset
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
-from recon_assets_tests.pipeline_runs import AS_OF
+from recon_assets_tests.pipeline_runs import AS_OF, run_figures
 
 AREA = "land_surface_agriculture_indicators"
 AST_L1T_V003 = "kg:783cfd5c-9ba8-54da-b75f-4e18e456e177"  # 7 edges in AREA; V003, superseded by V031
@@ -88,7 +88,7 @@ def test_a_dataset_moves_from_pass_to_stale_and_history_keeps_each_change(databa
         assert _query(database, "SELECT count(*) FROM dataset_verdicts WHERE research_area = ?", [AREA]) == _query(
             database, "SELECT count(DISTINCT dataset_id) FROM edge_reliability WHERE research_area = ?", [AREA]
         )
-        distribution = first.asset_materializations_for_node("dataset_verdicts")[0].metadata["verdict_distribution"].data
+        distribution = run_figures(first.asset_materializations_for_node("dataset_verdicts")[0])["verdict_distribution"]
         assert distribution["PASS"] >= 1 and set(distribution) == {"PASS", "STALE", "CONTRADICTED", "INSUFFICIENT", "FORCED_PASS"}
         assert all(evaluation.passed for evaluation in first.get_asset_check_evaluations())
 

@@ -6,12 +6,18 @@ our pydantic settings models (ranges, weights summing to 1: `reliability.setting
 runs them on a run's config up front, and `ValidatingRunCoordinator` (the instance's run coordinator in this repo's
 dagster.yaml) refuses a run from the UI, the CLI or a schedule whose settings break one: the run ends FAILURE before
 any step starts, its failure message naming each broken rule.
+
+A queued run is started by the daemon (`dagster dev` runs one; `dagster-daemon run` beside a plain
+`dagster-webserver`). Without a live daemon a queued run would stay QUEUED for ever, so `ValidatingRunCoordinator`
+then launches the run at once and says so in the run's log: the `duckdb` pool still holds each DuckDB-writing step
+to one at a time (it is enforced by the run itself, not by the daemon).
 """
 
 from __future__ import annotations
 
 import typing
 from collections.abc import Mapping
+import time
 from functools import cache
 from typing import Any
 
@@ -49,14 +55,33 @@ def settings_problems(run_config: Mapping[str, Any] | None) -> list[str]:
     return problems
 
 
+# The daemon beats every 30 s (dagster._daemon.controller.DEFAULT_HEARTBEAT_INTERVAL_SECONDS): three beats missed and
+# no daemon is taken to be dequeuing runs.
+DAEMON_SILENT_SECONDS = 90.0
+QUEUE_DAEMON = "QUEUED_RUN_COORDINATOR"
+
+
 class ValidatingRunCoordinator(QueuedRunCoordinator):
     """Dagster's queued run coordinator, refusing a run whose settings break a rule (`settings_problems`): the run is
-    reported failed at once with the broken rules, and never queued."""
+    reported failed at once with the broken rules, and never queued. Without a live daemon to dequeue it, a valid run
+    is launched at once instead of queued (module docstring)."""
 
     def submit_run(self, context: SubmitRunContext) -> DagsterRun:
         run = context.dagster_run
         problems = settings_problems(run.run_config)
-        if not problems:
+        if problems:
+            self._instance.report_run_failed(run, message="refused at launch, the settings break these rules: " + "; ".join(problems))
+            return self._instance.get_run_by_id(run.run_id)
+        if self.daemon_is_dequeuing() or run.status != dg.DagsterRunStatus.NOT_STARTED:
             return super().submit_run(context)
-        self._instance.report_run_failed(run, message="refused at launch, the settings break these rules: " + "; ".join(problems))
+        self._instance.report_engine_event(
+            "no dagster-daemon is running to dequeue this run (plain dagster-webserver): launched at once instead of queued; "
+            "start `dagster dev`, or `dagster-daemon run` beside the webserver, for the queue and schedules", run,
+        )
+        self._instance.launch_run(run.run_id, context.workspace)
         return self._instance.get_run_by_id(run.run_id)
+
+    def daemon_is_dequeuing(self) -> bool:
+        """Whether the daemon's queued-run coordinator beat in the last DAEMON_SILENT_SECONDS."""
+        heartbeat = self._instance.get_daemon_heartbeats().get(QUEUE_DAEMON)
+        return heartbeat is not None and time.time() - heartbeat.timestamp < DAEMON_SILENT_SECONDS

@@ -12,7 +12,6 @@ import os
 import shutil
 import sys
 import time
-import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
@@ -21,7 +20,7 @@ from pathlib import Path
 import dagster as dg
 import duckdb
 from dagster._core.utils import make_new_run_id
-from filelock import FileLock, Timeout
+from filelock import Timeout
 
 from recon_assets.cli.instance_health import PoolWaitTimeout, PoolWatchdog, run_tags, wait_for_pool
 from recon_assets.enrichment.resources import openalex_offline
@@ -31,11 +30,9 @@ from recon_assets.report.render import LATEST_STEM
 from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
 from recon_assets.shared.credentials import redact, usable_secrets
 from recon_assets.shared.display import TerminalSafeStream, terminal_text
-from recon_assets.shared.paths import database_path
+from recon_assets.shared.paths import database_lock, database_path
+from recon_assets.shared.run_tags import DATABASE_TAG, KG_SOURCE_TAG
 
-# Dagster's run tags for a partition range, read by single-run backfills (dagster._core.storage.tags).
-PARTITION_RANGE_START_TAG = "dagster/asset_partition_range_start"
-PARTITION_RANGE_END_TAG = "dagster/asset_partition_range_end"
 DEFAULT_DAGSTER_HOME = Path(".dagster_home")
 # The instance settings `recon run` gives a DAGSTER_HOME that has none (package data; the checkout's dagster.yaml links here).
 INSTANCE_SETTINGS = Path(__file__).resolve().with_name("dagster.yaml")
@@ -86,16 +83,19 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
     try:
         run_as_of = as_of or (parse_as_of(os.environ["RECON_AS_OF"], source="RECON_AS_OF") if os.environ.get("RECON_AS_OF") else date.today())
         _preflight(database)
-        lock = FileLock(f"{database}.lock", timeout=0)
-        lock.acquire()
+        lock = database_lock(database)
+        lock.acquire(timeout=0)
     except Timeout:
-        print(f"error: another `recon run` is writing {database} (lock {database}.lock); wait for it to finish", file=sys.stderr)
+        print(f"error: another run (`recon run` or one from the UI) is writing {database} (lock {database}.lock); wait for it to finish", file=sys.stderr)
         return 2
     except (PreflightError, ValueError) as error:
         print(f"error: {terminal_text(redact(error))}", file=sys.stderr)
         return 2
-    with lock, _terminal_safe_output():
-        return _run_jobs(database, run_as_of)
+    try:
+        with _terminal_safe_output():
+            return _run_jobs(database, run_as_of)
+    finally:
+        lock.release()
 
 
 @contextmanager
@@ -212,10 +212,8 @@ def _run_jobs(database: Path, as_of: date) -> int:
     home = _prepare_dagster_home()
     # The instance's schema migration logs each step at INFO; the run's own events say what matters.
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    # BackfillPolicy.single_run() is how one run covers every research area; Dagster still marks it beta.
-    warnings.filterwarnings("ignore", message="Parameter `backfill_policy`", category=dg.BetaWarning)
     from recon_assets.definitions import defs as load_definitions
-    from recon_assets.kg.partitions import research_area_partitions
+    from recon_assets.kg.partitions import every_research_area_tags, research_area_partitions
 
     definitions = load_definitions()  # reads the RECON_* environment set above
     instance = dg.DagsterInstance.get()
@@ -225,12 +223,16 @@ def _run_jobs(database: Path, as_of: date) -> int:
         ("kg_tables_job", {}, "ingest the KG snapshot, build typed tables, dataset lineage and centrality"),
         (
             "openalex_refresh_job",
-            {PARTITION_RANGE_START_TAG: areas[0], PARTITION_RANGE_END_TAG: areas[-1]},
+            every_research_area_tags(),
             f"OpenAlex (online only with OPENALEX_API_KEY) and Crossref (RECON_CROSSREF=online), "
             f"judge, score and give dataset verdicts for all {len(areas)} research areas in one run",
         ),
         ("reliability_evaluation_job", {}, "measure the method on the labelled cases (weight and decay ablation), write the report and the exports"),
     ]
+    # What every run used, on each run (the UI's run list shows and filters them).
+    # The KG source's settings are dg.EnvVars until resolved: resolved here as a run's resources would be.
+    kg_source = definitions.resources["kg_export"].process_config_and_initialize().source()
+    inputs = {AS_OF_TAG: as_of.isoformat(), DATABASE_TAG: str(database.resolve()), KG_SOURCE_TAG: kg_source}
     checks: list[dg.AssetCheckEvaluation] = []
     reused = False
     judging = ""
@@ -248,7 +250,7 @@ def _run_jobs(database: Path, as_of: date) -> int:
         print(f"[{job_name}] {what} ...", flush=True)
         with PoolWatchdog(instance, run_id, timeout_seconds=wait, say=_say, give_up=_give_up):
             result = definitions.resolve_job_def(job_name).execute_in_process(
-                instance=instance, run_id=run_id, tags={**tags, **run_tags(), AS_OF_TAG: as_of.isoformat()},
+                instance=instance, run_id=run_id, tags={**tags, **run_tags(), **inputs},
                 run_config=QUIET_LOGS, raise_on_error=False,
             )
         evaluations = result.get_asset_check_evaluations()
@@ -315,8 +317,8 @@ def _judging_reuse(result: dg.ExecuteInProcessResult) -> str:
     if not result.success or not result.job_def.has_node_named("coherence_judgements"):
         return ""
     for materialization in result.asset_materializations_for_node("coherence_judgements")[:1]:
-        reused = materialization.metadata["research_areas_reused"].value
-        judged = materialization.metadata["research_areas_judged"].value
+        reused = materialization.metadata["run/research_areas_reused"].value
+        judged = materialization.metadata["run/research_areas_judged"].value
         return f"judging: {reused} research area(s) reused (unchanged inputs), {judged} judged"
     return ""
 

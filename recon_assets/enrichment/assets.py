@@ -23,7 +23,7 @@ from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.credentials import redact
-from recon_assets.shared.metadata import table_metadata
+from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.storage import replace_partitions, transaction, upsert
 
@@ -90,15 +90,15 @@ def openalex_works(
                     texts[doi] = f"{texts[doi]}; {why}"
         rows = openalex_rows(requested, cache, errors, mismatches)
         replace_partitions(con, "openalex_works", rows, areas)
-        metadata = table_metadata(
-            con, "openalex_works", where="list_contains(?, research_area)", params=[areas],
-            preview_columns=["doi", "status", "cited_by_count", "citation_percentile_low", "is_retracted", "publication_year", "error"],
-            lineage={
-                "doi": [("publications", "doi")],
-                "research_area": [("publication_research_areas", "research_area")],
-            },
+        metadata = table_description_metadata(
+            con, "openalex_works",
+            lineage={"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]},
         )
-    statuses = {status: int((rows["status"] == status).sum()) for status in STATUSES}
+        add_partition_metadata(
+            context, con, "openalex_works", rows, lambda area_rows: {"statuses": distribution(area_rows["status"], STATUSES)},
+            preview_columns=["doi", "status", "cited_by_count", "citation_percentile_low", "is_retracted", "publication_year", "error"],
+        )
+    statuses = distribution(rows["status"], STATUSES)
     invalid = [result for result in report.results if result.status == ERROR and result.error.startswith(INVALID_RECORD)]
     fetch = {
         "dois_requested": len(wanted), "dois_due_for_refresh": len(due), "http_requests": report.requests,
@@ -135,12 +135,12 @@ def openalex_works(
                 f"{f' ({resets_at:%Y-%m-%d %H:%M} UTC)' if resets_at else ''} and only the rest is requested."
             ),
             metadata={
-                **fetch, "unfetched_dois": len(report.unfetched), "reset_seconds": report.reset_seconds,
+                **run_figures(fetch), "unfetched_dois": len(report.unfetched), "reset_seconds": report.reset_seconds,
                 "resets_at": resets_at.isoformat() if resets_at else None,
             },
             allow_retries=True,
         )
-    return dg.MaterializeResult(metadata={**metadata, **fetch})
+    return dg.MaterializeResult(metadata={**metadata, **run_figures(fetch)})
 
 
 class CitingWorksConfig(dg.Config):
@@ -206,21 +206,22 @@ def openalex_citing_works(
         lookup_errors |= {doi: f"{lookup_errors[doi]}; {why}" for doi, why in dropped.items() if doi in lookup_errors}
         rows = citing_works.citing_rows(targets, cache, fetch.failed | lookup_errors)
         replace_partitions(con, "openalex_citing_works", rows, areas)
-        metadata = table_metadata(
-            con, "openalex_citing_works", where="list_contains(?, research_area)", params=[areas],
-            preview_columns=["cited_doi", "status", "citing_citation", "citing_title", "citing_year", "selections"],
+        metadata = table_description_metadata(
+            con, "openalex_citing_works",
             lineage={
                 "cited_doi": [("publications", "doi"), ("datasets", "doi")],
                 "cited_openalex_id": [("openalex_works", "openalex_id")],
                 "research_area": [("publication_research_areas", "research_area")],
             },
         )
+        add_partition_metadata(
+            context, con, "openalex_citing_works", rows, citing_figures,
+            preview_columns=["cited_doi", "status", "citing_citation", "citing_title", "citing_year", "selections"],
+        )
         spent_today = spent_on(con, now.date())
-    cited_rows = rows.drop_duplicates(["research_area", "cited_doi"])
     left_out = sorted(set(fetch.failed) & set(due))
     figures = {
-        "cited_dois_by_status": {status: int((cited_rows["status"] == status).sum()) for status in citing_works.CITING_STATUSES},
-        "citing_works": int(rows["citing_openalex_id"].notna().sum()),
+        **citing_figures(rows),
         "cited_works_due": len(due),
         "queries_planned": {selection: sum(q.selection == selection for q in queries) for selection in SELECTIONS},
         "queries_run": fetch.queries_run,
@@ -252,7 +253,17 @@ def openalex_citing_works(
                 "they keep their cached citing works, if any, and are asked on the next run"
             )
     context.log.info(f"citing works: {figures['citing_works']:,} rows; {figures['cited_dois_by_status']}; {requests:,} requests, {budget.spent:,} list calls")
-    return dg.MaterializeResult(metadata={**metadata, **figures})
+    return dg.MaterializeResult(metadata={**metadata, **run_figures(figures)})
+
+
+def citing_figures(rows: pd.DataFrame) -> dict[str, object]:
+    """Figures of openalex_citing_works rows (one research area's, or a run's): cited_dois_by_status {status: cited
+    DOIs} and citing_works (rows naming a citing work)."""
+    cited_rows = rows.drop_duplicates(["research_area", "cited_doi"])
+    return {
+        "cited_dois_by_status": distribution(cited_rows["status"], citing_works.CITING_STATUSES),
+        "citing_works": int(rows["citing_openalex_id"].notna().sum()),
+    }
 
 
 def _fetch_citing(
@@ -297,16 +308,26 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
         errors = {check.doi: redact(check.error) for check in report.results if check.status == crossref_records.ERROR}
         rows = crossref_records.retraction_rows(requested, cache, errors)
         replace_partitions(con, "crossref_retractions", rows, areas)
-        metadata = table_metadata(
-            con, "crossref_retractions", where="list_contains(?, research_area)", params=[areas],
+        metadata = table_description_metadata(
+            con, "crossref_retractions",
             lineage={"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]},
         )
-    statuses = rows["status"].value_counts().to_dict()
-    with_notices = int(rows["notice_dois"].map(len).gt(0).sum())
-    context.log.info(f"Crossref: {len(rows):,} DOI rows, {report.requests:,} requests, {with_notices} with retraction notices: {statuses}")
-    return dg.MaterializeResult(
-        metadata={**metadata, "http_requests": report.requests, "statuses": statuses, "dois_with_retraction_notices": with_notices}
+        add_partition_metadata(context, con, "crossref_retractions", rows, retraction_figures)
+    run = retraction_figures(rows)
+    context.log.info(
+        f"Crossref: {len(rows):,} DOI rows, {report.requests:,} requests, {run['dois_with_retraction_notices']} with retraction "
+        f"notices: {run['statuses']}"
     )
+    return dg.MaterializeResult(metadata={**metadata, **run_figures({**run, "http_requests": report.requests})})
+
+
+def retraction_figures(rows: pd.DataFrame) -> dict[str, object]:
+    """Figures of crossref_retractions rows (one research area's, or a run's): statuses {status: DOI rows} and
+    dois_with_retraction_notices."""
+    return {
+        "statuses": {status: int(n) for status, n in rows["status"].value_counts().sort_index().items()},
+        "dois_with_retraction_notices": int(rows["notice_dois"].map(len).gt(0).sum()),
+    }
 
 
 @dg.asset(kinds={"duckdb", "crossref"}, **{**ENRICHMENT, "deps": [*ENRICHMENT["deps"], crossref_retractions]})
@@ -341,10 +362,13 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
         updates = con.execute("SELECT doi, updates, checked_at FROM crossref_cache JOIN wanted USING (doi)").df()
         rows = relations.relation_rows(requested, records, checked_at, updates)
         replace_partitions(con, "crossref_relations", rows, areas)
-        metadata = table_metadata(
-            con, "crossref_relations", where="list_contains(?, research_area)", params=[areas],
-            preview_columns=["doi", "record_doi", "relation", "update_type", "other_id", "other_type", "other_year"],
+        metadata = table_description_metadata(
+            con, "crossref_relations",
             lineage={"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]},
+        )
+        add_partition_metadata(
+            context, con, "crossref_relations", rows,
+            preview_columns=["doi", "record_doi", "relation", "update_type", "other_id", "other_type", "other_year"],
         )
     fetch, example_error = relations.fetch_summary(requested["doi"], reports, records, rows)
     context.log.info(
@@ -357,4 +381,4 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
             f"Crossref answered for none of the {fetch['kg_dois']:,} DOIs (e.g. {example_error}): the records cached "
             "before are used; re-materialize when Crossref is reachable"
         )
-    return dg.MaterializeResult(metadata={**metadata, **fetch})
+    return dg.MaterializeResult(metadata={**metadata, **run_figures(fetch)})

@@ -1,5 +1,6 @@
 """Asset checks of openalex_works: one OpenAlex cache row per DOI (blocking), the match rate and the share of
-retracted works (non-blocking, per research area in metadata)."""
+retracted works (non-blocking, per research area in metadata). Every result names the DuckDB file it read
+(`database`) and carries its shares and counts as numbers (plotted by the UI)."""
 
 from collections.abc import Callable
 
@@ -8,6 +9,7 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.enrichment.assets import openalex_works
+from recon_assets.shared.metadata import database_file
 
 
 class OpenAlexMatchConfig(dg.Config):
@@ -30,9 +32,10 @@ def openalex_cache_one_row_per_doi(duckdb: DuckDBResource) -> dg.AssetCheckResul
             "SELECT doi, count(*) AS n FROM openalex_cache GROUP BY doi HAVING count(*) > 1 ORDER BY n DESC, doi"
         ).fetchall()
         rows = con.execute("SELECT count(*) FROM openalex_cache").fetchone()[0]
+        database = database_file(con)
     return dg.AssetCheckResult(
         passed=not duplicated,
-        metadata={"cache_rows": rows, "duplicated_dois": len(duplicated), "examples": [doi for doi, _ in duplicated[:10]]},
+        metadata={"database": database, "cache_rows": rows, "duplicated_dois": len(duplicated), "examples": [doi for doi, _ in duplicated[:10]]},
     )
 
 
@@ -74,13 +77,14 @@ def _per_area_share(
     last count is 0), each count summed, and per research area the counts and the share."""
     with duckdb.get_connection() as con:
         per_area = con.execute(sql).fetchall()
+        database = database_file(con)
     totals = {name: sum(row[index + 1] for row in per_area) for index, name in enumerate(counts)}
     overall = totals[counts[0]] / totals[counts[-1]] if totals[counts[-1]] else empty
     return dg.AssetCheckResult(
         passed=passes(overall),
         description=f"{share} {overall:.3f} ({', '.join(f'{name} {value:,}' for name, value in totals.items())})",
         metadata={
-            share: overall, **totals,
+            "database": database, share: float(overall), **totals,
             "per_research_area": {
                 area: {**dict(zip(counts, values)), share: values[0] / values[-1] if values[-1] else empty} for area, *values in per_area
             },

@@ -76,8 +76,11 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
             "cases": len(cases),
             "cases_found_in_kg": int(result.cases.loc[result.cases["condition"] == "offline", "found"].sum()),
             "cases_with_openalex_record": int(result.cases.loc[result.cases["condition"] == "online", "has_openalex_record"].sum()),
-            # numbers, so the UI plots them across runs: the default's value of each measure
-            **{f"{key}": float(row["value"]) for key, row in _default_values(result.measures).items()},
+            # numbers, so the UI plots them across runs: the default's value of each measure, with its counts
+            **{
+                name: number for key, row in _default_values(result.measures).items()
+                for name, number in rate_numbers(key, row["value"], row["numerator"], row["denominator"]).items()
+            },
             "headline": dg.MetadataValue.md(_headline_markdown(result.measures)),
             "targets": dg.MetadataValue.md(result.targets.to_markdown(index=False)),
             "targets_met": int(result.targets["met"].fillna(False).sum()),
@@ -132,10 +135,23 @@ def dispute_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource
     context.log.info("labelled dispute pairs: " + "; ".join(f"{measure} {text}" for measure, text in figures.items()))
     return dg.MaterializeResult(metadata={
         **metadata, "as_of": as_of_date.isoformat(),
-        **{measure: float(rate.value) for measure, rate in result.measures.items() if rate and rate.denominator},
+        **{
+            name: number for measure, rate in result.measures.items() if rate and rate.denominator
+            for name, number in rate_numbers(measure, rate.value, rate.numerator, rate.denominator).items()
+        },
         "figures": dg.MetadataValue.md("\n".join(f"- {measure}: {text} ({PAIR_MEASURES[measure]})" for measure, text in figures.items())),
         "targets": dg.MetadataValue.md(result.targets.to_markdown(index=False)),
     })
+
+
+def rate_numbers(name: str, value: float, numerator: float | None, denominator: float | None) -> dict[str, float | int]:
+    """A rate as numbers the UI plots: `name` the value (float, a share 0..1 or an AUC), `name/numerator` and
+    `name/denominator` (ints) when it is a count over a count; the text form ("95% (21/22)") is only in the
+    markdown tables."""
+    numbers: dict[str, float | int] = {name: float(value)}
+    if not pd.isna(denominator):
+        numbers |= {f"{name}/numerator": int(numerator), f"{name}/denominator": int(denominator)}
+    return numbers
 
 
 def _most_frequent(con, table: str, column: str) -> str | None:

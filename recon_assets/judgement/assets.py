@@ -19,12 +19,13 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
-from recon_assets.judgement import citing_pairs, cues, disputes, llm_judge, offline_judge, steward, text_embedding
+from recon_assets.judgement import citing_pairs, cues, disputes, llm_judge, llm_prompt, offline_judge, steward, text_embedding
 from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
 from recon_assets.judgement.disputes import RELATIONS, disputes_from_crossref, disputes_from_titles, merge_recorded_disputes
 from recon_assets.judgement.llm_judge import Agreement, LlmJudgeReport
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION
 from recon_assets.judgement.offline_judge import (
+    VERDICTS,
     DEFAULT_MIN_SIMILARITY,
     DEFAULT_TOP_K,
     DEFAULT_WINDOW_YEARS,
@@ -46,15 +47,12 @@ from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.signals import citation_centrality
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.metadata import per_partition_figures, table_metadata
-from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata, table_metadata
+from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import replace_partitions, replace_table, upsert
 
 # The judge's source and its cue file: editing a cue re-judges even when JUDGE_VERSION was not bumped.
-_JUDGE_CODE = hashlib.sha256(
-    b"".join(Path(module.__file__).read_bytes() for module in (offline_judge, cues, text_embedding, citing_pairs, disputes))
-    + cues.CUES_FILE.read_bytes()
-).hexdigest()[:16]
+_JUDGE_CODE = code_version(offline_judge, cues, text_embedding, citing_pairs, disputes, files=[cues.CUES_FILE])
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 # Key of a citing work OpenAlex lists and the KG lacks (recon_assets/sql/judge_citing_works.sql).
 OPENALEX_KEY_PREFIX = "openalex:"
@@ -133,9 +131,8 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
         ).df()
         rows = area_of.merge(found, on="publication_id").assign(recorded_at=datetime.now(timezone.utc))
         replace_partitions(con, "recorded_disputes", rows, areas)
-        metadata = table_metadata(
-            con, "recorded_disputes", where="list_contains(?, research_area)", params=[areas],
-            preview_columns=["research_area", "publication_id", "relation", "other_title", "other_year", "source"],
+        metadata = table_description_metadata(
+            con, "recorded_disputes",
             lineage={
                 "publication_id": [("publication_citations", "cited_publication_id"), ("crossref_relations", "doi")],
                 "relation": [("publications", "title"), ("crossref_relations", "relation"), ("crossref_relations", "update_type")],
@@ -146,8 +143,10 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
                 "other_title": [("publications", "title"), ("openalex_citing_works", "citing_title"), ("crossref_relations", "other_title")],
             },
         )
-    relations = rows["relation"].value_counts().to_dict()
-    sources = {source: int(count) for source, count in rows["source"].value_counts().sort_index().items()}
+        add_partition_metadata(
+            context, con, "recorded_disputes", rows, dispute_figures,
+            preview_columns=["research_area", "publication_id", "relation", "other_title", "other_year", "source"],
+        )
     entries_read = len(entries.drop_duplicates(["record_doi", "relation", "update_type", "other_id"]))
     crossref = {
         "crossref_entries_read": entries_read,
@@ -156,13 +155,21 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
         "crossref_set_aside_reasons": {reason: int(n) for reason, n in set_aside["reason"].value_counts().sort_index().items()},
         "title_readings_overridden_by_crossref": overridden,
     }
+    run = dispute_figures(rows)
     context.log.info(
-        f"{len(rows):,} recorded disputes and corrections in {len(areas)} research area(s): {relations}, by source {sources}; "
-        f"Crossref entries: {entries_read:,} read, {len(set_aside):,} set aside {crossref['crossref_set_aside_reasons']}"
+        f"{len(rows):,} recorded disputes and corrections in {len(areas)} research area(s): {run['relations']}, by source "
+        f"{run['sources']}; Crossref entries: {entries_read:,} read, {len(set_aside):,} set aside {crossref['crossref_set_aside_reasons']}"
     )
-    return dg.MaterializeResult(metadata={
-        **metadata, "relations": {relation: int(relations.get(relation, 0)) for relation in RELATIONS}, "sources": sources, **crossref,
-    })
+    return dg.MaterializeResult(metadata={**metadata, **run_figures({**run, **crossref})})
+
+
+def dispute_figures(rows: pd.DataFrame) -> dict[str, object]:
+    """Figures of recorded_disputes rows (one research area's, or a run's): relations {relation: rows} and
+    sources {source: rows}."""
+    return {
+        "relations": distribution(rows["relation"], RELATIONS),
+        "sources": {source: int(count) for source, count in rows["source"].value_counts().sort_index().items()},
+    }
 
 
 @dg.asset(
@@ -173,6 +180,10 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="judgement", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
+    code_version=code_version(
+        offline_judge, cues, text_embedding, citing_pairs, disputes, llm_judge, llm_prompt, files=[cues.CUES_FILE],
+        sql=["judge_inputs", "judge_citing_works", "judged_publications", "judge_input_digests", "coherence_judgements"],
+    ),
 )
 def coherence_judgements(
     context: dg.AssetExecutionContext, config: JudgeConfig, duckdb: DuckDBResource, as_of: AsOfDate, groq_judge: GroqJudgeResource
@@ -222,9 +233,8 @@ def coherence_judgements(
         stored = con.execute(
             "SELECT research_area, verdict FROM coherence_judgements WHERE list_contains(?, research_area)", [areas]
         ).df()
-        metadata = table_metadata(
-            con, "coherence_judgements", where="list_contains(?, research_area)", params=[areas],
-            preview_columns=["dataset_id", "older_publication_id", "newer_publication_id", "verdict", "coherence", "rationale"],
+        metadata = table_description_metadata(
+            con, "coherence_judgements",
             lineage={
                 "older_publication_id": [("dataset_publication_edges", "publication_id")],
                 "newer_publication_id": [
@@ -238,17 +248,20 @@ def coherence_judgements(
                 "newer_via_successor": [("dataset_lineage", "successor_dataset_id")],
             },
         )
-    verdicts = stored["verdict"].value_counts().to_dict()
-    per_area = per_partition_figures(context, stored, areas)
+        add_partition_metadata(
+            context, con, "coherence_judgements", stored, lambda area_rows: {"verdicts": distribution(area_rows["verdict"], VERDICTS)},
+            preview_columns=["dataset_id", "older_publication_id", "newer_publication_id", "verdict", "coherence", "rationale"],
+        )
+    for area in areas:
+        context.add_asset_metadata({"judging": reasons[area] or "reused"}, partition_key=area)
     return dg.MaterializeResult(
         metadata={
-            **metadata, "verdicts": verdicts, "as_of": as_of_date.isoformat(),
-            "rows_per_research_area": {area: figures["rows"] for area, figures in per_area.items()},
-            "judging": summary,
-            "research_areas_reused": len(areas) - len(to_judge),
-            "research_areas_judged": len(to_judge),
-            "judging_per_research_area": {area: reasons[area] or "reused" for area in areas},
-            **_llm_metadata(llm, llm_offline),
+            **metadata, "as_of": as_of_date.isoformat(),
+            **run_figures({
+                "verdicts": distribution(stored["verdict"], VERDICTS), "judging": summary,
+                "research_areas_reused": len(areas) - len(to_judge), "research_areas_judged": len(to_judge),
+                **_llm_metadata(llm, llm_offline),
+            }),
         },
         # A single-run backfill gives every partition of the run this one version (there is no per-partition
         # result): it changes when any selected area's settings or inputs change, so an unchanged re-run

@@ -1,5 +1,6 @@
 """Asset checks of the kg group: conservation of the KG's lines (blocking), publication year and DOI coverage
-(blocking, Great Expectations 1.x suites, per research area in metadata)."""
+(blocking, Great Expectations 1.x suites, per research area in metadata). Every result names the DuckDB file it read
+(`database`), so a check run against another database (`recon run --db`) is told apart on the asset's page."""
 
 import dagster as dg
 import pandas as pd
@@ -8,7 +9,7 @@ from pydantic import Field
 
 from recon_assets.kg.assets import kg_snapshot, publications, research_areas_from_kg
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.shared.metadata import suite_check_result
+from recon_assets.shared.metadata import database_file, suite_check_result
 from recon_assets.shared.quality import doi_is_well_formed, share_by_group, validate_publication_dois, validate_publication_years
 
 
@@ -36,11 +37,12 @@ def kg_lines_conserved(duckdb: DuckDBResource) -> dg.AssetCheckResult:
             "SELECT (SELECT count(*) FROM kg_nodes), (SELECT count(*) FROM kg_relationships), "
             "(SELECT count(*) FROM kg_rejects WHERE snapshot_id = ?)", [snapshot_id]
         ).fetchone()
+        database = database_file(con)
     passed = lines == nodes + relationships + rejected and stored == (nodes, relationships, rejected)
     return dg.AssetCheckResult(
         passed=passed,
         metadata={
-            "snapshot_id": snapshot_id, "lines_read": lines, "nodes_accepted": nodes,
+            "database": database, "snapshot_id": snapshot_id, "lines_read": lines, "nodes_accepted": nodes,
             "relationships_accepted": relationships, "rejected": rejected,
             "stored_nodes_relationships_rejects": list(stored),
         },
@@ -59,9 +61,9 @@ def _publications_by_area(con) -> pd.DataFrame:
 def publication_year_coverage(config: YearCoverageConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
     """Enough publications have a parsed year (Great Expectations: expect year not null, mostly=min_share)."""
     with duckdb.get_connection() as con:
-        by_area = _publications_by_area(con)
+        by_area, database = _publications_by_area(con), database_file(con)
     outcome = validate_publication_years(by_area.drop_duplicates("publication_id"), min_share=config.min_share)
-    return suite_check_result(outcome, share_by_group(by_area, "year", "research_area"))
+    return suite_check_result(outcome, share_by_group(by_area, "year", "research_area"), database)
 
 
 @dg.asset_check(asset=publications, blocking=True)
@@ -69,7 +71,7 @@ def publication_doi_coverage(config: DoiCoverageConfig, duckdb: DuckDBResource) 
     """Enough publications have a DOI, and enough of the DOIs found in the KG normalise to a canonical DOI
     (a malformed raw DOI is checked as found, so it fails the well-formed expectation)."""
     with duckdb.get_connection() as con:
-        by_area = _publications_by_area(con)
+        by_area, database = _publications_by_area(con), database_file(con)
     by_area["doi_as_found"] = by_area["doi"].fillna(by_area["doi_raw"])
     outcome = validate_publication_dois(
         by_area.drop_duplicates("publication_id").assign(doi=lambda frame: frame["doi_as_found"]),
@@ -82,4 +84,4 @@ def publication_doi_coverage(config: DoiCoverageConfig, duckdb: DuckDBResource) 
             share_by_group(by_area, "doi_as_found", "research_area", doi_is_well_formed).values(),
         )
     }
-    return suite_check_result(outcome, per_area)
+    return suite_check_result(outcome, per_area, database)

@@ -11,6 +11,7 @@ from pydantic import Field
 from recon_assets.kg.hub_source import DEFAULT_DEADLINE_SECONDS as HUB_DEADLINE_SECONDS
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, download_kg_export
 from recon_assets.shared.paths import SAMPLE_DIR
+from recon_assets.shared.run_tags import KG_SOURCE_TAG, tag_run
 
 SAMPLE_KG_PATH = SAMPLE_DIR / "graph.json"
 
@@ -29,11 +30,21 @@ class KgExportSource(dg.ConfigurableResource):
     def fetch(self, log) -> KgExportFile:
         raise NotImplementedError(f"{type(self).__name__} does not say where the KG export comes from")
 
+    def source(self) -> str:
+        """Where the export comes from, as the recon/kg_source run tag says it."""
+        raise NotImplementedError(f"{type(self).__name__} does not say where the KG export comes from")
+
+    def setup_for_execution(self, context: dg.InitResourceContext) -> None:
+        tag_run(context, {KG_SOURCE_TAG: self.source()})
+
 
 class LocalKgExport(KgExportSource):
     """A KG export file on local disk (APOC JSON-lines, GraphML or Cypher)."""
 
     path: str
+
+    def source(self) -> str:
+        return str(Path(self.path).expanduser().resolve())
 
     def fetch(self, log) -> KgExportFile:
         path = Path(self.path).expanduser().resolve()
@@ -52,6 +63,9 @@ class HuggingFaceKgExport(KgExportSource):
     deadline_seconds: float = Field(
         default=HUB_DEADLINE_SECONDS, gt=0, description="Total seconds the download may take (the file is about 1.56 GB)."
     )
+
+    def source(self) -> str:
+        return f"hf://{REPO_ID}@{self.revision}/{self.filename}"
 
     def fetch(self, log) -> KgExportFile:
         log.info(f"KG export: downloading {REPO_ID}/{self.filename} at revision {self.revision} (cached after the first time)")

@@ -3,6 +3,7 @@
 from datetime import datetime, timezone
 
 import dagster as dg
+import pandas as pd
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.centrality.assets import publication_centrality
@@ -20,12 +21,13 @@ from recon_assets.kg.assets import (
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.lifecycle.assets import dataset_lineage
+from recon_assets.reliability import citations, edge_scores, labels, reasons, scoring, settings, signals
 from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.labels import EVIDENCE, LABELS, UNVERIFIED
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.metadata import distribution, per_partition_figures, table_metadata
-from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
+from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import replace_partitions
 
 
@@ -38,6 +40,9 @@ from recon_assets.shared.storage import replace_partitions
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="reliability", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
+    code_version=code_version(
+        citations, edge_scores, labels, reasons, scoring, settings, signals, sql=["edges_in_research_areas", "area_judgements", "edge_reliability"]
+    ),
 )
 def edge_reliability(
     context: dg.AssetExecutionContext, config: ScoringSettings, duckdb: DuckDBResource, as_of: AsOfDate
@@ -62,40 +67,42 @@ def edge_reliability(
         )
         con.execute(load_sql("edge_reliability"))
         replace_partitions(con, "edge_reliability", rows, areas)
-        where, params = "list_contains(?, research_area)", [areas]
-        metadata = table_metadata(
-            con, "edge_reliability", where=where, params=params,
+        metadata = table_description_metadata(con, "edge_reliability", lineage=EDGE_RELIABILITY_LINEAGE)
+        add_partition_metadata(
+            context, con, "edge_reliability", rows, edge_figures,
             preview_columns=["dataset_short_name", "publication_doi", "reliability", "label", "reason"],
-            lineage=EDGE_RELIABILITY_LINEAGE,
         )
     # `rows` are exactly the rows just written for these areas: count them here rather than query them back.
-    label_counts = distribution(rows["label"], LABELS)
-    per_area = per_partition_figures(context, rows, areas, LABELS)
-    observed = rows["evidence"].explode().value_counts()
-    evidence = {name: int(observed.get(name, 0)) for name in EVIDENCE}
-    signals = {
-        "with_citation_record": evidence["citation_record"],
-        "centrality_from_citations": int((rows["centrality_source"] == "citations").sum()),
-        "without_centrality_evidence": int((~rows["centrality_evidence"].astype(bool)).sum()),
-        "retracted": evidence["retraction"],
-        "year_from_openalex": int((rows["year_source"] == "openalex").sum()),
-    }
-    superseded = int(rows["dataset_superseded"].sum())
+    run = edge_figures(rows)
     context.log.info(
-        f"scored {sum(label_counts.values()):,} edges in {len(areas)} research area(s) as of {as_of_date}: {label_counts}; "
-        f"{superseded:,} to a superseded dataset version; {after_as_of:,} left out (published after as_of); "
-        f"evidence observed: {evidence}"
+        f"scored {len(rows):,} edges in {len(areas)} research area(s) as of {as_of_date}: {run['label_distribution']}; "
+        f"{run['edges_to_superseded_datasets']:,} to a superseded dataset version; {after_as_of:,} left out (published "
+        f"after as_of); evidence observed: {run['evidence_observed']}"
     )
     return dg.MaterializeResult(
-        metadata={
-            **metadata, "label_distribution": label_counts, "openalex_signals": signals, "evidence_observed": evidence,
-            "unverified_share": float(label_counts[UNVERIFIED] / len(rows)) if len(rows) else 0.0,
-            "edges_after_as_of": after_as_of,
-            "edges_to_superseded_datasets": superseded, "as_of": as_of_date.isoformat(),
-            "rows_per_research_area": {area: figures["rows"] for area, figures in per_area.items()},
-            "label_distribution_per_research_area": {area: figures["label_distribution"] for area, figures in per_area.items()},
-        }
+        metadata={**metadata, "as_of": as_of_date.isoformat(), **run_figures({**run, "edges_after_as_of": after_as_of})}
     )
+
+
+def edge_figures(rows: pd.DataFrame) -> dict[str, object]:
+    """Figures of scored edge rows (one research area's, or a run's): label_distribution, unverified_share (0..1),
+    evidence_observed {evidence: edges}, openalex_signals {signal: edges} and edges_to_superseded_datasets."""
+    labels = distribution(rows["label"], LABELS)
+    observed = rows["evidence"].explode().value_counts()
+    evidence = {name: int(observed.get(name, 0)) for name in EVIDENCE}
+    return {
+        "label_distribution": labels,
+        "unverified_share": float(labels[UNVERIFIED] / len(rows)) if len(rows) else 0.0,
+        "evidence_observed": evidence,
+        "openalex_signals": {
+            "with_citation_record": evidence["citation_record"],
+            "centrality_from_citations": int((rows["centrality_source"] == "citations").sum()),
+            "without_centrality_evidence": int((~rows["centrality_evidence"].astype(bool)).sum()),
+            "retracted": evidence["retraction"],
+            "year_from_openalex": int((rows["year_source"] == "openalex").sum()),
+        },
+        "edges_to_superseded_datasets": int(rows["dataset_superseded"].sum()),
+    }
 
 
 _CITATION_RECORD = [("openalex_works", "cited_by_count"), ("openalex_works", "counts_by_year"), ("openalex_works", "fetched_at")]

@@ -1,5 +1,5 @@
 """Asset check of edge_reliability: every score in [0, 1], every label and coherence status an allowed string
-(non-blocking, a Great Expectations 1.x suite, per research area in metadata)."""
+(non-blocking, a Great Expectations 1.x suite, per research area in metadata; the DuckDB file read as `database`)."""
 
 import dagster as dg
 from dagster_duckdb import DuckDBResource
@@ -7,7 +7,7 @@ from dagster_duckdb import DuckDBResource
 from recon_assets.judgement.offline_judge import VERDICTS
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.labels import LABELS
-from recon_assets.shared.metadata import suite_check_result
+from recon_assets.shared.metadata import database_file, suite_check_result
 from recon_assets.shared.quality import share_by_group, validate_edge_reliability
 
 
@@ -19,6 +19,7 @@ def edge_reliability_values_valid(duckdb: DuckDBResource) -> dg.AssetCheckResult
         table = con.execute(
             "SELECT research_area, centrality, recency, coherence, reliability, label, coherence_status FROM edge_reliability"
         ).df()
+        database = database_file(con)
     outcome = validate_edge_reliability(table, labels=LABELS, coherence_statuses=VERDICTS)
     per_area = share_by_group(table, "reliability", "research_area", lambda values: values.between(0.0, 1.0))
-    return suite_check_result(outcome, per_area)
+    return suite_check_result(outcome, per_area, database)

@@ -7,6 +7,8 @@ from datetime import date, timezone
 
 import dagster as dg
 
+from recon_assets.shared.run_tags import tag_run
+
 # The run tag holding a run's as_of: `recon run` and the schedules set it, so that every asset of a run (and
 # every run of one `recon run`) reads the same date.
 AS_OF_TAG = "recon/as_of"
@@ -39,10 +41,18 @@ class AsOfDate(dg.ConfigurableResource):
         Raises:
             ValueError: the tag or the configured value is not a YYYY-MM-DD date.
         """
-        tag = context.run.tags.get(AS_OF_TAG)
+        return self._resolve(context.run, context.instance)
+
+    def setup_for_execution(self, context: dg.InitResourceContext) -> None:
+        """Record the run's as_of as its recon/as_of tag when it was launched without one (from the UI)."""
+        if context.run is not None and context.instance is not None:
+            tag_run(context, {AS_OF_TAG: self._resolve(context.run, context.instance).isoformat()})
+
+    def _resolve(self, run: dg.DagsterRun, instance: dg.DagsterInstance) -> date:
+        tag = run.tags.get(AS_OF_TAG)
         if tag:
             return parse_as_of(tag, source=f"run tag {AS_OF_TAG}")
         if self.as_of:
             return parse_as_of(self.as_of, source="RECON_AS_OF")
-        created = context.instance.get_run_record_by_id(context.run_id).create_timestamp
+        created = instance.get_run_record_by_id(run.run_id).create_timestamp
         return created.astimezone(timezone.utc).date()

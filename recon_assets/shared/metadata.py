@@ -1,15 +1,17 @@
-"""Materialization metadata for DuckDB tables: row count, column schema and lineage, a markdown preview,
-and per-research-area figures; the asset check result of a Great Expectations suite."""
+"""Materialization metadata for DuckDB tables: the database file, row count, column schema and lineage (also as a
+markdown table), a markdown preview, and each research-area partition's own figures; the asset check result of a
+Great Expectations suite."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import numbers
+from collections.abc import Callable, Mapping, Sequence
 
 import dagster as dg
 import duckdb
 import pandas as pd
 
-from recon_assets.shared.display import markdown_table
+from recon_assets.shared.display import markdown_table, markdown_text
 from recon_assets.table_docs import TABLE_DOCS
 
 PREVIEW_ROWS = 5
@@ -24,43 +26,70 @@ def table_metadata(
     lineage: Mapping[str, Sequence[tuple[str, str]]] | None = None,
     preview_columns: Sequence[str] | None = None,
 ) -> dict[str, object]:
-    """Standard metadata of `table` (restricted to rows matching `where` with bound `params`).
-
-    Args:
-        lineage: {column: [(upstream asset key, upstream column), ...]} for `dagster/column_lineage`.
-        preview_columns: columns shown in the markdown preview (default: all).
-
-    Returns:
-        dict with dagster/row_count, dagster/column_schema (descriptions from TABLE_DOCS),
-        dagster/column_lineage (when given) and preview (markdown; every text cell escaped by `display.markdown_text`).
-    """
-    schema = column_schema(con, table)
-    rows = con.execute(f"SELECT count(*) FROM {table} WHERE {where}", list(params)).fetchone()[0]
-    shown = ", ".join(f'"{name}"' for name in (preview_columns or [column.name for column in schema.columns]))
-    preview = con.execute(f"SELECT {shown} FROM {table} WHERE {where} LIMIT {PREVIEW_ROWS}", list(params)).df()
-    metadata: dict[str, object] = {
-        "dagster/row_count": rows,
-        "dagster/column_schema": schema,
-        # Titles, names and error texts come from the KG and OpenAlex: escaped, they show as typed and make no markup.
-        "preview": dg.MetadataValue.md(markdown_table(preview) if len(preview) else "_no rows_"),
+    """Standard metadata of an unpartitioned `table` (restricted to rows matching `where` with bound `params`):
+    `table_description_metadata` plus dagster/row_count and a markdown preview (every text cell escaped by
+    `display.markdown_text`)."""
+    return {
+        **table_description_metadata(con, table, lineage=lineage),
+        **_rows_metadata(con, table, where, params, preview_columns),
     }
+
+
+def table_description_metadata(
+    con: duckdb.DuckDBPyConnection, table: str, *, lineage: Mapping[str, Sequence[tuple[str, str]]] | None = None
+) -> dict[str, object]:
+    """What describes `table` whatever its rows: the DuckDB file written (`database`), dagster/column_schema
+    (descriptions from TABLE_DOCS, Markdown-escaped), and with `lineage` ({column: [(upstream asset key, upstream
+    column), ...]}) dagster/column_lineage plus `column_lineage` as a markdown table (the open-source UI shows
+    no viewer for dagster/column_lineage)."""
+    metadata: dict[str, object] = {"database": database_file(con), "dagster/column_schema": column_schema(con, table)}
     if lineage:
+        # a dependency listed twice (two inputs sharing an upstream column) is one dependency
+        deps = {column: list(dict.fromkeys(inputs)) for column, inputs in lineage.items()}
         metadata["dagster/column_lineage"] = dg.TableColumnLineage(
             deps_by_column={
-                # a dependency listed twice (two inputs sharing an upstream column) is one dependency
-                column: [dg.TableColumnDep(asset_key=dg.AssetKey(asset), column_name=upstream) for asset, upstream in dict.fromkeys(deps)]
-                for column, deps in lineage.items()
+                column: [dg.TableColumnDep(asset_key=dg.AssetKey(asset), column_name=upstream) for asset, upstream in inputs]
+                for column, inputs in deps.items()
             }
         )
+        metadata["column_lineage"] = dg.MetadataValue.md(lineage_markdown(deps))
     return metadata
 
 
+def lineage_markdown(lineage: Mapping[str, Sequence[tuple[str, str]]]) -> str:
+    """A markdown table: one row per output column, its inputs as `asset.column`, comma-separated."""
+    frame = pd.DataFrame(
+        {"column": list(lineage), "inputs": [", ".join(f"{asset}.{column}" for asset, column in deps) for deps in lineage.values()]}
+    )
+    return markdown_table(frame)
+
+
+def database_file(con: duckdb.DuckDBPyConnection) -> str:
+    """The path of the DuckDB file `con` writes (':memory:' for an in-memory database)."""
+    return con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchone()[0] or ":memory:"
+
+
+def _rows_metadata(
+    con: duckdb.DuckDBPyConnection, table: str, where: str, params: Sequence[object], preview_columns: Sequence[str] | None
+) -> dict[str, object]:
+    rows = con.execute(f"SELECT count(*) FROM {table} WHERE {where}", list(params)).fetchone()[0]
+    names = preview_columns or [name for name, *_ in con.execute(f"DESCRIBE {table}").fetchall()]
+    shown = ", ".join(f'"{name}"' for name in names)
+    preview = con.execute(f"SELECT {shown} FROM {table} WHERE {where} LIMIT {PREVIEW_ROWS}", list(params)).df()
+    return {
+        "dagster/row_count": rows,
+        # Titles, names and error texts come from the KG and OpenAlex: escaped, they show as typed and make no markup.
+        "preview": dg.MetadataValue.md(markdown_table(preview) if len(preview) else "_no rows_"),
+    }
+
+
 def column_schema(con: duckdb.DuckDBPyConnection, table: str) -> dg.TableSchema:
-    """The table's columns with their DuckDB types and the descriptions of TABLE_DOCS."""
+    """The table's columns with their DuckDB types and the descriptions of TABLE_DOCS, Markdown-escaped
+    (`display.markdown_text`): the UI renders descriptions as Markdown, which ate the formula's `*` and `<doi>`."""
     docs = TABLE_DOCS.get(table, {})
     return dg.TableSchema(
         columns=[
-            dg.TableColumn(name, str(column_type), description=docs.get(name))
+            dg.TableColumn(name, str(column_type), description=markdown_text(docs[name]) if name in docs else None)
             for name, column_type, *_ in con.execute(f"DESCRIBE {table}").fetchall()
         ]
     )
@@ -72,44 +101,63 @@ def distribution(values: pd.Series, labels: Sequence[str]) -> dict[str, int]:
     return {label: int(counts.get(label, 0)) for label in labels}
 
 
-def per_partition_figures(
+def add_partition_metadata(
     context: dg.AssetExecutionContext,
+    con: duckdb.DuckDBPyConnection,
+    table: str,
     rows: pd.DataFrame,
-    research_areas: Sequence[str],
-    labels: Sequence[str] = (),
-    column: str = "label",
-) -> dict[str, dict[str, object]]:
-    """Row count (and label counts) of each research area written by this run, each also logged as an
-    AssetObservation of that partition: a single-run backfill attaches the run's one metadata to every
-    partition it materializes (Dagster issue #18123), so per-partition figures travel this way.
+    figures: Callable[[pd.DataFrame], Mapping[str, object]] | None = None,
+    *,
+    preview_columns: Sequence[str] | None = None,
+) -> None:
+    """Give each research-area partition of this run its own materialization metadata
+    (`context.add_asset_metadata(..., partition_key=area)`): dagster/row_count and the preview of that area's
+    rows in `table`, and `figures(rows of that area)`. One run covers every area (a single-run backfill): without
+    this each partition would show the run's figures (Dagster issue #18123); an area without rows shows 0.
 
     Args:
-        rows: the rows written, with a research_area column (and `column` when `labels` is given).
-        research_areas: the partitions of this run (an area without rows reports 0).
-        labels: label strings to count per area, in this order.
-        column: the column holding them (e.g. 'verdict').
-
-    Returns:
-        {area: {"rows": n, "label_distribution": {label: n}}} for the materialization metadata.
+        rows: the rows the figures are computed from, with a research_area column (e.g. the rows just written).
+        figures: {name: number or {label: count}} of one area's rows (flattened by `plottable`).
     """
-    figures: dict[str, dict[str, object]] = {}
-    for area in research_areas:
+    for area in context.partition_keys:
         area_rows = rows[rows["research_area"] == area]
-        area_figures: dict[str, object] = {"rows": len(area_rows)}
-        if labels:
-            area_figures["label_distribution"] = distribution(area_rows[column], labels)
-        figures[area] = area_figures
-        context.log_event(
-            dg.AssetObservation(
-                asset_key=context.asset_key, partition=area, metadata={"dagster/row_count": len(area_rows), **area_figures}
-            )
+        context.add_asset_metadata(
+            {
+                **_rows_metadata(con, table, "research_area = ?", [area], preview_columns),
+                **plottable(figures(area_rows) if figures else {}),
+            },
+            partition_key=area,
         )
-    return figures
 
 
-def suite_check_result(outcome, per_area: dict) -> dg.AssetCheckResult:
-    """The asset check result of a Great Expectations suite (`quality.SuiteOutcome`): passed when the suite is, its
-    description naming each unmet expectation and what was observed; metadata: the suite's outcome and `per_area`."""
+def run_figures(figures: Mapping[str, object]) -> dict[str, object]:
+    """`figures` of the whole run (every research area it covered) under `run/` names, so that no partition's
+    page shows a run-wide figure as its own."""
+    return {f"run/{name}": value for name, value in plottable(figures).items()}
+
+
+def plottable(figures: Mapping[str, object]) -> dict[str, object]:
+    """`figures` with every {key: number} mapping spread into one int/float entry per key, named `name/key`
+    ({"label_distribution": {"CURRENT": 3}} -> {"label_distribution/CURRENT": 3}): the UI plots numeric entries
+    across materializations, never a JSON one. Other values are kept as they are."""
+    flat: dict[str, object] = {}
+    for name, value in figures.items():
+        if isinstance(value, Mapping) and value and all(_is_number(v) for v in value.values()):
+            flat.update({f"{name}/{key}": int(v) if isinstance(v, numbers.Integral) else float(v) for key, v in value.items()})
+        else:
+            flat[name] = value
+    return flat
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def suite_check_result(outcome, per_area: dict, database: str) -> dg.AssetCheckResult:
+    """The asset check result of a Great Expectations suite (`quality.SuiteOutcome`) run on the DuckDB file
+    `database`: passed when the suite is, its description naming each unmet expectation and what was observed;
+    metadata: `database`, each expectation's observed share (or row count) as a number, the suite's outcome and
+    `per_area`."""
     unmet = [
         f"{e['expectation']}({e['column'] or 'table'}): observed {_observed(e)}, required {e['mostly'] if e['mostly'] is not None else 'at least 1 row'}"
         for e in outcome.expectations
@@ -118,8 +166,17 @@ def suite_check_result(outcome, per_area: dict) -> dg.AssetCheckResult:
     return dg.AssetCheckResult(
         passed=outcome.success,
         description="; ".join(unmet) or "every expectation met",
-        metadata={"great_expectations": outcome.as_metadata(), "per_research_area": per_area},
+        metadata={
+            "database": database,
+            **{f"{e['expectation']}/{e['column'] or 'table'}": _observed_number(e) for e in outcome.expectations},
+            "great_expectations": outcome.as_metadata(), "per_research_area": per_area,
+        },
     )
+
+
+def _observed_number(expectation: dict) -> float | int:
+    share = expectation["observed_share"]
+    return float(share) if share is not None else int(expectation["observed_value"] or 0)
 
 
 def _observed(expectation: dict) -> str:

@@ -3,6 +3,8 @@
 import os
 from pathlib import Path
 
+from filelock import FileLock
+
 # The shipped sample KG and its recorded OpenAlex answers (package data; recon_assets/sample/README.md).
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample"
 DEFAULT_DB_PATH = Path("data") / "recon.duckdb"
@@ -11,6 +13,13 @@ DEFAULT_DB_PATH = Path("data") / "recon.duckdb"
 def database_path() -> Path:
     """The DuckDB file: RECON_DB_PATH, else data/recon.duckdb relative to the working directory."""
     return Path(os.environ.get("RECON_DB_PATH") or DEFAULT_DB_PATH)
+
+
+def database_lock(database: Path) -> FileLock:
+    """The lock every writer of `database` holds while it writes: `<database>.lock` beside it. One object per file
+    in this process (a singleton), so `recon run`, which holds it for its whole run, can re-enter it from each
+    step's DuckDB connection in the same thread; a run from the UI in another process waits for it."""
+    return FileLock(f"{Path(database).resolve()}.lock", is_singleton=True)
 
 
 PSEUDO_FILESYSTEMS = (Path("/proc"), Path("/sys"), Path("/dev"))

@@ -3,6 +3,7 @@ replaced, and keyed rows upserted, in one transaction, so a re-run never duplica
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -12,9 +13,12 @@ import pandas as pd
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.table_docs import TABLE_DOCS
 
+_log = logging.getLogger(__name__)
+
 
 class StaleSchemaError(RuntimeError):
-    """A table that keeps rows across runs was written by another version of recon_assets (its columns differ)."""
+    """A table that keeps rows across runs was written by another version of recon_assets and cannot be migrated
+    (it holds a column this version does not know, or its DDL cannot be read alone)."""
 
 
 @contextmanager
@@ -62,19 +66,45 @@ def upsert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> No
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, verb: str = "INSERT") -> None:
-    """Insert the table's columns of `rows` (extra working columns of the frame are not stored).
+    """Insert the table's columns of `rows` (extra working columns of the frame are not stored), after adding the
+    documented columns an older version's table lacks (`migrate`).
 
     Raises:
-        StaleSchemaError: the stored table's columns are not the documented ones (`CREATE TABLE IF NOT EXISTS`
-            keeps an older table as it was), named with what differs.
+        StaleSchemaError: see `migrate`.
+    """
+    migrate(con, table)
+    columns = [name for name, *_ in con.execute(f"DESCRIBE {table}").fetchall()]
+    frame = rows[columns]
+    con.execute(f"{verb} INTO {table} SELECT * FROM frame")
+
+
+def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    """Bring a `table` written by an older version to the documented columns (`CREATE TABLE IF NOT EXISTS` keeps an
+    older table as it was): each missing column is added with the type its DDL (`sql/<table>.sql`) gives, NULL in
+    the rows already there, which are kept. Returns the columns added ([] when none was missing).
+
+    Raises:
+        StaleSchemaError: the table holds a column this version does not document, or its DDL does not create it
+            alone; the message names the columns that differ and what to do.
     """
     columns = [name for name, *_ in con.execute(f"DESCRIBE {table}").fetchall()]
     expected = list(TABLE_DOCS[table])
-    if columns != expected:
-        missing, extra = sorted(set(expected) - set(columns)), sorted(set(columns) - set(expected))
-        raise StaleSchemaError(
-            f"table {table} was written by another version of recon_assets (missing columns {missing}, unknown {extra}): "
-            f"use a new --db, or DROP TABLE {table} and run again"
-        )
-    frame = rows[columns]
-    con.execute(f"{verb} INTO {table} SELECT * FROM frame")
+    missing, extra = [c for c in expected if c not in columns], [c for c in columns if c not in expected]
+    if not missing and not extra:
+        return []
+    refused = (
+        f"table {table} in this database was written by another version of recon_assets (missing columns {missing}, "
+        f"unknown {extra})"
+    )
+    if extra:
+        raise StaleSchemaError(f"{refused}: it cannot be migrated; use a new --db, or DROP TABLE {table} and run again")
+    with duckdb.connect() as probe:  # the DDL alone, in memory, gives each column's type
+        try:
+            probe.execute(load_sql(table))
+        except duckdb.Error as error:
+            raise StaleSchemaError(f"{refused}: its DDL cannot be read alone ({error}); use a new --db") from error
+        types = {name: column_type for name, column_type, *_ in probe.execute(f"DESCRIBE {table}").fetchall()}
+    for column in missing:
+        con.execute(f'ALTER TABLE {table} ADD COLUMN "{column}" {types[column]}')
+    _log.warning(f"table {table} migrated: added columns {missing} (NULL in the rows kept from before)")
+    return missing

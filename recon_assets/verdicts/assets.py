@@ -4,6 +4,7 @@ from datetime import datetime, timezone
 from functools import partial
 
 import dagster as dg
+import pandas as pd
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment.assets import openalex_citing_works, openalex_works
@@ -14,9 +15,10 @@ from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.metadata import distribution, per_partition_figures, table_metadata
-from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
+from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import replace_partitions, upsert
+from recon_assets.verdicts import critic, dataset_judgements, expansion
 from recon_assets.verdicts.critic import VERDICTS, VerdictRules
 from recon_assets.verdicts.dataset_judgements import (
     dataset_evidence,
@@ -33,6 +35,10 @@ from recon_assets.verdicts.expansion import CACHE_SOURCE, ENRICHMENT_SOURCE, cac
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="verdicts", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
+    code_version=code_version(
+        critic, dataset_judgements, expansion,
+        sql=["verdict_evidence", "contradicting_pairs", "dataset_disputes", "latest_dataset_verdicts", "dataset_verdicts"],
+    ),
 )
 def dataset_verdicts(
     context: dg.AssetExecutionContext, config: VerdictRules, duckdb: DuckDBResource, as_of: AsOfDate
@@ -73,25 +79,28 @@ def dataset_verdicts(
         # History first: were the replace to fail, a re-run finds the verdict unchanged and appends nothing twice.
         upsert(con, "dataset_verdict_history", history)
         replace_partitions(con, "dataset_verdicts", rows, areas)
-        metadata = table_metadata(
-            con, "dataset_verdicts", where="list_contains(?, research_area)", params=[areas],
+        metadata = table_description_metadata(con, "dataset_verdicts", lineage=DATASET_VERDICTS_LINEAGE)
+        add_partition_metadata(
+            context, con, "dataset_verdicts", rows, verdict_figures,
             preview_columns=["research_area", "dataset_short_name", "verdict", "previous_verdict", "reason"],
-            lineage=DATASET_VERDICTS_LINEAGE,
         )
-    verdict_counts = distribution(rows["verdict"], VERDICTS)
-    per_area = per_partition_figures(context, rows, areas, VERDICTS, column="verdict")
-    expansion = {
+    run = verdict_figures(rows)
+    context.log.info(
+        f"judged {len(rows):,} datasets in {len(areas)} research area(s): {run['verdict_distribution']}; expansion: "
+        f"{run['expanded_datasets']:,} datasets, {run['expanded_publications']:,} publications; {run['verdicts_changed']:,} verdicts changed"
+    )
+    return dg.MaterializeResult(metadata={**metadata, "as_of": as_of_date.isoformat(), **run_figures(run)})
+
+
+def verdict_figures(rows: pd.DataFrame) -> dict[str, object]:
+    """Figures of dataset_verdicts rows (one research area's, or a run's): verdict_distribution, expanded_datasets,
+    expanded_publications and verdicts_changed (rows whose verdict is new or changed in this judging)."""
+    return {
+        "verdict_distribution": distribution(rows["verdict"], VERDICTS),
         "expanded_datasets": int((rows["expansion_rounds"] > 0).sum()),
         "expanded_publications": int(rows["expanded_publications"].sum()),
-        "verdicts_changed": len(history),
+        "verdicts_changed": int((rows["verdict_changed_at"] == rows["judged_at"]).sum()),
     }
-    context.log.info(f"judged {len(rows):,} datasets in {len(areas)} research area(s): {verdict_counts}; expansion: {expansion}")
-    return dg.MaterializeResult(
-        metadata={
-            **metadata, "verdict_distribution": verdict_counts, **expansion, "as_of": as_of_date.isoformat(),
-            "verdict_distribution_per_research_area": {area: figures["label_distribution"] for area, figures in per_area.items()},
-        }
-    )
 
 
 _EVIDENCE = [("edge_reliability", "reliability"), ("edge_reliability", "label")]

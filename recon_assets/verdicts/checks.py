@@ -3,6 +3,7 @@
 import dagster as dg
 from dagster_duckdb import DuckDBResource
 
+from recon_assets.shared.metadata import database_file
 from recon_assets.verdicts.assets import dataset_verdicts
 from recon_assets.verdicts.critic import VERDICTS
 
@@ -42,6 +43,7 @@ def dataset_verdicts_one_valid_per_dataset(duckdb: DuckDBResource) -> dg.AssetCh
             "SELECT DISTINCT research_area FROM edge_reliability "
             "WHERE research_area NOT IN (SELECT research_area FROM dataset_verdicts) ORDER BY 1"
         ).fetchall()]
+        database = database_file(con)
     counts = ("datasets", "verdicts", "missing", "duplicated", "invalid")
     totals = {name: sum(int(row[index + 1]) for row in per_area) for index, name in enumerate(counts)}
     failing = [dataset for *_, datasets in per_area for dataset in datasets or ()]
@@ -49,7 +51,7 @@ def dataset_verdicts_one_valid_per_dataset(duckdb: DuckDBResource) -> dg.AssetCh
         passed=not failing,
         description=", ".join(f"{name} {value:,}" for name, value in totals.items()),
         metadata={
-            **totals, "failing_examples": failing[:EXAMPLES], "unjudged_research_areas": unjudged,
+            "database": database, **totals, "failing_examples": failing[:EXAMPLES], "unjudged_research_areas": unjudged,
             "per_research_area": {area: dict(zip(counts, map(int, values))) for area, *values, _ in per_area},
         },
     )
