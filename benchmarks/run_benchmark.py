@@ -391,6 +391,8 @@ def benchmark(workdir: Path, preset: str, scale: float, seed: int, profile: bool
     home.mkdir(parents=True)
     shutil.copy(REPO_ROOT / "recon_assets" / "cli" / "dagster.yaml", home / "dagster.yaml")
     env = {**os.environ, "RECON_KG_PATH": str(kg), "RECON_DB_PATH": str(database), "RECON_AS_OF": AS_OF, "DAGSTER_HOME": str(home)}
+    # The stage server measures this checkout's recon_assets, whichever one the environment has installed.
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
     profile_dir = workdir / "profiles" if profile else None
     if profile_dir:
         profile_dir.mkdir(exist_ok=True)
