@@ -135,7 +135,7 @@ def openalex_works(
                 f"{f' ({resets_at:%Y-%m-%d %H:%M} UTC)' if resets_at else ''} and only the rest is requested."
             ),
             metadata={
-                **run_figures(fetch), "unfetched_dois": len(report.unfetched), "reset_seconds": report.reset_seconds,
+                **fetch, "unfetched_dois": len(report.unfetched), "reset_seconds": report.reset_seconds,
                 "resets_at": resets_at.isoformat() if resets_at else None,
             },
             allow_retries=True,
