@@ -23,6 +23,7 @@ from recon_assets.exports import export_folder, gnn, neo4j
 from recon_assets.exports.assets import gnn_edge_weights
 from recon_assets.kg.cypher_export import parse_cypher_literal
 from recon_assets.kg.export_reader import KgFormat, ReadStats, read_export
+from recon_assets.reliability.labels import LABELS
 from recon_assets_tests.pipeline_runs import SAMPLE_CYPHER
 
 
@@ -174,6 +175,11 @@ def test_gnn_files_load_with_pyarrow_and_every_index_names_the_right_node(sample
         edges_in, len(edges), len(set_aside), len(nodes)
     )
     assert metadata["edges_path"] == str(folder / "edges.parquet")
+    # the database read is named, and the labels are numbers the UI plots, one entry per label
+    assert metadata["database"] == str(sample_run.database)
+    assert {label: metadata[f"label_distribution/{label}"] for label in LABELS} == {
+        label: int((edges["label"] == label).sum()) for label in LABELS
+    }
 
 
 def test_gnn_edges_without_a_score_are_set_aside_with_their_reason(sample_run, tmp_path):
@@ -280,6 +286,10 @@ def test_every_json_line_matches_uses_dataset_relationships_of_the_sample_as_neo
     metadata = _materialization(sample_run, "neo4j_edge_reliability")
     assert sum(in_graph[pair] for pair in pairs) == metadata["relationships_written"]
     assert metadata["relationships_written"] + metadata["relationships_set_aside"] == metadata["relationships_in"] == sum(in_graph.values())
+    assert metadata["database"] == str(sample_run.database)
+    assert {label: metadata[f"label_distribution/{label}"] for label in LABELS} == {
+        label: sum(line["label"] == label for line in lines) for label in LABELS
+    }
     # the values are edge_reliability's, dated by its as_of
     stored = {
         (reliability, label, reason, as_of.isoformat())

@@ -21,7 +21,7 @@ from recon_assets.kg.assets import (
 )
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.labels import LABELS
-from recon_assets.shared.metadata import distribution
+from recon_assets.shared.metadata import database_file, distribution, plottable
 from recon_assets.shared.sql_files import load_sql
 
 EXPORTS = dict(group_name="exports", owners=OWNERS, pool="duckdb")
@@ -49,6 +49,7 @@ def gnn_edge_weights(context: dg.AssetExecutionContext, duckdb: DuckDBResource) 
     with duckdb.get_connection() as con:
         scores = con.execute(load_sql("export_edge_scores")).df()
         nodes = gnn.node_table(con.execute(load_sql("export_graph_nodes")).df())
+        database = database_file(con)
     written, set_aside = gnn.weighted_edges(scores, nodes)
     paths = {
         "edges_path": write_parquet(written, folder / "edges.parquet", EDGES_SCHEMA),
@@ -57,12 +58,12 @@ def gnn_edge_weights(context: dg.AssetExecutionContext, duckdb: DuckDBResource) 
     }
     context.log.info(f"{len(written):,} weighted edges and {len(nodes):,} nodes written to {folder}; {len(set_aside):,} edges set aside (not scored)")
     return dg.MaterializeResult(metadata={
-        "dagster/row_count": len(written),
+        "database": database, "dagster/row_count": len(written),
         "edges_in": len(scores), "edges_written": len(written), "edges_set_aside": len(set_aside),
         "nodes": len(nodes), "dataset_nodes": int((nodes["node_label"] == gnn.DATASET).sum()),
         "publication_nodes": int((nodes["node_label"] == gnn.PUBLICATION).sum()),
         "edges_scored_differently_across_areas": int(scores["differing_scores"].sum()),
-        "label_distribution": distribution(written["label"], LABELS),
+        **plottable({"label_distribution": distribution(written["label"], LABELS)}),
         **_weight_figures(written["weight"]),
         **{name: dg.MetadataValue.path(str(path)) for name, path in paths.items()},
     })
@@ -83,6 +84,7 @@ def neo4j_edge_reliability(context: dg.AssetExecutionContext, duckdb: DuckDBReso
     with duckdb.get_connection() as con:
         scores = con.execute(load_sql("export_edge_scores")).df()
         relationships = con.execute(load_sql("export_uses_dataset_relationships")).df()
+        database = database_file(con)
     rows, set_aside, covered = neo4j.write_back_rows(relationships, scores, scored_by=f"recon_assets {version('recon_assets')}")
     paths = {
         "json_lines_path": write_lines(neo4j.json_lines(rows), folder / "uses_dataset_reliability.jsonl"),
@@ -93,11 +95,11 @@ def neo4j_edge_reliability(context: dg.AssetExecutionContext, duckdb: DuckDBReso
         f"{len(rows):,} lines for {covered:,} USES_DATASET relationships written to {folder}; {len(set_aside):,} relationships set aside"
     )
     return dg.MaterializeResult(metadata={
-        "dagster/row_count": len(rows),
+        "database": database, "dagster/row_count": len(rows),
         "relationships_in": len(relationships), "relationships_written": covered, "relationships_set_aside": len(set_aside),
         "lines_written": len(rows),
         **{f"relationships_set_aside_{key}": int((set_aside["reason"] == reason).sum()) for key, reason in neo4j.SET_ASIDE_REASONS.items()},
-        "label_distribution": distribution(rows["label"], LABELS),
+        **plottable({"label_distribution": distribution(rows["label"], LABELS)}),
         **{name: dg.MetadataValue.path(str(path)) for name, path in paths.items()},
     })
 

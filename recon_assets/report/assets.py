@@ -12,6 +12,7 @@ from recon_assets.reliability.labels import LABELS
 from recon_assets.report.data import gather_report
 from recon_assets.report.render import write_report
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.metadata import database_file
 from recon_assets.verdicts.assets import dataset_verdicts
 
 REPORTS_FOLDER = "reports"
@@ -30,10 +31,12 @@ def reliability_report(context: dg.AssetExecutionContext, duckdb: DuckDBResource
     folder = Path(duckdb.database).resolve().parent / REPORTS_FOLDER
     with duckdb.get_connection() as con:
         data = gather_report(con, as_of=as_of.for_run(context), run_id=context.run_id)
+        database = database_file(con)
     files = write_report(data, folder)
     labels = data.label_counts.groupby("label")["edges"].sum()
     context.log.info(f"reliability report written: {files.html} and {files.pdf} ({files.pdf_pages} pages)")
     return dg.MaterializeResult(metadata={
+        "database": database,
         "html": dg.MetadataValue.path(str(files.html)),
         "pdf": dg.MetadataValue.path(str(files.pdf)),
         "latest_html": dg.MetadataValue.url(files.latest_html.as_uri()),
