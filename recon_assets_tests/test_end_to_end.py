@@ -153,6 +153,11 @@ def test_recon_installed_from_its_wheel_runs_the_sample_and_explains_a_doi(tmp_p
     assert "edges scored per label:" in run.stdout and "asset checks passed: 8/8" in run.stdout
     report = tmp_path / "reports" / "reliability_report_latest.html"
     assert f"reliability report: {report} (and .pdf)" in run.stdout and report.with_suffix(".pdf").is_file()
+    # each of its three runs names what it used: the file it wrote, the installed package's sample, the as_of
+    sample = (Path(located.stdout.strip()).parent / "sample" / "graph.json").resolve()
+    with dg.DagsterInstance.from_config(str(tmp_path / "home")) as instance:
+        used = [{name: run.tags.get(name) for name in ("recon/database", "recon/kg_source", "recon/as_of")} for run in instance.get_runs()]
+    assert used == [{"recon/database": str(database.resolve()), "recon/kg_source": str(sample), "recon/as_of": AS_OF}] * 3
     explain = subprocess.run(
         [str(bin_dir / "recon"), "explain", "https://doi.org/10.3390/RS12081239", "--db", str(database)],
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,

@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import dagster as dg
+
 from recon_assets_tests.pipeline_runs import AS_OF, SAMPLE_JSONL
 
 
@@ -18,6 +20,10 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     first = recon_run(database, env)
     assert first.returncode == 0, first.stderr[-3000:]
     assert "not ingested again" not in first.stdout and "0 research area(s) reused" in first.stdout
+    # --kg reaches the runs' recon/kg_source tag as the file itself (the resource's setting is a dg.EnvVar until a run resolves it)
+    with dg.DagsterInstance.from_config(str(tmp_path / "home")) as instance:
+        sources = {run.tags.get("recon/kg_source") for run in instance.get_runs()}
+    assert sources == {str(SAMPLE_JSONL.resolve())}
 
     second = recon_run(database, env)
 
