@@ -3,9 +3,14 @@
 `kg_tables_job` ingests the snapshot and builds every unpartitioned table; `openalex_refresh_job` refreshes
 the OpenAlex and Crossref records of research areas, then judges, scores and gives dataset verdicts;
 `edge_reliability_job` judges, scores and gives verdicts with the records already stored;
-`reliability_evaluation_job` measures the method on the labelled cases over whatever is scored and writes the
-reliability report and the exports (GNN edge weights, the Neo4j write-back). Partitioned jobs run a partition per
-run, or all of them in one run via a single-run backfill.
+`reliability_evaluation_job` measures the method on the labelled cases over whatever is scored, writes the
+reliability report and the exports (GNN edge weights, the Neo4j write-back) and records what changed since the
+previous KG snapshot (`kg_snapshot_diff`). Partitioned jobs run a partition per run, or all of them in one run via a
+single-run backfill.
+
+The schedules and the KG source sensor (`kg.source_sensor`) run jobs that end with the assets computed over every
+research area (AFTER_SCORING), in one run over all areas: a refresh leaves nothing it feeds stale. A run per area
+would leave `reliability_evaluation` stale behind the areas scored after it (or run it 22 times).
 """
 
 import dagster as dg
@@ -13,9 +18,15 @@ import dagster as dg
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.as_of import AS_OF_TAG
 
+# Dagster's run tags for a partition range, read by single-run backfills (dagster._core.storage.tags).
+PARTITION_RANGE_START_TAG = "dagster/asset_partition_range_start"
+PARTITION_RANGE_END_TAG = "dagster/asset_partition_range_end"
+
 UNPARTITIONED = dg.AssetSelection.groups("kg", "lifecycle", "centrality", "stewardship")
 PARTITIONED = dg.AssetSelection.groups("judgement", "reliability", "verdicts")
 ENRICHED = dg.AssetSelection.groups("enrichment") | PARTITIONED
+# Unpartitioned assets computed from every research area's scores: they go after the partitioned ones.
+AFTER_SCORING = dg.AssetSelection.groups("evaluation", "reporting", "exports", "history")
 
 kg_tables_job = dg.define_asset_job(
     "kg_tables_job", selection=UNPARTITIONED,
@@ -26,10 +37,11 @@ edge_reliability_job = dg.define_asset_job(
     description="Judge coherence, score edge reliability and give dataset verdicts for research areas.",
 )
 reliability_evaluation_job = dg.define_asset_job(
-    "reliability_evaluation_job", selection=dg.AssetSelection.groups("evaluation", "reporting", "exports"),
+    "reliability_evaluation_job", selection=AFTER_SCORING,
     description=(
         "Measure the method on the labelled cases (with the weight and decay ablation) and on the labelled dispute pairs; "
-        "write the reliability report (HTML and PDF), the GNN edge weights and the Neo4j write-back files."
+        "write the reliability report (HTML and PDF), the GNN edge weights and the Neo4j write-back files; record what "
+        "changed since the previous KG snapshot (kg_snapshot_diff)."
     ),
 )
 openalex_refresh_job = dg.define_asset_job(
@@ -41,22 +53,41 @@ openalex_refresh_job = dg.define_asset_job(
     ),
 )
 
+daily_rescoring_job = dg.define_asset_job(
+    "daily_rescoring_job", selection=PARTITIONED | AFTER_SCORING,
+    description="Judge, score and give dataset verdicts for every research area, then evaluate and diff (the daily schedule).",
+)
+weekly_refresh_job = dg.define_asset_job(
+    "weekly_refresh_job", selection=ENRICHED | AFTER_SCORING,
+    description="Refresh OpenAlex and Crossref records, judge, score and give verdicts for every research area, then evaluate and diff (the weekly schedule).",
+)
+kg_refresh_job = dg.define_asset_job(
+    "kg_refresh_job", selection=dg.AssetSelection.all(),
+    description="Ingest the KG snapshot and rebuild everything from it over every research area (the KG source sensor).",
+)
 
-@dg.schedule(job=edge_reliability_job, cron_schedule="0 6 * * *", default_status=dg.DefaultScheduleStatus.STOPPED)
+
+def all_areas_tags(as_of: str | None = None) -> dict[str, str]:
+    """Run tags making one run cover every research area (a single-run backfill), and its as_of when given."""
+    areas = research_area_partitions.get_partition_keys()
+    tags = {PARTITION_RANGE_START_TAG: areas[0], PARTITION_RANGE_END_TAG: areas[-1]}
+    return {**tags, AS_OF_TAG: as_of} if as_of else tags
+
+
+@dg.schedule(job=daily_rescoring_job, cron_schedule="0 6 * * *", default_status=dg.DefaultScheduleStatus.STOPPED)
 def edge_reliability_daily_schedule(context: dg.ScheduleEvaluationContext):
-    """Re-judge and re-score every research area each morning as of the tick's day (the runs' recon/as_of tag):
-    recency and the evidence window move with as_of.
+    """Re-judge and re-score every research area each morning as of the tick's day (the run's recon/as_of tag):
+    recency and the evidence window move with as_of. One run over all areas, ending with the evaluation and the
+    snapshot diff, so nothing is left stale behind it.
     Stopped by default; start it in the UI or with `dagster schedule start edge_reliability_daily_schedule`."""
     day = context.scheduled_execution_time.date().isoformat()
-    for area in research_area_partitions.get_partition_keys():
-        yield dg.RunRequest(run_key=f"{day}/{area}", partition_key=area, tags={AS_OF_TAG: day})
+    return dg.RunRequest(run_key=day, tags=all_areas_tags(day))
 
 
-@dg.schedule(job=openalex_refresh_job, cron_schedule="0 4 * * 1", default_status=dg.DefaultScheduleStatus.STOPPED)
+@dg.schedule(job=weekly_refresh_job, cron_schedule="0 4 * * 1", default_status=dg.DefaultScheduleStatus.STOPPED)
 def openalex_weekly_schedule(context: dg.ScheduleEvaluationContext):
-    """Every Monday 04:00, per research area: request the OpenAlex works older than the TTL (30 days by
-    default; most weeks only a quarter of them), check Crossref, then re-judge and re-score.
+    """Every Monday 04:00, over every research area: request the OpenAlex works older than the TTL (30 days by
+    default; most weeks only a quarter of them), check Crossref, re-judge, re-score, evaluate and diff.
     Stopped by default; start it in the UI or with `dagster schedule start openalex_weekly_schedule`."""
     day = context.scheduled_execution_time.date().isoformat()
-    for area in research_area_partitions.get_partition_keys():
-        yield dg.RunRequest(run_key=f"openalex/{day}/{area}", partition_key=area, tags={AS_OF_TAG: day})
+    return dg.RunRequest(run_key=f"openalex/{day}", tags=all_areas_tags(day))
