@@ -11,10 +11,10 @@ import pytest
 from dagster._core.definitions.data_version import CachingStaleStatusResolver, StaleStatus
 from dagster._core.loader import LoadingContextForTest
 
-from recon_assets.kg.source_sensor import KG_SHA256_TAG, KG_SOURCE_TAG, kg_source_sensor
 from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID
-from recon_assets.resources import HuggingFaceKgExport, LocalKgExport
+from recon_assets.kg.resources import HuggingFaceKgExport, LocalKgExport
+from recon_assets.kg.source_sensor import KG_SHA256_TAG, KG_SOURCE_TAG, kg_source_sensor
 from recon_assets.schedules import all_areas_tags
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, PipelineRun, run_pipeline
 # the fake Hugging Face transport and its recorded exchanges (fixtures/huggingface/PROVENANCE.md)

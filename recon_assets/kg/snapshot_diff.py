@@ -11,10 +11,10 @@ from dagster_duckdb import DuckDBResource
 from recon_assets.enrichment.assets import openalex_works
 from recon_assets.kg.assets import OWNERS, kg_snapshot, publications
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.metadata import table_metadata
 from recon_assets.reliability.assets import edge_reliability
-from recon_assets.sql_files import load_sql
-from recon_assets.storage import transaction
+from recon_assets.shared.metadata import table_metadata
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.storage import transaction
 
 HISTORY_TABLES = ("kg_snapshot_history", "kg_snapshot_history_elements", "kg_snapshot_history_edges")
 

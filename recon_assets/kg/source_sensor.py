@@ -17,11 +17,11 @@ import dagster as dg
 import httpx2
 from huggingface_hub import is_offline_mode
 
-from recon_assets.credentials import redact
 from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.hub_source import REPO_ID, KgDownloadError, hub_file_version
-from recon_assets.resources import HuggingFaceKgExport, KgExportSource, LocalKgExport
+from recon_assets.kg.resources import HuggingFaceKgExport, KgExportSource, LocalKgExport
 from recon_assets.schedules import all_areas_tags, kg_refresh_job
+from recon_assets.shared.credentials import redact
 
 KG_SOURCE_TAG = "recon/kg_source"
 KG_SHA256_TAG = "recon/kg_sha256"
