@@ -31,6 +31,7 @@ dispute_evaluation <- coherence_judgements, recorded_disputes
 reliability_report <- dataset_verdicts, dispute_evaluation, edge_reliability, reliability_evaluation
 gnn_edge_weights <- dataset_publication_edges, datasets, edge_reliability, publication_research_areas, publications
 neo4j_edge_reliability <- dataset_publication_edges, edge_reliability, kg_snapshot, publication_research_areas
+kg_snapshot_diff <- edge_reliability, kg_snapshot, openalex_works, publications
 
 Loading the definitions (`defs`, a `@dg.definitions` function Dagster calls) reads the environment; importing this
 module reads nothing and creates nothing. String settings are `dg.EnvVar`s, resolved when a run's resources start
@@ -69,17 +70,22 @@ from recon_assets.kg.assets import (
 from recon_assets.kg.checks import kg_lines_conserved, publication_doi_coverage, publication_year_coverage
 from recon_assets.kg.hub_source import PINNED_REVISION
 from recon_assets.kg.resources import SAMPLE_KG_PATH, HuggingFaceKgExport, LocalKgExport
+from recon_assets.kg.snapshot_diff import kg_snapshot_diff
+from recon_assets.kg.source_sensor import kg_source_sensor
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.checks import edge_reliability_values_valid
 from recon_assets.report.assets import reliability_report
 from recon_assets.schedules import (
+    daily_rescoring_job,
     edge_reliability_daily_schedule,
     edge_reliability_job,
+    kg_refresh_job,
     kg_tables_job,
     openalex_refresh_job,
     openalex_weekly_schedule,
     reliability_evaluation_job,
+    weekly_refresh_job,
 )
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.credentials import usable_secrets
@@ -111,6 +117,7 @@ ASSETS = [
     reliability_report,
     gnn_edge_weights,
     neo4j_edge_reliability,
+    kg_snapshot_diff,
 ]
 ASSET_CHECKS = [
     kg_lines_conserved,
@@ -129,8 +136,12 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
     return dg.Definitions(
         assets=ASSETS,
         asset_checks=ASSET_CHECKS,
-        jobs=[kg_tables_job, openalex_refresh_job, edge_reliability_job, reliability_evaluation_job],
+        jobs=[
+            kg_tables_job, openalex_refresh_job, edge_reliability_job, reliability_evaluation_job, daily_rescoring_job,
+            weekly_refresh_job, kg_refresh_job,
+        ],
         schedules=[edge_reliability_daily_schedule, openalex_weekly_schedule],
+        sensors=[kg_source_sensor],
         resources=resources,
         # Every step writes the one DuckDB file, which allows one writer: steps run in one process, in order,
         # instead of a subprocess each that would only wait for the pool.

@@ -3,10 +3,13 @@
 `kg_tables_job` ingests the snapshot and builds every unpartitioned table; `openalex_refresh_job` refreshes
 the OpenAlex and Crossref records of research areas, then judges, scores and gives dataset verdicts;
 `edge_reliability_job` judges, scores and gives verdicts with the records already stored;
-`reliability_evaluation_job` measures the method on the labelled cases over whatever is scored and writes the
-reliability report and the exports (GNN edge weights, the Neo4j write-back). Partitioned jobs run one research area,
-or (as the schedules and `recon run` do) every area in one run: the unpartitioned tables are read once per run, and
-each area's partition still gets its own figures (README "One run for every research area").
+`reliability_evaluation_job` measures the method on the labelled cases over whatever is scored, writes the
+reliability report and the exports (GNN edge weights, the Neo4j write-back) and records what changed since the
+previous KG snapshot (`kg_snapshot_diff`). Partitioned jobs run one research area, or (as the schedules, the KG
+source sensor and `recon run` do) every area in one run: the unpartitioned tables are read once per run, each
+area's partition still gets its own figures (README "One run for every research area"), and the run ends with
+the assets computed over every research area (AFTER_SCORING), so a refresh leaves nothing it feeds stale (a run
+per area would leave `reliability_evaluation` stale behind the areas scored after it, or run it 22 times).
 
 Runs are queued (dagster.yaml's run coordinator) and dequeued by the daemon that `dagster dev`, or `dagster-daemon
 run` beside `dagster-webserver`, starts; with a plain `dagster-webserver` and no daemon beating, the run coordinator
@@ -26,6 +29,8 @@ QUEUED_NOTE = (
 )
 PARTITIONED = dg.AssetSelection.groups("judgement", "reliability", "verdicts")
 ENRICHED = dg.AssetSelection.groups("enrichment") | PARTITIONED
+# Unpartitioned assets computed from every research area's scores: they go after the partitioned ones.
+AFTER_SCORING = dg.AssetSelection.groups("evaluation", "reporting", "exports", "history")
 
 kg_tables_job = dg.define_asset_job(
     "kg_tables_job", selection=UNPARTITIONED,
@@ -36,10 +41,11 @@ edge_reliability_job = dg.define_asset_job(
     description="Judge coherence, score edge reliability and give dataset verdicts for research areas." + QUEUED_NOTE,
 )
 reliability_evaluation_job = dg.define_asset_job(
-    "reliability_evaluation_job", selection=dg.AssetSelection.groups("evaluation", "reporting", "exports"),
+    "reliability_evaluation_job", selection=AFTER_SCORING,
     description=(
         "Measure the method on the labelled cases (with the weight and decay ablation) and on the labelled dispute pairs; "
-        "write the reliability report (HTML and PDF), the GNN edge weights and the Neo4j write-back files." + QUEUED_NOTE
+        "write the reliability report (HTML and PDF), the GNN edge weights and the Neo4j write-back files; record what "
+        "changed since the previous KG snapshot (kg_snapshot_diff)." + QUEUED_NOTE
     ),
 )
 openalex_refresh_job = dg.define_asset_job(
@@ -51,21 +57,37 @@ openalex_refresh_job = dg.define_asset_job(
     ),
 )
 
+daily_rescoring_job = dg.define_asset_job(
+    "daily_rescoring_job", selection=PARTITIONED | AFTER_SCORING,
+    description="Judge, score and give dataset verdicts for every research area, then evaluate and diff (the daily schedule)."
+    + QUEUED_NOTE,
+)
+weekly_refresh_job = dg.define_asset_job(
+    "weekly_refresh_job", selection=ENRICHED | AFTER_SCORING,
+    description="Refresh OpenAlex and Crossref records, judge, score and give verdicts for every research area, then evaluate and diff (the weekly schedule)."
+    + QUEUED_NOTE,
+)
+kg_refresh_job = dg.define_asset_job(
+    "kg_refresh_job", selection=dg.AssetSelection.all(),
+    description="Ingest the KG snapshot and rebuild everything from it over every research area (the KG source sensor)." + QUEUED_NOTE,
+)
 
-@dg.schedule(job=edge_reliability_job, cron_schedule="0 6 * * *", default_status=dg.DefaultScheduleStatus.STOPPED)
+
+@dg.schedule(job=daily_rescoring_job, cron_schedule="0 6 * * *", default_status=dg.DefaultScheduleStatus.STOPPED)
 def edge_reliability_daily_schedule(context: dg.ScheduleEvaluationContext):
-    """Re-judge and re-score every research area each morning as of the tick's day (the run's recon/as_of tag), in
-    one run: recency and the evidence window move with as_of although no upstream asset changed, which is why this is
-    a schedule (an AutomationCondition.on_cron would wait for an upstream update).
+    """Re-judge and re-score every research area each morning as of the tick's day (the run's recon/as_of tag):
+    recency and the evidence window move with as_of although no upstream asset changed, which is why this is a
+    schedule (an AutomationCondition.on_cron would wait for an upstream update). One run over all areas, ending with
+    the evaluation and the snapshot diff, so nothing is left stale behind it.
     Stopped by default; start it in the UI or with `dagster schedule start edge_reliability_daily_schedule`."""
     day = context.scheduled_execution_time.date().isoformat()
     return dg.RunRequest(run_key=day, tags={**every_research_area_tags(), AS_OF_TAG: day})
 
 
-@dg.schedule(job=openalex_refresh_job, cron_schedule="0 4 * * 1", default_status=dg.DefaultScheduleStatus.STOPPED)
+@dg.schedule(job=weekly_refresh_job, cron_schedule="0 4 * * 1", default_status=dg.DefaultScheduleStatus.STOPPED)
 def openalex_weekly_schedule(context: dg.ScheduleEvaluationContext):
-    """Every Monday 04:00, one run over every research area: request the OpenAlex works older than the TTL (30 days
-    by default; most weeks only a quarter of them), check Crossref, then re-judge and re-score.
+    """Every Monday 04:00, over every research area: request the OpenAlex works older than the TTL (30 days by
+    default; most weeks only a quarter of them), check Crossref, re-judge, re-score, evaluate and diff.
     Stopped by default; start it in the UI or with `dagster schedule start openalex_weekly_schedule`."""
     day = context.scheduled_execution_time.date().isoformat()
     return dg.RunRequest(run_key=f"openalex/{day}", tags={**every_research_area_tags(), AS_OF_TAG: day})

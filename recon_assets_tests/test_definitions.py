@@ -32,7 +32,7 @@ def test_code_location_loads():
 @pytest.mark.parametrize("spec", ASSET_SPECS, ids=lambda spec: spec.key.to_user_string())
 def test_every_asset_is_described_grouped_owned_and_kinded(spec):
     assert spec.description and len(spec.description) > 40
-    assert spec.group_name in {"kg", "lifecycle", "enrichment", "centrality", "stewardship", "judgement", "reliability", "verdicts", "evaluation", "reporting", "exports"}
+    assert spec.group_name in {"kg", "lifecycle", "enrichment", "centrality", "stewardship", "judgement", "reliability", "verdicts", "evaluation", "reporting", "exports", "history"}
     assert spec.owners == ["team:recon"]
     assert "duckdb" in spec.kinds
 
@@ -46,7 +46,10 @@ def test_partitioned_assets_are_partitioned_by_the_22_research_areas(name):
     assert len(research_area_partitions.get_partition_keys()) == 22
 
 
-@pytest.mark.parametrize("job_name", ["kg_tables_job", "openalex_refresh_job", "edge_reliability_job", "reliability_evaluation_job"])
+@pytest.mark.parametrize(
+    "job_name",
+    ["kg_tables_job", "openalex_refresh_job", "edge_reliability_job", "reliability_evaluation_job", "daily_rescoring_job", "weekly_refresh_job", "kg_refresh_job"],
+)
 def test_every_job_resolves(job_name):
     assert load_definitions().resolve_job_def(job_name).name == job_name
 
@@ -54,21 +57,33 @@ def test_every_job_resolves(job_name):
 @pytest.mark.parametrize(
     ("schedule_name", "job_name", "cron"),
     [
-        ("edge_reliability_daily_schedule", "edge_reliability_job", "0 6 * * *"),
-        ("openalex_weekly_schedule", "openalex_refresh_job", "0 4 * * 1"),
+        ("edge_reliability_daily_schedule", "daily_rescoring_job", "0 6 * * *"),
+        ("openalex_weekly_schedule", "weekly_refresh_job", "0 4 * * 1"),
     ],
 )
-def test_schedules_are_stopped_and_request_one_run_over_every_research_area(schedule_name, job_name, cron):
-    schedule = load_definitions().resolve_schedule_def(schedule_name)
+def test_schedules_are_stopped_and_request_one_run_over_every_research_area_ending_with_the_evaluation(schedule_name, job_name, cron):
+    defs = load_definitions()
+    schedule = defs.resolve_schedule_def(schedule_name)
     assert schedule.default_status == dg.DefaultScheduleStatus.STOPPED
     assert (schedule.job_name, schedule.cron_schedule) == (job_name, cron)
     context = dg.build_schedule_context(
         repository_def=load_definitions().get_repository_def(), scheduled_execution_time=datetime(2026, 11, 30, 4)
     )
-    [request] = schedule.evaluate_tick(context).run_requests
-    keys = research_area_partitions.get_partition_keys()
-    assert request.partition_key_range == dg.PartitionKeyRange(keys[0], keys[-1])
+    (request,) = schedule.evaluate_tick(context).run_requests
+    areas = research_area_partitions.get_partition_keys()
+    assert request.partition_key_range == dg.PartitionKeyRange(areas[0], areas[-1])
     assert request.tags["recon/as_of"] == "2026-11-30"
+    assets = {key.to_user_string() for key in defs.resolve_job_def(job_name).asset_layer.executable_asset_keys}
+    assert {"edge_reliability", "dataset_verdicts", "reliability_evaluation", "dispute_evaluation", "kg_snapshot_diff"} <= assets
+
+
+def test_kg_source_sensor_is_stopped_and_refreshes_everything():
+    defs = load_definitions()
+    sensor = defs.resolve_sensor_def("kg_source_sensor")
+    assert sensor.default_status == dg.DefaultSensorStatus.STOPPED
+    assert sensor.job_name == "kg_refresh_job"
+    assets = defs.resolve_job_def("kg_refresh_job").asset_layer.executable_asset_keys
+    assert assets == set(defs.resolve_asset_graph().materializable_asset_keys)
 
 
 def test_openalex_refresh_job_refreshes_then_rescores():

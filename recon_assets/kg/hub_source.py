@@ -137,11 +137,22 @@ class LfsPointer:
     sha256: str
 
 
-def _hub_pointer(filename: str, revision: str) -> LfsPointer:
-    """The LFS pointer of `filename` at `revision`, as the hub reports it (a HEAD on its resolve URL).
+@dataclass(frozen=True)
+class HubFileVersion:
+    """What the hub reports of a file at a revision without downloading it: the commit the revision resolves to
+    (None if the hub did not say) and the file's LFS pointer."""
+
+    commit_sha: str | None
+    pointer: LfsPointer
+
+
+def hub_file_version(filename: str, revision: str) -> HubFileVersion:
+    """The commit `revision` resolves to and the LFS pointer of `filename` there, from one HEAD request on its
+    resolve URL (`get_hf_file_metadata`: `X-Repo-Commit`, `X-Linked-Etag`, `X-Linked-Size`).
 
     Raises:
         KgDownloadError: the hub reports no LFS SHA-256 (a plain Git file: its etag is a 40-hex Git blob id) or no size.
+        httpx2.HTTPError: the hub is unreachable or answers with an error (huggingface_hub's HfHubHTTPError included).
     """
     metadata = get_hf_file_metadata(hf_hub_url(REPO_ID, filename, repo_type=REPO_TYPE, revision=revision))
     etag = (metadata.etag or "").strip('"')
@@ -150,7 +161,12 @@ def _hub_pointer(filename: str, revision: str) -> LfsPointer:
             f"the hub reports no LFS SHA-256 and size for {filename!r} at revision {revision!r} (etag {etag!r}): "
             "nothing to check the download against"
         )
-    return LfsPointer(metadata.size, etag)
+    return HubFileVersion(metadata.commit_hash, LfsPointer(metadata.size, etag))
+
+
+def _hub_pointer(filename: str, revision: str) -> LfsPointer:
+    """The LFS pointer of `filename` at `revision`, as the hub reports it (`hub_file_version`)."""
+    return hub_file_version(filename, revision).pointer
 
 
 def _pointer_record(local: Path, filename: str, commit: str | None) -> Path | None:

@@ -1,0 +1,81 @@
+"""The `history` group: what changed between the previous KG snapshot (with its last scoring) and the current one.
+
+The diff itself is SQL (sql/kg_snapshot_history_record.sql keeps the keys and compared values of both snapshots,
+sql/kg_snapshot_diff_rows.sql compares them); this asset only records and writes.
+"""
+
+import dagster as dg
+import duckdb
+from dagster_duckdb import DuckDBResource
+
+from recon_assets.enrichment.assets import openalex_works
+from recon_assets.kg.assets import OWNERS, kg_snapshot, publications
+from recon_assets.kg.ingest import current_snapshot_id
+from recon_assets.reliability.assets import edge_reliability
+from recon_assets.shared.metadata import table_metadata
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.storage import transaction
+
+HISTORY_TABLES = ("kg_snapshot_history", "kg_snapshot_history_elements", "kg_snapshot_history_edges")
+
+
+def record_and_diff(con: duckdb.DuckDBPyConnection) -> tuple[str | None, str]:
+    """Record the snapshot in kg_nodes and its scoring in the history tables, then rewrite kg_snapshot_diff against
+    the previous snapshot's record, in one transaction.
+
+    Returns:
+        (previous snapshot id, current snapshot id); the previous one is None on the first snapshot recorded, and
+        kg_snapshot_diff is then empty.
+    Raises:
+        ValueError: no KG snapshot has been ingested.
+    """
+    snapshot_id = current_snapshot_id(con)
+    if snapshot_id is None:
+        raise ValueError("no KG snapshot has been ingested: materialize kg_snapshot first")
+    with transaction(con):
+        con.execute(load_sql("kg_snapshot_history"))
+        con.execute("SET VARIABLE history_snapshot_id = ?", [snapshot_id])
+        con.execute(load_sql("kg_snapshot_history_record"))
+        con.execute("RESET VARIABLE history_snapshot_id")
+        previous = con.execute("SELECT snapshot_id FROM kg_snapshot_history WHERE role = 'previous'").fetchone()
+        con.execute(load_sql("kg_snapshot_diff"))
+        if previous is not None:
+            con.execute(f"INSERT INTO kg_snapshot_diff {load_sql('kg_snapshot_diff_rows')}")
+    return (previous[0] if previous else None), snapshot_id
+
+
+@dg.asset(deps=[kg_snapshot, publications, edge_reliability, openalex_works], group_name="history", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
+def kg_snapshot_diff(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """What changed from the previous KG snapshot (as last scored) to the current one (as scored now): nodes and
+    relationships added and removed per label and type, publications whose DOI or year changed, and scored edges
+    whose label changed, each with its causes (graph, enrichment, settings, as_of, judgement) and a reason.
+    Keeps the keys and compared values of both snapshots in kg_snapshot_history*; the first snapshot recorded has
+    nothing to be compared with and writes no row."""
+    with duckdb.get_connection() as con:
+        previous, current = record_and_diff(con)
+        changes = dict(con.execute("SELECT change, sum(elements) FROM kg_snapshot_diff GROUP BY 1 ORDER BY 1").fetchall())
+        causes = dict(con.execute(
+            "SELECT cause, count(*) FROM (SELECT unnest(causes) AS cause FROM kg_snapshot_diff WHERE change = 'edge_label_changed') GROUP BY 1 ORDER BY 1"
+        ).fetchall())
+        kept = {table: con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in HISTORY_TABLES[1:]}
+        metadata = table_metadata(
+            con, "kg_snapshot_diff", preview_columns=["change", "element_type", "elements", "element_key", "before", "after", "causes", "reason"],
+        )
+    if previous is None:
+        context.log.info(f"snapshot {current} is the first recorded: no previous snapshot to compare with, kg_snapshot_diff is empty")
+    else:
+        context.log.info(f"snapshot {previous} -> {current}: {changes}; edge label changes by cause: {causes}")
+    return dg.MaterializeResult(
+        metadata={
+            **metadata,
+            "previous_snapshot_id": previous or "",
+            "current_snapshot_id": current,
+            "compared": (
+                f"snapshot {previous} (its last scoring) with snapshot {current} (as scored now)" if previous
+                else f"nothing: snapshot {current} is the first one recorded, so no row is written; the next snapshot is compared with it"
+            ),
+            **{f"changes/{change}": int(count) for change, count in changes.items()},
+            **{f"edge_label_changes_by_cause/{cause}": int(count) for cause, count in causes.items()},
+            **{f"history_rows/{table}": rows for table, rows in kept.items()},
+        }
+    )

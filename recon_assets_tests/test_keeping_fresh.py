@@ -1,0 +1,169 @@
+"""Keeping fresh on a real Dagster instance: the scheduled refresh leaves nothing stale, the KG source sensor sees a
+changed export, and kg_snapshot_diff says what changed between two snapshots and why."""
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+import dagster as dg
+import httpx2
+import pytest
+from dagster._core.definitions.data_version import CachingStaleStatusResolver, StaleStatus
+from dagster._core.loader import LoadingContextForTest
+
+from recon_assets.kg.checksum import file_sha256
+from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID
+from recon_assets.kg.resources import HuggingFaceKgExport, LocalKgExport
+from recon_assets.kg.source_sensor import KG_SHA256_TAG, KG_SOURCE_TAG, kg_source_sensor
+from recon_assets.schedules import all_areas_tags
+from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, PipelineRun, run_pipeline
+# the fake Hugging Face transport and its recorded exchanges (fixtures/huggingface/PROVENANCE.md)
+from recon_assets_tests.test_hub_source import BODY_SHA256, FakeHub, go_offline, hub  # noqa: F401 (hub is a fixture)
+
+NEW_AS_OF = "2031-06-01"
+
+
+def stale_assets(run: PipelineRun) -> dict[str, list]:
+    """{asset: [(partition, stale causes)]} of every asset (and partition) Dagster's resolver calls STALE."""
+    graph = run.defs.resolve_asset_graph()
+    resolver = CachingStaleStatusResolver(run.instance, graph, LoadingContextForTest(run.instance))
+    stale: dict[str, list] = {}
+    for key in graph.materializable_asset_keys:
+        partitions = graph.get(key).partitions_def
+        for partition in partitions.get_partition_keys() if partitions else [None]:
+            if resolver.get_status(key, partition) == StaleStatus.STALE:
+                causes = [f"{cause.reason} {cause.dependency}" for cause in resolver.get_stale_causes(key, partition)]
+                stale.setdefault(key.to_user_string(), []).append((partition, causes[:2]))
+    return stale
+
+
+def changed_sample(path: Path) -> Path:
+    """The sample with one Publication's DOI and year changed, one CITES relationship left out and a DataCenter added."""
+    lines = SAMPLE_JSONL.read_text().splitlines()
+    publication = json.loads(lines[264])
+    assert publication["properties"]["doi"] == "10.1175/jhm-d-13-094.1"
+    publication["properties"].update(doi="10.1175/JHM-D-13-094.2", year="2015")
+    lines[264] = json.dumps(publication)
+    assert json.loads(lines[572])["label"] == "CITES"
+    del lines[572]
+    lines.append(json.dumps({"type": "node", "id": "999999", "labels": ["DataCenter"], "properties": {"globalId": "new-data-center", "shortName": "NEW"}}))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def refreshed(tmp_path_factory) -> PipelineRun:
+    """The pipeline on a copy of the sample, then the daily schedule's run as the daemon would launch it. The tests
+    below run in file order on this one instance (a pipeline run each would add minutes to the suite)."""
+    workdir = tmp_path_factory.mktemp("fresh")
+    kg = workdir / "graph.json"
+    kg.write_bytes(SAMPLE_JSONL.read_bytes())
+    with dg.instance_for_test(temp_dir=str(workdir)) as instance:
+        run = run_pipeline(kg, workdir, instance)
+        schedule = run.defs.resolve_schedule_def("edge_reliability_daily_schedule")
+        context = dg.build_schedule_context(instance=instance, scheduled_execution_time=datetime(2026, 11, 30, 6))
+        (request,) = schedule.evaluate_tick(context).run_requests
+        result = run.defs.resolve_job_def(schedule.job_name).execute_in_process(instance=instance, tags=request.tags)
+        assert result.success
+        yield run
+
+
+def test_first_snapshot_diff_is_empty_and_says_why(sample_run):
+    assert sample_run.query("SELECT count(*) FROM kg_snapshot_diff") == [(0,)]
+    event = sample_run.instance.get_latest_materialization_event(dg.AssetKey("kg_snapshot_diff"))
+    metadata = event.asset_materialization.metadata
+    assert metadata["previous_snapshot_id"].value == ""
+    assert "first one recorded" in metadata["compared"].value
+
+
+def test_the_daily_refresh_leaves_nothing_stale(refreshed):
+    assert stale_assets(refreshed) == {}
+
+
+def test_one_area_run_alone_leaves_the_evaluation_stale(refreshed):
+    """The cause fixed: edge_reliability_job (one area, as the schedule ran it before) leaves what reads every area
+    stale. (Runs on the module's instance; the next test's refresh makes everything fresh again.)"""
+    refreshed.defs.resolve_job_def("edge_reliability_job").execute_in_process(instance=refreshed.instance, partition_key="earthquakes")
+    assert {"reliability_evaluation", "dispute_evaluation", "kg_snapshot_diff"} <= set(stale_assets(refreshed))
+
+
+def sensor_tick(run: PipelineRun, kg: Path, cursor: str | None = None):
+    context = dg.build_sensor_context(instance=run.instance, cursor=cursor, resources={"kg_export": LocalKgExport(path=str(kg))})
+    return kg_source_sensor(context), context
+
+
+def test_sensor_skips_an_unchanged_export_and_says_why(refreshed):
+    kg = refreshed.database.parent / "graph.json"
+    result, context = sensor_tick(refreshed, kg)
+    assert isinstance(result, dg.SkipReason)
+    assert f"unchanged: {kg} has sha256 {file_sha256(kg)} (hashed), the snapshot last ingested" == result.skip_message
+    again, _ = sensor_tick(refreshed, kg, context.cursor)
+    assert "size and modification time unchanged" in again.skip_message
+
+
+def test_sensor_skips_a_missing_export_without_failing(refreshed, tmp_path):
+    result, context = sensor_tick(refreshed, tmp_path / "nowhere.json")
+    assert isinstance(result, dg.SkipReason)
+    assert "does not exist: set RECON_KG_PATH" in result.skip_message
+    assert context.cursor is None
+
+
+def test_changed_export_requests_a_refresh_whose_diff_says_what_changed_and_why(refreshed, tmp_path):
+    kg = refreshed.database.parent / "graph.json"
+    _, context = sensor_tick(refreshed, kg)
+    changed_sample(kg)
+    request, context = sensor_tick(refreshed, kg, context.cursor)
+    digest = file_sha256(kg)
+    assert isinstance(request, dg.RunRequest)
+    assert request.run_key == f"kg/{digest}"
+    assert request.tags[KG_SOURCE_TAG] == str(kg) and request.tags[KG_SHA256_TAG] == digest
+    repeated, _ = sensor_tick(refreshed, kg, context.cursor)
+    assert "already requested" in repeated.skip_message
+
+    tags = {**request.tags, **all_areas_tags(NEW_AS_OF)}
+    result = refreshed.defs.resolve_job_def("kg_refresh_job").execute_in_process(instance=refreshed.instance, tags=tags)
+    assert result.success
+    assert stale_assets(refreshed) == {}
+    snapshot_ids = refreshed.query("SELECT DISTINCT previous_snapshot_id, current_snapshot_id FROM kg_snapshot_diff")
+    assert snapshot_ids == [(file_sha256(SAMPLE_JSONL)[:16], digest[:16])]
+    graph_rows = refreshed.query(
+        "SELECT change, element_type, elements, element_key, before, after, causes FROM kg_snapshot_diff WHERE change <> 'edge_label_changed' ORDER BY 1, 2"
+    )
+    publication = json.loads(SAMPLE_JSONL.read_text().splitlines()[264])["properties"]["globalId"]
+    assert graph_rows == [
+        ("node_added", "DataCenter", 1, None, None, None, ["graph"]),
+        ("publication_doi_changed", "Publication", 1, publication, "10.1175/jhm-d-13-094.1", "10.1175/jhm-d-13-094.2", ["graph"]),
+        ("publication_year_changed", "Publication", 1, publication, "2014", "2015", ["graph"]),
+        ("relationship_removed", "CITES", 1, None, None, None, ["graph"]),
+    ]
+    edges = refreshed.query("SELECT before, after, causes, reason FROM kg_snapshot_diff WHERE change = 'edge_label_changed'")
+    assert edges, "moving as_of five years on changes labels (recency, evidence window)"
+    for before, after, causes, reason in edges:
+        assert before != after
+        # both scorings are recorded: the snapshot and as_of changed for every edge, settings never did
+        assert {"graph", "as_of"} <= set(causes) and "settings" not in causes
+        assert f"as_of 2026-11-30 -> {NEW_AS_OF}" in reason
+
+
+def hub_tick(instance: dg.DagsterInstance, revision: str = "main"):
+    context = dg.build_sensor_context(instance=instance, resources={"kg_export": HuggingFaceKgExport(revision=revision)})
+    return kg_source_sensor(context)
+
+
+def test_sensor_requests_a_refresh_for_the_hub_file_at_a_new_revision(hub: FakeHub, tmp_path):
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        request = hub_tick(instance)
+    assert isinstance(request, dg.RunRequest)
+    assert request.tags[KG_SHA256_TAG] == BODY_SHA256
+    assert request.tags[KG_SOURCE_TAG] == f"hf://{REPO_ID}@{PINNED_REVISION}/graph.json"
+    assert [(r.method, r.url.path) for r in hub.requests] == [("HEAD", f"/datasets/{REPO_ID}/resolve/main/graph.json")]
+
+
+def test_sensor_skips_when_the_hub_cannot_be_asked(hub: FakeHub, tmp_path, monkeypatch):
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        hub.fail_with = httpx2.ConnectError("connection refused")
+        unreachable = hub_tick(instance)
+        go_offline(monkeypatch)
+        offline = hub_tick(instance)
+    assert isinstance(unreachable, dg.SkipReason) and "cannot look at" in unreachable.skip_message
+    assert isinstance(offline, dg.SkipReason) and "HF_HUB_OFFLINE" in offline.skip_message
