@@ -13,10 +13,12 @@ from dagster._core.loader import LoadingContextForTest
 
 from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID
+from recon_assets.kg.partitions import every_research_area_tags
 from recon_assets.kg.resources import HuggingFaceKgExport, LocalKgExport
 from recon_assets.kg.source_sensor import KG_SHA256_TAG, KG_SOURCE_TAG, kg_source_sensor
-from recon_assets.schedules import all_areas_tags
+from recon_assets.shared.as_of import AS_OF_TAG
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, PipelineRun, run_pipeline
+
 # the fake Hugging Face transport and its recorded exchanges (fixtures/huggingface/PROVENANCE.md)
 from recon_assets_tests.test_hub_source import BODY_SHA256, FakeHub, go_offline, hub  # noqa: F401 (hub is a fixture)
 
@@ -120,7 +122,7 @@ def test_changed_export_requests_a_refresh_whose_diff_says_what_changed_and_why(
     repeated, _ = sensor_tick(refreshed, kg, context.cursor)
     assert "already requested" in repeated.skip_message
 
-    tags = {**request.tags, **all_areas_tags(NEW_AS_OF)}
+    tags = {**request.tags, **every_research_area_tags(), AS_OF_TAG: NEW_AS_OF}
     result = refreshed.defs.resolve_job_def("kg_refresh_job").execute_in_process(instance=refreshed.instance, tags=tags)
     assert result.success
     assert stale_assets(refreshed) == {}

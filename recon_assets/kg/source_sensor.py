@@ -19,8 +19,8 @@ from huggingface_hub import is_offline_mode
 
 from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.hub_source import REPO_ID, KgDownloadError, hub_file_version
-from recon_assets.kg.resources import HuggingFaceKgExport, KgExportSource, LocalKgExport
 from recon_assets.kg.partitions import every_research_area_tags
+from recon_assets.kg.resources import HuggingFaceKgExport, KgExportSource, LocalKgExport
 from recon_assets.schedules import kg_refresh_job
 from recon_assets.shared.credentials import redact
 

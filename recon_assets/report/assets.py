@@ -30,7 +30,7 @@ def reliability_report(context: dg.AssetExecutionContext, duckdb: DuckDBResource
     settings, judges, verdict rules)."""
     folder = Path(duckdb.database).resolve().parent / REPORTS_FOLDER
     with duckdb.get_connection() as con:
-        data = gather_report(con, as_of=as_of.for_run(context), run_id=context.run_id)
+        data = gather_report(con, as_of=as_of.for_run(context), run_id=context.run.run_id)
         database = database_file(con)
     files = write_report(data, folder)
     labels = data.label_counts.groupby("label")["edges"].sum()
