@@ -203,9 +203,11 @@ def _screenshot(page: "Page", name: str) -> None:
 
 
 def _metadata_value(page: "Page", key: str) -> str:
-    """The text shown for metadata entry `key` in the metadata table on the page."""
-    row = page.locator("tr").filter(has=page.get_by_text(key, exact=True))
-    return row.locator("td").nth(1).inner_text().strip()
+    """The text shown for metadata entry `key` in the metadata table on the page: the last non-empty cell of its row
+    (a partition's table has key | value | blank; an asset overview's has key | timestamp | value)."""
+    row = page.get_by_role("row").filter(has=page.get_by_role("cell", name=key, exact=True))
+    row.wait_for()
+    return [text.strip() for text in row.get_by_role("cell").all_inner_texts() if text.strip()][-1]
 
 
 def _open_asset_from_graph(page: "Page", asset: str) -> None:
@@ -236,7 +238,7 @@ def _open_partition(page: "Page", area: str) -> tuple[int, dict[str, int]]:
     """Click `area` in the Partitions tab of the asset page; return the row count and label counts shown."""
     page.get_by_text(area, exact=True).first.click()
     expect(page).to_have_url(re.compile(rf"[?&]partition={area}(&|$)"))
-    page.get_by_text("dagster/row_count", exact=True).wait_for()
+    page.get_by_role("cell", name="dagster/row_count", exact=True).wait_for()
     _screenshot(page, f"edge_reliability_{area}")
     return int(_metadata_value(page, "dagster/row_count").replace(",", "")), json.loads(_metadata_value(page, "label_distribution"))
 
@@ -283,7 +285,7 @@ def open_reliability_report(page: "Page", ui: DagsterUi) -> None:
     DuckDB file, its `html` path is a file that exists, and that page opens in the browser with its title (as of
     the run's as_of) and every label of DOMAIN.md on it; screenshots of the asset page and of the whole report."""
     _open_asset_from_graph(page, "reliability_report")
-    page.get_by_text("html", exact=True).wait_for()
+    page.get_by_role("cell", name="html", exact=True).wait_for()
     _screenshot(page, "reliability_report_asset")
     with duckdb.connect(str(ui.database), read_only=True) as con:
         (edges,) = con.execute("SELECT count(*) FROM edge_reliability").fetchone()
