@@ -31,8 +31,8 @@ from recon_assets_tests.pipeline_runs import AS_OF
 
 try:
     from playwright.sync_api import Error as PlaywrightError
-    from playwright.sync_api import Page, expect, sync_playwright
-except ImportError as error:  # the test then fails saying so (browser_page): it is never skipped
+    from playwright.sync_api import BrowserContext, Page, expect, sync_playwright
+except ImportError as error:  # the test then fails saying so (chromium): it is never skipped
     PLAYWRIGHT_MISSING: ImportError | None = error
 else:
     PLAYWRIGHT_MISSING = None
@@ -176,9 +176,10 @@ def _partition_figures(database: Path, area: str) -> tuple[int, dict[str, int]]:
     return sum(counts.values()), {label: counts.get(label, 0) for label in LABELS}
 
 
-@pytest.fixture
-def browser_page() -> Iterator["Page"]:
-    """A page of headless /usr/bin/chromium with a fresh profile; fails (never skips) when it cannot be had."""
+@pytest.fixture(scope="module")
+def chromium() -> Iterator["BrowserContext"]:
+    """Headless /usr/bin/chromium with a fresh profile; fails (never skips) when it cannot be had. Listed before
+    `dagster_ui` in a test's arguments, it fails before `dagster dev` and `recon run` are started."""
     if PLAYWRIGHT_MISSING is not None:
         pytest.fail(f"Playwright is not installed ({PLAYWRIGHT_MISSING}): pip install -e '.[test]'")
     if not CHROMIUM.is_file():
@@ -190,10 +191,14 @@ def browser_page() -> Iterator["Page"]:
                 viewport={"width": 1600, "height": 1000},
             )
         except PlaywrightError as error:
-            pytest.fail(f"Chromium at {CHROMIUM} did not start under Playwright: {error}")
+            failure = f"Chromium at {CHROMIUM} did not start under Playwright: {error}"
+        else:
+            failure = None
+        if failure:
+            pytest.fail(failure)
         context.set_default_timeout(UI_TIMEOUT_MS)
         try:
-            yield context.new_page()
+            yield context
         finally:
             context.close()
 
@@ -243,10 +248,10 @@ def _open_partition(page: "Page", area: str) -> tuple[int, dict[str, int]]:
     return int(_metadata_value(page, "dagster/row_count").replace(",", "")), json.loads(_metadata_value(page, "label_distribution"))
 
 
-def test_partition_pages_show_their_own_figures(dagster_ui, browser_page):
+def test_partition_pages_show_their_own_figures(chromium, dagster_ui):
     """From the asset graph to `edge_reliability`, its overview's headline and two of its partitions: each shows
     that research area's own row count and label counts (as the DuckDB file holds them), not the run's."""
-    page = browser_page
+    page = chromium.new_page()
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
     ARTIFACTS.mkdir(parents=True)
     expected = {area: _partition_figures(dagster_ui.database, area) for area in (AREA_WITH_ROWS, AREA_WITHOUT_ROWS)}
