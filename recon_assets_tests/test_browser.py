@@ -25,9 +25,8 @@ import duckdb
 import httpx
 import pytest
 
-from recon_assets.paths import REPO_ROOT
 from recon_assets.reliability.labels import LABELS
-from recon_assets_tests.pipeline_runs import AS_OF
+from recon_assets_tests.pipeline_runs import AS_OF, REPO_ROOT
 
 try:
     from playwright.sync_api import Error as PlaywrightError
