@@ -2,7 +2,7 @@
 loopback against a fresh DAGSTER_HOME holding the project's dagster.yaml, the sample scored with `recon run` into a
 temporary DuckDB file, then headless Debian Chromium driven by Playwright through the asset graph, the
 `edge_reliability` asset and two of its partitions (one with rows, one without), whose own row count and label
-counts must be on their pages. Screenshots go to artifacts/browser/ (gitignored), kept after the run.
+counts must be on their pages, then to `reliability_report` and the HTML report its metadata names. Screenshots go to artifacts/browser/ (gitignored), kept after the run.
 
 Chromium is the system's /usr/bin/chromium (`apt-get install -y chromium`, which .ci/run does): Playwright never
 downloads a browser here. Without it the test fails saying so; it is never skipped."""
@@ -249,7 +249,8 @@ def _open_partition(page: "Page", area: str) -> tuple[int, dict[str, int]]:
 
 def test_partition_pages_show_their_own_figures(chromium, dagster_ui):
     """From the asset graph to `edge_reliability`, its overview's headline and two of its partitions: each shows
-    that research area's own row count and label counts (as the DuckDB file holds them), not the run's."""
+    that research area's own row count and label counts (as the DuckDB file holds them), not the run's. Then the
+    run's reliability report, from its asset page."""
     page = chromium.new_page()
     shutil.rmtree(ARTIFACTS, ignore_errors=True)
     ARTIFACTS.mkdir(parents=True)
@@ -269,6 +270,7 @@ def test_partition_pages_show_their_own_figures(chromium, dagster_ui):
     expect(page.get_by_text("Materialized (22)")).to_be_visible()
     _screenshot(page, "edge_reliability_partitions")
     shown = {area: _open_partition(page, area) for area in (AREA_WITH_ROWS, AREA_WITHOUT_ROWS)}
+    _open_reliability_report(page, dagster_ui)
 
     wrong = [
         f"partition {area}: shown (rows, labels) {shown[area]}, edge_reliability holds {expected[area]}"
@@ -281,11 +283,8 @@ def test_partition_pages_show_their_own_figures(chromium, dagster_ui):
     assert not wrong, f"in {dagster_ui.database} (screenshots in {ARTIFACTS}):\n" + "\n".join(wrong)
 
 
-def open_reliability_report(page: "Page", ui: DagsterUi) -> None:
-    """NOT CALLED YET: `reliability_report` (issue 12, branch `report`) is not on main. Once it is, call this at the
-    end of test_partition_pages_show_their_own_figures (`open_reliability_report(page, dagster_ui)`).
-
-    From the asset graph to `reliability_report`: its metadata's `edges` is the number of scored edges in the
+def _open_reliability_report(page: "Page", ui: DagsterUi) -> None:
+    """From the asset graph to `reliability_report`: its metadata's `edges` is the number of scored edges in the
     DuckDB file, its `html` path is a file that exists, and that page opens in the browser with its title (as of
     the run's as_of) and every label of DOMAIN.md on it; screenshots of the asset page and of the whole report."""
     _open_asset_from_graph(page, "reliability_report")
