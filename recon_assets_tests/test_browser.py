@@ -1,0 +1,302 @@
+"""The Dagster UI as a user sees it (issue 12, "Tested as a user would"): `dagster dev` (webserver and daemon) on
+loopback against a fresh DAGSTER_HOME holding the project's dagster.yaml, the sample scored with `recon run` into a
+temporary DuckDB file, then headless Debian Chromium driven by Playwright through the asset graph, the
+`edge_reliability` asset and two of its partitions (one with rows, one without), whose own row count and label
+counts must be on their pages, then to `reliability_report` and the HTML report its metadata names. Screenshots go to artifacts/browser/ (gitignored), kept after the run.
+
+Chromium is the system's /usr/bin/chromium (`apt-get install -y chromium`, which .ci/run does): Playwright never
+downloads a browser here. Without it the test fails saying so; it is never skipped."""
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import httpx
+import pytest
+
+from recon_assets.reliability.labels import LABELS
+from recon_assets_tests.pipeline_runs import AS_OF, REPO_ROOT
+
+try:
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import BrowserContext, Page, expect, sync_playwright
+except ImportError as error:  # the test then fails saying so (chromium): it is never skipped
+    PLAYWRIGHT_MISSING: ImportError | None = error
+else:
+    PLAYWRIGHT_MISSING = None
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Flags for a headless run that asks nothing of the network or of a GPU; --no-sandbox because CI runs as root.
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ARTIFACTS = REPO_ROOT / "artifacts" / "browser"
+# `dagster dev` loads the code location (definitions, pydantic models, wordllama) while `recon run` scores: on 2
+# shared cores both are ready well within this.
+READY_DEADLINE_SECONDS = 180
+RECON_RUN_DEADLINE_SECONDS = 300
+# Playwright's wait for any element or assertion: a page of the UI renders in a few seconds.
+UI_TIMEOUT_MS = 30_000
+# A research area with edges of more than one label in the sample, and one with none.
+AREA_WITH_ROWS = "air_quality"
+AREA_WITHOUT_ROWS = "earthquakes"
+# The environment variables that would take a run online or elsewhere: the test scores the shipped sample offline.
+_ENV_DROPPED = ("OPENALEX_API_KEY", "GROQ_API_KEY", "HF_TOKEN", "CROSSREF_MAILTO", "CROSSREF_URL", "GROQ_BASE_URL")
+
+_READY_QUERY = """{
+  workspaceOrError { __typename ... on Workspace { locationEntries { name loadStatus
+    locationOrLoadError { __typename ... on PythonError { message } } } } }
+  instance { daemonHealth { allDaemonStatuses { daemonType required healthy } } }
+}"""
+
+
+@dataclass
+class DagsterUi:
+    """A running `dagster dev` and the DuckDB file the sample was scored into."""
+
+    url: str
+    database: Path
+    log: Path
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _tail(path: Path, lines: int = 40) -> str:
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:]) if path.exists() else "(no output)"
+
+
+def _ready_problem(url: str) -> str | None:
+    """None when the webserver answers, the recon_assets code location is loaded and every daemon the instance
+    requires is healthy; else what is not ready yet."""
+    try:
+        httpx.get(f"{url}/server_info", timeout=5).raise_for_status()
+        answer = httpx.post(f"{url}/graphql", json={"query": _READY_QUERY}, timeout=10).raise_for_status().json()
+    except httpx.HTTPError as error:
+        return f"webserver not answering ({type(error).__name__}: {error})"
+    entries = answer["data"]["workspaceOrError"].get("locationEntries") or []
+    location = next((entry for entry in entries if entry["name"] == "recon_assets"), None)
+    if location is None or location["loadStatus"] != "LOADED":
+        return f"code location recon_assets not loaded: {location}"
+    if location["locationOrLoadError"]["__typename"] == "PythonError":
+        raise AssertionError(f"the code location failed to load: {location['locationOrLoadError']['message']}")
+    daemons = answer["data"]["instance"]["daemonHealth"]["allDaemonStatuses"]
+    unhealthy = [daemon["daemonType"] for daemon in daemons if daemon["required"] and not daemon["healthy"]]
+    return f"daemons not healthy yet: {unhealthy}" if unhealthy else None
+
+
+def _wait_until_ready(url: str, process: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + READY_DEADLINE_SECONDS
+    problem = "not polled yet"
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"`dagster dev` exited with code {process.returncode} before it was ready:\n{_tail(log)}")
+        problem = _ready_problem(url)
+        if problem is None:
+            return
+        time.sleep(1)
+    raise AssertionError(f"`dagster dev` at {url} not ready after {READY_DEADLINE_SECONDS} s: {problem}\n{_tail(log)}")
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Ctrl-C as in a terminal: SIGINT to the process group of `dagster dev` (it then stops its webserver, daemon
+    and code servers), SIGKILL to the group after 30 s or for anything left once it has exited."""
+    try:
+        os.killpg(process.pid, signal.SIGINT)
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        pass
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:  # the whole group has exited
+            pass
+        process.wait()
+
+
+def _default_sigint() -> None:
+    """In the child: SIGINT back to its default, so that Python turns it into KeyboardInterrupt even when the test
+    runs where SIGINT is ignored (a shell's background job)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.fixture(scope="module")
+def dagster_ui(tmp_path_factory) -> Iterator[DagsterUi]:
+    """`dagster dev` on a free loopback port and a fresh DAGSTER_HOME (with the project's dagster.yaml, as the README
+    says), started while `recon run --db <tmp>/recon.duckdb --as-of AS_OF` scores the sample into that instance."""
+    workdir = tmp_path_factory.mktemp("dagster_ui")
+    home, database, log = workdir / "dagster_home", workdir / "recon.duckdb", workdir / "dagster_dev.log"
+    home.mkdir()
+    shutil.copy(REPO_ROOT / "dagster.yaml", home / "dagster.yaml")
+    env = {key: value for key, value in os.environ.items() if not key.startswith("RECON_") and key not in _ENV_DROPPED}
+    # PYTHONPATH: the entry points import this checkout even when the venv's editable install points elsewhere.
+    env.update(DAGSTER_HOME=str(home), RECON_DB_PATH=str(database), RECON_AS_OF=AS_OF, PYTHONPATH=str(REPO_ROOT))
+    bin_dir = Path(sys.executable).parent
+    url = f"http://127.0.0.1:{_free_port()}"
+    with log.open("wb") as output:
+        server = subprocess.Popen(
+            [bin_dir / "dagster", "dev", "--host", "127.0.0.1", "--port", url.rsplit(":", 1)[1]],
+            cwd=REPO_ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=_default_sigint,
+        )
+    try:
+        run = subprocess.run(
+            [bin_dir / "recon", "run", "--db", database, "--as-of", AS_OF],
+            cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=RECON_RUN_DEADLINE_SECONDS,
+        )
+        assert run.returncode == 0, f"`recon run` failed ({run.returncode}):\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+        _wait_until_ready(url, server, log)
+        yield DagsterUi(url, database, log)
+    finally:
+        _stop(server)
+
+
+def _partition_figures(database: Path, area: str) -> tuple[int, dict[str, int]]:
+    """(rows, {label: rows}) of `area` in edge_reliability, every label of DOMAIN.md included (0 when absent)."""
+    with duckdb.connect(str(database), read_only=True) as con:
+        counts = dict(con.execute(
+            "SELECT label, count(*) FROM edge_reliability WHERE research_area = ? GROUP BY label", [area]
+        ).fetchall())
+    return sum(counts.values()), {label: counts.get(label, 0) for label in LABELS}
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator["BrowserContext"]:
+    """Headless /usr/bin/chromium with a fresh profile; fails (never skips) when it cannot be had. Listed before
+    `dagster_ui` in a test's arguments, it fails before `dagster dev` and `recon run` are started."""
+    if PLAYWRIGHT_MISSING is not None:
+        pytest.fail(f"Playwright is not installed ({PLAYWRIGHT_MISSING}): pip install -e '.[test]'")
+    if not CHROMIUM.is_file():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: install it with `apt-get install -y chromium` (.ci/run does)")
+    with tempfile.TemporaryDirectory(prefix="chromium-profile-") as profile, sync_playwright() as playwright:
+        try:
+            context = playwright.chromium.launch_persistent_context(
+                profile, executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True,
+                viewport={"width": 1600, "height": 1000},
+            )
+        except PlaywrightError as error:
+            failure = f"Chromium at {CHROMIUM} did not start under Playwright: {error}"
+        else:
+            failure = None
+        if failure:
+            pytest.fail(failure)
+        context.set_default_timeout(UI_TIMEOUT_MS)
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+def _screenshot(page: "Page", name: str) -> None:
+    page.screenshot(path=ARTIFACTS / f"{name}.png", full_page=True)
+
+
+def _metadata_value(page: "Page", key: str) -> str:
+    """The text shown for metadata entry `key` in the metadata table on the page: the last non-empty cell of its row
+    (a partition's table has key | value | blank; an asset overview's has key | timestamp | value)."""
+    row = page.get_by_role("row").filter(has=page.get_by_role("cell", name=key, exact=True))
+    row.wait_for()
+    return [text.strip() for text in row.get_by_role("cell").all_inner_texts() if text.strip()][-1]
+
+
+def _open_asset_from_graph(page: "Page", asset: str) -> None:
+    """Lineage (the global asset graph), `asset` picked with "Jump to", then its page in the catalog."""
+    # The icon's label is part of the link's name ("lineage Lineage"; the Jobs link's icon is "column_lineage").
+    page.get_by_role("link", name=re.compile(r"Lineage$")).click()
+    expect(page.get_by_text("Global asset lineage")).to_be_visible()
+    page.get_by_placeholder("Jump to").fill(asset)
+    page.get_by_text(asset, exact=True).click()
+    catalog_link = page.get_by_role("link", name="View in Asset Catalog")
+    expect(catalog_link).to_be_visible()
+    _screenshot(page, f"asset_graph_{asset}")
+    catalog_link.click()
+    expect(page).to_have_url(re.compile(rf"/assets/{asset}(\?|$)"))
+
+
+def _latest_materialization_headline(page: "Page") -> tuple[str, int]:
+    """(partition, row count) of the "Latest materialization" headline of a partitioned asset's overview."""
+    status = page.locator("div").filter(has=page.get_by_text("Latest materialization", exact=True)).filter(
+        has=page.get_by_text("Row count", exact=True)
+    ).last
+    partition = status.locator("a[href*='partition=']").first.get_attribute("href").rsplit("partition=", 1)[1]
+    lines = [line.strip() for line in status.inner_text().splitlines() if line.strip()]
+    return partition, int(lines[lines.index("Row count") + 1].replace(",", ""))
+
+
+def _open_partition(page: "Page", area: str) -> tuple[int, dict[str, int]]:
+    """Click `area` in the Partitions tab of the asset page; return the row count and label counts shown."""
+    page.get_by_text(area, exact=True).first.click()
+    expect(page).to_have_url(re.compile(rf"[?&]partition={area}(&|$)"))
+    page.get_by_role("cell", name="dagster/row_count", exact=True).wait_for()
+    _screenshot(page, f"edge_reliability_{area}")
+    return int(_metadata_value(page, "dagster/row_count").replace(",", "")), json.loads(_metadata_value(page, "label_distribution"))
+
+
+def test_partition_pages_show_their_own_figures(chromium, dagster_ui):
+    """From the asset graph to `edge_reliability`, its overview's headline and two of its partitions: each shows
+    that research area's own row count and label counts (as the DuckDB file holds them), not the run's. Then the
+    run's reliability report, from its asset page."""
+    page = chromium.new_page()
+    shutil.rmtree(ARTIFACTS, ignore_errors=True)
+    ARTIFACTS.mkdir(parents=True)
+    expected = {area: _partition_figures(dagster_ui.database, area) for area in (AREA_WITH_ROWS, AREA_WITHOUT_ROWS)}
+    # The two areas must stay what they are chosen for, or the test would prove less than it says.
+    assert expected[AREA_WITH_ROWS][0] > 0 and sum(1 for n in expected[AREA_WITH_ROWS][1].values() if n) > 1, expected
+    assert expected[AREA_WITHOUT_ROWS][0] == 0, expected
+
+    page.goto(dagster_ui.url)
+    # A fresh DAGSTER_HOME on localhost: the UI first asks to join its community.
+    page.get_by_role("button", name="Skip").click()
+    _open_asset_from_graph(page, "edge_reliability")
+    expect(page.get_by_text("Latest materialization", exact=True)).to_be_visible()
+    _screenshot(page, "edge_reliability_overview")
+    headline_area, headline_rows = _latest_materialization_headline(page)
+    page.get_by_role("tab", name="Partitions").click()
+    expect(page.get_by_text("Materialized (22)")).to_be_visible()
+    _screenshot(page, "edge_reliability_partitions")
+    shown = {area: _open_partition(page, area) for area in (AREA_WITH_ROWS, AREA_WITHOUT_ROWS)}
+    _open_reliability_report(page, dagster_ui)
+
+    wrong = [
+        f"partition {area}: shown (rows, labels) {shown[area]}, edge_reliability holds {expected[area]}"
+        for area in shown if shown[area] != expected[area]
+    ]
+    headline_expected = _partition_figures(dagster_ui.database, headline_area)[0]
+    if headline_rows != headline_expected:
+        wrong.append(f"overview headline: latest materialization {headline_area} with row count {headline_rows}, "
+                     f"edge_reliability holds {headline_expected} rows for it")
+    assert not wrong, f"in {dagster_ui.database} (screenshots in {ARTIFACTS}):\n" + "\n".join(wrong)
+
+
+def _open_reliability_report(page: "Page", ui: DagsterUi) -> None:
+    """From the asset graph to `reliability_report`: its metadata's `edges` is the number of scored edges in the
+    DuckDB file, its `html` path is a file that exists, and that page opens in the browser with its title (as of
+    the run's as_of) and every label of DOMAIN.md on it; screenshots of the asset page and of the whole report."""
+    _open_asset_from_graph(page, "reliability_report")
+    page.get_by_role("cell", name="html", exact=True).wait_for()
+    _screenshot(page, "reliability_report_asset")
+    with duckdb.connect(str(ui.database), read_only=True) as con:
+        (edges,) = con.execute("SELECT count(*) FROM edge_reliability").fetchone()
+    assert int(_metadata_value(page, "edges").replace(",", "")) == edges
+    report = Path(_metadata_value(page, "html"))
+    assert report.is_file(), f"reliability_report's metadata names {report}, which is not a file"
+    page.goto(report.as_uri())
+    expect(page).to_have_title(f"Edge reliability report, as of {AS_OF}")
+    for label in LABELS:
+        expect(page.get_by_text(label).first).to_be_visible()
+    _screenshot(page, "reliability_report")
