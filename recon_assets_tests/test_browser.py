@@ -7,7 +7,6 @@ counts must be on their pages, then to `reliability_report` and the HTML report 
 Chromium is the system's /usr/bin/chromium (`apt-get install -y chromium`, which .ci/run does): Playwright never
 downloads a browser here. Without it the test fails saying so; it is never skipped."""
 
-import json
 import os
 import re
 import shutil
@@ -244,7 +243,8 @@ def _open_partition(page: "Page", area: str) -> tuple[int, dict[str, int]]:
     expect(page).to_have_url(re.compile(rf"[?&]partition={area}(&|$)"))
     page.get_by_role("cell", name="dagster/row_count", exact=True).wait_for()
     _screenshot(page, f"edge_reliability_{area}")
-    return int(_metadata_value(page, "dagster/row_count").replace(",", "")), json.loads(_metadata_value(page, "label_distribution"))
+    labels = {label: int(_metadata_value(page, f"label_distribution/{label}").replace(",", "")) for label in LABELS}
+    return int(_metadata_value(page, "dagster/row_count").replace(",", "")), labels
 
 
 def test_partition_pages_show_their_own_figures(chromium, dagster_ui):
