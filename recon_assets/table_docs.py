@@ -84,3 +84,13 @@ def tables_markdown() -> str:
         rows = "\n".join(f"| `{column}` | {text.replace('|', '/')} |" for column, text in columns.items())
         sections.append(f"#### `{table}`\n\n| column | meaning |\n|---|---|\n{rows}\n")
     return "\n".join(sections)
+
+
+def declared_columns(table: str) -> tuple[str, ...]:
+    """The columns of output table `table`, in the order its DDL declares them (the shape code building its rows
+    gives them).
+
+    Raises:
+        KeyError: `table` is not an output table.
+    """
+    return tuple(TABLE_DOCS[table])

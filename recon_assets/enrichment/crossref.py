@@ -43,6 +43,7 @@ from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
+from recon_assets.table_docs import declared_columns
 
 DEFAULT_BASE_URL = "https://api.crossref.org"
 # Total seconds one request may take, body included: an answer for 50 DOIs is a few kB, so only a stalled or
@@ -51,7 +52,7 @@ DEFAULT_DEADLINE_SECONDS = 120.0
 CHECKED, ERROR = "checked", "error"
 OFFLINE = "offline: Crossref not checked"
 # Columns of the crossref_retractions table, in order (recon_assets/sql/crossref_retractions.sql).
-RETRACTION_COLUMNS = ("research_area", "doi", "status", "notice_dois", "error", "checked_at")
+RETRACTION_COLUMNS = declared_columns("crossref_retractions")
 # DOIs per request, and notices per page: 50 DOIs have far fewer than 1,000 notices (Crossref's page limit).
 DOIS_PER_REQUEST = 50
 ROWS = 1_000

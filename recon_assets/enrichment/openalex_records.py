@@ -26,6 +26,7 @@ import pandas as pd
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
 
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.table_docs import declared_columns
 
 # The fields requested with `select` (OpenAlex bills by request, not by field, but smaller pages are faster).
 SELECT_FIELDS = (
@@ -183,12 +184,7 @@ def _cut(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-# Columns of the openalex_works table, in order (recon_assets/sql/openalex_works.sql).
-OPENALEX_WORK_COLUMNS = (
-    "research_area", "doi", "status", "error", "openalex_id", "openalex_doi", "title", "type", "publication_year",
-    "cited_by_count", "counts_by_year", "citation_percentile_low", "citation_percentile_high", "is_retracted",
-    "is_retraction_notice", "referenced_works", "primary_topic", "abstract", "fetched_at",
-)
+OPENALEX_WORK_COLUMNS = declared_columns("openalex_works")
 # Titles of retraction notices ("Retraction Note: ...", "Retraction—...", "Notice of Retraction ..."): the
 # notice is a current document about another paper, though OpenAlex sets is_retracted on some of them
 # (seen on the real records: W4381149761 "Retraction Note: Data-driven EUR ...", type article).
