@@ -108,3 +108,16 @@ def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
         con.execute(f'ALTER TABLE {table} ADD COLUMN "{column}" {types[column]}')
     _log.warning(f"table {table} migrated: added columns {missing} (NULL in the rows kept from before)")
     return missing
+
+
+def replace_table_from_query(con: duckdb.DuckDBPyConnection, table: str, query: str, params: Sequence[object] = ()) -> None:
+    """Recreate `table` from `recon_assets/sql/<table>.sql` and fill it with the rows of the SELECT in
+    `recon_assets/sql/<query>.sql` (bound `params`), matched by column name, in one transaction: rows shaped by joins
+    and groupings stay in DuckDB.
+
+    Raises:
+        duckdb.Error: the query failed or a row breaks the table's types or keys; the transaction is rolled back.
+    """
+    with transaction(con):
+        con.execute(load_sql(table))
+        con.execute(f"INSERT INTO {table} BY NAME {load_sql(query)}", list(params))
