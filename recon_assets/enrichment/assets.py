@@ -303,10 +303,10 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
         report = crossref.check(requested["doi"], context.log)
         upsert(con, "crossref_cache", crossref_records.cache_rows(report.results, checked_at=datetime.now(timezone.utc)))
-        wanted = requested[["doi"]].drop_duplicates()
-        cache = con.execute("SELECT doi, notice_dois, checked_at FROM crossref_cache JOIN wanted USING (doi)").df()
         errors = {check.doi: redact(check.error) for check in report.results if check.status == crossref_records.ERROR}
-        rows = crossref_records.retraction_rows(requested, cache, errors)
+        rows = con.execute(
+            load_sql("crossref_retraction_rows"), [requested["research_area"].tolist(), requested["doi"].tolist(), list(errors), list(errors.values())]
+        ).df()
         replace_partitions(con, "crossref_retractions", rows, areas)
         metadata = table_description_metadata(
             con, "crossref_retractions",
