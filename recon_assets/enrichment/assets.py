@@ -79,7 +79,6 @@ def openalex_works(
         report = openalex.fetch(due, context.log, budget)
         record_usage(con, day=now.date(), run_id=context.run.run_id, asset="openalex_works", list_calls=budget.spent, requests=report.requests)
         upsert(con, "openalex_cache", cache_rows(report.results, fetched_at=report.fetched_at or now))
-        cache = con.execute("SELECT doi, status, work, fetched_at FROM openalex_cache JOIN wanted USING (doi)").df()
         # Redacted again where it is stored: an error text may come from any library or server.
         errors = {result.doi: redact(result.error) for result in report.results if result.status == ERROR}
         errors |= {doi: redact(f"not fetched: {report.budget_spent}") for doi in report.unfetched}
@@ -88,7 +87,10 @@ def openalex_works(
             for texts in (errors, mismatches):
                 if doi in texts:
                     texts[doi] = f"{texts[doi]}; {why}"
-        rows = openalex_rows(requested, cache, errors, mismatches)
+        paired = con.execute(load_sql("openalex_work_rows"), [
+            requested["research_area"].tolist(), requested["doi"].tolist(), list(errors), list(errors.values()), list(mismatches), list(mismatches.values()),
+        ]).df()
+        rows = openalex_rows(paired)
         replace_partitions(con, "openalex_works", rows, areas)
         metadata = table_description_metadata(
             con, "openalex_works",
