@@ -25,7 +25,7 @@ from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.shared.storage import replace_partitions, transaction, upsert
+from recon_assets.shared.storage import create_tables, replace_partitions, transaction, upsert
 
 ENRICHMENT = dict(
     deps=[publications, publication_research_areas],
@@ -68,8 +68,7 @@ def openalex_works(
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     with duckdb.get_connection() as con:
-        con.execute(load_sql("openalex_cache"))
-        con.execute(load_sql("openalex_works"))
+        create_tables(con, "openalex_cache", "openalex_works")
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
         wanted = requested[["doi"]].drop_duplicates()
         dropped = drop_unusable_cache_rows(con, wanted)
@@ -174,8 +173,7 @@ def openalex_citing_works(
     now = datetime.now(timezone.utc)
     ttl = timedelta(days=config.ttl_days)
     with duckdb.get_connection() as con:
-        for table in ("openalex_cache", "openalex_citing_cache", "openalex_citing_works"):
-            con.execute(load_sql(table))
+        create_tables(con, "openalex_cache", "openalex_citing_cache", "openalex_citing_works")
         budget = run_allowance(con, day=now.date(), daily_list_calls=openalex.daily_list_calls, run_cap=config.max_list_calls_per_run)
         targets = con.execute(load_sql("citing_works_targets"), [areas]).df()
         dropped = drop_unusable_cache_rows(con, targets.loc[targets["cited_kind"] == "dataset", ["cited_doi"]].rename(columns={"cited_doi": "doi"}))
@@ -300,8 +298,7 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
     successfully (offline: not checked), so an offline run or a Crossref failure never loses a notice."""
     areas = list(context.partition_keys)
     with duckdb.get_connection() as con:
-        con.execute(load_sql("crossref_cache"))
-        con.execute(load_sql("crossref_retractions"))
+        create_tables(con, "crossref_cache", "crossref_retractions")
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
         report = crossref.check(requested["doi"], context.log)
         upsert(con, "crossref_cache", crossref_records.cache_rows(report.results, checked_at=datetime.now(timezone.utc)))
@@ -343,8 +340,7 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     with duckdb.get_connection() as con:
-        for table in ("crossref_cache", "crossref_record_cache", "crossref_relations"):
-            con.execute(load_sql(table))
+        create_tables(con, "crossref_cache", "crossref_record_cache", "crossref_relations")
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
         reports: list[crossref_records.RecordReport] = []
 

@@ -11,7 +11,7 @@ import duckdb
 import pandas as pd
 
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.table_docs import TABLE_DOCS
+from recon_assets.table_docs import DECLARING_FILES, TABLE_DOCS, declared_column_docs
 
 _log = logging.getLogger(__name__)
 
@@ -63,6 +63,27 @@ def upsert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> No
     """
     with transaction(con):
         _insert(con, table, rows, verb="INSERT OR REPLACE")
+
+
+def create_tables(con: duckdb.DuckDBPyConnection, *sql_names: str) -> None:
+    """Run each `recon_assets/sql/<name>.sql` in turn: the tables it declares are created when missing and their
+    columns' meanings (`COMMENT ON COLUMN`) set. A file that fails on a table an older version wrote (`CREATE TABLE IF
+    NOT EXISTS` keeps it as it was, and the comment on a column it lacks fails) runs again once the tables it declares
+    are migrated (`migrate`).
+
+    Raises:
+        StaleSchemaError: see `migrate`.
+        duckdb.Error: a file failed otherwise.
+    """
+    for name in sql_names:
+        try:
+            con.execute(load_sql(name))
+        except duckdb.Error:
+            declared = declared_column_docs(name) if name in DECLARING_FILES else {}
+            stored = {table for (table,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE NOT internal").fetchall()}
+            if not any([migrate(con, table) for table in declared if table in stored]):
+                raise
+            con.execute(load_sql(name))
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, verb: str = "INSERT") -> None:
