@@ -8,6 +8,7 @@ import logging
 from datetime import datetime, timezone
 from pathlib import Path
 
+import duckdb
 import httpx
 import pandas as pd
 import pytest
@@ -21,7 +22,6 @@ from recon_assets.enrichment.crossref import (
     FOUND,
     NOT_FOUND,
     OFFLINE,
-    RETRACTION_COLUMNS,
     CrossrefClient,
     RetractionCheck,
     UpdateNotice,
@@ -29,10 +29,11 @@ from recon_assets.enrichment.crossref import (
     notice_year,
     record_cache_rows,
     retraction_notices,
-    retraction_rows,
 )
 from recon_assets.enrichment.resources import CrossrefResource
 from recon_assets.enrichment.retries import RetryPolicy
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.table_docs import declared_columns
 from recon_assets.kg.doi import canonical_doi
 
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
@@ -205,15 +206,18 @@ CHECKED_AT = datetime(2026, 3, 1, tzinfo=timezone.utc)
         ([(PAPER, [NOTICE], CHECKED_AT)], {PAPER: OFFLINE}, [("floods", PAPER, CHECKED, [NOTICE], None, CHECKED_AT)]),
         ([(PAPER, [], CHECKED_AT)], {}, [("floods", PAPER, CHECKED, [], None, CHECKED_AT)]),
         # never checked: an error row with this run's reason and no check time, never "no notice"
-        ([], {PAPER: OFFLINE}, [("floods", PAPER, ERROR, [], OFFLINE, pd.NaT)]),
-        ([], {}, [("floods", PAPER, ERROR, [], "not checked", pd.NaT)]),
+        ([], {PAPER: OFFLINE}, [("floods", PAPER, ERROR, [], OFFLINE, None)]),
+        ([], {}, [("floods", PAPER, ERROR, [], "not checked", None)]),
     ],
 )
 def test_retraction_rows_come_from_the_cache(cache, errors, expected):
-    requested = pd.DataFrame({"research_area": ["floods"], "doi": [PAPER]})
-    rows = retraction_rows(requested, pd.DataFrame(cache, columns=["doi", "notice_dois", "checked_at"]), errors)
-    assert rows.columns.tolist() == list(RETRACTION_COLUMNS)
-    assert [tuple(row) for row in rows.itertuples(index=False)] == expected
+    with duckdb.connect() as con:
+        con.execute(load_sql("crossref_cache"))
+        if cache:  # executemany refuses an empty list
+            con.executemany("INSERT INTO crossref_cache VALUES (?, ?, ?, NULL)", cache)
+        cursor = con.execute(load_sql("crossref_retraction_rows"), [["floods"], [PAPER], list(errors), list(errors.values())])
+        assert [column for column, *_ in cursor.description] == list(declared_columns("crossref_retractions"))
+        assert cursor.fetchall() == expected
 
 
 def test_cache_rows_keep_only_successful_checks_with_their_update_notices():
@@ -334,3 +338,20 @@ def test_offline_records_make_no_request():
         report = CrossrefResource(offline=True).records(["10.5555/12345678"], logging.getLogger("test"))
     assert not route.called and report.requests == 0
     assert [(check.status, check.error) for check in report.results] == [(ERROR, OFFLINE)]
+
+
+def test_sample_run_retraction_rows_are_what_the_python_merge_gave(sample_run):
+    """The SQL path writes the rows the pandas merge of the requested DOIs, crossref_cache and the run's errors wrote:
+    one per publication DOI of each area, checked with the cache's notices and check time when it holds the DOI,
+    else error with the run's reason (the sample run is offline: Crossref is never asked)."""
+    areas = [area for (area,) in sample_run.query("SELECT DISTINCT research_area FROM crossref_retractions")]
+    requested = sample_run.query(load_sql("publication_dois_in_research_areas"), [areas])
+    cache = {doi: (notices, checked_at) for doi, notices, checked_at in sample_run.query("SELECT doi, notice_dois, checked_at FROM crossref_cache")}
+    stored = sample_run.query("SELECT * FROM crossref_retractions ORDER BY research_area, doi")
+
+    expected = [
+        (area, doi, CHECKED, cache[doi][0], None, cache[doi][1]) if doi in cache else (area, doi, ERROR, [], OFFLINE, None)
+        for area, doi in requested
+    ]
+    assert len(areas) > 5 and len(stored) > 50
+    assert stored == expected

@@ -3,6 +3,7 @@
 import json
 from datetime import datetime, timezone
 
+import duckdb
 import pandas as pd
 import pyalex
 import pytest
@@ -15,6 +16,8 @@ from recon_assets.enrichment.openalex_records import (
     rebuild_abstract,
     work_columns,
 )
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.table_docs import declared_columns
 
 from recon_assets_tests.fake_openalex import real_works
 
@@ -87,22 +90,28 @@ def test_work_columns_of_a_real_work():
 def test_openalex_rows_one_per_requested_doi_from_cache_or_error():
     fetched = datetime(2026, 3, 1, tzinfo=timezone.utc)
     requested = pd.DataFrame({
-        "research_area": ["floods", "floods", "wildfires", "wildfires"],
-        "doi": ["10.3390/rs12081239", "10.9999/missing", "10.3390/rs12081239", "10.9999/failed"],
-    })
-    cache = pd.DataFrame([
-        ("10.3390/rs12081239", "found", json.dumps(WORKS["W3015860713"]), fetched),
-        ("10.9999/missing", "not_found", None, fetched),
-    ], columns=["doi", "status", "work", "fetched_at"])
-    rows = openalex_rows(requested, cache, {"10.9999/failed": "HTTP 503 Service Unavailable from /works"})
+        "research_area": ["floods", "floods", "wildfires", "wildfires", "wildfires"],
+        "doi": ["10.3390/rs12081239", "10.9999/missing", "10.3390/rs12081239", "10.9999/failed", "10.9999/other"],
+    })  # in the order publication_dois_in_research_areas.sql gives them: by area, then DOI
+    with duckdb.connect() as con:
+        con.execute(load_sql("openalex_cache"))
+        con.executemany("INSERT INTO openalex_cache VALUES (?, ?, ?, ?)", [
+            ("10.3390/rs12081239", "found", json.dumps(WORKS["W3015860713"]), fetched),
+            ("10.9999/missing", "not_found", None, fetched),
+        ])
+        paired = con.execute(load_sql("openalex_work_rows"), [
+            requested["research_area"].tolist(), requested["doi"].tolist(),
+            ["10.9999/failed"], ["HTTP 503 Service Unavailable from /works"], ["10.9999/other"], ["answered with W1 (10.9999/another)"],
+        ]).df()
+    rows = openalex_rows(paired)
     assert rows.columns.tolist() == list(OPENALEX_WORK_COLUMNS)
     assert rows[["research_area", "doi", "status"]].values.tolist() == [
         ["floods", "10.3390/rs12081239", "found"], ["floods", "10.9999/missing", "not_found"],
-        ["wildfires", "10.3390/rs12081239", "found"], ["wildfires", "10.9999/failed", "error"],
+        ["wildfires", "10.3390/rs12081239", "found"], ["wildfires", "10.9999/failed", "error"], ["wildfires", "10.9999/other", "mismatch"],
     ]
-    assert rows["cited_by_count"].tolist()[::2] == [159, 159]
-    assert rows["error"].isna().tolist() == [True, True, True, False]
-    assert rows.loc[3, "error"] == "HTTP 503 Service Unavailable from /works"
+    assert rows["cited_by_count"].tolist()[:3:2] == [159, 159]
+    assert rows["error"].isna().tolist() == [True, True, True, False, False]
+    assert rows.loc[3, "error"] == "HTTP 503 Service Unavailable from /works" and rows.loc[4, "error"] == "answered with W1 (10.9999/another)"
     assert pd.isna(rows.loc[1, "cited_by_count"]) and rows.loc[1, "fetched_at"] == fetched
 
 
@@ -119,3 +128,26 @@ def test_openalex_rows_one_per_requested_doi_from_cache_or_error():
 )
 def test_citation_percentile(work, expected):
     assert citation_percentile(work) == pytest.approx(expected) if expected[0] is not None else citation_percentile(work) == expected
+
+
+def test_sample_run_openalex_works_rows_are_what_the_python_merge_gave(sample_run):
+    """The SQL pairing writes the rows the pandas merge of the requested DOIs with openalex_cache wrote: one per
+    publication DOI of each area; a cached DOI has the cache's status and fetch time and its work's columns, any
+    other DOI is an error or mismatch row with its text and no fetch time."""
+    areas = [area for (area,) in sample_run.query("SELECT DISTINCT research_area FROM openalex_works")]
+    requested = sample_run.query(load_sql("publication_dois_in_research_areas"), [areas])
+    cache = {doi: rest for doi, *rest in sample_run.query("SELECT doi, status, CAST(work AS VARCHAR), fetched_at FROM openalex_cache")}
+    columns = list(declared_columns("openalex_works"))
+    stored = [dict(zip(columns, row)) for row in sample_run.query("SELECT * FROM openalex_works ORDER BY research_area, doi")]
+
+    assert [(row["research_area"], row["doi"]) for row in stored] == requested and len(areas) > 5
+    found = 0
+    for row in stored:
+        if row["doi"] in cache:
+            status, work, fetched_at = cache[row["doi"]]
+            columns_of_work = work_columns(json.loads(work)) if status == "found" else {}
+            found += status == "found"
+            assert {**row, **columns_of_work, "status": status, "error": None, "fetched_at": fetched_at} == row
+        else:
+            assert row["status"] in ("error", "mismatch") and row["error"] and row["fetched_at"] is None and row["openalex_id"] is None
+    assert found > 20

@@ -11,8 +11,6 @@ import pytest
 
 from recon_assets.kg.ingest import ingest_export
 from recon_assets.kg.typed_tables import (
-    build_citations,
-    build_dataset_publication_edges,
     build_datasets,
     build_publications,
     build_research_areas,
@@ -20,6 +18,7 @@ from recon_assets.kg.typed_tables import (
     node_index,
 )
 from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.storage import replace_table, replace_table_from_query
 
 LATEST = 2027
 RS = "10.3390/rs12081239"
@@ -256,37 +255,48 @@ def merged() -> pd.DataFrame:
     )
 
 
-def relationships(*rows: tuple[str, str, str]) -> pd.DataFrame:
-    return pd.DataFrame(rows, columns=["relationship_id", "start_id", "end_id"])
-
-
 def test_node_index(merged: pd.DataFrame) -> None:
     assert node_index(merged, "publication_id").to_dict() == {"1": RS, "2": RS, "3": "10.1000/b", "4": "kg:g-4"}
 
 
-def test_build_dataset_publication_edges(merged: pd.DataFrame) -> None:
-    dataset_of = pd.Series({"10": "kg:airs", "11": "kg:airs", "12": "kg:gpm"})
-    uses = relationships(("r2", "2", "10"), ("r1", "1", "10"), ("r3", "1", "12"), ("r4", "3", "11"))
+def typed_kg(publication_rows: pd.DataFrame, relationships: list[tuple[str, str, str, str]]) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB holding the typed `publication_rows`, datasets kg:airs (nodes 10, 11) and kg:gpm (node 12), and
+    kg_relationships `relationships` (id, type, start node, end node), lines numbered from 1."""
+    con = duckdb.connect()
+    con.execute(load_sql("kg_snapshot"))
+    rows = [(rid, number, rel_type, start, end) for number, (rid, rel_type, start, end) in enumerate(relationships, start=1)]
+    con.executemany("INSERT INTO kg_relationships VALUES (?, ?, ?, ?, ?, '{}')", rows)
+    replace_table(con, "publications", publication_rows)
+    dataset_nodes = [("10", {"globalId": "airs"}), ("11", {"globalId": "airs"}), ("12", {"globalId": "gpm"})]
+    replace_table(con, "datasets", build_datasets(typed_nodes("Dataset", "dataset_nodes", dataset_nodes)))
+    return con
 
-    frame = build_dataset_publication_edges(uses, node_index(merged, "publication_id"), dataset_of)
 
-    assert records(frame, ["dataset_id", "publication_id", "relationship_ids"]) == [
-        {"dataset_id": "kg:airs", "publication_id": "10.1000/b", "relationship_ids": ["r4"]},
-        {"dataset_id": "kg:airs", "publication_id": RS, "relationship_ids": ["r1", "r2"]},  # merged publication: one edge
-        {"dataset_id": "kg:gpm", "publication_id": RS, "relationship_ids": ["r3"]},
+def test_dataset_publication_edges_rows(merged: pd.DataFrame) -> None:
+    uses = [("r2", "USES_DATASET", "2", "10"), ("r1", "USES_DATASET", "1", "10"), ("r3", "USES_DATASET", "1", "12"),
+            ("r4", "USES_DATASET", "3", "11"), ("c1", "CITES", "4", "3")]
+    with typed_kg(merged, uses) as con:
+        replace_table_from_query(con, "dataset_publication_edges", "dataset_publication_edges_rows")
+        edges = con.execute("SELECT * FROM dataset_publication_edges").fetchall()
+
+    assert edges == [
+        ("kg:airs", "10.1000/b", ["r4"]),
+        ("kg:airs", RS, ["r1", "r2"]),  # merged publication: one edge
+        ("kg:gpm", RS, ["r3"]),
     ]
 
 
-def test_build_citations(merged: pd.DataFrame) -> None:
-    cites = relationships(("c1", "1", "2"), ("c2", "3", "1"), ("c3", "3", "2"), ("c4", "4", "3"))
+def test_publication_citations_rows(merged: pd.DataFrame) -> None:
+    cites = [("c1", "CITES", "1", "2"), ("c2", "CITES", "3", "1"), ("c3", "CITES", "3", "2"), ("c4", "CITES", "4", "3"),
+             ("r1", "USES_DATASET", "1", "10")]
+    with typed_kg(merged, cites) as con:
+        con.execute(load_sql("kg_citation_pairs"))
+        replace_table_from_query(con, "publication_citations", "publication_citations_rows")
+        citations = con.execute("SELECT * FROM publication_citations").fetchall()
+        pairs = con.execute("SELECT relationship_id, citing_publication_id, cited_publication_id FROM kg_citation_pairs ORDER BY 1").fetchall()
 
-    frame, self_citations = build_citations(cites, node_index(merged, "publication_id"))
-
-    assert self_citations == 1  # 1 -> 2 became RS -> RS after the merge
-    assert records(frame, ["citing_publication_id", "cited_publication_id", "relationship_ids"]) == [
-        {"citing_publication_id": "10.1000/b", "cited_publication_id": RS, "relationship_ids": ["c2", "c3"]},
-        {"citing_publication_id": "kg:g-4", "cited_publication_id": "10.1000/b", "relationship_ids": ["c4"]},
-    ]
+    assert ("c1", RS, RS) in pairs and len(pairs) == 4  # 1 -> 2 became RS -> RS after the merge: a self-citation, left out
+    assert citations == [("10.1000/b", RS, ["c2", "c3"]), ("kg:g-4", "10.1000/b", ["c4"])]
 
 
 def test_build_research_areas(merged: pd.DataFrame) -> None:
@@ -404,18 +414,15 @@ def test_each_doi_less_publication_sharing_a_global_id_keeps_its_own_edge(tmp_pa
     with duckdb.connect() as con:
         ingest_export(con, path, "test")
         merged = build_publications(con.execute(load_sql("publication_nodes")).df(), latest_year=LATEST)
-        datasets = build_datasets(con.execute(load_sql("dataset_nodes")).df())
-        uses = con.execute(load_sql("relationships_of_type"), ["USES_DATASET"]).df()
-
-    edges = build_dataset_publication_edges(uses, node_index(merged, "publication_id"), node_index(datasets, "dataset_id"))
+        replace_table(con, "publications", merged)
+        replace_table(con, "datasets", build_datasets(con.execute(load_sql("dataset_nodes")).df()))
+        replace_table_from_query(con, "dataset_publication_edges", "dataset_publication_edges_rows")
+        edges = con.execute("SELECT * FROM dataset_publication_edges").fetchall()
 
     assert records(merged, ["publication_id", "title", "year"]) == [
         {"publication_id": "kg-node:1", "title": "Dust", "year": 2001}, {"publication_id": "kg-node:2", "title": "Rain", "year": 2015},
     ]
-    assert records(edges, ["dataset_id", "publication_id", "relationship_ids"]) == [
-        {"dataset_id": "kg:g-d", "publication_id": "kg-node:1", "relationship_ids": ["10"]},
-        {"dataset_id": "kg:g-d", "publication_id": "kg-node:2", "relationship_ids": ["11"]},
-    ]
+    assert edges == [("kg:g-d", "kg-node:1", ["10"]), ("kg:g-d", "kg-node:2", ["11"])]
 
 
 GRAPHML_YEAR = (
@@ -451,3 +458,32 @@ def test_a_bracketed_or_one_element_list_year_is_that_year_in_every_format(tmp_p
     frame = ingested_publications(tmp_path, name, content)
 
     assert records(frame, ["year", "year_issue"]) == [{"year": 1988, "year_issue": None}]
+
+
+def test_edges_and_citations_built_in_duckdb_are_the_rows_pandas_built(sample_run) -> None:
+    """dataset_publication_edges and publication_citations of the sample run are the rows the earlier pandas path gave:
+    each relationship's ends mapped through the typed tables' node_ids, self-citations dropped, relationship ids listed
+    in order per pair, pairs sorted."""
+
+    def frame(sql: str, columns: list[str]) -> pd.DataFrame:
+        return pd.DataFrame(sample_run.query(sql), columns=columns)
+
+    def of(table: str, id_column: str) -> pd.Series:
+        return node_index(frame(f"SELECT {id_column}, node_ids FROM {table}", [id_column, "node_ids"]), id_column)
+
+    def grouped(relationships: pd.DataFrame, keys: list[str]) -> list[tuple]:
+        ordered = relationships.dropna(subset=keys).sort_values("relationship_id")
+        lists = ordered.groupby(keys, sort=True)["relationship_id"].agg(list).reset_index()
+        return [tuple(row) for row in lists.itertuples(index=False)]
+
+    relationships = frame("SELECT relationship_id, rel_type, start_id, end_id FROM kg_relationships", ["relationship_id", "rel_type", "start_id", "end_id"])
+    publication_of, dataset_of = of("publications", "publication_id"), of("datasets", "dataset_id")
+    uses = relationships[relationships["rel_type"] == "USES_DATASET"]
+    uses = uses.assign(dataset_id=uses["end_id"].map(dataset_of), publication_id=uses["start_id"].map(publication_of))
+    cites = relationships[relationships["rel_type"] == "CITES"]
+    cites = cites.assign(citing_publication_id=cites["start_id"].map(publication_of), cited_publication_id=cites["end_id"].map(publication_of))
+    cites = cites[cites["citing_publication_id"] != cites["cited_publication_id"]]
+
+    assert len(uses) > 50 and len(cites) > 50
+    assert sample_run.query("SELECT * FROM dataset_publication_edges") == grouped(uses, ["dataset_id", "publication_id"])
+    assert sample_run.query("SELECT * FROM publication_citations") == grouped(cites, ["citing_publication_id", "cited_publication_id"])

@@ -22,7 +22,7 @@ from recon_assets.reliability.settings import LabelThresholds, ScoringSettings
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import terminal_text
 from recon_assets.shared.paths import database_path
-from recon_assets.table_docs import TABLE_DOCS
+from recon_assets.table_docs import declared_columns
 from recon_assets.verdicts.critic import VerdictRules
 
 
@@ -84,7 +84,7 @@ def explain_doi(doi: str, database: Path) -> int:
         return _fail(f"{database} holds no scores yet ({str(error).splitlines()[0]}): run `recon run` first")
     except duckdb.Error as error:  # e.g. locked by a running `recon run`, or not a DuckDB file
         return _fail(f"cannot read {database}: {type(error).__name__}: {str(error).splitlines()[0]}")
-    missing = [column for column in TABLE_DOCS["edge_reliability"] if column not in rows.columns]
+    missing = [column for column in declared_columns("edge_reliability") if column not in rows.columns]
     if missing:
         return _fail(
             f"edge_reliability in {database} was written by another version of recon_assets (missing columns {missing}): "

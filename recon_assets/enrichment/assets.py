@@ -25,7 +25,7 @@ from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.shared.storage import replace_partitions, transaction, upsert
+from recon_assets.shared.storage import create_tables, replace_partitions, transaction, upsert
 
 ENRICHMENT = dict(
     deps=[publications, publication_research_areas],
@@ -68,8 +68,7 @@ def openalex_works(
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     with duckdb.get_connection() as con:
-        con.execute(load_sql("openalex_cache"))
-        con.execute(load_sql("openalex_works"))
+        create_tables(con, "openalex_cache", "openalex_works")
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
         wanted = requested[["doi"]].drop_duplicates()
         dropped = drop_unusable_cache_rows(con, wanted)
@@ -79,7 +78,6 @@ def openalex_works(
         report = openalex.fetch(due, context.log, budget)
         record_usage(con, day=now.date(), run_id=context.run.run_id, asset="openalex_works", list_calls=budget.spent, requests=report.requests)
         upsert(con, "openalex_cache", cache_rows(report.results, fetched_at=report.fetched_at or now))
-        cache = con.execute("SELECT doi, status, work, fetched_at FROM openalex_cache JOIN wanted USING (doi)").df()
         # Redacted again where it is stored: an error text may come from any library or server.
         errors = {result.doi: redact(result.error) for result in report.results if result.status == ERROR}
         errors |= {doi: redact(f"not fetched: {report.budget_spent}") for doi in report.unfetched}
@@ -88,7 +86,10 @@ def openalex_works(
             for texts in (errors, mismatches):
                 if doi in texts:
                     texts[doi] = f"{texts[doi]}; {why}"
-        rows = openalex_rows(requested, cache, errors, mismatches)
+        paired = con.execute(load_sql("openalex_work_rows"), [
+            requested["research_area"].tolist(), requested["doi"].tolist(), list(errors), list(errors.values()), list(mismatches), list(mismatches.values()),
+        ]).df()
+        rows = openalex_rows(paired)
         replace_partitions(con, "openalex_works", rows, areas)
         metadata = table_description_metadata(
             con, "openalex_works",
@@ -172,8 +173,7 @@ def openalex_citing_works(
     now = datetime.now(timezone.utc)
     ttl = timedelta(days=config.ttl_days)
     with duckdb.get_connection() as con:
-        for table in ("openalex_cache", "openalex_citing_cache", "openalex_citing_works"):
-            con.execute(load_sql(table))
+        create_tables(con, "openalex_cache", "openalex_citing_cache", "openalex_citing_works")
         budget = run_allowance(con, day=now.date(), daily_list_calls=openalex.daily_list_calls, run_cap=config.max_list_calls_per_run)
         targets = con.execute(load_sql("citing_works_targets"), [areas]).df()
         dropped = drop_unusable_cache_rows(con, targets.loc[targets["cited_kind"] == "dataset", ["cited_doi"]].rename(columns={"cited_doi": "doi"}))
@@ -298,15 +298,14 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
     successfully (offline: not checked), so an offline run or a Crossref failure never loses a notice."""
     areas = list(context.partition_keys)
     with duckdb.get_connection() as con:
-        con.execute(load_sql("crossref_cache"))
-        con.execute(load_sql("crossref_retractions"))
+        create_tables(con, "crossref_cache", "crossref_retractions")
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
         report = crossref.check(requested["doi"], context.log)
         upsert(con, "crossref_cache", crossref_records.cache_rows(report.results, checked_at=datetime.now(timezone.utc)))
-        wanted = requested[["doi"]].drop_duplicates()
-        cache = con.execute("SELECT doi, notice_dois, checked_at FROM crossref_cache JOIN wanted USING (doi)").df()
         errors = {check.doi: redact(check.error) for check in report.results if check.status == crossref_records.ERROR}
-        rows = crossref_records.retraction_rows(requested, cache, errors)
+        rows = con.execute(
+            load_sql("crossref_retraction_rows"), [requested["research_area"].tolist(), requested["doi"].tolist(), list(errors), list(errors.values())]
+        ).df()
         replace_partitions(con, "crossref_retractions", rows, areas)
         metadata = table_description_metadata(
             con, "crossref_retractions",
@@ -341,8 +340,7 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     with duckdb.get_connection() as con:
-        for table in ("crossref_cache", "crossref_record_cache", "crossref_relations"):
-            con.execute(load_sql(table))
+        create_tables(con, "crossref_cache", "crossref_record_cache", "crossref_relations")
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
         reports: list[crossref_records.RecordReport] = []
 

@@ -30,18 +30,13 @@ from recon_assets.enrichment.openalex_client import BudgetSpent, describe, short
 from recon_assets.enrichment.openalex_records import OpenAlexCitingWork, citation_percentile, invalid_reason, rebuild_abstract
 from recon_assets.kg.authors import citation_tag
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.table_docs import declared_columns
 
 FETCHED, NONE, NOT_IN_OPENALEX, NOT_ASKED = "fetched", "none", "not_in_openalex", "not_asked"
 # How many reasons of invalid returned works `fetch_citing` keeps (for the asset's metadata and log).
 MAX_INVALID_EXAMPLES = 5
 CITING_STATUSES = (FETCHED, NONE, NOT_IN_OPENALEX, NOT_ASKED)
-# Columns of the openalex_citing_works table, in order (recon_assets/sql/openalex_citing_works.sql).
-CITING_WORK_COLUMNS = (
-    "research_area", "cited_doi", "cited_kind", "cited_openalex_id", "status", "note", "citing_openalex_id", "citing_doi",
-    "citing_title", "citing_type", "citing_year", "citing_date", "citing_cited_by_count", "citing_counts_by_year",
-    "citing_percentile_low", "citing_percentile_high", "citing_is_retracted", "citing_citation", "citing_abstract",
-    "selections", "fetched_at",
-)
+CITING_WORK_COLUMNS = declared_columns("openalex_citing_works")
 
 
 def citing_record(work: Mapping[str, Any]) -> dict[str, Any]:

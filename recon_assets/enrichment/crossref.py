@@ -23,7 +23,7 @@ filters, REST API documentation "Filters"); a DOI with a ',' cannot be written i
 result saying so.
 
 Only successful answers are kept (`cache_rows`: crossref_cache; `record_cache_rows`: crossref_record_cache): an
-offline run or a Crossref error never replaces what an earlier check found (`retraction_rows`).
+offline run or a Crossref error never replaces what an earlier check found (recon_assets/sql/crossref_retraction_rows.sql).
 """
 
 from __future__ import annotations
@@ -50,8 +50,6 @@ DEFAULT_BASE_URL = "https://api.crossref.org"
 DEFAULT_DEADLINE_SECONDS = 120.0
 CHECKED, ERROR = "checked", "error"
 OFFLINE = "offline: Crossref not checked"
-# Columns of the crossref_retractions table, in order (recon_assets/sql/crossref_retractions.sql).
-RETRACTION_COLUMNS = ("research_area", "doi", "status", "notice_dois", "error", "checked_at")
 # DOIs per request, and notices per page: 50 DOIs have far fewer than 1,000 notices (Crossref's page limit).
 DOIS_PER_REQUEST = 50
 ROWS = 1_000
@@ -334,31 +332,6 @@ def record_cache_rows(results: Iterable[RecordCheck], *, checked_at: datetime) -
         for check in results if check.status != ERROR
     ]
     return pd.DataFrame(rows, columns=["doi", "status", "record", "checked_at"])
-
-
-def retraction_rows(requested: pd.DataFrame, cache: pd.DataFrame, errors: Mapping[str, str]) -> pd.DataFrame:
-    """One crossref_retractions row per requested (research_area, doi): `checked` with the notices and
-    checked_at of its last successful check when the cache holds the DOI, else `error` with this run's
-    error text (no notices, checked_at NULL): never checked is not "not retracted".
-
-    Args:
-        requested: columns research_area, doi (canonical).
-        cache: crossref_cache rows (doi, notice_dois, checked_at).
-        errors: {doi: error text} of this run, for DOIs the cache does not hold.
-
-    Returns:
-        DataFrame with the columns of `RETRACTION_COLUMNS`, in `requested` order.
-    """
-    by_doi = {row.doi: row for row in cache.itertuples(index=False)}
-    rows = []
-    for area, doi in zip(requested["research_area"], requested["doi"]):
-        cached = by_doi.get(doi)
-        if cached is None:
-            rows.append((area, doi, ERROR, [], errors.get(doi, "not checked"), None))
-        else:
-            rows.append((area, doi, CHECKED, list(cached.notice_dois), None, cached.checked_at))
-    frame = pd.DataFrame(rows, columns=list(RETRACTION_COLUMNS))
-    return frame.assign(checked_at=pd.to_datetime(frame["checked_at"], utc=True))
 
 
 def _is_transient(error: BaseException) -> bool:

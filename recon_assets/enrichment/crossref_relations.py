@@ -27,6 +27,7 @@ import pandas as pd
 
 from recon_assets.enrichment.crossref import ERROR, FOUND, NOT_FOUND, RecordReport
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.table_docs import declared_columns
 
 COMMENT_RELATIONS = ("is-comment-on", "has-comment")
 REPLY_RELATIONS = ("is-reply-to", "has-reply")
@@ -36,11 +37,7 @@ FOLLOWED_RELATIONS = (*COMMENT_RELATIONS, *REPLY_RELATIONS)
 UPDATED_BY = "updated-by"
 # Works away from the KG publication whose records are asked for: a comment on it (1), a reply to that comment (2).
 RELATION_HOPS = 2
-# Columns of the crossref_relations table, in order (recon_assets/sql/crossref_relations.sql).
-RELATION_COLUMNS = (
-    "research_area", "doi", "record_doi", "record_type", "record_title", "record_year", "relation", "update_type",
-    "other_id", "other_id_type", "asserted_by", "other_type", "other_title", "other_year", "checked_at",
-)
+RELATION_COLUMNS = declared_columns("crossref_relations")
 # Crossref types of the works of an open peer-review discussion: a preprint under discussion and the reports on it.
 DISCUSSION_TYPES = ("posted-content", "peer-review")
 # A Copernicus interactive-discussion item: an author (AC), referee (RC), community (CC), editor (EC) or short (SC)

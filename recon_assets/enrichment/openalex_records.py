@@ -26,6 +26,7 @@ import pandas as pd
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
 
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.table_docs import declared_columns
 
 # The fields requested with `select` (OpenAlex bills by request, not by field, but smaller pages are faster).
 SELECT_FIELDS = (
@@ -183,12 +184,7 @@ def _cut(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-# Columns of the openalex_works table, in order (recon_assets/sql/openalex_works.sql).
-OPENALEX_WORK_COLUMNS = (
-    "research_area", "doi", "status", "error", "openalex_id", "openalex_doi", "title", "type", "publication_year",
-    "cited_by_count", "counts_by_year", "citation_percentile_low", "citation_percentile_high", "is_retracted",
-    "is_retraction_notice", "referenced_works", "primary_topic", "abstract", "fetched_at",
-)
+OPENALEX_WORK_COLUMNS = declared_columns("openalex_works")
 # Titles of retraction notices ("Retraction Note: ...", "Retraction—...", "Notice of Retraction ..."): the
 # notice is a current document about another paper, though OpenAlex sets is_retracted on some of them
 # (seen on the real records: W4381149761 "Retraction Note: Data-driven EUR ...", type article).
@@ -282,36 +278,20 @@ def unusable_cache_rows(cache: pd.DataFrame) -> dict[str, str]:
     return unusable
 
 
-def openalex_rows(
-    requested: pd.DataFrame, cache: pd.DataFrame, errors: Mapping[str, str], mismatches: Mapping[str, str] | None = None
-) -> pd.DataFrame:
-    """One `openalex_works` row per requested (research_area, doi): from the cache when it holds the DOI, else a
-    `mismatch` row (a lookup answered with another DOI's work) or an `error` row, with the fetch's text.
+def openalex_rows(requested: pd.DataFrame) -> pd.DataFrame:
+    """The `openalex_works` rows of the requested DOIs as recon_assets/sql/openalex_work_rows.sql pairs them with the
+    cache: a found work's columns read from its JSON (`work_columns`), the other rows as the query gives them.
 
     Args:
-        requested: columns research_area, doi (canonical).
-        cache: openalex_cache rows (doi, status found / not_found, work as JSON text or NULL, fetched_at), every work
-            valid (`unusable_cache_rows` finds those that are not).
-        errors: {doi: error text} of this fetch, for DOIs the cache does not hold.
-        mismatches: {doi: what the lookup answered with} of this fetch, for DOIs the cache does not hold.
+        requested: columns research_area, doi, status (found / not_found from the cache, else mismatch or error), error,
+            work (JSON text of a found work, every one valid: `unusable_cache_rows` finds those that are not), fetched_at.
 
     Returns:
         DataFrame with the columns of `OPENALEX_WORK_COLUMNS`, in `requested` order.
     """
-    by_doi = {row.doi: row for row in cache.itertuples(index=False)}
-    mismatches = mismatches or {}
     rows = []
-    for area, doi in zip(requested["research_area"], requested["doi"]):
-        row = dict.fromkeys(OPENALEX_WORK_COLUMNS) | {"research_area": area, "doi": doi}
-        cached = by_doi.get(doi)
-        if cached is None and doi in mismatches:
-            row |= {"status": "mismatch", "error": mismatches[doi]}
-        elif cached is None:
-            row |= {"status": "error", "error": errors.get(doi, "not fetched")}
-        else:
-            row |= {"status": cached.status, "fetched_at": cached.fetched_at}
-            if cached.status == "found":
-                work = json.loads(cached.work) if isinstance(cached.work, str) else cached.work
-                row |= work_columns(work)
-        rows.append(row)
+    for row in requested.itertuples(index=False):
+        stored = {"research_area": row.research_area, "doi": row.doi, "status": row.status, "error": row.error, "fetched_at": row.fetched_at}
+        work = work_columns(json.loads(row.work)) if row.status == "found" else {}
+        rows.append(dict.fromkeys(OPENALEX_WORK_COLUMNS) | stored | work)
     return pd.DataFrame(rows, columns=list(OPENALEX_WORK_COLUMNS))

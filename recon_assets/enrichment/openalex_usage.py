@@ -13,12 +13,12 @@ from datetime import date, datetime, timezone
 import duckdb
 
 from recon_assets.enrichment.openalex_client import ListCallBudget
-from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.storage import create_tables
 
 
 def spent_on(con: duckdb.DuckDBPyConnection, day: date) -> dict[str, int]:
     """{asset: list calls spent on `day` (UTC), all runs}; creates the openalex_usage table when missing."""
-    con.execute(load_sql("openalex_usage"))
+    create_tables(con, "openalex_usage")
     return dict(con.execute("SELECT asset, sum(list_calls)::BIGINT FROM openalex_usage WHERE day = ? GROUP BY asset ORDER BY asset", [day]).fetchall())
 
 
@@ -37,7 +37,7 @@ def record_usage(con: duckdb.DuckDBPyConnection, *, day: date, run_id: str, asse
     sent nothing (offline, all cached) writes no row."""
     if not (list_calls or requests):
         return
-    con.execute(load_sql("openalex_usage"))
+    create_tables(con, "openalex_usage")
     con.execute(
         "INSERT INTO openalex_usage VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (day, run_id, asset) DO UPDATE SET "
         "list_calls = openalex_usage.list_calls + excluded.list_calls, requests = openalex_usage.requests + excluded.requests, "

@@ -49,7 +49,7 @@ from recon_assets.reliability.signals import citation_centrality
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata, table_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
-from recon_assets.shared.storage import replace_partitions, replace_table, upsert
+from recon_assets.shared.storage import create_tables, replace_partitions, replace_table, upsert
 
 # The judge's source and its cue file: editing a cue re-judges even when JUDGE_VERSION was not bumped.
 _JUDGE_CODE = code_version(offline_judge, cues, text_embedding, citing_pairs, disputes, files=[cues.CUES_FILE])
@@ -119,8 +119,7 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
     notice's), so a past as_of sees only what was published by then."""
     areas = list(context.partition_keys)
     with duckdb.get_connection() as con:
-        for table in ("recorded_disputes", "openalex_citing_works", "crossref_relations"):
-            con.execute(load_sql(table))
+        create_tables(con, "recorded_disputes", "openalex_citing_works", "crossref_relations")
         citing = con.execute(load_sql("citing_titles"), [areas]).df()
         titled = disputes_from_titles(citing.drop(columns="research_area").drop_duplicates(["cited_publication_id", "citing_key"]))
         entries = con.execute(load_sql("crossref_dispute_entries"), [areas]).df()
@@ -218,8 +217,7 @@ def coherence_judgements(
             "coherence_judgements", "coherence_judgement_runs", "text_embeddings", "dataset_evidence_edges", "openalex_citing_works",
             "llm_judgements", "recorded_disputes",
         )
-        for table in tables:
-            con.execute(load_sql(table))
+        create_tables(con, *tables)
         digests = con.execute(load_sql("judge_input_digests"), [areas]).df().set_index("research_area")
         reasons = _rejudge_reasons(con, areas, settings, digests["inputs_md5"])
         if not llm_offline:

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION, VERDICTS, PairTexts, pair_digest
+from recon_assets.table_docs import declared_columns
 
 KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 CANDIDATE_COLUMNS: dict[str, str] = {
@@ -73,11 +74,7 @@ LLM_JUDGEMENT_COLUMNS: dict[str, str] = {
     "triage_reasons": "Why the pair was worth asking ('; '-joined); empty when triage left it out.",
     "judged_at": "When the answer was received (UTC); NULL when failed or not sent.",
 }
-CACHE_COLUMNS = [
-    "older_publication_id", "newer_publication_id", "dataset_id", "model", "prompt_version", "input_sha256", "judge",
-    "verdict", "coherence", "rationale", "evidence", "request_id", "pairs_in_request", "prompt_tokens",
-    "completion_tokens", "latency_ms", "judged_at",
-]
+CACHE_COLUMNS = list(declared_columns("llm_judgements"))
 # Label thresholds on reliability: settings.LabelThresholds.superseded_reliability and VerdictRules.reliable.
 DEFAULT_RELIABILITY_THRESHOLDS = (0.35, 0.40)
 # Decimal thresholds meet binary floats: 0.6 - 0.5 < 0.1 in floating point, so comparisons allow this much.

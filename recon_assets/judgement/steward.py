@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.paths import is_pseudo_file
+from recon_assets.table_docs import declared_columns
 
 STEWARD_FILE = Path(__file__).resolve().parents[1] / "reference" / "steward_judgements.csv"
 STEWARD_COLUMNS: dict[str, str] = {
@@ -58,11 +59,7 @@ MAX_RATIONALE_CHARACTERS = 1_000
 # supersession at most.
 VERDICT_COHERENCE = {"SUPPORTED": (0.5, 1.0), "CONTRADICTED": (0.0, 0.5), "SUPERSEDED": (0.0, 0.5)}
 STEWARD_VERDICTS = ("SUPPORTED", "CONTRADICTED", "SUPERSEDED")
-# Column names of the resolved rows (recon_assets/sql/steward_judgements.sql).
-RESOLVED_COLUMNS = (
-    "line", "scope", "dataset", "publication_doi", "newer_doi", "verdict", "coherence", "rationale", "steward", "judged_on",
-    "status", "reason", "dataset_id", "publication_id", "newer_publication_id",
-)
+RESOLVED_COLUMNS = declared_columns("steward_judgements")
 
 
 class StewardJudgement(BaseModel):

@@ -7,8 +7,6 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.kg.ingest import current_snapshot_id, ingest_export
 from recon_assets.kg.typed_tables import (
-    build_citations,
-    build_dataset_publication_edges,
     build_datasets,
     build_publications,
     build_research_areas,
@@ -17,7 +15,7 @@ from recon_assets.kg.typed_tables import (
 from recon_assets.kg.resources import KgExportSource
 from recon_assets.shared.metadata import column_schema, table_metadata
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.shared.storage import replace_table
+from recon_assets.shared.storage import replace_table, replace_table_from_query
 
 OWNERS = ["team:recon"]
 KG = dict(group_name="kg", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
@@ -99,9 +97,8 @@ def datasets(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.Ma
 def dataset_publication_edges(duckdb: DuckDBResource) -> dg.MaterializeResult:
     """One row per Dataset→Publication edge (the KG's Publication-[:USES_DATASET]->Dataset, merged publications merged)."""
     with duckdb.get_connection() as con:
-        uses = con.execute(load_sql("relationships_of_type"), ["USES_DATASET"]).df()
-        frame = build_dataset_publication_edges(uses, _node_index(con, "publications", "publication_id"), _node_index(con, "datasets", "dataset_id"))
-        replace_table(con, "dataset_publication_edges", frame)
+        replace_table_from_query(con, "dataset_publication_edges", "dataset_publication_edges_rows")
+        uses = con.execute("SELECT count(*) FROM kg_relationships WHERE rel_type = 'USES_DATASET'").fetchone()[0]
         metadata = table_metadata(
             con, "dataset_publication_edges",
             lineage={
@@ -110,16 +107,18 @@ def dataset_publication_edges(duckdb: DuckDBResource) -> dg.MaterializeResult:
                 "relationship_ids": [("kg_snapshot", "relationship_id")],
             },
         )
-    return dg.MaterializeResult(metadata={**metadata, "uses_dataset_relationships": len(uses)})
+    return dg.MaterializeResult(metadata={**metadata, "uses_dataset_relationships": uses})
 
 
 @dg.asset(deps=[publications], **KG)
 def publication_citations(duckdb: DuckDBResource) -> dg.MaterializeResult:
     """Distinct citing → cited publication pairs from the KG's CITES relationships."""
     with duckdb.get_connection() as con:
-        cites = con.execute(load_sql("relationships_of_type"), ["CITES"]).df()
-        frame, self_citations = build_citations(cites, _node_index(con, "publications", "publication_id"))
-        replace_table(con, "publication_citations", frame)
+        con.execute(load_sql("kg_citation_pairs"))
+        replace_table_from_query(con, "publication_citations", "publication_citations_rows")
+        cites, self_citations = con.execute(
+            "SELECT count(*), count(*) FILTER (citing_publication_id = cited_publication_id) FROM kg_citation_pairs"
+        ).fetchone()
         metadata = table_metadata(
             con, "publication_citations",
             lineage={
@@ -129,7 +128,7 @@ def publication_citations(duckdb: DuckDBResource) -> dg.MaterializeResult:
             },
         )
     return dg.MaterializeResult(
-        metadata={**metadata, "cites_relationships": len(cites), "dropped_self_citations_after_merge": self_citations}
+        metadata={**metadata, "cites_relationships": cites, "dropped_self_citations_after_merge": self_citations}
     )
 
 
@@ -150,12 +149,6 @@ def publication_research_areas(duckdb: DuckDBResource) -> dg.MaterializeResult:
         )
         per_area = dict(con.execute("SELECT research_area, count(*) FROM publication_research_areas GROUP BY 1 ORDER BY 1").fetchall())
     return dg.MaterializeResult(metadata={**metadata, "publications_per_research_area": per_area})
-
-
-def _node_index(con: duckdb.DuckDBPyConnection, table: str, id_column: str) -> pd.Series:
-    """KG node id -> `table`'s id (`node_index`), reading only those two columns: the whole publications table,
-    abstracts included, took 2.5 s to read at v1.2.0 size, for each asset that needed the index."""
-    return node_index(con.sql(f"SELECT {id_column}, node_ids FROM {table}").df(), id_column)
 
 
 def research_areas_from_kg(con: duckdb.DuckDBPyConnection, publications: pd.DataFrame) -> pd.DataFrame:

@@ -33,7 +33,7 @@ from recon_assets.kg.export_reader import (
 )
 from recon_assets.kg.schema import RELATIONSHIP_TYPES
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.shared.storage import transaction
+from recon_assets.shared.storage import create_tables, transaction
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def ingest_export(
     fmt = detect_format(path)
     before = path.stat()
     size_bytes = before.st_size
-    con.execute(load_sql("kg_snapshot"))
+    create_tables(con, "kg_snapshot")
     # The file is hashed in a thread while it is read (hashlib and file reads release the GIL). Only a file of
     # the current snapshot's size can be that snapshot, so only then is the hash awaited before reading.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kg-sha256") as pool:

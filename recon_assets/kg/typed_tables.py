@@ -2,7 +2,9 @@
 
 Publications are merged by canonical DOI (nodes that differ only in DOI spelling are one publication);
 a node without a DOI is a publication of its own, even when another DOI-less node has the same globalId (see
-`publication_keys`). Every node id stays traceable through `node_ids`.
+`publication_keys`). Every node id stays traceable through `node_ids`. The relationships between the typed rows
+(dataset_publication_edges, publication_citations) are joined and grouped in DuckDB, through those `node_ids`
+(recon_assets/sql/dataset_publication_edges_rows.sql, kg_citation_pairs.sql, publication_citations_rows.sql).
 """
 
 from __future__ import annotations
@@ -85,7 +87,7 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
     with_year = frame[year_columns].sort_values(year_columns[:4], ascending=[True, True, False, True])
     dated = with_year.dropna(subset=["year"]).groupby("publication_id").head(1).set_index("publication_id")
     publications.loc[dated.index, ["year", "year_raw", "year_issue"]] = dated[["year", "year_raw", "year_issue"]]
-    # First non-empty author list in the group's order (a Python function per group took 1.5 s at v1.2.0 size).
+    # First non-empty author list in the group's order.
     named = frame[frame["has_authors"]].groupby("publication_id", sort=True)["authors"].first()
     publications["authors"] = [names if isinstance(names, list) else [] for names in named.reindex(publications.index)]
     publications["pagerank"] = grouped["pagerank"].max()
@@ -134,7 +136,7 @@ def publication_keys(dois: pd.Series, global_ids: pd.Series, node_ids: pd.Series
 def lists_by_key(frame: pd.DataFrame, keys: list[str], value: str) -> pd.DataFrame:
     """`frame[value]` gathered into one list per distinct `keys`, in frame order within each: the same values as
     `frame.groupby(keys, sort=True)[value].agg(list).reset_index()` (rows with a missing key left out), without
-    pandas' Python call per group - 1.9 s for the 138,000 publications of v1.2.0, 2.5 s for its 208,000 citations.
+    pandas' Python call per group.
 
     Returns:
         columns `keys` (object dtype) and `value` (lists), sorted by `keys`.
@@ -188,41 +190,6 @@ def node_index(table: pd.DataFrame, id_column: str) -> pd.Series:
     """Map KG node id -> the typed table's id, from its `node_ids` lists."""
     exploded = table[[id_column, "node_ids"]].explode("node_ids")
     return pd.Series(exploded[id_column].to_numpy(), index=exploded["node_ids"].to_numpy())
-
-
-def build_dataset_publication_edges(uses: pd.DataFrame, publication_of: pd.Series, dataset_of: pd.Series) -> pd.DataFrame:
-    """One row per (dataset, publication) pair from Publication-USES_DATASET->Dataset relationships, written Dataset→Publication.
-
-    Args:
-        uses: columns relationship_id, start_id (Publication node), end_id (Dataset node).
-        publication_of / dataset_of: node id -> publication_id / dataset_id (see `node_index`).
-
-    Returns:
-        columns dataset_id, publication_id, relationship_ids (list[str]: several when merged publication
-        nodes used the same dataset), sorted.
-    """
-    frame = uses.assign(publication_id=uses["start_id"].map(publication_of), dataset_id=uses["end_id"].map(dataset_of))
-    edges = lists_by_key(frame.sort_values("relationship_id"), ["dataset_id", "publication_id"], "relationship_id")
-    return edges.rename(columns={"relationship_id": "relationship_ids"})
-
-
-def build_citations(cites: pd.DataFrame, publication_of: pd.Series) -> tuple[pd.DataFrame, int]:
-    """Distinct citing → cited publication pairs from CITES relationships.
-
-    A citation between two nodes that merged into one publication becomes a self-citation and is dropped
-    (it says nothing about either paper); `self_citation` in the second return value counts them.
-
-    Returns:
-        (citations with columns citing_publication_id, cited_publication_id, relationship_ids; number of dropped self-citations)
-    """
-    frame = cites.assign(
-        citing_publication_id=cites["start_id"].map(publication_of), cited_publication_id=cites["end_id"].map(publication_of)
-    )
-    self_citations = frame["citing_publication_id"] == frame["cited_publication_id"]
-    citations = lists_by_key(
-        frame[~self_citations].sort_values("relationship_id"), ["citing_publication_id", "cited_publication_id"], "relationship_id"
-    )
-    return citations.rename(columns={"relationship_id": "relationship_ids"}), int(self_citations.sum())
 
 
 def build_research_areas(areas: pd.DataFrame, publication_of: pd.Series, publication_ids: pd.Series) -> pd.DataFrame:

@@ -7,12 +7,9 @@ import pandas as pd
 
 from recon_assets.lifecycle.cmr import RETIRED_PROGRESS, release_dates
 from recon_assets.lifecycle.versions import PARALLEL, STANDARD, SUCCESSOR, parse_version, successors, version_sort_key
+from recon_assets.table_docs import declared_columns
 
-COLUMNS = [
-    "dataset_id", "family", "version_text", "version_sort", "status", "version_source", "version_issue",
-    "successor_dataset_id", "successor_family", "successor_version", "superseded", "superseded_since", "collection_progress",
-    "succession_basis", "evidence",
-]
+COLUMNS = list(declared_columns("dataset_lineage"))
 # succession_basis values, most authoritative first.
 CMR_COLLECTION_PROGRESS, CURATED, INFERRED = "cmr_collection_progress", "curated", "inferred"
 

@@ -28,7 +28,7 @@ from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
-from recon_assets.shared.storage import replace_partitions
+from recon_assets.shared.storage import create_tables, replace_partitions
 
 
 @dg.asset(
@@ -65,7 +65,7 @@ def edge_reliability(
             as_of=as_of_date, snapshot_id=current_snapshot_id(con), scoring_settings=config.model_dump_json(),
             scored_at=datetime.now(timezone.utc),
         )
-        con.execute(load_sql("edge_reliability"))
+        create_tables(con, "edge_reliability")
         replace_partitions(con, "edge_reliability", rows, areas)
         metadata = table_description_metadata(con, "edge_reliability", lineage=EDGE_RELIABILITY_LINEAGE)
         add_partition_metadata(

@@ -11,7 +11,7 @@ import duckdb
 import pandas as pd
 
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.table_docs import TABLE_DOCS
+from recon_assets.table_docs import DECLARING_FILES, TABLE_DOCS, declared_column_docs
 
 _log = logging.getLogger(__name__)
 
@@ -65,6 +65,27 @@ def upsert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> No
         _insert(con, table, rows, verb="INSERT OR REPLACE")
 
 
+def create_tables(con: duckdb.DuckDBPyConnection, *sql_names: str) -> None:
+    """Run each `recon_assets/sql/<name>.sql` in turn: the tables it declares are created when missing and their
+    columns' meanings (`COMMENT ON COLUMN`) set. A file that fails on a table an older version wrote (`CREATE TABLE IF
+    NOT EXISTS` keeps it as it was, and the comment on a column it lacks fails) runs again once the tables it declares
+    are migrated (`migrate`).
+
+    Raises:
+        StaleSchemaError: see `migrate`.
+        duckdb.Error: a file failed otherwise.
+    """
+    for name in sql_names:
+        try:
+            con.execute(load_sql(name))
+        except duckdb.Error:
+            declared = declared_column_docs(name) if name in DECLARING_FILES else {}
+            stored = {table for (table,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE NOT internal").fetchall()}
+            if not any([migrate(con, table) for table in declared if table in stored]):
+                raise
+            con.execute(load_sql(name))
+
+
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, verb: str = "INSERT") -> None:
     """Insert the table's columns of `rows` (extra working columns of the frame are not stored), after adding the
     documented columns an older version's table lacks (`migrate`).
@@ -108,3 +129,16 @@ def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
         con.execute(f'ALTER TABLE {table} ADD COLUMN "{column}" {types[column]}')
     _log.warning(f"table {table} migrated: added columns {missing} (NULL in the rows kept from before)")
     return missing
+
+
+def replace_table_from_query(con: duckdb.DuckDBPyConnection, table: str, query: str, params: Sequence[object] = ()) -> None:
+    """Recreate `table` from `recon_assets/sql/<table>.sql` and fill it with the rows of the SELECT in
+    `recon_assets/sql/<query>.sql` (bound `params`), matched by column name, in one transaction: rows shaped by joins
+    and groupings stay in DuckDB.
+
+    Raises:
+        duckdb.Error: the query failed or a row breaks the table's types or keys; the transaction is rolled back.
+    """
+    with transaction(con):
+        con.execute(load_sql(table))
+        con.execute(f"INSERT INTO {table} BY NAME {load_sql(query)}", list(params))

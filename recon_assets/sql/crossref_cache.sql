@@ -11,3 +11,10 @@ CREATE TABLE IF NOT EXISTS crossref_cache (
 -- Tables written before update notices were kept have no `updates` column: add it (NULL on their rows, which a
 -- later successful check fills), so an existing database keeps its retraction notices.
 ALTER TABLE crossref_cache ADD COLUMN IF NOT EXISTS updates JSON;
+
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- (recon_assets/table_docs.py).
+COMMENT ON COLUMN crossref_cache.doi IS 'Canonical DOI (one row per DOI), kept across runs.';
+COMMENT ON COLUMN crossref_cache.notice_dois IS 'DOIs of the Crossref retraction notices pointing at it at its last successful check.';
+COMMENT ON COLUMN crossref_cache.checked_at IS 'When Crossref last answered for it (UTC); an offline run or a Crossref error leaves the row as it was.';
+COMMENT ON COLUMN crossref_cache.updates IS 'JSON [{notice_doi, update_type, year, title}]: every update notice pointing at it (correction, erratum, retraction, ...), year the later of the update''s date and the notice''s publication; NULL for a check made before update notices were kept.';

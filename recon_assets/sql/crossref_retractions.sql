@@ -11,3 +11,12 @@ CREATE TABLE IF NOT EXISTS crossref_retractions (
 );
 -- Tables written before crossref_cache existed had checked_at NOT NULL.
 ALTER TABLE crossref_retractions ALTER COLUMN checked_at DROP NOT NULL;
+
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- (recon_assets/table_docs.py).
+COMMENT ON COLUMN crossref_retractions.research_area IS 'Partition: research area of the publication.';
+COMMENT ON COLUMN crossref_retractions.doi IS 'Canonical DOI of the publication.';
+COMMENT ON COLUMN crossref_retractions.status IS 'checked (crossref_cache holds a successful check), or error: never checked successfully (see error; offline: not checked).';
+COMMENT ON COLUMN crossref_retractions.notice_dois IS 'DOIs of Crossref retraction notices pointing at this DOI (update-to type retraction); empty when none, when it is itself a notice, or when not checked.';
+COMMENT ON COLUMN crossref_retractions.error IS 'Why it is not checked: this run''s error (NULL when checked).';
+COMMENT ON COLUMN crossref_retractions.checked_at IS 'When Crossref last answered for this DOI (UTC); NULL when never.';

@@ -9,3 +9,11 @@ CREATE TABLE IF NOT EXISTS openalex_citing_cache (
     complete       BOOLEAN NOT NULL,
     fetched_at     TIMESTAMPTZ NOT NULL
 );
+
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- (recon_assets/table_docs.py).
+COMMENT ON COLUMN openalex_citing_cache.openalex_id IS 'OpenAlex id of the cited work (short, W123); one row per work, kept across runs.';
+COMMENT ON COLUMN openalex_citing_cache.cited_by_count IS 'OpenAlex''s citation count of the cited work when its citing works were fetched.';
+COMMENT ON COLUMN openalex_citing_cache.works IS 'JSON list of the citing works kept (id, DOI, title, type, year, date, cited_by_count, counts_by_year, percentile bounds, is_retracted, citation tag, abstract, selections); [] when OpenAlex has none.';
+COMMENT ON COLUMN openalex_citing_cache.complete IS 'All its citing works were asked for (cited at most per_work times, or not at all); false: the most cited, most recent and comment-titled ones only.';
+COMMENT ON COLUMN openalex_citing_cache.fetched_at IS 'When OpenAlex answered (UTC); asked again after the TTL, shortened by up to refresh_spread of it per work so refreshes spread out.';

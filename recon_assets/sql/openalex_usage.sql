@@ -9,3 +9,12 @@ CREATE TABLE IF NOT EXISTS openalex_usage (
     recorded_at TIMESTAMPTZ NOT NULL,
     PRIMARY KEY (day, run_id, asset)
 );
+
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- (recon_assets/table_docs.py).
+COMMENT ON COLUMN openalex_usage.day IS 'UTC day (OpenAlex''s daily budget resets at midnight UTC).';
+COMMENT ON COLUMN openalex_usage.run_id IS 'Dagster run that spent them.';
+COMMENT ON COLUMN openalex_usage.asset IS 'Asset that spent them (openalex_works, openalex_citing_works).';
+COMMENT ON COLUMN openalex_usage.list_calls IS 'OpenAlex list calls spent: a list or filter page 1, a search page 10, a single work 0.';
+COMMENT ON COLUMN openalex_usage.requests IS 'HTTP requests sent, single lookups and retries included.';
+COMMENT ON COLUMN openalex_usage.recorded_at IS 'When the row was last added to (UTC).';

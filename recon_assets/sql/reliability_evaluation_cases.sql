@@ -21,3 +21,26 @@ CREATE OR REPLACE TABLE reliability_evaluation_cases (
     label_source_url    VARCHAR,
     PRIMARY KEY (case_id, condition)
 );
+
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- (recon_assets/table_docs.py).
+COMMENT ON COLUMN reliability_evaluation_cases.labels_version IS 'Version of labelled_edges.csv.';
+COMMENT ON COLUMN reliability_evaluation_cases.case_id IS 'The case (labelled_edges.csv case_id).';
+COMMENT ON COLUMN reliability_evaluation_cases.class IS 'superseded_version, foundational, current_version, disputed or retracted (exclusive classes).';
+COMMENT ON COLUMN reliability_evaluation_cases.split IS 'tuning or held_out (fixed before any scoring).';
+COMMENT ON COLUMN reliability_evaluation_cases.independent IS 'The label shares no input with the scorer; false for the earlier circular cases (kept apart from the headline rates).';
+COMMENT ON COLUMN reliability_evaluation_cases.condition IS 'online or offline (reliability_evaluation.condition).';
+COMMENT ON COLUMN reliability_evaluation_cases.dataset_id IS 'The KG edge''s dataset; NULL when the KG has no such edge.';
+COMMENT ON COLUMN reliability_evaluation_cases.publication_id IS 'The KG edge''s publication; NULL when not found.';
+COMMENT ON COLUMN reliability_evaluation_cases.found IS 'The case matched a KG edge (canonical dataset and publication DOIs).';
+COMMENT ON COLUMN reliability_evaluation_cases.has_openalex_record IS 'Its publication has an OpenAlex record in this condition (online rates count only these).';
+COMMENT ON COLUMN reliability_evaluation_cases.label IS 'The label under the default setting.';
+COMMENT ON COLUMN reliability_evaluation_cases.reliability IS 'The reliability under the default setting.';
+COMMENT ON COLUMN reliability_evaluation_cases.flagged IS 'Labelled DECLINING or SUPERSEDED.';
+COMMENT ON COLUMN reliability_evaluation_cases.hit IS 'What the class expects: flagged for superseded_version and disputed, SUPERSEDED for retracted, not flagged for foundational and current_version (UNVERIFIED is not caught).';
+COMMENT ON COLUMN reliability_evaluation_cases.dominant_signal IS 'edge_reliability.dominant_signal of the edge.';
+COMMENT ON COLUMN reliability_evaluation_cases.negative_signals IS 'edge_reliability.negative_signals of the edge.';
+COMMENT ON COLUMN reliability_evaluation_cases.evidence IS 'edge_reliability.evidence of the edge.';
+COMMENT ON COLUMN reliability_evaluation_cases.reason IS 'The edge''s reason under the default setting in this condition.';
+COMMENT ON COLUMN reliability_evaluation_cases.label_source IS 'Where the label comes from: the archive notice, reference instruction, comment or retraction (quoted).';
+COMMENT ON COLUMN reliability_evaluation_cases.label_source_url IS 'The page the label source was read on.';

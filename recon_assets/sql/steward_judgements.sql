@@ -17,3 +17,21 @@ CREATE OR REPLACE TABLE steward_judgements (
     publication_id       VARCHAR,
     newer_publication_id VARCHAR
 );
+
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- (recon_assets/table_docs.py).
+COMMENT ON COLUMN steward_judgements.line IS 'Line of the steward file (recon_assets/reference/steward_judgements.csv; the header is line 1).';
+COMMENT ON COLUMN steward_judgements.scope IS 'pair (the newer work judged against the edge''s publication) or edge (the edge itself).';
+COMMENT ON COLUMN steward_judgements.dataset IS 'The dataset as the file names it: KG id (kg:...) or DOI.';
+COMMENT ON COLUMN steward_judgements.publication_doi IS 'DOI of the edge''s publication (canonical).';
+COMMENT ON COLUMN steward_judgements.newer_doi IS 'DOI of the newer work of a pair (canonical); NULL for an edge.';
+COMMENT ON COLUMN steward_judgements.verdict IS 'SUPPORTED, CONTRADICTED or SUPERSEDED.';
+COMMENT ON COLUMN steward_judgements.coherence IS 'The steward''s coherence on DOMAIN.md''s scale, in [0, 1].';
+COMMENT ON COLUMN steward_judgements.rationale IS 'The steward''s reason, quoted in the edge''s reason.';
+COMMENT ON COLUMN steward_judgements.steward IS 'Who judged; the judge is named steward/<steward>.';
+COMMENT ON COLUMN steward_judgements.judged_on IS 'When: the judgement applies to an as_of on or after this day only.';
+COMMENT ON COLUMN steward_judgements.status IS 'applies (takes precedence over every machine judge, from judged_on until a later judgement of the same pair or edge), no_such_edge (see reason), or rejected (a broken rule: see reason).';
+COMMENT ON COLUMN steward_judgements.reason IS 'Why the row does not apply; for a row a later-dated judgement of the same pair or edge replaces, from when; NULL otherwise.';
+COMMENT ON COLUMN steward_judgements.dataset_id IS 'The KG dataset it names; NULL when none.';
+COMMENT ON COLUMN steward_judgements.publication_id IS 'The KG publication of publication_doi; NULL when none.';
+COMMENT ON COLUMN steward_judgements.newer_publication_id IS 'The KG publication of newer_doi, or doi:<doi> when the KG lacks it; NULL for an edge.';

@@ -17,7 +17,7 @@ from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
-from recon_assets.shared.storage import replace_partitions, upsert
+from recon_assets.shared.storage import create_tables, replace_partitions, upsert
 from recon_assets.verdicts import critic, dataset_judgements, expansion
 from recon_assets.verdicts.critic import VERDICTS, VerdictRules
 from recon_assets.verdicts.dataset_judgements import (
@@ -55,8 +55,7 @@ def dataset_verdicts(
     rules = config
     now = datetime.now(timezone.utc)
     with duckdb.get_connection() as con:
-        for table in ("openalex_cache", "dataset_verdicts", "dataset_verdict_history"):
-            con.execute(load_sql(table))
+        create_tables(con, "openalex_cache", "dataset_verdicts", "dataset_verdict_history")
         edges = con.execute(load_sql("verdict_evidence"), [areas]).df()
         pairs = con.execute(load_sql("contradicting_pairs"), [areas]).df()
         disputes = con.execute(load_sql("dataset_disputes"), [areas, as_of_date.year]).df()

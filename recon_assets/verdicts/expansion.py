@@ -37,7 +37,7 @@ from recon_assets.kg.authors import citation_tag
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.years import parse_year
 from recon_assets.reliability.labels import UNVERIFIED
-from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.storage import create_tables
 from recon_assets.verdicts.critic import Edge, ExpansionRound, VerdictRules
 
 CACHE_SOURCE, ENRICHMENT_SOURCE = "OpenAlex cache", "OpenAlex citing works"
@@ -112,7 +112,7 @@ def enriched_citing_works(con: duckdb.DuckDBPyConnection, dataset_dois: Sequence
     Returns:
         {dataset DOI: CitingWorks}, one entry per DOI of `dataset_dois`.
     """
-    con.execute(load_sql("openalex_citing_works"))
+    create_tables(con, "openalex_citing_works")
     rows = con.execute(
         "SELECT DISTINCT ON (cited_doi, coalesce(citing_openalex_id, '')) * FROM openalex_citing_works "
         "WHERE cited_kind = 'dataset' AND list_contains(?, cited_doi) ORDER BY cited_doi, coalesce(citing_openalex_id, '')",

@@ -1,0 +1,43 @@
+"""Tables created from their declaring DDL, whose column comments an older version's table cannot take as it is."""
+
+import duckdb
+import pytest
+
+from recon_assets.shared.storage import StaleSchemaError, create_tables
+from recon_assets.table_docs import TABLE_DOCS
+
+OLDER_USAGE = "CREATE TABLE openalex_usage (day DATE, run_id VARCHAR, asset VARCHAR, requests BIGINT, recorded_at TIMESTAMPTZ)"
+
+
+def comments(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
+    return dict(con.execute("SELECT column_name, comment FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index", [table]).fetchall())
+
+
+def test_an_older_table_is_migrated_then_given_its_meanings():
+    with duckdb.connect() as con:
+        con.execute(OLDER_USAGE)
+        con.execute("INSERT INTO openalex_usage VALUES ('2026-11-30', 'r1', 'openalex_works', 12, now())")
+        create_tables(con, "openalex_usage")
+        assert con.execute("SELECT run_id, list_calls, requests FROM openalex_usage").fetchall() == [("r1", None, 12)]
+        stored = comments(con, "openalex_usage")  # the added column comes last: its place differs, not its meaning
+        assert stored == {column: TABLE_DOCS["openalex_usage"][column] for column in stored} and set(stored) == set(TABLE_DOCS["openalex_usage"])
+
+
+def test_an_older_table_with_an_unknown_column_is_refused_naming_it():
+    with duckdb.connect() as con:
+        con.execute(OLDER_USAGE.replace("requests BIGINT", "requests BIGINT, calls_left BIGINT"))
+        with pytest.raises(StaleSchemaError, match=r"table openalex_usage .* \(missing columns \['list_calls'\], unknown \['calls_left'\]\): it cannot be migrated"):
+            create_tables(con, "openalex_usage")
+
+
+def test_missing_tables_are_created_with_their_declared_meanings_and_a_rerun_changes_nothing():
+    with duckdb.connect() as con:
+        create_tables(con, "crossref_cache", "crossref_retractions")
+        create_tables(con, "crossref_cache", "crossref_retractions")
+        assert comments(con, "crossref_cache") == TABLE_DOCS["crossref_cache"]
+        assert comments(con, "crossref_retractions") == TABLE_DOCS["crossref_retractions"]
+
+
+def test_a_failure_that_is_not_an_older_table_is_raised_as_it_is():
+    with duckdb.connect() as con, pytest.raises(duckdb.CatalogException, match="kg_citation_pairs"):
+        create_tables(con, "publication_citations_rows")  # reads a view this database does not have
