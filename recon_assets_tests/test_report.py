@@ -123,7 +123,7 @@ def test_explain_shows_the_comparisons_that_decided_each_label(sample_run, capsy
     out = capsys.readouterr().out
     assert (
         "why DECLINING: not SUPERSEDED: no judged contradiction, judged supersession or standing dispute | not FOUNDATIONAL: "
-        "centrality 0.55 < 0.6 on evidence, field percentile 0.988 < 0.99, age 6 < 10 | negative signal superseded_version "
+        "centrality 0.55 < 0.6 on evidence, field percentile 0.989 < 0.99, age 6 < 10 | negative signal superseded_version "
         "-> DECLINING"
     ) in out
 
@@ -157,3 +157,12 @@ def test_explain_compares_with_the_thresholds_the_edge_was_scored_with(sample_ru
     )
     assert explain_doi("10.3390/rs12081239", database) == 0
     assert expected in capsys.readouterr().out
+
+
+def test_lineage_settings_keep_integers_as_integers():
+    """New-user finding: the verdict rules' integer settings printed as floats (min_edges 3.0) in the lineage."""
+    from recon_assets.report.render import _flat_settings
+
+    assert _flat_settings('{"min_edges": 3, "weights": {"centrality": 0.4}, "decay": "linear"}') == (
+        "min_edges 3, decay linear, weights.centrality 0.4"
+    )

@@ -26,7 +26,7 @@ from recon_assets.reliability.labels import (
     RELIABILITY_DECIMALS,
     label_edges,
 )
-from recon_assets.reliability.reasons import reliability_text
+from recon_assets.reliability.reasons import beside_bar, reliability_text
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.reliability.signals import EdgeSignals, age_years
 
@@ -137,6 +137,8 @@ def _missing(value: object) -> bool:
 
 
 def _compare(name: str, value: float, bar: float) -> str:
-    """'centrality 0.64 >= 0.6': the value with two decimals (three when two would show it on a bar it is below,
-    `reasons.reliability_text`), the comparison the rules make (value >= bar), the threshold as configured."""
-    return f"{name} {reliability_text(float(value), (bar,))} {'>=' if round(float(value), RELIABILITY_DECIMALS) >= bar else '<'} {bar:g}"
+    """'centrality 0.64 >= 0.6': the value as the reasons print it beside the same bar (a reliability as
+    `reasons.reliability_text`, any other value as `reasons.beside_bar`), the comparison the rules make, the threshold
+    as configured."""
+    text = reliability_text(float(value), (bar,)) if name == "reliability" else beside_bar(float(value), bar)
+    return f"{name} {text} {'>=' if round(float(value), RELIABILITY_DECIMALS) >= bar else '<'} {bar:g}"

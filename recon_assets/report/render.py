@@ -310,8 +310,9 @@ def _superseded_bar(lineage: pd.DataFrame) -> float | None:
 
 def _flat_settings(settings_json: str) -> str:
     """'weights.centrality 0.4, weights.recency 0.3, ..., decay linear': a stored settings JSON, one line."""
-    flat = pd.json_normalize(json.loads(settings_json)).iloc[0]
-    return ", ".join(f"{key} {value}" for key, value in flat.items())
+    flat = pd.json_normalize(json.loads(settings_json))
+    # Column by column: a row taken across columns would turn an integer setting into a float (3 -> 3.0).
+    return ", ".join(f"{key} {flat[key].iloc[0]}" for key in flat.columns)
 
 
 def _text(value: object) -> str:
