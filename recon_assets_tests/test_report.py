@@ -105,7 +105,10 @@ def test_kg_text_in_the_report_is_data_never_markup(sample_run, tmp_path):
         tmp_path / "hostile.duckdb",
         f"UPDATE publications SET title = '{HOSTILE_TITLE.replace(chr(39), chr(39) * 2)}' WHERE publication_id IN "
         "(SELECT publication_id FROM edge_reliability WHERE label = 'SUPERSEDED'); "
-        f"UPDATE dataset_verdicts SET staleness_reason = '{HOSTILE_REASON}' WHERE verdict = 'STALE'",
+        f"UPDATE dataset_verdicts SET staleness_reason = '{HOSTILE_REASON}' WHERE verdict = 'STALE'; "
+        # Hostile finding: NUL, SOH and ANSI colour codes from the KG reached the page as raw bytes.
+        "UPDATE dataset_verdicts SET contradiction_reason = 'nul' || chr(0) || 'byte' || chr(1) || chr(27) || '[31mred' "
+        "|| chr(27) || '[0m GRACE' WHERE verdict IN ('STALE', 'CONTRADICTED')",
     )
     with duckdb.connect(str(database), read_only=True) as con:
         data = gather_report(con, as_of=date.fromisoformat(AS_OF), run_id="hostile")
@@ -114,6 +117,7 @@ def test_kg_text_in_the_report_is_data_never_markup(sample_run, tmp_path):
     assert "<script" not in html and "<img src=x" not in html
     assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; {{ 7*7 }} {% raw %}" in html
     assert "&lt;img src=x onerror=alert(1)&gt; &amp; {{ config }}" in html
+    assert "nul byte red GRACE" in html and not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]", html)
     text = "".join(page.extract_text() for page in PdfReader(files.pdf).pages)
     assert "<script>alert('x')</script>" in text.replace("\n", " ") and "{{ config }}" in text
 

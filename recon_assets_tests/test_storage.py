@@ -3,7 +3,7 @@
 import duckdb
 import pytest
 
-from recon_assets.shared.storage import StaleSchemaError, create_tables
+from recon_assets.shared.storage import StaleSchemaError, create_tables, declared_types, migrate
 from recon_assets.table_docs import TABLE_DOCS
 
 OLDER_USAGE = "CREATE TABLE openalex_usage (day DATE, run_id VARCHAR, asset VARCHAR, requests BIGINT, recorded_at TIMESTAMPTZ)"
@@ -41,3 +41,14 @@ def test_missing_tables_are_created_with_their_declared_meanings_and_a_rerun_cha
 def test_a_failure_that_is_not_an_older_table_is_raised_as_it_is():
     with duckdb.connect() as con, pytest.raises(duckdb.CatalogException, match="kg_citation_pairs"):
         create_tables(con, "publication_citations_rows")  # reads a view this database does not have
+
+
+def test_an_older_table_whose_column_changed_type_is_refused_naming_it():
+    """Hostile finding: edge_reliability.reliability stored as VARCHAR by an older table was written into, and the
+    check after it failed with a pandas TypeError; the type is now compared before anything is written."""
+    with duckdb.connect() as con:
+        create_tables(con, "edge_reliability")
+        con.execute("ALTER TABLE edge_reliability ALTER COLUMN reliability TYPE VARCHAR")
+        declared = declared_types("edge_reliability")["reliability"]
+        with pytest.raises(StaleSchemaError, match=rf"column types differ: reliability VARCHAR \(this version: {declared}\)\): it cannot be migrated"):
+            migrate(con, "edge_reliability")

@@ -42,6 +42,7 @@ from recon_assets.report.figures import (
     label_distribution_png,
     reliability_histogram_png,
 )
+from recon_assets.shared.display import terminal_text
 
 TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("recon_assets.report", "templates"),
@@ -316,7 +317,9 @@ def _flat_settings(settings_json: str) -> str:
 
 
 def _text(value: object) -> str:
-    return "" if value is None or (not isinstance(value, (list, tuple)) and pd.isna(value)) else str(value)
+    """A cell's text: '' for a missing value; control characters from the KG or OpenAlex (NUL, escape sequences)
+    removed or replaced by a space, as on the console (`shared.display.terminal_text`)."""
+    return "" if value is None or (not isinstance(value, (list, tuple)) and pd.isna(value)) else terminal_text(value)
 
 
 def _join(*parts: object) -> str:

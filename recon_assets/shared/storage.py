@@ -3,6 +3,7 @@ replaced, and keyed rows upserted, in one transaction, so a re-run never duplica
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -105,30 +106,51 @@ def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
     the rows already there, which are kept. Returns the columns added ([] when none was missing).
 
     Raises:
-        StaleSchemaError: the table holds a column this version does not document, or its DDL does not create it
-            alone; the message names the columns that differ and what to do.
+        StaleSchemaError: the table holds a column this version does not document, a column of another type than
+            its DDL declares, or lacks one and its DDL does not create it alone; the message names the columns that
+            differ and what to do.
     """
-    columns = [name for name, *_ in con.execute(f"DESCRIBE {table}").fetchall()]
+    stored = {name: column_type for name, column_type, *_ in con.execute(f"DESCRIBE {table}").fetchall()}
     expected = list(TABLE_DOCS[table])
-    missing, extra = [c for c in expected if c not in columns], [c for c in columns if c not in expected]
-    if not missing and not extra:
-        return []
+    missing, extra = [c for c in expected if c not in stored], [c for c in stored if c not in expected]
     refused = (
         f"table {table} in this database was written by another version of recon_assets (missing columns {missing}, "
         f"unknown {extra})"
     )
     if extra:
         raise StaleSchemaError(f"{refused}: it cannot be migrated; use a new --db, or DROP TABLE {table} and run again")
-    with duckdb.connect() as probe:  # the DDL alone, in memory, gives each column's type
-        try:
-            probe.execute(load_sql(table))
-        except duckdb.Error as error:
-            raise StaleSchemaError(f"{refused}: its DDL cannot be read alone ({error}); use a new --db") from error
-        types = {name: column_type for name, column_type, *_ in probe.execute(f"DESCRIBE {table}").fetchall()}
+    try:
+        types = declared_types(table)
+    except (duckdb.Error, FileNotFoundError) as error:
+        if not missing:  # declared with other tables in one file (kg_snapshot.sql): no standalone DDL to compare with
+            return []
+        raise StaleSchemaError(f"{refused}: its DDL cannot be read alone ({error}); use a new --db") from error
+    retyped = {c: (stored[c], types[c]) for c in expected if c in stored and stored[c] != types[c]}
+    if retyped:
+        changes = ", ".join(f"{column} {old} (this version: {new})" for column, (old, new) in retyped.items())
+        raise StaleSchemaError(
+            f"table {table} in this database was written by another version of recon_assets (column types differ: "
+            f"{changes}): it cannot be migrated; use a new --db, or DROP TABLE {table} and run again"
+        )
     for column in missing:
         con.execute(f'ALTER TABLE {table} ADD COLUMN "{column}" {types[column]}')
-    _log.warning(f"table {table} migrated: added columns {missing} (NULL in the rows kept from before)")
+    if missing:
+        _log.warning(f"table {table} migrated: added columns {missing} (NULL in the rows kept from before)")
     return missing
+
+
+@functools.lru_cache(maxsize=None)
+def declared_types(table: str) -> dict[str, str]:
+    """{column: DuckDB type} of `table` as its DDL (`sql/<table>.sql`, package data) declares it, read from an
+    in-memory database (cached: the DDL does not change while the process runs).
+
+    Raises:
+        FileNotFoundError: no `sql/<table>.sql` (the table is declared in another file).
+        duckdb.Error: the DDL does not create the table alone.
+    """
+    with duckdb.connect() as probe:
+        probe.execute(load_sql(table))
+        return {name: column_type for name, column_type, *_ in probe.execute(f"DESCRIBE {table}").fetchall()}
 
 
 def replace_table_from_query(con: duckdb.DuckDBPyConnection, table: str, query: str, params: Sequence[object] = ()) -> None:
