@@ -11,6 +11,7 @@ import pytest
 from dagster._core.definitions.data_version import CachingStaleStatusResolver, StaleStatus
 from dagster._core.loader import LoadingContextForTest
 
+from recon_assets.kg import source_sensor
 from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID
 from recon_assets.kg.partitions import every_research_area_tags
@@ -108,6 +109,31 @@ def test_sensor_skips_a_missing_export_without_failing(refreshed, tmp_path):
     assert isinstance(result, dg.SkipReason)
     assert "does not exist: set RECON_KG_PATH" in result.skip_message
     assert context.cursor is None
+
+
+def test_sensor_skips_an_empty_export_a_link_loop_and_a_file_changed_while_hashed(refreshed, tmp_path, monkeypatch):
+    """Hostile findings: an empty file requested a refresh (the SHA-256 of nothing), a symbolic-link loop failed the
+    tick, and a file rewritten while it was hashed was recorded with its old size and time beside the new digest."""
+    empty = tmp_path / "empty.json"
+    empty.touch()
+    result, context = sensor_tick(refreshed, empty)
+    assert "is empty: no snapshot to ingest" in result.skip_message and context.cursor is None
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(loop)
+    result, _ = sensor_tick(refreshed, loop)
+    assert isinstance(result, dg.SkipReason) and "cannot be read" in result.skip_message
+    growing = tmp_path / "growing.json"
+    growing.write_bytes(SAMPLE_JSONL.read_bytes())
+
+    def hash_while_appending(path):
+        digest = file_sha256(path)
+        with path.open("ab") as file:
+            file.write(b"\n")
+        return digest
+
+    monkeypatch.setattr(source_sensor, "file_sha256", hash_while_appending)
+    result, context = sensor_tick(refreshed, growing)
+    assert "changed while it was hashed" in result.skip_message and context.cursor is None
 
 
 def test_changed_export_requests_a_refresh_whose_diff_says_what_changed_and_why(refreshed, tmp_path):

@@ -44,7 +44,9 @@ class LocalKgExport(KgExportSource):
     path: str
 
     def source(self) -> str:
-        return str(Path(self.path).expanduser().resolve())
+        """The file's absolute path as given (links not followed: naming a source must not fail, even on a
+        symbolic-link loop; reading it does, with a clear error)."""
+        return str(Path(self.path).expanduser().absolute())
 
     def fetch(self, log) -> KgExportFile:
         path = Path(self.path).expanduser().resolve()

@@ -62,20 +62,31 @@ def look_at_local_file(path: Path, seen: SourceCursor) -> tuple[SourceCursor, bo
     last look, whose digest is reused).
 
     Raises:
-        SourceUnavailable: the path does not exist, is not a regular file, or cannot be read.
+        SourceUnavailable: the path does not exist, cannot be resolved (a symbolic-link loop), is not a regular file,
+            is empty, cannot be read, or changed while it was hashed (the next tick looks again).
     """
+    source = str(path)
+    try:
+        path = path.expanduser().resolve()
+    except RuntimeError as error:  # pathlib's "Symlink loop from ..." (Python 3.11)
+        raise SourceUnavailable(f"KG source {source} cannot be read: {error}") from error
     source = str(path)
     try:
         stat = path.stat()
         if not path.is_file():
             raise SourceUnavailable(f"KG source {source} is not a regular file")
+        if stat.st_size == 0:
+            raise SourceUnavailable(f"KG source {source} is empty: no snapshot to ingest (is it still being written?)")
         if seen.source == source and (seen.size, seen.mtime_ns) == (stat.st_size, stat.st_mtime_ns) and seen.sha256:
             return seen, False
         digest = file_sha256(path)
+        after = path.stat()
     except FileNotFoundError as error:
         raise SourceUnavailable(f"KG source {source} does not exist: set RECON_KG_PATH to the export file") from error
     except OSError as error:
         raise SourceUnavailable(f"KG source {source} cannot be read: {redact(error)}") from error
+    if (after.st_size, after.st_mtime_ns) != (stat.st_size, stat.st_mtime_ns):
+        raise SourceUnavailable(f"KG source {source} changed while it was hashed: looking again at the next tick")
     return replace(seen, source=source, size=stat.st_size, mtime_ns=stat.st_mtime_ns, sha256=digest), True
 
 
@@ -116,7 +127,7 @@ def kg_source_sensor(context: dg.SensorEvaluationContext, kg_export: KgExportSou
     seen = SourceCursor.parse(context.cursor)
     try:
         if isinstance(kg_export, LocalKgExport):
-            now, hashed = look_at_local_file(Path(kg_export.path).expanduser().resolve(), seen)
+            now, hashed = look_at_local_file(Path(kg_export.path), seen)
             how = "hashed" if hashed else "size and modification time unchanged"
         elif isinstance(kg_export, HuggingFaceKgExport):
             now, how = look_at_hub(kg_export.filename, kg_export.revision, seen), "as reported by the hub"
