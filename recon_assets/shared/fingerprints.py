@@ -33,8 +33,9 @@ WRITE_TIME_COLUMNS = frozenset({"recorded_at", "judged_at", "scored_at", "evalua
 
 
 def table_digest(con: duckdb.DuckDBPyConnection, table: str, research_area: str | None = None) -> str:
-    """'<rows>:<sum of row hashes>' of `table` (only the rows of `research_area` when given), every column but
-    WRITE_TIME_COLUMNS hashed; 'absent' when the table does not exist."""
+    """'<rows>:<sum of row hashes>:<md5 of the column names>' of `table` (only the rows of `research_area` when
+    given), every column but WRITE_TIME_COLUMNS hashed; 'absent' when the table does not exist. The column names
+    count: a table written by another version (a column more or less) is never taken for the one recorded."""
     columns = [name for name, *_ in con.execute(
         "SELECT column_name FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index", [table]
     ).fetchall()]
@@ -43,7 +44,7 @@ def table_digest(con: duckdb.DuckDBPyConnection, table: str, research_area: str 
     hashed = ", ".join(f'"{name}"' for name in columns if name not in WRITE_TIME_COLUMNS)
     where, params = ("WHERE research_area = ?", [research_area]) if research_area is not None else ("", [])
     rows, hashes = con.execute(f"SELECT count(*), coalesce(sum(hash({hashed})), 0) FROM {table} {where}", params).fetchone()
-    return f"{rows}:{hashes}"
+    return f"{rows}:{hashes}:{hashlib.md5(','.join(columns).encode()).hexdigest()[:8]}"
 
 
 @dataclass(frozen=True)
