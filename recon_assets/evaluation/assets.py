@@ -9,7 +9,7 @@ import pandas as pd
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.evaluation.cases import LABELLED_EDGES, load_cases
-from recon_assets.evaluation.measure import MEASURES, evaluate, iter_headline
+from recon_assets.evaluation.measure import MEASURES, evaluate, iter_headline, targets_of
 from recon_assets.evaluation.metrics import measure_text
 from recon_assets.evaluation.pairs import LABELLED_PAIRS, PAIR_MEASURES, PUBLICATIONS, evaluate_pairs, judged_on_texts, load_pairs, pipeline_outcomes
 from recon_assets.judgement import cues
@@ -73,7 +73,15 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
         run = stage(context, con, reads=EVALUATION_READS, writes=["reliability_evaluation", "reliability_evaluation_cases"], as_of=as_of_date)
         skipped, why = run.skip_reason(con)
         if skipped:
-            return kept_table(context, con, run, skipped, preview_columns=preview, as_of=as_of_date.isoformat())
+            # the figures of the tables as they stand: the same metadata as when they were written
+            kept = kept_table(context, con, run, skipped, preview_columns=preview, as_of=as_of_date.isoformat())
+            measures = con.table("reliability_evaluation").df()
+            outcomes = con.table("reliability_evaluation_cases").df()
+            default = _most_frequent(con, "edge_reliability", "scoring_settings") or "{}"
+            return dg.MaterializeResult(
+                metadata={**kept.metadata, **_evaluation_figures(measures, outcomes, len(load_cases()), default)},
+                data_version=run.data_version,
+            )
         cases = load_cases()
         scoring = ScoringSettings.model_validate_json(_most_frequent(con, "edge_reliability", "scoring_settings") or "{}")
         rules = VerdictRules.model_validate_json(_most_frequent(con, "dataset_verdicts", "verdict_rules") or "{}")
@@ -103,22 +111,8 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
         metadata={
             **metadata,
             "computed": why,
-            "labels_version": version,
             "as_of": as_of_date.isoformat(),
-            "default_setting": scoring.model_dump_json(),
-            "cases": len(cases),
-            "cases_found_in_kg": int(result.cases.loc[result.cases["condition"] == "offline", "found"].sum()),
-            "cases_with_openalex_record": int(result.cases.loc[result.cases["condition"] == "online", "has_openalex_record"].sum()),
-            # numbers, so the UI plots them across runs: the default's value of each measure, with its counts
-            **{
-                name: number for key, row in _default_values(result.measures).items()
-                for name, number in rate_numbers(key, row["value"], row["numerator"], row["denominator"]).items()
-            },
-            "headline": dg.MetadataValue.md(_headline_markdown(result.measures)),
-            "targets": dg.MetadataValue.md(result.targets.to_markdown(index=False)),
-            "targets_met": int(result.targets["met"].fillna(False).sum()),
-            "targets_missed": int((result.targets["met"] == False).sum()),  # noqa: E712 - NA (unmeasured) is neither
-            "best_settings_by_roc_auc": dg.MetadataValue.md(_best_settings(result.measures).to_markdown(index=False)),
+            **_evaluation_figures(result.measures.assign(labels_version=version), result.cases, len(cases), scoring.model_dump_json()),
             "cases_preview": dg.MetadataValue.md(
                 result.cases[["case_id", "class", "condition", "found", "label", "hit"]].head(40).to_markdown(index=False)
             ),
@@ -195,6 +189,30 @@ def rate_numbers(name: str, value: float, numerator: float | None, denominator: 
     if not pd.isna(denominator):
         numbers |= {f"{name}/numerator": int(numerator), f"{name}/denominator": int(denominator)}
     return numbers
+
+
+def _evaluation_figures(measures: pd.DataFrame, cases: pd.DataFrame, labelled: int, default_setting: str) -> dict[str, object]:
+    """reliability_evaluation's figures from its measures and case outcomes (as computed, or as stored): the labels
+    version, the default setting (JSON), the number of `labelled` cases and how many were found and had an OpenAlex
+    record, each default measure as numbers, the headline, the targets and the best settings by ROC AUC."""
+    targets = targets_of(measures)
+    return {
+        "labels_version": measures["labels_version"].iloc[0] if len(measures) else None,
+        "default_setting": default_setting,
+        "cases": labelled,
+        "cases_found_in_kg": int(cases.loc[cases["condition"] == "offline", "found"].sum()),
+        "cases_with_openalex_record": int(cases.loc[cases["condition"] == "online", "has_openalex_record"].sum()),
+        # numbers, so the UI plots them across runs: the default's value of each measure, with its counts
+        **{
+            name: number for key, row in _default_values(measures).items()
+            for name, number in rate_numbers(key, row["value"], row["numerator"], row["denominator"]).items()
+        },
+        "headline": dg.MetadataValue.md(_headline_markdown(measures)),
+        "targets": dg.MetadataValue.md(targets.to_markdown(index=False)),
+        "targets_met": int(targets["met"].fillna(False).sum()),
+        "targets_missed": int((targets["met"] == False).sum()),  # noqa: E712 - NA (unmeasured) is neither
+        "best_settings_by_roc_auc": dg.MetadataValue.md(_best_settings(measures).to_markdown(index=False)),
+    }
 
 
 def _most_frequent(con, table: str, column: str) -> str | None:
