@@ -21,8 +21,7 @@ import duckdb
 import pandas as pd
 
 from recon_assets.shared.metadata import add_partition_metadata, run_figures, table_description_metadata, table_metadata
-from recon_assets.shared.sql_files import load_sql
-from recon_assets.shared.storage import transaction
+from recon_assets.shared.storage import create_tables, transaction
 
 UNPARTITIONED = ""
 
@@ -71,7 +70,7 @@ class Stage:
     def skip_reason(self, con: duckdb.DuckDBPyConnection) -> tuple[str | None, str]:
         """(why the stage may be skipped, or None; why it must run, or '' when skipped). Skipped only when every
         partition's record has this fingerprint and each written table still has the digest recorded."""
-        con.execute(load_sql("stage_fingerprints"))
+        create_tables(con, "stage_fingerprints")
         records = {
             area: (fingerprint, json.loads(inputs), json.loads(outputs), recorded_at)
             for area, fingerprint, inputs, outputs, recorded_at in con.execute(
@@ -97,7 +96,7 @@ class Stage:
 
     def record(self, con: duckdb.DuckDBPyConnection) -> None:
         """Record this fingerprint and the digests of the tables as just written, for every partition."""
-        con.execute(load_sql("stage_fingerprints"))
+        create_tables(con, "stage_fingerprints")
         now = datetime.now(timezone.utc)
         inputs = json.dumps(self.inputs, sort_keys=True, default=str)
         rows = [
