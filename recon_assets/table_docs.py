@@ -61,6 +61,7 @@ DECLARING_FILES = (
     "coherence_judgement_runs",
     "text_embeddings",
     "llm_judgements",
+    "stage_fingerprints",
     "edge_reliability",
     "dataset_verdicts",
     "dataset_verdict_history",

@@ -74,10 +74,12 @@ def test_a_dataset_moves_from_pass_to_stale_and_history_keeps_each_change(databa
         assert stale_changed_at == judged_at > changed_at
         assert reason.startswith("STALE: dataset version V003 superseded by V031 since ") and "under all 7 edges: [" in reason
 
-        # unchanged: no history row, the row keeps the change it last went through
-        _materialize(instance, database, [dataset_verdicts], AREA)
-        [(verdict, previous, kept_changed_at, judged_at, *_)] = _query(database, verdict_sql, [AREA, AST_L1T_V003])
-        assert (verdict, previous, kept_changed_at) == ("STALE", "PASS", stale_changed_at) and judged_at > stale_changed_at
+        # unchanged: not judged again (it says why), no history row, the row kept as it was written
+        unchanged = _materialize(instance, database, [dataset_verdicts], AREA)
+        skipped = unchanged.asset_materializations_for_node("dataset_verdicts")[0].metadata["skipped"].value
+        assert skipped.startswith("skipped: inputs unchanged since")
+        [(verdict, previous, kept_changed_at, kept_judged_at, *_)] = _query(database, verdict_sql, [AREA, AST_L1T_V003])
+        assert (verdict, previous, kept_changed_at, kept_judged_at) == ("STALE", "PASS", stale_changed_at, judged_at)
 
         history = _query(
             database, "SELECT verdict, previous_verdict, changed_at FROM dataset_verdict_history "

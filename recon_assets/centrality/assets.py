@@ -4,11 +4,14 @@ import dagster as dg
 import pandas as pd
 from dagster_duckdb import DuckDBResource
 
+from recon_assets.centrality import pagerank
 from recon_assets.centrality.pagerank import CITATION_SATURATION
 from recon_assets.centrality.pagerank import publication_centrality as compute_publication_centrality
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_citations, publications
 from recon_assets.kg.ingest import current_snapshot_id
+from recon_assets.shared.fingerprints import kept_table, stage
 from recon_assets.shared.metadata import table_metadata
+from recon_assets.shared.sql_files import code_version
 from recon_assets.shared.storage import replace_table
 
 REFERENCE_METHOD = (
@@ -21,13 +24,22 @@ REFERENCE_METHOD = (
 @dg.asset(
     deps=[publications, datasets, dataset_publication_edges, publication_citations],
     group_name="centrality", kinds={"duckdb", "networkx"}, owners=OWNERS, pool="duckdb",
+    code_version=code_version(pagerank, sql=["publication_centrality", "centrality_reference"]),
 )
 def publication_centrality(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
     """Each publication's PageRank (the KG property, or computed with networkx where it is missing) and its
     centrality in [0, 1]: PageRank read as a number of citations against a reference recorded with the snapshot
     (table centrality_reference: the GDS floor and the projection's mean out-degree), on the citation scale
-    min(1, log1p(n)/log1p(10000))."""
+    min(1, log1p(n)/log1p(10000)). Kept as it is when the snapshot, the code and the four tables it reads are
+    unchanged (`shared.fingerprints`)."""
     with duckdb.get_connection() as con:
+        run = stage(
+            context, con, reads=["publications", "datasets", "dataset_publication_edges", "publication_citations"],
+            writes=["publication_centrality", "centrality_reference"], snapshot_id=current_snapshot_id(con),
+        )
+        skipped, why = run.skip_reason(con)
+        if skipped:
+            return kept_table(context, con, run, skipped)
         frame, reference = compute_publication_centrality(
             con.table("publications").df(), con.table("datasets").df(),
             con.table("dataset_publication_edges").df(), con.table("publication_citations").df(),
@@ -39,6 +51,7 @@ def publication_centrality(context: dg.AssetExecutionContext, duckdb: DuckDBReso
             "citation_saturation": CITATION_SATURATION, "method": REFERENCE_METHOD,
         }
         replace_table(con, "centrality_reference", pd.DataFrame([recorded]))
+        run.record(con)
         sources = frame["pagerank_source"].value_counts().to_dict()
         context.log.info(
             f"centrality of {len(frame):,} publications; PageRank sources {sources}; one citation from a typical "
@@ -56,8 +69,9 @@ def publication_centrality(context: dg.AssetExecutionContext, duckdb: DuckDBReso
             },
         )
     return dg.MaterializeResult(
+        data_version=run.data_version,
         metadata={
-            **metadata, "pagerank_sources": sources, "pagerank_floor": reference.floor,
+            **metadata, "computed": why, "pagerank_sources": sources, "pagerank_floor": reference.floor,
             "mean_out_degree": reference.mean_out_degree, "pagerank_per_citation": reference.per_citation,
             "share_central": float((frame["centrality"] >= 0.6).mean()) if len(frame) else 0.0,
         }

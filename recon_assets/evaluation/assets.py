@@ -2,15 +2,17 @@
 weight and decay ablation ranked by discrimination."""
 
 from datetime import datetime, timezone
+from importlib import import_module
 
 import dagster as dg
 import pandas as pd
 from dagster_duckdb import DuckDBResource
 
-from recon_assets.evaluation.cases import load_cases
-from recon_assets.evaluation.measure import MEASURES, evaluate, iter_headline
+from recon_assets.evaluation.cases import LABELLED_EDGES, load_cases
+from recon_assets.evaluation.measure import MEASURES, evaluate, iter_headline, targets_of
 from recon_assets.evaluation.metrics import measure_text
-from recon_assets.evaluation.pairs import PAIR_MEASURES, evaluate_pairs, judged_on_texts, load_pairs, pipeline_outcomes
+from recon_assets.evaluation.pairs import LABELLED_PAIRS, PAIR_MEASURES, PUBLICATIONS, evaluate_pairs, judged_on_texts, load_pairs, pipeline_outcomes
+from recon_assets.judgement import cues
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.partitions import research_area_partitions
@@ -19,16 +21,39 @@ from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.edge_scores import edge_coherence
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.fingerprints import kept_table, stage
 from recon_assets.shared.metadata import table_metadata
-from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import replace_table
 from recon_assets.verdicts.assets import dataset_verdicts
 from recon_assets.verdicts.critic import VerdictRules
 
+# The evaluation's code, the scorer, critic and offline judge it re-runs, and the labelled cases: a change to any
+# of them measures again (the fingerprint holds it, shared.fingerprints).
+EVALUATION_CODE = code_version(
+    *(
+        import_module(f"recon_assets.{name}") for name in (
+            "evaluation.cases", "evaluation.measure", "evaluation.metrics", "evaluation.pairs", "reliability.citations",
+            "reliability.edge_scores", "reliability.labels", "reliability.reasons", "reliability.scoring",
+            "reliability.settings", "reliability.signals", "verdicts.critic", "judgement.offline_judge", "judgement.cues",
+            "judgement.text_embedding",
+        )
+    ),
+    files=[LABELLED_EDGES, LABELLED_PAIRS, PUBLICATIONS, cues.CUES_FILE],
+    sql=["edges_in_research_areas", "area_judgements", "contradicting_pairs", "dataset_disputes", "reliability_evaluation",
+         "reliability_evaluation_cases", "dispute_evaluation", "dispute_evaluation_pairs"],
+)
+# What reliability_evaluation reads (its SQL's tables and the settings stored with the scores and verdicts).
+EVALUATION_READS = [
+    "edge_reliability", "dataset_verdicts", "coherence_judgements", "recorded_disputes", "dataset_lineage", "publications",
+    "datasets", "dataset_publication_edges", "publication_research_areas", "publication_centrality", "publication_citations",
+    "openalex_works", "crossref_retractions",
+]
+
 
 @dg.asset(
     deps=[edge_reliability, dataset_verdicts, coherence_judgements, recorded_disputes, dataset_lineage],
-    group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
+    group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb", code_version=EVALUATION_CODE,
 )
 def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
     """The method measured on labelled real edges (recon_assets/reference/evaluation/labelled_edges.csv, whose labels
@@ -39,11 +64,25 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
     and the 198 settings of the weight and decay ablation, ranked by ROC AUC; all cases and the held-out part. Also
     writes reliability_evaluation_cases: every case's outcome and reason under the default, in both conditions. The
     default is what edge_reliability was scored with (its scoring_settings; the most frequent when areas differ) and
-    the verdict rules dataset_verdicts used."""
-    cases = load_cases()
+    the verdict rules dataset_verdicts used. Kept as it is when as_of, the code, the labelled cases and every table
+    read are unchanged (`shared.fingerprints`)."""
     as_of_date = as_of.for_run(context)
     areas = research_area_partitions.get_partition_keys()
+    preview = ["condition", "measure", "value", "numerator", "denominator", "ci_low", "ci_high"]
     with duckdb.get_connection() as con:
+        run = stage(context, con, reads=EVALUATION_READS, writes=["reliability_evaluation", "reliability_evaluation_cases"], as_of=as_of_date)
+        skipped, why = run.skip_reason(con)
+        if skipped:
+            # the figures of the tables as they stand: the same metadata as when they were written
+            kept = kept_table(context, con, run, skipped, preview_columns=preview, as_of=as_of_date.isoformat())
+            measures = con.table("reliability_evaluation").df()
+            outcomes = con.table("reliability_evaluation_cases").df()
+            default = _most_frequent(con, "edge_reliability", "scoring_settings") or "{}"
+            return dg.MaterializeResult(
+                metadata={**kept.metadata, **_evaluation_figures(measures, outcomes, len(load_cases()), default)},
+                data_version=run.data_version,
+            )
+        cases = load_cases()
         scoring = ScoringSettings.model_validate_json(_most_frequent(con, "edge_reliability", "scoring_settings") or "{}")
         rules = VerdictRules.model_validate_json(_most_frequent(con, "dataset_verdicts", "verdict_rules") or "{}")
         recent_from = as_of_date.year - scoring.thresholds.recent_citation_years
@@ -60,32 +99,20 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
         evaluated_at = datetime.now(timezone.utc)
         replace_table(con, "reliability_evaluation", result.measures.assign(labels_version=version, as_of=as_of_date, evaluated_at=evaluated_at))
         replace_table(con, "reliability_evaluation_cases", result.cases.assign(labels_version=version))
+        run.record(con)
         metadata = table_metadata(
-            con, "reliability_evaluation", where="is_default AND split = 'all'",
-            preview_columns=["condition", "measure", "value", "numerator", "denominator", "ci_low", "ci_high"],
+            con, "reliability_evaluation", where="is_default AND split = 'all'", preview_columns=preview,
             lineage={"value": [("edge_reliability", "label"), ("edge_reliability", "reliability"), ("coherence_judgements", "verdict")]},
         )
     headline = {f"{condition}/{measure}": measure_text(row) for condition, measure, row in iter_headline(result.measures)}
     context.log.info(f"labels v{version}, default setting, as of {as_of_date}: " + "; ".join(f"{key} {text}" for key, text in headline.items()))
     return dg.MaterializeResult(
+        data_version=run.data_version,
         metadata={
             **metadata,
-            "labels_version": version,
+            "computed": why,
             "as_of": as_of_date.isoformat(),
-            "default_setting": scoring.model_dump_json(),
-            "cases": len(cases),
-            "cases_found_in_kg": int(result.cases.loc[result.cases["condition"] == "offline", "found"].sum()),
-            "cases_with_openalex_record": int(result.cases.loc[result.cases["condition"] == "online", "has_openalex_record"].sum()),
-            # numbers, so the UI plots them across runs: the default's value of each measure, with its counts
-            **{
-                name: number for key, row in _default_values(result.measures).items()
-                for name, number in rate_numbers(key, row["value"], row["numerator"], row["denominator"]).items()
-            },
-            "headline": dg.MetadataValue.md(_headline_markdown(result.measures)),
-            "targets": dg.MetadataValue.md(result.targets.to_markdown(index=False)),
-            "targets_met": int(result.targets["met"].fillna(False).sum()),
-            "targets_missed": int((result.targets["met"] == False).sum()),  # noqa: E712 - NA (unmeasured) is neither
-            "best_settings_by_roc_auc": dg.MetadataValue.md(_best_settings(result.measures).to_markdown(index=False)),
+            **_evaluation_figures(result.measures.assign(labels_version=version), result.cases, len(cases), scoring.model_dump_json()),
             "cases_preview": dg.MetadataValue.md(
                 result.cases[["case_id", "class", "condition", "found", "label", "hit"]].head(40).to_markdown(index=False)
             ),
@@ -95,7 +122,7 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
 
 @dg.asset(
     deps=[coherence_judgements, recorded_disputes],
-    group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
+    group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb", code_version=EVALUATION_CODE,
 )
 def dispute_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
     """How coherence finds the documented disputes of the labelled pairs (recon_assets/reference/evaluation/
@@ -103,9 +130,18 @@ def dispute_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource
     through the pipeline (were the in-scope pairs judged, recorded as disputes, judged CONTRADICTED) and on the pairs'
     own texts (the content judge with the metadata hidden, and the title reading), each dispute rate beside its
     false-positive rate on the controls with a Wilson interval, and the issue's targets. The LLM judge is reported
-    as not measured. Writes dispute_evaluation (one row per measure) and dispute_evaluation_pairs (one per pair)."""
+    as not measured. Writes dispute_evaluation (one row per measure) and dispute_evaluation_pairs (one per pair); kept
+    as they are when as_of, the code, the labelled pairs and the tables read are unchanged."""
     as_of_date = as_of.for_run(context)
+    preview = ["measure", "value", "numerator", "denominator", "ci_low", "ci_high", "target", "met"]
     with duckdb.get_connection() as con:
+        run = stage(
+            context, con, reads=["publications", "dataset_publication_edges", "coherence_judgements", "recorded_disputes"],
+            writes=["dispute_evaluation", "dispute_evaluation_pairs"], as_of=as_of_date,
+        )
+        skipped, why = run.skip_reason(con)
+        if skipped:
+            return kept_table(context, con, run, skipped, preview_columns=preview, as_of=as_of_date.isoformat())
         publications = con.execute("SELECT publication_id, doi, title FROM publications").df()
         edges = con.execute("SELECT DISTINCT dataset_id, publication_id FROM dataset_publication_edges").df()
         judgements = con.execute("SELECT older_publication_id, newer_publication_id, verdict FROM coherence_judgements").df()
@@ -127,14 +163,15 @@ def dispute_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource
         ])
         replace_table(con, "dispute_evaluation", rows)
         replace_table(con, "dispute_evaluation_pairs", result.pairs)
+        run.record(con)
         metadata = table_metadata(
-            con, "dispute_evaluation", preview_columns=["measure", "value", "numerator", "denominator", "ci_low", "ci_high", "target", "met"],
+            con, "dispute_evaluation", preview_columns=preview,
             lineage={"value": [("coherence_judgements", "verdict"), ("recorded_disputes", "relation")]},
         )
     figures = {measure: str(rate) if rate else "not measured" for measure, rate in result.measures.items()}
     context.log.info("labelled dispute pairs: " + "; ".join(f"{measure} {text}" for measure, text in figures.items()))
-    return dg.MaterializeResult(metadata={
-        **metadata, "as_of": as_of_date.isoformat(),
+    return dg.MaterializeResult(data_version=run.data_version, metadata={
+        **metadata, "as_of": as_of_date.isoformat(), "computed": why,
         **{
             name: number for measure, rate in result.measures.items() if rate and rate.denominator
             for name, number in rate_numbers(measure, rate.value, rate.numerator, rate.denominator).items()
@@ -152,6 +189,30 @@ def rate_numbers(name: str, value: float, numerator: float | None, denominator: 
     if not pd.isna(denominator):
         numbers |= {f"{name}/numerator": int(numerator), f"{name}/denominator": int(denominator)}
     return numbers
+
+
+def _evaluation_figures(measures: pd.DataFrame, cases: pd.DataFrame, labelled: int, default_setting: str) -> dict[str, object]:
+    """reliability_evaluation's figures from its measures and case outcomes (as computed, or as stored): the labels
+    version, the default setting (JSON), the number of `labelled` cases and how many were found and had an OpenAlex
+    record, each default measure as numbers, the headline, the targets and the best settings by ROC AUC."""
+    targets = targets_of(measures)
+    return {
+        "labels_version": measures["labels_version"].iloc[0] if len(measures) else None,
+        "default_setting": default_setting,
+        "cases": labelled,
+        "cases_found_in_kg": int(cases.loc[cases["condition"] == "offline", "found"].sum()),
+        "cases_with_openalex_record": int(cases.loc[cases["condition"] == "online", "has_openalex_record"].sum()),
+        # numbers, so the UI plots them across runs: the default's value of each measure, with its counts
+        **{
+            name: number for key, row in _default_values(measures).items()
+            for name, number in rate_numbers(key, row["value"], row["numerator"], row["denominator"]).items()
+        },
+        "headline": dg.MetadataValue.md(_headline_markdown(measures)),
+        "targets": dg.MetadataValue.md(targets.to_markdown(index=False)),
+        "targets_met": int(targets["met"].fillna(False).sum()),
+        "targets_missed": int((targets["met"] == False).sum()),  # noqa: E712 - NA (unmeasured) is neither
+        "best_settings_by_roc_auc": dg.MetadataValue.md(_best_settings(measures).to_markdown(index=False)),
+    }
 
 
 def _most_frequent(con, table: str, column: str) -> str | None:

@@ -140,7 +140,7 @@ def evaluate(
             matched.assign(condition=condition, found=False, has_openalex_record=False, **dict.fromkeys(OUTCOME_COLUMNS))
             for condition in CONDITIONS
         ]
-        return Evaluation(pd.DataFrame(columns=MEASURE_COLUMNS), pd.concat(outcomes, ignore_index=True), _targets(pd.DataFrame(columns=MEASURE_COLUMNS)))
+        return Evaluation(pd.DataFrame(columns=MEASURE_COLUMNS), pd.concat(outcomes, ignore_index=True), targets_of(pd.DataFrame(columns=MEASURE_COLUMNS)))
     grid = settings_grid(default)
     rows, outcomes = [], []
     for condition in CONDITIONS:
@@ -165,7 +165,7 @@ def evaluate(
                         rows.append(_row(condition, split, settings, is_default, measure, value))
     measures = pd.DataFrame(rows)
     measures["auc_rank"] = _auc_ranks(measures)
-    return Evaluation(measures, pd.concat(outcomes, ignore_index=True), _targets(measures))
+    return Evaluation(measures, pd.concat(outcomes, ignore_index=True), targets_of(measures))
 
 
 def _measures(cases: pd.DataFrame, all_labels: pd.Series, *, details: bool, **extra: Rate) -> dict[str, Rate | float]:
@@ -265,7 +265,7 @@ def _auc_ranks(measures: pd.DataFrame) -> pd.Series:
     return pd.Series([by_setting.get(key) for key in map(tuple, measures[["condition", "split", "setting"]].to_numpy())], index=measures.index, dtype="Float64")
 
 
-def _targets(measures: pd.DataFrame) -> pd.DataFrame:
+def targets_of(measures: pd.DataFrame) -> pd.DataFrame:
     """Each target of TARGETS on the default setting, all cases: the figure, whether it is met (None when not
     measured), and over how many."""
     default = measures[measures["is_default"].astype(bool) & (measures["split"] == ALL)].set_index(["condition", "measure"])

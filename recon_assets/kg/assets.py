@@ -5,6 +5,7 @@ import duckdb
 import pandas as pd
 from dagster_duckdb import DuckDBResource
 
+from recon_assets.kg import authors, doi, research_areas, typed_tables, years
 from recon_assets.kg.ingest import current_snapshot_id, ingest_export
 from recon_assets.kg.typed_tables import (
     build_datasets,
@@ -13,12 +14,23 @@ from recon_assets.kg.typed_tables import (
     node_index,
 )
 from recon_assets.kg.resources import KgExportSource
+from recon_assets.shared.fingerprints import Stage, kept_table, stage
 from recon_assets.shared.metadata import column_schema, table_metadata
-from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import replace_table, replace_table_from_query
 
 OWNERS = ["team:recon"]
 KG = dict(group_name="kg", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
+# The typed tables' code: a change to any of it recomputes them (their fingerprint holds it, shared.fingerprints).
+TYPED = dict(
+    KG,
+    code_version=code_version(
+        typed_tables, authors, doi, research_areas, years,
+        sql=["publication_nodes", "dataset_nodes", "relationships_of_type", "kg_citation_pairs", "dataset_publication_edges_rows",
+             "publication_citations_rows", "publications", "datasets", "dataset_publication_edges", "publication_citations",
+             "publication_research_areas"],
+    ),
+)
 
 
 @dg.asset(**KG)
@@ -60,44 +72,61 @@ def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, du
     )
 
 
-@dg.asset(deps=[kg_snapshot], **KG)
+@dg.asset(deps=[kg_snapshot], **TYPED)
 def publications(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
     """One row per publication (per canonical DOI, or per node without one), with DOI and year normalised
     and the raw values and reasons kept beside them. A year after the one following the snapshot's ingest is
-    implausible (NULL, with year_issue): the bound belongs to the snapshot, not to any as_of."""
+    implausible (NULL, with year_issue): the bound belongs to the snapshot, not to any as_of. Kept as it is when
+    the snapshot and the code are unchanged (`shared.fingerprints`)."""
+    preview = dict(preview_columns=["publication_id", "doi_raw", "year", "year_issue", "title"])
     with duckdb.get_connection() as con:
+        run = _snapshot_stage(context, con, "publications")
+        skipped, why = run.skip_reason(con)
+        if skipped:
+            return kept_table(context, con, run, skipped, **preview)
         nodes = con.execute(load_sql("publication_nodes")).df()
         ingested_year = con.execute("SELECT year(ingested_at) FROM kg_snapshots WHERE snapshot_id = ?", [current_snapshot_id(con)]).fetchone()[0]
         frame = build_publications(nodes, latest_year=ingested_year + 1)
         replace_table(con, "publications", frame)
         context.log.info(f"{len(nodes):,} Publication nodes -> {len(frame):,} publications")
-        metadata = table_metadata(
-            con, "publications", preview_columns=["publication_id", "doi_raw", "year", "year_issue", "title"],
-            lineage={column: [("kg_snapshot", "properties")] for column in frame.columns},
-        )
-    return dg.MaterializeResult(metadata={**metadata, "publication_nodes": len(nodes), "merged_nodes": len(nodes) - len(frame)})
+        run.record(con)
+        metadata = table_metadata(con, "publications", **preview, lineage={column: [("kg_snapshot", "properties")] for column in frame.columns})
+    return dg.MaterializeResult(
+        metadata={**metadata, "computed": why, "publication_nodes": len(nodes), "merged_nodes": len(nodes) - len(frame)},
+        data_version=run.data_version,
+    )
 
 
-@dg.asset(deps=[kg_snapshot], **KG)
+@dg.asset(deps=[kg_snapshot], **TYPED)
 def datasets(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
-    """One row per Dataset (keyed by its globalId), with its canonical DOI, short and long name."""
+    """One row per Dataset (keyed by its globalId), with its canonical DOI, short and long name; kept as it is when
+    the snapshot and the code are unchanged."""
+    preview = dict(preview_columns=["dataset_id", "doi", "short_name", "long_name"])
     with duckdb.get_connection() as con:
+        run = _snapshot_stage(context, con, "datasets")
+        skipped, why = run.skip_reason(con)
+        if skipped:
+            return kept_table(context, con, run, skipped, **preview)
         nodes = con.execute(load_sql("dataset_nodes")).df()
         frame = build_datasets(nodes)
         replace_table(con, "datasets", frame)
         context.log.info(f"{len(nodes):,} Dataset nodes -> {len(frame):,} datasets")
-        metadata = table_metadata(
-            con, "datasets", preview_columns=["dataset_id", "doi", "short_name", "long_name"],
-            lineage={column: [("kg_snapshot", "properties")] for column in frame.columns},
-        )
-    return dg.MaterializeResult(metadata=metadata)
+        run.record(con)
+        metadata = table_metadata(con, "datasets", **preview, lineage={column: [("kg_snapshot", "properties")] for column in frame.columns})
+    return dg.MaterializeResult(metadata={**metadata, "computed": why}, data_version=run.data_version)
 
 
-@dg.asset(deps=[publications, datasets], **KG)
-def dataset_publication_edges(duckdb: DuckDBResource) -> dg.MaterializeResult:
-    """One row per Dataset→Publication edge (the KG's Publication-[:USES_DATASET]->Dataset, merged publications merged)."""
+@dg.asset(deps=[publications, datasets], **TYPED)
+def dataset_publication_edges(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """One row per Dataset→Publication edge (the KG's Publication-[:USES_DATASET]->Dataset, merged publications
+    merged); kept as it is when the snapshot, the code and publications and datasets are unchanged."""
     with duckdb.get_connection() as con:
+        run = _snapshot_stage(context, con, "dataset_publication_edges", reads=["publications", "datasets"])
+        skipped, why = run.skip_reason(con)
+        if skipped:
+            return kept_table(context, con, run, skipped)
         replace_table_from_query(con, "dataset_publication_edges", "dataset_publication_edges_rows")
+        run.record(con)
         uses = con.execute("SELECT count(*) FROM kg_relationships WHERE rel_type = 'USES_DATASET'").fetchone()[0]
         metadata = table_metadata(
             con, "dataset_publication_edges",
@@ -107,15 +136,21 @@ def dataset_publication_edges(duckdb: DuckDBResource) -> dg.MaterializeResult:
                 "relationship_ids": [("kg_snapshot", "relationship_id")],
             },
         )
-    return dg.MaterializeResult(metadata={**metadata, "uses_dataset_relationships": uses})
+    return dg.MaterializeResult(metadata={**metadata, "computed": why, "uses_dataset_relationships": uses}, data_version=run.data_version)
 
 
-@dg.asset(deps=[publications], **KG)
-def publication_citations(duckdb: DuckDBResource) -> dg.MaterializeResult:
-    """Distinct citing → cited publication pairs from the KG's CITES relationships."""
+@dg.asset(deps=[publications], **TYPED)
+def publication_citations(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """Distinct citing → cited publication pairs from the KG's CITES relationships; kept as it is when the snapshot,
+    the code and publications are unchanged."""
     with duckdb.get_connection() as con:
+        run = _snapshot_stage(context, con, "publication_citations", reads=["publications"])
+        skipped, why = run.skip_reason(con)
+        if skipped:
+            return kept_table(context, con, run, skipped)
         con.execute(load_sql("kg_citation_pairs"))
         replace_table_from_query(con, "publication_citations", "publication_citations_rows")
+        run.record(con)
         cites, self_citations = con.execute(
             "SELECT count(*), count(*) FILTER (citing_publication_id = cited_publication_id) FROM kg_citation_pairs"
         ).fetchone()
@@ -128,16 +163,23 @@ def publication_citations(duckdb: DuckDBResource) -> dg.MaterializeResult:
             },
         )
     return dg.MaterializeResult(
-        metadata={**metadata, "cites_relationships": cites, "dropped_self_citations_after_merge": self_citations}
+        metadata={**metadata, "computed": why, "cites_relationships": cites, "dropped_self_citations_after_merge": self_citations},
+        data_version=run.data_version,
     )
 
 
-@dg.asset(deps=[publications], **KG)
-def publication_research_areas(duckdb: DuckDBResource) -> dg.MaterializeResult:
-    """Each publication's applied research areas as partition slugs; publications without one are `unclassified`."""
+@dg.asset(deps=[publications], **TYPED)
+def publication_research_areas(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+    """Each publication's applied research areas as partition slugs; publications without one are `unclassified`.
+    Kept as it is when the snapshot, the code and publications are unchanged."""
     with duckdb.get_connection() as con:
+        run = _snapshot_stage(context, con, "publication_research_areas", reads=["publications"])
+        skipped, why = run.skip_reason(con)
+        if skipped:
+            return kept_table(context, con, run, skipped, publications_per_research_area=_publications_per_area(con))
         frame = research_areas_from_kg(con, con.sql("SELECT publication_id, node_ids FROM publications").df())
         replace_table(con, "publication_research_areas", frame)
+        run.record(con)
         metadata = table_metadata(
             con, "publication_research_areas",
             lineage={
@@ -147,8 +189,19 @@ def publication_research_areas(duckdb: DuckDBResource) -> dg.MaterializeResult:
                 "issue": [("kg_snapshot", "properties")],
             },
         )
-        per_area = dict(con.execute("SELECT research_area, count(*) FROM publication_research_areas GROUP BY 1 ORDER BY 1").fetchall())
-    return dg.MaterializeResult(metadata={**metadata, "publications_per_research_area": per_area})
+        per_area = _publications_per_area(con)
+    return dg.MaterializeResult(
+        metadata={**metadata, "computed": why, "publications_per_research_area": per_area}, data_version=run.data_version
+    )
+
+
+def _publications_per_area(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    return dict(con.execute("SELECT research_area, count(*) FROM publication_research_areas GROUP BY 1 ORDER BY 1").fetchall())
+
+
+def _snapshot_stage(context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection, table: str, reads: list[str] = ()) -> Stage:
+    """The fingerprint of a typed table: the current snapshot, the asset's code version and the typed tables it reads."""
+    return stage(context, con, reads=reads, writes=[table], snapshot_id=current_snapshot_id(con))
 
 
 def research_areas_from_kg(con: duckdb.DuckDBPyConnection, publications: pd.DataFrame) -> pd.DataFrame:

@@ -26,6 +26,7 @@ from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.labels import EVIDENCE, LABELS, UNVERIFIED
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.fingerprints import kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import create_tables, replace_partitions
@@ -52,11 +53,23 @@ def edge_reliability(
     and a label concluded from the evidence observed (DOMAIN.md "Labels are findings": SUPERSEDED, FOUNDATIONAL,
     DECLINING, CURRENT, or UNVERIFIED when nothing can be concluded), with the evidence, the negative signals, the
     signal that drove the label and a reason. One row per edge and research area; each area's rows are replaced
-    on re-materialization. Edges of publications from after as_of's year are not scored."""
+    on re-materialization. Edges of publications from after as_of's year are not scored. Kept as they are when the
+    snapshot, as_of, the settings, the code and every table read are unchanged (`shared.fingerprints`)."""
     areas = list(context.partition_keys)
     as_of_date = as_of.for_run(context)
     recent_from = as_of_date.year - config.thresholds.recent_citation_years
     with duckdb.get_connection() as con:
+        create_tables(con, "edge_reliability")
+        run = stage(
+            context, con, reads=SCORING_READS, writes=["edge_reliability"], settings=config.model_dump(), as_of=as_of_date,
+            snapshot_id=current_snapshot_id(con),
+        )
+        skipped, why = run.skip_reason(con)
+        if skipped:
+            return kept_partitions(
+                context, con, run, skipped, columns=EDGE_FIGURE_COLUMNS, figures=edge_figures, preview_columns=PREVIEW,
+                lineage=EDGE_RELIABILITY_LINEAGE, as_of=as_of_date.isoformat(),
+            )
         edges = con.execute(load_sql("edges_in_research_areas"), [areas, as_of_date.year, recent_from]).df()
         pairs = con.execute(load_sql("area_judgements"), [areas]).df()
         stewards = steward.applicable(stored_steward_judgements(con), "edge", as_of_date)
@@ -65,23 +78,33 @@ def edge_reliability(
             as_of=as_of_date, snapshot_id=current_snapshot_id(con), scoring_settings=config.model_dump_json(),
             scored_at=datetime.now(timezone.utc),
         )
-        create_tables(con, "edge_reliability")
         replace_partitions(con, "edge_reliability", rows, areas)
+        run.record(con)
         metadata = table_description_metadata(con, "edge_reliability", lineage=EDGE_RELIABILITY_LINEAGE)
-        add_partition_metadata(
-            context, con, "edge_reliability", rows, edge_figures,
-            preview_columns=["dataset_short_name", "publication_doi", "reliability", "label", "reason"],
-        )
+        add_partition_metadata(context, con, "edge_reliability", rows, edge_figures, preview_columns=PREVIEW)
     # `rows` are exactly the rows just written for these areas: count them here rather than query them back.
-    run = edge_figures(rows)
+    figures = edge_figures(rows)
     context.log.info(
-        f"scored {len(rows):,} edges in {len(areas)} research area(s) as of {as_of_date}: {run['label_distribution']}; "
-        f"{run['edges_to_superseded_datasets']:,} to a superseded dataset version; {after_as_of:,} left out (published "
-        f"after as_of); evidence observed: {run['evidence_observed']}"
+        f"scored {len(rows):,} edges in {len(areas)} research area(s) as of {as_of_date}: {figures['label_distribution']}; "
+        f"{figures['edges_to_superseded_datasets']:,} to a superseded dataset version; {after_as_of:,} left out (published "
+        f"after as_of); evidence observed: {figures['evidence_observed']}"
     )
     return dg.MaterializeResult(
-        metadata={**metadata, "as_of": as_of_date.isoformat(), **run_figures({**run, "edges_after_as_of": after_as_of})}
+        metadata={
+            **metadata, "as_of": as_of_date.isoformat(), "computed": why, **run_figures({**figures, "edges_after_as_of": after_as_of})
+        },
+        data_version=run.data_version,
     )
+
+
+# What edge_reliability is computed from (the tables its SQL and the steward's edge judgements read).
+SCORING_READS = [
+    "publications", "datasets", "dataset_lineage", "dataset_publication_edges", "publication_research_areas",
+    "publication_centrality", "publication_citations", "openalex_works", "crossref_retractions", "coherence_judgements",
+    "recorded_disputes", "steward_judgements",
+]
+PREVIEW = ["dataset_short_name", "publication_doi", "reliability", "label", "reason"]
+EDGE_FIGURE_COLUMNS = ["label", "evidence", "centrality_source", "centrality_evidence", "year_source", "dataset_superseded"]
 
 
 def edge_figures(rows: pd.DataFrame) -> dict[str, object]:

@@ -15,6 +15,7 @@ from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.fingerprints import kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import create_tables, replace_partitions, upsert
@@ -49,13 +50,21 @@ def dataset_verdicts(
     the citing works openalex_citing_works fetched) still do not make the evidence sufficient after 2 rounds that ran
     (when OpenAlex was not asked for the DOI, round 2 did not run and the verdict stays INSUFFICIENT); no request is
     made here; with a reason naming the edges that drove it. Verdicts keep history: the
-    previous verdict and when it changed, and a row in dataset_verdict_history whenever a verdict is new or changes."""
+    previous verdict and when it changed, and a row in dataset_verdict_history whenever a verdict is new or changes.
+    Kept as they are when as_of, the rules, the code and every table read are unchanged (`shared.fingerprints`)."""
     areas = list(context.partition_keys)
     as_of_date = as_of.for_run(context)
     rules = config
     now = datetime.now(timezone.utc)
     with duckdb.get_connection() as con:
-        create_tables(con, "openalex_cache", "dataset_verdicts", "dataset_verdict_history")
+        create_tables(con, "openalex_cache", "openalex_citing_works", "dataset_verdicts", "dataset_verdict_history")
+        run = stage(context, con, reads=VERDICT_READS, writes=["dataset_verdicts"], settings=rules.model_dump(), as_of=as_of_date)
+        skipped, why = run.skip_reason(con)
+        if skipped:
+            return kept_partitions(
+                context, con, run, skipped, columns=VERDICT_FIGURE_COLUMNS, figures=verdict_figures, preview_columns=PREVIEW,
+                lineage=DATASET_VERDICTS_LINEAGE, as_of=as_of_date.isoformat(),
+            )
         edges = con.execute(load_sql("verdict_evidence"), [areas]).df()
         pairs = con.execute(load_sql("contradicting_pairs"), [areas]).df()
         disputes = con.execute(load_sql("dataset_disputes"), [areas, as_of_date.year]).df()
@@ -78,17 +87,27 @@ def dataset_verdicts(
         # History first: were the replace to fail, a re-run finds the verdict unchanged and appends nothing twice.
         upsert(con, "dataset_verdict_history", history)
         replace_partitions(con, "dataset_verdicts", rows, areas)
+        run.record(con)
         metadata = table_description_metadata(con, "dataset_verdicts", lineage=DATASET_VERDICTS_LINEAGE)
-        add_partition_metadata(
-            context, con, "dataset_verdicts", rows, verdict_figures,
-            preview_columns=["research_area", "dataset_short_name", "verdict", "previous_verdict", "reason"],
-        )
-    run = verdict_figures(rows)
+        add_partition_metadata(context, con, "dataset_verdicts", rows, verdict_figures, preview_columns=PREVIEW)
+    figures = verdict_figures(rows)
     context.log.info(
-        f"judged {len(rows):,} datasets in {len(areas)} research area(s): {run['verdict_distribution']}; expansion: "
-        f"{run['expanded_datasets']:,} datasets, {run['expanded_publications']:,} publications; {run['verdicts_changed']:,} verdicts changed"
+        f"judged {len(rows):,} datasets in {len(areas)} research area(s): {figures['verdict_distribution']}; expansion: "
+        f"{figures['expanded_datasets']:,} datasets, {figures['expanded_publications']:,} publications; "
+        f"{figures['verdicts_changed']:,} verdicts changed"
     )
-    return dg.MaterializeResult(metadata={**metadata, "as_of": as_of_date.isoformat(), **run_figures(run)})
+    return dg.MaterializeResult(
+        metadata={**metadata, "as_of": as_of_date.isoformat(), "computed": why, **run_figures(figures)}, data_version=run.data_version
+    )
+
+
+# What dataset_verdicts is computed from: its SQL's tables and the two sources of the expansion rounds.
+VERDICT_READS = [
+    "edge_reliability", "dataset_lineage", "coherence_judgements", "recorded_disputes", "openalex_works", "openalex_citing_works",
+    "openalex_cache", "publications", "datasets", "dataset_publication_edges",
+]
+PREVIEW = ["research_area", "dataset_short_name", "verdict", "previous_verdict", "reason"]
+VERDICT_FIGURE_COLUMNS = ["verdict", "expansion_rounds", "expanded_publications", "verdict_changed_at", "judged_at"]
 
 
 def verdict_figures(rows: pd.DataFrame) -> dict[str, object]:
