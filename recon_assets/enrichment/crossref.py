@@ -39,7 +39,7 @@ import httpx
 import pandas as pd
 
 from recon_assets.enrichment.openalex_records import is_retraction_notice
-from recon_assets.enrichment.retries import RetryPolicy
+from recon_assets.enrichment.retries import RetryPolicy, transient_status
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
@@ -337,7 +337,7 @@ def record_cache_rows(results: Iterable[RecordCheck], *, checked_at: datetime) -
 def _is_transient(error: BaseException) -> bool:
     if isinstance(error, httpx.TransportError):
         return True
-    return isinstance(error, httpx.HTTPStatusError) and (error.response.status_code == 429 or error.response.status_code >= 500)
+    return isinstance(error, httpx.HTTPStatusError) and transient_status(error.response.status_code)
 
 
 def _describe(error: BaseException) -> str:

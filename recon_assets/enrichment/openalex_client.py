@@ -43,7 +43,7 @@ import requests
 from recon_assets.enrichment.citing_plan import LIST_CALL, CitingQuery
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_requests
 from recon_assets.enrichment.openalex_records import CITING_FIELDS, SELECT_FIELDS, invalid_reason
-from recon_assets.enrichment.retries import RetryPolicy, header_number, header_seconds
+from recon_assets.enrichment.retries import RetryPolicy, header_number, header_seconds, transient_status
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
@@ -389,7 +389,7 @@ def _is_transient(error: BaseException) -> bool:
     if isinstance(error, (requests.Timeout, requests.ConnectionError)):
         return True
     if isinstance(error, requests.HTTPError) and error.response is not None:
-        return error.response.status_code == 429 or error.response.status_code >= 500
+        return transient_status(error.response.status_code)
     return False
 
 

@@ -16,6 +16,11 @@ from dataclasses import dataclass
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 
+def transient_status(status_code: int) -> bool:
+    """An HTTP status worth retrying: a rate-limit 429 or a server error (5xx)."""
+    return status_code == 429 or status_code >= 500
+
+
 def header_number(response, name: str) -> float | None:
     """The header `name` of a requests or httpx response as a finite number, or None when absent or not one
     ('nan' and 'inf' parse as floats but give no figure to wait for or compare)."""
