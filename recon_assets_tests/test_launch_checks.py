@@ -49,6 +49,33 @@ def test_defaults_and_runs_without_settings_pass():
     assert settings_problems({"ops": {"edge_reliability": {"config": {}}, "unknown_op": {"config": {"x": 1}}}}) == []
 
 
+@pytest.mark.parametrize(
+    ("run_config", "tags", "problem"),
+    [
+        ({"resources": {"groq_judge": {"config": {"settings": {"pairs_per_request": 0}}}}}, None,
+         "resource groq_judge: settings.pairs_per_request: Input should be greater than or equal to 1"),
+        ({"resources": {"openalex": {"config": {"timeout_seconds": -1}}}}, None, "resource openalex: timeout_seconds: Input should be greater than 0"),
+        (None, {"recon/as_of": "2026-02-30"}, "as_of: as_of must be a date YYYY-MM-DD, got '2026-02-30' from the run tag recon/as_of"),
+        ({"resources": {"as_of": {"config": {"as_of": "yesterday"}}}}, None,
+         "resource as_of: as_of: Value error, as_of must be a date YYYY-MM-DD, got 'yesterday' from RECON_AS_OF"),
+    ],
+    ids=["groq-batch-0", "openalex-negative-timeout", "as-of-tag-not-a-date", "as-of-resource-config"],
+)
+def test_a_broken_resource_setting_or_as_of_tag_is_named(run_config, tags, problem):
+    assert settings_problems(run_config, tags) == [problem]
+
+
+def test_a_resource_setting_from_the_environment_is_judged_at_launch_without_its_secret(monkeypatch):
+    monkeypatch.setenv("RECON_AS_OF", "1 Dec 2026")
+    monkeypatch.setenv("GROQ_API_KEY", "gsk_launch_check_secret")
+    assert settings_problems(None) == ["resource as_of: as_of: Value error, as_of must be a date YYYY-MM-DD, got '1 Dec 2026' from RECON_AS_OF"]
+    monkeypatch.setenv("RECON_AS_OF", "2026-12-01")
+    assert settings_problems(None, {"recon/as_of": "2026-11-29"}) == []
+    # A setting the run config gives overrides the environment's; the key is never part of a message.
+    problems = settings_problems({"resources": {"groq_judge": {"config": {"settings": {"retries": 99}}}}})
+    assert problems == ["resource groq_judge: settings.retries: Input should be less than or equal to 10"]
+
+
 def test_the_repos_instance_uses_the_validating_coordinator():
     # The checkout's dagster.yaml (what `dagster dev` reads without DAGSTER_HOME) is the packaged one `recon run` copies.
     assert (REPO_ROOT / "dagster.yaml").resolve() == INSTANCE_SETTINGS

@@ -2,10 +2,12 @@
 
 Dagster checks a run's config against each op's config schema at launch: types and required fields. The rules of
 our pydantic settings models (ranges, weights summing to 1: `reliability.settings`,
-`verdicts.critic.VerdictRules`, ...) only run when a step builds its config, minutes into a run. `settings_problems`
-runs them on a run's config up front, and `ValidatingRunCoordinator` (the instance's run coordinator in this repo's
-dagster.yaml) refuses a run from the UI, the CLI or a schedule whose settings break one: the run ends FAILURE before
-any step starts, its failure message naming each broken rule.
+`verdicts.critic.VerdictRules`, ...) and of the resources (the Groq judge's batching and budgets, OpenAlex timeouts, an
+`as_of` that must be a date) only run when a step builds its config or starts its resources, minutes into a run.
+`settings_problems` runs them on a run's config, its `recon/as_of` tag and the resources' settings read from the
+environment up front, and `ValidatingRunCoordinator` (the instance's run coordinator in this repo's dagster.yaml)
+refuses a run from the UI, the CLI or a schedule whose settings break one: the run ends FAILURE before any step
+starts, its failure message naming each broken rule.
 
 A queued run is started by the daemon (`dagster dev` runs one; `dagster-daemon run` beside a plain
 `dagster-webserver`). Without a live daemon a queued run would stay QUEUED for ever, so `ValidatingRunCoordinator`
@@ -15,9 +17,10 @@ to one at a time (it is enforced by the run itself, not by the daemon).
 
 from __future__ import annotations
 
+import os
+import time
 import typing
 from collections.abc import Mapping
-import time
 from functools import cache
 from typing import Any
 
@@ -25,6 +28,8 @@ import dagster as dg
 from dagster._core.run_coordinator import QueuedRunCoordinator, SubmitRunContext
 from dagster._core.storage.dagster_run import DagsterRun
 from pydantic import BaseModel, ValidationError
+
+from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
 
 
 @cache
@@ -40,9 +45,10 @@ def settings_models() -> dict[str, type[BaseModel]]:
     return models
 
 
-def settings_problems(run_config: Mapping[str, Any] | None) -> list[str]:
-    """Every broken rule of the op settings in `run_config` ('edge_reliability: weights: the weights must sum to 1 ...'),
-    [] when they all hold or the run sets none."""
+def settings_problems(run_config: Mapping[str, Any] | None, tags: Mapping[str, str] | None = None) -> list[str]:
+    """Every broken rule of a run's settings ('edge_reliability: weights: the weights must sum to 1 ...'), [] when they
+    all hold: the op settings and the resource settings in `run_config`, the resources' settings read from the
+    environment (`resource_problems`) and the run's `recon/as_of` tag in `tags`."""
     problems = []
     for op, section in ((run_config or {}).get("ops") or {}).items():
         model = settings_models().get(op)
@@ -51,8 +57,50 @@ def settings_problems(run_config: Mapping[str, Any] | None) -> list[str]:
         try:
             model.model_validate(section["config"] or {})
         except ValidationError as error:
-            problems += [f"{op}: {'.'.join(map(str, e['loc'])) or 'config'}: {e['msg']}" for e in error.errors(include_url=False)]
+            problems += _named(op, error)
+    if (tags or {}).get(AS_OF_TAG):
+        try:
+            parse_as_of(tags[AS_OF_TAG], source=f"the run tag {AS_OF_TAG}")
+        except ValueError as error:
+            problems.append(f"as_of: {error}")
+    return problems + resource_problems(run_config)
+
+
+def resource_problems(run_config: Mapping[str, Any] | None) -> list[str]:
+    """Every broken rule of the resources' settings this run would start with: each resource of
+    `definitions.resources_from_environment()`, its `dg.EnvVar` settings read from this process's environment, and the
+    settings the run config's `resources` section gives it. Only those settings are judged (a setting the definitions
+    fill in at run time is not), and a secret's value is never part of a message."""
+    from recon_assets.definitions import resources_from_environment  # imports the Definitions: when first needed
+
+    try:
+        resources = resources_from_environment()
+    except ValueError as error:  # credentials.UnusableSecretError included: its message names no value
+        return [f"environment: {error}"]
+    sections = (run_config or {}).get("resources") or {}
+    problems = []
+    for key, resource in resources.items():
+        from_environment = {name: getattr(resource, name) for name in resource.model_fields_set if isinstance(getattr(resource, name), dg.EnvVar)}
+        section = sections.get(key)
+        given = dict(section.get("config") or {}) if isinstance(section, Mapping) and isinstance(section.get("config"), Mapping) else {}
+        judged = {name: os.environ.get(variable, "") for name, variable in from_environment.items()} | given
+        if not judged:
+            continue
+        try:
+            type(resource)(**{name: getattr(resource, name) for name in resource.model_fields_set} | judged)
+        except ValidationError as error:
+            problems += _named(f"resource {key}", error, only=set(judged))
     return problems
+
+
+def _named(owner: str, error: ValidationError, only: set[str] | None = None) -> list[str]:
+    """'owner: field.sub: message' for each error of `error` (those on a field of `only`, when given), without the
+    value that broke the rule."""
+    return [
+        f"{owner}: {'.'.join(map(str, e['loc'])) or 'config'}: {e['msg']}"
+        for e in error.errors(include_url=False, include_input=False)
+        if only is None or (e["loc"] and e["loc"][0] in only)
+    ]
 
 
 # The daemon beats every 30 s (dagster._daemon.controller.DEFAULT_HEARTBEAT_INTERVAL_SECONDS): three beats missed and
@@ -68,7 +116,7 @@ class ValidatingRunCoordinator(QueuedRunCoordinator):
 
     def submit_run(self, context: SubmitRunContext) -> DagsterRun:
         run = context.dagster_run
-        problems = settings_problems(run.run_config)
+        problems = settings_problems(run.run_config, run.tags)
         if problems:
             self._instance.report_run_failed(run, message="refused at launch, the settings break these rules: " + "; ".join(problems))
             return self._instance.get_run_by_id(run.run_id)

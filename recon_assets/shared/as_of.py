@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date, timezone
 
 import dagster as dg
+from pydantic import field_validator
 
 from recon_assets.shared.run_tags import tag_run
 
@@ -34,6 +35,15 @@ class AsOfDate(dg.ConfigurableResource):
     """
 
     as_of: str = ""
+
+    @field_validator("as_of", mode="before")
+    @classmethod
+    def _a_date_or_empty(cls, value: str) -> str:
+        """Refuse a value that is not YYYY-MM-DD when the resource is built (a `dg.EnvVar` is read later, when a run's
+        resources start, and judged then; `launch_checks` judges it when the run is launched)."""
+        if value and not isinstance(value, dg.EnvVar):
+            parse_as_of(value, source="RECON_AS_OF")
+        return value
 
     def for_run(self, context: dg.AssetExecutionContext) -> date:
         """The run's as_of: its `recon/as_of` tag, else this resource's `as_of`, else the run's creation day (UTC).
