@@ -1,5 +1,5 @@
 """What every column of every output table means, read from the one place it is declared: the table's DDL in
-recon_assets/sql/ (`CREATE TABLE` with the column's type, `COMMENT ON COLUMN` with its meaning), run on an in-memory
+the `sql/` folder of the domain that writes it (`CREATE TABLE` with the column's type, `COMMENT ON COLUMN` with its meaning), run on an in-memory
 DuckDB and read back from its catalog. Shown in the Dagster UI (column schema) and the README, and the columns a
 stored table must have (`storage`).
 """
@@ -13,7 +13,7 @@ from recon_assets.shared.sql_files import load_sql
 
 @cache
 def declared_column_docs(sql_name: str) -> dict[str, dict[str, str]]:
-    """{table: {column: meaning}} of the tables `recon_assets/sql/<sql_name>.sql` creates, in the order it creates
+    """{table: {column: meaning}} of the tables `recon_assets/<domain>/sql/<sql_name>.sql` creates, in the order it creates
     them and their columns, read from DuckDB's catalog (`duckdb_columns().comment`) after running the file on an
     in-memory database.
 
@@ -28,7 +28,7 @@ def declared_column_docs(sql_name: str) -> dict[str, dict[str, str]]:
     docs: dict[str, dict[str, str]] = {}
     for table, column, comment in rows:
         if not comment:
-            raise ValueError(f"column {table}.{column} has no COMMENT ON COLUMN in recon_assets/sql/{sql_name}.sql")
+            raise ValueError(f"column {table}.{column} has no COMMENT ON COLUMN in {sql_name}.sql")
         docs.setdefault(table, {})[column] = comment
     return docs
 

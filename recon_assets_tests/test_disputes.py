@@ -158,7 +158,7 @@ ENTRY_COLUMNS = [
 
 
 def _entries(records: dict, kg: set[str], dois: list[str], updates: list[tuple] = ()) -> pd.DataFrame:
-    """crossref_relations rows of `dois` (one research area) as recon_assets/sql/crossref_dispute_entries.sql gives them, the KG
+    """crossref_relations rows of `dois` (one research area) as recon_assets/judgement/sql/crossref_dispute_entries.sql gives them, the KG
     publication ids (here the DOIs themselves, as for every KG publication with a DOI) of the works in `kg`."""
     rows = relation_rows(
         pd.DataFrame({"research_area": "a", "doi": dois}), records, {doi: WHEN for doi in records},

@@ -477,7 +477,7 @@ def test_crossref_recorded_comments_replies_and_corrections_reach_the_edge_and_t
     assert "commented (recorded: comment [10.5555/recon-constructed-comment-2, 2023] (crossref relation))" in reason
     [(reason,)] = run.query("SELECT reason FROM edge_reliability WHERE publication_doi = '10.1371/journal.pone.0200549'")
     assert "corrected (recorded: correction [10.1371/journal.pone.0203153, 2018] (crossref update-to))" in reason
-    # the dataset verdicts read the Crossref comments through recon_assets/sql/dataset_disputes.sql, without the 2-year rule
+    # the dataset verdicts read the Crossref comments through recon_assets/verdicts/sql/dataset_disputes.sql, without the 2-year rule
     [(area, verdict, why)] = run.query("SELECT research_area, verdict, contradiction_reason FROM dataset_verdicts")
     assert verdict == "CONTRADICTED"
     assert "[10.5555/recon-constructed-comment-1, 2019]" in why and "[10.5555/recon-constructed-comment-2, 2023]" in why

@@ -1,6 +1,6 @@
 """Edge scoring: DOMAIN.md's six worked cases first, then each label rule, signal and setting on its own.
 
-Rows are built by `edge`: one Dataset→Publication edge as recon_assets/sql/edges_in_research_areas.sql and edge_scores give it
+Rows are built by `edge`: one Dataset→Publication edge as recon_assets/reliability/sql/edges_in_research_areas.sql and edge_scores give it
 to `score_edges`, with no OpenAlex record, no KG citation, nothing judged and a current dataset version unless a
 test says otherwise.
 """

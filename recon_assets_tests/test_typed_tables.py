@@ -1,4 +1,4 @@
-"""Typed tables built from kg_nodes / kg_relationships rows as the real SQL (recon_assets/sql/*_nodes.sql) hands them to pandas."""
+"""Typed tables built from kg_nodes / kg_relationships rows as the real SQL (recon_assets/kg/sql/*_nodes.sql) hands them to pandas."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ RS = "10.3390/rs12081239"
 
 
 def typed_nodes(label: str, sql: str, nodes: list[tuple[str, dict]]) -> pd.DataFrame:
-    """Run recon_assets/sql/<sql>.sql over kg_nodes holding `nodes` (id, properties), lines numbered from 1: DuckDB's real dtypes (NULL -> NaN)."""
+    """Run recon_assets/kg/sql/<sql>.sql over kg_nodes holding `nodes` (id, properties), lines numbered from 1: DuckDB's real dtypes (NULL -> NaN)."""
     with duckdb.connect() as con:
         con.execute(load_sql("kg_snapshot"))
         rows = [(node_id, number, [label], json.dumps(properties)) for number, (node_id, properties) in enumerate(nodes, start=1)]

@@ -23,7 +23,7 @@ filters, REST API documentation "Filters"); a DOI with a ',' cannot be written i
 result saying so.
 
 Only successful answers are kept (`cache_rows`: crossref_cache; `record_cache_rows`: crossref_record_cache): an
-offline run or a Crossref error never replaces what an earlier check found (recon_assets/sql/crossref_retraction_rows.sql).
+offline run or a Crossref error never replaces what an earlier check found (recon_assets/enrichment/sql/crossref_retraction_rows.sql).
 """
 
 from __future__ import annotations

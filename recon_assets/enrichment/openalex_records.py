@@ -279,7 +279,7 @@ def unusable_cache_rows(cache: pd.DataFrame) -> dict[str, str]:
 
 
 def openalex_rows(requested: pd.DataFrame) -> pd.DataFrame:
-    """The `openalex_works` rows of the requested DOIs as recon_assets/sql/openalex_work_rows.sql pairs them with the
+    """The `openalex_works` rows of the requested DOIs as recon_assets/enrichment/sql/openalex_work_rows.sql pairs them with the
     cache: a found work's columns read from its JSON (`work_columns`), the other rows as the query gives them.
 
     Args:

@@ -1,6 +1,6 @@
 """Measure the method on the labelled edges, online and offline, under the default and every setting of the ablation.
 
-The KG's edges are scored again from the inputs the tables hold (recon_assets/sql/edges_in_research_areas.sql and the judged
+The KG's edges are scored again from the inputs the tables hold (recon_assets/reliability/sql/edges_in_research_areas.sql and the judged
 pairs), by `scoring`'s own functions, so every rule of the score is measured. Two conditions:
 
 - online: the OpenAlex records as stored; a rate counts only the cases whose publication has a record, and
@@ -127,9 +127,9 @@ def evaluate(
 
     Args:
         edges: every scored KG edge's inputs with its coherence (`reliability.edge_scores.edge_coherence` of
-            recon_assets/sql/edges_in_research_areas.sql rows over every research area), one row per edge and research area.
+            recon_assets/reliability/sql/edges_in_research_areas.sql rows over every research area), one row per edge and research area.
         cases: `cases.load_cases()`.
-        pairs, disputes: recon_assets/sql/contradicting_pairs.sql and recon_assets/sql/dataset_disputes.sql rows (for the verdicts of the default
+        pairs, disputes: recon_assets/verdicts/sql/contradicting_pairs.sql and recon_assets/verdicts/sql/dataset_disputes.sql rows (for the verdicts of the default
             setting).
         default: the settings the pipeline scores with; the ablation varies its weights and decay.
         rules: the verdict rules.

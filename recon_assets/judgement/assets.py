@@ -2,7 +2,7 @@
 
 Judging is cached at two levels, so that re-running with an unchanged snapshot and configuration judges
 nothing: a research area whose settings (judge, its code, JudgeConfig, as_of year) and inputs (digest of
-`recon_assets/sql/judge_input_digests.sql`) match its row in `coherence_judgement_runs` keeps its judgements; the
+`recon_assets/judgement/sql/judge_input_digests.sql`) match its row in `coherence_judgement_runs` keeps its judgements; the
 areas that are judged again embed only texts whose vectors `text_embeddings` does not hold yet.
 """
 
@@ -54,7 +54,7 @@ from recon_assets.shared.storage import create_tables, replace_partitions, repla
 # The judge's source and its cue file: editing a cue re-judges even when JUDGE_VERSION was not bumped.
 _JUDGE_CODE = code_version(offline_judge, cues, text_embedding, citing_pairs, disputes, files=[cues.CUES_FILE])
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
-# Key of a citing work OpenAlex lists and the KG lacks (recon_assets/sql/judge_citing_works.sql).
+# Key of a citing work OpenAlex lists and the KG lacks (recon_assets/judgement/sql/judge_citing_works.sql).
 OPENALEX_KEY_PREFIX = "openalex:"
 
 

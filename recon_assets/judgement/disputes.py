@@ -178,7 +178,7 @@ def disputes_from_crossref(entries: pd.DataFrame) -> tuple[pd.DataFrame, pd.Data
     publication, recorded from both sides (X has-comment C and C is-comment-on X), is one row.
 
     Args:
-        entries: crossref_relations entries (recon_assets/sql/crossref_dispute_entries.sql): record_doi, record_type,
+        entries: crossref_relations entries (recon_assets/judgement/sql/crossref_dispute_entries.sql): record_doi, record_type,
             record_title, record_year, relation, update_type, other_id, other_id_type, other_type, other_title,
             other_year, record_publication_id and other_publication_id (the KG publication id of each side, NA when
             not in the KG). An entry listed several times (reached from several publications) is read once.

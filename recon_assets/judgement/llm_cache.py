@@ -1,4 +1,4 @@
-"""The `llm_judgements` table: the Groq judge's answers kept across runs (DDL in recon_assets/sql/llm_judgements.sql).
+"""The `llm_judgements` table: the Groq judge's answers kept across runs (DDL in recon_assets/judgement/sql/llm_judgements.sql).
 
 Keyed by (older publication, newer publication, dataset, model, prompt version): a re-run reuses every stored
 answer whose texts are unchanged (`input_sha256`), so it asks Groq nothing again; a new PROMPT_VERSION finds

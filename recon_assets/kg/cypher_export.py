@@ -43,7 +43,7 @@ only \\\\, \\n, \\r, \\t and \\" escaped (other control characters raw), Java's 
 the same property: temporal values and NaN / Infinity as strings. Anything else (a point, a map value) fails its
 element with the reason.
 
-What the rows become, so that the JSON-lines judge (`recon_assets/sql/kg_elements.sql`) takes them as they are:
+What the rows become, so that the JSON-lines judge (`recon_assets/kg/sql/kg_elements.sql`) takes them as they are:
 - a node's id is its `UNIQUE IMPORT ID` (Neo4j's node id, the `id` of APOC's JSON export), or, for a node that
   APOC identifies by a uniqueness constraint, its label and key as APOC's lookup writes them (`Bar{name:"bar"}`);
   the key properties go back into its properties (APOC moves them out of `properties`). The `UNIQUE IMPORT LABEL`

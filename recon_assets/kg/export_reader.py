@@ -2,7 +2,7 @@
 
 All three formats are reduced to one shape, the APOC JSON-lines element
 (`{"type":"node","id","labels","properties"}` / `{"type":"relationship","id","label","start":{"id"},"end":{"id"},"properties"}`),
-so that one SQL validation (`recon_assets/sql/kg_elements.sql`) judges them all (Cypher: `cypher_export.py`). Only one batch of lines is held in
+so that one SQL validation (`recon_assets/kg/sql/kg_elements.sql`) judges them all (Cypher: `cypher_export.py`). Only one batch of lines is held in
 memory at a time: the real v1.2.0 `graph.json` is 1.56 GB and v2.0.0 has 5.8 M relationships.
 Formats as written by APOC: https://neo4j.com/labs/apoc/current/export/ (json "JSON lines", graphml and cypher).
 """

@@ -160,7 +160,7 @@ def _mtime(stat: os.stat_result) -> str:
 
 
 def _judge_lines(con: duckdb.DuckDBPyConnection, path: Path, fmt: KgFormat, progress: Callable[[str], None]) -> ReadStats:
-    """Fill temp table kg_elements (recon_assets/sql/kg_elements.sql) from the file's lines.
+    """Fill temp table kg_elements (recon_assets/kg/sql/kg_elements.sql) from the file's lines.
 
     The lines are never stored: DuckDB pulls them batch by batch from the reader (view kg_lines) and parses
     batches on all its threads while the next one is read, keeping of each line only what its verdict needs. The
@@ -190,7 +190,7 @@ def _judge_lines(con: duckdb.DuckDBPyConnection, path: Path, fmt: KgFormat, prog
 
 def _read_back_reject_heads(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     # Keeping the start of every line instead cost 1 s of the 3.7 s judging at v1.2.0 size (293 MB; 3.6 GB at v2).
-    # Only JSON lines have a byte offset: a GraphML element's text was kept by the reader (recon_assets/sql/kg_elements.sql).
+    # Only JSON lines have a byte offset: a GraphML element's text was kept by the reader (recon_assets/kg/sql/kg_elements.sql).
     rejected = con.sql(
         "SELECT position, byte_offset FROM kg_elements WHERE reject_reason IS NOT NULL AND byte_offset IS NOT NULL ORDER BY byte_offset"
     ).to_arrow_table()
@@ -232,7 +232,7 @@ def _summarise(con, snapshot_id, sha256, source, fmt, size_bytes, stats, known) 
             rejected += count
         elif element_type == "node":
             nodes += count
-            for label in labels:  # an accepted node has at least one label (recon_assets/sql/kg_elements.sql)
+            for label in labels:  # an accepted node has at least one label (recon_assets/kg/sql/kg_elements.sql)
                 node_counts[label] += count
         else:
             relationship_counts[rel_type] += count
@@ -255,7 +255,7 @@ def _summarise(con, snapshot_id, sha256, source, fmt, size_bytes, stats, known) 
 
 def _replace_current(con: duckdb.DuckDBPyConnection, summary: SnapshotSummary) -> None:
     with transaction(con):
-        # Dropped and made again (recon_assets/sql/kg_snapshot.sql), not emptied: refilled in the transaction that deleted them,
+        # Dropped and made again (recon_assets/kg/sql/kg_snapshot.sql), not emptied: refilled in the transaction that deleted them,
         # DuckDB checks each new primary key against the deleted ones - 19 s instead of 1.2 s at v1.2.0 size.
         con.execute("DROP TABLE kg_nodes")
         con.execute("DROP TABLE kg_relationships")

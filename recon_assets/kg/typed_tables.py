@@ -4,7 +4,7 @@ Publications are merged by canonical DOI (nodes that differ only in DOI spelling
 a node without a DOI is a publication of its own, even when another DOI-less node has the same globalId (see
 `publication_keys`). Every node id stays traceable through `node_ids`. The relationships between the typed rows
 (dataset_publication_edges, publication_citations) are joined and grouped in DuckDB, through those `node_ids`
-(recon_assets/sql/dataset_publication_edges_rows.sql, kg_citation_pairs.sql, publication_citations_rows.sql).
+(recon_assets/kg/sql/dataset_publication_edges_rows.sql, kg_citation_pairs.sql, publication_citations_rows.sql).
 """
 
 from __future__ import annotations

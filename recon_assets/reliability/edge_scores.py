@@ -74,7 +74,7 @@ def score_research_area_edges(
 
     Args:
         edges: columns research_area, dataset_id, publication_id and the columns `score_edges` needs besides
-            coherence (recon_assets/sql/edges_in_research_areas.sql).
+            coherence (recon_assets/reliability/sql/edges_in_research_areas.sql).
         pairs, stewards: see `edge_coherence`.
         settings: what `score_edges` scores with.
 

@@ -124,7 +124,7 @@ def edge_signals(edges: pd.DataFrame, *, as_of: date, settings: ScoringSettings)
     """The signals and evidence of every edge as of `as_of`.
 
     Args:
-        edges: one row per Dataset→Publication edge (recon_assets/sql/edges_in_research_areas.sql plus the coherence columns of
+        edges: one row per Dataset→Publication edge (recon_assets/reliability/sql/edges_in_research_areas.sql plus the coherence columns of
             `edge_scores`): kg_year (Int64, NA allowed), year_issue, pagerank_centrality in [0, 1], kg_citations
             and kg_recent_citations (incoming KG CITES dated up to as_of, and within the recent years), OpenAlex
             openalex_status, cited_by_count, counts_by_year, openalex_fetched_at, openalex_year, openalex_retracted,

@@ -41,7 +41,7 @@ def label_distribution_png(label_counts: pd.DataFrame) -> bytes:
     """Horizontal stacked bars: scored edges per research area, one segment per label (LABEL_COLOURS).
 
     Args:
-        label_counts: research_area, label, edges (`sql/report_label_distribution.sql`).
+        label_counts: research_area, label, edges (`recon_assets/report/sql/report_label_distribution.sql`).
 
     Returns:
         PNG bytes; an empty table gives a figure saying 'no scored edge'.
@@ -66,7 +66,7 @@ def reliability_histogram_png(reliabilities: pd.DataFrame, superseded_bar: float
     """Histogram of edge reliability in bins of 0.05 over [0, 1], stacked by label (LABEL_COLOURS).
 
     Args:
-        reliabilities: reliability in [0, 1] and label per edge (`sql/report_reliabilities.sql`).
+        reliabilities: reliability in [0, 1] and label per edge (`recon_assets/report/sql/report_reliabilities.sql`).
         superseded_bar: the SUPERSEDED reliability threshold the edges were scored with, drawn as a dashed line.
 
     Returns:
@@ -97,7 +97,7 @@ def evaluation_png(evaluation: pd.DataFrame) -> bytes:
     one panel per condition (online, offline); a rate not measured (0 cases) is left out and said so on the axis.
 
     Args:
-        evaluation: condition, measure, value, ci_low, ci_high (`sql/report_evaluation.sql`).
+        evaluation: condition, measure, value, ci_low, ci_high (`recon_assets/report/sql/report_evaluation.sql`).
 
     Returns:
         PNG bytes.

@@ -1,4 +1,6 @@
-"""The SQL that shapes tables: package data in `recon_assets/sql/`, one file per asset or step."""
+"""The SQL that shapes tables: package data in `recon_assets/<domain>/sql/`, one file per asset or step, beside the
+domain that owns it (as dagster-open-platform keeps `defs/<domain>/sql/`). A file is named by its stem alone, unique
+across the domains, so callers say `load_sql("publications")` wherever the file lives."""
 
 from __future__ import annotations
 
@@ -8,24 +10,54 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 
-SQL_DIR = Path(__file__).resolve().parents[1] / "sql"
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
+
+
+def sql_files() -> dict[str, list[Path]]:
+    """{name: the files of that name} over every `recon_assets/<domain>/sql/<name>.sql`, names sorted; a name held
+    by more than one domain lists each of its files (`sql_path` refuses it)."""
+    found: dict[str, list[Path]] = {}
+    for path in sorted(PACKAGE_DIR.glob("*/sql/*.sql")):
+        found.setdefault(path.stem, []).append(path)
+    return dict(sorted(found.items()))
+
+
+@cache
+def sql_path(name: str) -> Path:
+    """The one file `recon_assets/<domain>/sql/<name>.sql`, whichever domain holds it.
+
+    Raises:
+        FileNotFoundError: no domain holds a SQL file of that name.
+        ValueError: more than one domain holds one (the name would be ambiguous).
+    """
+    paths = sql_files().get(name, [])
+    if not paths:
+        raise FileNotFoundError(f"no SQL file {name}.sql in any recon_assets/<domain>/sql/ folder")
+    if len(paths) > 1:
+        held = ", ".join(str(path.relative_to(PACKAGE_DIR.parent)) for path in paths)
+        raise ValueError(f"SQL file name {name}.sql is not unique: {held}; rename one so load_sql({name!r}) is unambiguous")
+    return paths[0]
 
 
 @cache
 def load_sql(name: str) -> str:
-    """Text of `recon_assets/sql/<name>.sql`.
+    """Text of `recon_assets/<domain>/sql/<name>.sql` (`sql_path`).
 
     Raises:
-        FileNotFoundError: no SQL file of that name.
+        FileNotFoundError, ValueError: see `sql_path`.
     """
-    return (SQL_DIR / f"{name}.sql").read_text()
+    return sql_path(name).read_text()
 
 
 def code_version(*modules: ModuleType, sql: Sequence[str] = (), files: Sequence[Path] = ()) -> str:
     """A 16-hex-digit SHA-256 of the source of `modules`, the SQL files `sql` (names as for `load_sql`) and `files`:
     an asset's `code_version`, so the UI marks its materializations out of date when the code that computes it
-    changes (and a judge's settings, so that a changed cue re-judges)."""
+    changes (and a judge's settings, so that a changed cue re-judges).
+
+    Raises:
+        FileNotFoundError, ValueError: a name in `sql` does not resolve (see `sql_path`).
+    """
     digest = hashlib.sha256()
-    for path in [*(Path(module.__file__) for module in modules), *(SQL_DIR / f"{name}.sql" for name in sql), *files]:
+    for path in [*(Path(module.__file__) for module in modules), *(sql_path(name) for name in sql), *files]:
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

@@ -1,4 +1,4 @@
-"""Table writes: whole tables are recreated from their DDL in `recon_assets/sql/<table>.sql`; a partition's rows are
+"""Table writes: whole tables are recreated from their DDL in `recon_assets/<domain>/sql/<table>.sql`; a partition's rows are
 replaced, and keyed rows upserted, in one transaction, so a re-run never duplicates."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def replace_partitions(con: duckdb.DuckDBPyConnection, table: str, rows: pd.Data
 
 
 def replace_table(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> None:
-    """Recreate `table` from `recon_assets/sql/<table>.sql` and insert `rows` by column name, in one transaction.
+    """Recreate `table` from `recon_assets/<domain>/sql/<table>.sql` and insert `rows` by column name, in one transaction.
 
     Raises:
         duckdb.Error: a row breaks the table's types or keys; the transaction is rolled back.
@@ -67,7 +67,7 @@ def upsert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> No
 
 
 def create_tables(con: duckdb.DuckDBPyConnection, *sql_names: str) -> None:
-    """Run each `recon_assets/sql/<name>.sql` in turn: the tables it declares are created when missing and their
+    """Run each `recon_assets/<domain>/sql/<name>.sql` in turn: the tables it declares are created when missing and their
     columns' meanings (`COMMENT ON COLUMN`) set. A file that fails on a table an older version wrote (`CREATE TABLE IF
     NOT EXISTS` keeps it as it was, and the comment on a column it lacks fails) runs again once the tables it declares
     are migrated (`migrate`).
@@ -102,7 +102,7 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, verb
 
 def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
     """Bring a `table` written by an older version to the documented columns (`CREATE TABLE IF NOT EXISTS` keeps an
-    older table as it was): each missing column is added with the type its DDL (`sql/<table>.sql`) gives, NULL in
+    older table as it was): each missing column is added with the type its DDL (`<domain>/sql/<table>.sql`) gives, NULL in
     the rows already there, which are kept. Returns the columns added ([] when none was missing).
 
     Raises:
@@ -141,11 +141,11 @@ def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
 
 @functools.lru_cache(maxsize=None)
 def declared_types(table: str) -> dict[str, str]:
-    """{column: DuckDB type} of `table` as its DDL (`sql/<table>.sql`, package data) declares it, read from an
+    """{column: DuckDB type} of `table` as its DDL (`<domain>/sql/<table>.sql`, package data) declares it, read from an
     in-memory database (cached: the DDL does not change while the process runs).
 
     Raises:
-        FileNotFoundError: no `sql/<table>.sql` (the table is declared in another file).
+        FileNotFoundError: no `<domain>/sql/<table>.sql` (the table is declared in another file).
         duckdb.Error: the DDL does not create the table alone.
     """
     with duckdb.connect() as probe:
@@ -154,8 +154,8 @@ def declared_types(table: str) -> dict[str, str]:
 
 
 def replace_table_from_query(con: duckdb.DuckDBPyConnection, table: str, query: str, params: Sequence[object] = ()) -> None:
-    """Recreate `table` from `recon_assets/sql/<table>.sql` and fill it with the rows of the SELECT in
-    `recon_assets/sql/<query>.sql` (bound `params`), matched by column name, in one transaction: rows shaped by joins
+    """Recreate `table` from `recon_assets/<domain>/sql/<table>.sql` and fill it with the rows of the SELECT in
+    `recon_assets/<domain>/sql/<query>.sql` (bound `params`), matched by column name, in one transaction: rows shaped by joins
     and groupings stay in DuckDB.
 
     Raises:

@@ -40,7 +40,7 @@ VERDICT_COLUMNS = [
 
 @dataclass(frozen=True)
 class DatasetEvidence:
-    """What each (research_area, dataset_id) is judged on, derived once from recon_assets/sql/verdict_evidence.sql rows.
+    """What each (research_area, dataset_id) is judged on, derived once from recon_assets/verdicts/sql/verdict_evidence.sql rows.
 
     evidence: its scored edges (`evidence_by_dataset`), keys sorted.
     datasets: its dataset's columns ({column: value} of its first edge row: dataset_doi, dataset_short_name,
@@ -56,7 +56,7 @@ class DatasetEvidence:
 
 
 def dataset_evidence(edges: pd.DataFrame) -> DatasetEvidence:
-    """The `DatasetEvidence` of recon_assets/sql/verdict_evidence.sql rows, for `expansion.expand`, `expanded_edge_scorer`
+    """The `DatasetEvidence` of recon_assets/verdicts/sql/verdict_evidence.sql rows, for `expansion.expand`, `expanded_edge_scorer`
     and `judge_datasets`."""
     datasets = edges.drop_duplicates(KEY).set_index(KEY).to_dict("index")
     return DatasetEvidence(
@@ -68,7 +68,7 @@ def dataset_evidence(edges: pd.DataFrame) -> DatasetEvidence:
 
 
 def evidence_by_dataset(edges: pd.DataFrame) -> dict[Key, list[Edge]]:
-    """{(research_area, dataset_id): its edges}, keys sorted, from recon_assets/sql/verdict_evidence.sql rows (citation,
+    """{(research_area, dataset_id): its edges}, keys sorted, from recon_assets/verdicts/sql/verdict_evidence.sql rows (citation,
     reliability, label), in one pass over the rows."""
     evidence = defaultdict(list)
     for area, dataset, citation, reliability, label in zip(
@@ -79,7 +79,7 @@ def evidence_by_dataset(edges: pd.DataFrame) -> dict[Key, list[Edge]]:
 
 
 def disputes_by_dataset(disputes: pd.DataFrame) -> dict[Key, list[RecordedDispute]]:
-    """{(research_area, dataset_id): the recorded comments on its publications} from recon_assets/sql/dataset_disputes.sql rows."""
+    """{(research_area, dataset_id): the recorded comments on its publications} from recon_assets/verdicts/sql/dataset_disputes.sql rows."""
     found = defaultdict(list)
     for row in disputes.itertuples(index=False):
         found[(row.research_area, row.dataset_id)].append(RecordedDispute(row.commented, row.comment, bool(row.answered)))
@@ -87,7 +87,7 @@ def disputes_by_dataset(disputes: pd.DataFrame) -> dict[Key, list[RecordedDisput
 
 
 def pairs_by_dataset(pairs: pd.DataFrame) -> dict[Key, list[ContradictingPair]]:
-    """{(research_area, dataset_id): its contradicting pairs} from recon_assets/sql/contradicting_pairs.sql rows."""
+    """{(research_area, dataset_id): its contradicting pairs} from recon_assets/verdicts/sql/contradicting_pairs.sql rows."""
     found = defaultdict(list)
     for row in pairs.itertuples(index=False):
         found[(row.research_area, row.dataset_id)].append(
@@ -150,9 +150,9 @@ def judge_datasets(
     """One verdict row per (research_area, dataset_id) of `evidence`.
 
     Args:
-        evidence: `dataset_evidence` of the recon_assets/sql/verdict_evidence.sql rows.
-        pairs: recon_assets/sql/contradicting_pairs.sql rows.
-        disputes: recon_assets/sql/dataset_disputes.sql rows (recorded comments on the publications of each dataset's edges).
+        evidence: `dataset_evidence` of the recon_assets/verdicts/sql/verdict_evidence.sql rows.
+        pairs: recon_assets/verdicts/sql/contradicting_pairs.sql rows.
+        disputes: recon_assets/verdicts/sql/dataset_disputes.sql rows (recorded comments on the publications of each dataset's edges).
         rounds: the expansion rounds tried per key (`expansion.expand`); keys without rounds had enough edges.
             The expansion_rounds column counts those that ran (`ExpansionRound.ran`).
 
@@ -189,7 +189,7 @@ def with_history(verdicts: pd.DataFrame, latest: pd.DataFrame, *, judged_at: dat
 
     Args:
         verdicts: rows with research_area, dataset_id, verdict, as_of and snapshot_id.
-        latest: recon_assets/sql/latest_dataset_verdicts.sql rows (verdict, previous_verdict, changed_at per key).
+        latest: recon_assets/verdicts/sql/latest_dataset_verdicts.sql rows (verdict, previous_verdict, changed_at per key).
 
     Returns:
         (verdicts plus previous_verdict, verdict_changed_at and judged_at; dataset_verdict_history rows).

@@ -70,7 +70,7 @@ COMMENT ON COLUMN kg_rejects.element_id IS 'The node or relationship id, when it
 COMMENT ON COLUMN kg_rejects.reason IS 'Why the line was rejected (malformed JSON, duplicate node id, missing endpoint, ...).';
 COMMENT ON COLUMN kg_rejects.raw IS 'The offending text, cut to 500 characters.';
 
--- How the typed tables read the properties that Publication and Dataset nodes share (recon_assets/sql/*_nodes.sql).
+-- How the typed tables read the properties that Publication and Dataset nodes share (recon_assets/kg/sql/*_nodes.sql).
 -- The first of doi / DOI that holds a value: an empty or 'N/A' doi must not hide a real DOI.
 CREATE OR REPLACE MACRO kg_doi_raw(properties) AS coalesce(
     list_filter([properties->>'doi', properties->>'DOI'], lambda v: NOT regexp_full_match(v, '(?i)\s*(n/a)?\s*'))[1],
