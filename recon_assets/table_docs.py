@@ -77,6 +77,9 @@ TABLE_DOCS: dict[str, dict[str, str]] = {
     table: columns for sql_name in DECLARING_FILES for table, columns in declared_column_docs(sql_name).items()
 }
 
+# {table: the SQL file of DECLARING_FILES that creates it}.
+DECLARED_IN: dict[str, str] = {table: sql_name for sql_name in DECLARING_FILES for table in declared_column_docs(sql_name)}
+
 
 def tables_markdown() -> str:
     """The README's "Output tables" section body, generated from TABLE_DOCS so the two never disagree."""

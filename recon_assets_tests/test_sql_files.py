@@ -13,7 +13,7 @@ from recon_assets.table_docs import DECLARING_FILES
 from recon_assets_tests.pipeline_runs import REPO_ROOT
 
 # Calls whose string arguments name SQL files (the first argument of the storage helpers is the connection).
-NAMING_CALLS = {"load_sql", "sql_path", "create_tables", "replace_table", "replace_table_from_query", "declared_types"}
+NAMING_CALLS = {"load_sql", "sql_path", "create_tables", "replace_table", "replace_table_from_query"}
 
 
 def sql_names_in(path: Path) -> set[str]:

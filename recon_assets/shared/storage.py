@@ -7,12 +7,13 @@ import functools
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import duckdb
 import pandas as pd
 
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.table_docs import DECLARING_FILES, TABLE_DOCS, declared_column_docs
+from recon_assets.table_docs import DECLARED_IN, DECLARING_FILES, TABLE_DOCS, declared_column_docs
 
 _log = logging.getLogger(__name__)
 
@@ -101,56 +102,75 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, verb
 
 
 def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
-    """Bring a `table` written by an older version to the documented columns (`CREATE TABLE IF NOT EXISTS` keeps an
-    older table as it was): each missing column is added with the type its DDL (`<domain>/sql/<table>.sql`) gives, NULL in
-    the rows already there, which are kept. Returns the columns added ([] when none was missing).
+    """Bring a `table` written by an older version to the documented columns and key (`CREATE TABLE IF NOT EXISTS`
+    keeps an older table as it was): each missing column is added with the type its declaring DDL gives, NULL in the
+    rows already there, which are kept, and the declared primary key when the table has none (rows are upserted by
+    it). Returns the columns added ([] when none was missing).
 
     Raises:
         StaleSchemaError: the table holds a column this version does not document, a column of another type than
-            its DDL declares, or lacks one and its DDL does not create it alone; the message names the columns that
-            differ and what to do.
+            its DDL declares, another primary key, or rows that repeat the primary key it lacks; the message names
+            what differs and what to do.
     """
     stored = {name: column_type for name, column_type, *_ in con.execute(f"DESCRIBE {table}").fetchall()}
-    expected = list(TABLE_DOCS[table])
-    missing, extra = [c for c in expected if c not in stored], [c for c in stored if c not in expected]
-    refused = (
-        f"table {table} in this database was written by another version of recon_assets (missing columns {missing}, "
-        f"unknown {extra})"
-    )
-    if extra:
-        raise StaleSchemaError(f"{refused}: it cannot be migrated; use a new --db, or DROP TABLE {table} and run again")
-    try:
-        types = declared_types(table)
-    except (duckdb.Error, FileNotFoundError) as error:
-        if not missing:  # declared with other tables in one file (kg_snapshot.sql): no standalone DDL to compare with
-            return []
-        raise StaleSchemaError(f"{refused}: its DDL cannot be read alone ({error}); use a new --db") from error
-    retyped = {c: (stored[c], types[c]) for c in expected if c in stored and stored[c] != types[c]}
-    if retyped:
-        changes = ", ".join(f"{column} {old} (this version: {new})" for column, (old, new) in retyped.items())
-        raise StaleSchemaError(
-            f"table {table} in this database was written by another version of recon_assets (column types differ: "
-            f"{changes}): it cannot be migrated; use a new --db, or DROP TABLE {table} and run again"
-        )
+    declared = declared_schema(table)
+    missing = [c for c in declared.types if c not in stored]
+    extra = [c for c in stored if c not in declared.types]
+    differences = [
+        *([f"missing columns {missing}, unknown {extra}"] if extra else []),
+        *[f"column types differ: {c} {stored[c]} (this version: {declared.types[c]})" for c in declared.types if c in stored and stored[c] != declared.types[c]],
+        *([f"primary key {list(key)} (this version: {list(declared.primary_key)})"] if (key := primary_key(con, table)) and key != declared.primary_key else []),
+    ]
+    if differences:
+        raise _refused(table, "; ".join(differences))
     for column in missing:
-        con.execute(f'ALTER TABLE {table} ADD COLUMN "{column}" {types[column]}')
+        con.execute(f'ALTER TABLE {table} ADD COLUMN "{column}" {declared.types[column]}')
     if missing:
         _log.warning(f"table {table} migrated: added columns {missing} (NULL in the rows kept from before)")
+    if declared.primary_key and not key:
+        try:
+            con.execute(f"ALTER TABLE {table} ADD PRIMARY KEY ({', '.join(declared.primary_key)})")
+        except duckdb.ConstraintException as error:
+            raise _refused(table, f"no primary key, and rows repeat this version's {list(declared.primary_key)}") from error
+        _log.warning(f"table {table} migrated: primary key {list(declared.primary_key)} added")
     return missing
 
 
+def _refused(table: str, differences: str) -> StaleSchemaError:
+    return StaleSchemaError(
+        f"table {table} in this database was written by another version of recon_assets ({differences}): it cannot be "
+        f"migrated; use a new --db, or DROP TABLE {table} and run again"
+    )
+
+
+@dataclass(frozen=True)
+class DeclaredSchema:
+    """A table as this version declares it: {column: DuckDB type} in order, and its primary key's columns (() for none)."""
+
+    types: dict[str, str]
+    primary_key: tuple[str, ...]
+
+
 @functools.lru_cache(maxsize=None)
-def declared_types(table: str) -> dict[str, str]:
-    """{column: DuckDB type} of `table` as its DDL (`<domain>/sql/<table>.sql`, package data) declares it, read from an
-    in-memory database (cached: the DDL does not change while the process runs).
+def declared_schema(table: str) -> DeclaredSchema:
+    """`table` as the SQL file declaring it (`table_docs.DECLARED_IN`, package data) creates it, read from an in-memory
+    database (cached: the DDL does not change while the process runs).
 
     Raises:
-        FileNotFoundError: no `<domain>/sql/<table>.sql` (the table is declared in another file).
-        duckdb.Error: the DDL does not create the table alone.
+        KeyError: `table` is not an output table.
     """
     with duckdb.connect() as probe:
-        probe.execute(load_sql(table))
-        return {name: column_type for name, column_type, *_ in probe.execute(f"DESCRIBE {table}").fetchall()}
+        probe.execute(load_sql(DECLARED_IN[table]))
+        types = {name: column_type for name, column_type, *_ in probe.execute(f"DESCRIBE {table}").fetchall()}
+        return DeclaredSchema(types, primary_key(probe, table))
+
+
+def primary_key(con: duckdb.DuckDBPyConnection, table: str) -> tuple[str, ...]:
+    """The columns of `table`'s primary key in `con`'s catalog, () when it has none."""
+    row = con.execute(
+        "SELECT constraint_column_names FROM duckdb_constraints() WHERE table_name = ? AND constraint_type = 'PRIMARY KEY'", [table]
+    ).fetchone()
+    return tuple(row[0]) if row else ()
 
 
 def replace_table_from_query(con: duckdb.DuckDBPyConnection, table: str, query: str, params: Sequence[object] = ()) -> None:
