@@ -193,6 +193,28 @@ def test_a_bad_pool_wait_setting_is_refused_before_anything_runs(tmp_path):
     assert err == "error: RECON_POOL_WAIT_SECONDS must be a positive number of seconds, got 'forever'\n"
 
 
+def test_a_database_another_run_is_writing_is_named_by_its_lock_not_duckdbs_error(tmp_path):
+    """Hostile finding: with a step of another run writing the file, `recon run`'s pre-check opened the DuckDB file
+    before taking the lock and printed DuckDB's own "Could not set lock" error; the lock is now taken first."""
+    database = tmp_path / "r.duckdb"
+    writer = (
+        "import sys, duckdb; from recon_assets.shared.paths import database_lock; "
+        f"lock = database_lock({str(database)!r}); lock.acquire(); con = duckdb.connect({str(database)!r}); "
+        "print('writing', flush=True); sys.stdin.read()"
+    )
+    holder = subprocess.Popen([sys.executable, "-c", writer], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "writing\n"
+        run = _recon_run(database, _env(_home(tmp_path)))
+        out, err = run.communicate(timeout=120)
+    finally:
+        holder.communicate("")
+    assert run.returncode == 2
+    assert err == (
+        f"error: another run (`recon run` or one from the UI) is writing {database} (lock {database}.lock); wait for it to finish\n"
+    )
+
+
 def test_the_watchdog_bounds_dagsters_own_wait_for_a_slot(instance):
     """Dagster's in-process executor polls for a slot without a bound and ignores SIGINT: the watchdog says what
     the run waits for, reclaims dead holders, and after the bound marks the run failed and gives up."""

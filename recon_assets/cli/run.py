@@ -92,6 +92,12 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
         print(f"error: {terminal_text(redact(error))}", file=sys.stderr)
         return 2
     try:
+        _can_open(database)
+    except PreflightError as error:
+        lock.release()
+        print(f"error: {terminal_text(redact(error))}", file=sys.stderr)
+        return 2
+    try:
         with _terminal_safe_output():
             return _run_jobs(database, run_as_of)
     finally:
@@ -159,7 +165,7 @@ def _full_line(path: Path, home: Path, database: Path) -> str:
 def _preflight(database: Path) -> None:
     """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, an unusable secret (OPENALEX_API_KEY,
     GROQ_API_KEY, HF_TOKEN: stripped of surrounding whitespace here, for every step of this process), or a database
-    path that is not a DuckDB file DuckDB can open."""
+    path that is not a DuckDB file (`_can_open` then opens it, with the database lock held)."""
     kg_path = os.environ.get("RECON_KG_PATH")
     try:
         # Stripped once here so every client of this process sends the key as issued (a trailing '\n' made the HTTP
@@ -183,6 +189,11 @@ def _preflight(database: Path) -> None:
             "file, or of a file that does not exist yet"
         )
     database.parent.mkdir(parents=True, exist_ok=True)
+
+
+def _can_open(database: Path) -> None:
+    """Open the DuckDB file once, with the database lock held: a run writing it holds that lock first, so DuckDB's own
+    lock error is never what a user reads for it."""
     try:
         duckdb.connect(str(database), config=NO_EXTENSIONS).close()
     except duckdb.Error as error:
