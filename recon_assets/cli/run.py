@@ -86,7 +86,7 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
         lock = database_lock(database)
         lock.acquire(timeout=0)
     except Timeout:
-        print(f"error: another run (`recon run` or one from the UI) is writing {database} (lock {database}.lock); wait for it to finish", file=sys.stderr)
+        print(terminal_text(f"error: another run (`recon run` or one from the UI) is writing {database} (lock {database}.lock); wait for it to finish"), file=sys.stderr)
         return 2
     except (PreflightError, ValueError) as error:
         print(f"error: {terminal_text(redact(error))}", file=sys.stderr)
