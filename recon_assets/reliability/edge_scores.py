@@ -14,6 +14,7 @@ from recon_assets.reliability.settings import ScoringSettings
 
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 EDGE_KEY = ["dataset_id", "publication_id"]
+AGGREGATED_PAIR_COLUMNS = [*PAIR_KEY, "verdict", "coherence", "rationale", "newer_centrality"]
 
 
 def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -31,12 +32,14 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
     unique_pairs = pairs.drop_duplicates(PAIR_KEY)
     # Judged pairs weigh a contradiction by the KG's PageRank centrality of both papers (the judge's own scale).
     older_centrality = edges.drop_duplicates("publication_id").set_index("publication_id")["pagerank_centrality"]
-    coherence = aggregate_edge_coherence(edges, unique_pairs, older_centrality)
-    citations = unique_pairs.drop_duplicates("newer_publication_id").set_index("newer_publication_id")["newer_citation"]
+    # only what the aggregation reads: its sorts and merges carry every column they are given
+    coherence = aggregate_edge_coherence(edges[EDGE_KEY], unique_pairs[AGGREGATED_PAIR_COLUMNS], older_centrality)
+    first = unique_pairs.drop_duplicates("newer_publication_id")
+    citations = dict(zip(first["newer_publication_id"].tolist(), first["newer_citation"].tolist()))
     coherence["coherence_evidence"] = [
         f"by {citations[newer]} (centrality {centrality:.2f}): {rationale}" if isinstance(newer, str) else None
         for newer, centrality, rationale in zip(
-            coherence["evidence_publication_id"], coherence["evidence_centrality"], coherence["evidence_rationale"]
+            coherence["evidence_publication_id"].tolist(), coherence["evidence_centrality"].tolist(), coherence["evidence_rationale"].tolist()
         )
     ]
     frame = edges.merge(coherence[[*EDGE_KEY, "coherence", "coherence_status", "coherence_evidence"]], on=EDGE_KEY, how="left")
@@ -58,13 +61,18 @@ def coherence_judges(pairs: pd.DataFrame) -> pd.DataFrame:
     Args:
         pairs: PAIR_KEY, judge and prompt_version (NULL for the offline judge).
     """
-    named = [
-        f"{judge} (prompt {version})" if isinstance(version, str) else str(judge)
-        for judge, version in zip(pairs["judge"], pairs["prompt_version"])
-    ]
-    frame = pd.DataFrame({"dataset_id": pairs["dataset_id"], "publication_id": pairs["older_publication_id"], "judge": pd.Series(named, dtype=object, index=pairs.index)})
-    joined = frame.drop_duplicates().sort_values("judge").groupby(EDGE_KEY, sort=False)["judge"].agg("; ".join)
-    return joined.rename("coherence_judges").reset_index()
+    judges: dict[tuple[str, str], set[str]] = {}
+    for dataset_id, publication_id, judge, version in zip(
+        pairs["dataset_id"].tolist(), pairs["older_publication_id"].tolist(), pairs["judge"].tolist(), pairs["prompt_version"].tolist()
+    ):
+        judges.setdefault((dataset_id, publication_id), set()).add(f"{judge} (prompt {version})" if isinstance(version, str) else str(judge))
+    return pd.DataFrame(
+        {
+            "dataset_id": pd.Series([dataset_id for dataset_id, _ in judges], dtype=pairs["dataset_id"].dtype),
+            "publication_id": pd.Series([publication_id for _, publication_id in judges], dtype=pairs["older_publication_id"].dtype),
+            "coherence_judges": pd.Series(["; ".join(sorted(names)) for names in judges.values()], dtype="str"),
+        }
+    )
 
 
 def score_research_area_edges(

@@ -154,7 +154,12 @@ def label_edges(signals: EdgeSignals, *, weights: Weights | None = None, details
 
 
 def _names(flags: dict[str, np.ndarray]) -> list[list[str]]:
-    """Per row, the names whose flag is set, in the dict's order."""
-    names = np.array(list(flags), dtype=object)
-    matrix = np.column_stack(list(flags.values())) if flags else np.zeros((0, 0), dtype=bool)
-    return [names[row].tolist() for row in matrix]
+    """Per row, the names whose flag is set, in the dict's order. The flags of a row are read as the bits of one
+    integer and each combination's names are listed once: rows with the same flags share one list (read-only)."""
+    if not flags:
+        return []
+    codes = np.zeros(len(next(iter(flags.values()))), dtype=np.int64)
+    for bit, flag in enumerate(flags.values()):
+        codes |= np.asarray(flag, dtype=np.int64) << bit
+    names = {code: [name for bit, name in enumerate(flags) if code >> bit & 1] for code in set(codes.tolist())}
+    return [names[code] for code in codes.tolist()]

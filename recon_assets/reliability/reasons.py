@@ -11,7 +11,8 @@ signal, the evidence and a reason"), e.g.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections import namedtuple
+from collections.abc import Iterable, Iterator
 from datetime import date
 
 import numpy as np
@@ -38,7 +39,14 @@ def reliability_text(reliability: float, bars: Iterable[float]) -> str:
 
 def explain_edges(scored: pd.DataFrame, *, as_of: date, settings: ScoringSettings) -> list[str]:
     """The reason of every row of `labels.label_edges`' output, in row order."""
-    return [_reason(row, as_of, settings) for row in scored.itertuples(index=False)]
+    return [_reason(row, as_of, settings) for row in _rows(scored)]
+
+
+def _rows(frame: pd.DataFrame) -> Iterator[tuple]:
+    """`frame.itertuples(index=False)` from each column's `tolist()` (the same Python values, NaN / NA where missing):
+    itertuples reads Arrow-backed text columns one value at a time, most of the cost of the reasons."""
+    row = namedtuple("Row", frame.columns, rename=True)
+    return map(row._make, zip(*(frame[column].tolist() for column in frame.columns)))
 
 
 def recent_years_text(as_of: date, settings: ScoringSettings) -> str:
