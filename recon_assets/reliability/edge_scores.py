@@ -61,16 +61,24 @@ def coherence_judges(pairs: pd.DataFrame) -> pd.DataFrame:
     Args:
         pairs: PAIR_KEY, judge and prompt_version (NULL for the offline judge).
     """
-    judges: dict[tuple[str, str], set[str]] = {}
-    for dataset_id, publication_id, judge, version in zip(
-        pairs["dataset_id"].tolist(), pairs["older_publication_id"].tolist(), pairs["judge"].tolist(), pairs["prompt_version"].tolist()
-    ):
-        judges.setdefault((dataset_id, publication_id), set()).add(f"{judge} (prompt {version})" if isinstance(version, str) else str(judge))
+    llm = np.fromiter((isinstance(version, str) for version in pairs["prompt_version"].tolist()), dtype=bool, count=len(pairs))
+    judge = pairs["judge"].astype("str")
+    named = judge.where(~llm, judge + " (prompt " + pairs["prompt_version"].where(llm, "").astype("str") + ")")
+    frame = pd.DataFrame({"dataset_id": pairs["dataset_id"], "publication_id": pairs["older_publication_id"], "judge": named})
+    frame = frame.drop_duplicates().sort_values([*EDGE_KEY, "judge"])
+    # each edge's judges are one run of the sorted rows: joined run by run
+    dataset_ids, publication_ids = frame["dataset_id"].to_numpy(dtype=object), frame["publication_id"].to_numpy(dtype=object)
+    first = np.ones(len(frame), dtype=bool)
+    first[1:] = (dataset_ids[1:] != dataset_ids[:-1]) | (publication_ids[1:] != publication_ids[:-1])
+    starts = np.flatnonzero(first)
+    names = frame["judge"].tolist()
     return pd.DataFrame(
         {
-            "dataset_id": pd.Series([dataset_id for dataset_id, _ in judges], dtype=pairs["dataset_id"].dtype),
-            "publication_id": pd.Series([publication_id for _, publication_id in judges], dtype=pairs["older_publication_id"].dtype),
-            "coherence_judges": pd.Series(["; ".join(sorted(names)) for names in judges.values()], dtype="str"),
+            "dataset_id": pd.Series(dataset_ids[starts], dtype=pairs["dataset_id"].dtype),
+            "publication_id": pd.Series(publication_ids[starts], dtype=pairs["older_publication_id"].dtype),
+            "coherence_judges": pd.Series(
+                ["; ".join(names[start:stop]) for start, stop in zip(starts.tolist(), [*starts[1:].tolist(), len(names)])], dtype="str"
+            ),
         }
     )
 
