@@ -43,8 +43,9 @@ def explain_edges(scored: pd.DataFrame, *, as_of: date, settings: ScoringSetting
 
 
 def _rows(frame: pd.DataFrame) -> Iterator[tuple]:
-    """`frame.itertuples(index=False)` from each column's `tolist()` (the same Python values, NaN / NA where missing):
-    itertuples reads Arrow-backed text columns one value at a time, most of the cost of the reasons."""
+    """`frame.itertuples(index=False)` built from each column's `tolist()`: the same values, NaN / NA where missing (a
+    nullable integer comes as a Python int, not numpy's, which formats alike). itertuples reads Arrow-backed text
+    columns one value at a time: that was most of the cost of the reasons."""
     row = namedtuple("Row", frame.columns, rename=True)
     return map(row._make, zip(*(frame[column].tolist() for column in frame.columns)))
 
