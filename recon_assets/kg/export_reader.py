@@ -399,7 +399,7 @@ def _graphml_rows(path: Path, stats: ReadStats) -> Iterator[Row]:
         errors = context.error_log.filter_from_errors()
         yield from _error_rows(errors[reported:], stats)
         reported = len(errors)
-        tag = etree.QName(element).localname
+        tag = element.tag.rpartition("}")[2]  # the local name (the tag filter above lets only elements through)
         if tag == "key":
             _declare(element, keys, defaults)
         else:
@@ -410,7 +410,7 @@ def _graphml_rows(path: Path, stats: ReadStats) -> Iterator[Row]:
                 yield stats.lines_read, element.sourceline, raw, "hyperedge is not supported", None
             else:
                 element_json = _graphml_element(tag, element, keys, defaults[tag])
-                yield stats.lines_read, element.sourceline, json.dumps(element_json, ensure_ascii=False), None, None
+                yield stats.lines_read, element.sourceline, _JSON_TEXT.encode(element_json), None, None
         element.clear(keep_tail=False)
         while element.getprevious() is not None:
             del element.getparent()[0]
@@ -454,12 +454,18 @@ def _declare(key: etree._Element, keys: dict[str, tuple[str, str]], defaults: di
             tag_defaults[name] = _typed("".join(default.itertext()), attr_type)
 
 
+# json.dumps(..., ensure_ascii=False) builds an encoder on every call: one is kept for every element.
+_JSON_TEXT = json.JSONEncoder(ensure_ascii=False)
+
+
 def _graphml_element(tag: str, element: etree._Element, keys: dict[str, tuple[str, str]], defaults: dict[str, object]) -> dict:
     properties = dict(defaults)
     for data in element.iterchildren("{*}data"):
         name, attr_type = keys.get(data.get("key"), (data.get("key"), "string"))
-        # itertext: a value with markup in it (`Aer<i>o</i>sol`) keeps all its text, not the part before the first child.
-        properties[name] = _typed("".join(data.itertext()), attr_type)
+        # itertext: a value with markup in it (`Aer<i>o</i>sol`) keeps all its text, not the part before the first child;
+        # a value without (nearly all) is its .text, read without the iterator.
+        text = "".join(data.itertext()) if len(data) else data.text or ""
+        properties[name] = _typed(text, attr_type)
     if tag == "node":
         label_text = element.get("labels") or properties.get("labels") or ""
         properties.pop("labels", None)
