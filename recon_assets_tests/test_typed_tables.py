@@ -6,15 +6,16 @@ import json
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import pandas as pd
 import pytest
 
+from recon_assets.kg.assets import store_publications
 from recon_assets.kg.ingest import ingest_export
 from recon_assets.kg.typed_tables import (
     build_datasets,
     build_publications,
     build_research_areas,
-    lists_by_key,
     node_index,
 )
 from recon_assets.shared.sql_files import load_sql
@@ -35,12 +36,19 @@ def typed_nodes(label: str, sql: str, nodes: list[tuple[str, dict]]) -> pd.DataF
 
 
 def publications(*nodes: tuple[str, dict]) -> pd.DataFrame:
-    return build_publications(typed_nodes("Publication", "publication_nodes", list(nodes)), latest_year=LATEST)
+    """The publications table `store_publications` writes from `nodes`, read back."""
+    with duckdb.connect() as con:
+        store_publications(con, typed_nodes("Publication", "publication_nodes", list(nodes)), latest_year=LATEST)
+        return con.execute("SELECT * FROM publications").df()
 
 
 def records(frame: pd.DataFrame, columns: list[str]) -> list[dict]:
-    """Rows as plain dicts with every missing value (None, NaN, pd.NA) as None."""
-    return [{c: (None if not isinstance(v, list) and pd.isna(v) else v) for c, v in row.items()} for row in frame[columns].to_dict("records")]
+    """Rows as plain dicts with every missing value (None, NaN, pd.NA) as None and every list (DuckDB gives arrays) a list."""
+    def plain(value: object) -> object:
+        if isinstance(value, (list, np.ndarray)):
+            return list(value)
+        return None if pd.isna(value) else value
+    return [{c: plain(v) for c, v in row.items()} for row in frame[columns].to_dict("records")]
 
 
 FULL = {"title": "Gold in Egypt", "abstract": "We map.", "year": "2020", "authors": ["Pour, Amin", "Zoheir, Basem"], "pagerank_publication_dataset": 0.3}
@@ -157,7 +165,7 @@ def test_json_values_of_any_shape(value: object, year: int | None, year_raw: str
     with duckdb.connect() as con:
         con.execute(load_sql("kg_snapshot"))
         con.execute("INSERT INTO kg_nodes VALUES ('1', 1, ['Publication'], ?)", [f'{{"doi":"{RS}","year":{text},"authors":{text}}}'])
-        frame = build_publications(con.execute(load_sql("publication_nodes")).df(), latest_year=LATEST)
+        frame = build_publications(con.execute(load_sql("publication_nodes")).df(), latest_year=LATEST).rows
 
     assert records(frame, ["year", "year_raw", "year_issue", "authors"]) == [
         {"year": year, "year_raw": year_raw, "year_issue": year_issue, "authors": authors}
@@ -169,7 +177,7 @@ def ingested_publications(tmp_path: Path, name: str, content: str) -> pd.DataFra
     path.write_text(content, encoding="utf-8")
     with duckdb.connect() as con:
         ingest_export(con, path, "test")
-        return build_publications(con.execute(load_sql("publication_nodes")).df(), latest_year=LATEST)
+        return build_publications(con.execute(load_sql("publication_nodes")).df(), latest_year=LATEST).rows
 
 
 @pytest.mark.parametrize("pagerank", ["Infinity", "-Infinity", "NaN", "1e400", '"inf"', '"nan"', '"-inf"', "0", "-0.5", "true", '"abc"', "[0.5]"])
@@ -343,29 +351,6 @@ def test_doi_issue_says_why_a_doi_is_null(doi_raw: str, doi: str | None, doi_iss
     assert records(frame, ["doi", "doi_issue"]) == [{"doi": doi, "doi_issue": doi_issue}]
 
 
-@pytest.mark.parametrize(
-    "keys",
-    [["a"], ["a", "b"]],
-)
-def test_lists_by_key_is_groupby_agg_list(keys):
-    """The per-run gathering that replaced pandas' per-group Python call gives exactly what groupby gave."""
-    frame = pd.DataFrame(
-        {
-            "a": ["p2", "p1", None, "p2", "p1", "p3", "p1", "p10"],
-            "b": ["d1", "d1", "d1", "d2", "d1", None, "d2", "d1"],
-            "v": ["r8", "r2", "r5", "r1", "r7", "r3", "r4", "r6"],
-        },
-        dtype="string[pyarrow]" if len(keys) == 1 else object,
-    )
-    expected = frame.groupby(keys, sort=True)["v"].agg(list).reset_index()
-    got = lists_by_key(frame, keys, "v")
-    assert got[keys].to_dict("list") == expected[keys].to_dict("list")
-    assert [list(values) for values in got["v"]] == [list(values) for values in expected["v"]]  # Arrow gives arrays
-    first_group = ["r2", "r7", "r4"] if keys == ["a"] else ["r2", "r7"]  # p1 (, d1): in frame order
-    assert got["v"].tolist()[0] == first_group
-
-
-
 # globalId = uuid5(NAMESPACE_DNS, DOI) (dataset card): every DOI-less publication carries the uuid5 of the same empty DOI.
 EMPTY_DOI_GLOBAL_ID = "4ebd0208-8328-5d69-8c44-ec50939c0967"
 
@@ -413,8 +398,8 @@ def test_each_doi_less_publication_sharing_a_global_id_keeps_its_own_edge(tmp_pa
     path.write_text("".join(json.dumps(element) + "\n" for element in elements), encoding="utf-8")
     with duckdb.connect() as con:
         ingest_export(con, path, "test")
-        merged = build_publications(con.execute(load_sql("publication_nodes")).df(), latest_year=LATEST)
-        replace_table(con, "publications", merged)
+        store_publications(con, con.execute(load_sql("publication_nodes")).df(), latest_year=LATEST)
+        merged = con.execute("SELECT * FROM publications").df()
         replace_table(con, "datasets", build_datasets(con.execute(load_sql("dataset_nodes")).df()))
         replace_table_from_query(con, "dataset_publication_edges", "dataset_publication_edges_rows")
         edges = con.execute("SELECT * FROM dataset_publication_edges").fetchall()

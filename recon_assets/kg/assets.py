@@ -18,6 +18,7 @@ from recon_assets.shared.fingerprints import Stage, kept_table, stage
 from recon_assets.shared.metadata import column_schema, table_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import replace_table, replace_table_from_query
+from recon_assets.table_docs import declared_columns
 
 OWNERS = ["team:recon"]
 KG = dict(group_name="kg", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
@@ -26,8 +27,8 @@ TYPED = dict(
     KG,
     code_version=code_version(
         typed_tables, authors, doi, research_areas, years,
-        sql=["publication_nodes", "dataset_nodes", "relationships_of_type", "kg_citation_pairs", "dataset_publication_edges_rows",
-             "publication_citations_rows", "publications", "datasets", "dataset_publication_edges", "publication_citations",
+        sql=["publication_nodes", "publication_rows", "dataset_nodes", "relationships_of_type", "kg_citation_pairs",
+             "dataset_publication_edges_rows", "publication_citations_rows", "publications", "datasets", "dataset_publication_edges", "publication_citations",
              "publication_research_areas"],
     ),
 )
@@ -86,13 +87,13 @@ def publications(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> d
             return kept_table(context, con, run, skipped, **preview)
         nodes = con.execute(load_sql("publication_nodes")).df()
         ingested_year = con.execute("SELECT year(ingested_at) FROM kg_snapshots WHERE snapshot_id = ?", [current_snapshot_id(con)]).fetchone()[0]
-        frame = build_publications(nodes, latest_year=ingested_year + 1)
-        replace_table(con, "publications", frame)
-        context.log.info(f"{len(nodes):,} Publication nodes -> {len(frame):,} publications")
+        written = store_publications(con, nodes, latest_year=ingested_year + 1)
+        context.log.info(f"{len(nodes):,} Publication nodes -> {written:,} publications")
         run.record(con)
-        metadata = table_metadata(con, "publications", **preview, lineage={column: [("kg_snapshot", "properties")] for column in frame.columns})
+        lineage = {column: [("kg_snapshot", "properties")] for column in declared_columns("publications")}
+        metadata = table_metadata(con, "publications", **preview, lineage=lineage)
     return dg.MaterializeResult(
-        metadata={**metadata, "computed": why, "publication_nodes": len(nodes), "merged_nodes": len(nodes) - len(frame)},
+        metadata={**metadata, "computed": why, "publication_nodes": len(nodes), "merged_nodes": len(nodes) - written},
         data_version=run.data_version,
     )
 
@@ -202,6 +203,24 @@ def _publications_per_area(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
 def _snapshot_stage(context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection, table: str, reads: list[str] = ()) -> Stage:
     """The fingerprint of a typed table: the current snapshot, the asset's code version and the typed tables it reads."""
     return stage(context, con, reads=reads, writes=[table], snapshot_id=current_snapshot_id(con))
+
+
+def store_publications(con: duckdb.DuckDBPyConnection, nodes: pd.DataFrame, *, latest_year: int) -> int:
+    """Recreate `publications` from Publication nodes (`build_publications`, same arguments): the merged rows, each
+    with the node ids merged into it gathered in DuckDB (recon_assets/kg/sql/publication_rows.sql). Returns the
+    number of publications written.
+
+    Raises:
+        duckdb.Error: a row breaks the table's types or keys; the table is left as it was.
+    """
+    rows, members = build_publications(nodes, latest_year=latest_year)
+    con.execute("CREATE OR REPLACE TEMP TABLE merged_publications AS SELECT * FROM rows")
+    con.execute("CREATE OR REPLACE TEMP TABLE publication_members AS SELECT * FROM members")
+    try:
+        replace_table_from_query(con, "publications", "publication_rows")
+    finally:
+        con.execute("DROP TABLE merged_publications; DROP TABLE publication_members")
+    return len(rows)
 
 
 def research_areas_from_kg(con: duckdb.DuckDBPyConnection, publications: pd.DataFrame) -> pd.DataFrame:

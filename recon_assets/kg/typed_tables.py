@@ -2,7 +2,8 @@
 
 Publications are merged by canonical DOI (nodes that differ only in DOI spelling are one publication);
 a node without a DOI is a publication of its own, even when another DOI-less node has the same globalId (see
-`publication_keys`). Every node id stays traceable through `node_ids`. The relationships between the typed rows
+`publication_keys`). Every node id stays traceable through `node_ids`, gathered in DuckDB from the nodes'
+publication keys (recon_assets/kg/sql/publication_rows.sql). The relationships between the typed rows
 (dataset_publication_edges, publication_citations) are joined and grouped in DuckDB, through those `node_ids`
 (recon_assets/kg/sql/dataset_publication_edges_rows.sql, kg_citation_pairs.sql, publication_citations_rows.sql).
 """
@@ -12,8 +13,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
+from typing import NamedTuple
 
-import numpy as np
 import pandas as pd
 
 from recon_assets.kg.authors import author_names, citation_tag
@@ -41,8 +42,19 @@ class _Unreadable:
     what: str
 
 
-def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame:
-    """One row per publication.
+class MergedPublications(NamedTuple):
+    """What `build_publications` gives: the publications' rows and the nodes merged into each."""
+
+    rows: pd.DataFrame
+    """One row per publication: the publications table's columns but node_ids, sorted by publication_id."""
+    members: pd.DataFrame
+    """One row per Publication node: publication_id, node_id, completeness (how many of title, abstract, year and
+    authors it has, 0-4) and line_number; node_ids lists them most complete first, then in line order
+    (recon_assets/kg/sql/publication_rows.sql)."""
+
+
+def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> MergedPublications:
+    """One row per publication, and the nodes merged into each.
 
     Args:
         nodes: Publication nodes with columns node_id, line_number, global_id, doi_raw, title, year_json
@@ -50,9 +62,10 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
         latest_year: last acceptable publication year (the year after the snapshot was ingested).
 
     Returns:
-        columns publication_id (canonical DOI, else node_key: see `publication_keys`), doi, doi_raw, doi_issue (why doi is NULL), title, year (Int64), year_raw
-        (the KG's text for a string, JSON text for any other value), year_issue, abstract, authors,
-        first_author_tag, pagerank, node_ids (list[str]), sorted by publication_id.
+        rows: columns publication_id (canonical DOI, else node_key: see `publication_keys`), doi, doi_raw, doi_issue
+        (why doi is NULL), title, year (Int64), year_raw (the KG's text for a string, JSON text for any other value),
+        year_issue, abstract, authors, first_author_tag, pagerank, sorted by publication_id; members: see
+        `MergedPublications`.
     """
     frame = nodes.copy()
     frame["doi"] = frame["doi_raw"].map(canonical_doi)
@@ -91,7 +104,6 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
     named = frame[frame["has_authors"]].groupby("publication_id", sort=True)["authors"].first()
     publications["authors"] = [names if isinstance(names, list) else [] for names in named.reindex(publications.index)]
     publications["pagerank"] = grouped["pagerank"].max()
-    publications["node_ids"] = lists_by_key(frame, ["publication_id"], "node_id").set_index("publication_id")["node_id"]
     publications = publications.reset_index()
     publications["first_author_tag"] = [
         citation_tag(authors, None if pd.isna(year) else int(year), doi if isinstance(doi, str) else publication_id)
@@ -100,10 +112,11 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> pd.DataFrame
         )
     ]
     publications["authors"] = publications["authors"].map("; ".join).replace("", None)
-    return publications[
+    rows = publications[
         ["publication_id", "doi", "doi_raw", "doi_issue", "title", "year", "year_raw", "year_issue", "abstract", "authors",
-         "first_author_tag", "pagerank", "node_ids"]
+         "first_author_tag", "pagerank"]
     ]
+    return MergedPublications(rows, frame[["publication_id", "node_id", "completeness", "line_number"]].reset_index(drop=True))
 
 
 def publication_keys(dois: pd.Series, global_ids: pd.Series, node_ids: pd.Series) -> list[str]:
@@ -131,32 +144,6 @@ def publication_keys(dois: pd.Series, global_ids: pd.Series, node_ids: pd.Series
         doi if not missing else node_key(None if global_id_counts.get(global_id, 0) > 1 else global_id, node_id)
         for doi, missing, global_id, node_id in zip(dois, without_doi, global_ids, node_ids)
     ]
-
-
-def lists_by_key(frame: pd.DataFrame, keys: list[str], value: str) -> pd.DataFrame:
-    """`frame[value]` gathered into one list per distinct `keys`, in frame order within each: the same values as
-    `frame.groupby(keys, sort=True)[value].agg(list).reset_index()` (rows with a missing key left out), without
-    pandas' Python call per group.
-
-    Returns:
-        columns `keys` (object dtype) and `value` (lists), sorted by `keys`.
-
-    Raises:
-        TypeError: a key column mixes types that do not sort together (e.g. int and str).
-    """
-    ordered = frame.dropna(subset=keys).sort_values(keys, kind="stable")  # stable: each group keeps frame order
-    key_arrays = [ordered[key].to_numpy(dtype=object) for key in keys]
-    changed = np.zeros(len(ordered), dtype=bool)
-    changed[:1] = True
-    for array in key_arrays:
-        changed[1:] |= array[1:] != array[:-1]
-    starts = np.flatnonzero(changed)
-    ends = np.r_[starts[1:], len(ordered)]
-    values = ordered[value].to_numpy(dtype=object)
-    return pd.DataFrame(
-        {**{key: array[starts] for key, array in zip(keys, key_arrays)},
-         value: pd.Series([values[start:end].tolist() for start, end in zip(starts, ends)], dtype=object)}
-    )
 
 
 def build_datasets(nodes: pd.DataFrame) -> pd.DataFrame:
