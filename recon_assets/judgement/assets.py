@@ -120,15 +120,13 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
     areas = list(context.partition_keys)
     with duckdb.get_connection() as con:
         create_tables(con, "recorded_disputes", "openalex_citing_works", "crossref_relations")
-        citing = con.execute(load_sql("citing_titles"), [areas]).df()
-        titled = disputes_from_titles(citing.drop(columns="research_area").drop_duplicates(["cited_publication_id", "citing_key"]))
+        titled = disputes_from_titles(con.execute(load_sql("citing_titles"), [areas]).df())
         entries = con.execute(load_sql("crossref_dispute_entries"), [areas]).df()
         recorded, set_aside = disputes_from_crossref(entries)
         found, overridden = merge_recorded_disputes(titled, recorded)
-        area_of = con.execute(
-            "SELECT research_area, publication_id FROM publication_research_areas WHERE list_contains(?, research_area)", [areas]
-        ).df()
-        rows = area_of.merge(found, on="publication_id").assign(recorded_at=datetime.now(timezone.utc))
+        con.execute("CREATE OR REPLACE TEMP TABLE found_disputes AS SELECT * FROM found")
+        rows = con.execute(load_sql("recorded_dispute_rows"), [areas, datetime.now(timezone.utc)]).df()
+        con.execute("DROP TABLE found_disputes")
         replace_partitions(con, "recorded_disputes", rows, areas)
         metadata = table_description_metadata(
             con, "recorded_disputes",
