@@ -179,7 +179,8 @@ def dispute_figures(rows: pd.DataFrame) -> dict[str, object]:
     group_name="judgement", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
     code_version=code_version(
         offline_judge, cues, text_embedding, citing_pairs, disputes, llm_judge, llm_prompt, files=[cues.CUES_FILE],
-        sql=["judge_inputs", "judge_citing_works", "judged_publications", "judge_input_digests", "coherence_judgements"],
+        sql=["judge_inputs", "judge_citing_works", "judged_publications", "judge_citing_texts", "judge_pairs",
+             "judge_input_digests", "coherence_judgement_rows", "coherence_judgements"],
     ),
 )
 def coherence_judgements(
@@ -322,14 +323,8 @@ def _judge(
     )
     con.execute("CREATE OR REPLACE TEMP TABLE judge_citing AS SELECT * FROM citing")
     texts = con.execute(load_sql("judged_publications")).df()
-    openalex_texts = citing[citing["citing_key"].str.startswith(OPENALEX_KEY_PREFIX)].drop_duplicates("citing_key")
-    citing_texts = pd.concat([
-        texts.rename(columns={"publication_id": "key"})[["key", "year", "title", "abstract"]],
-        pd.DataFrame({
-            "key": openalex_texts["citing_key"], "year": openalex_texts["citing_year"],
-            "title": openalex_texts["citing_title"], "abstract": openalex_texts["citing_abstract"],
-        }),
-    ], ignore_index=True)
+    con.execute("CREATE OR REPLACE TEMP TABLE judge_texts AS SELECT * FROM texts")
+    citing_texts = con.execute(load_sql("judge_citing_texts"), [OPENALEX_KEY_PREFIX]).df()
     via_successor = int(pool["via_successor"].sum())
     context.log.info(
         f"judging {len(pool) - via_successor:,} edges of {pool['dataset_id'].nunique():,} datasets for {len(areas)} research "
@@ -348,30 +343,22 @@ def _judge(
         pool, texts, as_of=as_of_date, top_k=config.top_k, min_similarity=config.min_similarity,
         window_years=config.window_years, embedder=embed_through_cache,
     )
-    by_id = texts.set_index("publication_id")
-    same_dataset = same_dataset.assign(
-        evidence_kind=np.where(same_dataset["newer_via_successor"], SUCCESSOR_VERSION, SAME_DATASET),
-        newer_citation=same_dataset["newer_publication_id"].map(by_id["citation"]),
-        newer_year=same_dataset["newer_publication_id"].map(by_id["year"]).astype("Int64"),
-    )
+    same_dataset = same_dataset.assign(evidence_kind=np.where(same_dataset["newer_via_successor"], SUCCESSOR_VERSION, SAME_DATASET))
     cited = judge_citing_pairs(
         pool[~pool["via_successor"]], citing, citing_texts, as_of=as_of_date,
         top_k=config.top_k_citing, embedder=embed_through_cache,
     )
-    # A citing work that also uses the dataset is judged once, as a citing work: the citation is the stronger link.
-    pairs = pd.concat(
-        [cited, same_dataset.merge(cited[PAIR_KEY], on=PAIR_KEY, how="left", indicator=True).query("_merge == 'left_only'").drop(columns="_merge")],
-        ignore_index=True,
-    )
+    con.execute("CREATE OR REPLACE TEMP TABLE judged_citing_pairs AS SELECT * FROM cited")
+    con.execute("CREATE OR REPLACE TEMP TABLE judged_same_dataset_pairs AS SELECT * FROM same_dataset")
+    pairs = con.execute(load_sql("judge_pairs")).df()
     datasets = con.execute("SELECT dataset_id, short_name, long_name FROM datasets WHERE list_contains(?, dataset_id)", [pairs["dataset_id"].unique().tolist()]).df()
     disputed = set(con.execute("SELECT publication_id, other_key FROM recorded_disputes").fetchall())
-    older_texts = texts.rename(columns={"publication_id": "key"})[["key", "centrality"]]
     asked = pairs
     if groq_judge.offline_reason():
         # Offline only stored answers can be used: the pairs that have one are the only candidates (building and
         # digesting every pair's texts for nothing took most of the judging time at full scale).
         asked = pairs.merge(con.execute("SELECT DISTINCT dataset_id, older_publication_id, newer_publication_id FROM llm_judgements").df(), on=PAIR_KEY)
-    candidates = llm_judge.pair_candidates(asked, citing_texts.merge(older_texts, on="key", how="left"), datasets, disputed)
+    candidates = llm_judge.pair_candidates(asked, citing_texts, datasets, disputed)
     llm = groq_judge.judge(con, candidates, log=context.log)
     agreement = llm_judge.judge_agreement(pairs, llm.judgements)
     pairs = llm_judge.prefer_llm_judgements(pairs, llm.judgements)
@@ -379,12 +366,10 @@ def _judge(
     if fresh:
         upsert(con, "text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
     context.log.info(f"embedded {len(fresh):,} texts not in text_embeddings")
-    area_of = con.execute(
-        "SELECT publication_id AS older_publication_id, research_area FROM publication_research_areas WHERE list_contains(?, research_area)",
-        [areas],
-    ).df()
     judged_at = datetime.now(timezone.utc)
-    rows = pairs.merge(area_of, on="older_publication_id").assign(as_of=as_of_date, judged_at=judged_at)
+    con.execute("CREATE OR REPLACE TEMP TABLE judged_pairs AS SELECT * FROM pairs")
+    rows = con.execute(load_sql("coherence_judgement_rows"), [areas, as_of_date, judged_at]).df()
+    con.execute("DROP TABLE judged_pairs")
     con.execute("DELETE FROM coherence_judgement_runs WHERE list_contains(?, research_area)", [areas])
     replace_partitions(con, "coherence_judgements", rows, areas)
     counts = rows["research_area"].value_counts()
