@@ -10,10 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from recon_assets.kg.assets import store_publications
+from recon_assets.kg.assets import store_datasets, store_publications
 from recon_assets.kg.ingest import ingest_export
 from recon_assets.kg.typed_tables import (
-    build_datasets,
     build_publications,
     build_research_areas,
     node_index,
@@ -40,6 +39,13 @@ def publications(*nodes: tuple[str, dict]) -> pd.DataFrame:
     with duckdb.connect() as con:
         store_publications(con, typed_nodes("Publication", "publication_nodes", list(nodes)), latest_year=LATEST)
         return con.execute("SELECT * FROM publications").df()
+
+
+def datasets(nodes: list[tuple[str, dict]]) -> pd.DataFrame:
+    """The datasets table `store_datasets` writes from Dataset `nodes`, read back."""
+    with duckdb.connect() as con:
+        store_datasets(con, typed_nodes("Dataset", "dataset_nodes", nodes))
+        return con.execute("SELECT * FROM datasets").df()
 
 
 def records(frame: pd.DataFrame, columns: list[str]) -> list[dict]:
@@ -216,12 +222,9 @@ def test_no_publication_nodes() -> None:
 
 
 def test_dataset_doi_and_ids() -> None:
-    nodes = typed_nodes(
-        "Dataset", "dataset_nodes",
+    frame = datasets(
         [("d1", {"doi": "", "DOI": "10.5067/A"}), ("d2", {"doi": "10.5067/B"}), ("d3", {"globalId": "node:d2", "doi": "10.5067/C"})],
     )
-
-    frame = build_datasets(nodes)
 
     assert records(frame, ["dataset_id", "doi", "doi_raw", "node_ids"]) == [
         {"dataset_id": "kg-node:d1", "doi": "10.5067/a", "doi_raw": "10.5067/A", "node_ids": ["d1"]},
@@ -230,10 +233,8 @@ def test_dataset_doi_and_ids() -> None:
     ]
 
 
-def test_build_datasets() -> None:
-    nodes = typed_nodes(
-        "Dataset",
-        "dataset_nodes",
+def test_store_datasets_takes_each_columns_first_value_in_line_order() -> None:
+    frame = datasets(
         [
             ("10", {"globalId": "g-airs", "doi": "10.5067/AQUA/AIRS/DATA201", "shortName": "AIRS2RET", "longName": "N/A",
                     "temporalExtentStart": "", "pagerank_global": 0.4}),
@@ -241,8 +242,6 @@ def test_build_datasets() -> None:
             ("12", {"shortName": "GPM_3IMERGDF", "longName": "GPM IMERG Final V07", "temporalExtentStart": "2000-06-01"}),
         ],
     )
-
-    frame = build_datasets(nodes)
 
     assert records(frame, ["dataset_id", "doi", "short_name", "long_name", "daac", "temporal_start", "pagerank", "node_ids"]) == [
         {"dataset_id": "kg-node:12", "doi": None, "short_name": "GPM_3IMERGDF", "long_name": "GPM IMERG Final V07",
@@ -276,7 +275,7 @@ def typed_kg(publication_rows: pd.DataFrame, relationships: list[tuple[str, str,
     con.executemany("INSERT INTO kg_relationships VALUES (?, ?, ?, ?, ?, '{}')", rows)
     replace_table(con, "publications", publication_rows)
     dataset_nodes = [("10", {"globalId": "airs"}), ("11", {"globalId": "airs"}), ("12", {"globalId": "gpm"})]
-    replace_table(con, "datasets", build_datasets(typed_nodes("Dataset", "dataset_nodes", dataset_nodes)))
+    store_datasets(con, typed_nodes("Dataset", "dataset_nodes", dataset_nodes))
     return con
 
 
@@ -400,7 +399,7 @@ def test_each_doi_less_publication_sharing_a_global_id_keeps_its_own_edge(tmp_pa
         ingest_export(con, path, "test")
         store_publications(con, con.execute(load_sql("publication_nodes")).df(), latest_year=LATEST)
         merged = con.execute("SELECT * FROM publications").df()
-        replace_table(con, "datasets", build_datasets(con.execute(load_sql("dataset_nodes")).df()))
+        store_datasets(con, con.execute(load_sql("dataset_nodes")).df())
         replace_table_from_query(con, "dataset_publication_edges", "dataset_publication_edges_rows")
         edges = con.execute("SELECT * FROM dataset_publication_edges").fetchall()
 

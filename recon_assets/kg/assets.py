@@ -8,9 +8,9 @@ from dagster_duckdb import DuckDBResource
 from recon_assets.kg import authors, doi, research_areas, typed_tables, years
 from recon_assets.kg.ingest import current_snapshot_id, ingest_export
 from recon_assets.kg.typed_tables import (
-    build_datasets,
     build_publications,
     build_research_areas,
+    dataset_node_keys,
     node_index,
 )
 from recon_assets.kg.resources import KgExportSource
@@ -27,9 +27,9 @@ TYPED = dict(
     KG,
     code_version=code_version(
         typed_tables, authors, doi, research_areas, years,
-        sql=["publication_nodes", "publication_rows", "dataset_nodes", "relationships_of_type", "kg_citation_pairs",
-             "dataset_publication_edges_rows", "publication_citations_rows", "publications", "datasets", "dataset_publication_edges", "publication_citations",
-             "publication_research_areas"],
+        sql=["publication_nodes", "publication_rows", "dataset_nodes", "dataset_rows", "relationships_of_type",
+             "kg_citation_pairs", "dataset_publication_edges_rows", "publication_citations_rows", "publications", "datasets",
+             "dataset_publication_edges", "publication_citations", "publication_research_areas"],
     ),
 )
 
@@ -109,11 +109,11 @@ def datasets(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.Ma
         if skipped:
             return kept_table(context, con, run, skipped, **preview)
         nodes = con.execute(load_sql("dataset_nodes")).df()
-        frame = build_datasets(nodes)
-        replace_table(con, "datasets", frame)
-        context.log.info(f"{len(nodes):,} Dataset nodes -> {len(frame):,} datasets")
+        written = store_datasets(con, nodes)
+        context.log.info(f"{len(nodes):,} Dataset nodes -> {written:,} datasets")
         run.record(con)
-        metadata = table_metadata(con, "datasets", **preview, lineage={column: [("kg_snapshot", "properties")] for column in frame.columns})
+        lineage = {column: [("kg_snapshot", "properties")] for column in declared_columns("datasets")}
+        metadata = table_metadata(con, "datasets", **preview, lineage=lineage)
     return dg.MaterializeResult(metadata={**metadata, "computed": why}, data_version=run.data_version)
 
 
@@ -221,6 +221,22 @@ def store_publications(con: duckdb.DuckDBPyConnection, nodes: pd.DataFrame, *, l
     finally:
         con.execute("DROP TABLE merged_publications; DROP TABLE publication_members")
     return len(rows)
+
+
+def store_datasets(con: duckdb.DuckDBPyConnection, nodes: pd.DataFrame) -> int:
+    """Recreate `datasets` from Dataset nodes (`dataset_node_keys`, same argument), one row per dataset gathered in
+    DuckDB (recon_assets/kg/sql/dataset_rows.sql). Returns the number of datasets written.
+
+    Raises:
+        duckdb.Error: a row breaks the table's types or keys; the table is left as it was.
+    """
+    keyed = dataset_node_keys(nodes)
+    con.execute("CREATE OR REPLACE TEMP TABLE dataset_node_keys AS SELECT * FROM keyed")
+    try:
+        replace_table_from_query(con, "datasets", "dataset_rows")
+    finally:
+        con.execute("DROP TABLE dataset_node_keys")
+    return keyed["dataset_id"].nunique()
 
 
 def research_areas_from_kg(con: duckdb.DuckDBPyConnection, publications: pd.DataFrame) -> pd.DataFrame:

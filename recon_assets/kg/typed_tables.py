@@ -3,7 +3,8 @@
 Publications are merged by canonical DOI (nodes that differ only in DOI spelling are one publication);
 a node without a DOI is a publication of its own, even when another DOI-less node has the same globalId (see
 `publication_keys`). Every node id stays traceable through `node_ids`, gathered in DuckDB from the nodes'
-publication keys (recon_assets/kg/sql/publication_rows.sql). The relationships between the typed rows
+publication keys (recon_assets/kg/sql/publication_rows.sql). Datasets are keyed here (`dataset_node_keys`) and
+gathered into one row per key in DuckDB (recon_assets/kg/sql/dataset_rows.sql). The relationships between the typed rows
 (dataset_publication_edges, publication_citations) are joined and grouped in DuckDB, through those `node_ids`
 (recon_assets/kg/sql/dataset_publication_edges_rows.sql, kg_citation_pairs.sql, publication_citations_rows.sql).
 """
@@ -146,30 +147,27 @@ def publication_keys(dois: pd.Series, global_ids: pd.Series, node_ids: pd.Series
     ]
 
 
-def build_datasets(nodes: pd.DataFrame) -> pd.DataFrame:
-    """One row per Dataset node key (node_key); when the key repeats, each column takes the first non-missing
-    value in line-number order.
+def dataset_node_keys(nodes: pd.DataFrame) -> pd.DataFrame:
+    """Each Dataset node with its dataset key (node_key) and canonical DOI, the KG's missing-text markers as None:
+    the rows recon_assets/kg/sql/dataset_rows.sql gathers into one row per dataset (when the key repeats, each column
+    takes the first non-missing value in line-number order).
 
     Args:
         nodes: Dataset nodes with columns node_id, line_number, global_id, doi_raw, short_name, long_name,
             cmr_id, daac, abstract, temporal_start, temporal_end, pagerank.
 
     Returns:
-        columns dataset_id, doi (canonical), doi_raw, short_name, long_name, cmr_id, daac, abstract,
-        temporal_start, temporal_end, pagerank, node_ids (list[str]).
+        columns dataset_id, node_id, line_number, doi (canonical), doi_raw, short_name, long_name, cmr_id, daac,
+        abstract, temporal_start, temporal_end, pagerank; one row per node, in the input order.
     """
     frame = nodes.copy()
     frame["dataset_id"] = [node_key(g, n) for g, n in zip(frame["global_id"], frame["node_id"])]
     frame["doi"] = frame["doi_raw"].map(canonical_doi)
     for column in ("short_name", "long_name", "abstract", "cmr_id", "daac"):
         frame[column] = frame[column].where(~frame[column].isin(MISSING_TEXT), None)
-    frame = frame.sort_values(["dataset_id", "line_number"])
-    grouped = frame.groupby("dataset_id", sort=True)
-    datasets = grouped.first()
-    datasets["node_ids"] = grouped["node_id"].agg(list)
-    return datasets.reset_index()[
-        ["dataset_id", "doi", "doi_raw", "short_name", "long_name", "cmr_id", "daac", "abstract",
-         "temporal_start", "temporal_end", "pagerank", "node_ids"]
+    return frame[
+        ["dataset_id", "node_id", "line_number", "doi", "doi_raw", "short_name", "long_name", "cmr_id", "daac", "abstract",
+         "temporal_start", "temporal_end", "pagerank"]
     ]
 
 
