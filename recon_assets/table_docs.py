@@ -58,7 +58,6 @@ DECLARING_FILES = (
     "steward_judgements",
     "coherence_judgements",
     "recorded_disputes",
-    "coherence_judgement_runs",
     "text_embeddings",
     "llm_judgements",
     "stage_fingerprints",

@@ -24,7 +24,7 @@ ROW_COLUMNS = (
     "research_area, dataset_id, older_publication_id, newer_publication_id, similarity, verdict, coherence, "
     "rationale, judge, newer_centrality"
 )
-CACHE_TABLES = ("coherence_judgements", "coherence_judgement_runs", "text_embeddings")
+CACHE_TABLES = ("coherence_judgements", "stage_fingerprints", "text_embeddings")
 CHANGED_ABSTRACT = "We show that the earlier retrieval overestimated rainfall; a revised product replaces it."
 
 
@@ -76,7 +76,9 @@ def _materialize(
     materializations = result.asset_materializations_for_node("coherence_judgements")
     assert sorted(m.partition for m in materializations) == sorted(AREAS)
     by_area = {m.partition: m.metadata for m in materializations}
+    outcome = materializations[0].metadata.get("skipped") or materializations[0].metadata["computed"]
     return run_figures(materializations[0]) | {
+        "outcome": outcome.value,
         "data_version": materializations[0].tags["dagster/data_version"],
         "judging_per_research_area": {area: metadata["judging"].value for area, metadata in by_area.items()},
         "rows_per_research_area": {area: metadata["dagster/row_count"].value for area, metadata in by_area.items()},
@@ -117,10 +119,13 @@ def _areas_using(database: Path, publication_id: str) -> set[str]:
 
 def test_sample_run_judged_pairs_and_recorded_every_area(sample_run):
     assert sample_run.query("SELECT count(*) FROM coherence_judgements")[0][0] > 0
-    runs = dict(sample_run.query("SELECT research_area, pairs FROM coherence_judgement_runs"))
+    recorded = dict(sample_run.query(
+        "SELECT research_area, CAST(split_part(outputs->>'coherence_judgements', ':', 1) AS BIGINT) FROM stage_fingerprints "
+        "WHERE asset = 'coherence_judgements'"
+    ))
     stored = dict(sample_run.query("SELECT research_area, count(*) FROM coherence_judgements GROUP BY 1"))
-    assert set(runs) == set(AREAS)
-    assert {area: pairs for area, pairs in runs.items() if pairs} == stored
+    assert set(recorded) == set(AREAS)
+    assert {area: pairs for area, pairs in recorded.items() if pairs} == stored
     assert sample_run.query("SELECT count(DISTINCT model_id), count(*) > 0 FROM text_embeddings") == [(1, True)]
 
 
@@ -139,6 +144,7 @@ def test_unchanged_inputs_rerun_judges_and_embeds_nothing(database, instance, mo
     second = _materialize(database, instance, as_of=as_of)
     assert (spies.judge_calls, spies.embedded) == (0, [])
     for metadata in (first, second):
+        assert metadata["outcome"].startswith("skipped: inputs unchanged since"), metadata["outcome"]
         assert metadata["judging"] == f"unchanged inputs: {len(AREAS)} research areas reused, 0 judged"
         assert (metadata["research_areas_reused"], metadata["research_areas_judged"]) == (len(AREAS), 0)
         assert set(metadata["judging_per_research_area"].values()) == {"reused"}
@@ -166,7 +172,8 @@ def test_changed_abstract_rejudges_only_its_areas_and_embeds_only_its_text(datab
 
     judged = {area for area, outcome in second["judging_per_research_area"].items() if outcome != "reused"}
     assert judged == expected_areas
-    assert {second["judging_per_research_area"][area] for area in judged} == {"inputs changed"}
+    assert {second["judging_per_research_area"][area] for area in judged} == {"changed: partition inputs_md5"}
+    assert second["outcome"] == "changed: table publications"
     assert spies.judge_calls == 1
     assert spies.embedded == [[f"{title}. {CHANGED_ABSTRACT}"]]
     after = dict(_query(database, "SELECT research_area, max(judged_at) FROM coherence_judgements GROUP BY 1"))
@@ -181,8 +188,8 @@ def test_changed_abstract_rejudges_only_its_areas_and_embeds_only_its_text(datab
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
-        pytest.param({"top_k": 1}, "settings changed: top_k 5 -> 1", id="judge-config"),
-        pytest.param({"as_of": "2027-03-01"}, "settings changed: as_of_year 2026 -> 2027", id="as-of-year"),
+        pytest.param({"top_k": 1}, "changed: settings (top_k 5 -> 1)", id="judge-config"),
+        pytest.param({"as_of": "2027-03-01"}, "changed: settings (as_of_year 2026 -> 2027)", id="as-of-year"),
     ],
 )
 def test_settings_change_rejudges_every_area_from_cached_vectors(database, instance, monkeypatch, tmp_path, change, reason):
@@ -196,7 +203,7 @@ def test_settings_change_rejudges_every_area_from_cached_vectors(database, insta
     assert second["data_version"] != first["data_version"]
     assert _rows(database) == _fresh_rows(database, tmp_path, **change)
     third = _materialize(database, instance, **change)
-    assert third["research_areas_reused"] == len(AREAS)
+    assert third["research_areas_reused"] == len(AREAS) and third["outcome"].startswith("skipped:")
 
 
 def test_lost_rows_are_judged_again(database, instance):
@@ -207,7 +214,7 @@ def test_lost_rows_are_judged_again(database, instance):
     assert {a: outcome for a, outcome in metadata["judging_per_research_area"].items() if outcome != "reused"} == {
         area: metadata["judging_per_research_area"][area]
     }
-    assert metadata["judging_per_research_area"][area].startswith("0 stored rows")
+    assert metadata["judging_per_research_area"][area] == f"coherence_judgements changed since it was written ({area})"
     assert metadata["rows_per_research_area"][area] > 0
 
 

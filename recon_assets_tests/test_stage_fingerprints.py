@@ -93,7 +93,7 @@ def test_changed_snapshot_and_settings_recompute_with_a_fresh_runs_rows(sample_r
         reweighted = outcomes([scoring.execute_in_process(instance=dagster_instance, tags=RANGE_TAGS, run_config=other)])
         assert reweighted["edge_reliability"].startswith("changed:") and "settings" in reweighted["edge_reliability"]
         back = outcomes([scoring.execute_in_process(instance=dagster_instance, tags=RANGE_TAGS)])
-        assert back["edge_reliability"] == "changed: settings"
+        assert back["edge_reliability"] == "changed: settings (weights)"
 
     fresh_database = tmp_path / "fresh.duckdb"
     with instance(tmp_path / "fresh_home") as dagster_instance:
@@ -119,7 +119,7 @@ def test_a_changed_code_version_or_a_table_changed_after_writing_recomputes(tmp_
         con.execute("UPDATE t SET recorded_at = now() + INTERVAL 1 HOUR")
         assert Stage("asset", ("",), {**inputs, "table t": table_digest(con, "t")}, ("out",)).skip_reason(con)[0] is not None
         assert Stage("asset", ("",), {**inputs, "code_version": "b"}, ("out",)).skip_reason(con) == (None, "changed: code_version a -> b")
-        assert Stage("asset", ("",), {**inputs, "settings": {"k": 2}}, ("out",)).skip_reason(con) == (None, "changed: settings")
+        assert Stage("asset", ("",), {**inputs, "settings": {"k": 2}}, ("out",)).skip_reason(con) == (None, "changed: settings (k 1 -> 2)")
         con.execute("UPDATE t SET x = x + 1 WHERE x = 3")
         assert Stage("asset", ("",), {**inputs, "table t": table_digest(con, "t")}, ("out",)).skip_reason(con) == (None, "changed: table t")
         con.execute("INSERT INTO out VALUES (2)")

@@ -1,13 +1,14 @@
 """Assets of the `judgement` group: pairwise coherence judgements, one partition per research area.
 
 Judging is cached at two levels, so that re-running with an unchanged snapshot and configuration judges
-nothing: a research area whose settings (judge, its code, JudgeConfig, as_of year) and inputs (digest of
-`recon_assets/judgement/sql/judge_input_digests.sql`) match its row in `coherence_judgement_runs` keeps its judgements; the
-areas that are judged again embed only texts whose vectors `text_embeddings` does not hold yet.
+nothing: through the stage fingerprints (`shared.fingerprints`), a run whose settings (judge, its code, JudgeConfig,
+as_of year) and upstream tables are unchanged is skipped, and otherwise a research area whose settings and own inputs
+(digest of `recon_assets/judgement/sql/judge_input_digests.sql`) are unchanged keeps its judgements; the areas that are judged
+again embed only texts whose vectors `text_embeddings` does not hold yet.
 """
 
 import hashlib
-import json
+from dataclasses import replace
 from datetime import date, datetime, timezone
 from pathlib import Path
 
@@ -47,12 +48,19 @@ from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.signals import citation_centrality
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.fingerprints import PARTITION_INPUT, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata, table_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import create_tables, replace_partitions, replace_table, upsert
 
-# The judge's source and its cue file: editing a cue re-judges even when JUDGE_VERSION was not bumped.
-_JUDGE_CODE = code_version(offline_judge, cues, text_embedding, citing_pairs, disputes, files=[cues.CUES_FILE])
+# What the judge reads (`shared.fingerprints`): an unchanged re-run is skipped on these digests alone; when one changed,
+# each research area's own digest of its evidence pool (recon_assets/sql/judge_input_digests.sql, AREA_INPUTS) says
+# which areas to judge again. The judge's code and its cue file are in its code_version.
+JUDGE_READS = [
+    "publications", "datasets", "dataset_publication_edges", "publication_citations", "dataset_lineage", "publication_research_areas",
+    "publication_centrality", "openalex_citing_works", "recorded_disputes",
+]
+AREA_INPUTS = f"{PARTITION_INPUT}inputs_md5"
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 # Key of a citing work OpenAlex lists and the KG lacks (recon_assets/judgement/sql/judge_citing_works.sql).
 OPENALEX_KEY_PREFIX = "openalex:"
@@ -202,31 +210,35 @@ def coherence_judgements(
     llm_offline = groq_judge.offline_reason()
     with duckdb.get_connection() as con:
         stewards = steward.applicable(stored_steward_judgements(con), "pair", as_of_date)
-    settings = json.dumps(
-        {
-            "judge": JUDGE_ID, "judge_code": _JUDGE_CODE, "as_of_year": as_of_date.year, **config.model_dump(),
-            "llm_judge": "offline" if llm_offline else f"{'|'.join(groq_judge.models())} {PROMPT_VERSION}",
-            # the steward's pair judgements that apply: editing one re-judges (they take precedence)
-            "steward_pairs": hashlib.sha256(stewards.to_json(orient="records", date_format="iso").encode()).hexdigest()[:16],
-        },
-        sort_keys=True,
-    )
+    settings = {
+        "judge": JUDGE_ID, "as_of_year": as_of_date.year, **config.model_dump(),
+        "llm_judge": "offline" if llm_offline else f"{'|'.join(groq_judge.models())} {PROMPT_VERSION}",
+        # the steward's pair judgements that apply: editing one re-judges (they take precedence)
+        "steward_pairs": hashlib.sha256(stewards.to_json(orient="records", date_format="iso").encode()).hexdigest()[:16],
+    }
     with duckdb.get_connection() as con:
-        tables = (
-            "coherence_judgements", "coherence_judgement_runs", "text_embeddings", "dataset_evidence_edges", "openalex_citing_works",
-            "llm_judgements", "recorded_disputes",
+        create_tables(
+            con, "coherence_judgements", "text_embeddings", "dataset_evidence_edges", "openalex_citing_works", "llm_judgements",
+            "recorded_disputes",
         )
-        create_tables(con, *tables)
-        digests = con.execute(load_sql("judge_input_digests"), [areas]).df().set_index("research_area")
-        reasons = _rejudge_reasons(con, areas, settings, digests["inputs_md5"])
-        if not llm_offline:
-            reasons = {area: reason or "the LLM judge is online: pairs it has not answered yet may be asked" for area, reason in reasons.items()}
+        run = stage(context, con, reads=JUDGE_READS, writes=["coherence_judgements"], settings=settings)
+        skipped, why = run.skip_reason(con) if llm_offline else (None, "the LLM judge is online: pairs it has not answered yet may be asked")
+        if skipped:
+            context.log.info(f"coherence_judgements: {skipped}")
+            reasons: dict[str, str | None] = dict.fromkeys(areas)
+        else:
+            # Some input changed: each area's own digest says which areas it changed.
+            digests = con.execute(load_sql("judge_input_digests"), [areas]).df().set_index("research_area")["inputs_md5"]
+            run = replace(run, partition_inputs={area: {AREA_INPUTS: digests[area]} for area in areas})
+            reasons = run.partition_reasons(con) if llm_offline else dict.fromkeys(areas, why)
         to_judge = [area for area in areas if reasons[area]]
         summary = f"unchanged inputs: {len(areas) - len(to_judge)} research areas reused, {len(to_judge)} judged"
         context.log.info(summary)
         for area in areas:
             context.log.info(f"{area}: {f'judged ({reasons[area]})' if reasons[area] else 'reused'}")
-        llm = _judge(context, con, config, groq_judge, stewards, as_of_date, to_judge, settings, digests) if to_judge else None
+        llm = _judge(context, con, config, groq_judge, stewards, as_of_date, to_judge) if to_judge else None
+        if not skipped:
+            run.record(con)
         stored = con.execute(
             "SELECT research_area, verdict FROM coherence_judgements WHERE list_contains(?, research_area)", [areas]
         ).df()
@@ -253,7 +265,7 @@ def coherence_judgements(
         context.add_asset_metadata({"judging": reasons[area] or "reused"}, partition_key=area)
     return dg.MaterializeResult(
         metadata={
-            **metadata, "as_of": as_of_date.isoformat(),
+            **metadata, "as_of": as_of_date.isoformat(), **({"skipped": skipped} if skipped else {"computed": why}),
             **run_figures({
                 "verdicts": distribution(stored["verdict"], VERDICTS), "judging": summary,
                 "research_areas_reused": len(areas) - len(to_judge), "research_areas_judged": len(to_judge),
@@ -261,42 +273,10 @@ def coherence_judgements(
             }),
         },
         # A single-run backfill gives every partition of the run this one version (there is no per-partition
-        # result): it changes when any selected area's settings or inputs change, so an unchanged re-run
-        # leaves edge_reliability fresh, and a change in one area marks all the run's areas stale.
-        data_version=dg.DataVersion(
-            hashlib.sha256(json.dumps([settings, digests["inputs_md5"].to_dict()], sort_keys=True).encode()).hexdigest()[:16]
-        ),
+        # result): it changes when any input of the run changes, so an unchanged re-run leaves edge_reliability
+        # fresh, and a change in one area marks all the run's areas stale.
+        data_version=run.data_version,
     )
-
-
-def _rejudge_reasons(
-    con: duckdb.DuckDBPyConnection, areas: list[str], settings: str, inputs_md5: pd.Series
-) -> dict[str, str | None]:
-    """Why each area must be judged again, or None when its recorded run still holds (reuse its rows)."""
-    runs = con.execute(
-        "SELECT r.research_area, r.settings, r.inputs_md5, r.pairs, "
-        "(SELECT count(*) FROM coherence_judgements AS j WHERE j.research_area = r.research_area) AS stored "
-        "FROM coherence_judgement_runs AS r WHERE list_contains(?, r.research_area)",
-        [areas],
-    ).df().set_index("research_area")
-    reasons: dict[str, str | None] = {}
-    for area in areas:
-        if area not in runs.index:
-            reasons[area] = "first judging"
-        elif runs.at[area, "settings"] != settings:
-            reasons[area] = "settings changed: " + _changes(json.loads(runs.at[area, "settings"]), json.loads(settings))
-        elif runs.at[area, "inputs_md5"] != inputs_md5[area]:
-            reasons[area] = "inputs changed"
-        elif runs.at[area, "pairs"] != runs.at[area, "stored"]:
-            reasons[area] = f"{runs.at[area, 'stored']} stored rows, {runs.at[area, 'pairs']} judged"
-        else:
-            reasons[area] = None
-    return reasons
-
-
-def _changes(before: dict[str, object], after: dict[str, object]) -> str:
-    """'key old -> new' for every key whose value differs, e.g. 'top_k 5 -> 3, as_of_year 2025 -> 2026'."""
-    return ", ".join(f"{key} {before.get(key)} -> {after.get(key)}" for key in sorted(before | after) if before.get(key) != after.get(key))
 
 
 def _judge(
@@ -307,13 +287,11 @@ def _judge(
     stewards: pd.DataFrame,
     as_of_date: date,
     areas: list[str],
-    settings: str,
-    digests: pd.DataFrame,
 ) -> tuple[LlmJudgeReport, Agreement]:
     """Judge `areas` (offline judge, then the LLM judge on the pairs triage picks, then the steward's pair
-    judgements `stewards` over both), replace their rows and record
-    their runs; the run rows go first, so that a failure part-way leaves the areas unrecorded (judged again next
-    time), never recorded with stale rows. Returns the LLM judge's report and its agreement with the offline judge."""
+    judgements `stewards` over both) and replace their rows (the caller records the stage's fingerprint after, so
+    that a failure part-way leaves the run unrecorded: judged again next time). Returns the LLM judge's report and
+    its agreement with the offline judge."""
     pool = con.execute(load_sql("judge_inputs"), [areas]).df()
     con.execute("CREATE OR REPLACE TEMP TABLE judge_pool AS SELECT * FROM pool")
     citing = con.execute(load_sql("judge_citing_works")).df()
@@ -370,13 +348,7 @@ def _judge(
     con.execute("CREATE OR REPLACE TEMP TABLE judged_pairs AS SELECT * FROM pairs")
     rows = con.execute(load_sql("coherence_judgement_rows"), [areas, as_of_date, judged_at]).df()
     con.execute("DROP TABLE judged_pairs")
-    con.execute("DELETE FROM coherence_judgement_runs WHERE list_contains(?, research_area)", [areas])
     replace_partitions(con, "coherence_judgements", rows, areas)
-    counts = rows["research_area"].value_counts()
-    runs = digests.loc[areas].reset_index().assign(
-        settings=settings, pairs=[int(counts.get(area, 0)) for area in areas], judged_at=judged_at
-    )
-    upsert(con, "coherence_judgement_runs", runs)
     context.log.info(f"{len(rows):,} judged pairs: {rows['verdict'].value_counts().to_dict()}; {agreement.markdown.splitlines()[0]}")
     return llm, agreement
 

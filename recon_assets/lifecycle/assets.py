@@ -1,36 +1,64 @@
 """Assets of the `lifecycle` group: dataset versions and their successors."""
 
+from importlib import resources
+from pathlib import Path
+
 import dagster as dg
+import pandas as pd
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.kg.assets import OWNERS, datasets
+from recon_assets.lifecycle import cmr, lineage, versions
 from recon_assets.lifecycle.cmr import shipped_collection_progress, shipped_collection_records
 from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED
 from recon_assets.lifecycle.lineage import dataset_lineage as build_dataset_lineage
 from recon_assets.lifecycle.versions import curated_lifecycle
+from recon_assets.shared.fingerprints import kept_table, stage
 from recon_assets.shared.metadata import table_metadata
+from recon_assets.shared.sql_files import code_version
 from recon_assets.shared.storage import replace_table
 
 _FROM_DATASETS = [("datasets", "short_name"), ("datasets", "long_name"), ("datasets", "doi"), ("datasets", "cmr_id")]
+_PREVIEW = ["family", "version_text", "successor_version", "superseded", "superseded_since", "evidence"]
+# The reference files the lineage is read from (the curated lifecycle file and the CMR extracts): editing one
+# recomputes the lineage, as a change of its code does.
+_REFERENCE = resources.files("recon_assets.reference")
+_REFERENCE_FILES = [
+    Path(str(_REFERENCE.joinpath("dataset_successors.csv"))),
+    *sorted(Path(str(_REFERENCE.joinpath("cmr"))).glob("*.*")),
+]
 
 
-@dg.asset(deps=[datasets], group_name="lifecycle", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
+@dg.asset(
+    deps=[datasets], group_name="lifecycle", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
+    code_version=code_version(lineage, versions, cmr, files=_REFERENCE_FILES),
+)
 def dataset_lineage(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
     """Every dataset's version family, parsed version (from short name, long name or DOI), successor, whether
     it is superseded and since when, with the evidence and its authority (succession_basis): CMR UMM-C
     CollectionProgress SUPERSEDED / DEPRECATED, the curated lifecycle file (recon_assets/reference/
     dataset_successors.csv: cross-family successors and renamed lines, parallel streams that both stay current,
     each line with its source), or, inferred from version ordering alone, the next version of its family.
-    Release dates and CollectionProgress come from the real CMR extracts in recon_assets/reference/cmr/."""
+    Release dates and CollectionProgress come from the real CMR extracts in recon_assets/reference/cmr/. Kept as it
+    is when datasets, the code and those reference files are unchanged (`shared.fingerprints`)."""
     with duckdb.get_connection() as con:
+        run = stage(context, con, reads=["datasets"], writes=["dataset_lineage"])
+        skipped, why = run.skip_reason(con)
+        if skipped:
+            kept = kept_table(context, con, run, skipped, preview_columns=_PREVIEW)
+            figures = lineage_figures(con.execute(
+                "SELECT superseded, succession_basis, superseded_since, collection_progress, version_issue FROM dataset_lineage"
+            ).df())
+            return dg.MaterializeResult(metadata={**kept.metadata, **figures}, data_version=kept.data_version)
         frame = build_dataset_lineage(
             con.execute("SELECT dataset_id, short_name, long_name, doi, cmr_id FROM datasets ORDER BY dataset_id").df(),
             curated_lifecycle(), shipped_collection_records(), shipped_collection_progress(),
         )
         replace_table(con, "dataset_lineage", frame)
+        run.record(con)
         metadata = table_metadata(
             con, "dataset_lineage",
-            preview_columns=["family", "version_text", "successor_version", "superseded", "superseded_since", "evidence"],
+            preview_columns=_PREVIEW,
             lineage={
                 column: _FROM_DATASETS
                 for column in (
@@ -39,13 +67,19 @@ def dataset_lineage(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -
                 )
             },
         )
-    superseded = int(frame["superseded"].sum())
-    figures = {
-        "superseded": superseded,
+    figures = lineage_figures(frame)
+    context.log.info(f"{len(frame):,} datasets: {figures}")
+    return dg.MaterializeResult(metadata={**metadata, "computed": why, **figures}, data_version=run.data_version)
+
+
+def lineage_figures(frame: pd.DataFrame) -> dict[str, int]:
+    """Counts over dataset_lineage rows (columns superseded, succession_basis, superseded_since, collection_progress,
+    version_issue): superseded, superseded per basis, with a known date, with CMR CollectionProgress, without a
+    parsed version."""
+    return {
+        "superseded": int(frame["superseded"].sum()),
         **{f"superseded_{basis}": int((frame["succession_basis"] == basis).sum()) for basis in (CMR_COLLECTION_PROGRESS, CURATED, INFERRED)},
         "superseded_since_known": int(frame["superseded_since"].notna().sum()),
         "with_cmr_collection_progress": int(frame["collection_progress"].notna().sum()),
         "without_parsed_version": int(frame["version_issue"].notna().sum()),
     }
-    context.log.info(f"{len(frame):,} datasets: {figures}")
-    return dg.MaterializeResult(metadata={**metadata, **figures})

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 
 import dagster as dg
@@ -24,6 +24,8 @@ from recon_assets.shared.metadata import add_partition_metadata, run_figures, ta
 from recon_assets.shared.storage import create_tables, transaction
 
 UNPARTITIONED = ""
+# The names of a partition's own inputs start with this (`Stage.partition_inputs`).
+PARTITION_INPUT = "partition "
 
 
 # Columns that say when a row was written, not what it holds (no stage reads them): left out of a digest, so that a
@@ -49,16 +51,19 @@ def table_digest(con: duckdb.DuckDBPyConnection, table: str, research_area: str 
 @dataclass(frozen=True)
 class Stage:
     """One materialization's view of its fingerprint: the asset, the partitions it writes ([""] when unpartitioned),
-    the inputs it read ({name: JSON-able value}) and the tables it writes."""
+    the inputs it read ({name: JSON-able value}), the tables it writes and, for a stage that can keep some partitions
+    while it recomputes others, each partition's own inputs ({partition: {name: value}}, names starting with
+    PARTITION_INPUT, e.g. a digest of the rows of that partition it reads: `partition_reasons`)."""
 
     asset: str
     partitions: tuple[str, ...]
     inputs: Mapping[str, object]
     writes: tuple[str, ...]
+    partition_inputs: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
 
     @property
     def fingerprint(self) -> str:
-        """16 hex digits of the SHA-256 of the inputs (canonical JSON)."""
+        """16 hex digits of the SHA-256 of the inputs (canonical JSON; the partitions' own inputs are not part of it)."""
         return hashlib.sha256(json.dumps(self.inputs, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     @property
@@ -70,23 +75,16 @@ class Stage:
     def skip_reason(self, con: duckdb.DuckDBPyConnection) -> tuple[str | None, str]:
         """(why the stage may be skipped, or None; why it must run, or '' when skipped). Skipped only when every
         partition's record has this fingerprint and each written table still has the digest recorded."""
-        create_tables(con, "stage_fingerprints")
-        records = {
-            area: (fingerprint, json.loads(inputs), json.loads(outputs), recorded_at)
-            for area, fingerprint, inputs, outputs, recorded_at in con.execute(
-                "SELECT research_area, fingerprint, inputs, outputs, recorded_at FROM stage_fingerprints "
-                "WHERE asset = ? AND list_contains(?, research_area)", [self.asset, list(self.partitions)],
-            ).fetchall()
-        }
+        records = self._records(con)
         missing = [area for area in self.partitions if area not in records]
         if missing:
             return None, "first run" if len(missing) == len(self.partitions) else f"first run of {', '.join(missing)}"
         for area in self.partitions:
             fingerprint, inputs, outputs, _ = records[area]
             if fingerprint != self.fingerprint:
-                return None, "changed: " + _changes(inputs, json.loads(json.dumps(self.inputs, default=str)))
+                return None, "changed: " + _changes(_shared(inputs), _plain(self.inputs))
             if outputs != self._output_digests(con, area):
-                return None, f"{', '.join(self.writes)} changed since it was written{f' ({area})' if area else ''}"
+                return None, self._rewritten(area)
         since = min(record[3] for record in records.values())
         return (
             f"skipped: inputs unchanged since {since:%Y-%m-%d %H:%M:%S} UTC ({_summary(self.inputs)}); "
@@ -94,19 +92,76 @@ class Stage:
             "",
         )
 
+    def partition_reasons(self, con: duckdb.DuckDBPyConnection) -> dict[str, str | None]:
+        """{partition: why it must be computed again, or None when its rows may be kept}, for a stage whose fingerprint
+        changed (`skip_reason`): the upstream tables' digests cover every partition, so a partition is kept when the
+        inputs other than those digests (code version, settings, as_of, snapshot) and its own `partition_inputs` are
+        as recorded and its rows of each written table still have the digest recorded."""
+        records = self._records(con)
+        current = _plain({**_untabled(self.inputs)})
+        reasons: dict[str, str | None] = {}
+        for area in self.partitions:
+            if area not in records:
+                reasons[area] = "first run"
+                continue
+            _, inputs, outputs, _ = records[area]
+            before = _untabled(inputs)
+            after = {**current, **_plain(self.partition_inputs.get(area, {}))}
+            if before != after:
+                reasons[area] = "changed: " + _changes(before, after)
+            elif outputs != self._output_digests(con, area):
+                reasons[area] = self._rewritten(area)
+            else:
+                reasons[area] = None
+        return reasons
+
     def record(self, con: duckdb.DuckDBPyConnection) -> None:
-        """Record this fingerprint and the digests of the tables as just written, for every partition."""
+        """Record this fingerprint, the inputs (with each partition's own) and the digests of the tables as just
+        written, for every partition."""
         create_tables(con, "stage_fingerprints")
         now = datetime.now(timezone.utc)
-        inputs = json.dumps(self.inputs, sort_keys=True, default=str)
         rows = [
-            (self.asset, area, self.fingerprint, inputs, json.dumps(self._output_digests(con, area)), now) for area in self.partitions
+            (
+                self.asset, area, self.fingerprint,
+                json.dumps({**self.inputs, **self.partition_inputs.get(area, {})}, sort_keys=True, default=str),
+                json.dumps(self._output_digests(con, area)), now,
+            )
+            for area in self.partitions
         ]
         with transaction(con):
             con.executemany("INSERT OR REPLACE INTO stage_fingerprints VALUES (?, ?, ?, ?, ?, ?)", rows)
 
+    def _records(self, con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, dict, dict, datetime]]:
+        """{partition: (fingerprint, inputs, outputs, recorded_at)} as recorded for this asset's partitions."""
+        create_tables(con, "stage_fingerprints")
+        return {
+            area: (fingerprint, json.loads(inputs), json.loads(outputs), recorded_at)
+            for area, fingerprint, inputs, outputs, recorded_at in con.execute(
+                "SELECT research_area, fingerprint, inputs, outputs, recorded_at FROM stage_fingerprints "
+                "WHERE asset = ? AND list_contains(?, research_area)", [self.asset, list(self.partitions)],
+            ).fetchall()
+        }
+
+    def _rewritten(self, area: str) -> str:
+        return f"{', '.join(self.writes)} changed since it was written{f' ({area})' if area else ''}"
+
     def _output_digests(self, con: duckdb.DuckDBPyConnection, area: str) -> dict[str, str]:
         return {table: table_digest(con, table, area if area != UNPARTITIONED else None) for table in self.writes}
+
+
+def _plain(inputs: Mapping[str, object]) -> dict[str, object]:
+    """`inputs` as they read back from their JSON record."""
+    return json.loads(json.dumps(inputs, default=str))
+
+
+def _shared(inputs: Mapping[str, object]) -> dict[str, object]:
+    """Recorded `inputs` without a partition's own."""
+    return {key: value for key, value in inputs.items() if not key.startswith(PARTITION_INPUT)}
+
+
+def _untabled(inputs: Mapping[str, object]) -> dict[str, object]:
+    """`inputs` without the upstream tables' digests."""
+    return {key: value for key, value in inputs.items() if not key.startswith("table ")}
 
 
 def stage(
@@ -135,12 +190,31 @@ def stage(
 
 
 def _changes(before: Mapping[str, object], after: Mapping[str, object]) -> str:
-    """'as_of 2026-11-29 -> 2026-12-01, table publications' for every input that differs."""
+    """'as_of 2026-11-29 -> 2026-12-01, settings (top_k 5 -> 1), table publications' for every input that differs."""
     changed = []
     for key in sorted(set(before) | set(after)):
-        if before.get(key) != after.get(key):
-            changed.append(key if key.startswith("table ") or key == "settings" else f"{key} {before.get(key)} -> {after.get(key)}")
+        old, new = before.get(key), after.get(key)
+        if old == new:
+            continue
+        if key == "settings":
+            changed.append(_setting_changes(old, new))
+        elif key.startswith(("table ", PARTITION_INPUT)):
+            changed.append(key)
+        else:
+            changed.append(f"{key} {old} -> {new}")
     return ", ".join(changed)
+
+
+def _setting_changes(before: object, after: object) -> str:
+    """'settings (top_k 5 -> 1, weights)': each changed setting, with its values when they are single values."""
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return "settings"
+
+    def shown(name: str) -> str:
+        old, new = before.get(name), after.get(name)
+        return name if isinstance(old, (dict, list)) or isinstance(new, (dict, list)) else f"{name} {old} -> {new}"
+
+    return f"settings ({', '.join(shown(name) for name in sorted(before | after) if before.get(name) != after.get(name))})"
 
 
 def _summary(inputs: Mapping[str, object]) -> str:
