@@ -2,8 +2,10 @@
 publication and dataset, its Crossref update notices (retractions, corrections) and its Crossref relations (comments,
 replies), one partition per research area. The OpenAlex assets draw on one daily budget (`openalex_usage`)."""
 
+import hashlib
 import itertools
 import json
+from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone
 
 import dagster as dg
@@ -13,6 +15,7 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.enrichment import crossref as crossref_records
+from recon_assets.enrichment import citing_plan, openalex_client, openalex_records, openalex_usage
 from recon_assets.enrichment import citing_works
 from recon_assets.enrichment import crossref_relations as relations
 from recon_assets.enrichment.citing_plan import SELECTIONS, CitedWork, CitingQuery, plan_citing_queries, planned_list_calls
@@ -24,7 +27,8 @@ from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, 
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
-from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.fingerprints import Stage, kept_partitions, stage
+from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import create_tables, replace_partitions, transaction, upsert
 
 ENRICHMENT = dict(
@@ -35,6 +39,46 @@ ENRICHMENT = dict(
     owners=OWNERS,
     pool="duckdb",
 )
+
+
+# What each asset reads besides the caches it writes (the cache is read as the last run left it: `refresh_stage`).
+WORKS_READS = ["publications", "publication_research_areas", "openalex_cache"]
+CITING_READS = [
+    "publications", "datasets", "dataset_publication_edges", "publication_research_areas", "openalex_works", "openalex_cache",
+    "openalex_citing_cache",
+]
+RETRACTION_READS = ["publications", "publication_research_areas", "crossref_cache"]
+RELATION_READS = [*RETRACTION_READS, "crossref_record_cache"]
+WORKS_PREVIEW = ["doi", "status", "cited_by_count", "citation_percentile_low", "is_retracted", "publication_year", "error"]
+CITING_PREVIEW = ["cited_doi", "status", "citing_citation", "citing_title", "citing_year", "selections"]
+RELATION_PREVIEW = ["doi", "record_doi", "relation", "update_type", "other_id", "other_type", "other_year"]
+
+
+def refresh_stage(
+    context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection, *, reads: list[str], writes: list[str], settings: object,
+    source: dict[str, object], due: Iterable[str],
+) -> Stage:
+    """The Stage of an enrichment asset (`shared.fingerprints`): besides its code, settings and the tables it reads
+    (its caches among them), what answers a lookup (`source`: the API, or the recording and its digest) and the keys due
+    for a refresh now (their count and a digest), so that a key coming due by the wall clock (the TTL) recomputes.
+    Taken at the start of a run to decide whether it may be skipped, and recorded at its end (the caches as it left
+    them), which the next run's start then matches when nothing changed in between."""
+    due = sorted(due)
+    return stage(
+        context, con, reads=reads, writes=writes,
+        settings={
+            "config": settings, **source,
+            "due_for_refresh": {"count": len(due), "digest": hashlib.sha256("\n".join(due).encode()).hexdigest()[:16]},
+        },
+    )
+
+
+def skip_reason(con: duckdb.DuckDBPyConnection, run: Stage, *, requests_due: int, what: str) -> tuple[str | None, str]:
+    """`Stage.skip_reason`, except that a run with requests to send (`requests_due` keys due, online) is never skipped:
+    what the services answer is not known before asking."""
+    if requests_due:
+        return None, f"{requests_due:,} {what} due for a request"
+    return run.skip_reason(con)
 
 
 class OpenAlexConfig(dg.Config):
@@ -53,7 +97,10 @@ def drop_unusable_cache_rows(con: duckdb.DuckDBPyConnection, dois: pd.DataFrame)
     return unusable
 
 
-@dg.asset(kinds={"duckdb", "openalex"}, **ENRICHMENT)
+@dg.asset(
+    kinds={"duckdb", "openalex"}, **ENRICHMENT,
+    code_version=code_version(openalex_client, openalex_records, openalex_usage, sql=["publication_dois_in_research_areas", "openalex_work_rows"]),
+)
 def openalex_works(
     context: dg.AssetExecutionContext, config: OpenAlexConfig, duckdb: DuckDBResource, openalex: OpenAlexResource
 ) -> dg.MaterializeResult:
@@ -64,13 +111,30 @@ def openalex_works(
     step fails as retryable. Every record is checked against the schema of the fields used before it is cached
     (`openalex_records.OpenAlexWork`): one that fails is an error row with the reason, asked again next run, and
     a cached one that no longer passes is dropped and asked again; a lookup answered with another DOI's work is a
-    mismatch row."""
+    mismatch row. Kept as it is when nothing would be requested (offline, or no DOI due) and the DOIs, the cache
+    as the last run left it, the DOIs due, the settings and the code are unchanged (`shared.fingerprints`)."""
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     with duckdb.get_connection() as con:
         create_tables(con, "openalex_cache", "openalex_works")
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
         wanted = requested[["doi"]].drop_duplicates()
+
+        def refresh() -> tuple[Stage, list[str]]:
+            fetched_at = dict(con.execute("SELECT doi, fetched_at FROM openalex_cache JOIN wanted USING (doi)").fetchall())
+            due = stale_dois(wanted["doi"], fetched_at, now=now, ttl=timedelta(days=config.ttl_days))
+            return refresh_stage(
+                context, con, reads=WORKS_READS, writes=["openalex_works"], settings=config.model_dump(),
+                source=openalex.answer_source(), due=due,
+            ), due
+
+        run, due = refresh()
+        skipped, why = skip_reason(con, run, requests_due=len(due) if openalex.may_request else 0, what="DOIs")
+        if skipped:
+            return kept_partitions(
+                context, con, run, skipped, columns=["status"], figures=works_figures,
+                preview_columns=WORKS_PREVIEW, run_extra={"dois_requested": len(wanted), "dois_due_for_refresh": len(due), "http_requests": 0},
+            )
         dropped = drop_unusable_cache_rows(con, wanted)
         fetched_at = dict(con.execute("SELECT doi, fetched_at FROM openalex_cache JOIN wanted USING (doi)").fetchall())
         due = stale_dois(wanted["doi"], fetched_at, now=now, ttl=timedelta(days=config.ttl_days))
@@ -91,14 +155,13 @@ def openalex_works(
         ]).df()
         rows = openalex_rows(paired)
         replace_partitions(con, "openalex_works", rows, areas)
+        recorded, _ = refresh()  # the cache as this run leaves it, and what is due then
+        recorded.record(con)
         metadata = table_description_metadata(
             con, "openalex_works",
             lineage={"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]},
         )
-        add_partition_metadata(
-            context, con, "openalex_works", rows, lambda area_rows: {"statuses": distribution(area_rows["status"], STATUSES)},
-            preview_columns=["doi", "status", "cited_by_count", "citation_percentile_low", "is_retracted", "publication_year", "error"],
-        )
+        add_partition_metadata(context, con, "openalex_works", rows, works_figures, preview_columns=WORKS_PREVIEW)
     statuses = distribution(rows["status"], STATUSES)
     invalid = [result for result in report.results if result.status == ERROR and result.error.startswith(INVALID_RECORD)]
     fetch = {
@@ -141,7 +204,12 @@ def openalex_works(
             },
             allow_retries=True,
         )
-    return dg.MaterializeResult(metadata={**metadata, **run_figures(fetch)})
+    return dg.MaterializeResult(metadata={**metadata, "computed": why, **run_figures(fetch)}, data_version=recorded.data_version)
+
+
+def works_figures(rows: pd.DataFrame) -> dict[str, object]:
+    """Figures of openalex_works rows (one research area's, or a run's): statuses {status: DOIs}."""
+    return {"statuses": distribution(rows["status"], STATUSES)}
 
 
 class CitingWorksConfig(dg.Config):
@@ -159,7 +227,10 @@ class CitingWorksConfig(dg.Config):
     )
 
 
-@dg.asset(kinds={"duckdb", "openalex"}, **{**ENRICHMENT, "deps": [openalex_works, datasets, dataset_publication_edges, publication_research_areas]})
+@dg.asset(
+    kinds={"duckdb", "openalex"}, **{**ENRICHMENT, "deps": [openalex_works, datasets, dataset_publication_edges, publication_research_areas]},
+    code_version=code_version(citing_works, citing_plan, openalex_client, openalex_records, openalex_usage, sql=["citing_works_targets"]),
+)
 def openalex_citing_works(
     context: dg.AssetExecutionContext, config: CitingWorksConfig, duckdb: DuckDBResource, openalex: OpenAlexResource
 ) -> dg.MaterializeResult:
@@ -168,29 +239,55 @@ def openalex_citing_works(
     recent and every one titled as a comment, reply or correction. Cached by OpenAlex id with a TTL, "OpenAlex has
     none" included, so a re-run within the TTL makes no request; at most `max_list_calls_per_run` list calls a run
     and never past the day's shared OpenAlex budget: what is left out is counted, said, and fetched next run. A
-    dataset DOI OpenAlex was not asked about yet is looked up first (its work goes to the works cache)."""
+    dataset DOI OpenAlex was not asked about yet is looked up first (its work goes to the works cache). Kept as it is
+    when nothing would be requested (offline, or nothing due) and the targets, the caches as the last run left them,
+    what is due, the settings and the code are unchanged (`shared.fingerprints`)."""
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     ttl = timedelta(days=config.ttl_days)
     with duckdb.get_connection() as con:
         create_tables(con, "openalex_cache", "openalex_citing_cache", "openalex_citing_works")
+
+        def due_now() -> tuple[pd.DataFrame, list[str], dict[str, int], dict[str, int]]:
+            # the targets; the dataset DOIs to look up; {cited OpenAlex id: cited_by_count} of the works found; the due ones
+            targets = con.execute(load_sql("citing_works_targets"), [areas]).df()
+            dataset_targets = targets.loc[targets["cited_kind"] == "dataset", "cited_doi"]
+            known = dict(con.execute("SELECT doi, fetched_at FROM openalex_cache WHERE list_contains(?, doi)", [dataset_targets.tolist()]).fetchall())
+            found = targets[targets["openalex_status"].eq("found") & targets["cited_openalex_id"].notna()]
+            counts = dict(zip(found["cited_openalex_id"], found["cited_by_count"].fillna(0).astype(int)))
+            fetched_at = dict(con.execute(
+                "SELECT openalex_id, fetched_at FROM openalex_citing_cache WHERE list_contains(?, openalex_id)", [list(counts)]
+            ).fetchall())
+            # a work whose record counts no citation needs no request (its row says so); the others when due
+            due = {i: n for i, n in counts.items() if n > 0 and citing_works.refresh_due(i, fetched_at.get(i), now=now, ttl=ttl, spread=config.refresh_spread)}
+            return targets, stale_dois(dataset_targets, known, now=now, ttl=ttl), counts, due
+
+        def refresh() -> tuple[Stage, int]:
+            _, dataset_dois, _, due = due_now()
+            keys = [*dataset_dois, *due]
+            return refresh_stage(
+                context, con, reads=CITING_READS, writes=["openalex_citing_works"], settings=config.model_dump(),
+                source=openalex.answer_source(), due=keys,
+            ), len(keys)
+
+        run, due_keys = refresh()
+        skipped, why = skip_reason(con, run, requests_due=due_keys if openalex.may_request else 0, what="dataset DOIs and cited works")
+        if skipped:
+            return kept_partitions(
+                context, con, run, skipped, columns=["cited_doi", "status", "citing_openalex_id"], figures=citing_figures,
+                preview_columns=CITING_PREVIEW,
+                run_extra={
+                    "http_requests": 0, "due_for_refresh": due_keys, "openalex_list_calls": 0,
+                    "openalex_list_calls_today_by_asset": spent_on(con, now.date()), "openalex_daily_list_calls": openalex.daily_list_calls,
+                },
+            )
         budget = run_allowance(con, day=now.date(), daily_list_calls=openalex.daily_list_calls, run_cap=config.max_list_calls_per_run)
-        targets = con.execute(load_sql("citing_works_targets"), [areas]).df()
+        targets, _, _, _ = due_now()
         dropped = drop_unusable_cache_rows(con, targets.loc[targets["cited_kind"] == "dataset", ["cited_doi"]].rename(columns={"cited_doi": "doi"}))
-        datasets_known = con.execute(
-            "SELECT doi, fetched_at FROM openalex_cache WHERE list_contains(?, doi)", [targets.loc[targets["cited_kind"] == "dataset", "cited_doi"].tolist()]
-        ).fetchall()
-        dataset_dois = stale_dois(targets.loc[targets["cited_kind"] == "dataset", "cited_doi"], dict(datasets_known), now=now, ttl=ttl)
+        _, dataset_dois, _, _ = due_now()
         lookup = openalex.fetch(dataset_dois, context.log, budget)
         upsert(con, "openalex_cache", cache_rows(lookup.results, fetched_at=lookup.fetched_at or now))
-        targets = con.execute(load_sql("citing_works_targets"), [areas]).df()
-        found = targets[targets["openalex_status"].eq("found") & targets["cited_openalex_id"].notna()]
-        counts = dict(zip(found["cited_openalex_id"], found["cited_by_count"].fillna(0).astype(int)))
-        fetched_at = dict(con.execute(
-            "SELECT openalex_id, fetched_at FROM openalex_citing_cache WHERE list_contains(?, openalex_id)", [list(counts)]
-        ).fetchall())
-        # a work whose record counts no citation needs no request (its row says so); the others when due
-        due = {i: n for i, n in counts.items() if n > 0 and citing_works.refresh_due(i, fetched_at.get(i), now=now, ttl=ttl, spread=config.refresh_spread)}
+        targets, _, counts, due = due_now()
         queries = plan_citing_queries([CitedWork(i, i, n) for i, n in due.items()], per_work=config.per_work)
         context.log.info(
             f"citing works: {len(counts):,} cited works known to OpenAlex, {len(due):,} due; {len(queries):,} queries planned "
@@ -206,6 +303,8 @@ def openalex_citing_works(
         lookup_errors |= {doi: f"{lookup_errors[doi]}; {why}" for doi, why in dropped.items() if doi in lookup_errors}
         rows = citing_works.citing_rows(targets, cache, fetch.failed | lookup_errors)
         replace_partitions(con, "openalex_citing_works", rows, areas)
+        recorded, _ = refresh()  # the caches as this run leaves them, and what is due then
+        recorded.record(con)
         metadata = table_description_metadata(
             con, "openalex_citing_works",
             lineage={
@@ -214,10 +313,7 @@ def openalex_citing_works(
                 "research_area": [("publication_research_areas", "research_area")],
             },
         )
-        add_partition_metadata(
-            context, con, "openalex_citing_works", rows, citing_figures,
-            preview_columns=["cited_doi", "status", "citing_citation", "citing_title", "citing_year", "selections"],
-        )
+        add_partition_metadata(context, con, "openalex_citing_works", rows, citing_figures, preview_columns=CITING_PREVIEW)
         spent_today = spent_on(con, now.date())
     left_out = sorted(set(fetch.failed) & set(due))
     figures = {
@@ -253,7 +349,7 @@ def openalex_citing_works(
                 "they keep their cached citing works, if any, and are asked on the next run"
             )
     context.log.info(f"citing works: {figures['citing_works']:,} rows; {figures['cited_dois_by_status']}; {requests:,} requests, {budget.spent:,} list calls")
-    return dg.MaterializeResult(metadata={**metadata, **run_figures(figures)})
+    return dg.MaterializeResult(metadata={**metadata, "computed": why, **run_figures(figures)}, data_version=recorded.data_version)
 
 
 def citing_figures(rows: pd.DataFrame) -> dict[str, object]:
@@ -288,18 +384,36 @@ def _fetch_citing(
     return fetch, client.requests_sent, client.works_beyond_page
 
 
-@dg.asset(kinds={"duckdb", "crossref"}, **ENRICHMENT)
+@dg.asset(
+    kinds={"duckdb", "crossref"}, **ENRICHMENT, code_version=code_version(crossref_records, sql=["publication_dois_in_research_areas", "crossref_retraction_rows"]),
+)
 def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResource, crossref: CrossrefResource) -> dg.MaterializeResult:
     """Crossref retraction notices pointing at each publication DOI of the research area
     (`/works?filter=updates:{doi}`, update type retraction): OpenAlex misses some retractions. A DOI that is
     itself the notice of another is not retracted. Every successful check is kept in crossref_cache, with every
     update notice of the answer (corrections and errata too, read by crossref_relations: no second request); a row
     is checked (the notices of the DOI's last successful check) or error when Crossref was never asked
-    successfully (offline: not checked), so an offline run or a Crossref failure never loses a notice."""
+    successfully (offline: not checked), so an offline run or a Crossref failure never loses a notice. Online every
+    DOI is checked each run; offline it is kept as it is when the DOIs, the cache and the code are unchanged
+    (`shared.fingerprints`)."""
     areas = list(context.partition_keys)
     with duckdb.get_connection() as con:
         create_tables(con, "crossref_cache", "crossref_retractions")
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
+
+        def refresh() -> Stage:
+            return refresh_stage(
+                context, con, reads=RETRACTION_READS, writes=["crossref_retractions"], settings=None, source=crossref.answer_source(),
+                due=[] if crossref.offline else requested["doi"],
+            )
+
+        run = refresh()
+        skipped, why = skip_reason(con, run, requests_due=0 if crossref.offline else requested["doi"].nunique(), what="DOIs")
+        if skipped:
+            return kept_partitions(
+                context, con, run, skipped, columns=["status", "notice_dois"], figures=retraction_figures, run_extra={"http_requests": 0},
+                preview_columns=None,
+            )
         report = crossref.check(requested["doi"], context.log)
         upsert(con, "crossref_cache", crossref_records.cache_rows(report.results, checked_at=datetime.now(timezone.utc)))
         errors = {check.doi: redact(check.error) for check in report.results if check.status == crossref_records.ERROR}
@@ -307,17 +421,21 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
             load_sql("crossref_retraction_rows"), [requested["research_area"].tolist(), requested["doi"].tolist(), list(errors), list(errors.values())]
         ).df()
         replace_partitions(con, "crossref_retractions", rows, areas)
+        recorded = refresh()  # the cache as this run leaves it
+        recorded.record(con)
         metadata = table_description_metadata(
             con, "crossref_retractions",
             lineage={"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]},
         )
         add_partition_metadata(context, con, "crossref_retractions", rows, retraction_figures)
-    run = retraction_figures(rows)
+    figures = retraction_figures(rows)
     context.log.info(
-        f"Crossref: {len(rows):,} DOI rows, {report.requests:,} requests, {run['dois_with_retraction_notices']} with retraction "
-        f"notices: {run['statuses']}"
+        f"Crossref: {len(rows):,} DOI rows, {report.requests:,} requests, {figures['dois_with_retraction_notices']} with retraction "
+        f"notices: {figures['statuses']}"
     )
-    return dg.MaterializeResult(metadata={**metadata, **run_figures({**run, "http_requests": report.requests})})
+    return dg.MaterializeResult(
+        metadata={**metadata, "computed": why, **run_figures({**figures, "http_requests": report.requests})}, data_version=recorded.data_version
+    )
 
 
 def retraction_figures(rows: pd.DataFrame) -> dict[str, object]:
@@ -329,19 +447,36 @@ def retraction_figures(rows: pd.DataFrame) -> dict[str, object]:
     }
 
 
-@dg.asset(kinds={"duckdb", "crossref"}, **{**ENRICHMENT, "deps": [*ENRICHMENT["deps"], crossref_retractions]})
+@dg.asset(
+    kinds={"duckdb", "crossref"}, **{**ENRICHMENT, "deps": [*ENRICHMENT["deps"], crossref_retractions]},
+    code_version=code_version(crossref_records, relations, sql=["publication_dois_in_research_areas"]),
+)
 def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource, crossref: CrossrefResource) -> dg.MaterializeResult:
     """Crossref relation entries that can record a dispute or correction of each publication of the research area:
     the comment, reply and peer-review relations of its Crossref record (`/works?filter=doi:A,doi:B`, `select` of
     DOI, type, title, relation and dates), of the works those comments and replies name (two works away: a reply to
     a comment), and its update notices (corrections, errata, retractions) from the check crossref_retractions made.
     Every answer is kept in crossref_record_cache, so an offline run or a Crossref failure reads the records found
-    before. Read as recorded disputes by recorded_disputes."""
+    before. Read as recorded disputes by recorded_disputes. Online the records are asked for each run; offline it is
+    kept as it is when the DOIs, the caches and the code are unchanged (`shared.fingerprints`)."""
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     with duckdb.get_connection() as con:
         create_tables(con, "crossref_cache", "crossref_record_cache", "crossref_relations")
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
+
+        def refresh() -> Stage:
+            return refresh_stage(
+                context, con, reads=RELATION_READS, writes=["crossref_relations"], settings=None, source=crossref.answer_source(),
+                due=[] if crossref.offline else requested["doi"],
+            )
+
+        run = refresh()
+        skipped, why = skip_reason(con, run, requests_due=0 if crossref.offline else requested["doi"].nunique(), what="DOIs")
+        if skipped:
+            return kept_partitions(
+                context, con, run, skipped, columns=[], figures=lambda rows: {}, preview_columns=RELATION_PREVIEW, run_extra={"http_requests": 0},
+            )
         reports: list[crossref_records.RecordReport] = []
 
         def ask(dois: list[str]) -> dict[str, dict]:
@@ -360,14 +495,13 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
         updates = con.execute("SELECT doi, updates, checked_at FROM crossref_cache JOIN wanted USING (doi)").df()
         rows = relations.relation_rows(requested, records, checked_at, updates)
         replace_partitions(con, "crossref_relations", rows, areas)
+        recorded = refresh()  # the caches as this run leaves them
+        recorded.record(con)
         metadata = table_description_metadata(
             con, "crossref_relations",
             lineage={"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]},
         )
-        add_partition_metadata(
-            context, con, "crossref_relations", rows,
-            preview_columns=["doi", "record_doi", "relation", "update_type", "other_id", "other_type", "other_year"],
-        )
+        add_partition_metadata(context, con, "crossref_relations", rows, preview_columns=RELATION_PREVIEW)
     fetch, example_error = relations.fetch_summary(requested["doi"], reports, records, rows)
     context.log.info(
         f"Crossref relations: {fetch['kg_dois']:,} DOIs ({fetch['kg_dois_with_a_record']:,} with a record; this run "
@@ -379,4 +513,4 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
             f"Crossref answered for none of the {fetch['kg_dois']:,} DOIs (e.g. {example_error}): the records cached "
             "before are used; re-materialize when Crossref is reachable"
         )
-    return dg.MaterializeResult(metadata={**metadata, **run_figures(fetch)})
+    return dg.MaterializeResult(metadata={**metadata, "computed": why, **run_figures(fetch)}, data_version=recorded.data_version)

@@ -3,6 +3,7 @@ resources, each with its offline mode."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable
 from datetime import datetime
@@ -67,10 +68,25 @@ class OpenAlexResource(dg.ConfigurableResource):
         log.info(f"OpenAlex: fetching {len(dois):,} DOIs from {self.base_url}")
         return self.client(budget).fetch(dois)
 
+    @property
+    def may_request(self) -> bool:
+        """Whether requests may be sent: online with an API key."""
+        return not self.offline and bool(self.api_key)
+
+    def answer_source(self) -> dict[str, object]:
+        """What answers a lookup, for a stage fingerprint (`shared.fingerprints`): the API (its root) when requests may
+        be sent, else the recording (the SHA-256 of its file: answers are a function of it) and why. Never the key."""
+        if self.may_request:
+            return {"source": "api", "base_url": self.base_url}
+        return {
+            "source": "recording" if self.offline else "recording (OPENALEX_API_KEY not set)",
+            "recording_sha256": hashlib.sha256(Path(self.recording_path).read_bytes()).hexdigest()[:16],
+        }
+
     def client(self, budget: openalex_client.ListCallBudget | None = None) -> openalex_client.OpenAlexClient | None:
         """A client of the API as configured, spending at most `budget`, or None offline or without an API key
         (nothing may be requested)."""
-        if self.offline or not self.api_key:
+        if not self.may_request:
             return None
         return openalex_client.OpenAlexClient(
             # Stripped: a key pasted with its line end must not make the HTTP library refuse the header.
@@ -101,6 +117,11 @@ class CrossrefResource(dg.ConfigurableResource):
     )
     retries: int = Field(default=3, ge=0)
     backoff_seconds: float = Field(default=1.0, ge=0)
+
+    def answer_source(self) -> dict[str, object]:
+        """What answers a check, for a stage fingerprint (`shared.fingerprints`): the API (its root), or nothing when
+        offline (every DOI an error)."""
+        return {"source": "offline"} if self.offline else {"source": "api", "base_url": self.base_url}
 
     def check(self, dois: Iterable[str], log) -> crossref.CheckReport:
         """One RetractionCheck per DOI of `dois`."""

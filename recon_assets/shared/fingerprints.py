@@ -20,10 +20,12 @@ import dagster as dg
 import duckdb
 import pandas as pd
 
-from recon_assets.shared.metadata import add_partition_metadata, run_figures, table_description_metadata, table_metadata
+from recon_assets.shared.metadata import add_partition_metadata, database_file, run_figures, table_description_metadata, table_metadata
 from recon_assets.shared.storage import create_tables, transaction
 
 UNPARTITIONED = ""
+# The key of an asset check's result in the outputs of its record (`evaluated_once`).
+CHECK_RESULT = "check_result"
 # The names of a partition's own inputs start with this (`Stage.partition_inputs`).
 PARTITION_INPUT = "partition "
 
@@ -247,13 +249,15 @@ def kept_partitions(
     *,
     columns: Sequence[str],
     figures: Callable[[pd.DataFrame], Mapping[str, object]],
-    preview_columns: Sequence[str],
+    preview_columns: Sequence[str] | None,
     lineage: Mapping[str, Sequence[tuple[str, str]]] | None = None,
+    run_extra: Mapping[str, object] | None = None,
     **extra: object,
 ) -> dg.MaterializeResult:
     """The result of a partitioned stage that was skipped: its first written table's rows of the run's research areas
     as they stand give each partition its own metadata (`metadata.add_partition_metadata`: `figures(area rows)`, the
-    row count and preview, and `skipped`), and the run its `run/` figures; `extra` is added to the run's metadata.
+    row count and preview, and `skipped`), and the run its `run/` figures (`figures` of all its rows, and `run_extra`);
+    `extra` is added to the run's metadata.
 
     Args:
         columns: the columns `figures` reads (research_area is added).
@@ -267,5 +271,61 @@ def kept_partitions(
     for area in run.partitions:
         context.add_asset_metadata({"skipped": skipped}, partition_key=area)
     return dg.MaterializeResult(
-        metadata={**metadata, **extra, "skipped": skipped, **run_figures(figures(rows))}, data_version=run.data_version
+        metadata={**metadata, **extra, "skipped": skipped, **run_figures({**figures(rows), **(run_extra or {})})},
+        data_version=run.data_version,
+    )
+
+
+def evaluated_once(
+    context: dg.AssetCheckExecutionContext,
+    con: duckdb.DuckDBPyConnection,
+    evaluate: Callable[[], dg.AssetCheckResult],
+    *,
+    code: str,
+    reads: Sequence[str] = (),
+    settings: object = None,
+    snapshot_id: str | None = None,
+) -> dg.AssetCheckResult:
+    """The result of an asset check evaluated once per version of what it reads: `evaluate()` when its inputs (`code`,
+    the check's code version; `settings`, its config; `snapshot_id`, for a check reading the raw KG tables; the digest
+    of each table in `reads`) differ from those of its last evaluation recorded in stage_fingerprints (asset
+    '<asset>:<check>'), else the result recorded then (passed or failed alike) with `skipped` saying why. `database`
+    in the metadata always names the file `con` reads. The result, its metadata JSON-able values, is recorded with the
+    inputs (the `outputs` of the record)."""
+    inputs: dict[str, object] = {
+        "code_version": code, "settings": settings,
+        **({"snapshot_id": snapshot_id} if snapshot_id is not None else {}),
+        **{f"table {table}": table_digest(con, table) for table in reads},
+    }
+    (spec,) = context.check_specs
+    run = Stage(spec.key.to_user_string(), (UNPARTITIONED,), inputs, ())
+    record = run._records(con).get(UNPARTITIONED)
+    database = {"database": database_file(con)}
+    if record is not None and record[0] == run.fingerprint and CHECK_RESULT in record[2]:
+        kept = record[2][CHECK_RESULT]
+        skipped = (
+            f"skipped: inputs unchanged since {record[3]:%Y-%m-%d %H:%M:%S} UTC ({_summary(inputs)}); "
+            f"the result of that evaluation ({'passed' if kept['passed'] else 'failed'})"
+        )
+        context.log.info(f"{run.asset}: {skipped}")
+        return dg.AssetCheckResult(
+            passed=kept["passed"], severity=dg.AssetCheckSeverity(kept["severity"]), description=kept["description"],
+            metadata={**kept["metadata"], **database, "skipped": skipped},
+        )
+    why = "first run" if record is None else "changed: " + _changes(record[1], _plain(inputs))
+    result = evaluate()
+    kept = {
+        "passed": result.passed, "severity": result.severity.value, "description": result.description,
+        "metadata": {name: value.value if isinstance(value, dg.MetadataValue) else value for name, value in result.metadata.items()},
+    }
+    create_tables(con, "stage_fingerprints")
+    with transaction(con):
+        con.execute(
+            "INSERT OR REPLACE INTO stage_fingerprints VALUES (?, ?, ?, ?, ?, ?)",
+            [run.asset, UNPARTITIONED, run.fingerprint, json.dumps(inputs, sort_keys=True, default=str),
+             json.dumps({CHECK_RESULT: kept}, default=str), datetime.now(timezone.utc)],
+        )
+    return dg.AssetCheckResult(
+        passed=result.passed, severity=result.severity, description=result.description,
+        metadata={**result.metadata, **database, "computed": why},
     )
