@@ -9,10 +9,12 @@ from recon_assets.shared.fingerprints import Stage, table_digest
 from recon_assets_tests.pipeline_runs import RANGE_TAGS, SAMPLE_GRAPHML, SAMPLE_JSONL, pipeline_defs
 
 TYPED = ["publications", "datasets", "dataset_publication_edges", "publication_citations", "publication_research_areas"]
-AS_OF_FREE = [*TYPED, "publication_centrality"]
+# Offline, as the sample run is: nothing is requested, so an unchanged re-run may keep them.
+ENRICHMENT = ["openalex_works", "openalex_citing_works", "crossref_retractions", "crossref_relations"]
+AS_OF_FREE = [*TYPED, "publication_centrality", "dataset_lineage", *ENRICHMENT]
 AS_OF_BOUND = ["edge_reliability", "dataset_verdicts", "reliability_evaluation", "dispute_evaluation"]
 # Columns that say when a row was written: a recomputation changes them, nothing else.
-WRITTEN_AT = {"edge_reliability": "scored_at", "dataset_verdicts": "judged_at"}
+WRITTEN_AT = {"edge_reliability": "scored_at", "dataset_verdicts": "judged_at", "coherence_judgements": "judged_at"}
 
 
 def outcomes(results) -> dict[str, str]:
@@ -55,16 +57,18 @@ def test_unchanged_rerun_skips_and_changed_as_of_redoes_only_what_depends_on_it(
     defs = pipeline_defs(SAMPLE_JSONL, database)
     with instance(tmp_path / "home") as dagster_instance:
         unchanged = outcomes(run_jobs(defs, dagster_instance))
-        for asset in [*AS_OF_FREE, *AS_OF_BOUND]:
+        for asset in [*AS_OF_FREE, "coherence_judgements", *AS_OF_BOUND]:
             assert unchanged[asset].startswith("skipped: inputs unchanged since"), (asset, unchanged[asset])
         assert "as_of 2026-11-29" in unchanged["edge_reliability"]
-        for table in [*TYPED, "publication_centrality", *AS_OF_BOUND]:
+        for table in [*AS_OF_FREE, "coherence_judgements", *AS_OF_BOUND]:
             assert rows(database, table) == rows(sample_run.database, table), table
 
         moved = {AS_OF_TAG: "2027-03-01"}
         changed = outcomes(run_jobs(defs, dagster_instance, tags=moved))
         for asset in AS_OF_FREE:
             assert changed[asset].startswith("skipped:"), (asset, changed[asset])
+        # the judge reads as_of's year only (its evidence window)
+        assert changed["coherence_judgements"] == "changed: settings (as_of_year 2026 -> 2027)"
         for asset in AS_OF_BOUND:
             assert changed[asset].startswith("changed: as_of 2026-11-29 -> 2027-03-01"), (asset, changed[asset])
 
@@ -73,7 +77,7 @@ def test_unchanged_rerun_skips_and_changed_as_of_redoes_only_what_depends_on_it(
     with instance(tmp_path / "fresh_home") as dagster_instance:
         fresh = outcomes(run_jobs(pipeline_defs(SAMPLE_JSONL, fresh_database), dagster_instance, tags=moved))
     assert {fresh[asset] for asset in [*AS_OF_FREE, *AS_OF_BOUND]} == {"first run"}
-    for table in ["edge_reliability", "dataset_verdicts", "reliability_evaluation_cases", "dispute_evaluation_pairs"]:
+    for table in ["coherence_judgements", "edge_reliability", "dataset_verdicts", "reliability_evaluation_cases", "dispute_evaluation_pairs"]:
         assert rows(database, table) == rows(fresh_database, table), table
 
 
@@ -84,9 +88,17 @@ def test_changed_snapshot_and_settings_recompute_with_a_fresh_runs_rows(sample_r
     revised.write_text(SAMPLE_JSONL.read_text().replace('"title":"', '"title":"Revised: ', 1))
     defs = pipeline_defs(revised, database)
     with instance(tmp_path / "home") as dagster_instance:
-        changed = outcomes([defs.resolve_job_def("kg_tables_job").execute_in_process(instance=dagster_instance)])
-        for asset in AS_OF_FREE:
+        changed = outcomes([
+            defs.resolve_job_def("kg_tables_job").execute_in_process(instance=dagster_instance),
+            defs.resolve_job_def("openalex_refresh_job").execute_in_process(instance=dagster_instance, tags=RANGE_TAGS),
+        ])
+        for asset in [*TYPED, "publication_centrality"]:
             assert changed[asset].startswith("changed: snapshot_id "), (asset, changed[asset])
+        # the lineage reads the datasets only, which the revised title leaves as they were
+        assert changed["dataset_lineage"].startswith("skipped: inputs unchanged since")
+        for asset in ["openalex_works", "crossref_retractions", "crossref_relations"]:
+            assert changed[asset].startswith("changed: table publications"), (asset, changed[asset])
+        assert changed["coherence_judgements"].startswith("changed: table publications")
 
         scoring = defs.resolve_job_def("edge_reliability_job")
         other = {"ops": {"edge_reliability": {"config": {"weights": {"centrality": 0.5, "recency": 0.2, "coherence": 0.3}}}}}
@@ -101,7 +113,7 @@ def test_changed_snapshot_and_settings_recompute_with_a_fresh_runs_rows(sample_r
         fresh_defs.resolve_job_def("kg_tables_job").execute_in_process(instance=dagster_instance)
         fresh_defs.resolve_job_def("openalex_refresh_job").execute_in_process(instance=dagster_instance, tags=RANGE_TAGS)
     assert rows(database, "publications") != rows(sample_run.database, "publications")
-    for table in [*TYPED, "publication_centrality", "edge_reliability"]:
+    for table in [*AS_OF_FREE, "coherence_judgements", "edge_reliability"]:
         assert rows(database, table) == rows(fresh_database, table), table
 
 

@@ -129,7 +129,7 @@ def openalex_works(
             ), due
 
         run, due = refresh()
-        skipped, why = skip_reason(con, run, requests_due=len(due) if openalex.may_request else 0, what="DOIs")
+        skipped, computed = skip_reason(con, run, requests_due=len(due) if openalex.may_request else 0, what="DOIs")
         if skipped:
             return kept_partitions(
                 context, con, run, skipped, columns=["status"], figures=works_figures,
@@ -204,7 +204,7 @@ def openalex_works(
             },
             allow_retries=True,
         )
-    return dg.MaterializeResult(metadata={**metadata, "computed": why, **run_figures(fetch)}, data_version=recorded.data_version)
+    return dg.MaterializeResult(metadata={**metadata, "computed": computed, **run_figures(fetch)}, data_version=recorded.data_version)
 
 
 def works_figures(rows: pd.DataFrame) -> dict[str, object]:
@@ -271,7 +271,7 @@ def openalex_citing_works(
             ), len(keys)
 
         run, due_keys = refresh()
-        skipped, why = skip_reason(con, run, requests_due=due_keys if openalex.may_request else 0, what="dataset DOIs and cited works")
+        skipped, computed = skip_reason(con, run, requests_due=due_keys if openalex.may_request else 0, what="dataset DOIs and cited works")
         if skipped:
             return kept_partitions(
                 context, con, run, skipped, columns=["cited_doi", "status", "citing_openalex_id"], figures=citing_figures,
@@ -349,7 +349,7 @@ def openalex_citing_works(
                 "they keep their cached citing works, if any, and are asked on the next run"
             )
     context.log.info(f"citing works: {figures['citing_works']:,} rows; {figures['cited_dois_by_status']}; {requests:,} requests, {budget.spent:,} list calls")
-    return dg.MaterializeResult(metadata={**metadata, "computed": why, **run_figures(figures)}, data_version=recorded.data_version)
+    return dg.MaterializeResult(metadata={**metadata, "computed": computed, **run_figures(figures)}, data_version=recorded.data_version)
 
 
 def citing_figures(rows: pd.DataFrame) -> dict[str, object]:
@@ -408,7 +408,7 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
             )
 
         run = refresh()
-        skipped, why = skip_reason(con, run, requests_due=0 if crossref.offline else requested["doi"].nunique(), what="DOIs")
+        skipped, computed = skip_reason(con, run, requests_due=0 if crossref.offline else requested["doi"].nunique(), what="DOIs")
         if skipped:
             return kept_partitions(
                 context, con, run, skipped, columns=["status", "notice_dois"], figures=retraction_figures, run_extra={"http_requests": 0},
@@ -434,7 +434,7 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
         f"notices: {figures['statuses']}"
     )
     return dg.MaterializeResult(
-        metadata={**metadata, "computed": why, **run_figures({**figures, "http_requests": report.requests})}, data_version=recorded.data_version
+        metadata={**metadata, "computed": computed, **run_figures({**figures, "http_requests": report.requests})}, data_version=recorded.data_version
     )
 
 
@@ -472,7 +472,7 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
             )
 
         run = refresh()
-        skipped, why = skip_reason(con, run, requests_due=0 if crossref.offline else requested["doi"].nunique(), what="DOIs")
+        skipped, computed = skip_reason(con, run, requests_due=0 if crossref.offline else requested["doi"].nunique(), what="DOIs")
         if skipped:
             return kept_partitions(
                 context, con, run, skipped, columns=[], figures=lambda rows: {}, preview_columns=RELATION_PREVIEW, run_extra={"http_requests": 0},
@@ -513,4 +513,4 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
             f"Crossref answered for none of the {fetch['kg_dois']:,} DOIs (e.g. {example_error}): the records cached "
             "before are used; re-materialize when Crossref is reachable"
         )
-    return dg.MaterializeResult(metadata={**metadata, "computed": why, **run_figures(fetch)}, data_version=recorded.data_version)
+    return dg.MaterializeResult(metadata={**metadata, "computed": computed, **run_figures(fetch)}, data_version=recorded.data_version)

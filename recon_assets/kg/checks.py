@@ -2,15 +2,27 @@
 (blocking, Great Expectations 1.x suites, per research area in metadata). Every result names the DuckDB file it read
 (`database`), so a check run against another database (`recon run --db`) is told apart on the asset's page."""
 
+from collections.abc import Callable
+from pathlib import Path
+
 import dagster as dg
+import duckdb
 import pandas as pd
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.kg.assets import kg_snapshot, publications, research_areas_from_kg
+from recon_assets.kg import research_areas
 from recon_assets.kg.ingest import current_snapshot_id
+from recon_assets.shared.fingerprints import evaluated_once
 from recon_assets.shared.metadata import database_file, suite_check_result
+from recon_assets.shared.sql_files import code_version
+from recon_assets.shared import quality
 from recon_assets.shared.quality import doi_is_well_formed, share_by_group, validate_publication_dois, validate_publication_years
+
+
+# This module, the suites and how publications get their research areas: a change re-evaluates the checks.
+CHECKS_CODE = code_version(quality, research_areas, files=[Path(__file__)], sql=["relationships_of_type"])
 
 
 class YearCoverageConfig(dg.Config):
@@ -57,21 +69,41 @@ def _publications_by_area(con) -> pd.DataFrame:
     return table.merge(areas[["publication_id", "research_area"]], on="publication_id")
 
 
+def _once_per_publications_version(
+    context: dg.AssetCheckExecutionContext, con: duckdb.DuckDBPyConnection, config: dg.Config, evaluate: Callable[[], dg.AssetCheckResult]
+) -> dg.AssetCheckResult:
+    """`evaluate()` once per version of what a publication check reads (the publications table, the snapshot's
+    research-area links, the config and this code): `shared.fingerprints.evaluated_once`."""
+    return evaluated_once(
+        context, con, evaluate, code=CHECKS_CODE, reads=["publications"], settings=config.model_dump(), snapshot_id=current_snapshot_id(con),
+    )
+
+
 @dg.asset_check(asset=publications, blocking=True)
-def publication_year_coverage(config: YearCoverageConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
-    """Enough publications have a parsed year (Great Expectations: expect year not null, mostly=min_share)."""
+def publication_year_coverage(context: dg.AssetCheckExecutionContext, config: YearCoverageConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
+    """Enough publications have a parsed year (Great Expectations: expect year not null, mostly=min_share). Evaluated
+    once per version of the publications and the snapshot (`shared.fingerprints.evaluated_once`)."""
     with duckdb.get_connection() as con:
-        by_area, database = _publications_by_area(con), database_file(con)
-    outcome = validate_publication_years(by_area.drop_duplicates("publication_id"), min_share=config.min_share)
-    return suite_check_result(outcome, share_by_group(by_area, "year", "research_area"), database)
+
+        def evaluate() -> dg.AssetCheckResult:
+            by_area = _publications_by_area(con)
+            outcome = validate_publication_years(by_area.drop_duplicates("publication_id"), min_share=config.min_share)
+            return suite_check_result(outcome, share_by_group(by_area, "year", "research_area"), database_file(con))
+
+        return _once_per_publications_version(context, con, config, evaluate)
 
 
 @dg.asset_check(asset=publications, blocking=True)
-def publication_doi_coverage(config: DoiCoverageConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
+def publication_doi_coverage(context: dg.AssetCheckExecutionContext, config: DoiCoverageConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
     """Enough publications have a DOI, and enough of the DOIs found in the KG normalise to a canonical DOI
-    (a malformed raw DOI is checked as found, so it fails the well-formed expectation)."""
+    (a malformed raw DOI is checked as found, so it fails the well-formed expectation). Evaluated once per version of
+    the publications and the snapshot (`shared.fingerprints.evaluated_once`)."""
     with duckdb.get_connection() as con:
-        by_area, database = _publications_by_area(con), database_file(con)
+        return _once_per_publications_version(context, con, config, lambda: _doi_coverage(config, _publications_by_area(con), database_file(con)))
+
+
+def _doi_coverage(config: DoiCoverageConfig, by_area: pd.DataFrame, database: str) -> dg.AssetCheckResult:
+    """The DOI suite over publications with their research areas (`_publications_by_area`), read from `database`."""
     by_area["doi_as_found"] = by_area["doi"].fillna(by_area["doi_raw"])
     outcome = validate_publication_dois(
         by_area.drop_duplicates("publication_id").assign(doi=lambda frame: frame["doi_as_found"]),
