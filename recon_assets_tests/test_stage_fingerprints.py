@@ -136,3 +136,53 @@ def test_a_changed_code_version_or_a_table_changed_after_writing_recomputes(tmp_
         assert Stage("asset", ("",), {**inputs, "table t": table_digest(con, "t")}, ("out",)).skip_reason(con) == (None, "changed: table t")
         con.execute("INSERT INTO out VALUES (2)")
         assert first.skip_reason(con) == (None, "out changed since it was written")
+
+
+def check_outcomes(defs, dagster_instance, run_config=None) -> dict[str, tuple[bool, str, dict]]:
+    """{check: (passed, its `skipped` or `computed` text, its metadata)} of one run of every asset check."""
+    job = dg.Definitions.merge(defs, dg.Definitions(jobs=[dg.define_asset_job("checks", selection=dg.AssetSelection.all_asset_checks())]))
+    result = job.resolve_job_def("checks").execute_in_process(instance=dagster_instance, run_config=run_config, raise_on_error=False)
+    found = {}
+    for evaluation in result.get_asset_check_evaluations():
+        metadata = {name: value.value for name, value in evaluation.metadata.items()}
+        found[evaluation.check_name] = (evaluation.passed, metadata.pop("skipped", None) or metadata.pop("computed", None), metadata)
+    return found
+
+
+def test_a_check_keeps_its_result_while_what_it_reads_is_unchanged_and_still_fails_when_it_should(sample_run, tmp_path):
+    database = sample_run.copy_database(tmp_path / "recon.duckdb")
+    defs = pipeline_defs(SAMPLE_JSONL, database)
+    suites = ["publication_year_coverage", "publication_doi_coverage", "edge_reliability_values_valid"]
+    with instance(tmp_path / "home") as dagster_instance:
+        first = check_outcomes(defs, dagster_instance)
+        again = check_outcomes(defs, dagster_instance)
+        for check in suites:
+            assert again[check][1].startswith("skipped: inputs unchanged since") and again[check][1].endswith("(passed)"), again[check]
+            # the same result, naming the file it read now
+            assert again[check][0] is first[check][0] is True and again[check][2] == first[check][2], check
+            assert again[check][2]["database"] == str(database)
+
+        # another config: evaluated again; the same config again: its result kept
+        stricter = {"ops": {"publications_publication_year_coverage": {"config": {"min_share": 0.9}}}}
+        evaluated = check_outcomes(defs, dagster_instance, stricter)["publication_year_coverage"]
+        assert evaluated[1] == "changed: settings (min_share 0.8 -> 0.9)"
+        assert check_outcomes(defs, dagster_instance, stricter)["publication_year_coverage"][1].startswith("skipped:")
+
+        # publications without years: evaluated again, and failed; unchanged again, it stays failed
+        with duckdb.connect(str(database)) as con:
+            con.execute("UPDATE publications SET year = NULL")
+        failed = check_outcomes(defs, dagster_instance, stricter)["publication_year_coverage"]
+        assert failed[0] is False and failed[1] == "changed: table publications"
+        kept = check_outcomes(defs, dagster_instance, stricter)["publication_year_coverage"]
+        assert kept[0] is False and kept[1].endswith("(failed)") and kept[2] == failed[2]
+
+        # changed rows: evaluated again, with the result a first evaluation of those rows gives
+        with duckdb.connect(str(database)) as con:
+            con.execute("UPDATE edge_reliability SET reliability = 1.5 WHERE rowid = (SELECT min(rowid) FROM edge_reliability)")
+        changed = check_outcomes(defs, dagster_instance)["edge_reliability_values_valid"]
+        assert changed[0] is False and changed[1] == "changed: table edge_reliability"
+    with instance(tmp_path / "fresh_home") as dagster_instance:
+        with duckdb.connect(str(database)) as con:
+            con.execute("DELETE FROM stage_fingerprints")
+        fresh = check_outcomes(defs, dagster_instance)["edge_reliability_values_valid"]
+    assert fresh[1] == "first run" and (fresh[0], fresh[2]) == (changed[0], changed[2])
