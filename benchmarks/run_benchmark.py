@@ -207,6 +207,7 @@ def run_stage(name: str, dg, defs, every_area: dict[str, str]) -> dict:
         event.asset_key.to_user_string() for event in result.get_asset_materialization_events()
         if "skipped" in event.materialization.metadata
     })
+    figures["skipped_checks"] = sorted(evaluation.check_name for evaluation in checks if "skipped" in evaluation.metadata)
     if name == "offline_judge":
         figures["judged_at"] = _query("SELECT CAST(max(judged_at) AS VARCHAR) FROM coherence_judgements")[0][0]
     if name == "scoring":  # what the method concludes at this scale (issue 11): the labels and the UNVERIFIED share
@@ -520,12 +521,13 @@ def report(preset, scale, seed, kg, manifest, generation_s, baseline, floor, sta
 
 def _rerun_share(rerun: dict[str, dict], first_s: float | None) -> dict:
     """A re-run's wall time as a share of the first run's (`pipeline_s`), against RERUN_SHARE_TARGET, and the
-    assets that said `skipped` in it."""
+    assets and asset checks that said `skipped` in it."""
     wall = sum(f.get("wall_s", 0.0) for f in rerun.values())
     share = wall / first_s if first_s and len(rerun) == len(STAGE_NAMES) else None
     return {
         "share_of_first_run": share, "share_target": RERUN_SHARE_TARGET, "share_met": share is not None and share <= RERUN_SHARE_TARGET,
         "skipped_assets": sorted(asset for f in rerun.values() for asset in f.get("skipped_assets", [])),
+        "skipped_checks": sorted(check for f in rerun.values() for check in f.get("skipped_checks", [])),
     }
 
 

@@ -11,10 +11,12 @@ from recon_assets_tests.pipeline_runs import RANGE_TAGS, SAMPLE_GRAPHML, SAMPLE_
 TYPED = ["publications", "datasets", "dataset_publication_edges", "publication_citations", "publication_research_areas"]
 # Offline, as the sample run is: nothing is requested, so an unchanged re-run may keep them.
 ENRICHMENT = ["openalex_works", "openalex_citing_works", "crossref_retractions", "crossref_relations"]
-AS_OF_FREE = [*TYPED, "publication_centrality", "dataset_lineage", *ENRICHMENT]
+AS_OF_FREE = [*TYPED, "publication_centrality", "dataset_lineage", *ENRICHMENT, "recorded_disputes"]
 AS_OF_BOUND = ["edge_reliability", "dataset_verdicts", "reliability_evaluation", "dispute_evaluation"]
 # Columns that say when a row was written: a recomputation changes them, nothing else.
-WRITTEN_AT = {"edge_reliability": "scored_at", "dataset_verdicts": "judged_at", "coherence_judgements": "judged_at"}
+WRITTEN_AT = {
+    "edge_reliability": "scored_at", "dataset_verdicts": "judged_at", "coherence_judgements": "judged_at", "recorded_disputes": "recorded_at",
+}
 
 
 def outcomes(results) -> dict[str, str]:
@@ -96,7 +98,7 @@ def test_changed_snapshot_and_settings_recompute_with_a_fresh_runs_rows(sample_r
             assert changed[asset].startswith("changed: snapshot_id "), (asset, changed[asset])
         # the lineage reads the datasets only, which the revised title leaves as they were
         assert changed["dataset_lineage"].startswith("skipped: inputs unchanged since")
-        for asset in ["openalex_works", "crossref_retractions", "crossref_relations"]:
+        for asset in ["openalex_works", "crossref_retractions", "crossref_relations", "recorded_disputes"]:
             assert changed[asset].startswith("changed: table publications"), (asset, changed[asset])
         assert changed["coherence_judgements"].startswith("changed: table publications")
 

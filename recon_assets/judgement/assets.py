@@ -48,7 +48,7 @@ from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.signals import citation_centrality
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.fingerprints import PARTITION_INPUT, stage
+from recon_assets.shared.fingerprints import PARTITION_INPUT, kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata, table_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import create_tables, replace_partitions, replace_table, upsert
@@ -64,6 +64,18 @@ AREA_INPUTS = f"{PARTITION_INPUT}inputs_md5"
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 # Key of a citing work OpenAlex lists and the KG lacks (recon_assets/judgement/sql/judge_citing_works.sql).
 OPENALEX_KEY_PREFIX = "openalex:"
+
+
+DISPUTE_READS = ["publications", "publication_citations", "publication_research_areas", "openalex_citing_works", "crossref_relations"]
+DISPUTE_PREVIEW = ["research_area", "publication_id", "relation", "other_title", "other_year", "source"]
+DISPUTE_LINEAGE = {
+    "publication_id": [("publication_citations", "cited_publication_id"), ("crossref_relations", "doi")],
+    "relation": [("publications", "title"), ("crossref_relations", "relation"), ("crossref_relations", "update_type")],
+    "other_key": [
+        ("publication_citations", "citing_publication_id"), ("openalex_citing_works", "citing_openalex_id"), ("crossref_relations", "other_id"),
+    ],
+    "other_title": [("publications", "title"), ("openalex_citing_works", "citing_title"), ("crossref_relations", "other_title")],
+}
 
 
 class JudgeConfig(dg.Config):
@@ -116,6 +128,7 @@ def steward_judgements(context: dg.AssetExecutionContext, config: StewardConfig,
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="judgement", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
+    code_version=code_version(disputes, sql=["citing_titles", "crossref_dispute_entries", "recorded_dispute_rows"]),
 )
 def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
     """Published comments on each publication of the research area, replies to them and corrections of it
@@ -124,10 +137,18 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
     has-comment, is-reply-to / has-reply, update notices of type correction, corrigendum, erratum or addendum). A
     comment is dispute evidence against the paper, a reply makes it debated, a correction a refinement; where both
     sources name the same work, Crossref's relation stands. Dated by the answering work's year (a correction by its
-    notice's), so a past as_of sees only what was published by then."""
+    notice's), so a past as_of sees only what was published by then. Kept as it is when the tables read and the code
+    are unchanged (`shared.fingerprints`)."""
     areas = list(context.partition_keys)
     with duckdb.get_connection() as con:
         create_tables(con, "recorded_disputes", "openalex_citing_works", "crossref_relations")
+        run = stage(context, con, reads=DISPUTE_READS, writes=["recorded_disputes"])
+        skipped, computed = run.skip_reason(con)
+        if skipped:
+            return kept_partitions(
+                context, con, run, skipped, columns=["relation", "source"], figures=dispute_figures, preview_columns=DISPUTE_PREVIEW,
+                lineage=DISPUTE_LINEAGE,
+            )
         titled = disputes_from_titles(con.execute(load_sql("citing_titles"), [areas]).df())
         entries = con.execute(load_sql("crossref_dispute_entries"), [areas]).df()
         recorded, set_aside = disputes_from_crossref(entries)
@@ -136,22 +157,9 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
         rows = con.execute(load_sql("recorded_dispute_rows"), [areas, datetime.now(timezone.utc)]).df()
         con.execute("DROP TABLE found_disputes")
         replace_partitions(con, "recorded_disputes", rows, areas)
-        metadata = table_description_metadata(
-            con, "recorded_disputes",
-            lineage={
-                "publication_id": [("publication_citations", "cited_publication_id"), ("crossref_relations", "doi")],
-                "relation": [("publications", "title"), ("crossref_relations", "relation"), ("crossref_relations", "update_type")],
-                "other_key": [
-                    ("publication_citations", "citing_publication_id"), ("openalex_citing_works", "citing_openalex_id"),
-                    ("crossref_relations", "other_id"),
-                ],
-                "other_title": [("publications", "title"), ("openalex_citing_works", "citing_title"), ("crossref_relations", "other_title")],
-            },
-        )
-        add_partition_metadata(
-            context, con, "recorded_disputes", rows, dispute_figures,
-            preview_columns=["research_area", "publication_id", "relation", "other_title", "other_year", "source"],
-        )
+        run.record(con)
+        metadata = table_description_metadata(con, "recorded_disputes", lineage=DISPUTE_LINEAGE)
+        add_partition_metadata(context, con, "recorded_disputes", rows, dispute_figures, preview_columns=DISPUTE_PREVIEW)
     entries_read = len(entries.drop_duplicates(["record_doi", "relation", "update_type", "other_id"]))
     crossref = {
         "crossref_entries_read": entries_read,
@@ -160,12 +168,12 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
         "crossref_set_aside_reasons": {reason: int(n) for reason, n in set_aside["reason"].value_counts().sort_index().items()},
         "title_readings_overridden_by_crossref": overridden,
     }
-    run = dispute_figures(rows)
+    figures = dispute_figures(rows)
     context.log.info(
-        f"{len(rows):,} recorded disputes and corrections in {len(areas)} research area(s): {run['relations']}, by source "
-        f"{run['sources']}; Crossref entries: {entries_read:,} read, {len(set_aside):,} set aside {crossref['crossref_set_aside_reasons']}"
+        f"{len(rows):,} recorded disputes and corrections in {len(areas)} research area(s): {figures['relations']}, by source "
+        f"{figures['sources']}; Crossref entries: {entries_read:,} read, {len(set_aside):,} set aside {crossref['crossref_set_aside_reasons']}"
     )
-    return dg.MaterializeResult(metadata={**metadata, **run_figures({**run, **crossref})})
+    return dg.MaterializeResult(metadata={**metadata, "computed": computed, **run_figures({**figures, **crossref})}, data_version=run.data_version)
 
 
 def dispute_figures(rows: pd.DataFrame) -> dict[str, object]:
