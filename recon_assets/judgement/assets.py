@@ -54,7 +54,7 @@ from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import create_tables, replace_partitions, replace_table, upsert
 
 # What the judge reads (`shared.fingerprints`): an unchanged re-run is skipped on these digests alone; when one changed,
-# each research area's own digest of its evidence pool (recon_assets/sql/judge_input_digests.sql, AREA_INPUTS) says
+# each research area's own digest of its evidence pool (recon_assets/judgement/sql/judge_input_digests.sql, AREA_INPUTS) says
 # which areas to judge again. The judge's code and its cue file are in its code_version.
 JUDGE_READS = [
     "publications", "datasets", "dataset_publication_edges", "publication_citations", "dataset_lineage", "publication_research_areas",
