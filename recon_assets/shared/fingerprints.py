@@ -77,7 +77,7 @@ class Stage:
     def skip_reason(self, con: duckdb.DuckDBPyConnection) -> tuple[str | None, str]:
         """(why the stage may be skipped, or None; why it must run, or '' when skipped). Skipped only when every
         partition's record has this fingerprint and each written table still has the digest recorded."""
-        records = self._records(con)
+        records = self.records(con)
         missing = [area for area in self.partitions if area not in records]
         if missing:
             return None, "first run" if len(missing) == len(self.partitions) else f"first run of {', '.join(missing)}"
@@ -99,8 +99,8 @@ class Stage:
         changed (`skip_reason`): the upstream tables' digests cover every partition, so a partition is kept when the
         inputs other than those digests (code version, settings, as_of, snapshot) and its own `partition_inputs` are
         as recorded and its rows of each written table still have the digest recorded."""
-        records = self._records(con)
-        current = _plain({**_untabled(self.inputs)})
+        records = self.records(con)
+        current = _plain(_untabled(self.inputs))
         reasons: dict[str, str | None] = {}
         for area in self.partitions:
             if area not in records:
@@ -117,23 +117,23 @@ class Stage:
                 reasons[area] = None
         return reasons
 
-    def record(self, con: duckdb.DuckDBPyConnection) -> None:
+    def record(self, con: duckdb.DuckDBPyConnection, outputs: Mapping[str, object] | None = None) -> None:
         """Record this fingerprint, the inputs (with each partition's own) and the digests of the tables as just
-        written, for every partition."""
+        written (or `outputs`, JSON-able: an asset check's result), for every partition."""
         create_tables(con, "stage_fingerprints")
         now = datetime.now(timezone.utc)
         rows = [
             (
                 self.asset, area, self.fingerprint,
                 json.dumps({**self.inputs, **self.partition_inputs.get(area, {})}, sort_keys=True, default=str),
-                json.dumps(self._output_digests(con, area)), now,
+                json.dumps(outputs if outputs is not None else self._output_digests(con, area), default=str), now,
             )
             for area in self.partitions
         ]
         with transaction(con):
             con.executemany("INSERT OR REPLACE INTO stage_fingerprints VALUES (?, ?, ?, ?, ?, ?)", rows)
 
-    def _records(self, con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, dict, dict, datetime]]:
+    def records(self, con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, dict, dict, datetime]]:
         """{partition: (fingerprint, inputs, outputs, recorded_at)} as recorded for this asset's partitions."""
         create_tables(con, "stage_fingerprints")
         return {
@@ -299,7 +299,7 @@ def evaluated_once(
     }
     (spec,) = context.check_specs
     run = Stage(spec.key.to_user_string(), (UNPARTITIONED,), inputs, ())
-    record = run._records(con).get(UNPARTITIONED)
+    record = run.records(con).get(UNPARTITIONED)
     database = {"database": database_file(con)}
     if record is not None and record[0] == run.fingerprint and CHECK_RESULT in record[2]:
         kept = record[2][CHECK_RESULT]
@@ -318,13 +318,7 @@ def evaluated_once(
         "passed": result.passed, "severity": result.severity.value, "description": result.description,
         "metadata": {name: value.value if isinstance(value, dg.MetadataValue) else value for name, value in result.metadata.items()},
     }
-    create_tables(con, "stage_fingerprints")
-    with transaction(con):
-        con.execute(
-            "INSERT OR REPLACE INTO stage_fingerprints VALUES (?, ?, ?, ?, ?, ?)",
-            [run.asset, UNPARTITIONED, run.fingerprint, json.dumps(inputs, sort_keys=True, default=str),
-             json.dumps({CHECK_RESULT: kept}, default=str), datetime.now(timezone.utc)],
-        )
+    run.record(con, {CHECK_RESULT: kept})
     return dg.AssetCheckResult(
         passed=result.passed, severity=result.severity, description=result.description,
         metadata={**result.metadata, **database, "computed": why},
