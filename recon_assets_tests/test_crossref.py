@@ -33,7 +33,7 @@ from recon_assets.enrichment.crossref import (
 from recon_assets.enrichment.resources import CrossrefResource
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.table_docs import declared_columns
+from recon_assets.shared.table_docs import declared_columns
 from recon_assets.kg.doi import canonical_doi
 
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works

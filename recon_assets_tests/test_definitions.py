@@ -18,7 +18,7 @@ from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.reliability.assets import EDGE_RELIABILITY_LINEAGE
 from recon_assets.shared.metadata import column_schema, table_description_metadata
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.table_docs import TABLE_DOCS
+from recon_assets.shared.table_docs import TABLE_DOCS
 
 from recon_assets_tests.pipeline_runs import REPO_ROOT
 

@@ -22,7 +22,7 @@ from recon_assets.judgement.llm_judge import (
     triage,
 )
 from recon_assets.judgement.resources import GroqJudgeResource, groq_offline
-from recon_assets.table_docs import TABLE_DOCS
+from recon_assets.shared.table_docs import TABLE_DOCS
 from recon_assets_tests.groq_fakes import ABSTRACTS, BASE_URL, COMPLETIONS, FakeClock, FakeGroq, pair_indices
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)

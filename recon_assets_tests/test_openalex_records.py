@@ -17,7 +17,7 @@ from recon_assets.enrichment.openalex_records import (
     work_columns,
 )
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.table_docs import declared_columns
+from recon_assets.shared.table_docs import declared_columns
 
 from recon_assets_tests.fake_openalex import real_works
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from recon_assets import table_docs
-from recon_assets.table_docs import TABLE_DOCS, tables_markdown
+from recon_assets.shared import table_docs
+from recon_assets.shared.table_docs import TABLE_DOCS, tables_markdown
 
 from recon_assets_tests.pipeline_runs import REPO_ROOT
 
@@ -11,7 +11,7 @@ README = (REPO_ROOT / "README.md").read_text()
 
 
 def test_readme_documents_every_output_column_as_table_docs_say():
-    """Regenerate with: python -c "from recon_assets.table_docs import tables_markdown; print(tables_markdown())"."""
+    """Regenerate with: python -c "from recon_assets.shared.table_docs import tables_markdown; print(tables_markdown())"."""
     assert tables_markdown() in README
 
 

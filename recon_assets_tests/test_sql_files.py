@@ -8,7 +8,7 @@ import pytest
 
 from recon_assets.shared import sql_files
 from recon_assets.shared.sql_files import PACKAGE_DIR, load_sql, sql_path
-from recon_assets.table_docs import DECLARING_FILES
+from recon_assets.shared.table_docs import DECLARING_FILES
 
 from recon_assets_tests.pipeline_runs import REPO_ROOT
 

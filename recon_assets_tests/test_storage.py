@@ -4,7 +4,7 @@ import duckdb
 import pytest
 
 from recon_assets.shared.storage import StaleSchemaError, create_tables, declared_schema, migrate
-from recon_assets.table_docs import TABLE_DOCS
+from recon_assets.shared.table_docs import TABLE_DOCS
 
 OLDER_USAGE = "CREATE TABLE openalex_usage (day DATE, run_id VARCHAR, asset VARCHAR, requests BIGINT, recorded_at TIMESTAMPTZ)"
 

@@ -22,7 +22,7 @@ from recon_assets.reliability.settings import LabelThresholds, ScoringSettings
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import terminal_text
 from recon_assets.shared.paths import database_path
-from recon_assets.table_docs import declared_columns
+from recon_assets.shared.table_docs import declared_columns
 from recon_assets.verdicts.critic import VerdictRules
 
 

@@ -30,7 +30,7 @@ from recon_assets.enrichment.openalex_client import BudgetSpent, describe, short
 from recon_assets.enrichment.openalex_records import OpenAlexCitingWork, citation_percentile, invalid_reason, rebuild_abstract
 from recon_assets.kg.authors import citation_tag
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.table_docs import declared_columns
+from recon_assets.shared.table_docs import declared_columns
 
 FETCHED, NONE, NOT_IN_OPENALEX, NOT_ASKED = "fetched", "none", "not_in_openalex", "not_asked"
 # How many reasons of invalid returned works `fetch_citing` keeps (for the asset's metadata and log).

@@ -27,7 +27,7 @@ import pandas as pd
 
 from recon_assets.enrichment.crossref import ERROR, FOUND, NOT_FOUND, RecordReport
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.table_docs import declared_columns
+from recon_assets.shared.table_docs import declared_columns
 
 COMMENT_RELATIONS = ("is-comment-on", "has-comment")
 REPLY_RELATIONS = ("is-reply-to", "has-reply")

@@ -26,7 +26,7 @@ import pandas as pd
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
 
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.table_docs import declared_columns
+from recon_assets.shared.table_docs import declared_columns
 
 # The fields requested with `select` (OpenAlex bills by request, not by field, but smaller pages are faster).
 SELECT_FIELDS = (

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION, VERDICTS, PairTexts, pair_digest
-from recon_assets.table_docs import declared_columns
+from recon_assets.shared.table_docs import declared_columns
 
 KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 CANDIDATE_COLUMNS: dict[str, str] = {

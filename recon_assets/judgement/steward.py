@@ -36,7 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.paths import is_pseudo_file
-from recon_assets.table_docs import declared_columns
+from recon_assets.shared.table_docs import declared_columns
 
 STEWARD_FILE = Path(__file__).resolve().parents[1] / "reference" / "steward_judgements.csv"
 STEWARD_COLUMNS: dict[str, str] = {

@@ -18,7 +18,7 @@ from recon_assets.shared.fingerprints import Stage, kept_table, stage
 from recon_assets.shared.metadata import column_schema, table_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import replace_table, replace_table_from_query
-from recon_assets.table_docs import declared_columns
+from recon_assets.shared.table_docs import declared_columns
 
 OWNERS = ["team:recon"]
 KG = dict(group_name="kg", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")

@@ -7,7 +7,7 @@ import pandas as pd
 
 from recon_assets.lifecycle.cmr import RETIRED_PROGRESS, release_dates
 from recon_assets.lifecycle.versions import PARALLEL, STANDARD, SUCCESSOR, parse_version, successors, version_sort_key
-from recon_assets.table_docs import declared_columns
+from recon_assets.shared.table_docs import declared_columns
 
 COLUMNS = list(declared_columns("dataset_lineage"))
 # succession_basis values, most authoritative first.

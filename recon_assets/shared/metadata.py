@@ -12,7 +12,7 @@ import duckdb
 import pandas as pd
 
 from recon_assets.shared.display import markdown_table, markdown_text
-from recon_assets.table_docs import TABLE_DOCS
+from recon_assets.shared.table_docs import TABLE_DOCS
 
 PREVIEW_ROWS = 5
 

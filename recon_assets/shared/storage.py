@@ -13,7 +13,7 @@ import duckdb
 import pandas as pd
 
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.table_docs import DECLARED_IN, DECLARING_FILES, TABLE_DOCS, declared_column_docs
+from recon_assets.shared.table_docs import DECLARED_IN, DECLARING_FILES, TABLE_DOCS, declared_column_docs
 
 _log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ CREATE OR REPLACE TABLE centrality_reference (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN centrality_reference.snapshot_id IS 'The KG snapshot whose PageRank values this reference reads.';
 COMMENT ON COLUMN centrality_reference.pagerank_floor IS 'PageRank of a node nothing points to, on the GDS scale: 1 - 0.85 = 0.15.';
 COMMENT ON COLUMN centrality_reference.mean_out_degree IS 'USES_DATASET and CITES relationships per publication that has any: how many ways a typical citing publication splits its rank.';

@@ -6,7 +6,7 @@ CREATE OR REPLACE TABLE publication_centrality (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN publication_centrality.publication_id IS 'The publication.';
 COMMENT ON COLUMN publication_centrality.pagerank IS 'PageRank on the Neo4j GDS scale (isolated node = 0.15).';
 COMMENT ON COLUMN publication_centrality.pagerank_source IS 'kg_property, or computed (networkx over the Publication+Dataset projection) when the property was missing.';

@@ -13,7 +13,7 @@ CREATE TABLE IF NOT EXISTS crossref_cache (
 ALTER TABLE crossref_cache ADD COLUMN IF NOT EXISTS updates JSON;
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN crossref_cache.doi IS 'Canonical DOI (one row per DOI), kept across runs.';
 COMMENT ON COLUMN crossref_cache.notice_dois IS 'DOIs of the Crossref retraction notices pointing at it at its last successful check.';
 COMMENT ON COLUMN crossref_cache.checked_at IS 'When Crossref last answered for it (UTC); an offline run or a Crossref error leaves the row as it was.';

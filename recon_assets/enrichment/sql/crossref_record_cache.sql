@@ -9,7 +9,7 @@ CREATE TABLE IF NOT EXISTS crossref_record_cache (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN crossref_record_cache.doi IS 'Canonical DOI (one row per DOI): a KG publication''s, or a work its Crossref comments and replies name; kept across runs.';
 COMMENT ON COLUMN crossref_record_cache.status IS 'found, or not_found (Crossref answered without it); errors are not cached.';
 COMMENT ON COLUMN crossref_record_cache.record IS 'JSON {DOI, type, title, year, relation}: the Crossref record''s fields recon_assets reads (relation as Crossref gives it); NULL when not_found.';

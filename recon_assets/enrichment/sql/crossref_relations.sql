@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS crossref_relations (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN crossref_relations.research_area IS 'Partition: research area of the publication.';
 COMMENT ON COLUMN crossref_relations.doi IS 'Canonical DOI of the KG publication the entry was reached from.';
 COMMENT ON COLUMN crossref_relations.record_doi IS 'The Crossref record that lists the entry: the publication''s own, or that of a work its comments and replies name (two works away at most).';

@@ -13,7 +13,7 @@ CREATE TABLE IF NOT EXISTS crossref_retractions (
 ALTER TABLE crossref_retractions ALTER COLUMN checked_at DROP NOT NULL;
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN crossref_retractions.research_area IS 'Partition: research area of the publication.';
 COMMENT ON COLUMN crossref_retractions.doi IS 'Canonical DOI of the publication.';
 COMMENT ON COLUMN crossref_retractions.status IS 'checked (crossref_cache holds a successful check), or error: never checked successfully (see error; offline: not checked).';

@@ -9,7 +9,7 @@ CREATE TABLE IF NOT EXISTS openalex_cache (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN openalex_cache.doi IS 'Canonical DOI (one row per DOI): a publication''s (openalex_works) or a dataset''s (openalex_citing_works looks it up to find the works citing it).';
 COMMENT ON COLUMN openalex_cache.status IS 'found, or not_found (the batch did not return it and its single lookup answered 404); errors and mismatches are never cached.';
 COMMENT ON COLUMN openalex_cache.work IS 'The OpenAlex work as JSON, cut to the selected fields, cached only once it meets the schema of the fields used (openalex_records.OpenAlexWork; a row that no longer does is dropped and asked again); NULL when not_found.';

@@ -11,7 +11,7 @@ CREATE TABLE IF NOT EXISTS openalex_citing_cache (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN openalex_citing_cache.openalex_id IS 'OpenAlex id of the cited work (short, W123); one row per work, kept across runs.';
 COMMENT ON COLUMN openalex_citing_cache.cited_by_count IS 'OpenAlex''s citation count of the cited work when its citing works were fetched.';
 COMMENT ON COLUMN openalex_citing_cache.works IS 'JSON list of the citing works kept (id, DOI, title, type, year, date, cited_by_count, counts_by_year, percentile bounds, is_retracted, citation tag, abstract, selections); [] when OpenAlex has none.';

@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS openalex_citing_works (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN openalex_citing_works.research_area IS 'Partition: research area of the cited publication, or of a publication using the cited dataset.';
 COMMENT ON COLUMN openalex_citing_works.cited_doi IS 'Canonical DOI of the cited publication or dataset.';
 COMMENT ON COLUMN openalex_citing_works.cited_kind IS 'publication or dataset.';

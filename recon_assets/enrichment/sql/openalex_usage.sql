@@ -11,7 +11,7 @@ CREATE TABLE IF NOT EXISTS openalex_usage (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN openalex_usage.day IS 'UTC day (OpenAlex''s daily budget resets at midnight UTC).';
 COMMENT ON COLUMN openalex_usage.run_id IS 'Dagster run that spent them.';
 COMMENT ON COLUMN openalex_usage.asset IS 'Asset that spent them (openalex_works, openalex_citing_works).';

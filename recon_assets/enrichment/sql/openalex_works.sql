@@ -22,7 +22,7 @@ CREATE TABLE IF NOT EXISTS openalex_works (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN openalex_works.research_area IS 'Partition: research area of the publication.';
 COMMENT ON COLUMN openalex_works.doi IS 'Canonical DOI of the publication, as requested.';
 COMMENT ON COLUMN openalex_works.status IS 'found, not_found, mismatch (the lookup answered with a work carrying another DOI, or none; see error), or error (see error).';

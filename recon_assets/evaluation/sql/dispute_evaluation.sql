@@ -13,7 +13,7 @@ CREATE OR REPLACE TABLE dispute_evaluation (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN dispute_evaluation.measure IS 'What is measured (evaluation/pairs.py PAIR_MEASURES): pipeline_* through the run''s tables, content_* and metadata_* on the pairs'' own texts, llm_judge not measured.';
 COMMENT ON COLUMN dispute_evaluation.what IS 'The measure in words.';
 COMMENT ON COLUMN dispute_evaluation.value IS 'numerator / denominator; NULL when there is nothing to measure (0 pairs) or not measured.';

@@ -19,7 +19,7 @@ CREATE OR REPLACE TABLE dispute_evaluation_pairs (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN dispute_evaluation_pairs.pair_id IS 'The labelled pair (labelled_pairs.csv): d-* a dispute, k-* a control.';
 COMMENT ON COLUMN dispute_evaluation_pairs.kind IS 'dispute or control.';
 COMMENT ON COLUMN dispute_evaluation_pairs.original_doi IS 'The original paper''s DOI (canonical); NULL when the dispute set never saw it printed.';

@@ -23,7 +23,7 @@ CREATE OR REPLACE TABLE reliability_evaluation_cases (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN reliability_evaluation_cases.labels_version IS 'Version of labelled_edges.csv.';
 COMMENT ON COLUMN reliability_evaluation_cases.case_id IS 'The case (labelled_edges.csv case_id).';
 COMMENT ON COLUMN reliability_evaluation_cases.class IS 'superseded_version, foundational, current_version, disputed or retracted (exclusive classes).';

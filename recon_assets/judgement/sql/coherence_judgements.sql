@@ -20,7 +20,7 @@ CREATE TABLE IF NOT EXISTS coherence_judgements (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN coherence_judgements.research_area IS 'Partition: research area of the older publication.';
 COMMENT ON COLUMN coherence_judgements.dataset_id IS 'The dataset of the judged edge (the older publication uses it).';
 COMMENT ON COLUMN coherence_judgements.older_publication_id IS 'The publication whose edge is judged.';

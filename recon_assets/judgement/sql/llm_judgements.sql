@@ -22,7 +22,7 @@ CREATE TABLE IF NOT EXISTS llm_judgements (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN llm_judgements.older_publication_id IS 'The older publication p (canonical DOI, or kg:<id> without one).';
 COMMENT ON COLUMN llm_judgements.newer_publication_id IS 'The newer publication q.';
 COMMENT ON COLUMN llm_judgements.dataset_id IS 'The dataset d both use.';

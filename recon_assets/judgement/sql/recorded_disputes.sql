@@ -12,7 +12,7 @@ CREATE TABLE IF NOT EXISTS recorded_disputes (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN recorded_disputes.research_area IS 'Partition: research area of the disputed or corrected publication.';
 COMMENT ON COLUMN recorded_disputes.publication_id IS 'The publication the comment, reply or correction answers.';
 COMMENT ON COLUMN recorded_disputes.relation IS 'comment (a published comment or rebuttal on it), reply (an answer to a comment on it), or correction (a corrigendum, erratum or correction of it).';

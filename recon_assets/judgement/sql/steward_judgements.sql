@@ -19,7 +19,7 @@ CREATE OR REPLACE TABLE steward_judgements (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN steward_judgements.line IS 'Line of the steward file (recon_assets/reference/steward_judgements.csv; the header is line 1).';
 COMMENT ON COLUMN steward_judgements.scope IS 'pair (the newer work judged against the edge''s publication) or edge (the edge itself).';
 COMMENT ON COLUMN steward_judgements.dataset IS 'The dataset as the file names it: KG id (kg:...) or DOI.';

@@ -14,7 +14,7 @@ CREATE OR REPLACE TABLE datasets (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN datasets.dataset_id IS 'kg:<globalId> (uuid5 of the DOI), or kg-node:<id>.';
 COMMENT ON COLUMN datasets.doi IS 'Canonical DOI of the dataset.';
 COMMENT ON COLUMN datasets.doi_raw IS 'DOI as found.';

@@ -15,7 +15,7 @@ CREATE OR REPLACE TABLE kg_snapshot_diff (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN kg_snapshot_diff.previous_snapshot_id IS 'The snapshot compared from: the last one recorded before the current one (kg_snapshot_history role previous).';
 COMMENT ON COLUMN kg_snapshot_diff.current_snapshot_id IS 'The snapshot compared to: the one in kg_nodes when kg_snapshot_diff last ran.';
 COMMENT ON COLUMN kg_snapshot_diff.change IS 'node_added, node_removed, relationship_added, relationship_removed (one row per label or type, with a count), publication_doi_changed, publication_year_changed or edge_label_changed (one row each).';

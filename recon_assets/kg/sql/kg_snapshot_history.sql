@@ -31,7 +31,7 @@ CREATE TABLE IF NOT EXISTS kg_snapshot_history_edges (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN kg_snapshot_history.role IS 'current (the snapshot in kg_nodes, as recorded by kg_snapshot_diff''s last run, with its scoring) or previous (the last record of the snapshot before it).';
 COMMENT ON COLUMN kg_snapshot_history.snapshot_id IS 'The recorded snapshot (kg_snapshots.snapshot_id).';
 COMMENT ON COLUMN kg_snapshot_history.recorded_at IS 'When this record was written (UTC); a record of the current snapshot is rewritten at each run of kg_snapshot_diff.';

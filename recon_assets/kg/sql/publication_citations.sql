@@ -6,7 +6,7 @@ CREATE OR REPLACE TABLE publication_citations (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN publication_citations.citing_publication_id IS 'The citing publication.';
 COMMENT ON COLUMN publication_citations.cited_publication_id IS 'The cited publication.';
 COMMENT ON COLUMN publication_citations.relationship_ids IS 'CITES relationship ids behind this pair.';

@@ -7,7 +7,7 @@ CREATE OR REPLACE TABLE publication_research_areas (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN publication_research_areas.publication_id IS 'The publication.';
 COMMENT ON COLUMN publication_research_areas.research_area IS 'Partition slug of the applied research area, or unclassified.';
 COMMENT ON COLUMN publication_research_areas.research_area_name IS 'The ScienceKeyword name in the KG (e.g. AIR QUALITY); NULL when the publication had none.';

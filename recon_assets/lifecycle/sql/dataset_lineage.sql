@@ -17,7 +17,7 @@ CREATE OR REPLACE TABLE dataset_lineage (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN dataset_lineage.dataset_id IS 'The dataset (datasets.dataset_id).';
 COMMENT ON COLUMN dataset_lineage.family IS 'Its version family: the short name without version and status markers.';
 COMMENT ON COLUMN dataset_lineage.version_text IS 'The version as spelled where it was found (006, V031, -V4-21), NULL when none.';

@@ -47,7 +47,7 @@ CREATE TABLE IF NOT EXISTS edge_reliability (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN edge_reliability.dataset_id IS 'The dataset.';
 COMMENT ON COLUMN edge_reliability.publication_id IS 'The publication using it.';
 COMMENT ON COLUMN edge_reliability.dataset_doi IS 'Canonical DOI of the dataset.';

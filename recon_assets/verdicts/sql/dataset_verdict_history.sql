@@ -10,7 +10,7 @@ CREATE TABLE IF NOT EXISTS dataset_verdict_history (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN dataset_verdict_history.research_area IS 'The research area of the dataset''s evidence.';
 COMMENT ON COLUMN dataset_verdict_history.dataset_id IS 'The dataset.';
 COMMENT ON COLUMN dataset_verdict_history.verdict IS 'The verdict it got at changed_at.';

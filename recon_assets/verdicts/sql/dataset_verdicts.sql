@@ -24,7 +24,7 @@ CREATE TABLE IF NOT EXISTS dataset_verdicts (
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
--- (recon_assets/table_docs.py).
+-- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN dataset_verdicts.research_area IS 'Partition: the research area of the dataset''s evidence.';
 COMMENT ON COLUMN dataset_verdicts.dataset_id IS 'The dataset judged.';
 COMMENT ON COLUMN dataset_verdicts.dataset_doi IS 'Canonical DOI of the dataset (expansion looks for publications citing it).';
