@@ -189,7 +189,8 @@ def _judge_lines(con: duckdb.DuckDBPyConnection, path: Path, fmt: KgFormat, prog
 
 
 def _read_back_reject_heads(con: duckdb.DuckDBPyConnection, path: Path) -> None:
-    # Keeping the start of every line instead cost 1 s of the 3.7 s judging at v1.2.0 size (293 MB; 3.6 GB at v2).
+    # Only the rejected lines' starts are read back, from the file by byte offset: keeping every line's start would
+    # hold the whole export's text in the judging step.
     # Only JSON lines have a byte offset: a GraphML element's text was kept by the reader (recon_assets/kg/sql/kg_elements.sql).
     rejected = con.sql(
         "SELECT position, byte_offset FROM kg_elements WHERE reject_reason IS NOT NULL AND byte_offset IS NOT NULL ORDER BY byte_offset"
@@ -256,12 +257,12 @@ def _summarise(con, snapshot_id, sha256, source, fmt, size_bytes, stats, known) 
 def _replace_current(con: duckdb.DuckDBPyConnection, summary: SnapshotSummary) -> None:
     with transaction(con):
         # Dropped and made again (recon_assets/kg/sql/kg_snapshot.sql), not emptied: refilled in the transaction that deleted them,
-        # DuckDB checks each new primary key against the deleted ones - 19 s instead of 1.2 s at v1.2.0 size.
+        # DuckDB checks each new primary key against the deleted ones.
         con.execute("DROP TABLE kg_nodes")
         con.execute("DROP TABLE kg_relationships")
         con.execute(load_sql("kg_snapshot"))
-        # DuckDB tries every string compression on every segment: on the node properties (abstracts, 265 MB at v1
-        # size) that analysis made the insert 3.1 s and the data 150 MB (dictionary+FSST); ZSTD alone took 0.9 s.
+        # DuckDB tries every string compression on every segment; on the node properties (long abstracts) ZSTD alone
+        # is both faster to write and smaller than what that analysis picks.
         con.execute("SET force_compression = 'zstd'")
         try:
             con.execute(
