@@ -5,7 +5,7 @@ replies), one partition per research area. The OpenAlex assets draw on one daily
 import hashlib
 import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta, timezone
 
 import dagster as dg
@@ -14,11 +14,16 @@ import pandas as pd
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
+from recon_assets.enrichment import citing_plan, citing_works, openalex_client, openalex_records, openalex_usage
 from recon_assets.enrichment import crossref as crossref_records
-from recon_assets.enrichment import citing_plan, openalex_client, openalex_records, openalex_usage
-from recon_assets.enrichment import citing_works
 from recon_assets.enrichment import crossref_relations as relations
-from recon_assets.enrichment.citing_plan import SELECTIONS, CitedWork, CitingQuery, plan_citing_queries, planned_list_calls
+from recon_assets.enrichment.citing_plan import (
+    SELECTIONS,
+    CitedWork,
+    CitingQuery,
+    plan_citing_queries,
+    planned_list_calls,
+)
 from recon_assets.enrichment.openalex_client import ERROR, MISMATCH, STATUSES, ListCallBudget, cache_rows, stale_dois
 from recon_assets.enrichment.openalex_records import INVALID_RECORD, openalex_rows, unusable_cache_rows
 from recon_assets.enrichment.openalex_usage import record_usage, run_allowance, spent_on
@@ -26,8 +31,8 @@ from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.credentials import redact
-from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
 from recon_assets.shared.fingerprints import Stage, kept_partitions, stage
+from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import create_tables, replace_partitions, transaction, upsert
 
@@ -401,12 +406,7 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
         create_tables(con, "crossref_cache", "crossref_retractions")
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
 
-        def refresh() -> Stage:
-            return refresh_stage(
-                context, con, reads=RETRACTION_READS, writes=["crossref_retractions"], settings=None, source=crossref.answer_source(),
-                due=[] if crossref.offline else requested["doi"],
-            )
-
+        refresh = crossref_refresh(context, con, crossref, requested, reads=RETRACTION_READS, writes=["crossref_retractions"])
         run = refresh()
         skipped, computed = skip_reason(con, run, requests_due=0 if crossref.offline else requested["doi"].nunique(), what="DOIs")
         if skipped:
@@ -438,6 +438,19 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
     )
 
 
+def crossref_refresh(
+    context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection, crossref: CrossrefResource, requested: pd.DataFrame,
+    *, reads: Sequence[str], writes: list[str],
+) -> Callable[[], Stage]:
+    """The stage of a Crossref asset as its tables stand when called (before the run, and as the run leaves them): its
+    inputs are what answers (`crossref.answer_source()`), the tables `reads` and, online, the DOIs `requested` (every
+    one is asked each run)."""
+    return lambda: refresh_stage(
+        context, con, reads=reads, writes=writes, settings=None, source=crossref.answer_source(),
+        due=[] if crossref.offline else requested["doi"],
+    )
+
+
 def retraction_figures(rows: pd.DataFrame) -> dict[str, object]:
     """Figures of crossref_retractions rows (one research area's, or a run's): statuses {status: DOI rows} and
     dois_with_retraction_notices."""
@@ -465,12 +478,7 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
         create_tables(con, "crossref_cache", "crossref_record_cache", "crossref_relations")
         requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
 
-        def refresh() -> Stage:
-            return refresh_stage(
-                context, con, reads=RELATION_READS, writes=["crossref_relations"], settings=None, source=crossref.answer_source(),
-                due=[] if crossref.offline else requested["doi"],
-            )
-
+        refresh = crossref_refresh(context, con, crossref, requested, reads=RELATION_READS, writes=["crossref_relations"])
         run = refresh()
         skipped, computed = skip_reason(con, run, requests_due=0 if crossref.offline else requested["doi"].nunique(), what="DOIs")
         if skipped:
