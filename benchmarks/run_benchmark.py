@@ -48,9 +48,10 @@ BENCHMARKS = Path(__file__).resolve().parent
 REPO_ROOT = BENCHMARKS.parent
 AS_OF = "2026-11-29"
 RERUN_SHARE_TARGET = 0.15  # issue 13: an unchanged re-run takes at most 15 % of the first run
-# Targets of issue 5 (this 2-core, 24 GB machine).
+# Targets of issues 5 and 13 (this 2-core, 24 GB machine): issue 13 replaced issue 5's "ingest within 2x the parse
+# floor" by "within 1.5x of DuckDB storing the kept columns while the file is hashed" (load_and_sha256).
 TARGETS = {
-    "v1": {"pipeline_s": 300, "peak_rss_mb": 4096, "ingest_over_floor": 2.0, "pagerank_recompute_s": 10, "scoring_s": 5},
+    "v1": {"pipeline_s": 300, "peak_rss_mb": 4096, "ingest_over_load_and_sha256": 1.5, "pagerank_recompute_s": 10, "scoring_s": 5},
     "v2": {"pipeline_s": 1800, "peak_rss_mb": 12288},
 }
 
@@ -463,6 +464,7 @@ def report(preset, scale, seed, kg, manifest, generation_s, baseline, floor, sta
         "pipeline_s": pipeline_s if success else None,
         "peak_rss_mb": peak,
         "ingest_over_floor": ingest["wall_s"] / floor["wall_s"] if ingest["success"] else None,
+        "ingest_over_load_and_sha256": ingest["wall_s"] / floor["load_and_sha256_s"] if ingest["success"] else None,
         "pagerank_recompute_s": pagerank["wall_s"] if pagerank else None,
         "scoring_s": stages["scoring"]["wall_s"] if success else None,
     }
@@ -479,6 +481,7 @@ def report(preset, scale, seed, kg, manifest, generation_s, baseline, floor, sta
         "baseline": {"import_s": baseline["import_s"], "peak_rss_mb": baseline["peak_rss_mb"]},
         "floor": _stage_view(floor),
         "ingest_over_floor": figures["ingest_over_floor"],
+        "ingest_over_load_and_sha256": figures["ingest_over_load_and_sha256"],
         "over_floor": {
             "ingest": figures["ingest_over_floor"],
             **{reference.removesuffix("_s"): floor[reference] / floor["wall_s"] for reference in REFERENCES},
@@ -501,7 +504,7 @@ def report(preset, scale, seed, kg, manifest, generation_s, baseline, floor, sta
             "note": (
                 "ingest_redone: kg_snapshot's reused_unchanged_snapshot metadata; judging_redone: whether "
                 "coherence_judgements.judged_at changed ("
-                + {True: "it did: every pair was judged again, no cache or data-version skip yet", False: "it did not: judging was skipped", None: "not re-run"}[judged_again]
+                + {True: "it did: pairs were judged again", False: "it did not: judging was skipped", None: "not re-run"}[judged_again]
                 + "); null = stage not re-run"
             ),
         },

@@ -130,6 +130,7 @@ def test_benchmark_prints_a_report_with_every_stage(tmp_path):
     lines = report["stages"]["ingest"]["rows"]
     assert lines - report["kg"]["malformed_lines"] <= report["floor"]["rows"] <= lines
     assert report["ingest_over_floor"] > 0
+    assert report["ingest_over_load_and_sha256"] == report["stages"]["ingest"]["wall_s"] / report["floor"]["load_and_sha256_s"]
     floor = report["floor"]
     assert floor["repeats"] == 3 and min(floor["load_columns_s"], floor["sha256_s"], floor["load_and_sha256_s"]) > 0
     assert report["over_floor"]["load_and_sha256"] == floor["load_and_sha256_s"] / floor["wall_s"]
