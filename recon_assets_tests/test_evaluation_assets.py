@@ -146,3 +146,29 @@ def test_an_edgeless_kg_gives_an_empty_evaluation_not_a_failure(sample_run, tmp_
     with duckdb.connect(str(database), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM reliability_evaluation").fetchone() == (0,)
         assert con.execute("SELECT count(*) FILTER (found) FROM reliability_evaluation_cases").fetchone() == (0,)
+
+
+def test_edges_published_after_as_of_are_left_out_as_scoring_leaves_them_out(sample_run, tmp_path):
+    """New-user finding: with `--as-of 2024-06-30` edge_reliability held 151 edges but the evaluation's base rate ran
+    over all 164, and 2025 papers were evaluated as CURRENT cases. The evaluation now leaves out the edges scoring
+    leaves out (`edge_scores.published_by`): nothing dated after as_of is used."""
+    database = tmp_path / "recon.duckdb"
+    result = _evaluate(sample_run, database, as_of="2024-06-30")
+    assert result.success
+    with duckdb.connect(str(database), read_only=True) as con:
+        existing, later = con.execute(
+            "SELECT count(*) FILTER (publication_year IS NULL OR publication_year <= 2024), count(*) FILTER (publication_year > 2024) "
+            "FROM (SELECT DISTINCT dataset_id, publication_id, publication_year FROM edge_reliability)"
+        ).fetchone()
+        assert later > 0
+        assert con.execute(
+            "SELECT DISTINCT denominator FROM reliability_evaluation WHERE is_default AND split = 'all' AND measure = 'base_rate'"
+        ).fetchall() == [(existing,)]
+        found_late = con.execute(
+            "SELECT count(*) FROM reliability_evaluation_cases c JOIN edge_reliability e USING (dataset_id, publication_id) "
+            "WHERE c.found AND e.publication_year > 2024"
+        ).fetchone()[0]
+        assert found_late == 0
+        left_out = con.execute("SELECT count(*) FROM edge_reliability WHERE publication_year > 2024").fetchone()[0]
+    metadata = result.asset_materializations_for_node("reliability_evaluation")[0].metadata
+    assert metadata["edges_left_out_after_as_of"].value == left_out

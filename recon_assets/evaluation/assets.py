@@ -18,7 +18,7 @@ from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.assets import edge_reliability
-from recon_assets.reliability.edge_scores import edge_coherence
+from recon_assets.reliability.edge_scores import edge_coherence, published_by
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import kept_table, stage
@@ -64,8 +64,9 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
     and the 198 settings of the weight and decay ablation, ranked by ROC AUC; all cases and the held-out part. Also
     writes reliability_evaluation_cases: every case's outcome and reason under the default, in both conditions. The
     default is what edge_reliability was scored with (its scoring_settings; the most frequent when areas differ) and
-    the verdict rules dataset_verdicts used. Kept as it is when as_of, the code, the labelled cases and every table
-    read are unchanged (`shared.fingerprints`)."""
+    the verdict rules dataset_verdicts used. An edge whose publication came out after as_of's year is left out, as
+    scoring leaves it out (`edges_left_out_after_as_of`): its case is reported not found. Kept as it is when as_of,
+    the code, the labelled cases and every table read are unchanged (`shared.fingerprints`)."""
     as_of_date = as_of.for_run(context)
     areas = research_area_partitions.get_partition_keys()
     preview = ["condition", "measure", "value", "numerator", "denominator", "ci_low", "ci_high"]
@@ -87,6 +88,8 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
         rules = VerdictRules.model_validate_json(_most_frequent(con, "dataset_verdicts", "verdict_rules") or "{}")
         recent_from = as_of_date.year - scoring.thresholds.recent_citation_years
         edges = con.execute(load_sql("edges_in_research_areas"), [areas, as_of_date.year, recent_from]).df()
+        existing = published_by(edges, as_of_date)  # as scoring does: an edge published after as_of did not exist yet
+        edges, after_as_of = edges[existing], int((~existing).sum())
         pairs = con.execute(load_sql("area_judgements"), [areas]).df()
         contradicting = con.execute(load_sql("contradicting_pairs"), [areas]).df()
         disputes = con.execute(load_sql("dataset_disputes"), [areas, as_of_date.year]).df()
@@ -112,6 +115,7 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
             **metadata,
             "computed": why,
             "as_of": as_of_date.isoformat(),
+            "edges_left_out_after_as_of": after_as_of,
             **_evaluation_figures(result.measures.assign(labels_version=version), result.cases, len(cases), scoring.model_dump_json()),
             "cases_preview": dg.MetadataValue.md(
                 result.cases[["case_id", "class", "condition", "found", "label", "hit"]].head(40).to_markdown(index=False)

@@ -98,7 +98,14 @@ def score_research_area_edges(
         (the scored edges: `edges` plus the coherence and `score_edges` columns; the number of edges left out
         because their publication came out after as_of's year: they did not exist as of as_of).
     """
+    existing = published_by(edges, as_of)
+    scored = score_edges(edge_coherence(edges[existing], pairs, stewards), as_of=as_of, settings=settings)
+    return scored, int((~existing).sum())
+
+
+def published_by(edges: pd.DataFrame, as_of: date) -> np.ndarray:
+    """Whether each row of `edges` (columns kg_year, openalex_year) has a publication that existed as of `as_of`: its
+    year (the KG's, else OpenAlex's) is not after as_of's year; a publication without a year counts as existing.
+    Shape (len(edges),), bool. DOMAIN.md: nothing dated after as_of is used."""
     year = edges["kg_year"].astype("Int64").fillna(edges["openalex_year"].astype("Int64"))
-    after = (year > as_of.year).fillna(False).to_numpy(dtype=bool)
-    scored = score_edges(edge_coherence(edges[~after], pairs, stewards), as_of=as_of, settings=settings)
-    return scored, int(after.sum())
+    return ~(year > as_of.year).fillna(False).to_numpy(dtype=bool)
