@@ -317,6 +317,19 @@ def test_explain_says_when_a_doi_has_edges_not_scored_yet(sample_run, tmp_path, 
     assert "has 3 Dataset→Publication edge(s) in snapshot" in capsys.readouterr().err
 
 
+def test_explain_says_when_a_doi_was_published_after_the_scores_as_of(sample_run, tmp_path, capsys):
+    """New-user finding: a 2025 paper left out of scores as of 2024-06-30 was reported 'not scored yet: run `recon
+    run`', which cannot help; it now says why it was left out."""
+    database = sample_run.copy_database(
+        tmp_path / "recon.duckdb",
+        "DELETE FROM edge_reliability WHERE publication_doi = '10.1175/jhm-d-25-0047.1'; UPDATE edge_reliability SET as_of = DATE '2024-06-30'",
+    )
+    assert explain_doi("10.1175/JHM-D-25-0047.1", database) == 1
+    err = capsys.readouterr().err
+    assert "no scored edge for DOI 10.1175/jhm-d-25-0047.1: it was published in 2025, after the as_of of the scores (2024-06-30)" in err
+    assert "run `recon run --as-of` a later date" in err
+
+
 def test_explain_on_a_database_of_another_version_says_so(sample_run, tmp_path, capsys):
     """Bug row: an edge_reliability without a column explain prints raised AttributeError."""
     database = sample_run.copy_database(tmp_path / "recon.duckdb", "ALTER TABLE edge_reliability DROP COLUMN dataset_superseded")

@@ -9,8 +9,8 @@ import dagster as dg
 from recon_assets_tests.pipeline_runs import AS_OF, SAMPLE_JSONL
 
 
-def recon_run(database, env):
-    command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--kg", str(SAMPLE_JSONL), "--db", str(database), "--as-of", AS_OF]
+def recon_run(database, env, as_of=AS_OF):
+    command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--kg", str(SAMPLE_JSONL), "--db", str(database), "--as-of", as_of]
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
 
 
@@ -33,6 +33,13 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     scored = [line for line in second.stdout.splitlines() if line.startswith("edges scored per label")]
     assert scored == [line for line in first.stdout.splitlines() if line.startswith("edges scored per label")]
 
+    # New-user finding: as of 1800 every edge is left out (no paper existed yet); the summary blamed the snapshot
+    # ("no usable ... relationship") and the run exited 0 with an ERROR asset check failed.
+    early = recon_run(database, env, as_of="1800-01-01")
+    assert "edges scored: 0 - all 164 Publication-USES_DATASET->Dataset edges are of publications from after as_of 1800-01-01" in early.stdout
+    assert early.returncode == 1
+    assert early.stderr.strip().splitlines()[-1].startswith("error: 1 asset check(s) of severity ERROR failed: ")
+
 
 def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
     empty = tmp_path / "empty.json"
@@ -41,6 +48,8 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
         (["--kg", str(empty)], {}, f"error: KG export {empty} is empty"),
         ([], {"RECON_OPENALEX": "bogus"}, "error: RECON_OPENALEX must be 'online', 'offline' or unset, got 'bogus'"),
         ([], {"RECON_AS_OF": "2026-13-01"}, "error: as_of must be a date YYYY-MM-DD, got '2026-13-01' from RECON_AS_OF"),
+        # New-user finding: argparse printed its usage and "invalid fromisoformat value" for --as-of.
+        (["--as-of", "2026-13-01"], {}, "error: as_of must be a date YYYY-MM-DD, got '2026-13-01' from --as-of"),
     ]
     for arguments, variables, message in cases:
         env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), **variables}
@@ -48,3 +57,15 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
         result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
         assert (result.returncode, result.stderr.strip()) == (2, message)
         assert not (tmp_path / "home").exists()  # refused before Dagster was started
+
+
+def test_an_as_of_after_today_is_said(tmp_path):
+    """New-user finding: `--as-of 2030-01-01` scored as of a day to come without a word."""
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home")}
+    command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / "x.duckdb"), "--kg", str(empty), "--as-of", "2999-01-01"]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    warning, error = result.stderr.strip().splitlines()
+    assert warning.startswith("warning: as_of 2999-01-01 is after today (") and warning.endswith("measured from a day that has not come yet")
+    assert (result.returncode, error) == (2, f"error: KG export {empty} is empty")

@@ -7,7 +7,6 @@
 import argparse
 import signal
 import sys
-from datetime import date
 from pathlib import Path
 
 import duckdb
@@ -34,7 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     run = commands.add_parser("run", help="materialize every asset and every research-area partition")
     run.add_argument("--kg", type=Path, help="KG export (APOC JSON-lines, GraphML or Cypher); default: the shipped sample")
     run.add_argument("--db", type=Path, help="DuckDB file to write; default data/recon.duckdb")
-    run.add_argument("--as-of", type=date.fromisoformat, help="score as of this date (YYYY-MM-DD); default today")
+    # Read as text and judged by `recon run`'s pre-check: a bad date is its one error line, as for RECON_AS_OF.
+    run.add_argument("--as-of", help="score as of this date (YYYY-MM-DD); default today")
     explain = commands.add_parser("explain", help="print every scored edge of a publication or dataset DOI")
     explain.add_argument("doi", help="publication or dataset DOI, in any spelling (https://doi.org/..., doi:..., upper case)")
     explain.add_argument("--db", type=Path, help="DuckDB file to read; default data/recon.duckdb")
@@ -74,12 +74,13 @@ def explain_doi(doi: str, database: Path) -> int:
             ).df()
             current = current_snapshot_id(con)
             # Only needed to say why a DOI has no scored edge.
-            known, edges = con.execute(
+            known, edges, year, scored_as_of = con.execute(
                 "SELECT (SELECT count(*) FROM publications WHERE doi = ?) + (SELECT count(*) FROM datasets WHERE doi = ?), "
                 "(SELECT count(*) FROM dataset_publication_edges JOIN publications AS p USING (publication_id) "
-                "JOIN datasets AS d USING (dataset_id) WHERE p.doi = ? OR d.doi = ?)",
-                [key, key, key, key],
-            ).fetchone() if rows.empty else (None, None)
+                "JOIN datasets AS d USING (dataset_id) WHERE p.doi = ? OR d.doi = ?), "
+                "(SELECT max(year) FROM publications WHERE doi = ?), (SELECT max(as_of) FROM edge_reliability)",
+                [key, key, key, key, key],
+            ).fetchone() if rows.empty else (None, None, None, None)
     except duckdb.CatalogException as error:  # a table the scores need is missing
         return _fail(f"{database} holds no scores yet ({str(error).splitlines()[0]}): run `recon run` first")
     except duckdb.Error as error:  # e.g. locked by a running `recon run`, or not a DuckDB file
@@ -91,7 +92,12 @@ def explain_doi(doi: str, database: Path) -> int:
             "run `recon run` with a new --db"
         )
     if rows.empty:
-        if edges:
+        if edges and year is not None and scored_as_of is not None and year > scored_as_of.year:
+            what = (
+                f"was published in {year}, after the as_of of the scores ({scored_as_of:%Y-%m-%d}): its {edges} "
+                "Dataset→Publication edge(s) were left out, since they did not exist yet; run `recon run --as-of` a later date"
+            )
+        elif edges:
             what = f"has {edges} Dataset→Publication edge(s) in snapshot {current} not scored yet: run `recon run`"
         else:
             what = "is in the KG but has no Dataset→Publication edge" if known else "is not in the current snapshot"

@@ -54,14 +54,15 @@ class PreflightError(RuntimeError):
     """An input of `recon run` is unusable; raised before anything is written."""
 
 
-def run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
+def run_pipeline(kg: Path | None, db: Path | None, as_of: str | None) -> int:
     """Run every asset on the local instance and print progress and a summary.
 
     as_of is resolved here, once: `--as-of`, else RECON_AS_OF, else today; all three runs carry it as their
     `recon/as_of` tag, so every asset of every run reads the same date.
 
     Returns:
-        0 on success, 1 when a run failed (its root cause is printed) or a disk is full (one line naming the path),
+        0 on success, 1 when a run failed (its root cause is printed), an asset check of severity ERROR failed (named,
+        with its description) or a disk is full (one line naming the path),
         2 when an input is unusable.
     """
     try:
@@ -74,14 +75,20 @@ def run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
         return 1
 
 
-def _run_pipeline(kg: Path | None, db: Path | None, as_of: date | None) -> int:
+def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None) -> int:
     if kg is not None:
         os.environ["RECON_KG_PATH"] = str(kg.resolve())
     if db is not None:
         os.environ["RECON_DB_PATH"] = str(db.resolve())
     database = database_path()
     try:
-        run_as_of = as_of or (parse_as_of(os.environ["RECON_AS_OF"], source="RECON_AS_OF") if os.environ.get("RECON_AS_OF") else date.today())
+        run_as_of = (
+            parse_as_of(as_of, source="--as-of") if as_of
+            else parse_as_of(os.environ["RECON_AS_OF"], source="RECON_AS_OF") if os.environ.get("RECON_AS_OF") else date.today()
+        )
+        if run_as_of > date.today():
+            print(f"warning: as_of {run_as_of.isoformat()} is after today ({date.today().isoformat()}): ages and time windows "
+                  "are measured from a day that has not come yet", file=sys.stderr)
         _preflight(database)
         lock = database_lock(database)
         lock.acquire(timeout=0)
@@ -277,7 +284,11 @@ def _run_jobs(database: Path, as_of: date) -> int:
                 print(f"[{job_name}] {message}", file=sys.stderr)
             print(f"run failed; its full logs: `dagster dev` with DAGSTER_HOME={home}, run {result.run_id}", file=sys.stderr)
             return 1
-    _print_summary(database, checks, reused, judging)
+    _print_summary(database, checks, reused, judging, as_of)
+    failed = [e.check_name for e in checks if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR]
+    if failed:
+        print(f"error: {len(failed)} asset check(s) of severity ERROR failed: {', '.join(failed)} (why: above)", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -348,7 +359,7 @@ def _failures(result: dg.ExecuteInProcessResult) -> list[str]:
     return messages
 
 
-def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused: bool, judging: str) -> None:
+def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused: bool, judging: str, as_of: date) -> None:
     with duckdb.connect(str(database), read_only=True) as con:
         labels = con.execute("SELECT label, count(*) FROM edge_reliability GROUP BY 1 ORDER BY 2 DESC").fetchall()
         verdicts = con.execute("SELECT verdict, count(*) FROM dataset_verdicts GROUP BY 1 ORDER BY 2 DESC").fetchall()
@@ -358,6 +369,7 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
             [list(_SUMMARY_MEASURES)],
         ).fetchall()
         stewards = con.execute("SELECT status, count(*) FROM steward_judgements GROUP BY 1 ORDER BY 1").fetchall()
+        kg_edges = con.execute("SELECT count(*) FROM dataset_publication_edges").fetchone()[0]
         snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(
             "SELECT snapshot_id, lines_read, nodes_accepted, relationships_accepted, rejected, ingested_at "
             "FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1"
@@ -367,6 +379,9 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
     print(f"snapshot {snapshot_id}{unchanged}: {lines:,} lines -> {nodes:,} nodes, {relationships:,} relationships, {rejected:,} rejected (see kg_rejects)")
     if labels:
         print("edges scored per label: " + ", ".join(f"{label} {count:,}" for label, count in labels))
+    elif kg_edges:
+        print(f"edges scored: 0 - all {kg_edges:,} Publication-USES_DATASET->Dataset edges are of publications from after as_of "
+              f"{as_of.isoformat()} (left out: they did not exist yet)")
     else:
         print("edges scored: 0 - the snapshot has no usable Publication-USES_DATASET->Dataset relationship")
     if verdicts:
