@@ -144,3 +144,21 @@ def test_without_a_daemon_a_run_is_launched_not_left_queued(tmp_path):
         assert coordinator.daemon_is_dequeuing()  # with a daemon beating, runs are queued as Dagster queues them
         instance.add_daemon_heartbeat(DaemonHeartbeat(time.time() - 600, QUEUE_DAEMON, None, None))
         assert not coordinator.daemon_is_dequeuing()  # a daemon silent for 10 minutes dequeues nothing
+
+
+def test_a_setting_read_from_the_environment_by_run_config_is_judged_on_its_value(monkeypatch):
+    """Hostile findings: Dagster's `{"env": NAME}` form (valid run config for every str, int and bool setting) was judged
+    as the dict itself, refusing a valid run; a value a rule echoes (a key pasted into as_of) was shown as typed."""
+    monkeypatch.setenv("LAUNCH_CHECK_DATE", "2026-11-01")
+    monkeypatch.setenv("LAUNCH_CHECK_RETRIES", "99")
+    monkeypatch.setenv("GROQ_API_KEY", "gsk_launchchecksecret12345678")
+    assert settings_problems({"resources": {
+        "as_of": {"config": {"as_of": {"env": "LAUNCH_CHECK_DATE"}}},
+        "openalex": {"config": {"api_key": {"env": "GROQ_API_KEY"}}},
+    }}) == []
+    assert settings_problems({"resources": {"groq_judge": {"config": {"settings": {"retries": {"env": "LAUNCH_CHECK_RETRIES"}}}}}}) == [
+        "resource groq_judge: settings.retries: Input should be less than or equal to 10"]
+    assert settings_problems({"resources": {"as_of": {"config": {"as_of": {"env": "GROQ_API_KEY"}}}}}, {"recon/as_of": "gsk_launchchecksecret12345678"}) == [
+        "as_of: as_of must be a date YYYY-MM-DD, got '[redacted]' from the run tag recon/as_of",
+        "resource as_of: as_of: Value error, as_of must be a date YYYY-MM-DD, got '[redacted]' from RECON_AS_OF",
+    ]

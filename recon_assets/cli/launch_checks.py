@@ -30,6 +30,7 @@ from dagster._core.storage.dagster_run import DagsterRun
 from pydantic import BaseModel, ValidationError
 
 from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
+from recon_assets.shared.credentials import redact
 
 
 @cache
@@ -48,14 +49,16 @@ def settings_models() -> dict[str, type[BaseModel]]:
 def settings_problems(run_config: Mapping[str, Any] | None, tags: Mapping[str, str] | None = None) -> list[str]:
     """Every broken rule of a run's settings ('edge_reliability: weights: the weights must sum to 1 ...'), [] when they
     all hold: the op settings and the resource settings in `run_config`, the resources' settings read from the
-    environment (`resource_problems`) and the run's `recon/as_of` tag in `tags`."""
+    environment (`resource_problems`) and the run's `recon/as_of` tag in `tags`. A setting given as Dagster's
+    `{"env": NAME}` is judged on NAME's value in this process's environment (`_env_resolved`); every message passes
+    through `credentials.redact` (a value echoed by a rule, e.g. a key pasted into as_of, is never shown)."""
     problems = []
     for op, section in ((run_config or {}).get("ops") or {}).items():
         model = settings_models().get(op)
         if model is None or not isinstance(section, Mapping) or "config" not in section:
             continue
         try:
-            model.model_validate(section["config"] or {})
+            model.model_validate(_env_resolved(section["config"]) or {})
         except ValidationError as error:
             problems += _named(op, error)
     if (tags or {}).get(AS_OF_TAG):
@@ -63,7 +66,20 @@ def settings_problems(run_config: Mapping[str, Any] | None, tags: Mapping[str, s
             parse_as_of(tags[AS_OF_TAG], source=f"the run tag {AS_OF_TAG}")
         except ValueError as error:
             problems.append(f"as_of: {error}")
-    return problems + resource_problems(run_config)
+    return [redact(problem) for problem in problems + resource_problems(run_config)]
+
+
+def _env_resolved(value: Any) -> Any:
+    """`value` (a run config section) with each `{"env": NAME}` in it replaced by NAME's value in this process's
+    environment ('' when unset): Dagster's StringSource, IntSource and BoolSource, the config types of every str,
+    int and bool setting, read a setting from the environment in that form when the run starts."""
+    if isinstance(value, Mapping):
+        if set(value) == {"env"} and isinstance(value["env"], str):
+            return os.environ.get(value["env"], "")
+        return {key: _env_resolved(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_env_resolved(item) for item in value]
+    return value
 
 
 def resource_problems(run_config: Mapping[str, Any] | None) -> list[str]:
@@ -82,7 +98,7 @@ def resource_problems(run_config: Mapping[str, Any] | None) -> list[str]:
     for key, resource in resources.items():
         from_environment = {name: getattr(resource, name) for name in resource.model_fields_set if isinstance(getattr(resource, name), dg.EnvVar)}
         section = sections.get(key)
-        given = dict(section.get("config") or {}) if isinstance(section, Mapping) and isinstance(section.get("config"), Mapping) else {}
+        given = _env_resolved(dict(section.get("config") or {})) if isinstance(section, Mapping) and isinstance(section.get("config"), Mapping) else {}
         judged = {name: os.environ.get(variable, "") for name, variable in from_environment.items()} | given
         if not judged:
             continue
