@@ -3,7 +3,7 @@
 import duckdb
 import pytest
 
-from recon_assets.shared.storage import StaleSchemaError, create_tables, declared_schema, migrate
+from recon_assets.shared.storage import StaleSchemaError, create_tables, declared_schema, migrate, primary_key, replace_partitions, transaction
 from recon_assets.shared.table_docs import TABLE_DOCS
 
 OLDER_USAGE = "CREATE TABLE openalex_usage (day DATE, run_id VARCHAR, asset VARCHAR, requests BIGINT, recorded_at TIMESTAMPTZ)"
@@ -70,7 +70,7 @@ def test_an_older_table_without_its_primary_key_is_given_it_or_refused_naming_it
                            "AND constraint_type = 'PRIMARY KEY'").fetchall() == [(key,)]
         con.execute(f"DROP TABLE edge_reliability; CREATE TABLE edge_reliability ({columns})")
         con.execute("INSERT INTO edge_reliability (research_area, dataset_id, publication_id) VALUES ('floods', 'd1', 'p1'), ('floods', 'd1', 'p1')")
-        with pytest.raises(StaleSchemaError, match=r"table edge_reliability .*\(no primary key, and rows repeat this version's \['research_area', 'dataset_id', 'publication_id'\]\): it cannot be migrated"):
+        with pytest.raises(StaleSchemaError, match=r"table edge_reliability .*\(no primary key, and the rows do not allow this version's \['research_area', 'dataset_id', 'publication_id'\]: 1 rows repeat a key\): it cannot be migrated"):
             migrate(con, "edge_reliability")
         con.execute(f"DROP TABLE edge_reliability; CREATE TABLE edge_reliability ({columns}, PRIMARY KEY (research_area, dataset_id))")
         with pytest.raises(StaleSchemaError, match=r"primary key \['research_area', 'dataset_id'\] \(this version: \['research_area', 'dataset_id', 'publication_id'\]\)"):
@@ -89,3 +89,61 @@ def test_a_table_declared_with_others_in_one_file_is_type_checked_and_migrated()
         create_tables(con, "kg_snapshot")
         con.execute("ALTER TABLE kg_rejects DROP COLUMN reason")
         assert migrate(con, "kg_rejects") == ["reason"]
+
+
+OLDER_CACHE = "CREATE TABLE openalex_cache (doi VARCHAR, status VARCHAR NOT NULL, work JSON, fetched_at TIMESTAMPTZ NOT NULL)"
+
+
+@pytest.mark.parametrize(
+    ("older", "refused"),
+    [
+        ([OLDER_CACHE, "INSERT INTO openalex_cache VALUES (NULL, 'found', NULL, now())"],
+         r"\(no primary key, and the rows do not allow this version's \['doi'\]: 1 rows leave a column of it NULL\): .* DROP TABLE openalex_cache"),
+        ([OLDER_CACHE.replace("doi VARCHAR", "doi VARCHAR UNIQUE")], r"\(UNIQUE on \[\['doi'\]\] \(this version: \[\]\)\)"),
+        ([OLDER_CACHE.replace("openalex_cache", "cache_v1"), "CREATE VIEW openalex_cache AS SELECT * FROM cache_v1"],
+         r"\(openalex_cache is a view, not a table\): .* DROP VIEW openalex_cache and run again"),
+        ([OLDER_CACHE, "CREATE INDEX cache_doi ON openalex_cache (doi)"], r"\(ADD PRIMARY KEY \(\"doi\"\) is refused by DuckDB while indexes \['cache_doi'\] depend on the table\): .* DROP INDEX cache_doi \(the rows are kept\) and run again"),
+    ],
+    ids=["null-in-the-key", "unique-constraint", "view-of-that-name", "index-on-it"],
+)
+def test_an_older_entry_that_cannot_be_given_its_key_is_refused_in_one_line(older, refused):
+    """Hostile findings: a NULL key was reported as repeated rows; a UNIQUE constraint, a view of the table's name or an
+    index on it ended in DuckDB's Binder, Catalog or Dependency error on the upsert or the ALTER (a view named
+    stage_fingerprints passed `CREATE TABLE IF NOT EXISTS`, and the run failed on 'stage_fingerprints is not an table')."""
+    with duckdb.connect() as con:
+        for statement in older:
+            con.execute(statement)
+        with pytest.raises(StaleSchemaError, match=r"table openalex_cache in this database was written by another version .*" + refused) as error:
+            create_tables(con, "openalex_cache")  # refuses a view; a table with every declared column is kept as it is
+            with transaction(con):
+                migrate(con, "openalex_cache")  # as `_insert` does before writing, in the write's transaction
+        assert error.value.__cause__ is None  # `recon run` prints a failure's innermost cause: this line, not DuckDB's
+
+
+def test_a_table_of_that_name_in_another_schema_is_not_taken_for_it():
+    """Hostile finding: the key was read from whichever schema's table of that name came first, so an older main table
+    without its key kept none (another schema's key was taken for it) and the upsert failed with a Binder error."""
+    with duckdb.connect() as con:
+        con.execute("CREATE SCHEMA archive")
+        con.execute(OLDER_CACHE.replace("openalex_cache", "archive.openalex_cache").replace("doi VARCHAR", "doi VARCHAR PRIMARY KEY"))
+        con.execute(OLDER_CACHE)
+        con.execute("INSERT INTO openalex_cache VALUES ('10.1/a', 'found', NULL, now())")
+        assert migrate(con, "openalex_cache") == []
+        assert con.execute("SELECT schema_name, constraint_column_names FROM duckdb_constraints() WHERE table_name = 'openalex_cache' "
+                           "AND constraint_type = 'PRIMARY KEY' ORDER BY 1").fetchall() == [("archive", ["doi"]), ("main", ["doi"])]
+        assert con.execute("SELECT doi FROM openalex_cache").fetchall() == [("10.1/a",)]
+
+
+def test_an_older_partitioned_table_without_its_key_is_rewritten_keeping_the_other_areas():
+    """Hostile finding: `replace_partitions` deleted the area's rows, then `_insert` added the missing primary key in
+    the same transaction: the key still indexed the deleted rows and the insert of the same keys failed ('Duplicate
+    key ... violates primary key constraint'), so an older edge_reliability could never be scored again."""
+    with duckdb.connect() as con:
+        create_tables(con, "edge_reliability")
+        columns = ", ".join(f'"{c}" {t}' for c, t in declared_schema("edge_reliability").types.items())
+        con.execute(f"DROP TABLE edge_reliability; CREATE TABLE edge_reliability ({columns})")
+        con.execute("INSERT INTO edge_reliability (research_area, dataset_id, publication_id) VALUES ('floods', 'd1', 'p1'), ('wildfires', 'd1', 'p1')")
+        rescored = con.execute("SELECT * REPLACE (0.5 AS reliability) FROM edge_reliability WHERE research_area = 'floods'").df()
+        replace_partitions(con, "edge_reliability", rescored, ["floods"])
+        assert con.execute("SELECT research_area, reliability FROM edge_reliability ORDER BY 1").fetchall() == [("floods", 0.5), ("wildfires", None)]
+        assert primary_key(con, "edge_reliability") == ("research_area", "dataset_id", "publication_id")

@@ -36,12 +36,17 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
 
 
 def replace_partitions(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, research_areas: Sequence[str]) -> None:
-    """Delete `table`'s rows of `research_areas` and insert `rows` (columns in the table's order), atomically.
+    """Delete `table`'s rows of `research_areas` and insert `rows` (columns in the table's order), atomically, after
+    migrating a table an older version wrote (`migrate`).
 
     Raises:
+        StaleSchemaError: see `migrate`.
         duckdb.Error: the insert failed; the transaction is rolled back and the old rows stay.
     """
     with transaction(con):
+        # Migrated before the delete: a primary key added after it would still index the deleted rows, and the insert
+        # of the same keys would fail on them.
+        migrate(con, table)
         con.execute(f"DELETE FROM {table} WHERE list_contains(?, research_area)", [list(research_areas)])
         _insert(con, table, rows)
 
@@ -78,10 +83,12 @@ def create_tables(con: duckdb.DuckDBPyConnection, *sql_names: str) -> None:
         duckdb.Error: a file failed otherwise.
     """
     for name in sql_names:
+        declared = declared_column_docs(name) if name in DECLARING_FILES else {}
+        for table in declared:  # `CREATE TABLE IF NOT EXISTS` passes over a view of the table's name
+            _refuse_a_view(con, table)
         try:
             con.execute(load_sql(name))
         except duckdb.Error:
-            declared = declared_column_docs(name) if name in DECLARING_FILES else {}
             stored = {table for (table,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE NOT internal").fetchall()}
             if not any([migrate(con, table) for table in declared if table in stored]):
                 raise
@@ -108,47 +115,83 @@ def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
     it). Returns the columns added ([] when none was missing).
 
     Raises:
-        StaleSchemaError: the table holds a column this version does not document, a column of another type than
-            its DDL declares, another primary key, or rows that repeat the primary key it lacks; the message names
-            what differs and what to do.
+        StaleSchemaError: `table` is a view (or another entry that is no table), or the table holds a column this
+            version does not document, a column of another type than its DDL declares, another primary key, a
+            UNIQUE constraint its DDL does not declare, rows that repeat (or leave NULL) the primary key it lacks, or
+            an index that keeps it from being altered; the message names what differs and what to do.
     """
+    _refuse_a_view(con, table)
     stored = {name: column_type for name, column_type, *_ in con.execute(f"DESCRIBE {table}").fetchall()}
     declared = declared_schema(table)
     missing = [c for c in declared.types if c not in stored]
     extra = [c for c in stored if c not in declared.types]
+    key, unique = primary_key(con, table), unique_keys(con, table)
     differences = [
         *([f"missing columns {missing}, unknown {extra}"] if extra else []),
         *[f"column types differ: {c} {stored[c]} (this version: {declared.types[c]})" for c in declared.types if c in stored and stored[c] != declared.types[c]],
-        *([f"primary key {list(key)} (this version: {list(declared.primary_key)})"] if (key := primary_key(con, table)) and key != declared.primary_key else []),
+        *([f"primary key {list(key)} (this version: {list(declared.primary_key)})"] if key and key != declared.primary_key else []),
+        *([f"UNIQUE on {[list(k) for k in unique]} (this version: {[list(k) for k in declared.unique_keys]})"] if unique != declared.unique_keys else []),
     ]
     if differences:
         raise _refused(table, "; ".join(differences))
     for column in missing:
-        con.execute(f'ALTER TABLE {table} ADD COLUMN "{column}" {declared.types[column]}')
+        _alter(con, table, f'ADD COLUMN "{column}" {declared.types[column]}')
     if missing:
         _log.warning(f"table {table} migrated: added columns {missing} (NULL in the rows kept from before)")
     if declared.primary_key and not key:
-        try:
-            con.execute(f"ALTER TABLE {table} ADD PRIMARY KEY ({', '.join(declared.primary_key)})")
-        except duckdb.ConstraintException as error:
-            raise _refused(table, f"no primary key, and rows repeat this version's {list(declared.primary_key)}") from error
+        quoted = [f'"{c}"' for c in declared.primary_key]
+        has_null = " OR ".join(f"{c} IS NULL" for c in quoted)
+        nulls, repeats = con.execute(
+            f"SELECT count(*) FILTER ({has_null}), count(*) FILTER (NOT ({has_null})) - count(DISTINCT ({', '.join(quoted)})) FILTER (NOT ({has_null})) FROM {table}"
+        ).fetchone()
+        if nulls or repeats:
+            broken = [f"{n} rows {what}" for n, what in ((nulls, "leave a column of it NULL"), (repeats, "repeat a key")) if n]
+            raise _refused(table, f"no primary key, and the rows do not allow this version's {list(declared.primary_key)}: {', '.join(broken)}")
+        _alter(con, table, f"ADD PRIMARY KEY ({', '.join(quoted)})")
         _log.warning(f"table {table} migrated: primary key {list(declared.primary_key)} added")
     return missing
 
 
-def _refused(table: str, differences: str) -> StaleSchemaError:
+def _refuse_a_view(con: duckdb.DuckDBPyConnection, table: str) -> None:
+    """Raise StaleSchemaError when the current schema holds a view named `table` (no table can be created, migrated or
+    written in its place)."""
+    if con.execute(
+        "SELECT 1 FROM duckdb_views() WHERE database_name = current_database() AND schema_name = current_schema() AND view_name = ?", [table]
+    ).fetchone():
+        raise _refused(table, f"{table} is a view, not a table", drop=f"DROP VIEW {table}")
+
+
+def _alter(con: duckdb.DuckDBPyConnection, table: str, change: str) -> None:
+    """ALTER TABLE `table` `change`; refused (StaleSchemaError naming the indexes) when an index on the table keeps
+    DuckDB from it."""
+    indexes = [name for (name,) in con.execute(  # read first: a failed ALTER aborts the transaction it runs in
+        "SELECT index_name FROM duckdb_indexes() WHERE database_name = current_database() AND schema_name = current_schema() "
+        "AND table_name = ? ORDER BY 1", [table],
+    ).fetchall()]
+    try:
+        con.execute(f"ALTER TABLE {table} {change}")
+    except duckdb.DependencyException:
+        # From None: `recon run` prints a failure's innermost cause, which would be DuckDB's 'Cannot alter entry'.
+        raise _refused(table, f"{change} is refused by DuckDB while indexes {indexes} depend on the table",
+                       drop="; ".join(f"DROP INDEX {index}" for index in indexes) + " (the rows are kept)") from None
+
+
+def _refused(table: str, differences: str, drop: str | None = None) -> StaleSchemaError:
+    """The error naming `differences` and the way out: a new --db, or `drop` (default DROP TABLE `table`) and run again."""
     return StaleSchemaError(
         f"table {table} in this database was written by another version of recon_assets ({differences}): it cannot be "
-        f"migrated; use a new --db, or DROP TABLE {table} and run again"
+        f"migrated; use a new --db, or {drop or f'DROP TABLE {table}'} and run again"
     )
 
 
 @dataclass(frozen=True)
 class DeclaredSchema:
-    """A table as this version declares it: {column: DuckDB type} in order, and its primary key's columns (() for none)."""
+    """A table as this version declares it: {column: DuckDB type} in order, its primary key's columns (() for none)
+    and the columns of each UNIQUE constraint."""
 
     types: dict[str, str]
     primary_key: tuple[str, ...]
+    unique_keys: tuple[tuple[str, ...], ...]
 
 
 @functools.lru_cache(maxsize=None)
@@ -162,15 +205,27 @@ def declared_schema(table: str) -> DeclaredSchema:
     with duckdb.connect() as probe:
         probe.execute(load_sql(DECLARED_IN[table]))
         types = {name: column_type for name, column_type, *_ in probe.execute(f"DESCRIBE {table}").fetchall()}
-        return DeclaredSchema(types, primary_key(probe, table))
+        return DeclaredSchema(types, primary_key(probe, table), unique_keys(probe, table))
 
 
 def primary_key(con: duckdb.DuckDBPyConnection, table: str) -> tuple[str, ...]:
-    """The columns of `table`'s primary key in `con`'s catalog, () when it has none."""
-    row = con.execute(
-        "SELECT constraint_column_names FROM duckdb_constraints() WHERE table_name = ? AND constraint_type = 'PRIMARY KEY'", [table]
-    ).fetchone()
-    return tuple(row[0]) if row else ()
+    """The columns of `table`'s primary key in `con`'s catalog (the table of that name in the current schema, as an
+    unqualified name reads it), () when it has none."""
+    keys = _constraints(con, table, "PRIMARY KEY")
+    return keys[0] if keys else ()
+
+
+def unique_keys(con: duckdb.DuckDBPyConnection, table: str) -> tuple[tuple[str, ...], ...]:
+    """The columns of each UNIQUE constraint of `table` (current schema), sorted."""
+    return _constraints(con, table, "UNIQUE")
+
+
+def _constraints(con: duckdb.DuckDBPyConnection, table: str, kind: str) -> tuple[tuple[str, ...], ...]:
+    rows = con.execute(
+        "SELECT constraint_column_names FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = current_schema() "
+        "AND table_name = ? AND constraint_type = ?", [table, kind],
+    ).fetchall()
+    return tuple(sorted(tuple(columns) for (columns,) in rows))
 
 
 def replace_table_from_query(con: duckdb.DuckDBPyConnection, table: str, query: str, params: Sequence[object] = ()) -> None:
