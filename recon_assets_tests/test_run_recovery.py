@@ -215,6 +215,31 @@ def test_a_database_another_run_is_writing_is_named_by_its_lock_not_duckdbs_erro
     )
 
 
+@pytest.mark.parametrize(
+    ("where", "error"),
+    [
+        ("lock-is-a-folder", "error: cannot create the lock file {database}.lock beside --db (Is a directory): give --db in a folder this user can "
+         "write (DuckDB writes its .wal file there too)\n"),
+        ("folder-under-a-file", "error: cannot create the folder of --db {database.parent}: Not a directory\n"),
+    ],
+    ids=["lock-is-a-folder", "folder-under-a-file"],
+)
+def test_a_database_whose_lock_or_folder_cannot_be_made_is_refused_in_one_line(tmp_path, where, error):
+    """Hostile finding: since the lock is taken before DuckDB opens the file, a lock file that cannot be created (a
+    read-only folder or file system: EROFS, EACCES; here a folder in its place, which fails for root too) ended
+    `recon run` in filelock's traceback, as did a --db folder that cannot be created."""
+    if where == "lock-is-a-folder":
+        database = tmp_path / "r.duckdb"
+        (tmp_path / "r.duckdb.lock").mkdir()
+    else:
+        (tmp_path / "a_file").touch()
+        database = tmp_path / "a_file" / "sub" / "r.duckdb"
+    run = _recon_run(database, _env(_home(tmp_path)))
+    out, err = run.communicate(timeout=120)
+    assert run.returncode == 2
+    assert err == error.format(database=database)
+
+
 def test_the_watchdog_bounds_dagsters_own_wait_for_a_slot(instance):
     """Dagster's in-process executor polls for a slot without a bound and ignores SIGINT: the watchdog says what
     the run waits for, reclaims dead holders, and after the bound marks the run failed and gives up."""

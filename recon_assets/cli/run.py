@@ -98,6 +98,10 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None) -> int:
     except (PreflightError, ValueError) as error:
         print(f"error: {terminal_text(redact(error))}", file=sys.stderr)
         return 2
+    except OSError as error:  # after Timeout (a TimeoutError): the lock file cannot be made (a read-only folder, ...)
+        print(terminal_text(f"error: cannot create the lock file {database}.lock beside --db ({error.strerror or error}): "
+                            "give --db in a folder this user can write (DuckDB writes its .wal file there too)"), file=sys.stderr)
+        return 2
     try:
         _can_open(database)
     except PreflightError as error:
@@ -195,7 +199,10 @@ def _preflight(database: Path) -> None:
             f"--db {database} exists and is not a DuckDB database file (no DuckDB header): give the path of a DuckDB "
             "file, or of a file that does not exist yet"
         )
-    database.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        database.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise PreflightError(f"cannot create the folder of --db {database.parent}: {error.strerror or error}") from error
 
 
 def _can_open(database: Path) -> None:
