@@ -194,6 +194,11 @@ def test_networkx_refuses_apoc_graphml_that_we_read(tmp_path: Path) -> None:
         ("float", "1e-3", 0.001),
         ("boolean", "true", True),
         ("boolean", "False", False),
+        # Hostile findings: xs:boolean's 1 and 0 were read as false, and so were a text that is no boolean and an empty one.
+        ("boolean", "1", True),
+        ("boolean", "0", False),
+        ("boolean", "maybe", "maybe"),
+        ("boolean", "", ""),
         ("string", '["Wei, Haohan", "Yu, Tongning"]', ["Wei, Haohan", "Yu, Tongning"]),  # APOC's list property
         ("string", "[not json", "[not json"),
         ("string", "2019", "2019"),

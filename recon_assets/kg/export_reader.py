@@ -484,15 +484,16 @@ def _graphml_element(tag: str, element: etree._Element, keys: dict[str, tuple[st
 
 
 def _typed(text: str, attr_type: str) -> object:
-    """GraphML `attr.type` to a JSON value; APOC writes list properties as JSON array text."""
+    """GraphML `attr.type` to a JSON value (a text that is not one of its type is kept as text); APOC writes list
+    properties as JSON array text."""
     try:
         if attr_type in ("int", "long"):
             return int(text)
         if attr_type in ("float", "double"):
             return float(text)
-        if attr_type == "boolean":
-            return text.strip().lower() == "true"
-    except ValueError:
+        if attr_type == "boolean":  # xs:boolean: true, false, 1 or 0 (case is forgiven)
+            return {"true": True, "1": True, "false": False, "0": False}[text.strip().lower()]
+    except (ValueError, KeyError):
         return text
     if text.startswith("[") and text.endswith("]"):
         try:
