@@ -47,6 +47,8 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
     cases = [
         (["--kg", str(empty)], {}, f"error: KG export {empty} is empty"),
         ([], {"RECON_OPENALEX": "bogus"}, "error: RECON_OPENALEX must be 'online', 'offline' or unset, got 'bogus'"),
+        # Hostile finding: a bad RECON_GROQ was only read when the definitions loaded, and ended in a traceback.
+        ([], {"RECON_GROQ": "bogus"}, "error: RECON_GROQ must be 'online', 'offline' or unset, got 'bogus'"),
         ([], {"RECON_AS_OF": "2026-13-01"}, "error: as_of must be a date YYYY-MM-DD, got '2026-13-01' from RECON_AS_OF"),
         # New-user finding: argparse printed its usage and "invalid fromisoformat value" for --as-of.
         (["--as-of", "2026-13-01"], {}, "error: as_of must be a date YYYY-MM-DD, got '2026-13-01' from --as-of"),
