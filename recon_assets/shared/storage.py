@@ -115,10 +115,10 @@ def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
     it). Returns the columns added ([] when none was missing).
 
     Raises:
-        StaleSchemaError: `table` is a view (or another entry that is no table), or the table holds a column this
-            version does not document, a column of another type than its DDL declares, another primary key, a
-            UNIQUE constraint its DDL does not declare, rows that repeat (or leave NULL) the primary key it lacks, or
-            an index that keeps it from being altered; the message names what differs and what to do.
+        StaleSchemaError: `table` is a view, or the table holds a column this version does not document, a column of
+            another type than its DDL declares, another primary key, a UNIQUE constraint its DDL does not declare,
+            rows that repeat (or leave NULL) the primary key it lacks, or an index that keeps it from being altered;
+            the message names what differs and what to do.
     """
     _refuse_a_view(con, table)
     stored = {name: column_type for name, column_type, *_ in con.execute(f"DESCRIBE {table}").fetchall()}
