@@ -55,11 +55,13 @@ def test_defaults_and_runs_without_settings_pass():
         ({"resources": {"groq_judge": {"config": {"settings": {"pairs_per_request": 0}}}}}, None,
          "resource groq_judge: settings.pairs_per_request: Input should be greater than or equal to 1"),
         ({"resources": {"openalex": {"config": {"timeout_seconds": -1}}}}, None, "resource openalex: timeout_seconds: Input should be greater than 0"),
+        # Hostile finding: an infinite timeout passed at launch and failed mid-run with OverflowError.
+        ({"resources": {"openalex": {"config": {"timeout_seconds": float("inf")}}}}, None, "resource openalex: timeout_seconds: Input should be a finite number"),
         (None, {"recon/as_of": "2026-02-30"}, "as_of: as_of must be a date YYYY-MM-DD, got '2026-02-30' from the run tag recon/as_of"),
         ({"resources": {"as_of": {"config": {"as_of": "yesterday"}}}}, None,
          "resource as_of: as_of: Value error, as_of must be a date YYYY-MM-DD, got 'yesterday' from RECON_AS_OF"),
     ],
-    ids=["groq-batch-0", "openalex-negative-timeout", "as-of-tag-not-a-date", "as-of-resource-config"],
+    ids=["groq-batch-0", "openalex-negative-timeout", "openalex-infinite-timeout", "as-of-tag-not-a-date", "as-of-resource-config"],
 )
 def test_a_broken_resource_setting_or_as_of_tag_is_named(run_config, tags, problem):
     assert settings_problems(run_config, tags) == [problem]
@@ -74,6 +76,18 @@ def test_a_resource_setting_from_the_environment_is_judged_at_launch_without_its
     # A setting the run config gives overrides the environment's; the key is never part of a message.
     problems = settings_problems({"resources": {"groq_judge": {"config": {"settings": {"retries": 99}}}}})
     assert problems == ["resource groq_judge: settings.retries: Input should be less than or equal to 10"]
+
+
+def test_a_secret_typed_into_the_run_config_is_refused_without_echoing_it(monkeypatch):
+    """Hostile finding: an api_key given in the run config passed, and Dagster stores a run's config with the run.
+    Secrets come from the environment only; Dagster's {env: NAME} form still passes."""
+    monkeypatch.setenv("MY_GROQ_KEY", "gsk_from_the_environment")
+    problems = settings_problems({"resources": {"groq_judge": {"config": {"api_key": "gsk_typed_in_the_launchpad"}}}})
+    assert problems == [
+        "resource groq_judge: api_key: a secret is read from the environment only (OPENALEX_API_KEY or GROQ_API_KEY, or {env: NAME}), "
+        "never typed into the run config, which Dagster stores with the run"
+    ]
+    assert settings_problems({"resources": {"groq_judge": {"config": {"api_key": {"env": "MY_GROQ_KEY"}}}}}) == []
 
 
 def test_the_repos_instance_uses_the_validating_coordinator():

@@ -82,6 +82,10 @@ def _env_resolved(value: Any) -> Any:
     return value
 
 
+# The resources' secret settings and the variable each is read from (shared.credentials.SECRET_VARIABLES).
+SECRET_SETTINGS = {"api_key": "OPENALEX_API_KEY or GROQ_API_KEY"}
+
+
 def resource_problems(run_config: Mapping[str, Any] | None) -> list[str]:
     """Every broken rule of the resources' settings this run would start with: each resource of
     `definitions.resources_from_environment()`, its `dg.EnvVar` settings read from this process's environment, and the
@@ -98,7 +102,13 @@ def resource_problems(run_config: Mapping[str, Any] | None) -> list[str]:
     for key, resource in resources.items():
         from_environment = {name: getattr(resource, name) for name in resource.model_fields_set if isinstance(getattr(resource, name), dg.EnvVar)}
         section = sections.get(key)
-        given = _env_resolved(dict(section.get("config") or {})) if isinstance(section, Mapping) and isinstance(section.get("config"), Mapping) else {}
+        typed = dict(section.get("config") or {}) if isinstance(section, Mapping) and isinstance(section.get("config"), Mapping) else {}
+        problems += [
+            f"resource {key}: {name}: a secret is read from the environment only ({SECRET_SETTINGS[name]}, or {{env: NAME}}), "
+            "never typed into the run config, which Dagster stores with the run"
+            for name, value in typed.items() if name in SECRET_SETTINGS and value is not None and not isinstance(value, Mapping)
+        ]
+        given = _env_resolved(typed)
         judged = {name: os.environ.get(variable, "") for name, variable in from_environment.items()} | given
         if not judged:
             continue

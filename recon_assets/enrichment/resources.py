@@ -32,14 +32,14 @@ class OpenAlexResource(dg.ConfigurableResource):
     api_key: str | None = Field(default=None, description="OpenAlex API key (OPENALEX_API_KEY).")
     mailto: str | None = Field(default=None, description="Contact e-mail sent with each request.")
     base_url: str = Field(default=openalex_client.DEFAULT_BASE_URL, description="API root (OPENALEX_URL).")
-    timeout_seconds: float = Field(default=30.0, gt=0, description="Seconds to wait for each read of a response.")
+    timeout_seconds: float = Field(allow_inf_nan=False, default=30.0, gt=0, description="Seconds to wait for each read of a response.")
     deadline_seconds: float = Field(
-        default=openalex_client.DEFAULT_DEADLINE_SECONDS, gt=0, description="Total seconds one request may take, body included."
+        allow_inf_nan=False, default=openalex_client.DEFAULT_DEADLINE_SECONDS, gt=0, description="Total seconds one request may take, body included."
     )
     retries: int = Field(default=3, ge=0, description="Further attempts after a 5xx, a timeout or a short 429.")
-    backoff_seconds: float = Field(default=1.0, ge=0, description="First retry wait, doubled each retry.")
+    backoff_seconds: float = Field(allow_inf_nan=False, default=1.0, ge=0, description="First retry wait, doubled each retry.")
     max_retry_after_seconds: float = Field(
-        default=60.0, ge=0, description="Longest Retry-After worth waiting for; longer means the daily budget is spent."
+        allow_inf_nan=False, default=60.0, ge=0, description="Longest Retry-After worth waiting for; longer means the daily budget is spent."
     )
     recording_path: str = Field(default=str(SAMPLE_OPENALEX_RECORDING), description="Recorded works used offline.")
     daily_list_calls: int = Field(
@@ -111,12 +111,12 @@ class CrossrefResource(dg.ConfigurableResource):
     offline: bool = Field(default=False, description="Make no request.")
     mailto: str | None = Field(default=None, description="Contact e-mail (Crossref's polite pool).")
     base_url: str = Field(default=crossref.DEFAULT_BASE_URL, description="API root (CROSSREF_URL).")
-    timeout_seconds: float = Field(default=30.0, gt=0, description="Seconds to wait for each read of a response.")
+    timeout_seconds: float = Field(allow_inf_nan=False, default=30.0, gt=0, description="Seconds to wait for each read of a response.")
     deadline_seconds: float = Field(
-        default=crossref.DEFAULT_DEADLINE_SECONDS, gt=0, description="Total seconds one request may take, body included."
+        allow_inf_nan=False, default=crossref.DEFAULT_DEADLINE_SECONDS, gt=0, description="Total seconds one request may take, body included."
     )
     retries: int = Field(default=3, ge=0)
-    backoff_seconds: float = Field(default=1.0, ge=0)
+    backoff_seconds: float = Field(allow_inf_nan=False, default=1.0, ge=0)
 
     def answer_source(self) -> dict[str, object]:
         """What answers a check, for a stage fingerprint (`shared.fingerprints`): the API (its root), or nothing when

@@ -74,17 +74,17 @@ class GroqJudgeSettings(dg.Config):
     fallback_model: str | None = Field(
         default=DEFAULT_FALLBACK_MODEL, description="Model used for the rest of the run when `model` is decommissioned; None: none."
     )
-    temperature: float = Field(default=0.1, ge=0.0, le=2.0, description="Sampling temperature (0 on the json_validate_failed retry).")
+    temperature: float = Field(allow_inf_nan=False, default=0.1, ge=0.0, le=2.0, description="Sampling temperature (0 on the json_validate_failed retry).")
     pairs_per_request: int = Field(default=8, ge=1, le=32, description="Pairs judged in one request.")
     completion_tokens_per_pair: int = Field(
         default=250, ge=50, description="max_completion_tokens = 100 + this x pairs in the request (one entry is about 120 tokens)."
     )
-    request_deadline_seconds: float = Field(default=120.0, gt=0, description="Total time one request may take, retries and waits included.")
-    attempt_timeout_seconds: float = Field(default=60.0, gt=0, description="Timeout of one HTTP attempt.")
+    request_deadline_seconds: float = Field(allow_inf_nan=False, default=120.0, gt=0, description="Total time one request may take, retries and waits included.")
+    attempt_timeout_seconds: float = Field(allow_inf_nan=False, default=60.0, gt=0, description="Timeout of one HTTP attempt.")
     retries: int = Field(default=3, ge=0, le=10, description="Further attempts after a 429, a 5xx, a timeout or a connection error.")
-    backoff_seconds: float = Field(default=1.0, ge=0, description="First wait when the server gives none, doubled each retry.")
+    backoff_seconds: float = Field(allow_inf_nan=False, default=1.0, ge=0, description="First wait when the server gives none, doubled each retry.")
     max_retry_after_seconds: float = Field(
-        default=60.0, ge=0, description="Longest wait worth making; a 429 asking for longer means a daily limit is spent."
+        allow_inf_nan=False, default=60.0, ge=0, description="Longest wait worth making; a 429 asking for longer means a daily limit is spent."
     )
     requests_per_minute: int = Field(default=30, ge=1, description="Requests per minute to stay under.")
     tokens_per_minute: int = Field(default=12_000, ge=100, description="Tokens (prompt + completion) per minute to stay under.")

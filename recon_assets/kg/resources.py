@@ -63,7 +63,7 @@ class HuggingFaceKgExport(KgExportSource):
     filename: str = "graph.json"
     revision: str = PINNED_REVISION
     deadline_seconds: float = Field(
-        default=HUB_DEADLINE_SECONDS, gt=0, description="Total seconds the download may take (the file is about 1.56 GB)."
+        allow_inf_nan=False, default=HUB_DEADLINE_SECONDS, gt=0, description="Total seconds the download may take (the file is about 1.56 GB)."
     )
 
     def source(self) -> str:
