@@ -61,13 +61,14 @@ def test_a_killed_run_does_not_wedge_the_instance(tmp_path):
     instance = _instance(home)
     try:
         # Kill it while it holds the pool slot (the issue's `sleep 12` lands there; polling makes it certain).
+        # The slot is read once and the run killed at once: a step ending in between frees it (a race seen under load).
         deadline = time.monotonic() + HANG_GUARD_SECONDS
-        while not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots:
+        while not (claimed := instance.event_log_storage.get_concurrency_info(POOL).claimed_slots):
             assert first.poll() is None, "the first run ended before it could be killed"
             assert time.monotonic() < deadline
             time.sleep(0.2)
-        [slot] = instance.event_log_storage.get_concurrency_info(POOL).claimed_slots
         first.send_signal(signal.SIGKILL)
+        [slot] = claimed
         first.communicate()
         assert instance.get_run_by_id(slot.run_id).status == dg.DagsterRunStatus.STARTED  # left behind, slot held
 
