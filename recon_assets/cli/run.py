@@ -93,6 +93,11 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None) -> int:
         _preflight(database)
         lock = database_lock(database)
         lock.acquire(timeout=0)
+        try:
+            _can_open(database)
+        except PreflightError:
+            lock.release()
+            raise
     except Timeout:
         print(terminal_text(f"error: another run (`recon run` or one from the UI) is writing {database} (lock {database}.lock); wait for it to finish"), file=sys.stderr)
         return 2
@@ -102,12 +107,6 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None) -> int:
     except OSError as error:  # after Timeout (a TimeoutError): the lock file cannot be made (a read-only folder, ...)
         print(terminal_text(f"error: cannot create the lock file {database}.lock beside --db ({error.strerror or error}): "
                             "give --db in a folder this user can write (DuckDB writes its .wal file there too)"), file=sys.stderr)
-        return 2
-    try:
-        _can_open(database)
-    except PreflightError as error:
-        lock.release()
-        print(f"error: {terminal_text(redact(error))}", file=sys.stderr)
         return 2
     try:
         with _terminal_safe_output():
