@@ -54,7 +54,7 @@ from recon_assets.centrality.assets import publication_centrality
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.assets import crossref_relations, crossref_retractions, openalex_citing_works, openalex_works
 from recon_assets.enrichment.checks import openalex_cache_one_row_per_doi, openalex_match_rate, openalex_retracted_share
-from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource, openalex_offline
+from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource, crossref_offline, openalex_offline
 from recon_assets.evaluation.assets import dispute_evaluation, reliability_evaluation
 from recon_assets.exports.assets import gnn_edge_weights, neo4j_edge_reliability
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes, steward_judgements
@@ -69,7 +69,7 @@ from recon_assets.kg.assets import (
 )
 from recon_assets.kg.checks import kg_lines_conserved, publication_doi_coverage, publication_year_coverage
 from recon_assets.kg.hub_source import PINNED_REVISION
-from recon_assets.kg.resources import SAMPLE_KG_PATH, HuggingFaceKgExport, LocalKgExport
+from recon_assets.kg.resources import HUGGING_FACE, SAMPLE_KG_PATH, HuggingFaceKgExport, LocalKgExport, kg_source
 from recon_assets.kg.snapshot_diff import kg_snapshot_diff
 from recon_assets.kg.source_sensor import kg_source_sensor
 from recon_assets.lifecycle.assets import dataset_lineage
@@ -156,10 +156,11 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
     Raises:
         credentials.UnusableSecretError: OPENALEX_API_KEY, GROQ_API_KEY or HF_TOKEN holds a space or a control
             character inside it (the code location does not load, with that one message).
-        ValueError: RECON_OPENALEX or RECON_GROQ is neither 'online', 'offline' nor unset.
+        ValueError: RECON_OPENALEX, RECON_CROSSREF or RECON_GROQ is neither 'online', 'offline' nor unset, or
+            RECON_KG_SOURCE neither 'local', 'huggingface' nor unset.
     """
     usable_secrets()
-    if (os.environ.get("RECON_KG_SOURCE") or "local") == "huggingface":
+    if kg_source(os.environ.get("RECON_KG_SOURCE") or "") == HUGGING_FACE:
         kg_export = HuggingFaceKgExport(
             filename=_env_var("RECON_HF_FILENAME", "graph.json"), revision=_env_var("RECON_HF_REVISION", PINNED_REVISION)
         )
@@ -178,7 +179,7 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
             base_url=_env_var("OPENALEX_URL", openalex_client.DEFAULT_BASE_URL),
         ),
         "crossref": CrossrefResource(
-            offline=os.environ.get("RECON_CROSSREF") != "online",
+            offline=crossref_offline(os.environ.get("RECON_CROSSREF") or ""),
             mailto=_env_var("CROSSREF_MAILTO", None) or _env_var("OPENALEX_MAILTO", None),
             base_url=_env_var("CROSSREF_URL", crossref.DEFAULT_BASE_URL),
         ),

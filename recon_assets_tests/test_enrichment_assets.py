@@ -299,10 +299,25 @@ def _environment(monkeypatch, tmp_path, env: dict[str, str]) -> None:
         monkeypatch.setenv(name, value)
 
 
-def test_an_unknown_recon_openalex_setting_is_refused(monkeypatch, tmp_path):
-    _environment(monkeypatch, tmp_path, {"RECON_OPENALEX": "yes"})
-    with pytest.raises(ValueError, match="RECON_OPENALEX must be 'online', 'offline' or unset, got 'yes'"):
+@pytest.mark.parametrize(
+    ("variable", "value", "allowed"),
+    [
+        ("RECON_OPENALEX", "yes", "'online', 'offline'"),
+        # Review finding: these two were read as "anything else is the default" (Crossref offline, the local sample).
+        ("RECON_CROSSREF", "Online", "'online', 'offline'"),
+        ("RECON_KG_SOURCE", "hf", "'local', 'huggingface'"),
+    ],
+)
+def test_an_unknown_switch_setting_is_refused(monkeypatch, tmp_path, variable, value, allowed):
+    _environment(monkeypatch, tmp_path, {variable: value})
+    with pytest.raises(ValueError, match=f"^{variable} must be {allowed} or unset, got '{value}'$"):
         resources_from_environment()
+
+
+@pytest.mark.parametrize(("value", "offline"), [("", True), ("offline", True), ("online", False)])
+def test_recon_crossref_online_asks_crossref_and_offline_or_unset_does_not(monkeypatch, tmp_path, value, offline):
+    _environment(monkeypatch, tmp_path, {"RECON_CROSSREF": value})
+    assert resources_from_environment()["crossref"].offline is offline
 
 
 @pytest.mark.parametrize(

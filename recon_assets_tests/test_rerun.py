@@ -49,6 +49,9 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
         ([], {"RECON_OPENALEX": "bogus"}, "error: RECON_OPENALEX must be 'online', 'offline' or unset, got 'bogus'"),
         # Hostile finding: a bad RECON_GROQ was only read when the definitions loaded, and ended in a traceback.
         ([], {"RECON_GROQ": "bogus"}, "error: RECON_GROQ must be 'online', 'offline' or unset, got 'bogus'"),
+        # Review finding: a misspelt RECON_CROSSREF left Crossref offline, a misspelt RECON_KG_SOURCE read the sample.
+        ([], {"RECON_CROSSREF": "yes"}, "error: RECON_CROSSREF must be 'online', 'offline' or unset, got 'yes'"),
+        ([], {"RECON_KG_SOURCE": "hf"}, "error: RECON_KG_SOURCE must be 'local', 'huggingface' or unset, got 'hf'"),
         ([], {"RECON_AS_OF": "2026-13-01"}, "error: as_of must be a date YYYY-MM-DD, got '2026-13-01' from RECON_AS_OF"),
         # New-user finding: argparse printed its usage and "invalid fromisoformat value" for --as-of.
         (["--as-of", "2026-13-01"], {}, "error: as_of must be a date YYYY-MM-DD, got '2026-13-01' from --as-of"),

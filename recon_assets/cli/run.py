@@ -23,9 +23,10 @@ from dagster._core.utils import make_new_run_id
 from filelock import Timeout
 
 from recon_assets.cli.instance_health import PoolWaitTimeout, PoolWatchdog, run_tags, wait_for_pool
-from recon_assets.enrichment.resources import openalex_offline
+from recon_assets.enrichment.resources import crossref_offline, openalex_offline
 from recon_assets.judgement.resources import groq_offline
 from recon_assets.kg.export_reader import detect_format
+from recon_assets.kg.resources import kg_source
 from recon_assets.report.assets import REPORTS_FOLDER
 from recon_assets.report.render import LATEST_STEM
 from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
@@ -174,7 +175,7 @@ def _full_line(path: Path, home: Path, database: Path) -> str:
 
 
 def _preflight(database: Path) -> None:
-    """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX or RECON_GROQ, an unusable secret (OPENALEX_API_KEY,
+    """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, RECON_CROSSREF, RECON_GROQ or RECON_KG_SOURCE, an unusable secret (OPENALEX_API_KEY,
     GROQ_API_KEY, HF_TOKEN: stripped of surrounding whitespace here, for every step of this process), or a database
     path that is not a DuckDB file (`_can_open` then opens it, with the database lock held)."""
     kg_path = os.environ.get("RECON_KG_PATH")
@@ -186,7 +187,9 @@ def _preflight(database: Path) -> None:
         if kg_path:
             detect_format(Path(kg_path))  # missing, empty, compressed, a /proc file or unknown: named before any run
         openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
+        crossref_offline(os.environ.get("RECON_CROSSREF") or "")
         groq_offline(os.environ.get("RECON_GROQ") or "")
+        kg_source(os.environ.get("RECON_KG_SOURCE") or "")
     except ValueError as error:  # KgExportError and UnusableSecretError are ValueErrors too
         raise PreflightError(str(error)) from error
     if database.is_dir():

@@ -15,6 +15,7 @@ from pydantic import Field
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.shared.paths import SAMPLE_DIR
+from recon_assets.shared.switches import OFFLINE, ONLINE, checked_switch
 
 SAMPLE_OPENALEX_RECORDING = SAMPLE_DIR / "openalex_cache.json"
 
@@ -161,6 +162,15 @@ def openalex_offline(setting: str, *, has_key: bool) -> bool:
     Raises:
         ValueError: another setting.
     """
-    if setting not in ("", "online", "offline"):
-        raise ValueError(f"RECON_OPENALEX must be 'online', 'offline' or unset, got {setting!r}")
-    return setting == "offline" or (setting == "" and not has_key)
+    setting = checked_switch("RECON_OPENALEX", setting)
+    return setting == OFFLINE or (setting == "" and not has_key)
+
+
+def crossref_offline(setting: str) -> bool:
+    """Whether Crossref is left unasked: RECON_CROSSREF `setting` 'online' asks it, 'offline' or '' (the default)
+    does not.
+
+    Raises:
+        ValueError: another setting.
+    """
+    return checked_switch("RECON_CROSSREF", setting) != ONLINE

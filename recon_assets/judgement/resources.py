@@ -11,6 +11,7 @@ from pydantic import Field
 from recon_assets.judgement import llm_cache
 from recon_assets.judgement.groq_client import GroqJudgeClient, GroqJudgeSettings, RunBudget
 from recon_assets.judgement.llm_judge import LlmJudgeReport, TriageRules, judge_candidates
+from recon_assets.shared.switches import OFFLINE, checked_switch
 
 
 class GroqJudgeResource(dg.ConfigurableResource):
@@ -121,6 +122,4 @@ def groq_offline(setting: str) -> bool:
     Raises:
         ValueError: another setting.
     """
-    if setting not in ("", "online", "offline"):
-        raise ValueError(f"RECON_GROQ must be 'online', 'offline' or unset, got {setting!r}")
-    return setting == "offline"
+    return checked_switch("RECON_GROQ", setting) == OFFLINE

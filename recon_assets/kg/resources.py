@@ -12,8 +12,20 @@ from recon_assets.kg.hub_source import DEFAULT_DEADLINE_SECONDS as HUB_DEADLINE_
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, download_kg_export
 from recon_assets.shared.paths import SAMPLE_DIR
 from recon_assets.shared.run_tags import KG_SOURCE_TAG, tag_run
+from recon_assets.shared.switches import checked_switch
 
 SAMPLE_KG_PATH = SAMPLE_DIR / "graph.json"
+LOCAL, HUGGING_FACE = "local", "huggingface"
+
+
+def kg_source(setting: str) -> str:
+    """Where the KG export comes from: RECON_KG_SOURCE `setting` 'huggingface' (the real KG, `HuggingFaceKgExport`),
+    or 'local' / '' (a file, `LocalKgExport`; the default).
+
+    Raises:
+        ValueError: another setting (a misspelt source never falls back to the shipped sample unsaid).
+    """
+    return checked_switch("RECON_KG_SOURCE", setting, (LOCAL, HUGGING_FACE)) or LOCAL
 
 
 @dataclass(frozen=True)
