@@ -56,6 +56,8 @@ def test_the_sample_run_writes_a_self_contained_report_whose_figures_are_the_tab
     assert shown.sort_index().astype(int).equals(expected.sort_index().astype(int).rename_axis("research area").rename_axis(None, axis=1))
     edges = sample_run.query("SELECT count(*) FROM edge_reliability")[0][0]
     assert metadata["edges"] == edges and isinstance(metadata["edges"], int)
+    # Review finding: "in 8 research areas" read against the log's 22 partitions; both are named now.
+    assert f"{edges} scored Dataset→Publication edges in {len(expected)} of the 22 research-area partitions" in html
     assert metadata["database"] == str(sample_run.database)
     assert {label: metadata[f"edges_{label}"] for label in LABELS} == {
         label: int(expected[label].sum()) for label in LABELS

@@ -32,6 +32,7 @@ from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Tabl
 
 from recon_assets.evaluation.measure import CONDITIONS, MEASURES
 from recon_assets.evaluation.metrics import measure_text
+from recon_assets.kg.research_areas import research_area_slugs
 from recon_assets.reliability.labels import LABELS
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.report.data import FLAGGED_VERDICTS, ReportData
@@ -109,7 +110,8 @@ def report_sections(data: ReportData) -> list[Section]:
     return [
         Section(
             "Labels per research area",
-            f"{edges} scored Dataset→Publication edges in {len(per_area)} research areas: "
+            f"{edges} scored Dataset→Publication edges in {len(per_area)} of the {len(research_area_slugs())} research-area "
+            "partitions (the others have no scored edge): "
             + ", ".join(f"{label} {int(label_totals.get(label, 0))}" for label in LABELS) + ".",
             figure="label_distribution",
             tables=[ReportTable(
