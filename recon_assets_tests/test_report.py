@@ -15,8 +15,10 @@ import pytest
 from pypdf import PdfReader
 
 from recon_assets.cli.main import explain_doi
+from recon_assets.exports import export_folder
 from recon_assets.reliability.label_comparisons import label_comparisons
 from recon_assets.reliability.labels import LABELS
+from recon_assets.report import report_folder
 from recon_assets.report.data import gather_report
 from recon_assets.report.render import LATEST_STEM, write_report
 from recon_assets_tests.pipeline_runs import AS_OF
@@ -32,7 +34,9 @@ def _report_metadata(sample_run) -> dict:
 def test_the_sample_run_writes_a_self_contained_report_whose_figures_are_the_tables(sample_run):
     metadata = _report_metadata(sample_run)
     html_path, pdf_path = Path(metadata["html"]), Path(metadata["pdf"])
-    reports = sample_run.database.parent / "reports"
+    # One folder per database (review finding: the README's data/recon.duckdb and data/real.duckdb shared one
+    # reports/ folder, and each run overwrote the other's reliability_report_latest).
+    reports = sample_run.database.parent / "reports" / sample_run.database.stem
     assert html_path.parent == pdf_path.parent == reports
     assert html_path.name.startswith(f"reliability_report_{AS_OF}_") and pdf_path.suffix == ".pdf"
     assert metadata["latest_html"] == (reports / f"{LATEST_STEM}.html").as_uri()
@@ -172,3 +176,10 @@ def test_lineage_settings_keep_integers_as_integers():
     assert _flat_settings('{"min_edges": 3, "weights": {"centrality": 0.4}, "decay": "linear"}') == (
         "min_edges 3, decay linear, weights.centrality 0.4"
     )
+
+
+def test_two_databases_in_one_folder_keep_their_own_reports_and_exports(tmp_path: Path) -> None:
+    recon, real = tmp_path / "recon.duckdb", tmp_path / "real.duckdb"  # the README's two databases in data/
+    assert report_folder(recon) == tmp_path.resolve() / "reports" / "recon"
+    assert report_folder(real) == tmp_path.resolve() / "reports" / "real"
+    assert (export_folder(recon), export_folder(real)) == (tmp_path / "exports" / "recon", tmp_path / "exports" / "real")

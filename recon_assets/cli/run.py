@@ -27,7 +27,7 @@ from recon_assets.enrichment.resources import crossref_offline, openalex_offline
 from recon_assets.judgement.resources import groq_offline
 from recon_assets.kg.export_reader import detect_format
 from recon_assets.kg.resources import kg_source
-from recon_assets.report.assets import REPORTS_FOLDER
+from recon_assets.report import report_folder
 from recon_assets.report.render import LATEST_STEM
 from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
 from recon_assets.shared.credentials import redact, usable_secrets
@@ -411,7 +411,7 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
         print("steward judgements (steward_judgements): " + ", ".join(f"{status} {count:,}" for status, count in stewards))
     if judging:
         print(judging)
-    report = database.resolve().parent / REPORTS_FOLDER / f"{LATEST_STEM}.html"
+    report = report_folder(database) / f"{LATEST_STEM}.html"
     if report.is_file():
         print(f"reliability report: {report} (and .pdf)")
     print(f"asset checks passed: {sum(e.passed for e in checks)}/{len(checks)}")

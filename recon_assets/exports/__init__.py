@@ -4,10 +4,10 @@ JSON lines plus the Cypher that writes them onto the KG's USES_DATASET relations
 
 from pathlib import Path
 
-EXPORTS_FOLDER = "exports"
+from recon_assets.shared.paths import database_outputs
 
 
 def export_folder(database: Path) -> Path:
     """Where the exports of the DuckDB file `database` go: `<its folder>/exports/<its name without suffix>/`
-    (data/recon.duckdb -> data/exports/recon/), so two databases in one folder never overwrite each other's files."""
-    return database.parent / EXPORTS_FOLDER / database.stem
+    (data/recon.duckdb -> data/exports/recon/; `shared.paths.database_outputs`)."""
+    return database_outputs(database, "exports")

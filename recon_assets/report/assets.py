@@ -9,13 +9,13 @@ from recon_assets.evaluation.assets import dispute_evaluation, reliability_evalu
 from recon_assets.kg.assets import OWNERS
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.labels import LABELS
+from recon_assets.report import report_folder
 from recon_assets.report.data import gather_report
 from recon_assets.report.render import write_report
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import database_file
 from recon_assets.verdicts.assets import dataset_verdicts
 
-REPORTS_FOLDER = "reports"
 
 
 @dg.asset(
@@ -23,12 +23,13 @@ REPORTS_FOLDER = "reports"
     group_name="reporting", kinds={"duckdb", "html", "pdf"}, owners=OWNERS, pool="duckdb",
 )
 def reliability_report(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
-    """The run's reliability report, a self-contained HTML page and its PDF in `reports/` beside the DuckDB file
-    (`reliability_report_<as_of>_<run>.html` / `.pdf`, and `reliability_report_latest.*`): labels per research area,
+    """The run's reliability report, a self-contained HTML page and its PDF in `report_folder`
+    (`reports/<database name>/` beside the DuckDB file: `reliability_report_<as_of>_<run>.html` / `.pdf`, and
+    `reliability_report_latest.*`): labels per research area,
     the reliability histogram, the STALE and CONTRADICTED dataset verdicts with why, the most central SUPERSEDED
     edges, the evaluation's rates against their base rate, and the run's lineage (KG snapshot, as_of, scoring
     settings, judges, verdict rules)."""
-    folder = Path(duckdb.database).resolve().parent / REPORTS_FOLDER
+    folder = report_folder(Path(duckdb.database))
     with duckdb.get_connection() as con:
         data = gather_report(con, as_of=as_of.for_run(context), run_id=context.run.run_id)
         database = database_file(con)
