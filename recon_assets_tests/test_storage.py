@@ -3,7 +3,9 @@
 import duckdb
 import pytest
 
-from recon_assets.shared.storage import StaleSchemaError, create_tables, declared_schema, migrate, primary_key, replace_partitions, transaction
+from recon_assets.shared.storage import (
+    StaleSchemaError, create_tables, declared_schema, migrate, not_null_columns, primary_key, replace_partitions, transaction,
+)
 from recon_assets.shared.table_docs import TABLE_DOCS
 
 OLDER_USAGE = "CREATE TABLE openalex_usage (day DATE, run_id VARCHAR, asset VARCHAR, requests BIGINT, recorded_at TIMESTAMPTZ)"
@@ -52,6 +54,22 @@ def test_an_older_table_whose_column_changed_type_is_refused_naming_it():
         declared = declared_schema("edge_reliability").types["reliability"]
         with pytest.raises(StaleSchemaError, match=rf"column types differ: reliability VARCHAR \(this version: {declared}\)\): it cannot be migrated"):
             migrate(con, "edge_reliability")
+
+
+def test_an_older_table_with_a_not_null_this_version_does_not_declare_is_relaxed_keeping_its_rows():
+    """Review finding: `migrate` did not compare NOT NULL, so a column an older version declared NOT NULL that this
+    version may leave NULL would have failed the first write with DuckDB's constraint error."""
+    with duckdb.connect() as con:
+        con.execute(
+            "CREATE TABLE kg_rejects (snapshot_id VARCHAR NOT NULL, source VARCHAR NOT NULL, line_number BIGINT, "
+            "element_id VARCHAR, reason VARCHAR NOT NULL, raw VARCHAR NOT NULL)"
+        )
+        con.execute("INSERT INTO kg_rejects VALUES ('s1', 'graph.json', 3, NULL, 'malformed JSON', '{oops')")
+        assert "raw" not in declared_schema("kg_rejects").not_null
+        assert migrate(con, "kg_rejects") == []
+        assert not_null_columns(con, "kg_rejects") == declared_schema("kg_rejects").not_null == {"snapshot_id", "source", "reason"}
+        con.execute("INSERT INTO kg_rejects VALUES ('s1', 'graph.json', 4, NULL, 'relationship without start or end id', NULL)")
+        assert con.execute("SELECT line_number, raw FROM kg_rejects ORDER BY 1").fetchall() == [(3, "{oops"), (4, None)]
 
 
 def test_an_older_table_without_its_primary_key_is_given_it_or_refused_naming_it():

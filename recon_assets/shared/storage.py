@@ -111,8 +111,9 @@ def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, verb
 def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
     """Bring a `table` written by an older version to the documented columns and key (`CREATE TABLE IF NOT EXISTS`
     keeps an older table as it was): each missing column is added with the type its declaring DDL gives, NULL in the
-    rows already there, which are kept, and the declared primary key when the table has none (rows are upserted by
-    it). Returns the columns added ([] when none was missing).
+    rows already there, which are kept; a NOT NULL this version does not declare is dropped (this version may write
+    NULL there); and the declared primary key is added when the table has none (rows are upserted by it). Returns
+    the columns added ([] when none was missing).
 
     Raises:
         StaleSchemaError: `table` is a view, or the table holds a column this version does not document, a column of
@@ -134,6 +135,9 @@ def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
     ]
     if differences:
         raise _refused(table, "; ".join(differences))
+    for column in sorted(not_null_columns(con, table) - declared.not_null):
+        _alter(con, table, f'ALTER COLUMN "{column}" DROP NOT NULL')
+        _log.warning(f"table {table} migrated: column {column} may now be NULL, as this version declares it")
     for column in missing:
         _alter(con, table, f'ADD COLUMN "{column}" {declared.types[column]}')
     if missing:
@@ -186,12 +190,13 @@ def _refused(table: str, differences: str, drop: str | None = None) -> StaleSche
 
 @dataclass(frozen=True)
 class DeclaredSchema:
-    """A table as this version declares it: {column: DuckDB type} in order, its primary key's columns (() for none)
-    and the columns of each UNIQUE constraint."""
+    """A table as this version declares it: {column: DuckDB type} in order, its primary key's columns (() for none),
+    the columns of each UNIQUE constraint and the columns declared NOT NULL (the key's included)."""
 
     types: dict[str, str]
     primary_key: tuple[str, ...]
     unique_keys: tuple[tuple[str, ...], ...]
+    not_null: frozenset[str]
 
 
 @functools.lru_cache(maxsize=None)
@@ -205,7 +210,7 @@ def declared_schema(table: str) -> DeclaredSchema:
     with duckdb.connect() as probe:
         probe.execute(load_sql(DECLARED_IN[table]))
         types = {name: column_type for name, column_type, *_ in probe.execute(f"DESCRIBE {table}").fetchall()}
-        return DeclaredSchema(types, primary_key(probe, table), unique_keys(probe, table))
+        return DeclaredSchema(types, primary_key(probe, table), unique_keys(probe, table), not_null_columns(probe, table))
 
 
 def primary_key(con: duckdb.DuckDBPyConnection, table: str) -> tuple[str, ...]:
@@ -218,6 +223,11 @@ def primary_key(con: duckdb.DuckDBPyConnection, table: str) -> tuple[str, ...]:
 def unique_keys(con: duckdb.DuckDBPyConnection, table: str) -> tuple[tuple[str, ...], ...]:
     """The columns of each UNIQUE constraint of `table` (current schema), sorted."""
     return _constraints(con, table, "UNIQUE")
+
+
+def not_null_columns(con: duckdb.DuckDBPyConnection, table: str) -> frozenset[str]:
+    """The columns of `table` (current schema) that may not hold NULL: declared NOT NULL, or in its primary key."""
+    return frozenset(column for columns in _constraints(con, table, "NOT NULL") for column in columns)
 
 
 def _constraints(con: duckdb.DuckDBPyConnection, table: str, kind: str) -> tuple[tuple[str, ...], ...]:
