@@ -55,6 +55,9 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
         ([], {"RECON_AS_OF": "2026-13-01"}, "error: as_of must be a date YYYY-MM-DD, got '2026-13-01' from RECON_AS_OF"),
         # New-user finding: argparse printed its usage and "invalid fromisoformat value" for --as-of.
         (["--as-of", "2026-13-01"], {}, "error: as_of must be a date YYYY-MM-DD, got '2026-13-01' from --as-of"),
+        # Review finding: Python's date.fromisoformat took a basic-format date and an ISO week date as well.
+        (["--as-of", "20260101"], {}, "error: as_of must be a date YYYY-MM-DD, got '20260101' from --as-of"),
+        ([], {"RECON_AS_OF": "2026-W01-1"}, "error: as_of must be a date YYYY-MM-DD, got '2026-W01-1' from RECON_AS_OF"),
     ]
     for arguments, variables, message in cases:
         env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), **variables}

@@ -3,6 +3,7 @@ resolves it once per run."""
 
 from __future__ import annotations
 
+import re
 from datetime import date, timezone
 
 import dagster as dg
@@ -16,12 +17,15 @@ AS_OF_TAG = "recon/as_of"
 
 
 def parse_as_of(text: str, *, source: str) -> date:
-    """A YYYY-MM-DD date.
+    """A YYYY-MM-DD date (ISO 8601's extended calendar date, and only it: Python's `date.fromisoformat` also takes
+    20260101 and week dates such as 2026-W01-1).
 
     Raises:
-        ValueError: naming `source` (where the text came from) when it is not an ISO date.
+        ValueError: naming `source` (where the text came from) when it is not such a date.
     """
     try:
+        if not re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
+            raise ValueError("not YYYY-MM-DD")
         return date.fromisoformat(text)
     except (TypeError, ValueError) as error:
         raise ValueError(f"as_of must be a date YYYY-MM-DD, got {text!r} from {source}") from error
