@@ -314,6 +314,16 @@ def test_an_unknown_switch_setting_is_refused(monkeypatch, tmp_path, variable, v
         resources_from_environment()
 
 
+def test_a_key_typed_into_a_switch_is_never_quoted_when_the_definitions_load(monkeypatch, tmp_path):
+    """Hostile finding: `dagster definitions validate` (and `dagster dev`) printed RECON_GROQ=<the Groq key> in clear:
+    only `recon run` redacted the switch's error."""
+    key = "gsk_" + "A1b2C3d4" * 6
+    _environment(monkeypatch, tmp_path, {"GROQ_API_KEY": key, "RECON_GROQ": key})
+    with pytest.raises(ValueError) as refused:
+        resources_from_environment()
+    assert str(refused.value) == "RECON_GROQ must be 'online', 'offline' or unset, got a value of 52 characters (not shown: it may be a key)"
+
+
 @pytest.mark.parametrize(("value", "offline"), [("", True), ("offline", True), ("online", False)])
 def test_recon_crossref_online_asks_crossref_and_offline_or_unset_does_not(monkeypatch, tmp_path, value, offline):
     _environment(monkeypatch, tmp_path, {"RECON_CROSSREF": value})

@@ -173,6 +173,6 @@ def test_a_setting_read_from_the_environment_by_run_config_is_judged_on_its_valu
     assert settings_problems({"resources": {"groq_judge": {"config": {"settings": {"retries": {"env": "LAUNCH_CHECK_RETRIES"}}}}}}) == [
         "resource groq_judge: settings.retries: Input should be less than or equal to 10"]
     assert settings_problems({"resources": {"as_of": {"config": {"as_of": {"env": "GROQ_API_KEY"}}}}}, {"recon/as_of": "gsk_launchchecksecret12345678"}) == [
-        "as_of: as_of must be a date YYYY-MM-DD, got '[redacted]' from the run tag recon/as_of",
-        "resource as_of: as_of: Value error, as_of must be a date YYYY-MM-DD, got '[redacted]' from RECON_AS_OF",
+        "as_of: as_of must be a date YYYY-MM-DD, got a value of 29 characters (not shown: it may be a key) from the run tag recon/as_of",
+        "resource as_of: as_of: Value error, as_of must be a date YYYY-MM-DD, got a value of 29 characters (not shown: it may be a key) from RECON_AS_OF",
     ]

@@ -58,6 +58,10 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
         # Review finding: Python's date.fromisoformat took a basic-format date and an ISO week date as well.
         (["--as-of", "20260101"], {}, "error: as_of must be a date YYYY-MM-DD, got '20260101' from --as-of"),
         ([], {"RECON_AS_OF": "2026-W01-1"}, "error: as_of must be a date YYYY-MM-DD, got '2026-W01-1' from RECON_AS_OF"),
+        # Hostile findings: an empty --as-of fell back to RECON_AS_OF or today; a key typed into a switch was quoted.
+        (["--as-of", ""], {}, "error: as_of must be a date YYYY-MM-DD, got '' from --as-of"),
+        ([], {"RECON_OPENALEX": "oa_9f8e7d6c5b4a3210fedcba9876543210"},
+         "error: RECON_OPENALEX must be 'online', 'offline' or unset, got a value of 35 characters (not shown: it may be a key)"),
     ]
     for arguments, variables, message in cases:
         env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), **variables}

@@ -21,7 +21,7 @@ from recon_assets.enrichment.openalex_client import ERROR, FOUND, OpenAlexClient
 from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.shared.credentials import REDACTED, UnusableSecretError, redact, usable_secrets
+from recon_assets.shared.credentials import REDACTED, UnusableSecretError, redact, shown_setting, usable_secrets
 from recon_assets.shared.display import markdown_text, terminal_text
 from recon_assets.shared.metadata import table_metadata
 
@@ -78,6 +78,27 @@ def test_an_unusable_secret_is_one_clear_error_that_never_holds_the_value(variab
 )
 def test_redact_removes_every_secret_whatever_its_source(text, environ, expected):
     assert redact(text, environ) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "environ", "shown"),
+    [
+        ("yes", {}, "'yes'"),
+        ("", {}, "''"),
+        ("2026-13-01", {}, "'2026-13-01'"),
+        # Hostile findings: an OpenAlex key (no recognisable shape) typed into RECON_OPENALEX was quoted in full ...
+        ("oa_9f8e7d6c5b4a3210fedcba9876543210", {}, "a value of 35 characters (not shown: it may be a key)"),
+        # ... and so was a key holding a quote: repr escaped it before redact could find it.
+        ("\"ab'cdefgh12345", {"OPENALEX_API_KEY": "ab'cdefgh12345"}, "'\"[redacted]'"),
+        ("x" * 120_000, {}, "a value of 120,000 characters (not shown: it may be a key)"),
+    ],
+)
+def test_a_setting_quoted_in_an_error_is_short_and_never_a_key(monkeypatch, value, environ, shown):
+    for variable in ("OPENALEX_API_KEY", "GROQ_API_KEY", "HF_TOKEN"):
+        monkeypatch.delenv(variable, raising=False)
+    for variable, secret in environ.items():
+        monkeypatch.setenv(variable, secret)
+    assert shown_setting(value) == shown
 
 
 def test_a_key_pasted_with_its_line_end_is_sent_as_issued():

@@ -85,7 +85,7 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None) -> int:
     database = database_path()
     try:
         run_as_of = (
-            parse_as_of(as_of, source="--as-of") if as_of
+            parse_as_of(as_of, source="--as-of") if as_of is not None  # an empty --as-of is an error, not "unset"
             else parse_as_of(os.environ["RECON_AS_OF"], source="RECON_AS_OF") if os.environ.get("RECON_AS_OF") else date.today()
         )
         if run_as_of > date.today():

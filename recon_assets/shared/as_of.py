@@ -9,6 +9,7 @@ from datetime import date, timezone
 import dagster as dg
 from pydantic import field_validator
 
+from recon_assets.shared.credentials import shown_setting
 from recon_assets.shared.run_tags import tag_run
 
 # The run tag holding a run's as_of: `recon run` and the schedules set it, so that every asset of a run (and
@@ -28,7 +29,7 @@ def parse_as_of(text: str, *, source: str) -> date:
             raise ValueError("not YYYY-MM-DD")
         return date.fromisoformat(text)
     except (TypeError, ValueError) as error:
-        raise ValueError(f"as_of must be a date YYYY-MM-DD, got {text!r} from {source}") from error
+        raise ValueError(f"as_of must be a date YYYY-MM-DD, got {shown_setting(str(text))} from {source}") from error
 
 
 class AsOfDate(dg.ConfigurableResource):

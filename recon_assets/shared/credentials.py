@@ -65,6 +65,20 @@ def usable_secrets(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     return usable
 
 
+# A setting's value an error message quotes is at most this long (shown_setting); every switch word and date is shorter.
+SHOWN_SETTING_CHARACTERS = 20
+
+
+def shown_setting(value: str) -> str:
+    """`value` (a setting as typed: RECON_*, --as-of) as an error message may quote it: the repr of its `redact`ed
+    text when at most SHOWN_SETTING_CHARACTERS long, else only its length. A long value typed into a setting is as
+    likely a key pasted into the wrong variable (OpenAlex keys have no shape `redact` could recognise) as anything
+    else, and the message stays one short line."""
+    if len(value) > SHOWN_SETTING_CHARACTERS:
+        return f"a value of {len(value):,} characters (not shown: it may be a key)"
+    return repr(redact(value))
+
+
 def redact(text: object, environ: Mapping[str, str] | None = None) -> str:
     """`text` as a string with every secret removed: the values of SECRET_VARIABLES in `environ` (default
     os.environ; raw, stripped and percent-encoded) and every credential-shaped substring become '[redacted]'.
