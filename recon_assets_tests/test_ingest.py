@@ -98,26 +98,34 @@ BAD_LINES = {
     "labels Publication and Dataset": (
         [node("x", "Publication", "Dataset")], [(3, "x", "node cannot be both Publication and Dataset")],
     ),
-    "node id true": ([line(type="node", id=True, labels=["Dataset"])], [(3, "true", "node id must be a non-empty string or integer")]),
-    "node id an object": ([line(type="node", id={}, labels=["Dataset"])], [(3, "{}", "node id must be a non-empty string or integer")]),
-    "node id a list": ([line(type="node", id=["x"], labels=["Dataset"])], [(3, '["x"]', "node id must be a non-empty string or integer")]),
-    "node id empty": ([node("", "Dataset")], [(3, "", "node id must be a non-empty string or integer")]),
-    "node id blank": ([node(" ", "Dataset")], [(3, " ", "node id must be a non-empty string or integer")]),
-    "node id a fraction": ([line(type="node", id=1.5, labels=["Dataset"])], [(3, "1.5", "node id must be a non-empty string or integer")]),
+    "node id true": ([line(type="node", id=True, labels=["Dataset"])], [(3, "true", "node id must be a non-empty string without control characters, or an integer")]),
+    "node id an object": ([line(type="node", id={}, labels=["Dataset"])], [(3, "{}", "node id must be a non-empty string without control characters, or an integer")]),
+    "node id a list": ([line(type="node", id=["x"], labels=["Dataset"])], [(3, '["x"]', "node id must be a non-empty string without control characters, or an integer")]),
+    "node id empty": ([node("", "Dataset")], [(3, "", "node id must be a non-empty string without control characters, or an integer")]),
+    "node id blank": ([node(" ", "Dataset")], [(3, " ", "node id must be a non-empty string without control characters, or an integer")]),
+    # Hostile finding: a node id "\u0000" was accepted and its edge scored.
+    "node id a NUL character": (
+        [node("\u0000", "Dataset")], [(3, "\u0000", "node id must be a non-empty string without control characters, or an integer")],
+    ),
+    "relationship start id with a line feed": (
+        [rel("r1", "USES_DATASET", "p\n1", "d1")],
+        [(3, "r1", "relationship start and end ids must be non-empty strings without control characters, or integers")],
+    ),
+    "node id a fraction": ([line(type="node", id=1.5, labels=["Dataset"])], [(3, "1.5", "node id must be a non-empty string without control characters, or an integer")]),
     "relationship id false": (
         [line(type="relationship", id=False, label="USES_DATASET", start={"id": "p1"}, end={"id": "d1"})],
-        [(3, "false", "relationship id must be a non-empty string or integer")],
+        [(3, "false", "relationship id must be a non-empty string without control characters, or an integer")],
     ),
     "relationship start id an object": (
         [line(type="relationship", id="r1", label="USES_DATASET", start={"id": {}}, end={"id": "d1"})],
-        [(3, "r1", "relationship start and end ids must be non-empty strings or integers")],
+        [(3, "r1", "relationship start and end ids must be non-empty strings without control characters, or integers")],
     ),
     "relationship end id empty": (
-        [rel("r1", "USES_DATASET", "p1", "")], [(3, "r1", "relationship start and end ids must be non-empty strings or integers")],
+        [rel("r1", "USES_DATASET", "p1", "")], [(3, "r1", "relationship start and end ids must be non-empty strings without control characters, or integers")],
     ),
     "relationship end id true": (
         [line(type="relationship", id="r1", label="USES_DATASET", start={"id": "p1"}, end={"id": True})],
-        [(3, "r1", "relationship start and end ids must be non-empty strings or integers")],
+        [(3, "r1", "relationship start and end ids must be non-empty strings without control characters, or integers")],
     ),
     "duplicate relationship id after a rejected first copy": (
         [rel("r1", "USES_DATASET", "p9", "d1"), rel("r1", "USES_DATASET", "p1", "d1")],

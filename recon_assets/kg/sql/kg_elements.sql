@@ -7,10 +7,11 @@
 -- characters) here.
 -- Needs temp table kg_relationship_types(rel_type, start_label, end_label): the known types and, where the
 -- typed tables depend on it, the required endpoint labels (NULL = any).
--- An id (node, relationship, endpoint) is a non-blank JSON string or an integer (APOC writes Neo4j's integer ids
--- as strings, other exporters as numbers); true, {}, [] or 1.5 would all turn into text that looks like an id.
+-- An id (node, relationship, endpoint) is a non-blank JSON string without control characters, or an integer (APOC
+-- writes Neo4j's integer ids as strings, other exporters as numbers); true, {}, [] or 1.5 would all turn into text
+-- that looks like an id, and "\u0000" into one no reader can show.
 CREATE OR REPLACE TEMP MACRO usable_id(id) AS CASE json_type(id)
-    WHEN 'VARCHAR' THEN trim(id->>'$', e' \t\r\n') <> ''
+    WHEN 'VARCHAR' THEN trim(id->>'$', e' \t\r\n') <> '' AND NOT regexp_matches(id->>'$', '[\x00-\x1f\x7f]')
     WHEN 'BIGINT' THEN true
     WHEN 'UBIGINT' THEN true
     WHEN 'DOUBLE' THEN regexp_full_match(id->>'$', '-?[0-9]+')  -- integers beyond 64 bits; not 1.5 or 1e3
@@ -70,7 +71,7 @@ WITH parsed AS (
                WHEN element_type IS NULL OR element_type NOT IN ('node', 'relationship')
                    THEN 'unknown element type: ' || coalesce(element_type, 'none')
                WHEN element_id IS NULL THEN element_type || ' without id'
-               WHEN NOT usable_id(id_json) THEN element_type || ' id must be a non-empty string or integer'
+               WHEN NOT usable_id(id_json) THEN element_type || ' id must be a non-empty string without control characters, or an integer'
                WHEN json_type(properties) <> 'OBJECT' THEN 'properties is not a JSON object'
                -- json_structure merges an array's item types: '["VARCHAR"]' for strings and nulls, '["NULL"]' for [].
                WHEN element_type = 'node' AND json_type(labels_json) <> 'NULL' AND json_structure(labels_json) NOT IN ('["VARCHAR"]', '["NULL"]')
@@ -83,7 +84,7 @@ WITH parsed AS (
                WHEN element_type = 'relationship' AND (start_id IS NULL OR end_id IS NULL)
                    THEN 'relationship without start or end id'
                WHEN element_type = 'relationship' AND NOT (usable_id(start_json) AND usable_id(end_json))
-                   THEN 'relationship start and end ids must be non-empty strings or integers'
+                   THEN 'relationship start and end ids must be non-empty strings without control characters, or integers'
            END AS line_reason
     FROM shaped
 )
