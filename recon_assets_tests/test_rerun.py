@@ -1,10 +1,12 @@
 """A second `recon run` on an unchanged snapshot and config redoes no ingest and no judging, and says so."""
 
 import os
+import re
 import subprocess
 import sys
 
 import dagster as dg
+import pytest
 
 from recon_assets_tests.pipeline_runs import AS_OF, SAMPLE_JSONL
 
@@ -20,6 +22,13 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     first = recon_run(database, env)
     assert first.returncode == 0, first.stderr[-3000:]
     assert "not ingested again" not in first.stdout and "0 research area(s) reused" in first.stdout
+    # New-user finding: offline, the online evaluation printed a row of "n/a (0 cases)"; one line says why now.
+    offline, online = [line for line in first.stdout.splitlines() if line.startswith("evaluation on the labelled cases")]
+    assert offline.startswith("evaluation on the labelled cases, offline (default settings): superseded versions flagged ")
+    assert re.fullmatch(
+        r"evaluation on the labelled cases, online \(default settings\): not measured \(no labelled case has an OpenAlex "
+        r"record\); all edges flagged \(base rate\) \d+/164", online,
+    )
     # --kg reaches the runs' recon/kg_source tag as the file itself (the resource's setting is a dg.EnvVar until a run resolves it)
     with dg.DagsterInstance.from_config(str(tmp_path / "home")) as instance:
         sources = {run.tags.get("recon/kg_source") for run in instance.get_runs()}
@@ -81,3 +90,17 @@ def test_an_as_of_after_today_is_said(tmp_path):
     warning, error = result.stderr.strip().splitlines()
     assert warning.startswith("warning: as_of 2999-01-01 is after today (") and warning.endswith("measured from a day that has not come yet")
     assert (result.returncode, error) == (2, f"error: KG export {empty} is empty")
+
+
+def test_run_help_names_the_environment_and_the_exit_statuses(capsys):
+    """New-user finding: `recon run --help` named only its three flags; the variables and exit statuses were in the
+    README alone."""
+    from recon_assets.cli.main import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["run", "--help"])
+    assert done.value.code == 0
+    shown = capsys.readouterr().out
+    for name in ("RECON_KG_PATH", "RECON_DB_PATH", "RECON_AS_OF", "RECON_KG_SOURCE", "OPENALEX_API_KEY", "RECON_CROSSREF", "GROQ_API_KEY", "DAGSTER_HOME"):
+        assert name in shown
+    assert "exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unusable input" in shown

@@ -25,12 +25,29 @@ from recon_assets.shared.table_docs import declared_columns
 from recon_assets.verdicts.critic import VerdictRules
 
 
+RUN_EPILOG = """\
+environment (README "Configuration"; each flag above overrides its variable):
+  RECON_KG_PATH, RECON_DB_PATH, RECON_AS_OF   as --kg, --db, --as-of
+  RECON_KG_SOURCE=huggingface                 the real KG from Hugging Face (RECON_HF_FILENAME, RECON_HF_REVISION)
+  OPENALEX_API_KEY                            OpenAlex online (RECON_OPENALEX=offline opts out); default: the recording
+  RECON_CROSSREF=online                       ask Crossref (default offline)
+  GROQ_API_KEY                                the Groq LLM judge besides the offline one (RECON_GROQ=offline opts out)
+  DAGSTER_HOME                                the Dagster instance (default ./.dagster_home)
+
+exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unusable input, said in one line
+before any run (a missing KG file, a bad date or setting, a --db that is not a DuckDB file)."""
+
+
 def main(argv: list[str] | None = None) -> int:
     # Piping into `head` must end quietly, as for any Unix tool.
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     parser = argparse.ArgumentParser(prog="recon", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("run", help="materialize every asset and every research-area partition")
+    run = commands.add_parser(
+        "run", help="materialize every asset and every research-area partition",
+        description="Materialize every asset and every research-area partition into the DuckDB file, then print a summary.",
+        epilog=RUN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     run.add_argument("--kg", type=Path, help="KG export (APOC JSON-lines, GraphML or Cypher); default: the shipped sample")
     run.add_argument("--db", type=Path, help="DuckDB file to write; default data/recon.duckdb")
     # Read as text and judged by `recon run`'s pre-check: a bad date is its one error line, as for RECON_AS_OF.

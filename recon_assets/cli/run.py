@@ -399,14 +399,18 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
         print("dataset verdicts (per research area): " + ", ".join(f"{verdict} {count:,}" for verdict, count in verdicts))
     for condition in ("offline", "online"):
         measured = {measure: (n, d) for found, measure, n, d in evaluation if found == condition}
-        if measured:
-            print(
-                f"evaluation on the labelled cases, {condition} (default settings): "
-                + ", ".join(
-                    f"{words} {f'{measured[measure][0]}/{measured[measure][1]}' if measured[measure][1] else 'n/a (0 cases)'}"
-                    for measure, words in _SUMMARY_MEASURES.items() if measure in measured
-                )
+        if not measured:
+            continue
+        if any(d for measure, (n, d) in measured.items() if measure != "base_rate"):
+            figures = ", ".join(
+                f"{words} {f'{measured[measure][0]}/{measured[measure][1]}' if measured[measure][1] else 'n/a (0 cases)'}"
+                for measure, words in _SUMMARY_MEASURES.items() if measure in measured
             )
+        else:  # one line saying why, not a row of n/a (online with the default offline OpenAlex: every run)
+            why = "no labelled case has an OpenAlex record" if condition == "online" else "no labelled case is an edge of this KG"
+            n, d = measured.get("base_rate", (0, 0))
+            figures = f"not measured ({why})" + (f"; {_SUMMARY_MEASURES['base_rate']} {n}/{d}" if d else "")
+        print(f"evaluation on the labelled cases, {condition} (default settings): {figures}")
     if stewards:
         print("steward judgements (steward_judgements): " + ", ".join(f"{status} {count:,}" for status, count in stewards))
     if judging:

@@ -174,7 +174,10 @@ def openalex_works(
         "openalex_list_calls": budget.spent, "statuses": statuses, "retryable": bool(report.budget_spent),
         "invalid_records": len(invalid), "cached_records_dropped": len(dropped), "mismatched_dois": len(mismatches),
     }
-    offline = " (offline: answered from the recording and the cache, nothing requested)" if openalex.offline else ""
+    offline = (
+        " (offline: answered from the recording and the cache, nothing requested; an `error` row is a DOI neither holds, "
+        "expected offline)" if openalex.offline else ""
+    )
     context.log.info(
         f"OpenAlex: {len(wanted):,} DOIs, {len(due):,} due for refresh, {report.requests:,} requests{offline}: {statuses}"
     )
@@ -432,6 +435,7 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
     context.log.info(
         f"Crossref: {len(rows):,} DOI rows, {report.requests:,} requests, {figures['dois_with_retraction_notices']} with retraction "
         f"notices: {figures['statuses']}"
+        + (" (offline: an `error` row is a DOI never checked, expected offline; RECON_CROSSREF=online to check)" if crossref.offline else "")
     )
     return dg.MaterializeResult(
         metadata={**metadata, "computed": computed, **run_figures({**figures, "http_requests": report.requests})}, data_version=recorded.data_version
@@ -515,6 +519,7 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
         f"Crossref relations: {fetch['kg_dois']:,} DOIs ({fetch['kg_dois_with_a_record']:,} with a record; this run "
         f"{fetch['kg_dois_this_run']}), {fetch['related_works_asked']:,} related works asked, {fetch['http_requests']:,} "
         f"requests, {len(rows):,} entries"
+        + (" (offline: `error` is a DOI not asked this run, expected offline; the records cached before are read)" if crossref.offline else "")
     )
     if not crossref.offline and fetch["kg_dois"] and fetch["kg_dois_this_run"][crossref_records.ERROR] == fetch["kg_dois"]:
         context.log.warning(
