@@ -175,9 +175,10 @@ def _full_line(path: Path, home: Path, database: Path) -> str:
 
 
 def _preflight(database: Path) -> None:
-    """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, RECON_CROSSREF, RECON_GROQ or RECON_KG_SOURCE, an unusable secret (OPENALEX_API_KEY,
-    GROQ_API_KEY, HF_TOKEN: stripped of surrounding whitespace here, for every step of this process), or a database
-    path that is not a DuckDB file (`_can_open` then opens it, with the database lock held)."""
+    """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, RECON_CROSSREF, RECON_GROQ or
+    RECON_KG_SOURCE, an unusable secret (OPENALEX_API_KEY, GROQ_API_KEY, HF_TOKEN: stripped of surrounding whitespace
+    here, for every step of this process), or a database path that is not a DuckDB file (`_can_open` then opens it,
+    with the database lock held)."""
     kg_path = os.environ.get("RECON_KG_PATH")
     try:
         # Stripped once here so every client of this process sends the key as issued (a trailing '\n' made the HTTP
@@ -401,7 +402,7 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
         measured = {measure: (n, d) for found, measure, n, d in evaluation if found == condition}
         if not measured:
             continue
-        if any(d for measure, (n, d) in measured.items() if measure != "base_rate"):
+        if any(cases for measure, (_, cases) in measured.items() if measure != "base_rate"):
             figures = ", ".join(
                 f"{words} {f'{measured[measure][0]}/{measured[measure][1]}' if measured[measure][1] else 'n/a (0 cases)'}"
                 for measure, words in _SUMMARY_MEASURES.items() if measure in measured

@@ -17,18 +17,16 @@ from recon_assets.shared.metadata import database_file
 from recon_assets.verdicts.assets import dataset_verdicts
 
 
-
 @dg.asset(
     deps=[edge_reliability, dataset_verdicts, reliability_evaluation, dispute_evaluation],
     group_name="reporting", kinds={"duckdb", "html", "pdf"}, owners=OWNERS, pool="duckdb",
 )
 def reliability_report(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
-    """The run's reliability report, a self-contained HTML page and its PDF in `report_folder`
-    (`reports/<database name>/` beside the DuckDB file: `reliability_report_<as_of>_<run>.html` / `.pdf`, and
-    `reliability_report_latest.*`): labels per research area,
-    the reliability histogram, the STALE and CONTRADICTED dataset verdicts with why, the most central SUPERSEDED
-    edges, the evaluation's rates against their base rate, and the run's lineage (KG snapshot, as_of, scoring
-    settings, judges, verdict rules)."""
+    """The run's reliability report, a self-contained HTML page and its PDF in `report_folder` (`reports/<database
+    name>/` beside the DuckDB file: `reliability_report_<as_of>_<run>.html` / `.pdf`, and `reliability_report_latest.*`):
+    labels per research area, the reliability histogram, the STALE and CONTRADICTED dataset verdicts with why, the most
+    central SUPERSEDED edges, the evaluation's rates against their base rate, and the run's lineage (KG snapshot,
+    as_of, scoring settings, judges, verdict rules)."""
     folder = report_folder(Path(duckdb.database))
     with duckdb.get_connection() as con:
         data = gather_report(con, as_of=as_of.for_run(context), run_id=context.run.run_id)
