@@ -75,14 +75,11 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
         skipped, why = run.skip_reason(con)
         if skipped:
             # the figures of the tables as they stand: the same metadata as when they were written
-            kept = kept_table(context, con, run, skipped, preview_columns=preview, as_of=as_of_date.isoformat())
-            measures = con.table("reliability_evaluation").df()
-            outcomes = con.table("reliability_evaluation_cases").df()
+            measures = con.execute("SELECT * FROM reliability_evaluation").df()
+            outcomes = con.execute("SELECT * FROM reliability_evaluation_cases").df()
             default = _most_frequent(con, "edge_reliability", "scoring_settings") or "{}"
-            return dg.MaterializeResult(
-                metadata={**kept.metadata, **_evaluation_figures(measures, outcomes, len(load_cases()), default)},
-                data_version=run.data_version,
-            )
+            figures = _evaluation_figures(measures, outcomes, len(load_cases()), default)
+            return kept_table(context, con, run, skipped, preview_columns=preview, as_of=as_of_date.isoformat(), **figures)
         cases = load_cases()
         scoring = ScoringSettings.model_validate_json(_most_frequent(con, "edge_reliability", "scoring_settings") or "{}")
         rules = VerdictRules.model_validate_json(_most_frequent(con, "dataset_verdicts", "verdict_rules") or "{}")

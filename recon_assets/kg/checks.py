@@ -11,13 +11,13 @@ import pandas as pd
 from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
-from recon_assets.kg.assets import kg_snapshot, publications, research_areas_from_kg
 from recon_assets.kg import research_areas
+from recon_assets.kg.assets import kg_snapshot, publications, research_areas_from_kg
 from recon_assets.kg.ingest import current_snapshot_id
+from recon_assets.shared import quality
 from recon_assets.shared.fingerprints import evaluated_once
 from recon_assets.shared.metadata import database_file, suite_check_result
 from recon_assets.shared.sql_files import code_version
-from recon_assets.shared import quality
 from recon_assets.shared.quality import doi_is_well_formed, share_by_group, validate_publication_dois, validate_publication_years
 
 
@@ -84,13 +84,7 @@ def publication_year_coverage(context: dg.AssetCheckExecutionContext, config: Ye
     """Enough publications have a parsed year (Great Expectations: expect year not null, mostly=min_share). Evaluated
     once per version of the publications and the snapshot (`shared.fingerprints.evaluated_once`)."""
     with duckdb.get_connection() as con:
-
-        def evaluate() -> dg.AssetCheckResult:
-            by_area = _publications_by_area(con)
-            outcome = validate_publication_years(by_area.drop_duplicates("publication_id"), min_share=config.min_share)
-            return suite_check_result(outcome, share_by_group(by_area, "year", "research_area"), database_file(con))
-
-        return _once_per_publications_version(context, con, config, evaluate)
+        return _once_per_publications_version(context, con, config, lambda: _year_coverage(config, _publications_by_area(con), database_file(con)))
 
 
 @dg.asset_check(asset=publications, blocking=True)
@@ -100,6 +94,12 @@ def publication_doi_coverage(context: dg.AssetCheckExecutionContext, config: Doi
     the publications and the snapshot (`shared.fingerprints.evaluated_once`)."""
     with duckdb.get_connection() as con:
         return _once_per_publications_version(context, con, config, lambda: _doi_coverage(config, _publications_by_area(con), database_file(con)))
+
+
+def _year_coverage(config: YearCoverageConfig, by_area: pd.DataFrame, database: str) -> dg.AssetCheckResult:
+    """The year suite over publications with their research areas (`_publications_by_area`), read from `database`."""
+    outcome = validate_publication_years(by_area.drop_duplicates("publication_id"), min_share=config.min_share)
+    return suite_check_result(outcome, share_by_group(by_area, "year", "research_area"), database)
 
 
 def _doi_coverage(config: DoiCoverageConfig, by_area: pd.DataFrame, database: str) -> dg.AssetCheckResult:

@@ -45,11 +45,10 @@ def dataset_lineage(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -
         run = stage(context, con, reads=["datasets"], writes=["dataset_lineage"])
         skipped, why = run.skip_reason(con)
         if skipped:
-            kept = kept_table(context, con, run, skipped, preview_columns=_PREVIEW)
-            figures = lineage_figures(con.execute(
+            kept = con.execute(
                 "SELECT superseded, succession_basis, superseded_since, collection_progress, version_issue FROM dataset_lineage"
-            ).df())
-            return dg.MaterializeResult(metadata={**kept.metadata, **figures}, data_version=kept.data_version)
+            ).df()
+            return kept_table(context, con, run, skipped, preview_columns=_PREVIEW, **lineage_figures(kept))
         frame = build_dataset_lineage(
             con.execute("SELECT dataset_id, short_name, long_name, doi, cmr_id FROM datasets ORDER BY dataset_id").df(),
             curated_lifecycle(), shipped_collection_records(), shipped_collection_progress(),

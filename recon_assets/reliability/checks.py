@@ -8,14 +8,14 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.judgement import offline_judge
 from recon_assets.judgement.offline_judge import VERDICTS
-from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability import labels
+from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.labels import LABELS
 from recon_assets.shared import quality
 from recon_assets.shared.fingerprints import evaluated_once
 from recon_assets.shared.metadata import database_file, suite_check_result
-from recon_assets.shared.sql_files import code_version
 from recon_assets.shared.quality import share_by_group, validate_edge_reliability
+from recon_assets.shared.sql_files import code_version
 
 # This module and the suites, with the allowed labels and verdicts: a change re-evaluates the check.
 CHECKS_CODE = code_version(quality, labels, offline_judge, files=[Path(__file__)])
