@@ -107,6 +107,11 @@ BAD_LINES = {
     "node id a NUL character": (
         [node("\u0000", "Dataset")], [(3, "\u0000", "node id must be a non-empty string without control characters, or an integer")],
     ),
+    # Final hostile pass: C1 controls (U+0080-U+009F, an 8-bit terminal colour code among them) passed the C0 check.
+    "node id with a C1 control": (
+        [node("P\u009b[31m1", "Dataset")],
+        [(3, "P\u009b[31m1", "node id must be a non-empty string without control characters, or an integer")],
+    ),
     "relationship start id with a line feed": (
         [rel("r1", "USES_DATASET", "p\n1", "d1")],
         [(3, "r1", "relationship start and end ids must be non-empty strings without control characters, or integers")],

@@ -71,6 +71,15 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
         (["--as-of", ""], {}, "error: as_of must be a date YYYY-MM-DD, got '' from --as-of"),
         ([], {"RECON_OPENALEX": "oa_9f8e7d6c5b4a3210fedcba9876543210"},
          "error: RECON_OPENALEX must be 'online', 'offline' or unset, got a value of 35 characters (not shown: it may be a key)"),
+        # Final hostile pass: a key in RECON_POOL_WAIT_SECONDS was quoted whole; --kg was ignored beside
+        # RECON_KG_SOURCE=huggingface; --db d/reports ran the whole pipeline and failed writing the report into itself.
+        ([], {"RECON_POOL_WAIT_SECONDS": "oa_LIVEKEY_7c1d9e2f44aa0b1c2d3e4f5a6b7c8d9e"},
+         "error: RECON_POOL_WAIT_SECONDS must be a positive number of seconds, got a value of 43 characters (not shown: it may be a key)"),
+        (["--kg", str(SAMPLE_JSONL)], {"RECON_KG_SOURCE": "huggingface"},
+         "error: --kg / RECON_KG_PATH names a file while RECON_KG_SOURCE=huggingface reads the KG from Hugging Face: give one"),
+        (["--db", str(tmp_path / "reports")], {},
+         f"error: the reports and exports of --db {tmp_path / 'reports'} go into {tmp_path / 'reports' / 'reports'}, but "
+         f"{tmp_path / 'reports'} is that database file: rename one"),
     ]
     for arguments, variables, message in cases:
         env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), **variables}

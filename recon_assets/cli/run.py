@@ -26,11 +26,12 @@ from recon_assets.cli.instance_health import PoolWaitTimeout, PoolWatchdog, run_
 from recon_assets.enrichment.resources import crossref_offline, openalex_offline
 from recon_assets.judgement.resources import groq_offline
 from recon_assets.kg.export_reader import detect_format
-from recon_assets.kg.resources import kg_source
+from recon_assets.kg.resources import HUGGING_FACE, kg_source
+from recon_assets.exports import export_folder
 from recon_assets.report import report_folder
 from recon_assets.report.render import LATEST_STEM
 from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
-from recon_assets.shared.credentials import redact, usable_secrets
+from recon_assets.shared.credentials import redact, shown_setting, usable_secrets
 from recon_assets.shared.display import TerminalSafeStream, terminal_text
 from recon_assets.shared.paths import database_lock, database_path
 from recon_assets.shared.run_tags import DATABASE_TAG, KG_SOURCE_TAG
@@ -176,25 +177,36 @@ def _full_line(path: Path, home: Path, database: Path) -> str:
 
 def _preflight(database: Path) -> None:
     """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, RECON_CROSSREF, RECON_GROQ or
-    RECON_KG_SOURCE, an unusable secret (OPENALEX_API_KEY, GROQ_API_KEY, HF_TOKEN: stripped of surrounding whitespace
-    here, for every step of this process), or a database path that is not a DuckDB file (`_can_open` then opens it,
-    with the database lock held)."""
+    RECON_KG_SOURCE, a KG file named beside RECON_KG_SOURCE=huggingface, an unusable secret (OPENALEX_API_KEY,
+    GROQ_API_KEY, HF_TOKEN: stripped of surrounding whitespace here, for every step of this process), a database path
+    that is not a DuckDB file (`_can_open` then opens it, with the database lock held), or a file where its reports or
+    exports folder must go."""
     kg_path = os.environ.get("RECON_KG_PATH")
     try:
         # Stripped once here so every client of this process sends the key as issued (a trailing '\n' made the HTTP
         # library refuse the header, and its error text held the key).
         os.environ.update(usable_secrets())
         _pool_wait_seconds()
+        from_hub = kg_source(os.environ.get("RECON_KG_SOURCE") or "") == HUGGING_FACE
+        if kg_path and from_hub:
+            raise ValueError("--kg / RECON_KG_PATH names a file while RECON_KG_SOURCE=huggingface reads the KG from Hugging Face: give one")
         if kg_path:
             detect_format(Path(kg_path))  # missing, empty, compressed, a /proc file or unknown: named before any run
         openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
         crossref_offline(os.environ.get("RECON_CROSSREF") or "")
         groq_offline(os.environ.get("RECON_GROQ") or "")
-        kg_source(os.environ.get("RECON_KG_SOURCE") or "")
     except ValueError as error:  # KgExportError and UnusableSecretError are ValueErrors too
         raise PreflightError(str(error)) from error
     if database.is_dir():
         raise PreflightError(f"--db {database} is a directory, not a DuckDB file")
+    for folder in (report_folder(database), export_folder(database)):
+        # e.g. --db d/reports: its reports would go into d/reports/reports/, inside the database file itself
+        itself = folder.parent.resolve() == database.resolve()
+        if itself or (folder.parent.exists() and not folder.parent.is_dir()):
+            raise PreflightError(
+                f"the reports and exports of --db {database} go into {folder}, but {folder.parent} is "
+                f"{'that database file' if itself else 'a file'}: rename one"
+            )
     try:
         foreign = database.exists() and not is_duckdb_file(database)
     except OSError as error:
@@ -316,7 +328,7 @@ def _pool_wait_seconds() -> float:
     except ValueError:
         seconds = -1.0
     if not seconds > 0 or seconds == float("inf"):
-        raise PreflightError(f"RECON_POOL_WAIT_SECONDS must be a positive number of seconds, got {text!r}")
+        raise PreflightError(f"RECON_POOL_WAIT_SECONDS must be a positive number of seconds, got {shown_setting(text)}")
     return seconds
 
 
@@ -386,7 +398,7 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
             "SELECT snapshot_id, lines_read, nodes_accepted, relationships_accepted, rejected, ingested_at "
             "FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1"
         ).fetchone()
-    print(f"\nDuckDB: {database}")
+    print(f"\nDuckDB: {database.resolve()}")  # absolute, as the report's path below
     unchanged = f" (unchanged since {ingested_at:%Y-%m-%d %H:%M}: not ingested again)" if reused else ""
     print(f"snapshot {snapshot_id}{unchanged}: {lines:,} lines -> {nodes:,} nodes, {relationships:,} relationships, {rejected:,} rejected (see kg_rejects)")
     if labels:

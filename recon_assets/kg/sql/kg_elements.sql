@@ -7,11 +7,11 @@
 -- characters) here.
 -- Needs temp table kg_relationship_types(rel_type, start_label, end_label): the known types and, where the
 -- typed tables depend on it, the required endpoint labels (NULL = any).
--- An id (node, relationship, endpoint) is a non-blank JSON string without control characters, or an integer (APOC
--- writes Neo4j's integer ids as strings, other exporters as numbers); true, {}, [] or 1.5 would all turn into text
--- that looks like an id, and "\u0000" into one no reader can show.
+-- An id (node, relationship, endpoint) is a non-blank JSON string without control characters (Unicode category Cc:
+-- C0, DEL and C1), or an integer (APOC writes Neo4j's integer ids as strings, other exporters as numbers); true, {},
+-- [] or 1.5 would all turn into text that looks like an id, and "\u0000" or "\u009b[31m" into one no reader can show.
 CREATE OR REPLACE TEMP MACRO usable_id(id) AS CASE json_type(id)
-    WHEN 'VARCHAR' THEN trim(id->>'$', e' \t\r\n') <> '' AND NOT regexp_matches(id->>'$', '[\x00-\x1f\x7f]')
+    WHEN 'VARCHAR' THEN trim(id->>'$', e' \t\r\n') <> '' AND NOT regexp_matches(id->>'$', '[\x00-\x1f\x7f-\x9f]')
     WHEN 'BIGINT' THEN true
     WHEN 'UBIGINT' THEN true
     WHEN 'DOUBLE' THEN regexp_full_match(id->>'$', '-?[0-9]+')  -- integers beyond 64 bits; not 1.5 or 1e3
