@@ -41,7 +41,7 @@ def edge(**given) -> dict:
         "percentile_high": None, "openalex_retracted": False, "retraction_notice": False, "crossref_notice_dois": None,
         "dataset_superseded": False, "dataset_version": "V006", "successor_version": None, "superseded_since": None,
         "dataset_collection_progress": None, "succession_basis": None, "coherence": 0.5, "coherence_status": UNVERIFIED,
-        "coherence_evidence": None, "coherence_judges": None, "dispute_status": None, "dispute_evidence": None,
+        "coherence_evidence": None, "dispute_status": None, "dispute_evidence": None,
     }
     if "record" in given:
         row |= {"openalex_status": "found", "openalex_error": None, "cited_by_count": given.pop("record"),
@@ -339,37 +339,6 @@ def test_an_edge_names_each_judge_behind_its_coherence_once_with_the_llm_prompt_
         ("D2", "P1"): "offline/cues-v2",
     }
     assert coherence_judges(pairs.iloc[:0]).empty
-
-
-def test_an_edge_whose_judged_pairs_state_no_stance_says_what_was_read_and_is_not_called_supported():
-    """Rules v2 of the offline judge: a same-topic newer work without stance wording is read, but is no evidence
-    (it was SUPPORTED 1.0, so that coherence 1.0 meant "no cue found")."""
-    from recon_assets.reliability.edge_scores import edge_coherence
-
-    edges = pd.DataFrame({"dataset_id": ["D1", "D1"], "publication_id": ["P1", "P2"], "pagerank_centrality": [0.0, 0.0],
-                          "dispute_relations": [[], []]})
-    pairs = pd.DataFrame({
-        "dataset_id": ["D1", "D1", "D1"], "older_publication_id": ["P1", "P1", "P2"], "newer_publication_id": ["N1", "N2", "N1"],
-        "verdict": ["UNVERIFIED", "UNVERIFIED", "CONTRADICTED"], "coherence": [0.5, 0.5, 0.1],
-        "rationale": ["same topic, no stance wording", "same topic, no stance wording", 'contradiction wording "contrary to"'],
-        "newer_centrality": [0.1, 0.3, 0.1], "newer_citation": ["[Lee, 2021]", "[Kim, 2022]", "[Lee, 2021]"],
-        "judge": "offline/rules-v2", "prompt_version": None,
-    })
-    frame = edge_coherence(edges, pairs).set_index("publication_id")
-    assert (frame.loc["P1", "coherence"], frame.loc["P1", "coherence_status"]) == (0.5, UNVERIFIED)
-    assert frame.loc["P1", "coherence_evidence"] == "2 newer works read ([Kim, 2022], ...), none stating a stance on it"
-    # the stance-less pair of P2 neither dilutes its contradiction nor is named as its evidence
-    assert (frame.loc["P2", "coherence"], frame.loc["P2", "coherence_status"]) == (pytest.approx(0.1), "CONTRADICTED")
-    assert frame.loc["P2", "coherence_evidence"].startswith("by [Lee, 2021] (centrality 0.10): contradiction wording")
-
-    read = edge(kg_year=2010, coherence_evidence=frame.loc["P1", "coherence_evidence"], coherence_judges="offline/rules-v2")
-    scored = one(read)
-    assert scored["label"] == UNVERIFIED
-    assert "coherence UNVERIFIED (neutral 0.50): 2 newer works read ([Kim, 2022], ...), none stating a stance on it" in scored["reason"]
-    assert "the LLM judge reads more than stance wording: set GROQ_API_KEY" in scored["reason"]
-    # once the LLM judge has read them too, the reason does not send the user to it again
-    by_llm = one(read | {"coherence_judges": "groq/llama-3.3-70b-versatile (prompt llm-v1); offline/rules-v2"})
-    assert "none stating a stance on it" in by_llm["reason"] and "GROQ_API_KEY" not in by_llm["reason"]
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,9 @@ Triage (`triage`) sends a pair only when its answer can change a label; each rea
   paper is what may stop it being FOUNDATIONAL;
 - `threshold_margin` <= `max_swing`: the edge's reliability is so close to a label threshold that the pair's
   coherence can move it across (`max_swing` default 0.27 = coherence weight 0.3 x the scale's span 1.0 - 0.1);
-- the offline judge is uncertain: it did not judge the pair or found no stance wording (`offline_verdict` NULL or
-  UNVERIFIED: a rebuttal in paraphrase reads so), its verdict rests on a cue word (CONTRADICTED or SUPERSEDED:
-  issue 10 measured 3 of 7 contradictions caught and three false supersessions from cue words), or its
-  `offline_similarity` lies within `similarity_band` of its gate.
+- the offline judge is uncertain: it did not judge the pair (`offline_verdict` NULL or UNVERIFIED), its verdict
+  rests on a cue word (CONTRADICTED or SUPERSEDED: issue 10 measured 3 of 7 contradictions caught and three false
+  supersessions from cue words), or its `offline_similarity` lies within `similarity_band` of its gate.
 Pairs are sent in that order of reasons (then most central first), so a budget that runs out leaves out the
 pairs that matter least.
 """

@@ -8,14 +8,7 @@ newer paper is not about the same thing and says nothing about p; otherwise the 
 cue of its title + abstract (`cues.find_cue`, rules in `cues.yaml`) decides, on the DOMAIN.md scale:
 
     contradiction wording -> CONTRADICTED 0.1    supersession wording -> SUPERSEDED 0.3
-    refinement wording    -> SUPPORTED    0.7    support wording      -> SUPPORTED  1.0
-    no stance wording     -> UNVERIFIED   0.5 (neutral)
-
-A same-topic newer paper that states no stance is read but is no evidence either way: most citations are
-neutral (Teufel, Siddharthan & Tidhar 2006, "Automatic classification of citation function", EMNLP), and
-DOMAIN.md says "no evidence means UNVERIFIED" with a neutral value. (Rules version 1 called such a pair
-SUPPORTED 1.0: coherence 1.0 then meant "no cue found", for 103 of the sample's 110 judged pairs, not a
-finding of consensus.)
+    refinement wording    -> SUPPORTED    0.7    support or no wording -> SUPPORTED 1.0
 
 A newer paper on the successor version is evidence like any other (flagged `newer_via_successor`, said in
 the rationale), judged by its wording only: using the successor version is the dataset lifecycle, counted
@@ -75,10 +68,8 @@ MIN_EVIDENCE_WEIGHT = 0.05
 # _BLOCK_ROWS x (its newer publications) floats of memory; results do not depend on it.
 _BLOCK_ROWS = 1024
 
-# The version of the verdict rules (`_RULES`, module docstring); 2: a pair without stance wording is UNVERIFIED.
-RULES_VERSION = 2
-# The rules' and the cue file's versions are part of the judge id, so judgements cached under others are redone.
-JUDGE_VERSION = f"rules-v{RULES_VERSION}+cues-v{packaged_cue_rules().version}+{MODEL_ID}"
+# The cue file's version is part of the judge id, so judgements cached under other cues are redone.
+JUDGE_VERSION = f"cues-v{packaged_cue_rules().version}+{MODEL_ID}"
 JUDGE_ID = f"offline/{JUDGE_VERSION}"
 
 PAIR_COLUMNS = [
@@ -107,7 +98,7 @@ _RULES: dict[CueKind | None, tuple[str, float]] = {
     CueKind.SUPERSESSION: ("SUPERSEDED", SUPERSEDED_COHERENCE),
     CueKind.REFINEMENT: ("SUPPORTED", REFINED_COHERENCE),
     CueKind.SUPPORT: ("SUPPORTED", CONSENSUS_COHERENCE),
-    None: ("UNVERIFIED", NEUTRAL_COHERENCE),
+    None: ("SUPPORTED", CONSENSUS_COHERENCE),
 }
 # Ties in the weight of verdicts resolve to the more severe one.
 _SEVERITY = {"CONTRADICTED": 0, "SUPERSEDED": 1, "SUPPORTED": 2}
@@ -130,7 +121,7 @@ class PairJudgement:
 
 def _evidence(cue: Cue | None) -> str:
     if cue is None:
-        return "same topic, no stance wording (contradiction, supersession, refinement or support): no evidence either way"
+        return "same topic, no contradiction, supersession, refinement or support wording"
     return f'{cue.kind} wording "{cue.phrase}": "{cue.quote()}"'
 
 
@@ -299,7 +290,7 @@ def aggregate_edge_coherence(
     coherence = sum(w * pair coherence) / sum(w) over the edge's pairs, with
     w = max(MIN_EVIDENCE_WEIGHT, newer centrality), times (1 + older centrality) for CONTRADICTED
     pairs: DOMAIN.md, "a contradiction counts more when both papers are central". UNVERIFIED pairs
-    (a newer paper without stance wording, or an LLM's UNVERIFIED) are not evidence: counted in n_read only.
+    (an LLM judge may emit them) are not evidence and are left out.
 
     Args:
         edges: columns dataset_id, publication_id.
@@ -310,8 +301,7 @@ def aggregate_edge_coherence(
     Returns:
         One row per distinct edge, in `edges` order: dataset_id, publication_id, coherence (float),
         coherence_status (the verdict with the largest total weight, ties to the more severe;
-        'UNVERIFIED' when no pair is evidence), n_pairs (pairs that are evidence), n_read (pairs judged, UNVERIFIED
-        ones included: newer work read that states no stance), and the heaviest pair with that verdict as
+        'UNVERIFIED' when no pair), n_pairs, and the heaviest pair with that verdict as
         evidence_publication_id, evidence_verdict, evidence_rationale, evidence_centrality (ties to
         the smaller id). An edge without pairs gets NEUTRAL_COHERENCE and NA evidence.
 
@@ -330,8 +320,6 @@ def aggregate_edge_coherence(
     )
     evidence = evidence.assign(weighted=evidence["weight"] * evidence["coherence"])
 
-    read = pairs.groupby(["dataset_id", "older_publication_id"], sort=False).size().rename("n_read")
-    read.index.names = key
     totals = evidence.groupby(key, sort=False).agg(
         weighted=("weighted", "sum"), weight=("weight", "sum"), n_pairs=("verdict", "size")
     )
@@ -355,12 +343,10 @@ def aggregate_edge_coherence(
         edges[key]
         .drop_duplicates()
         .merge(totals[["coherence", "n_pairs"]].reset_index(), on=key, how="left")
-        .merge(read.reset_index(), on=key, how="left")
         .merge(strongest[[*key, "coherence_status", *_EVIDENCE_COLUMNS.values()]], on=key, how="left")
     )
     return result.assign(
         coherence=result["coherence"].fillna(NEUTRAL_COHERENCE),
         coherence_status=result["coherence_status"].fillna("UNVERIFIED"),
         n_pairs=result["n_pairs"].fillna(0).astype("int64"),
-        n_read=result["n_read"].fillna(0).astype("int64"),
     ).reset_index(drop=True)

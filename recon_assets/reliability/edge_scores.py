@@ -18,8 +18,7 @@ AGGREGATED_PAIR_COLUMNS = [*PAIR_KEY, "verdict", "coherence", "rationale", "newe
 
 
 def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFrame | None = None) -> pd.DataFrame:
-    """`edges` plus coherence, coherence_status, coherence_evidence (who drove it, and why; or, when every judged pair
-    is UNVERIFIED, what was read: `_no_stance`), coherence_judges
+    """`edges` plus coherence, coherence_status, coherence_evidence (who drove it, and why), coherence_judges
     (`coherence_judges`) and dispute_status (`disputes.dispute_status` of its dispute_relations), one row per row of
     `edges`.
 
@@ -37,19 +36,10 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
     coherence = aggregate_edge_coherence(edges[EDGE_KEY], unique_pairs[AGGREGATED_PAIR_COLUMNS], older_centrality)
     first = unique_pairs.drop_duplicates("newer_publication_id")
     citations = dict(zip(first["newer_publication_id"].tolist(), first["newer_citation"].tolist()))
-    # the work named for an edge that was read without finding a stance: the most central, as the evidence pair is
-    most_central_read = (
-        unique_pairs.sort_values(["newer_centrality", "newer_publication_id"], ascending=[False, True], kind="stable")
-        .drop_duplicates(PAIR_KEY[:2])
-        .rename(columns={"older_publication_id": "publication_id"})
-    )
-    coherence = coherence.merge(most_central_read[[*EDGE_KEY, "newer_publication_id"]], on=EDGE_KEY, how="left")
     coherence["coherence_evidence"] = [
-        f"by {citations[newer]} (centrality {centrality:.2f}): {rationale}" if isinstance(newer, str)
-        else _no_stance(read, citations[named]) if read else None
-        for newer, centrality, rationale, read, named in zip(
-            coherence["evidence_publication_id"].tolist(), coherence["evidence_centrality"].tolist(),
-            coherence["evidence_rationale"].tolist(), coherence["n_read"].tolist(), coherence["newer_publication_id"].tolist(),
+        f"by {citations[newer]} (centrality {centrality:.2f}): {rationale}" if isinstance(newer, str) else None
+        for newer, centrality, rationale in zip(
+            coherence["evidence_publication_id"].tolist(), coherence["evidence_centrality"].tolist(), coherence["evidence_rationale"].tolist()
         )
     ]
     frame = edges.merge(coherence[[*EDGE_KEY, "coherence", "coherence_status", "coherence_evidence"]], on=EDGE_KEY, how="left")
@@ -62,13 +52,6 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
     coherence = np.where(cap.isna(), frame["coherence"], np.where(judged, np.fmin(frame["coherence"], cap), cap))
     frame = frame.assign(coherence=coherence, dispute_status=status)
     return frame if stewards is None else apply_steward_edges(frame, stewards)
-
-
-def _no_stance(read: int, first: str) -> str:
-    """The evidence of an edge whose `read` judged pairs are all UNVERIFIED: what was read (`first`, the citation tag
-    of its most central newer work), and that it settles nothing: '2 newer works read ([Chen et al., 2023], ...), none ...'."""
-    works = f"1 newer work read ({first})" if read == 1 else f"{read} newer works read ({first}, ...)"
-    return f"{works}, none stating a stance on it"
 
 
 def coherence_judges(pairs: pd.DataFrame) -> pd.DataFrame:
