@@ -77,6 +77,9 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
          "error: RECON_POOL_WAIT_SECONDS must be a positive number of seconds, got a value of 43 characters (not shown: it may be a key)"),
         (["--kg", str(SAMPLE_JSONL)], {"RECON_KG_SOURCE": "huggingface"},
          "error: --kg / RECON_KG_PATH names a file while RECON_KG_SOURCE=huggingface reads the KG from Hugging Face: give one"),
+        # Noted by the last hostile pass: a bad RECON_DUCKDB_MEMORY_LIMIT ended the first step in DuckDB's parser error.
+        ([], {"RECON_DUCKDB_MEMORY_LIMIT": "lots"},
+         "error: RECON_DUCKDB_MEMORY_LIMIT must be a DuckDB memory size such as '3GB' or '2GiB', got 'lots' (ParserException)"),
         (["--db", str(tmp_path / "reports")], {},
          f"error: the reports and exports of --db {tmp_path / 'reports'} go into {tmp_path / 'reports' / 'reports'}, but "
          f"{tmp_path / 'reports'} is that database file: rename one"),

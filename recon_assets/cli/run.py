@@ -32,6 +32,7 @@ from recon_assets.report import report_folder
 from recon_assets.report.render import LATEST_STEM
 from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
 from recon_assets.shared.credentials import redact, shown_setting, usable_secrets
+from recon_assets.shared.database import check_memory_limit, duckdb_connection_config
 from recon_assets.shared.display import TerminalSafeStream, terminal_text
 from recon_assets.shared.paths import database_lock, database_path
 from recon_assets.shared.run_tags import DATABASE_TAG, KG_SOURCE_TAG
@@ -176,11 +177,11 @@ def _full_line(path: Path, home: Path, database: Path) -> str:
 
 
 def _preflight(database: Path) -> None:
-    """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, RECON_CROSSREF, RECON_GROQ or
-    RECON_KG_SOURCE, a KG file named beside RECON_KG_SOURCE=huggingface, an unusable secret (OPENALEX_API_KEY,
-    GROQ_API_KEY, HF_TOKEN: stripped of surrounding whitespace here, for every step of this process), a database path
-    that is not a DuckDB file (`_can_open` then opens it, with the database lock held), or a file where its reports or
-    exports folder must go."""
+    """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, RECON_CROSSREF, RECON_GROQ,
+    RECON_KG_SOURCE or RECON_DUCKDB_MEMORY_LIMIT, a KG file named beside RECON_KG_SOURCE=huggingface, an unusable
+    secret (OPENALEX_API_KEY, GROQ_API_KEY, HF_TOKEN: stripped of surrounding whitespace here, for every step of this
+    process), a database path that is not a DuckDB file (`_can_open` then opens it, with the database lock held), or a
+    file where its reports or exports folder must go."""
     kg_path = os.environ.get("RECON_KG_PATH")
     try:
         # Stripped once here so every client of this process sends the key as issued (a trailing '\n' made the HTTP
@@ -195,6 +196,7 @@ def _preflight(database: Path) -> None:
         openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
         crossref_offline(os.environ.get("RECON_CROSSREF") or "")
         groq_offline(os.environ.get("RECON_GROQ") or "")
+        check_memory_limit(duckdb_connection_config(database)["memory_limit"])
     except ValueError as error:  # KgExportError and UnusableSecretError are ValueErrors too
         raise PreflightError(str(error)) from error
     if database.is_dir():

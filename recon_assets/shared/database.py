@@ -14,6 +14,7 @@ from dagster_duckdb import DuckDBResource
 from filelock import Timeout
 from pydantic import Field
 
+from recon_assets.shared.credentials import shown_setting
 from recon_assets.shared.paths import database_lock
 from recon_assets.shared.run_tags import DATABASE_TAG, tag_run
 
@@ -33,6 +34,22 @@ def duckdb_connection_config(database: Path) -> dict[str, str]:
         "memory_limit": os.environ.get("RECON_DUCKDB_MEMORY_LIMIT") or DEFAULT_DUCKDB_MEMORY_LIMIT,
         "temp_directory": f"{database}.tmp",
     }
+
+
+def check_memory_limit(value: str) -> None:
+    """Refuse a RECON_DUCKDB_MEMORY_LIMIT DuckDB cannot read, by asking DuckDB itself (an in-memory connection with
+    it): without this a bad value ended the first step with DuckDB's parser error.
+
+    Raises:
+        ValueError: DuckDB refuses `value`; the message quotes it through `credentials.shown_setting`.
+    """
+    try:
+        duckdb.connect(":memory:", config={"memory_limit": value}).close()
+    except duckdb.Error as error:
+        raise ValueError(
+            f"RECON_DUCKDB_MEMORY_LIMIT must be a DuckDB memory size such as '3GB' or '2GiB', got {shown_setting(value)}"
+            f" ({type(error).__name__})"
+        ) from None
 
 
 class LockedDuckDBResource(DuckDBResource):
