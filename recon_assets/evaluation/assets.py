@@ -35,8 +35,8 @@ EVALUATION_CODE = code_version(
         import_module(f"recon_assets.{name}") for name in (
             "evaluation.cases", "evaluation.measure", "evaluation.metrics", "evaluation.pairs", "reliability.citations",
             "reliability.edge_scores", "reliability.labels", "reliability.reasons", "reliability.scoring",
-            "reliability.settings", "reliability.signals", "verdicts.critic", "judgement.offline_judge", "judgement.cues",
-            "judgement.text_embedding",
+            "reliability.settings", "reliability.signals", "verdicts.critic", "verdicts.dataset_judgements",
+            "judgement.offline_judge", "judgement.cues", "judgement.text_embedding", "judgement.disputes", "judgement.steward",
         )
     ),
     files=[LABELLED_EDGES, LABELLED_PAIRS, PUBLICATIONS, cues.CUES_FILE],

@@ -8,7 +8,7 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.enrichment.assets import crossref_retractions, openalex_works
-from recon_assets.judgement import steward
+from recon_assets.judgement import disputes, offline_judge, steward
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes, steward_judgements, stored_steward_judgements
 from recon_assets.kg.assets import (
     OWNERS,
@@ -32,6 +32,11 @@ from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import create_tables, replace_partitions
 
 
+# Every module whose code decides an edge_reliability row: a change in any of them marks the asset out of date and
+# re-scores it (recon_assets_tests/test_definitions.py checks the scoring package calls no module left out).
+SCORING_MODULES = (citations, edge_scores, labels, reasons, scoring, settings, signals, disputes, offline_judge, steward)
+
+
 @dg.asset(
     deps=[
         publications, datasets, dataset_lineage, dataset_publication_edges, publication_research_areas,
@@ -41,9 +46,7 @@ from recon_assets.shared.storage import create_tables, replace_partitions
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="reliability", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
-    code_version=code_version(
-        citations, edge_scores, labels, reasons, scoring, settings, signals, sql=["edges_in_research_areas", "area_judgements", "edge_reliability"]
-    ),
+    code_version=code_version(*SCORING_MODULES, sql=["edges_in_research_areas", "area_judgements", "edge_reliability"]),
 )
 def edge_reliability(
     context: dg.AssetExecutionContext, config: ScoringSettings, duckdb: DuckDBResource, as_of: AsOfDate
