@@ -46,7 +46,7 @@ def test_content_and_title_readings_of_a_pair():
     read = judged_on_texts(pairs, embedder=_fixed_embedder).set_index("pair_id")
     assert read.loc["d-x", "title_relation"] == "comment" and pd.isna(read.loc["k-x", "title_relation"])
     assert read.loc["d-x", "content_verdict"] == "CONTRADICTED" and read.loc["d-x", "content_cue"]
-    assert read.loc["k-x", "content_verdict"] == "SUPPORTED" and read["content_judged"].all()
+    assert read.loc["k-x", "content_verdict"] == "UNVERIFIED" and read["content_judged"].all()
 
 
 def test_pipeline_outcomes_find_the_pair_by_doi_or_title_and_say_what_the_run_holds():

@@ -223,7 +223,11 @@ def test_the_llm_judge_answers_triaged_pairs_takes_precedence_and_is_asked_nothi
     reader of groq_fakes, never a measure of judging); its answers replace the offline verdicts of their pairs,
     name their judge and prompt version, and a re-run with unchanged inputs asks Groq nothing."""
     database = sample_run.copy_database(tmp_path / "llm.duckdb")
-    groq = GroqJudgeResource(api_key="gsk_test", base_url=BASE_URL, settings={"requests_per_minute": 100_000, "tokens_per_minute": 10**9})
+    # budgets wide enough for every triaged pair in one run (the budgets have tests of their own)
+    budgets = {"max_tokens_per_run": 10**7, "daily_tokens": 10**7}
+    groq = GroqJudgeResource(
+        api_key="gsk_test", base_url=BASE_URL, settings={"requests_per_minute": 100_000, "tokens_per_minute": 10**9, **budgets}
+    )
     fake = FakeGroq()
     with respx.mock(assert_all_called=False) as router, dg.instance_for_test() as instance:
         router.post(COMPLETIONS).mock(side_effect=fake)

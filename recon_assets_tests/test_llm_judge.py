@@ -84,14 +84,14 @@ def judge(con, frame, groq=None, **options):
         ({"threshold_margin": 0.27}, "edge near a label threshold"),
         ({"threshold_margin": 0.28}, ""),
         ({"threshold_margin": np.nan}, ""),
-        ({"offline_verdict": None}, "offline judge uncertain"),
-        ({"offline_verdict": "UNVERIFIED"}, "offline judge uncertain"),
-        ({"offline_verdict": "CONTRADICTED"}, "offline judge uncertain"),
-        ({"offline_verdict": "SUPERSEDED"}, "offline judge uncertain"),
-        ({"offline_similarity": 0.55}, "offline judge uncertain"),
+        ({"offline_verdict": None}, "offline judge found no stance"),
+        ({"offline_verdict": "UNVERIFIED"}, "offline judge found no stance"),
+        ({"offline_verdict": "CONTRADICTED"}, "offline verdict rests on a cue word"),
+        ({"offline_verdict": "SUPERSEDED"}, "offline verdict rests on a cue word"),
+        ({"offline_similarity": 0.55}, "offline verdict rests on a cue word"),
         ({"offline_similarity": 0.6}, ""),
         ({"recorded_dispute": True, "older_centrality": 0.9, "offline_verdict": None},
-         "recorded dispute; older publication central; offline judge uncertain"),
+         "recorded dispute; older publication central; offline judge found no stance"),
     ],
 )
 def test_triage_reasons(values, reasons):
@@ -104,13 +104,15 @@ def test_triage_reasons(values, reasons):
 
 
 def test_triage_orders_by_reason_then_centrality():
+    # Hostile finding on rules v2: with stance-less pairs UNVERIFIED, "uncertain" held nearly every pair, and the
+    # cue-word contradictions fell behind them in a budget; they now go first, the stance-less pairs last.
     frame = pd.DataFrame({
-        "name": ["uncertain", "dispute", "central-low", "central-high", "none"],
-        "offline_verdict": [None, "SUPPORTED", "SUPPORTED", "SUPPORTED", "SUPPORTED"],
-        "offline_similarity": [0.9] * 5, "threshold_margin": [0.5] * 5,
-        "older_centrality": [0.3, 0.1, 0.7, 0.95, 0.2], "recorded_dispute": [False, True, False, False, False],
+        "name": ["no stance", "dispute", "central-low", "central-high", "none", "cue word"],
+        "offline_verdict": [None, "SUPPORTED", "SUPPORTED", "SUPPORTED", "SUPPORTED", "CONTRADICTED"],
+        "offline_similarity": [0.9] * 6, "threshold_margin": [0.5] * 6,
+        "older_centrality": [0.3, 0.1, 0.7, 0.95, 0.2, 0.1], "recorded_dispute": [False, True, False, False, False, False],
     })
-    assert list(triage(frame)["name"]) == ["dispute", "central-high", "central-low", "uncertain", "none"]
+    assert list(triage(frame)["name"]) == ["dispute", "central-high", "central-low", "cue word", "no stance", "none"]
 
 
 def test_triage_names_missing_columns():

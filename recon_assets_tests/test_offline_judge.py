@@ -24,6 +24,7 @@ from recon_assets.judgement.offline_judge import (
     JUDGE_ID,
     NEUTRAL_COHERENCE,
     PAIR_COLUMNS,
+    PairJudgement,
     QUOTE_CHARS,
     VERDICTS,
     Cue,
@@ -232,7 +233,7 @@ def test_cue_examples_are_verbatim_from_their_sources():
 def test_cue_file_has_every_kind_and_a_new_version():
     kinds = {rule.kind for rule in CUE_RULES.rules}
     assert kinds == set(CueKind)
-    assert CUE_RULES.version == 2 and JUDGE_ID.startswith("offline/cues-v2+")
+    assert CUE_RULES.version == 2 and JUDGE_ID.startswith("offline/rules-v2+cues-v2+")
 
 
 @pytest.mark.parametrize(
@@ -485,7 +486,7 @@ def test_find_cue_returns_the_sentence_holding_the_phrase():
         (0.80, "The V06 estimates should be revised.", 0.5, "SUPERSEDED", 0.3),
         (0.80, "V07 refines the V06 estimates.", 0.5, "SUPPORTED", 0.7),
         (0.80, "V07 estimates are consistent with V06.", 0.5, "SUPPORTED", 1.0),
-        (0.80, "We map rainfall with V07.", 0.5, "SUPPORTED", 1.0),
+        (0.80, "We map rainfall with V07.", 0.5, "UNVERIFIED", NEUTRAL_COHERENCE),  # no stance: no evidence
         (0.50, "This contradicts the V06 trend.", 0.5, "CONTRADICTED", 0.1),  # the gate is inclusive
         (0.49, "This contradicts the V06 trend.", 0.5, "UNVERIFIED", NEUTRAL_COHERENCE),
         (float("nan"), "We map rainfall with V07.", 0.5, "UNVERIFIED", NEUTRAL_COHERENCE),
@@ -516,9 +517,12 @@ def test_judge_pair_names_support_wording():
     )
 
 
-def test_judge_pair_without_cue_says_so():
-    assert judge_pair(0.9, None).rationale == (
-        "same topic, no contradiction, supersession, refinement or support wording (similarity 0.90)"
+def test_judge_pair_without_stance_wording_is_no_evidence():
+    # A paper in which no cue is found is read, but neither supports nor contradicts (DOMAIN.md: no evidence means
+    # UNVERIFIED, neutral); rules v1 called it SUPPORTED 1.0.
+    assert judge_pair(0.9, None) == PairJudgement(
+        "UNVERIFIED", NEUTRAL_COHERENCE,
+        "no contradiction, supersession, refinement or support wording found: no stance either way (similarity 0.90)",
     )
 
 
@@ -578,7 +582,7 @@ def test_judge_edges_prefers_the_most_similar_newer_publication():
         ("P-close", 2022, IMERG, "The revised V07 product replaces V06.", 0.9),
     )
     pairs = judge_edges(_edges(*(("D1", p) for p in pubs["publication_id"])), pubs, as_of=AS_OF, top_k=1)
-    assert pairs[["newer_publication_id", "verdict"]].values.tolist() == [["P-same", "SUPPORTED"]]
+    assert pairs[["newer_publication_id", "verdict"]].values.tolist() == [["P-same", "UNVERIFIED"]]
 
 
 def test_judge_edges_judges_each_pair_by_the_newer_cue():
@@ -591,8 +595,8 @@ def test_judge_edges_judges_each_pair_by_the_newer_cue():
     )
     pairs = judge_edges(_edges(*(("D1", p) for p in pubs["publication_id"])), pubs, as_of=AS_OF)
     old = pairs[pairs["older_publication_id"] == "P-old"].set_index("newer_publication_id")
-    assert old["verdict"].to_dict() == {"P-contra": "CONTRADICTED", "P-super": "SUPERSEDED", "P-plain": "SUPPORTED"}
-    assert old["coherence"].to_dict() == {"P-contra": 0.1, "P-super": 0.3, "P-plain": 1.0}
+    assert old["verdict"].to_dict() == {"P-contra": "CONTRADICTED", "P-super": "SUPERSEDED", "P-plain": "UNVERIFIED"}
+    assert old["coherence"].to_dict() == {"P-contra": 0.1, "P-super": 0.3, "P-plain": NEUTRAL_COHERENCE}
     assert old["newer_centrality"].to_dict() == {"P-contra": 0.2, "P-super": 0.6, "P-plain": 0.0}
     assert (old["similarity"] >= offline_judge.DEFAULT_MIN_SIMILARITY).all()
     assert old.loc["P-super", "rationale"].startswith('supersession wording "estimates need to be revised": "The TMPA')
@@ -636,9 +640,10 @@ def test_judge_edges_counts_newer_work_on_the_successor_version(rows, expected):
 @pytest.mark.parametrize(
     ("text", "verdict", "coherence"),
     [
-        # Naming the successor version (and mission) is the lifecycle's, not a supersession of the older paper.
-        ("IMERG V07, the successor of TMPA on the GPM successor mission, is compared with gauges.", "SUPPORTED", 1.0),
-        ("IMERG V07 is an updated version of TMPA; we compare it with gauges.", "SUPPORTED", 1.0),
+        # Naming the successor version (and mission) is the lifecycle's, not a supersession of the older paper:
+        # no stance wording, so no evidence either way.
+        ("IMERG V07, the successor of TMPA on the GPM successor mission, is compared with gauges.", "UNVERIFIED", NEUTRAL_COHERENCE),
+        ("IMERG V07 is an updated version of TMPA; we compare it with gauges.", "UNVERIFIED", NEUTRAL_COHERENCE),
         # Its own wording still counts, like any newer paper's.
         ("IMERG V07 shows that TMPA overestimated wet-season rain.", "CONTRADICTED", 0.1),
         ("IMERG V07 shows that the TMPA estimates need to be revised.", "SUPERSEDED", 0.3),
@@ -728,7 +733,7 @@ def test_judge_edges_on_real_abstracts():
     edges = _edges(*(("D1", work_id) for work_id, *_ in REAL_WORKS))
     pairs = judge_edges(edges, pubs, as_of=date(2023, 1, 1))
     assert pairs[["older_publication_id", "newer_publication_id", "verdict"]].values.tolist() == [
-        ["W2999651449", "W3184926819", "SUPPORTED"],  # elastic moduli from drilling data, similarity 0.71
+        ["W2999651449", "W3184926819", "UNVERIFIED"],  # elastic moduli from drilling data, 0.71: no stance wording
         ["W2999651449", "W4200271206", "CONTRADICTED"],  # "inconsistent with the experimental results", 0.69
     ]  # the remote-sensing editorial W3128031946 (0.27) is another topic
     assert pairs["similarity"].between(0.6, 0.8).all()
@@ -773,10 +778,25 @@ def _pairs(*rows: tuple[str, str, float, float]) -> pd.DataFrame:
             _pairs(("N1", "SUPERSEDED", 0.3, 0.4), ("N2", "SUPPORTED", 0.7, 0.4)),
             1.0, 0.5, "SUPERSEDED", 2, "N1", id="no-boost-for-supersession",
         ),
-        # UNVERIFIED pairs are not evidence.
+        # UNVERIFIED pairs (read, no stance) are no evidence: alone, the edge is UNVERIFIED and neutral.
         pytest.param(
             _pairs(("N1", "UNVERIFIED", 0.5, 0.9)),
-            0.5, NEUTRAL_COHERENCE, "UNVERIFIED", 0, None, id="unverified-ignored",
+            0.5, NEUTRAL_COHERENCE, "UNVERIFIED", 0, None, id="unverified-alone",
+        ),
+        # ... but they read it without objection: a lighter contradiction does not decide (neutral, not consensus).
+        pytest.param(
+            _pairs(("N1", "UNVERIFIED", 0.5, 0.9), ("N2", "CONTRADICTED", 0.1, 0.1)),
+            0.0, NEUTRAL_COHERENCE, "UNVERIFIED", 1, None, id="lone-contradiction-outweighed",
+        ),
+        # A heavier contradiction decides; the works without stance enter the mean at 0.5: (0.1*0.5 + 0.5*0.1) / 0.6.
+        pytest.param(
+            _pairs(("N1", "UNVERIFIED", 0.5, 0.1), ("N2", "CONTRADICTED", 0.1, 0.5)),
+            0.0, 0.1 / 0.6, "CONTRADICTED", 1, "N2", id="contradiction-outweighs",
+        ),
+        # Support wording on the side without objection makes it SUPPORTED: (0.1*1.0 + 0.3*0.5) / 0.4.
+        pytest.param(
+            _pairs(("N1", "SUPPORTED", 1.0, 0.1), ("N2", "UNVERIFIED", 0.5, 0.3)),
+            0.0, 0.625, "SUPPORTED", 1, "N1", id="support-among-no-stance",
         ),
         # Evidence is the heaviest pair with the winning verdict, ties to the smaller id.
         pytest.param(
@@ -791,14 +811,14 @@ def test_aggregate_edge_coherence(pairs, older_centrality, coherence, status, n_
     assert result[["dataset_id", "publication_id"]].values.tolist() == [["D1", "P-old"], ["D1", "P-other"]]
     row, other = result.iloc[0], result.iloc[1]
     assert row["coherence"] == pytest.approx(coherence)
-    assert (row["coherence_status"], row["n_pairs"]) == (status, n_pairs)
+    assert (row["coherence_status"], row["n_pairs"], row["n_read"]) == (status, n_pairs, len(pairs))
     if evidence is None:
         assert pd.isna(row["evidence_publication_id"])
     else:
         assert row["evidence_publication_id"] == evidence
         assert row["evidence_verdict"] == status
         assert row["evidence_rationale"] == f"reason {evidence}"
-    assert (other["coherence"], other["coherence_status"], other["n_pairs"]) == (NEUTRAL_COHERENCE, "UNVERIFIED", 0)
+    assert (other["coherence"], other["coherence_status"], other["n_pairs"], other["n_read"]) == (NEUTRAL_COHERENCE, "UNVERIFIED", 0, 0)
 
 
 def test_aggregate_edge_coherence_without_older_centrality_gives_no_boost():
@@ -817,9 +837,11 @@ def test_aggregate_edge_coherence_reads_judge_edges_output():
     pairs = judge_edges(edges, pubs, as_of=AS_OF)
     result = aggregate_edge_coherence(edges, pairs, pubs.set_index("publication_id")["centrality"])
     old = result.set_index("publication_id").loc["P-old"]
-    # (0.6*1.0 + 0.6*1.8*0.1) / (0.6 + 1.08)
-    assert old["coherence"] == pytest.approx((0.6 + 0.108) / 1.68)
-    assert (old["coherence_status"], old["evidence_publication_id"]) == ("CONTRADICTED", "P-contra")
+    # P-plain states no stance (UNVERIFIED, 0.5): the boosted contradiction (0.6 * 1.8) outweighs it
+    assert old["coherence"] == pytest.approx((1.08 * 0.1 + 0.6 * 0.5) / 1.68)
+    assert (old["coherence_status"], old["evidence_publication_id"], old["n_pairs"], old["n_read"]) == (
+        "CONTRADICTED", "P-contra", 1, 2
+    )
 
 
 # Four real works: an older paper, two newer ones on its topic and an unrelated editorial.

@@ -41,7 +41,7 @@ def edge(**given) -> dict:
         "percentile_high": None, "openalex_retracted": False, "retraction_notice": False, "crossref_notice_dois": None,
         "dataset_superseded": False, "dataset_version": "V006", "successor_version": None, "superseded_since": None,
         "dataset_collection_progress": None, "succession_basis": None, "coherence": 0.5, "coherence_status": UNVERIFIED,
-        "coherence_evidence": None, "dispute_status": None, "dispute_evidence": None,
+        "coherence_evidence": None, "coherence_judges": None, "dispute_status": None, "dispute_evidence": None,
     }
     if "record" in given:
         row |= {"openalex_status": "found", "openalex_error": None, "cited_by_count": given.pop("record"),
@@ -339,6 +339,47 @@ def test_an_edge_names_each_judge_behind_its_coherence_once_with_the_llm_prompt_
         ("D2", "P1"): "offline/cues-v2",
     }
     assert coherence_judges(pairs.iloc[:0]).empty
+
+
+def test_an_edge_whose_judged_pairs_state_no_stance_says_what_was_read_and_is_not_called_supported():
+    """Rules v2 of the offline judge: a newer work without stance wording is read, but is no evidence (it was SUPPORTED
+    1.0, so that coherence 1.0 meant "no cue found"); it still reads the paper without objection, so a lighter
+    contradiction does not decide the edge (`offline_judge.aggregate_edge_coherence`)."""
+    from recon_assets.reliability.edge_scores import edge_coherence
+
+    edges = pd.DataFrame({"dataset_id": ["D1"] * 3, "publication_id": ["P1", "P2", "P3"], "pagerank_centrality": [0.0] * 3,
+                          "dispute_relations": [[], [], []]})
+    rows = [  # older, newer, verdict, newer centrality
+        ("P1", "N1", "UNVERIFIED", 0.1), ("P1", "N2", "UNVERIFIED", 0.3),
+        ("P2", "N1", "CONTRADICTED", 0.1), ("P2", "N2", "UNVERIFIED", 0.3),
+        ("P3", "N1", "UNVERIFIED", 0.1), ("P3", "N3", "CONTRADICTED", 0.6),
+    ]
+    tags = {"N1": "[Lee, 2021]", "N2": "[Kim, 2022]", "N3": "[Chen, 2023]"}
+    pairs = pd.DataFrame({
+        "dataset_id": "D1", "older_publication_id": [r[0] for r in rows], "newer_publication_id": [r[1] for r in rows],
+        "verdict": [r[2] for r in rows], "coherence": [0.1 if r[2] == "CONTRADICTED" else 0.5 for r in rows],
+        "rationale": ['contradiction wording "contrary to"' if r[2] == "CONTRADICTED" else "no wording found" for r in rows],
+        "newer_centrality": [r[3] for r in rows], "newer_citation": [tags[r[1]] for r in rows],
+        "judge": "offline/rules-v2", "prompt_version": None,
+    })
+    frame = edge_coherence(edges, pairs).set_index("publication_id")
+    assert (frame.loc["P1", "coherence"], frame.loc["P1", "coherence_status"]) == (0.5, UNVERIFIED)
+    assert frame.loc["P1", "coherence_evidence"] == "2 newer works read ([Kim, 2022], ...): no stance wording found"
+    # a contradiction lighter than the works read without objection does not decide, and the reason says so
+    assert (frame.loc["P2", "coherence"], frame.loc["P2", "coherence_status"]) == (0.5, UNVERIFIED)
+    assert frame.loc["P2", "coherence_evidence"] == "2 newer works read ([Kim, 2022], ...): stance wording in 1, outweighed by the 1 without"
+    # a heavier one does; the work without stance enters its coherence at the neutral 0.5, not at consensus
+    assert (frame.loc["P3", "coherence"], frame.loc["P3", "coherence_status"]) == (pytest.approx((0.05 + 0.06) / 0.7), "CONTRADICTED")
+    assert frame.loc["P3", "coherence_evidence"].startswith("by [Chen, 2023] (centrality 0.60): contradiction wording")
+
+    read = edge(kg_year=2010, coherence_evidence=frame.loc["P1", "coherence_evidence"], coherence_judges="offline/rules-v2")
+    scored = one(read)
+    assert scored["label"] == UNVERIFIED
+    assert "coherence UNVERIFIED (neutral 0.50): 2 newer works read ([Kim, 2022], ...): no stance wording found" in scored["reason"]
+    assert "the LLM judge reads more than stance wording: set GROQ_API_KEY" in scored["reason"]
+    # once the LLM judge has read them too, the reason does not send the user to it again
+    by_llm = one(read | {"coherence_judges": "groq/llama-3.3-70b-versatile (prompt llm-v1); offline/rules-v2"})
+    assert "no stance wording found" in by_llm["reason"] and "GROQ_API_KEY" not in by_llm["reason"]
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,15 @@ newer paper is not about the same thing and says nothing about p; otherwise the 
 cue of its title + abstract (`cues.find_cue`, rules in `cues.yaml`) decides, on the DOMAIN.md scale:
 
     contradiction wording -> CONTRADICTED 0.1    supersession wording -> SUPERSEDED 0.3
-    refinement wording    -> SUPPORTED    0.7    support or no wording -> SUPPORTED 1.0
+    refinement wording    -> SUPPORTED    0.7    support wording      -> SUPPORTED  1.0
+    no stance wording     -> UNVERIFIED   0.5 (neutral)
+
+A newer paper in which no cue is found is read but is no evidence either way (DOMAIN.md: "no evidence means
+UNVERIFIED", with a neutral value; most citations take no stance on the cited work, Teufel, Siddharthan & Tidhar
+2006, "Automatic classification of citation function", EMNLP). Rules version 1 called such a pair SUPPORTED 1.0,
+so that coherence 1.0 mostly meant "no cue found" (103 of the sample's 110 judged pairs), not consensus. It still
+counts as a work read without objection when an edge's pairs are combined (`aggregate_edge_coherence`): a lone
+cue-word contradiction among many such readers does not decide the edge.
 
 A newer paper on the successor version is evidence like any other (flagged `newer_via_successor`, said in
 the rationale), judged by its wording only: using the successor version is the dataset lifecycle, counted
@@ -68,8 +76,10 @@ MIN_EVIDENCE_WEIGHT = 0.05
 # _BLOCK_ROWS x (its newer publications) floats of memory; results do not depend on it.
 _BLOCK_ROWS = 1024
 
-# The cue file's version is part of the judge id, so judgements cached under other cues are redone.
-JUDGE_VERSION = f"cues-v{packaged_cue_rules().version}+{MODEL_ID}"
+# The version of the verdict rules (`_RULES`, module docstring); 2: a pair without stance wording is UNVERIFIED.
+RULES_VERSION = 2
+# The rules' and the cue file's versions are part of the judge id, so judgements cached under others are redone.
+JUDGE_VERSION = f"rules-v{RULES_VERSION}+cues-v{packaged_cue_rules().version}+{MODEL_ID}"
 JUDGE_ID = f"offline/{JUDGE_VERSION}"
 
 PAIR_COLUMNS = [
@@ -98,10 +108,13 @@ _RULES: dict[CueKind | None, tuple[str, float]] = {
     CueKind.SUPERSESSION: ("SUPERSEDED", SUPERSEDED_COHERENCE),
     CueKind.REFINEMENT: ("SUPPORTED", REFINED_COHERENCE),
     CueKind.SUPPORT: ("SUPPORTED", CONSENSUS_COHERENCE),
-    None: ("SUPPORTED", CONSENSUS_COHERENCE),
+    None: ("UNVERIFIED", NEUTRAL_COHERENCE),
 }
-# Ties in the weight of verdicts resolve to the more severe one.
-_SEVERITY = {"CONTRADICTED": 0, "SUPERSEDED": 1, "SUPPORTED": 2}
+# The sides of an edge's vote (`aggregate_edge_coherence`): each objection, and the works read without objection
+# (SUPPORTED or UNVERIFIED); ties in weight resolve to the more severe side.
+_OBJECTIONS = ("CONTRADICTED", "SUPERSEDED")
+_WITHOUT_OBJECTION = "without objection"
+_SEVERITY = {"CONTRADICTED": 0, "SUPERSEDED": 1, _WITHOUT_OBJECTION: 2}
 _EVIDENCE_COLUMNS = {
     "newer_publication_id": "evidence_publication_id",
     "verdict": "evidence_verdict",
@@ -121,7 +134,7 @@ class PairJudgement:
 
 def _evidence(cue: Cue | None) -> str:
     if cue is None:
-        return "same topic, no contradiction, supersession, refinement or support wording"
+        return "no contradiction, supersession, refinement or support wording found: no stance either way"
     return f'{cue.kind} wording "{cue.phrase}": "{cue.quote()}"'
 
 
@@ -287,10 +300,17 @@ def aggregate_edge_coherence(
 ) -> pd.DataFrame:
     """Combine pair judgements into one coherence per Dataset->Publication edge.
 
-    coherence = sum(w * pair coherence) / sum(w) over the edge's pairs, with
-    w = max(MIN_EVIDENCE_WEIGHT, newer centrality), times (1 + older centrality) for CONTRADICTED
-    pairs: DOMAIN.md, "a contradiction counts more when both papers are central". UNVERIFIED pairs
-    (an LLM judge may emit them) are not evidence and are left out.
+    Each pair weighs w = max(MIN_EVIDENCE_WEIGHT, newer centrality), times (1 + older centrality) for CONTRADICTED
+    pairs (DOMAIN.md, "a contradiction counts more when both papers are central"). The works that read the paper
+    without objecting to it - SUPPORTED, and UNVERIFIED (read, no stance wording: no evidence either way) - form one
+    side of the vote, CONTRADICTED and SUPERSEDED each another; the heaviest side wins, ties to the more severe. So a
+    contradiction counts only when it outweighs the works read without objection: the offline judge's contradictions
+    are cue words, false far more often than not where disputes are rare (controls 1/37 called CONTRADICTED, disputes
+    2/27: README "Disputes, pair by pair"), and a lone one among many readers must not decide.
+    - CONTRADICTED or SUPERSEDED wins: that status; coherence = sum(w * pair coherence) / sum(w) over every pair
+      (an UNVERIFIED pair at the neutral 0.5, not at consensus).
+    - The side without objection wins: SUPPORTED when a pair of it is SUPPORTED, coherence as above; else UNVERIFIED
+      with NEUTRAL_COHERENCE: nothing read states a stance that carries (DOMAIN.md "no evidence means UNVERIFIED").
 
     Args:
         edges: columns dataset_id, publication_id.
@@ -299,11 +319,10 @@ def aggregate_edge_coherence(
         older_centrality: centrality in [0, 1] indexed by publication_id; a missing value means no boost.
 
     Returns:
-        One row per distinct edge, in `edges` order: dataset_id, publication_id, coherence (float),
-        coherence_status (the verdict with the largest total weight, ties to the more severe;
-        'UNVERIFIED' when no pair), n_pairs, and the heaviest pair with that verdict as
-        evidence_publication_id, evidence_verdict, evidence_rationale, evidence_centrality (ties to
-        the smaller id). An edge without pairs gets NEUTRAL_COHERENCE and NA evidence.
+        One row per distinct edge, in `edges` order: dataset_id, publication_id, coherence (float), coherence_status,
+        n_pairs (pairs with a stance: not UNVERIFIED), n_read (every pair), and the heaviest pair with the status's
+        verdict as evidence_publication_id, evidence_verdict, evidence_rationale, evidence_centrality (ties to the
+        smaller id; NA when UNVERIFIED). An edge without pairs gets NEUTRAL_COHERENCE, UNVERIFIED and NA evidence.
 
     Raises:
         ValueError: missing columns.
@@ -311,30 +330,40 @@ def aggregate_edge_coherence(
     _require_columns(edges, ["dataset_id", "publication_id"], "edges")
     _require_columns(pairs, PAIR_COLUMNS[:3] + ["verdict", "coherence", "rationale", "newer_centrality"], "pairs")
     key = ["dataset_id", "publication_id"]
-    evidence = pairs[pairs["verdict"] != "UNVERIFIED"].rename(columns={"older_publication_id": "publication_id"})
-    boost = 1.0 + older_centrality.reindex(evidence["publication_id"]).fillna(0.0).to_numpy(dtype=float)
-    weight = np.maximum(MIN_EVIDENCE_WEIGHT, evidence["newer_centrality"].fillna(0.0).to_numpy(dtype=float))
-    evidence = evidence.assign(
-        weight=np.where(evidence["verdict"] == "CONTRADICTED", weight * boost, weight),
-        severity=evidence["verdict"].map(_SEVERITY),
+    read = pairs.rename(columns={"older_publication_id": "publication_id"})
+    boost = 1.0 + older_centrality.reindex(read["publication_id"]).fillna(0.0).to_numpy(dtype=float)
+    weight = np.maximum(MIN_EVIDENCE_WEIGHT, read["newer_centrality"].fillna(0.0).to_numpy(dtype=float))
+    read = read.assign(
+        weight=np.where(read["verdict"] == "CONTRADICTED", weight * boost, weight),
+        side=read["verdict"].where(read["verdict"].isin(_OBJECTIONS), _WITHOUT_OBJECTION),
+        stance=read["verdict"] != "UNVERIFIED",
+        supported=read["verdict"] == "SUPPORTED",
     )
-    evidence = evidence.assign(weighted=evidence["weight"] * evidence["coherence"])
+    read = read.assign(weighted=read["weight"] * read["coherence"])
 
-    totals = evidence.groupby(key, sort=False).agg(
-        weighted=("weighted", "sum"), weight=("weight", "sum"), n_pairs=("verdict", "size")
+    totals = read.groupby(key, sort=False).agg(
+        weighted=("weighted", "sum"), weight=("weight", "sum"), n_pairs=("stance", "sum"), n_read=("verdict", "size"),
+        supported=("supported", "any"),
     )
-    totals["coherence"] = totals["weighted"] / totals["weight"]
-    status = (
-        evidence.groupby([*key, "verdict", "severity"], sort=False, as_index=False)["weight"]
+    side = (
+        read.groupby([*key, "side"], sort=False, as_index=False)["weight"]
         .sum()
+        .assign(severity=lambda frame: frame["side"].map(_SEVERITY))
         .sort_values([*key, "weight", "severity"], ascending=[True, True, False, True], kind="stable")
         .drop_duplicates(key)
-        .rename(columns={"verdict": "coherence_status"})
+        .set_index(key)["side"]
+    )
+    totals["coherence_status"] = np.where(
+        side.reindex(totals.index) != _WITHOUT_OBJECTION, side.reindex(totals.index),
+        np.where(totals["supported"], "SUPPORTED", "UNVERIFIED"),
+    )
+    totals["coherence"] = np.where(
+        totals["coherence_status"] == "UNVERIFIED", NEUTRAL_COHERENCE, totals["weighted"] / totals["weight"]
     )
     # The evidence is the heaviest pair carrying the status, so the reason never disagrees with it.
     strongest = (
-        evidence.merge(status[[*key, "coherence_status"]], on=key)
-        .query("verdict == coherence_status")
+        read.merge(totals["coherence_status"].reset_index(), on=key)
+        .query("verdict == coherence_status and stance")
         .sort_values([*key, "weight", "newer_publication_id"], ascending=[True, True, False, True], kind="stable")
         .drop_duplicates(key)
         .rename(columns=_EVIDENCE_COLUMNS)
@@ -342,11 +371,12 @@ def aggregate_edge_coherence(
     result = (
         edges[key]
         .drop_duplicates()
-        .merge(totals[["coherence", "n_pairs"]].reset_index(), on=key, how="left")
-        .merge(strongest[[*key, "coherence_status", *_EVIDENCE_COLUMNS.values()]], on=key, how="left")
+        .merge(totals[["coherence", "coherence_status", "n_pairs", "n_read"]].reset_index(), on=key, how="left")
+        .merge(strongest[[*key, *_EVIDENCE_COLUMNS.values()]], on=key, how="left")
     )
     return result.assign(
         coherence=result["coherence"].fillna(NEUTRAL_COHERENCE),
         coherence_status=result["coherence_status"].fillna("UNVERIFIED"),
         n_pairs=result["n_pairs"].fillna(0).astype("int64"),
+        n_read=result["n_read"].fillna(0).astype("int64"),
     ).reset_index(drop=True)

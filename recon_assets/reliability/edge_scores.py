@@ -18,7 +18,8 @@ AGGREGATED_PAIR_COLUMNS = [*PAIR_KEY, "verdict", "coherence", "rationale", "newe
 
 
 def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFrame | None = None) -> pd.DataFrame:
-    """`edges` plus coherence, coherence_status, coherence_evidence (who drove it, and why), coherence_judges
+    """`edges` plus coherence, coherence_status, coherence_evidence (who drove it, and why; or, when the edge is
+    UNVERIFIED although works were read, what was read: `_no_stance`), coherence_judges
     (`coherence_judges`) and dispute_status (`disputes.dispute_status` of its dispute_relations), one row per row of
     `edges`.
 
@@ -36,10 +37,20 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
     coherence = aggregate_edge_coherence(edges[EDGE_KEY], unique_pairs[AGGREGATED_PAIR_COLUMNS], older_centrality)
     first = unique_pairs.drop_duplicates("newer_publication_id")
     citations = dict(zip(first["newer_publication_id"].tolist(), first["newer_citation"].tolist()))
+    # the work named for an UNVERIFIED edge whose judges read works: the most central, as the evidence pair is
+    most_central_read = (
+        unique_pairs.sort_values(["newer_centrality", "newer_publication_id"], ascending=[False, True], kind="stable")
+        .drop_duplicates(PAIR_KEY[:2])
+        .rename(columns={"older_publication_id": "publication_id"})
+    )
+    coherence = coherence.merge(most_central_read[[*EDGE_KEY, "newer_publication_id"]], on=EDGE_KEY, how="left")
     coherence["coherence_evidence"] = [
-        f"by {citations[newer]} (centrality {centrality:.2f}): {rationale}" if isinstance(newer, str) else None
-        for newer, centrality, rationale in zip(
-            coherence["evidence_publication_id"].tolist(), coherence["evidence_centrality"].tolist(), coherence["evidence_rationale"].tolist()
+        f"by {citations[newer]} (centrality {centrality:.2f}): {rationale}" if isinstance(newer, str)
+        else _no_stance(read, stance, citations[named]) if read else None
+        for newer, centrality, rationale, read, stance, named in zip(
+            coherence["evidence_publication_id"].tolist(), coherence["evidence_centrality"].tolist(),
+            coherence["evidence_rationale"].tolist(), coherence["n_read"].tolist(), coherence["n_pairs"].tolist(),
+            coherence["newer_publication_id"].tolist(),
         )
     ]
     frame = edges.merge(coherence[[*EDGE_KEY, "coherence", "coherence_status", "coherence_evidence"]], on=EDGE_KEY, how="left")
@@ -52,6 +63,17 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
     coherence = np.where(cap.isna(), frame["coherence"], np.where(judged, np.fmin(frame["coherence"], cap), cap))
     frame = frame.assign(coherence=coherence, dispute_status=status)
     return frame if stewards is None else apply_steward_edges(frame, stewards)
+
+
+def _no_stance(read: int, stance: int, named: str) -> str:
+    """The evidence of an UNVERIFIED edge whose judges read `read` works (`named`: the citation tag of the most central)
+    and found stance wording in `stance` of them, outweighed by the others (`offline_judge.aggregate_edge_coherence`):
+    '3 newer works read ([Chen et al., 2023], ...): no stance wording found' or '...: stance wording in 1, outweighed
+    by the 2 without'."""
+    works = f"1 newer work read ({named})" if read == 1 else f"{read} newer works read ({named}, ...)"
+    if not stance:
+        return f"{works}: no stance wording found"
+    return f"{works}: stance wording in {stance}, outweighed by the {read - stance} without"
 
 
 def coherence_judges(pairs: pd.DataFrame) -> pd.DataFrame:

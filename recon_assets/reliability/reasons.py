@@ -129,7 +129,12 @@ def _missing(row, settings: ScoringSettings) -> list[str]:
     if not row.kg_citations:
         missing.append("no KG citations (its PageRank is no evidence)")
     if row.coherence_status == "UNVERIFIED":
-        missing.append("no judged evidence (no newer work answering it was judged)")
+        if isinstance(row.coherence_evidence, str) and row.coherence_evidence:
+            llm_read = isinstance(row.coherence_judges, str) and "groq/" in row.coherence_judges
+            hint = "" if llm_read else "; the LLM judge reads more than stance wording: set GROQ_API_KEY"
+            missing.append(f"no judged evidence ({row.coherence_evidence}{hint})")
+        else:
+            missing.append("no judged evidence (no newer work answering it was judged)")
     if not missing:
         missing.append("no negative signal and no sign of current standing (not cited in the recent years)")
     return missing
@@ -203,11 +208,14 @@ def _recent_citations(row, as_of: date, settings: ScoringSettings) -> str | None
 
 def _coherence(row) -> str:
     disputed = f"; {row.dispute_status} (recorded: {row.dispute_evidence})" if isinstance(row.dispute_status, str) else ""
+    evidence = row.coherence_evidence if isinstance(row.coherence_evidence, str) and row.coherence_evidence else None
     if row.coherence_status != "UNVERIFIED":
-        evidence = f" {row.coherence_evidence}" if isinstance(row.coherence_evidence, str) and row.coherence_evidence else ""
-        return f"coherence {row.coherence:.2f} {row.coherence_status}{evidence}{disputed}"
+        return f"coherence {row.coherence:.2f} {row.coherence_status}{f' {evidence}' if evidence else ''}{disputed}"
+    # UNVERIFIED: the evidence, if any, says what was read without finding a stance (edge_scores._no_stance)
     if disputed:
-        return f"coherence {row.coherence:.2f} from a recorded dispute, nothing judged{disputed}"
+        return f"coherence {row.coherence:.2f} from a recorded dispute, {evidence or 'nothing judged'}{disputed}"
+    if evidence:
+        return f"coherence UNVERIFIED (neutral {row.coherence:.2f}): {evidence}"
     successor = " or its successor version" if row.dataset_superseded else ""
     return (f"coherence UNVERIFIED (neutral {row.coherence:.2f}): no work citing it and no newer publication using "
             f"{_dataset_name(row)}{successor} in the evidence window was judged")

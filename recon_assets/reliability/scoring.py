@@ -30,7 +30,8 @@ def score_edges(edges: pd.DataFrame, *, as_of: date, settings: ScoringSettings |
 
     Args:
         edges: as `signals.edge_signals` takes them, with coherence, coherence_status, coherence_evidence (text naming
-            the newer work that drove coherence, NA allowed), dispute_status (commented / debated / corrected / NA)
+            the newer work that drove coherence, or what was read when no pair states a stance; NA allowed),
+            coherence_judges (`edge_scores.coherence_judges`, NA allowed; read by the reason), dispute_status (commented / debated / corrected / NA)
             and dispute_evidence (text, NA allowed), citation ('[Author et al., 2019]'), dataset_id,
             dataset_short_name, dataset_doi, dataset_version, successor_version, dataset_collection_progress and
             succession_basis.

@@ -183,6 +183,7 @@ def expansion_edges(works: Sequence[CitingWork], dataset: Mapping[str, Any]) -> 
             "coherence": NEUTRAL_COHERENCE,
             "coherence_status": UNVERIFIED,
             "coherence_evidence": None,
+            "coherence_judges": None,
             "dispute_status": None,
             "dispute_evidence": None,
             "openalex_status": FOUND,

@@ -33,7 +33,7 @@ COMMENT ON COLUMN dispute_evaluation_pairs.recorded_relations IS 'The recorded r
 COMMENT ON COLUMN dispute_evaluation_pairs.pipeline_contradicted IS 'A judged verdict of the pair is CONTRADICTED.';
 COMMENT ON COLUMN dispute_evaluation_pairs.pipeline_recorded IS 'A comment or reply links them in recorded_disputes.';
 COMMENT ON COLUMN dispute_evaluation_pairs.similarity IS 'WordLlama cosine of the two papers'' title + abstract (abstracts only where openly licensed).';
-COMMENT ON COLUMN dispute_evaluation_pairs.content_verdict IS 'The content judge on the pair''s texts, as for a citing work (no similarity gate): SUPPORTED, CONTRADICTED, SUPERSEDED.';
+COMMENT ON COLUMN dispute_evaluation_pairs.content_verdict IS 'The content judge on the pair''s texts, as for a citing work (no similarity gate): SUPPORTED, CONTRADICTED, SUPERSEDED, or UNVERIFIED without stance wording.';
 COMMENT ON COLUMN dispute_evaluation_pairs.content_cue IS 'The cue phrase the verdict rests on; NULL without one.';
 COMMENT ON COLUMN dispute_evaluation_pairs.content_judged IS 'The newer paper has a text to read.';
 COMMENT ON COLUMN dispute_evaluation_pairs.title_relation IS 'What its title reads as against the original (comment / reply / correction); NULL when nothing.';
