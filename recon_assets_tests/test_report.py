@@ -94,6 +94,10 @@ def test_the_sample_run_writes_a_self_contained_report_whose_figures_are_the_tab
     snapshot = sample_run.query("SELECT DISTINCT snapshot_id FROM edge_reliability")[0][0]
     judge = sample_run.query("SELECT DISTINCT judge FROM coherence_judgements")[0][0]
     assert snapshot in html and judge in html and "weights.centrality 0.4" in html
+    # the judges' pairs beside those that state a stance (the others are read, but no evidence)
+    judges = next(table for table in tables if "coherence judge" in table.columns)
+    pairs, stance = sample_run.query("SELECT count(*), count(*) FILTER (verdict <> 'UNVERIFIED') FROM coherence_judgements")[0]
+    assert (judges["judged pairs"].sum(), judges["of them with a stance"].sum()) == (pairs, stance) and 0 < stance < pairs
 
     # The PDF: a real PDF whose pages say the same.
     reader = PdfReader(pdf_path)

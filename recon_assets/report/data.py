@@ -45,7 +45,7 @@ class ReportData:
             denominator, ci_low, ci_high, target, met).
         lineage: snapshot_id, source, sha256, format, as_of, scoring_settings (JSON), edges: one row per
             combination found in edge_reliability.
-        judges: judge, prompt_version, pairs (coherence_judgements).
+        judges: judge, prompt_version, pairs, stance_pairs (those not UNVERIFIED) (coherence_judgements).
         verdict_rules: verdict_rules (JSON), verdicts.
     """
 

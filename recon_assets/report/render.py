@@ -176,8 +176,8 @@ def report_sections(data: ReportData) -> list[Section]:
                     ],
                 ),
                 ReportTable(
-                    ("coherence judge", "prompt version", "judged pairs"),
-                    [(row.judge, _text(row.prompt_version), str(row.pairs)) for row in data.judges.itertuples()],
+                    ("coherence judge", "prompt version", "judged pairs", "of them with a stance"),
+                    [(row.judge, _text(row.prompt_version), str(row.pairs), str(row.stance_pairs)) for row in data.judges.itertuples()],
                 ),
                 ReportTable(
                     ("verdict rules", "verdicts"),
