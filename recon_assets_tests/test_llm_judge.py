@@ -88,7 +88,7 @@ def judge(con, frame, groq=None, **options):
         ({"offline_verdict": "UNVERIFIED"}, "offline judge found no stance"),
         ({"offline_verdict": "CONTRADICTED"}, "offline verdict rests on a cue word"),
         ({"offline_verdict": "SUPERSEDED"}, "offline verdict rests on a cue word"),
-        ({"offline_similarity": 0.55}, "offline verdict rests on a cue word"),
+        ({"offline_similarity": 0.55}, "offline similarity near its gate"),
         ({"offline_similarity": 0.6}, ""),
         ({"recorded_dispute": True, "older_centrality": 0.9, "offline_verdict": None},
          "recorded dispute; older publication central; offline judge found no stance"),

@@ -743,9 +743,11 @@ def test_judge_edges_on_real_abstracts():
 # ---------------------------------------------------------------- aggregate_edge_coherence
 
 
-def _pairs(*rows: tuple[str, str, float, float]) -> pd.DataFrame:
-    """Pairs of edge (D1, P-old) from (newer_publication_id, verdict, coherence, newer_centrality) rows."""
-    frame = pd.DataFrame(rows, columns=["newer_publication_id", "verdict", "coherence", "newer_centrality"])
+def _pairs(*rows: tuple) -> pd.DataFrame:
+    """Pairs of edge (D1, P-old) from (newer_publication_id, verdict, coherence, newer_centrality[, judge]) rows; the
+    judge is the offline one unless given."""
+    rows = tuple((*row, JUDGE_ID)[:5] for row in rows)
+    frame = pd.DataFrame(rows, columns=["newer_publication_id", "verdict", "coherence", "newer_centrality", "judge"])
     return frame.assign(
         dataset_id="D1", older_publication_id="P-old", rationale=[f"reason {r[0]}" for r in rows]
     ).astype({"coherence": float, "newer_centrality": float})
@@ -758,10 +760,10 @@ def _pairs(*rows: tuple[str, str, float, float]) -> pd.DataFrame:
         pytest.param(_pairs(("N1", "SUPPORTED", 1.0, 0.3)), 0.5, 1.0, "SUPPORTED", 1, "N1", id="one-support"),
         # DOMAIN.md case 2: a lone contradiction sets coherence 0.1 whatever the weights.
         pytest.param(_pairs(("N1", "CONTRADICTED", 0.1, 0.7)), 0.19, 0.1, "CONTRADICTED", 1, "N1", id="domain-case-2"),
-        # Equal weights without boost: (0.5*1.0 + 0.5*0.1) / 1.0; the tie goes to the more severe verdict.
+        # Equal weights without boost: an objection must strictly outweigh the works without objection.
         pytest.param(
             _pairs(("N1", "SUPPORTED", 1.0, 0.5), ("N2", "CONTRADICTED", 0.1, 0.5)),
-            0.0, 0.55, "CONTRADICTED", 2, "N2", id="tie-to-severe",
+            0.0, 1.0, "SUPPORTED", 2, "N1", id="tie-to-no-objection",
         ),
         # Central older paper: the contradiction weighs 0.5 * (1 + 1.0): (0.5*1.0 + 1.0*0.1) / 1.5.
         pytest.param(
@@ -773,10 +775,10 @@ def _pairs(*rows: tuple[str, str, float, float]) -> pd.DataFrame:
             _pairs(("N1", "SUPPORTED", 1.0, 0.0), ("N2", "SUPERSEDED", 0.3, 0.45), ("N3", "SUPPORTED", 1.0, np.nan)),
             0.9, (0.05 + 0.135 + 0.05) / 0.55, "SUPERSEDED", 3, "N2", id="floor-weight",
         ),
-        # The boost applies to contradictions only.
+        # The boost applies to contradictions only: the supersession only ties, and the refinement stands.
         pytest.param(
             _pairs(("N1", "SUPERSEDED", 0.3, 0.4), ("N2", "SUPPORTED", 0.7, 0.4)),
-            1.0, 0.5, "SUPERSEDED", 2, "N1", id="no-boost-for-supersession",
+            1.0, 0.7, "SUPPORTED", 2, "N2", id="no-boost-for-supersession",
         ),
         # UNVERIFIED pairs (read, no stance) are no evidence: alone, the edge is UNVERIFIED and neutral.
         pytest.param(
@@ -798,10 +800,29 @@ def _pairs(*rows: tuple[str, str, float, float]) -> pd.DataFrame:
             _pairs(("N1", "SUPPORTED", 1.0, 0.1), ("N2", "UNVERIFIED", 0.5, 0.3)),
             0.0, 0.625, "SUPPORTED", 1, "N1", id="support-among-no-stance",
         ),
-        # Evidence is the heaviest pair with the winning verdict, ties to the smaller id.
+        # Evidence is the heaviest pair with the winning verdict, ties to the smaller id; an outweighed objection
+        # does not enter a SUPPORTED edge's coherence.
         pytest.param(
             _pairs(("N3", "SUPPORTED", 1.0, 0.2), ("N2", "SUPPORTED", 1.0, 0.2), ("N1", "CONTRADICTED", 0.1, 0.3)),
-            0.0, (0.2 + 0.2 + 0.03) / 0.7, "SUPPORTED", 3, "N2", id="evidence-tie-by-id",
+            0.0, 1.0, "SUPPORTED", 3, "N2", id="evidence-tie-by-id",
+        ),
+        # Objections add up against the works without objection; the heavier kind (ties: CONTRADICTED) is the status.
+        pytest.param(
+            _pairs(("N1", "CONTRADICTED", 0.1, 0.3), ("N2", "SUPERSEDED", 0.3, 0.3), ("N3", "UNVERIFIED", 0.5, 0.5)),
+            0.0, (0.03 + 0.09 + 0.25) / 1.1, "CONTRADICTED", 2, "N1", id="objections-add-up",
+        ),
+        # A judge who read the paper (LLM, steward) is not outweighed by works without stance, only by support.
+        pytest.param(
+            _pairs(("N1", "CONTRADICTED", 0.1, 0.0, "groq/llama-3.3-70b-versatile"), ("N2", "UNVERIFIED", 0.5, 0.0),
+                   ("N3", "UNVERIFIED", 0.5, 0.0)),
+            0.0, (0.005 + 0.025 + 0.025) / 0.15, "CONTRADICTED", 1, "N1", id="reader-objection-stands",
+        ),
+        # Support never lowers coherence: an outweighed contradiction stays out, the refinement (0.7) and the two
+        # stance-less reads (0.5) make it (0.035 + 0.05) / 0.15 >= 0.5.
+        pytest.param(
+            _pairs(("N1", "UNVERIFIED", 0.5, 0.0), ("N2", "UNVERIFIED", 0.5, 0.0), ("N3", "CONTRADICTED", 0.1, 0.0),
+                   ("N4", "SUPPORTED", 0.7, 0.0)),
+            0.0, (0.035 + 0.05) / 0.15, "SUPPORTED", 2, "N4", id="support-never-lowers",
         ),
     ],
 )
@@ -824,7 +845,8 @@ def test_aggregate_edge_coherence(pairs, older_centrality, coherence, status, n_
 def test_aggregate_edge_coherence_without_older_centrality_gives_no_boost():
     pairs = _pairs(("N1", "SUPPORTED", 1.0, 0.5), ("N2", "CONTRADICTED", 0.1, 0.5))
     result = aggregate_edge_coherence(_edges(("D1", "P-old")), pairs, pd.Series(dtype=float))
-    assert result["coherence"].item() == pytest.approx(0.55)
+    # unboosted, the contradiction only ties with the support, which stands
+    assert (result["coherence_status"].item(), result["coherence"].item()) == ("SUPPORTED", 1.0)
 
 
 def test_aggregate_edge_coherence_reads_judge_edges_output():

@@ -367,7 +367,9 @@ def test_an_edge_whose_judged_pairs_state_no_stance_says_what_was_read_and_is_no
     assert frame.loc["P1", "coherence_evidence"] == "2 newer works read ([Kim, 2022], ...): no stance wording found"
     # a contradiction lighter than the works read without objection does not decide, and the reason says so
     assert (frame.loc["P2", "coherence"], frame.loc["P2", "coherence_status"]) == (0.5, UNVERIFIED)
-    assert frame.loc["P2", "coherence_evidence"] == "2 newer works read ([Kim, 2022], ...): stance wording in 1, outweighed by the 1 without"
+    assert frame.loc["P2", "coherence_evidence"] == (
+        "2 newer works read ([Kim, 2022], ...): contradiction or supersession wording in 1, not outweighing the 1 without"
+    )
     # a heavier one does; the work without stance enters its coherence at the neutral 0.5, not at consensus
     assert (frame.loc["P3", "coherence"], frame.loc["P3", "coherence_status"]) == (pytest.approx((0.05 + 0.06) / 0.7), "CONTRADICTED")
     assert frame.loc["P3", "coherence_evidence"].startswith("by [Chen, 2023] (centrality 0.60): contradiction wording")

@@ -13,7 +13,8 @@ Triage (`triage`) sends a pair only when its answer can change a label; each rea
 - `threshold_margin` <= `max_swing`: the edge's reliability is so close to a label threshold that the pair's
   coherence can move it across (`max_swing` default 0.27 = coherence weight 0.3 x the scale's span 1.0 - 0.1);
 - the offline verdict rests on a cue word (CONTRADICTED or SUPERSEDED: issue 10 measured 3 of 7 contradictions
-  caught and three false supersessions from cue words) or on a similarity within `similarity_band` of its gate;
+  caught and three false supersessions from cue words);
+- the offline similarity lies within `similarity_band` of its gate;
 - the offline judge found no stance (`offline_verdict` NULL or UNVERIFIED): a rebuttal in paraphrase reads so, but
   so do most citations, hence last.
 Pairs are sent in that order of reasons (then most central first), so a budget that runs out leaves out the
@@ -82,7 +83,7 @@ DEFAULT_RELIABILITY_THRESHOLDS = (0.35, 0.40)
 _TOLERANCE = 1e-9
 _REASON_ORDER = (
     "recorded dispute", "older publication central", "edge near a label threshold", "offline verdict rests on a cue word",
-    "offline judge found no stance",
+    "offline similarity near its gate", "offline judge found no stance",
 )
 
 
@@ -123,9 +124,8 @@ def triage(candidates: pd.DataFrame, rules: TriageRules = TriageRules()) -> pd.D
         "recorded dispute": frame["recorded_dispute"].fillna(False).astype(bool),
         "older publication central": centrality >= rules.central_centrality,
         "edge near a label threshold": margin <= rules.max_swing + _TOLERANCE,
-        "offline verdict rests on a cue word": (
-            verdict.isin(["CONTRADICTED", "SUPERSEDED"]) | ((similarity - rules.min_similarity).abs() < rules.similarity_band - _TOLERANCE)
-        ),
+        "offline verdict rests on a cue word": verdict.isin(["CONTRADICTED", "SUPERSEDED"]),
+        "offline similarity near its gate": (similarity - rules.min_similarity).abs() < rules.similarity_band - _TOLERANCE,
         "offline judge found no stance": verdict.isna() | (verdict == "UNVERIFIED"),
     }
     frame["triage_reasons"] = [

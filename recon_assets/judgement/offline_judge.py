@@ -80,7 +80,8 @@ _BLOCK_ROWS = 1024
 RULES_VERSION = 2
 # The rules' and the cue file's versions are part of the judge id, so judgements cached under others are redone.
 JUDGE_VERSION = f"rules-v{RULES_VERSION}+cues-v{packaged_cue_rules().version}+{MODEL_ID}"
-JUDGE_ID = f"offline/{JUDGE_VERSION}"
+OFFLINE_JUDGE_PREFIX = "offline/"  # every offline judge id, of any version, starts so
+JUDGE_ID = f"{OFFLINE_JUDGE_PREFIX}{JUDGE_VERSION}"
 
 PAIR_COLUMNS = [
     "dataset_id",
@@ -110,11 +111,10 @@ _RULES: dict[CueKind | None, tuple[str, float]] = {
     CueKind.SUPPORT: ("SUPPORTED", CONSENSUS_COHERENCE),
     None: ("UNVERIFIED", NEUTRAL_COHERENCE),
 }
-# The sides of an edge's vote (`aggregate_edge_coherence`): each objection, and the works read without objection
-# (SUPPORTED or UNVERIFIED); ties in weight resolve to the more severe side.
+# The verdicts that object to the older paper (`aggregate_edge_coherence`).
 _OBJECTIONS = ("CONTRADICTED", "SUPERSEDED")
-_WITHOUT_OBJECTION = "without objection"
-_SEVERITY = {"CONTRADICTED": 0, "SUPERSEDED": 1, _WITHOUT_OBJECTION: 2}
+# Sums of weights closer than this are a tie (0.1 + 0.2 against 0.3 in floating point).
+_WEIGHT_TOLERANCE = 1e-9
 _EVIDENCE_COLUMNS = {
     "newer_publication_id": "evidence_publication_id",
     "verdict": "evidence_verdict",
@@ -302,20 +302,23 @@ def aggregate_edge_coherence(
 
     Each pair weighs w = max(MIN_EVIDENCE_WEIGHT, newer centrality), times (1 + older centrality) for CONTRADICTED
     pairs (DOMAIN.md, "a contradiction counts more when both papers are central"). The works that read the paper
-    without objecting to it - SUPPORTED, and UNVERIFIED (read, no stance wording: no evidence either way) - form one
-    side of the vote, CONTRADICTED and SUPERSEDED each another; the heaviest side wins, ties to the more severe. So a
-    contradiction counts only when it outweighs the works read without objection: the offline judge's contradictions
-    are cue words, false far more often than not where disputes are rare (controls 1/37 called CONTRADICTED, disputes
-    2/27: README "Disputes, pair by pair"), and a lone one among many readers must not decide.
-    - CONTRADICTED or SUPERSEDED wins: that status; coherence = sum(w * pair coherence) / sum(w) over every pair
-      (an UNVERIFIED pair at the neutral 0.5, not at consensus).
-    - The side without objection wins: SUPPORTED when a pair of it is SUPPORTED, coherence as above; else UNVERIFIED
-      with NEUTRAL_COHERENCE: nothing read states a stance that carries (DOMAIN.md "no evidence means UNVERIFIED").
+    without objecting to it - SUPPORTED, and UNVERIFIED (read, no stance wording: no evidence either way) - are weighed
+    against the objections (CONTRADICTED and SUPERSEDED together). The offline judge's objections are cue words, false
+    far more often than true where disputes are rare (controls 1/37 called CONTRADICTED, disputes 2/27: README
+    "Disputes, pair by pair"), so an objection decides the edge only when the objections strictly outweigh the works
+    without objection; an objection by another judge (the LLM, a steward), who read the paper, only has to outweigh
+    the SUPPORTED pairs. A lone objection with nothing else read decides (DOMAIN.md worked case 2).
+    - Objection decides: status CONTRADICTED or SUPERSEDED, whichever weighs more (ties to CONTRADICTED); coherence =
+      sum(w * pair coherence) / sum(w) over every pair, an UNVERIFIED one at the neutral 0.5, not at consensus.
+    - Otherwise: SUPPORTED when a pair is SUPPORTED, with that mean over the works without objection only (so support
+      never lowers it, and it stays >= 0.5); else UNVERIFIED with NEUTRAL_COHERENCE: nothing read states a stance that
+      carries (DOMAIN.md "no evidence means UNVERIFIED").
 
     Args:
         edges: columns dataset_id, publication_id.
-        pairs: columns dataset_id, older_publication_id, newer_publication_id, verdict, coherence,
-            rationale, newer_centrality (as from `judge_edges`; NaN centrality counts as 0).
+        pairs: columns dataset_id, older_publication_id, newer_publication_id, verdict, coherence, rationale,
+            newer_centrality (NaN counts as 0) and judge (OFFLINE_JUDGE_PREFIX... for the offline judge's), as from
+            `judge_edges`.
         older_centrality: centrality in [0, 1] indexed by publication_id; a missing value means no boost.
 
     Returns:
@@ -328,42 +331,40 @@ def aggregate_edge_coherence(
         ValueError: missing columns.
     """
     _require_columns(edges, ["dataset_id", "publication_id"], "edges")
-    _require_columns(pairs, PAIR_COLUMNS[:3] + ["verdict", "coherence", "rationale", "newer_centrality"], "pairs")
+    _require_columns(pairs, PAIR_COLUMNS[:3] + ["verdict", "coherence", "rationale", "newer_centrality", "judge"], "pairs")
     key = ["dataset_id", "publication_id"]
     read = pairs.rename(columns={"older_publication_id": "publication_id"})
+    verdict = read["verdict"]
     boost = 1.0 + older_centrality.reindex(read["publication_id"]).fillna(0.0).to_numpy(dtype=float)
     weight = np.maximum(MIN_EVIDENCE_WEIGHT, read["newer_centrality"].fillna(0.0).to_numpy(dtype=float))
-    read = read.assign(
-        weight=np.where(read["verdict"] == "CONTRADICTED", weight * boost, weight),
-        side=read["verdict"].where(read["verdict"].isin(_OBJECTIONS), _WITHOUT_OBJECTION),
-        stance=read["verdict"] != "UNVERIFIED",
-        supported=read["verdict"] == "SUPPORTED",
+    weight = np.where(verdict == "CONTRADICTED", weight * boost, weight)
+    objection = verdict.isin(_OBJECTIONS).to_numpy()
+    by_reader = ~read["judge"].astype(str).str.startswith(OFFLINE_JUDGE_PREFIX).to_numpy()
+    coherence = read["coherence"].to_numpy(dtype=float)
+    parts = pd.DataFrame({
+        "dataset_id": read["dataset_id"], "publication_id": read["publication_id"],
+        "n_read": 1, "n_pairs": (verdict != "UNVERIFIED").astype(int), "n_supported": (verdict == "SUPPORTED").astype(int),
+        "against": np.where(objection, weight, 0.0), "against_by_reader": np.where(objection & by_reader, weight, 0.0),
+        "contradicted": np.where(verdict == "CONTRADICTED", weight, 0.0), "superseded": np.where(verdict == "SUPERSEDED", weight, 0.0),
+        "without": np.where(objection, 0.0, weight), "supported": np.where(verdict == "SUPPORTED", weight, 0.0),
+        "weighted": weight * coherence, "weighted_without": np.where(objection, 0.0, weight * coherence),
+    })
+    totals = parts.groupby(key, sort=False).sum()
+    decides = (totals["against"] > totals["without"] + _WEIGHT_TOLERANCE) | (
+        totals["against_by_reader"] > totals["supported"] + _WEIGHT_TOLERANCE
     )
-    read = read.assign(weighted=read["weight"] * read["coherence"])
-
-    totals = read.groupby(key, sort=False).agg(
-        weighted=("weighted", "sum"), weight=("weight", "sum"), n_pairs=("stance", "sum"), n_read=("verdict", "size"),
-        supported=("supported", "any"),
-    )
-    side = (
-        read.groupby([*key, "side"], sort=False, as_index=False)["weight"]
-        .sum()
-        .assign(severity=lambda frame: frame["side"].map(_SEVERITY))
-        .sort_values([*key, "weight", "severity"], ascending=[True, True, False, True], kind="stable")
-        .drop_duplicates(key)
-        .set_index(key)["side"]
-    )
-    totals["coherence_status"] = np.where(
-        side.reindex(totals.index) != _WITHOUT_OBJECTION, side.reindex(totals.index),
-        np.where(totals["supported"], "SUPPORTED", "UNVERIFIED"),
-    )
+    kind = np.where(totals["contradicted"] >= totals["superseded"] - _WEIGHT_TOLERANCE, "CONTRADICTED", "SUPERSEDED")
+    supported = totals["n_supported"] > 0
+    totals["coherence_status"] = np.where(decides, kind, np.where(supported, "SUPPORTED", "UNVERIFIED"))
     totals["coherence"] = np.where(
-        totals["coherence_status"] == "UNVERIFIED", NEUTRAL_COHERENCE, totals["weighted"] / totals["weight"]
+        decides, totals["weighted"] / (totals["against"] + totals["without"]),
+        np.where(supported, totals["weighted_without"] / totals["without"].where(supported, 1.0), NEUTRAL_COHERENCE),
     )
     # The evidence is the heaviest pair carrying the status, so the reason never disagrees with it.
     strongest = (
-        read.merge(totals["coherence_status"].reset_index(), on=key)
-        .query("verdict == coherence_status and stance")
+        read.assign(weight=weight)
+        .merge(totals["coherence_status"].reset_index(), on=key)
+        .query("verdict == coherence_status and verdict != 'UNVERIFIED'")
         .sort_values([*key, "weight", "newer_publication_id"], ascending=[True, True, False, True], kind="stable")
         .drop_duplicates(key)
         .rename(columns=_EVIDENCE_COLUMNS)

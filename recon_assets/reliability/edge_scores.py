@@ -14,7 +14,7 @@ from recon_assets.reliability.settings import ScoringSettings
 
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 EDGE_KEY = ["dataset_id", "publication_id"]
-AGGREGATED_PAIR_COLUMNS = [*PAIR_KEY, "verdict", "coherence", "rationale", "newer_centrality"]
+AGGREGATED_PAIR_COLUMNS = [*PAIR_KEY, "verdict", "coherence", "rationale", "newer_centrality", "judge"]
 
 
 def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -67,13 +67,13 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
 
 def _no_stance(read: int, stance: int, named: str) -> str:
     """The evidence of an UNVERIFIED edge whose judges read `read` works (`named`: the citation tag of the most central)
-    and found stance wording in `stance` of them, outweighed by the others (`offline_judge.aggregate_edge_coherence`):
-    '3 newer works read ([Chen et al., 2023], ...): no stance wording found' or '...: stance wording in 1, outweighed
-    by the 2 without'."""
+    and found an objection's wording in `stance` of them, not outweighing the others (`offline_judge.aggregate_edge_coherence`):
+    '3 newer works read ([Chen et al., 2023], ...): no stance wording found' or '...: contradiction or supersession
+    wording in 1, not outweighing the 2 without'."""
     works = f"1 newer work read ({named})" if read == 1 else f"{read} newer works read ({named}, ...)"
     if not stance:
         return f"{works}: no stance wording found"
-    return f"{works}: stance wording in {stance}, outweighed by the {read - stance} without"
+    return f"{works}: contradiction or supersession wording in {stance}, not outweighing the {read - stance} without"
 
 
 def coherence_judges(pairs: pd.DataFrame) -> pd.DataFrame:

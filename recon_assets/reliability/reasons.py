@@ -132,7 +132,7 @@ def _missing(row, settings: ScoringSettings) -> list[str]:
         if isinstance(row.coherence_evidence, str) and row.coherence_evidence:
             llm_read = isinstance(row.coherence_judges, str) and "groq/" in row.coherence_judges
             hint = "" if llm_read else "; the LLM judge reads more than stance wording: set GROQ_API_KEY"
-            missing.append(f"no judged evidence ({row.coherence_evidence}{hint})")
+            missing.append(f"no judged evidence (no stance that carries in the newer works read{hint})")
         else:
             missing.append("no judged evidence (no newer work answering it was judged)")
     if not missing:

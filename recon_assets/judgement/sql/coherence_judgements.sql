@@ -27,7 +27,7 @@ COMMENT ON COLUMN coherence_judgements.older_publication_id IS 'The publication 
 COMMENT ON COLUMN coherence_judgements.newer_publication_id IS 'The newer work judged against it: one citing it (any date up to as_of; the KG''s CITES or OpenAlex''s list, ''openalex:W123'' when the KG lacks it), or one using the same dataset or its successor version in the window before as_of.';
 COMMENT ON COLUMN coherence_judgements.similarity IS 'Cosine similarity of title+abstract embeddings (wordllama); NULL for a pair only a steward judged.';
 COMMENT ON COLUMN coherence_judgements.verdict IS 'SUPPORTED, CONTRADICTED, SUPERSEDED or UNVERIFIED.';
-COMMENT ON COLUMN coherence_judgements.coherence IS '1.0 consensus, 0.7 refined, 0.5 no stance found (UNVERIFIED), 0.3 superseded, 0.1 contradicted.';
+COMMENT ON COLUMN coherence_judgements.coherence IS 'DOMAIN.md''s scale: 1.0 consensus, 0.7 refined, 0.5 debated (an LLM''s CONTRADICTED) or no stance (UNVERIFIED), 0.3 superseded, 0.1 contradicted; a steward''s own value.';
 COMMENT ON COLUMN coherence_judgements.rationale IS 'Why: the cue quoted from the newer abstract and the similarity.';
 COMMENT ON COLUMN coherence_judgements.judge IS 'Whose verdict the row holds: offline/<version> (verdict rules, cue file and embedding model), groq/<model> when the LLM judge answered the pair, steward/<name> when a data steward judged it (steward_judgements; precedence: steward, then LLM, then offline).';
 COMMENT ON COLUMN coherence_judgements.prompt_version IS 'Prompt version of the LLM judgement (llm_prompt.PROMPT_VERSION); NULL for the offline judge''s.';

@@ -73,7 +73,7 @@ COMMENT ON COLUMN edge_reliability.retraction_source IS 'Which source said retra
 COMMENT ON COLUMN edge_reliability.openalex_status IS 'found, not_found, mismatch or error in openalex_works; NULL without a DOI.';
 COMMENT ON COLUMN edge_reliability.recency IS 'Age decay in [0, 1] against as_of (linear: max(0, 1 - age/20)); 0 when the year is unknown (1 under decay none).';
 COMMENT ON COLUMN edge_reliability.coherence IS 'Weighted coherence of the judged newer work in [0, 1]; 0.5 (neutral) when UNVERIFIED.';
-COMMENT ON COLUMN edge_reliability.coherence_status IS 'The verdict carrying most weight (SUPPORTED, CONTRADICTED, SUPERSEDED), or UNVERIFIED when no judged pair states a stance (or nothing was judged).';
+COMMENT ON COLUMN edge_reliability.coherence_status IS 'CONTRADICTED or SUPERSEDED when the objecting pairs outweigh the works read without objection (offline_judge.aggregate_edge_coherence), else SUPPORTED when a judged pair supports it, else UNVERIFIED (nothing read states a stance that carries, or nothing was judged).';
 COMMENT ON COLUMN edge_reliability.coherence_judges IS 'The judges behind the coherence, with the LLM''s prompt version: ''offline/<version>'', ''groq/<model> (prompt <version>)'', ''steward/<name>'', ''; ''-joined; a steward''s edge judgement alone when there is one; NULL when nothing was judged.';
 COMMENT ON COLUMN edge_reliability.dispute_status IS 'Recorded dispute: commented (a published comment on it), debated (commented and answered by its authors), corrected; NULL when none is recorded.';
 COMMENT ON COLUMN edge_reliability.dataset_superseded IS 'The dataset version is superseded (dataset_lineage.superseded), on any date.';
