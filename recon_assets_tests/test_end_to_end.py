@@ -330,6 +330,13 @@ def test_explain_says_when_a_doi_was_published_after_the_scores_as_of(sample_run
     assert "run `recon run --as-of` a later date" in err
 
 
+def test_explain_prints_a_missing_dataset_doi_as_such(sample_run, capsys):
+    """Found this session: a dataset without a DOI printed as 'GPM_3IMERGHH (nan)'."""
+    assert explain_doi("10.3390/rs14153753", sample_run.database) == 0
+    out = capsys.readouterr().out
+    assert "GPM_3IMERGHH (no DOI) <- 10.3390/rs14153753 (2022)" in out and "(nan)" not in out
+
+
 def test_explain_on_a_database_of_another_version_says_so(sample_run, tmp_path, capsys):
     """Bug row: an edge_reliability without a column explain prints raised AttributeError."""
     database = sample_run.copy_database(tmp_path / "recon.duckdb", "ALTER TABLE edge_reliability DROP COLUMN dataset_superseded")

@@ -131,7 +131,7 @@ def explain_doi(doi: str, database: Path) -> int:
         year = "n.d." if pd.isna(row.publication_year) else int(row.publication_year)
         title = f" {row.title!r}" if isinstance(row.title, str) else ""
         print(
-            f"\n  {row.dataset_short_name} ({row.dataset_doi}) <- {row.publication_doi} ({year}){title} [{row.research_area}]\n"
+            f"\n  {row.dataset_short_name} ({_doi(row.dataset_doi)}) <- {_doi(row.publication_doi)} ({year}){title} [{row.research_area}]\n"
             f"    {_reliability_line(row)}\n"
             f"    why {row.label}: {comparison}\n"
             f"    centrality {row.centrality:.2f} | recency {row.recency:.2f} | coherence {row.coherence:.2f} {row.coherence_status}"
@@ -140,6 +140,11 @@ def explain_doi(doi: str, database: Path) -> int:
             f"    {row.reason}"
         )
     return 0
+
+
+def _doi(value: object) -> str:
+    """A DOI cell as printed: 'no DOI' for a missing one (it printed 'nan')."""
+    return value if isinstance(value, str) else "no DOI"
 
 
 def _fail(message: str) -> int:
