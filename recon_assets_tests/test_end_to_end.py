@@ -337,6 +337,16 @@ def test_explain_prints_a_missing_dataset_doi_as_such(sample_run, capsys):
     assert "GPM_3IMERGHH (no DOI) <- 10.3390/rs14153753 (2022)" in out and "(nan)" not in out
 
 
+def test_explain_prints_a_missing_dataset_short_name_as_such(sample_run, tmp_path, capsys):
+    """Hostile finding: a dataset without a short name printed 'nan (no DOI)'."""
+    database = sample_run.copy_database(
+        tmp_path / "recon.duckdb", "UPDATE edge_reliability SET dataset_short_name = NULL WHERE publication_doi = '10.3390/rs14153753'"
+    )
+    assert explain_doi("10.3390/rs14153753", database) == 0
+    out = capsys.readouterr().out
+    assert "no short name (no DOI) <- 10.3390/rs14153753 (2022)" in out and "nan" not in out.split("reliability")[0]
+
+
 def test_explain_on_a_database_of_another_version_says_so(sample_run, tmp_path, capsys):
     """Bug row: an edge_reliability without a column explain prints raised AttributeError."""
     database = sample_run.copy_database(tmp_path / "recon.duckdb", "ALTER TABLE edge_reliability DROP COLUMN dataset_superseded")

@@ -84,14 +84,14 @@ def judge(con, frame, groq=None, **options):
         ({"threshold_margin": 0.27}, "edge near a label threshold"),
         ({"threshold_margin": 0.28}, ""),
         ({"threshold_margin": np.nan}, ""),
-        ({"offline_verdict": None}, "offline judge found no stance"),
-        ({"offline_verdict": "UNVERIFIED"}, "offline judge found no stance"),
+        ({"offline_verdict": None}, "offline judge found no stance or did not judge"),
+        ({"offline_verdict": "UNVERIFIED"}, "offline judge found no stance or did not judge"),
         ({"offline_verdict": "CONTRADICTED"}, "offline verdict rests on a cue word"),
         ({"offline_verdict": "SUPERSEDED"}, "offline verdict rests on a cue word"),
         ({"offline_similarity": 0.55}, "offline similarity near its gate"),
         ({"offline_similarity": 0.6}, ""),
         ({"recorded_dispute": True, "older_centrality": 0.9, "offline_verdict": None},
-         "recorded dispute; older publication central; offline judge found no stance"),
+         "recorded dispute; older publication central; offline judge found no stance or did not judge"),
     ],
 )
 def test_triage_reasons(values, reasons):

@@ -817,6 +817,13 @@ def _pairs(*rows: tuple) -> pd.DataFrame:
                    ("N3", "UNVERIFIED", 0.5, 0.0)),
             0.0, (0.005 + 0.025 + 0.025) / 0.15, "CONTRADICTED", 1, "N1", id="reader-objection-stands",
         ),
+        # Hostile finding: when only a reader's objection decides, the outweighed cue word sets neither the status
+        # nor the evidence nor the value: (0.05*0.3 + 0.5*0.5) / 0.55.
+        pytest.param(
+            _pairs(("N1", "SUPERSEDED", 0.3, 0.05, "groq/llama-3.3-70b-versatile"), ("N2", "CONTRADICTED", 0.1, 0.3),
+                   ("N3", "UNVERIFIED", 0.5, 0.5)),
+            0.0, (0.015 + 0.25) / 0.55, "SUPERSEDED", 2, "N1", id="reader-decides-alone",
+        ),
         # Support never lowers coherence: an outweighed contradiction stays out, the refinement (0.7) and the two
         # stance-less reads (0.5) make it (0.035 + 0.05) / 0.15 >= 0.5.
         pytest.param(

@@ -384,6 +384,29 @@ def test_an_edge_whose_judged_pairs_state_no_stance_says_what_was_read_and_is_no
     assert "no stance wording found" in by_llm["reason"] and "GROQ_API_KEY" not in by_llm["reason"]
 
 
+def test_a_recorded_correction_sets_the_coherence_of_an_edge_without_objection_and_caps_an_objection():
+    """Hostile finding: with a correction recorded, adding a SUPPORTED pair lowered the edge from 0.7 to 0.67 (the cap
+    was a minimum for every judged edge); it sets an edge without objection, and caps an objection."""
+    from recon_assets.reliability.edge_scores import edge_coherence
+
+    edges = pd.DataFrame({"dataset_id": ["D1"] * 3, "publication_id": ["P1", "P2", "P3"], "pagerank_centrality": [0.0] * 3,
+                          "dispute_relations": [["correction"]] * 3})
+    rows = [  # older, newer, verdict, coherence
+        ("P1", "N1", "UNVERIFIED", 0.5), ("P1", "N2", "UNVERIFIED", 0.5),
+        ("P2", "N1", "UNVERIFIED", 0.5), ("P2", "N2", "UNVERIFIED", 0.5), ("P2", "N3", "SUPPORTED", 1.0),
+        ("P3", "N3", "CONTRADICTED", 0.1),
+    ]
+    pairs = pd.DataFrame({
+        "dataset_id": "D1", "older_publication_id": [r[0] for r in rows], "newer_publication_id": [r[1] for r in rows],
+        "verdict": [r[2] for r in rows], "coherence": [r[3] for r in rows], "rationale": "r", "newer_centrality": 0.0,
+        "newer_citation": [f"[{r[1]}]" for r in rows], "judge": "offline/rules-v2", "prompt_version": None,
+    })
+    frame = edge_coherence(edges, pairs).set_index("publication_id")
+    assert frame["coherence_status"].to_dict() == {"P1": UNVERIFIED, "P2": "SUPPORTED", "P3": "CONTRADICTED"}
+    assert frame["coherence"].round(4).to_dict() == {"P1": 0.7, "P2": 0.7, "P3": 0.1}
+    assert set(frame["dispute_status"]) == {"corrected"}
+
+
 @pytest.mark.parametrize(
     ("value", "bar", "text"),
     [(0.98891, 0.99, "0.989"), (0.99, 0.99, "0.99"), (0.9951, 0.99, "1.00"), (0.4999, 0.5, "0.4999"), (0.87, 0.99, "0.87")],

@@ -95,7 +95,10 @@ def test_a_dataset_moves_from_pass_to_stale_and_history_keeps_each_change(databa
         assert all(evaluation.passed for evaluation in first.get_asset_check_evaluations())
 
 
-def test_a_contradicting_pair_two_years_apart_makes_the_dataset_contradicted_even_when_stale(database):
+@pytest.mark.parametrize("carries", [True, False], ids=["carries-its-edge", "outweighed"])
+def test_a_contradicting_pair_two_years_apart_makes_the_dataset_contradicted_even_when_stale(database, carries):
+    """A contradiction counts for the dataset only when it carries its edge (edge_reliability.coherence_status
+    CONTRADICTED); one the works read without objection outweigh does not (offline_judge.aggregate_edge_coherence)."""
     with duckdb.connect(str(database)) as con:
         older, newer = con.execute(
             "SELECT min_by(publication_id, publication_year), max_by(publication_id, publication_year) "
@@ -109,14 +112,22 @@ def test_a_contradicting_pair_two_years_apart_makes_the_dataset_contradicted_eve
             "FROM publications AS p WHERE p.publication_id = ?", [AREA, AST_L1T_V003, older, newer, newer],
         )
         con.execute("INSERT INTO coherence_judgements SELECT * FROM pair")
+        # the edge's status, as scoring gives it when the contradiction carries it, or when others outweigh it
+        con.execute(
+            "UPDATE edge_reliability SET coherence_status = ? WHERE research_area = ? AND dataset_id = ? AND publication_id = ?",
+            ["CONTRADICTED" if carries else "UNVERIFIED", AREA, AST_L1T_V003, older],
+        )
     with dg.instance_for_test() as instance:
         _materialize(instance, database, [dataset_verdicts], AREA)
     [(verdict, stale, contradicted, reason)] = _query(
         database, "SELECT verdict, stale, contradicted, reason FROM dataset_verdicts WHERE research_area = ? AND dataset_id = ?",
         [AREA, AST_L1T_V003],
     )
-    assert (verdict, stale, contradicted) == ("CONTRADICTED", True, True)
-    assert " contradicts [" in reason and "years apart)" in reason and "also stale: dataset version V003 superseded" in reason
+    if carries:
+        assert (verdict, stale, contradicted) == ("CONTRADICTED", True, True)
+        assert " contradicts [" in reason and "years apart)" in reason and "also stale: dataset version V003 superseded" in reason
+    else:
+        assert (verdict, stale, contradicted) == ("STALE", True, False) and " contradicts [" not in reason
 
 
 def _give_dataset_doi(database, dataset_id, doi):

@@ -130,8 +130,9 @@ def explain_doi(doi: str, database: Path) -> int:
     for row, comparison in zip(rows.itertuples(), comparisons):
         year = "n.d." if pd.isna(row.publication_year) else int(row.publication_year)
         title = f" {row.title!r}" if isinstance(row.title, str) else ""
+        dataset = f"{_text(row.dataset_short_name, 'no short name')} ({_text(row.dataset_doi, 'no DOI')})"
         print(
-            f"\n  {row.dataset_short_name} ({_doi(row.dataset_doi)}) <- {_doi(row.publication_doi)} ({year}){title} [{row.research_area}]\n"
+            f"\n  {dataset} <- {_text(row.publication_doi, 'no DOI')} ({year}){title} [{row.research_area}]\n"
             f"    {_reliability_line(row)}\n"
             f"    why {row.label}: {comparison}\n"
             f"    centrality {row.centrality:.2f} | recency {row.recency:.2f} | coherence {row.coherence:.2f} {row.coherence_status}"
@@ -142,9 +143,9 @@ def explain_doi(doi: str, database: Path) -> int:
     return 0
 
 
-def _doi(value: object) -> str:
-    """A DOI cell as printed: 'no DOI' for a missing one (it printed 'nan')."""
-    return value if isinstance(value, str) else "no DOI"
+def _text(value: object, missing: str) -> str:
+    """A text cell as printed, `missing` for a missing one (a dataset without a DOI printed 'nan')."""
+    return value if isinstance(value, str) else missing
 
 
 def _fail(message: str) -> int:

@@ -88,7 +88,7 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
         existing = published_by(edges, as_of_date)  # as scoring does: an edge published after as_of did not exist yet
         edges, after_as_of = edges[existing], int((~existing).sum())
         pairs = con.execute(load_sql("area_judgements"), [areas]).df()
-        contradicting = con.execute(load_sql("contradicting_pairs"), [areas]).df()
+        contradicting = con.execute(load_sql("contradicting_pairs"), [areas, as_of_date]).df()
         disputes = con.execute(load_sql("dataset_disputes"), [areas, as_of_date.year]).df()
         if edges.empty:
             context.log.warning("the KG has no scored Dataset→Publication edge: every labelled case is reported not found, no measure taken")

@@ -15,8 +15,8 @@ Triage (`triage`) sends a pair only when its answer can change a label; each rea
 - the offline verdict rests on a cue word (CONTRADICTED or SUPERSEDED: issue 10 measured 3 of 7 contradictions
   caught and three false supersessions from cue words);
 - the offline similarity lies within `similarity_band` of its gate;
-- the offline judge found no stance (`offline_verdict` NULL or UNVERIFIED): a rebuttal in paraphrase reads so, but
-  so do most citations, hence last.
+- the offline judge found no stance (UNVERIFIED) or did not judge the pair (NULL): a rebuttal in paraphrase reads
+  so, but so do most citations, hence last.
 Pairs are sent in that order of reasons (then most central first), so a budget that runs out leaves out the
 pairs that matter least.
 """
@@ -83,7 +83,7 @@ DEFAULT_RELIABILITY_THRESHOLDS = (0.35, 0.40)
 _TOLERANCE = 1e-9
 _REASON_ORDER = (
     "recorded dispute", "older publication central", "edge near a label threshold", "offline verdict rests on a cue word",
-    "offline similarity near its gate", "offline judge found no stance",
+    "offline similarity near its gate", "offline judge found no stance or did not judge",
 )
 
 
@@ -126,7 +126,7 @@ def triage(candidates: pd.DataFrame, rules: TriageRules = TriageRules()) -> pd.D
         "edge near a label threshold": margin <= rules.max_swing + _TOLERANCE,
         "offline verdict rests on a cue word": verdict.isin(["CONTRADICTED", "SUPERSEDED"]),
         "offline similarity near its gate": (similarity - rules.min_similarity).abs() < rules.similarity_band - _TOLERANCE,
-        "offline judge found no stance": verdict.isna() | (verdict == "UNVERIFIED"),
+        "offline judge found no stance or did not judge": verdict.isna() | (verdict == "UNVERIFIED"),
     }
     frame["triage_reasons"] = [
         "; ".join(reason for reason in _REASON_ORDER if flags[reason].iloc[row]) for row in range(len(frame))

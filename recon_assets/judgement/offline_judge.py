@@ -309,10 +309,12 @@ def aggregate_edge_coherence(
     without objection; an objection by another judge (the LLM, a steward), who read the paper, only has to outweigh
     the SUPPORTED pairs. A lone objection with nothing else read decides (DOMAIN.md worked case 2).
     - Objection decides: status CONTRADICTED or SUPERSEDED, whichever weighs more (ties to CONTRADICTED); coherence =
-      sum(w * pair coherence) / sum(w) over every pair, an UNVERIFIED one at the neutral 0.5, not at consensus.
-    - Otherwise: SUPPORTED when a pair is SUPPORTED, with that mean over the works without objection only (so support
-      never lowers it, and it stays >= 0.5); else UNVERIFIED with NEUTRAL_COHERENCE: nothing read states a stance that
-      carries (DOMAIN.md "no evidence means UNVERIFIED").
+      sum(w * pair coherence) / sum(w) over the pairs that count, an UNVERIFIED one at the neutral 0.5, not at
+      consensus. When only a reader's objection decides, the outweighed offline objections do not count (status,
+      value and evidence rest on the readers' objections).
+    - Otherwise: SUPPORTED when a pair is SUPPORTED, with that mean over the works without objection only (an
+      outweighed objection never lowers it, and it stays >= 0.5); else UNVERIFIED with NEUTRAL_COHERENCE: nothing
+      read states a stance that carries (DOMAIN.md "no evidence means UNVERIFIED").
 
     Args:
         edges: columns dataset_id, publication_id.
@@ -341,30 +343,37 @@ def aggregate_edge_coherence(
     objection = verdict.isin(_OBJECTIONS).to_numpy()
     by_reader = ~read["judge"].astype(str).str.startswith(OFFLINE_JUDGE_PREFIX).to_numpy()
     coherence = read["coherence"].to_numpy(dtype=float)
-    parts = pd.DataFrame({
-        "dataset_id": read["dataset_id"], "publication_id": read["publication_id"],
-        "n_read": 1, "n_pairs": (verdict != "UNVERIFIED").astype(int), "n_supported": (verdict == "SUPPORTED").astype(int),
+    edge = pd.MultiIndex.from_frame(read[key])
+    vote = pd.DataFrame({
+        "n_read": 1, "n_pairs": (verdict != "UNVERIFIED").astype(int).to_numpy(), "n_supported": (verdict == "SUPPORTED").astype(int).to_numpy(),
         "against": np.where(objection, weight, 0.0), "against_by_reader": np.where(objection & by_reader, weight, 0.0),
-        "contradicted": np.where(verdict == "CONTRADICTED", weight, 0.0), "superseded": np.where(verdict == "SUPERSEDED", weight, 0.0),
         "without": np.where(objection, 0.0, weight), "supported": np.where(verdict == "SUPPORTED", weight, 0.0),
-        "weighted": weight * coherence, "weighted_without": np.where(objection, 0.0, weight * coherence),
-    })
-    totals = parts.groupby(key, sort=False).sum()
-    decides = (totals["against"] > totals["without"] + _WEIGHT_TOLERANCE) | (
-        totals["against_by_reader"] > totals["supported"] + _WEIGHT_TOLERANCE
+        "weighted_without": np.where(objection, 0.0, weight * coherence),
+    }, index=edge).groupby(level=key, sort=False).sum()
+    by_all = vote["against"] > vote["without"] + _WEIGHT_TOLERANCE
+    decides = by_all | (vote["against_by_reader"] > vote["supported"] + _WEIGHT_TOLERANCE)
+    # The objections that count: all of them when together they outweigh the works without objection, else only the
+    # readers' (the offline cue words were outweighed), so the status, its evidence and the value rest on them alone.
+    counts = ~objection | by_reader | by_all.reindex(edge).to_numpy()
+    counted = pd.DataFrame({
+        "contradicted": np.where(counts & (verdict == "CONTRADICTED").to_numpy(), weight, 0.0),
+        "superseded": np.where(counts & (verdict == "SUPERSEDED").to_numpy(), weight, 0.0),
+        "weight": np.where(counts, weight, 0.0), "weighted": np.where(counts, weight * coherence, 0.0),
+    }, index=edge).groupby(level=key, sort=False).sum()
+    kind = np.where(counted["contradicted"] >= counted["superseded"] - _WEIGHT_TOLERANCE, "CONTRADICTED", "SUPERSEDED")
+    supported = vote["n_supported"] > 0
+    totals = vote[["n_pairs", "n_read"]].assign(
+        coherence_status=np.where(decides, kind, np.where(supported, "SUPPORTED", "UNVERIFIED")),
+        coherence=np.where(
+            decides, counted["weighted"] / counted["weight"],
+            np.where(supported, vote["weighted_without"] / vote["without"].where(supported, 1.0), NEUTRAL_COHERENCE),
+        ),
     )
-    kind = np.where(totals["contradicted"] >= totals["superseded"] - _WEIGHT_TOLERANCE, "CONTRADICTED", "SUPERSEDED")
-    supported = totals["n_supported"] > 0
-    totals["coherence_status"] = np.where(decides, kind, np.where(supported, "SUPPORTED", "UNVERIFIED"))
-    totals["coherence"] = np.where(
-        decides, totals["weighted"] / (totals["against"] + totals["without"]),
-        np.where(supported, totals["weighted_without"] / totals["without"].where(supported, 1.0), NEUTRAL_COHERENCE),
-    )
-    # The evidence is the heaviest pair carrying the status, so the reason never disagrees with it.
+    # The evidence is the heaviest counted pair carrying the status, so the reason never disagrees with it.
     strongest = (
-        read.assign(weight=weight)
+        read.assign(weight=weight, counts=counts)
         .merge(totals["coherence_status"].reset_index(), on=key)
-        .query("verdict == coherence_status and verdict != 'UNVERIFIED'")
+        .query("verdict == coherence_status and verdict != 'UNVERIFIED' and counts")
         .sort_values([*key, "weight", "newer_publication_id"], ascending=[True, True, False, True], kind="stable")
         .drop_duplicates(key)
         .rename(columns=_EVIDENCE_COLUMNS)

@@ -57,10 +57,12 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
     frame = frame.merge(coherence_judges(unique_pairs), on=EDGE_KEY, how="left")
     status = [dispute_status(relations) for relations in frame["dispute_relations"]]
     cap = pd.Series([DISPUTE_COHERENCE.get(value, np.nan) for value in status], index=frame.index, dtype=float)
-    judged = frame["coherence_status"] != UNVERIFIED
-    # A recorded dispute caps the coherence at its point of the scale (commented 0.1, debated 0.5, corrected 0.7),
-    # or sets it when nothing was judged (the neutral 0.5 is no evidence to keep).
-    coherence = np.where(cap.isna(), frame["coherence"], np.where(judged, np.fmin(frame["coherence"], cap), cap))
+    objected = frame["coherence_status"].isin(["CONTRADICTED", "SUPERSEDED"])
+    # A recorded dispute caps a judged objection's coherence at its point of the scale (commented 0.1, debated 0.5,
+    # corrected 0.7), and sets it otherwise: a SUPPORTED edge's coherence (at least 0.5, the mean of its works without
+    # objection) or the neutral 0.5 is no evidence against the record (with min, adding support lowered a corrected
+    # edge from 0.7 to 0.67).
+    coherence = np.where(cap.isna(), frame["coherence"], np.where(objected, np.fmin(frame["coherence"], cap), cap))
     frame = frame.assign(coherence=coherence, dispute_status=status)
     return frame if stewards is None else apply_steward_edges(frame, stewards)
 

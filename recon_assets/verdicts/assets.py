@@ -66,7 +66,7 @@ def dataset_verdicts(
                 lineage=DATASET_VERDICTS_LINEAGE, as_of=as_of_date.isoformat(),
             )
         edges = con.execute(load_sql("verdict_evidence"), [areas]).df()
-        pairs = con.execute(load_sql("contradicting_pairs"), [areas]).df()
+        pairs = con.execute(load_sql("contradicting_pairs"), [areas, as_of_date]).df()
         disputes = con.execute(load_sql("dataset_disputes"), [areas, as_of_date.year]).df()
         evidence = dataset_evidence(edges)
         rounds = expand(
