@@ -368,7 +368,8 @@ def test_an_edge_whose_judged_pairs_state_no_stance_says_what_was_read_and_is_no
     # a contradiction lighter than the works read without objection does not decide, and the reason says so
     assert (frame.loc["P2", "coherence"], frame.loc["P2", "coherence_status"]) == (0.5, UNVERIFIED)
     assert frame.loc["P2", "coherence_evidence"] == (
-        "2 newer works read ([Kim, 2022], ...): contradiction or supersession wording in 1, not outweighing the 1 without"
+        '2 newer works read ([Kim, 2022], ...); 1 of them objects ([Lee, 2021]: contradiction wording "contrary to"), but the 1 '
+        "that read it without objection weighs at least as much"
     )
     # a heavier one does; the work without stance enters its coherence at the neutral 0.5, not at consensus
     assert (frame.loc["P3", "coherence"], frame.loc["P3", "coherence_status"]) == (pytest.approx((0.05 + 0.06) / 0.7), "CONTRADICTED")
@@ -378,7 +379,8 @@ def test_an_edge_whose_judged_pairs_state_no_stance_says_what_was_read_and_is_no
     scored = one(read)
     assert scored["label"] == UNVERIFIED
     assert "coherence UNVERIFIED (neutral 0.50): 2 newer works read ([Kim, 2022], ...): no stance wording found" in scored["reason"]
-    assert "the LLM judge reads more than stance wording: set GROQ_API_KEY" in scored["reason"]
+    assert "no judged evidence (the newer works read take no side that outweighs the others; the LLM judge reads beyond " \
+           "cue words: set GROQ_API_KEY)" in scored["reason"]
     # once the LLM judge has read them too, the reason does not send the user to it again
     by_llm = one(read | {"coherence_judges": "groq/llama-3.3-70b-versatile (prompt llm-v1); offline/rules-v2"})
     assert "no stance wording found" in by_llm["reason"] and "GROQ_API_KEY" not in by_llm["reason"]

@@ -1,5 +1,6 @@
 """Score the edges of some research areas: aggregate their judged pairs into coherence, then apply the score."""
 
+from collections.abc import Callable
 from datetime import date
 
 import numpy as np
@@ -37,20 +38,23 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
     coherence = aggregate_edge_coherence(edges[EDGE_KEY], unique_pairs[AGGREGATED_PAIR_COLUMNS], older_centrality)
     first = unique_pairs.drop_duplicates("newer_publication_id")
     citations = dict(zip(first["newer_publication_id"].tolist(), first["newer_citation"].tolist()))
-    # the work named for an UNVERIFIED edge whose judges read works: the most central, as the evidence pair is
-    most_central_read = (
-        unique_pairs.sort_values(["newer_centrality", "newer_publication_id"], ascending=[False, True], kind="stable")
-        .drop_duplicates(PAIR_KEY[:2])
-        .rename(columns={"older_publication_id": "publication_id"})
+    # Named for an UNVERIFIED edge whose judges read works: the most central work read and the most central objection
+    # that did not carry (as the evidence pair of a judged edge is the heaviest).
+    by_centrality = unique_pairs.sort_values(["newer_centrality", "newer_publication_id"], ascending=[False, True], kind="stable")
+    objections = by_centrality[by_centrality["verdict"].isin(["CONTRADICTED", "SUPERSEDED"])]
+    coherence = coherence.merge(
+        _first_per_edge(by_centrality, "named", lambda pair: citations[pair.newer_publication_id]), on=EDGE_KEY, how="left"
+    ).merge(
+        _first_per_edge(objections, "objection", lambda pair: f"{citations[pair.newer_publication_id]}: {pair.rationale}"),
+        on=EDGE_KEY, how="left",
     )
-    coherence = coherence.merge(most_central_read[[*EDGE_KEY, "newer_publication_id"]], on=EDGE_KEY, how="left")
     coherence["coherence_evidence"] = [
         f"by {citations[newer]} (centrality {centrality:.2f}): {rationale}" if isinstance(newer, str)
-        else _no_stance(read, stance, citations[named]) if read else None
-        for newer, centrality, rationale, read, stance, named in zip(
+        else _no_stance(read, stance, named, objection) if read else None
+        for newer, centrality, rationale, read, stance, named, objection in zip(
             coherence["evidence_publication_id"].tolist(), coherence["evidence_centrality"].tolist(),
             coherence["evidence_rationale"].tolist(), coherence["n_read"].tolist(), coherence["n_pairs"].tolist(),
-            coherence["newer_publication_id"].tolist(),
+            coherence["named"].tolist(), coherence["objection"].tolist(),
         )
     ]
     frame = edges.merge(coherence[[*EDGE_KEY, "coherence", "coherence_status", "coherence_evidence"]], on=EDGE_KEY, how="left")
@@ -67,15 +71,27 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
     return frame if stewards is None else apply_steward_edges(frame, stewards)
 
 
-def _no_stance(read: int, stance: int, named: str) -> str:
+def _first_per_edge(pairs: pd.DataFrame, column: str, text: Callable[[object], str]) -> pd.DataFrame:
+    """EDGE_KEY and `column`: `text` of the first of `pairs` (rows of PAIR_KEY ...) for each edge."""
+    first = pairs.drop_duplicates(PAIR_KEY[:2])
+    return pd.DataFrame({
+        "dataset_id": first["dataset_id"].to_numpy(), "publication_id": first["older_publication_id"].to_numpy(),
+        column: [text(pair) for pair in first.itertuples(index=False)],
+    })
+
+
+def _no_stance(read: int, stance: int, named: str, objection: str | None) -> str:
     """The evidence of an UNVERIFIED edge whose judges read `read` works (`named`: the citation tag of the most central)
-    and found an objection's wording in `stance` of them, not outweighing the others (`offline_judge.aggregate_edge_coherence`):
-    '3 newer works read ([Chen et al., 2023], ...): no stance wording found' or '...: contradiction or supersession
-    wording in 1, not outweighing the 2 without'."""
+    and found an objection in `stance` of them (`objection`: the most central, its citation tag and rationale) that
+    the others outweigh (`offline_judge.aggregate_edge_coherence`): '3 newer works read ([Chen et al., 2023], ...): no
+    stance wording found', or '...; 1 of them objects ([Lee, 2021]: contradiction wording ...), but the 2 that read it
+    without objection weigh at least as much'."""
     works = f"1 newer work read ({named})" if read == 1 else f"{read} newer works read ({named}, ...)"
     if not stance:
         return f"{works}: no stance wording found"
-    return f"{works}: contradiction or supersession wording in {stance}, not outweighing the {read - stance} without"
+    objects = f"1 of them objects ({objection})" if stance == 1 else f"{stance} of them object (the most central: {objection})"
+    others = read - stance
+    return f"{works}; {objects}, but the {others} that read it without objection weigh{'s' if others == 1 else ''} at least as much"
 
 
 def coherence_judges(pairs: pd.DataFrame) -> pd.DataFrame:

@@ -131,8 +131,8 @@ def _missing(row, settings: ScoringSettings) -> list[str]:
     if row.coherence_status == "UNVERIFIED":
         if isinstance(row.coherence_evidence, str) and row.coherence_evidence:
             llm_read = isinstance(row.coherence_judges, str) and "groq/" in row.coherence_judges
-            hint = "" if llm_read else "; the LLM judge reads more than stance wording: set GROQ_API_KEY"
-            missing.append(f"no judged evidence (no stance that carries in the newer works read{hint})")
+            hint = "" if llm_read else "; the LLM judge reads beyond cue words: set GROQ_API_KEY"
+            missing.append(f"no judged evidence (the newer works read take no side that outweighs the others{hint})")
         else:
             missing.append("no judged evidence (no newer work answering it was judged)")
     if not missing:
