@@ -378,14 +378,20 @@ def test_explain_on_a_database_without_scores_says_to_run_first(tmp_path, capsys
     assert "holds no scores yet (Catalog Error: Table with name edge_reliability does not exist!" in capsys.readouterr().err
 
 
-def test_explain_on_a_sqlite_file_fetches_no_extension(tmp_path, capsys):
-    """Bug row: DuckDB tried to download its SQLite extension to open a SQLite file given as the database."""
-    database = tmp_path / "recon.sqlite"
-    with sqlite3.connect(database) as con:
-        con.execute("CREATE TABLE edge_reliability (doi TEXT)")
+@pytest.mark.parametrize("kind", ["sqlite", "json"])
+def test_explain_on_a_file_that_is_not_duckdb_says_so(tmp_path, capsys, kind):
+    """Bug row: DuckDB tried to download its SQLite extension to open a SQLite file given as the database. New-user
+    finding: a JSON file given as --db read "holds no scores yet (Catalog Error ...): run `recon run` first"."""
+    database = tmp_path / f"recon.{kind}"
+    if kind == "sqlite":
+        with sqlite3.connect(database) as con:
+            con.execute("CREATE TABLE edge_reliability (doi TEXT)")
+    else:
+        database.write_text('{"type": "node", "id": "1"}\n')
     assert explain_doi("10.3390/rs12081239", database) == 1
     err = capsys.readouterr().err
-    assert f"cannot read {database}: IOException:" in err and "download" not in err.lower()
+    assert f"{database} is not a DuckDB database file (no DuckDB header): give the --db of a `recon run`" in err
+    assert "download" not in err.lower() and "no scores yet" not in err
 
 
 

@@ -20,6 +20,7 @@ from recon_assets.reliability.reasons import reliability_text
 from recon_assets.reliability.settings import LabelThresholds, ScoringSettings
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import terminal_text
+from recon_assets.shared.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 from recon_assets.shared.paths import database_path
 from recon_assets.shared.table_docs import declared_columns
 from recon_assets.verdicts.critic import VerdictRules
@@ -57,14 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     explain.add_argument("--db", type=Path, help="DuckDB file to read; default data/recon.duckdb")
     args = parser.parse_args(argv)
     if args.command == "run":
-        from recon_assets.cli.run import run_pipeline  # imports Dagster: only `run` pays for it
+        from recon_assets.cli.run import run_pipeline  # the run wiring and its instance checks: only `run` needs them
 
         return run_pipeline(args.kg, args.db, args.as_of)
     return explain_doi(args.doi, args.db or database_path())
-
-
-# No extension is fetched or loaded: DuckDB would download one to open, say, a SQLite file given by mistake.
-_NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
 
 
 def explain_doi(doi: str, database: Path) -> int:
@@ -79,8 +76,14 @@ def explain_doi(doi: str, database: Path) -> int:
     if not database.is_file():
         return _fail(f"no database file at {database}: run `recon run` first")
     try:
-        # No extension is fetched or loaded: DuckDB would download one to open, say, a SQLite file given by mistake.
-        with duckdb.connect(str(database), read_only=True, config=_NO_EXTENSIONS) as con:
+        foreign = not is_duckdb_file(database)
+    except OSError as error:
+        return _fail(f"cannot read {database}: {error.strerror or error}")
+    if foreign:
+        # New-user finding: DuckDB's "Catalog Error" for such a file read as "holds no scores yet: run `recon run`".
+        return _fail(f"{database} is not a DuckDB database file (no DuckDB header): give the --db of a `recon run`")
+    try:
+        with duckdb.connect(str(database), read_only=True, config=NO_EXTENSIONS) as con:
             rows = con.execute(
                 "SELECT e.*, p.title, x.status AS crossref_status, o.error AS openalex_error FROM edge_reliability AS e "
                 "LEFT JOIN publications AS p USING (publication_id) "

@@ -34,6 +34,7 @@ from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
 from recon_assets.shared.credentials import redact, shown_setting, usable_secrets
 from recon_assets.shared.database import check_memory_limit, duckdb_connection_config
 from recon_assets.shared.display import TerminalSafeStream, terminal_text
+from recon_assets.shared.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 from recon_assets.shared.paths import database_lock, database_path
 from recon_assets.shared.run_tags import DATABASE_TAG, KG_SOURCE_TAG
 
@@ -231,25 +232,6 @@ def _can_open(database: Path) -> None:
         duckdb.connect(str(database), config=NO_EXTENSIONS).close()
     except duckdb.Error as error:
         raise PreflightError(f"cannot open DuckDB file {database}: {redact(error)}") from error
-
-
-# A DuckDB database file opens with an 8-byte checksum and the magic bytes "DUCK" (DuckDB storage format, main header:
-# https://duckdb.org/docs/stable/internals/storage). DuckDB itself opened a `.json` file as an empty database.
-_DUCKDB_MAGIC = b"DUCK"
-_DUCKDB_MAGIC_OFFSET = 8
-# No extension is fetched or loaded when a file is opened: DuckDB would download one to open, say, a SQLite file.
-NO_EXTENSIONS = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
-
-
-def is_duckdb_file(path: Path) -> bool:
-    """True when `path` is an empty file (DuckDB makes a database of it) or starts with DuckDB's file header.
-
-    Raises:
-        OSError: the file cannot be read.
-    """
-    with path.open("rb") as handle:
-        head = handle.read(_DUCKDB_MAGIC_OFFSET + len(_DUCKDB_MAGIC))
-    return not head or head[_DUCKDB_MAGIC_OFFSET:] == _DUCKDB_MAGIC
 
 
 def _run_jobs(database: Path, as_of: date) -> int:
