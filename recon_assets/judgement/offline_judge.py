@@ -112,7 +112,7 @@ _RULES: dict[CueKind | None, tuple[str, float]] = {
     None: ("UNVERIFIED", NEUTRAL_COHERENCE),
 }
 # The verdicts that object to the older paper (`aggregate_edge_coherence`).
-_OBJECTIONS = ("CONTRADICTED", "SUPERSEDED")
+OBJECTIONS = ("CONTRADICTED", "SUPERSEDED")
 # Sums of weights closer than this are a tie (0.1 + 0.2 against 0.3 in floating point).
 _WEIGHT_TOLERANCE = 1e-9
 _EVIDENCE_COLUMNS = {
@@ -340,7 +340,7 @@ def aggregate_edge_coherence(
     boost = 1.0 + older_centrality.reindex(read["publication_id"]).fillna(0.0).to_numpy(dtype=float)
     weight = np.maximum(MIN_EVIDENCE_WEIGHT, read["newer_centrality"].fillna(0.0).to_numpy(dtype=float))
     weight = np.where(verdict == "CONTRADICTED", weight * boost, weight)
-    objection = verdict.isin(_OBJECTIONS).to_numpy()
+    objection = verdict.isin(OBJECTIONS).to_numpy()
     by_reader = ~read["judge"].astype(str).str.startswith(OFFLINE_JUDGE_PREFIX).to_numpy()
     coherence = read["coherence"].to_numpy(dtype=float)
     edge = pd.MultiIndex.from_frame(read[key])

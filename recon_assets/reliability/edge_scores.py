@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.judgement.disputes import DISPUTE_COHERENCE, dispute_status
-from recon_assets.judgement.offline_judge import aggregate_edge_coherence
+from recon_assets.judgement.offline_judge import OBJECTIONS, aggregate_edge_coherence
 from recon_assets.judgement.steward import apply_steward_edges
 from recon_assets.reliability.labels import UNVERIFIED
 from recon_assets.reliability.scoring import score_edges
@@ -41,7 +41,7 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
     # Named for an UNVERIFIED edge whose judges read works: the most central work read and the most central objection
     # that did not carry (as the evidence pair of a judged edge is the heaviest).
     by_centrality = unique_pairs.sort_values(["newer_centrality", "newer_publication_id"], ascending=[False, True], kind="stable")
-    objections = by_centrality[by_centrality["verdict"].isin(["CONTRADICTED", "SUPERSEDED"])]
+    objections = by_centrality[by_centrality["verdict"].isin(OBJECTIONS)]
     coherence = coherence.merge(
         _first_per_edge(by_centrality, "named", lambda pair: citations[pair.newer_publication_id]), on=EDGE_KEY, how="left"
     ).merge(
@@ -61,7 +61,7 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
     frame = frame.merge(coherence_judges(unique_pairs), on=EDGE_KEY, how="left")
     status = [dispute_status(relations) for relations in frame["dispute_relations"]]
     cap = pd.Series([DISPUTE_COHERENCE.get(value, np.nan) for value in status], index=frame.index, dtype=float)
-    objected = frame["coherence_status"].isin(["CONTRADICTED", "SUPERSEDED"])
+    objected = frame["coherence_status"].isin(OBJECTIONS)
     # A recorded dispute caps a judged objection's coherence at its point of the scale (commented 0.1, debated 0.5,
     # corrected 0.7), and sets it otherwise: a SUPPORTED edge's coherence (at least 0.5, the mean of its works without
     # objection) or the neutral 0.5 is no evidence against the record (with min, adding support lowered a corrected
