@@ -8,23 +8,25 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from recon_assets.evaluation.cases import CLASSES, COLUMNS, LABELLED_EDGES, dataset_key, load_cases
+from recon_assets.evaluation.cases import COLUMNS, GRADES, LABELLED_EDGES, VERSION_STATUSES, dataset_key, load_cases
 from recon_assets.evaluation.measure import match_cases, without_openalex
 from recon_assets.evaluation.metrics import Rate, roc_auc, settings_grid, weight_grid
 from recon_assets.reliability.settings import ScoringSettings
 
 
-def test_the_shipped_set_has_120_independent_real_cases_in_exclusive_classes_each_with_a_source():
+def test_the_shipped_set_has_graded_real_cases_in_exclusive_classes_each_with_a_source():
     cases = load_cases()
-    independent = cases[cases["independent"]]
-    assert len(independent) >= 120
-    assert set(independent["class"]) == set(CLASSES)
-    assert independent["label_source"].notna().all() and independent["label_source_url"].notna().all()
-    # a held-out part in every class, about 30 % of it
-    held_out = independent.groupby("class")["split"].apply(lambda split: (split == "held_out").mean())
-    assert held_out.between(0.2, 0.4).all()
-    # the earlier circular cases are kept, marked
-    assert (~cases["independent"]).sum() == 21 and cases.loc[~cases["independent"], "note"].str.startswith("circular").all()
+    assert set(cases["grade"]) <= set(GRADES) and set(cases["version_status"]) <= set(VERSION_STATUSES)
+    assert cases["grade_reason"].notna().all()
+    graded = cases[cases["grade"] != "C"]
+    assert set(graded["grade"]) == {"F", "I"}  # both kinds of headline case exist (their counts are the data's)
+    assert graded["label_source"].notna().all() and graded["label_source_url"].notna().all()
+    # a held-out part in every class that has graded cases
+    held_out = graded.groupby("class")["split"].apply(lambda split: (split == "held_out").mean())
+    assert (held_out > 0).all()
+    # the earlier circular cases are kept, marked C
+    circular = cases["note"].fillna("").str.startswith("circular")
+    assert circular.any() and (cases.loc[circular, "grade"] == "C").all()
 
 
 def _write(tmp_path, rows: list[dict]):
@@ -38,8 +40,8 @@ def _write(tmp_path, rows: list[dict]):
 
 
 GOOD = {
-    "labels_version": "9", "case_id": "s-1", "class": "superseded_version", "split": "tuning", "independent": "true",
-    "dataset_doi": "10.5067/GPM/IMERGDF/DAY/06", "publication_doi": "https://doi.org/10.3390/RS10030388",
+    "labels_version": "9", "case_id": "s-1", "class": "superseded_version", "split": "tuning", "grade": "I",
+    "grade_reason": "a please-cite page", "version_status": "replaced", "dataset_doi": "10.5067/GPM/IMERGDF/DAY/06", "publication_doi": "https://doi.org/10.3390/RS10030388",
     "publication_year": "2018", "label_source": "a notice",
 }
 
@@ -49,7 +51,12 @@ GOOD = {
     [
         ([GOOD | {"class": "stale"}], "unknown class"),
         ([GOOD | {"split": "test"}], "unknown split"),
-        ([GOOD | {"independent": "yes"}], "independent not true or false"),
+        ([GOOD | {"grade": "independent"}], "unknown grade"),
+        ([GOOD | {"grade": "c"}], "unknown grade"),
+        ([GOOD | {"grade": ""}], "no grade"),
+        ([GOOD | {"version_status": "superseded"}], "unknown version_status"),
+        ([GOOD | {"version_status": ""}], "no version_status"),
+        ([GOOD | {"grade_reason": ""}], "no grade_reason"),
         ([GOOD | {"publication_year": "MMXX"}], "publication_year not a year"),
         ([GOOD | {"dataset_doi": "not a doi"}], "dataset_doi not a DOI"),
         ([GOOD | {"dataset_doi": ""}], "neither dataset_doi nor dataset_short_name"),
@@ -69,7 +76,7 @@ def test_a_good_case_file_gives_canonical_keys(tmp_path):
     cases = load_cases(_write(tmp_path, [GOOD, GOOD | {"case_id": "s-2", "dataset_doi": "", "dataset_short_name": "MOD13Q1", "dataset_version": "005"}]))
     assert cases["dataset_key"].tolist() == ["10.5067/gpm/imergdf/day/06", "MOD13Q1|5"]
     assert cases["publication_key"].tolist() == ["10.3390/rs10030388"] * 2
-    assert cases["independent"].tolist() == [True, True] and cases["publication_year"].tolist() == [2018, 2018]
+    assert cases["grade"].tolist() == ["I", "I"] and cases["publication_year"].tolist() == [2018, 2018]
 
 
 @pytest.mark.parametrize(

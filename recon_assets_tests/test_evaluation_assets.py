@@ -78,7 +78,7 @@ def test_every_case_is_reported_in_both_conditions_found_or_not(evaluation):
 def test_online_counts_only_cases_with_an_openalex_record_and_says_over_how_many(evaluation):
     _, con = evaluation
     with_record = con.execute(
-        "SELECT count(*) FROM reliability_evaluation_cases WHERE condition = 'online' AND has_openalex_record AND independent "
+        "SELECT count(*) FROM reliability_evaluation_cases WHERE condition = 'online' AND has_openalex_record AND grade <> 'C' "
         "AND class = 'superseded_version'"
     ).fetchone()[0]
     assert con.execute(
@@ -104,9 +104,10 @@ def test_the_base_rate_counts_every_scored_kg_edge(evaluation):
 
 def test_circular_cases_stay_out_of_the_headline_rates(evaluation):
     _, con = evaluation
-    independent_superseded = con.execute(
-        "SELECT count(*) FROM reliability_evaluation_cases WHERE condition = 'offline' AND found AND independent AND class = 'superseded_version'"
-    ).fetchone()[0]
+    graded_superseded, circular_superseded = con.execute(
+        "SELECT count(*) FILTER (grade <> 'C'), count(*) FILTER (grade = 'C') FROM reliability_evaluation_cases "
+        "WHERE condition = 'offline' AND found AND class = 'superseded_version'"
+    ).fetchone()
     staleness, circular = (
         con.execute(
             "SELECT denominator FROM reliability_evaluation WHERE is_default AND split = 'all' AND condition = 'offline' AND measure = ?",
@@ -114,7 +115,7 @@ def test_circular_cases_stay_out_of_the_headline_rates(evaluation):
         ).fetchone()[0]
         for measure in ("staleness_catch", "circular_staleness_catch")
     )
-    assert staleness == independent_superseded and circular == 21
+    assert staleness == graded_superseded and circular == circular_superseded > 0
 
 
 def test_settings_are_ranked_by_discrimination(evaluation):

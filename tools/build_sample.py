@@ -690,14 +690,15 @@ def titled_publication(graph: SampleGraph, title: str, year: str, first_author: 
 
 
 def add_labelled_cases(graph: SampleGraph, cmr_rows: list[dict], umm_by_name: dict) -> Counter:
-    """Every independent labelled edge as Publication-USES_DATASET->Dataset, and every labelled dispute's comment and
-    reply as publications citing what they answer (a comment on a paper cites it, and a reply cites both); a comment
-    without a known DOI is a publication without one (`titled_publication`)."""
+    """Every labelled edge but the circular ones (edges the text rules above derive) as
+    Publication-USES_DATASET->Dataset, and every labelled dispute's comment and reply as publications citing what they
+    answer (a comment on a paper cites it, and a reply cites both); a comment without a known DOI is a publication
+    without one (`titled_publication`)."""
     publications = json.loads((EVALUATION / "publications.json").read_text(encoding="utf-8"))
     counts: Counter = Counter()
     with (EVALUATION / "labelled_edges.csv").open(encoding="utf-8", newline="") as handle:
         for case in csv.DictReader(handle):
-            if case["independent"] != "true":
+            if case["use_source"].startswith("sample KG USES_DATASET edge"):
                 continue  # the circular cases are edges the rules above already derive
             dataset = case_dataset(graph, case, cmr_rows, umm_by_name)
             graph.add_edge("USES_DATASET", case_publication(graph, case["publication_doi"], publications), dataset, "labelled case")

@@ -1,8 +1,7 @@
 """The labelled Dataset→Publication edges the method is measured on (`recon_assets/reference/evaluation/
 labelled_edges.csv`; LABELLED_CASES.md beside it says where every label comes from and how the set was built).
 
-Each case is one real edge in one exclusive class, its label taken from a source that shares no input with the
-scorer (DOMAIN.md: "the evaluation labels come from sources that share no input with the scorer"):
+Each case is one real edge in one exclusive class, its label taken from a source outside the KG:
 
 - superseded_version: the archive's own notice that the dataset version was replaced (DAAC or catalogue text);
 - foundational: the archive's "please cite" reference paper for the product;
@@ -10,9 +9,13 @@ scorer (DOMAIN.md: "the evaluation labels come from sources that share no input 
 - disputed: a paper a published comment disputes;
 - retracted: a retracted paper.
 
-Rows marked `independent` false (the earlier set's edges labelled from the same CMR rows the lifecycle code reads)
-are kept and reported apart, never in the headline rates. `split` (tuning / held_out) was fixed when the set was
-frozen, before any scoring; nothing is tuned on a case by its id.
+Every case carries a grade (DOMAIN.md, "Verdicts over an evidence set"): `C` (labelled from the same file, record or
+document as a scorer input: reported apart, never in a headline figure), `F` (the same fact from another document of
+the archive: measures the lifecycle's coverage of the archive's facts) or `I` (independent of every scorer input:
+only these measure what the score adds), with `grade_reason`; and `version_status`, what the archive says of the
+case's dataset version (current, replaced or unknown), used only to define the subgroups that separate the signals.
+`split` (tuning / held_out) was fixed when the set was frozen, before any scoring; nothing is tuned on a case by its
+id.
 """
 
 from __future__ import annotations
@@ -35,12 +38,18 @@ STALE_CLASSES = (SUPERSEDED_VERSION, DISPUTED, RETRACTED)
 SOUND_CLASSES = (FOUNDATIONAL, CURRENT_VERSION)
 CLASSES = (*STALE_CLASSES, *SOUND_CLASSES)
 SPLITS = ("tuning", "held_out")
+GRADES = ("C", "F", "I")
+CURRENT, REPLACED, UNKNOWN = "current", "replaced", "unknown"
+VERSION_STATUSES = (CURRENT, REPLACED, UNKNOWN)
 COLUMNS = [
-    "labels_version", "case_id", "class", "split", "independent", "dataset_short_name", "dataset_version", "dataset_doi",
+    "labels_version", "case_id", "class", "split", "grade", "grade_reason", "version_status", "dataset_short_name", "dataset_version", "dataset_doi",
     "dataset_cmr_concept_id", "publication_doi", "publication_title", "publication_year", "label_source",
     "label_source_url", "use_source", "use_source_url", "note",
 ]
-REQUIRED = ["labels_version", "case_id", "class", "split", "independent", "publication_doi", "publication_year", "label_source"]
+REQUIRED = [
+    "labels_version", "case_id", "class", "split", "grade", "grade_reason", "version_status", "publication_doi", "publication_year",
+    "label_source",
+]
 
 
 def dataset_key(doi: object, short_name: object, version: object) -> str | None:
@@ -55,14 +64,13 @@ def dataset_key(doi: object, short_name: object, version: object) -> str | None:
 
 
 def load_cases(path: Path = LABELLED_EDGES) -> pd.DataFrame:
-    """The labelled edges, one row per case: COLUMNS as text (stripped; empty cells NA), `independent` a bool,
-    `publication_year` an int, and `dataset_key` (`dataset_key`) / `publication_key` (canonical DOI,
+    """The labelled edges, one row per case: COLUMNS as text (stripped; empty cells NA), `publication_year` an int, and `dataset_key` (`dataset_key`) / `publication_key` (canonical DOI,
     `kg.doi.canonical_doi`) the cases are matched to KG edges by.
 
     Raises:
         ValueError: naming the file and the rows (case_id and line): no case, missing columns, several
-            labels_version values, a required cell empty, a duplicate case_id, an unknown class or split,
-            `independent` neither true nor false, a year that is not a year, a DOI that does not parse, a case naming
+            labels_version values, a required cell empty, a duplicate case_id, an unknown class, split, grade
+            (GRADES) or version_status (VERSION_STATUSES), a year that is not a year, a DOI that does not parse, a case naming
             its dataset by neither DOI nor short name, or one edge labelled by two cases.
     """
     try:
@@ -84,7 +92,10 @@ def load_cases(path: Path = LABELLED_EDGES) -> pd.DataFrame:
         "duplicate case_id": names[cases["case_id"].notna() & cases["case_id"].duplicated()].tolist(),
         "unknown class": names[cases["class"].notna() & ~cases["class"].isin(CLASSES)].tolist(),
         "unknown split": names[cases["split"].notna() & ~cases["split"].isin(SPLITS)].tolist(),
-        "independent not true or false": names[cases["independent"].notna() & ~cases["independent"].isin(["true", "false"])].tolist(),
+        "unknown grade (C, F or I)": names[cases["grade"].notna() & ~cases["grade"].isin(GRADES)].tolist(),
+        "unknown version_status (current, replaced or unknown)": names[
+            cases["version_status"].notna() & ~cases["version_status"].isin(VERSION_STATUSES)
+        ].tolist(),
         "publication_year not a year": names[cases["publication_year"].notna() & ~year.between(1800, 2100)].tolist(),
         "neither dataset_doi nor dataset_short_name": names[cases["dataset_key"].isna()].tolist(),
         "dataset_doi not a DOI": names[cases["dataset_doi"].notna() & cases["dataset_doi"].map(canonical_doi, na_action="ignore").isna()].tolist(),
@@ -95,4 +106,4 @@ def load_cases(path: Path = LABELLED_EDGES) -> pd.DataFrame:
     }
     if problems := {what: rows for what, rows in problems.items() if rows}:
         raise ValueError(f"{path}: {problems}")
-    return cases.assign(independent=cases["independent"] == "true", publication_year=year.astype(int))
+    return cases.assign(publication_year=year.astype(int))

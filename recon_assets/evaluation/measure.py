@@ -172,7 +172,7 @@ def _measures(cases: pd.DataFrame, all_labels: pd.Series, *, details: bool, **ex
     """Every measure of MEASURES over the labelled `cases` (with label, reliability and, with `details`,
     negative_signals) and the labels of every KG edge."""
     flagged = cases["label"].isin(FLAGGED_LABELS)
-    independent = cases["independent"]
+    independent = cases["grade"] != "C"
     of = {name: cases[independent & (cases["class"] == name)] for name in (*STALE_CLASSES, *SOUND_CLASSES)}
     headline = cases[independent]
 
@@ -209,7 +209,7 @@ def _replaced_datasets_stale(
     """Of the (research area, dataset) evidence sets holding a superseded-version case, those the critic calls STALE
     or CONTRADICTED, judged on the `scored` edges (one row per edge) put back in every research area of `edges`
     (no expansion: the pipeline's dataset_verdicts table has the verdicts with it)."""
-    replaced = case_labels.loc[case_labels["independent"] & (case_labels["class"] == SUPERSEDED_VERSION), "dataset_id"].unique()
+    replaced = case_labels.loc[(case_labels["grade"] != "C") & (case_labels["class"] == SUPERSEDED_VERSION), "dataset_id"].unique()
     if not len(replaced):
         return Rate(0, 0)
     areas = edges.loc[edges["dataset_id"].isin(replaced), ["research_area", *EDGE_KEY]]

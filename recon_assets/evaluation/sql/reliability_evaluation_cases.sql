@@ -3,7 +3,8 @@ CREATE OR REPLACE TABLE reliability_evaluation_cases (
     case_id             VARCHAR NOT NULL,
     class               VARCHAR NOT NULL,
     split               VARCHAR NOT NULL,
-    independent         BOOLEAN NOT NULL,
+    grade               VARCHAR NOT NULL,
+    version_status      VARCHAR NOT NULL,
     condition           VARCHAR NOT NULL,
     dataset_id          VARCHAR,
     publication_id      VARCHAR,
@@ -28,7 +29,8 @@ COMMENT ON COLUMN reliability_evaluation_cases.labels_version IS 'Version of lab
 COMMENT ON COLUMN reliability_evaluation_cases.case_id IS 'The case (labelled_edges.csv case_id).';
 COMMENT ON COLUMN reliability_evaluation_cases.class IS 'superseded_version, foundational, current_version, disputed or retracted (exclusive classes).';
 COMMENT ON COLUMN reliability_evaluation_cases.split IS 'tuning or held_out (fixed before any scoring).';
-COMMENT ON COLUMN reliability_evaluation_cases.independent IS 'The label shares no input with the scorer; false for the earlier circular cases (kept apart from the headline rates).';
+COMMENT ON COLUMN reliability_evaluation_cases.grade IS 'C (labelled from the same file, record or document as a scorer input: kept apart from the headline figures), F (the same fact from another document of the archive) or I (independent of every scorer input).';
+COMMENT ON COLUMN reliability_evaluation_cases.version_status IS 'What the archive says of the case''s dataset version: current, replaced or unknown (defines the subgroups only).';
 COMMENT ON COLUMN reliability_evaluation_cases.condition IS 'online or offline (reliability_evaluation.condition).';
 COMMENT ON COLUMN reliability_evaluation_cases.dataset_id IS 'The KG edge''s dataset; NULL when the KG has no such edge.';
 COMMENT ON COLUMN reliability_evaluation_cases.publication_id IS 'The KG edge''s publication; NULL when not found.';
