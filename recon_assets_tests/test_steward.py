@@ -111,6 +111,59 @@ def test_a_row_the_csv_reader_cannot_make_a_judgement_of_is_rejected_on_its_own_
     assert reason in read["reason"].iloc[1] and read["line"].iloc[1] == line
 
 
+@pytest.mark.parametrize(
+    ("rows", "expected"),
+    [
+        (
+            ['pair,kg:d,10.1000/a,10.1000/b,SUPPORTED,0.7,"Fig. 3 supports the trend,ann,2026-01-15',
+             "edge,kg:d,10.1000/c,,CONTRADICTED,0.1,the retrieval was revised,bob,2026-01-16",
+             "edge,kg:d,10.1000/d,,SUPPORTED,0.9,fine,bob,2026-01-16"],
+            [(2, 2, "rejected", "line 2: a quote opened here is not closed before the next line, which starts another judgement"), (3, 3, "", None), (4, 4, "", None)],
+        ),
+        (
+            ['edge,kg:d,10.1000/a,,SUPPORTED,0.7,"a rationale on', "two lines, the quote left open,ann,2026-01-15", "",
+             "edge,kg:d,10.1000/c,,CONTRADICTED,0.1,\"quoted, and closed\",bob,2026-01-16"],
+            [(2, 3, "rejected", "lines 2-3: a quote opened here is not closed before the next line"), (5, 5, "", None)],
+        ),
+        (
+            ['edge,kg:d,10.1000/a,,SUPPORTED,0.7,"a rationale on', 'two lines, closed",ann,2026-01-15',
+             'edge,kg:d,10.1000/c,,CONTRADICTED,0.1,"never closed,bob,2026-01-16', "and more text"],
+            [(2, 3, "", None), (4, 5, "rejected", "7 fields, 9 expected")],
+        ),
+    ],
+    ids=["unclosed-then-rows", "unclosed-over-two-lines-then-a-blank", "a-multi-line-rationale-then-unclosed-at-the-end"],
+)
+def test_an_unclosed_quote_is_rejected_with_its_lines_and_the_rows_after_it_are_read(tmp_path, rows, expected):
+    """Hostile pass: an unclosed quote made one record of the rest of the file, rejected as '7 fields, 9 expected';
+    the steward's CONTRADICTED below it was neither applied nor listed. Every line but blank ones is in one row."""
+    path = _file(tmp_path, *rows)
+    read = steward.read_steward_file(path)
+    got = list(zip(read["line"], read["last_line"], read["status"], read["reason"]))
+    assert [(line, last, status) for line, last, status, _ in got] == [(line, last, status) for line, last, status, _ in expected]
+    for (*_, reason), (*_, want) in zip(got, expected):
+        assert pd.isna(reason) if want is None else reason.startswith(want)
+    physical = path.read_text(encoding="utf-8").splitlines()
+    blank = sum(1 for line in physical[1:] if not line.strip())
+    assert int((read["last_line"] - read["line"] + 1).sum()) + blank == len(physical) - 1  # lines in = lines of rows + blank
+
+
+def test_an_unclosed_quote_does_not_hide_a_stewards_contradiction_from_the_edge(tmp_path):
+    """The hostile pass's case end to end: the CONTRADICTED after the bad row applies to its edge."""
+    read = steward.read_steward_file(_file(
+        tmp_path,
+        'edge,kg:d1,10.1000/a,,SUPPORTED,0.7,"the quote is never closed,ann,2026-01-02',
+        "edge,kg:d1,10.1000/b,,CONTRADICTED,0.1,Fig. 2 of the newer paper refutes it,bob,2026-01-03",
+    ))
+    resolved = steward.resolve(
+        read, pd.DataFrame({"dataset_id": ["kg:d1"], "doi": [None]}),
+        pd.DataFrame({"publication_id": ["p-a", "p-b"], "doi": ["10.1000/a", "10.1000/b"]}),
+        pd.DataFrame({"dataset_id": ["kg:d1", "kg:d1"], "publication_id": ["p-a", "p-b"]}),
+    )
+    assert resolved["status"].tolist() == ["rejected", "applies"]
+    edges = steward.applicable(resolved, "edge", date(2026, 2, 1))
+    assert edges[["publication_id", "verdict", "steward"]].values.tolist() == [["p-b", "CONTRADICTED", "bob"]]
+
+
 def test_rows_are_matched_to_kg_edges_and_every_row_is_accounted_for(tmp_path):
     read = steward.read_steward_file(_file(
         tmp_path,

@@ -117,10 +117,12 @@ def steward_judgements(context: dg.AssetExecutionContext, config: StewardConfig,
             lineage={"dataset_id": [("datasets", "dataset_id")], "publication_id": [("publications", "doi")]},
         )
     statuses = {status: int((rows["status"] == status).sum()) for status in (steward.APPLIES, steward.NO_SUCH_EDGE, steward.REJECTED)}
-    context.log.info(f"steward judgements: {len(rows):,} rows in {config.path}: {statuses}")
+    lines = int((rows["last_line"] - rows["line"] + 1).sum())
+    context.log.info(f"steward judgements: {len(rows):,} rows on {lines:,} lines (blank ones aside) in {config.path}: {statuses}")
     for row in rows[rows["status"] != steward.APPLIES].itertuples():
-        context.log.warning(f"steward file line {row.line}: {row.status}: {row.reason}")
-    return dg.MaterializeResult(metadata={**metadata, "rows_in_file": len(read), "statuses": statuses, "path": config.path})
+        where = f"line {row.line}" if row.last_line == row.line else f"lines {row.line}-{row.last_line}"
+        context.log.warning(f"steward file {where}: {row.status}: {row.reason}")
+    return dg.MaterializeResult(metadata={**metadata, "rows_in_file": len(read), "lines_in_rows": lines, "statuses": statuses, "path": config.path})
 
 
 @dg.asset(

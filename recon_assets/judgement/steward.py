@@ -15,7 +15,9 @@ DOMAIN.md's scale (0 to 1). A judgement dated after as_of was not known then and
 
 `read_steward_file` checks every row (read with the `csv` module, so a quoted rationale may hold commas and line
 breaks): a row that breaks a rule (a wrong number of fields, text that is not UTF-8, a bad value) is kept as `rejected`
-with its reason and its line, never dropped (rows in = rows that apply + rows naming no KG edge + rows rejected); a
+with its reason and its lines, never dropped (rows in = rows that apply + rows naming no KG edge + rows rejected, and
+every line but blank ones is in one row: a quote left open is rejected with its line range, not allowed to swallow the
+rows below it, since a line starting with `pair,` or `edge,` always starts a judgement); a
 file that is missing, not a regular file, too large or without the header is refused whole, its content never
 echoed. `resolve` finds the KG dataset and publications each row names (dataset by its KG id, in any case, or its
 DOI; publications by DOI). When several rows judge the same pair or edge, the latest one recorded on or before as_of
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import date
 from pathlib import Path
 from typing import Literal
@@ -59,6 +61,7 @@ MAX_RATIONALE_CHARACTERS = 1_000
 # supersession at most.
 VERDICT_COHERENCE = {"SUPPORTED": (0.5, 1.0), "CONTRADICTED": (0.0, 0.5), "SUPERSEDED": (0.0, 0.5)}
 STEWARD_VERDICTS = ("SUPPORTED", "CONTRADICTED", "SUPERSEDED")
+SCOPES = ("pair", "edge")
 RESOLVED_COLUMNS = declared_columns("steward_judgements")
 
 
@@ -105,9 +108,10 @@ class StewardJudgement(BaseModel):
 
 def read_steward_file(path: Path = STEWARD_FILE) -> pd.DataFrame:
     """Every row of the steward file, checked: STEWARD_COLUMNS (canonical DOIs, coherence a float, judged_on a
-    date), `line` (the line the row starts on) and `status` / `reason`: '' and None when the row is well formed,
-    REJECTED and why (every broken rule, named by column) otherwise. Blank lines are no rows. An empty file holds no
-    judgement.
+    date), `line` and `last_line` (the lines the row spans) and `status` / `reason`: '' and None when the row is well
+    formed, REJECTED and why (every broken rule, named by column) otherwise. Blank lines are no rows; every other line
+    after the header belongs to exactly one row (a quote left open ends its row before the next line that starts a
+    judgement, `_records`). An empty file holds no judgement.
 
     Raises:
         FileNotFoundError: no file at `path` (a typo must not silently drop every judgement).
@@ -120,36 +124,72 @@ def read_steward_file(path: Path = STEWARD_FILE) -> pd.DataFrame:
         raise ValueError(f"{path} is not a regular file: a steward file is a CSV file")
     if path.stat().st_size > MAX_FILE_BYTES:
         raise ValueError(f"{path} is {path.stat().st_size:,} bytes, more than a steward file holds ({MAX_FILE_BYTES:,})")
-    # undecodable bytes stay as surrogates, so the rows holding them are rejected one by one
-    reader = csv.reader(io.StringIO(path.read_bytes().decode("utf-8-sig", errors="surrogateescape"), newline=""))
-    header = next(reader, None)
+    # undecodable bytes stay as surrogates, so the rows holding them are rejected one by one; the physical lines
+    # as the csv module counts them (\n, \r\n or \r)
+    lines = io.StringIO(path.read_bytes().decode("utf-8-sig", errors="surrogateescape"), newline="").readlines()
+    header = next(csv.reader(lines[:1]), None)
     columns = list(STEWARD_COLUMNS)
     rows: list[dict] = []
     if header is None:
-        return pd.DataFrame(columns=[*columns, "line", "status", "reason"])
+        return pd.DataFrame(columns=[*columns, "line", "last_line", "status", "reason"])
     if [name.strip() for name in header] != columns:
         raise ValueError(
             f"{path}: the first line must be the header {','.join(columns)}; it has {len(header)} fields, "
             f"{len(set(header) - set(columns))} of them not steward columns"
         )
-    end = reader.line_num
-    for record in reader:
-        line, end = end + 1, reader.line_num
+    for line, last_line, record in _records(lines):
+        lines_of = {"line": line, "last_line": last_line}
+        if record is None:
+            span = f"line {line}" if line == last_line else f"lines {line}-{last_line}"
+            reason = (
+                f"{span}: a quote opened here is not closed before the next line, which starts another judgement "
+                f"(close the quote; a quoted rationale may span lines, a line starting with "
+                f"{' or '.join(f'{scope},' for scope in SCOPES)} always starts a judgement)"
+            )
+            rows.append({**dict.fromkeys(columns), **lines_of, "status": REJECTED, "reason": reason})
+            continue
         if not any(cell.strip() for cell in record):
             continue
         problem = _row_problem(record, len(columns))
         if problem:
-            rows.append({**dict.fromkeys(columns), "line": line, "status": REJECTED, "reason": problem})
+            rows.append({**dict.fromkeys(columns), **lines_of, "status": REJECTED, "reason": problem})
             continue
         values = dict(zip(columns, record))
         try:
             checked = StewardJudgement.model_validate({key: (value if value.strip() != "" else None) for key, value in values.items()})
         except ValidationError as error:
             reason = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'row'}: {e['msg']}" for e in error.errors(include_url=False))
-            rows.append({**values, "coherence": None, "judged_on": None, "line": line, "status": REJECTED, "reason": reason})
+            rows.append({**values, "coherence": None, "judged_on": None, **lines_of, "status": REJECTED, "reason": reason})
             continue
-        rows.append({**checked.model_dump(), "line": line, "status": "", "reason": None})
-    return pd.DataFrame(rows, columns=[*columns, "line", "status", "reason"])
+        rows.append({**checked.model_dump(), **lines_of, "status": "", "reason": None})
+    return pd.DataFrame(rows, columns=[*columns, "line", "last_line", "status", "reason"])
+
+
+def _records(lines: list[str]) -> Iterator[tuple[int, int, list[str] | None]]:
+    """The CSV records after the header line of `lines` (the file's physical lines), each with the first and last
+    line it spans (1-based; a quoted rationale may span lines). A record that runs over a line starting a judgement
+    (`_starts_a_judgement`: a quote left open above it swallows the rows below) ends on the last line before it that
+    is not blank and is yielded with None for its fields; reading starts again on that line, so the rows after it are read."""
+    start = 1  # lines before the next reader's first line
+    while start < len(lines):
+        reader = csv.reader(lines[index] for index in range(start, len(lines)))
+        read = 0
+        for record in reader:
+            first, last, read = start + read + 1, start + reader.line_num, reader.line_num
+            cut = next((line for line in range(first + 1, last + 1) if _starts_a_judgement(lines[line - 1])), None)
+            if cut is not None:
+                yield first, next(line for line in range(cut - 1, first - 1, -1) if lines[line - 1].strip() or line == first), None
+                start = cut - 1
+                break
+            yield first, last, record
+        else:
+            return
+
+
+def _starts_a_judgement(line: str) -> bool:
+    """Whether a physical line starts a judgement row: its first field is a scope, followed by a comma."""
+    fields = next(csv.reader([line]), [])
+    return len(fields) > 1 and fields[0].strip() in SCOPES
 
 
 def _row_problem(record: list[str], expected: int) -> str | None:

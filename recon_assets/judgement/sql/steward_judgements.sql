@@ -2,6 +2,7 @@
 -- materialization, so the file is the record and this table what applies of it to the current snapshot.
 CREATE OR REPLACE TABLE steward_judgements (
     line                 BIGINT NOT NULL,
+    last_line            BIGINT NOT NULL,
     scope                VARCHAR,
     dataset              VARCHAR,
     publication_doi      VARCHAR,
@@ -20,7 +21,8 @@ CREATE OR REPLACE TABLE steward_judgements (
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
 -- (recon_assets/shared/table_docs.py).
-COMMENT ON COLUMN steward_judgements.line IS 'Line of the steward file (recon_assets/reference/steward_judgements.csv; the header is line 1).';
+COMMENT ON COLUMN steward_judgements.line IS 'Line of the steward file (recon_assets/reference/steward_judgements.csv; the header is line 1) the row starts on.';
+COMMENT ON COLUMN steward_judgements.last_line IS 'Line the row ends on: later than line when a quoted rationale spans lines, or when a quote left open runs up to the next line starting with pair, or edge, (the row is then rejected with that line range).';
 COMMENT ON COLUMN steward_judgements.scope IS 'pair (the newer work judged against the edge''s publication) or edge (the edge itself).';
 COMMENT ON COLUMN steward_judgements.dataset IS 'The dataset as the file names it: KG id (kg:...) or DOI.';
 COMMENT ON COLUMN steward_judgements.publication_doi IS 'DOI of the edge''s publication (canonical).';
