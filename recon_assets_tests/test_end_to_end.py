@@ -6,6 +6,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from datetime import date
 from pathlib import Path
 
 import dagster as dg
@@ -18,7 +19,9 @@ from recon_assets.cli.main import explain_doi
 from recon_assets.definitions import ASSETS
 from recon_assets.enrichment.resources import CrossrefResource
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.labels import LABELS
+from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.verdicts.critic import VERDICTS as VERDICT_LABELS
 
@@ -531,3 +534,16 @@ def test_crossref_recorded_comments_replies_and_corrections_reach_the_edge_and_t
     answered = {year: run.query(f"SELECT answered FROM ({load_sql('dataset_disputes')}) WHERE comment LIKE '%comment-1%'", [[area], year])
                 for year in (2018, 2019, 2020)}
     assert answered == {2018: [], 2019: [(False,)], 2020: [(True,)]}
+    # issue 20: a reply published after as_of does not count, so at that as_of the comment stands (SUPERSEDED below
+    # the bar); once the reply is on record the dispute is debated, DECLINING at most
+    with duckdb.connect(str(run.database), read_only=True) as con:
+        pairs = con.sql(load_sql("area_judgements"), params=[[area]]).df().iloc[:0]  # nothing judged: the dispute alone
+        scored = {
+            year: score_research_area_edges(
+                con.execute(edges, [[area], year, year - 3]).df(), pairs, as_of=date(year, 12, 31), settings=ScoringSettings()
+            )[0].set_index("publication_doi").loc["10.2113/gsjfr.48.1.29"]
+            for year in (2019, 2020)
+        }
+    assert scored[2019]["dispute_status"] == "commented" and scored[2020]["dispute_status"] == "debated"
+    assert scored[2019]["reliability"] < 0.35 and scored[2019]["label"] == "SUPERSEDED"
+    assert (scored[2020]["label"], scored[2020]["dominant_signal"]) == ("DECLINING", "dispute")

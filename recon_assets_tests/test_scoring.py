@@ -115,10 +115,14 @@ def test_case_6_offline_old_paper_at_the_pagerank_floor_with_nothing_judged_is_u
     [
         # 1. retracted: SUPERSEDED whatever else holds
         (edge(kg_year=2003, record=10_000, openalex_retracted=True), SUPERSEDED, "retraction"),
-        # a judged supersession or a standing dispute below 0.35 is SUPERSEDED too
+        # a judged supersession or a standing dispute (a comment not answered on record) below 0.35 is SUPERSEDED too
         (edge(kg_year=2019, coherence=0.3, coherence_status="SUPERSEDED"), SUPERSEDED, "supersession"),
-        (edge(kg_year=2012, dispute_status="commented"), SUPERSEDED, "dispute"),
-        (edge(kg_year=2012, dispute_status="debated"), SUPERSEDED, "dispute"),
+        (edge(kg_year=2012, coherence=0.1, dispute_status="commented"), SUPERSEDED, "dispute"),
+        # a debated dispute (comment and reply) alone is a negative signal, never SUPERSEDED: Hansen 2013 and Zhao 2010
+        # were SUPERSEDED at 0.32 and 0.29 because the rule counted a debated dispute as standing (issue 20)
+        (edge(kg_year=2012, dispute_status="debated"), DECLINING, "dispute"),
+        # beside a judged supersession it is the supersession that makes it SUPERSEDED, and the one named
+        (edge(kg_year=2012, coherence=0.3, coherence_status="SUPERSEDED", dispute_status="debated"), SUPERSEDED, "supersession"),
         # above the bar a contradiction is DECLINING, and it blocks FOUNDATIONAL
         (edge(kg_year=2024, record=300, coherence=0.1, coherence_status="CONTRADICTED"), DECLINING, "contradiction"),
         (edge(kg_year=2010, record=10_000, dispute_status="commented"), DECLINING, "dispute"),
@@ -151,6 +155,30 @@ def test_case_6_offline_old_paper_at_the_pagerank_floor_with_nothing_judged_is_u
 def test_label_rules_first_match_wins(given, label, dominant):
     scored = one(given)
     assert (scored["label"], scored["dominant_signal"]) == (label, dominant), scored["reason"]
+
+
+def test_a_debated_dispute_is_declining_at_most_and_the_reason_and_why_line_say_so():
+    """Issue 20: a debated dispute (comment and reply) counted as standing made Hansen 2013 and Zhao 2010 SUPERSEDED;
+    only a standing one (a comment not answered on record up to as_of) is judged evidence for SUPERSEDED."""
+    from recon_assets.reliability.label_comparisons import label_comparisons
+
+    evidence = {"dispute_evidence": "comment [Tyukavina, 2014] (kg title)"}
+    standing = one(edge(kg_year=2013, coherence=0.1, dispute_status="commented", **evidence))
+    debated = one(edge(kg_year=2013, dispute_status="debated", **evidence))
+    assert standing["reliability"] < 0.35 and debated["reliability"] < 0.35
+    assert standing["label"] == SUPERSEDED and "SUPERSEDED (reliability 0.14 < 0.35 with a standing dispute)" in standing["reason"]
+    assert debated["label"] == DECLINING and debated["negative_signals"] == ["dispute"]
+    assert ("DECLINING (negative signals: a recorded comment on it, debated (answered by its authors: DECLINING at most))"
+            in debated["reason"])
+    rows = score(edge(kg_year=2013, coherence=0.1, dispute_status="commented"), edge(kg_year=2013, dispute_status="debated"))
+    rows = rows.assign(scoring_settings=ScoringSettings().model_dump_json(), as_of=pd.Timestamp(AS_OF))
+    standing_why, debated_why = label_comparisons(rows)
+    assert standing_why == "reliability 0.14 < 0.35 with a standing dispute -> SUPERSEDED"
+    assert debated_why.startswith(
+        "not SUPERSEDED: no judged contradiction, judged supersession or standing dispute (the recorded comment was answered "
+        "by its authors: debated) | not FOUNDATIONAL: centrality 0.00 < 0.6 without evidence"
+    )
+    assert debated_why.endswith("negative signal dispute -> DECLINING")
 
 
 def test_a_retraction_notice_is_not_itself_retracted():

@@ -14,7 +14,9 @@ Where both sources name the same work answering the same publication, Crossref's
 
 A comment is dispute evidence against the publication it comments on; a reply makes the pair *debated* (coherence
 0.5); a correction is a refinement (0.7); a retraction stays the retraction rule. The status of a publication as of
-a date takes only what was published up to that date.
+a date takes only what was published up to that date, so a comment whose reply came out after `as_of` is still
+*standing* at that `as_of` (DOMAIN.md label rule 1: a standing dispute is a recorded comment its authors have not
+answered on record up to `as_of`; a debated one is a negative signal, DECLINING at most, never SUPERSEDED on its own).
 
 Known limitation: a reply is credited to the disputed paper's authors without checking the authors (neither the KG nor
 the cached records carry both author lists reliably); a comment whose title quotes another work's title is matched to
@@ -40,6 +42,11 @@ COMMENT, REPLY, CORRECTION = "comment", "reply", "correction"
 RELATIONS = (COMMENT, REPLY, CORRECTION)
 # dispute_status of a publication (edge_reliability.dispute_status), strongest first.
 COMMENTED, DEBATED, CORRECTED = "commented", "debated", "corrected"
+# The status of a *standing* dispute (DOMAIN.md label rule 1): commented, no reply on record up to as_of. Only a
+# standing dispute is judged evidence for SUPERSEDED; a debated one is a negative signal, DECLINING at most.
+STANDING = COMMENTED
+# Statuses that are a negative signal (DOMAIN.md "Negative signals"); a correction is a refinement, not one.
+NEGATIVE_STATUSES = (COMMENTED, DEBATED)
 # Coherence of a recorded dispute or correction on DOMAIN.md's scale: "actively debated" 0.5, "foundational but
 # refined" 0.7; an unanswered comment stands against the paper: "contradicted" 0.1 until its authors answer.
 DISPUTE_COHERENCE = {COMMENTED: 0.1, DEBATED: 0.5, CORRECTED: 0.7}
@@ -289,8 +296,9 @@ def _works(entries: pd.DataFrame) -> dict[str, tuple[str | None, int | None]]:
 
 
 def dispute_status(relations: Iterable[str]) -> str | None:
-    """A publication's status from the relations recorded for it up to a date: commented (a comment, no reply),
-    debated (a comment and a reply, or a reply alone: it answers something), corrected (a correction only), None."""
+    """A publication's status from the relations recorded for it up to a date: commented (a comment, no reply: a
+    standing dispute, STANDING), debated (a comment and a reply, or a reply alone: it answers something), corrected
+    (a correction only), None. A reply published after the date is not among `relations`: the comment still stands."""
     found = set(relations)
     if REPLY in found:
         return DEBATED

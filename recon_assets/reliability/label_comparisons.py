@@ -16,22 +16,21 @@ import numpy as np
 import pandas as pd
 from pydantic import ValidationError
 
-from recon_assets.judgement.disputes import COMMENTED
+from recon_assets.judgement.disputes import DEBATED
 from recon_assets.reliability.labels import (
     CURRENT,
     DECLINING,
     FOUNDATIONAL,
     SUPERSEDED,
     UNVERIFIED,
+    JUDGED_AGAINST,
     RELIABILITY_DECIMALS,
+    judged_against_names,
     label_edges,
 )
 from recon_assets.reliability.reasons import beside_bar, reliability_text
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.reliability.signals import EdgeSignals, age_years
-
-# The negative signals that make a low reliability SUPERSEDED (labels.label_edges rule "judged_evidence").
-JUDGED_AGAINST = {"contradiction": "a judged contradiction", "supersession": "a judged supersession", "dispute": "a standing dispute"}
 
 
 def stored_settings(settings_json: str) -> tuple[ScoringSettings, bool]:
@@ -94,13 +93,16 @@ def _words(row: pd.Series, settings: ScoringSettings) -> str:
     negatives = list(row["negative_signals"])
     if rule == "retraction":
         return f"retracted ({row['retraction_source']}) -> {SUPERSEDED}"
-    against = [JUDGED_AGAINST[name] for name in JUDGED_AGAINST if name in negatives]
+    judged = judged_against_names(negatives, row["dispute_status"])
+    against = [JUDGED_AGAINST[name] for name in judged]
     bar = thresholds.superseded_reliability
     if rule == "judged_evidence":
         return f"{_compare('reliability', reliability, bar)} with {' and '.join(against)} -> {SUPERSEDED}"
+    # a debated dispute is a negative signal, never SUPERSEDED on its own (DOMAIN.md label rule 1)
+    debated = " (the recorded comment was answered by its authors: debated)" if row["dispute_status"] == DEBATED else ""
     parts = [
         f"not {SUPERSEDED}: {_compare('reliability', reliability, bar)} despite {' and '.join(against)}" if against
-        else f"not {SUPERSEDED}: no judged contradiction, judged supersession or standing dispute"
+        else f"not {SUPERSEDED}: no judged contradiction, judged supersession or standing dispute{debated}"
     ]
     centrality = _compare("centrality", row["centrality"], thresholds.foundational_centrality)
     centrality += " on evidence" if row["centrality_evidence"] else " without evidence (no citation record, no KG citation)"
@@ -117,8 +119,8 @@ def _words(row: pd.Series, settings: ScoringSettings) -> str:
     foundational = {"centrality": centrality, "field_percentile": percentile_text, "citation_growth": growth_text}
     if rule in foundational:
         return " | ".join([*parts, f"{foundational[rule]} -> {FOUNDATIONAL}"])
-    contradicted = "contradiction" in negatives or row["dispute_status"] == COMMENTED
-    parts.append(f"not {FOUNDATIONAL}: contradicted (a judged contradiction or a recorded comment)" if contradicted
+    contradicted = "contradiction" in judged or "dispute" in judged
+    parts.append(f"not {FOUNDATIONAL}: contradicted (a judged contradiction or a standing dispute)" if contradicted
                  else f"not {FOUNDATIONAL}: {', '.join(foundational.values())}")
     if rule == "negative_signal":
         return " | ".join([*parts, f"negative signal {', '.join(negatives)} -> {DECLINING}"])

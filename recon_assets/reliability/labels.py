@@ -3,14 +3,17 @@
     reliability = w1 * centrality + w2 * recency + w3 * coherence - lifecycle penalty      (clipped to [0, 1])
 
 A label is concluded from the evidence observed for the edge, first match wins:
-1. SUPERSEDED: retracted; or reliability < 0.35 with a judged contradiction, judged supersession or standing dispute;
+1. SUPERSEDED: retracted; or reliability < 0.35 with a judged contradiction, judged supersession or standing dispute
+   (a recorded comment its authors have not answered on record up to as_of; a debated one, comment and reply, is a
+   negative signal only: DECLINING at most);
 2. FOUNDATIONAL: not contradicted, and centrality >= 0.6 on evidence (a citation record or KG citations), or a
    field-and-year citation percentile >= 0.99, or >= 10 years old with citations growing (trend >= +0.25); a
    superseded dataset version does not remove it;
 3. DECLINING: any other negative signal (NEGATIVE_SIGNALS);
 4. CURRENT: no negative signal, and recent (recency >= 0.7) or cited in the last 3 years before as_of;
 5. UNVERIFIED: nothing above can be concluded.
-Age alone is never a negative signal, and a PageRank without KG citations is no evidence, not low centrality.
+Age alone is never a negative signal, and a PageRank without KG citations is no evidence, not low centrality. A
+standing dispute blocks FOUNDATIONAL as a judged contradiction does; a debated one does not.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from recon_assets.judgement.disputes import COMMENTED, DEBATED
+from recon_assets.judgement.disputes import NEGATIVE_STATUSES, STANDING
 from recon_assets.reliability.settings import ScoringSettings, Weights
 from recon_assets.reliability.signals import EdgeSignals
 
@@ -43,6 +46,9 @@ NEGATIVE_SIGNALS = {
     "citation_decline": "a steep citation decline",
     "peripheral": "old and measurably peripheral",
 }
+# The negative signals that make a reliability below the bar SUPERSEDED (rule 1), with what a reason says of each, in
+# NEGATIVE_SIGNALS order: a dispute only while it stands (`judged_against`).
+JUDGED_AGAINST = {"contradiction": "a judged contradiction", "dispute": "a standing dispute", "supersession": "a judged supersession"}
 # dominant_signal of the rules that name one signal (the others name their first negative signal).
 DOMINANT_OF_RULE = {
     "retraction": "retraction", "centrality": "centrality", "field_percentile": "field_percentile",
@@ -73,12 +79,25 @@ def negative_signals(frame: pd.DataFrame, settings: ScoringSettings) -> dict[str
     return {
         "retraction": frame["is_retracted"].to_numpy(dtype=bool),
         "contradiction": status == CONTRADICTED,
-        "dispute": np.isin(dispute, (COMMENTED, DEBATED)),
+        "dispute": np.isin(dispute, NEGATIVE_STATUSES),
         "supersession": status == JUDGED_SUPERSEDED,
         "superseded_version": frame["superseded_as_of"].to_numpy(dtype=bool),
         "citation_decline": trend <= settings.trend_rules.decline,
         "peripheral": old & (bottom_half | uncited),
     }
+
+
+def judged_against(negatives: dict[str, np.ndarray], dispute_status: np.ndarray) -> dict[str, np.ndarray]:
+    """{JUDGED_AGAINST name: bool array of shape (n,)}: the negative signals (`negative_signals`) that rule 1 weighs,
+    a recorded dispute only when it stands (dispute_status STANDING: a comment not answered on record up to as_of)."""
+    standing = np.asarray(dispute_status, dtype=object) == STANDING
+    return {name: negatives[name] & standing if name == "dispute" else negatives[name] for name in JUDGED_AGAINST}
+
+
+def judged_against_names(negative_names: list[str], dispute_status: object) -> list[str]:
+    """The JUDGED_AGAINST names among one edge's negative signals (`label_edges`' negative_signals), a dispute only
+    when it stands: what a SUPERSEDED below the bar rests on, or what a reliability at or above the bar was despite."""
+    return [name for name in JUDGED_AGAINST if name in negative_names and (name != "dispute" or dispute_status == STANDING)]
 
 
 def observed_evidence(frame: pd.DataFrame) -> dict[str, np.ndarray]:
@@ -110,8 +129,9 @@ def label_edges(signals: EdgeSignals, *, weights: Weights | None = None, details
         a copy of `signals.frame` plus reliability, label, label_rule (which rule of the module docstring concluded
         it: retraction, judged_evidence, centrality, field_percentile, citation_growth, negative_signal, recent,
         cited_recently or nothing_to_conclude), negative_signals and evidence (lists of names, NEGATIVE_SIGNALS and
-        EVIDENCE order) and dominant_signal (what drove the label: the rule's signal, or for a judged-evidence or
-        negative-signal rule the first negative signal observed; 'none' for UNVERIFIED).
+        EVIDENCE order) and dominant_signal (what drove the label: the rule's signal; for the judged-evidence rule the
+        first signal it weighed (`judged_against_names`: a debated dispute beside a judged supersession names the
+        supersession), for the negative-signal rule the first negative signal observed; 'none' for UNVERIFIED).
     """
     settings = signals.settings
     thresholds = settings.thresholds
@@ -120,15 +140,15 @@ def label_edges(signals: EdgeSignals, *, weights: Weights | None = None, details
         scored["centrality"], scored["recency"], scored["coherence"], weights or settings.weights, scored["lifecycle_penalty"]
     )
     negatives = negative_signals(scored, settings)
-    judged_against = negatives["contradiction"] | negatives["supersession"] | negatives["dispute"]
-    contradicted = negatives["contradiction"] | (scored["dispute_status"].to_numpy(dtype=object) == COMMENTED)
+    against = judged_against(negatives, scored["dispute_status"].to_numpy(dtype=object))
+    contradicted = against["contradiction"] | against["dispute"]
     centrality = scored["centrality"].to_numpy(dtype=float)
     growing = (scored["age"].to_numpy(dtype=float) >= settings.trend_rules.growth_min_age) & (
         scored["citation_trend"].to_numpy(dtype=float) >= settings.trend_rules.growth
     )
     rules = {
         "retraction": negatives["retraction"],
-        "judged_evidence": (scored["reliability"].to_numpy() < thresholds.superseded_reliability) & judged_against,
+        "judged_evidence": (scored["reliability"].to_numpy() < thresholds.superseded_reliability) & np.logical_or.reduce(list(against.values())),
         "centrality": ~contradicted & scored["centrality_evidence"].to_numpy(dtype=bool) & (centrality >= thresholds.foundational_centrality),
         "field_percentile": ~contradicted & (scored["field_percentile_low"].to_numpy(dtype=float) >= thresholds.foundational_percentile),
         "citation_growth": ~contradicted & growing,
@@ -147,8 +167,9 @@ def label_edges(signals: EdgeSignals, *, weights: Weights | None = None, details
     scored["negative_signals"] = _names(negatives)
     scored["evidence"] = _names(observed_evidence(scored))
     scored["dominant_signal"] = [
-        (negative[0] if negative else "none") if rule in ("judged_evidence", "negative_signal") else DOMINANT_OF_RULE[rule]
-        for rule, negative in zip(scored["label_rule"], scored["negative_signals"])
+        judged_against_names(negative, status)[0] if rule == "judged_evidence"
+        else (negative[0] if negative else "none") if rule == "negative_signal" else DOMINANT_OF_RULE[rule]
+        for rule, negative, status in zip(scored["label_rule"], scored["negative_signals"], scored["dispute_status"])
     ]
     return scored
 

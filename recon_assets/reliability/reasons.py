@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.lifecycle.cmr import RETIRED_PROGRESS
-from recon_assets.reliability.labels import NEGATIVE_SIGNALS, RELIABILITY_DECIMALS
+from recon_assets.judgement.disputes import STANDING
+from recon_assets.reliability.labels import JUDGED_AGAINST, NEGATIVE_SIGNALS, RELIABILITY_DECIMALS, judged_against_names
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.reliability.signals import superseded_before
 
@@ -84,7 +85,7 @@ def _basis(row, as_of: date, settings: ScoringSettings) -> str:
     if rule == "retraction":
         return "retracted"
     if rule == "judged_evidence":
-        against = [NEGATIVE_SIGNALS[name] for name in row.negative_signals if name in ("contradiction", "dispute", "supersession")]
+        against = [JUDGED_AGAINST[name] for name in judged_against_names(row.negative_signals, row.dispute_status)]
         return f"reliability {reliability_text(row.reliability, (thresholds.superseded_reliability,))} < {thresholds.superseded_reliability:.2f} with {' and '.join(against)}"
     if rule == "centrality":
         on = "OpenAlex citations" if row.centrality_source in ("citations", "mean") else "KG citations"
@@ -116,6 +117,10 @@ def _negative(name: str, row, as_of: date, settings: ScoringSettings) -> str:
         return f"old ({row.age:.0f} y >= {thresholds.old_age}) and measurably peripheral ({why})"
     if name == "contradiction":
         return f"{NEGATIVE_SIGNALS[name]} (coherence {row.coherence:.2f})"
+    if name == "dispute":
+        # DOMAIN.md label rule 1: only a standing dispute can make a low score SUPERSEDED; a debated one is DECLINING at most
+        return (f"{NEGATIVE_SIGNALS[name]}, standing (not answered by its authors on record up to as_of)" if row.dispute_status == STANDING
+                else f"{NEGATIVE_SIGNALS[name]}, debated (answered by its authors: DECLINING at most)")
     return NEGATIVE_SIGNALS[name]
 
 
