@@ -381,6 +381,15 @@ def test_explain_on_a_database_without_scores_says_to_run_first(tmp_path, capsys
     assert "holds no scores yet (Catalog Error: Table with name edge_reliability does not exist!" in capsys.readouterr().err
 
 
+def test_explain_on_a_symbolic_link_loop_says_so(tmp_path, capsys):
+    """Hostile pass: a --db at a symbolic-link loop read "no database file at ...: run `recon run` first"."""
+    database = tmp_path / "loop.duckdb"
+    database.symlink_to(tmp_path / "back.duckdb")
+    (tmp_path / "back.duckdb").symlink_to(database)
+    assert explain_doi("10.3390/rs12081239", database) == 1
+    assert capsys.readouterr().err == f"--db {database} is a symbolic-link loop: point it at a file\n"
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "json"])
 def test_explain_on_a_file_that_is_not_duckdb_says_so(tmp_path, capsys, kind):
     """Bug row: DuckDB tried to download its SQLite extension to open a SQLite file given as the database. New-user

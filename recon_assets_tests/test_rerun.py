@@ -53,7 +53,14 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
 def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
     empty = tmp_path / "empty.json"
     empty.write_text("")
+    loop = tmp_path / "loop"
+    loop.symlink_to(tmp_path / "loop-back")
+    (tmp_path / "loop-back").symlink_to(loop)
     cases = [
+        # Hostile pass: --kg or --db at a symbolic-link loop ended in a traceback (RECON_KG_PATH had its one line).
+        (["--kg", str(loop)], {}, f"error: --kg {loop} is a symbolic-link loop: point it at a file"),
+        ([], {"RECON_KG_PATH": str(loop)}, f"error: cannot read KG export {loop}: Too many levels of symbolic links"),
+        (["--db", str(loop)], {}, f"error: --db {loop} is a symbolic-link loop: point it at a file"),
         (["--kg", str(empty)], {}, f"error: KG export {empty} is empty"),
         ([], {"RECON_OPENALEX": "bogus"}, "error: RECON_OPENALEX must be 'online', 'offline' or unset, got 'bogus'"),
         # Hostile finding: a bad RECON_GROQ was only read when the definitions loaded, and ended in a traceback.

@@ -188,6 +188,16 @@ def test_preflight_refuses_an_existing_file_that_is_not_duckdb(monkeypatch, tmp_
             assert con.execute("SELECT 42").fetchone() == (42,)
 
 
+def test_preflight_refuses_a_database_path_that_is_a_symbolic_link_loop(monkeypatch, tmp_path):
+    """Hostile pass: RECON_DB_PATH (or --db) at a symbolic-link loop ended `recon run` in a traceback."""
+    monkeypatch.delenv("RECON_KG_PATH", raising=False)
+    database = tmp_path / "loop.duckdb"
+    database.symlink_to(tmp_path / "back.duckdb")
+    (tmp_path / "back.duckdb").symlink_to(database)
+    with pytest.raises(PreflightError, match=r"^--db / RECON_DB_PATH .*loop.duckdb is a symbolic-link loop: point it at a file$"):
+        _preflight(database)
+
+
 def test_preflight_accepts_an_existing_duckdb_file(monkeypatch, tmp_path):
     monkeypatch.delenv("RECON_KG_PATH", raising=False)
     database = tmp_path / "recon.duckdb"

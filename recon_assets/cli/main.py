@@ -21,7 +21,7 @@ from recon_assets.reliability.settings import LabelThresholds, ScoringSettings
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import terminal_text
 from recon_assets.shared.duckdb_files import NO_EXTENSIONS, is_duckdb_file
-from recon_assets.shared.paths import database_path
+from recon_assets.shared.paths import database_path, resolved
 from recon_assets.shared.table_docs import declared_columns
 from recon_assets.verdicts.critic import VerdictRules
 
@@ -73,6 +73,10 @@ def explain_doi(doi: str, database: Path) -> int:
     key = canonical_doi(doi)
     if key is None:
         return _fail(f"{doi!r} is not a DOI")
+    try:
+        resolved(database, "--db")  # a symbolic-link loop read as "no database file"
+    except ValueError as error:
+        return _fail(str(error))
     if not database.is_file():
         return _fail(f"no database file at {database}: run `recon run` first")
     try:

@@ -35,7 +35,7 @@ from recon_assets.shared.credentials import redact, shown_setting, usable_secret
 from recon_assets.shared.database import check_memory_limit, duckdb_connection_config
 from recon_assets.shared.display import TerminalSafeStream, terminal_text
 from recon_assets.shared.duckdb_files import NO_EXTENSIONS, is_duckdb_file
-from recon_assets.shared.paths import database_lock, database_path
+from recon_assets.shared.paths import database_lock, database_path, resolved
 from recon_assets.shared.run_tags import DATABASE_TAG, KG_SOURCE_TAG
 
 DEFAULT_DAGSTER_HOME = Path(".dagster_home")
@@ -81,12 +81,12 @@ def run_pipeline(kg: Path | None, db: Path | None, as_of: str | None) -> int:
 
 
 def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None) -> int:
-    if kg is not None:
-        os.environ["RECON_KG_PATH"] = str(kg.resolve())
-    if db is not None:
-        os.environ["RECON_DB_PATH"] = str(db.resolve())
     database = database_path()
     try:
+        if kg is not None:  # a symbolic-link loop is its one error line (ValueError), as in RECON_KG_PATH
+            os.environ["RECON_KG_PATH"] = str(resolved(kg, "--kg"))
+        if db is not None:
+            os.environ["RECON_DB_PATH"] = str(database := resolved(db, "--db"))
         run_as_of = (
             parse_as_of(as_of, source="--as-of") if as_of is not None  # an empty --as-of is an error, not "unset"
             else parse_as_of(os.environ["RECON_AS_OF"], source="RECON_AS_OF") if os.environ.get("RECON_AS_OF") else date.today()
@@ -198,6 +198,7 @@ def _preflight(database: Path) -> None:
         crossref_offline(os.environ.get("RECON_CROSSREF") or "")
         groq_offline(os.environ.get("RECON_GROQ") or "")
         check_memory_limit(duckdb_connection_config(database)["memory_limit"])
+        resolved(database, "--db / RECON_DB_PATH")  # a symbolic-link loop
     except ValueError as error:  # KgExportError and UnusableSecretError are ValueErrors too
         raise PreflightError(str(error)) from error
     if database.is_dir():

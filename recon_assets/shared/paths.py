@@ -1,5 +1,6 @@
 """Where recon_assets finds its files and keeps its database. No Dagster import: `recon explain` reads it."""
 
+import errno
 import os
 from pathlib import Path
 
@@ -13,6 +14,22 @@ DEFAULT_DB_PATH = Path("data") / "recon.duckdb"
 def database_path() -> Path:
     """The DuckDB file: RECON_DB_PATH, else data/recon.duckdb relative to the working directory."""
     return Path(os.environ.get("RECON_DB_PATH") or DEFAULT_DB_PATH)
+
+
+def resolved(path: Path, name: str) -> Path:
+    """`path` made absolute, its symbolic links resolved (`Path.resolve`).
+
+    Raises:
+        ValueError: a symbolic-link loop, or a link the system cannot follow: one line naming `name` (the flag or
+            variable that gave the path). Python before 3.13 raises RuntimeError for a loop, 3.13 an OSError (ELOOP).
+    """
+    try:
+        return path.resolve()
+    except RuntimeError as error:
+        raise ValueError(f"{name} {path} is a symbolic-link loop: point it at a file") from error
+    except OSError as error:
+        why = "is a symbolic-link loop: point it at a file" if error.errno == errno.ELOOP else f"cannot be resolved: {error.strerror or error}"
+        raise ValueError(f"{name} {path} {why}") from error
 
 
 def database_lock(database: Path) -> FileLock:
