@@ -682,20 +682,37 @@ def case_publication(graph: SampleGraph, doi: str, publications: dict) -> tuple[
     return graph.add_node("Publication", f"doi:{doi}", properties, "labelled case")
 
 
-def titled_publication(graph: SampleGraph, title: str, year: str, first_author: str) -> tuple[str, str]:
-    """The Publication node of a labelled comment whose DOI the dispute set never saw printed: its real title, year
-    and first author (from labelled_pairs.csv), no DOI (the KG writes no DOI property then), no abstract."""
-    properties = {"abstract": "N/A", "authors": first_author, "globalId": global_id(f"title:{title}"), "title": title, "year": year}
-    return graph.add_node("Publication", f"title:{title}", properties, "labelled case")
+def citing_publication(graph: SampleGraph, row: dict, publications: dict) -> tuple[str, str]:
+    """The Publication node of a citing work of citing_works.csv: the labelled publication's node when its DOI is one,
+    else its title, year and first author as the row records them (a DOI only when the page showed one: the KG writes no
+    DOI property then), never an abstract (none is recorded)."""
+    doi = row["citing_doi"].lower()
+    if doi in publications:
+        return case_publication(graph, doi, publications)
+    key = doi or f"title:{row['citing_title']}"
+    properties = {
+        "abstract": "N/A", "authors": row["citing_first_author"], "globalId": global_id(key), "title": row["citing_title"],
+        "year": row["citing_year"],
+    }
+    if doi:
+        properties["doi"] = doi
+    return graph.add_node("Publication", f"doi:{doi}" if doi else key, properties, "citing work")
+
+
+CITATIONS = "citations"
 
 
 def add_labelled_cases(graph: SampleGraph, cmr_rows: list[dict], umm_by_name: dict) -> Counter:
     """Every labelled edge but the circular ones (edges the text rules above derive) as
-    Publication-USES_DATASET->Dataset, and every labelled dispute's comment and reply as publications citing what they
-    answer (a comment on a paper cites it, and a reply cites both); a comment without a known DOI is a publication
-    without one (`titled_publication`)."""
+    Publication-USES_DATASET->Dataset, and every citation of citing_works.csv (found on public pages, independently of
+    the labels) as Publication-CITES->Publication; no edge is derived from a label file (labelled_pairs.csv is not read).
+
+    Raises:
+        ValueError: a citing work without a title or a 4-digit year, or a cited DOI that is not a labelled publication
+            of publications.json.
+    """
     publications = json.loads((EVALUATION / "publications.json").read_text(encoding="utf-8"))
-    counts: Counter = Counter()
+    counts: Counter = Counter()  # cases per class, and CITATIONS
     with (EVALUATION / "labelled_edges.csv").open(encoding="utf-8", newline="") as handle:
         for case in csv.DictReader(handle):
             if case["use_source"].startswith("sample KG USES_DATASET edge"):
@@ -703,22 +720,15 @@ def add_labelled_cases(graph: SampleGraph, cmr_rows: list[dict], umm_by_name: di
             dataset = case_dataset(graph, case, cmr_rows, umm_by_name)
             graph.add_edge("USES_DATASET", case_publication(graph, case["publication_doi"], publications), dataset, "labelled case")
             counts[case["class"]] += 1
-    with (EVALUATION / "labelled_pairs.csv").open(encoding="utf-8", newline="") as handle:
-        for pair in csv.DictReader(handle):
-            if pair["kind"] != "dispute" or not pair["original_doi"]:
-                continue
-            original = case_publication(graph, pair["original_doi"].lower(), publications)
-            comment = (
-                case_publication(graph, pair["comment_doi"].lower(), publications) if pair["comment_doi"]
-                else titled_publication(graph, pair["comment_title"], pair["comment_year"], pair["comment_first_author"])
-            )
-            graph.add_edge("CITES", comment, original, "labelled dispute")
-            counts["dispute comments"] += 1
-            if pair["reply_doi"]:
-                reply = case_publication(graph, pair["reply_doi"].lower(), publications)
-                graph.add_edge("CITES", reply, comment, "labelled dispute")
-                graph.add_edge("CITES", reply, original, "labelled dispute")
-                counts["dispute replies"] += 1
+    with (EVALUATION / "citing_works.csv").open(encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            cited = row["cited_doi"].lower()
+            if not row["citing_title"] or not re.fullmatch(r"\d{4}", row["citing_year"]):
+                raise ValueError(f"citing_works.csv: a citing work needs a title and a 4-digit year: {row}")
+            if cited not in publications:
+                raise ValueError(f"citing_works.csv: cited DOI {cited!r} is not a labelled publication (publications.json)")
+            graph.add_edge("CITES", citing_publication(graph, row, publications), case_publication(graph, cited, publications), "citing work")
+            counts[CITATIONS] += 1
     return counts
 
 
@@ -932,7 +942,8 @@ def readme_text(
         "",
         "## Derived parts and their rules",
         "",
-        "- **CITES**: the 44-work corpus' `internal_citation_edges_citing_to_cited` (real), citing -> cited, plus the edgraph one.",
+        "- **CITES**: the 44-work corpus' `internal_citation_edges_citing_to_cited` (real), citing -> cited, plus the edgraph one, "
+        "plus the citations of labelled publications found on public pages (`citing_works.csv`, see \"Labelled real cases\").",
         "- **USES_DATASET** (besides the real edgraph edge): a rule fires when the publication's title+abstract matches it; it "
         "links one dataset per product line: the newest one released (CMR ReleaseDate) in a year before the publication year, "
         "else the oldest. A product line already linked by a real edge is skipped.",
@@ -1050,7 +1061,7 @@ cache` (unknown, not "not found"), and their edges are scored on PageRank alone,
 
 def labelled_readme(counts: Counter) -> str:
     """The README section on the labelled real cases added to the sample."""
-    listed = ", ".join(f"{count} {what}" for what, count in sorted(counts.items()))
+    listed = ", ".join(f"{count} {what}" for what, count in sorted(counts.items()) if what != CITATIONS)
     return f"""
 ## Labelled real cases (`recon_assets/reference/evaluation/`)
 
@@ -1060,8 +1071,16 @@ beside it); publications carry their real title, year and first author, and thei
 openly licensed (`publications.json`). A case's Dataset node is its CMR record when the shipped CMR extract has it,
 together with every other collection of the same short name (the real KG holds the versions that replace it);
 otherwise a node of the case's own short name, version (in `longName`, "SHORT V05" or "SHORT Edition4.0") and DOI, `globalId` = uuid5 of
-the DOI, or of "SHORT version" when the case names none. Each labelled dispute's comment (and reply, when one was
-published) is a Publication citing what it answers: a comment on a paper cites it, a reply cites both.
+the DOI, or of "SHORT version" when the case names none.
+
+**Citations** ({counts[CITATIONS]} `CITES` edges): every row of `citing_works.csv` (CITATIONS.md beside it), a citing work
+-> a labelled publication, found on a public page (the citing work's reference list or abstract, a journal's comment
+page) by searching for the cited work, never chosen by a case's class or label, each with its page, what the page shows
+and how strong that is (`evidence`). A citing work that is itself a labelled publication is that node; any other is a
+Publication of the title, year and first author the row records (its DOI when the page showed one, no abstract). No
+`CITES` edge is derived from a label file: `labelled_pairs.csv` is not read here, so a dispute or control pair whose
+citation no page showed has no edge (CITATIONS.md lists them). The citation counts of `citation_records.csv` are not in
+`openalex_cache.json`: no page showed an OpenAlex work id, a year breakdown or a date (CITATIONS.md).
 """
 
 
