@@ -3,12 +3,13 @@ CMR metadata adds (the successor's release date, CollectionProgress overriding t
 
 import copy
 import json
+from datetime import date
 
 import pandas as pd
 import pytest
 
 from recon_assets.lifecycle.cmr import collection_progress, release_dates, shipped_collection_progress, shipped_collection_records
-from recon_assets.lifecycle.lineage import COLUMNS, dataset_lineage
+from recon_assets.lifecycle.lineage import COLUMNS, dataset_lineage, supersession_day
 from recon_assets.lifecycle.versions import CURATED_COLUMNS
 
 CURATED = pd.DataFrame(
@@ -57,7 +58,7 @@ def test_next_version_of_the_family_is_the_successor_since_its_cmr_release():
     assert pd.isna(result.loc["a7", "succession_basis"])
 
 
-def test_successor_without_a_cmr_release_date_has_no_since():
+def test_successor_that_nothing_on_record_dates_has_no_since():
     result = lineage(
         ("a6", "AIRS3STD", "AIRS/Aqua L3 Daily Standard Physical Retrieval V006", None),
         ("a7", "AIRS3STD", "AIRS/Aqua L3 Daily Standard Physical Retrieval V7.0", None, "C0000000000-NOT_IN_CMR"),
@@ -216,5 +217,44 @@ def test_collection_progress_keeps_the_latest_revision_and_reads_a_bare_doi_stri
 
 
 def test_release_dates_keep_the_date_and_leave_out_unknown_ones():
-    records = pd.DataFrame({"concept-id": ["C1", "C2"], "ReleaseDate": ["2019-11-27T00:00:00.000Z", None]})
+    records = pd.DataFrame({
+        "concept-id": ["C1", "C2", "C3"], "start-time": ["2002-08-30T00:00:00.000Z", None, "2000-02-24T00:00:00.000Z"],
+        "ReleaseDate": ["2019-11-27T00:00:00.000Z", None, "2000-02-24T00:00:00.000Z"],
+    })
+    # a ReleaseDate on the day the data begin is the temporal start, not a release (issue 20: MOD11A1 V061)
     assert release_dates(records).to_dict() == {"C1": "2019-11-27"}
+
+
+def test_the_real_mod11a1_v061_record_gives_no_release_date_and_the_extract_dates_its_supersession():
+    """Issue 20: MOD11A1 V006 counted as superseded since 2000-02-24, its successor's temporal start (V061 came out in
+    2021): the date is unknown, and the supersession counts from the first record of it, the CMR extract listing V061."""
+    assert "C1748058432-LPCLOUD" not in release_dates(CMR_RECORDS)
+    result = lineage(
+        ("m6", "MOD11A1", "MOD11A1 V006", None),
+        ("m61", "MOD11A1", "MODIS/Terra Land Surface Temperature/Emissivity Daily L3 Global 1km SIN Grid V061",
+         "10.5067/modis/mod11a1.061", "C1748058432-LPCLOUD"),
+    )
+    assert result.loc["m6", "superseded"] and result.loc["m6", "superseded_since"] == "by 2025-05-31"
+
+
+def test_a_supersession_of_unknown_date_counts_from_the_first_record_of_it():
+    """The release of a later version is a record that the successor was out: IMERG V04 -> V05 has no date, but V05
+    was replaced by V06 on 2019-03-20 (V06's real CMR ReleaseDate), so V04 was superseded by then."""
+    result = lineage(
+        ("g4", "GPM_3IMERGHH", "GPM_3IMERGHH V04", None),
+        ("g5", "GPM_3IMERGHH", "GPM_3IMERGHH V05", None),
+        ("g6", "GPM_3IMERGHH", "GPM IMERG Final Precipitation L3 Half Hourly 0.1 degree x 0.1 degree V06", None, "C1598621093-GES_DISC"),
+        ("g7", "GPM_3IMERGHH", "GPM IMERG Final Precipitation L3 Half Hourly 0.1 degree x 0.1 degree V07", None, "C2723754847-GES_DISC"),
+    )
+    assert result["superseded_since"].dropna().to_dict() == {"g4": "by 2019-03-20", "g5": "2019-03-20", "g6": "2023-07-12"}
+    assert supersession_day("by 2019-03-20") == date(2019, 3, 20) and supersession_day("2019") == date(2019, 1, 1)
+
+
+def test_a_cmr_retirement_of_unknown_date_counts_from_the_metadata_revision_that_says_so():
+    result = lineage(SWOT, progress=collection_progress([pocloud_page("DEPRECATED")]))
+    assert result.loc["swot", "superseded_since"] == "by 2024-03-13"
+
+
+def test_supersession_day_refuses_other_text():
+    with pytest.raises(ValueError, match="none of YYYY"):
+        supersession_day("by June 2019")

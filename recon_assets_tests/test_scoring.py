@@ -228,13 +228,29 @@ def test_a_record_that_cannot_be_taken_back_to_as_of_is_no_citation_record():
 def test_a_successor_released_after_as_of_costs_nothing_and_the_reason_says_so():
     scored = one(edge(kg_year=2015, superseded_since="2030-01-01"))
     assert scored["lifecycle_penalty"] == 0 and "superseded_version" not in scored["negative_signals"]
-    assert "only after as_of (2030-01-01): no lifecycle penalty" in scored["reason"]
+    assert "superseded by V7.0 since 2030-01-01, after as_of: no lifecycle penalty" in scored["reason"]
+
+
+@pytest.mark.parametrize(
+    ("since", "as_of", "penalty", "said"),
+    [
+        # issue 20: a supersession of unknown date counts from the first record of it, never before
+        ("by 2025-05-31", date(2025, 5, 30), 0.0, "superseded by V7.0 on an unknown date, on record by 2025-05-31, after as_of: no lifecycle penalty"),
+        ("by 2025-05-31", AS_OF, 0.15, "superseded by V7.0 on an unknown date, on record by 2025-05-31 (lifecycle penalty -0.15"),
+        # nothing dates it: it does not count (it was counted at every as_of, 1990 included)
+        (None, AS_OF, 0.0, "superseded by V7.0 on a date nothing on record gives: not counted, no lifecycle penalty"),
+    ],
+)
+def test_a_supersession_of_unknown_date_does_not_count_before_the_evidence_of_it(since, as_of, penalty, said):
+    scored = one(edge(kg_year=2015, superseded_since=since), as_of=as_of)
+    assert scored["lifecycle_penalty"] == penalty and ("superseded_version" in scored["negative_signals"]) is bool(penalty)
+    assert said in scored["reason"]
 
 
 @pytest.mark.parametrize(
     ("since", "as_of", "expected"),
-    [(None, AS_OF, True), ("2019", AS_OF, True), ("2026", AS_OF, True), ("2027", AS_OF, False),
-     ("2026-06-01", AS_OF, True), ("2026-06-02", AS_OF, False)],
+    [(None, AS_OF, False), ("2019", AS_OF, True), ("2026", AS_OF, True), ("2027", AS_OF, False),
+     ("2026-06-01", AS_OF, True), ("2026-06-02", AS_OF, False), ("by 2026-06-01", AS_OF, True), ("by 2026-06-02", AS_OF, False)],
 )
 def test_superseded_before(since, as_of, expected):
     assert superseded_before(since, as_of) is expected

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.ingest import current_snapshot_id
+from recon_assets.lifecycle.lineage import since_text
 from recon_assets.reliability.label_comparisons import label_comparisons
 from recon_assets.reliability.reasons import reliability_text
 from recon_assets.reliability.settings import LabelThresholds, ScoringSettings
@@ -180,7 +181,7 @@ def _lifecycle_part(row) -> str:
     if not row.dataset_superseded:
         return ""
     successor = f" by {row.successor_version}" if isinstance(row.successor_version, str) else ""
-    since = f" since {row.superseded_since}" if isinstance(row.superseded_since, str) else ""
+    since = since_text(row.superseded_since)
     version = row.dataset_version if isinstance(row.dataset_version, str) else "version"
     penalty = f"lifecycle -{row.lifecycle_penalty:.2f}" if row.lifecycle_penalty else "lifecycle: no penalty"
     return f" | {penalty} ({version} superseded{successor}{since})"

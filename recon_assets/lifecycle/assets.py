@@ -10,7 +10,7 @@ from dagster_duckdb import DuckDBResource
 from recon_assets.kg.assets import OWNERS, datasets
 from recon_assets.lifecycle import cmr, lineage, versions
 from recon_assets.lifecycle.cmr import shipped_collection_progress, shipped_collection_records
-from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED
+from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED, ON_RECORD_BY
 from recon_assets.lifecycle.lineage import dataset_lineage as build_dataset_lineage
 from recon_assets.lifecycle.versions import curated_lifecycle
 from recon_assets.shared.fingerprints import kept_table, stage
@@ -73,12 +73,17 @@ def dataset_lineage(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -
 
 def lineage_figures(frame: pd.DataFrame) -> dict[str, int]:
     """Counts over dataset_lineage rows (columns superseded, succession_basis, superseded_since, collection_progress,
-    version_issue): superseded, superseded per basis, with a known date, with CMR CollectionProgress, without a
-    parsed version."""
+    version_issue): superseded, superseded per basis, with a known date, with only the date of the first record of it
+    ('by ...'), with nothing dating it (not counted at any as_of), with CMR CollectionProgress, without a parsed
+    version."""
+    dated = frame["superseded_since"].map(lambda since: "none" if not isinstance(since, str) else "by" if since.startswith(ON_RECORD_BY) else "known")
+    superseded = frame["superseded"].astype(bool)
     return {
-        "superseded": int(frame["superseded"].sum()),
+        "superseded": int(superseded.sum()),
         **{f"superseded_{basis}": int((frame["succession_basis"] == basis).sum()) for basis in (CMR_COLLECTION_PROGRESS, CURATED, INFERRED)},
-        "superseded_since_known": int(frame["superseded_since"].notna().sum()),
+        "superseded_since_known": int((superseded & (dated == "known")).sum()),
+        "superseded_on_record_by": int((superseded & (dated == "by")).sum()),
+        "superseded_undated": int((superseded & (dated == "none")).sum()),
         "with_cmr_collection_progress": int(frame["collection_progress"].notna().sum()),
         "without_parsed_version": int(frame["version_issue"].notna().sum()),
     }

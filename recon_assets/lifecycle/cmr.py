@@ -1,8 +1,11 @@
 """What NASA CMR says about collection versions: release dates and UMM-C `CollectionProgress`.
 
 Two real CMR extracts ship in `recon_assets/reference/cmr/` (provenance in its README.md):
-- `cmr_collections_version_families.csv`: 5,453 collection records with `concept-id`, `ShortName`, `Version`, `DOI`
-  and `ReleaseDate`; the release date of a successor version is when its predecessor was superseded;
+- `cmr_collections_version_families.csv`: 5,453 collection records with `concept-id`, `ShortName`, `Version`, `DOI`,
+  temporal extent (`start-time`) and `ReleaseDate`; the release date of a successor version is when its predecessor
+  was superseded. A ReleaseDate on the day the collection's data begin is the temporal start copied into the field,
+  not a release (MOD11A1 V061: 2000-02-24, the first day of Terra MODIS data; 87 of the 3,151 dated records), so it
+  is read as unknown;
 - `umm_json_*.json`: CMR search responses in the `collections.umm_json` format, whose `CollectionProgress`
   (UMM-C 1.17: PLANNED, ACTIVE, COMPLETE, DEPRECATED, NOT PROVIDED; SUPERSEDED in older records) states
   a collection's lifecycle outright.
@@ -25,6 +28,10 @@ from recon_assets.kg.doi import canonical_doi
 RETIRED_PROGRESS = ("SUPERSEDED", "DEPRECATED")
 PROGRESS_COLUMNS = ["concept_id", "doi", "short_name", "version", "collection_progress", "revision_date"]
 _REFERENCE = resources.files("recon_assets.reference").joinpath("cmr")
+# The latest date the collection extract can have been taken: it joins earthaccess dumps of CMR of 2023-12 and 2025-05
+# (recon_assets/reference/cmr/README.md) and a row does not say which, so a collection listed in it was in CMR by the
+# end of 2025-05 at the latest: the date of that record, when nothing else dates a supersession (`lineage`).
+EXTRACT_RECORDED_BY = "2025-05-31"
 
 
 def collection_progress(responses: Iterable[dict]) -> pd.DataFrame:
@@ -71,12 +78,15 @@ def collection_progress(responses: Iterable[dict]) -> pd.DataFrame:
 
 
 def release_dates(records: pd.DataFrame) -> pd.Series:
-    """ReleaseDate (ISO date text, 'YYYY-MM-DD') per CMR concept id; collections without one are left out.
+    """ReleaseDate (ISO date text, 'YYYY-MM-DD') per CMR concept id; collections without one are left out, and so are
+    those whose ReleaseDate falls on the day their data begin (`start-time`): that is the temporal start copied into
+    the field, not a release (MOD11A1 V061's 2000-02-24 is the first day of Terra MODIS data; V061 came out in 2021).
 
     Args:
-        records: CMR collection records with columns concept-id and ReleaseDate (ISO timestamp text or NA).
+        records: CMR collection records with columns concept-id, start-time and ReleaseDate (ISO timestamp text or NA).
     """
-    known = records.dropna(subset=["ReleaseDate"]).drop_duplicates("concept-id")
+    day, start = records["ReleaseDate"].str.slice(0, 10), records["start-time"].str.slice(0, 10)
+    known = records[day.notna() & day.ne(start)].drop_duplicates("concept-id")
     return pd.Series(known["ReleaseDate"].str.slice(0, 10).to_numpy(), index=known["concept-id"].to_numpy(), name="release_date")
 
 

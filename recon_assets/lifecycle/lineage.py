@@ -1,17 +1,21 @@
 """Every Dataset's place in its version family: parsed version, successor, whether it is superseded, since when,
 and on what authority (DOMAIN.md "Dataset lifecycle")."""
 
+from datetime import date
 from fnmatch import fnmatchcase
 
 import pandas as pd
 
-from recon_assets.lifecycle.cmr import RETIRED_PROGRESS, release_dates
+from recon_assets.lifecycle.cmr import EXTRACT_RECORDED_BY, RETIRED_PROGRESS, release_dates
 from recon_assets.lifecycle.versions import PARALLEL, STANDARD, SUCCESSOR, parse_version, successors, version_sort_key
 from recon_assets.shared.table_docs import declared_columns
 
 COLUMNS = list(declared_columns("dataset_lineage"))
 # succession_basis values, most authoritative first.
 CMR_COLLECTION_PROGRESS, CURATED, INFERRED = "cmr_collection_progress", "curated", "inferred"
+# Prefix of a superseded_since that dates the first record of a supersession whose own date is unknown ('by 2019-03-20'):
+# it counts from then, never before (`supersession_day`).
+ON_RECORD_BY = "by "
 
 
 def dataset_lineage(
@@ -29,7 +33,13 @@ def dataset_lineage(
        named), since the line's date; a parallel line (GLDAS-2.0 and GLDAS-2.1) keeps the lower version current.
        Basis curated.
     3. Within a family the next version is the successor (`successors`): basis inferred, since the successor's CMR
-       ReleaseDate (matched by its concept id), else unknown (NULL).
+       ReleaseDate (matched by its concept id; `cmr.release_dates`: a ReleaseDate on the day the data begin is none),
+       else unknown.
+    A supersession whose date is unknown does not count before the evidence of it: its superseded_since is then
+    ON_RECORD_BY and the date of the first record of it (`_first_record`): the earliest date of a later link of its
+    chain (the successor's own supersession: the successor was out before its successor came), the CMR metadata
+    revision that retired it, or the CMR extract listing the successor or a later version (cmr.EXTRACT_RECORDED_BY);
+    NULL when nothing dates it.
 
     Args:
         datasets: columns dataset_id, short_name, long_name, doi (canonical), cmr_id.
@@ -60,7 +70,19 @@ def dataset_lineage(
     lineage["succession_basis"] = lineage["superseded"].map({True: INFERRED, False: None})
     _apply_parallel(lineage, curated[curated["relation"] == PARALLEL])
     _apply_curated_successors(lineage, curated[curated["relation"] == SUCCESSOR])
-    _apply_collection_progress(lineage, datasets, cmr_progress)
+    retired_on = _apply_collection_progress(lineage, datasets, cmr_progress)
+    in_extract = set(cmr_id[cmr_id.isin(set(cmr_records["concept-id"]))].index)
+    # each dataset's successor, and whether its supersession's date is known, for `_first_record`
+    links = {
+        dataset_id: (successor, since if isinstance(since, str) else None, dataset_id in in_extract)
+        for dataset_id, successor, since in zip(lineage["dataset_id"], lineage["successor_dataset_id"], lineage["superseded_since"])
+    }
+    lineage["superseded_since"] = [
+        since if isinstance(since, str) or not superseded else _first_record(successor, links, retired_on.get(position))
+        for position, (since, superseded, successor) in enumerate(
+            zip(lineage["superseded_since"], lineage["superseded"], lineage["successor_dataset_id"])
+        )
+    ]
     lineage["version_sort"] = lineage["sort_key"].map(list)
     return lineage.rename(columns={"source": "version_source"})[COLUMNS]
 
@@ -111,7 +133,60 @@ def _apply_curated_successors(lineage: pd.DataFrame, curated: pd.DataFrame) -> N
         lineage.loc[replaced, "evidence"] = f"{line.family}{version} -> {line.other_family} since {line.since} (curated: {line.source})"
 
 
-def _apply_collection_progress(lineage: pd.DataFrame, datasets: pd.DataFrame, cmr_progress: pd.DataFrame) -> None:
+def supersession_day(since: object) -> date | None:
+    """The day a superseded_since counts from: a date ('YYYY-MM-DD'), the first day of a year ('YYYY'), the day of
+    the first record of a supersession whose date is unknown ('by YYYY-MM-DD' or 'by YYYY'); None for None / NA.
+
+    Raises:
+        ValueError: text in none of these forms.
+    """
+    if not isinstance(since, str):
+        return None
+    text = since.removeprefix(ON_RECORD_BY)
+    if len(text) == 4 and text.isdigit():
+        return date(int(text), 1, 1)
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"superseded_since {since!r} is none of YYYY, YYYY-MM-DD, 'by YYYY-MM-DD'") from None
+
+
+def since_text(since: object) -> str:
+    """When a supersession counts from, in words (a superseded_since): ' since 2019-11-27', ' on an unknown date, on
+    record by 2025-05-31' (the first record of it), or ' on a date nothing on record gives' (None / NA)."""
+    if not isinstance(since, str):
+        return " on a date nothing on record gives"
+    if since.startswith(ON_RECORD_BY):
+        return f" on an unknown date, on record {since}"
+    return f" since {since}"
+
+
+def _first_record(successor: object, links: dict[str, tuple[object, str | None, bool]], retired_on: str | None) -> str | None:
+    """ON_RECORD_BY and the earliest dated record of a supersession whose date is unknown, or None when nothing dates
+    it: the day CMR's metadata revision retired it (`retired_on`), a known superseded_since further down its successor
+    chain (the successor was out before its own successor came), or EXTRACT_RECORDED_BY when the successor or a later
+    one is in the CMR extract.
+
+    Args:
+        successor: its successor_dataset_id (None / NA when only CMR retired it).
+        links: {dataset_id: (successor_dataset_id, superseded_since when its date is known else None, whether the CMR
+            extract lists it)} of every dataset.
+        retired_on: 'YYYY-MM-DD' of the CMR revision that marks it SUPERSEDED or DEPRECATED, or None.
+    """
+    records, seen = [retired_on] if retired_on else [], set()
+    while isinstance(successor, str) and successor in links and successor not in seen:
+        seen.add(successor)
+        successor, since, listed = links[successor]
+        if listed:
+            records.append(EXTRACT_RECORDED_BY)
+        if since is not None:
+            records.append(since)
+    return ON_RECORD_BY + min(records, key=supersession_day) if records else None
+
+
+def _apply_collection_progress(lineage: pd.DataFrame, datasets: pd.DataFrame, cmr_progress: pd.DataFrame) -> dict[int, str]:
+    """Retire the datasets CMR marks SUPERSEDED or DEPRECATED; returns {row position: day of the metadata revision
+    that says so ('YYYY-MM-DD')} for those whose revision date is known."""
     by_concept = cmr_progress.drop_duplicates("concept_id").set_index("concept_id", drop=False)
     by_doi = cmr_progress.dropna(subset=["doi"]).drop_duplicates("doi").set_index("doi")
     matched = [
@@ -119,9 +194,12 @@ def _apply_collection_progress(lineage: pd.DataFrame, datasets: pd.DataFrame, cm
         for concept, doi in zip(datasets["cmr_id"], datasets["doi"])
     ]
     lineage["collection_progress"] = [None if record is None else record["collection_progress"] for record in matched]
+    retired_on = {}
     for position, record in enumerate(matched):
         if record is None or record["collection_progress"] not in RETIRED_PROGRESS:
             continue
+        if pd.notna(record["revision_date"]):
+            retired_on[position] = f"{record['revision_date']:%Y-%m-%d}"
         parsed = lineage.at[position, "evidence"]
         lineage.at[position, "superseded"] = True
         lineage.at[position, "succession_basis"] = CMR_COLLECTION_PROGRESS
@@ -129,6 +207,7 @@ def _apply_collection_progress(lineage: pd.DataFrame, datasets: pd.DataFrame, cm
             f"CMR CollectionProgress {record['collection_progress']} ({record['concept_id']}, metadata revised "
             f"{_day(record['revision_date'])})" + (f"; {parsed}" if isinstance(parsed, str) else "")
         )
+    return retired_on
 
 
 def _day(timestamp: pd.Timestamp) -> str:

@@ -20,6 +20,7 @@ from recon_assets.kg.assets import (
 )
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.kg.partitions import research_area_partitions
+from recon_assets.lifecycle import lineage
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability import citations, edge_scores, labels, reasons, scoring, settings, signals
 from recon_assets.reliability.edge_scores import score_research_area_edges
@@ -34,7 +35,7 @@ from recon_assets.shared.storage import create_tables, replace_partitions
 
 # Every module whose code decides an edge_reliability row: a change in any of them marks the asset out of date and
 # re-scores it (recon_assets_tests/test_definitions.py checks the scoring package calls no module left out).
-SCORING_MODULES = (citations, edge_scores, labels, reasons, scoring, settings, signals, disputes, offline_judge, steward)
+SCORING_MODULES = (citations, edge_scores, labels, reasons, scoring, settings, signals, disputes, offline_judge, steward, lineage)
 
 
 @dg.asset(

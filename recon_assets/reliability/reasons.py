@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.lifecycle.cmr import RETIRED_PROGRESS
+from recon_assets.lifecycle.lineage import since_text
 from recon_assets.judgement.disputes import STANDING
 from recon_assets.reliability.labels import JUDGED_AGAINST, NEGATIVE_SIGNALS, RELIABILITY_DECIMALS, judged_against_names
 from recon_assets.reliability.settings import ScoringSettings
@@ -231,12 +232,14 @@ def _lifecycle(row, as_of: date) -> str:
     name = _short_name(row)
     version = f" {row.dataset_version}" if isinstance(row.dataset_version, str) and row.dataset_version not in name else ""
     successor = f" by {row.successor_version}" if isinstance(row.successor_version, str) else ""
-    since = f" since {row.superseded_since}" if isinstance(row.superseded_since, str) else " (since unknown)"
+    since = since_text(row.superseded_since)
     progress = row.dataset_collection_progress
     cmr = f" (CMR CollectionProgress {progress})" if isinstance(progress, str) and progress in RETIRED_PROGRESS else ""
     basis = "; succession inferred from version ordering" if row.succession_basis == "inferred" else ""
+    if not isinstance(row.superseded_since, str):
+        return f"uses {name}{version}; superseded{successor}{since}: not counted, no lifecycle penalty"
     if not superseded_before(row.superseded_since, as_of):
-        return f"uses {name}{version}; superseded{successor} only after as_of ({row.superseded_since}): no lifecycle penalty"
+        return f"uses {name}{version}; superseded{successor}{since}, after as_of: no lifecycle penalty"
     penalty = f"lifecycle penalty -{row.lifecycle_penalty:.2f}" if row.lifecycle_penalty else "lifecycle penalty off"
     return f"uses {name}{version}; superseded{successor}{since}{cmr} ({penalty}{basis})"
 

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.centrality.pagerank import CITATION_SATURATION
+from recon_assets.lifecycle.lineage import supersession_day
 from recon_assets.reliability.citations import citation_records
 from recon_assets.reliability.settings import DECAYS, CentralityRule, Decay, ScoringSettings
 
@@ -88,17 +89,17 @@ def combine_centrality(pagerank: np.ndarray, citations: np.ndarray, rule: Centra
 
 
 def superseded_before(since: object, as_of: date) -> bool:
-    """Whether a dataset superseded `since` ('YYYY-MM-DD' or 'YYYY' text; None/NA: unknown) was already
-    superseded on `as_of`. An unknown date counts as superseded: the successor exists, only its date is missing.
+    """Whether a dataset superseded `since` (dataset_lineage.superseded_since: 'YYYY-MM-DD', 'YYYY', or 'by
+    YYYY-MM-DD' for a supersession whose date is unknown, dated by the first record of it) was already superseded
+    on `as_of`. A supersession does not count before the evidence of it (issue 20): 'by ...' counts from that record's
+    day, and one that nothing dates (None / NA) does not count at all, as an undated citing work is no evidence
+    (nothing may say it came before as_of). A year counts from its first day.
 
     Raises:
-        ValueError: `since` is text in neither form.
+        ValueError: `since` is text in none of these forms (`lineage.supersession_day`).
     """
-    if not isinstance(since, str):
-        return True
-    if len(since) == 4 and since.isdigit():
-        return int(since) <= as_of.year
-    return date.fromisoformat(since) <= as_of
+    day = supersession_day(since)
+    return day is not None and day <= as_of
 
 
 def retraction(openalex_retracted: bool, crossref_notices: Sequence[str], is_notice: bool) -> str | None:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import dagster as dg
 from pydantic import Field
 
+from recon_assets.lifecycle.lineage import since_text
 from recon_assets.reliability.labels import FLAGGED_LABELS, RELIABILITY_DECIMALS, UNVERIFIED
 from recon_assets.reliability.reasons import reliability_text
 
@@ -89,7 +90,8 @@ class Edge:
 @dataclass(frozen=True)
 class Lifecycle:
     """The dataset's version status (dataset_lineage): superseded, its version, the successor's version and
-    since when (ISO date or year) the successor exists; None when unknown."""
+    since when (dataset_lineage.superseded_since: ISO date or year, or 'by <date>' of the first record of a
+    supersession whose date is unknown); None when nothing dates it."""
 
     superseded: bool = False
     version: str | None = None
@@ -179,7 +181,7 @@ def staleness_check(edges: Sequence[Edge], lifecycle: Lifecycle, rules: VerdictR
     share = f"{len(weak)} of {len(assessed)} assessed edges weak (DECLINING or SUPERSEDED; stale above {rules.weak_share:.0%})"
     causes = []
     if lifecycle.superseded:
-        since = f" since {lifecycle.since}" if lifecycle.since else ""
+        since = since_text(lifecycle.since) if lifecycle.since else ""
         resting = sorted(edges, key=lambda edge: edge.reliability)
         causes.append(
             f"dataset version {lifecycle.version or '(unknown)'} superseded by {lifecycle.successor_version or 'a successor'}{since}, "
