@@ -5,11 +5,13 @@ grammars-v4) and against the sample KG as the project's own Cypher-export reader
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from datetime import date
 from pathlib import Path
 
 import dagster as dg
+import duckdb
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
@@ -20,7 +22,7 @@ from antlr4_cypher import CypherLexer, CypherParser, CypherParserListener
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.exports import export_folder, gnn, neo4j
-from recon_assets.exports.assets import gnn_edge_weights
+from recon_assets.exports.assets import gnn_edge_weights, neo4j_edge_reliability
 from recon_assets.kg.cypher_export import parse_cypher_literal
 from recon_assets.kg.export_reader import KgFormat, ReadStats, read_export
 from recon_assets.reliability.labels import LABELS
@@ -126,8 +128,37 @@ def test_json_lines_hold_every_value_as_data():
 
 def test_json_lines_refuse_a_reliability_json_cannot_hold():
     rows = pd.DataFrame([dict.fromkeys(neo4j.WRITE_BACK_KEYS, "x") | {"reliability": float("nan")}])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^reliability of the globalId pair \(x, x\) is NaN or infinite, which JSON cannot hold: not written$"):
         list(neo4j.json_lines(rows))
+
+
+def test_a_nan_or_infinite_reliability_is_never_exported_and_is_set_aside_saying_so(sample_run, tmp_path):
+    """Left from an earlier hostile pass (re-checked): NaN in a JSON export. JSON has no NaN: an edge_reliability row
+    holding NaN or infinity (nothing refuses it there: its value check is not blocking) is set aside by both exports
+    with its reason, never written as NaN, 0 or null; every line of the JSON export parses as strict JSON."""
+    database = sample_run.copy_database(
+        tmp_path / "recon.duckdb",
+        "UPDATE edge_reliability SET reliability = CASE WHEN label = 'CURRENT' THEN 'NaN'::DOUBLE ELSE 'inf'::DOUBLE END "
+        "WHERE (dataset_id, publication_id) IN (SELECT (dataset_id, publication_id) FROM edge_reliability "
+        "WHERE label IN ('CURRENT', 'DECLINING') ORDER BY label, dataset_id, publication_id LIMIT 2)",
+    )
+    spoiled = {(d, p) for d, p in duckdb.connect(str(database), read_only=True).execute(
+        "SELECT DISTINCT dataset_id, publication_id FROM edge_reliability WHERE NOT isfinite(reliability)").fetchall()}
+    assert len(spoiled) >= 1
+    dg.materialize([gnn_edge_weights, neo4j_edge_reliability], resources={"duckdb": DuckDBResource(database=str(database))})
+    for name in ("gnn_edge_weights", "neo4j"):
+        set_aside = pq.read_table(export_folder(database) / name / "set_aside.parquet").to_pandas()
+        named = set_aside[set_aside["detail"].str.contains("not a number in \\[0, 1\\]: not written", na=False)]
+        assert set(zip(named["dataset_id"], named["publication_id"])) == spoiled, name
+        assert set(named["detail"].str.extract(r"holds reliability (\S+) ")[0]) <= {"nan", "inf"}
+    edges = pq.read_table(export_folder(database) / "gnn_edge_weights" / "edges.parquet").to_pandas()
+    assert edges["weight"].map(math.isfinite).all()
+
+    def no_constant(word):
+        raise ValueError(f"{word} is not JSON")
+
+    lines = (export_folder(database) / "neo4j" / "uses_dataset_reliability.jsonl").read_text(encoding="utf-8").splitlines()
+    assert lines and all(math.isfinite(json.loads(line, parse_constant=no_constant)["reliability"]) for line in lines)
 
 
 # --- the sample run's files ------------------------------------------------------------------------------------------

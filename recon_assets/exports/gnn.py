@@ -12,7 +12,8 @@ row 1 the target; messages flow source -> target, `MessagePassing(flow="source_t
   node_index, target = the dataset's; weight = the edge's reliability; one row per (dataset, publication) edge,
   ordered by (source, target).
 - An edge with no reliability (no edge_reliability row: its research area not scored, or a publication dated after
-  as_of) is not given a weight of its own making: it is set aside with its reason, never written with 0 or NaN.
+  as_of; or a reliability that is NaN or infinite) is not given a weight of its own making: it is set aside with its
+  reason, never written with 0 or NaN.
 """
 
 from __future__ import annotations

@@ -12,13 +12,14 @@ those two nodes. Set aside, each KG relationship with its reason (checked in thi
 - NO_GLOBAL_ID: an end node without a globalId cannot be MATCHed;
 - AMBIGUOUS_PAIR: the pair names the relationships of several edges (DOI-less publication nodes sharing one
   globalId, `kg.typed_tables.publication_keys`): one MATCH would give them all one edge's score;
-- gnn.NOT_SCORED: the edge has no edge_reliability row (nothing to write; a value written before stays as it was,
-  dated by its `reliability_as_of`).
+- gnn.NOT_SCORED: the edge has no edge_reliability row, or its reliability is NaN or infinite, which JSON cannot hold
+  (nothing to write; a value written before stays as it was, dated by its `reliability_as_of`).
 """
 
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -78,13 +79,21 @@ def write_back_rows(relationships: pd.DataFrame, edges: pd.DataFrame, scored_by:
 
 def json_lines(rows: pd.DataFrame) -> Iterator[str]:
     """One JSON object per row (WRITE_BACK_KEYS), by the json module: titles and reasons are data, escaped as JSON
-    escapes them, never Cypher.
+    escapes them, never Cypher. JSON has no NaN or infinity: such a value is never written (`write_back_rows` sets
+    an edge whose reliability is one aside, export_edge_scores.sql).
 
     Raises:
-        ValueError: a value JSON cannot hold (NaN or infinity: allow_nan=False).
+        ValueError: a value JSON cannot hold (NaN or infinity: allow_nan=False), naming its key and globalId pair.
     """
     for record in rows[WRITE_BACK_KEYS].to_dict("records"):
-        yield json.dumps(record, ensure_ascii=False, allow_nan=False)
+        try:
+            yield json.dumps(record, ensure_ascii=False, allow_nan=False)
+        except ValueError:
+            keys = [key for key, value in record.items() if isinstance(value, float) and not math.isfinite(value)]
+            raise ValueError(
+                f"{', '.join(keys)} of the globalId pair ({record['publication_global_id']}, {record['dataset_global_id']}) "
+                "is NaN or infinite, which JSON cannot hold: not written"
+            ) from None
 
 
 def _missing_ids(publication_global_id: object, dataset_global_id: object) -> str:
