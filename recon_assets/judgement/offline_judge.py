@@ -3,7 +3,8 @@
 For a Dataset->Publication edge (dataset d, older publication p) the evidence is the newer work that
 uses d or its successor version: publications with a year after p's and inside the window
 `as_of.year - window_years .. as_of.year` (DOMAIN.md, "coherence"). The `top_k` most similar ones (cosine
-of WordLlama embeddings of title + abstract) are judged pairwise (p, newer): below `min_similarity` the
+of WordLlama embeddings of title + abstract; `newer_neighbours` finds them, through an index for a dataset with very
+many publications) are judged pairwise (p, newer): below `min_similarity` the
 newer paper is not about the same thing and says nothing about p; otherwise the most severe non-negated
 cue of its title + abstract (`cues.find_cue`, rules in `cues.yaml`) decides, on the DOMAIN.md scale:
 
@@ -42,6 +43,7 @@ Known limitations, seen on real OpenAlex abstracts (recon_assets_tests/test_offl
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -50,6 +52,7 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.judgement.cues import QUOTE_CHARS, Cue, CueKind, find_cue, packaged_cue_rules
+from recon_assets.judgement.newer_neighbours import EXACT_SEARCH_LIMIT, TopPairs, top_pairs
 from recon_assets.judgement.text_embedding import EMBEDDING_DIM, MODEL_ID, embed, is_missing_text
 
 # Points of the DOMAIN.md coherence scale.
@@ -71,10 +74,6 @@ DEFAULT_TOP_K = 5  # enough newer papers to outvote one odd abstract, few enough
 DEFAULT_WINDOW_YEARS = 3  # DOMAIN.md: newer work "in the last 3 years before as_of"
 # An uncited new paper still says something; without a floor its verdict would weigh nothing.
 MIN_EVIDENCE_WEIGHT = 0.05
-
-# Older publications per similarity matrix: a dataset with thousands of users stays within
-# _BLOCK_ROWS x (its newer publications) floats of memory; results do not depend on it.
-_BLOCK_ROWS = 1024
 
 # The version of the verdict rules (`_RULES`, module docstring); 2: a pair without stance wording is UNVERIFIED.
 RULES_VERSION = 2
@@ -177,6 +176,8 @@ def judge_edges(
     min_similarity: float = DEFAULT_MIN_SIMILARITY,
     window_years: int = DEFAULT_WINDOW_YEARS,
     embedder: Callable[[Sequence[object]], np.ndarray] = embed,
+    exact_up_to: int = EXACT_SEARCH_LIMIT,
+    progress: Callable[[str], None] | None = None,
 ) -> pd.DataFrame:
     """Judge every Dataset->Publication edge against the newer publications using the same dataset or its
     successor version (DOMAIN.md "coherence": "newer work ... that uses the same dataset or its successor version").
@@ -193,6 +194,10 @@ def judge_edges(
         window_years: width of the evidence window in years.
         embedder: `text_embedding.embed` or a function giving the same vectors (e.g. from a cache); called
             once, with the title + abstract text of every publication of `edges`.
+        exact_up_to: a dataset with more older x newer publications than this is searched through an index
+            (`newer_neighbours.top_pairs`: sub-quadratic, its recall against the exact search measured and reported).
+        progress: called with a line of progress (embedding, each indexed dataset's search, the totals), e.g. a
+            logger's info method.
 
     Returns:
         One row per judged pair, columns PAIR_COLUMNS (newer_via_successor: the newer publication uses the
@@ -238,22 +243,32 @@ def judge_edges(
     ]
     involved = np.unique(position)
     vectors = np.zeros((len(pubs), EMBEDDING_DIM), dtype=np.float32)
+    started = time.monotonic()
     vectors[involved] = embedder([texts[i] for i in involved])
+    if progress:
+        progress(f"vectors of {involved.size:,} publications' texts in {time.monotonic() - started:.1f} s")
 
     codes, dataset_ids = pd.factorize(edges["dataset_id"], sort=True)
-    found = [(np.empty(0, dtype=np.intp),) * 3 + (np.empty(0), np.empty(0, dtype=bool))]
+    found = []
+    started = time.monotonic()
     for code, group in edges[["position", "via_successor"]].groupby(codes, sort=True):
         group = group.sort_values("position")
         users = group["position"].to_numpy()
         on_successor = group["via_successor"].to_numpy(dtype=bool)
         older = users[~np.isnan(year[users]) & ~on_successor]
         newer = users[is_candidate[users]]
-        for block_start in range(0, older.size if newer.size else 0, _BLOCK_ROWS):
-            block = older[block_start : block_start + _BLOCK_ROWS]
-            older_pos, newer_pos, similarity = _top_pairs(vectors, year, block, newer, top_k, min_similarity)
-            via = np.isin(newer_pos, users[on_successor])
-            found.append((np.full(older_pos.size, code), older_pos, newer_pos, similarity, via))
-    code, older_pos, newer_pos, similarity, via = (np.concatenate(parts) for parts in zip(*found))
+        where = f"dataset {dataset_ids[code]}: "
+        pairs = top_pairs(
+            vectors, year, older, newer, top_k=top_k, min_similarity=min_similarity, exact_up_to=exact_up_to,
+            progress=progress and (lambda line, where=where: progress(where + line)),
+        )
+        found.append((np.full(pairs.older.size, code), pairs, np.isin(pairs.newer, users[on_successor])))
+    if progress:
+        progress(f"same-dataset search: {len(dataset_ids):,} datasets in {time.monotonic() - started:.1f} s")
+    code = np.concatenate([np.empty(0, dtype=np.intp), *(part[0] for part in found)])
+    pairs = TopPairs.concatenate([part[1] for part in found])
+    older_pos, newer_pos, similarity = pairs.older, pairs.newer, pairs.similarity
+    via = np.concatenate([np.empty(0, dtype=bool), *(part[2] for part in found)])
 
     # Each newer publication's cue is found once, however many pairs it is part of.
     cue_of = {n: find_cue(texts[n]) for n in np.unique(newer_pos)}
@@ -275,24 +290,6 @@ def judge_edges(
         },
         columns=PAIR_COLUMNS,
     )
-
-
-def _top_pairs(
-    vectors: np.ndarray, year: np.ndarray, older: np.ndarray, newer: np.ndarray, top_k: int, min_similarity: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For each older position, its top_k strictly newer positions at or above min_similarity.
-
-    Positions must be ascending, so that the stable sort breaks similarity ties by publication id.
-
-    Returns:
-        (older positions, newer positions, similarity), one entry per pair.
-    """
-    similarity = np.round(vectors[older] @ vectors[newer].T, 4)
-    similarity[year[newer][None, :] <= year[older][:, None]] = -np.inf
-    rank = np.argsort(-similarity, axis=1, kind="stable")[:, :top_k]
-    best = np.take_along_axis(similarity, rank, axis=1)
-    rows, cols = np.nonzero(best >= min_similarity)
-    return older[rows], newer[rank[rows, cols]], best[rows, cols].astype(float).round(4)
 
 
 def aggregate_edge_coherence(
