@@ -187,3 +187,66 @@ def test_two_databases_in_one_folder_keep_their_own_reports_and_exports(tmp_path
     assert report_folder(recon) == tmp_path.resolve() / "reports" / "recon"
     assert report_folder(real) == tmp_path.resolve() / "reports" / "real"
     assert (export_folder(recon), export_folder(real)) == (tmp_path / "exports" / "recon", tmp_path / "exports" / "real")
+
+
+# Issue 24: a 10,000-character title failed the PDF step (ReportLab LayoutError) and the tables split words and numbers
+# ("CO/NT/RA/DIC/TED", "20/14", "0./27"). Every title the KG can hold: shortened with an ellipsis in a PDF cell, whole
+# in the HTML page.
+LONG_TITLE = "Drought " * 1250  # 10,000 characters with spaces, no digit (digits are checked whole below)
+UNSPACED_TITLE = "x" * 10_000
+LONG_REASON = "stale reason " * 770
+ANY_TEXT_TITLES = {
+    "long": LONG_TITLE,
+    "unspaced": UNSPACED_TITLE,
+    "rtl": "שלום עולם مرحبا بالعالم",
+    "cjk": "中文标题 日本語のタイトル 한국어 제목",
+    "emoji": "Sea ice 🌍🛰 from orbit",
+    "control": "nul\x00byte \x1b[31mred\x1b[0m bell\x07over\u202eride",
+}
+
+
+def test_any_text_renders_in_the_pdf_with_words_and_numbers_whole(sample_run, tmp_path):
+    database = sample_run.copy_database(tmp_path / "any_text.duckdb")
+    with duckdb.connect(str(database)) as con:
+        # the report lists SUPERSEDED edges with their titles: six publications' edges made SUPERSEDED to show them
+        publications = [row[0] for row in con.execute(
+            "SELECT DISTINCT publication_id FROM edge_reliability ORDER BY 1 LIMIT ?", [len(ANY_TEXT_TITLES)]
+        ).fetchall()]
+        con.execute("UPDATE edge_reliability SET label = 'SUPERSEDED' WHERE list_contains(?, publication_id)", [publications])
+        for publication_id, title in zip(publications, ANY_TEXT_TITLES.values(), strict=True):
+            con.execute("UPDATE publications SET title = ? WHERE publication_id = ?", [title, publication_id])
+        con.execute("UPDATE dataset_verdicts SET dataset_short_name = ?, staleness_reason = ? WHERE verdict = 'STALE'",
+                    [UNSPACED_TITLE, LONG_REASON])
+        data = gather_report(con, as_of=date.fromisoformat(AS_OF), run_id="any-text")
+    assert set(ANY_TEXT_TITLES.values()) <= set(data.central_superseded["title"])
+    files = write_report(data, tmp_path / "reports")
+
+    html = files.html.read_text(encoding="utf-8")
+    for name, title in ANY_TEXT_TITLES.items():
+        if name != "control":
+            assert title.strip() in html, name  # whole on the page
+    assert "nul byte red bell over ride" in html and LONG_REASON.strip() in html and UNSPACED_TITLE in html
+
+    text = "".join(page.extract_text() for page in PdfReader(files.pdf).pages)
+    words = text.split()
+    ellipsis = "\N{HORIZONTAL ELLIPSIS}"
+    assert f"Drought Drought{ellipsis}" in text.replace("\n", " ") and text.count("Drought") < 1250
+    assert re.search(f"stale reason stale( reason)?{ellipsis}", text.replace("\n", " "))
+    unspaced = [run.replace("\n", "") for run in re.findall(r"x{20}[x\n]*", text)]  # broken where it must be
+    assert unspaced and all(len(run) < len(UNSPACED_TITLE) for run in unspaced)
+    assert {"עולם", "بالعالم"} <= set(words) | {word[::-1] for word in words}  # right-to-left, in either reading order
+    assert {"中文标题", "日本語のタイトル", "한국어", "제목"} <= set(words)  # CJK: kept as text by the CID fonts
+    assert "Sea ice \ufffd\ufffd from orbit" in text.replace("\n", " ")  # no PDF font draws an emoji: U+FFFD
+    assert "nul byte red bell over ride" in text.replace("\n", " ") and not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text)
+
+    # Numbers and label words are whole tokens, as often as the tables hold them, never split across lines.
+    edges = data.central_superseded
+    expected = [
+        "SUPERSEDED"] * len(edges) + [str(int(year)) for year in edges["publication_year"].dropna()] + [
+        f"{value:.2f}" for value in (*edges["centrality"], *edges["reliability"])
+    ] + list(data.flagged_verdicts["verdict"]) + [str(int(count)) for count in data.lineage["edges"]]
+    for token in set(expected):
+        assert words.count(token) >= expected.count(token), token
+        # the old PDF read back 'CO\nNT\nRA\nDIC\nTED', '20\n14', '0.\n27', '16\n4'
+        split = r"(?<![\w.])" + "\n?".join(map(re.escape, token)) + r"(?![\w.])"
+        assert not [found for found in re.findall(split, text) if "\n" in found], token

@@ -12,10 +12,13 @@ ReportLab rather than WeasyPrint: it installs from PyPI wheels alone, where Weas
 from __future__ import annotations
 
 import base64
+import bisect
 import io
 import json
 import shutil
+import unicodedata
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -27,6 +30,7 @@ from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import cm
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
@@ -54,6 +58,23 @@ COLOURS = {**LABEL_COLOURS, **VERDICT_COLOURS}
 # DejaVu Sans, shipped inside matplotlib: ReportLab's built-in Helvetica has Latin-1 glyphs only, and titles are not.
 PDF_FONT = "DejaVuSans"
 PDF_FONT_FILE = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+# DejaVu Sans has no CJK glyph: CJK text goes to ReportLab's Adobe CID fonts (by the first word of the character's
+# Unicode name), drawn by the reader's own Asian fonts (not embedded), so the PDF keeps the text searchable. A
+# character no PDF font has (emoji) is shown as U+FFFD; the HTML page has it as it is.
+CJK_FONTS = {
+    "CJK": "STSong-Light", "IDEOGRAPHIC": "STSong-Light", "FULLWIDTH": "STSong-Light",
+    "HIRAGANA": "HeiseiMin-W3", "KATAKANA": "HeiseiMin-W3", "HALFWIDTH": "HeiseiMin-W3", "HANGUL": "HYSMyeongJo-Medium",
+}
+NO_GLYPH = "\ufffd"
+# A PDF table cell is at most this share of a page's height: longer text is cut at a word and ends with ELLIPSIS
+# (the HTML page shows it whole). A row must fit on one page (ReportLab raises LayoutError otherwise).
+MAX_CELL_PAGE_SHARE = 0.5
+ELLIPSIS = "…"
+# A column is first widened to hold its widest word, up to this share of the page's width (about 40 characters; a
+# 10,000-character title without a space cannot have the page): numbers, labels, research areas, dates and ordinary
+# words are never broken across lines, a longer run without a space (an unusual DOI, a SHA-256) may be.
+MAX_WORD_PAGE_SHARE = 0.2
+CELL_PADDING = 3  # points, each side of a table cell
 
 
 # The latest report's files keep this stem, beside each run's own (README "The reliability report").
@@ -132,9 +153,10 @@ def report_sections(data: ReportData) -> list[Section]:
             + f". Of the {data.flagged_verdicts_total} {' or '.join(FLAGGED_VERDICTS)}, the {len(data.flagged_verdicts)} "
             "resting on the most evidence are listed, with why.",
             tables=[ReportTable(
-                ("verdict", "research area", "dataset", "DOI", "edges (reliable)", "why stale", "why contradicted"),
+                ("verdict", "research area", "dataset (DOI)", "edges (reliable)", "why stale", "why contradicted"),
                 [
-                    (row.verdict, row.research_area, _join(row.dataset_short_name, row.dataset_version), _text(row.dataset_doi),
+                    (row.verdict, row.research_area,
+                     _join(row.dataset_short_name, row.dataset_version, f"({row.dataset_doi})" if _text(row.dataset_doi) else ""),
                      f"{row.n_edges} ({row.n_reliable_edges})", _text(row.staleness_reason), _text(row.contradiction_reason))
                     for row in data.flagged_verdicts.itertuples()
                 ],
@@ -150,7 +172,7 @@ def report_sections(data: ReportData) -> list[Section]:
                 [
                     ("SUPERSEDED", _join(_text(row.title), f"({_text(row.publication_doi)})"), _year(row.publication_year),
                      _text(row.dataset_short_name), row.research_area, _number(row.centrality), _number(row.reliability),
-                     row.reason)
+                     _text(row.reason))
                     for row in data.central_superseded.itertuples()
                 ],
                 coloured_column=0,
@@ -202,8 +224,7 @@ def render_pdf(data: ReportData, figures: dict[str, bytes], path: Path) -> int:
     Returns:
         the number of pages written.
     """
-    if PDF_FONT not in pdfmetrics.getRegisteredFontNames():
-        pdfmetrics.registerFont(TTFont(PDF_FONT, str(PDF_FONT_FILE)))
+    _register_pdf_fonts()
     styles = getSampleStyleSheet()
     body = ParagraphStyle("body", parent=styles["BodyText"], fontName=PDF_FONT, fontSize=9, leading=11)
     cell = ParagraphStyle("cell", parent=body, fontSize=7, leading=8.5)
@@ -215,14 +236,14 @@ def render_pdf(data: ReportData, figures: dict[str, bytes], path: Path) -> int:
     )
     story: list = [Paragraph(escape(f"Edge reliability report, as of {data.as_of.isoformat()}"), title)]
     for section in report_sections(data):
-        story += [Paragraph(escape(section.title), heading), Paragraph(escape(section.text), body), Spacer(1, 0.2 * cm)]
+        story += [Paragraph(_pdf_markup(section.title), heading), Paragraph(_pdf_markup(section.text), body), Spacer(1, 0.2 * cm)]
         if section.figure:
             image = Image(io.BytesIO(figures[section.figure]))
             scale = min(1.0, document.width / image.drawWidth, 0.6 * document.height / image.drawHeight)
             image.drawWidth, image.drawHeight = image.drawWidth * scale, image.drawHeight * scale
             story += [image, Spacer(1, 0.2 * cm)]
         for table in section.tables:
-            story += [_pdf_table(table, cell, document.width), Spacer(1, 0.3 * cm)]
+            story += [_pdf_table(table, cell, document.width, MAX_CELL_PAGE_SHARE * document.height), Spacer(1, 0.3 * cm)]
     pages: list[int] = []
     document.build(story, onLaterPages=lambda canvas, _: pages.append(canvas.getPageNumber()),
                    onFirstPage=lambda canvas, _: pages.append(canvas.getPageNumber()))
@@ -253,16 +274,22 @@ def write_report(data: ReportData, folder: Path) -> ReportFiles:
     return ReportFiles(html, pdf, latest_html, latest_pdf, figure_files, pages)
 
 
-def _pdf_table(table: ReportTable, style: ParagraphStyle, width: float) -> Table:
-    """A ReportLab table whose every cell is an escaped Paragraph (so long reasons wrap and no text is mark-up)."""
-    header = [Paragraph(f"<b>{escape(column)}</b>", style) for column in table.columns]
-    rows = [[Paragraph(escape(cell), style) for cell in row] for row in table.rows] or [
+def _pdf_table(table: ReportTable, style: ParagraphStyle, width: float, max_cell_height: float) -> Table:
+    """A ReportLab table `width` points wide whose every cell is a Paragraph of escaped text (no text is mark-up),
+    wrapped at spaces in columns that hold their widest word (`_column_widths`), each cell at most `max_cell_height`
+    points high (`_fitted`)."""
+    header = [Paragraph(f"<b>{_pdf_markup(column)}</b>", style) for column in table.columns]
+    body = [[Paragraph(_pdf_markup(cell), style) for cell in row] for row in table.rows]
+    widths = _column_widths([header, *body], width)
+    rows = [[_fitted(text, paragraph, widths[index] - 2 * CELL_PADDING, max_cell_height) for index, (text, paragraph)
+             in enumerate(zip(row, paragraphs))] for row, paragraphs in zip(table.rows, body)] or [
         [Paragraph("no rows", style)] + [""] * (len(table.columns) - 1)
     ]
-    pdf = Table([header, *rows], colWidths=_column_widths(table, width), repeatRows=1)
+    pdf = Table([header, *rows], colWidths=widths, repeatRows=1)
     commands = [
         ("GRID", (0, 0), (-1, -1), 0.25, colors.grey), ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#EEEEEE")),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
+        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
     ]
     if table.coloured_column is not None:
         column = table.coloured_column
@@ -274,14 +301,84 @@ def _pdf_table(table: ReportTable, style: ParagraphStyle, width: float) -> Table
     return pdf
 
 
-def _column_widths(table: ReportTable, width: float) -> list[float]:
-    """Widths sharing `width` in proportion to each column's mean text length (header included), between 5 and 60
-    characters: a reason gets room, a count does not take it."""
-    lengths = [
-        min(60.0, max(5.0, sum(len(row[index]) for row in [table.columns, *table.rows]) / (len(table.rows) + 1)))
-        for index in range(len(table.columns))
-    ]
-    return [width * length / sum(lengths) for length in lengths]
+def _column_widths(cells: list[list[Paragraph]], width: float) -> list[float]:
+    """Column widths in points summing to `width`, much as a browser lays out a table: each column gets its share of
+    the page up to its widest word (`Paragraph.minWidth`), then as much more toward its widest word (at most
+    MAX_WORD_PAGE_SHARE of `width`) as the page allows, then toward the mean width of its cells on one line (each
+    counted at most `width`, so one outsized title does not starve the reasons), the room shared in proportion to
+    what each column lacks; room left over is shared in proportion to the widths."""
+    columns = list(zip(*cells))
+    padding = 2 * CELL_PADDING
+    words = [max(cell.minWidth() for cell in column) + padding for column in columns]
+    lines = [sum(min(width, max(_line_widths(cell))) for cell in column) / len(column) + padding for column in columns]
+    widths = [min(word, width / len(columns)) for word in words]
+    widths = _widened(widths, [min(word, MAX_WORD_PAGE_SHARE * width) for word in words], width)
+    widths = _widened(widths, lines, width)
+    return [column * width / sum(widths) for column in widths]
+
+
+def _widened(widths: list[float], targets: list[float], width: float) -> list[float]:
+    """`widths` raised toward `targets`, the room left in `width` shared in proportion to each one's shortfall."""
+    shortfalls = [max(0.0, target - current) for current, target in zip(widths, targets)]
+    room = width - sum(widths)
+    share = min(1.0, room / sum(shortfalls)) if sum(shortfalls) and room > 0 else 0.0
+    return [current + shortfall * share for current, shortfall in zip(widths, shortfalls)]
+
+
+def _line_widths(paragraph: Paragraph) -> list[float]:
+    """The widths in points of `paragraph`'s lines when it is not wrapped (ReportLab's own measure)."""
+    paragraph.wrap(1e9, 1e9)
+    return paragraph.getActualLineWidths0() or [0.0]
+
+
+def _fitted(text: str, paragraph: Paragraph, width: float, max_height: float) -> Paragraph:
+    """`paragraph` (of `text`) when it fits `width` x `max_height` points; otherwise a Paragraph of the longest start
+    of `text` that fits with ELLIPSIS after it, cut at its last space unless that drops more than half of it (a text
+    without spaces is cut where it must)."""
+    if paragraph.wrap(width, max_height)[1] <= max_height:
+        return paragraph
+    style = paragraph.style
+
+    def overflows(length: int) -> bool:
+        return Paragraph(_pdf_markup(text[:length] + ELLIPSIS), style).wrap(width, max_height)[1] > max_height
+
+    length = bisect.bisect_left(range(len(text)), True, key=overflows) - 1
+    head = text[:max(length, 0)]
+    words = head.rsplit(" ", 1)
+    if len(words) == 2 and len(words[1]) < len(head) // 2:
+        head = words[0]
+    return Paragraph(_pdf_markup(head.rstrip() + ELLIPSIS), style)
+
+
+def _register_pdf_fonts() -> None:
+    """Register the PDF's fonts with ReportLab once: DejaVu Sans (embedded) and the CID fonts of CJK_FONTS."""
+    registered = pdfmetrics.getRegisteredFontNames()
+    if PDF_FONT not in registered:
+        pdfmetrics.registerFont(TTFont(PDF_FONT, str(PDF_FONT_FILE)))
+    for name in set(CJK_FONTS.values()) - set(registered):
+        pdfmetrics.registerFont(UnicodeCIDFont(name))
+
+
+def _pdf_markup(text: str) -> str:
+    """`text` as ReportLab Paragraph mark-up that shows exactly it: escaped, runs of CJK characters in their CID font
+    (CJK_FONTS), any character no PDF font draws as NO_GLYPH."""
+    glyphs = pdfmetrics.getFont(PDF_FONT).face.charToGlyph
+
+    def font(character: str) -> str | None:
+        if ord(character) in glyphs:
+            return PDF_FONT
+        return CJK_FONTS.get(unicodedata.name(character, "").split(" ")[0])
+
+    runs = []
+    for name, characters in groupby(text, key=font):
+        run = "".join(characters)
+        if name is None:
+            runs.append(NO_GLYPH * len(run))
+        elif name == PDF_FONT:
+            runs.append(escape(run))
+        else:
+            runs.append(f'<font name="{name}">{escape(run)}</font>')
+    return "".join(runs)
 
 
 def _evaluation_table(evaluation: pd.DataFrame) -> ReportTable:
