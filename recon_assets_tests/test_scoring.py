@@ -311,6 +311,21 @@ def test_a_reliability_is_never_shown_reaching_a_bar_it_is_below(value, bars, sh
     assert reliability_text(value, bars) == shown
 
 
+def test_one_edge_shows_one_reliability_in_its_reason_and_in_recon_explain():
+    """Issue 24: recon explain showed an edge's 0.3995 as 0.399 in its header (beside the verdicts' 0.40 bar) and as
+    0.40 in its reason (beside the SUPERSEDED bar only); both read it through `reasons.shown_reliability` now."""
+    from types import SimpleNamespace
+
+    from recon_assets.cli.main import _reliability_line
+
+    scored = one(edge(kg_year=2015, pagerank_centrality=0.28625, kg_citations=1))
+    assert scored["reliability"] == pytest.approx(0.3995)
+    assert scored["reason"].startswith("[Smith et al., 2015] reliability 0.399 UNVERIFIED")
+    stored = SimpleNamespace(**scored[["reliability", "label", "dominant_signal", "evidence"]].to_dict(),
+                             scoring_settings=ScoringSettings().model_dump_json())
+    assert _reliability_line(stored).startswith("reliability 0.399  UNVERIFIED")
+
+
 def test_edges_keep_their_order_and_get_every_output_column():
     rows = [edge(publication_id=f"p{i}", kg_year=2000 + i) for i in range(5)]
     scored = score(*rows)

@@ -11,20 +11,17 @@ from pathlib import Path
 
 import duckdb
 import pandas as pd
-from pydantic import ValidationError
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.lifecycle.lineage import since_text
-from recon_assets.reliability.label_comparisons import label_comparisons
-from recon_assets.reliability.reasons import reliability_text
-from recon_assets.reliability.settings import LabelThresholds, ScoringSettings
+from recon_assets.reliability.label_comparisons import label_comparisons, stored_settings
+from recon_assets.reliability.reasons import shown_reliability
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import terminal_text
 from recon_assets.shared.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 from recon_assets.shared.paths import database_path, resolved
 from recon_assets.shared.table_docs import declared_columns
-from recon_assets.verdicts.critic import VerdictRules
 
 
 RUN_EPILOG = """\
@@ -163,16 +160,13 @@ def _fail(message: str) -> int:
 
 def _reliability_line(row) -> str:
     """'reliability 0.42  DECLINING  (dominant signal: superseded_version)', then the evidence observed. The
-    reliability is never shown as reaching a bar it is below: the SUPERSEDED bar it was scored with (the default
-    when its stored settings are not readable), or the verdicts' reliable-edge bar (default 0.40)."""
-    try:
-        thresholds = ScoringSettings.model_validate_json(row.scoring_settings).thresholds
-    except ValidationError:
-        thresholds = LabelThresholds()
-    bars = (thresholds.superseded_reliability, VerdictRules().reliable)
+    reliability reads as in the edge's reason and why line (`reasons.shown_reliability`): never reaching a bar it is
+    below, the SUPERSEDED bar it was scored with (the default when its stored settings are not readable) or the
+    verdicts' reliable-edge bar (0.40)."""
+    settings, _ = stored_settings(row.scoring_settings)
+    shown = shown_reliability(row.reliability, settings.thresholds.superseded_reliability)
     evidence = ", ".join(row.evidence) if len(row.evidence) else "none"
-    return (f"reliability {reliability_text(row.reliability, bars)}  {row.label}  (dominant signal: {row.dominant_signal}; "
-            f"evidence: {evidence})")
+    return f"reliability {shown}  {row.label}  (dominant signal: {row.dominant_signal}; evidence: {evidence})"
 
 
 def _lifecycle_part(row) -> str:

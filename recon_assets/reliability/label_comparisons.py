@@ -28,7 +28,7 @@ from recon_assets.reliability.labels import (
     judged_against_names,
     label_edges,
 )
-from recon_assets.reliability.reasons import beside_bar, reliability_text
+from recon_assets.reliability.reasons import beside_bar, shown_reliability
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.reliability.signals import EdgeSignals, age_years
 
@@ -140,7 +140,7 @@ def _missing(value: object) -> bool:
 
 def _compare(name: str, value: float, bar: float) -> str:
     """'centrality 0.64 >= 0.6': the value as the reasons print it beside the same bar (a reliability as
-    `reasons.reliability_text`, any other value as `reasons.beside_bar`), the comparison the rules make, the threshold
+    `reasons.shown_reliability`, any other value as `reasons.beside_bar`), the comparison the rules make, the threshold
     as configured."""
-    text = reliability_text(float(value), (bar,)) if name == "reliability" else beside_bar(float(value), bar)
+    text = shown_reliability(float(value), bar) if name == "reliability" else beside_bar(float(value), bar)
     return f"{name} {text} {'>=' if round(float(value), RELIABILITY_DECIMALS) >= bar else '<'} {bar:g}"

@@ -27,6 +27,9 @@ from recon_assets.reliability.signals import superseded_before
 
 # Centrality levels the reasons name (this project's wording; 0.6 is DOMAIN.md's FOUNDATIONAL bar).
 HIGH_CENTRALITY, LOW_CENTRALITY = 0.6, 0.3
+# DOMAIN.md's reliable-edge bar of the verdicts ("fewer than 3 with reliability >= 0.40"; VerdictRules.reliable's
+# default): a reliability is shown beside it as well as beside the SUPERSEDED bar (`shown_reliability`).
+RELIABLE_BAR = 0.40
 
 
 def reliability_text(reliability: float, bars: Iterable[float]) -> str:
@@ -37,6 +40,13 @@ def reliability_text(reliability: float, bars: Iterable[float]) -> str:
     if any(float(two) >= bar > value for bar in bars):
         return f"{math.floor(value * 1000) / 1000:.3f}"
     return two
+
+
+def shown_reliability(reliability: float, superseded_bar: float) -> str:
+    """A scored edge's reliability as every text shows it (its reason, `recon explain`'s header and why line): one
+    rounding (`reliability_text`) beside both bars it meets, the SUPERSEDED bar it was scored with and RELIABLE_BAR,
+    so 0.3995 reads 0.399 everywhere (it read 0.399 in the header and 0.40 in the reason)."""
+    return reliability_text(reliability, (superseded_bar, RELIABLE_BAR))
 
 
 def explain_edges(scored: pd.DataFrame, *, as_of: date, settings: ScoringSettings) -> list[str]:
@@ -59,7 +69,7 @@ def recent_years_text(as_of: date, settings: ScoringSettings) -> str:
 
 def _reason(row, as_of: date, settings: ScoringSettings) -> str:
     bar = settings.thresholds.superseded_reliability
-    head = f"{row.citation} reliability {reliability_text(row.reliability, (bar,))} {row.label} ({_basis(row, as_of, settings)})"
+    head = f"{row.citation} reliability {shown_reliability(row.reliability, bar)} {row.label} ({_basis(row, as_of, settings)})"
     parts = []
     if row.is_retracted:
         parts.append(f"retracted ({row.retraction_source}): SUPERSEDED whatever the score")
@@ -87,7 +97,7 @@ def _basis(row, as_of: date, settings: ScoringSettings) -> str:
         return "retracted"
     if rule == "judged_evidence":
         against = [JUDGED_AGAINST[name] for name in judged_against_names(row.negative_signals, row.dispute_status)]
-        return f"reliability {reliability_text(row.reliability, (thresholds.superseded_reliability,))} < {thresholds.superseded_reliability:.2f} with {' and '.join(against)}"
+        return f"reliability {shown_reliability(row.reliability, thresholds.superseded_reliability)} < {thresholds.superseded_reliability:.2f} with {' and '.join(against)}"
     if rule == "centrality":
         on = "OpenAlex citations" if row.centrality_source in ("citations", "mean") else "KG citations"
         return f"centrality {row.centrality:.2f} >= {thresholds.foundational_centrality:.2f} on {on}, not contradicted"

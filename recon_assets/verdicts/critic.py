@@ -33,7 +33,7 @@ from pydantic import Field
 
 from recon_assets.lifecycle.lineage import since_text
 from recon_assets.reliability.labels import FLAGGED_LABELS, RELIABILITY_DECIMALS, UNVERIFIED
-from recon_assets.reliability.reasons import reliability_text
+from recon_assets.reliability.reasons import RELIABLE_BAR, reliability_text
 
 PASS, STALE, CONTRADICTED, INSUFFICIENT, FORCED_PASS = "PASS", "STALE", "CONTRADICTED", "INSUFFICIENT", "FORCED_PASS"
 VERDICTS = (PASS, STALE, CONTRADICTED, INSUFFICIENT, FORCED_PASS)
@@ -51,7 +51,7 @@ class VerdictRules(dg.Config):
     """
 
     min_edges: int = Field(default=3, ge=1, description="Assessed edges, and reliable edges, a sufficient evidence set needs.")
-    reliable: float = Field(default=0.40, ge=0.0, le=1.0, description="Reliability from which an edge is reliable evidence.")
+    reliable: float = Field(default=RELIABLE_BAR, ge=0.0, le=1.0, description="Reliability from which an edge is reliable evidence.")
     weak_share: float = Field(
         default=0.5, ge=0.0, lt=1.0,
         description="The evidence is stale when more than this share of its assessed edges is weak (DECLINING or SUPERSEDED).",
