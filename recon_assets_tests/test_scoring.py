@@ -296,6 +296,25 @@ def test_citation_centrality(count, expected):
 def test_combine_centrality_rules(rule, centrality, source):
     values, sources = combine_centrality(np.array([0.5, 0.3, 0.3]), np.array([0.3, 0.6, np.nan]), rule)
     assert values.tolist() == pytest.approx(centrality) and sources.tolist() == source
+    # an input that is no evidence (NaN) never counts: every rule takes the other, and neither gives 0
+    values, sources = combine_centrality(np.array([np.nan, np.nan]), np.array([0.4, np.nan]), rule)
+    assert values.tolist() == [0.4, 0.0] and sources.tolist() == ["citations", "none"]
+
+
+def test_a_pagerank_that_is_no_evidence_adds_nothing_to_the_score_and_the_reason_says_so():
+    """Issue 24: a PageRank of a publication no KG publication cites (a KG property from a larger graph) added 0.08
+    to a score whose reason called it "no evidence of centrality". It does not count (DOMAIN.md: no evidence, not
+    low centrality); with one KG citation it does."""
+    uncited = one(edge(kg_year=2018, pagerank_centrality=0.197, kg_citations=0))
+    cited = one(edge(kg_year=2018, pagerank_centrality=0.197, kg_citations=1))
+    assert (uncited["centrality"], uncited["centrality_source"], uncited["centrality_evidence"]) == (0.0, "none", False)
+    assert cited["reliability"] - uncited["reliability"] == pytest.approx(0.4 * 0.197)
+    assert ("centrality 0.00 (no evidence of centrality, not low centrality: PageRank centrality 0.20 not counted (no KG "
+            "citations up to as_of: no evidence); no citation count:") in uncited["reason"]
+    assert "centrality 0.20 (low; PageRank centrality 0.20 (1 KG citation) alone; no citation count:" in cited["reason"]
+    with_record = one(edge(kg_year=2018, pagerank_centrality=0.9, kg_citations=0, record=5, yearly=counts(y2024=2)))
+    assert with_record["centrality"] == pytest.approx(np.log1p(5) / np.log1p(10_000)) and with_record["centrality_source"] == "citations"
+    assert "max of PageRank centrality 0.90 not counted (no KG citations up to as_of: no evidence), citation centrality 0.19" in with_record["reason"]
 
 
 def test_reliability_is_the_weighted_sum_less_the_penalty_within_the_unit_interval():

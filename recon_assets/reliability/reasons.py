@@ -171,15 +171,19 @@ def _no_record(row) -> str:
 
 
 def _centrality(row, settings: ScoringSettings) -> str:
+    """The centrality and what it rests on. A PageRank without KG citations up to as_of is no evidence, not low
+    centrality (DOMAIN.md): it does not count in the score (`signals.combine_centrality`), and the text says so."""
     level = "high" if row.centrality >= HIGH_CENTRALITY else "low" if row.centrality < LOW_CENTRALITY else "moderate"
-    kg = _count(row.kg_citations, "KG citation") if row.kg_citations else "no KG citations"
+    pagerank = (f"PageRank centrality {row.pagerank_centrality:.2f} ({_count(row.kg_citations, 'KG citation')})" if row.kg_citations
+                else f"PageRank centrality {row.pagerank_centrality:.2f} not counted (no KG citations up to as_of: no evidence)")
     if not row.citation_record:
-        evidence = "" if row.centrality_evidence else ", so no evidence of centrality"
-        return f"centrality {row.centrality:.2f} ({level}; PageRank centrality alone, {kg}{evidence}; no citation count: {_no_record(row)})"
+        if not row.centrality_evidence:
+            return f"centrality {row.centrality:.2f} (no evidence of centrality, not low centrality: {pagerank}; no citation count: {_no_record(row)})"
+        return f"centrality {row.centrality:.2f} ({level}; {pagerank} alone; no citation count: {_no_record(row)})"
     drove = {"citations": "citations drove it", "pagerank": "PageRank drove it", "mean": "both count"}[row.centrality_source]
     text = (
-        f"centrality {row.centrality:.2f} ({level}; {settings.centrality_rule} of PageRank centrality {row.pagerank_centrality:.2f} "
-        f"({kg}), citation centrality {row.citation_centrality:.2f} from {_count(row.citations_as_of, 'OpenAlex citation')} up to as_of: {drove})"
+        f"centrality {row.centrality:.2f} ({level}; {settings.centrality_rule} of {pagerank}, citation centrality "
+        f"{row.citation_centrality:.2f} from {_count(row.citations_as_of, 'OpenAlex citation')} up to as_of: {drove})"
     )
     if not math.isnan(row.field_percentile_low):
         bars = settings.thresholds

@@ -66,14 +66,16 @@ def citation_centrality(cited_by_count: np.ndarray | float) -> np.ndarray:
 
 
 def combine_centrality(pagerank: np.ndarray, citations: np.ndarray, rule: CentralityRule) -> tuple[np.ndarray, np.ndarray]:
-    """Centrality from the PageRank centrality and citation centrality (NaN: no citation record).
+    """Centrality from the PageRank centrality and citation centrality, each NaN when it is no evidence (a PageRank
+    without KG citations up to as_of, DOMAIN.md "Labels are findings"; no citation record).
 
     Rules: 'max' (default: either evidence of being central suffices), 'mean' (both count equally), 'pagerank' or
-    'citations' (one alone). Where citations are NaN every rule falls back to PageRank.
+    'citations' (one alone). Where one input is NaN every rule takes the other; where both are, the centrality is
+    0.0, the value of the isolated-node floor (DOMAIN.md worked case 6): no evidence adds nothing to the score.
 
     Returns:
-        (centrality, source) arrays of shape (n,); source is 'pagerank', 'citations' or 'mean', the input that set
-        the value ('max' picks PageRank on a tie).
+        (centrality, source) arrays of shape (n,); source is 'pagerank', 'citations', 'mean' or 'none', the input
+        that set the value ('max' picks PageRank on a tie; 'none': neither is evidence).
 
     Raises:
         ValueError: unknown rule.
@@ -81,11 +83,16 @@ def combine_centrality(pagerank: np.ndarray, citations: np.ndarray, rule: Centra
     if rule not in ("max", "mean", "pagerank", "citations"):
         raise ValueError(f"centrality rule must be max, mean, pagerank or citations, got {rule!r}")
     pagerank, citations = np.asarray(pagerank, dtype=float), np.asarray(citations, dtype=float)
-    known = ~np.isnan(citations)
+    has_pagerank, has_citations = ~np.isnan(pagerank), ~np.isnan(citations)
     if rule == "mean":
-        return np.where(known, (pagerank + np.where(known, citations, 0.0)) / 2, pagerank), np.where(known, "mean", "pagerank").astype(object)
-    by_citations = known & {"max": citations > pagerank, "citations": True, "pagerank": False}[rule]
-    return np.where(by_citations, citations, pagerank), np.where(by_citations, "citations", "pagerank").astype(object)
+        combined, combined_source = (pagerank + citations) / 2, np.full(pagerank.shape, "mean", dtype=object)
+    else:
+        citations_win = np.broadcast_to({"max": citations > pagerank, "citations": True, "pagerank": False}[rule], pagerank.shape)
+        combined, combined_source = np.where(citations_win, citations, pagerank), np.where(citations_win, "citations", "pagerank")
+    alone = np.where(has_citations, citations, np.where(has_pagerank, pagerank, 0.0))
+    alone_source = np.where(has_citations, "citations", np.where(has_pagerank, "pagerank", "none"))
+    both = has_pagerank & has_citations
+    return np.where(both, combined, alone), np.where(both, combined_source, alone_source).astype(object)
 
 
 def superseded_before(since: object, as_of: date) -> bool:
@@ -155,10 +162,11 @@ def edge_signals(edges: pd.DataFrame, *, as_of: date, settings: ScoringSettings)
     scored["citation_record"] = records.known
     scored["citations_as_of"], scored["recent_citations"], scored["citation_trend"] = records.count, records.recent, records.trend
     scored["citation_centrality"] = citation_centrality(records.count)
-    scored["centrality"], scored["centrality_source"] = combine_centrality(
-        scored["pagerank_centrality"], scored["citation_centrality"], settings.centrality_rule
-    )
     kg_citations = scored["kg_citations"].fillna(0).to_numpy(dtype=float)
+    # A PageRank of a publication no KG publication cites up to as_of is no evidence, not low centrality: it does not
+    # count (issue 24: one such PageRank added 0.08 to a score whose reason called it no evidence).
+    pagerank = np.where(kg_citations > 0, scored["pagerank_centrality"].to_numpy(dtype=float), np.nan)
+    scored["centrality"], scored["centrality_source"] = combine_centrality(pagerank, scored["citation_centrality"], settings.centrality_rule)
     scored["centrality_evidence"] = records.known | (kg_citations > 0)
     # The percentile is as of the fetch: a record fetched in a later year than as_of's has seen later citations.
     fetched_year = pd.to_datetime(scored["openalex_fetched_at"], utc=True).dt.year.to_numpy(dtype=float, na_value=np.nan)

@@ -61,8 +61,8 @@ COMMENT ON COLUMN edge_reliability.kg_citations IS 'KG publications citing it (C
 COMMENT ON COLUMN edge_reliability.cited_by_count IS 'OpenAlex cited_by_count when fetched (NULL without an OpenAlex record).';
 COMMENT ON COLUMN edge_reliability.citations_as_of IS 'OpenAlex citations up to as_of: cited_by_count less the counts_by_year after as_of; NULL when there is no record or it cannot be taken back that far.';
 COMMENT ON COLUMN edge_reliability.citation_centrality IS 'min(1, log1p(citations_as_of) / log1p(10000)); NULL without a citation record.';
-COMMENT ON COLUMN edge_reliability.centrality IS 'PageRank centrality and citation centrality combined by the centrality rule (default max); PageRank alone without a citation record.';
-COMMENT ON COLUMN edge_reliability.centrality_source IS 'Which input set the centrality: pagerank, citations, or mean.';
+COMMENT ON COLUMN edge_reliability.centrality IS 'PageRank centrality and citation centrality combined by the centrality rule (default max), each only as evidence: a PageRank without KG citations up to as_of does not count; the one with evidence alone, 0 when neither is.';
+COMMENT ON COLUMN edge_reliability.centrality_source IS 'Which input set the centrality: pagerank, citations, mean, or none (neither is evidence: no KG citations up to as_of, no citation record; centrality 0).';
 COMMENT ON COLUMN edge_reliability.centrality_evidence IS 'Centrality rests on evidence: a citation record, or KG citations. Without it a low centrality says nothing (DOMAIN.md).';
 COMMENT ON COLUMN edge_reliability.field_percentile_low IS 'Field-and-year citation percentile in [0, 1] (OpenAlex), low end; NULL when unknown or fetched in a later year than as_of''s. Evidence for FOUNDATIONAL (>= 0.99).';
 COMMENT ON COLUMN edge_reliability.field_percentile_high IS 'High end of the same percentile; below 0.5 an old paper is measurably peripheral.';
