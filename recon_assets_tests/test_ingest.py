@@ -12,11 +12,13 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from recon_assets.cli.launch_checks import settings_problems
 from recon_assets.definitions import resources_from_environment
 from recon_assets.kg import ingest as ingest_module
 from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.export_reader import KgExportError, graphml_element_tags
 from recon_assets.kg.ingest import RAW_TEXT_LIMIT, SnapshotSummary, current_snapshot_id, ingest_export
+from recon_assets.shared.database import LockedDuckDBResource
 from recon_assets.shared.paths import SAMPLE_DIR
 
 SAMPLE = SAMPLE_DIR
@@ -596,6 +598,40 @@ def test_duckdb_memory_limit_and_spill_directory(
     # DuckDB reports the limit in its own units (1GB -> 953.6 MiB).
     assert memory_limit == duckdb.connect(config={"memory_limit": limit}).execute("SELECT current_setting('memory_limit')").fetchone()[0]
     assert temp_directory == f"{tmp_path / 'recon.duckdb'}.tmp"
+
+
+@pytest.mark.parametrize(
+    ("setting", "refused"),
+    [
+        ("0GB", "must be at least 256MB (README \"Configuration\"), got '0GB'"),
+        ("1KB", "must be at least 256MB (README \"Configuration\"), got '1KB'"),
+        ("255MB", "must be at least 256MB (README \"Configuration\"), got '255MB'"),
+        ("1%", "must be at least 256MB (README \"Configuration\"), got '1%'"),
+        ("-1GB", "must not be negative (DuckDB would read '-1GB' as no limit at all): give a size such as '3GB'"),
+        ("-1", "must not be negative (DuckDB would read '-1' as no limit at all): give a size such as '3GB'"),
+        ("256MB", None),
+        ("2GiB", None),
+    ],
+)
+def test_a_memory_limit_below_the_floor_or_negative_is_refused_where_the_definitions_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setting: str, refused: str | None
+) -> None:
+    """Hostile pass: 0GB or 1KB ended the first step in a 107-line DuckDB OutOfMemoryException; -1GB or -1 became
+    DuckDB's default (80% of RAM), the documented cap gone without a word. The code location the UI loads, its launch
+    check and a run's resources refuse them in one line naming the variable (`recon run`: test_rerun)."""
+    monkeypatch.setenv("RECON_DB_PATH", str(tmp_path / "recon.duckdb"))
+    monkeypatch.setenv("RECON_DUCKDB_MEMORY_LIMIT", setting)
+    if refused is None:
+        assert resources_from_environment()["duckdb"].connection_config["memory_limit"] == setting
+        assert settings_problems(None) == []
+        return
+    with pytest.raises(ValueError, match=re.escape(f"RECON_DUCKDB_MEMORY_LIMIT {refused}")):
+        resources_from_environment()
+    assert settings_problems(None) == [f"environment: RECON_DUCKDB_MEMORY_LIMIT {refused}"]  # the UI's launch check
+    # a launchpad's run config giving the resource that limit is refused when the resource is built
+    monkeypatch.delenv("RECON_DUCKDB_MEMORY_LIMIT")
+    with pytest.raises(ValueError, match=re.escape(f"the duckdb resource's memory_limit (RECON_DUCKDB_MEMORY_LIMIT) {refused}")):
+        LockedDuckDBResource(database=str(tmp_path / "recon.duckdb"), connection_config={"memory_limit": setting})
 
 
 def test_graphml_elements_lost_to_a_syntax_error_fail_the_ingest_and_keep_the_current_snapshot(con, tmp_path: Path) -> None:

@@ -87,6 +87,10 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
         # Noted by the last hostile pass: a bad RECON_DUCKDB_MEMORY_LIMIT ended the first step in DuckDB's parser error.
         ([], {"RECON_DUCKDB_MEMORY_LIMIT": "lots"},
          "error: RECON_DUCKDB_MEMORY_LIMIT must be a DuckDB memory size such as '3GB' or '2GiB', got 'lots' (ParserException)"),
+        # Hostile pass: 1KB died in the first step with DuckDB's OutOfMemoryException; -1GB lifted the cap silently.
+        ([], {"RECON_DUCKDB_MEMORY_LIMIT": "1KB"}, "error: RECON_DUCKDB_MEMORY_LIMIT must be at least 256MB (README \"Configuration\"), got '1KB'"),
+        ([], {"RECON_DUCKDB_MEMORY_LIMIT": "-1GB"},
+         "error: RECON_DUCKDB_MEMORY_LIMIT must not be negative (DuckDB would read '-1GB' as no limit at all): give a size such as '3GB'"),
         (["--db", str(tmp_path / "reports")], {},
          f"error: the reports and exports of --db {tmp_path / 'reports'} go into {tmp_path / 'reports' / 'reports'}, but "
          f"{tmp_path / 'reports'} is that database file: rename one"),

@@ -32,7 +32,7 @@ from recon_assets.report import report_folder
 from recon_assets.report.render import LATEST_STEM
 from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
 from recon_assets.shared.credentials import redact, shown_setting, usable_secrets
-from recon_assets.shared.database import check_memory_limit, duckdb_connection_config
+from recon_assets.shared.database import duckdb_connection_config
 from recon_assets.shared.display import TerminalSafeStream, terminal_text
 from recon_assets.shared.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 from recon_assets.shared.paths import database_lock, database_path, resolved
@@ -197,7 +197,7 @@ def _preflight(database: Path) -> None:
         openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
         crossref_offline(os.environ.get("RECON_CROSSREF") or "")
         groq_offline(os.environ.get("RECON_GROQ") or "")
-        check_memory_limit(duckdb_connection_config(database)["memory_limit"])
+        duckdb_connection_config(database)  # refuses an unusable RECON_DUCKDB_MEMORY_LIMIT
         resolved(database, "--db / RECON_DB_PATH")  # a symbolic-link loop
     except ValueError as error:  # KgExportError and UnusableSecretError are ValueErrors too
         raise PreflightError(str(error)) from error

@@ -12,7 +12,7 @@ import dagster as dg
 import duckdb
 from dagster_duckdb import DuckDBResource
 from filelock import Timeout
-from pydantic import Field
+from pydantic import ByteSize, Field, TypeAdapter, field_validator
 
 from recon_assets.shared.credentials import shown_setting
 from recon_assets.shared.paths import database_lock
@@ -21,6 +21,12 @@ from recon_assets.shared.run_tags import DATABASE_TAG, tag_run
 # DuckDB's own default is 80% of RAM, which let a v1-size ingest take 6.7 GB. With a limit it spills to its temp
 # directory instead: 3 GB leaves room for Python and DuckDB's unmanaged memory under issue 5's 4 GB target.
 DEFAULT_DUCKDB_MEMORY_LIMIT = "3GB"
+# The least memory_limit a run starts with. The shipped sample needs between 32MB (publication_citations fails out of
+# memory) and 48MB (every run succeeds), measured with `recon run` at commit 131f833; 256MB leaves five times that for
+# a larger KG, whose bigger joins spill to the temp directory. Below it (0GB, 1KB) the first step died in a 107-line
+# OutOfMemoryException.
+MIN_DUCKDB_MEMORY_LIMIT = "256MB"
+MEMORY_LIMIT_VARIABLE = "RECON_DUCKDB_MEMORY_LIMIT"
 # How long a step waits for another process writing the same DuckDB file (seconds): as long as `recon run` waits for
 # the `duckdb` pool (cli.run.DEFAULT_POOL_WAIT_SECONDS).
 DEFAULT_LOCK_WAIT_SECONDS = 3600.0
@@ -29,27 +35,50 @@ DEFAULT_LOCK_WAIT_SECONDS = 3600.0
 def duckdb_connection_config(database: Path) -> dict[str, str]:
     """DuckDB settings for every connection to `database`: `memory_limit` (RECON_DUCKDB_MEMORY_LIMIT, a DuckDB size
     such as '3GB'; default DEFAULT_DUCKDB_MEMORY_LIMIT) and `temp_directory` `<database>.tmp` beside it, where data
-    beyond the limit spills (https://duckdb.org/docs/stable/configuration/overview)."""
-    return {
-        "memory_limit": os.environ.get("RECON_DUCKDB_MEMORY_LIMIT") or DEFAULT_DUCKDB_MEMORY_LIMIT,
-        "temp_directory": f"{database}.tmp",
-    }
-
-
-def check_memory_limit(value: str) -> None:
-    """Refuse a RECON_DUCKDB_MEMORY_LIMIT DuckDB cannot read, by asking DuckDB itself (an in-memory connection with
-    it): without this a bad value ended the first step with DuckDB's parser error.
+    beyond the limit spills (https://duckdb.org/docs/stable/configuration/overview).
 
     Raises:
-        ValueError: DuckDB refuses `value`; the message quotes it through `credentials.shown_setting`.
+        ValueError: RECON_DUCKDB_MEMORY_LIMIT is unusable (`check_memory_limit`): `recon run`'s pre-check and the
+            loading of the definitions (the UI's code location) stop with that one line.
+    """
+    memory_limit = os.environ.get(MEMORY_LIMIT_VARIABLE) or DEFAULT_DUCKDB_MEMORY_LIMIT
+    check_memory_limit(memory_limit)
+    return {"memory_limit": memory_limit, "temp_directory": f"{database}.tmp"}
+
+
+def check_memory_limit(value: str, source: str = MEMORY_LIMIT_VARIABLE) -> None:
+    """Refuse a memory limit a run cannot work with, naming `source` (the variable or setting it came from): one DuckDB
+    cannot read (without this, the first step ended in DuckDB's parser error), a negative one (DuckDB reads '-1GB' or
+    '-1' as no limit, 80% of the RAM: the cap was gone without a word) and one below MIN_DUCKDB_MEMORY_LIMIT (the
+    first step ended in a DuckDB OutOfMemoryException). DuckDB itself reads the size (an in-memory connection with
+    it: '3GB', '2GiB', '50%'), and pydantic's ByteSize reads the size DuckDB then reports ('2.7 GiB').
+
+    Raises:
+        ValueError: one line; the value quoted through `credentials.shown_setting`.
+    """
+    shown = shown_setting(value)
+    if value.strip().startswith("-"):
+        raise ValueError(f"{source} must not be negative (DuckDB would read {shown} as no limit at all): give a size such as '3GB'")
+    try:
+        size = _duckdb_bytes(value)
+    except duckdb.Error as error:
+        raise ValueError(f"{source} must be a DuckDB memory size such as '3GB' or '2GiB', got {shown} ({type(error).__name__})") from None
+    if size < _duckdb_bytes(MIN_DUCKDB_MEMORY_LIMIT):
+        raise ValueError(f"{source} must be at least {MIN_DUCKDB_MEMORY_LIMIT} (README \"Configuration\"), got {shown}")
+
+
+def _duckdb_bytes(memory_limit: str) -> int:
+    """The bytes DuckDB reads `memory_limit` as (0 when it is too small for DuckDB to open a database at all), to
+    DuckDB's reporting precision ('244.1 MiB').
+
+    Raises:
+        duckdb.Error: DuckDB cannot read it.
     """
     try:
-        duckdb.connect(":memory:", config={"memory_limit": value}).close()
-    except duckdb.Error as error:
-        raise ValueError(
-            f"RECON_DUCKDB_MEMORY_LIMIT must be a DuckDB memory size such as '3GB' or '2GiB', got {shown_setting(value)}"
-            f" ({type(error).__name__})"
-        ) from None
+        with duckdb.connect(":memory:", config={"memory_limit": memory_limit}) as con:
+            return int(TypeAdapter(ByteSize).validate_python(con.execute("SELECT current_setting('memory_limit')").fetchone()[0]))
+    except duckdb.OutOfMemoryException:
+        return 0
 
 
 class LockedDuckDBResource(DuckDBResource):
@@ -61,6 +90,16 @@ class LockedDuckDBResource(DuckDBResource):
     lock_wait_seconds: float = Field(
         default=DEFAULT_LOCK_WAIT_SECONDS, gt=0, description="Seconds a step waits for another process writing the file."
     )
+
+    @field_validator("connection_config")
+    @classmethod
+    def _usable_memory_limit(cls, config: dict) -> dict:
+        """A memory_limit a run cannot work with (`check_memory_limit`; a launchpad's run config may set one) is
+        refused when the resource is built: at launch (`cli.launch_checks`) and when a run starts its resources, in
+        one line, not with DuckDB's OutOfMemoryException in the first step."""
+        if "memory_limit" in (config or {}):
+            check_memory_limit(str(config["memory_limit"]), source=f"the duckdb resource's memory_limit ({MEMORY_LIMIT_VARIABLE})")
+        return config
 
     def setup_for_execution(self, context: dg.InitResourceContext) -> None:
         Path(self.database).parent.mkdir(parents=True, exist_ok=True)
