@@ -447,7 +447,7 @@ def test_an_edge_whose_judged_pairs_state_no_stance_says_what_was_read_and_is_no
     assert (frame.loc["P2", "coherence"], frame.loc["P2", "coherence_status"]) == (0.5, UNVERIFIED)
     assert frame.loc["P2", "coherence_evidence"] == (
         '2 newer works read ([Kim, 2022], ...); 1 of them objects ([Lee, 2021]: contradiction wording "contrary to"), but the 1 '
-        "that read it without objection weighs at least as much"
+        "that read it without objection ([Kim, 2022]) weighs at least as much"
     )
     # a heavier one does; the work without stance enters its coherence at the neutral 0.5, not at consensus
     assert (frame.loc["P3", "coherence"], frame.loc["P3", "coherence_status"]) == (pytest.approx((0.05 + 0.06) / 0.7), "CONTRADICTED")
@@ -462,6 +462,26 @@ def test_an_edge_whose_judged_pairs_state_no_stance_says_what_was_read_and_is_no
     # once the LLM judge has read them too, the reason does not send the user to it again
     by_llm = one(read | {"coherence_judges": "groq/llama-3.3-70b-versatile (prompt llm-v1); offline/rules-v2"})
     assert "no stance wording found" in by_llm["reason"] and "GROQ_API_KEY" not in by_llm["reason"]
+
+
+def test_an_outweighed_objection_names_the_works_that_outweigh_it():
+    """Issue 24: the explanation named the objecting work but not the ones that outweighed it; they are named, most
+    central first, up to 3, with a count of the rest."""
+    from recon_assets.reliability.edge_scores import edge_coherence
+
+    edges = pd.DataFrame({"dataset_id": ["D1"], "publication_id": ["P1"], "pagerank_centrality": [0.0], "dispute_relations": [[]]})
+    newer = {"N1": 0.1, "N2": 0.5, "N3": 0.4, "N4": 0.3, "N5": 0.2, "N6": 0.6}  # N1 objects; the 5 others outweigh it
+    pairs = pd.DataFrame({
+        "dataset_id": "D1", "older_publication_id": "P1", "newer_publication_id": list(newer),
+        "verdict": ["CONTRADICTED", *["UNVERIFIED"] * 5], "coherence": [0.1, *[0.5] * 5],
+        "rationale": ['contradiction wording "contrary to"', *["no wording found"] * 5], "newer_centrality": list(newer.values()),
+        "newer_citation": [f"[{work}, 2024]" for work in newer], "judge": "offline/rules-v2", "prompt_version": None,
+    })
+    [evidence] = edge_coherence(edges, pairs)["coherence_evidence"]
+    assert evidence == (
+        '6 newer works read ([N6, 2024], ...); 1 of them objects ([N1, 2024]: contradiction wording "contrary to"), but the 5 '
+        "that read it without objection ([N6, 2024], [N2, 2024], [N3, 2024] and 2 more) weigh at least as much"
+    )
 
 
 def test_a_recorded_correction_sets_the_coherence_of_an_edge_without_objection_and_caps_an_objection():

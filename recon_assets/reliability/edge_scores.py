@@ -16,6 +16,8 @@ from recon_assets.reliability.settings import ScoringSettings
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 EDGE_KEY = ["dataset_id", "publication_id"]
 AGGREGATED_PAIR_COLUMNS = [*PAIR_KEY, "verdict", "coherence", "rationale", "newer_centrality", "judge"]
+# Works an explanation names before it counts the rest ('[A, 2021], [B, 2022], [C, 2023] and 2 more').
+NAMED_WORKS = 3
 
 
 def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -41,20 +43,25 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
     # Named for an UNVERIFIED edge whose judges read works: the most central work read and the most central objection
     # that did not carry (as the evidence pair of a judged edge is the heaviest).
     by_centrality = unique_pairs.sort_values(["newer_centrality", "newer_publication_id"], ascending=[False, True], kind="stable")
-    objections = by_centrality[by_centrality["verdict"].isin(OBJECTIONS)]
+    objecting = by_centrality["verdict"].isin(OBJECTIONS)
+    objections, unobjecting = by_centrality[objecting], by_centrality[~objecting]
+    # the works that read it without objection, most central first: named when they outweigh an objection
+    outweighing = unobjecting.groupby(PAIR_KEY[:2], sort=False)["newer_publication_id"].agg(
+        lambda newer: _named_works([citations[work] for work in newer])
+    ).rename("outweighing").rename_axis(EDGE_KEY).reset_index()
     coherence = coherence.merge(
         _first_per_edge(by_centrality, "named", lambda pair: citations[pair.newer_publication_id]), on=EDGE_KEY, how="left"
     ).merge(
         _first_per_edge(objections, "objection", lambda pair: f"{citations[pair.newer_publication_id]}: {pair.rationale}"),
         on=EDGE_KEY, how="left",
-    )
+    ).merge(outweighing, on=EDGE_KEY, how="left")
     coherence["coherence_evidence"] = [
         f"by {citations[newer]} (centrality {centrality:.2f}): {rationale}" if isinstance(newer, str)
-        else _no_stance(read, stance, named, objection) if read else None
-        for newer, centrality, rationale, read, stance, named, objection in zip(
+        else _no_stance(read, stance, named, objection, others) if read else None
+        for newer, centrality, rationale, read, stance, named, objection, others in zip(
             coherence["evidence_publication_id"].tolist(), coherence["evidence_centrality"].tolist(),
             coherence["evidence_rationale"].tolist(), coherence["n_read"].tolist(), coherence["n_pairs"].tolist(),
-            coherence["named"].tolist(), coherence["objection"].tolist(),
+            coherence["named"].tolist(), coherence["objection"].tolist(), coherence["outweighing"].tolist(),
         )
     ]
     frame = edges.merge(coherence[[*EDGE_KEY, "coherence", "coherence_status", "coherence_evidence"]], on=EDGE_KEY, how="left")
@@ -80,18 +87,26 @@ def _first_per_edge(pairs: pd.DataFrame, column: str, text: Callable[[object], s
     })
 
 
-def _no_stance(read: int, stance: int, named: str, objection: str | None) -> str:
+def _named_works(tags: list[str]) -> str:
+    """'[A, 2021], [B, 2022], [C, 2023] and 2 more': the first NAMED_WORKS citation tags and a count of the rest."""
+    rest = len(tags) - NAMED_WORKS
+    return ", ".join(tags[:NAMED_WORKS]) + (f" and {rest} more" if rest > 0 else "")
+
+
+def _no_stance(read: int, stance: int, named: str, objection: str | None, others_named: str | None) -> str:
     """The evidence of an UNVERIFIED edge whose judges read `read` works (`named`: the citation tag of the most central)
     and found an objection in `stance` of them (`objection`: the most central, its citation tag and rationale) that
-    the others outweigh (`offline_judge.aggregate_edge_coherence`): '3 newer works read ([Chen et al., 2023], ...): no
-    stance wording found', or '...; 1 of them objects ([Lee, 2021]: contradiction wording ...), but the 2 that read it
-    without objection weigh at least as much'."""
+    the others outweigh (`offline_judge.aggregate_edge_coherence`; `others_named`: those others, `_named_works`): '3
+    newer works read ([Chen et al., 2023], ...): no stance wording found', or '...; 1 of them objects ([Lee, 2021]:
+    contradiction wording ...), but the 2 that read it without objection ([Chen et al., 2023], [Kim, 2022]) weigh at
+    least as much'."""
     works = f"1 newer work read ({named})" if read == 1 else f"{read} newer works read ({named}, ...)"
     if not stance:
         return f"{works}: no stance wording found"
     objects = f"1 of them objects ({objection})" if stance == 1 else f"{stance} of them object (the most central: {objection})"
     others = read - stance
-    return f"{works}; {objects}, but the {others} that read it without objection weigh{'s' if others == 1 else ''} at least as much"
+    listed = f" ({others_named})" if isinstance(others_named, str) else ""
+    return f"{works}; {objects}, but the {others} that read it without objection{listed} weigh{'s' if others == 1 else ''} at least as much"
 
 
 def coherence_judges(pairs: pd.DataFrame) -> pd.DataFrame:
