@@ -127,6 +127,26 @@ def test_citing_works_are_judged_at_any_date_up_to_as_of_without_a_similarity_ga
     assert judge_citing_pairs(edges, citing, TEXTS, as_of=date(2009, 1, 1), embedder=_vectors).empty
 
 
+def test_a_citing_work_of_the_papers_own_year_is_read_and_one_dated_before_it_is_not():
+    """Issue 24 (a citing work of the paper's own year was called "newer"): it is read, since it cites the paper it
+    came after it (DOMAIN.md "at any date after it"; comments often follow within months), and the reason calls the
+    works read neither newer nor older; a work dated before the paper it cites is left out."""
+    from recon_assets.reliability.edge_scores import edge_coherence
+
+    texts = pd.concat([TEXTS, pd.DataFrame([("same", 2007, "Comment on Amazon forests green-up", "We show an overestimation."),
+                                            ("before", 2006, "Amazon 2006", None)], columns=TEXTS.columns)])
+    citing = pd.DataFrame({
+        "cited_publication_id": ["p", "p"], "citing_key": ["same", "before"], "citing_year": pd.array([2007, 2006], dtype="Int64"),
+        "citing_citation": ["[Same, 2007]", "[Before, 2006]"], "citing_centrality": [0.2, 0.2],
+    })
+    edges = pd.DataFrame({"dataset_id": ["d1"], "publication_id": ["p"]})
+    pairs = judge_citing_pairs(edges, citing, texts, as_of=date(2026, 1, 1), embedder=_vectors)
+    assert pairs["newer_publication_id"].tolist() == ["same"] and pairs["newer_year"].tolist() == [2007]
+    read = pairs.assign(verdict="UNVERIFIED", coherence=0.5, prompt_version=None)
+    coherence = edge_coherence(edges.assign(pagerank_centrality=0.0, dispute_relations=[[]]), read)
+    assert coherence["coherence_evidence"].tolist() == ["1 work read ([Same, 2007]): no stance wording found"]
+
+
 def test_a_highly_cited_paper_keeps_its_most_similar_citing_works_and_every_comment():
     texts = pd.concat([TEXTS, pd.DataFrame([("z", 2015, "Zebra study of vegetation", None)], columns=TEXTS.columns)])
     citing = pd.DataFrame({

@@ -442,11 +442,11 @@ def test_an_edge_whose_judged_pairs_state_no_stance_says_what_was_read_and_is_no
     })
     frame = edge_coherence(edges, pairs).set_index("publication_id")
     assert (frame.loc["P1", "coherence"], frame.loc["P1", "coherence_status"]) == (0.5, UNVERIFIED)
-    assert frame.loc["P1", "coherence_evidence"] == "2 newer works read ([Kim, 2022], ...): no stance wording found"
+    assert frame.loc["P1", "coherence_evidence"] == "2 works read ([Kim, 2022], ...): no stance wording found"
     # a contradiction lighter than the works read without objection does not decide, and the reason says so
     assert (frame.loc["P2", "coherence"], frame.loc["P2", "coherence_status"]) == (0.5, UNVERIFIED)
     assert frame.loc["P2", "coherence_evidence"] == (
-        '2 newer works read ([Kim, 2022], ...); 1 of them objects ([Lee, 2021]: contradiction wording "contrary to"), but the 1 '
+        '2 works read ([Kim, 2022], ...); 1 of them objects ([Lee, 2021]: contradiction wording "contrary to"), but the 1 '
         "that read it without objection ([Kim, 2022]) weighs at least as much"
     )
     # a heavier one does; the work without stance enters its coherence at the neutral 0.5, not at consensus
@@ -456,8 +456,8 @@ def test_an_edge_whose_judged_pairs_state_no_stance_says_what_was_read_and_is_no
     read = edge(kg_year=2010, coherence_evidence=frame.loc["P1", "coherence_evidence"], coherence_judges="offline/rules-v2")
     scored = one(read)
     assert scored["label"] == UNVERIFIED
-    assert "coherence UNVERIFIED (neutral 0.50): 2 newer works read ([Kim, 2022], ...): no stance wording found" in scored["reason"]
-    assert "no judged evidence (the newer works read take no side that outweighs the others; the LLM judge reads beyond " \
+    assert "coherence UNVERIFIED (neutral 0.50): 2 works read ([Kim, 2022], ...): no stance wording found" in scored["reason"]
+    assert "no judged evidence (the works read take no side that outweighs the others; the LLM judge reads beyond " \
            "cue words: set GROQ_API_KEY)" in scored["reason"]
     # once the LLM judge has read them too, the reason does not send the user to it again
     by_llm = one(read | {"coherence_judges": "groq/llama-3.3-70b-versatile (prompt llm-v1); offline/rules-v2"})
@@ -479,7 +479,7 @@ def test_an_outweighed_objection_names_the_works_that_outweigh_it():
     })
     [evidence] = edge_coherence(edges, pairs)["coherence_evidence"]
     assert evidence == (
-        '6 newer works read ([N6, 2024], ...); 1 of them objects ([N1, 2024]: contradiction wording "contrary to"), but the 5 '
+        '6 works read ([N6, 2024], ...); 1 of them objects ([N1, 2024]: contradiction wording "contrary to"), but the 5 '
         "that read it without objection ([N6, 2024], [N2, 2024], [N3, 2024] and 2 more) weigh at least as much"
     )
 

@@ -7,6 +7,10 @@ paper keeps its `top_k` most similar citing works, and every citing work whose t
 correction (`disputes.title_relation`), whatever its similarity. Nothing dated after as_of's year is evidence; a citing
 work without a year is left out (nothing says it came before as_of), and so is a retraction notice or erratum, which
 speaks about its own paper (it is a recorded correction, `disputes`).
+
+A work of the cited paper's own year is read: it came out after the paper, since it cites it ("at any date after it"),
+and comments and replies often follow within months. It is a citing work, not a newer one (reasons say "works
+read"); a work dated before the cited paper is left out (its year or the citation is wrong).
 """
 
 from __future__ import annotations

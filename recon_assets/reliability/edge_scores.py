@@ -97,10 +97,11 @@ def _no_stance(read: int, stance: int, named: str, objection: str | None, others
     """The evidence of an UNVERIFIED edge whose judges read `read` works (`named`: the citation tag of the most central)
     and found an objection in `stance` of them (`objection`: the most central, its citation tag and rationale) that
     the others outweigh (`offline_judge.aggregate_edge_coherence`; `others_named`: those others, `_named_works`): '3
-    newer works read ([Chen et al., 2023], ...): no stance wording found', or '...; 1 of them objects ([Lee, 2021]:
+    works read ([Chen et al., 2023], ...): no stance wording found', or '...; 1 of them objects ([Lee, 2021]:
     contradiction wording ...), but the 2 that read it without objection ([Chen et al., 2023], [Kim, 2022]) weigh at
-    least as much'."""
-    works = f"1 newer work read ({named})" if read == 1 else f"{read} newer works read ({named}, ...)"
+    least as much'. The works are not called newer: a work citing the paper may be of its own year
+    (`citing_pairs`)."""
+    works = f"1 work read ({named})" if read == 1 else f"{read} works read ({named}, ...)"
     if not stance:
         return f"{works}: no stance wording found"
     objects = f"1 of them objects ({objection})" if stance == 1 else f"{stance} of them object (the most central: {objection})"

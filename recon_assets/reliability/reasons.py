@@ -148,7 +148,7 @@ def _missing(row, settings: ScoringSettings) -> list[str]:
         if isinstance(row.coherence_evidence, str) and row.coherence_evidence:
             llm_read = isinstance(row.coherence_judges, str) and "groq/" in row.coherence_judges
             hint = "" if llm_read else "; the LLM judge reads beyond cue words: set GROQ_API_KEY"
-            missing.append(f"no judged evidence (the newer works read take no side that outweighs the others{hint})")
+            missing.append(f"no judged evidence (the works read take no side that outweighs the others{hint})")
         else:
             missing.append("no judged evidence (no newer work answering it was judged)")
     if not missing:
