@@ -61,7 +61,8 @@ def test_sufficiency_needs_3_assessed_edges_and_3_reliable(evidence, insufficien
         (edges(0.7, 0.6, 0.5), CURRENT, False, "not stale: dataset version current, 0 of 3 assessed edges weak"),
         # 2 of 3 assessed edges weak: a majority
         (edges(0.7) + edges(0.2, 0.3, label="DECLINING"), CURRENT, True,
-         "2 of 3 assessed edges weak (DECLINING or SUPERSEDED; stale above 50%): [Author0 et al., 2020] 0.20 DECLINING"),
+         "2 of 3 assessed edges weak (labelled DECLINING or SUPERSEDED, at any reliability; stale above 50%): "
+         "[Author0 et al., 2020] 0.20 DECLINING"),
         # half is not most
         (edges(0.7, 0.6) + edges(0.2, 0.3, label="DECLINING"), CURRENT, False, "2 of 4 assessed edges weak"),
         # a low reliability without a flag is not weak: labels are findings
@@ -71,12 +72,20 @@ def test_sufficiency_needs_3_assessed_edges_and_3_reliable(evidence, insufficien
         (edges(0.9, 0.8, 0.7), SUPERSEDED_V006, True, "dataset version V006 superseded by V7.0 since 2019-11-27, under all 3 edges: "
          "[Author2 et al., 2020] 0.70 CURRENT"),
         (edges(0.7, 0.6), Lifecycle(superseded=True), True, "dataset version (unknown) superseded by a successor, under all 2 edges"),
+        # Issue 24: both causes listed the same edges twice ('under all 7 edges: [Pour, 2019] ...; 7 of 7 assessed
+        # edges weak (...): [Pour, 2019] ...'); the weak ones are listed once, under the weak share.
+        (edges(0.41, 0.2, label="DECLINING") + edges(0.9, label="UNVERIFIED"), SUPERSEDED_V006, True,
+         "dataset version V006 superseded by V7.0 since 2019-11-27, under all 3 edges; 2 of 2 assessed edges weak (labelled "
+         "DECLINING or SUPERSEDED, at any reliability; stale above 50%): [Author1 et al., 2020] 0.20 DECLINING, "
+         "[Author0 et al., 2020] 0.41 DECLINING"),
     ],
 )
 def test_staleness_is_a_superseded_version_or_most_assessed_edges_weak(evidence, lifecycle, stale, why):
     check = staleness_check(evidence, lifecycle, RULES)
     assert check.flagged is stale
     assert why in check.why
+    for edge in evidence:
+        assert check.why.count(edge.citation) <= 1, edge.citation
 
 
 @pytest.mark.parametrize(

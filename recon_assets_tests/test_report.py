@@ -21,6 +21,7 @@ from recon_assets.reliability.labels import LABELS
 from recon_assets.report import report_folder
 from recon_assets.report.data import gather_report
 from recon_assets.report.render import LATEST_STEM, write_report
+from recon_assets.shared.sql_files import load_sql
 from recon_assets_tests.pipeline_runs import AS_OF
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -78,6 +79,9 @@ def test_the_sample_run_writes_a_self_contained_report_whose_figures_are_the_tab
         "SELECT contradiction_reason FROM dataset_verdicts WHERE verdict = 'CONTRADICTED' ORDER BY n_edges DESC LIMIT 1"
     )[0][0]
     assert contradicted in set(verdict_table["why contradicted"])
+    # Issue 24: '7 (4)' under 'edges (reliable)' stood beside '7 of 7 assessed edges weak': the cell says what it counts
+    counts = sample_run.query(load_sql("report_flagged_verdicts"), [["STALE", "CONTRADICTED"], 50])
+    assert list(verdict_table["edges"]) == [f"{row[5]}, {row[6]} with reliability ≥ 0.40" for row in counts]
     superseded = sample_run.query(
         "SELECT count(*), max(centrality) FROM edge_reliability WHERE label = 'SUPERSEDED'"
     )[0]

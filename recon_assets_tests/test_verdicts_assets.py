@@ -4,6 +4,8 @@ through the OpenAlex works cache and the citing works openalex_citing_works fetc
 answering with the real recorded works), and the asset check passing and failing."""
 
 
+import re
+
 import dagster as dg
 import duckdb
 import pytest
@@ -72,7 +74,9 @@ def test_a_dataset_moves_from_pass_to_stale_and_history_keeps_each_change(databa
         [(verdict, previous, stale_changed_at, judged_at, stale, _, reason)] = _query(database, verdict_sql, [AREA, AST_L1T_V003])
         assert (verdict, previous, stale) == ("STALE", "PASS", True)
         assert stale_changed_at == judged_at > changed_at
-        assert reason.startswith("STALE: dataset version V003 superseded by V031 since ") and "under all 7 edges: [" in reason
+        assert reason.startswith("STALE: dataset version V003 superseded by V031 since ") and "under all 7 edges" in reason
+        listed = re.findall(r"\[[^\]]+\] \d\.\d+ [A-Z]+", reason)  # '[Pour et al., 2019] 0.39 DECLINING'
+        assert listed and len(listed) == len(set(listed))  # each edge once (issue 24: twice when both causes held)
 
         # unchanged: not judged again (it says why), no history row, the row kept as it was written
         unchanged = _materialize(instance, database, [dataset_verdicts], AREA)

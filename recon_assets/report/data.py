@@ -32,8 +32,8 @@ class ReportData:
         label_counts: research_area, label, edges (one row per area and label with edges).
         reliabilities: reliability in [0, 1] and label of every scored edge.
         flagged_verdicts: the STALE and CONTRADICTED verdicts listed (research_area, dataset_short_name,
-            dataset_version, dataset_doi, verdict, n_edges, n_reliable_edges, staleness_reason, contradiction_reason,
-            reason), at most MAX_VERDICTS_LISTED.
+            dataset_version, dataset_doi, verdict, n_edges, n_reliable_edges, reliable_bar (the verdict rules'
+            `reliable`), staleness_reason, contradiction_reason, reason), at most MAX_VERDICTS_LISTED.
         verdict_counts: {verdict: (research area, dataset) verdicts}, every verdict string (0 included).
         central_superseded: the SUPERSEDED edges of the most central publications (research_area,
             dataset_short_name, dataset_doi, publication_doi, title, publication_year, centrality, reliability,

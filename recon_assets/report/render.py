@@ -153,11 +153,11 @@ def report_sections(data: ReportData) -> list[Section]:
             + f". Of the {data.flagged_verdicts_total} {' or '.join(FLAGGED_VERDICTS)}, the {len(data.flagged_verdicts)} "
             "resting on the most evidence are listed, with why.",
             tables=[ReportTable(
-                ("verdict", "research area", "dataset (DOI)", "edges (reliable)", "why stale", "why contradicted"),
+                ("verdict", "research area", "dataset (DOI)", "edges", "why stale", "why contradicted"),
                 [
                     (row.verdict, row.research_area,
                      _join(row.dataset_short_name, row.dataset_version, f"({row.dataset_doi})" if _text(row.dataset_doi) else ""),
-                     f"{row.n_edges} ({row.n_reliable_edges})", _text(row.staleness_reason), _text(row.contradiction_reason))
+                     _edge_counts(row), _text(row.staleness_reason), _text(row.contradiction_reason))
                     for row in data.flagged_verdicts.itertuples()
                 ],
                 coloured_column=0,
@@ -399,6 +399,13 @@ def _dispute_table(dispute_evaluation: pd.DataFrame) -> ReportTable:
             for _, row in dispute_evaluation.iterrows()
         ],
     )
+
+
+def _edge_counts(verdict) -> str:
+    """'7, 4 with reliability >= 0.40': a verdict's edges and, of them, those its rules count as reliable (the
+    sufficiency count, DOMAIN.md). Not the complement of the weak edges its staleness reason counts: those are labelled
+    DECLINING or SUPERSEDED, at any reliability (a DECLINING edge to a superseded version can score 0.41)."""
+    return f"{verdict.n_edges}, {verdict.n_reliable_edges} with reliability ≥ {verdict.reliable_bar:.2f}"
 
 
 def _superseded_bar(lineage: pd.DataFrame) -> float | None:

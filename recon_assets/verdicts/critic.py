@@ -174,18 +174,23 @@ def sufficiency(edges: Sequence[Edge], rules: VerdictRules) -> Check:
 
 def staleness_check(edges: Sequence[Edge], lifecycle: Lifecycle, rules: VerdictRules) -> Check:
     """Stale when the dataset version is superseded, or more than `weak_share` of the assessed edges are weak
-    (`Edge.weak`); both causes are named when both hold. A set without assessed edges is never stale by its edges."""
+    (`Edge.weak`); both causes are named when both hold, and then only the weak edges are listed (no edge twice). A
+    set without assessed edges is never stale by its edges."""
     assessed = [edge for edge in edges if edge.assessed]
     weak = sorted((edge for edge in assessed if edge.weak), key=lambda edge: edge.reliability)
     weak_majority = bool(assessed) and len(weak) / len(assessed) > rules.weak_share
-    share = f"{len(weak)} of {len(assessed)} assessed edges weak (DECLINING or SUPERSEDED; stale above {rules.weak_share:.0%})"
+    share = (
+        f"{len(weak)} of {len(assessed)} assessed edges weak (labelled DECLINING or SUPERSEDED, at any reliability; "
+        f"stale above {rules.weak_share:.0%})"
+    )
     causes = []
     if lifecycle.superseded:
         since = since_text(lifecycle.since) if lifecycle.since else ""
-        resting = sorted(edges, key=lambda edge: edge.reliability)
+        # The edges are listed here only when the weak ones are not listed next: each edge is named once.
+        listed = "" if weak_majority else f": {list_edges(sorted(edges, key=lambda edge: edge.reliability), rules)}"
         causes.append(
             f"dataset version {lifecycle.version or '(unknown)'} superseded by {lifecycle.successor_version or 'a successor'}{since}, "
-            f"under all {len(edges)} edges: {list_edges(resting, rules)}"
+            f"under all {len(edges)} edges{listed}"
         )
     if weak_majority:
         causes.append(f"{share}: {list_edges(weak, rules)}")
