@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from recon_assets.evaluation.metrics import Rate
 from recon_assets.evaluation.pairs import (
     CONTROL,
     DISPUTE,
@@ -64,19 +65,26 @@ def test_pipeline_outcomes_find_the_pair_by_doi_or_title_and_say_what_the_run_ho
     edges = pd.DataFrame({"dataset_id": ["kg:d"], "publication_id": ["pa"]})  # pz uses no KG dataset: d-3 is out of scope
     judgements = pd.DataFrame({"older_publication_id": ["pa", "pa"], "newer_publication_id": ["pb", "pb"], "verdict": ["CONTRADICTED", "SUPPORTED"]})
     recorded = pd.DataFrame({"publication_id": ["pa"], "relation": ["comment"], "other_key": ["pt"], "other_doi": [None]})
-    outcomes = pipeline_outcomes(pairs, publications, edges, judgements, recorded).set_index("pair_id")
+    # d-1's comment cites the original, d-2's does not (the graph has no CITES for it); k-1's newer work cites it
+    citations = pd.DataFrame({"citing_publication_id": ["pb", "pc", "py"], "cited_publication_id": ["pa", "pa", "pz"]})
+    outcomes = pipeline_outcomes(pairs, publications, edges, judgements, recorded, citations).set_index("pair_id")
     assert outcomes.loc["d-1", "pipeline_verdicts"] == ["CONTRADICTED", "SUPPORTED"] and outcomes.loc["d-1", "pipeline_contradicted"]
     assert outcomes.loc["d-2", "newer_publication_id"] == "pt" and outcomes.loc["d-2", "pipeline_recorded"]
     assert not outcomes.loc["d-3", "in_scope"] and outcomes.loc["d-3", "in_kg"]
     assert outcomes.loc["k-1", "in_scope"] and not outcomes.loc["k-1", "pipeline_judged"]
+    assert outcomes["in_graph"].to_dict() == {"d-1": True, "d-2": False, "d-3": False, "k-1": True}  # d-3: out of scope
     result = evaluate_pairs(outcomes.reset_index())
     measures = result.measures
     assert (measures["pipeline_pairs_judged"].numerator, measures["pipeline_pairs_judged"].denominator) == (2, 2)
-    assert (measures["pipeline_dispute_catch"].numerator, measures["disputes_in_scope"].numerator) == (2, 2)
+    assert measures["disputes_in_scope"].numerator == 2
     assert (measures["pipeline_content_catch_unrecorded"].numerator, measures["pipeline_content_catch_unrecorded"].denominator) == (1, 1)
-    assert measures["pipeline_control_false_positive"].denominator == 0 and measures["llm_judge"] is None
+    # the dispute catch and the controls' false-positive rate both run over the pairs in the graph, judged or not
+    assert (measures["pipeline_dispute_catch"].numerator, measures["pipeline_dispute_catch"].denominator) == (1, 1)
+    assert (measures["pipeline_control_false_positive"].numerator, measures["pipeline_control_false_positive"].denominator) == (0, 1)
+    assert (measures["disputes_in_graph"], measures["controls_in_graph"]) == (Rate(1, 3), Rate(1, 1))
+    assert measures["llm_judge"] is None
     targets = result.targets.set_index("measure")
-    assert targets.loc["pipeline_dispute_catch", "met"] and targets.loc["pipeline_control_false_positive", "met"] is None
+    assert targets.loc["pipeline_dispute_catch", "met"] and targets.loc["pipeline_control_false_positive", "met"]
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,6 @@
 """The evaluation's pure parts: the labelled cases and their checks, the measures (rates with Wilson intervals, ROC
-AUC), the settings grid, the offline condition and how cases meet KG edges."""
+AUC), the baselines, the subgroups, the cluster bootstrap over dataset nodes, the targets, the settings grid, the
+offline condition and how cases meet KG edges."""
 
 import csv
 import math
@@ -9,8 +10,19 @@ import pandas as pd
 import pytest
 
 from recon_assets.evaluation.cases import COLUMNS, GRADES, LABELLED_EDGES, VERSION_STATUSES, dataset_key, load_cases
-from recon_assets.evaluation.measure import match_cases, without_openalex
-from recon_assets.evaluation.metrics import Rate, roc_auc, settings_grid, weight_grid
+from recon_assets.evaluation.baselines import AGE_ONLY, FLAG_EVERYTHING, LIFECYCLE_ONLY, baseline_rules
+from recon_assets.evaluation.measure import compare_rules, flag_sets, match_cases, targets_of, without_openalex
+from recon_assets.evaluation.metrics import (
+    cluster_weights,
+    node_rate,
+    percentile_interval,
+    Rate,
+    roc_auc,
+    settings_grid,
+    weight_grid,
+    weighted_rates,
+    weighted_roc_auc,
+)
 from recon_assets.reliability.settings import ScoringSettings
 
 
@@ -149,3 +161,130 @@ def test_the_grid_has_66_weight_triples_each_summing_to_1_and_198_settings():
     assert ScoringSettings(lifecycle_penalty=0.2) in settings
     with pytest.raises(ValueError):
         weight_grid(3)
+
+
+# --- baselines, subgroups, the cluster bootstrap and the targets (issue 20) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("superseded", "retracted", "age", "lifecycle", "age_only"),
+    [
+        (True, False, 1.0, True, False),  # a replaced version: lifecycle flags it, a recent paper passes the age rule
+        (False, True, 0.0, True, False),  # a retraction counts for the lifecycle rule
+        (False, False, 3.0, False, True),  # older than 2 years: the age rule flags it
+        (False, False, 2.0, False, False),  # exactly 2 years is not older than 2
+        (False, False, np.nan, False, False),  # an unknown year is neither flagged nor aged
+    ],
+)
+def test_baseline_rules_flag_and_order_each_edge(superseded, retracted, age, lifecycle, age_only):
+    rules = baseline_rules(pd.DataFrame({"superseded_as_of": [superseded], "is_retracted": [retracted], "age": [age]}))
+    assert rules[LIFECYCLE_ONLY][0][0] == lifecycle and rules[LIFECYCLE_ONLY][1][0] == (0.0 if lifecycle else 1.0)
+    assert rules[AGE_ONLY][0][0] == age_only and rules[AGE_ONLY][1][0] == -np.nan_to_num(age)
+    assert rules[FLAG_EVERYTHING][0][0] and rules[FLAG_EVERYTHING][1][0] == 0.0
+
+
+def _subgroup_cases() -> pd.DataFrame:
+    return pd.DataFrame({
+        "class": ["foundational", "foundational", "current_version", "foundational", "superseded_version", "superseded_version", "disputed"],
+        "version_status": ["replaced", "current", "current", "current", "replaced", "replaced", "unknown"],
+        "case_age": [15.0, 12.0, 11.0, 4.0, 2.0, 8.0, 1.0],
+    })
+
+
+def test_flag_sets_define_the_subgroups_that_separate_the_signals():
+    sets = flag_sets(_subgroup_cases(), np.array([True, False, True, False, True, True, False]))
+    members = {measure: np.flatnonzero(in_set).tolist() for measure, (in_set, _) in sets.items()}
+    assert members["foundational_replaced_flagged"] == [0]
+    assert members["old_current_flagged"] == [1, 2]  # sound, >= 10 years, current: not the 4-year-old foundational paper
+    assert members["recent_replaced_flagged"] == [4]  # stale, <= 3 years, replaced: not the disputed paper of unknown version
+    assert members["flag_precision"] == [0, 2, 4, 5] and sets["flag_precision"][1][[0, 2, 4, 5]].tolist() == [False, False, True, True]
+
+
+def test_cluster_weights_draw_whole_nodes_with_a_fixed_seed():
+    clusters = np.array(["a", "a", "b", "c", "c", "c"])
+    weights = cluster_weights(clusters, resamples=50, seed=1)
+    assert weights.shape == (50, 6)
+    assert (weights[:, 0] == weights[:, 1]).all() and (weights[:, 3] == weights[:, 5]).all()  # a node's cases move together
+    assert (weights[:, [0, 2, 3]].sum(axis=1) == 3).all()  # as many nodes drawn as there are
+    assert (cluster_weights(clusters, resamples=50, seed=1) == weights).all()
+    with pytest.raises(ValueError, match="cluster"):
+        cluster_weights(np.array(["a", None], dtype=object))
+
+
+def test_resampling_nodes_gives_a_wider_interval_than_resampling_cases_when_a_node_moves_together():
+    """10 nodes of 6 cases each; every case of a node is a hit or none is. Resampled per case, 60 near-independent
+    trials; resampled per node, 10: the node interval must be wider, and the Wilson interval (per case) narrower."""
+    nodes = np.repeat(np.arange(10), 6)
+    hit = np.repeat(np.arange(10) % 2 == 0, 6)
+    in_set = np.ones(60, dtype=bool)
+    by_node = percentile_interval(weighted_rates(cluster_weights(nodes), in_set, hit))
+    by_case = percentile_interval(weighted_rates(cluster_weights(np.arange(60)), in_set, hit))
+    assert by_node[1] - by_node[0] > 1.5 * (by_case[1] - by_case[0])
+    low, high = Rate(30, 60).interval
+    assert high - low < by_node[1] - by_node[0]
+    assert node_rate(nodes, in_set, hit) == Rate(5, 10)
+
+
+@pytest.mark.parametrize(
+    ("hits", "numerator"),
+    [([True, True, False], 1), ([True, False], 0), ([False, False, True], 0)],  # more than half; a tie is not a hit
+)
+def test_a_node_counts_when_more_than_half_of_its_cases_meet_the_measure(hits, numerator):
+    assert node_rate(np.zeros(len(hits)), np.ones(len(hits), dtype=bool), np.array(hits)) == Rate(numerator, 1)
+
+
+def test_weighted_roc_auc_with_unit_weights_is_the_roc_auc():
+    scores = np.array([0.9, 0.4, 0.5, 0.1, 0.5, 0.7])
+    sound, stale = np.array([1, 1, 1, 0, 0, 0], dtype=bool), np.array([0, 0, 0, 1, 1, 1], dtype=bool)
+    assert weighted_roc_auc(np.ones((1, 6)), scores, sound, stale)[0] == pytest.approx(roc_auc(scores[sound], scores[stale]))
+    assert math.isnan(weighted_roc_auc(np.array([[1, 1, 1, 0, 0, 0]]), scores, sound, stale)[0])  # no stale case drawn
+
+
+def _rule_columns(flags: dict[str, list[bool]], scores: dict[str, list[float]]) -> dict[str, list]:
+    return {f"flagged/{rule}": flag for rule, flag in flags.items()} | {f"score/{rule}": score for rule, score in scores.items()}
+
+
+def test_compare_rules_puts_each_baseline_beside_the_default_with_a_paired_difference():
+    """Four nodes: two replaced versions whose papers are superseded, one replaced version's reference paper
+    (foundational), one current version's old foundational paper. The default flags only the superseded; the
+    lifecycle rule flags everything on a replaced version, so it flags the reference paper too."""
+    classes = ["superseded_version"] * 4 + ["foundational", "foundational"]
+    cases = pd.DataFrame({
+        "dataset_id": ["n1", "n1", "n2", "n2", "n3", "n4"], "class": classes,
+        "version_status": ["replaced"] * 5 + ["current"], "case_age": [5.0, 6.0, 1.0, 2.0, 12.0, 14.0],
+        **_rule_columns(
+            {"default": [True] * 4 + [False, False], "lifecycle_only": [True] * 5 + [False], "age_only": [True, True, False, False, True, True],
+             "flag_everything": [True] * 6},
+            {"default": [0.2, 0.2, 0.3, 0.3, 0.8, 0.9], "lifecycle_only": [0.0] * 5 + [1.0], "age_only": [-5, -6, -1, -2, -12, -14],
+             "flag_everything": [0.0] * 6},
+        ),
+    })
+    edges = cases[["dataset_id", *[c for c in cases.columns if c.startswith("flagged/")]]]
+    rows = compare_rules(cases, edges, resamples=200, seed=3).set_index(["measure", "rule"])
+    assert set(rows.index.get_level_values("rule")) == {"default", "lifecycle_only", "age_only", "flag_everything"}
+    catch = rows.loc[("foundational_false_flag", "lifecycle_only")]
+    assert (catch["numerator"], catch["denominator"], catch["node_numerator"], catch["node_denominator"]) == (1, 2, 1, 2)
+    assert catch["difference"] == pytest.approx(-0.5) and catch["difference_ci_low"] <= -0.5 <= catch["difference_ci_high"]
+    assert rows.loc[("foundational_replaced_flagged", "lifecycle_only"), "value"] == 1.0
+    assert rows.loc[("old_current_flagged", "age_only"), "value"] == 1.0 and rows.loc[("old_current_flagged", "default"), "value"] == 0.0
+    assert rows.loc[("recent_replaced_flagged", "age_only"), "value"] == 0.0
+    assert rows.loc[("roc_auc", "default"), "value"] == 1.0 and rows.loc[("roc_auc", "flag_everything"), "value"] == 0.5
+    assert rows.loc[("roc_auc", "default"), "cluster_ci_low"] <= 1.0 and pd.isna(rows.loc[("roc_auc", "default"), "numerator"])
+    assert rows.xs("default", level="rule")["difference"].isna().all()
+    assert (rows["resamples"] == 200).all()
+
+
+def test_targets_compare_with_a_number_or_a_baseline_and_say_by_how_much():
+    def row(measure, rule, value):
+        return {"condition": "offline", "split": "all", "case_set": "I", "measure": measure, "rule": rule, "value": value,
+                "numerator": None, "denominator": None, "ci_low": None, "ci_high": None, "cluster_ci_low": None, "cluster_ci_high": None}
+    comparisons = pd.DataFrame([
+        row("foundational_false_flag", "default", 0.35), row("staleness_catch", "default", 0.80),
+        row("staleness_catch", "lifecycle_only", 0.90), row("roc_auc", "default", 0.9), row("roc_auc", "lifecycle_only", 0.8),
+    ])
+    targets = targets_of(comparisons).set_index(["condition", "measure"])
+    assert targets.loc[("offline", "foundational_false_flag"), "met"] is False
+    assert targets.loc[("offline", "foundational_false_flag"), "margin"] == pytest.approx(-0.05)
+    assert targets.loc[("offline", "staleness_catch"), "met"] is False and targets.loc[("offline", "staleness_catch"), "bound"] == 0.9
+    assert targets.loc[("offline", "roc_auc"), "met"] is True
+    assert targets.loc[("online", "flag_precision"), "met"] is None  # not measured is neither met nor missed

@@ -8,7 +8,7 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.evaluation.assets import reliability_evaluation
 from recon_assets.evaluation.cases import load_cases
-from recon_assets.evaluation.measure import MEASURES
+from recon_assets.evaluation.measure import CASE_SETS, COMPARED, MEASURES, RULES, TARGETS
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets_tests.pipeline_runs import AS_OF
 
@@ -42,6 +42,7 @@ def test_every_measure_of_every_setting_condition_and_split(evaluation):
     assert {row for row in con.execute("SELECT DISTINCT condition, split FROM reliability_evaluation").fetchall()} == {
         ("online", "all"), ("online", "held_out"), ("offline", "all"), ("offline", "held_out"),
     }
+    assert {row[0] for row in con.execute("SELECT DISTINCT case_set FROM reliability_evaluation").fetchall()} == set(CASE_SETS)
 
 
 def test_every_rate_is_its_numerator_over_its_denominator_inside_its_wilson_interval(evaluation):
@@ -83,7 +84,7 @@ def test_online_counts_only_cases_with_an_openalex_record_and_says_over_how_many
     ).fetchone()[0]
     assert con.execute(
         "SELECT denominator FROM reliability_evaluation WHERE is_default AND split = 'all' AND condition = 'online' "
-        "AND measure = 'staleness_catch'"
+        "AND case_set = 'IF' AND measure = 'staleness_catch'"
     ).fetchone()[0] == with_record
     # offline no case has a record
     assert con.execute("SELECT count(*) FILTER (has_openalex_record) FROM reliability_evaluation_cases WHERE condition = 'offline'").fetchone()[0] == 0
@@ -97,9 +98,9 @@ def test_the_base_rate_counts_every_scored_kg_edge(evaluation):
         "FROM (SELECT DISTINCT dataset_id, publication_id, label FROM edge_reliability)"
     ).fetchone()
     assert con.execute(
-        "SELECT numerator, denominator FROM reliability_evaluation WHERE is_default AND split = 'all' AND condition = 'online' "
+        "SELECT DISTINCT numerator, denominator FROM reliability_evaluation WHERE is_default AND split = 'all' AND condition = 'online' "
         "AND measure = 'base_rate'"
-    ).fetchone() == stored
+    ).fetchall() == [stored]  # the same in every case set: it runs over every KG edge
 
 
 def test_circular_cases_stay_out_of_the_headline_rates(evaluation):
@@ -110,22 +111,70 @@ def test_circular_cases_stay_out_of_the_headline_rates(evaluation):
     ).fetchone()
     staleness, circular = (
         con.execute(
-            "SELECT denominator FROM reliability_evaluation WHERE is_default AND split = 'all' AND condition = 'offline' AND measure = ?",
-            [measure],
+            "SELECT denominator FROM reliability_evaluation WHERE is_default AND split = 'all' AND condition = 'offline' "
+            "AND measure = 'staleness_catch' AND case_set = ?",
+            [case_set],
         ).fetchone()[0]
-        for measure in ("staleness_catch", "circular_staleness_catch")
+        for case_set in ("IF", "C")
     )
     assert staleness == graded_superseded and circular == circular_superseded > 0
 
 
-def test_settings_are_ranked_by_discrimination(evaluation):
+def test_settings_are_ranked_by_discrimination_on_the_i_cases(evaluation):
     _, con = evaluation
     best = con.execute(
-        "SELECT value FROM reliability_evaluation WHERE condition = 'offline' AND split = 'all' AND measure = 'roc_auc' AND auc_rank = 1"
+        "SELECT value FROM reliability_evaluation WHERE condition = 'offline' AND split = 'all' AND measure = 'roc_auc' "
+        "AND case_set = 'I' AND auc_rank = 1"
     ).fetchall()
     assert best and best[0][0] == con.execute(
-        "SELECT max(value) FROM reliability_evaluation WHERE condition = 'offline' AND split = 'all' AND measure = 'roc_auc'"
+        "SELECT max(value) FROM reliability_evaluation WHERE condition = 'offline' AND split = 'all' AND measure = 'roc_auc' AND case_set = 'I'"
     ).fetchone()[0]
+    # a setting's rank is the same on every case set's rows
+    assert con.execute(
+        "SELECT count(*) FROM (SELECT condition, split, setting FROM reliability_evaluation GROUP BY ALL HAVING count(DISTINCT auc_rank) > 1)"
+    ).fetchone()[0] == 0
+
+
+def test_the_default_stands_beside_every_baseline_on_the_same_cases(evaluation):
+    _, con = evaluation
+    keys = con.execute("SELECT count(*), count(DISTINCT (condition, split, case_set, measure, rule)) FROM reliability_evaluation_baselines").fetchone()
+    assert keys[0] == keys[1] == 2 * 2 * len(CASE_SETS) * len(COMPARED) * len(RULES)
+    # the default's figures are the ablation's default figures
+    differing = con.execute(
+        "SELECT count(*) FROM reliability_evaluation_baselines b JOIN reliability_evaluation e USING (condition, split, case_set, measure) "
+        "WHERE e.is_default AND b.rule = 'default' AND (b.numerator IS DISTINCT FROM e.numerator OR b.denominator IS DISTINCT FROM e.denominator "
+        "OR abs(b.value - e.value) > 1e-12)"
+    ).fetchone()[0]
+    assert differing == 0
+    # lifecycle_only flags a superseded-version case exactly when its edge rests on a superseded dataset version (offline: no retraction)
+    flagged = con.execute(
+        "SELECT count(*) FILTER (list_contains(evidence, 'superseded_version')), count(*) FROM reliability_evaluation_cases "
+        "WHERE condition = 'offline' AND found AND grade IN ('I', 'F') AND class = 'superseded_version'"
+    ).fetchone()
+    assert con.execute(
+        "SELECT numerator, denominator FROM reliability_evaluation_baselines WHERE condition = 'offline' AND split = 'all' "
+        "AND case_set = 'IF' AND measure = 'staleness_catch' AND rule = 'lifecycle_only'"
+    ).fetchone() == flagged
+    # flag_everything flags every case of a set, and orders nothing
+    assert con.execute(
+        "SELECT count(*) FROM reliability_evaluation_baselines WHERE rule = 'flag_everything' AND measure NOT IN ('flag_precision', 'roc_auc') "
+        "AND numerator <> denominator"
+    ).fetchone()[0] == 0
+    assert {row[0] for row in con.execute(
+        "SELECT DISTINCT value FROM reliability_evaluation_baselines WHERE rule = 'flag_everything' AND measure = 'roc_auc' AND value IS NOT NULL"
+    ).fetchall()} <= {0.5}
+    # the paired difference is the default's figure minus the rule's; counted per node, never more nodes than cases
+    wrong = con.execute(
+        "SELECT count(*) FROM reliability_evaluation_baselines b JOIN reliability_evaluation_baselines d "
+        "ON d.rule = 'default' AND (d.condition, d.split, d.case_set, d.measure) = (b.condition, b.split, b.case_set, b.measure) "
+        "WHERE b.rule <> 'default' AND b.value IS NOT NULL AND d.value IS NOT NULL "
+        "AND (b.difference IS NULL OR abs(b.difference - (d.value - b.value)) > 1e-12)"
+    ).fetchone()[0]
+    assert wrong == 0
+    assert con.execute(
+        "SELECT count(*) FROM reliability_evaluation_baselines WHERE node_denominator > denominator OR node_numerator > node_denominator "
+        "OR (rule = 'default' AND difference IS NOT NULL)"
+    ).fetchone()[0] == 0
 
 
 def test_metadata_gives_numbers_targets_and_the_headline_beside_its_base_rates(evaluation):
@@ -136,8 +185,9 @@ def test_metadata_gives_numbers_targets_and_the_headline_beside_its_base_rates(e
     headline = metadata["headline"].value
     assert "| staleness_catch |" in headline and "| base_rate |" in headline and "| labelled_prevalence |" in headline
     targets = metadata["targets"].value
-    assert "foundational_false_flag" in targets and "unverified_share" in targets
-    assert metadata["targets_met"].value + metadata["targets_missed"].value <= 8
+    assert "foundational_false_flag" in targets and "lifecycle_only" in targets
+    assert metadata["targets_met"].value + metadata["targets_missed"].value <= len(TARGETS)
+    assert "lifecycle_only" in metadata["baselines"].value.splitlines()[0]
 
 
 def test_an_edgeless_kg_gives_an_empty_evaluation_not_a_failure(sample_run, tmp_path):

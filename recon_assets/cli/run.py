@@ -19,11 +19,14 @@ from pathlib import Path
 
 import dagster as dg
 import duckdb
+import pandas as pd
 from dagster._core.utils import make_new_run_id
 from filelock import Timeout
 
 from recon_assets.cli.instance_health import PoolWaitTimeout, PoolWatchdog, run_tags, wait_for_pool
 from recon_assets.enrichment.resources import crossref_offline, openalex_offline
+from recon_assets.evaluation.baselines import BASELINES
+from recon_assets.evaluation.measure import comparison_table, targets_of
 from recon_assets.judgement.resources import groq_offline
 from recon_assets.kg.export_reader import detect_format
 from recon_assets.kg.resources import HUGGING_FACE, kg_source
@@ -368,15 +371,43 @@ def _failures(result: dg.ExecuteInProcessResult) -> list[str]:
     return messages
 
 
+def _print_baselines(comparisons: pd.DataFrame) -> None:
+    """The default beside each baseline rule on the same cases (`measure.comparison_table`), the conditions and case
+    sets with a measured case only, and the issue's targets: how many are met, and each one missed with its figure."""
+    columns, rows = comparison_table(comparisons)
+    measured = {(row[0], row[1]) for row in rows if row[2] != "base_rate" and any(not cell.startswith("n/a") for cell in row[3:])}
+    if not measured:
+        return
+    print("the default beside each baseline on the same cases (per case; per dataset node; default minus baseline, 95 % "
+          "interval from resampling dataset nodes):")
+    for condition, case_set, measure, *cells in rows:
+        if (condition, case_set) in measured:
+            print(f"  {condition} {case_set} {measure}: " + " | ".join(f"{rule} {cell}" for rule, cell in zip(columns[3:], cells)))
+    targets = targets_of(comparisons)
+    missed = targets[targets["met"] == False]  # noqa: E712 - None (not measured) is neither met nor missed
+    figures = "; ".join(_target_text(row) for row in missed.itertuples())
+    print(f"targets (default, I cases): {int((targets['met'] == True).sum())} met, {len(missed)} missed"  # noqa: E712
+          + (f": {figures}" if figures else "") + f", {int(targets['met'].isna().sum())} not measured")
+
+
+def _target_text(row) -> str:
+    """A missed target with its figure: 'offline roc_auc 0.19 against >= lifecycle_only 0.34', 'offline
+    foundational_false_flag 32% against <= 30%'."""
+    number = ".2f" if row.measure == "roc_auc" else ".0%"
+    against = f"{row.target} {row.bound:{number}}" if row.target.endswith(tuple(BASELINES)) else row.target
+    return f"{row.condition} {row.measure} {row.value:{number}} against {against}"
+
+
 def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused: bool, judging: str, as_of: date) -> None:
     with duckdb.connect(str(database), read_only=True) as con:
         labels = con.execute("SELECT label, count(*) FROM edge_reliability GROUP BY 1 ORDER BY 2 DESC").fetchall()
         verdicts = con.execute("SELECT verdict, count(*) FROM dataset_verdicts GROUP BY 1 ORDER BY 2 DESC").fetchall()
         evaluation = con.execute(
             "SELECT condition, measure, numerator, denominator FROM reliability_evaluation "
-            "WHERE is_default AND split = 'all' AND list_contains(?, measure) ORDER BY condition DESC",
+            "WHERE is_default AND split = 'all' AND case_set = 'IF' AND list_contains(?, measure) ORDER BY condition DESC",
             [list(_SUMMARY_MEASURES)],
         ).fetchall()
+        comparisons = con.execute("SELECT * FROM reliability_evaluation_baselines").df()
         stewards = con.execute("SELECT status, count(*) FROM steward_judgements GROUP BY 1 ORDER BY 1").fetchall()
         kg_edges = con.execute("SELECT count(*) FROM dataset_publication_edges").fetchone()[0]
         snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(
@@ -408,7 +439,8 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
             why = "no labelled case has an OpenAlex record" if condition == "online" else "no labelled case is an edge of this KG"
             n, d = measured.get("base_rate", (0, 0))
             figures = f"not measured ({why})" + (f"; {_SUMMARY_MEASURES['base_rate']} {n}/{d}" if d else "")
-        print(f"evaluation on the labelled cases, {condition} (default settings): {figures}")
+        print(f"evaluation on the labelled I and F cases, {condition} (default settings): {figures}")
+    _print_baselines(comparisons)
     if stewards:
         print("steward judgements (steward_judgements): " + ", ".join(f"{status} {count:,}" for status, count in stewards))
     if judging:

@@ -9,7 +9,7 @@ import pandas as pd
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.evaluation.cases import LABELLED_EDGES, load_cases
-from recon_assets.evaluation.measure import MEASURES, evaluate, iter_headline, targets_of
+from recon_assets.evaluation.measure import HEADLINE, INDEPENDENT, MEASURES, comparison_table, evaluate, iter_headline, targets_of
 from recon_assets.evaluation.metrics import measure_text
 from recon_assets.evaluation.pairs import LABELLED_PAIRS, PAIR_MEASURES, PUBLICATIONS, evaluate_pairs, judged_on_texts, load_pairs, pipeline_outcomes
 from recon_assets.judgement import cues
@@ -33,7 +33,7 @@ from recon_assets.verdicts.critic import VerdictRules
 EVALUATION_CODE = code_version(
     *(
         import_module(f"recon_assets.{name}") for name in (
-            "evaluation.cases", "evaluation.measure", "evaluation.metrics", "evaluation.pairs", "reliability.citations",
+            "evaluation.baselines", "evaluation.cases", "evaluation.measure", "evaluation.metrics", "evaluation.pairs", "reliability.citations",
             "reliability.edge_scores", "reliability.labels", "reliability.reasons", "reliability.scoring",
             "reliability.settings", "reliability.signals", "verdicts.critic", "verdicts.dataset_judgements",
             "judgement.offline_judge", "judgement.cues", "judgement.text_embedding", "judgement.disputes", "judgement.steward",
@@ -41,7 +41,7 @@ EVALUATION_CODE = code_version(
     ),
     files=[LABELLED_EDGES, LABELLED_PAIRS, PUBLICATIONS, cues.CUES_FILE],
     sql=["edges_in_research_areas", "area_judgements", "contradicting_pairs", "dataset_disputes", "reliability_evaluation",
-         "reliability_evaluation_cases", "dispute_evaluation", "dispute_evaluation_pairs"],
+         "reliability_evaluation_baselines", "reliability_evaluation_cases", "dispute_evaluation", "dispute_evaluation_pairs"],
 )
 # What reliability_evaluation reads (its SQL's tables and the settings stored with the scores and verdicts).
 EVALUATION_READS = [
@@ -56,13 +56,16 @@ EVALUATION_READS = [
     group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb", code_version=EVALUATION_CODE,
 )
 def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
-    """The method measured on labelled real edges (recon_assets/reference/evaluation/labelled_edges.csv, whose labels
-    share no input with the scorer): staleness catch, precision of flags, foundational false flags, recent
-    current-version edges flagged, contradiction and retraction catch, UNVERIFIED share and the ROC AUC of reliability,
-    each rate with its Wilson interval beside the base rate (all KG edges flagged) and the labelled prevalence;
-    online (OpenAlex records as stored, over the cases that have one) and offline (no OpenAlex input); for the default
-    and the 198 settings of the weight and decay ablation, ranked by ROC AUC; all cases and the held-out part. Also
-    writes reliability_evaluation_cases: every case's outcome and reason under the default, in both conditions. The
+    """The method measured on labelled real edges (recon_assets/reference/evaluation/labelled_edges.csv, each case
+    graded C, F or I by how its label relates to the scorer's inputs; docs/EVALUATION.md): staleness catch, precision
+    of flags, foundational false flags, the subgroups that separate the signals, contradiction and retraction catch,
+    UNVERIFIED share and the ROC AUC of reliability, each rate with its Wilson interval beside the base rate (all KG
+    edges flagged) and the labelled prevalence; per case set (IF the headline, I alone, C apart); online (OpenAlex
+    records as stored, over the cases that have one) and offline (no OpenAlex input); for the default and the 198
+    settings of the weight and decay ablation, ranked by ROC AUC on the I cases; all cases and the held-out part. Also
+    writes reliability_evaluation_baselines (the default beside the lifecycle-only, age-only and flag-everything rules
+    on the same cases, with the paired difference and its interval from resampling dataset nodes, and counts per
+    node) and reliability_evaluation_cases (every case's outcome and reason under the default, in both conditions). The
     default is what edge_reliability was scored with (its scoring_settings; the most frequent when areas differ) and
     the verdict rules dataset_verdicts used. An edge whose publication came out after as_of's year is left out, as
     scoring leaves it out (`edges_left_out_after_as_of`): its case is reported not found. Kept as it is when as_of,
@@ -71,14 +74,15 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
     areas = research_area_partitions.get_partition_keys()
     preview = ["condition", "measure", "value", "numerator", "denominator", "ci_low", "ci_high"]
     with duckdb.get_connection() as con:
-        run = stage(context, con, reads=EVALUATION_READS, writes=["reliability_evaluation", "reliability_evaluation_cases"], as_of=as_of_date)
+        run = stage(context, con, reads=EVALUATION_READS, writes=["reliability_evaluation", "reliability_evaluation_baselines", "reliability_evaluation_cases"], as_of=as_of_date)
         skipped, why = run.skip_reason(con)
         if skipped:
             # the figures of the tables as they stand: the same metadata as when they were written
             measures = con.execute("SELECT * FROM reliability_evaluation").df()
+            comparisons = con.execute("SELECT * FROM reliability_evaluation_baselines").df()
             outcomes = con.execute("SELECT * FROM reliability_evaluation_cases").df()
             default = _most_frequent(con, "edge_reliability", "scoring_settings") or "{}"
-            figures = _evaluation_figures(measures, outcomes, len(load_cases()), default)
+            figures = _evaluation_figures(measures, comparisons, outcomes, len(load_cases()), default)
             return kept_table(context, con, run, skipped, preview_columns=preview, as_of=as_of_date.isoformat(), **figures)
         cases = load_cases()
         scoring = ScoringSettings.model_validate_json(_most_frequent(con, "edge_reliability", "scoring_settings") or "{}")
@@ -97,11 +101,13 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
         )
         version = cases["labels_version"].iloc[0]
         evaluated_at = datetime.now(timezone.utc)
-        replace_table(con, "reliability_evaluation", result.measures.assign(labels_version=version, as_of=as_of_date, evaluated_at=evaluated_at))
+        stamp = {"labels_version": version, "as_of": as_of_date, "evaluated_at": evaluated_at}
+        replace_table(con, "reliability_evaluation", result.measures.assign(**stamp))
+        replace_table(con, "reliability_evaluation_baselines", result.comparisons.assign(**stamp))
         replace_table(con, "reliability_evaluation_cases", result.cases.assign(labels_version=version))
         run.record(con)
         metadata = table_metadata(
-            con, "reliability_evaluation", where="is_default AND split = 'all'", preview_columns=preview,
+            con, "reliability_evaluation", where=f"is_default AND split = 'all' AND case_set = '{HEADLINE}'", preview_columns=preview,
             lineage={"value": [("edge_reliability", "label"), ("edge_reliability", "reliability"), ("coherence_judgements", "verdict")]},
         )
     headline = {f"{condition}/{measure}": measure_text(row) for condition, measure, row in iter_headline(result.measures)}
@@ -113,9 +119,9 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
             "computed": why,
             "as_of": as_of_date.isoformat(),
             "edges_left_out_after_as_of": after_as_of,
-            **_evaluation_figures(result.measures.assign(labels_version=version), result.cases, len(cases), scoring.model_dump_json()),
+            **_evaluation_figures(result.measures.assign(labels_version=version), result.comparisons, result.cases, len(cases), scoring.model_dump_json()),
             "cases_preview": dg.MetadataValue.md(
-                result.cases[["case_id", "class", "condition", "found", "label", "hit"]].head(40).to_markdown(index=False)
+                result.cases[["case_id", "class", "grade", "condition", "found", "label", "hit"]].head(40).to_markdown(index=False)
             ),
         }
     )
@@ -137,7 +143,7 @@ def dispute_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource
     preview = ["measure", "value", "numerator", "denominator", "ci_low", "ci_high", "target", "met"]
     with duckdb.get_connection() as con:
         run = stage(
-            context, con, reads=["publications", "dataset_publication_edges", "coherence_judgements", "recorded_disputes"],
+            context, con, reads=["publications", "dataset_publication_edges", "publication_citations", "coherence_judgements", "recorded_disputes"],
             writes=["dispute_evaluation", "dispute_evaluation_pairs"], as_of=as_of_date,
         )
         skipped, why = run.skip_reason(con)
@@ -147,7 +153,8 @@ def dispute_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource
         edges = con.execute("SELECT DISTINCT dataset_id, publication_id FROM dataset_publication_edges").df()
         judgements = con.execute("SELECT older_publication_id, newer_publication_id, verdict FROM coherence_judgements").df()
         recorded = con.execute("SELECT publication_id, relation, other_key, other_doi FROM recorded_disputes").df()
-        outcomes = pipeline_outcomes(judged_on_texts(load_pairs()), publications, edges, judgements, recorded)
+        citations = con.execute("SELECT citing_publication_id, cited_publication_id FROM publication_citations").df()
+        outcomes = pipeline_outcomes(judged_on_texts(load_pairs()), publications, edges, judgements, recorded, citations)
         result = evaluate_pairs(outcomes)
         targets = result.targets.set_index("measure")
         evaluated_at = datetime.now(timezone.utc)
@@ -192,11 +199,14 @@ def rate_numbers(name: str, value: float, numerator: float | None, denominator: 
     return numbers
 
 
-def _evaluation_figures(measures: pd.DataFrame, cases: pd.DataFrame, labelled: int, default_setting: str) -> dict[str, object]:
-    """reliability_evaluation's figures from its measures and case outcomes (as computed, or as stored): the labels
-    version, the default setting (JSON), the number of `labelled` cases and how many were found and had an OpenAlex
-    record, each default measure as numbers, the headline, the targets and the best settings by ROC AUC."""
-    targets = targets_of(measures)
+def _evaluation_figures(
+    measures: pd.DataFrame, comparisons: pd.DataFrame, cases: pd.DataFrame, labelled: int, default_setting: str
+) -> dict[str, object]:
+    """reliability_evaluation's figures from its measures, baseline comparisons and case outcomes (as computed, or as
+    stored): the labels version, the default setting (JSON), the number of `labelled` cases and how many were found
+    and had an OpenAlex record, each default measure on the IF cases as numbers, the headline (IF and I), the default
+    beside each baseline, the targets and the best settings by ROC AUC on the I cases."""
+    targets = targets_of(comparisons)
     return {
         "labels_version": measures["labels_version"].iloc[0] if len(measures) else None,
         "default_setting": default_setting,
@@ -209,6 +219,7 @@ def _evaluation_figures(measures: pd.DataFrame, cases: pd.DataFrame, labelled: i
             for name, number in rate_numbers(key, row["value"], row["numerator"], row["denominator"]).items()
         },
         "headline": dg.MetadataValue.md(_headline_markdown(measures)),
+        "baselines": dg.MetadataValue.md(_baselines_markdown(comparisons)),
         "targets": dg.MetadataValue.md(targets.to_markdown(index=False)),
         "targets_met": int(targets["met"].fillna(False).sum()),
         "targets_missed": int((targets["met"] == False).sum()),  # noqa: E712 - NA (unmeasured) is neither
@@ -227,16 +238,29 @@ def _default_values(measures: pd.DataFrame) -> dict[str, pd.Series]:
 
 
 def _headline_markdown(measures: pd.DataFrame) -> str:
-    """The default setting's measures, offline and online side by side, each with what it means."""
-    by = {(condition, measure): measure_text(row) for condition, measure, row in iter_headline(measures)}
-    lines = ["| measure | offline | online | what it is |", "|---|---|---|---|"]
+    """The default setting's measures, offline and online side by side, on the IF cases with the I cases beside,
+    each with what it means."""
+    by = {
+        (case_set, condition, measure): measure_text(row)
+        for case_set in (HEADLINE, INDEPENDENT) for condition, measure, row in iter_headline(measures, case_set)
+    }
+    lines = ["| measure | offline IF | offline I | online IF | online I | what it is |", "|---|---|---|---|---|---|"]
     for measure, meaning in MEASURES.items():
-        lines.append(f"| {measure} | {by.get(('offline', measure), 'n/a')} | {by.get(('online', measure), 'n/a')} | {meaning} |")
+        cells = " | ".join(by.get((case_set, condition, measure), "n/a") for condition in ("offline", "online") for case_set in (HEADLINE, INDEPENDENT))
+        lines.append(f"| {measure} | {cells} | {meaning} |")
     return "\n".join(lines)
 
 
+def _baselines_markdown(comparisons: pd.DataFrame) -> str:
+    """`measure.comparison_table` as markdown."""
+    columns, rows = comparison_table(comparisons)
+    return pd.DataFrame(rows, columns=list(columns)).to_markdown(index=False)
+
+
 def _best_settings(measures: pd.DataFrame) -> pd.DataFrame:
-    """The five best settings by ROC AUC per condition (all cases), with their staleness catch and base rate."""
+    """The five best settings by ROC AUC on the I cases per condition (all of them), with their staleness catch, base
+    rate and foundational false flag on the I cases."""
+    measures = measures[measures["case_set"] == INDEPENDENT]
     auc = measures[(measures["split"] == "all") & (measures["measure"] == "roc_auc")]
     if auc.empty:
         return pd.DataFrame(columns=["condition", "setting", "auc_rank", "roc_auc", "is_default"])

@@ -1,4 +1,5 @@
-"""Measure the method on the labelled edges, online and offline, under the default and every setting of the ablation.
+"""Measure the method on the labelled edges, online and offline, under the default and every setting of the ablation,
+beside the rules a user would otherwise apply (`baselines`).
 
 The KG's edges are scored again from the inputs the tables hold (recon_assets/reliability/sql/edges_in_research_areas.sql and the judged
 pairs), by `scoring`'s own functions, so every rule of the score is measured. Two conditions:
@@ -7,8 +8,12 @@ pairs), by `scoring`'s own functions, so every rule of the score is measured. Tw
   says over how many it runs (a case without one is offline-only);
 - offline: every OpenAlex input taken away, as a run without a key and without a recording sees the KG.
 
-Each measure is a rate beside its base rate (DOMAIN.md: "every rate is reported with its base rate ... and the
-labelled prevalence"); an UNVERIFIED case is not caught. The ablation ranks settings by discrimination (ROC AUC of
+Every measure is taken per case set (CASE_SETS, by the cases' grade): `IF` (grades I and F: the headline), `I`
+(independent cases alone: what the score adds) and `C` (labelled from a scorer input: kept apart). Each measure is a
+rate beside its base rate (DOMAIN.md: "every rate is reported with its base rate ... and the labelled prevalence");
+an UNVERIFIED case is not caught. The default and each baseline are compared on the same cases with the paired
+difference and its 95 % interval from resampling dataset nodes (`metrics.cluster_weights`), and counted per node as
+well as per case (`metrics.node_rate`). The ablation ranks settings by discrimination on the I cases (ROC AUC of
 reliability, sound against superseded edges), never by a catch rate, which any setting flagging everything wins.
 """
 
@@ -22,21 +27,36 @@ from datetime import date
 import numpy as np
 import pandas as pd
 
+from recon_assets.evaluation.baselines import BASELINES, LIFECYCLE_ONLY, baseline_rules
 from recon_assets.evaluation.cases import (
+    CURRENT,
     CURRENT_VERSION,
     dataset_key,
     DISPUTED,
     FOUNDATIONAL,
+    REPLACED,
     RETRACTED,
     SOUND_CLASSES,
     STALE_CLASSES,
     SUPERSEDED_VERSION,
 )
-from recon_assets.evaluation.metrics import Rate, roc_auc, settings_grid
+from recon_assets.evaluation.metrics import (
+    cluster_weights,
+    comparison_text,
+    node_rate,
+    percentile_interval,
+    Rate,
+    RESAMPLES,
+    roc_auc,
+    SEED,
+    settings_grid,
+    weighted_rates,
+    weighted_roc_auc,
+)
 from recon_assets.reliability.labels import FLAGGED_LABELS, SUPERSEDED, UNVERIFIED, label_edges
 from recon_assets.reliability.reasons import explain_edges
 from recon_assets.reliability.settings import DECAYS, ScoringSettings
-from recon_assets.reliability.signals import EdgeSignals, edge_signals
+from recon_assets.reliability.signals import age_years, EdgeSignals, edge_signals
 from recon_assets.verdicts.critic import CONTRADICTED, STALE, VerdictRules
 from recon_assets.verdicts.dataset_judgements import dataset_evidence, judge_datasets
 
@@ -44,27 +64,46 @@ ONLINE, OFFLINE = "online", "offline"
 CONDITIONS = (ONLINE, OFFLINE)
 ALL, HELD_OUT = "all", "held_out"
 EDGE_KEY = ["dataset_id", "publication_id"]
-# The measures, in the order they are reported; each is a Rate but roc_auc (a probability without an interval).
+# Case sets by grade: the headline (I and F), the independent cases alone, and the C cases kept apart.
+HEADLINE, INDEPENDENT, CIRCULAR = "IF", "I", "C"
+CASE_SETS = {HEADLINE: ("I", "F"), INDEPENDENT: ("I",), CIRCULAR: ("C",)}
+# The default score's rule name beside the baselines'.
+DEFAULT = "default"
+RULES = (DEFAULT, *BASELINES)
+# Ages (whole years at as_of) of the subgroups that separate the signals: an age rule flags the old, a recency rule
+# passes the recent (issue 20).
+OLD_YEARS, RECENT_YEARS = 10, 3
+# The measures, in the order they are reported; each is a Rate but roc_auc (a probability without a Wilson interval).
 MEASURES = {
     "staleness_catch": "superseded-version edges flagged (DECLINING or SUPERSEDED; UNVERIFIED is not caught)",
     "flag_precision": "flagged labelled edges that are stale (superseded version, disputed or retracted)",
     "labelled_prevalence": "labelled edges that are stale: what flag_precision is read against",
     "base_rate": "all scored KG edges flagged: what a catch rate is read against",
     "foundational_false_flag": "foundational (archive reference) papers flagged",
-    "current_flagged": "recent papers on current versions flagged",
+    "foundational_replaced_flagged": "foundational papers on replaced versions (version_status replaced) flagged",
+    "old_current_flagged": f"sound papers >= {OLD_YEARS} years old on current versions (class current_version or version_status current) flagged",
+    "recent_replaced_flagged": f"stale papers <= {RECENT_YEARS} years old on replaced versions (version_status replaced) flagged",
+    "current_flagged": "current_version papers flagged",
     "contradiction_catch": "disputed papers flagged with a judged contradiction or a recorded dispute",
     "retraction_catch": "retracted papers labelled SUPERSEDED",
     "unverified_share": "labelled edges UNVERIFIED (nothing concluded)",
     "roc_auc": "P(a foundational or current edge scores a higher reliability than a superseded-version edge)",
     "replaced_datasets_stale": "(research area, dataset) verdicts of replaced versions that are STALE or CONTRADICTED",
-    "circular_staleness_catch": "circular cases (labelled from the CMR rows the lifecycle reads) flagged: kept apart",
 }
-# The issue's targets on the default setting: (condition, measure, bound, at most or at least).
+# The measures the default and every baseline are compared on (a baseline has no label, so no UNVERIFIED share).
+COMPARED = (
+    "staleness_catch", "flag_precision", "base_rate", "foundational_false_flag", "foundational_replaced_flagged",
+    "old_current_flagged", "recent_replaced_flagged", "current_flagged", "roc_auc",
+)
+# The issue's targets on the default setting, I cases, all splits: (condition, measure, bound, at most or at least);
+# a bound naming a baseline is that baseline's figure on the same cases.
+TARGET_CASE_SET = INDEPENDENT
 TARGETS = (
-    (ONLINE, "foundational_false_flag", 0.05, "max"), (ONLINE, "staleness_catch", 0.85, "min"),
-    (ONLINE, "flag_precision", 0.80, "min"), (ONLINE, "current_flagged", 0.20, "max"),
-    (ONLINE, "replaced_datasets_stale", 0.60, "min"), (OFFLINE, "foundational_false_flag", 0.20, "max"),
-    (OFFLINE, "staleness_catch", 0.60, "min"), (OFFLINE, "unverified_share", 0.40, "max"),
+    (ONLINE, "foundational_false_flag", 0.10, "max"), (ONLINE, "foundational_replaced_flagged", 0.20, "max"),
+    (ONLINE, "old_current_flagged", 0.20, "max"), (ONLINE, "staleness_catch", LIFECYCLE_ONLY, "min"),
+    (ONLINE, "flag_precision", 0.80, "min"), (ONLINE, "roc_auc", LIFECYCLE_ONLY, "min"),
+    (OFFLINE, "foundational_false_flag", 0.30, "max"), (OFFLINE, "staleness_catch", LIFECYCLE_ONLY, "min"),
+    (OFFLINE, "roc_auc", LIFECYCLE_ONLY, "min"),
 )
 _OPENALEX_INPUTS = {
     "openalex_status": "error", "openalex_error": "offline: no OpenAlex record (evaluation without OpenAlex)",
@@ -111,10 +150,13 @@ def match_cases(cases: pd.DataFrame, edges: pd.DataFrame) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class Evaluation:
-    """measures: one row per (condition, split, setting, measure); cases: one row per case and condition under the
-    default setting; targets: one row per target of TARGETS."""
+    """measures: one row per (condition, split, case_set, setting, measure) of the ablation (MEASURE_COLUMNS);
+    comparisons: one row per (condition, split, case_set, measure, rule) of the default and each baseline
+    (COMPARISON_COLUMNS); cases: one row per case and condition under the default setting; targets: one row per
+    target of TARGETS (`targets_of`)."""
 
     measures: pd.DataFrame
+    comparisons: pd.DataFrame
     cases: pd.DataFrame
     targets: pd.DataFrame
 
@@ -123,7 +165,8 @@ def evaluate(
     edges: pd.DataFrame, cases: pd.DataFrame, pairs: pd.DataFrame, disputes: pd.DataFrame, *, as_of: date,
     default: ScoringSettings, rules: VerdictRules,
 ) -> Evaluation:
-    """The measures of MEASURES for every condition, split and setting of the ablation, and every case's outcome.
+    """The measures of MEASURES for every condition, split, case set and setting of the ablation, the default beside
+    every baseline, and every case's outcome.
 
     Args:
         edges: every scored KG edge's inputs with its coherence (`reliability.edge_scores.edge_coherence` of
@@ -134,15 +177,16 @@ def evaluate(
         default: the settings the pipeline scores with; the ablation varies its weights and decay.
         rules: the verdict rules.
     """
-    matched = match_cases(cases, edges)
+    matched = match_cases(cases, edges).assign(case_age=age_years(cases["publication_year"].to_numpy(), as_of))
     if edges.empty:  # nothing to score: every case is reported, not found, and no measure is taken
         outcomes = [
             matched.assign(condition=condition, found=False, has_openalex_record=False, **dict.fromkeys(OUTCOME_COLUMNS))
             for condition in CONDITIONS
         ]
-        return Evaluation(pd.DataFrame(columns=MEASURE_COLUMNS), pd.concat(outcomes, ignore_index=True), targets_of(pd.DataFrame(columns=MEASURE_COLUMNS)))
+        comparisons = pd.DataFrame(columns=COMPARISON_COLUMNS)
+        return Evaluation(pd.DataFrame(columns=MEASURE_COLUMNS), comparisons, pd.concat(outcomes, ignore_index=True), targets_of(comparisons))
     grid = settings_grid(default)
-    rows, outcomes = [], []
+    rows, compared, outcomes = [], [], []
     for condition in CONDITIONS:
         inputs = edges if condition == ONLINE else without_openalex(edges)
         unique = inputs.drop_duplicates(EDGE_KEY).reset_index(drop=True)
@@ -158,58 +202,163 @@ def evaluate(
                 case_labels = measured.merge(scored[[*EDGE_KEY, "label", "reliability", *(["negative_signals"] if is_default else [])]], on=EDGE_KEY)
                 if is_default:
                     outcomes.append(_outcomes(labelled, scored, signals, condition, as_of=as_of))
-                for split in (ALL, HELD_OUT):
-                    chosen = case_labels if split == ALL else case_labels[case_labels["split"] == HELD_OUT]
+                    by_rule = rule_outcomes(scored)
+                for split, case_set, chosen in _case_sets(case_labels):
                     extra = {"replaced_datasets_stale": _replaced_datasets_stale(inputs, scored, chosen, pairs, disputes, as_of=as_of, rules=rules)} if is_default else {}
                     for measure, value in _measures(chosen, scored["label"], details=is_default, **extra).items():
-                        rows.append(_row(condition, split, settings, is_default, measure, value))
+                        rows.append(_row(condition, split, case_set, settings, is_default, measure, value))
+                    if is_default:
+                        comparison = compare_rules(chosen.merge(by_rule, on=EDGE_KEY), by_rule)
+                        compared.append(comparison.assign(condition=condition, split=split, case_set=case_set))
     measures = pd.DataFrame(rows)
     measures["auc_rank"] = _auc_ranks(measures)
-    return Evaluation(measures, pd.concat(outcomes, ignore_index=True), targets_of(measures))
+    comparisons = pd.concat(compared, ignore_index=True)[COMPARISON_COLUMNS]
+    return Evaluation(measures, comparisons, pd.concat(outcomes, ignore_index=True), targets_of(comparisons))
+
+
+def _case_sets(case_labels: pd.DataFrame) -> Iterator[tuple[str, str, pd.DataFrame]]:
+    """(split, case set, the measured cases of that split whose grade is in the set)."""
+    for split in (ALL, HELD_OUT):
+        chosen = case_labels if split == ALL else case_labels[case_labels["split"] == HELD_OUT]
+        for case_set, grades in CASE_SETS.items():
+            yield split, case_set, chosen[chosen["grade"].isin(grades)]
+
+
+def flag_sets(cases: pd.DataFrame, flagged: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """{measure: (in_set, hit)} of the measures a flag decides, over `cases` (class, version_status, case_age: whole
+    years at as_of) under one rule's `flagged` (bool, shape (n,)): the rate is hits among the cases in the set.
+
+    old_current_flagged runs over sound cases (foundational, current_version) at least OLD_YEARS old whose version
+    the archive calls current (class current_version, or version_status current); recent_replaced_flagged over
+    stale cases (superseded_version, disputed, retracted) at most RECENT_YEARS old on a version_status replaced.
+    """
+    klass, status, age = cases["class"].to_numpy(dtype=object), cases["version_status"].to_numpy(dtype=object), cases["case_age"].to_numpy(dtype=float)
+    flagged = np.asarray(flagged, dtype=bool)
+    stale, sound = np.isin(klass, STALE_CLASSES), np.isin(klass, SOUND_CLASSES)
+    foundational, replaced = klass == FOUNDATIONAL, status == REPLACED
+    return {
+        "staleness_catch": (klass == SUPERSEDED_VERSION, flagged),
+        "flag_precision": (flagged, stale),
+        "foundational_false_flag": (foundational, flagged),
+        "foundational_replaced_flagged": (foundational & replaced, flagged),
+        "old_current_flagged": (sound & ((klass == CURRENT_VERSION) | (status == CURRENT)) & (age >= OLD_YEARS), flagged),
+        "recent_replaced_flagged": (stale & replaced & (age <= RECENT_YEARS), flagged),
+        "current_flagged": (klass == CURRENT_VERSION, flagged),
+    }
+
+
+def _auc_groups(cases: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """(sound, superseded-version) masks of the ROC AUC: foundational and current_version against superseded_version."""
+    klass = cases["class"].to_numpy(dtype=object)
+    return np.isin(klass, SOUND_CLASSES), klass == SUPERSEDED_VERSION
 
 
 def _measures(cases: pd.DataFrame, all_labels: pd.Series, *, details: bool, **extra: Rate) -> dict[str, Rate | float]:
-    """Every measure of MEASURES over the labelled `cases` (with label, reliability and, with `details`,
-    negative_signals) and the labels of every KG edge."""
-    flagged = cases["label"].isin(FLAGGED_LABELS)
-    independent = cases["grade"] != "C"
-    of = {name: cases[independent & (cases["class"] == name)] for name in (*STALE_CLASSES, *SOUND_CLASSES)}
-    headline = cases[independent]
-
-    def share(frame: pd.DataFrame, hit: pd.Series) -> Rate:
-        return Rate(int(hit.loc[frame.index].sum()), len(frame))
-
-    stale = headline["class"].isin(STALE_CLASSES)
+    """Every measure of MEASURES over the labelled `cases` of one case set (with label, reliability and, with
+    `details`, negative_signals) and the labels of every KG edge."""
+    flagged = cases["label"].isin(FLAGGED_LABELS).to_numpy()
+    klass = cases["class"]
+    sound, superseded = _auc_groups(cases)
     result: dict[str, Rate | float] = {
-        "staleness_catch": share(of[SUPERSEDED_VERSION], flagged),
-        "flag_precision": Rate(int((flagged & independent & cases["class"].isin(STALE_CLASSES)).sum()), int((flagged & independent).sum())),
-        "labelled_prevalence": Rate(int(stale.sum()), len(headline)),
+        measure: Rate(int((in_set & hit).sum()), int(in_set.sum())) for measure, (in_set, hit) in flag_sets(cases, flagged).items()
+    }
+    result |= {
+        "labelled_prevalence": Rate(int(klass.isin(STALE_CLASSES).sum()), len(cases)),
         "base_rate": Rate(int(all_labels.isin(FLAGGED_LABELS).sum()), len(all_labels)),
-        "foundational_false_flag": share(of[FOUNDATIONAL], flagged),
-        "current_flagged": share(of[CURRENT_VERSION], flagged),
-        "retraction_catch": share(of[RETRACTED], cases["label"] == SUPERSEDED),
-        "unverified_share": share(headline, cases["label"] == UNVERIFIED),
-        "roc_auc": roc_auc(
-            cases.loc[independent & cases["class"].isin(SOUND_CLASSES), "reliability"],
-            of[SUPERSEDED_VERSION]["reliability"],
-        ),
-        "circular_staleness_catch": share(cases[~independent & (cases["class"] == SUPERSEDED_VERSION)], flagged),
+        "retraction_catch": Rate(int(((klass == RETRACTED) & (cases["label"] == SUPERSEDED)).sum()), int((klass == RETRACTED).sum())),
+        "unverified_share": Rate(int((cases["label"] == UNVERIFIED).sum()), len(cases)),
+        "roc_auc": roc_auc(cases["reliability"].to_numpy()[sound], cases["reliability"].to_numpy()[superseded]),
     }
     if details:
-        disputed = of[DISPUTED]
+        disputed = cases[klass == DISPUTED]
         named = disputed["negative_signals"].map(lambda names: bool({"contradiction", "dispute"} & set(names)))
         result["contradiction_catch"] = Rate(int(named.sum()), len(disputed))
-    return result | extra
+    return {measure: result[measure] for measure in MEASURES if measure in result} | extra
+
+
+def rule_outcomes(scored: pd.DataFrame) -> pd.DataFrame:
+    """Every scored edge's flag and ordering score under the default (flagged: DECLINING or SUPERSEDED; score:
+    reliability) and each baseline (`baselines.baseline_rules`): dataset_id, publication_id, then `flagged/<rule>`
+    (bool) and `score/<rule>` (float, higher = more reliable) for each rule of RULES."""
+    flags = {DEFAULT: (scored["label"].isin(FLAGGED_LABELS).to_numpy(), scored["reliability"].to_numpy(dtype=float))}
+    flags |= baseline_rules(scored)
+    columns = {f"{kind}/{rule}": values[index] for rule, values in flags.items() for index, kind in enumerate(("flagged", "score"))}
+    return pd.DataFrame({**{key: scored[key].to_numpy() for key in EDGE_KEY}, **columns})
+
+
+COMPARISON_COLUMNS = [
+    "condition", "split", "case_set", "measure", "rule", "value", "numerator", "denominator", "ci_low", "ci_high",
+    "cluster_ci_low", "cluster_ci_high", "node_numerator", "node_denominator", "difference", "difference_ci_low",
+    "difference_ci_high", "resamples",
+]
+
+
+def compare_rules(cases: pd.DataFrame, edges: pd.DataFrame, *, resamples: int = RESAMPLES, seed: int = SEED) -> pd.DataFrame:
+    """The default beside every baseline on the same cases: each measure of COMPARED for each rule of RULES, with
+    the per-case Wilson interval, the interval from resampling dataset nodes, the per-node counts, and the paired
+    difference default minus rule with its interval on the same resamples.
+
+    Args:
+        cases: one row per measured case: dataset_id (the node; cases of one node move together), class,
+            version_status, case_age, and the `rule_outcomes` columns for every rule.
+        edges: `rule_outcomes` of every scored KG edge (the base rate's units, resampled by their own nodes).
+        resamples, seed: of the cluster bootstrap (`metrics.cluster_weights`).
+
+    Returns:
+        rows of COMPARISON_COLUMNS but condition, split and case_set; roc_auc has no counts nor Wilson interval, the
+        default's own row no difference.
+    """
+    units = {"cases": (cases, cluster_weights(cases["dataset_id"].to_numpy(), resamples=resamples, seed=seed)),
+             "edges": (edges, cluster_weights(edges["dataset_id"].to_numpy(), resamples=resamples, seed=seed))}
+    sound, superseded = _auc_groups(cases)
+    figures: dict[tuple[str, str], tuple[Rate | float, np.ndarray, Rate | None]] = {}
+    for rule in RULES:
+        flagged = cases[f"flagged/{rule}"].to_numpy(dtype=bool)
+        sets = flag_sets(cases, flagged) | {"base_rate": (np.ones(len(edges), dtype=bool), edges[f"flagged/{rule}"].to_numpy(dtype=bool))}
+        for measure, (in_set, hit) in sets.items():
+            frame, weights = units["edges" if measure == "base_rate" else "cases"]
+            figures[measure, rule] = (
+                Rate(int((in_set & hit).sum()), int(in_set.sum())), weighted_rates(weights, in_set, hit),
+                node_rate(frame["dataset_id"].to_numpy(), in_set, hit),
+            )
+        scores = cases[f"score/{rule}"].to_numpy(dtype=float)
+        figures["roc_auc", rule] = (
+            roc_auc(scores[sound], scores[superseded]), weighted_roc_auc(units["cases"][1], scores, sound, superseded), None,
+        )
+    rows = []
+    for measure in COMPARED:
+        default_value, default_resampled, _ = figures[measure, DEFAULT]
+        for rule in RULES:
+            value, resampled, nodes = figures[measure, rule]
+            rate = value if isinstance(value, Rate) else None
+            low, high = rate.interval if rate else (math.nan, math.nan)
+            cluster_low, cluster_high = percentile_interval(resampled)
+            own = _number(value)
+            paired = rule != DEFAULT
+            difference_low, difference_high = percentile_interval(default_resampled - resampled) if paired else (math.nan, math.nan)
+            rows.append({
+                "measure": measure, "rule": rule, "value": own,
+                "numerator": rate.numerator if rate else None, "denominator": rate.denominator if rate else None,
+                "ci_low": low, "ci_high": high, "cluster_ci_low": cluster_low, "cluster_ci_high": cluster_high,
+                "node_numerator": nodes.numerator if nodes else None, "node_denominator": nodes.denominator if nodes else None,
+                "difference": _number(default_value) - own if paired else math.nan,
+                "difference_ci_low": difference_low, "difference_ci_high": difference_high, "resamples": resamples,
+            })
+    return pd.DataFrame(rows)
+
+
+def _number(value: Rate | float) -> float:
+    return value.value if isinstance(value, Rate) else value
 
 
 def _replaced_datasets_stale(
     edges: pd.DataFrame, scored: pd.DataFrame, case_labels: pd.DataFrame, pairs: pd.DataFrame, disputes: pd.DataFrame, *,
     as_of: date, rules: VerdictRules,
 ) -> Rate:
-    """Of the (research area, dataset) evidence sets holding a superseded-version case, those the critic calls STALE
-    or CONTRADICTED, judged on the `scored` edges (one row per edge) put back in every research area of `edges`
-    (no expansion: the pipeline's dataset_verdicts table has the verdicts with it)."""
-    replaced = case_labels.loc[(case_labels["grade"] != "C") & (case_labels["class"] == SUPERSEDED_VERSION), "dataset_id"].unique()
+    """Of the (research area, dataset) evidence sets holding a superseded-version case of `case_labels`, those the
+    critic calls STALE or CONTRADICTED, judged on the `scored` edges (one row per edge) put back in every research
+    area of `edges` (no expansion: the pipeline's dataset_verdicts table has the verdicts with it)."""
+    replaced = case_labels.loc[case_labels["class"] == SUPERSEDED_VERSION, "dataset_id"].unique()
     if not len(replaced):
         return Rate(0, 0)
     areas = edges.loc[edges["dataset_id"].isin(replaced), ["research_area", *EDGE_KEY]]
@@ -237,17 +386,17 @@ def _outcomes(labelled: pd.DataFrame, scored: pd.DataFrame, signals: EdgeSignals
 
 
 MEASURE_COLUMNS = [
-    "condition", "split", "setting", "weight_centrality", "weight_recency", "weight_coherence", "decay", "is_default", "measure",
-    "value", "numerator", "denominator", "ci_low", "ci_high", "auc_rank",
+    "condition", "split", "case_set", "setting", "weight_centrality", "weight_recency", "weight_coherence", "decay", "is_default",
+    "measure", "value", "numerator", "denominator", "ci_low", "ci_high", "auc_rank",
 ]
 
 
-def _row(condition: str, split: str, settings: ScoringSettings, is_default: bool, measure: str, value: Rate | float) -> dict:
+def _row(condition: str, split: str, case_set: str, settings: ScoringSettings, is_default: bool, measure: str, value: Rate | float) -> dict:
     weights = settings.weights
     rate = value if isinstance(value, Rate) else None
     low, high = rate.interval if rate else (math.nan, math.nan)
     return {
-        "condition": condition, "split": split,
+        "condition": condition, "split": split, "case_set": case_set,
         "setting": f"{weights.centrality:.1f}/{weights.recency:.1f}/{weights.coherence:.1f} {settings.decay}",
         "weight_centrality": weights.centrality, "weight_recency": weights.recency, "weight_coherence": weights.coherence,
         "decay": settings.decay, "is_default": is_default, "measure": measure,
@@ -257,33 +406,66 @@ def _row(condition: str, split: str, settings: ScoringSettings, is_default: bool
 
 
 def _auc_ranks(measures: pd.DataFrame) -> pd.Series:
-    """Each setting's rank by ROC AUC within its condition and split (1 = discriminates best; ties share a rank),
-    on every row of the setting."""
-    auc = measures[measures["measure"] == "roc_auc"]
+    """Each setting's rank by ROC AUC on the I cases within its condition and split (1 = discriminates best; ties
+    share a rank), on every row of the setting (every case set)."""
+    auc = measures[(measures["measure"] == "roc_auc") & (measures["case_set"] == INDEPENDENT)]
     ranks = auc.groupby(["condition", "split"])["value"].rank(ascending=False, method="min")
     by_setting = dict(zip(map(tuple, auc[["condition", "split", "setting"]].to_numpy()), ranks))
     return pd.Series([by_setting.get(key) for key in map(tuple, measures[["condition", "split", "setting"]].to_numpy())], index=measures.index, dtype="Float64")
 
 
-def targets_of(measures: pd.DataFrame) -> pd.DataFrame:
-    """Each target of TARGETS on the default setting, all cases: the figure, whether it is met (None when not
-    measured), and over how many."""
-    default = measures[measures["is_default"].astype(bool) & (measures["split"] == ALL)].set_index(["condition", "measure"])
+def targets_of(comparisons: pd.DataFrame) -> pd.DataFrame:
+    """Each target of TARGETS on the default setting, TARGET_CASE_SET cases, all of them (split all): the figure
+    with its counts and intervals, the bound (a number, or the named baseline's figure on the same cases), whether it
+    is met (None when either figure was not measured) and by how much the figure clears (+) or misses (-) the bound.
+
+    Args:
+        comparisons: `Evaluation.comparisons` rows (or as stored in reliability_evaluation_baselines).
+    """
+    chosen = comparisons[(comparisons["split"] == ALL) & (comparisons["case_set"] == TARGET_CASE_SET)].set_index(["condition", "measure", "rule"])
     rows = []
     for condition, measure, bound, kind in TARGETS:
-        row = default.loc[(condition, measure)] if (condition, measure) in default.index else pd.Series({"value": None, "numerator": None, "denominator": None})
-        value = row["value"]
-        met = (value <= bound if kind == "max" else value >= bound) if not pd.isna(value) else None
+        row = chosen.loc[(condition, measure, DEFAULT)] if (condition, measure, DEFAULT) in chosen.index else pd.Series(dtype=object)
+        versus = bound if isinstance(bound, str) else None
+        limit = (chosen["value"].get((condition, measure, versus), math.nan)) if versus else bound
+        value = row.get("value", math.nan)
+        margin = (value - limit if kind == "min" else limit - value) if not (pd.isna(value) or pd.isna(limit)) else math.nan
+        is_rate = measure != "roc_auc"
         rows.append({
-            "condition": condition, "measure": measure, "target": f"{'<=' if kind == 'max' else '>='} {bound:.0%}",
-            "value": value, "numerator": row["numerator"], "denominator": row["denominator"], "met": met,
+            "condition": condition, "case_set": TARGET_CASE_SET, "measure": measure,
+            "target": f"{'<=' if kind == 'max' else '>='} {versus or f'{bound:.0%}'}",
+            "bound": limit, "value": value, "numerator": row.get("numerator"), "denominator": row.get("denominator"),
+            "ci_low": row.get("ci_low" if is_rate else "cluster_ci_low"), "ci_high": row.get("ci_high" if is_rate else "cluster_ci_high"),
+            "met": None if pd.isna(margin) else bool(margin >= -1e-12), "margin": margin,
         })
     return pd.DataFrame(rows)
 
 
-def iter_headline(measures: pd.DataFrame) -> Iterator[tuple[str, str, pd.Series]]:
-    """(condition, measure, row) of the default setting over all cases, in MEASURES order."""
-    default = measures[measures["is_default"] & (measures["split"] == ALL)]
+def comparison_table(comparisons: pd.DataFrame) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """The default beside each baseline as a text table, all cases, per condition and headline case set (IF, then I):
+    (columns, rows), one row per (condition, case set, measure of COMPARED; base_rate, over every KG edge, under IF
+    only), one cell per rule of RULES
+    (`metrics.comparison_text`: the figure, its node counts, and on a baseline's cell the paired difference default
+    minus it with its interval). Read by the asset's metadata, `recon run`'s summary and the report.
+
+    Args:
+        comparisons: `Evaluation.comparisons` rows, or reliability_evaluation_baselines as stored.
+    """
+    chosen = comparisons[(comparisons["split"] == ALL) & comparisons["case_set"].isin([HEADLINE, INDEPENDENT])]
+    rows = []
+    for condition in CONDITIONS:
+        for case_set in (HEADLINE, INDEPENDENT):
+            group = chosen[(chosen["condition"] == condition) & (chosen["case_set"] == case_set)].set_index(["measure", "rule"])
+            rows += [
+                (condition, case_set, measure, *(comparison_text(group.loc[(measure, rule)]) if (measure, rule) in group.index else "n/a" for rule in RULES))
+                for measure in COMPARED if not group.empty and (measure != "base_rate" or case_set == HEADLINE)
+            ]
+    return ("condition", "cases", "measure", *RULES), rows
+
+
+def iter_headline(measures: pd.DataFrame, case_set: str = HEADLINE) -> Iterator[tuple[str, str, pd.Series]]:
+    """(condition, measure, row) of the default setting over all cases of `case_set`, in MEASURES order."""
+    default = measures[measures["is_default"] & (measures["split"] == ALL) & (measures["case_set"] == case_set)]
     for condition in CONDITIONS:
         for measure in MEASURES:
             found = default[(default["condition"] == condition) & (default["measure"] == measure)]

@@ -13,8 +13,10 @@ Two settings:
 
 - **through the pipeline** (`pipeline_outcomes`): what the run's tables hold for each pair whose original paper is an
   edge of the KG (a NASA dataset it uses; disputes over non-NASA or unnamed data are out of the pipeline's scope and
-  counted as such): was the pair judged at all, recorded as a dispute, judged CONTRADICTED. The controls' newer papers
-  are not in the KG (nothing says they cite the original), so the pipeline's control rate is usually over 0 pairs;
+  counted as such): was the pair judged at all, recorded as a dispute, judged CONTRADICTED. The pipeline's dispute
+  catch and its false-positive rate on controls both run over the pairs **in the graph** (in scope, and the newer
+  paper a KG publication with a `CITES` edge to the original, as the real graph's citation crawl gives every comment
+  and every citing work), so the two rates are read alike;
 - **on the pairs themselves** (`judged_on_texts`): the pipeline's own functions applied to every pair with text: the
   content judge exactly as for a citing work (`offline_judge.judge_pair` of the WordLlama similarity and the newer
   text's cue, no similarity gate) and the title reading of `disputes.disputes_from_titles`. Disputes and controls
@@ -49,12 +51,14 @@ DISPUTE_RELATIONS = (COMMENT, REPLY)
 # measure: what it is. Each is a Rate (its Wilson interval) but llm_judge (not measured).
 PAIR_MEASURES = {
     "pipeline_pairs_judged": "in-scope disputes the pipeline judged (a judged pair or a recorded dispute)",
-    "pipeline_dispute_catch": "in-scope disputes the pipeline calls CONTRADICTED or records as a dispute",
+    "pipeline_dispute_catch": "disputes in the graph (in scope, the comment citing the original) the pipeline calls CONTRADICTED or records as a dispute",
     "pipeline_metadata_catch": "in-scope disputes recorded (comment or reply title, Crossref relation)",
     "pipeline_content_catch": "in-scope disputes the pipeline judged CONTRADICTED (reading text, metadata hidden)",
     "pipeline_content_catch_unrecorded": "in-scope disputes not recorded in the metadata that the pipeline judged CONTRADICTED",
-    "pipeline_control_false_positive": "controls in the KG the pipeline calls CONTRADICTED or records as a dispute",
+    "pipeline_control_false_positive": "controls in the graph (in scope, the newer work citing the original) the pipeline calls CONTRADICTED or records as a dispute",
     "disputes_in_scope": "disputes whose original paper is an edge of the KG (uses a NASA dataset in it)",
+    "disputes_in_graph": "disputes in the graph: in scope, and the comment cites the original in the KG",
+    "controls_in_graph": "controls in the graph: in scope, and the newer work cites the original in the KG",
     "content_dispute_catch": "disputes the content judge calls CONTRADICTED, read on the pair's texts",
     "content_control_false_positive": "controls the content judge calls CONTRADICTED, read on the pair's texts",
     "metadata_dispute_catch": "disputes whose newer title reads as a comment or reply on the original",
@@ -115,10 +119,12 @@ def judged_on_texts(pairs: pd.DataFrame, *, embedder: Callable[[Sequence[object]
 
 
 def pipeline_outcomes(
-    pairs: pd.DataFrame, publications: pd.DataFrame, edges: pd.DataFrame, judgements: pd.DataFrame, recorded: pd.DataFrame
+    pairs: pd.DataFrame, publications: pd.DataFrame, edges: pd.DataFrame, judgements: pd.DataFrame, recorded: pd.DataFrame,
+    citations: pd.DataFrame,
 ) -> pd.DataFrame:
     """`pairs` with what the run's tables hold for each: in_kg (both papers are KG publications: by DOI, else by
-    exact title for a newer paper without one), in_scope (its original paper is an edge of the KG), pipeline_judged,
+    exact title for a newer paper without one), in_scope (its original paper is an edge of the KG), in_graph (in
+    scope, and the newer paper cites the original in the KG), pipeline_judged,
     pipeline_verdicts (the judged verdicts of the pair, any dataset), recorded_relations (recorded_disputes of the
     original naming the newer paper), pipeline_contradicted, pipeline_recorded.
 
@@ -126,6 +132,7 @@ def pipeline_outcomes(
         publications: publication_id, doi, title. edges: dataset_id, publication_id.
         judgements: coherence_judgements' older_publication_id, newer_publication_id, verdict.
         recorded: recorded_disputes' publication_id, relation, other_key, other_doi.
+        citations: publication_citations' citing_publication_id, cited_publication_id.
     """
     by_doi = publications.dropna(subset=["doi"]).drop_duplicates("doi").set_index("doi")["publication_id"]
     by_title = publications[publications["doi"].isna()].assign(key=lambda f: f["title"].str.casefold()).drop_duplicates("key").set_index("key")["publication_id"]
@@ -133,6 +140,7 @@ def pipeline_outcomes(
     by_newer_title = pairs["newer_title"].str.casefold().map(by_title)
     newer = pairs["newer_doi"].map(by_doi).where(lambda ids: ids.notna(), by_newer_title)
     used = set(edges["publication_id"])
+    cites = set(zip(citations["citing_publication_id"], citations["cited_publication_id"]))
     verdicts = judgements.groupby(["older_publication_id", "newer_publication_id"])["verdict"].agg(lambda v: sorted(set(v)))
     rows = []
     for o, n, doi in zip(original, newer, pairs["newer_doi"]):
@@ -142,6 +150,7 @@ def pipeline_outcomes(
         rows.append({
             "original_publication_id": o if isinstance(o, str) else None, "newer_publication_id": n if isinstance(n, str) else None,
             "in_kg": isinstance(o, str) and isinstance(n, str), "in_scope": isinstance(o, str) and o in used,
+            "in_graph": isinstance(o, str) and o in used and (n, o) in cites,
             "pipeline_verdicts": judged, "recorded_relations": relations,
             "pipeline_judged": bool(judged) or bool(relations),
             "pipeline_contradicted": CONTRADICTED in judged,
@@ -166,7 +175,7 @@ def evaluate_pairs(outcomes: pd.DataFrame) -> PairEvaluation:
     scope = disputes[disputes["in_scope"]]
     judged = scope[scope["pipeline_judged"]]
     unrecorded = judged[~judged["pipeline_recorded"]]
-    kg_controls = controls[controls["in_scope"] & controls["pipeline_judged"]]
+    graph_disputes, graph_controls = disputes[disputes["in_graph"]], controls[controls["in_graph"]]
 
     def rate(frame: pd.DataFrame, hit: pd.Series) -> Rate:
         return Rate(int(hit.loc[frame.index].sum()), len(frame))
@@ -176,12 +185,14 @@ def evaluate_pairs(outcomes: pd.DataFrame) -> PairEvaluation:
     dispute_title = outcomes["title_relation"].isin(DISPUTE_RELATIONS)
     measures: dict[str, Rate | None] = {
         "pipeline_pairs_judged": rate(scope, outcomes["pipeline_judged"]),
-        "pipeline_dispute_catch": rate(scope, caught),
+        "pipeline_dispute_catch": rate(graph_disputes, caught),
         "pipeline_metadata_catch": rate(scope, outcomes["pipeline_recorded"]),
         "pipeline_content_catch": rate(judged, outcomes["pipeline_contradicted"]),
         "pipeline_content_catch_unrecorded": rate(unrecorded, outcomes["pipeline_contradicted"]),
-        "pipeline_control_false_positive": rate(kg_controls, caught),
+        "pipeline_control_false_positive": rate(graph_controls, caught),
         "disputes_in_scope": Rate(len(scope), len(disputes)),
+        "disputes_in_graph": Rate(len(graph_disputes), len(disputes)),
+        "controls_in_graph": Rate(len(graph_controls), len(controls)),
         "content_dispute_catch": rate(disputes[read.loc[disputes.index]], outcomes["content_verdict"] == CONTRADICTED),
         "content_control_false_positive": rate(controls[read.loc[controls.index]], outcomes["content_verdict"] == CONTRADICTED),
         "metadata_dispute_catch": rate(disputes, dispute_title),

@@ -39,8 +39,10 @@ class ReportData:
             dataset_short_name, dataset_doi, publication_doi, title, publication_year, centrality, reliability,
             dominant_signal, reason), at most MAX_EDGES_LISTED.
         superseded_total: how many SUPERSEDED edges there are in all.
-        evaluation: the default setting's measures over all labelled cases (condition, measure, value, numerator,
-            denominator, ci_low, ci_high; rates in [0, 1], NaN when nothing was measured).
+        evaluation: the default setting's measures over all labelled I and F cases (condition, measure, value,
+            numerator, denominator, ci_low, ci_high; rates in [0, 1], NaN when nothing was measured).
+        baselines: the default beside each baseline rule (reliability_evaluation_baselines rows, all cases, case sets
+            IF and I).
         dispute_evaluation: the measures on the labelled dispute pairs (measure, what, value, numerator,
             denominator, ci_low, ci_high, target, met).
         lineage: snapshot_id, source, sha256, format, as_of, scoring_settings (JSON), edges: one row per
@@ -58,6 +60,7 @@ class ReportData:
     central_superseded: pd.DataFrame
     superseded_total: int
     evaluation: pd.DataFrame
+    baselines: pd.DataFrame
     dispute_evaluation: pd.DataFrame
     lineage: pd.DataFrame
     judges: pd.DataFrame
@@ -74,7 +77,7 @@ def gather_report(con: duckdb.DuckDBPyConnection, *, as_of: date, run_id: str = 
 
     Raises:
         duckdb.CatalogException: a table the report reads (edge_reliability, dataset_verdicts, reliability_evaluation,
-            dispute_evaluation, coherence_judgements, publications, kg_snapshots) does not exist yet.
+            reliability_evaluation_baselines, dispute_evaluation, coherence_judgements, publications, kg_snapshots) does not exist yet.
     """
     def query(name: str, params: list | None = None) -> pd.DataFrame:
         return con.execute(load_sql(name), params or []).df()
@@ -91,6 +94,7 @@ def gather_report(con: duckdb.DuckDBPyConnection, *, as_of: date, run_id: str = 
         central_superseded=superseded.drop(columns="total_superseded"),
         superseded_total=int(superseded["total_superseded"].iloc[0]) if len(superseded) else 0,
         evaluation=query("report_evaluation"),
+        baselines=query("report_evaluation_baselines"),
         dispute_evaluation=query("report_dispute_evaluation"),
         lineage=query("report_lineage"),
         judges=query("report_judges"),

@@ -30,9 +30,9 @@ VERDICT_COLOURS = {
     INSUFFICIENT: LABEL_COLOURS[UNVERIFIED], FORCED_PASS: "#56B4E9",
 }
 # The evaluation's rates the plot shows against the base rate, in MEASURES order: base_rate and labelled_prevalence are
-# the reference lines; roc_auc is not a rate; the circular cases are kept apart from every headline (MEASURES).
+# the reference lines; roc_auc is not a rate.
 REFERENCE_MEASURES = ("base_rate", "labelled_prevalence")
-PLOTTED_RATES = tuple(m for m in MEASURES if m not in (*REFERENCE_MEASURES, "roc_auc", "circular_staleness_catch"))
+PLOTTED_RATES = tuple(m for m in MEASURES if m not in (*REFERENCE_MEASURES, "roc_auc"))
 DPI = 110
 RELIABILITY_BIN = 0.05
 

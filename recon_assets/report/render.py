@@ -34,7 +34,7 @@ from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import Image, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from recon_assets.evaluation.measure import CONDITIONS, MEASURES
+from recon_assets.evaluation.measure import comparison_table, CONDITIONS, MEASURES
 from recon_assets.evaluation.metrics import measure_text
 from recon_assets.kg.research_areas import research_area_slugs
 from recon_assets.reliability.labels import LABELS
@@ -180,10 +180,14 @@ def report_sections(data: ReportData) -> list[Section]:
         ),
         Section(
             "Evaluation on the labelled cases",
-            "Each rate of the default setting with its 95 % Wilson interval, beside the base rate (all scored edges "
-            "flagged) and the labelled prevalence; online counts only cases with an OpenAlex record.",
+            "Each rate of the default setting on the I and F cases with its 95 % Wilson interval, beside the base rate "
+            "(all scored edges flagged) and the labelled prevalence; online counts only cases with an OpenAlex record. "
+            "Then the default beside each baseline rule on the same cases (IF, and I alone), with per-node counts and "
+            "the difference default minus the rule and its 95 % interval from resampling dataset nodes.",
             figure="evaluation",
-            tables=[_evaluation_table(data.evaluation), _dispute_table(data.dispute_evaluation)],
+            tables=[
+                _evaluation_table(data.evaluation), ReportTable(*comparison_table(data.baselines)), _dispute_table(data.dispute_evaluation),
+            ],
         ),
         Section(
             "Lineage of this run",

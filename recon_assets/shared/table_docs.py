@@ -67,6 +67,7 @@ DECLARING_FILES = (
     "dispute_evaluation",
     "dispute_evaluation_pairs",
     "reliability_evaluation",
+    "reliability_evaluation_baselines",
     "reliability_evaluation_cases",
     "kg_snapshot_diff",
     "kg_snapshot_history",

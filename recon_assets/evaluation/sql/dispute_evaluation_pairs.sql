@@ -6,6 +6,7 @@ CREATE OR REPLACE TABLE dispute_evaluation_pairs (
     newer_title              VARCHAR,
     in_kg                    BOOLEAN NOT NULL,
     in_scope                 BOOLEAN NOT NULL,
+    in_graph                 BOOLEAN NOT NULL,
     pipeline_judged          BOOLEAN NOT NULL,
     pipeline_verdicts        VARCHAR[],
     recorded_relations       VARCHAR[],
@@ -27,6 +28,7 @@ COMMENT ON COLUMN dispute_evaluation_pairs.newer_doi IS 'The comment''s, rebutta
 COMMENT ON COLUMN dispute_evaluation_pairs.newer_title IS 'Its title.';
 COMMENT ON COLUMN dispute_evaluation_pairs.in_kg IS 'Both papers are KG publications (by DOI; by exact title for a newer paper without one).';
 COMMENT ON COLUMN dispute_evaluation_pairs.in_scope IS 'The original paper is an edge of the KG (it uses a NASA dataset the KG holds): the pipeline can judge the pair.';
+COMMENT ON COLUMN dispute_evaluation_pairs.in_graph IS 'In scope, and the newer paper cites the original in the KG (publication_citations): the pairs the pipeline''s dispute catch and its control false-positive rate both run over.';
 COMMENT ON COLUMN dispute_evaluation_pairs.pipeline_judged IS 'coherence_judgements holds the pair, or recorded_disputes names the newer paper against the original.';
 COMMENT ON COLUMN dispute_evaluation_pairs.pipeline_verdicts IS 'The pipeline''s verdicts of the pair (any dataset).';
 COMMENT ON COLUMN dispute_evaluation_pairs.recorded_relations IS 'The recorded relations of the newer paper to the original (comment, reply, correction).';
