@@ -329,7 +329,7 @@ def _judge(
 
     same_dataset = judge_edges(
         pool, texts, as_of=as_of_date, top_k=config.top_k, min_similarity=config.min_similarity,
-        window_years=config.window_years, embedder=embed_through_cache,
+        window_years=config.window_years, embedder=embed_through_cache, progress=context.log.info,
     )
     same_dataset = same_dataset.assign(evidence_kind=np.where(same_dataset["newer_via_successor"], SUCCESSOR_VERSION, SAME_DATASET))
     cited = judge_citing_pairs(
