@@ -139,7 +139,14 @@ def serve_on_loopback(fake: FakeOpenAlex, *, delay: float = 0.0) -> Iterator[str
         def log_message(self, *args) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    with serving(Handler) as base:
+        yield base
+
+
+@contextmanager
+def serving(handler: type[BaseHTTPRequestHandler]) -> Iterator[str]:
+    """Serve `handler` over HTTP on 127.0.0.1 (a free port) in a thread; yields the base URL, stops on exit."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

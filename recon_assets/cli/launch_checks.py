@@ -90,7 +90,9 @@ def resource_problems(run_config: Mapping[str, Any] | None) -> list[str]:
     """Every broken rule of the resources' settings this run would start with: each resource of
     `definitions.resources_from_environment()`, its `dg.EnvVar` settings read from this process's environment, and the
     settings the run config's `resources` section gives it. Only those settings are judged (a setting the definitions
-    fill in at run time is not), and a secret's value is never part of a message."""
+    fill in at run time is not), and a secret's value is never part of a message. A resource that sends a key also
+    refuses a plain-http base URL to another machine, in the line it fails a run with when it starts
+    (`check_key_transport`, `shared.key_transport`)."""
     from recon_assets.definitions import resources_from_environment  # imports the Definitions: when first needed
 
     try:
@@ -113,9 +115,15 @@ def resource_problems(run_config: Mapping[str, Any] | None) -> list[str]:
         if not judged:
             continue
         try:
-            type(resource)(**{name: getattr(resource, name) for name in resource.model_fields_set} | judged)
+            started = type(resource)(**{name: getattr(resource, name) for name in resource.model_fields_set} | judged)
         except ValidationError as error:
             problems += _named(f"resource {key}", error, only=set(judged))
+            continue
+        if hasattr(started, "check_key_transport"):  # a resource that sends a key
+            try:
+                started.check_key_transport()
+            except ValueError as error:  # key_transport.PlainHttpRefused, or a RECON_ALLOW_PLAIN_HTTP that is not a switch word
+                problems.append(f"resource {key}: {error}")
     return problems
 
 

@@ -45,7 +45,7 @@ from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_req
 from recon_assets.enrichment.openalex_records import CITING_FIELDS, SELECT_FIELDS, invalid_reason
 from recon_assets.enrichment.retries import RetryPolicy, header_number, header_seconds, transient_status
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.shared.credentials import redact
+from recon_assets.shared.credentials import redact, remember_secret
 from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 
 DEFAULT_BASE_URL = "https://api.openalex.org"
@@ -201,6 +201,7 @@ class OpenAlexClient:
         # pyalex reads identification from its module config (OpenAlexAuth). Its retry settings (max_retries, ...)
         # only shape the sessions it builds itself, and every request goes through our session instead.
         pyalex.config.api_key = api_key
+        remember_secret(api_key)  # redacted from every error text, whichever variable it came from
         pyalex.config.email = mailto
         self.session = OpenAlexSession(base_url, timeout, deadline)
         self.max_retry_after = retry.max_retry_after

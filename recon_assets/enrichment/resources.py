@@ -14,6 +14,7 @@ from pydantic import Field
 
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.retries import RetryPolicy
+from recon_assets.shared.key_transport import check_key_transport
 from recon_assets.shared.paths import SAMPLE_DIR
 from recon_assets.shared.switches import OFFLINE, ONLINE, checked_switch
 
@@ -26,7 +27,8 @@ class OpenAlexResource(dg.ConfigurableResource):
     Offline (`offline=True`) no request is made: works come from the recording at `recording_path` (the
     shipped sample's 44 real works) and any other DOI gets an `error` result. Online without an API key
     (required by OpenAlex since 2026-02-13) nothing is requested either: one loud warning says so, and the
-    recording and what the asset's cache already holds are used. The key is never logged nor written anywhere.
+    recording and what the asset's cache already holds are used. The key is never logged nor written anywhere, nor
+    sent over plain HTTP to another machine (`check_key_transport`, when it starts).
     """
 
     offline: bool = Field(default=False, description="Use the recording instead of the API.")
@@ -73,6 +75,18 @@ class OpenAlexResource(dg.ConfigurableResource):
     def may_request(self) -> bool:
         """Whether requests may be sent: online with an API key."""
         return not self.offline and bool(self.api_key)
+
+    def check_key_transport(self) -> None:
+        """Refuse to start when the key would go over plain HTTP to another machine (`shared.key_transport`).
+
+        Raises:
+            key_transport.PlainHttpRefused: requests may be sent and OPENALEX_URL is `http://` to a non-loopback host.
+        """
+        if self.may_request:
+            check_key_transport("OPENALEX_URL", self.base_url, "OPENALEX_API_KEY")
+
+    def setup_for_execution(self, context: dg.InitResourceContext) -> None:
+        self.check_key_transport()
 
     def answer_source(self) -> dict[str, object]:
         """What answers a lookup, for a stage fingerprint (`shared.fingerprints`): the API (its root) when requests may

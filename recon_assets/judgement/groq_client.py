@@ -17,6 +17,10 @@
   sent and every pair not yet judged is reported as not sent, with the reason.
 - 401/403: the key is refused; LLM judging stops for the run (the key is never in a message).
 
+Every text a server sends (an error's message, a connection error's, an answer, a failed generation) is
+`credentials.redact`ed as it is read (`_message`, `_describe`): a server or proxy echoing the key ("... for api key
+<key>") never gets it into a reason, a note, a log line or a table.
+
 Pacing (`Pacer`): before each request, the configured requests and tokens per minute over the last 60 s,
 and Groq's `x-ratelimit-*` headers of the last response (`remaining-requests` is per day, `remaining-tokens`
 per minute: https://console.groq.com/docs/rate-limits), decide how long to wait; a day's requests spent
@@ -42,6 +46,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 
 from recon_assets.enrichment.retries import header_number, header_seconds
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION, PairAnswer, PairTexts, build_messages, read_answer
+from recon_assets.shared.credentials import redact, remember_secret
 from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 
 DEFAULT_MODEL = "llama-3.3-70b-versatile"
@@ -362,6 +367,7 @@ class GroqJudgeClient:
         self._failures_in_row = 0
         self.tokens_per_byte = INITIAL_TOKENS_PER_BYTE
         self._highest_ratio = 0.0
+        remember_secret(api_key)  # redacted from every text, whichever variable it came from
         self._client = groq.Groq(
             api_key=api_key, base_url=base_url, max_retries=0, timeout=settings.attempt_timeout_seconds, http_client=http_client
         )
@@ -427,7 +433,7 @@ class GroqJudgeClient:
                 self._note(self.stopped)
                 return [PairOutcome(NOT_SENT, reason=self.stopped) for _ in pairs]
             if is_daily_limit(error, self.settings.max_retry_after_seconds):
-                return self._stop_daily(pairs, f"Groq daily limit reached: {error_body(error).get('message') or error}")
+                return self._stop_daily(pairs, f"Groq daily limit reached: {_message(error)}")
             return self._failed_request(pairs, _describe(error))
         except DailyLimitReached as error:
             return self._stop_daily(pairs, str(error))
@@ -458,7 +464,7 @@ class GroqJudgeClient:
         """json_validate_failed: read `failed_generation`; ask the pairs it does not answer once more at temperature 0."""
         self.totals.json_validate_failed += 1
         generation = body.get("failed_generation")
-        results = read_answer(generation if isinstance(generation, str) else None, pairs)
+        results = read_answer(redact(generation) if isinstance(generation, str) else None, pairs)
         salvaged = {index for index, result in results.items() if result.answer}
         if salvaged:
             self.totals.salvaged_generations += 1
@@ -479,7 +485,7 @@ class GroqJudgeClient:
         return outcomes
 
     def _model_gone(self, pairs: Sequence[PairTexts], error: groq.APIStatusError, temperature: float, retry_json: bool) -> list[PairOutcome]:
-        message = str(error_body(error).get("message") or error)
+        message = _message(error)
         fallback = self.settings.fallback_model
         if fallback and fallback != self.model:
             self._note(f"model {self.model} is unavailable ({error_body(error).get('code')}): {message} Falling back to {fallback}.")
@@ -604,21 +610,27 @@ class GroqJudgeClient:
         self.totals.latency_ms += latency_ms
         choice = completion.choices[0] if completion.choices else None
         record = RequestRecord(completion.id, completion.model or self.model, prompt_tokens, completion_tokens, latency_ms, pairs)
-        return _Answer(choice.message.content if choice else None, choice.finish_reason if choice else None, record)
+        content = redact(choice.message.content) if choice and choice.message.content is not None else None
+        return _Answer(content, choice.finish_reason if choice else None, record)
+
+
+def _message(error: BaseException) -> str:
+    """Groq's message of `error` (its body's `error.message`, else the SDK's text), `credentials.redact`ed: a server
+    may echo the key in it."""
+    return redact(error_body(error).get("message") or getattr(error, "message", None) or error)
 
 
 def _describe(error: BaseException) -> str:
-    """A short reason for a failed request: status, Groq's error code and message (cut to 300 characters)."""
+    """A short reason for a failed request: status, Groq's error code and message (cut to 300 characters), redacted."""
     if isinstance(error, groq.APIStatusError):
         body = error_body(error)
         code = f" {body['code']}" if body.get("code") else ""
-        message = str(body.get("message") or error.message)
-        return f"HTTP {error.status_code}{code}: {message[:300]}"
+        return f"HTTP {error.status_code}{code}: {_message(error)[:300]}"
     if isinstance(error, groq.APITimeoutError):
         return "request timed out"
     if isinstance(error, groq.APIConnectionError):
-        return f"connection error: {str(error)[:200]}"
-    return str(error)[:300]
+        return f"connection error: {redact(error)[:200]}"
+    return redact(error)[:300]
 
 
 __all__ = [

@@ -3,6 +3,7 @@ answers cached in the `llm_judgements` table (`llm_cache`)."""
 
 from __future__ import annotations
 
+import os
 from datetime import datetime, timezone
 
 import dagster as dg
@@ -11,6 +12,7 @@ from pydantic import Field
 from recon_assets.judgement import llm_cache
 from recon_assets.judgement.groq_client import GroqJudgeClient, GroqJudgeSettings, RunBudget
 from recon_assets.judgement.llm_judge import LlmJudgeReport, TriageRules, judge_candidates
+from recon_assets.shared.key_transport import check_key_transport
 from recon_assets.shared.switches import OFFLINE, checked_switch
 
 
@@ -21,7 +23,7 @@ class GroqJudgeResource(dg.ConfigurableResource):
     Offline, nothing is sent and every candidate comes back `not_sent` with the reason: when `api_key` is not
     set (GROQ_API_KEY), or `offline` is true (RECON_GROQ=offline). `base_url` (GROQ_BASE_URL) points the SDK at
     a compatible server or a fake; None means the SDK's own default (https://api.groq.com). The key is never
-    logged nor written anywhere.
+    logged nor written anywhere, nor sent over plain HTTP to another machine (`check_key_transport`, when it starts).
     """
 
     offline: bool = Field(default=False, description="Send nothing even with a key (RECON_GROQ=offline).")
@@ -36,6 +38,19 @@ class GroqJudgeResource(dg.ConfigurableResource):
         if not self.api_key:
             return "GROQ_API_KEY is not set: the LLM judge is off and only the offline judge's verdicts are used"
         return None
+
+    def check_key_transport(self) -> None:
+        """Refuse to start when the key would go over plain HTTP to another machine (`shared.key_transport`).
+
+        Raises:
+            key_transport.PlainHttpRefused: online, with GROQ_BASE_URL (or `base_url`) `http://` to a non-loopback host.
+        """
+        if self.offline_reason() is None:
+            # base_url None: the SDK reads GROQ_BASE_URL itself.
+            check_key_transport("GROQ_BASE_URL", self.base_url or os.environ.get("GROQ_BASE_URL") or "", "GROQ_API_KEY")
+
+    def setup_for_execution(self, context: dg.InitResourceContext) -> None:
+        self.check_key_transport()
 
     def models(self) -> list[str]:
         """The models whose stored answers count: the configured one first, then the fallback."""

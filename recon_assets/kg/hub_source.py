@@ -3,7 +3,8 @@
 The KG (DOI 10.57967/hf/3463) ships as Neo4j exports `graph.json` (APOC JSON-lines, about 1.56 GB),
 `graph.graphml` and `graph.cypher`. Downloads go through `huggingface_hub.hf_hub_download`, so its
 cache layout, offline mode (`HF_HUB_OFFLINE=1`) and token handling (`HF_TOKEN`, read by the library
-itself, never by this module) apply unchanged. Every file is checked against the size and SHA-256 its
+itself, never by this module) apply unchanged; a token is never sent to a plain-http HF_ENDPOINT on another machine
+(`check_token_transport`). Every file is checked against the size and SHA-256 its
 revision's LFS pointer records before it is used, online and offline (`download_kg_export`), and the
 whole fetch has a total deadline.
 """
@@ -16,11 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import httpx2
-from huggingface_hub import get_hf_file_metadata, hf_hub_download, hf_hub_url, is_offline_mode
+from huggingface_hub import constants, get_hf_file_metadata, get_token, hf_hub_download, hf_hub_url, is_offline_mode
 
 from recon_assets.kg.checksum import file_sha256
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
+from recon_assets.shared.key_transport import check_key_transport
 
 REPO_ID = "nasa-gesdisc/nasa-eo-knowledge-graph"
 REPO_TYPE = "dataset"
@@ -88,6 +90,7 @@ def download_kg_export(
             pointer's size or SHA-256; the library's exception is kept as `__cause__`.
     """
     offline = is_offline_mode()
+    check_token_transport()
     what = f"{filename!r} from Hugging Face dataset {REPO_ID!r} at revision {revision!r}"
 
     def fetch() -> tuple[Path, LfsPointer | None]:
@@ -153,7 +156,9 @@ def hub_file_version(filename: str, revision: str) -> HubFileVersion:
     Raises:
         KgDownloadError: the hub reports no LFS SHA-256 (a plain Git file: its etag is a 40-hex Git blob id) or no size.
         httpx2.HTTPError: the hub is unreachable or answers with an error (huggingface_hub's HfHubHTTPError included).
+        key_transport.PlainHttpRefused: see `check_token_transport`.
     """
+    check_token_transport()
     metadata = get_hf_file_metadata(hf_hub_url(REPO_ID, filename, repo_type=REPO_TYPE, revision=revision))
     etag = (metadata.etag or "").strip('"')
     if not _SHA256.fullmatch(etag) or metadata.size is None:
@@ -162,6 +167,18 @@ def hub_file_version(filename: str, revision: str) -> HubFileVersion:
             "nothing to check the download against"
         )
     return HubFileVersion(metadata.commit_hash, LfsPointer(metadata.size, etag))
+
+
+def check_token_transport() -> None:
+    """Refuse to ask the hub when huggingface_hub would send a token (HF_TOKEN, or one stored by `hf auth login`) to
+    its endpoint (HF_ENDPOINT, read by the library at import) over plain HTTP to another machine; offline mode
+    (HF_HUB_OFFLINE) sends nothing.
+
+    Raises:
+        key_transport.PlainHttpRefused: see `key_transport.check_key_transport`.
+    """
+    if not is_offline_mode() and get_token():
+        check_key_transport("HF_ENDPOINT", constants.ENDPOINT, "HF_TOKEN")
 
 
 def _hub_pointer(filename: str, revision: str) -> LfsPointer:

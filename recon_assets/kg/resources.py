@@ -9,7 +9,7 @@ import dagster as dg
 from pydantic import Field
 
 from recon_assets.kg.hub_source import DEFAULT_DEADLINE_SECONDS as HUB_DEADLINE_SECONDS
-from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, download_kg_export
+from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, check_token_transport, download_kg_export
 from recon_assets.shared.paths import SAMPLE_DIR
 from recon_assets.shared.run_tags import KG_SOURCE_TAG, tag_run
 from recon_assets.shared.switches import checked_switch
@@ -46,7 +46,11 @@ class KgExportSource(dg.ConfigurableResource):
         """Where the export comes from, as the recon/kg_source run tag says it."""
         raise NotImplementedError(f"{type(self).__name__} does not say where the KG export comes from")
 
+    def check_key_transport(self) -> None:
+        """Refuse to start when a key would go over plain HTTP to another machine; a local file sends none."""
+
     def setup_for_execution(self, context: dg.InitResourceContext) -> None:
+        self.check_key_transport()
         tag_run(context, {KG_SOURCE_TAG: self.source()})
 
 
@@ -69,7 +73,8 @@ class LocalKgExport(KgExportSource):
 class HuggingFaceKgExport(KgExportSource):
     """The real KG export from Hugging Face (`nasa-gesdisc/nasa-eo-knowledge-graph`) at a pinned revision.
 
-    The token, if any, is read by huggingface_hub itself from HF_TOKEN; it is never logged or stored.
+    The token, if any, is read by huggingface_hub itself from HF_TOKEN; it is never logged or stored, nor sent over
+    plain HTTP to another machine (`hub_source.check_token_transport`, when it starts).
     """
 
     filename: str = "graph.json"
@@ -80,6 +85,10 @@ class HuggingFaceKgExport(KgExportSource):
 
     def source(self) -> str:
         return f"hf://{REPO_ID}@{self.revision}/{self.filename}"
+
+    def check_key_transport(self) -> None:
+        """Raises key_transport.PlainHttpRefused: `hub_source.check_token_transport`."""
+        check_token_transport()
 
     def fetch(self, log) -> KgExportFile:
         log.info(f"KG export: downloading {REPO_ID}/{self.filename} at revision {self.revision} (cached after the first time)")

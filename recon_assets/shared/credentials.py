@@ -7,16 +7,20 @@ GROQ_API_KEY and HF_TOKEN. No Dagster import: `recon explain` uses `redact` too.
   that still holds a space or a control character: an HTTP library refuses such a header value and its error text
   (holding `Bearer <key>`) used to land in tables, the event log and the terminal.
 - `redact` is the one place error texts pass through before they are stored or printed, whatever their source
-  (an HTTP library, the hub client, a server's answer): it removes the values of the secrets as set, and anything
-  shaped like a credential (a bearer token, an `api_key=` parameter, a Hugging Face `hf_...` or Groq `gsk_...` token).
+  (an HTTP library, the hub client, a server's answer): it removes the configured secret values themselves, whatever
+  their shape (those of SECRET_VARIABLES as set, and every key a client was handed: `remember_secret`), as typed and
+  as a URL, a repr, JSON or HTML spells them, and anything shaped like a credential (a bearer token, an `api_key=`
+  parameter, a Hugging Face `hf_...` or Groq `gsk_...` token).
 """
 
 from __future__ import annotations
 
+import html
+import json
 import os
 import re
 from collections.abc import Mapping
-from urllib.parse import quote
+from urllib.parse import quote, quote_plus
 
 SECRET_VARIABLES = ("OPENALEX_API_KEY", "GROQ_API_KEY", "HF_TOKEN")
 REDACTED = "[redacted]"
@@ -30,6 +34,11 @@ _CREDENTIAL_SHAPES = (
     (re.compile(r"\bhf_[A-Za-z0-9]{30,}"), REDACTED),
     (re.compile(r"\bgsk_[A-Za-z0-9]{20,}"), REDACTED),
 )
+# Short values would redact ordinary words; real keys are far longer than 8 characters.
+MIN_REDACTED_CHARACTERS = 8
+# Keys handed to a client in this process (`remember_secret`), e.g. through Dagster's {env: NAME} from a variable
+# other than SECRET_VARIABLES: redacted like the environment's.
+_REMEMBERED: set[str] = set()
 # A usable key is visible ASCII only (RFC 9110 token68 characters are a subset): no space, no control character.
 _USABLE = re.compile(r"[\x21-\x7e]+")
 
@@ -79,21 +88,38 @@ def shown_setting(value: str) -> str:
     return repr(redact(value))
 
 
+def remember_secret(value: str | None) -> None:
+    """Have `redact` remove `value` (a key a client was handed, wherever it came from) from now on in this process."""
+    if value and len(value.strip()) >= MIN_REDACTED_CHARACTERS:
+        _REMEMBERED.add(value.strip())
+
+
+def spellings(value: str) -> set[str]:
+    """The ways an error text can spell `value`: as typed; percent-encoded (RFC 3986 `quote`, and `quote_plus` as
+    requests encodes a query parameter); inside a Python repr (a quote escaped, as `str(error)` of an SDK error shows
+    the parsed body: `{'error': {'message': '... api key ab\\'c ...'}}`), a JSON string and HTML text."""
+    escaped = value.replace("\\", "\\\\")
+    return {
+        value, quote(value, safe=""), quote(value), quote_plus(value, safe=""), json.dumps(value)[1:-1], html.escape(value),
+        escaped.replace("'", "\\'"), escaped.replace('"', '\\"'), escaped.replace("'", "\\'").replace('"', '\\"'),
+    }
+
+
 def redact(text: object, environ: Mapping[str, str] | None = None) -> str:
-    """`text` as a string with every secret removed: the values of SECRET_VARIABLES in `environ` (default
-    os.environ; raw, stripped and percent-encoded) and every credential-shaped substring become '[redacted]'.
+    """`text` as a string with every secret removed: the configured secret values (those of SECRET_VARIABLES in
+    `environ`, default os.environ, raw and stripped, and every `remember_secret`ed key), each in every `spellings`
+    form, and every credential-shaped substring become '[redacted]'. A value shorter than MIN_REDACTED_CHARACTERS
+    is left (it would redact ordinary words).
 
     Use it on every error text before it is stored (a table, metadata, a failure) or printed.
     """
     environ = os.environ if environ is None else environ
     result = str(text)
     values = set()
-    for variable in SECRET_VARIABLES:
-        raw = environ.get(variable) or ""
+    for raw in [environ.get(variable) or "" for variable in SECRET_VARIABLES] + sorted(_REMEMBERED):
         for value in (raw, raw.strip()):
-            # Short values would redact ordinary words; real keys are far longer than 8 characters.
-            if len(value.strip()) >= 8:
-                values |= {value, quote(value, safe=""), repr(value)[1:-1]}
+            if len(value.strip()) >= MIN_REDACTED_CHARACTERS:
+                values |= spellings(value)
     for value in sorted(values, key=len, reverse=True):
         result = result.replace(value, REDACTED)
     for pattern, replacement in _CREDENTIAL_SHAPES:

@@ -1,0 +1,324 @@
+"""Issue 24, security: a key echoed back in an error is redacted wherever it would go (console, Dagster event log and
+compute logs, tables), whatever its shape; a key is never sent over plain HTTP to another machine unless
+RECON_ALLOW_PLAIN_HTTP=1. Groq is a stand-in at the HTTP transport (respx in process, a loopback HTTP server for
+`recon run`), answering with the recorded 429 tokens-per-day body plus the echoed key; OpenAlex is the loopback fake
+serving the real recorded works (fake_openalex.py)."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from email.message import Message
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+from urllib.parse import urlencode
+
+import duckdb
+import httpx
+import pytest
+import requests
+import respx
+
+from recon_assets.cli.launch_checks import settings_problems
+from recon_assets.cli.run import PreflightError, _preflight
+from recon_assets.enrichment.openalex_client import ERROR, OpenAlexClient
+from recon_assets.enrichment.resources import OpenAlexResource
+from recon_assets.enrichment.retries import RetryPolicy
+from recon_assets.judgement.groq_client import JUDGED, NOT_SENT, GroqJudgeClient, GroqJudgeSettings
+from recon_assets.judgement.resources import GroqJudgeResource
+from recon_assets.kg.doi import canonical_doi
+from recon_assets.kg.resources import HuggingFaceKgExport
+from recon_assets.shared.credentials import REDACTED, redact
+from recon_assets.shared.key_transport import PlainHttpRefused, check_key_transport, is_loopback
+
+from recon_assets_tests.fake_openalex import real_works, serving
+from recon_assets_tests.groq_fakes import (
+    BASE_URL, COMPLETIONS, FakeClock, FakeGroq, fixture, make_pairs, newer_abstracts, reader_entry,
+)
+from recon_assets_tests.pipeline_runs import REPO_ROOT
+
+# The issue's key, and one of an unusual shape (no known prefix, both quotes, a backslash, HTML's specials). Each holds
+# a run of letters and digits no redaction marker has: any spelling of a leaked key still holds that run.
+LIVE_KEY, LIVE_MARK = "sk-LIVE-Zq8mW3xR7tP2kV9nB4", "Zq8mW3xR7tP2kV9nB4"
+ODD_KEY, ODD_MARK = "Ab\"Yh6Tq2Lw9Rz'Ks4\\x<&>Pm7", "Yh6Tq2Lw9Rz"
+WORKS = real_works()
+DOIS = [canonical_doi(work["doi"]) for work in WORKS]
+
+
+def per_day_echo(key: str) -> dict:
+    """The recorded 429 tokens-per-day body, its message echoing `key` as a proxy in front of Groq did (issue 24)."""
+    body = fixture("error_rate_limit_tpd.json")
+    body["error"]["message"] += f" (for api key {key})"
+    return body
+
+
+@pytest.mark.parametrize(
+    "spelled",
+    [
+        pytest.param(lambda key: f"Rate limit reached ... for api key {key}", id="as-typed"),
+        pytest.param(lambda key: f"Error code: 429 - {per_day_echo(key)}", id="sdk-error-text-dict-repr"),
+        pytest.param(lambda key: json.dumps(per_day_echo(key)), id="json-body"),
+        pytest.param(lambda key: requests.Request("GET", "https://api.openalex.org/works", params={"api_key": key, "x": 1}).prepare().url, id="url-query"),
+        pytest.param(lambda key: f"https://proxy.example/{requests.utils.quote(key, safe='')}/works", id="url-path"),
+        pytest.param(lambda key: f"<p>key {html.escape(key)}</p>", id="html"),
+        pytest.param(lambda key: repr(f"'\" {key}"), id="repr-escaping-both-quotes"),
+    ],
+)
+@pytest.mark.parametrize(("variable", "key", "mark"), [("GROQ_API_KEY", LIVE_KEY, LIVE_MARK), ("OPENALEX_API_KEY", ODD_KEY, ODD_MARK), ("HF_TOKEN", ODD_KEY, ODD_MARK)])
+def test_a_configured_key_is_redacted_whatever_its_shape_and_spelling(spelled, variable, key, mark):
+    text = spelled(key)
+    assert mark in text
+    redacted = redact(text, {variable: key})
+    assert mark not in redacted and REDACTED in redacted
+
+
+def test_a_key_handed_to_a_client_is_redacted_whichever_variable_held_it():
+    """Dagster's {env: NAME} may give a resource its key from a variable other than the three: the client remembers it."""
+    key = "Vv5Gg8Jj2Oo0Uu3Ii7_unusual"
+    assert redact(f"for api key {key}", {}) == f"for api key {key}"
+    GroqJudgeClient(GroqJudgeSettings(), api_key=key, base_url=BASE_URL).close()
+    assert redact(f"for api key {key}", {}) == f"for api key {REDACTED}"
+
+
+@pytest.mark.parametrize(("key", "mark"), [(LIVE_KEY, LIVE_MARK), (ODD_KEY, ODD_MARK)], ids=["sk-live", "unusual-shape"])
+def test_groq_echoing_the_key_in_a_per_day_429_leaves_it_in_no_reason_note_or_log_line(key, mark):
+    """Issue 24: the echoed key was printed in the WARNING and stored. The key is handed to the client only (not in
+    the environment), as Dagster's {env: NAME} may."""
+    fake, lines, clock = FakeGroq(), [], FakeClock()
+    fake.queue.append(lambda request: httpx.Response(429, json=per_day_echo(request.headers["authorization"].removeprefix("Bearer "))))
+    with respx.mock() as router:
+        router.post(COMPLETIONS).mock(side_effect=fake)
+        client = GroqJudgeClient(GroqJudgeSettings(), api_key=key, base_url=BASE_URL, clock=clock, sleep=clock.sleep, log=lines.append)
+        outcomes = client.judge(make_pairs(3)) + client.judge(make_pairs(2))
+    assert len(fake.requests) == 1 and [o.status for o in outcomes] == [NOT_SENT] * 5
+    texts = [o.reason for o in outcomes] + client.totals.notes + lines + [client.stopped]
+    assert all(mark not in text for text in texts)
+    assert outcomes[0].reason.startswith("Groq daily limit reached: Rate limit reached for model") and f"for api key {REDACTED}" in outcomes[0].reason
+
+
+def test_an_answer_echoing_the_key_is_redacted_as_it_is_read():
+    """A proxy writing the key into the answer itself: the rationale stored for each pair holds no key."""
+    fake, clock = FakeGroq(), FakeClock()
+
+    def echoing(request: httpx.Request) -> httpx.Response:
+        entries = [reader_entry(index, abstract) | {"rationale": f"answered for api key {ODD_KEY}"} for index, abstract in newer_abstracts(request).items()]
+        return fake.ok(request, content=json.dumps({"judgements": entries}))
+
+    fake.queue.append(echoing)
+    with respx.mock() as router:
+        router.post(COMPLETIONS).mock(side_effect=fake)
+        outcomes = GroqJudgeClient(GroqJudgeSettings(), api_key=ODD_KEY, base_url=BASE_URL, clock=clock, sleep=clock.sleep).judge(make_pairs(2))
+    assert [o.status for o in outcomes] == [JUDGED] * 2
+    assert [o.answer.rationale for o in outcomes] == [f"answered for api key {REDACTED}"] * 2
+
+
+def test_an_openalex_error_whose_url_carries_the_key_is_redacted(monkeypatch):
+    """OpenAlex documents the key as an `api_key` URL parameter too: a server redirecting to a URL that carries it,
+    which requests then quotes whole in its error ("No connection adapters were found for '<url>'"), gets neither the
+    parameter's value nor the key into an error row."""
+    monkeypatch.setenv("OPENALEX_API_KEY", ODD_KEY)
+    target = "gopher://openalex.invalid/works?" + urlencode({"filter": "doi:10.5067/x", "api_key": ODD_KEY})
+    with serve_answers(lambda path, headers: (302, {"Location": target}, b"")) as base:
+        client = OpenAlexClient(api_key=ODD_KEY, base_url=base, retry=RetryPolicy(retries=0, sleep=lambda _: None))
+        report = client.fetch(DOIS[:2])
+    errors = [result.error for result in report.results]
+    assert [result.status for result in report.results] == [ERROR] * 2
+    assert all(ODD_MARK not in error and "InvalidSchema: No connection adapters" in error and f"api_key={REDACTED}" in error for error in errors)
+
+
+# ---- a key over plain HTTP -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [("127.0.0.1", True), ("127.8.9.10", True), ("::1", True), ("localhost", True), ("LOCALHOST.", True),
+     ("10.1.2.3", False), ("192.168.0.5", False), ("groq-proxy.internal", False), ("localhost.example.com", False),
+     ("::ffff:10.0.0.1", False), (None, False), ("", False)],
+)
+def test_loopback_is_127_0_0_0_8_ipv6_1_and_localhost(host, loopback):
+    assert is_loopback(host) is loopback
+
+
+@pytest.mark.parametrize(
+    ("url", "allow", "refused"),
+    [
+        ("http://10.1.2.3:8080", "", True),
+        ("HTTP://groq-proxy.internal/openai", "", True),
+        ("http://user:pass@192.168.0.5", "0", True),
+        ("http://10.1.2.3:8080", "1", False),  # opted in
+        ("https://10.1.2.3:8443", "", False),
+        ("http://127.0.0.1:5000", "", False),
+        ("http://[::1]:5000", "", False),
+        ("http://localhost:5000", "", False),
+        ("", "", False),  # the client's own default (https)
+    ],
+)
+def test_a_plain_http_url_to_another_machine_is_refused_unless_opted_in(url, allow, refused):
+    environ = {"RECON_ALLOW_PLAIN_HTTP": allow}
+    if not refused:
+        check_key_transport("GROQ_BASE_URL", url, "GROQ_API_KEY", environ)
+        return
+    with pytest.raises(PlainHttpRefused) as raised:
+        check_key_transport("GROQ_BASE_URL", url, "GROQ_API_KEY", environ)
+    message = str(raised.value)
+    assert "\n" not in message and message.startswith("GROQ_BASE_URL is plain http:// to ")
+    assert message.endswith("which would send GROQ_API_KEY unencrypted: use https://, or set RECON_ALLOW_PLAIN_HTTP=1 to send it anyway")
+    assert "pass" not in message  # the URL's user information is never shown
+
+
+def test_recon_allow_plain_http_takes_1_0_or_unset():
+    with pytest.raises(ValueError, match=r"^RECON_ALLOW_PLAIN_HTTP must be '0', '1' or unset, got 'yes'$"):
+        check_key_transport("OPENALEX_URL", "https://api.openalex.org", "OPENALEX_API_KEY", {"RECON_ALLOW_PLAIN_HTTP": "yes"})
+
+
+REFUSED_GROQ = ("GROQ_BASE_URL is plain http:// to 10.1.2.3, which would send GROQ_API_KEY unencrypted: use https://, "
+                "or set RECON_ALLOW_PLAIN_HTTP=1 to send it anyway")
+
+
+@pytest.mark.parametrize(
+    ("resource", "environ", "refused"),
+    [
+        pytest.param(GroqJudgeResource(api_key=LIVE_KEY, base_url="http://10.1.2.3:8080"), {}, REFUSED_GROQ, id="groq"),
+        pytest.param(GroqJudgeResource(api_key=LIVE_KEY), {"GROQ_BASE_URL": "http://10.1.2.3:8080"}, REFUSED_GROQ, id="groq-sdk-reads-the-variable"),
+        pytest.param(GroqJudgeResource(api_key=LIVE_KEY, base_url="http://10.1.2.3"), {"RECON_ALLOW_PLAIN_HTTP": "1"}, None, id="groq-opted-in"),
+        pytest.param(GroqJudgeResource(api_key=LIVE_KEY, base_url="http://10.1.2.3", offline=True), {}, None, id="groq-offline-sends-nothing"),
+        pytest.param(GroqJudgeResource(base_url="http://10.1.2.3"), {}, None, id="groq-without-a-key"),
+        pytest.param(GroqJudgeResource(api_key=LIVE_KEY, base_url="http://127.0.0.1:9"), {}, None, id="groq-loopback"),
+        pytest.param(OpenAlexResource(api_key=ODD_KEY, base_url="http://oa-mirror.example"), {},
+                     "OPENALEX_URL is plain http:// to oa-mirror.example, which would send OPENALEX_API_KEY unencrypted", id="openalex"),
+        pytest.param(OpenAlexResource(api_key=ODD_KEY, base_url="http://oa-mirror.example", offline=True), {}, None, id="openalex-offline"),
+        pytest.param(HuggingFaceKgExport(), {"HF_TOKEN": "hf_" + "k" * 34, "HF_ENDPOINT": "http://hf-mirror.example"},
+                     "HF_ENDPOINT is plain http:// to hf-mirror.example, which would send HF_TOKEN unencrypted", id="hugging-face-endpoint"),
+        pytest.param(HuggingFaceKgExport(), {"HF_TOKEN": "hf_" + "k" * 34, "HF_ENDPOINT": "http://hf-mirror.example", "HF_HUB_OFFLINE": "1"},
+                     None, id="hugging-face-offline"),
+    ],
+)
+def test_a_resource_that_sends_a_key_refuses_plain_http_when_it_starts(monkeypatch, resource, environ, refused):
+    """Where Dagster starts a run's resources (a run from the UI or a schedule): the run fails with the one line."""
+    for variable in ("GROQ_BASE_URL", "RECON_ALLOW_PLAIN_HTTP", "HF_TOKEN", "HF_HUB_OFFLINE"):
+        monkeypatch.delenv(variable, raising=False)
+    for variable, value in environ.items():
+        monkeypatch.setenv(variable, value)
+    # huggingface_hub reads HF_ENDPOINT and HF_HUB_OFFLINE once, at import
+    monkeypatch.setattr("huggingface_hub.constants.ENDPOINT", environ.get("HF_ENDPOINT", "https://huggingface.co"))
+    monkeypatch.setattr("huggingface_hub.constants.HF_HUB_OFFLINE", bool(environ.get("HF_HUB_OFFLINE")))
+    if refused is None:
+        resource.process_config_and_initialize()
+        return
+    with pytest.raises(PlainHttpRefused) as raised:
+        resource.process_config_and_initialize()
+    assert str(raised.value).startswith(refused)
+
+
+def test_a_ui_launch_is_refused_with_the_same_line(monkeypatch):
+    """The instance's run coordinator (launch_checks) refuses the run before any step, with the line the resource
+    fails with."""
+    monkeypatch.delenv("RECON_ALLOW_PLAIN_HTTP", raising=False)
+    monkeypatch.setenv("GROQ_API_KEY", LIVE_KEY)
+    monkeypatch.setenv("GROQ_BASE_URL", "http://10.1.2.3:8080")
+    assert settings_problems(None) == [f"resource groq_judge: {REFUSED_GROQ}"]
+    monkeypatch.setenv("RECON_ALLOW_PLAIN_HTTP", "1")
+    assert settings_problems(None) == []
+
+
+@pytest.mark.parametrize(
+    ("environ", "refused"),
+    [
+        ({"GROQ_API_KEY": LIVE_KEY, "GROQ_BASE_URL": "http://10.1.2.3:8080"}, REFUSED_GROQ),
+        ({"OPENALEX_API_KEY": ODD_KEY, "OPENALEX_URL": "http://oa-mirror.example"},
+         "OPENALEX_URL is plain http:// to oa-mirror.example, which would send OPENALEX_API_KEY unencrypted"),
+        ({"OPENALEX_API_KEY": ODD_KEY, "OPENALEX_URL": "http://oa-mirror.example", "RECON_OPENALEX": "offline"}, None),
+        ({"GROQ_API_KEY": LIVE_KEY, "GROQ_BASE_URL": "http://10.1.2.3:8080", "RECON_ALLOW_PLAIN_HTTP": "1"}, None),
+        ({"RECON_ALLOW_PLAIN_HTTP": "true"}, "RECON_ALLOW_PLAIN_HTTP must be '0', '1' or unset, got 'true'"),
+    ],
+)
+def test_recon_run_pre_checks_refuse_plain_http_before_any_run(monkeypatch, tmp_path, environ, refused):
+    for variable in ("GROQ_API_KEY", "GROQ_BASE_URL", "OPENALEX_API_KEY", "OPENALEX_URL", "RECON_OPENALEX", "RECON_ALLOW_PLAIN_HTTP", "RECON_KG_PATH"):
+        monkeypatch.delenv(variable, raising=False)
+    for variable, value in environ.items():
+        monkeypatch.setenv(variable, value)
+    if refused is None:
+        _preflight(tmp_path / "recon.duckdb")
+        return
+    with pytest.raises(PreflightError) as raised:
+        _preflight(tmp_path / "recon.duckdb")
+    assert str(raised.value).startswith(refused)
+
+
+def test_recon_run_refuses_plain_http_in_one_line_exit_2(tmp_path):
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), "GROQ_API_KEY": LIVE_KEY, "GROQ_BASE_URL": "http://10.1.2.3:8080",
+           "RECON_OPENALEX": "offline"}
+    env.pop("RECON_ALLOW_PLAIN_HTTP", None)
+    run = subprocess.run([sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / "r.duckdb")],
+                         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert run.returncode == 2 and run.stderr == f"error: {REFUSED_GROQ}\n"
+    assert not (tmp_path / "r.duckdb").exists() and not (tmp_path / "home").exists()
+
+
+# ---- the whole run --------------------------------------------------------------------------------------------------
+
+
+@contextmanager
+def serve_answers(answer: Callable[[str, Message], tuple[int, dict[str, str], bytes]]) -> Iterator[str]:
+    """Serve on 127.0.0.1 (a free port), in a thread, every GET and POST with `answer(path, request headers)` ->
+    (status, headers, body); yields the base URL, stops on exit."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - http.server's names
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            status, headers, body = answer(self.path, self.headers)
+            self.send_response(status)
+            for name, value in {**headers, "Content-Length": str(len(body))}.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_POST = do_GET
+
+        def log_message(self, *args) -> None:
+            pass
+
+    with serving(Handler) as base:
+        yield base
+
+
+def _table_texts(database: Path) -> Iterator[str]:
+    with duckdb.connect(str(database), read_only=True) as con:
+        for (table,) in con.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall():
+            for row in con.execute(f'SELECT * FROM "{table}"').fetchall():
+                yield from (str(cell) for cell in row if cell is not None)
+
+
+def test_a_run_whose_groq_echoes_the_key_keeps_it_out_of_console_event_log_compute_logs_and_tables(tmp_path):
+    """Issue 24's case end to end: `recon run`, the key in the environment as a user sets it, a Groq-compatible server
+    (GROQ_BASE_URL, loopback) echoing it in a 429 'per day' message. Every file under DAGSTER_HOME (the event log and
+    its index, the compute logs, run storage) and beside the database (reports, exports) is read as bytes."""
+    home, database = tmp_path / "home", tmp_path / "recon.duckdb"
+    received: list[str] = []
+
+    def echo(path: str, headers: Message) -> tuple[int, dict[str, str], bytes]:
+        key = (headers.get("Authorization") or "").removeprefix("Bearer ")
+        received.append(key)
+        return 429, {"Content-Type": "application/json"}, json.dumps(per_day_echo(key)).encode()
+
+    with serve_answers(echo) as base_url:
+        env = {**os.environ, "DAGSTER_HOME": str(home), "GROQ_API_KEY": LIVE_KEY, "GROQ_BASE_URL": base_url,
+               "RECON_OPENALEX": "offline", "RECON_AS_OF": "2026-11-29"}
+        for variable in ("RECON_GROQ", "RECON_ALLOW_PLAIN_HTTP", "RECON_KG_PATH", "RECON_KG_SOURCE", "RECON_DB_PATH"):
+            env.pop(variable, None)
+        run = subprocess.run([sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(database)],
+                             capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=1800)
+    assert received and set(received) == {LIVE_KEY}  # the server did see the key, and echoed it
+    console = run.stdout + run.stderr
+    assert "Groq daily limit reached: Rate limit reached for model" in console and LIVE_MARK not in console
+    files = [path for path in tmp_path.rglob("*") if path.is_file() and path != database]
+    assert not [path for path in files if LIVE_MARK.encode() in path.read_bytes()]
+    # The echo reached the run's event log, the event index and the compute log: redacted in each.
+    echoed = {path.name if path.suffix == ".db" else "compute log" for path in files if f"for api key {REDACTED}".encode() in path.read_bytes()}
+    assert {"index.db", "compute log"} <= echoed and len(echoed) >= 3, echoed
+    assert not [text for text in _table_texts(database) if LIVE_MARK in text]
