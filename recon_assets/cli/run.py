@@ -38,6 +38,7 @@ from recon_assets.shared.credentials import redact, shown_setting, usable_secret
 from recon_assets.shared.database import duckdb_connection_config
 from recon_assets.shared.display import TerminalSafeStream, terminal_text
 from recon_assets.shared.duckdb_files import NO_EXTENSIONS, is_duckdb_file
+from recon_assets.shared.key_transport import ALLOW_PLAIN_HTTP, plain_http_allowed
 from recon_assets.shared.paths import database_lock, database_path, resolved
 from recon_assets.shared.run_tags import DATABASE_TAG, KG_SOURCE_TAG
 
@@ -182,10 +183,11 @@ def _full_line(path: Path, home: Path, database: Path) -> str:
 
 def _preflight(database: Path) -> None:
     """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, RECON_CROSSREF, RECON_GROQ,
-    RECON_KG_SOURCE or RECON_DUCKDB_MEMORY_LIMIT, a KG file named beside RECON_KG_SOURCE=huggingface, an unusable
-    secret (OPENALEX_API_KEY, GROQ_API_KEY, HF_TOKEN: stripped of surrounding whitespace here, for every step of this
-    process), a database path that is not a DuckDB file (`_can_open` then opens it, with the database lock held), or a
-    file where its reports or exports folder must go."""
+    RECON_KG_SOURCE, RECON_ALLOW_PLAIN_HTTP or RECON_DUCKDB_MEMORY_LIMIT, a KG file named beside
+    RECON_KG_SOURCE=huggingface, an unusable secret (OPENALEX_API_KEY, GROQ_API_KEY, HF_TOKEN: stripped of surrounding
+    whitespace here, for every step of this process), a key that would go over plain HTTP to another machine
+    (`_check_key_transports`), a database path that is not a DuckDB file (`_can_open` then opens it, with the database
+    lock held), or a file where its reports or exports folder must go."""
     kg_path = os.environ.get("RECON_KG_PATH")
     try:
         # Stripped once here so every client of this process sends the key as issued (a trailing '\n' made the HTTP
@@ -200,6 +202,8 @@ def _preflight(database: Path) -> None:
         openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
         crossref_offline(os.environ.get("RECON_CROSSREF") or "")
         groq_offline(os.environ.get("RECON_GROQ") or "")
+        plain_http_allowed(os.environ.get(ALLOW_PLAIN_HTTP) or "")
+        _check_key_transports()
         duckdb_connection_config(database)  # refuses an unusable RECON_DUCKDB_MEMORY_LIMIT
         resolved(database, "--db / RECON_DB_PATH")  # a symbolic-link loop
     except ValueError as error:  # KgExportError and UnusableSecretError are ValueErrors too
@@ -227,6 +231,23 @@ def _preflight(database: Path) -> None:
         database.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise PreflightError(f"cannot create the folder of --db {database.parent}: {error.strerror or error}") from error
+
+
+def _check_key_transports() -> None:
+    """The resources that send a key (the KG source, OpenAlex, the Groq judge), their settings read from the
+    environment as a run's resources read them, each refuse a key that would go over plain HTTP to another machine
+    (their `check_key_transport`, which also runs when a run's resources start).
+
+    Raises:
+        key_transport.PlainHttpRefused: one line naming the setting (a ValueError).
+    """
+    from recon_assets.definitions import resources_from_environment  # the Definitions: imported when first needed
+
+    for resource in resources_from_environment().values():
+        if hasattr(resource, "check_key_transport"):
+            settings = {name: getattr(resource, name) for name in resource.model_fields_set}
+            resolved = {name: value.get_value() if isinstance(value, dg.EnvVar) else value for name, value in settings.items()}
+            type(resource)(**resolved).check_key_transport()
 
 
 def _can_open(database: Path) -> None:
