@@ -54,7 +54,7 @@ QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "INFO"}}}}
 _SUMMARY_MEASURES = {
     "staleness_catch": "superseded versions flagged", "flag_precision": "flags that are right",
     "labelled_prevalence": "stale among labelled", "base_rate": "all edges flagged (base rate)",
-    "foundational_false_flag": "foundational flagged", "current_flagged": "recent current-version flagged",
+    "foundational_false_flag": "foundational flagged", "current_flagged": "current-version papers flagged",
     "unverified_share": "UNVERIFIED",
 }
 
