@@ -300,6 +300,13 @@ def _distinct_pairs(rng, count: int, draw: Callable[[int], tuple[np.ndarray, np.
     return keys // total, keys % total
 
 
+def publication_years(rng: np.random.Generator, count: int) -> np.ndarray:
+    """`count` publication years, FIRST_YEAR..LAST_YEAR, each year's share growing YEARLY_GROWTH a year (int array)."""
+    years = np.arange(FIRST_YEAR, LAST_YEAR + 1)
+    weights = np.exp(YEARLY_GROWTH * (years - LAST_YEAR))
+    return rng.choice(years, size=count, p=weights / weights.sum())
+
+
 def build_topology(
     plan: Plan, layout: Layout, keyword_names: list[str], rng: np.random.Generator, pagerank_missing_share: float
 ) -> tuple[dict[str, Edges], dict[str, np.ndarray]]:
@@ -317,9 +324,7 @@ def build_topology(
     n = plan.nodes
     off = layout.offsets
     pubs, datasets = n["Publication"], n["Dataset"]
-    years = np.arange(FIRST_YEAR, LAST_YEAR + 1)
-    year_weights = np.exp(YEARLY_GROWTH * (years - LAST_YEAR))
-    year = rng.choice(years, size=pubs, p=year_weights / year_weights.sum())
+    year = publication_years(rng, pubs)
     quirk_shares = list(YEAR_QUIRKS.values())
     year_quirk = rng.choice(len(quirk_shares) + 1, size=pubs, p=[1 - sum(quirk_shares), *quirk_shares])
     twin = rng.random(pubs) < DOI_SPELLING_TWIN_SHARE

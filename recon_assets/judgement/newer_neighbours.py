@@ -175,8 +175,12 @@ def _candidates(
     similarity = np.round(
         np.matmul(entry.distinct[found].astype(np.float64), query_vectors.astype(np.float64)[:, :, None])[..., 0], 4
     )
+    similarity[~valid | (similarity < min_similarity)] = -np.inf
+    # A vector below a query's top_k-th best of this year has top_k better positions before it: never among the top_k.
+    k = min(top_k, wanted)
+    kth = -np.partition(-similarity, k - 1, axis=1)[:, k - 1]
     members = entry.members[found]  # (queries x wanted x top_k) positions holding each found vector
-    present = (valid & (similarity >= min_similarity))[:, :, None] & (members >= 0)
+    present = ((similarity >= kth[:, None]) & (similarity > -np.inf))[:, :, None] & (members >= 0)
     return (
         np.broadcast_to(rows[:, None, None], members.shape)[present],
         members[present],

@@ -42,6 +42,7 @@ Known limitations, seen on real OpenAlex abstracts (recon_assets_tests/test_offl
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -270,9 +271,14 @@ def judge_edges(
     older_pos, newer_pos, similarity = pairs.older, pairs.newer, pairs.similarity
     via = np.concatenate([np.empty(0, dtype=bool), *(part[2] for part in found)])
 
-    # Each newer publication's cue is found once, however many pairs it is part of.
-    cue_of = {n: find_cue(texts[n]) for n in np.unique(newer_pos)}
+    # Each newer publication's cue is found once, however many pairs it is part of, and each distinct text once.
+    started = time.monotonic()
+    cue_of_text = functools.cache(find_cue)
+    cue_of = {n: cue_of_text(texts[n]) for n in np.unique(newer_pos)}
     judgements = [judge_pair(s, cue_of[n], min_similarity=min_similarity) for s, n in zip(similarity, newer_pos)]
+    if progress:
+        progress(f"{len(judgements):,} pairs judged, the wording of {len(cue_of):,} newer publications read, in "
+                 f"{time.monotonic() - started:.1f} s")
     return pd.DataFrame(
         {
             "dataset_id": dataset_ids[code],
