@@ -254,3 +254,19 @@ def test_any_text_renders_in_the_pdf_with_words_and_numbers_whole(sample_run, tm
         # the old PDF read back 'CO\nNT\nRA\nDIC\nTED', '20\n14', '0.\n27', '16\n4'
         split = r"(?<![\w.])" + "\n?".join(map(re.escape, token)) + r"(?![\w.])"
         assert not [found for found in re.findall(split, text) if "\n" in found], token
+
+
+def test_a_condition_with_no_rate_measured_says_so_and_why_in_the_plot(monkeypatch):
+    """Issue 24: offline (no OpenAlex record), the online half of the evaluation plot was an empty panel with a row of
+    small 'not measured (0 cases)'; it says in one note that nothing was measured and why."""
+    from recon_assets.report import figures
+
+    drawn = []
+    monkeypatch.setattr(figures, "_png", drawn.append)  # keep the figure to read its texts
+    rows = [("online", "base_rate", 0.52, 0.45, 0.6)] + [("online", m, None, None, None) for m in figures.PLOTTED_RATES] + [
+        ("offline", measure, None if measure == "retraction_catch" else 0.5, 0.4, 0.6) for measure in figures.PLOTTED_RATES
+    ]
+    figures.evaluation_png(pd.DataFrame(rows, columns=["condition", "measure", "value", "ci_low", "ci_high"]))
+    online, offline = drawn[0].axes
+    assert [text.get_text() for text in online.texts] == ["not measured\n(no labelled case has an OpenAlex record)"]
+    assert [text.get_text() for text in offline.texts] == ["not measured (0 cases)"]  # the one rate without cases

@@ -32,6 +32,7 @@ from recon_assets.kg.export_reader import detect_format
 from recon_assets.kg.resources import HUGGING_FACE, kg_source
 from recon_assets.exports import export_folder
 from recon_assets.report import report_folder
+from recon_assets.report.figures import NOT_MEASURED_WHY
 from recon_assets.report.render import LATEST_STEM
 from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
 from recon_assets.shared.credentials import redact, shown_setting, usable_secrets
@@ -457,7 +458,7 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
                 for measure, words in _SUMMARY_MEASURES.items() if measure in measured
             )
         else:  # one line saying why, not a row of n/a (online with the default offline OpenAlex: every run)
-            why = "no labelled case has an OpenAlex record" if condition == "online" else "no labelled case is an edge of this KG"
+            why = NOT_MEASURED_WHY[condition]
             n, d = measured.get("base_rate", (0, 0))
             figures = f"not measured ({why})" + (f"; {_SUMMARY_MEASURES['base_rate']} {n}/{d}" if d else "")
         print(f"evaluation on the labelled I and F cases, {condition} (default settings): {figures}")

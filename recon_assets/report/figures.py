@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt  # noqa: E402 - after the backend is chosen
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from recon_assets.evaluation.measure import CONDITIONS, MEASURES  # noqa: E402
+from recon_assets.evaluation.measure import CONDITIONS, MEASURES, OFFLINE, ONLINE  # noqa: E402
 from recon_assets.reliability.labels import CURRENT, DECLINING, FOUNDATIONAL, LABELS, SUPERSEDED, UNVERIFIED  # noqa: E402
 from recon_assets.verdicts.critic import CONTRADICTED, FORCED_PASS, INSUFFICIENT, PASS, STALE  # noqa: E402
 
@@ -33,6 +33,9 @@ VERDICT_COLOURS = {
 # the reference lines; roc_auc is not a rate.
 REFERENCE_MEASURES = ("base_rate", "labelled_prevalence")
 PLOTTED_RATES = tuple(m for m in MEASURES if m not in (*REFERENCE_MEASURES, "roc_auc"))
+# Why a condition has no rate at all: the online rates count only the cases with an OpenAlex record, and with the
+# default offline OpenAlex no case has one; a KG holding none of the labelled cases leaves both conditions empty.
+NOT_MEASURED_WHY = {ONLINE: "no labelled case has an OpenAlex record", OFFLINE: "no labelled case is an edge of this KG"}
 DPI = 110
 RELIABILITY_BIN = 0.05
 
@@ -94,7 +97,8 @@ def reliability_histogram_png(reliabilities: pd.DataFrame, superseded_bar: float
 def evaluation_png(evaluation: pd.DataFrame) -> bytes:
     """The default setting's rates on the labelled cases, each with its 95 % Wilson interval, against the base rate
     (all scored edges flagged) and the labelled prevalence (DOMAIN.md: "every rate is reported with its base rate"):
-    one panel per condition (online, offline); a rate not measured (0 cases) is left out and said so on the axis.
+    one panel per condition (online, offline); a rate not measured (0 cases) is left out and said so on the axis, a
+    condition with no rate measured says so and why (NOT_MEASURED_WHY) across its panel.
 
     Args:
         evaluation: condition, measure, value, ci_low, ci_high (`recon_assets/report/sql/report_evaluation.sql`).
@@ -112,8 +116,12 @@ def evaluation_png(evaluation: pd.DataFrame) -> bytes:
         errors = np.vstack([values - rates["ci_low"].fillna(0), rates["ci_high"].fillna(0) - values]).clip(min=0)
         positions = np.arange(len(PLOTTED_RATES))
         axes.barh(positions[measured], values[measured], xerr=errors[:, measured], color="#4D4D4D", capsize=3)
-        for position in positions[~measured]:
-            axes.text(0.01, position, "not measured (0 cases)", va="center", fontsize="x-small", color="#666666")
+        if measured.any():
+            for position in positions[~measured]:
+                axes.text(0.01, position, "not measured (0 cases)", va="center", fontsize="x-small", color="#666666")
+        else:
+            axes.text(0.5, 0.5, f"not measured\n({NOT_MEASURED_WHY[condition]})", transform=axes.transAxes,
+                      ha="center", va="center", color="#444444", bbox={"facecolor": "white", "edgecolor": "#999999"})
         for measure, style in zip(REFERENCE_MEASURES, ("--", ":")):
             value = rows["value"].get(measure)
             if value is not None and not pd.isna(value):
