@@ -6,6 +6,7 @@ from datetime import datetime
 from pathlib import Path
 
 import dagster as dg
+import duckdb
 import httpx2
 import pytest
 from dagster._core.definitions.data_version import CachingStaleStatusResolver, StaleStatus
@@ -18,6 +19,7 @@ from recon_assets.kg.partitions import every_research_area_tags
 from recon_assets.kg.resources import HuggingFaceKgExport, LocalKgExport
 from recon_assets.kg.source_sensor import KG_SHA256_TAG, KG_SOURCE_TAG, kg_source_sensor
 from recon_assets.shared.as_of import AS_OF_TAG
+from recon_assets.shared.sql_files import load_sql
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, PipelineRun, run_pipeline
 
 # the fake Hugging Face transport and its recorded exchanges (fixtures/huggingface/PROVENANCE.md)
@@ -40,15 +42,24 @@ def stale_assets(run: PipelineRun) -> dict[str, list]:
     return stale
 
 
+def _line_of(test) -> int:
+    """The index of the first line of the shipped sample that `test` accepts (the sample is regenerated now and then)."""
+    return next(index for index, line in enumerate(SAMPLE_JSONL.read_text().splitlines()) if test(json.loads(line)))
+
+
+PUBLICATION_LINE = _line_of(lambda element: element.get("properties", {}).get("doi") == "10.1175/jhm-d-13-094.1")
+CITES_LINE = _line_of(lambda element: element.get("label") == "CITES")
+
+
 def changed_sample(path: Path) -> Path:
     """The sample with one Publication's DOI and year changed, one CITES relationship left out and a DataCenter added."""
     lines = SAMPLE_JSONL.read_text().splitlines()
-    publication = json.loads(lines[264])
+    publication = json.loads(lines[PUBLICATION_LINE])
     assert publication["properties"]["doi"] == "10.1175/jhm-d-13-094.1"
     publication["properties"].update(doi="10.1175/JHM-D-13-094.2", year="2015")
-    lines[264] = json.dumps(publication)
-    assert json.loads(lines[572])["label"] == "CITES"
-    del lines[572]
+    lines[PUBLICATION_LINE] = json.dumps(publication)
+    assert json.loads(lines[CITES_LINE])["label"] == "CITES"
+    del lines[CITES_LINE]
     lines.append(json.dumps({"type": "node", "id": "999999", "labels": ["DataCenter"], "properties": {"globalId": "new-data-center", "shortName": "NEW"}}))
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -69,6 +80,30 @@ def refreshed(tmp_path_factory) -> PipelineRun:
         result = run.defs.resolve_job_def(schedule.job_name).execute_in_process(instance=instance, tags=request.tags)
         assert result.success
         yield run
+
+
+def test_added_and_removed_elements_are_named_the_first_10_and_the_rest_counted():
+    """Hostile pass: the diff said "1 Dataset removed" without saying which. Each row names its elements by DOI, else
+    globalId (the key of a record kept before names were), the first 10 by name, and counts the rest."""
+    con = duckdb.connect()
+    con.execute(load_sql("kg_snapshot_history"))
+    con.execute(load_sql("kg_snapshot_diff"))
+    con.execute("INSERT INTO kg_snapshot_history VALUES ('previous', 'old', now()), ('current', 'new', now())")
+    rows = [
+        ("previous", "node", "Dataset", "g-dataset", 1, None, None, "10.5067/gone"),
+        ("previous", "node", "Dataset", "g-old-record", 1, None, None, None),
+        *[("previous", "node", "Publication", f"g-p{n:02}", 1, f"10.1000/p{n:02}", 2020, f"10.1000/p{n:02}") for n in range(12)],
+        ("previous", "relationship", "USES_DATASET", "k1", 1, None, None, "10.1000/a -> 10.5067/d"),
+        ("current", "relationship", "USES_DATASET", "k1", 3, None, None, "10.1000/a -> 10.5067/d"),  # two parallel copies more
+    ]
+    con.executemany("INSERT INTO kg_snapshot_history_elements VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    con.execute(f"INSERT INTO kg_snapshot_diff {load_sql('kg_snapshot_diff_rows')}")
+    assert con.execute("SELECT change, element_type, elements, names, reason FROM kg_snapshot_diff ORDER BY 1, 2").fetchall() == [
+        ("node_removed", "Dataset", 2, ["10.5067/gone", "g-old-record"], "in snapshot old, not in new: 10.5067/gone, g-old-record"),
+        ("node_removed", "Publication", 12, [f"10.1000/p{n:02}" for n in range(10)],
+         "in snapshot old, not in new: " + ", ".join(f"10.1000/p{n:02}" for n in range(10)) + " and 2 more"),
+        ("relationship_added", "USES_DATASET", 2, ["10.1000/a -> 10.5067/d"], "in snapshot new, not in old: 10.1000/a -> 10.5067/d"),
+    ]
 
 
 def test_first_snapshot_diff_is_empty_and_says_why(sample_run):
@@ -160,12 +195,21 @@ def test_changed_export_requests_a_refresh_whose_diff_says_what_changed_and_why(
     graph_rows = refreshed.query(
         "SELECT change, element_type, elements, element_key, before, after, causes FROM kg_snapshot_diff WHERE change <> 'edge_label_changed' ORDER BY 1, 2"
     )
-    publication = json.loads(SAMPLE_JSONL.read_text().splitlines()[264])["properties"]["globalId"]
+    publication = json.loads(SAMPLE_JSONL.read_text().splitlines()[PUBLICATION_LINE])["properties"]["globalId"]
     assert graph_rows == [
         ("node_added", "DataCenter", 1, None, None, None, ["graph"]),
         ("publication_doi_changed", "Publication", 1, publication, "10.1175/jhm-d-13-094.1", "10.1175/jhm-d-13-094.2", ["graph"]),
         ("publication_year_changed", "Publication", 1, publication, "2014", "2015", ["graph"]),
         ("relationship_removed", "CITES", 1, None, None, None, ["graph"]),
+    ]
+    # Hostile pass: "1 ... removed" without saying which. A node by its globalId (a DataCenter has no DOI), a
+    # relationship by the DOIs of its ends.
+    cites = json.loads(SAMPLE_JSONL.read_text().splitlines()[CITES_LINE])
+    ends = [refreshed.query("SELECT doi FROM publications WHERE list_contains(node_ids, ?)", [str(cites[end]["id"])])[0][0] for end in ("start", "end")]
+    named = refreshed.query("SELECT change, names, reason FROM kg_snapshot_diff WHERE names IS NOT NULL ORDER BY 1")
+    assert named == [
+        ("node_added", ["new-data-center"], f"in snapshot {digest[:16]}, not in {file_sha256(SAMPLE_JSONL)[:16]}: new-data-center"),
+        ("relationship_removed", [f"{ends[0]} -> {ends[1]}"], f"in snapshot {file_sha256(SAMPLE_JSONL)[:16]}, not in {digest[:16]}: {ends[0]} -> {ends[1]}"),
     ]
     edges = refreshed.query("SELECT before, after, causes, reason FROM kg_snapshot_diff WHERE change = 'edge_label_changed'")
     assert edges, "moving as_of five years on changes labels (recency, evidence window)"

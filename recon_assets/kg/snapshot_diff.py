@@ -14,7 +14,7 @@ from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.shared.storage import transaction
+from recon_assets.shared.storage import create_tables, transaction
 
 HISTORY_TABLES = ("kg_snapshot_history", "kg_snapshot_history_elements", "kg_snapshot_history_edges")
 
@@ -32,8 +32,8 @@ def record_and_diff(con: duckdb.DuckDBPyConnection) -> tuple[str | None, str]:
     snapshot_id = current_snapshot_id(con)
     if snapshot_id is None:
         raise ValueError("no KG snapshot has been ingested: materialize kg_snapshot first")
+    create_tables(con, "kg_snapshot_history")  # the history an older version kept gains the columns it lacks
     with transaction(con):
-        con.execute(load_sql("kg_snapshot_history"))
         con.execute("SET VARIABLE history_snapshot_id = ?", [snapshot_id])
         con.execute(load_sql("kg_snapshot_history_record"))
         con.execute("RESET VARIABLE history_snapshot_id")
@@ -47,24 +47,27 @@ def record_and_diff(con: duckdb.DuckDBPyConnection) -> tuple[str | None, str]:
 @dg.asset(deps=[kg_snapshot, publications, edge_reliability, openalex_works], group_name="history", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
 def kg_snapshot_diff(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
     """What changed from the previous KG snapshot (as last scored) to the current one (as scored now): nodes and
-    relationships added and removed per label and type, publications whose DOI or year changed, and scored edges
+    relationships added and removed per label and type (named by DOI or globalId, the first 10), publications whose DOI or year changed, and scored edges
     whose label changed, each with its causes (graph, enrichment, settings, as_of, judgement) and a reason.
     Keeps the keys and compared values of both snapshots in kg_snapshot_history*; the first snapshot recorded has
     nothing to be compared with and writes no row."""
     with duckdb.get_connection() as con:
         previous, current = record_and_diff(con)
         changes = dict(con.execute("SELECT change, sum(elements) FROM kg_snapshot_diff GROUP BY 1 ORDER BY 1").fetchall())
+        named = con.execute("SELECT change, element_type, reason FROM kg_snapshot_diff WHERE names IS NOT NULL ORDER BY 1, 2").fetchall()
         causes = dict(con.execute(
             "SELECT cause, count(*) FROM (SELECT unnest(causes) AS cause FROM kg_snapshot_diff WHERE change = 'edge_label_changed') GROUP BY 1 ORDER BY 1"
         ).fetchall())
         kept = {table: con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in HISTORY_TABLES[1:]}
         metadata = table_metadata(
-            con, "kg_snapshot_diff", preview_columns=["change", "element_type", "elements", "element_key", "before", "after", "causes", "reason"],
+            con, "kg_snapshot_diff", preview_columns=["change", "element_type", "elements", "names", "element_key", "before", "after", "causes", "reason"],
         )
     if previous is None:
         context.log.info(f"snapshot {current} is the first recorded: no previous snapshot to compare with, kg_snapshot_diff is empty")
     else:
         context.log.info(f"snapshot {previous} -> {current}: {changes}; edge label changes by cause: {causes}")
+        for change, element_type, reason in named:  # which ones, by DOI or globalId (the first 10, and how many more)
+            context.log.info(f"{change} ({element_type}): {reason}")
     return dg.MaterializeResult(
         metadata={
             **metadata,

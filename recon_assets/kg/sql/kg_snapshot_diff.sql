@@ -4,6 +4,7 @@ CREATE OR REPLACE TABLE kg_snapshot_diff (
     change               VARCHAR NOT NULL,
     element_type         VARCHAR NOT NULL,
     elements             BIGINT NOT NULL,
+    names                VARCHAR[],
     element_key          VARCHAR,
     research_area        VARCHAR,
     dataset_id           VARCHAR,
@@ -21,6 +22,7 @@ COMMENT ON COLUMN kg_snapshot_diff.current_snapshot_id IS 'The snapshot compared
 COMMENT ON COLUMN kg_snapshot_diff.change IS 'node_added, node_removed, relationship_added, relationship_removed (one row per label or type, with a count), publication_doi_changed, publication_year_changed or edge_label_changed (one row each).';
 COMMENT ON COLUMN kg_snapshot_diff.element_type IS 'The node label or relationship type; Publication for DOI and year changes; USES_DATASET for label changes.';
 COMMENT ON COLUMN kg_snapshot_diff.elements IS 'How many nodes or relationships were added or removed (parallel relationships counted); 1 on per-element rows.';
+COMMENT ON COLUMN kg_snapshot_diff.names IS 'Nodes and relationships added or removed: the first 10 of them by name (a node by its DOI, else its globalId; a relationship as <start> -> <end>), in name order; reason names them too and counts the rest. NULL on per-element rows.';
 COMMENT ON COLUMN kg_snapshot_diff.element_key IS 'The publication''s KG globalId (its node id when it has none) on DOI and year changes; NULL otherwise.';
 COMMENT ON COLUMN kg_snapshot_diff.research_area IS 'The edge''s research area (edge_label_changed only).';
 COMMENT ON COLUMN kg_snapshot_diff.dataset_id IS 'The edge''s dataset (edge_label_changed only).';

@@ -1,5 +1,6 @@
 -- kg_snapshot_diff's rows: the 'previous' record of kg_snapshot_history against the 'current' one.
--- Nodes and relationships added and removed per label / type (a multiset difference: parallel copies count), the
+-- Nodes and relationships added and removed per label / type (a multiset difference: parallel copies count), named
+-- (the first 10 by name: kg_snapshot_history_elements.name, else the key of a record from before names were kept), the
 -- publications whose DOI or year changed, and the scored edges whose label changed, with every recorded input of
 -- their two scorings that differs: the KG snapshot (graph), the OpenAlex/Crossref record (enrichment: its fetch time
 -- or the values the row recorded), the scoring settings (their SHA-256), as_of, and the coherence and dispute
@@ -15,16 +16,19 @@ element_counts AS (
     SELECT coalesce(c.element, p.element) AS element,
            coalesce(c.element_type, p.element_type) AS element_type,
            sum(greatest(coalesce(c.copies, 0) - coalesce(p.copies, 0), 0)) AS added,
-           sum(greatest(coalesce(p.copies, 0) - coalesce(c.copies, 0), 0)) AS removed
+           sum(greatest(coalesce(p.copies, 0) - coalesce(c.copies, 0), 0)) AS removed,
+           list(coalesce(c.name, p.name, element_key) ORDER BY coalesce(c.name, p.name, element_key))
+               FILTER (WHERE coalesce(c.copies, 0) > coalesce(p.copies, 0)) AS added_names,
+           list(coalesce(p.name, c.name, element_key) ORDER BY coalesce(p.name, c.name, element_key))
+               FILTER (WHERE coalesce(p.copies, 0) > coalesce(c.copies, 0)) AS removed_names
     FROM current_elements AS c
     FULL JOIN previous_elements AS p USING (element, element_type, element_key)
     GROUP BY ALL
 ),
 element_changes AS (
-    SELECT element || '_' || direction AS change, element_type, count AS elements
-    FROM element_counts
-    UNPIVOT (count FOR direction IN (added, removed))
-    WHERE count > 0
+    SELECT element || '_added' AS change, element_type, added AS elements, added_names AS names FROM element_counts WHERE added > 0
+    UNION ALL
+    SELECT element || '_removed', element_type, removed, removed_names FROM element_counts WHERE removed > 0
 ),
 publications AS (
     SELECT element_key, p.doi AS doi_before, c.doi AS doi_after, p.year AS year_before, c.year AS year_after
@@ -58,22 +62,25 @@ edges AS (
     JOIN kg_snapshot_history_edges AS p USING (research_area, dataset_id, publication_id)
     WHERE c.role = 'current' AND p.role = 'previous' AND c.label <> p.label
 )
-SELECT s.previous_id, s.current_id, change, element_type, elements, NULL, NULL, NULL, NULL, NULL, NULL, ['graph'],
+SELECT s.previous_id, s.current_id, change, element_type, elements, list_slice(names, 1, 10), NULL, NULL, NULL, NULL, NULL, NULL,
+       ['graph'],
        CASE WHEN change LIKE '%_added' THEN 'in snapshot ' || s.current_id || ', not in ' || s.previous_id
             ELSE 'in snapshot ' || s.previous_id || ', not in ' || s.current_id END
+       || ': ' || array_to_string(list_slice(names, 1, 10), ', ')
+       || CASE WHEN len(names) > 10 THEN ' and ' || (len(names) - 10) || ' more' ELSE '' END
 FROM element_changes, snapshots AS s
 UNION ALL
-SELECT s.previous_id, s.current_id, 'publication_doi_changed', 'Publication', 1, element_key, NULL, NULL, NULL,
+SELECT s.previous_id, s.current_id, 'publication_doi_changed', 'Publication', 1, NULL, element_key, NULL, NULL, NULL,
        doi_before, doi_after, ['graph'], 'the DOI the KG gives the publication (normalised) changed'
 FROM publications, snapshots AS s WHERE doi_before IS DISTINCT FROM doi_after
 UNION ALL
-SELECT s.previous_id, s.current_id, 'publication_year_changed', 'Publication', 1, element_key, NULL, NULL, NULL,
+SELECT s.previous_id, s.current_id, 'publication_year_changed', 'Publication', 1, NULL, element_key, NULL, NULL, NULL,
        CAST(year_before AS VARCHAR), CAST(year_after AS VARCHAR), ['graph'], 'the year the KG gives the publication (normalised) changed'
 FROM publications, snapshots AS s WHERE year_before IS DISTINCT FROM year_after
 UNION ALL
-SELECT s.previous_id, s.current_id, 'edge_label_changed', 'USES_DATASET', 1, NULL, research_area, dataset_id, publication_id,
+SELECT s.previous_id, s.current_id, 'edge_label_changed', 'USES_DATASET', 1, NULL, NULL, research_area, dataset_id, publication_id,
        before, after, causes,
        CASE WHEN why = '' THEN 'none of the recorded inputs of the two scorings differs (a code change?); ' || scores
             ELSE why || '; ' || scores END
 FROM edges, snapshots AS s
-ORDER BY 3, 4, 6, 7, 8, 9
+ORDER BY 3, 4, 7, 8, 9, 10

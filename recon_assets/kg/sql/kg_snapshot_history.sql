@@ -13,7 +13,8 @@ CREATE TABLE IF NOT EXISTS kg_snapshot_history_elements (
     element_key  VARCHAR NOT NULL,
     copies       BIGINT NOT NULL,
     doi          VARCHAR,
-    year         INTEGER
+    year         INTEGER,
+    name         VARCHAR
 );
 CREATE TABLE IF NOT EXISTS kg_snapshot_history_edges (
     role                VARCHAR NOT NULL,
@@ -42,6 +43,7 @@ COMMENT ON COLUMN kg_snapshot_history_elements.element_key IS 'Node: its globalI
 COMMENT ON COLUMN kg_snapshot_history_elements.copies IS 'How many nodes or relationships share this key and type (parallel relationships).';
 COMMENT ON COLUMN kg_snapshot_history_elements.doi IS 'Publication nodes: the DOI of the publication they were merged into (publications.doi); NULL otherwise.';
 COMMENT ON COLUMN kg_snapshot_history_elements.year IS 'Publication nodes: the year of the publication they were merged into (publications.year); NULL otherwise.';
+COMMENT ON COLUMN kg_snapshot_history_elements.name IS 'How kg_snapshot_diff names the element it adds or removes: a node by its DOI (the publication''s or dataset''s it was merged into, normalised), else its key; a relationship as <start name> -> <end name>. NULL in a record written before this column existed (the key is shown then).';
 COMMENT ON COLUMN kg_snapshot_history_edges.role IS 'current or previous, as in kg_snapshot_history.';
 COMMENT ON COLUMN kg_snapshot_history_edges.research_area IS 'edge_reliability.research_area.';
 COMMENT ON COLUMN kg_snapshot_history_edges.dataset_id IS 'edge_reliability.dataset_id.';
