@@ -232,7 +232,10 @@ def render_pdf(data: ReportData, figures: dict[str, bytes], path: Path) -> int:
     styles = getSampleStyleSheet()
     body = ParagraphStyle("body", parent=styles["BodyText"], fontName=PDF_FONT, fontSize=9, leading=11)
     cell = ParagraphStyle("cell", parent=body, fontSize=7, leading=8.5)
-    heading = ParagraphStyle("heading", parent=styles["Heading2"], fontName=PDF_FONT)
+    # A section's heading and sentence stay on the page of what follows them (ReportLab's keepWithNext), never alone
+    # at a page's foot.
+    heading = ParagraphStyle("heading", parent=styles["Heading2"], fontName=PDF_FONT, keepWithNext=1)
+    lead = ParagraphStyle("lead", parent=body, keepWithNext=1, spaceAfter=0.2 * cm)
     title = ParagraphStyle("title", parent=styles["Title"], fontName=PDF_FONT)
     document = SimpleDocTemplate(
         str(path), pagesize=landscape(A4), leftMargin=1.2 * cm, rightMargin=1.2 * cm, topMargin=1.2 * cm, bottomMargin=1.2 * cm,
@@ -240,7 +243,7 @@ def render_pdf(data: ReportData, figures: dict[str, bytes], path: Path) -> int:
     )
     story: list = [Paragraph(escape(f"Edge reliability report, as of {data.as_of.isoformat()}"), title)]
     for section in report_sections(data):
-        story += [Paragraph(_pdf_markup(section.title), heading), Paragraph(_pdf_markup(section.text), body), Spacer(1, 0.2 * cm)]
+        story += [Paragraph(_pdf_markup(section.title), heading), Paragraph(_pdf_markup(section.text), lead)]
         if section.figure:
             image = Image(io.BytesIO(figures[section.figure]))
             scale = min(1.0, document.width / image.drawWidth, 0.6 * document.height / image.drawHeight)
