@@ -23,12 +23,16 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     assert first.returncode == 0, first.stderr[-3000:]
     assert "not ingested again" not in first.stdout and "0 research area(s) reused" in first.stdout
     # New-user finding: offline, the online evaluation printed a row of "n/a (0 cases)"; one line says why now.
-    offline, online = [line for line in first.stdout.splitlines() if line.startswith("evaluation on the labelled cases")]
-    assert offline.startswith("evaluation on the labelled cases, offline (default settings): superseded versions flagged ")
+    offline, online = [line for line in first.stdout.splitlines() if line.startswith("evaluation on the labelled I and F cases")]
+    assert offline.startswith("evaluation on the labelled I and F cases, offline (default settings): superseded versions flagged ")
     assert re.fullmatch(
-        r"evaluation on the labelled cases, online \(default settings\): not measured \(no labelled case has an OpenAlex "
-        r"record\); all edges flagged \(base rate\) \d+/164", online,
+        r"evaluation on the labelled I and F cases, online \(default settings\): not measured \(no labelled case has an "
+        r"OpenAlex record\); all edges flagged \(base rate\) \d+/\d+", online,
     )
+    # the default beside each baseline, offline (online has no case), and the targets with what was missed
+    assert "  offline IF staleness_catch: default " in first.stdout and " | lifecycle_only " in first.stdout
+    assert not any(line.startswith("  online ") for line in first.stdout.splitlines())
+    assert re.search(r"^targets \(default, I cases\): \d+ met, \d+ missed", first.stdout, re.MULTILINE)
     # --kg reaches the runs' recon/kg_source tag as the file itself (the resource's setting is a dg.EnvVar until a run resolves it)
     with dg.DagsterInstance.from_config(str(tmp_path / "home")) as instance:
         sources = {run.tags.get("recon/kg_source") for run in instance.get_runs()}
