@@ -2,7 +2,8 @@
 
 `FakeGroq` is a respx side effect for `POST <base>/openai/v1/chat/completions`: it records every request and
 answers from a queue of scripted replies (`queue`), else with `reader_answer`: a deterministic stand-in model
-that reads each pair's fenced newer abstract and answers on DOMAIN.md's scale, quoting the sentence it read.
+that reads each pair's fenced newer abstract and answers on DOMAIN.md's scale, quoting the sentence holding the
+wording it went by (the first sentence when none).
 It is not a language model: tests use it to check the plumbing, never to measure judging.
 """
 
@@ -66,19 +67,16 @@ def newer_abstracts(request: httpx.Request) -> dict[int, str]:
 
 
 def reader_entry(index: int, abstract: str) -> dict:
-    """The stand-in model's entry for one pair: its verdict from wording in q's abstract, quoting the first sentence."""
-    sentence = abstract.split(". ")[0].strip()
-    lowered = abstract.lower()
-    if "contradict" in lowered or "overestimat" in lowered:
-        verdict, coherence = "CONTRADICTED", 0.1
-    elif "replaces" in lowered:
-        verdict, coherence = "SUPERSEDED", 0.3
-    elif "refine" in lowered:
-        verdict, coherence = "SUPPORTED", 0.7
-    elif abstract == "(none)":
+    """The stand-in model's entry for one pair: its verdict from wording in q's abstract, quoting the sentence that
+    holds the wording (the first sentence when none)."""
+    sentences = [sentence.strip() for sentence in abstract.split(". ")]
+    words = {"CONTRADICTED": ("contradict", "overestimat"), "SUPERSEDED": ("replace",), "SUPPORTED": ("refine",)}
+    said = next(((verdict, word) for verdict, options in words.items() for word in options if word in abstract.lower()), None)
+    if abstract == "(none)":
         return {"index": index, "verdict": "UNVERIFIED", "coherence": 0.5, "rationale": "The newer abstract is missing.", "evidence": []}
-    else:
-        verdict, coherence = "SUPPORTED", 1.0
+    verdict, word = said or ("SUPPORTED", None)
+    coherence = {"CONTRADICTED": 0.1, "SUPERSEDED": 0.3, "SUPPORTED": 0.7 if word else 1.0}[verdict]
+    sentence = next((sentence for sentence in sentences if word and word in sentence.lower()), sentences[0])
     return {"index": index, "verdict": verdict, "coherence": coherence,
             "rationale": f"The newer paper's abstract reads as {verdict.lower()}.", "evidence": [sentence]}
 
@@ -152,12 +150,12 @@ class FakeClock:
 ABSTRACTS = [
     "GRACE gravimetry shows that the Greenland Ice Sheet lost 230 Gt of ice per year between 2003 and 2012. Losses accelerated in the northwest.",
     "Our reanalysis contradicts the reported acceleration of Greenland mass loss. Glacial isostatic adjustment was underestimated before.",
-    "A new gridded product replaces the earlier mascon solution for Greenland. It resolves outlet glaciers at 25 km.",
-    "We refine the Greenland mass balance with an improved glacial isostatic adjustment model. The trend changes by 5 percent.",
+    "The earlier mascon product for Greenland is replaced by a new gridded product. It resolves outlet glaciers at 25 km.",
+    "We refine earlier mass balance estimates for Greenland with an improved glacial isostatic adjustment model. The trend changes by 5 percent.",
     "MODIS aerosol optical depth over the Indo-Gangetic Plain rose by 2 percent a year from 2000 to 2010. Winter haze dominates.",
     "Ground-based AERONET retrievals confirm the MODIS aerosol trend over the Indo-Gangetic Plain. Agreement is within 0.05.",
     "Soil moisture from SMAP explains 40 percent of the variance in crop yield anomalies in Iowa. Drought years dominate.",
-    "SMAP soil moisture anomalies precede yield losses by six weeks. This supports early warning from satellite data.",
+    "SMAP soil moisture anomalies precede yield losses by six weeks, consistent with the earlier yield analysis. This supports early warning from satellite data.",
 ]
 
 

@@ -168,16 +168,17 @@ def test_changed_texts_are_asked_again_and_only_they(con, fake):
 def test_a_new_prompt_version_invalidates_only_its_own_rows(con, fake, monkeypatch):
     judge(con, candidates(3))
     v1_requests = len(fake.requests)
-    monkeypatch.setattr(llm_prompt, "PROMPT_VERSION", "coherence-pairs-v2")
-    monkeypatch.setattr(llm_judge, "PROMPT_VERSION", "coherence-pairs-v2")
-    monkeypatch.setattr("recon_assets.judgement.llm_cache.PROMPT_VERSION", "coherence-pairs-v2")
+    current, following = llm_prompt.PROMPT_VERSION, f"{llm_prompt.PROMPT_VERSION}-next"
+    monkeypatch.setattr(llm_prompt, "PROMPT_VERSION", following)
+    monkeypatch.setattr(llm_judge, "PROMPT_VERSION", following)
+    monkeypatch.setattr("recon_assets.judgement.llm_cache.PROMPT_VERSION", following)
     v2 = judge(con, candidates(3))
     assert v2.judgements["llm_status"].tolist() == ["judged"] * 3 and len(fake.requests) == v1_requests + 1
     monkeypatch.undo()
     again = judge(con, candidates(3))
     assert again.judgements["llm_status"].tolist() == ["cached"] * 3 and len(fake.requests) == v1_requests + 1
     versions = con.execute("SELECT prompt_version, count(*) FROM llm_judgements GROUP BY 1 ORDER BY 1").fetchall()
-    assert versions == [("coherence-pairs-v1", 3), ("coherence-pairs-v2", 3)]
+    assert versions == [(current, 3), (following, 3)]
 
 
 def test_answers_of_the_fallback_model_are_reused(con, fake):
@@ -306,6 +307,15 @@ def test_an_llm_judgement_takes_precedence_for_its_pair_only():
     assert merged.loc["p3", "verdict"] == "CONTRADICTED" and merged.loc["p3", "prompt_version"] is None
     assert merged.loc["p4", "verdict"] == "CONTRADICTED" and np.isnan(merged.loc["p4", "similarity"])
     assert len(merged) == 4
+
+
+def test_an_answer_that_is_not_counted_replaces_nothing_and_is_not_compared():
+    llm = llm_frame([("p2", "q2", "cached", "UNVERIFIED", 0.5), ("p3", "q3", "judged", "UNVERIFIED", 0.5)])
+    llm["rationale"] = [f"{llm_prompt.NOT_COUNTED}SUPPORTED 1.0 quotes no passage ...", "No stance."]
+    merged = prefer_llm_judgements(offline_frame(), llm).set_index("older_publication_id")
+    assert merged.loc["p2", ["verdict", "judge"]].tolist() == ["SUPERSEDED", "offline/cues-v1"]  # the offline verdict stands
+    assert merged.loc["p3", ["verdict", "judge"]].tolist() == ["UNVERIFIED", "groq/llama-3.3-70b-versatile"]
+    assert judge_agreement(offline_frame(), llm).pairs == 1
 
 
 def test_without_llm_answers_the_offline_judgements_stand():

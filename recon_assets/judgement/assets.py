@@ -20,7 +20,7 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
-from recon_assets.judgement import citing_pairs, cues, disputes, llm_judge, llm_prompt, offline_judge, steward, text_embedding
+from recon_assets.judgement import citing_pairs, cues, disputes, judge_address, llm_judge, llm_prompt, offline_judge, steward, text_embedding
 from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
 from recon_assets.judgement.disputes import RELATIONS, disputes_from_crossref, disputes_from_titles, merge_recorded_disputes
 from recon_assets.judgement.llm_judge import Agreement, LlmJudgeReport
@@ -196,7 +196,7 @@ def dispute_figures(rows: pd.DataFrame) -> dict[str, object]:
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="judgement", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
     code_version=code_version(
-        offline_judge, cues, text_embedding, citing_pairs, disputes, llm_judge, llm_prompt, files=[cues.CUES_FILE],
+        offline_judge, cues, text_embedding, citing_pairs, disputes, llm_judge, llm_prompt, judge_address, files=[cues.CUES_FILE],
         sql=["judge_inputs", "judge_citing_works", "judged_publications", "judge_citing_texts", "judge_pairs",
              "judge_input_digests", "coherence_judgement_rows", "coherence_judgements"],
     ),
@@ -246,7 +246,7 @@ def coherence_judgements(
         context.log.info(summary)
         for area in areas:
             context.log.info(f"{area}: {f'judged ({reasons[area]})' if reasons[area] else 'reused'}")
-        llm = _judge(context, con, config, groq_judge, stewards, as_of_date, to_judge) if to_judge else None
+        judged = _judge(context, con, config, groq_judge, stewards, as_of_date, to_judge) if to_judge else None
         if not skipped:
             run.record(con)
         stored = con.execute(
@@ -279,7 +279,7 @@ def coherence_judgements(
             **run_figures({
                 "verdicts": distribution(stored["verdict"], VERDICTS), "judging": summary,
                 "research_areas_reused": len(areas) - len(to_judge), "research_areas_judged": len(to_judge),
-                **_llm_metadata(llm, llm_offline),
+                **_judging_metadata(judged, llm_offline),
             }),
         },
         # A single-run backfill gives every partition of the run this one version (there is no per-partition
@@ -297,11 +297,13 @@ def _judge(
     stewards: pd.DataFrame,
     as_of_date: date,
     areas: list[str],
-) -> tuple[LlmJudgeReport, Agreement]:
+) -> tuple[LlmJudgeReport, Agreement, int]:
     """Judge `areas` (offline judge, then the LLM judge on the pairs triage picks, then the steward's pair
     judgements `stewards` over both) and replace their rows (the caller records the stage's fingerprint after, so
-    that a failure part-way leaves the run unrecorded: judged again next time). Returns the LLM judge's report and
-    its agreement with the offline judge."""
+    that a failure part-way leaves the run unrecorded: judged again next time). Every judge reads the titles and
+    abstracts without the sentences that address the judge (`judge_address.strip_judge_address`), and the rationale
+    of a pair whose texts held one says what was removed. Returns the LLM judge's report, its agreement with the
+    offline judge and how many publications' texts addressed the judge."""
     pool = con.execute(load_sql("judge_inputs"), [areas]).df()
     con.execute("CREATE OR REPLACE TEMP TABLE judge_pool AS SELECT * FROM pool")
     citing = con.execute(load_sql("judge_citing_works")).df()
@@ -310,9 +312,21 @@ def _judge(
         pd.Series(citation_centrality(citing["citing_cited_by_count"].astype("Float64").fillna(0.0).to_numpy()), index=citing.index)
     )
     con.execute("CREATE OR REPLACE TEMP TABLE judge_citing AS SELECT * FROM citing")
-    texts = con.execute(load_sql("judged_publications")).df()
+    # Wording that addresses the judge (a planted instruction) is no evidence: no judge reads it (`judge_address`).
+    texts, removed = judge_address.strip_judge_address(
+        con.execute(load_sql("judged_publications")).df(), "publication_id", {"title": "title", "abstract": "abstract"}
+    )
     con.execute("CREATE OR REPLACE TEMP TABLE judge_texts AS SELECT * FROM texts")
-    citing_texts = con.execute(load_sql("judge_citing_texts"), [OPENALEX_KEY_PREFIX]).df()
+    citing_texts, removed_citing = judge_address.strip_judge_address(
+        con.execute(load_sql("judge_citing_texts"), [OPENALEX_KEY_PREFIX]).df(), "key", {"title": "title", "abstract": "abstract"}
+    )
+    removed |= removed_citing
+    if removed:
+        first = next(iter(removed.items()))
+        context.log.warning(
+            f"{len(removed):,} publications' titles or abstracts address the judge (a planted instruction, a verdict with a score, a "
+            f"role marker): those sentences were removed before any judge read them, e.g. {first[0]}: {first[1]}"
+        )
     via_successor = int(pool["via_successor"].sum())
     context.log.info(
         f"judging {len(pool) - via_successor:,} edges of {pool['dataset_id'].nunique():,} datasets for {len(areas)} research "
@@ -351,6 +365,7 @@ def _judge(
     agreement = llm_judge.judge_agreement(pairs, llm.judgements)
     pairs = llm_judge.prefer_llm_judgements(pairs, llm.judgements)
     pairs = steward.prefer_steward_pairs(pairs, stewards[stewards["dataset_id"].isin(pool["dataset_id"])], texts.rename(columns={"publication_id": "key"}))
+    pairs = judge_address.note_removed(pairs, removed)
     if fresh:
         upsert(con, "text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
     context.log.info(f"embedded {len(fresh):,} texts not in text_embeddings")
@@ -360,7 +375,7 @@ def _judge(
     con.execute("DROP TABLE judged_pairs")
     replace_partitions(con, "coherence_judgements", rows, areas)
     context.log.info(f"{len(rows):,} judged pairs: {rows['verdict'].value_counts().to_dict()}; {agreement.markdown.splitlines()[0]}")
-    return llm, agreement
+    return llm, agreement, len(removed)
 
 
 def stored_steward_judgements(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
@@ -371,13 +386,15 @@ def stored_steward_judgements(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
     return con.execute("SELECT * FROM steward_judgements ORDER BY line").df()
 
 
-def _llm_metadata(llm: tuple[LlmJudgeReport, Agreement] | None, offline_reason: str | None) -> dict[str, object]:
-    """The LLM judge's figures for the asset's metadata: its run totals and `judge_agreement` as markdown, or why
-    it did not run (offline, or no research area judged in this run)."""
-    if llm is None:
+def _judging_metadata(judged: tuple[LlmJudgeReport, Agreement, int] | None, offline_reason: str | None) -> dict[str, object]:
+    """The judging figures for the asset's metadata: the LLM judge's run totals and `judge_agreement` as markdown, or
+    why it did not run (offline, or no research area judged in this run), and `texts_addressing_judge` (publications
+    whose title or abstract addressed the judge: those sentences were removed before judging)."""
+    if judged is None:
         return {"llm_judge": offline_reason or "no research area judged in this run: nothing asked"}
-    report, agreement = llm
+    report, agreement, addressing = judged
     return {
+        "texts_addressing_judge": addressing,
         "llm_judge": offline_reason or "online",
         "llm_judge_totals": report.totals,
         "judge_agreement": dg.MetadataValue.md(agreement.markdown),

@@ -32,7 +32,7 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
-from recon_assets.judgement.llm_prompt import PROMPT_VERSION, VERDICTS, PairTexts, pair_digest
+from recon_assets.judgement.llm_prompt import NOT_COUNTED, PROMPT_VERSION, VERDICTS, PairTexts, pair_digest
 from recon_assets.shared.table_docs import declared_columns
 
 KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
@@ -234,8 +234,8 @@ def judge_candidates(
         now: the time of an answer (UTC), e.g. `lambda: datetime.now(timezone.utc)`.
 
     Returns:
-        LlmJudgeReport; `totals` has candidates, cached, triaged_out, sent, judged, failed, not_sent, verdicts,
-        stopped (why LLM judging stopped, or None), judge, prompt_version.
+        LlmJudgeReport; `totals` has candidates, cached, triaged_out, sent, judged, failed, not_sent, verdicts (of
+        the answers that count: `counted_answers`), not_counted, stopped (why LLM judging stopped, or None), judge, prompt_version.
 
     Raises:
         KeyError: a CANDIDATE_COLUMNS or TRIAGE_COLUMNS column is missing.
@@ -271,7 +271,7 @@ def judge_candidates(
         model=lambda frame: frame["judge"].str.removeprefix("groq/")
     )[CACHE_COLUMNS].reset_index(drop=True)
     counts = judgements["llm_status"].value_counts()
-    answered = judgements[judgements["llm_status"].isin(["judged", "cached"])]
+    answered = counted_answers(judgements)
     totals = {
         "candidates": len(pool),
         "cached": int(counts.get("cached", 0)),
@@ -281,6 +281,7 @@ def judge_candidates(
         "failed": int(counts.get("failed", 0)),
         "not_sent": int(counts.get("not_sent", 0)),
         "verdicts": {verdict: int(n) for verdict, n in answered["verdict"].value_counts().items()},
+        "not_counted": int(judgements["llm_status"].isin(["judged", "cached"]).sum()) - len(answered),
         "stopped": (client.stopped if client is not None else offline_reason),
         "judge": client.judge_id if client is not None else judge_id,
         "prompt_version": PROMPT_VERSION,
@@ -332,23 +333,29 @@ def _from_outcome(row, outcome, judge_id: str, now: Callable[[], datetime]) -> d
     }
 
 
+def counted_answers(llm: pd.DataFrame) -> pd.DataFrame:
+    """The rows of `llm` (LLM_JUDGEMENT_COLUMNS) whose answer counts: llm_status judged or cached, and not an answer
+    whose quotes state no stance of its verdict (rationale starting with llm_prompt.NOT_COUNTED)."""
+    answered = llm["llm_status"].isin(["judged", "cached"]) & ~llm["rationale"].astype(str).str.startswith(NOT_COUNTED)
+    return llm[answered]
+
+
 def prefer_llm_judgements(offline: pd.DataFrame, llm: pd.DataFrame) -> pd.DataFrame:
     """The pair judgements to score with: the LLM's where it answered, the offline judge's elsewhere.
 
     Args:
         offline: one row per pair with KEY, verdict, coherence, rationale, judge and any other columns
             (offline_judge.PAIR_COLUMNS).
-        llm: LLM_JUDGEMENT_COLUMNS (from `judge_candidates`); only rows with llm_status judged or cached count.
+        llm: LLM_JUDGEMENT_COLUMNS (from `judge_candidates`); only `counted_answers` count.
 
     Returns:
         `offline`'s columns plus `prompt_version` (NULL for offline rows) and `offline_verdict` (the offline
         verdict an LLM answer replaced, NULL otherwise). A pair the LLM answered replaces verdict, coherence,
         rationale (with the first quoted passage) and judge; its other columns stay the offline row's. A pair
         the LLM answered but the offline judge did not judge is added, with NaN in the offline-only columns.
-        A failed or unsent LLM pair never replaces an offline judgement.
+        A failed, unsent or uncounted LLM pair never replaces an offline judgement.
     """
-    answered = llm[llm["llm_status"].isin(["judged", "cached"])]
-    answered = answered.drop_duplicates(KEY).set_index(KEY)
+    answered = counted_answers(llm).drop_duplicates(KEY).set_index(KEY)
     merged = offline.copy()
     merged["prompt_version"] = None
     merged["offline_verdict"] = None
@@ -389,8 +396,8 @@ class Agreement:
 
 def judge_agreement(offline: pd.DataFrame, llm: pd.DataFrame) -> Agreement:
     """Confusion table and agreement rate of the offline judge's verdicts against the LLM's, on the pairs that
-    have both (offline verdict not NULL; LLM llm_status judged or cached), verdicts in VERDICTS order."""
-    answered = llm[llm["llm_status"].isin(["judged", "cached"])][KEY + ["verdict"]].drop_duplicates(KEY)
+    have both (offline verdict not NULL; an LLM answer that counts: `counted_answers`), verdicts in VERDICTS order."""
+    answered = counted_answers(llm)[KEY + ["verdict"]].drop_duplicates(KEY)
     both = offline[KEY + ["verdict"]].dropna(subset=["verdict"]).drop_duplicates(KEY).merge(
         answered, on=KEY, suffixes=("_offline", "_llm")
     )

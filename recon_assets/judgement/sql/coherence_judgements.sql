@@ -28,7 +28,7 @@ COMMENT ON COLUMN coherence_judgements.newer_publication_id IS 'The newer work j
 COMMENT ON COLUMN coherence_judgements.similarity IS 'Cosine similarity of title+abstract embeddings (wordllama); NULL for a pair only a steward judged.';
 COMMENT ON COLUMN coherence_judgements.verdict IS 'SUPPORTED, CONTRADICTED, SUPERSEDED or UNVERIFIED.';
 COMMENT ON COLUMN coherence_judgements.coherence IS 'DOMAIN.md''s scale: 1.0 consensus, 0.7 refined, 0.5 debated (an LLM''s CONTRADICTED) or no stance (UNVERIFIED), 0.3 superseded, 0.1 contradicted; a steward''s own value.';
-COMMENT ON COLUMN coherence_judgements.rationale IS 'Why: the cue quoted from the newer abstract and the similarity.';
+COMMENT ON COLUMN coherence_judgements.rationale IS 'Why: the cue quoted from the newer abstract and the similarity; ''removed before judging: ...'' names wording in either publication''s title or abstract that addressed the judge (judge_address) and that no judge read.';
 COMMENT ON COLUMN coherence_judgements.judge IS 'Whose verdict the row holds: offline/<version> (verdict rules, cue file and embedding model), groq/<model> when the LLM judge answered the pair, steward/<name> when a data steward judged it (steward_judgements; precedence: steward, then LLM, then offline).';
 COMMENT ON COLUMN coherence_judgements.prompt_version IS 'Prompt version of the LLM judgement (llm_prompt.PROMPT_VERSION); NULL for the offline judge''s.';
 COMMENT ON COLUMN coherence_judgements.offline_verdict IS 'The machine verdict an LLM or steward judgement replaced; NULL when the row is the offline judge''s own or a pair only a steward judged.';
