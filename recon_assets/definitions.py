@@ -88,6 +88,7 @@ from recon_assets.schedules import (
     weekly_refresh_job,
 )
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.console_log import console_logger
 from recon_assets.shared.credentials import usable_secrets
 from recon_assets.shared.database import LockedDuckDBResource, duckdb_connection_config
 from recon_assets.shared.paths import database_path
@@ -146,6 +147,8 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
         # Every step writes the one DuckDB file, which allows one writer: steps run in one process, in order,
         # instead of a subprocess each that would only wait for the pool.
         executor=dg.in_process_executor,
+        # Dagster's console logger, which `recon run` without --verbose tells to leave failures' stack traces out
+        loggers={"console": console_logger},
     )
 
 
@@ -156,8 +159,9 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
     Raises:
         credentials.UnusableSecretError: OPENALEX_API_KEY, GROQ_API_KEY or HF_TOKEN holds a space or a control
             character inside it (the code location does not load, with that one message).
-        ValueError: RECON_OPENALEX, RECON_CROSSREF or RECON_GROQ is neither 'online', 'offline' nor unset, or
-            RECON_KG_SOURCE neither 'local', 'huggingface' nor unset.
+        ValueError: RECON_OPENALEX, RECON_CROSSREF or RECON_GROQ is neither 'online', 'offline' nor unset,
+            RECON_KG_SOURCE neither 'local', 'huggingface' nor unset, or RECON_DUCKDB_MEMORY_LIMIT is unusable
+            (`database.check_memory_limit`).
     """
     usable_secrets()
     if kg_source(os.environ.get("RECON_KG_SOURCE") or "") == HUGGING_FACE:

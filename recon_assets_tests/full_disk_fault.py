@@ -1,7 +1,9 @@
 """`recon run` with a full disk simulated at Dagster's event-log storage: run as a script, it makes
 `SqliteEventLogStorage.store_event` fail, from the first event of step `publications` on, with the error a full disk
 gives (FAULT=sqlite: SQLite's "database or disk is full" as SQLAlchemy wraps it; FAULT=oserror: OSError ENOSPC naming
-a file under DAGSTER_HOME), then runs `recon` with the given arguments.
+a file under DAGSTER_HOME), or, with FAULT=duckdb, the disk beside the database: every DuckDB connection a step asks
+for after the first (kg_snapshot's) fails with DuckDB's IOException for a full disk; then runs `recon` with the given
+arguments.
 
 Simulated, not real: no filesystem fills up (a small tmpfs cannot be mounted here); everything else (the CLI,
 Dagster's execution and its instance) is real.
@@ -12,10 +14,15 @@ import os
 import sqlite3
 import sys
 
+import duckdb
 import sqlalchemy
 from dagster._core.storage.event_log.sqlite.sqlite_event_log import SqliteEventLogStorage
 
+from recon_assets.shared.database import LockedDuckDBResource
+
 _store_event = SqliteEventLogStorage.store_event
+_get_connection = LockedDuckDBResource.get_connection
+_connections: list[str] = []
 
 
 def _full_disk_store_event(self, event):
@@ -27,8 +34,18 @@ def _full_disk_store_event(self, event):
     return _store_event(self, event)
 
 
+def _full_disk_connection(self):
+    _connections.append(self.database)
+    if len(_connections) > 1:
+        raise duckdb.IOException(f'IO Error: Could not write file "{self.database}.wal": No space left on device')
+    return _get_connection(self)
+
+
 if __name__ == "__main__":
-    SqliteEventLogStorage.store_event = _full_disk_store_event
+    if os.environ["FAULT"] == "duckdb":
+        LockedDuckDBResource.get_connection = _full_disk_connection
+    else:
+        SqliteEventLogStorage.store_event = _full_disk_store_event
     from recon_assets.cli.main import main
 
     sys.exit(main(sys.argv[1:]))

@@ -1,11 +1,13 @@
-"""Issue 14: a disk that fills under DAGSTER_HOME printed a 101-line traceback. `recon run` now prints one line
-saying which path is full and exits 1. The full disk is simulated at Dagster's event-log storage
-(full_disk_fault.py says how); the run itself is a real `recon run` subprocess on the shipped sample."""
+"""Issue 14: a disk that fills under DAGSTER_HOME printed a 101-line traceback; issue 24: one beside the database printed
+111 lines, Dagster's stack traces included. `recon run` now prints one line saying which path is full and exits 1, and
+nothing else about it unless --verbose. The full disk is simulated at Dagster's event-log storage or at the DuckDB
+resource (full_disk_fault.py says how); the run itself is a real `recon run` subprocess on the shipped sample."""
 
 from __future__ import annotations
 
 import errno
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -15,6 +17,7 @@ import duckdb
 import pytest
 import sqlalchemy
 
+from recon_assets.cli import run as run_module
 from recon_assets.cli.run import disk_full_message
 
 FAULT_SCRIPT = Path(__file__).with_name("full_disk_fault.py")
@@ -47,7 +50,64 @@ def test_a_full_disk_under_dagster_home_is_one_line_naming_the_path(tmp_path, fa
     assert run.returncode == 1
     errors = [line for line in run.stderr.splitlines() if not line.startswith("20")]  # Dagster's own log lines start with the date
     assert errors == [expected.format(home=home)]
-    assert "Traceback" not in run.stdout + run.stderr
+    assert_only_the_cause(run)
+
+
+def assert_only_the_cause(run: subprocess.CompletedProcess) -> None:
+    """Nothing about the failure but its one line, which ends the output: no stack trace, no Dagster failure record."""
+    assert run.stderr.splitlines()[-1].startswith("error: ")
+    for marker in ("Traceback", "Stack Trace", " - ERROR - ", "dagster._core.errors"):
+        assert marker not in run.stdout + run.stderr, marker
+
+
+@pytest.mark.parametrize("verbose", [False, True], ids=["one-line", "verbose"])
+def test_a_full_disk_beside_the_database_is_one_line_and_nothing_else_unless_verbose(tmp_path, verbose):
+    """Hostile pass: a full disk beside the database printed 111 lines, Dagster's stack traces included, before the
+    clear cause. Every step failure now ends `recon run` with one line; --verbose adds Dagster's failure records."""
+    home, database = tmp_path / "home", tmp_path / "r.duckdb"
+    env = {**os.environ, "DAGSTER_HOME": str(home), "RECON_KG_PATH": "", "FAULT": "duckdb"}
+    run = subprocess.run(
+        [sys.executable, str(FAULT_SCRIPT), "run", "--db", str(database), *(["--verbose"] if verbose else [])],
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert run.returncode == 1
+    full = (f"no space left on the device holding {database} (the DuckDB file r.duckdb and its spill folder r.duckdb.tmp): "
+            "free space there, or give --db on another disk")
+    last = run.stderr.splitlines()[-1]
+    assert re.fullmatch(
+        rf"error: \[kg_tables_job\] step \w+ failed: {re.escape(full)}(; step \w+ failed: {re.escape(full)})* \(run [0-9a-f-]+: "
+        rf"its full logs with `recon run --verbose`, or in `dagster dev` with DAGSTER_HOME={re.escape(str(home))}\)", last,
+    ), last
+    if verbose:
+        assert "Stack Trace" in run.stderr and " - ERROR - " in run.stderr
+    else:
+        assert [line for line in run.stderr.splitlines() if not line.startswith("20")] == [last]
+        assert_only_the_cause(run)
+
+
+def test_any_other_failure_is_one_line_unless_verbose(monkeypatch, tmp_path, capsys):
+    """Every failure of `recon run` ends with its cause in one line, whatever raised it (a multi-line message, a key
+    in it); --verbose lets the exception and its stack trace through."""
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("GROQ_API_KEY", "gsk_one_line_secret_1234567890")
+
+    def fails(*_):
+        raise RuntimeError("the report template is missing\n  File x, line 3\nwith gsk_one_line_secret_1234567890")
+
+    monkeypatch.setattr(run_module, "_run_pipeline", fails)
+    assert run_module.run_pipeline(None, tmp_path / "r.duckdb", None) == 1
+    assert capsys.readouterr().err == (
+        "error: RuntimeError: the report template is missing (`recon run --verbose` prints its stack trace)\n"
+    )
+    with pytest.raises(RuntimeError, match="the report template is missing"):
+        run_module.run_pipeline(None, tmp_path / "r.duckdb", None, verbose=True)
+
+    def interrupted(*_):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run_module, "_run_pipeline", interrupted)
+    assert run_module.run_pipeline(None, tmp_path / "r.duckdb", None) == 130
+    assert capsys.readouterr().err == "error: interrupted (Ctrl-C)\n"
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """`recon`: run the whole pipeline on the local Dagster instance, and explain the scores of one DOI.
 
-    recon run [--kg PATH] [--db PATH] [--as-of YYYY-MM-DD]
+    recon run [--kg PATH] [--db PATH] [--as-of YYYY-MM-DD] [--verbose]
     recon explain DOI [--db PATH]
 """
 
@@ -34,7 +34,9 @@ environment (README "Configuration"; each flag above overrides its variable):
   DAGSTER_HOME                                the Dagster instance (default ./.dagster_home)
 
 exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unusable input, said in one line
-before any run (a missing KG file, a bad date or setting, a --db that is not a DuckDB file)."""
+before any run (a missing KG file, a bad date or setting, a --db that is not a DuckDB file). Every failure ends with
+its cause in one line on stderr (a full disk named by its path); --verbose adds Dagster's failure records and stack
+traces."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--db", type=Path, help="DuckDB file to write; default data/recon.duckdb")
     # Read as text and judged by `recon run`'s pre-check: a bad date is its one error line, as for RECON_AS_OF.
     run.add_argument("--as-of", help="score as of this date (YYYY-MM-DD); default today")
+    run.add_argument("--verbose", action="store_true", help="on a failure, print Dagster's failure records and stack traces too")
     explain = commands.add_parser("explain", help="print every scored edge of a publication or dataset DOI")
     explain.add_argument("doi", help="publication or dataset DOI, in any spelling (https://doi.org/..., doi:..., upper case)")
     explain.add_argument("--db", type=Path, help="DuckDB file to read; default data/recon.duckdb")
@@ -58,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "run":
         from recon_assets.cli.run import run_pipeline  # the run wiring and its instance checks: only `run` needs them
 
-        return run_pipeline(args.kg, args.db, args.as_of)
+        return run_pipeline(args.kg, args.db, args.as_of, verbose=args.verbose)
     return explain_doi(args.doi, args.db or database_path())
 
 

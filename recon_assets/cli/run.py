@@ -49,8 +49,10 @@ INSTANCE_SETTINGS = Path(__file__).resolve().with_name("dagster.yaml")
 # How long `recon run` waits for another live run to release the `duckdb` pool before it gives up (seconds): a
 # full run on the real KG takes minutes (README "Benchmarks"), an online OpenAlex refresh of it up to about an hour.
 DEFAULT_POOL_WAIT_SECONDS = 3600.0
-# INFO shows each asset's progress lines; Dagster's per-event DEBUG lines would bury them.
-QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "INFO"}}}}
+# INFO shows each asset's progress lines; Dagster's per-event DEBUG lines would bury them. A failure's records (its
+# stack traces) are printed with --verbose only (`shared.console_log`): without it the failure is one line.
+QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "INFO", "failures": False}}}}
+VERBOSE_LOGS = {"loggers": {"console": {"config": {"log_level": "INFO", "failures": True}}}}
 # The evaluation's measures `recon run` prints (evaluation.measure.MEASURES keys), with the words it prints them with.
 _SUMMARY_MEASURES = {
     "staleness_catch": "superseded versions flagged", "flag_precision": "flags that are right",
@@ -64,28 +66,44 @@ class PreflightError(RuntimeError):
     """An input of `recon run` is unusable; raised before anything is written."""
 
 
-def run_pipeline(kg: Path | None, db: Path | None, as_of: str | None) -> int:
+def run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: bool = False) -> int:
     """Run every asset on the local instance and print progress and a summary.
 
     as_of is resolved here, once: `--as-of`, else RECON_AS_OF, else today; all three runs carry it as their
-    `recon/as_of` tag, so every asset of every run reads the same date.
+    `recon/as_of` tag, so every asset of every run reads the same date. Every failure ends with its cause in one line
+    on stderr and nothing else about it (no stack trace, no Dagster failure record) unless `verbose`.
 
     Returns:
-        0 on success, 1 when a run failed (its root cause is printed), an asset check of severity ERROR failed (named,
-        with its description) or a disk is full (one line naming the path),
-        2 when an input is unusable.
+        0 on success, 1 when a run failed (its root cause, a full disk named by its path), an asset check of severity
+        ERROR failed (named, with its description) or anything else went wrong (its type and first line),
+        2 when an input is unusable, 130 when interrupted (Ctrl-C).
     """
     try:
-        return _run_pipeline(kg, db, as_of)
+        return _run_pipeline(kg, db, as_of, verbose)
+    except KeyboardInterrupt:
+        if verbose:
+            raise
+        print("error: interrupted (Ctrl-C)", file=sys.stderr, flush=True)
+        return 130
     except Exception as error:
         full = disk_full_message(error, database_path())
-        if full is None:
+        if full is None and verbose:
             raise
-        print(f"error: {full}", file=sys.stderr, flush=True)
+        print(f"error: {full or _one_line(error)}", file=sys.stderr, flush=True)
         return 1
 
 
-def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None) -> int:
+def _one_line(error: BaseException) -> str:
+    """'<type>: <first line of its message>' and where the rest is, shown as data and without secrets."""
+    return terminal_text(redact(f"{type(error).__name__}: {_first_line(str(error))} (`recon run --verbose` prints its stack trace)"))
+
+
+def _first_line(text: str) -> str:
+    """The first line of `text` that is not blank, stripped ('' when none)."""
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: bool) -> int:
     database = database_path()
     try:
         if kg is not None:  # a symbolic-link loop is its one error line (ValueError), as in RECON_KG_PATH
@@ -119,7 +137,7 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None) -> int:
         return 2
     try:
         with _terminal_safe_output():
-            return _run_jobs(database, run_as_of)
+            return _run_jobs(database, run_as_of, verbose)
     finally:
         lock.release()
 
@@ -164,10 +182,21 @@ def disk_full_message(error: BaseException, database: Path) -> str | None:
                 return (f"no space left on a device this run writes to (DAGSTER_HOME {home}, or the DuckDB file's folder "
                         f"{database.parent}): free space there, or move them to another disk")
             return _full_line(Path(os.fsdecode(current.filename)), home, database)
-        if _SQLITE_FULL in str(current):
-            return _full_line(home, home, database)
-        if any(marker in str(current) for marker in _DUCKDB_FULL):
-            return _full_line(database, home, database)
+        full = disk_full_text(str(current), database)
+        if full is not None:
+            return full
+    return None
+
+
+def disk_full_text(text: str, database: Path) -> str | None:
+    """`disk_full_message`'s line for an error text (a step's root cause, as Dagster recorded it): SQLite's "database
+    or disk is full" names DAGSTER_HOME, DuckDB's or the system's "No space left on device" the DuckDB file; else
+    None."""
+    home = Path(os.environ.get("DAGSTER_HOME") or DEFAULT_DAGSTER_HOME).resolve()
+    if _SQLITE_FULL in text:
+        return _full_line(home, home, database)
+    if any(marker in text for marker in _DUCKDB_FULL):
+        return _full_line(database, home, database)
     return None
 
 
@@ -260,7 +289,7 @@ def _can_open(database: Path) -> None:
         raise PreflightError(f"cannot open DuckDB file {database}: {redact(error)}") from error
 
 
-def _run_jobs(database: Path, as_of: date) -> int:
+def _run_jobs(database: Path, as_of: date, verbose: bool) -> int:
     home = _prepare_dagster_home()
     # The instance's schema migration logs each step at INFO; the run's own events say what matters.
     logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -303,21 +332,20 @@ def _run_jobs(database: Path, as_of: date) -> int:
         with PoolWatchdog(instance, run_id, timeout_seconds=wait, say=_say, give_up=_give_up):
             result = definitions.resolve_job_def(job_name).execute_in_process(
                 instance=instance, run_id=run_id, tags={**tags, **run_tags(), **inputs},
-                run_config=QUIET_LOGS, raise_on_error=False,
+                run_config=VERBOSE_LOGS if verbose else QUIET_LOGS, raise_on_error=False,
             )
+        if not result.success:
+            print(f"error: [{job_name}] {'; '.join(_failures(result, database))} (run {result.run_id}: its full logs with "
+                  f"`recon run --verbose`, or in `dagster dev` with DAGSTER_HOME={home})", file=sys.stderr, flush=True)
+            return 1
         evaluations = result.get_asset_check_evaluations()
         checks += evaluations
         reused = reused or _snapshot_reused(result)
         judging = judging or _judging_reuse(result)
-        print(f"[{job_name}] {'succeeded' if result.success else 'FAILED'} in {time.monotonic() - started:.1f}s (run {result.run_id})")
+        print(f"[{job_name}] succeeded in {time.monotonic() - started:.1f}s (run {result.run_id})")
         for evaluation in evaluations:
             if not evaluation.passed:
                 print(f"[{job_name}] asset check FAILED: {evaluation.check_name}: {terminal_text(evaluation.description)}", file=sys.stderr)
-        if not result.success:
-            for message in _failures(result):
-                print(f"[{job_name}] {message}", file=sys.stderr)
-            print(f"run failed; its full logs: `dagster dev` with DAGSTER_HOME={home}, run {result.run_id}", file=sys.stderr)
-            return 1
     _print_summary(database, checks, reused, judging, as_of)
     failed = [e.check_name for e in checks if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR]
     if failed:
@@ -379,18 +407,25 @@ def _judging_reuse(result: dg.ExecuteInProcessResult) -> str:
     return ""
 
 
-def _failures(result: dg.ExecuteInProcessResult) -> list[str]:
-    """'step <key> failed: <root cause>' for every failed step, the innermost cause of each error chain."""
+def _failures(result: dg.ExecuteInProcessResult, database: Path) -> list[str]:
+    """'step <key> failed: <root cause>' for every failed step (else the run's own failure), one line each: the
+    innermost cause of each error chain, its first line, or the full disk it names (`disk_full_text`)."""
     messages = []
     for event in result.all_events:
-        if not event.is_step_failure:
-            continue
-        error = event.step_failure_data.error
-        while error.cause is not None:
-            error = error.cause
-        # The root cause can be any library's text about any record: shown as data, without secrets.
-        messages.append(f"step {event.step_key} failed: {terminal_text(redact(error.message.strip()))}")
-    return messages
+        if event.is_step_failure:
+            messages.append(f"step {event.step_key} failed: {_root_cause(event.step_failure_data.error, database)}")
+        elif event.event_type == dg.DagsterEventType.RUN_FAILURE and not messages:
+            error = event.event_specific_data.error if event.event_specific_data else None
+            messages.append(f"the run failed: {_root_cause(error, database) if error else event.message}")
+    return messages or [f"the run ended {result.dagster_run.status.value} without a failed step"]
+
+
+def _root_cause(error, database: Path) -> str:
+    """The innermost cause of a Dagster error chain (`SerializableErrorInfo`) in one line: a full disk named by its
+    path, else the first line of its message (any library's text about any record: shown as data, without secrets)."""
+    while error.cause is not None:
+        error = error.cause
+    return disk_full_text(error.message, database) or terminal_text(redact(_first_line(error.message) or error.cls_name or "no message"))
 
 
 def _print_baselines(comparisons: pd.DataFrame) -> None:
