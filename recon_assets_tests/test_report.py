@@ -235,6 +235,8 @@ def test_any_text_renders_in_the_pdf_with_words_and_numbers_whole(sample_run, tm
     words = text.split()
     ellipsis = "\N{HORIZONTAL ELLIPSIS}"
     assert f"Drought Drought{ellipsis}" in text.replace("\n", " ") and text.count("Drought") < 1250
+    # a shortened title keeps its publication's DOI (it was cut off with the title's end)
+    assert all(f"{doi}:" in text.replace("\n", "") for doi in data.central_superseded["publication_doi"].dropna())
     assert re.search(f"stale reason stale( reason)?{ellipsis}", text.replace("\n", " "))
     unspaced = [run.replace("\n", "") for run in re.findall(r"x{20}[x\n]*", text)]  # broken where it must be
     assert unspaced and all(len(run) < len(UNSPACED_TITLE) for run in unspaced)

@@ -170,7 +170,9 @@ def report_sections(data: ReportData) -> list[Section]:
             tables=[ReportTable(
                 ("label", "publication", "year", "dataset", "area", "centrality", "reliability", "reason"),
                 [
-                    ("SUPERSEDED", _join(_text(row.title), f"({_text(row.publication_doi)})"), _year(row.publication_year),
+                    # the DOI first: a title too long for a PDF cell is shortened at its end, the DOI kept
+                    ("SUPERSEDED", _join(f"{row.publication_doi}:" if _text(row.publication_doi) else "", row.title),
+                     _year(row.publication_year),
                      _text(row.dataset_short_name), row.research_area, _number(row.centrality), _number(row.reliability),
                      _text(row.reason))
                     for row in data.central_superseded.itertuples()
