@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import time
+import traceback
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx2
@@ -18,6 +20,7 @@ import pytest
 from huggingface_hub.errors import LocalEntryNotFoundError, RemoteEntryNotFoundError
 
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, KgDownloadError, download_kg_export
+from recon_assets.shared.credentials import REDACTED, RedactedCause
 
 FIXTURES = Path(__file__).parent / "fixtures" / "huggingface"
 EXCHANGES = [
@@ -30,16 +33,20 @@ RESOLVE_URL = f"https://huggingface.co/datasets/{REPO_ID}/resolve"
 
 
 class FakeHub:
-    """Answers each request with its recorded response (or raises `fail_with`) and keeps every request it saw."""
+    """Answers each request with its recorded response (or raises `fail_with`, or answers `answer_with(request)`, a
+    hostile hub) and keeps every request it saw."""
 
     def __init__(self) -> None:
         self.requests: list[httpx2.Request] = []
         self.fail_with: Exception | None = None
+        self.answer_with: Callable[[httpx2.Request], httpx2.Response] | None = None
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         self.requests.append(request)
         if self.fail_with is not None:
             raise self.fail_with
+        if self.answer_with is not None:
+            return self.answer_with(request)
         for exchange in EXCHANGES:
             recorded = exchange["request"]
             if request.method == recorded["method"] and request.url == httpx2.URL(recorded["url"]):
@@ -142,9 +149,85 @@ def test_failures_raise_kg_download_error_naming_repo_file_and_revision(
     message = str(raised.value)
     assert all(part in message for part in (REPO_ID, repr(filename), PINNED_REVISION))
     assert FAKE_TOKEN not in message
-    assert isinstance(raised.value.__cause__, cause)
+    # the library's exception stays in the chain as a redacted copy naming its type
+    assert isinstance(raised.value.__cause__, RedactedCause)
+    assert str(raised.value.__cause__).startswith(f"{cause.__module__}.{cause.__qualname__}: ")
     if offline:
         assert "HF_HUB_OFFLINE" in message and hub.requests == []
+
+
+def chain(error: BaseException) -> Iterator[BaseException]:
+    """`error` and every exception in its chain: causes and contexts, shown or suppressed."""
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [error]
+    while pending:
+        current = pending.pop()
+        if current is not None and id(current) not in seen:
+            seen.add(id(current))
+            yield current
+            pending += [current.__cause__, current.__context__]
+
+
+def chain_texts(error: BaseException) -> list[str]:
+    """str and repr of every exception of `error`'s `chain`, and the traceback Python prints for it."""
+    return [text for link in chain(error) for text in (str(link), repr(link))] + traceback.format_exception(error)
+
+
+def _echoing_the_token(status: int, where: str) -> Callable[[httpx2.Request], httpx2.Response]:
+    """A hostile hub (HTTPS, so the token is sent): every request answered `status`, its error echoing the token the
+    request carried, in huggingface_hub's X-Error-Message header or in a JSON body's "error"."""
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        echo = f"Invalid credentials in Authorization header: {request.headers['authorization']}"
+        if where == "header":
+            return httpx2.Response(status, headers={"x-error-message": echo}, request=request)
+        return httpx2.Response(status, json={"error": echo}, request=request)
+
+    return answer
+
+
+@pytest.mark.parametrize(("status", "where"), [(401, "header"), (403, "body"), (500, "body")])
+def test_a_hub_echoing_the_token_in_an_error_leaves_it_nowhere_in_the_exception_chain(hub, tmp_path, status, where):
+    """Issue 24: Dagster stores a failed step's whole cause chain; the library's exception quoting the hub's answer
+    stood in it unredacted."""
+    hub.answer_with = _echoing_the_token(status, where)
+
+    with pytest.raises(KgDownloadError) as raised:
+        download_kg_export(cache_dir=tmp_path)
+
+    assert {request.headers["authorization"] for request in hub.requests} == {f"Bearer {FAKE_TOKEN}"}
+    texts = chain_texts(raised.value)
+    assert not [text for text in texts if FAKE_TOKEN in text]
+    assert any(f"Authorization header: Bearer {REDACTED}" in text for text in texts)  # the echo is there, redacted
+    # the library's exceptions are kept, as redacted copies naming their types
+    links = list(chain(raised.value))
+    assert len(links) >= 2 and all(isinstance(link, RedactedCause) for link in links[1:])
+    assert str(links[1]).startswith("huggingface_hub.errors.")
+
+
+def test_a_failed_hub_download_stores_no_token_under_dagster_home(hub, tmp_path):
+    """Issue 24 end to end through Dagster's storage: kg_snapshot fails on a hub echoing the token; no file under
+    DAGSTER_HOME (run and event storage, the event index, compute logs) holds it, while the failure is stored."""
+    import dagster as dg
+    from dagster_duckdb import DuckDBResource
+
+    from recon_assets.kg.assets import kg_snapshot
+    from recon_assets.kg.resources import HuggingFaceKgExport
+
+    hub.answer_with = _echoing_the_token(401, "body")
+    home = tmp_path / "dagster_home"
+    home.mkdir()
+    with dg.DagsterInstance.local_temp(str(home)) as instance:
+        result = dg.materialize(
+            [kg_snapshot], instance=instance, raise_on_error=False,
+            resources={"kg_export": HuggingFaceKgExport(), "duckdb": DuckDBResource(database=str(tmp_path / "recon.duckdb"))},
+        )
+
+    assert not result.success
+    stored = {path: path.read_bytes() for path in home.rglob("*") if path.is_file()}
+    assert [path for path, content in stored.items() if b"KgDownloadError" in content]
+    assert not [path for path, content in stored.items() if FAKE_TOKEN.encode() in content]
+    assert [path for path, content in stored.items() if f"Authorization header: Bearer {REDACTED}".encode() in content]
 
 
 def test_kg_snapshot_ingests_the_hub_export_and_records_its_commit_and_checksum(hub: FakeHub, tmp_path: Path) -> None:

@@ -26,14 +26,15 @@ import respx
 
 from recon_assets.cli.launch_checks import settings_problems
 from recon_assets.cli.run import PreflightError, _preflight
-from recon_assets.enrichment.openalex_client import ERROR, OpenAlexClient
+from recon_assets.enrichment.citing_plan import ALL_CITING, CitingQuery
+from recon_assets.enrichment.openalex_client import ERROR, BudgetSpent, OpenAlexClient
 from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.judgement.groq_client import JUDGED, NOT_SENT, GroqJudgeClient, GroqJudgeSettings
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.resources import HuggingFaceKgExport
-from recon_assets.shared.credentials import REDACTED, redact
+from recon_assets.shared.credentials import REDACTED, RedactedCause, redact, redacted_causes
 from recon_assets.shared.key_transport import PlainHttpRefused, check_key_transport, is_loopback
 
 from recon_assets_tests.fake_openalex import real_works, serving
@@ -41,6 +42,7 @@ from recon_assets_tests.groq_fakes import (
     BASE_URL, COMPLETIONS, FakeClock, FakeGroq, fixture, make_pairs, newer_abstracts, reader_entry,
 )
 from recon_assets_tests.pipeline_runs import REPO_ROOT
+from recon_assets_tests.test_hub_source import chain_texts
 
 # The issue's key, and one of an unusual shape (no known prefix, both quotes, a backslash, HTML's specials). Each holds
 # a run of letters and digits no redaction marker has: any spelling of a leaked key still holds that run.
@@ -129,6 +131,60 @@ def test_an_openalex_error_whose_url_carries_the_key_is_redacted(monkeypatch):
     errors = [result.error for result in report.results]
     assert [result.status for result in report.results] == [ERROR] * 2
     assert all(ODD_MARK not in error and "InvalidSchema: No connection adapters" in error and f"api_key={REDACTED}" in error for error in errors)
+
+
+class _ProjectError(RuntimeError):
+    """The project's own error in the rows below: its text written redacted, as every client writes it."""
+
+
+@pytest.mark.parametrize("suppressed", [False, True], ids=["raise-from-error", "raise-from-none"])
+def test_redacted_causes_copies_every_exception_of_the_chain_redacted(monkeypatch, suppressed):
+    """`raise ... from None` hides the library's exception from a traceback but keeps it as `__context__`, where a
+    reader of the chain still finds it: each link is a redacted copy, its type named, notes and traceback kept."""
+    monkeypatch.setenv("HF_TOKEN", ODD_KEY)
+
+    @redacted_causes()
+    def client() -> None:
+        try:
+            try:
+                raise ConnectionError(f"socket closed after sending Authorization: {ODD_KEY}")
+            except ConnectionError as inner:
+                raise ValueError(f"server answered {{'error': {ODD_KEY!r}}}") from inner
+        except ValueError as error:
+            error.add_note(f"while fetching with {ODD_KEY}")
+            if suppressed:
+                raise _ProjectError(f"cannot fetch: {redact(error)}") from None
+            raise _ProjectError(f"cannot fetch: {redact(error)}") from error
+
+    with pytest.raises(_ProjectError) as raised:
+        client()
+
+    assert not [text for text in chain_texts(raised.value) if ODD_MARK in text]
+    copy = raised.value.__context__
+    assert isinstance(copy, RedactedCause) and raised.value.__suppress_context__
+    assert raised.value.__cause__ is (None if suppressed else copy)
+    assert str(copy) == f"builtins.ValueError: server answered {{'error': '{REDACTED}'}}" and copy.__notes__ == [f"while fetching with {REDACTED}"]
+    assert str(copy.__cause__) == f"builtins.ConnectionError: socket closed after sending Authorization: {REDACTED}"
+    assert copy.__traceback__ is not None and copy.__traceback__.tb_frame.f_code.co_name == "client"
+
+
+def test_openalex_budget_spent_keeps_a_url_echoing_the_key_out_of_its_cause():
+    """BudgetSpent was raised `from` requests' HTTPError, whose text is the whole URL: a server redirecting to a URL
+    that echoes the key (sent as a bearer token) and answering there that the budget is spent."""
+
+    def echo_then_spent(path: str, headers: Message) -> tuple[int, dict[str, str], bytes]:
+        if path.startswith("/works"):
+            key = (headers.get("Authorization") or "").removeprefix("Bearer ")
+            return 302, {"Location": "/spent?" + urlencode({"api_key": key})}, b""
+        return 429, {"X-RateLimit-Remaining": "0", "X-RateLimit-Credits-Required": "1", "Content-Type": "application/json"}, b"{}"
+
+    with serve_answers(echo_then_spent) as base:
+        client = OpenAlexClient(api_key=ODD_KEY, base_url=base, retry=RetryPolicy(retries=0, sleep=lambda _: None))
+        with pytest.raises(BudgetSpent) as raised:
+            client.citing_works(CitingQuery(("W2741809807",), ALL_CITING, ("publication_date", "desc"), per_page=2, all_pages=False))
+    texts = chain_texts(raised.value)
+    assert not [text for text in texts if ODD_MARK in text]
+    assert any(f"api_key={REDACTED}" in text for text in texts)  # requests' error, redacted, is still the cause
 
 
 # ---- a key over plain HTTP -----------------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_req
 from recon_assets.enrichment.openalex_records import CITING_FIELDS, SELECT_FIELDS, invalid_reason
 from recon_assets.enrichment.retries import RetryPolicy, header_number, header_seconds, transient_status
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.shared.credentials import redact, remember_secret
+from recon_assets.shared.credentials import redact, redacted_causes, remember_secret
 from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 
 DEFAULT_BASE_URL = "https://api.openalex.org"
@@ -296,9 +296,12 @@ class OpenAlexClient:
             return WorkResult(doi, ERROR, error=describe(error))
         return checked_result(doi, work)
 
+    @redacted_causes()
     def _call(self, request: Callable[[], Any], *, list_calls: int = 0) -> Any:
         """`request()` with retries, each attempt charged `list_calls` to the budget (a single work is free); a 429
-        for a spent budget becomes BudgetSpent and stops retrying."""
+        for a spent budget becomes BudgetSpent and stops retrying, its cause a redacted copy of requests' error, whose
+        text quotes the URL and the server's reason phrase: a server may echo the key into either
+        (`credentials.redacted_causes`)."""
 
         def attempt():
             if self.budget is not None:

@@ -19,7 +19,8 @@
 
 Every text a server sends (an error's message, a connection error's, an answer, a failed generation) is
 `credentials.redact`ed as it is read (`_message`, `_describe`): a server or proxy echoing the key ("... for api key
-<key>") never gets it into a reason, a note, a log line or a table.
+<key>") never gets it into a reason, a note, a log line or a table; an error leaving `_post` carries it in no cause
+(`credentials.redacted_causes`: a body that is no chat completion is quoted by pydantic's ValidationError).
 
 Pacing (`Pacer`): before each request, the configured requests and tokens per minute over the last 60 s,
 and Groq's `x-ratelimit-*` headers of the last response (`remaining-requests` is per day, `remaining-tokens`
@@ -46,7 +47,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 
 from recon_assets.enrichment.retries import header_number, header_seconds
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION, PairAnswer, PairTexts, build_messages, read_answer
-from recon_assets.shared.credentials import redact, remember_secret
+from recon_assets.shared.credentials import redact, redacted_causes, remember_secret
 from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 
 DEFAULT_MODEL = "llama-3.3-70b-versatile"
@@ -558,6 +559,7 @@ class GroqJudgeClient:
         self.sleep(seconds)
         self.pacer.waited_seconds += seconds
 
+    @redacted_causes()
     def _post(self, messages, temperature: float, max_tokens: int, estimate: int, prompt_bytes: int, pairs: int, timeout: float) -> _Answer:
         """One HTTP attempt; counts it against the budget and the pacing window, whatever its outcome."""
         started = self.clock()

@@ -6,7 +6,8 @@ cache layout, offline mode (`HF_HUB_OFFLINE=1`) and token handling (`HF_TOKEN`, 
 itself, never by this module) apply unchanged; a token is never sent to a plain-http HF_ENDPOINT on another machine
 (`check_token_transport`). Every file is checked against the size and SHA-256 its
 revision's LFS pointer records before it is used, online and offline (`download_kg_export`), and the
-whole fetch has a total deadline.
+whole fetch has a total deadline. An error leaving this module's functions carries no secret in its chain
+(`credentials.redacted_causes`): a hub echoing the token in an error is stored redacted.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import httpx2
 from huggingface_hub import constants, get_hf_file_metadata, get_token, hf_hub_download, hf_hub_url, is_offline_mode
 
 from recon_assets.kg.checksum import file_sha256
-from recon_assets.shared.credentials import redact
+from recon_assets.shared.credentials import redact, redacted_causes
 from recon_assets.shared.deadlines import DeadlineExceeded, call_with_deadline
 from recon_assets.shared.key_transport import check_key_transport
 
@@ -61,6 +62,7 @@ class HubDownload:
     size_bytes: int
 
 
+@redacted_causes()
 def download_kg_export(
     filename: str = "graph.json",
     *,
@@ -87,7 +89,8 @@ def download_kg_export(
     Raises:
         KgDownloadError: the hub is unreachable or too slow (deadline), the file or revision does not exist, offline
             mode is on and the file is not cached or was never checked online, or the file differs from the LFS
-            pointer's size or SHA-256; the library's exception is kept as `__cause__`.
+            pointer's size or SHA-256; the library's exception is kept as `__cause__`, a `credentials.RedactedCause`
+            holding its type, redacted text and traceback.
     """
     offline = is_offline_mode()
     check_token_transport()

@@ -22,7 +22,7 @@ from recon_assets.kg.hub_source import REPO_ID, KgDownloadError, hub_file_versio
 from recon_assets.kg.partitions import every_research_area_tags
 from recon_assets.kg.resources import HuggingFaceKgExport, KgExportSource, LocalKgExport
 from recon_assets.schedules import kg_refresh_job
-from recon_assets.shared.credentials import redact
+from recon_assets.shared.credentials import redact, redacted_causes
 
 KG_SOURCE_TAG = "recon/kg_source"
 KG_SHA256_TAG = "recon/kg_sha256"
@@ -90,6 +90,7 @@ def look_at_local_file(path: Path, seen: SourceCursor) -> tuple[SourceCursor, bo
     return replace(seen, source=source, size=stat.st_size, mtime_ns=stat.st_mtime_ns, sha256=digest), True
 
 
+@redacted_causes()
 def look_at_hub(filename: str, revision: str, seen: SourceCursor) -> SourceCursor:
     """The Hugging Face export's SHA-256 at `revision`, from the hub, in a new cursor naming the resolved commit.
 

@@ -11,6 +11,9 @@ GROQ_API_KEY and HF_TOKEN. No Dagster import: `recon explain` uses `redact` too.
   their shape (those of SECRET_VARIABLES as set, and every key a client was handed: `remember_secret`), as typed and
   as a URL, a repr, JSON or HTML spells them, and anything shaped like a credential (a bearer token, an `api_key=`
   parameter, a Hugging Face `hf_...` or Groq `gsk_...` token).
+- `redacted_causes` keeps them out of an exception's chain: where a client turns a library exception (its text may
+  echo a key a server was sent) into the project's own error, the whole chain leaves redacted, since Dagster stores
+  every cause of a failed step in its event log.
 """
 
 from __future__ import annotations
@@ -19,7 +22,8 @@ import html
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from urllib.parse import quote, quote_plus
 
 SECRET_VARIABLES = ("OPENALEX_API_KEY", "GROQ_API_KEY", "HF_TOKEN")
@@ -125,3 +129,46 @@ def redact(text: object, environ: Mapping[str, str] | None = None) -> str:
     for pattern, replacement in _CREDENTIAL_SHAPES:
         result = pattern.sub(replacement, result)
     return result
+
+
+class RedactedCause(Exception):
+    """Stands in an exception's chain for an exception whose text may hold a secret (`redacted_causes`): its text is
+    that exception's qualified type name and `redact`ed text, its traceback (code locations, no values) is kept."""
+
+
+@contextmanager
+def redacted_causes() -> Iterator[None]:
+    """A context manager and decorator: an exception leaving it has every exception of its chain (`__cause__` and
+    `__context__`, recursively) replaced by a `RedactedCause` copy, whether the chain is shown or suppressed.
+
+    The exception itself is left as raised: it is the project's own error, its text already `redact`ed where it was
+    written. Put it where a client turns a library exception into that error (`raise ... from error`): the library
+    exception, e.g. huggingface_hub's error quoting a server's answer that echoes the token it was sent, no longer
+    reaches Dagster's event log or a printed traceback in clear, and its type, redacted text and traceback stay for
+    whoever reads the failure.
+    """
+    try:
+        yield
+    except BaseException as error:
+        copies: dict[int, RedactedCause] = {}
+        suppressed = error.__suppress_context__
+        error.__cause__ = _redacted_copy(error.__cause__, copies)
+        error.__context__ = _redacted_copy(error.__context__, copies)
+        error.__suppress_context__ = suppressed
+        raise
+
+
+def _redacted_copy(error: BaseException | None, copies: dict[int, RedactedCause]) -> RedactedCause | None:
+    """`error` and its chain as `RedactedCause`s (`copies`: those made so far, so an exception that is both a cause
+    and a context is copied once); None for None."""
+    if error is None or isinstance(error, RedactedCause):
+        return error
+    if id(error) not in copies:
+        kind = type(error)
+        copy = copies[id(error)] = RedactedCause(f"{kind.__module__}.{kind.__qualname__}: {redact(error)}").with_traceback(error.__traceback__)
+        for note in getattr(error, "__notes__", ()):
+            copy.add_note(redact(note))
+        copy.__cause__ = _redacted_copy(error.__cause__, copies)
+        copy.__context__ = _redacted_copy(error.__context__, copies)
+        copy.__suppress_context__ = error.__suppress_context__
+    return copies[id(error)]
