@@ -42,7 +42,8 @@ default 3GB), RECON_AS_OF (YYYY-MM-DD; default the day a run was created), OpenA
 is set (RECON_OPENALEX=offline opts out: the recorded OpenAlex cache, no request; RECON_OPENALEX=online without a key
 warns and uses only the cache) with OPENALEX_MAILTO and OPENALEX_URL, and RECON_CROSSREF=online (default offline)
 with CROSSREF_MAILTO and CROSSREF_URL, and the Groq LLM judge online whenever GROQ_API_KEY is set (RECON_GROQ=offline
-opts out) with GROQ_BASE_URL.
+opts out) with GROQ_BASE_URL. RECON_ALLOW_PLAIN_HTTP=1 lets GROQ_BASE_URL, OPENALEX_URL or HF_ENDPOINT be http:// to
+another machine while a key would be sent (unset or 0: refused where a run's resources start, `key_transport`).
 """
 
 import os

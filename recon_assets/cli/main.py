@@ -31,6 +31,8 @@ environment (README "Configuration"; each flag above overrides its variable):
   OPENALEX_API_KEY                            OpenAlex online (RECON_OPENALEX=offline opts out); default: the recording
   RECON_CROSSREF=online                       ask Crossref (default offline)
   GROQ_API_KEY                                the Groq LLM judge besides the offline one (RECON_GROQ=offline opts out)
+  RECON_ALLOW_PLAIN_HTTP=1                    let a key go over http:// to another machine (GROQ_BASE_URL,
+                                              OPENALEX_URL, HF_ENDPOINT); default: refused in one line
   DAGSTER_HOME                                the Dagster instance (default ./.dagster_home)
 
 exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unusable input, said in one line
