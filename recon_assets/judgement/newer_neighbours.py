@@ -8,15 +8,16 @@ publications are numbered in id order, so the smaller id). `offline_judge.judge_
 Two searches give these pairs:
 - `exact_top_pairs` compares every older publication with every newer one (older x newer dot products, in blocks
   of `BLOCK_ENTRIES`) and keeps each row's top_k by a partial sort. Quadratic: at one dataset used by 200,000
-  publications (46,000 of them in the evidence window) it is 9 billion products.
+  publications (47,802 of them in the evidence window) it is 9.6 billion products.
 - `indexed_top_pairs` puts the newer publications of each year in a FAISS inverted-file index (Jegou, Douze &
   Schmid 2011, "Product quantization for nearest neighbor search", IEEE TPAMI 33(1), section IV; Johnson, Douze &
   Jegou 2019, "Billion-scale similarity search with GPUs", IEEE TBD, for the library): k-means cells over the
-  year's distinct vectors, and a query reads only the `nprobe` cells nearest to it, about the square root of the
-  year's size of them, instead of every vector. Each older publication queries only the indexes of later years, so
-  the "strictly newer" rule stays exact. The `CANDIDATES_PER_TOP_K` x top_k best cells' vectors of each year are then
-  scored exactly as `exact_top_pairs` scores them and the top_k kept by the same rule, so a pair it returns has the
-  exact method's similarity; what it may miss is a pair whose newer vector lies in a cell not read. Identical
+  year's n distinct vectors, about sqrt(n) of them, and a query reads only the `PROBES` cells nearest to it, about
+  PROBES x sqrt(n) vectors instead of n: older x sqrt(newer) work in all, not older x newer. Each older publication
+  queries only the indexes of later years, so the "strictly newer" rule stays exact. The `CANDIDATES_PER_TOP_K` x
+  top_k best vectors the index finds in each year are then scored exactly as `exact_top_pairs` scores them and the
+  top_k kept by the same rule, so a pair it returns has the exact method's similarity and order; what it may miss is
+  a pair whose newer vector lies in a cell not read (the share of cells read falls as a year grows). Identical
   vectors (the same text, e.g. a title with an 'N/A' abstract) are indexed once: all of them have the same
   similarity, so the exact tie rule only needs the first top_k of them by position.
 `top_pairs` chooses: the exact search up to `EXACT_SEARCH_LIMIT` older x newer products, else the index, whose
@@ -37,14 +38,14 @@ BLOCK_ENTRIES = 1 << 22
 # v1.2.0 size the most used dataset has ~5,500 publications, ~1,300 of them in the window: 7 million, exact.
 EXACT_SEARCH_LIMIT = 25_000_000
 # Distinct vectors per year read from the index per wanted pair before the exact re-scoring: enough that a
-# near-tie at the top_k-th place is among them (README "Benchmarks" gives the recall measured with it).
+# near-tie at the top_k-th place is among them (benchmarks/README.md gives the recall measured with it).
 CANDIDATES_PER_TOP_K = 4
 # Cells of a year's index: k-means wants at least FAISS's 39 training vectors a cell; fewer distinct vectors
 # than MIN_CELLS x 39 are searched without cells (a flat index: every vector read, still exact scoring).
 MIN_CELLS = 16
-# Cells read per query, as a share of the year's cells (at least MIN_PROBES).
-PROBE_SHARE = 0.125
-MIN_PROBES = 8
+# Cells read per query: 16 of the ~100 cells of a year of 10,000 distinct vectors (recall 1.0 on 2,000 sampled
+# older publications at 200,000 publications: benchmarks/README.md, judge_scale.py).
+PROBES = 16
 # Older publications per round of index queries (each round reports progress at most every PROGRESS_SECONDS).
 QUERY_ROWS = 2048
 PROGRESS_SECONDS = 10.0
@@ -155,7 +156,7 @@ def _year_index(vectors: np.ndarray, positions: np.ndarray, year: float, top_k: 
         index = faiss.IndexIVFFlat(faiss.IndexFlatIP(dimensions), dimensions, cells, faiss.METRIC_INNER_PRODUCT)
         # k-means with FAISS's fixed seed: the same vectors give the same cells.
         index.train(distinct)
-        probes = max(MIN_PROBES, int(np.ceil(PROBE_SHARE * cells)))
+        probes = min(PROBES, cells)
         index.nprobe = probes
     index.add(distinct)
     return _YearIndex(year, index, distinct, members, probes)
