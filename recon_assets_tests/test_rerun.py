@@ -128,6 +128,7 @@ def test_run_help_names_the_environment_and_the_exit_statuses(capsys):
         main(["run", "--help"])
     assert done.value.code == 0
     shown = capsys.readouterr().out
-    for name in ("RECON_KG_PATH", "RECON_DB_PATH", "RECON_AS_OF", "RECON_KG_SOURCE", "OPENALEX_API_KEY", "RECON_CROSSREF", "GROQ_API_KEY", "DAGSTER_HOME"):
+    for name in ("RECON_KG_PATH", "RECON_DB_PATH", "RECON_AS_OF", "RECON_KG_SOURCE", "OPENALEX_API_KEY", "RECON_CROSSREF", "GROQ_API_KEY", "RECON_ALLOW_PLAIN_HTTP",
+                 "DAGSTER_HOME"):
         assert name in shown
     assert "exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unusable input" in shown
