@@ -60,8 +60,12 @@ def test_defaults_and_runs_without_settings_pass():
         (None, {"recon/as_of": "2026-02-30"}, "as_of: as_of must be a date YYYY-MM-DD, got '2026-02-30' from the run tag recon/as_of"),
         ({"resources": {"as_of": {"config": {"as_of": "yesterday"}}}}, None,
          "resource as_of: as_of: Value error, as_of must be a date YYYY-MM-DD, got 'yesterday' from RECON_AS_OF"),
+        # a UI run as of year 1: refused at launch as `recon run --as-of 0001-01-01` is (test_rerun)
+        (None, {"recon/as_of": "0001-01-01"}, "as_of: as_of 0001-01-01 from the run tag recon/as_of is before 1950-01-01, the "
+         "earliest as_of scored (no NASA Earth-observation dataset existed before the satellite era): give a later date"),
     ],
-    ids=["groq-batch-0", "openalex-negative-timeout", "openalex-infinite-timeout", "as-of-tag-not-a-date", "as-of-resource-config"],
+    ids=["groq-batch-0", "openalex-negative-timeout", "openalex-infinite-timeout", "as-of-tag-not-a-date", "as-of-resource-config",
+         "as-of-tag-before-the-earliest"],
 )
 def test_a_broken_resource_setting_or_as_of_tag_is_named(run_config, tags, problem):
     assert settings_problems(run_config, tags) == [problem]

@@ -47,9 +47,10 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     assert scored == [line for line in first.stdout.splitlines() if line.startswith("edges scored per label")]
 
     # New-user finding: as of 1800 every edge is left out (no paper existed yet); the summary blamed the snapshot
-    # ("no usable ... relationship") and the run exited 0 with an ERROR asset check failed.
-    early = recon_run(database, env, as_of="1800-01-01")
-    assert "edges scored: 0 - all 164 Publication-USES_DATASET->Dataset edges are of publications from after as_of 1800-01-01" in early.stdout
+    # ("no usable ... relationship") and the run exited 0 with an ERROR asset check failed. (1800 is refused now,
+    # before the earliest as_of: 1960 leaves every sample edge out as well.)
+    early = recon_run(database, env, as_of="1960-01-01")
+    assert re.search(r"edges scored: 0 - all \d+ Publication-USES_DATASET->Dataset edges are of publications from after as_of 1960-01-01", early.stdout)
     assert early.returncode == 1
     assert early.stderr.strip().splitlines()[-1].startswith("error: 1 asset check(s) of severity ERROR failed: ")
 
@@ -78,6 +79,9 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
         # Review finding: Python's date.fromisoformat took a basic-format date and an ISO week date as well.
         (["--as-of", "20260101"], {}, "error: as_of must be a date YYYY-MM-DD, got '20260101' from --as-of"),
         ([], {"RECON_AS_OF": "2026-W01-1"}, "error: as_of must be a date YYYY-MM-DD, got '2026-W01-1' from RECON_AS_OF"),
+        # Left from an earlier hostile pass: year 1 passed the pre-check.
+        (["--as-of", "0001-01-01"], {}, "error: as_of 0001-01-01 from --as-of is before 1950-01-01, the earliest as_of scored "
+         "(no NASA Earth-observation dataset existed before the satellite era): give a later date"),
         # Hostile findings: an empty --as-of fell back to RECON_AS_OF or today; a key typed into a switch was quoted.
         (["--as-of", ""], {}, "error: as_of must be a date YYYY-MM-DD, got '' from --as-of"),
         ([], {"RECON_OPENALEX": "oa_9f8e7d6c5b4a3210fedcba9876543210"},

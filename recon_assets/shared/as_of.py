@@ -15,21 +15,34 @@ from recon_assets.shared.run_tags import tag_run
 # The run tag holding a run's as_of: `recon run` and the schedules set it, so that every asset of a run (and
 # every run of one `recon run`) reads the same date.
 AS_OF_TAG = "recon/as_of"
+# The earliest as_of a run scores: NASA was founded in 1958 and TIROS-1, the first weather satellite, flew in 1960, so
+# before 1950 no NASA Earth-observation dataset nor any publication using one existed and a score as of then says
+# nothing (the shipped sample's publications are from 2001 on). An earlier date is
+# a typo (0001-01-01, 1026 for 2026), refused in one line.
+EARLIEST_AS_OF = date(1950, 1, 1)
 
 
 def parse_as_of(text: str, *, source: str) -> date:
     """A YYYY-MM-DD date (ISO 8601's extended calendar date, and only it: Python's `date.fromisoformat` also takes
-    20260101 and week dates such as 2026-W01-1).
+    20260101 and week dates such as 2026-W01-1), on or after EARLIEST_AS_OF.
 
     Raises:
-        ValueError: naming `source` (where the text came from) when it is not such a date.
+        ValueError: naming `source` (where the text came from) when it is not such a date, or is before EARLIEST_AS_OF.
     """
+    parsed = None
     if isinstance(text, str) and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
         try:
-            return date.fromisoformat(text)
+            parsed = date.fromisoformat(text)
         except ValueError:  # 2026-13-01, 2026-02-30
             pass
-    raise ValueError(f"as_of must be a date YYYY-MM-DD, got {shown_setting(str(text))} from {source}")
+    if parsed is None:
+        raise ValueError(f"as_of must be a date YYYY-MM-DD, got {shown_setting(str(text))} from {source}")
+    if parsed < EARLIEST_AS_OF:
+        raise ValueError(
+            f"as_of {parsed.isoformat()} from {source} is before {EARLIEST_AS_OF.isoformat()}, the earliest as_of scored "
+            "(no NASA Earth-observation dataset existed before the satellite era): give a later date"
+        )
+    return parsed
 
 
 class AsOfDate(dg.ConfigurableResource):
