@@ -149,7 +149,8 @@ VERDICT_SQL = "SELECT verdict, n_edges, n_reliable_edges, expansion_rounds, expa
 def test_expansion_reads_what_the_enrichment_fetched_and_asks_openalex_nothing(database):
     """MOD021KM has one edge in its area: INSUFFICIENT. Given the DOI of a real cited work, openalex_citing_works
     looks the DOI up and fetches the works citing it; the verdict's round 1 then finds the 7 citing publications in
-    the works cache, and dataset_verdicts itself sends no request."""
+    the works cache, and dataset_verdicts itself sends no request. The KG's own edge is not reliable (0.33): its
+    PageRank, without KG citations, is no evidence and adds nothing (it made 0.41 before)."""
     area, dataset_id = MOD021KM
     _give_dataset_doi(database, dataset_id, CITED_DOI)
     fake = FakeOpenAlex(real_works())
@@ -159,7 +160,7 @@ def test_expansion_reads_what_the_enrichment_fetched_and_asks_openalex_nothing(d
         requests_before = len(fake.requests)
         _materialize(instance, database, [dataset_verdicts], area)
     [(verdict, edges, reliable, rounds, expanded, reason)] = _query(database, VERDICT_SQL, [dataset_id])
-    assert (verdict, edges, reliable, rounds, expanded) == ("PASS", 8, 8, 1, 7)
+    assert (verdict, edges, reliable, rounds, expanded) == ("PASS", 8, 7, 1, 7)
     assert "round 1, OpenAlex cache: 7 cached work(s) cite W2883746869: [" in reason
     assert len(fake.requests) == requests_before
 
@@ -177,7 +178,7 @@ def test_round_2_finds_the_citing_works_openalex_listed_when_the_works_cache_lac
             )
         _materialize(instance, database, [dataset_verdicts], area)
     [(verdict, edges, reliable, rounds, expanded, reason)] = _query(database, VERDICT_SQL, [dataset_id])
-    assert (verdict, edges, reliable, rounds, expanded) == ("PASS", 8, 8, 2, 7)
+    assert (verdict, edges, reliable, rounds, expanded) == ("PASS", 8, 7, 2, 7)
     assert "round 1, OpenAlex cache: 0 cached work(s) cite W2883746869" in reason
     assert "round 2, OpenAlex citing works: 7 OpenAlex work(s) cite W2883746869: [" in reason
 
@@ -194,7 +195,7 @@ def test_offline_an_insufficient_dataset_stays_insufficient_as_round_2_cannot_ru
     # both checks ran first and neither fired
     assert (verdict, rounds, stale) == ("INSUFFICIENT", 1, False)
     assert reason.startswith(
-        "INSUFFICIENT: 1 edge(s), 0 assessed (not UNVERIFIED), 1 with reliability >= 0.40 (3 of each needed); only 1 of 2 expansion round(s) ran"
+        "INSUFFICIENT: 1 edge(s), 0 assessed (not UNVERIFIED), 0 with reliability >= 0.40 (3 of each needed); only 1 of 2 expansion round(s) ran"
     )
     assert "round 2, OpenAlex citing works could not run: not asked: offline: not in the recorded cache" in reason
 
