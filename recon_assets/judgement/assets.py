@@ -317,9 +317,11 @@ def _judge(
         con.execute(load_sql("judged_publications")).df(), "publication_id", {"title": "title", "abstract": "abstract"}
     )
     con.execute("CREATE OR REPLACE TEMP TABLE judge_texts AS SELECT * FROM texts")
-    citing_texts, removed_citing = judge_address.strip_judge_address(
-        con.execute(load_sql("judge_citing_texts"), [OPENALEX_KEY_PREFIX]).df(), "key", {"title": "title", "abstract": "abstract"}
-    )
+    citing_texts = con.execute(load_sql("judge_citing_texts"), [OPENALEX_KEY_PREFIX]).df()
+    # its KG rows are judge_texts' (stripped above); the works only OpenAlex lists are read here
+    listed = citing_texts["key"].str.startswith(OPENALEX_KEY_PREFIX)
+    stripped, removed_citing = judge_address.strip_judge_address(citing_texts[listed], "key", {"title": "title", "abstract": "abstract"})
+    citing_texts.loc[listed, ["title", "abstract"]] = stripped[["title", "abstract"]]
     removed |= removed_citing
     if removed:
         first = next(iter(removed.items()))

@@ -145,6 +145,17 @@ PATTERNS: tuple[AddressPattern, ...] = (
 )
 # One pass over a text for every pattern: alternative i is PATTERNS[i] (at one position the first listed wins).
 _ANY = re.compile("|".join(f"(?P<p{index}>{pattern.regex})" for index, pattern in enumerate(PATTERNS)), re.IGNORECASE)
+# Words one of which every pattern needs (in the lower-cased `normalised_text`): a text holding none of them is passed
+# without running the patterns (most abstracts; the patterns' alternations cost about 1 ms an abstract in CPython's re).
+# Keep it a superset when adding a pattern: test_judge_address runs every example through it.
+_TRIGGERS = (
+    "ignor", "disregard", "forget", "overrid", "bypass", "instruction", "prompt", "oubli", "compte", "vergiss", "vergessen",
+    "missacht", "olvid", "omite", "omita", "descart", "caso omiso", "忽略", "无视", "忽视", "不要", "忘", "跳过", "指令", "指示", "提示",
+    "supported", "contradicted", "superseded", "unverified", "verdict", "coherence", "judgements", "rationale",
+    "you ", "tu es", "vous", "du bist", "eres un", "eres el", "eres la", "eres ahora", "你", "dear ", "attention", "note to", "note for", "positive review", "negatives",
+    "system:", "system :", "assistant:", "assistant :", "user:", "user :", "human:", "human :", "developer:", "developer :",
+    "##", "<|", "[inst", "[/inst", "<<sys", "<</sys", "im_start",
+)
 # Sentence ends for removal: the cue reader's rule (`cues`: [.!?] before white space) and the CJK full stops.
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？]")
 
@@ -177,6 +188,12 @@ def normalised_text(text: str) -> str:
     return _SPACES.sub(" ", _FORMAT.sub(" ", text)).strip()
 
 
+def _search(normal: str) -> re.Match[str] | None:
+    """The first match of any pattern in a `normalised_text`, or None (the patterns run only when a trigger is in it)."""
+    lowered = normal.lower()
+    return _ANY.search(normal) if any(trigger in lowered for trigger in _TRIGGERS) else None
+
+
 def _address(match: re.Match[str]) -> JudgeAddress:
     pattern = PATTERNS[int(match.lastgroup[1:])]
     return JudgeAddress(pattern.pattern_id, pattern.language, match.group(0).strip(" .:[(")[:WORDING_CHARS])
@@ -190,7 +207,7 @@ def find_judge_address(text: str | None) -> JudgeAddress | None:
     """
     if text is None or not str(text).strip():
         return None
-    match = _ANY.search(normalised_text(str(text)))
+    match = _search(normalised_text(str(text)))
     return _address(match) if match else None
 
 
@@ -210,13 +227,13 @@ def without_judge_address(text: str | None) -> tuple[str | None, JudgeAddress | 
     if text is None or not str(text).strip():
         return text, None
     text = str(text)
-    found = _ANY.search(normalised_text(text))
+    found = _search(normalised_text(text))
     if found is None:
         return text, None
     bounds = [0, *(end.end() for end in _SENTENCE_END.finditer(text)), len(text)]
     kept = []
     for sentence in (text[start:stop] for start, stop in zip(bounds, bounds[1:]) if stop > start):
-        normal = _ANY.search(normalised_text(sentence))
+        normal = _search(normalised_text(sentence))
         if normal is None:
             kept.append(sentence)
             continue
