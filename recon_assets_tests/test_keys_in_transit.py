@@ -227,6 +227,30 @@ def test_a_plain_http_url_to_another_machine_is_refused_unless_opted_in(url, all
     assert "pass" not in message  # the URL's user information is never shown
 
 
+@pytest.mark.parametrize(
+    ("proxies", "refused_through"),
+    [
+        ({"HTTP_PROXY": "http://192.0.2.1:3128"}, "HTTP_PROXY sends it through the proxy 192.0.2.1"),  # hostile finding
+        ({"all_proxy": "socks5://proxy.example:1080"}, "all_proxy sends it through the proxy proxy.example"),
+        ({"HTTP_PROXY": "192.0.2.1:3128"}, "HTTP_PROXY sends it through the proxy 192.0.2.1"),  # no scheme, as curl takes it
+        ({"HTTP_PROXY": "http://192.0.2.1:3128", "NO_PROXY": "127.0.0.1,localhost"}, None),  # bypassed
+        ({"HTTP_PROXY": "http://127.0.0.1:3128"}, None),  # a proxy on this machine
+        ({"HTTPS_PROXY": "http://192.0.2.1:3128"}, None),  # not used for http:// requests
+        ({"HTTP_PROXY": "http://192.0.2.1:3128", "RECON_ALLOW_PLAIN_HTTP": "1"}, None),  # opted in
+    ],
+)
+def test_a_plain_http_loopback_url_through_a_proxy_on_another_machine_is_refused(proxies, refused_through):
+    if refused_through is None:
+        check_key_transport("GROQ_BASE_URL", "http://127.0.0.1:5000", "GROQ_API_KEY", proxies)
+        return
+    with pytest.raises(PlainHttpRefused) as raised:
+        check_key_transport("GROQ_BASE_URL", "http://127.0.0.1:5000", "GROQ_API_KEY", proxies)
+    assert str(raised.value) == (
+        f"GROQ_BASE_URL is plain http:// and {refused_through}, which would carry GROQ_API_KEY unencrypted: use https://, "
+        "or set RECON_ALLOW_PLAIN_HTTP=1 to send it anyway, or add 127.0.0.1 to NO_PROXY"
+    )
+
+
 def test_recon_allow_plain_http_takes_1_0_or_unset():
     with pytest.raises(ValueError, match=r"^RECON_ALLOW_PLAIN_HTTP must be '0', '1' or unset, got 'yes'$"):
         check_key_transport("OPENALEX_URL", "https://api.openalex.org", "OPENALEX_API_KEY", {"RECON_ALLOW_PLAIN_HTTP": "yes"})

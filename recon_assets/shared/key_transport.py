@@ -4,7 +4,9 @@ A base URL setting points a client at a compatible server or a proxy: GROQ_BASE_
 (OpenAlex) and HF_ENDPOINT (read by huggingface_hub itself). Over plain `http://` to another host, the key each client
 sends (`Authorization: Bearer <key>`) would cross the network unencrypted. `check_key_transport` refuses that in one
 line naming the setting, unless RECON_ALLOW_PLAIN_HTTP=1 says the user means it. Loopback (127.0.0.0/8, ::1,
-localhost) never leaves the machine and stays allowed. CROSSREF_URL carries no key and is not checked.
+localhost) never leaves the machine and stays allowed, unless a proxy from the environment (HTTP_PROXY or ALL_PROXY,
+upper or lower case, not bypassed by NO_PROXY: what httpx and requests honour) would carry the plain request to
+another machine. CROSSREF_URL carries no key and is not checked.
 
 `recon run` checks before any run; each resource that sends a key checks again when it starts (`setup_for_execution`),
 so a run launched from the UI or a schedule fails with the same line. No Dagster import.
@@ -16,6 +18,7 @@ import ipaddress
 import os
 from collections.abc import Mapping
 from urllib.parse import urlsplit
+from urllib.request import proxy_bypass_environment
 
 from recon_assets.shared.switches import checked_switch
 
@@ -61,9 +64,30 @@ def check_key_transport(url_setting: str, url: str, key_variable: str, environ: 
     environ = os.environ if environ is None else environ
     allowed = plain_http_allowed(environ.get(ALLOW_PLAIN_HTTP) or "")
     parts = urlsplit(url.strip())
-    if parts.scheme != "http" or is_loopback(parts.hostname) or allowed:
+    if parts.scheme != "http" or allowed:
         return
-    raise PlainHttpRefused(
-        f"{url_setting} is plain http:// to {parts.hostname or 'no host'}, which would send {key_variable} unencrypted: "
-        f"use https://, or set {ALLOW_PLAIN_HTTP}=1 to send it anyway"
-    )
+    way_out = f"use https://, or set {ALLOW_PLAIN_HTTP}=1 to send it anyway"
+    if not is_loopback(parts.hostname):
+        raise PlainHttpRefused(
+            f"{url_setting} is plain http:// to {parts.hostname or 'no host'}, which would send {key_variable} unencrypted: {way_out}"
+        )
+    proxy_variable, proxy_host = _http_proxy(environ, parts.hostname)
+    if proxy_host is not None and not is_loopback(proxy_host):
+        raise PlainHttpRefused(
+            f"{url_setting} is plain http:// and {proxy_variable} sends it through the proxy {proxy_host}, which would "
+            f"carry {key_variable} unencrypted: {way_out}, or add {parts.hostname} to NO_PROXY"
+        )
+
+
+def _http_proxy(environ: Mapping[str, str], host: str | None) -> tuple[str | None, str | None]:
+    """(the variable, the proxy's host) of the proxy a plain-http request to `host` would go through: HTTP_PROXY, else
+    ALL_PROXY (either case), unless NO_PROXY bypasses `host` (`urllib.request.proxy_bypass_environment`); (None, None)
+    without one."""
+    found = {name.lower(): (name, value) for name, value in environ.items() if name.lower().endswith("_proxy") and value}
+    proxies = {name[: -len("_proxy")]: value for name, (_, value) in found.items()}
+    if host and proxy_bypass_environment(host, proxies):
+        return None, None
+    for scheme in ("http", "all"):
+        if scheme in proxies:
+            return found[f"{scheme}_proxy"][0], urlsplit(proxies[scheme] if "://" in proxies[scheme] else f"http://{proxies[scheme]}").hostname
+    return None, None
