@@ -57,7 +57,7 @@ def test_defaults_and_runs_without_settings_pass():
         ({"resources": {"openalex": {"config": {"timeout_seconds": -1}}}}, None, "resource openalex: timeout_seconds: Input should be greater than 0"),
         # Hostile finding: an infinite timeout passed at launch and failed mid-run with OverflowError.
         ({"resources": {"openalex": {"config": {"timeout_seconds": float("inf")}}}}, None, "resource openalex: timeout_seconds: Input should be a finite number"),
-        (None, {"recon/as_of": "2026-02-30"}, "as_of: as_of must be a date YYYY-MM-DD, got '2026-02-30' from the run tag recon/as_of"),
+        (None, {"recon/as_of": "2026-02-30"}, "as_of: as_of '2026-02-30' from the run tag recon/as_of is not a calendar date (day is out of range for month)"),
         ({"resources": {"as_of": {"config": {"as_of": "yesterday"}}}}, None,
          "resource as_of: as_of: Value error, as_of must be a date YYYY-MM-DD, got 'yesterday' from RECON_AS_OF"),
         # a UI run as of year 1: refused at launch as `recon run --as-of 0001-01-01` is (test_rerun)

@@ -56,7 +56,7 @@ VERBOSE_LOGS = {"loggers": {"console": {"config": {"log_level": "INFO", "failure
 # The evaluation's measures `recon run` prints (evaluation.measure.MEASURES keys), with the words it prints them with.
 _SUMMARY_MEASURES = {
     "staleness_catch": "superseded versions flagged", "flag_precision": "flags that are right",
-    "labelled_prevalence": "stale among labelled", "base_rate": "all edges flagged (base rate)",
+    "labelled_prevalence": "labelled prevalence (stale among labelled)", "base_rate": "all edges flagged (base rate)",
     "foundational_false_flag": "foundational flagged", "current_flagged": "current-version papers flagged",
     "unverified_share": "UNVERIFIED",
 }

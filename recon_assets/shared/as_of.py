@@ -29,14 +29,12 @@ def parse_as_of(text: str, *, source: str) -> date:
     Raises:
         ValueError: naming `source` (where the text came from) when it is not such a date, or is before EARLIEST_AS_OF.
     """
-    parsed = None
-    if isinstance(text, str) and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text):
-        try:
-            parsed = date.fromisoformat(text)
-        except ValueError:  # 2026-13-01, 2026-02-30
-            pass
-    if parsed is None:
+    if not (isinstance(text, str) and re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", text)):
         raise ValueError(f"as_of must be a date YYYY-MM-DD, got {shown_setting(str(text))} from {source}")
+    try:
+        parsed = date.fromisoformat(text)
+    except ValueError as error:  # 2026-13-01, 2026-02-30: the form is right, the calendar says no
+        raise ValueError(f"as_of {shown_setting(text)} from {source} is not a calendar date ({error})") from None
     if parsed < EARLIEST_AS_OF:
         raise ValueError(
             f"as_of {parsed.isoformat()} from {source} is before {EARLIEST_AS_OF.isoformat()}, the earliest as_of scored "

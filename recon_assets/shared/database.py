@@ -62,7 +62,7 @@ def check_memory_limit(value: str, source: str = MEMORY_LIMIT_VARIABLE) -> None:
     try:
         size = _duckdb_bytes(value)
     except duckdb.Error as error:
-        raise ValueError(f"{source} must be a DuckDB memory size such as '3GB' or '2GiB', got {shown} ({type(error).__name__})") from None
+        raise ValueError(f"{source} must be a DuckDB memory size such as '3GB' or '2GiB', got {shown}") from None
     if size < _duckdb_bytes(MIN_DUCKDB_MEMORY_LIMIT):
         raise ValueError(f"{source} must be at least {MIN_DUCKDB_MEMORY_LIMIT} (README \"Configuration\"), got {shown}")
 
