@@ -168,7 +168,7 @@ def disk_full_message(error: BaseException, database: Path) -> str | None:
     The path is the file the error names when it names one; else DAGSTER_HOME for SQLite's "database or disk is
     full" (Dagster's run and event storage lives there) and the DuckDB file for DuckDB's.
     """
-    home = Path(os.environ.get("DAGSTER_HOME") or DEFAULT_DAGSTER_HOME).resolve()
+    home = _dagster_home()
     seen: set[int] = set()
     pending: list[BaseException | None] = [error]
     while pending:
@@ -192,7 +192,7 @@ def disk_full_text(text: str, database: Path) -> str | None:
     """`disk_full_message`'s line for an error text (a step's root cause, as Dagster recorded it): SQLite's "database
     or disk is full" names DAGSTER_HOME, DuckDB's or the system's "No space left on device" the DuckDB file; else
     None."""
-    home = Path(os.environ.get("DAGSTER_HOME") or DEFAULT_DAGSTER_HOME).resolve()
+    home = _dagster_home()
     if _SQLITE_FULL in text:
         return _full_line(home, home, database)
     if any(marker in text for marker in _DUCKDB_FULL):
@@ -381,9 +381,14 @@ def _give_up(message: str) -> None:
     os._exit(1)
 
 
+def _dagster_home() -> Path:
+    """DAGSTER_HOME, else ./.dagster_home, made absolute."""
+    return Path(os.environ.get("DAGSTER_HOME") or DEFAULT_DAGSTER_HOME).resolve()
+
+
 def _prepare_dagster_home() -> Path:
     """Use DAGSTER_HOME, else ./.dagster_home; create it and give it the project's dagster.yaml if it has none."""
-    home = Path(os.environ.get("DAGSTER_HOME") or DEFAULT_DAGSTER_HOME).resolve()
+    home = _dagster_home()
     home.mkdir(parents=True, exist_ok=True)
     os.environ["DAGSTER_HOME"] = str(home)
     if not (home / "dagster.yaml").exists():
