@@ -1,6 +1,6 @@
 """What every column of every output table means, read from the one place it is declared: the table's DDL in
 the `sql/` folder of the domain that writes it (`CREATE TABLE` with the column's type, `COMMENT ON COLUMN` with its meaning), run on an in-memory
-DuckDB and read back from its catalog. Shown in the Dagster UI (column schema) and the README, and the columns a
+DuckDB and read back from its catalog. Shown in the Dagster UI (column schema) and docs/TABLES.md, and the columns a
 stored table must have (`storage`).
 """
 
@@ -33,7 +33,7 @@ def declared_column_docs(sql_name: str) -> dict[str, dict[str, str]]:
     return docs
 
 
-# The SQL files that create the output tables, in the order the README documents them; each creates the table of
+# The SQL files that create the output tables, in the order docs/TABLES.md documents them; each creates the table of
 # its name, except kg_snapshot.sql (kg_snapshots, kg_nodes, kg_relationships, kg_rejects) and
 # kg_snapshot_history.sql (kg_snapshot_history and its _elements and _edges).
 DECLARING_FILES = (
@@ -82,7 +82,7 @@ DECLARED_IN: dict[str, str] = {table: sql_name for sql_name in DECLARING_FILES f
 
 
 def tables_markdown() -> str:
-    """The README's "Output tables" section body, generated from TABLE_DOCS so the two never disagree."""
+    """The column docs of docs/TABLES.md ("The DuckDB tables"), generated from TABLE_DOCS so the two never disagree."""
     sections = []
     for table, columns in TABLE_DOCS.items():
         rows = "\n".join(f"| `{column}` | {text.replace('|', '/')} |" for column, text in columns.items())
