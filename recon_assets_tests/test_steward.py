@@ -128,10 +128,27 @@ def test_a_row_the_csv_reader_cannot_make_a_judgement_of_is_rejected_on_its_own_
         (
             ['edge,kg:d,10.1000/a,,SUPPORTED,0.7,"a rationale on', 'two lines, closed",ann,2026-01-15',
              'edge,kg:d,10.1000/c,,CONTRADICTED,0.1,"never closed,bob,2026-01-16', "and more text"],
-            [(2, 3, "", None), (4, 5, "rejected", "7 fields, 9 expected")],
+            [(2, 3, "", None), (4, 5, "rejected", "lines 4-5: a quote opened here is not closed before the end of the file")],
+        ),
+        (
+            ["edge,kg:d,10.1000/c,,SUPPORTED,0.9,fine,bob,2026-01-16", 'edge,kg:d,10.1000/a,,CONTRADICTED,0.1,"never closed,ann,2026-01-15', "", ""],
+            [(2, 2, "", None), (3, 3, "rejected", "line 3: a quote opened here is not closed before the end of the file")],
+        ),
+        (
+            ['edge,kg:d,10.1000/a,,SUPPORTED,0.7,"the trend holds at the swath', 'edge, where the 2014 paper saw it",ann,2026-01-15',
+             'pair,kg:d,10.1000/a,10.1000/b,SUPPORTED,0.7,"Fig. 3,', 'pair, as the newer paper says",ann,2026-01-15',
+             "edge,kg:d,10.1000/c,,CONTRADICTED,0.1,the retrieval was revised,bob,2026-01-16"],
+            [(2, 3, "", None), (4, 5, "", None), (6, 6, "", None)],
+        ),
+        (
+            ['edge,kg:d,10.1000/a,,SUPPORTED,0.7,"never closed,ann,2026-01-15',
+             'edge,kg:d,10.1000/c,,CONTRADICTED,0.1,"quoted, and closed",bob,2026-01-16'],
+            [(2, 2, "rejected", "line 2: a quote opened here is not closed before the next line, which starts another judgement"), (3, 3, "", None)],
         ),
     ],
-    ids=["unclosed-then-rows", "unclosed-over-two-lines-then-a-blank", "a-multi-line-rationale-then-unclosed-at-the-end"],
+    ids=["unclosed-then-rows", "unclosed-over-two-lines-then-a-blank", "a-multi-line-rationale-then-unclosed-at-the-end",
+         "unclosed-on-the-last-row-then-blank-lines", "a-closed-rationale-holding-lines-that-start-with-edge-and-pair",
+         "unclosed-then-a-row-whose-quote-would-close-it"],
 )
 def test_an_unclosed_quote_is_rejected_with_its_lines_and_the_rows_after_it_are_read(tmp_path, rows, expected):
     """Hostile pass: an unclosed quote made one record of the rest of the file, rejected as '7 fields, 9 expected';

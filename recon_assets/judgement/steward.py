@@ -17,7 +17,8 @@ DOMAIN.md's scale (0 to 1). A judgement dated after as_of was not known then and
 breaks): a row that breaks a rule (a wrong number of fields, text that is not UTF-8, a bad value) is kept as `rejected`
 with its reason and its lines, never dropped (rows in = rows that apply + rows naming no KG edge + rows rejected, and
 every line but blank ones is in one row: a quote left open is rejected with its line range, not allowed to swallow the
-rows below it, since a line starting with `pair,` or `edge,` always starts a judgement); a
+rows below it: a record that breaks the quoting and runs over a line starting with `pair,` or `edge,` ends before
+that line, while a quote well closed may hold such a line); a
 file that is missing, not a regular file, too large or without the header is refused whole, its content never
 echoed. `resolve` finds the KG dataset and publications each row names (dataset by its KG id, in any case, or its
 DOI; publications by DOI). When several rows judge the same pair or edge, the latest one recorded on or before as_of
@@ -111,7 +112,7 @@ def read_steward_file(path: Path = STEWARD_FILE) -> pd.DataFrame:
     date), `line` and `last_line` (the lines the row spans) and `status` / `reason`: '' and None when the row is well
     formed, REJECTED and why (every broken rule, named by column) otherwise. Blank lines are no rows; every other line
     after the header belongs to exactly one row (a quote left open ends its row before the next line that starts a
-    judgement, `_records`). An empty file holds no judgement.
+    judgement, or at the end of the file, and the row is rejected naming the quote and its lines: `_records`). An empty file holds no judgement.
 
     Raises:
         FileNotFoundError: no file at `path` (a typo must not silently drop every judgement).
@@ -137,16 +138,10 @@ def read_steward_file(path: Path = STEWARD_FILE) -> pd.DataFrame:
             f"{path}: the first line must be the header {','.join(columns)}; it has {len(header)} fields, "
             f"{len(set(header) - set(columns))} of them not steward columns"
         )
-    for line, last_line, record in _records(lines):
+    for line, last_line, record, quote_problem in _records(lines):
         lines_of = {"line": line, "last_line": last_line}
-        if record is None:
-            span = f"line {line}" if line == last_line else f"lines {line}-{last_line}"
-            reason = (
-                f"{span}: a quote opened here is not closed before the next line, which starts another judgement "
-                f"(close the quote; a quoted rationale may span lines, a line starting with "
-                f"{' or '.join(f'{scope},' for scope in SCOPES)} always starts a judgement)"
-            )
-            rows.append({**dict.fromkeys(columns), **lines_of, "status": REJECTED, "reason": reason})
+        if quote_problem:
+            rows.append({**dict.fromkeys(columns), **lines_of, "status": REJECTED, "reason": quote_problem})
             continue
         if not any(cell.strip() for cell in record):
             continue
@@ -165,25 +160,64 @@ def read_steward_file(path: Path = STEWARD_FILE) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[*columns, "line", "last_line", "status", "reason"])
 
 
-def _records(lines: list[str]) -> Iterator[tuple[int, int, list[str] | None]]:
+def _records(lines: list[str]) -> Iterator[tuple[int, int, list[str] | None, str | None]]:
     """The CSV records after the header line of `lines` (the file's physical lines), each with the first and last
-    line it spans (1-based; a quoted rationale may span lines). A record that runs over a line starting a judgement
-    (`_starts_a_judgement`: a quote left open above it swallows the rows below) ends on the last line before it that
-    is not blank and is yielded with None for its fields; reading starts again on that line, so the rows after it are read."""
+    line it spans (1-based; a quoted rationale may span lines, and a line of it may start with `edge,`) and None, or
+    None for its fields and why when a quote is left open:
+
+    - a record that spans lines and is not well formed (`_quoting`: a quote closed where no field ends, or not closed
+      at all, or a wrong number of fields) and runs over a line starting a judgement (`_starts_a_judgement`) ends on
+      the last line before that one that is not blank; reading starts again on that line, so the rows after it are
+      read;
+    - a record whose quote is still open at the end of the file ends on its last line that is not blank.
+    """
     start = 1  # lines before the next reader's first line
     while start < len(lines):
         reader = csv.reader(lines[index] for index in range(start, len(lines)))
         read = 0
         for record in reader:
             first, last, read = start + read + 1, start + reader.line_num, reader.line_num
-            cut = next((line for line in range(first + 1, last + 1) if _starts_a_judgement(lines[line - 1])), None)
+            quoting = _quoting(lines[first - 1 : last])
+            broken = quoting is not None or len(record) != len(STEWARD_COLUMNS)
+            cut = next((line for line in range(first + 1, last + 1) if _starts_a_judgement(lines[line - 1])), None) if broken else None
             if cut is not None:
-                yield first, next(line for line in range(cut - 1, first - 1, -1) if lines[line - 1].strip() or line == first), None
+                end = _last_filled(lines, first, cut - 1)
+                yield first, end, None, f"{_span(first, end)}: a quote opened here is not closed before the next line, which starts another judgement ({_CLOSE_IT})"
                 start = cut - 1
                 break
-            yield first, last, record
+            if quoting == _OPEN_AT_END:
+                end = _last_filled(lines, first, last)
+                yield first, end, None, f"{_span(first, end)}: a quote opened here is not closed before the end of the file ({_CLOSE_IT})"
+                continue
+            yield first, last, record, None
         else:
             return
+
+
+_OPEN_AT_END = "unexpected end of data"  # the csv module's strict reader's words for a quote open at the end
+_CLOSE_IT = "close the quote; a quoted rationale may span lines"
+
+
+def _quoting(record_lines: list[str]) -> str | None:
+    """Why the lines of one record break RFC 4180's quoting, in the csv module's strict reader's words
+    (_OPEN_AT_END: a quote not closed), or None. The lenient reader `_records` uses reads on after such a break (a
+    quote left open takes in the lines below it up to the next quote), so this tells a quoted rationale spanning
+    lines from a quote left open."""
+    try:
+        for _ in csv.reader(record_lines, strict=True):
+            pass
+    except csv.Error as error:
+        return str(error)
+    return None
+
+
+def _last_filled(lines: list[str], first: int, last: int) -> int:
+    """The last line from `first` to `last` (1-based) that is not blank, or `first`."""
+    return next((line for line in range(last, first, -1) if lines[line - 1].strip()), first)
+
+
+def _span(first: int, last: int) -> str:
+    return f"line {first}" if first == last else f"lines {first}-{last}"
 
 
 def _starts_a_judgement(line: str) -> bool:
