@@ -23,6 +23,7 @@ from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.labels import LABELS
 from recon_assets.reliability.reasons import shown_reliability
 from recon_assets.reliability.settings import ScoringSettings
+from recon_assets.shared.metadata import PARTITION_ROW_COUNT
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.verdicts.critic import VERDICTS as VERDICT_LABELS
 
@@ -234,7 +235,7 @@ def test_a_research_area_without_edges_materializes_empty(sample_run):
     )
     assert result.success
     materialization = result.asset_materializations_for_node("edge_reliability")[0]
-    assert materialization.metadata["dagster/row_count"].value == 0
+    assert materialization.metadata[PARTITION_ROW_COUNT].value == 0
     assert sample_run.query("SELECT count(*) FROM edge_reliability WHERE research_area = ?", [empty_area]) == [(0,)]
 
 
@@ -251,13 +252,17 @@ def _latest_materialization(instance: dg.DagsterInstance, asset: str, area: str)
 )
 def test_each_research_area_partition_shows_its_own_figures(sample_run, asset, column, labels):
     """One run covered all 22 areas; each partition's latest materialization on the instance holds that area's own
-    row count, label counts and preview, as DuckDB holds them (an area without rows: 0), and no run-wide figure
-    under a name of its own."""
+    row count, label counts and preview, as DuckDB holds them (an area without rows: 0), first, before the run's
+    figures; no run-wide figure under a name of its own, and no `dagster/row_count`, which the asset overview would
+    show as the asset's (issue 23)."""
     stored = dict(sample_run.query(f"SELECT research_area, count(*) FROM {asset} GROUP BY 1"))
     assert len(set(stored.values())) > 1 and len(stored) < len(AREAS)  # areas differ, and some are empty
     for area in AREAS:
         metadata = _latest_materialization(sample_run.instance, asset, area).metadata
-        assert metadata["dagster/row_count"].value == stored.get(area, 0), area
+        assert metadata[PARTITION_ROW_COUNT].value == stored.get(area, 0), area
+        names = list(metadata)
+        assert names[0] == PARTITION_ROW_COUNT and "dagster/row_count" not in metadata, names
+        assert names.index("preview") < min(names.index(n) for n in names if n.startswith("run/") or n == "database"), names
         assert metadata["database"].value == str(sample_run.database)
         assert all(not name.startswith("rows_per") for name in metadata)
         if labels:

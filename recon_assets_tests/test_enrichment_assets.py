@@ -33,6 +33,7 @@ from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.reliability.settings import LabelThresholds, ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.metadata import PARTITION_ROW_COUNT
 from recon_assets.shared.sql_files import load_sql
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works
@@ -162,7 +163,7 @@ def test_the_api_key_is_never_logged_nor_in_metadata_nor_in_tables(tmp_path, fak
         logs = " ".join(f"{entry.user_message} {entry.dagster_event}" for entry in instance.all_logs(result.run_id))
     assert result.success
     assert all(call.request.headers["Authorization"] == f"Bearer {SECRET}" for call in responses.calls)
-    assert "OpenAlex: fetching 61 DOIs" in logs and "dagster/row_count" in logs  # the log and the metadata were read
+    assert "OpenAlex: fetching 61 DOIs" in logs and PARTITION_ROW_COUNT in logs  # the log and the metadata were read
     assert SECRET not in logs and SECRET not in caplog.text
     dumped = _query(database, "SELECT string_agg(CAST(t AS VARCHAR), ' ') FROM (SELECT * FROM openalex_works) AS t")[0][0]
     assert SECRET not in dumped
@@ -363,7 +364,7 @@ def test_openalex_from_the_environment_requests_only_with_a_key_and_never_shows_
     assert dict(_query(database, "SELECT doi, status FROM openalex_works WHERE doi <> '" + ABSENT + "'")) == dict.fromkeys(recorded, "found")
     assert _query(database, f"SELECT status, error FROM openalex_works WHERE doi = '{ABSENT}'") == [absent_row]
     shown = " ".join(f"{entry.user_message} {entry.dagster_event}" for entry in logs)
-    assert "dagster/row_count" in shown and SECRET not in shown  # metadata travels in the events read here
+    assert PARTITION_ROW_COUNT in shown and SECRET not in shown  # metadata travels in the events read here
     assert SECRET not in repr(openalex)
 
 

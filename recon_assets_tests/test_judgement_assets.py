@@ -17,6 +17,7 @@ from recon_assets.judgement import assets, text_embedding
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.metadata import PARTITION_ROW_COUNT
 from recon_assets_tests.groq_fakes import BASE_URL, COMPLETIONS, FakeGroq
 from recon_assets_tests.pipeline_runs import AREAS, AS_OF, RANGE_TAGS, run_figures
 
@@ -81,7 +82,7 @@ def _materialize(
         "outcome": outcome.value,
         "data_version": materializations[0].tags["dagster/data_version"],
         "judging_per_research_area": {area: metadata["judging"].value for area, metadata in by_area.items()},
-        "rows_per_research_area": {area: metadata["dagster/row_count"].value for area, metadata in by_area.items()},
+        "rows_per_research_area": {area: metadata[PARTITION_ROW_COUNT].value for area, metadata in by_area.items()},
     }
 
 

@@ -32,7 +32,7 @@ from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, 
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.fingerprints import Stage, kept_partitions, stage
-from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
+from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import create_tables, replace_partitions, transaction, upsert
 
@@ -212,7 +212,7 @@ def openalex_works(
             },
             allow_retries=True,
         )
-    return dg.MaterializeResult(metadata={**metadata, "computed": computed, **run_figures(fetch)}, data_version=recorded.data_version)
+    return partitioned_result(context, {**metadata, "computed": computed, **run_figures(fetch)}, recorded.data_version)
 
 
 def works_figures(rows: pd.DataFrame) -> dict[str, object]:
@@ -357,7 +357,7 @@ def openalex_citing_works(
                 "they keep their cached citing works, if any, and are asked on the next run"
             )
     context.log.info(f"citing works: {figures['citing_works']:,} rows; {figures['cited_dois_by_status']}; {requests:,} requests, {budget.spent:,} list calls")
-    return dg.MaterializeResult(metadata={**metadata, "computed": computed, **run_figures(figures)}, data_version=recorded.data_version)
+    return partitioned_result(context, {**metadata, "computed": computed, **run_figures(figures)}, recorded.data_version)
 
 
 def citing_figures(rows: pd.DataFrame) -> dict[str, object]:
@@ -437,9 +437,7 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
         f"notices: {figures['statuses']}"
         + (" (offline: an `error` row is a DOI never checked, expected offline; RECON_CROSSREF=online to check)" if crossref.offline else "")
     )
-    return dg.MaterializeResult(
-        metadata={**metadata, "computed": computed, **run_figures({**figures, "http_requests": report.requests})}, data_version=recorded.data_version
-    )
+    return partitioned_result(context, {**metadata, "computed": computed, **run_figures({**figures, "http_requests": report.requests})}, recorded.data_version)
 
 
 def crossref_refresh(
@@ -526,4 +524,4 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
             f"Crossref answered for none of the {fetch['kg_dois']:,} DOIs (e.g. {example_error}): the records cached "
             "before are used; re-materialize when Crossref is reachable"
         )
-    return dg.MaterializeResult(metadata={**metadata, "computed": computed, **run_figures(fetch)}, data_version=recorded.data_version)
+    return partitioned_result(context, {**metadata, "computed": computed, **run_figures(fetch)}, recorded.data_version)

@@ -49,7 +49,7 @@ from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.signals import citation_centrality
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import PARTITION_INPUT, kept_partitions, stage
-from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata, table_metadata
+from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata, table_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import create_tables, replace_partitions, replace_table, upsert
 
@@ -175,7 +175,7 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
         f"{len(rows):,} recorded disputes and corrections in {len(areas)} research area(s): {figures['relations']}, by source "
         f"{figures['sources']}; Crossref entries: {entries_read:,} read, {len(set_aside):,} set aside {crossref['crossref_set_aside_reasons']}"
     )
-    return dg.MaterializeResult(metadata={**metadata, "computed": computed, **run_figures({**figures, **crossref})}, data_version=run.data_version)
+    return partitioned_result(context, {**metadata, "computed": computed, **run_figures({**figures, **crossref})}, run.data_version)
 
 
 def dispute_figures(rows: pd.DataFrame) -> dict[str, object]:
@@ -273,8 +273,9 @@ def coherence_judgements(
         )
     for area in areas:
         context.add_asset_metadata({"judging": reasons[area] or "reused"}, partition_key=area)
-    return dg.MaterializeResult(
-        metadata={
+    return partitioned_result(
+        context,
+        {
             **metadata, "as_of": as_of_date.isoformat(), **({"skipped": skipped} if skipped else {"computed": why}),
             **run_figures({
                 "verdicts": distribution(stored["verdict"], VERDICTS), "judging": summary,
@@ -285,7 +286,7 @@ def coherence_judgements(
         # A single-run backfill gives every partition of the run this one version (there is no per-partition
         # result): it changes when any input of the run changes, so an unchanged re-run leaves edge_reliability
         # fresh, and a change in one area marks all the run's areas stale.
-        data_version=run.data_version,
+        run.data_version,
     )
 
 

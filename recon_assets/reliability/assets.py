@@ -28,7 +28,7 @@ from recon_assets.reliability.labels import EVIDENCE, LABELS, UNVERIFIED
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import kept_partitions, stage
-from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
+from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import create_tables, replace_partitions
 
@@ -94,11 +94,10 @@ def edge_reliability(
         f"{figures['edges_to_superseded_datasets']:,} to a superseded dataset version; {after_as_of:,} left out (published "
         f"after as_of); evidence observed: {figures['evidence_observed']}"
     )
-    return dg.MaterializeResult(
-        metadata={
-            **metadata, "as_of": as_of_date.isoformat(), "computed": why, **run_figures({**figures, "edges_after_as_of": after_as_of})
-        },
-        data_version=run.data_version,
+    return partitioned_result(
+        context,
+        {**metadata, "as_of": as_of_date.isoformat(), "computed": why, **run_figures({**figures, "edges_after_as_of": after_as_of})},
+        run.data_version,
     )
 
 

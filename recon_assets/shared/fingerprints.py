@@ -20,7 +20,7 @@ import dagster as dg
 import duckdb
 import pandas as pd
 
-from recon_assets.shared.metadata import add_partition_metadata, database_file, run_figures, table_description_metadata, table_metadata
+from recon_assets.shared.metadata import add_partition_metadata, database_file, partitioned_result, run_figures, table_description_metadata, table_metadata
 from recon_assets.shared.storage import create_tables, transaction
 
 UNPARTITIONED = ""
@@ -270,9 +270,8 @@ def kept_partitions(
     add_partition_metadata(context, con, table, rows, figures, preview_columns=preview_columns)
     for area in run.partitions:
         context.add_asset_metadata({"skipped": skipped}, partition_key=area)
-    return dg.MaterializeResult(
-        metadata={**metadata, **extra, "skipped": skipped, **run_figures({**figures(rows), **(run_extra or {})})},
-        data_version=run.data_version,
+    return partitioned_result(
+        context, {**metadata, **extra, "skipped": skipped, **run_figures({**figures(rows), **(run_extra or {})})}, run.data_version
     )
 
 

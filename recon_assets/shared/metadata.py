@@ -1,6 +1,6 @@
 """Materialization metadata for DuckDB tables: the database file, row count, column schema and lineage (also as a
-markdown table), a markdown preview, and each research-area partition's own figures; the asset check result of a
-Great Expectations suite."""
+markdown table), a markdown preview, and each research-area partition's own figures (first on its page, the run's
+after them, none shown as the asset's); the asset check result of a Great Expectations suite."""
 
 from __future__ import annotations
 
@@ -15,6 +15,10 @@ from recon_assets.shared.display import markdown_table, markdown_text
 from recon_assets.shared.table_docs import TABLE_DOCS
 
 PREVIEW_ROWS = 5
+# The row count of a research-area partition's own rows. Not Dagster's `dagster/row_count`: the asset overview shows
+# that entry of the latest materialization as the asset's "Row count", which for a partitioned asset is whichever
+# partition was stored last (issue 23: "Row count 0" for a 164-row table).
+PARTITION_ROW_COUNT = "research_area/row_count"
 
 
 def table_metadata(
@@ -31,7 +35,7 @@ def table_metadata(
     `display.markdown_text`)."""
     return {
         **table_description_metadata(con, table, lineage=lineage),
-        **_rows_metadata(con, table, where, params, preview_columns),
+        **_rows_metadata(con, table, where, params, preview_columns, count_key="dagster/row_count"),
     }
 
 
@@ -70,14 +74,15 @@ def database_file(con: duckdb.DuckDBPyConnection) -> str:
 
 
 def _rows_metadata(
-    con: duckdb.DuckDBPyConnection, table: str, where: str, params: Sequence[object], preview_columns: Sequence[str] | None
+    con: duckdb.DuckDBPyConnection, table: str, where: str, params: Sequence[object], preview_columns: Sequence[str] | None,
+    *, count_key: str,
 ) -> dict[str, object]:
     rows = con.execute(f"SELECT count(*) FROM {table} WHERE {where}", list(params)).fetchone()[0]
     names = preview_columns or [name for name, *_ in con.execute(f"DESCRIBE {table}").fetchall()]
     shown = ", ".join(f'"{name}"' for name in names)
     preview = con.execute(f"SELECT {shown} FROM {table} WHERE {where} LIMIT {PREVIEW_ROWS}", list(params)).df()
     return {
-        "dagster/row_count": rows,
+        count_key: rows,
         # Titles, names and error texts come from the KG and OpenAlex: escaped, they show as typed and make no markup.
         "preview": dg.MetadataValue.md(markdown_table(preview) if len(preview) else "_no rows_"),
     }
@@ -111,7 +116,7 @@ def add_partition_metadata(
     preview_columns: Sequence[str] | None = None,
 ) -> None:
     """Give each research-area partition of this run its own materialization metadata
-    (`context.add_asset_metadata(..., partition_key=area)`): dagster/row_count and the preview of that area's
+    (`context.add_asset_metadata(..., partition_key=area)`): PARTITION_ROW_COUNT and the preview of that area's
     rows in `table`, and `figures(rows of that area)`. One run covers every area (a single-run backfill): without
     this each partition would show the run's figures (Dagster issue #18123); an area without rows shows 0.
 
@@ -123,11 +128,23 @@ def add_partition_metadata(
         area_rows = rows[rows["research_area"] == area]
         context.add_asset_metadata(
             {
-                **_rows_metadata(con, table, "research_area = ?", [area], preview_columns),
+                **_rows_metadata(con, table, "research_area = ?", [area], preview_columns, count_key=PARTITION_ROW_COUNT),
                 **plottable(figures(area_rows) if figures else {}),
             },
             partition_key=area,
         )
+
+
+def partitioned_result(
+    context: dg.AssetExecutionContext, metadata: Mapping[str, object], data_version: dg.DataVersion
+) -> dg.MaterializeResult:
+    """The result of a research-area partitioned asset: `metadata` (the run's: the table's description, `run/`
+    figures) added to each partition of the run after what `add_partition_metadata` gave it, and nothing at the asset
+    level. Dagster lists a partition's metadata as {**asset-level, **partition-level} (`execute_step`), so asset-level
+    entries would open every partition's page; this way a partition page shows its own figures first."""
+    for area in context.partition_keys:
+        context.add_asset_metadata(dict(metadata), partition_key=area)
+    return dg.MaterializeResult(data_version=data_version)
 
 
 def run_figures(figures: Mapping[str, object]) -> dict[str, object]:

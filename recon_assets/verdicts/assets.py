@@ -16,7 +16,7 @@ from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import kept_partitions, stage
-from recon_assets.shared.metadata import add_partition_metadata, distribution, run_figures, table_description_metadata
+from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
 from recon_assets.shared.storage import create_tables, replace_partitions, upsert
 from recon_assets.verdicts import critic, dataset_judgements, expansion
@@ -96,9 +96,7 @@ def dataset_verdicts(
         f"{figures['expanded_datasets']:,} datasets, {figures['expanded_publications']:,} publications; "
         f"{figures['verdicts_changed']:,} verdicts changed"
     )
-    return dg.MaterializeResult(
-        metadata={**metadata, "as_of": as_of_date.isoformat(), "computed": why, **run_figures(figures)}, data_version=run.data_version
-    )
+    return partitioned_result(context, {**metadata, "as_of": as_of_date.isoformat(), "computed": why, **run_figures(figures)}, run.data_version)
 
 
 # What dataset_verdicts is computed from: its SQL's tables and the two sources of the expansion rounds.
