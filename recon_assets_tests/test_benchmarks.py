@@ -154,7 +154,7 @@ def test_the_floor_references_load_under_the_pipelines_memory_limit():
 
 
 def test_the_citing_works_benchmark_prints_its_figures(capsys):
-    """A smoke run at 1% of the v1.2.0 size: every figure the README quotes is printed (values are not asserted)."""
+    """A smoke run at 1% of the v1.2.0 size: every figure docs/OPERATIONS.md quotes is printed (values not asserted)."""
     from benchmarks import citing_requests
 
     assert citing_requests.main(["--scale", "0.01"]) == 0

@@ -35,7 +35,7 @@ def _report_metadata(sample_run) -> dict:
 def test_the_sample_run_writes_a_self_contained_report_whose_figures_are_the_tables(sample_run):
     metadata = _report_metadata(sample_run)
     html_path, pdf_path = Path(metadata["html"]), Path(metadata["pdf"])
-    # One folder per database (review finding: the README's data/recon.duckdb and data/real.duckdb shared one
+    # One folder per database (review finding: docs/OPERATIONS.md's data/recon.duckdb and data/real.duckdb shared one
     # reports/ folder, and each run overwrote the other's reliability_report_latest).
     reports = sample_run.database.parent / "reports" / sample_run.database.stem
     assert html_path.parent == pdf_path.parent == reports
@@ -187,7 +187,7 @@ def test_lineage_settings_keep_integers_as_integers():
 
 
 def test_two_databases_in_one_folder_keep_their_own_reports_and_exports(tmp_path: Path) -> None:
-    recon, real = tmp_path / "recon.duckdb", tmp_path / "real.duckdb"  # the README's two databases in data/
+    recon, real = tmp_path / "recon.duckdb", tmp_path / "real.duckdb"  # docs/OPERATIONS.md's two databases in data/
     assert report_folder(recon) == tmp_path.resolve() / "reports" / "recon"
     assert report_folder(real) == tmp_path.resolve() / "reports" / "real"
     assert (export_folder(recon), export_folder(real)) == (tmp_path / "exports" / "recon", tmp_path / "exports" / "real")
