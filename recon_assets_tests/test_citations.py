@@ -3,9 +3,10 @@
 from datetime import date, datetime, timezone
 
 import numpy as np
+import pandas as pd
 import pytest
 
-from recon_assets.reliability.citations import citation_records, citation_trends, year_matrix
+from recon_assets.reliability.citations import citation_records, citation_trends, count_visible, has_year_breakdown, year_matrix
 
 from recon_assets_tests.fake_openalex import real_works
 
@@ -104,3 +105,46 @@ def test_no_record_and_a_record_too_old_for_as_of_are_unknown():
 def test_year_matrix_reads_json_text_and_lists_and_drops_years_out_of_span():
     matrix = year_matrix(['[{"year": 2024, "cited_by_count": 2}]', _counts(y2000=9, y2025=3), None], 2020, 2025)
     assert matrix.tolist() == [[0, 0, 0, 0, 2, 0], [0, 0, 0, 0, 0, 3], [0] * 6]
+
+
+# A count composed from a public page (citation_records.csv): one total, no years (counts_by_year null), seen on the
+# page's date. Before that day it was a leak: the whole count was read at any as_of (issue 20).
+PAGE_SEEN = datetime(2026, 12, 2, tzinfo=timezone.utc)
+
+
+@pytest.mark.parametrize(
+    ("counts_by_year", "as_of", "known", "count"),
+    [
+        # no years: invisible before the day the page was seen, the whole count from that day on
+        (None, date(2026, 12, 1), False, np.nan),
+        (None, date(2026, 12, 2), True, 4459),
+        (None, date(2027, 6, 1), True, 4459),
+        ("null", date(2020, 1, 1), False, np.nan),  # JSON null as openalex_works stores it
+        ("null", date(2026, 12, 2), True, 4459),
+        # an OpenAlex record whose ten listed years hold no citation ([]) keeps today's rule: every citation it
+        # counts is older than the listed years, so it is read at an earlier as_of within them
+        ([], date(2020, 1, 1), True, 4459),
+        ("[]", date(2018, 6, 1), True, 4459),
+    ],
+)
+def test_a_count_without_years_is_visible_only_from_the_day_it_was_seen(counts_by_year, as_of, known, count):
+    records = citation_records([4459], [counts_by_year], [PAGE_SEEN], [2007], as_of=as_of, recent_years=3)
+    assert records.known[0] == known
+    assert (np.isnan(records.count[0]) and np.isnan(count)) or records.count[0] == count
+    # a total says neither which citations are recent nor how the rate changed
+    assert np.isnan(records.recent[0]) == (counts_by_year in (None, "null") or not known)
+    assert np.isnan(records.trend[0])
+
+
+def test_count_visible_keeps_the_ten_listed_years_rule_for_records_with_years():
+    fetched = pd.Series(pd.to_datetime([FETCHED, FETCHED, PAGE_SEEN, None], utc=True))
+    visible = count_visible(np.array([True, True, False, False]), fetched, date(2017, 1, 1))
+    # 2026 - 2017 = 9 < 10: taken back; the page count of 2026-12-02 is not seen in 2017; no record never
+    assert visible.tolist() == [True, True, False, False]
+    assert count_visible(np.array([True]), fetched[:1], date(2016, 12, 31)).tolist() == [False]
+
+
+def test_has_year_breakdown():
+    assert has_year_breakdown([[], "[]", ' [{"year": 2020, "cited_by_count": 1}]', None, "null", np.nan]).tolist() == [
+        True, True, True, False, False, False,
+    ]

@@ -14,6 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import dagster as dg
 import duckdb
+import pandas as pd
 import pytest
 from dagster_duckdb import DuckDBResource
 
@@ -360,3 +361,17 @@ def test_works_that_fail_the_schema_never_make_a_cited_work_none_or_complete():
     assert "W0000000001" in fetch.failed and "fail the schema" in fetch.failed["W0000000001"]
     rows = citing_works.cache_rows(fetch, {MOST_CITED_ID: 7}, [query], fetched_at=datetime.now(timezone.utc))
     assert rows.set_index("openalex_id")["complete"].to_dict() == {MOST_CITED_ID: False}
+
+
+def test_a_count_composed_from_a_page_has_no_openalex_id_to_ask_about_and_says_so():
+    """A work whose record is composed from a public page's count (openalex_records.ComposedWork, issue 20) is found
+    with a count but no OpenAlex id: it is not asked about, and its row says why, not 'OpenAlex has no record'."""
+    import pandas as pd
+
+    targets = pd.DataFrame([{
+        "research_area": "hydrology", "cited_doi": "10.1175/jhm560.1", "cited_kind": "publication", "openalex_status": "found",
+        "openalex_error": None, "cited_openalex_id": None, "cited_by_count": 4459,
+    }])
+    rows = citing_works.citing_rows(targets, pd.DataFrame(columns=["openalex_id", "works", "complete", "fetched_at"]), {})
+    assert rows[["status", "cited_openalex_id", "citing_openalex_id"]].values.tolist() == [[citing_works.NOT_ASKED, None, None]]
+    assert rows.loc[0, "note"].startswith("the work's record is a citation count composed from a public page")

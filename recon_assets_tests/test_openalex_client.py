@@ -24,6 +24,7 @@ from recon_assets.enrichment.openalex_client import (
     OpenAlexClient,
     OpenAlexSession,
     budget_spent,
+    cache_rows,
     recorded_report,
     short_work_id,
     stale_dois,
@@ -341,6 +342,22 @@ def test_recorded_report_finds_recorded_works_and_reports_the_rest_as_offline_er
         (DOIS[0], FOUND, None), ("10.9999/absent", ERROR, OFFLINE_MISSING)
     ]
     assert report.requests == 0 and report.fetched_at == recorded_at
+
+
+def test_a_composed_record_in_a_recording_is_cached_as_of_the_day_its_count_was_seen():
+    recorded_at = datetime(2026, 3, 1, 8, 55, 55, tzinfo=timezone.utc)
+    composed = {
+        "id": None, "doi": "https://doi.org/10.5194/gmd-8-3071-2015", "cited_by_count": 779, "counts_by_year": None,
+        "_composed_from": {"page": "https://4ort.xyz/entity/ecco", "page_date": "2025-01-31", "read_on": "2026-12-02", "count_source": "OpenAlex (as the page says)"},
+    }
+    report = recorded_report([DOIS[0], "10.5194/gmd-8-3071-2015"], [*WORKS, composed], recorded_at=recorded_at)
+    assert [(result.status, result.fetched_at) for result in report.results] == [
+        (FOUND, None), (FOUND, datetime(2025, 1, 31, tzinfo=timezone.utc))
+    ]
+    rows = cache_rows(report.results, fetched_at=report.fetched_at)
+    # the OpenAlex work at the recording's date, the page's count at the page's date, its provenance kept
+    assert rows["fetched_at"].tolist() == [recorded_at, datetime(2025, 1, 31, tzinfo=timezone.utc)]
+    assert json.loads(rows.loc[1, "work"])["_composed_from"]["page"] == "https://4ort.xyz/entity/ecco"
 
 
 def test_no_doi_due_builds_no_client_and_sends_nothing(monkeypatch):

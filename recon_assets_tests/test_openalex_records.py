@@ -10,10 +10,14 @@ import pytest
 
 from recon_assets.enrichment.openalex_records import (
     OPENALEX_WORK_COLUMNS,
+    cached_fields,
     citation_percentile,
+    composed_seen_at,
+    invalid_reason,
     is_retraction_notice,
     openalex_rows,
     rebuild_abstract,
+    unusable_cache_rows,
     work_columns,
 )
 from recon_assets.shared.sql_files import load_sql
@@ -151,3 +155,53 @@ def test_sample_run_openalex_works_rows_are_what_the_python_merge_gave(sample_ru
         else:
             assert row["status"] in ("error", "mismatch") and row["error"] and row["fetched_at"] is None and row["openalex_id"] is None
     assert found > 20
+
+
+# A record composed from a public page (recon_assets/reference/evaluation/citation_records.csv): the page's count in
+# OpenAlex's shape, no OpenAlex id, no years (issue 20).
+COMPOSED = {
+    "id": None, "doi": "https://doi.org/10.1175/jhm560.1", "title": "The TRMM Multisatellite Precipitation Analysis (TMPA)",
+    "publication_year": 2007, "cited_by_count": 4459, "counts_by_year": None,
+    "_composed_from": {
+        "page": "https://www.semanticscholar.org/author/R.-Adler/34175652", "page_date": None, "read_on": "2026-12-02",
+        "count_source": "Semantic Scholar (as the page shows)",
+    },
+}
+
+
+def test_a_composed_record_is_valid_and_keeps_its_nulls_and_its_provenance():
+    assert invalid_reason(COMPOSED) is None
+    row = work_columns(COMPOSED)
+    # no invented OpenAlex id; no years, retraction status or references the page did not show
+    assert row["openalex_id"] is None and row["counts_by_year"] is None
+    assert row["is_retracted"] is None and row["referenced_works"] is None
+    assert (row["openalex_doi"], row["cited_by_count"], row["publication_year"]) == ("10.1175/jhm560.1", 4459, 2007)
+    kept = cached_fields(COMPOSED)
+    assert kept["_composed_from"] == COMPOSED["_composed_from"]
+    # cached, it is still usable next run (not dropped and asked again)
+    assert unusable_cache_rows(pd.DataFrame({"doi": ["10.1175/jhm560.1"], "status": ["found"], "work": [json.dumps(kept)]})) == {}
+    # an OpenAlex work keeps only the selected fields, and its lists
+    assert "_composed_from" not in cached_fields(WORKS["W3015860713"])
+    assert json.loads(work_columns(WORKS["W3015860713"])["counts_by_year"]) == WORKS["W3015860713"]["counts_by_year"]
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        ({"id": "https://openalex.org/W2158347016"}, "id: Input should be None"),  # no OpenAlex id may be invented
+        ({"cited_by_count": -1}, "cited_by_count"),
+        ({"doi": None}, "doi"),
+        ({"_composed_from": {**COMPOSED["_composed_from"], "read_on": "2 Dec 2026"}}, "_composed_from.read_on"),
+        ({"_composed_from": {**COMPOSED["_composed_from"], "page": "not a page"}}, "_composed_from.page"),
+        ({"_composed_from": {key: value for key, value in COMPOSED["_composed_from"].items() if key != "count_source"}}, "_composed_from.count_source"),
+    ],
+)
+def test_a_composed_record_out_of_shape_is_invalid(change, reason):
+    assert reason in invalid_reason(COMPOSED | change)
+
+
+def test_a_composed_count_is_seen_on_the_pages_date_else_the_day_it_was_read():
+    assert composed_seen_at(COMPOSED) == datetime(2026, 12, 2, tzinfo=timezone.utc)
+    dated = COMPOSED | {"_composed_from": {**COMPOSED["_composed_from"], "page_date": "2024-04-18"}}
+    assert composed_seen_at(dated) == datetime(2024, 4, 18, tzinfo=timezone.utc)
+    assert composed_seen_at(WORKS["W3015860713"]) is None

@@ -183,6 +183,9 @@ def citing_rows(targets: pd.DataFrame, cache: pd.DataFrame, not_asked: Mapping[s
         cached = by_id.get(base["cited_openalex_id"])
         if target.openalex_status == "not_found":
             rows.append(base | {"status": NOT_IN_OPENALEX, "note": "OpenAlex has no work with this DOI"})
+        elif target.openalex_status == "found" and base["cited_openalex_id"] is None:
+            # a count composed from a public page (openalex_records.ComposedWork): no OpenAlex id to ask about
+            rows.append(base | {"status": NOT_ASKED, "note": "the work's record is a citation count composed from a public page, with no OpenAlex id to ask OpenAlex for its citing works"})
         elif cached is None and target.openalex_status == "found" and not (target.cited_by_count or 0) > 0:
             # nothing to ask: the work's own record counts no citation (and OpenAlex was not asked for a list)
             rows.append(base | {"status": NONE, "note": "OpenAlex's record of the work counts no citation (cited_by_count 0): nothing to ask"})

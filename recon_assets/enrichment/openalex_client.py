@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -42,7 +42,7 @@ import requests
 
 from recon_assets.enrichment.citing_plan import LIST_CALL, CitingQuery
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_requests
-from recon_assets.enrichment.openalex_records import CITING_FIELDS, SELECT_FIELDS, invalid_reason
+from recon_assets.enrichment.openalex_records import CITING_FIELDS, SELECT_FIELDS, cached_fields, composed_seen_at, invalid_reason
 from recon_assets.enrichment.retries import RetryPolicy, header_number, header_seconds, transient_status
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.credentials import redact, redacted_causes, remember_secret
@@ -62,12 +62,14 @@ OFFLINE_MISSING = "offline: not in the recorded cache"
 @dataclass(frozen=True)
 class WorkResult:
     """One requested DOI: status found / not_found / mismatch / error, the work (found) or the error text (mismatch,
-    error)."""
+    error), and when the work was seen when that is not the report's `fetched_at` (a record composed from a public
+    page: the day its count was seen, `openalex_records.composed_seen_at`)."""
 
     doi: str
     status: str
     work: dict[str, Any] | None = None
     error: str | None = None
+    fetched_at: datetime | None = None
 
 
 @dataclass
@@ -420,7 +422,8 @@ def recorded_report(
     is made.
 
     Args:
-        works: recorded OpenAlex works (each with its `doi`).
+        works: recorded OpenAlex works (each with its `doi`), and records composed from public pages
+            (`openalex_records.ComposedWork`), each seen on its own day (`composed_seen_at`, the result's fetched_at).
         recorded_at: when the recording was fetched from OpenAlex (becomes the cache's fetched_at).
         missing: the error text of a DOI the recording lacks.
     """
@@ -428,18 +431,23 @@ def recorded_report(
     for work in works:
         by_doi.setdefault(canonical_doi(work.get("doi")), dict(work))
     results = [
-        checked_result(doi, by_doi[doi]) if doi in by_doi else WorkResult(doi, ERROR, error=missing)
+        _seen(checked_result(doi, by_doi[doi])) if doi in by_doi else WorkResult(doi, ERROR, error=missing)
         for doi in dict.fromkeys(dois)
     ]
     return FetchReport(results=results, fetched_at=recorded_at)
 
 
+def _seen(result: WorkResult) -> WorkResult:
+    """A found composed record's result dated by the day its count was seen."""
+    return replace(result, fetched_at=composed_seen_at(result.work)) if result.status == FOUND else result
+
+
 def cache_rows(results: Iterable[WorkResult], *, fetched_at: datetime) -> pd.DataFrame:
     """openalex_cache rows (doi, status, work, fetched_at) of the found and not_found results; errors and mismatches
-    are not cached, so they are asked again next time. A work is kept to the `select`ed fields (a single lookup
-    returns all)."""
+    are not cached, so they are asked again next time. A work is kept to `openalex_records.cached_fields`; a result
+    seen on its own day (`WorkResult.fetched_at`) keeps that day instead of `fetched_at`."""
     rows = [
-        (result.doi, result.status, json.dumps({key: result.work.get(key) for key in SELECT_FIELDS}) if result.work else None, fetched_at)
+        (result.doi, result.status, json.dumps(cached_fields(result.work)) if result.work else None, result.fetched_at or fetched_at)
         for result in results
         if result.status in (FOUND, NOT_FOUND)
     ]

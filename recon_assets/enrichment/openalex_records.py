@@ -12,6 +12,12 @@ and subfield), `cited_by_percentile_year` ({min, max} in 0-100: the percentile r
 Every record is checked against a schema of exactly the fields used before it is cached or used (`OpenAlexWork` for
 `SELECT_FIELDS`, `OpenAlexCitingWork` for `CITING_FIELDS`; `invalid_reason` says what is wrong): a string where
 OpenAlex sends a number, a count below zero or a percentile out of range makes the record unusable, not the run.
+
+A recording may also hold records composed from a public page (`ComposedWork`: a citation count a publisher,
+Semantic Scholar or a research portal shows, recon_assets/reference/evaluation/citation_records.csv), shaped like an
+OpenAlex work but not an OpenAlex answer: no OpenAlex id, `counts_by_year` as the page shows it (null: no years),
+and `_composed_from` naming the page, its date and whose count it is. `composed_seen_at` is the day its count was seen,
+from which alone it is evidence (`reliability.citations.count_visible`).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from datetime import date
+from datetime import date, datetime, time, timezone
 from typing import Annotated, Any
 
 import pandas as pd
@@ -45,6 +51,8 @@ CITING_FIELDS = (
 )
 # The start of the error text of a record that fails its schema (`invalid_reason`).
 INVALID_RECORD = "invalid OpenAlex record"
+# The key of a composed record's provenance (`ComposedWork`); OpenAlex sends no key starting with '_'.
+COMPOSED_FROM = "_composed_from"
 
 
 def _a_doi(value: str) -> str:
@@ -153,6 +161,57 @@ class OpenAlexWork(_Work):
     primary_topic: Topic | None = None
 
 
+class ComposedFrom(_OpenAlexObject):
+    """Where a composed record's count was seen: the page (URL), the date the page shows (None when it shows none),
+    the day the page was read, and whose count it is (e.g. 'Scopus (as the page says)')."""
+
+    page: Annotated[str, StringConstraints(pattern=r"^https?://\S+$")]
+    page_date: Annotated[str, AfterValidator(_an_iso_date)] | None
+    read_on: Annotated[str, AfterValidator(_an_iso_date)]
+    count_source: Annotated[str, StringConstraints(min_length=1)]
+
+
+class ComposedWork(_OpenAlexObject):
+    """A work record composed from a public page that shows its citation count, in the shape of `OpenAlexWork` but no
+    OpenAlex answer: `id` is null (no OpenAlex id is invented), `counts_by_year` is the page's year breakdown or null
+    when it shows none, `is_retracted` and `referenced_works` are null unless the page shows them."""
+
+    id: None = None
+    doi: Doi
+    title: str | None = None
+    type: str | None = None
+    publication_year: int | None = None
+    cited_by_count: NonNegativeInt
+    counts_by_year: list[YearCitations] | None = None
+    is_retracted: bool | None = None
+    referenced_works: list[WorkId] | None = None
+    composed_from: ComposedFrom = Field(alias=COMPOSED_FROM)
+
+
+def is_composed(work: object) -> bool:
+    """Whether `work` is a record composed from a public page (it carries `_composed_from`), not an OpenAlex answer."""
+    return isinstance(work, Mapping) and COMPOSED_FROM in work
+
+
+def composed_seen_at(work: Mapping[str, Any]) -> datetime | None:
+    """The day (UTC midnight) a composed record's count was seen: the page's date, else the day the page was read;
+    None for an OpenAlex work. Before it the count is no evidence (`reliability.citations.count_visible`).
+
+    Raises:
+        ValueError: a date not in ISO form (a record that passed `ComposedWork` has none).
+    """
+    if not is_composed(work):
+        return None
+    seen = work[COMPOSED_FROM].get("page_date") or work[COMPOSED_FROM]["read_on"]
+    return datetime.combine(date.fromisoformat(seen), time(), tzinfo=timezone.utc)
+
+
+def cached_fields(work: Mapping[str, Any]) -> dict[str, Any]:
+    """What the openalex_cache keeps of a work: the `select`ed fields (a single lookup returns all), and a composed
+    record's `_composed_from`."""
+    return {key: work.get(key) for key in SELECT_FIELDS} | ({COMPOSED_FROM: work[COMPOSED_FROM]} if is_composed(work) else {})
+
+
 class OpenAlexCitingWork(_Work):
     """A work citing another, as `openalex_citing_works` keeps it (`CITING_FIELDS`)."""
 
@@ -161,12 +220,15 @@ class OpenAlexCitingWork(_Work):
 
 
 def invalid_reason(work: object, schema: type[_Work] = OpenAlexWork) -> str | None:
-    """Why `work` does not meet `schema` (`OpenAlexWork` or `OpenAlexCitingWork`), or None when it does.
+    """Why `work` does not meet `schema` (`OpenAlexWork` or `OpenAlexCitingWork`), or None when it does. A composed
+    record (`is_composed`) in place of an `OpenAlexWork` is checked against `ComposedWork`.
 
     Returns:
         'invalid OpenAlex record: counts_by_year.0.year: Input should be a valid integer (got 'x')': each failing
         field by its path, at most three (then how many more), each value cut to 40 characters.
     """
+    if schema is OpenAlexWork and is_composed(work):
+        schema = ComposedWork
     try:
         schema.model_validate(work)
     except ValidationError as error:
@@ -229,8 +291,11 @@ def citation_percentile(work: Mapping[str, Any]) -> tuple[float | None, float | 
 def work_columns(work: Mapping[str, Any]) -> dict[str, Any]:
     """The `openalex_works` columns of a found work (see TABLE_DOCS["openalex_works"]).
 
-    JSON-valued columns (counts_by_year, primary_topic) are JSON text; referenced_works is a list of ids.
+    JSON-valued columns (counts_by_year, primary_topic) are JSON text; referenced_works is a list of ids. A composed
+    record (`ComposedWork`) keeps its nulls: no openalex_id, counts_by_year NULL when the page shows no years,
+    is_retracted and referenced_works NULL when it does not show them.
     """
+    composed = is_composed(work)
     low, high = citation_percentile(work)
     return {
         "openalex_id": work.get("id"),
@@ -239,12 +304,12 @@ def work_columns(work: Mapping[str, Any]) -> dict[str, Any]:
         "type": work.get("type"),
         "publication_year": work.get("publication_year"),
         "cited_by_count": work.get("cited_by_count"),
-        "counts_by_year": json.dumps(work.get("counts_by_year") or []),
+        "counts_by_year": None if composed and work.get("counts_by_year") is None else json.dumps(work.get("counts_by_year") or []),
         "citation_percentile_low": low,
         "citation_percentile_high": high,
-        "is_retracted": bool(work.get("is_retracted")),
+        "is_retracted": None if composed and work.get("is_retracted") is None else bool(work.get("is_retracted")),
         "is_retraction_notice": is_retraction_notice(work),
-        "referenced_works": list(work.get("referenced_works") or []),
+        "referenced_works": None if composed and work.get("referenced_works") is None else list(work.get("referenced_works") or []),
         "primary_topic": json.dumps(work["primary_topic"]) if work.get("primary_topic") else None,
         "abstract": rebuild_abstract(work.get("abstract_inverted_index")),
     }

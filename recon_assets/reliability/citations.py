@@ -8,6 +8,10 @@ or when it is as_of's own year and the record was fetched on or before as_of (no
 as_of); the later years are taken off `cited_by_count`. When as_of is so far before the fetch that a later year
 may be missing from the ten listed, the count cannot be taken back to as_of: no citation record. Recent citations
 need a record fetched in as_of's year or the year before: an older record has not seen them.
+
+A record without a year breakdown (`counts_by_year` null: a count composed from a public page, which shows one total
+and no years) cannot be taken back at all: its count is visible from the day it was seen (`fetched_at`: the page's
+date, or the day the page was read when it shows none) and never before (`count_visible`).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ MIN_TREND_CITATIONS = 5
 class CitationRecords:
     """Citation records of n publications as of one date, each of shape (n,).
 
-    known: OpenAlex's record can be taken back to as_of (found, and every later year among the ten listed).
+    known: the record's count can be read as of as_of (`count_visible`).
     count: citations up to as_of (cited_by_count less the years after it); NaN when not known.
     recent: citations in the recent years before as_of (as_of's own year included when it counts); NaN when not
         known or the record is too old to have seen them.
@@ -71,6 +75,37 @@ def year_matrix(counts_by_year: Sequence[object], first_year: int, last_year: in
     return matrix
 
 
+def has_year_breakdown(counts_by_year: Sequence[object]) -> np.ndarray:
+    """Whether each record gives its citations by year, shape (n,): a list (OpenAlex's `counts_by_year`, empty when
+    no listed year has a citation) or its JSON text. None / NA / JSON null is a record without years (a count composed
+    from a public page) or no record."""
+    return np.array([
+        entries.lstrip().startswith("[") if isinstance(entries, str) else isinstance(entries, (list, tuple, np.ndarray))
+        for entries in counts_by_year
+    ], dtype=bool)
+
+
+def count_visible(has_breakdown: np.ndarray, fetched_at: pd.Series, as_of: date) -> np.ndarray:
+    """Whether each record's count can be read as of `as_of`, shape (n,) (DOMAIN.md: nothing dated after as_of is
+    evidence).
+
+    - With a year breakdown (OpenAlex's `counts_by_year`): when the record was fetched fewer than LISTED_YEARS years
+      after as_of's year, so that every year after as_of is among the ten listed and can be taken off the count.
+    - Without one (a count seen on a page, one total): only from the day it was seen, `fetched_at` (the page's date,
+      else the day it was read), on or after which as_of must fall; before that day the work has no citation evidence,
+      however old the citations it counts may be.
+
+    Args:
+        has_breakdown: shape (n,), `has_year_breakdown`.
+        fetched_at: shape (n,), UTC timestamps (NaT without a record: never visible).
+    """
+    fetched_year = fetched_at.dt.year.to_numpy(dtype=float, na_value=np.nan)
+    # seen on or before as_of's day (UTC): before the next midnight
+    seen_by_as_of = (fetched_at < pd.Timestamp(as_of, tz="UTC") + pd.Timedelta(days=1)).fillna(False).to_numpy(dtype=bool)
+    takes_back = np.isfinite(fetched_year) & (fetched_year - as_of.year < LISTED_YEARS)
+    return np.where(has_breakdown, takes_back, seen_by_as_of)
+
+
 def citation_records(
     cited_by_count: Sequence[float],
     counts_by_year: Sequence[object],
@@ -84,8 +119,9 @@ def citation_records(
 
     Args:
         cited_by_count: shape (n,), OpenAlex cited_by_count; NaN / NA without a record.
-        counts_by_year: shape (n,), see `year_matrix`.
-        fetched_at: shape (n,), when each record was fetched (timestamps; NaT / None without one).
+        counts_by_year: shape (n,), see `year_matrix`; None / JSON null for a record without years (`count_visible`).
+        fetched_at: shape (n,), when each record was fetched, or a page's count seen (timestamps; NaT / None without
+            one).
         publication_year: shape (n,), NaN / NA when unknown.
         recent_years: how many years before as_of count as recent (DOMAIN.md: 3).
 
@@ -97,6 +133,7 @@ def citation_records(
     fetched_year = fetched.dt.year.to_numpy(dtype=float, na_value=np.nan)
     # fetched on or before as_of's day (UTC): before the next midnight
     fetched_by_as_of = (fetched < pd.Timestamp(as_of, tz="UTC") + pd.Timedelta(days=1)).fillna(False).to_numpy(dtype=bool)
+    by_year = has_year_breakdown(counts_by_year)
     # The trend stops at the smaller of as_of's year and the fetch year: a stale record is not read as a decline.
     reference_year = np.minimum(as_of.year, np.nan_to_num(fetched_year, nan=as_of.year)).astype(int)
     first = int(min(reference_year.min(initial=as_of.year), as_of.year - recent_years)) - 2 * TREND_WINDOW_YEARS
@@ -104,16 +141,17 @@ def citation_records(
     matrix = year_matrix(counts_by_year, first, last)
     this_year = matrix[:, as_of.year - first]
     later = matrix[:, as_of.year - first + 1 :].sum(axis=1) + np.where(fetched_by_as_of, 0, this_year)
-    known = np.isfinite(count) & np.isfinite(fetched_year) & (fetched_year - as_of.year < LISTED_YEARS)
+    known = np.isfinite(count) & count_visible(by_year, fetched, as_of)
     recent = _window_sums(matrix, first, np.full(len(count), as_of.year - recent_years), np.full(len(count), as_of.year - 1))
     recent = recent + np.where(fetched_by_as_of, this_year, 0)
-    seen_recent = known & (fetched_year >= as_of.year - 1)
+    # without years nothing says which citations are recent, nor how the rate changed
+    seen_recent = known & by_year & (fetched_year >= as_of.year - 1)
     trend = citation_trends(matrix, first, reference_year, pd.to_numeric(pd.Series(list(publication_year), dtype=object), errors="coerce").to_numpy(dtype=float))
     return CitationRecords(
         known=known,
         count=np.where(known, np.maximum(count - later, 0.0), np.nan),
         recent=np.where(seen_recent, recent, np.nan),
-        trend=np.where(known, trend, np.nan),
+        trend=np.where(known & by_year, trend, np.nan),
     )
 
 
