@@ -77,6 +77,27 @@ BAD_LINES = {
     "JSON scalar line": ([b"42"], [(3, None, "not a JSON object")]),
     "JSON null line": ([b"null"], [(3, None, "not a JSON object")]),
     "two objects on one line": ([PUBLICATION + DATASET], [(3, None, "malformed JSON")]),
+    # Hostile pass (issue 24): DuckDB's JSON reader takes NaN, Infinity, inf (any case) and trailing commas, none JSON.
+    "NaN property": (
+        [b'{"type":"node","id":"x","labels":["Dataset"],"properties":{"pagerank":NaN}}'],
+        [(3, "x", "malformed JSON: NaN is not a JSON number (JSON has no NaN or Infinity, RFC 8259 section 6)")],
+    ),
+    "-Infinity in a list, after a space": (
+        [b'{"type":"node","id":"x","labels":["Dataset"],"properties":{"v":[1, -Infinity]}}'],
+        [(3, "x", "malformed JSON: -Infinity is not a JSON number (JSON has no NaN or Infinity, RFC 8259 section 6)")],
+    ),
+    "inf in lower case": (
+        [b'{"type":"node","id":"x","labels":["Dataset"],"properties":{"v": inf}}'],
+        [(3, "x", "malformed JSON: inf is not a JSON number (JSON has no NaN or Infinity, RFC 8259 section 6)")],
+    ),
+    "NaN in a relationship's endpoint properties": (
+        [b'{"type":"relationship","id":"r1","label":"USES_DATASET","start":{"id":"p1","properties":{"x":nan}},"end":{"id":"d1"}}'],
+        [(3, "r1", "malformed JSON: nan is not a JSON number (JSON has no NaN or Infinity, RFC 8259 section 6)")],
+    ),
+    "trailing comma": (
+        [b'{"type":"node","id":"x","labels":["Dataset",],"properties":{}}'],
+        [(3, "x", "malformed JSON: a comma before ] (JSON allows no trailing comma)")],
+    ),
     "invalid UTF-8": ([b'{"type":"node","id":"caf\xe9","labels":["Dataset"]}'], [(3, None, "invalid UTF-8 at byte 24")]),
     "start node missing": ([rel("r1", "USES_DATASET", "p9", "d1")], [(3, "r1", "start node p9 does not exist")]),
     "end node missing": ([rel("r1", "USES_DATASET", "p1", "d9")], [(3, "r1", "end node d9 does not exist")]),
@@ -207,6 +228,24 @@ def test_every_bad_line_in_one_file(con, tmp_path: Path) -> None:
     assert {reason for _, _, reason in rejects(con, summary.snapshot_id)} >= {
         f"duplicate relationship id r1 (first at line {first_valid})", "duplicate node id p1 (first at line 1)", "empty line",
     }
+    assert_conserved(con, summary)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["NaN", "value: NaN, then Infinity", 'a quoted \\" : -Infinity, [inf, nan]', "a list ending ,] or ,}", "Infinity\\"],
+    ids=["NaN", "after a colon and a comma", "after an escaped quote", "a trailing comma", "before an escaped backslash"],
+)
+def test_nan_infinity_and_trailing_commas_inside_strings_are_text(con, tmp_path: Path, text: str) -> None:
+    """The NaN and trailing-comma verdict reads only the text outside strings: a property or key holding such words
+    is accepted whole."""
+    path = write(tmp_path / "graph.json", [PUBLICATION, node("d1", "Dataset", **{"abstract": text, text: [text, 1.5]})])
+
+    summary = ingest_export(con, path, "test")
+
+    assert rejects(con, summary.snapshot_id) == []
+    (properties,) = con.execute("SELECT properties FROM kg_nodes WHERE node_id = 'd1'").fetchone()
+    assert json.loads(properties) == {"abstract": text, text: [text, 1.5]}
     assert_conserved(con, summary)
 
 
