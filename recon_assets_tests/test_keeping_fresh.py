@@ -174,6 +174,26 @@ def test_sensor_skips_an_empty_export_a_link_loop_and_a_file_changed_while_hashe
     assert "changed while it was hashed" in result.skip_message and context.cursor is None
 
 
+@pytest.mark.parametrize("shape", ["a symbolic-link loop", "not a regular file", "missing"])
+def test_a_skip_reason_never_shows_a_secret(tmp_path, monkeypatch, shape):
+    """Hostile pass (issue 24): the symbolic-link loop's file-system error text was put in the skip reason, which
+    Dagster stores with the tick, without `redact`. Every reason passes through it: here the secret is in the path,
+    which both the error text and the reason quote."""
+    secret = "gsk_sensorsecret1234567890abcd"
+    monkeypatch.setenv("GROQ_API_KEY", secret)
+    folder = tmp_path / secret
+    folder.mkdir()
+    kg = folder / "graph.json"
+    if shape == "a symbolic-link loop":
+        kg.symlink_to(kg)
+    elif shape == "not a regular file":
+        kg.mkdir()
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        result = kg_source_sensor(dg.build_sensor_context(instance=instance, resources={"kg_export": LocalKgExport(path=str(kg))}))
+    assert isinstance(result, dg.SkipReason)
+    assert secret not in result.skip_message and str(tmp_path / "[redacted]" / "graph.json") in result.skip_message
+
+
 def test_changed_export_requests_a_refresh_whose_diff_says_what_changed_and_why(refreshed, tmp_path):
     kg = refreshed.database.parent / "graph.json"
     _, context = sensor_tick(refreshed, kg)

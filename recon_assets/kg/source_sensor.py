@@ -69,7 +69,7 @@ def look_at_local_file(path: Path, seen: SourceCursor) -> tuple[SourceCursor, bo
     try:
         path = path.expanduser().resolve()
     except RuntimeError as error:  # pathlib's "Symlink loop from ..." (Python 3.11)
-        raise SourceUnavailable(f"KG source {source} cannot be read: {error}") from error
+        raise SourceUnavailable(f"KG source {source} cannot be read: {redact(error)}") from error
     source = str(path)
     try:
         stat = path.stat()
@@ -133,15 +133,15 @@ def kg_source_sensor(context: dg.SensorEvaluationContext, kg_export: KgExportSou
         elif isinstance(kg_export, HuggingFaceKgExport):
             now, how = look_at_hub(kg_export.filename, kg_export.revision, seen), "as reported by the hub"
         else:
-            return dg.SkipReason(f"{type(kg_export).__name__} is a KG source this sensor cannot watch")
+            return _skip(f"{type(kg_export).__name__} is a KG source this sensor cannot watch")
     except SourceUnavailable as error:
-        return dg.SkipReason(str(error))
+        return _skip(error)
     context.update_cursor(now.dump())
     digest = now.sha256
     if digest == ingested_sha256(context.instance):
-        return dg.SkipReason(f"unchanged: {now.source} has sha256 {digest} ({how}), the snapshot last ingested")
+        return _skip(f"unchanged: {now.source} has sha256 {digest} ({how}), the snapshot last ingested")
     if digest == seen.requested:
-        return dg.SkipReason(
+        return _skip(
             f"a refresh for {now.source} sha256 {digest} was already requested (run key kg/{digest}); it has not "
             "materialized kg_snapshot yet: see the run in the UI"
         )
@@ -149,3 +149,9 @@ def kg_source_sensor(context: dg.SensorEvaluationContext, kg_export: KgExportSou
     return dg.RunRequest(
         run_key=f"kg/{digest}", tags={**every_research_area_tags(), KG_SOURCE_TAG: now.source, KG_SHA256_TAG: digest},
     )
+
+
+def _skip(reason: object) -> dg.SkipReason:
+    """A tick's skip, its reason `redact`ed: Dagster stores it with the tick and shows it in the UI, and it quotes
+    paths and library errors (a file-system error names the path; a path may hold anything)."""
+    return dg.SkipReason(redact(reason))
