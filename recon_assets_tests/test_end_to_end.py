@@ -158,7 +158,7 @@ def test_recon_installed_from_its_wheel_runs_the_sample_and_explains_a_doi(tmp_p
     )
     assert run.returncode == 0, run.stderr[-3000:]
     assert "edges scored per label:" in run.stdout and "asset checks passed: 8/8" in run.stdout
-    report = tmp_path / "reports" / "recon" / "reliability_report_latest.html"
+    report = tmp_path / "reports" / "recon.duckdb" / "reliability_report_latest.html"
     assert f"reliability report: {report} (and .pdf)" in run.stdout and report.with_suffix(".pdf").is_file()
     # each of its three runs names what it used: the file it wrote, the installed package's sample, the as_of
     sample = (Path(located.stdout.strip()).parent / "sample" / "graph.json").resolve()

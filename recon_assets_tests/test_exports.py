@@ -26,7 +26,8 @@ from recon_assets.exports.assets import gnn_edge_weights, neo4j_edge_reliability
 from recon_assets.kg.cypher_export import parse_cypher_literal
 from recon_assets.kg.export_reader import KgFormat, ReadStats, read_export
 from recon_assets.reliability.labels import LABELS
-from recon_assets_tests.pipeline_runs import SAMPLE_CYPHER
+from recon_assets.shared.as_of import AsOfDate
+from recon_assets_tests.pipeline_runs import AS_OF, SAMPLE_CYPHER
 
 
 # --- gnn: pure functions ---------------------------------------------------------------------------------------------
@@ -145,7 +146,7 @@ def test_a_nan_or_infinite_reliability_is_never_exported_and_is_set_aside_saying
     spoiled = {(d, p) for d, p in duckdb.connect(str(database), read_only=True).execute(
         "SELECT DISTINCT dataset_id, publication_id FROM edge_reliability WHERE NOT isfinite(reliability)").fetchall()}
     assert len(spoiled) >= 1
-    dg.materialize([gnn_edge_weights, neo4j_edge_reliability], resources={"duckdb": DuckDBResource(database=str(database))})
+    dg.materialize([gnn_edge_weights, neo4j_edge_reliability], resources=_resources(database))
     for name in ("gnn_edge_weights", "neo4j"):
         set_aside = pq.read_table(export_folder(database) / name / "set_aside.parquet").to_pandas()
         named = set_aside[set_aside["detail"].str.contains("not a number in \\[0, 1\\]: not written", na=False)]
@@ -165,6 +166,10 @@ def test_a_nan_or_infinite_reliability_is_never_exported_and_is_set_aside_saying
 
 def _folder(sample_run, name: str) -> Path:
     return export_folder(sample_run.database) / name
+
+
+def _resources(database: Path) -> dict:
+    return {"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=AS_OF)}
 
 
 def _materialization(sample_run, asset: str):
@@ -205,7 +210,10 @@ def test_gnn_files_load_with_pyarrow_and_every_index_names_the_right_node(sample
     assert (metadata["edges_in"], metadata["edges_written"], metadata["edges_set_aside"], metadata["nodes"]) == (
         edges_in, len(edges), len(set_aside), len(nodes)
     )
-    assert metadata["edges_path"] == str(folder / "edges.parquet")
+    # the materialization names the run's own file, a copy of the latest, and the latest folder
+    own = Path(metadata["edges_path"])
+    assert own.parent.parent == folder.parent and own.parent.name.startswith(f"gnn_edge_weights_{AS_OF}_")
+    assert own.read_bytes() == (folder / "edges.parquet").read_bytes() and metadata["latest_folder"] == str(folder)
     # the database read is named, and the labels are numbers the UI plots, one entry per label
     assert metadata["database"] == str(sample_run.database)
     assert {label: metadata[f"label_distribution/{label}"] for label in LABELS} == {
@@ -219,7 +227,7 @@ def test_gnn_edges_without_a_score_are_set_aside_with_their_reason(sample_run, t
     (kept,) = sample_run.query("SELECT count(*) FROM edge_reliability WHERE research_area = 'unclassified'")[0]
     (edges_in,) = sample_run.query("SELECT count(*) FROM dataset_publication_edges")[0]
     assert 0 < kept < edges_in
-    result = dg.materialize([gnn_edge_weights], resources={"duckdb": DuckDBResource(database=str(database))})
+    result = dg.materialize([gnn_edge_weights], resources=_resources(database))
     folder = export_folder(database) / "gnn_edge_weights"
     edges = pq.read_table(folder / "edges.parquet").to_pandas()
     set_aside = pq.read_table(folder / "set_aside.parquet").to_pandas()
@@ -228,6 +236,27 @@ def test_gnn_edges_without_a_score_are_set_aside_with_their_reason(sample_run, t
     assert set_aside["detail"].str.startswith("no edge_reliability row: research area(s) ").all()
     metadata = result.asset_materializations_for_node("gnn_edge_weights")[0].metadata
     assert metadata["edges_set_aside"].value == edges_in - kept
+
+
+def test_exports_keep_the_latest_run_and_recon_keep_outputs_earlier_ones_per_database(sample_run, tmp_path, monkeypatch):
+    """Issue 23: each run's exports go to their own folder, copied to the latest folder; with RECON_KEEP_OUTPUTS=1,
+    four runs leave the newest and one earlier run's folders of each export. A second database in the same folder
+    (recon.db beside recon.duckdb), exported in between, keeps its own."""
+    monkeypatch.setenv("RECON_KEEP_OUTPUTS", "1")
+    database, other = sample_run.copy_database(tmp_path / "recon.duckdb"), sample_run.copy_database(tmp_path / "recon.db")
+    dg.materialize([gnn_edge_weights, neo4j_edge_reliability], resources=_resources(other))
+    runs = [dg.materialize([gnn_edge_weights, neo4j_edge_reliability], resources=_resources(database)) for _ in range(4)]
+    assert export_folder(database) != export_folder(other)
+    for name, asset in (("gnn_edge_weights", "gnn_edge_weights"), ("neo4j", "neo4j_edge_reliability")):
+        kept = sorted(path.name for path in export_folder(database).glob(f"{name}_*"))
+        assert kept == sorted(f"{name}_{AS_OF}_{run.run_id[:8]}" for run in runs[-2:]), name
+        newest = export_folder(database) / f"{name}_{AS_OF}_{runs[-1].run_id[:8]}"
+        assert {path.name: path.read_bytes() for path in (export_folder(database) / name).iterdir()} == {
+            path.name: path.read_bytes() for path in newest.iterdir()
+        }
+        metadata = runs[-1].asset_materializations_for_node(asset)[0].metadata
+        assert (metadata["earlier_runs_kept"].value, metadata["earlier_runs_removed"].value) == (1, 1)
+        assert len(list(export_folder(other).glob(f"{name}_*"))) == 1 and (export_folder(other) / name).is_dir()
 
 
 class _Raise(ErrorListener):

@@ -12,6 +12,7 @@ import dagster as dg
 import duckdb
 import pandas as pd
 import pytest
+from dagster_duckdb import DuckDBResource
 from pypdf import PdfReader
 
 from recon_assets.cli.main import explain_doi
@@ -19,8 +20,10 @@ from recon_assets.exports import export_folder
 from recon_assets.reliability.label_comparisons import label_comparisons
 from recon_assets.reliability.labels import LABELS
 from recon_assets.report import report_folder
+from recon_assets.report.assets import reliability_report
 from recon_assets.report.data import gather_report
-from recon_assets.report.render import LATEST_STEM, write_report
+from recon_assets.report.render import LATEST_STEM, REPORT_SUFFIXES, write_report
+from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.sql_files import load_sql
 from recon_assets_tests.pipeline_runs import AS_OF
 
@@ -36,9 +39,10 @@ def test_the_sample_run_writes_a_self_contained_report_whose_figures_are_the_tab
     metadata = _report_metadata(sample_run)
     html_path, pdf_path = Path(metadata["html"]), Path(metadata["pdf"])
     # One folder per database (review finding: docs/OPERATIONS.md's data/recon.duckdb and data/real.duckdb shared one
-    # reports/ folder, and each run overwrote the other's reliability_report_latest).
-    reports = sample_run.database.parent / "reports" / sample_run.database.stem
+    # reports/ folder, and each run overwrote the other's reliability_report_latest), named by the database's file name.
+    reports = sample_run.database.resolve().parent / "reports" / sample_run.database.name
     assert html_path.parent == pdf_path.parent == reports
+    assert metadata["earlier_runs_removed"] == 0  # the first run: nothing earlier
     assert html_path.name.startswith(f"reliability_report_{AS_OF}_") and pdf_path.suffix == ".pdf"
     assert metadata["latest_html"] == (reports / f"{LATEST_STEM}.html").as_uri()
     assert (reports / f"{LATEST_STEM}.html").read_bytes() == html_path.read_bytes()
@@ -187,10 +191,30 @@ def test_lineage_settings_keep_integers_as_integers():
 
 
 def test_two_databases_in_one_folder_keep_their_own_reports_and_exports(tmp_path: Path) -> None:
-    recon, real = tmp_path / "recon.duckdb", tmp_path / "real.duckdb"  # docs/OPERATIONS.md's two databases in data/
-    assert report_folder(recon) == tmp_path.resolve() / "reports" / "recon"
-    assert report_folder(real) == tmp_path.resolve() / "reports" / "real"
-    assert (export_folder(recon), export_folder(real)) == (tmp_path / "exports" / "recon", tmp_path / "exports" / "real")
+    # docs/OPERATIONS.md's two databases in data/, and recon.db beside recon.duckdb (issue 23: it shared reports/recon/)
+    names = ("recon.duckdb", "real.duckdb", "recon.db")
+    assert [report_folder(tmp_path / name) for name in names] == [tmp_path.resolve() / "reports" / name for name in names]
+    assert [export_folder(tmp_path / name) for name in names] == [tmp_path.resolve() / "exports" / name for name in names]
+
+
+def _report_resources(database: Path) -> dict:
+    return {"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=AS_OF)}
+
+
+def test_reports_keep_the_latest_run_and_recon_keep_outputs_earlier_ones(sample_run, tmp_path, monkeypatch):
+    """Issue 23: each `recon run` added another report, never removed. With RECON_KEEP_OUTPUTS=1, three runs leave the
+    newest run's page, PDF and plots, one earlier run's, and the latest copies (of the newest)."""
+    monkeypatch.setenv("RECON_KEEP_OUTPUTS", "1")
+    database = sample_run.copy_database(tmp_path / "recon.duckdb")
+    runs = [dg.materialize([reliability_report], resources=_report_resources(database)) for _ in range(3)]
+    folder = report_folder(database)
+    stems = [f"reliability_report_{AS_OF}_{run.run_id[:8]}" for run in runs]
+    assert {path.name for path in folder.iterdir()} == {f"{stem}{suffix}" for stem in stems[1:] for suffix in REPORT_SUFFIXES} | {
+        f"{LATEST_STEM}.html", f"{LATEST_STEM}.pdf"
+    }
+    assert (folder / f"{LATEST_STEM}.pdf").read_bytes() == (folder / f"{stems[-1]}.pdf").read_bytes()
+    metadata = runs[-1].asset_materializations_for_node("reliability_report")[0].metadata
+    assert (metadata["earlier_runs_kept"].value, metadata["earlier_runs_removed"].value) == (1, 1)
 
 
 # Issue 24: a 10,000-character title failed the PDF step (ReportLab LayoutError) and the tables split words and numbers

@@ -1,6 +1,9 @@
 """Assets of the `exports` group: files beside the DuckDB file (`export_folder`) for the graph neural network the KG
-feeds and for the KG's own Neo4j database, written from whatever edge_reliability holds."""
+feeds and for the KG's own Neo4j database, written from whatever edge_reliability holds. Each run writes its own
+folder, `<export>_<as_of>_<run>/`, copied to `<export>/` (the latest, at a path that never changes); the folders of
+runs beyond the newest and RECON_KEEP_OUTPUTS earlier ones are removed (`shared.output_files`)."""
 
+from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
@@ -9,7 +12,7 @@ import pandas as pd
 import pyarrow as pa
 from dagster_duckdb import DuckDBResource
 
-from recon_assets.exports import export_folder, gnn, neo4j
+from recon_assets.exports import gnn, neo4j
 from recon_assets.exports.files import write_lines, write_parquet
 from recon_assets.kg.assets import (
     OWNERS,
@@ -21,6 +24,8 @@ from recon_assets.kg.assets import (
 )
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.labels import LABELS
+from recon_assets.shared import output_files
+from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import database_file, distribution, plottable
 from recon_assets.shared.sql_files import load_sql
 
@@ -38,14 +43,16 @@ NEO4J_SET_ASIDE_SCHEMA = pa.schema([(name, pa.string()) for name in neo4j.SET_AS
     deps=[edge_reliability, dataset_publication_edges, datasets, publications, publication_research_areas],
     kinds={"duckdb", "parquet"}, **EXPORTS,
 )
-def gnn_edge_weights(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+def gnn_edge_weights(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
     """The reliability-weighted Dataset–Publication edges for PyTorch Geometric, as Parquet in
-    `<db folder>/exports/<db name>/gnn_edge_weights/`: edges.parquet (source, target: node indices in the direction of
+    `<db folder>/exports/<db file name>/gnn_edge_weights/` (the latest run's; each run's own in
+    `gnn_edge_weights_<as_of>_<run>/` beside it): edges.parquet (source, target: node indices in the direction of
     the KG's Publication-[:USES_DATASET]->Dataset; weight: the edge's reliability; label), nodes.parquet (node_index ->
     node label, dataset_id / publication_id, DOI, name, KG node ids; indices ordered by label then id, so stable for a
     snapshot) and set_aside.parquet (edges without a reliability, with the reason: never weighted 0). Edges in =
     written + set aside. An edge scored in several research areas takes its latest as_of's lowest reliability."""
-    folder = export_folder(Path(duckdb.database)) / "gnn_edge_weights"
+    run = _ExportRun.start(context, duckdb, as_of, "gnn_edge_weights")
+    folder = run.folder  # the run's own; `published` copies it to the latest
     with duckdb.get_connection() as con:
         scores = con.execute(load_sql("export_edge_scores")).df()
         nodes = gnn.node_table(con.execute(load_sql("export_graph_nodes")).df())
@@ -57,7 +64,9 @@ def gnn_edge_weights(context: dg.AssetExecutionContext, duckdb: DuckDBResource) 
         "set_aside_path": write_parquet(set_aside, folder / "set_aside.parquet", GNN_SET_ASIDE_SCHEMA),
     }
     context.log.info(f"{len(written):,} weighted edges and {len(nodes):,} nodes written to {folder}; {len(set_aside):,} edges set aside (not scored)")
+    published = run.published(context)
     return dg.MaterializeResult(metadata={
+        **published,
         "database": database, "dagster/row_count": len(written),
         "edges_in": len(scores), "edges_written": len(written), "edges_set_aside": len(set_aside),
         "nodes": len(nodes), "dataset_nodes": int((nodes["node_label"] == gnn.DATASET).sum()),
@@ -73,14 +82,16 @@ def gnn_edge_weights(context: dg.AssetExecutionContext, duckdb: DuckDBResource) 
     deps=[edge_reliability, dataset_publication_edges, publication_research_areas, kg_snapshot],
     kinds={"duckdb", "neo4j"}, **EXPORTS,
 )
-def neo4j_edge_reliability(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+def neo4j_edge_reliability(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
     """Reliability, label and reason for the KG's existing USES_DATASET relationships in Neo4j, in
-    `<db folder>/exports/<db name>/neo4j/`: uses_dataset_reliability.jsonl (one JSON object per globalId pair:
+    `<db folder>/exports/<db file name>/neo4j/` (the latest run's; each run's own in `neo4j_<as_of>_<run>/` beside
+    it): uses_dataset_reliability.jsonl (one JSON object per globalId pair:
     publication_global_id, dataset_global_id, reliability, label, reason, as_of, scored_by), the Cypher that applies it
     (uses_dataset_reliability.cypher: apoc.load.json then MATCH ... SET in apoc.periodic.iterate batches) and
     set_aside.parquet (relationships not written, with the reason: a node without globalId, a globalId pair shared by
     several edges, or no score). KG relationships in = covered by a written line + set aside."""
-    folder = export_folder(Path(duckdb.database)) / "neo4j"
+    run = _ExportRun.start(context, duckdb, as_of, "neo4j")
+    folder = run.folder  # the run's own; `published` copies it to the latest
     with duckdb.get_connection() as con:
         scores = con.execute(load_sql("export_edge_scores")).df()
         relationships = con.execute(load_sql("export_uses_dataset_relationships")).df()
@@ -94,7 +105,9 @@ def neo4j_edge_reliability(context: dg.AssetExecutionContext, duckdb: DuckDBReso
     context.log.info(
         f"{len(rows):,} lines for {covered:,} USES_DATASET relationships written to {folder}; {len(set_aside):,} relationships set aside"
     )
+    published = run.published(context)
     return dg.MaterializeResult(metadata={
+        **published,
         "database": database, "dagster/row_count": len(rows),
         "relationships_in": len(relationships), "relationships_written": covered, "relationships_set_aside": len(set_aside),
         "lines_written": len(rows),
@@ -102,6 +115,40 @@ def neo4j_edge_reliability(context: dg.AssetExecutionContext, duckdb: DuckDBReso
         **plottable({"label_distribution": distribution(rows["label"], LABELS)}),
         **{name: dg.MetadataValue.path(str(path)) for name, path in paths.items()},
     })
+
+
+@dataclass(frozen=True)
+class _ExportRun:
+    """One run's export `name` of one database: its own folder (`folder`), published to the latest folder."""
+
+    outputs: Path  # the database's exports folder (`export_folder`)
+    name: str
+    folder: Path
+    keep: int
+
+    @classmethod
+    def start(cls, context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate, name: str) -> "_ExportRun":
+        """Check RECON_KEEP_OUTPUTS (a ValueError stops the step before anything is written) and name the run's folder.
+
+        Raises:
+            ValueError: RECON_KEEP_OUTPUTS is not a whole number >= 0, or the exports folder's name is a file's.
+        """
+        keep = output_files.earlier_runs_kept()
+        outputs = output_files.prepared_folder(Path(duckdb.database), output_files.EXPORTS)
+        return cls(outputs, name, outputs / output_files.run_stem(name, as_of.for_run(context), context.run.run_id), keep)
+
+    def published(self, context: dg.AssetExecutionContext) -> dict[str, object]:
+        """Copy the run's files to the latest folder `<name>/` (each written whole), remove the folders of runs beyond
+        the newest and `keep` earlier ones, and log it; the figures for the materialization's metadata."""
+        latest = self.outputs / self.name
+        for file in sorted(self.folder.iterdir()):
+            output_files.copy_whole(file, latest / file.name)
+        pruned = output_files.prune(self.outputs, self.name, self.keep, current=self.folder.name)
+        (context.log.warning if pruned.failed else context.log.info)(pruned.summary(self.name, self.keep))
+        return {
+            "latest_folder": dg.MetadataValue.path(str(latest)), "earlier_runs_kept": self.keep,
+            "earlier_runs_removed": len(pruned.runs),
+        }
 
 
 def _weight_figures(weights: pd.Series) -> dict[str, float]:

@@ -15,7 +15,6 @@ import base64
 import bisect
 import io
 import json
-import shutil
 import unicodedata
 from dataclasses import dataclass, field
 from itertools import groupby
@@ -48,6 +47,7 @@ from recon_assets.report.figures import (
     reliability_histogram_png,
 )
 from recon_assets.shared.display import terminal_text
+from recon_assets.shared.output_files import copy_whole, run_stem
 
 TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("recon_assets.report", "templates"),
@@ -77,14 +77,19 @@ MAX_WORD_PAGE_SHARE = 0.2
 CELL_PADDING = 3  # points, each side of a table cell
 
 
-# The latest report's files keep this stem, beside each run's own (README "The reliability report").
-LATEST_STEM = "reliability_report_latest"
+# Each run's report is `<REPORT_OUTPUT>_<as_of>_<run>` + each of REPORT_SUFFIXES (`output_files.run_stem`); the latest
+# report's page and PDF keep LATEST_STEM, beside them (README "The reliability report").
+REPORT_OUTPUT = "reliability_report"
+REPORT_SUFFIXES = (".html", ".pdf", "_figures")
+LATEST_STEM = f"{REPORT_OUTPUT}_latest"
 
 
 @dataclass(frozen=True)
 class ReportFiles:
-    """The files of one report: its HTML page and PDF, their `latest` copies, and its plots as PNG files."""
+    """The files of one report: its run's stem (`output_files.run_stem`), its HTML page and PDF, their `latest`
+    copies, and its plots as PNG files."""
 
+    stem: str
     html: Path
     pdf: Path
     latest_html: Path
@@ -262,12 +267,13 @@ def render_pdf(data: ReportData, figures: dict[str, bytes], path: Path) -> int:
 def write_report(data: ReportData, folder: Path) -> ReportFiles:
     """Write the report into `folder` (created if missing): `reliability_report_<as_of>_<run id's first 8>.html` and
     `.pdf`, the plots as `<stem>_figures/<plot>.png`, and copies of the page and PDF as `reliability_report_latest.*`
-    (copies, not links: the folder can be moved or zipped as it is). A re-run of the same run replaces its files.
+    (`output_files.copy_whole`: written whole, copies, not links). A re-run of the same run replaces its files; earlier
+    runs' files are left for `output_files.prune`.
 
     Raises:
         OSError: the folder cannot be written (a full disk included).
     """
-    stem = f"reliability_report_{data.as_of.isoformat()}" + (f"_{data.run_id[:8]}" if data.run_id else "")
+    stem = run_stem(REPORT_OUTPUT, data.as_of, data.run_id)
     figure_folder = folder / f"{stem}_figures"
     figure_folder.mkdir(parents=True, exist_ok=True)
     figures = report_figures(data)
@@ -277,10 +283,9 @@ def write_report(data: ReportData, folder: Path) -> ReportFiles:
     html, pdf = folder / f"{stem}.html", folder / f"{stem}.pdf"
     html.write_text(render_html(data, figures), encoding="utf-8")
     pages = render_pdf(data, figures, pdf)
-    latest_html, latest_pdf = folder / f"{LATEST_STEM}.html", folder / f"{LATEST_STEM}.pdf"
-    shutil.copyfile(html, latest_html)
-    shutil.copyfile(pdf, latest_pdf)
-    return ReportFiles(html, pdf, latest_html, latest_pdf, figure_files, pages)
+    latest_html = copy_whole(html, folder / f"{LATEST_STEM}.html")
+    latest_pdf = copy_whole(pdf, folder / f"{LATEST_STEM}.pdf")
+    return ReportFiles(stem, html, pdf, latest_html, latest_pdf, figure_files, pages)
 
 
 def _pdf_table(table: ReportTable, style: ParagraphStyle, width: float, max_cell_height: float) -> Table:

@@ -39,13 +39,6 @@ def database_lock(database: Path) -> FileLock:
     return FileLock(f"{Path(database).resolve()}.lock", is_singleton=True)
 
 
-def database_outputs(database: Path, kind: str) -> Path:
-    """Where the files of `kind` (`exports`, `reports`) made from the DuckDB file `database` go:
-    `<its folder>/<kind>/<its name without suffix>/` (data/recon.duckdb -> data/reports/recon/), so two databases in
-    one folder (the README's data/recon.duckdb and data/real.duckdb) never overwrite each other's files."""
-    return database.parent / kind / database.stem
-
-
 PSEUDO_FILESYSTEMS = (Path("/proc"), Path("/sys"), Path("/dev"))
 
 
