@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 
@@ -113,6 +112,8 @@ def compute_pagerank(
     Raises:
         PageRankNotConverged: still not converged after the retry.
     """
+    import networkx as nx  # here: the scoring modules read this module's scale, `recon explain` among them
+
     graph = nx.DiGraph()
     graph.add_nodes_from(nodes)
     graph.add_edges_from(edges)

@@ -9,19 +9,13 @@ import signal
 import sys
 from pathlib import Path
 
-import duckdb
-import pandas as pd
-
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.lifecycle.lineage import since_text
-from recon_assets.reliability.label_comparisons import label_comparisons, stored_settings
-from recon_assets.reliability.reasons import shown_reliability
 from recon_assets.shared.credentials import redact
-from recon_assets.shared.display import terminal_text
 from recon_assets.shared.duckdb_files import NO_EXTENSIONS, is_duckdb_file
-from recon_assets.shared.paths import database_path, resolved
-from recon_assets.shared.table_docs import declared_columns
+
+# Only the standard library and small pure modules here: pandas, DuckDB and the scoring modules are imported by the
+# `recon explain` functions that use them, Dagster only by `recon run`, so `recon --help` starts in about the time of
+# Python itself (benchmarks/startup.py; recon_assets_tests/test_cli_startup.py holds it).
 
 
 RUN_EPILOG = """\
@@ -64,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
         from recon_assets.cli.run import run_pipeline  # the run wiring and its instance checks: only `run` needs them
 
         return run_pipeline(args.kg, args.db, args.as_of, verbose=args.verbose)
+    from recon_assets.shared.paths import database_path
+
     return explain_doi(args.doi, args.db or database_path())
 
 
@@ -73,6 +69,15 @@ def explain_doi(doi: str, database: Path) -> int:
     Returns:
         0 when edges were printed, 1 when there is none (or no usable database), with the reason on stderr.
     """
+    import duckdb
+    import pandas as pd
+
+    from recon_assets.kg.ingest import current_snapshot_id
+    from recon_assets.reliability.label_comparisons import label_comparisons
+    from recon_assets.shared.display import terminal_text
+    from recon_assets.shared.paths import resolved
+    from recon_assets.shared.table_docs import declared_columns
+
     key = canonical_doi(doi)
     if key is None:
         return _fail(f"{doi!r} is not a DOI")
@@ -159,6 +164,8 @@ def _text(value: object, missing: str) -> str:
 
 
 def _fail(message: str) -> int:
+    from recon_assets.shared.display import terminal_text
+
     print(terminal_text(redact(message)), file=sys.stderr)
     return 1
 
@@ -168,6 +175,9 @@ def _reliability_line(row) -> str:
     reliability reads as in the edge's reason and why line (`reasons.shown_reliability`): never reaching a bar it is
     below, the SUPERSEDED bar it was scored with (the default when its stored settings are not readable) or the
     verdicts' reliable-edge bar (0.40)."""
+    from recon_assets.reliability.label_comparisons import stored_settings
+    from recon_assets.reliability.reasons import shown_reliability
+
     settings, _ = stored_settings(row.scoring_settings)
     shown = shown_reliability(row.reliability, settings.thresholds.superseded_reliability)
     evidence = ", ".join(row.evidence) if len(row.evidence) else "none"
@@ -177,6 +187,8 @@ def _reliability_line(row) -> str:
 def _lifecycle_part(row) -> str:
     """' | lifecycle -0.15 (V003 superseded by V031 since 2021-07-07)', ' | lifecycle: no penalty (...)' when the
     penalty is off or the successor came after as_of, or '' for a current dataset version."""
+    from recon_assets.lifecycle.lineage import since_text
+
     if not row.dataset_superseded:
         return ""
     successor = f" by {row.successor_version}" if isinstance(row.successor_version, str) else ""
@@ -189,6 +201,8 @@ def _lifecycle_part(row) -> str:
 def _openalex_line(row) -> str:
     """The OpenAlex / Crossref signals of one scored edge, in one line: "not retracted" only once Crossref was
     checked too ("Crossref not checked" otherwise)."""
+    import pandas as pd
+
     if pd.isna(row.openalex_status):
         return "OpenAlex: no DOI to look up"
     if row.openalex_status in ("error", "mismatch"):

@@ -20,7 +20,7 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
-from recon_assets.judgement import citing_pairs, cues, disputes, judge_address, llm_judge, llm_prompt, offline_judge, steward, text_embedding
+from recon_assets.judgement import citing_pairs, cues, dispute_status, disputes, judge_address, llm_judge, llm_prompt, offline_judge, steward, text_embedding
 from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
 from recon_assets.judgement.disputes import RELATIONS, disputes_from_crossref, disputes_from_titles, merge_recorded_disputes
 from recon_assets.judgement.llm_judge import Agreement, LlmJudgeReport
@@ -130,7 +130,7 @@ def steward_judgements(context: dg.AssetExecutionContext, config: StewardConfig,
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="judgement", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
-    code_version=code_version(disputes, sql=["citing_titles", "crossref_dispute_entries", "recorded_dispute_rows"]),
+    code_version=code_version(disputes, dispute_status, sql=["citing_titles", "crossref_dispute_entries", "recorded_dispute_rows"]),
 )
 def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
     """Published comments on each publication of the research area, replies to them and corrections of it

@@ -37,16 +37,10 @@ from recon_assets.enrichment.crossref_relations import (
     UPDATED_BY,
     open_discussion,
 )
+from recon_assets.judgement.dispute_status import COMMENTED, CORRECTED, DEBATED
 
 COMMENT, REPLY, CORRECTION = "comment", "reply", "correction"
 RELATIONS = (COMMENT, REPLY, CORRECTION)
-# dispute_status of a publication (edge_reliability.dispute_status), strongest first.
-COMMENTED, DEBATED, CORRECTED = "commented", "debated", "corrected"
-# The status of a *standing* dispute (DOMAIN.md label rule 1): commented, no reply on record up to as_of. Only a
-# standing dispute is judged evidence for SUPERSEDED; a debated one is a negative signal, DECLINING at most.
-STANDING = COMMENTED
-# Statuses that are a negative signal (DOMAIN.md "Negative signals"); a correction is a refinement, not one.
-NEGATIVE_STATUSES = (COMMENTED, DEBATED)
 # Coherence of a recorded dispute or correction on DOMAIN.md's scale: "actively debated" 0.5, "foundational but
 # refined" 0.7; an unanswered comment stands against the paper: "contradicted" 0.1 until its authors answer.
 DISPUTE_COHERENCE = {COMMENTED: 0.1, DEBATED: 0.5, CORRECTED: 0.7}

@@ -8,7 +8,7 @@ from dagster_duckdb import DuckDBResource
 
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.enrichment.assets import crossref_retractions, openalex_works
-from recon_assets.judgement import disputes, offline_judge, steward
+from recon_assets.judgement import dispute_status, disputes, offline_judge, steward
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes, steward_judgements, stored_steward_judgements
 from recon_assets.kg.assets import (
     OWNERS,
@@ -25,7 +25,7 @@ from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability import citations, edge_scores, labels, reasons, scoring, settings, signals
 from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.labels import EVIDENCE, LABELS, UNVERIFIED
-from recon_assets.reliability.settings import ScoringSettings
+from recon_assets.reliability.run_config import ScoringConfig
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
@@ -35,7 +35,7 @@ from recon_assets.shared.storage import create_tables, replace_partitions
 
 # Every module whose code decides an edge_reliability row: a change in any of them marks the asset out of date and
 # re-scores it (recon_assets_tests/test_definitions.py checks the scoring package calls no module left out).
-SCORING_MODULES = (citations, edge_scores, labels, reasons, scoring, settings, signals, disputes, offline_judge, steward, lineage)
+SCORING_MODULES = (citations, edge_scores, labels, reasons, scoring, settings, signals, disputes, dispute_status, offline_judge, steward, lineage)
 
 
 @dg.asset(
@@ -50,7 +50,7 @@ SCORING_MODULES = (citations, edge_scores, labels, reasons, scoring, settings, s
     code_version=code_version(*SCORING_MODULES, sql=["edges_in_research_areas", "area_judgements", "edge_reliability"]),
 )
 def edge_reliability(
-    context: dg.AssetExecutionContext, config: ScoringSettings, duckdb: DuckDBResource, as_of: AsOfDate
+    context: dg.AssetExecutionContext, config: ScoringConfig, duckdb: DuckDBResource, as_of: AsOfDate
 ) -> dg.MaterializeResult:
     """How much each Dataset→Publication edge should be trusted as of the run's as_of: centrality (PageRank and
     OpenAlex citations), recency, coherence, a penalty for a superseded dataset version, the weighted reliability,

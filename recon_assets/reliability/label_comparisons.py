@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from pydantic import ValidationError
 
-from recon_assets.judgement.disputes import DEBATED
+from recon_assets.judgement.dispute_status import DEBATED
 from recon_assets.reliability.labels import (
     CURRENT,
     DECLINING,

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from recon_assets.judgement.disputes import NEGATIVE_STATUSES, STANDING
+from recon_assets.judgement.dispute_status import NEGATIVE_STATUSES, STANDING
 from recon_assets.reliability.settings import ScoringSettings, Weights
 from recon_assets.reliability.signals import EdgeSignals
 

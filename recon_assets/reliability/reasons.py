@@ -20,7 +20,7 @@ import pandas as pd
 
 from recon_assets.lifecycle.cmr import RETIRED_PROGRESS
 from recon_assets.lifecycle.lineage import since_text
-from recon_assets.judgement.disputes import STANDING
+from recon_assets.judgement.dispute_status import STANDING
 from recon_assets.reliability.labels import JUDGED_AGAINST, NEGATIVE_SIGNALS, RELIABILITY_DECIMALS, judged_against_names
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.reliability.signals import superseded_before

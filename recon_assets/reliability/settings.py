@@ -1,10 +1,11 @@
-"""The scoring settings: one pydantic model per group, used as the Dagster run config of `edge_reliability` and
-stored, as its JSON, on every row it scores (`edge_reliability.scoring_settings`).
+"""The scoring settings: one pydantic model per group, stored, as its JSON, on every row `edge_reliability` scores
+(`edge_reliability.scoring_settings`) and, through their `dagster.Config` twins (`reliability.run_config`), its Dagster
+run config.
 
-The models subclass `dagster.Config` (a pydantic model) because Dagster only nests its own config classes; the
-scoring functions that read them do not import Dagster. Field bounds and the weights' sum are checked whenever a
-model is built: by `recon run` before it launches a run, by Dagster when a step reads its config, and when a
-stored row is read back (`ScoringSettings.model_validate_json`).
+Plain pydantic models with no Dagster import, so the scoring functions and `recon explain`, which reads the stored
+settings back, run without Dagster. Field bounds and the weights' sum are checked whenever a model is built: by
+`recon run` before it launches a run, by Dagster when a step reads its config, and when a stored row is read back
+(`ScoringSettings.model_validate_json`).
 
 Defaults are DOMAIN.md's ("The score", "Labels are findings"); where DOMAIN.md leaves a number open the field's
 description says whose choice it is and why.
@@ -15,8 +16,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-import dagster as dg
-from pydantic import Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Decay = Literal["none", "linear", "log"]
 DECAYS: tuple[Decay, ...] = ("none", "linear", "log")
@@ -25,7 +25,13 @@ CENTRALITY_RULES: tuple[CentralityRule, ...] = ("max", "mean", "pagerank", "cita
 UNIT = dict(ge=0.0, le=1.0)
 
 
-class Weights(dg.Config):
+class _FrozenModel(BaseModel):
+    """Immutable, as `dagster.Config` is: a checked model is a value (hashable, never changed)."""
+
+    model_config = ConfigDict(frozen=True)
+
+
+class Weights(_FrozenModel):
     """w1, w2, w3 of reliability = w1 * centrality + w2 * recency + w3 * coherence (DOMAIN.md: 0.4, 0.3, 0.3);
     each in [0, 1], summing to 1 (tolerance 1e-9).
 
@@ -46,7 +52,7 @@ class Weights(dg.Config):
         return self
 
 
-class LabelThresholds(dg.Config):
+class LabelThresholds(_FrozenModel):
     """The bars of DOMAIN.md's label rules ("Labels are findings"; first match wins)."""
 
     superseded_reliability: float = Field(
@@ -79,7 +85,7 @@ class LabelThresholds(dg.Config):
     )
 
 
-class TrendRules(dg.Config):
+class TrendRules(_FrozenModel):
     """How the citation trend (in [-1, 1]: yearly citations of the last 3 complete years against the 3 before,
     `reliability.citations.citation_trend`) enters the labels (DOMAIN.md "Labels are findings")."""
 
@@ -97,7 +103,7 @@ class TrendRules(dg.Config):
     )
 
 
-class ScoringSettings(dg.Config):
+class ScoringSettings(_FrozenModel):
     """Every setting `edge_reliability` scores with (its run config; stored on each row as JSON).
 
     Raises:

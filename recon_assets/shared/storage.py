@@ -13,7 +13,7 @@ import duckdb
 import pandas as pd
 
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.shared.table_docs import DECLARED_IN, DECLARING_FILES, TABLE_DOCS, declared_column_docs
+from recon_assets.shared.table_docs import DECLARING_FILES, declared_column_docs, declaring_file
 
 _log = logging.getLogger(__name__)
 
@@ -201,14 +201,14 @@ class DeclaredSchema:
 
 @functools.lru_cache(maxsize=None)
 def declared_schema(table: str) -> DeclaredSchema:
-    """`table` as the SQL file declaring it (`table_docs.DECLARED_IN`, package data) creates it, read from an in-memory
+    """`table` as the SQL file declaring it (`table_docs.declaring_file`, package data) creates it, read from an in-memory
     database (cached: the DDL does not change while the process runs).
 
     Raises:
         KeyError: `table` is not an output table.
     """
     with duckdb.connect() as probe:
-        probe.execute(load_sql(DECLARED_IN[table]))
+        probe.execute(load_sql(declaring_file(table)))
         types = {name: column_type for name, column_type, *_ in probe.execute(f"DESCRIBE {table}").fetchall()}
         return DeclaredSchema(types, primary_key(probe, table), unique_keys(probe, table), not_null_columns(probe, table))
 

@@ -73,18 +73,41 @@ DECLARING_FILES = (
     "kg_snapshot_history",
 )
 
-TABLE_DOCS: dict[str, dict[str, str]] = {
-    table: columns for sql_name in DECLARING_FILES for table, columns in declared_column_docs(sql_name).items()
-}
 
-# {table: the SQL file of DECLARING_FILES that creates it}.
-DECLARED_IN: dict[str, str] = {table: sql_name for sql_name in DECLARING_FILES for table in declared_column_docs(sql_name)}
+
+def __getattr__(name: str) -> dict[str, dict[str, str]]:
+    """`TABLE_DOCS`: {table: {column: meaning}} of every output table, in DECLARING_FILES' order. Built on first use
+    (PEP 562): running every declaring file takes about a second, which `recon --help` and `recon explain` do not pay.
+
+    Raises:
+        AttributeError: any other name.
+    """
+    if name == "TABLE_DOCS":
+        return _table_docs()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@cache
+def _table_docs() -> dict[str, dict[str, str]]:
+    return {table: columns for sql_name in DECLARING_FILES for table, columns in declared_column_docs(sql_name).items()}
+
+
+def declaring_file(table: str) -> str:
+    """The SQL file of DECLARING_FILES that creates output table `table`: the file of its name when there is one (so
+    only that file is run), else the one whose DDL creates it.
+
+    Raises:
+        KeyError: `table` is not an output table.
+    """
+    if table in DECLARING_FILES:
+        return table
+    return {declared: sql_name for sql_name in DECLARING_FILES for declared in declared_column_docs(sql_name)}[table]
 
 
 def tables_markdown() -> str:
     """The column docs of docs/TABLES.md ("The DuckDB tables"), generated from TABLE_DOCS so the two never disagree."""
     sections = []
-    for table, columns in TABLE_DOCS.items():
+    for table, columns in _table_docs().items():
         rows = "\n".join(f"| `{column}` | {text.replace('|', '/')} |" for column, text in columns.items())
         sections.append(f"#### `{table}`\n\n| column | meaning |\n|---|---|\n{rows}\n")
     return "\n".join(sections)
@@ -97,4 +120,4 @@ def declared_columns(table: str) -> tuple[str, ...]:
     Raises:
         KeyError: `table` is not an output table.
     """
-    return tuple(TABLE_DOCS[table])
+    return tuple(declared_column_docs(declaring_file(table))[table])

@@ -1,0 +1,66 @@
+"""`recon --help` and `recon explain` start without importing what they do not use (issue 23 "Start-up"): held by
+the modules a fresh interpreter has imported after the command, never by a time (benchmarks/startup.py measures
+the time). `recon explain` reads DuckDB directly and needs pandas and DuckDB, but never Dagster."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from recon_assets.shared import table_docs
+
+# Each takes about a second to import (Dagster) or a few tenths (pandas, DuckDB); `--help` needs none of them.
+HEAVY = ("dagster", "pandas", "duckdb")
+
+# Runs `recon` with the arguments of argv[1] (JSON) and prints, last, the JSON list of the modules then imported.
+RECON_THEN_MODULES = """
+import contextlib, io, json, sys
+from recon_assets.cli.main import main
+with contextlib.redirect_stdout(io.StringIO()) as output:
+    try:
+        status = main(json.loads(sys.argv[1]))
+    except SystemExit as exit:  # argparse ends --help this way
+        status = exit.code
+print(json.dumps({"status": status, "output": output.getvalue(), "modules": sorted(sys.modules)}))
+"""
+
+
+def recon_in_fresh_python(*arguments: str) -> dict:
+    """{status, output, modules} of `recon ARGUMENTS` run by `main` in a new interpreter."""
+    done = subprocess.run([sys.executable, "-c", RECON_THEN_MODULES, json.dumps(arguments)], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+@pytest.mark.parametrize("arguments", [("--help",), ("explain", "--help"), ("run", "--help")])
+def test_help_imports_no_heavy_library(arguments):
+    result = recon_in_fresh_python(*arguments)
+    assert result["status"] == 0 and result["output"].startswith("usage: recon")
+    assert [module for module in HEAVY if module in result["modules"]] == []
+
+
+def test_explain_reads_the_scores_without_dagster(sample_run):
+    result = recon_in_fresh_python("explain", "10.3390/rs14153753", "--db", str(sample_run.database))
+    assert result["status"] == 0 and "scored edge(s) for DOI 10.3390/rs14153753" in result["output"]
+    assert "dagster" not in result["modules"] and "duckdb" in result["modules"]
+
+
+def test_explain_of_a_bad_doi_imports_no_dagster():
+    result = recon_in_fresh_python("explain", "not a doi", "--db", "/nonexistent/recon.duckdb")
+    assert result["status"] == 1 and "dagster" not in result["modules"]
+
+
+@pytest.mark.parametrize("table", list(table_docs.TABLE_DOCS))
+def test_declared_columns_run_only_the_declaring_file(table):
+    """`declared_columns` runs one SQL file, the one of the table's name when there is one (as `recon explain` does
+    for edge_reliability), and gives what running every declaring file gives (TABLE_DOCS)."""
+    if table in table_docs.DECLARING_FILES:
+        assert table in table_docs.declared_column_docs(table)
+    assert table_docs.declared_columns(table) == tuple(table_docs.TABLE_DOCS[table])
+
+
+def test_an_unknown_table_has_no_declared_columns():
+    with pytest.raises(KeyError):
+        table_docs.declared_columns("no_such_table")
+    with pytest.raises(AttributeError):
+        table_docs.NO_SUCH_NAME
