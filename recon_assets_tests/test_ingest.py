@@ -4,11 +4,13 @@ reason and line number, lines are conserved, and re-ingesting never duplicates."
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import dagster as dg
 import duckdb
 import pytest
 
@@ -18,7 +20,7 @@ from recon_assets.kg import ingest as ingest_module
 from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.export_reader import KgExportError, graphml_element_tags
 from recon_assets.kg.ingest import RAW_TEXT_LIMIT, SnapshotSummary, current_snapshot_id, ingest_export
-from recon_assets.shared.database import LockedDuckDBResource
+from recon_assets.shared.database import LockedDuckDBResource, physical_memory_bytes
 from recon_assets.shared.paths import SAMPLE_DIR
 
 SAMPLE = SAMPLE_DIR
@@ -648,8 +650,13 @@ def test_duckdb_memory_limit_and_spill_directory(
         ("1%", "must be at least 256MB (README \"Configuration\"), got '1%'"),
         ("-1GB", "must not be negative (DuckDB would read '-1GB' as no limit at all): give a size such as '3GB'"),
         ("-1", "must not be negative (DuckDB would read '-1' as no limit at all): give a size such as '3GB'"),
+        # Hostile pass: DuckDB reads '1e3GB' as 931.3 GiB; '.5GB' and '3.GB' are typos away from another size.
+        ("1e3GB", "must be a plain decimal number and a unit, such as '3GB', '2GiB' or '1.5GB', got '1e3GB'"),
+        (".5GB", "must be a plain decimal number and a unit, such as '3GB', '2GiB' or '1.5GB', got '.5GB'"),
+        ("3.GB", "must be a plain decimal number and a unit, such as '3GB', '2GiB' or '1.5GB', got '3.GB'"),
         ("256MB", None),
         ("2GiB", None),
+        ("1.5 GB", None),
     ],
 )
 def test_a_memory_limit_below_the_floor_or_negative_is_refused_where_the_definitions_load(
@@ -671,6 +678,31 @@ def test_a_memory_limit_below_the_floor_or_negative_is_refused_where_the_definit
     monkeypatch.delenv("RECON_DUCKDB_MEMORY_LIMIT")
     with pytest.raises(ValueError, match=re.escape(f"the duckdb resource's memory_limit (RECON_DUCKDB_MEMORY_LIMIT) {refused}")):
         LockedDuckDBResource(database=str(tmp_path / "recon.duckdb"), connection_config={"memory_limit": setting})
+
+
+def test_a_memory_limit_above_the_machines_memory_is_run_with_one_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hostile pass: RECON_DUCKDB_MEMORY_LIMIT=1000TB passed without a word. Above the machine's memory (sysconf) a
+    limit still runs (DuckDB spills only beyond it), and the run's log says so in one line; 256MB says nothing."""
+    physical = physical_memory_bytes()
+    above = f"{physical // 2**30 + 1}GiB"
+    monkeypatch.setenv("RECON_DB_PATH", str(tmp_path / "recon.duckdb"))
+    warnings = {}
+    for setting in (above, "256MB"):
+        monkeypatch.setenv("RECON_DUCKDB_MEMORY_LIMIT", setting)
+        resource = resources_from_environment()["duckdb"]  # accepted where the definitions load
+
+        @dg.asset
+        def touches_the_database(duckdb: LockedDuckDBResource) -> None:
+            with duckdb.get_connection() as connection:
+                connection.execute("SELECT 1")
+
+        with dg.instance_for_test() as instance:
+            result = dg.materialize([touches_the_database], resources={"duckdb": resource}, instance=instance)
+            warnings[setting] = [log.user_message for log in instance.all_logs(result.run_id) if log.level == logging.WARNING]
+    assert warnings["256MB"] == []
+    (line,) = warnings[above]
+    assert "\n" not in line and line.startswith(f"RECON_DUCKDB_MEMORY_LIMIT '{above}' is {above[:-3]}.0GiB, more than this machine's memory (")
+    assert line.endswith("give less (default 3GB)")
 
 
 def test_graphml_elements_lost_to_a_syntax_error_fail_the_ingest_and_keep_the_current_snapshot(con, tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ file's lock for each connection."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,6 +28,9 @@ DEFAULT_DUCKDB_MEMORY_LIMIT = "3GB"
 # OutOfMemoryException.
 MIN_DUCKDB_MEMORY_LIMIT = "256MB"
 MEMORY_LIMIT_VARIABLE = "RECON_DUCKDB_MEMORY_LIMIT"
+# A decimal number and a unit (DuckDB's: KB, MiB, GB, ..., %). DuckDB also reads '1e3GB' (931.3 GiB), '.5GB' or
+# '3.GB': a typo away from a size no one meant, so they are refused.
+_PLAIN_SIZE = re.compile(r"\s*[0-9]+(?:\.[0-9]+)?\s*[A-Za-z%]+\s*")
 # How long a step waits for another process writing the same DuckDB file (seconds): as long as `recon run` waits for
 # the `duckdb` pool (cli.run.DEFAULT_POOL_WAIT_SECONDS).
 DEFAULT_LOCK_WAIT_SECONDS = 3600.0
@@ -49,9 +53,11 @@ def duckdb_connection_config(database: Path) -> dict[str, str]:
 def check_memory_limit(value: str, source: str = MEMORY_LIMIT_VARIABLE) -> None:
     """Refuse a memory limit a run cannot work with, naming `source` (the variable or setting it came from): one DuckDB
     cannot read (without this, the first step ended in DuckDB's parser error), a negative one (DuckDB reads '-1GB' or
-    '-1' as no limit, 80% of the RAM: the cap was gone without a word) and one below MIN_DUCKDB_MEMORY_LIMIT (the
-    first step ended in a DuckDB OutOfMemoryException). DuckDB itself reads the size (an in-memory connection with
-    it: '3GB', '2GiB', '50%'), and pydantic's ByteSize reads the size DuckDB then reports ('2.7 GiB').
+    '-1' as no limit, 80% of the RAM: the cap was gone without a word), one that is not a plain decimal number and a
+    unit (`_PLAIN_SIZE`: DuckDB reads '1e3GB' as 931.3 GiB) and one below MIN_DUCKDB_MEMORY_LIMIT (the first step
+    ended in a DuckDB OutOfMemoryException). DuckDB itself reads the size (an in-memory connection with it: '3GB',
+    '2GiB', '50%'), and pydantic's ByteSize reads the size DuckDB then reports ('2.7 GiB'). A limit above the
+    machine's memory is allowed (`memory_limit_warning` says so when a run starts).
 
     Raises:
         ValueError: one line; the value quoted through `credentials.shown_setting`.
@@ -63,8 +69,34 @@ def check_memory_limit(value: str, source: str = MEMORY_LIMIT_VARIABLE) -> None:
         size = _duckdb_bytes(value)
     except duckdb.Error as error:
         raise ValueError(f"{source} must be a DuckDB memory size such as '3GB' or '2GiB', got {shown}") from None
+    if not _PLAIN_SIZE.fullmatch(value):
+        raise ValueError(f"{source} must be a plain decimal number and a unit, such as '3GB', '2GiB' or '1.5GB', got {shown}")
     if size < _duckdb_bytes(MIN_DUCKDB_MEMORY_LIMIT):
         raise ValueError(f"{source} must be at least {MIN_DUCKDB_MEMORY_LIMIT} (README \"Configuration\"), got {shown}")
+
+
+def memory_limit_warning(value: str, source: str = MEMORY_LIMIT_VARIABLE) -> str | None:
+    """One line when DuckDB reads the usable memory limit `value` (`check_memory_limit`) as more than the machine's
+    memory (`physical_memory_bytes`): DuckDB would not spill to its temp directory before the machine runs out of
+    memory. None when it does not, or when the machine's memory is not known."""
+    physical = physical_memory_bytes()
+    size = _duckdb_bytes(value)
+    if physical is None or size <= physical:
+        return None
+    return (
+        f"{source} {shown_setting(value)} is {ByteSize(size).human_readable()}, more than this machine's memory "
+        f"({ByteSize(physical).human_readable()}): DuckDB may use more memory than there is before it spills to disk; "
+        f"give less (default {DEFAULT_DUCKDB_MEMORY_LIMIT})"
+    )
+
+
+def physical_memory_bytes() -> int | None:
+    """The machine's memory in bytes (POSIX sysconf: SC_PHYS_PAGES x SC_PAGE_SIZE), or None where sysconf does not
+    give it."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def _duckdb_bytes(memory_limit: str) -> int:
@@ -104,6 +136,9 @@ class LockedDuckDBResource(DuckDBResource):
     def setup_for_execution(self, context: dg.InitResourceContext) -> None:
         Path(self.database).parent.mkdir(parents=True, exist_ok=True)
         tag_run(context, {DATABASE_TAG: str(Path(self.database).resolve())})
+        memory_limit = (self.connection_config or {}).get("memory_limit")
+        if memory_limit is not None and (warning := memory_limit_warning(str(memory_limit))):
+            context.log.warning(warning)
 
     @contextmanager
     def get_connection(self) -> Iterator[duckdb.DuckDBPyConnection]:
