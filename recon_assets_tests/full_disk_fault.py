@@ -3,7 +3,8 @@
 gives (FAULT=sqlite: SQLite's "database or disk is full" as SQLAlchemy wraps it; FAULT=oserror: OSError ENOSPC naming
 a file under DAGSTER_HOME), or, with FAULT=duckdb, the disk beside the database: every DuckDB connection a step asks
 for after the first (kg_snapshot's) fails with DuckDB's IOException for a full disk; then runs `recon` with the given
-arguments.
+arguments. `recon run` launches its runs in processes of their own (the code server, the run worker): the fault reaches
+them as a `sitecustomize` module on their PYTHONPATH, which Python imports at start-up in every process.
 
 Simulated, not real: no filesystem fills up (a small tmpfs cannot be mounted here); everything else (the CLI,
 Dagster's execution and its instance) is real.
@@ -13,6 +14,8 @@ import errno
 import os
 import sqlite3
 import sys
+import tempfile
+from pathlib import Path
 
 import duckdb
 import sqlalchemy
@@ -41,11 +44,20 @@ def _full_disk_connection(self):
     return _get_connection(self)
 
 
-if __name__ == "__main__":
+def install() -> None:
+    """Make this process's storage fail as FAULT says."""
     if os.environ["FAULT"] == "duckdb":
         LockedDuckDBResource.get_connection = _full_disk_connection
     else:
         SqliteEventLogStorage.store_event = _full_disk_store_event
-    from recon_assets.cli.main import main
 
-    sys.exit(main(sys.argv[1:]))
+
+if __name__ == "__main__":
+    with tempfile.TemporaryDirectory() as site:
+        Path(site, "sitecustomize.py").write_text("import full_disk_fault\nfull_disk_fault.install()\n")
+        os.environ["PYTHONPATH"] = os.pathsep.join([site, str(Path(__file__).parent), *filter(None, [os.environ.get("PYTHONPATH")])])
+        install()
+        from recon_assets.cli.main import main
+
+        code = main(sys.argv[1:])
+    sys.exit(code)

@@ -1,7 +1,8 @@
 """Issue 14: a disk that fills under DAGSTER_HOME printed a 101-line traceback; issue 24: one beside the database printed
 111 lines, Dagster's stack traces included. `recon run` now prints one line saying which path is full and exits 1, and
 nothing else about it unless --verbose. The full disk is simulated at Dagster's event-log storage or at the DuckDB
-resource (full_disk_fault.py says how); the run itself is a real `recon run` subprocess on the shipped sample."""
+resource, in every process of the run (full_disk_fault.py says how); the run itself is a real `recon run` subprocess on
+the shipped sample."""
 
 from __future__ import annotations
 
@@ -28,13 +29,13 @@ FAULT_SCRIPT = Path(__file__).with_name("full_disk_fault.py")
     [
         pytest.param(
             "sqlite",
-            "error: no space left on the device holding {home} (under DAGSTER_HOME: Dagster's run and event storage): "
+            "error: [kg_tables_job] no space left on the device holding {home} (under DAGSTER_HOME: Dagster's run and event storage): "
             "free space there, or set DAGSTER_HOME to a folder on another disk",
             id="sqlite-database-or-disk-is-full",
         ),
         pytest.param(
             "oserror",
-            "error: no space left on the device holding {home}/history/runs/run.db (under DAGSTER_HOME: Dagster's run and "
+            "error: [kg_tables_job] no space left on the device holding {home}/history/runs/run.db (under DAGSTER_HOME: Dagster's run and "
             "event storage): free space there, or set DAGSTER_HOME to a folder on another disk",
             id="oserror-enospc",
         ),
@@ -45,11 +46,12 @@ def test_a_full_disk_under_dagster_home_is_one_line_naming_the_path(tmp_path, fa
     env = {**os.environ, "DAGSTER_HOME": str(home), "RECON_KG_PATH": "", "FAULT": fault}
     run = subprocess.run(
         [sys.executable, str(FAULT_SCRIPT), "run", "--db", str(tmp_path / "r.duckdb")],
-        capture_output=True, text=True, env=env, timeout=300,
+        capture_output=True, text=True, env=env, timeout=900,
     )
     assert run.returncode == 1
-    errors = [line for line in run.stderr.splitlines() if not line.startswith("20")]  # Dagster's own log lines start with the date
-    assert errors == [expected.format(home=home)]
+    # The run worker cannot store the run's events; `recon run` reads the cause on its console. (Issue 23: the run is
+    # launched through the code location, so its job is named.)
+    assert run.stderr.splitlines() == [f"{expected.format(home=home)} (`recon run --verbose` shows all Dagster said)"]
     assert_only_the_cause(run)
 
 
@@ -68,7 +70,7 @@ def test_a_full_disk_beside_the_database_is_one_line_and_nothing_else_unless_ver
     env = {**os.environ, "DAGSTER_HOME": str(home), "RECON_KG_PATH": "", "FAULT": "duckdb"}
     run = subprocess.run(
         [sys.executable, str(FAULT_SCRIPT), "run", "--db", str(database), *(["--verbose"] if verbose else [])],
-        capture_output=True, text=True, env=env, timeout=300,
+        capture_output=True, text=True, env=env, timeout=900,
     )
     assert run.returncode == 1
     full = (f"no space left on the device holding {database} (the DuckDB file r.duckdb and its spill folder r.duckdb.tmp): "
@@ -81,7 +83,7 @@ def test_a_full_disk_beside_the_database_is_one_line_and_nothing_else_unless_ver
     if verbose:
         assert "Stack Trace" in run.stderr and " - ERROR - " in run.stderr
     else:
-        assert [line for line in run.stderr.splitlines() if not line.startswith("20")] == [last]
+        assert run.stderr.splitlines() == [last]
         assert_only_the_cause(run)
 
 

@@ -1,22 +1,21 @@
-"""Bad settings are refused when a run is launched (issue 11): the run coordinator of this repo's dagster.yaml checks
-the pydantic rules of every asset's settings before the run is queued, on a real Dagster instance."""
+"""Bad settings are refused before a run starts (issue 11): `recon run` checks the pydantic rules of every asset's
+settings and of the resources before it launches a run; the instance settings it gives DAGSTER_HOME launch runs at
+once (no queue a daemon must empty) and enable Dagster's run monitoring."""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import dagster as dg
 import pytest
 import yaml
-from dagster._core.run_coordinator import SubmitRunContext
-from dagster._daemon.types import DaemonHeartbeat
-
-from recon_assets.cli.launch_checks import QUEUE_DAEMON, ValidatingRunCoordinator, settings_models, settings_problems
+from recon_assets.cli import run as run_module
+from recon_assets.cli.launch_checks import settings_models, settings_problems
+from recon_assets.cli.launched_runs import WORKSPACE
 from recon_assets.cli.run import INSTANCE_SETTINGS
-from recon_assets.definitions import defs as load_definitions
 from recon_assets.shared.database import LockedDuckDBResource
 from recon_assets.shared.paths import database_lock
 
@@ -94,27 +93,41 @@ def test_a_secret_typed_into_the_run_config_is_refused_without_echoing_it(monkey
     assert settings_problems({"resources": {"groq_judge": {"config": {"api_key": {"env": "MY_GROQ_KEY"}}}}}) == []
 
 
-def test_the_repos_instance_uses_the_validating_coordinator():
-    # The checkout's dagster.yaml (what `dagster dev` reads without DAGSTER_HOME) is the packaged one `recon run` copies.
+def test_the_instance_launches_runs_at_once_and_monitors_them(tmp_path):
+    """No custom run coordinator: Dagster's DefaultRunCoordinator (a queued run would wait for ever for the daemon
+    `recon run` does not start) and Dagster's run monitoring for `dagster dev`'s daemon."""
+    # The checkout's dagster.yaml and workspace.yaml (what `dagster dev` reads there) are the packaged ones `recon run` uses.
     assert (REPO_ROOT / "dagster.yaml").resolve() == INSTANCE_SETTINGS
+    assert (REPO_ROOT / "workspace.yaml").resolve() == WORKSPACE
     settings = yaml.safe_load(INSTANCE_SETTINGS.read_text())
-    assert settings["run_coordinator"] == {
-        "module": "recon_assets.cli.launch_checks", "class": "ValidatingRunCoordinator", "config": {"max_concurrent_runs": 4},
-    }
+    assert settings["run_coordinator"] == {"module": "dagster.core.run_coordinator", "class": "DefaultRunCoordinator"}
+    assert settings["run_monitoring"]["enabled"] is True
+    shutil.copy(INSTANCE_SETTINGS, tmp_path / "dagster.yaml")
+    with dg.DagsterInstance.from_config(str(tmp_path)) as instance:
+        # Dagster's own coordinator (DefaultRunCoordinator is its name for SyncInMemoryRunCoordinator), not the queue.
+        assert type(instance.run_coordinator).__module__.startswith("dagster.")
+        assert not isinstance(instance.run_coordinator, dg.QueuedRunCoordinator)
+        assert instance.run_monitoring_enabled
 
 
-def test_a_run_with_bad_settings_fails_at_launch_before_any_step(tmp_path):
-    overrides = {"run_coordinator": {"module": "recon_assets.cli.launch_checks", "class": "ValidatingRunCoordinator"}}
-    bad = {"ops": {"edge_reliability": {"config": {"weights": {"centrality": 0.9, "recency": 0.9, "coherence": 0.9}}}}}
-    with dg.instance_for_test(temp_dir=str(tmp_path), overrides=overrides) as instance:
-        assert isinstance(instance.run_coordinator, ValidatingRunCoordinator)
-        run = instance.create_run_for_job(load_definitions().resolve_job_def("edge_reliability_job"), run_config=bad)
-        submitted = instance.run_coordinator.submit_run(SubmitRunContext(run, workspace=None))
-        assert submitted.status == dg.DagsterRunStatus.FAILURE
-        messages = [entry.dagster_event.message for entry in instance.all_logs(run.run_id) if entry.dagster_event]
-        assert any("refused at launch, the settings break these rules: edge_reliability: weights: Value error, weights must sum to 1"
-                   in (message or "") for message in messages)
-        assert not [entry for entry in instance.all_logs(run.run_id) if entry.dagster_event and entry.dagster_event.event_type_value == "STEP_START"]
+def test_recon_run_refuses_broken_settings_before_any_run(monkeypatch, tmp_path, capsys):
+    """The rules Dagster checks only when a step builds its config or a run starts its resources are checked by
+    `recon run` before it launches anything: exit 2, each broken rule named, no instance created."""
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("RECON_KG_PATH", raising=False)
+    checked = []
+
+    def broken(run_config, tags):
+        checked.append(tags)
+        return ["resource groq_judge: settings.retries: Input should be less than or equal to 10"]
+
+    monkeypatch.setattr(run_module, "settings_problems", broken)
+    assert run_module.run_pipeline(None, tmp_path / "r.duckdb", "2026-11-29") == 2
+    assert capsys.readouterr().err == (
+        "error: the settings break these rules: resource groq_judge: settings.retries: Input should be less than or equal to 10\n"
+    )
+    assert checked == [{"recon/as_of": "2026-11-29"}]
+    assert not (tmp_path / "home").exists() and not (tmp_path / "r.duckdb").exists()
 
 
 def test_a_step_waits_for_another_process_writing_the_database_and_names_the_lock(tmp_path):
@@ -143,25 +156,6 @@ def test_a_step_waits_for_another_process_writing_the_database_and_names_the_loc
     finally:
         lock.release()
     assert not lock.is_locked
-
-
-def test_without_a_daemon_a_run_is_launched_not_left_queued(tmp_path):
-    overrides = {"run_coordinator": {"module": "recon_assets.cli.launch_checks", "class": "ValidatingRunCoordinator"}}
-    with dg.instance_for_test(temp_dir=str(tmp_path), overrides=overrides) as instance:
-        coordinator = instance.run_coordinator
-        assert not coordinator.daemon_is_dequeuing()
-        launched = []
-        instance.launch_run = lambda run_id, workspace: launched.append(run_id)  # the launcher's subprocess is Dagster's own
-        run = instance.create_run_for_job(load_definitions().resolve_job_def("reliability_evaluation_job"))
-        coordinator.submit_run(SubmitRunContext(run, workspace=None))
-        assert launched == [run.run_id]
-        messages = [entry.dagster_event.message for entry in instance.all_logs(run.run_id) if entry.dagster_event]
-        assert any("no dagster-daemon is running" in (message or "") for message in messages)
-
-        instance.add_daemon_heartbeat(DaemonHeartbeat(time.time(), QUEUE_DAEMON, None, None))
-        assert coordinator.daemon_is_dequeuing()  # with a daemon beating, runs are queued as Dagster queues them
-        instance.add_daemon_heartbeat(DaemonHeartbeat(time.time() - 600, QUEUE_DAEMON, None, None))
-        assert not coordinator.daemon_is_dequeuing()  # a daemon silent for 10 minutes dequeues nothing
 
 
 def test_a_setting_read_from_the_environment_by_run_config_is_judged_on_its_value(monkeypatch):

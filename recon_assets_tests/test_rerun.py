@@ -13,7 +13,7 @@ from recon_assets_tests.pipeline_runs import AS_OF, SAMPLE_JSONL
 
 def recon_run(database, env, as_of=AS_OF):
     command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--kg", str(SAMPLE_JSONL), "--db", str(database), "--as-of", as_of]
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
 
 
 def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):

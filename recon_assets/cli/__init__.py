@@ -1,8 +1,11 @@
 """The `recon` command and the local Dagster instance it runs on.
 
 - `main`: the command line (`recon run`, `recon explain`);
-- `run`: `recon run`, a thin wrapper over Dagster's own execution of the jobs on the local instance;
-- `instance_health`: runs whose process is gone are marked failed and their pool slots freed;
-- `launch_checks`: the instance's run coordinator, refusing a run whose settings break a rule;
-- `dagster.yaml`: the instance settings `recon run` puts in DAGSTER_HOME (the checkout's `dagster.yaml` links here).
+- `run`: `recon run`: pre-checks, then the three jobs launched on the local instance, and the summary;
+- `launched_runs`: a job launched through the code location (`dagster job launch`) and its run followed on the instance;
+- `instance_health`: a run whose run worker is gone is failed and its pool slots freed (Dagster's run monitoring cannot
+  see the DefaultRunLauncher's workers);
+- `launch_checks`: the pydantic rules of a run's settings, checked before it is launched;
+- `dagster.yaml`, `workspace.yaml`: the instance settings `recon run` puts in DAGSTER_HOME and the code location it
+  launches through (the checkout's `dagster.yaml` and `workspace.yaml` link here).
 """

@@ -1,32 +1,23 @@
-"""Settings checked when a run is launched, not when a step runs (issue 11).
+"""Settings checked before a run starts, not when a step runs (issue 11).
 
 Dagster checks a run's config against each op's config schema at launch: types and required fields. The rules of
 our pydantic settings models (ranges, weights summing to 1: `reliability.settings`,
 `verdicts.critic.VerdictRules`, ...) and of the resources (the Groq judge's batching and budgets, OpenAlex timeouts, an
-`as_of` that must be a date) only run when a step builds its config or starts its resources, minutes into a run.
-`settings_problems` runs them on a run's config, its `recon/as_of` tag and the resources' settings read from the
-environment up front, and `ValidatingRunCoordinator` (the instance's run coordinator in this repo's dagster.yaml)
-refuses a run from the UI, the CLI or a schedule whose settings break one: the run ends FAILURE before any step
-starts, its failure message naming each broken rule.
-
-A queued run is started by the daemon (`dagster dev` runs one; `dagster-daemon run` beside a plain
-`dagster-webserver`). Without a live daemon a queued run would stay QUEUED for ever, so `ValidatingRunCoordinator`
-then launches the run at once and says so in the run's log: the `duckdb` pool still holds each DuckDB-writing step
-to one at a time (it is enforced by the run itself, not by the daemon).
+`as_of` that must be a date) run where Dagster runs them: when a step builds its config and when a run starts its
+resources. `settings_problems` runs them all on a run's config, its `recon/as_of` tag and the resources' settings read
+from the environment up front: `recon run` refuses to launch a run whose settings break one (exit 2), naming each
+broken rule, instead of failing minutes into the run.
 """
 
 from __future__ import annotations
 
 import os
-import time
 import typing
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 import dagster as dg
-from dagster._core.run_coordinator import QueuedRunCoordinator, SubmitRunContext
-from dagster._core.storage.dagster_run import DagsterRun
 from pydantic import BaseModel, ValidationError
 
 from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
@@ -135,35 +126,3 @@ def _named(owner: str, error: ValidationError, only: set[str] | None = None) -> 
         for e in error.errors(include_url=False, include_input=False)
         if only is None or (e["loc"] and e["loc"][0] in only)
     ]
-
-
-# The daemon beats every 30 s (dagster._daemon.controller.DEFAULT_HEARTBEAT_INTERVAL_SECONDS): three beats missed and
-# no daemon is taken to be dequeuing runs.
-DAEMON_SILENT_SECONDS = 90.0
-QUEUE_DAEMON = "QUEUED_RUN_COORDINATOR"
-
-
-class ValidatingRunCoordinator(QueuedRunCoordinator):
-    """Dagster's queued run coordinator, refusing a run whose settings break a rule (`settings_problems`): the run is
-    reported failed at once with the broken rules, and never queued. Without a live daemon to dequeue it, a valid run
-    is launched at once instead of queued (module docstring)."""
-
-    def submit_run(self, context: SubmitRunContext) -> DagsterRun:
-        run = context.dagster_run
-        problems = settings_problems(run.run_config, run.tags)
-        if problems:
-            self._instance.report_run_failed(run, message="refused at launch, the settings break these rules: " + "; ".join(problems))
-            return self._instance.get_run_by_id(run.run_id)
-        if self.daemon_is_dequeuing() or run.status != dg.DagsterRunStatus.NOT_STARTED:
-            return super().submit_run(context)
-        self._instance.report_engine_event(
-            "no dagster-daemon is running to dequeue this run (plain dagster-webserver): launched at once instead of queued; "
-            "start `dagster dev`, or `dagster-daemon run` beside the webserver, for the queue and schedules", run,
-        )
-        self._instance.launch_run(run.run_id, context.workspace)
-        return self._instance.get_run_by_id(run.run_id)
-
-    def daemon_is_dequeuing(self) -> bool:
-        """Whether the daemon's queued-run coordinator beat in the last DAEMON_SILENT_SECONDS."""
-        heartbeat = self._instance.get_daemon_heartbeats().get(QUEUE_DAEMON)
-        return heartbeat is not None and time.time() - heartbeat.timestamp < DAEMON_SILENT_SECONDS

@@ -1,17 +1,20 @@
-"""`recon run`: check the inputs, take the database lock, run both jobs on the local Dagster instance, report.
+"""`recon run`: check the inputs, launch the three jobs through the project's code location, follow them, report.
 
-A thin wrapper over Dagster's own execution: `kg_tables_job` (ingest, typed tables, lifecycle, centrality),
-`openalex_refresh_job` as one single-run backfill over every research area (enrichment, judgement,
-reliability, verdicts), then `reliability_evaluation_job` (evaluation and report), on the instance in DAGSTER_HOME (created if
-missing, default ./.dagster_home), so the runs, their materializations and lineage show in `dagster dev`.
+`kg_tables_job` (ingest, typed tables, lifecycle, centrality), `openalex_refresh_job` as one single-run backfill over
+every research area (enrichment, judgement, reliability, verdicts), then `reliability_evaluation_job` (evaluation and
+report) are launched one after the other on the instance in DAGSTER_HOME (created if missing, default
+./.dagster_home), as the UI launches them (`launched_runs`): each run shows on every page of `dagster dev`, its timeline
+and its job's page included. `recon run` prints one line per asset step as it completes and the summary; Dagster's own
+log lines are shown with --verbose (and are in the UI).
 """
 
 import errno
 import logging
 import os
+import re
 import shutil
 import sys
-import time
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date
@@ -20,10 +23,11 @@ from pathlib import Path
 import dagster as dg
 import duckdb
 import pandas as pd
-from dagster._core.utils import make_new_run_id
 from filelock import Timeout
 
-from recon_assets.cli.instance_health import PoolWaitTimeout, PoolWatchdog, run_tags, wait_for_pool
+from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim_lost_runs, wait_for_pool
+from recon_assets.cli.launch_checks import settings_problems
+from recon_assets.cli.launched_runs import LaunchError, RunOutcome, follow, launch
 from recon_assets.enrichment.resources import crossref_offline, openalex_offline
 from recon_assets.evaluation.baselines import BASELINES
 from recon_assets.evaluation.measure import comparison_table, targets_of
@@ -49,10 +53,9 @@ INSTANCE_SETTINGS = Path(__file__).resolve().with_name("dagster.yaml")
 # How long `recon run` waits for another live run to release the `duckdb` pool before it gives up (seconds): a
 # full run on the real KG takes minutes (README "Benchmarks"), an online OpenAlex refresh of it up to about an hour.
 DEFAULT_POOL_WAIT_SECONDS = 3600.0
-# INFO shows each asset's progress lines; Dagster's per-event DEBUG lines would bury them. A failure's records (its
-# stack traces) are printed with --verbose only (`shared.console_log`): without it the failure is one line.
-QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "INFO", "failures": False}}}}
-VERBOSE_LOGS = {"loggers": {"console": {"config": {"log_level": "INFO", "failures": True}}}}
+# The run worker's console (shown with --verbose): INFO shows each asset's own lines; Dagster's per-event DEBUG lines
+# would bury them.
+RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "INFO"}}}}
 # The evaluation's measures `recon run` prints (evaluation.measure.MEASURES keys), with the words it prints them with.
 _SUMMARY_MEASURES = {
     "staleness_catch": "superseded versions flagged", "flag_precision": "flags that are right",
@@ -118,13 +121,13 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: 
             print(f"warning: as_of {run_as_of.isoformat()} is after today ({date.today().isoformat()}): ages and time windows "
                   "are measured from a day that has not come yet", file=sys.stderr)
         _preflight(database)
-        lock = database_lock(database)
-        lock.acquire(timeout=0)
-        try:
+        problems = settings_problems(RUN_CONFIG, {AS_OF_TAG: run_as_of.isoformat()})  # the rules Dagster checks mid-run
+        if problems:
+            raise PreflightError("the settings break these rules: " + "; ".join(problems))
+        # Taken to see that no run is writing the file now, then left to the run workers' steps, which take it for each
+        # connection (LockedDuckDBResource).
+        with database_lock(database).acquire(timeout=0):
             _can_open(database)
-        except PreflightError:
-            lock.release()
-            raise
     except Timeout:
         print(terminal_text(f"error: another run (`recon run` or one from the UI) is writing {database} (lock {database}.lock); wait for it to finish"), file=sys.stderr)
         return 2
@@ -135,11 +138,8 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: 
         print(terminal_text(f"error: cannot create the lock file {database}.lock beside --db ({error.strerror or error}): "
                             "give --db in a folder this user can write (DuckDB writes its .wal file there too)"), file=sys.stderr)
         return 2
-    try:
-        with _terminal_safe_output():
-            return _run_jobs(database, run_as_of, verbose)
-    finally:
-        lock.release()
+    with _terminal_safe_output():
+        return _run_jobs(database, run_as_of, verbose)
 
 
 @contextmanager
@@ -159,6 +159,9 @@ def _terminal_safe_output() -> Iterator[None]:
 _DISK_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT}
 _SQLITE_FULL = "database or disk is full"
 _DUCKDB_FULL = ("No space left on device", "disk is full")
+# Python's text of an OSError of a full disk naming its file ("[Errno 28] No space left on device: '/x/run.db'"), as a
+# run worker's console shows it.
+_OSERROR_FULL = re.compile(rf"\[Errno (?:{'|'.join(map(str, sorted(_DISK_FULL_ERRNOS)))})\] [^:\n]*: '([^'\n]+)'")
 
 
 def disk_full_message(error: BaseException, database: Path) -> str | None:
@@ -189,10 +192,12 @@ def disk_full_message(error: BaseException, database: Path) -> str | None:
 
 
 def disk_full_text(text: str, database: Path) -> str | None:
-    """`disk_full_message`'s line for an error text (a step's root cause, as Dagster recorded it): SQLite's "database
-    or disk is full" names DAGSTER_HOME, DuckDB's or the system's "No space left on device" the DuckDB file; else
-    None."""
+    """`disk_full_message`'s line for an error text (a step's root cause, as Dagster recorded it, or a run worker's
+    console): the file a full disk's OSError names, SQLite's "database or disk is full" names DAGSTER_HOME, DuckDB's or
+    the system's "No space left on device" the DuckDB file; else None."""
     home = _dagster_home()
+    if named := _OSERROR_FULL.search(text):
+        return _full_line(Path(named.group(1)), home, database)
     if _SQLITE_FULL in text:
         return _full_line(home, home, database)
     if any(marker in text for marker in _DUCKDB_FULL):
@@ -313,40 +318,38 @@ def _run_jobs(database: Path, as_of: date, verbose: bool) -> int:
     # What every run used, on each run (the UI's run list shows and filters them).
     # The KG source's settings are dg.EnvVars until resolved: resolved here as a run's resources would be.
     kg_source = definitions.resources["kg_export"].process_config_and_initialize().source()
-    inputs = {AS_OF_TAG: as_of.isoformat(), DATABASE_TAG: str(database.resolve()), KG_SOURCE_TAG: kg_source}
-    checks: list[dg.AssetCheckEvaluation] = []
-    reused = False
-    judging = ""
+    inputs = {AS_OF_TAG: as_of.isoformat(), DATABASE_TAG: str(database.resolve()), KG_SOURCE_TAG: kg_source, **host_tags()}
+    outcomes: list[RunOutcome] = []
     wait = _pool_wait_seconds()
-    for job_name, tags, what in runs:
-        started = time.monotonic()
-        run_id = make_new_run_id()
-        # A run killed earlier (its process gone) would hold the `duckdb` pool for ever: reclaimed here; a live
-        # holder is waited for, a bounded time (instance_health).
-        try:
-            wait_for_pool(instance, timeout_seconds=wait, say=_say, exclude=[run_id])
-        except PoolWaitTimeout as error:
-            print(f"error: {error}", file=sys.stderr)
-            return 1
-        print(f"[{job_name}] {what} ...", flush=True)
-        with PoolWatchdog(instance, run_id, timeout_seconds=wait, say=_say, give_up=_give_up):
-            result = definitions.resolve_job_def(job_name).execute_in_process(
-                instance=instance, run_id=run_id, tags={**tags, **run_tags(), **inputs},
-                run_config=VERBOSE_LOGS if verbose else QUIET_LOGS, raise_on_error=False,
-            )
-        if not result.success:
-            print(f"error: [{job_name}] {'; '.join(_failures(result, database))} (run {result.run_id}: its full logs with "
-                  f"`recon run --verbose`, or in `dagster dev` with DAGSTER_HOME={home})", file=sys.stderr, flush=True)
-            return 1
-        evaluations = result.get_asset_check_evaluations()
-        checks += evaluations
-        reused = reused or _snapshot_reused(result)
-        judging = judging or _judging_reuse(result)
-        print(f"[{job_name}] succeeded in {time.monotonic() - started:.1f}s (run {result.run_id})")
-        for evaluation in evaluations:
-            if not evaluation.passed:
-                print(f"[{job_name}] asset check FAILED: {evaluation.check_name}: {terminal_text(evaluation.description)}", file=sys.stderr)
-    _print_summary(database, checks, reused, judging, as_of)
+    # A run left unfinished by a killed `recon run` (its worker gone) would hold the `duckdb` pool for ever: failed here.
+    for line in reclaim_lost_runs(instance):
+        _say(line)
+    with tempfile.TemporaryDirectory(prefix="recon-run-") as consoles:
+        for job_name, tags, what in runs:
+            try:  # a live holder is waited for, a bounded time
+                wait_for_pool(instance, timeout_seconds=wait, say=_say)
+            except PoolWaitTimeout as error:
+                print(f"error: {error}", file=sys.stderr)
+                return 1
+            print(f"[{job_name}] {what} ...", flush=True)
+            launched = launch(job_name, {**tags, **inputs}, RUN_CONFIG, Path(consoles) / f"{job_name}.log")
+            try:
+                outcome = follow(instance, launched, say=_progress, warn=_warn, console=sys.stderr if verbose else None)
+            except LaunchError as error:
+                said = disk_full_text(launched.output.read_text(errors="replace"), database)
+                print(f"error: [{job_name}] {said or f'Dagster did not launch the run: {terminal_text(redact(error))}'} "
+                      "(`recon run --verbose` shows all Dagster said)", file=sys.stderr, flush=True)
+                return 1
+            run_id = outcome.run.run_id
+            if outcome.run.status != dg.DagsterRunStatus.SUCCESS:
+                print(f"error: [{job_name}] {'; '.join(_failures(outcome, database, launched.output))} (run {run_id}: its full logs "
+                      f"with `recon run --verbose`, or in `dagster dev` with DAGSTER_HOME={home})", file=sys.stderr, flush=True)
+                return 1
+            outcomes.append(outcome)
+            print(f"[{job_name}] succeeded in {outcome.seconds:.1f}s (run {run_id})", flush=True)
+    checks = [check for outcome in outcomes for check in outcome.checks]
+    materializations = {key: m for outcome in outcomes for key, m in outcome.materializations.items()}
+    _print_summary(database, checks, _snapshot_reused(materializations), _judging_reuse(materializations), as_of)
     failed = [e.check_name for e in checks if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR]
     if failed:
         print(f"error: {len(failed)} asset check(s) of severity ERROR failed: {', '.join(failed)} (why: above)", file=sys.stderr)
@@ -374,11 +377,13 @@ def _say(line: str) -> None:
     print(f"recon: {line}", flush=True)
 
 
-def _give_up(message: str) -> None:
-    """Dagster's in-process executor polls for a pool slot without a bound and ignores SIGINT meanwhile: after the
-    run is marked failed and its claims freed (PoolWatchdog), the process ends here, with the reason."""
-    print(f"error: {message}", file=sys.__stderr__, flush=True)
-    os._exit(1)
+def _progress(line: str) -> None:
+    print(terminal_text(redact(line)), flush=True)
+
+
+def _warn(line: str) -> None:
+    """A step's warning or a failed asset check: a KG or OpenAlex value in it is shown as data, without secrets."""
+    print(terminal_text(redact(line)), file=sys.stderr, flush=True)
 
 
 def _dagster_home() -> Path:
@@ -396,33 +401,35 @@ def _prepare_dagster_home() -> Path:
     return home
 
 
-def _snapshot_reused(result: dg.ExecuteInProcessResult) -> bool:
-    materializations = result.asset_materializations_for_node("kg_snapshot") if result.success else []
-    return any(m.metadata.get("reused_unchanged_snapshot", dg.BoolMetadataValue(False)).value for m in materializations)
+def _snapshot_reused(materializations: dict[str, dg.AssetMaterialization]) -> bool:
+    snapshot = materializations.get("kg_snapshot")
+    return bool(snapshot and snapshot.metadata.get("reused_unchanged_snapshot", dg.BoolMetadataValue(False)).value)
 
 
-def _judging_reuse(result: dg.ExecuteInProcessResult) -> str:
-    """'judging: 20 research areas reused (unchanged inputs), 2 judged', or '' when this run did not judge."""
-    if not result.success or not result.job_def.has_node_named("coherence_judgements"):
+def _judging_reuse(materializations: dict[str, dg.AssetMaterialization]) -> str:
+    """'judging: 20 research areas reused (unchanged inputs), 2 judged', or '' when no run judged."""
+    judgements = materializations.get("coherence_judgements")
+    if judgements is None:
         return ""
-    for materialization in result.asset_materializations_for_node("coherence_judgements")[:1]:
-        reused = materialization.metadata["run/research_areas_reused"].value
-        judged = materialization.metadata["run/research_areas_judged"].value
-        return f"judging: {reused} research area(s) reused (unchanged inputs), {judged} judged"
-    return ""
+    reused = judgements.metadata["run/research_areas_reused"].value
+    judged = judgements.metadata["run/research_areas_judged"].value
+    return f"judging: {reused} research area(s) reused (unchanged inputs), {judged} judged"
 
 
-def _failures(result: dg.ExecuteInProcessResult, database: Path) -> list[str]:
+def _failures(outcome: RunOutcome, database: Path, console: Path) -> list[str]:
     """'step <key> failed: <root cause>' for every failed step (else the run's own failure), one line each: the
-    innermost cause of each error chain, its first line, or the full disk it names (`disk_full_text`)."""
-    messages = []
-    for event in result.all_events:
-        if event.is_step_failure:
-            messages.append(f"step {event.step_key} failed: {_root_cause(event.step_failure_data.error, database)}")
-        elif event.event_type == dg.DagsterEventType.RUN_FAILURE and not messages:
-            error = event.event_specific_data.error if event.event_specific_data else None
-            messages.append(f"the run failed: {_root_cause(error, database) if error else event.message}")
-    return messages or [f"the run ended {result.dagster_run.status.value} without a failed step"]
+    innermost cause of each error chain, its first line, or the full disk it names (`disk_full_text`). A run that
+    ended with no cause in its event log (its worker could not store one: a full disk under DAGSTER_HOME) is judged on
+    the run worker's console."""
+    messages = [f"step {step} failed: {_root_cause(error, database)}" for step, error in outcome.step_errors]
+    if not messages and outcome.run_error is not None:
+        messages.append(f"the run failed: {_root_cause(outcome.run_error, database)}")
+    full = disk_full_text(console.read_text(errors="replace"), database) if console.is_file() else None
+    if full is not None and not any(full in message for message in messages):
+        messages.insert(0, full)
+    if not messages and outcome.run_failure:
+        messages.append(f"the run failed: {terminal_text(redact(_first_line(outcome.run_failure)))}")
+    return messages or [f"the run ended {outcome.run.status.value} without a failed step"]
 
 
 def _root_cause(error, database: Path) -> str:

@@ -9,11 +9,15 @@ that warning is filtered here, where the assets import their partitions.
 import warnings
 
 import dagster as dg
-from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG, ASSET_PARTITION_RANGE_START_TAG
 
 from recon_assets.kg.research_areas import research_area_slugs
 
 warnings.filterwarnings("ignore", message=r"Parameter `backfill_policy` .* is currently in beta", category=dg.BetaWarning)
+
+# The run tags that make one run cover a range of asset partitions, as Dagster documents them for the launchpad's
+# "Edit tags" (https://github.com/dagster-io/dagster/pull/10441); Dagster 1.13 exports no public name for them.
+PARTITION_RANGE_START_TAG = "dagster/asset_partition_range_start"
+PARTITION_RANGE_END_TAG = "dagster/asset_partition_range_end"
 
 research_area_partitions = dg.StaticPartitionsDefinition(research_area_slugs())
 
@@ -23,8 +27,7 @@ def every_research_area_tags() -> dict[str, str]:
     reads for a single-run backfill, from the first area to the last.
 
     Dagster 1.13 has no public API to launch a partition range in one run outside a backfill (its own `dagster
-    asset materialize --partition-range` and `RunRequest.partition_key_range` go through these same tags), so
-    Dagster's constants are imported here, in this one place, rather than spelled out.
+    asset materialize --partition-range` and `RunRequest.partition_key_range` go through these same tags).
     """
     keys = research_area_partitions.get_partition_keys()
-    return {ASSET_PARTITION_RANGE_START_TAG: keys[0], ASSET_PARTITION_RANGE_END_TAG: keys[-1]}
+    return {PARTITION_RANGE_START_TAG: keys[0], PARTITION_RANGE_END_TAG: keys[-1]}
