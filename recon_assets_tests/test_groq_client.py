@@ -2,6 +2,9 @@
 real `groq` SDK (fixtures/groq/PROVENANCE.md). Waits go to a fake clock: no test sleeps."""
 
 import json
+import re
+import socket
+import threading
 
 import httpx
 import pytest
@@ -243,6 +246,73 @@ def test_timeouts_are_retried(fake, clock):
     fake.queue.append(httpx.ReadTimeout("read timed out"))
     outcomes = client(clock).judge(make_pairs(1))
     assert outcomes[0].status == JUDGED and len(fake.requests) == 2
+
+
+def test_a_connection_broken_mid_answer_is_retried(fake, clock):
+    """Only a connection never made stops LLM judging at once (below); one the server dropped is retried."""
+    fake.queue.append(httpx.RemoteProtocolError("Server disconnected without sending a response."))
+    outcomes = client(clock).judge(make_pairs(1))
+    assert outcomes[0].status == JUDGED and len(fake.requests) == 2
+
+
+@pytest.fixture
+def unreachable_servers():
+    """Real sockets on 127.0.0.1, no fake: a port nobody listens on, a server answering plain HTTP where TLS is
+    expected, and one that takes connections and never answers."""
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    refused_port = closed.getsockname()[1]
+    closed.close()
+    plain, silent = socket.socket(), socket.socket()
+    for server in (plain, silent):
+        server.bind(("127.0.0.1", 0))
+        server.listen(8)
+
+    def answer_plain_http():
+        while True:
+            try:
+                connection, _ = plain.accept()
+            except OSError:  # closed at the end of the test
+                return
+            with connection:
+                connection.recv(1024)
+                connection.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+
+    threading.Thread(target=answer_plain_http, daemon=True).start()
+    yield {
+        "refused": f"https://127.0.0.1:{refused_port}",
+        "a name no DNS knows": "https://groq.invalid",  # RFC 2606: .invalid never resolves
+        "plain HTTP where TLS is expected": f"https://127.0.0.1:{plain.getsockname()[1]}",
+        "silent": f"https://{KEY}@127.0.0.1:{silent.getsockname()[1]}/openai/v1",
+    }
+    plain.close()
+    silent.close()
+
+
+@pytest.mark.parametrize(
+    ("server", "reason"),
+    [
+        ("refused", r"cannot connect to https://127\.0\.0\.1:\d+: \[Errno 111\] Connection refused"),
+        ("a name no DNS knows", r"cannot connect to https://groq\.invalid: \[Errno -?\d+\] .+"),
+        ("plain HTTP where TLS is expected", r"cannot connect to https://127\.0\.0\.1:\d+: \[SSL: .+"),
+        ("silent", r"no connection to https://127\.0\.0\.1:\d+ within 0\.5 s"),
+    ],
+)
+def test_a_server_that_cannot_be_reached_stops_llm_judging_at_once_without_retries(unreachable_servers, clock, server, reason):
+    """Hostile pass (issue 24): a wrong GROQ_BASE_URL over https (a host that refuses or does not answer) made a run
+    wait about 6 minutes, each request retried up to its 120 s deadline, and nothing said the LLM judge had failed. A
+    connection that cannot be made is not retried: the first request stops LLM judging for the run, every pair is
+    not sent (so it keeps the offline verdict) with one redacted line saying why, and nothing more is sent."""
+    judge = GroqJudgeClient(
+        GroqJudgeSettings(connect_timeout_seconds=0.5), api_key=KEY, base_url=unreachable_servers[server], clock=clock, sleep=clock.sleep
+    )
+    first, later = judge.judge(make_pairs(2)), judge.judge(make_pairs(3))
+    assert statuses(first) == [NOT_SENT] * 2 and statuses(later) == [NOT_SENT] * 3
+    assert judge.totals.http_requests == 1 and judge.totals.retries == 0 and clock.sleeps == []
+    assert re.fullmatch(reason, judge.unreachable) and "\n" not in judge.unreachable
+    assert {outcome.reason for outcome in first + later} == {f"Groq unreachable: {judge.unreachable}; LLM judging stops for this run"}
+    assert judge.totals.unreachable_pairs == 5 and judge.totals.notes == [first[0].reason]
+    assert KEY not in first[0].reason  # the base URL's user part, path and query are never shown
 
 
 def test_the_request_deadline_bounds_retries(fake, clock):

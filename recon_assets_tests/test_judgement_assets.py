@@ -5,6 +5,7 @@ always those of a fresh judge. Real Dagster instance, real DuckDB: a copy of the
 from __future__ import annotations
 
 import shutil
+import socket
 from pathlib import Path
 
 import dagster as dg
@@ -217,6 +218,30 @@ def test_lost_rows_are_judged_again(database, instance):
     }
     assert metadata["judging_per_research_area"][area] == f"coherence_judgements changed since it was written ({area})"
     assert metadata["rows_per_research_area"][area] > 0
+
+
+def test_an_unreachable_llm_judge_is_named_in_the_metadata_and_its_pairs_keep_the_offline_verdicts(sample_run, tmp_path):
+    """Hostile pass (issue 24): a wrong GROQ_BASE_URL (here a port nobody listens on: a real refused connection)
+    stops LLM judging at the first request, and the materialization says the LLM judge was unavailable, why, and how
+    many pairs kept the offline judge's verdict, instead of "online"; the table is what an offline run writes."""
+    database = sample_run.copy_database(tmp_path / "unreachable.duckdb")
+    offline_database = sample_run.copy_database(tmp_path / "offline.duckdb")
+    closed = socket.socket()
+    closed.bind(("127.0.0.1", 0))
+    port = closed.getsockname()[1]
+    closed.close()
+    groq = GroqJudgeResource(api_key="gsk_test", base_url=f"https://127.0.0.1:{port}")
+    with dg.instance_for_test() as instance:
+        unreachable = _materialize(database, instance, groq=groq)
+        offline = _materialize(offline_database, instance)
+    totals = unreachable["llm_judge_totals"]
+    assert totals["http_requests"] == 1 and totals["retries"] == 0 and totals["not_sent"] > 0
+    assert unreachable["llm_judge"] == totals["unavailable"] == (
+        f"unavailable: cannot connect to https://127.0.0.1:{port}: [Errno 111] Connection refused; "
+        f"{totals['not_sent'] - totals['triaged_out']} pairs kept the offline judge's verdict"
+    )
+    assert offline["llm_judge"].startswith("Groq LLM judge offline")
+    assert _rows(database) == _rows(offline_database)
 
 
 def test_the_llm_judge_answers_triaged_pairs_takes_precedence_and_is_asked_nothing_again(sample_run, tmp_path):

@@ -398,7 +398,7 @@ def _judging_metadata(judged: tuple[LlmJudgeReport, Agreement, int] | None, offl
     report, agreement, addressing = judged
     return {
         "texts_addressing_judge": addressing,
-        "llm_judge": offline_reason or "online",
+        "llm_judge": offline_reason or report.totals["unavailable"] or "online",
         "llm_judge_totals": report.totals,
         "judge_agreement": dg.MetadataValue.md(agreement.markdown),
         "judge_agreement_rate": agreement.rate,

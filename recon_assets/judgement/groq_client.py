@@ -9,7 +9,11 @@
 - empty or None content, or an entry that does not validate: that pair fails with the reason.
 - `model_decommissioned` / `model_not_found`: never retried; the fallback model takes over for the rest of the
   run when one is configured, else LLM judging stops for the run with Groq's message.
-- 429 and 5xx, timeouts and connection errors: retried with tenacity (the SDK's own retries are off so that
+- a connection that cannot be made (refused, DNS failure, TLS error, no answer within `connect_timeout_seconds`, a
+  URL scheme no client speaks: `_UNREACHABLE`): not retried, it will not heal within a run (a wrong GROQ_BASE_URL
+  waited 6 minutes through the retries); LLM judging stops for the run at once, `unreachable` says why in one line,
+  and every pair not yet judged is reported as not sent, so it keeps the offline judge's verdict.
+- 429 and 5xx, timeouts and other connection errors (a connection dropped mid-answer): retried with tenacity (the SDK's own retries are off so that
   one policy owns every wait), at most `retries` more times and never past `request_deadline_seconds`; a
   `retry-after` header (else the "try again in 7.66s" of Groq's message, else `x-ratelimit-reset-tokens`) is
   waited for up to `max_retry_after_seconds`. A 429 on a daily limit ("per day (TPD)" / "(RPD)" in Groq's
@@ -62,6 +66,9 @@ INITIAL_TOKENS_PER_BYTE = 0.5
 # (so budgets hold unless a later prompt packs 20 % more tokens per byte than any before it).
 TOKENS_PER_BYTE_MARGIN = 1.2
 _MODEL_GONE = {"model_decommissioned", "model_not_found"}
+# The httpx errors (the SDK's APIConnectionError's cause) of a connection that was never made: refused, DNS failure
+# and TLS errors are ConnectError; a proxy refusing; a URL scheme httpx does not speak. Retrying them does not help.
+_UNREACHABLE = (httpx.ConnectError, httpx.ConnectTimeout, httpx.ProxyError, httpx.UnsupportedProtocol)
 _TRY_AGAIN = re.compile(r"try again in ((?:\d+(?:\.\d+)?(?:ms|h|m|s))+)", re.IGNORECASE)
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
 
@@ -87,6 +94,10 @@ class GroqJudgeSettings(dg.Config):
     )
     request_deadline_seconds: float = Field(allow_inf_nan=False, default=120.0, gt=0, description="Total time one request may take, retries and waits included.")
     attempt_timeout_seconds: float = Field(allow_inf_nan=False, default=60.0, gt=0, description="Timeout of one HTTP attempt.")
+    connect_timeout_seconds: float = Field(
+        allow_inf_nan=False, default=10.0, gt=0,
+        description="Time to make a connection (TCP and TLS); a server that does not answer within it is unreachable: LLM judging stops for the run.",
+    )
     retries: int = Field(default=3, ge=0, le=10, description="Further attempts after a 429, a 5xx, a timeout or a connection error.")
     backoff_seconds: float = Field(allow_inf_nan=False, default=1.0, ge=0, description="First wait when the server gives none, doubled each retry.")
     max_retry_after_seconds: float = Field(
@@ -105,6 +116,10 @@ class GroqJudgeSettings(dg.Config):
 
 class DailyLimitReached(Exception):
     """Groq's, or the configured, daily requests or tokens are spent: no more LLM judging in this run."""
+
+
+class ServerUnreachable(Exception):
+    """No connection to the server could be made (`_UNREACHABLE`): no more LLM judging in this run."""
 
 
 class BudgetReached(Exception):
@@ -329,6 +344,7 @@ class ClientTotals:
     salvaged_generations: int = 0
     temperature_zero_retries: int = 0
     latency_ms: float = 0.0
+    unreachable_pairs: int = 0  # pairs not sent because no connection to the server could be made
     notes: list[str] = field(default_factory=list)
 
 
@@ -365,6 +381,7 @@ class GroqJudgeClient:
         self.pacer = Pacer(settings.requests_per_minute, settings.tokens_per_minute, settings.max_retry_after_seconds, clock, sleep)
         self.totals = ClientTotals()
         self.stopped: str | None = None
+        self.unreachable: str | None = None  # why no connection could be made, when that stopped LLM judging
         self._failures_in_row = 0
         self.tokens_per_byte = INITIAL_TOKENS_PER_BYTE
         self._highest_ratio = 0.0
@@ -391,10 +408,14 @@ class GroqJudgeClient:
         if not pairs or len(pairs) > self.settings.pairs_per_request:
             raise ValueError(f"judge takes 1 to {self.settings.pairs_per_request} pairs, got {len(pairs)}")
         if self.stopped:
-            return [PairOutcome(NOT_SENT, reason=self.stopped) for _ in pairs]
-        fitting, reason = self._fitting(pairs)
-        outcomes = self._judge_once(pairs[:fitting], self.settings.temperature, retry_json=True) if fitting else []
-        return outcomes + [PairOutcome(NOT_SENT, reason=self.stopped or reason) for _ in pairs[fitting:]]
+            outcomes = [PairOutcome(NOT_SENT, reason=self.stopped) for _ in pairs]
+        else:
+            fitting, reason = self._fitting(pairs)
+            outcomes = self._judge_once(pairs[:fitting], self.settings.temperature, retry_json=True) if fitting else []
+            outcomes += [PairOutcome(NOT_SENT, reason=self.stopped or reason) for _ in pairs[fitting:]]
+        if self.unreachable:
+            self.totals.unreachable_pairs += sum(outcome.status == NOT_SENT for outcome in outcomes)
+        return outcomes
 
     def _completion_tokens(self, pairs: int) -> int:
         return 100 + self.settings.completion_tokens_per_pair * pairs
@@ -440,6 +461,11 @@ class GroqJudgeClient:
             return self._stop_daily(pairs, str(error))
         except BudgetReached as error:
             self.stopped = str(error)
+            return [PairOutcome(NOT_SENT, reason=self.stopped) for _ in pairs]
+        except ServerUnreachable as error:
+            self.unreachable = str(error)
+            self.stopped = f"Groq unreachable: {self.unreachable}; LLM judging stops for this run"
+            self._note(self.stopped)
             return [PairOutcome(NOT_SENT, reason=self.stopped) for _ in pairs]
         except (DeadlinePassed, groq.APIConnectionError, MalformedAnswer) as error:
             return self._failed_request(pairs, _describe(error))
@@ -510,7 +536,8 @@ class GroqJudgeClient:
 
         Raises:
             groq.APIStatusError: a non-transient status, or a transient one after the last attempt.
-            groq.APIConnectionError: the last attempt timed out or could not connect.
+            groq.APIConnectionError: the last attempt timed out, or its connection broke.
+            ServerUnreachable: no connection could be made (never retried).
             DailyLimitReached, BudgetReached, DeadlinePassed: see their docs.
         """
         messages = build_messages(pairs)
@@ -559,6 +586,16 @@ class GroqJudgeClient:
         self.sleep(seconds)
         self.pacer.waited_seconds += seconds
 
+    def _unreachable_reason(self, cause: BaseException) -> str:
+        """One line, `redact`ed: the server (scheme, host and port of the base URL, nothing else of it) and what the
+        connection met ('[Errno 111] Connection refused', a DNS or TLS error, no answer in time)."""
+        url = self._client.base_url
+        server = f"{url.scheme}://{url.host}" + (f":{url.port}" if url.port else "")
+        if isinstance(cause, httpx.ConnectTimeout):
+            return redact(f"no connection to {server} within {self.settings.connect_timeout_seconds:g} s")
+        detail = next((line.strip() for line in str(cause).splitlines() if line.strip()), type(cause).__name__)
+        return redact(f"cannot connect to {server}: {detail[:200]}")
+
     @redacted_causes()
     def _post(self, messages, temperature: float, max_tokens: int, estimate: int, prompt_bytes: int, pairs: int, timeout: float) -> _Answer:
         """One HTTP attempt; counts it against the budget and the pacing window, whatever its outcome."""
@@ -570,7 +607,8 @@ class GroqJudgeClient:
             raw = call_with_deadline(
                 lambda: self._client.chat.completions.with_raw_response.create(
                     model=self.model, messages=messages, temperature=temperature, max_completion_tokens=max_tokens,
-                    response_format={"type": "json_object"}, timeout=timeout,
+                    response_format={"type": "json_object"},
+                    timeout=httpx.Timeout(timeout, connect=min(self.settings.connect_timeout_seconds, timeout)),
                 ),
                 seconds=timeout, what="Groq chat completion",
             )
@@ -582,8 +620,10 @@ class GroqJudgeClient:
             # A rejected generation (json_validate_failed) was generated, so it is charged as estimated.
             self.budget.spend(1, estimate if error_body(error).get("code") == "json_validate_failed" else 0)
             raise
-        except groq.APIConnectionError:
+        except groq.APIConnectionError as error:
             self.budget.spend(1, 0)
+            if isinstance(error.__cause__, _UNREACHABLE):
+                raise ServerUnreachable(self._unreachable_reason(error.__cause__)) from error
             raise
         self.pacer.observe(raw.headers)
         try:

@@ -76,7 +76,7 @@ class GroqJudgeResource(dg.ConfigurableResource):
         Returns:
             `LlmJudgeReport`; its `totals` also hold http_requests, prompt_tokens, completion_tokens, retries,
             json_validate_failed, salvaged_generations, temperature_zero_retries, latency_ms_mean, wait_seconds,
-            daily_budget_left, stored and notes.
+            daily_budget_left, stored, unavailable (`_unavailable`) and notes.
         """
         now = now or (lambda: datetime.now(timezone.utc))
         llm_cache.ensure_table(con)
@@ -120,6 +120,7 @@ class GroqJudgeResource(dg.ConfigurableResource):
             "wait_seconds": round(client.pacer.waited_seconds, 1) if client is not None else 0.0,
             "daily_budget_left": {"requests": daily_left[0], "tokens": daily_left[1]} if daily_left else None,
             "stored": stored,
+            "unavailable": _unavailable(client),
             "notes": list(totals.notes) if totals else ([reason] if reason else []),
         })
         log.info(
@@ -129,6 +130,14 @@ class GroqJudgeResource(dg.ConfigurableResource):
             f"{report.totals['prompt_tokens'] + report.totals['completion_tokens']:,} tokens"
         )
         return report
+
+
+def _unavailable(client: GroqJudgeClient | None) -> str | None:
+    """One line when no connection to the server could be made (`GroqJudgeClient.unreachable`, redacted): why, and how
+    many pairs were left to the offline judge's verdicts for it; else None."""
+    if client is None or client.unreachable is None:
+        return None
+    return f"unavailable: {client.unreachable}; {client.totals.unreachable_pairs} pairs kept the offline judge's verdict"
 
 
 def groq_offline(setting: str) -> bool:
