@@ -11,7 +11,8 @@ import pytest
 
 from recon_assets.evaluation.cases import COLUMNS, GRADES, LABELLED_EDGES, VERSION_STATUSES, dataset_key, load_cases
 from recon_assets.evaluation.baselines import AGE_ONLY, FLAG_EVERYTHING, LIFECYCLE_ONLY, baseline_rules
-from recon_assets.evaluation.measure import compare_rules, flag_sets, match_cases, targets_of, without_openalex
+from recon_assets.evaluation.assets import online_cases
+from recon_assets.evaluation.measure import compare_rules, flag_sets, match_cases, record_as_of, targets_of, without_openalex
 from recon_assets.evaluation.metrics import (
     cluster_weights,
     node_rate,
@@ -288,3 +289,29 @@ def test_targets_compare_with_a_number_or_a_baseline_and_say_by_how_much():
     assert targets.loc[("offline", "staleness_catch"), "met"] is False and targets.loc[("offline", "staleness_catch"), "bound"] == 0.9
     assert targets.loc[("offline", "roc_auc"), "met"] is True
     assert targets.loc[("online", "flag_precision"), "met"] is None  # not measured is neither met nor missed
+
+
+def test_online_counts_a_case_only_from_the_day_its_citation_record_can_be_read():
+    """A count composed from a public page (no years) is a citation record only from the day it was seen: before it the
+    case is offline-only, as one OpenAlex never answered for (issue 20); an OpenAlex record with years keeps its rule."""
+    seen, fetched = pd.Timestamp("2026-12-02", tz="UTC"), pd.Timestamp("2026-03-01", tz="UTC")
+    edges = pd.DataFrame({
+        "openalex_status": ["found", "found", "found", "error", None],
+        "cited_by_count": [4459, 31, 0, None, None],
+        "counts_by_year": [None, '[{"year": 2025, "cited_by_count": 31}]', "[]", None, None],
+        "openalex_fetched_at": [seen, fetched, fetched, None, None],
+    })
+    assert record_as_of(edges, pd.Timestamp("2026-11-29").date()).tolist() == [False, True, True, False, False]
+    assert record_as_of(edges, pd.Timestamp("2026-12-02").date()).tolist() == [True, True, True, False, False]
+    assert record_as_of(without_openalex(edges.assign(publication_doi="10.1/x")), pd.Timestamp("2026-12-02").date()).tolist() == [False] * 5
+
+
+def test_the_online_figures_say_over_how_many_cases_they_run():
+    cases = pd.DataFrame({
+        "condition": ["online"] * 5 + ["offline"],
+        "grade": ["I", "I", "F", "C", "I", "I"],
+        "found": [True, True, True, True, False, True],
+        "has_openalex_record": [True, False, True, True, True, False],
+    })
+    # found, with a record, I or F; C stays apart and a case not in the KG is not measured
+    assert online_cases(cases) == {"IF": 2, "I": 1}

@@ -516,3 +516,17 @@ def test_a_figure_beside_a_bar_is_never_rounded_across_it(value, bar, text):
     from recon_assets.reliability.reasons import beside_bar
 
     assert beside_bar(value, bar) == text
+
+
+def test_a_count_seen_on_a_public_page_counts_from_that_day_and_the_reason_says_whose_it_is():
+    """A record composed from a public page (no years, no OpenAlex answer; issue 20): from the day its count was seen it
+    is a citation record, named as a page's count; before that day it is none, and the reason says why."""
+    seen = datetime(2026, 12, 2, tzinfo=timezone.utc)
+    row = edge(kg_year=2007, record=4459, yearly=None, openalex_fetched_at=seen)
+    after = one(row, as_of=date(2026, 12, 2))
+    assert after["citation_record"] and after["citations_as_of"] == 4459 and after["label"] == FOUNDATIONAL
+    assert "from 4,459 citations counted on a public page up to as_of" in after["reason"]
+    assert "on citations counted on a public page, not contradicted" in after["reason"] and "OpenAlex citation" not in after["reason"]
+    before = one(row, as_of=date(2026, 11, 29))
+    assert not before["citation_record"] and np.isnan(before["citations_as_of"]) and before["label"] != FOUNDATIONAL
+    assert "no citation count: its count was seen on a public page on 2026-12-02, after as_of" in before["reason"]

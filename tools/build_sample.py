@@ -16,7 +16,8 @@ SHA-256 rank instead of a random generator):
   `graph.json` by `recon_assets.kg.apoc_format.cypher_from_json_lines` (UNWIND batches, `:begin`/`:commit`);
 - `README.md`: provenance of every part (verbatim real records vs. derived by a stated rule), the
   rules, and the counts per label and relationship type;
-- `openalex_cache.json`: the offline OpenAlex recording (the real works, cut to the fields requested).
+- `openalex_cache.json`: the offline OpenAlex recording (the real works, cut to the fields requested, and the citation
+  counts of `recon_assets/reference/evaluation/citation_records.csv` composed into work records, each marked as such).
 
 Inputs (all in `--real`, provenance in its README.md): the nasa/edgraph Neo4j records, CMR collection
 rows, one CMR UMM-JSON page, OpenAlex works, the GCMD science keywords and the 21 applied research
@@ -45,7 +46,8 @@ from pathlib import Path
 
 import networkx as nx
 
-from recon_assets.enrichment.openalex_records import SELECT_FIELDS
+from recon_assets.enrichment.openalex_records import COMPOSED_FROM, SELECT_FIELDS, invalid_reason
+from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.apoc_format import ApocGraphmlWriter, ApocJsonLinesWriter, cypher_from_json_lines, graphml_key_types
 
 # ---------------------------------------------------------------------------------------------
@@ -1052,10 +1054,21 @@ What the offline `openalex_works` asset reads instead of the OpenAlex API (`reco
 {_SELECTED_FIELDS} `recorded_at` is the latest `updated_date` among them (2026-03-01T08:55:55):
 the records were fetched no earlier, and it becomes their `fetched_at` in the cache.
 
+Then **{{composed}} work records composed from public pages**, one per row of
+`recon_assets/reference/evaluation/citation_records.csv` (CITATIONS.md beside it): a citation count a page shows
+(publisher, Semantic Scholar, a research portal, a page built from OpenAlex), in the shape of an OpenAlex work but not
+an OpenAlex answer. Each has its DOI, the title and year `publications.json` or `citing_works.csv` record, the page's
+`cited_by_count`, `counts_by_year` as the page shows it (null: no page shows years), `id` null (no OpenAlex id is
+invented) and `_composed_from` {{{{page, page_date, read_on, count_source}}}}. Its `fetched_at` in the cache is the day its
+count was seen (the page's date, else the day the page was read), and a count without years is evidence only from that
+day, never at an earlier as_of (`reliability.citations.count_visible`); it has no citing works to fetch and no
+percentile. With `RECON_OPENALEX=online` and a key, OpenAlex's own answer replaces it once it is due.
+
 No work is invented for the sample's other DOIs: the five edgraph publications (10.1002/2017gl075472,
-10.1016/j.rse.2020.111869, 10.3390/rs15020297, 10.3390/universe8060297, 10.5194/acp-21-12359-2021) are
-not in the recording, so `openalex_works` gives them status `error` with `offline: not in the recorded
-cache` (unknown, not "not found"), and their edges are scored on PageRank alone, as the reason says.
+10.1016/j.rse.2020.111869, 10.3390/rs15020297, 10.3390/universe8060297, 10.5194/acp-21-12359-2021) and every
+labelled publication no page showed a count of are not in the recording, so `openalex_works` gives them status
+`error` with `offline: not in the recorded cache` (unknown, not "not found"); the evaluation's online figures leave
+their cases out and say over how many cases they run.
 """
 
 
@@ -1079,16 +1092,61 @@ page) by searching for the cited work, never chosen by a case's class or label, 
 and how strong that is (`evidence`). A citing work that is itself a labelled publication is that node; any other is a
 Publication of the title, year and first author the row records (its DOI when the page showed one, no abstract). No
 `CITES` edge is derived from a label file: `labelled_pairs.csv` is not read here, so a dispute or control pair whose
-citation no page showed has no edge (CITATIONS.md lists them). The citation counts of `citation_records.csv` are not in
-`openalex_cache.json`: no page showed an OpenAlex work id, a year breakdown or a date (CITATIONS.md).
+citation no page showed has no edge (CITATIONS.md lists them). The citation counts of `citation_records.csv` are in
+`openalex_cache.json` as composed work records (below).
 """
+
+
+def composed_works(known_dois: set[str]) -> list[dict]:
+    """The work records composed from citation_records.csv (CITATIONS.md): per row, the page's count in OpenAlex's
+    shape (`openalex_records.ComposedWork`): DOI, the title and year of publications.json or citing_works.csv (null
+    when neither records the DOI), `cited_by_count`, `counts_by_year` as the page shows it (null: no years), no OpenAlex
+    id, and `_composed_from` (page, its date, the day it was read, whose count). A DOI the recording already holds as
+    an OpenAlex work keeps that work (OpenAlex's answer, with years), and its row is left out.
+
+    Raises:
+        ValueError: a row whose DOI repeats or whose record fails `ComposedWork` (a count not a whole number, a page
+            that is not a URL, a date not YYYY-MM-DD, no count_source), naming the row.
+    """
+    publications = json.loads((EVALUATION / "publications.json").read_text(encoding="utf-8"))
+    with (EVALUATION / "citing_works.csv").open(encoding="utf-8", newline="") as handle:
+        citing = {row["citing_doi"].lower(): row for row in csv.DictReader(handle) if row["citing_doi"]}
+    works, seen = [], set()
+    with (EVALUATION / "citation_records.csv").open(encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            doi = canonical_doi(row["doi"]) or row["doi"]
+            if doi in seen:
+                raise ValueError(f"citation_records.csv: {doi} has more than one row")
+            seen.add(doi)
+            if doi in known_dois:
+                continue
+            named = publications.get(doi) or {}
+            cited = citing.get(doi) or {}
+            year = named.get("year") or cited.get("citing_year")
+            work = {
+                "id": None, "doi": f"https://doi.org/{doi}", "title": named.get("title") or cited.get("citing_title") or None,
+                "publication_year": int(year) if year else None,
+                "cited_by_count": int(row["cited_by_count"]) if row["cited_by_count"].isdigit() else row["cited_by_count"],
+                "counts_by_year": json.loads(row["counts_by_year"]) if row["counts_by_year"] else None,
+                COMPOSED_FROM: {
+                    "page": row["source_url"], "page_date": row["page_date"] or None, "read_on": row["read_on"],
+                    "count_source": row["count_source"],
+                },
+            }
+            problem = invalid_reason(work)
+            if problem:
+                raise ValueError(f"citation_records.csv row of {doi}: {problem}")
+            works.append(work)
+    return works
 
 
 def openalex_recording(real: Path) -> dict:
     """The offline OpenAlex cache of the sample: the 44 real works, cut to SELECT_FIELDS, recorded at the
-    latest `updated_date` among them (they were fetched no earlier)."""
+    latest `updated_date` among them (they were fetched no earlier), then the work records composed from public pages'
+    citation counts (`composed_works`), each dated by its own page (or the day it was read)."""
     source = json.loads((real / "openalex_works_geoscience_sample.json").read_text(encoding="utf-8"))
     works = [{field: work[field] for field in SELECT_FIELDS} for work in source["works"]]
+    composed = composed_works({canonical_doi(work["doi"]) for work in works if work.get("doi")})
     # OpenAlex's updated_date is UTC without an offset; the cache's fetched_at wants an aware timestamp.
     latest = max(datetime.fromisoformat(work["updated_date"]) for work in source["works"])
     recorded_at = latest.replace(microsecond=0, tzinfo=timezone.utc).isoformat()
@@ -1096,10 +1154,12 @@ def openalex_recording(real: Path) -> dict:
         "_provenance": (
             "The 44 real OpenAlex works of cpgone/idb@8bd87b3bf8001c4a2b80e524ab65eaf636b001e2 public/author-data/*.json "
             "(MIT License (c) 2025 Digital Geosciences), as api.openalex.org returned them, cut to the fields "
-            "recon_assets requests with `select`. See recon_assets/sample/README.md."
+            f"recon_assets requests with `select`; then {len(composed)} work records composed from the citation counts public "
+            "pages show (recon_assets/reference/evaluation/citation_records.csv), no OpenAlex answer: each has no OpenAlex id "
+            "and says where its count was seen in `_composed_from`. See recon_assets/sample/README.md."
         ),
         "recorded_at": recorded_at,
-        "works": works,
+        "works": works + composed,
     }
 
 
@@ -1113,11 +1173,13 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     write_graph(nodes, ids, rels, args.out)
     real_readme = (args.real / "README.md").read_text(encoding="utf-8")
+    recording = openalex_recording(args.real)
     (args.out / "README.md").write_text(
-        readme_text(graph, nodes, ids, rels, real_readme, families, identities) + labelled_readme(labelled) + OPENALEX_RECORDING_README,
+        readme_text(graph, nodes, ids, rels, real_readme, families, identities) + labelled_readme(labelled)
+        + OPENALEX_RECORDING_README.format(composed=sum(1 for work in recording["works"] if COMPOSED_FROM in work)),
         encoding="utf-8",
     )
-    recording = json.dumps(openalex_recording(args.real), ensure_ascii=False, indent=1) + "\n"
+    recording = json.dumps(recording, ensure_ascii=False, indent=1) + "\n"
     (args.out / "openalex_cache.json").write_text(recording, encoding="utf-8")
     print(f"{len(nodes)} nodes, {len(rels)} relationships -> {args.out}")
 

@@ -9,7 +9,7 @@ import pandas as pd
 from dagster_duckdb import DuckDBResource
 
 from recon_assets.evaluation.cases import LABELLED_EDGES, load_cases
-from recon_assets.evaluation.measure import HEADLINE, INDEPENDENT, MEASURES, comparison_table, evaluate, iter_headline, targets_of
+from recon_assets.evaluation.measure import CASE_SETS, HEADLINE, INDEPENDENT, MEASURES, comparison_table, evaluate, iter_headline, targets_of
 from recon_assets.evaluation.metrics import measure_text
 from recon_assets.evaluation.pairs import LABELLED_PAIRS, PAIR_MEASURES, PUBLICATIONS, evaluate_pairs, judged_on_texts, load_pairs, pipeline_outcomes
 from recon_assets.judgement import cues
@@ -61,7 +61,8 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
     of flags, foundational false flags, the subgroups that separate the signals, contradiction and retraction catch,
     UNVERIFIED share and the ROC AUC of reliability, each rate with its Wilson interval beside the base rate (all KG
     edges flagged) and the labelled prevalence; per case set (IF the headline, I alone, C apart); online (OpenAlex
-    records as stored, over the cases that have one) and offline (no OpenAlex input); for the default and the 198
+    records as stored, over the cases with a citation record as of as_of, `online_cases` of them) and offline (no
+    OpenAlex input); for the default and the 198
     settings of the weight and decay ablation, ranked by ROC AUC on the I cases; all cases and the held-out part. Also
     writes reliability_evaluation_baselines (the default beside the lifecycle-only, age-only and flag-everything rules
     on the same cases, with the paired difference and its interval from resampling dataset nodes, and counts per
@@ -213,12 +214,14 @@ def _evaluation_figures(
         "cases": labelled,
         "cases_found_in_kg": int(cases.loc[cases["condition"] == "offline", "found"].sum()),
         "cases_with_openalex_record": int(cases.loc[cases["condition"] == "online", "has_openalex_record"].sum()),
+        # what the online figures run over: the found I and F (and I) cases with a citation record as of as_of
+        **{f"online_cases_{case_set}": count for case_set, count in online_cases(cases).items()},
         # numbers, so the UI plots them across runs: the default's value of each measure, with its counts
         **{
             name: number for key, row in _default_values(measures).items()
             for name, number in rate_numbers(key, row["value"], row["numerator"], row["denominator"]).items()
         },
-        "headline": dg.MetadataValue.md(_headline_markdown(measures)),
+        "headline": dg.MetadataValue.md(_headline_markdown(measures, online_cases(cases))),
         "baselines": dg.MetadataValue.md(_baselines_markdown(comparisons)),
         "targets": dg.MetadataValue.md(targets.to_markdown(index=False)),
         "targets_met": int(targets["met"].fillna(False).sum()),
@@ -237,14 +240,25 @@ def _default_values(measures: pd.DataFrame) -> dict[str, pd.Series]:
     return {f"{condition}_{measure}": row for condition, measure, row in iter_headline(measures) if not pd.isna(row["value"])}
 
 
-def _headline_markdown(measures: pd.DataFrame) -> str:
+def online_cases(cases: pd.DataFrame) -> dict[str, int]:
+    """How many cases the online figures run over, per headline case set (IF, I): the cases found in the KG whose
+    publication has a citation record as of as_of (`measure.record_as_of`); every other case is offline-only."""
+    online = cases[(cases["condition"] == "online") & cases["found"].astype(bool) & cases["has_openalex_record"].astype(bool)]
+    return {case_set: int(online["grade"].isin(CASE_SETS[case_set]).sum()) for case_set in (HEADLINE, INDEPENDENT)}
+
+
+def _headline_markdown(measures: pd.DataFrame, online: dict[str, int]) -> str:
     """The default setting's measures, offline and online side by side, on the IF cases with the I cases beside,
-    each with what it means."""
+    each with what it means; the online columns say over how many cases they run (`online_cases`)."""
     by = {
         (case_set, condition, measure): measure_text(row)
         for case_set in (HEADLINE, INDEPENDENT) for condition, measure, row in iter_headline(measures, case_set)
     }
-    lines = ["| measure | offline IF | offline I | online IF | online I | what it is |", "|---|---|---|---|---|---|"]
+    lines = [
+        f"| measure | offline IF | offline I | online IF ({online[HEADLINE]} cases with a citation record) "
+        f"| online I ({online[INDEPENDENT]} cases) | what it is |",
+        "|---|---|---|---|---|---|",
+    ]
     for measure, meaning in MEASURES.items():
         cells = " | ".join(by.get((case_set, condition, measure), "n/a") for condition in ("offline", "online") for case_set in (HEADLINE, INDEPENDENT))
         lines.append(f"| {measure} | {cells} | {meaning} |")

@@ -4,8 +4,8 @@ beside the rules a user would otherwise apply (`baselines`).
 The KG's edges are scored again from the inputs the tables hold (recon_assets/reliability/sql/edges_in_research_areas.sql and the judged
 pairs), by `scoring`'s own functions, so every rule of the score is measured. Two conditions:
 
-- online: the OpenAlex records as stored; a rate counts only the cases whose publication has a record, and
-  says over how many it runs (a case without one is offline-only);
+- online: the OpenAlex records as stored; a rate counts only the cases whose publication has a citation record as of
+  as_of (`record_as_of`), and says over how many it runs (a case without one is offline-only);
 - offline: every OpenAlex input taken away, as a run without a key and without a recording sees the KG.
 
 Every measure is taken per case set (CASE_SETS, by the cases' grade): `IF` (grades I and F: the headline), `I`
@@ -53,6 +53,7 @@ from recon_assets.evaluation.metrics import (
     weighted_rates,
     weighted_roc_auc,
 )
+from recon_assets.reliability.citations import count_visible, has_year_breakdown
 from recon_assets.reliability.labels import FLAGGED_LABELS, SUPERSEDED, UNVERIFIED, label_edges
 from recon_assets.reliability.reasons import explain_edges
 from recon_assets.reliability.settings import DECAYS, ScoringSettings
@@ -120,6 +121,20 @@ def without_openalex(edges: pd.DataFrame) -> pd.DataFrame:
     blank = edges.assign(**{column: value for column, value in _OPENALEX_INPUTS.items()})
     blank["openalex_status"] = blank["openalex_status"].where(has_doi, None)
     return blank
+
+
+def record_as_of(edges: pd.DataFrame, as_of: date) -> np.ndarray:
+    """Whether each edge's publication has a citation record as of `as_of`, shape (n,): OpenAlex found it and its count
+    can be read then (`reliability.citations.count_visible`: a count composed from a public page, without years, only
+    from the day it was seen). The online rates count only these cases; the others are offline-only.
+
+    Args:
+        edges: openalex_status, cited_by_count, counts_by_year and openalex_fetched_at per edge (edges_in_research_areas.sql).
+    """
+    found = (edges["openalex_status"] == "found").fillna(False).to_numpy(dtype=bool)
+    counted = pd.to_numeric(edges["cited_by_count"], errors="coerce").notna().to_numpy()
+    fetched = pd.to_datetime(edges["openalex_fetched_at"].where(found), utc=True)
+    return found & counted & count_visible(has_year_breakdown(edges["counts_by_year"].to_numpy(dtype=object)), fetched, as_of)
 
 
 def match_cases(cases: pd.DataFrame, edges: pd.DataFrame) -> pd.DataFrame:
@@ -190,10 +205,11 @@ def evaluate(
     for condition in CONDITIONS:
         inputs = edges if condition == ONLINE else without_openalex(edges)
         unique = inputs.drop_duplicates(EDGE_KEY).reset_index(drop=True)
-        labelled = matched.merge(unique[EDGE_KEY + ["openalex_status"]], on=EDGE_KEY, how="left")
+        records = unique[EDGE_KEY].assign(has_openalex_record=record_as_of(unique, as_of))
+        labelled = matched.merge(records, on=EDGE_KEY, how="left")
         measured = labelled[labelled["dataset_id"].notna()]
-        if condition == ONLINE:  # only the cases OpenAlex answered for: the others are offline-only
-            measured = measured[measured["openalex_status"] == "found"]
+        if condition == ONLINE:  # only the cases with a citation record as of as_of: the others are offline-only
+            measured = measured[measured["has_openalex_record"].fillna(False).astype(bool)]
         for decay in DECAYS:
             signals = edge_signals(unique, as_of=as_of, settings=default.model_copy(update={"decay": decay}))
             for settings in (s for s in grid if s.decay == decay):
@@ -380,7 +396,7 @@ def _outcomes(labelled: pd.DataFrame, scored: pd.DataFrame, signals: EdgeSignals
     flagged = rows["label"].isin(FLAGGED_LABELS)
     hit = np.where(rows["class"] == RETRACTED, rows["label"] == SUPERSEDED, np.where(rows["class"].isin(STALE_CLASSES), flagged, ~flagged))
     return rows.assign(
-        condition=condition, found=rows["dataset_id"].notna(), has_openalex_record=rows["openalex_status"] == "found",
+        condition=condition, found=rows["dataset_id"].notna(), has_openalex_record=rows["has_openalex_record"].fillna(False).astype(bool),
         flagged=flagged.where(rows["label"].notna()), hit=pd.Series(hit, index=rows.index).where(rows["label"].notna()),
     )
 

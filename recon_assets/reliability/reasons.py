@@ -99,7 +99,7 @@ def _basis(row, as_of: date, settings: ScoringSettings) -> str:
         against = [JUDGED_AGAINST[name] for name in judged_against_names(row.negative_signals, row.dispute_status)]
         return f"reliability {shown_reliability(row.reliability, thresholds.superseded_reliability)} < {thresholds.superseded_reliability:.2f} with {' and '.join(against)}"
     if rule == "centrality":
-        on = "OpenAlex citations" if row.centrality_source in ("citations", "mean") else "KG citations"
+        on = _citations(row) if row.centrality_source in ("citations", "mean") else "KG citations"
         return f"centrality {row.centrality:.2f} >= {thresholds.foundational_centrality:.2f} on {on}, not contradicted"
     if rule == "field_percentile":
         return f"field-and-year citation percentile {row.field_percentile_low:.3f} >= {thresholds.foundational_percentile:.3f}, not contradicted"
@@ -167,7 +167,17 @@ def _no_record(row) -> str:
     if row.openalex_status == "error":
         error = row.openalex_error or "not fetched"
         return f"OpenAlex: {error}; set OPENALEX_API_KEY to fetch" if "offline" in error or "OPENALEX_API_KEY" in error else f"OpenAlex: {error}"
+    if row.citations_from_page:
+        return f"its count was seen on a public page on {pd.Timestamp(row.openalex_fetched_at):%Y-%m-%d}, after as_of (no years to take it back)"
     return "the OpenAlex record cannot be taken back to as_of"
+
+
+def _citations(row, number: float | None = None) -> str:
+    """'OpenAlex citations' / '1,024 OpenAlex citations', or for a count composed from a public page (not OpenAlex's)
+    'citations counted on a public page' / '4,459 citations counted on a public page'."""
+    if row.citations_from_page:
+        return f"{'citations' if number is None else _count(number, 'citation')} counted on a public page"
+    return "OpenAlex citations" if number is None else _count(number, "OpenAlex citation")
 
 
 def _centrality(row, settings: ScoringSettings) -> str:
@@ -183,7 +193,7 @@ def _centrality(row, settings: ScoringSettings) -> str:
     drove = {"citations": "citations drove it", "pagerank": "PageRank drove it", "mean": "both count"}[row.centrality_source]
     text = (
         f"centrality {row.centrality:.2f} ({level}; {settings.centrality_rule} of {pagerank}, citation centrality "
-        f"{row.citation_centrality:.2f} from {_count(row.citations_as_of, 'OpenAlex citation')} up to as_of: {drove})"
+        f"{row.citation_centrality:.2f} from {_citations(row, row.citations_as_of)} up to as_of: {drove})"
     )
     if not math.isnan(row.field_percentile_low):
         bars = settings.thresholds

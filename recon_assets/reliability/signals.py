@@ -20,7 +20,7 @@ import pandas as pd
 
 from recon_assets.centrality.pagerank import CITATION_SATURATION
 from recon_assets.lifecycle.lineage import supersession_day
-from recon_assets.reliability.citations import citation_records
+from recon_assets.reliability.citations import citation_records, has_year_breakdown
 from recon_assets.reliability.settings import DECAYS, CentralityRule, Decay, ScoringSettings
 
 # Age at which linear recency reaches 0 and the log decay's normaliser log(1 + 20) (DOMAIN.md "recency").
@@ -142,7 +142,7 @@ def edge_signals(edges: pd.DataFrame, *, as_of: date, settings: ScoringSettings)
 
     Returns:
         EdgeSignals whose frame is `edges` plus publication_year, year_source, age, recency, citation_record,
-        citations_as_of, recent_citations, citation_trend, citation_centrality, centrality, centrality_source,
+        citations_from_page (the record is a count composed from a public page, not an OpenAlex answer), citations_as_of, recent_citations, citation_trend, citation_centrality, centrality, centrality_source,
         centrality_evidence, field_percentile_low / _high (NaN when not usable as of as_of), recent, cited_recently,
         is_retracted, retraction_source, superseded_as_of and lifecycle_penalty.
     """
@@ -160,6 +160,8 @@ def edge_signals(edges: pd.DataFrame, *, as_of: date, settings: ScoringSettings)
         scored["publication_year"], as_of=as_of, recent_years=thresholds.recent_citation_years,
     )
     scored["citation_record"] = records.known
+    # a count composed from a public page (no years, no OpenAlex answer): the reasons name where it was seen
+    scored["citations_from_page"] = found & ~has_year_breakdown(scored["counts_by_year"].to_numpy(dtype=object))
     scored["citations_as_of"], scored["recent_citations"], scored["citation_trend"] = records.count, records.recent, records.trend
     scored["citation_centrality"] = citation_centrality(records.count)
     kg_citations = scored["kg_citations"].fillna(0).to_numpy(dtype=float)

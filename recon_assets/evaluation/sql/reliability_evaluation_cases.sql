@@ -35,7 +35,7 @@ COMMENT ON COLUMN reliability_evaluation_cases.condition IS 'online or offline (
 COMMENT ON COLUMN reliability_evaluation_cases.dataset_id IS 'The KG edge''s dataset; NULL when the KG has no such edge.';
 COMMENT ON COLUMN reliability_evaluation_cases.publication_id IS 'The KG edge''s publication; NULL when not found.';
 COMMENT ON COLUMN reliability_evaluation_cases.found IS 'The case matched a KG edge (canonical dataset and publication DOIs).';
-COMMENT ON COLUMN reliability_evaluation_cases.has_openalex_record IS 'Its publication has an OpenAlex record in this condition (online rates count only these).';
+COMMENT ON COLUMN reliability_evaluation_cases.has_openalex_record IS 'Its publication has a citation record as of as_of in this condition: an OpenAlex record, or a count composed from a public page from the day it was seen (online rates count only these).';
 COMMENT ON COLUMN reliability_evaluation_cases.label IS 'The label under the default setting.';
 COMMENT ON COLUMN reliability_evaluation_cases.reliability IS 'The reliability under the default setting.';
 COMMENT ON COLUMN reliability_evaluation_cases.flagged IS 'Labelled DECLINING or SUPERSEDED.';
