@@ -174,3 +174,21 @@ def test_a_setting_read_from_the_environment_by_run_config_is_judged_on_its_valu
         "as_of: as_of must be a date YYYY-MM-DD, got a value of 29 characters (not shown: it may be a key) from the run tag recon/as_of",
         "resource as_of: as_of: Value error, as_of must be a date YYYY-MM-DD, got a value of 29 characters (not shown: it may be a key) from RECON_AS_OF",
     ]
+
+
+def test_a_dagster_home_naming_the_removed_run_coordinator_gets_the_current_settings(monkeypatch, tmp_path, capsys):
+    """Issue 23 removed ValidatingRunCoordinator: an instance whose dagster.yaml names it does not load. `recon run`
+    replaces such a file (and only such a file) with the current settings, saying so."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "dagster.yaml").write_text("run_coordinator:\n  module: recon_assets.cli.launch_checks\n  class: ValidatingRunCoordinator\n")
+    monkeypatch.setenv("DAGSTER_HOME", str(home))
+    assert run_module._prepare_dagster_home() == home
+    assert (home / "dagster.yaml").read_text() == INSTANCE_SETTINGS.read_text()
+    assert capsys.readouterr().out == (
+        f"recon: {home / 'dagster.yaml'} named the run coordinator of an earlier recon_assets (recon_assets.cli.launch_checks): "
+        "replaced by the current settings\n"
+    )
+    (home / "dagster.yaml").write_text("telemetry:\n  enabled: true\n")  # a user's own settings are kept
+    run_module._prepare_dagster_home()
+    assert (home / "dagster.yaml").read_text() == "telemetry:\n  enabled: true\n" and capsys.readouterr().out == ""

@@ -132,6 +132,26 @@ def test_a_lost_run_worker_is_failed_in_one_line_and_never_wedges_the_next_run(t
         assert f"(run {latest.run_id})" in out
 
 
+def test_ctrl_c_terminates_the_launched_run_and_exits_130(tmp_path):
+    """The run worker runs in a session of its own: Ctrl-C reaches `recon run` alone, which terminates its run through
+    the instance's run launcher (as the UI's "Terminate" does), waits for it to end and exits 130."""
+    home = _home(tmp_path)
+    instance = _instance(home)
+    recon = _recon_run(tmp_path / "r.duckdb", _env(home))
+    try:
+        run_id, pid = _holder_with_worker(instance, recon)
+        recon.send_signal(signal.SIGINT)
+        out, err = recon.communicate(timeout=HANG_GUARD_SECONDS)
+    finally:
+        if recon.poll() is None:
+            recon.kill()
+    assert recon.returncode == 130, err[-3000:]
+    run = instance.get_run_by_id(run_id)
+    assert err.splitlines()[-2:] == [f"recon: run {run_id} ({run.job_name}) terminated: CANCELED", "error: interrupted (Ctrl-C)"]
+    assert run.status == dg.DagsterRunStatus.CANCELED
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
 def _holding_run(instance: dg.DagsterInstance, *, pid: int | None, host: str | None = None, step: str = "kg_snapshot") -> str:
     """A STARTED run of this instance holding the duckdb slot for `step`, its worker `pid` recorded as Dagster records
     it (the run's engine event), on `host` (tag) when given."""

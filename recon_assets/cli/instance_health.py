@@ -71,8 +71,11 @@ def worker_gone(instance: dg.DagsterInstance, run: dg.DagsterRun) -> str | None:
     return None if _alive(pid, started_at=started) else f"its run worker (pid {pid}) is gone"
 
 
-def fail_lost_run(instance: dg.DagsterInstance, run: dg.DagsterRun, why: str) -> str:
-    """Mark `run` FAILURE because of `why` (`worker_gone`) and free its pool slots; the line saying so."""
+def fail_lost_run(instance: dg.DagsterInstance, run: dg.DagsterRun, why: str) -> str | None:
+    """Mark `run` FAILURE because of `why` (`worker_gone`) and free its pool slots; the line saying so. None when the
+    run has ended meanwhile (a worker that ended its run, then exited, is not lost)."""
+    if instance.get_run_by_id(run.run_id).is_finished:
+        return None
     instance.report_run_failed(run, message=f"Marked failed by `recon run`: {why}.")
     instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
     return f"run {run.run_id} ({run.job_name}) was left unfinished: {why}; marked FAILURE and freed its pool slots"
@@ -91,8 +94,8 @@ def reclaim_lost_runs(instance: dg.DagsterInstance, *, exclude: Iterable[str] = 
     excluded = set(exclude)
     said = []
     for run in instance.get_runs(dg.RunsFilter(statuses=RUNNING)):
-        if run.run_id not in excluded and (why := worker_gone(instance, run)) is not None:
-            said.append(fail_lost_run(instance, run, why))
+        if run.run_id not in excluded and (why := worker_gone(instance, run)) and (line := fail_lost_run(instance, run, why)):
+            said.append(line)
     for run_id in sorted(set(instance.event_log_storage.get_concurrency_run_ids()) - excluded):
         run = instance.get_run_by_id(run_id)
         if run is None or run.is_finished:

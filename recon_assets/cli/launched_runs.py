@@ -91,12 +91,13 @@ def follow(
     step and failed asset check (`warn`); the launch's console is copied to `console` when given (--verbose).
 
     A run worker that is gone while its run is unfinished (`instance_health.worker_gone`) gets its run failed here.
-    On Ctrl-C the run is terminated and KeyboardInterrupt raised again once it ended.
+    On Ctrl-C the run is terminated (said with `warn`) and KeyboardInterrupt raised again once it ended.
 
     Raises:
-        LaunchError: `dagster job launch` ended without creating the run.
+        LaunchError: `dagster job launch` failed without creating the run, or without launching it.
     """
     started = time.monotonic()
+    run: dg.DagsterRun | None = None
     try:
         run = _created_run(instance, launched, console)
         outcome = RunOutcome(run, 0.0)
@@ -110,14 +111,14 @@ def follow(
                 break
             if time.monotonic() - checked >= HEALTH_SECONDS:
                 checked = time.monotonic()
-                if (why := _never_started(run, launched) or (run.status == dg.DagsterRunStatus.STARTED and worker_gone(instance, run))):
+                if (why := _never_started(instance, run, launched) or (run.status == dg.DagsterRunStatus.STARTED and worker_gone(instance, run))):
                     fail_lost_run(instance, run, why)
                     if run.status == dg.DagsterRunStatus.NOT_STARTED:
                         raise LaunchError(_last_line(launched.output) or why)
                     continue
             time.sleep(POLL_SECONDS)
     except KeyboardInterrupt:
-        _terminate(instance, launched, locals().get("run"), say)
+        _terminate(instance, launched, run, warn)
         raise
     _read_events(instance, run.run_id, cursor, outcome, say, warn)  # those stored while the run ended
     _show(launched, console)
@@ -128,15 +129,15 @@ def follow(
     return outcome
 
 
-def _never_started(run: dg.DagsterRun, launched: Launch) -> str | None:
-    """Why `run` will never start, else None: `dagster job launch` ended with the run not launched (it failed after
-    creating it), or with the run STARTING for START_TIMEOUT_SECONDS and no worker (the timeout Dagster's run monitoring
+def _never_started(instance: dg.DagsterInstance, run: dg.DagsterRun, launched: Launch) -> str | None:
+    """Why `run` will never start, else None: `dagster job launch` failed with the run not launched (after creating
+    it), or ended with the run STARTING for START_TIMEOUT_SECONDS and no worker (the timeout Dagster's run monitoring
     gives a run with a daemon)."""
     if launched.process.poll() is None:
-        launched.ended = None
         return None
     launched.ended = launched.ended or time.monotonic()
-    if run.status == dg.DagsterRunStatus.NOT_STARTED:
+    run = instance.get_run_by_id(run.run_id)  # as it is now that the launch has ended
+    if run.status == dg.DagsterRunStatus.NOT_STARTED and launched.process.returncode != 0:
         return f"`dagster job launch` exited with status {launched.process.returncode} without launching it"
     if run.status == dg.DagsterRunStatus.STARTING and time.monotonic() - launched.ended > START_TIMEOUT_SECONDS:
         return f"its run worker did not start within {START_TIMEOUT_SECONDS:.0f}s"
@@ -200,7 +201,7 @@ def _take(entry: dg.EventLogEntry, outcome: RunOutcome, say: Callable[[str], Non
 
 
 def _terminate(instance: dg.DagsterInstance, launched: Launch, run: dg.DagsterRun | None, say: Callable[[str], None]) -> None:
-    """Ctrl-C: terminate the run through the run launcher and wait, a bounded time, for it to end."""
+    """Ctrl-C: terminate the run through the run launcher and wait, a bounded time, for it to end; `say` how it ended."""
     if run is None:
         launched.process.kill()  # no run yet: stop the launch
         return
@@ -209,7 +210,7 @@ def _terminate(instance: dg.DagsterInstance, launched: Launch, run: dg.DagsterRu
         while not instance.get_run_by_id(run.run_id).is_finished and time.monotonic() < deadline:
             time.sleep(POLL_SECONDS)
     ended = instance.get_run_by_id(run.run_id)
-    say(f"run {run.run_id} ({run.job_name}) terminated: {ended.status.value}")
+    say(f"recon: run {run.run_id} ({run.job_name}) terminated: {ended.status.value}")
 
 
 def _show(launched: Launch, console: IO[str] | None) -> None:

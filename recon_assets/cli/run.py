@@ -391,13 +391,22 @@ def _dagster_home() -> Path:
     return Path(os.environ.get("DAGSTER_HOME") or DEFAULT_DAGSTER_HOME).resolve()
 
 
+# The run coordinator earlier versions put in DAGSTER_HOME's dagster.yaml: it is gone, and an instance naming it does not load.
+_REMOVED_COORDINATOR = "recon_assets.cli.launch_checks"
+
+
 def _prepare_dagster_home() -> Path:
-    """Use DAGSTER_HOME, else ./.dagster_home; create it and give it the project's dagster.yaml if it has none."""
+    """Use DAGSTER_HOME, else ./.dagster_home; create it and give it the project's dagster.yaml if it has none, or
+    has the one of an earlier version naming its removed run coordinator (said in one line)."""
     home = _dagster_home()
     home.mkdir(parents=True, exist_ok=True)
     os.environ["DAGSTER_HOME"] = str(home)
-    if not (home / "dagster.yaml").exists():
-        shutil.copy(INSTANCE_SETTINGS, home / "dagster.yaml")
+    settings = home / "dagster.yaml"
+    if settings.exists() and _REMOVED_COORDINATOR in settings.read_text(errors="replace"):
+        _say(f"{settings} named the run coordinator of an earlier recon_assets ({_REMOVED_COORDINATOR}): replaced by the current settings")
+        settings.unlink()
+    if not settings.exists():
+        shutil.copy(INSTANCE_SETTINGS, settings)
     return home
 
 
