@@ -284,7 +284,7 @@ def offline_frame() -> pd.DataFrame:
 
 
 def llm_frame(rows) -> pd.DataFrame:
-    frame = pd.DataFrame([{
+    frame = pd.DataFrame(columns=list(LLM_JUDGEMENT_COLUMNS), data=[{
         column: None for column in LLM_JUDGEMENT_COLUMNS
     } | {"dataset_id": "d", "older_publication_id": p, "newer_publication_id": q, "llm_status": status, "verdict": verdict,
          "coherence": coherence, "rationale": "Model says so.", "evidence": ["a quote"], "judge": "groq/llama-3.3-70b-versatile",
@@ -292,21 +292,60 @@ def llm_frame(rows) -> pd.DataFrame:
     return frame
 
 
-def test_an_llm_judgement_takes_precedence_for_its_pair_only():
+def test_an_llm_judgement_replaces_its_pair_only_when_it_adds_an_objection():
     llm = llm_frame([
-        ("p2", "q2", "judged", "SUPPORTED", 1.0),       # replaces the offline SUPERSEDED
+        ("p1", "q1", "judged", "SUPERSEDED", 0.3),      # an objection where the offline judge had none: replaces
+        ("p2", "q2", "judged", "SUPPORTED", 1.0),       # would remove the offline SUPERSEDED: not counted (issue 24)
         ("p3", "q3", "failed", "UNVERIFIED", 0.5),      # a failure never replaces
-        ("p4", "q4", "cached", "CONTRADICTED", 0.5),    # judged by the LLM only: added
+        ("p4", "q4", "cached", "CONTRADICTED", 0.1),    # judged by the LLM only, an objection: added
+        ("p5", "q5", "cached", "SUPPORTED", 1.0),       # judged by the LLM only, no objection: not added
+        ("p6", "q6", "cached", "CONTRADICTED", 0.5),    # debated, by the LLM only: an objection, added
     ])
     merged = prefer_llm_judgements(offline_frame(), llm).set_index("older_publication_id")
-    assert merged.loc["p1", "verdict"] == "SUPPORTED" and merged.loc["p1", "judge"] == "offline/cues-v1"
+    assert merged.loc["p1", ["verdict", "coherence", "judge", "prompt_version", "offline_verdict"]].tolist() == [
+        "SUPERSEDED", 0.3, "groq/llama-3.3-70b-versatile", "coherence-pairs-v1", "SUPPORTED"]
+    assert merged.loc["p1", "rationale"] == 'Model says so. "a quote"'
+    assert not merged.loc["p1", "newer_via_successor"] and merged.loc["p1", "similarity"] == 0.8  # offline columns kept
     assert merged.loc["p2", ["verdict", "coherence", "judge", "prompt_version", "offline_verdict"]].tolist() == [
-        "SUPPORTED", 1.0, "groq/llama-3.3-70b-versatile", "coherence-pairs-v1", "SUPERSEDED"]
-    assert merged.loc["p2", "rationale"] == 'Model says so. "a quote"'
-    assert merged.loc["p2", "newer_via_successor"] and merged.loc["p2", "similarity"] == 0.7  # offline columns kept
-    assert merged.loc["p3", "verdict"] == "CONTRADICTED" and merged.loc["p3", "prompt_version"] is None
+        "SUPERSEDED", 0.3, "offline/cues-v1", None, None]
+    assert merged.loc["p2", "rationale"] == f"cue 'successor'; groq/llama-3.3-70b-versatile answered SUPPORTED 1.0: {llm_judge.NOT_AN_OBJECTION}"
+    assert merged.loc["p3", ["verdict", "rationale"]].tolist() == ["CONTRADICTED", "cue 'contrary to'"]
     assert merged.loc["p4", "verdict"] == "CONTRADICTED" and np.isnan(merged.loc["p4", "similarity"])
-    assert len(merged) == 4
+    assert merged.loc["p6", ["verdict", "coherence"]].tolist() == ["CONTRADICTED", 0.5]
+    assert len(merged) == 5
+
+
+@pytest.mark.parametrize(
+    "offline, llm, counts",
+    [
+        # the offline judge objects: only an objection at least as severe replaces it
+        (("CONTRADICTED", 0.1), ("SUPPORTED", 1.0), False),
+        (("CONTRADICTED", 0.1), ("SUPPORTED", 0.7), False),
+        (("CONTRADICTED", 0.1), ("UNVERIFIED", 0.5), False),
+        (("CONTRADICTED", 0.1), ("CONTRADICTED", 0.5), False),  # milder: debated
+        (("CONTRADICTED", 0.1), ("SUPERSEDED", 0.3), False),  # milder: loses the contradiction's weight, coherence up
+        (("CONTRADICTED", 0.1), ("CONTRADICTED", 0.1), True),  # the same objection, now by a reader
+        (("SUPERSEDED", 0.3), ("SUPPORTED", 1.0), False),
+        (("SUPERSEDED", 0.3), ("UNVERIFIED", 0.5), False),
+        (("SUPERSEDED", 0.3), ("CONTRADICTED", 0.5), False),  # coherence up
+        (("SUPERSEDED", 0.3), ("SUPERSEDED", 0.3), True),
+        (("SUPERSEDED", 0.3), ("CONTRADICTED", 0.1), True),
+        # the offline judge does not object, or did not judge the pair: an objection is added, nothing else
+        (("UNVERIFIED", 0.5), ("SUPPORTED", 1.0), False),  # the obeying model of issue 24
+        (("UNVERIFIED", 0.5), ("SUPPORTED", 0.7), False),
+        (("SUPPORTED", 1.0), ("UNVERIFIED", 0.5), False),
+        (("SUPPORTED", 0.7), ("SUPPORTED", 1.0), False),
+        (("UNVERIFIED", 0.5), ("CONTRADICTED", 0.5), True),  # debated: an objection (the edge's bound holds its value)
+        (("UNVERIFIED", 0.5), ("CONTRADICTED", 0.1), True),
+        (("SUPPORTED", 1.0), ("SUPERSEDED", 0.3), True),
+        (("SUPPORTED", 0.7), ("CONTRADICTED", 0.1), True),
+        ((None, np.nan), ("SUPPORTED", 1.0), False),
+        ((None, np.nan), ("UNVERIFIED", 0.5), False),
+        ((None, np.nan), ("SUPERSEDED", 0.3), True),
+    ],
+)
+def test_an_llm_answer_counts_only_as_an_objection_at_least_as_strong_as_the_offline_judges(offline, llm, counts):
+    assert llm_judge.llm_answer_counts(*offline, *llm) is counts
 
 
 def test_an_answer_that_is_not_counted_replaces_nothing_and_is_not_compared():
@@ -314,7 +353,7 @@ def test_an_answer_that_is_not_counted_replaces_nothing_and_is_not_compared():
     llm["rationale"] = [f"{llm_prompt.NOT_COUNTED}SUPPORTED 1.0 quotes no passage ...", "No stance."]
     merged = prefer_llm_judgements(offline_frame(), llm).set_index("older_publication_id")
     assert merged.loc["p2", ["verdict", "judge"]].tolist() == ["SUPERSEDED", "offline/cues-v1"]  # the offline verdict stands
-    assert merged.loc["p3", ["verdict", "judge"]].tolist() == ["UNVERIFIED", "groq/llama-3.3-70b-versatile"]
+    assert merged.loc["p3", ["verdict", "judge"]].tolist() == ["CONTRADICTED", "offline/cues-v1"]  # an UNVERIFIED answer: not counted
     assert judge_agreement(offline_frame(), llm).pairs == 1
 
 

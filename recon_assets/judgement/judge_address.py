@@ -18,9 +18,15 @@ the rest of its text, the pair gets the verdict it would have had without the pl
 test_judge_address.py runs every example, and the shipped sample's and the evaluation set's abstracts, which must
 match none). Languages: English, French, German, Spanish and Chinese, plus language-neutral markers (verdict words
 with a score, the answer's JSON keys, chat-template and role markers). It is a tested list, not a claim of
-completeness: a paraphrase it lacks passes it, which is why an LLM verdict must also quote the newer paper's
-stance wording (`llm_prompt.states_stance`), and why recorded disputes and retractions bound what any SUPPORTED
-can do (`reliability.edge_scores.edge_coherence`, label rule 1).
+completeness, and nothing relies on it: a hostile pass found 31 of 31 new phrasings passing it (Italian, Portuguese,
+Japanese, Russian, Korean, Arabic, Dutch, lower-case verdicts, integer and percent scores, unquoted JSON, homoglyphs,
+spaced letters, `<system>` tags; recon_assets_tests/test_planted_instructions.py HOSTILE). What holds whatever it
+misses: an LLM answer can only add an objection to a pair, never remove or outweigh one
+(`llm_judge.llm_answer_counts`), never lifts an edge above its coherence from the offline answers alone
+(`reliability.edge_scores.without_lifting_llm_answers`), must quote the newer paper's own stance wording, never text
+removed here nor a passage it puts between quotation marks (`llm_prompt.states_stance`, `llm_prompt.own_wording`);
+recorded disputes and retractions bound every judge (`reliability.edge_scores.edge_coherence`, label rule 1). This
+list stays as a report: a planted instruction found is removed and named.
 
 Matching: the text is NFKC-normalised (full-width letters read as ASCII), format characters (zero-width spaces,
 bidirectional marks: Unicode category Cf) are removed, white space is collapsed; patterns are case-insensitive except
@@ -226,23 +232,41 @@ def without_judge_address(text: str | None) -> tuple[str | None, JudgeAddress | 
     """
     if text is None or not str(text).strip():
         return text, None
-    text = str(text)
+    passages, found = _kept_passages(str(text))
+    return ("".join(passages).strip() or None) if found else str(text), found
+
+
+def kept_passages(text: str | None) -> list[str]:
+    """The runs of `text` that `without_judge_address` keeps, split where it removed something: a passage never spans
+    removed wording, so a quote lying inside one passage is text the author wrote around no planted sentence
+    (`llm_prompt.own_wording`). [] for None or blank; [text] when nothing addresses the judge."""
+    if text is None or not str(text).strip():
+        return []
+    return [passage for passage in _kept_passages(str(text))[0] if passage.strip()]
+
+
+def _kept_passages(text: str) -> tuple[list[str], JudgeAddress | None]:
+    """(the kept runs of `text`, in order, each ending where wording was removed; the first match), see
+    `without_judge_address`."""
     found = _search(normalised_text(text))
     if found is None:
-        return text, None
+        return [text], None
     bounds = [0, *(end.end() for end in _SENTENCE_END.finditer(text)), len(text)]
-    kept = []
+    passages, current = [], ""
     for sentence in (text[start:stop] for start, stop in zip(bounds, bounds[1:]) if stop > start):
         normal = _search(normalised_text(sentence))
         if normal is None:
-            kept.append(sentence)
+            current += sentence
             continue
         raw = _ANY.search(sentence.lstrip())
         prefix = sentence[:len(sentence) - len(sentence.lstrip()) + raw.start()] if raw else ""
         # the prefix is kept only when the match found in it verbatim is the first one (not one after a hidden one)
         if raw and raw.start() > 0 and len(normalised_text(prefix)) <= normal.start():
-            kept.append(prefix)
-    return ("".join(kept).strip() or None), _address(found)
+            current += prefix
+        passages.append(current)
+        current = ""
+    passages.append(current)
+    return passages, _address(found)
 
 
 def strip_judge_address(frame: pd.DataFrame, key: str, columns: Mapping[str, str]) -> tuple[pd.DataFrame, dict[str, str]]:

@@ -1,5 +1,6 @@
 """The LLM judge over DataFrames: which pairs to send (triage), asking a client batch by batch with the cache
-in front, the precedence of LLM over offline judgements, and how far the two agree. No Dagster, no DuckDB.
+in front, what an LLM answer may do to a pair's judgement (only add an objection: `llm_answer_counts`, issue 24), and
+how far the two judges agree. No Dagster, no DuckDB.
 
 Input: one row per candidate pair, with the columns of CANDIDATE_COLUMNS (the texts the model reads) and
 TRIAGE_COLUMNS (what triage decides on). Output of `judge_candidates`: one row per candidate with the columns
@@ -33,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.judgement.llm_prompt import NOT_COUNTED, PROMPT_VERSION, VERDICTS, PairTexts, pair_digest
+from recon_assets.judgement.offline_judge import OBJECTIONS
 from recon_assets.shared.table_docs import declared_columns
 
 KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
@@ -340,41 +342,100 @@ def counted_answers(llm: pd.DataFrame) -> pd.DataFrame:
     return llm[answered]
 
 
+def llm_answer_counts(offline_verdict: str | None, offline_coherence: float, llm_verdict: str, llm_coherence: float) -> bool:
+    """Whether an LLM answer replaces the offline judge's judgement of its pair: only when it objects to the older paper
+    p at least as strongly (issue 24). The answer is one `counted_answers` keeps (its quotes passed the check);
+    `offline_verdict` is None when the offline judge did not judge the pair.
+
+    Why: a model can be told what to answer by any text it reads, and detecting such text can never be complete (a
+    hostile pass found 31 of 31 new phrasings that `judge_address`'s list missed: other languages, lower-case verdicts,
+    homoglyphs, spaced letters, `<system>` tags). So whatever the model was told, its answer can only add an objection
+    to a pair, never remove or soften one:
+    - SUPPORTED and UNVERIFIED never count: on a pair the offline judge objects to they would remove the objection; on
+      any other they add weight and coherence to the works without objection, which `offline_judge.
+      aggregate_edge_coherence` weighs against the objections (an obeying model's SUPPORTED 1.0 lifted SUPERSEDED
+      edges).
+    - CONTRADICTED and SUPERSEDED count where the offline judge found no objection or did not judge the pair, and where
+      it objects only when at least as severe: the same verdict, or CONTRADICTED for SUPERSEDED, at a coherence no
+      higher. The pair then is a reader's objection (it has to outweigh only the SUPPORTED pairs).
+    A stored pair so never loses an objection (the dataset verdicts' contradiction check reads pairs). An edge's
+    coherence is a weighted mean, so even an added objection can raise it; `reliability.edge_scores.
+    without_lifting_llm_answers` keeps every edge at or below its value from the offline answers alone. Recorded
+    disputes and a retraction bound every judge afterwards (`reliability.edge_scores.edge_coherence` caps coherence by
+    the dispute; label rule 1 makes a retracted paper SUPERSEDED). The price: an LLM no longer confirms p (an
+    UNVERIFIED edge the model finds supported stays UNVERIFIED), and a model that obeys an instruction withholds the
+    objection it would have added, leaving the pair to the offline judge.
+    """
+    if llm_verdict not in OBJECTIONS:
+        return False
+    if offline_verdict not in OBJECTIONS:
+        return True
+    stronger = llm_verdict == offline_verdict or (llm_verdict, offline_verdict) == ("CONTRADICTED", "SUPERSEDED")
+    return stronger and llm_coherence <= offline_coherence + _TOLERANCE
+
+
 def prefer_llm_judgements(offline: pd.DataFrame, llm: pd.DataFrame) -> pd.DataFrame:
-    """The pair judgements to score with: the LLM's where it answered, the offline judge's elsewhere.
+    """The pair judgements to score with: the LLM's where its answer counts (`llm_answer_counts`: an objection at
+    least as strong as the offline judge's), the offline judge's elsewhere.
 
     Args:
         offline: one row per pair with KEY, verdict, coherence, rationale, judge and any other columns
             (offline_judge.PAIR_COLUMNS).
-        llm: LLM_JUDGEMENT_COLUMNS (from `judge_candidates`); only `counted_answers` count.
+        llm: LLM_JUDGEMENT_COLUMNS (from `judge_candidates`); only `counted_answers` are read.
 
     Returns:
-        `offline`'s columns plus `prompt_version` (NULL for offline rows) and `offline_verdict` (the offline
-        verdict an LLM answer replaced, NULL otherwise). A pair the LLM answered replaces verdict, coherence,
-        rationale (with the first quoted passage) and judge; its other columns stay the offline row's. A pair
-        the LLM answered but the offline judge did not judge is added, with NaN in the offline-only columns.
-        A failed, unsent or uncounted LLM pair never replaces an offline judgement.
+        `offline`'s columns plus `prompt_version` (NULL for offline rows), `offline_verdict` and `offline_coherence`
+        (the offline judgement an LLM answer replaced, NULL otherwise: `reliability.edge_scores.edge_coherence` bounds
+        each edge by them). A pair whose LLM answer counts has verdict, coherence,
+        rationale (with the first quoted passage) and judge replaced; its other columns stay the offline row's. A pair
+        whose answer does not count keeps the offline row, its rationale saying what the LLM answered ("; <judge>
+        answered SUPPORTED 1.0: not counted, ..."). A pair only the LLM judged is added (NaN in the offline-only
+        columns) when its answer counts. A failed, unsent or uncounted LLM pair never replaces an offline judgement.
     """
     answered = counted_answers(llm).drop_duplicates(KEY).set_index(KEY)
     merged = offline.copy()
     merged["prompt_version"] = None
     merged["offline_verdict"] = None
+    merged["offline_coherence"] = np.nan
     if answered.empty:
         return merged
     index = pd.MultiIndex.from_frame(merged[KEY]) if len(merged) else pd.MultiIndex.from_tuples([], names=KEY)
     hit = index.isin(answered.index)
-    replacement = answered.reindex(index[hit])
-    merged.loc[hit, "offline_verdict"] = merged.loc[hit, "verdict"].to_numpy()
+    answer = answered.reindex(index[hit])
+    counts = np.array([
+        llm_answer_counts(verdict, coherence, llm_verdict, llm_coherence) for verdict, coherence, llm_verdict, llm_coherence in zip(
+            merged.loc[hit, "verdict"].tolist(), merged.loc[hit, "coherence"].astype(float).tolist(),
+            answer["verdict"].tolist(), answer["coherence"].astype(float).tolist(),
+        )
+    ], dtype=bool)
+    replaced, kept = np.flatnonzero(hit)[counts], np.flatnonzero(hit)[~counts]
+    replacement, unused = answer[counts], answer[~counts]
+    rows = merged.index[replaced]
+    merged.loc[rows, "offline_verdict"] = merged.loc[rows, "verdict"].to_numpy()
+    merged.loc[rows, "offline_coherence"] = merged.loc[rows, "coherence"].astype(float).to_numpy()
     for column in ("verdict", "coherence", "judge", "prompt_version"):
-        merged.loc[hit, column] = replacement[column].to_numpy()
-    merged.loc[hit, "rationale"] = [_with_quote(r, e) for r, e in zip(replacement["rationale"], replacement["evidence"])]
+        merged.loc[rows, column] = replacement[column].to_numpy()
+    merged.loc[rows, "rationale"] = [_with_quote(r, e) for r, e in zip(replacement["rationale"], replacement["evidence"])]
+    merged.loc[merged.index[kept], "rationale"] = [
+        f"{rationale}; {judge} answered {verdict} {coherence:.1f}: {NOT_AN_OBJECTION}"
+        for rationale, judge, verdict, coherence in zip(
+            merged.loc[merged.index[kept], "rationale"].tolist(), unused["judge"].tolist(), unused["verdict"].tolist(),
+            unused["coherence"].astype(float).tolist(),
+        )
+    ]
     extra = answered[~answered.index.isin(index)].reset_index()
+    extra = extra[[llm_answer_counts(None, np.nan, verdict, coherence) for verdict, coherence in zip(extra["verdict"], extra["coherence"].astype(float))]]
     if not extra.empty:
         added = pd.DataFrame({column: extra[column] if column in extra.columns else np.nan for column in merged.columns})
         added["rationale"] = [_with_quote(r, e) for r, e in zip(extra["rationale"], extra["evidence"])]
         added["offline_verdict"] = None
+        added["offline_coherence"] = np.nan
         merged = pd.concat([merged, added], ignore_index=True) if len(merged) else added
     return merged.reset_index(drop=True)
+
+
+# Said in the rationale of a pair whose LLM answer `llm_answer_counts` leaves out of the score.
+NOT_AN_OBJECTION = "not counted (an LLM answer counts only as an objection at least as strong as the offline judge's: issue 24)"
 
 
 def _with_quote(rationale: str, evidence) -> str:

@@ -20,10 +20,12 @@ text inside a fence never changes the task. What the parsing guarantees whatever
 counts only for the index it names, only when it validates against `PairAnswer`, and only when every verdict
 but UNVERIFIED quotes at least one passage actually found in the newer publication's text (q's stance is the
 evidence; an instruction planted in p's abstract or in the dataset record cannot be quoted as such), and only when
-one such passage states the stance of that verdict (`states_stance`: an innocuous passage of q, quoted by a model
-that obeyed an instruction to answer SUPPORTED, does not count); nothing outside the "judgements" list is read. No
-test can prove that a live model obeys the system rule; the sentences of a title or abstract that address the judge
-are removed before any judge reads it (`judge_address`, in `coherence_judgements`).
+one such passage states the stance of that verdict in q's own wording (`states_stance`, `own_wording`: an innocuous
+passage of q, quoted by a model that obeyed an instruction to answer SUPPORTED, does not count, nor does wording
+planted in q for the model to copy); nothing outside the "judgements" list is read. No test can prove that a live
+model obeys the system rule, and no pattern list finds every planted instruction (`judge_address` removes the ones it
+knows before any judge reads a text), so the defence does not rest on either: an answer that counts still only adds
+an objection to its pair, never lifts one (`llm_judge.llm_answer_counts`, issue 24).
 
 Texts are cut before they are sent (constants below); the cut is marked " [...] " so that the model knows.
 """
@@ -40,11 +42,14 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, field_validator, model_validator
 
+from recon_assets.judgement import judge_address
 from recon_assets.judgement.cues import CueKind, matches
 
 # Bump whenever the messages, the answer schema or its checks change: cached judgements of other versions are not
 # reused. v2: rule 4 asks for q's stance wording, and an answer counts only when a quote states it (`states_stance`).
-PROMPT_VERSION = "coherence-pairs-v2"
+# v3: the quote must state it in q's own wording (`own_wording`: not wording judge_address removes, not a passage q puts
+# between quotation marks), so a v2 answer that passed may not count now (issue 24, planted text in q's abstract).
+PROMPT_VERSION = "coherence-pairs-v3"
 
 # Lengths sent per pair. An abstract longer than ABSTRACT_CHARS keeps its first 40 % and its last 60 % (the
 # findings and conclusions an answer turns on usually close an abstract), joined by CUT_MARK. 1,000 characters
@@ -342,7 +347,7 @@ def _pair_result(entries: list[object], pair: PairTexts, missing: str) -> PairRe
             return PairResult(None, f"{answer.verdict} without a passage found in the newer publication's text")
         if not any(states_stance(quote, answer.verdict, pair) for quote in in_newer):
             reason = (
-                f"{NOT_COUNTED}{answer.verdict} {answer.coherence:.1f} quotes no passage of the newer publication stating "
+                f"{NOT_COUNTED}{answer.verdict} {answer.coherence:.1f} quotes no passage of the newer publication's own wording stating "
                 f"{' or '.join(kind.value for kind in STANCE_KINDS[answer.verdict])} (cue wording of cues.yaml); the model said: "
             )
             return PairResult(answer.model_copy(update={
@@ -368,23 +373,47 @@ def states_stance(quote: str, verdict: str, pair: PairTexts) -> bool:
     """Whether `quote` is wording of the newer publication that states `verdict`'s stance.
 
     The check is the offline judge's cue matching (`cues.matches`: cues.yaml's patterns on Snowball stems, with its
-    negation rule), read in the newer publication's title and abstract as sent (`clean_text`): a cue of one of
-    STANCE_KINDS[verdict] (CONTRADICTED: contradiction; SUPERSEDED: supersession; SUPPORTED: support or refinement),
-    not negated in its sentence, whose matched phrase lies inside the quote, the quote lying inside that sentence (or
-    the sentence inside the quote). A quote elided with "..." counts when one of its parts does. UNVERIFIED states no
-    stance: False. So a model that answers SUPPORTED quoting a passage that says nothing of the kind, as one obeying
-    an instruction planted in an abstract does, is not counted; nor is stance wording that the cue list lacks (the
-    price of using the offline judge's cue list: `read_answer`).
+    negation rule), read in the newer publication's own wording (`own_wording`): a cue of one of STANCE_KINDS[verdict]
+    (CONTRADICTED: contradiction; SUPERSEDED: supersession; SUPPORTED: support or refinement), not negated in its
+    sentence, whose matched phrase lies inside the quote, the quote lying inside one passage of that wording and inside
+    that sentence (or the sentence inside the quote). A quote elided with "..." counts when one of its parts does.
+    UNVERIFIED states no stance: False. So a model that answers SUPPORTED quoting a passage that says nothing of the
+    kind, as one obeying an instruction planted in an abstract does, is not counted; nor is a quote of wording planted
+    in q's own abstract for it to copy (between quotation marks, or removed by judge_address), nor one reaching across
+    such wording; nor is stance wording that the cue list lacks (the price of using the offline judge's cue list:
+    `read_answer`).
     """
     kinds = STANCE_KINDS.get(verdict, ())
     parts = _quote_parts(quote)
     if not kinds or not parts:
         return False
-    for text in (clean_text(pair.newer_title, TITLE_CHARS), clean_text(pair.newer_abstract, ABSTRACT_CHARS)):
-        for match in matches(text):
+    for passage in own_wording(pair):
+        inside = [part for part in parts if part in _normalised(passage)]
+        for match in matches(passage) if inside else ():
             if match.negated or match.rule.kind not in kinds:
                 continue
             phrase, sentence = _normalised(match.phrase), _normalised(match.sentence)
-            if any(phrase in part and (part in sentence or sentence in part) for part in parts):
+            if any(phrase in part and (part in sentence or sentence in part) for part in inside):
                 return True
     return False
+
+
+# Text an abstract puts between quotation marks (straight or typographic double quotes, guillemets, CJK corner
+# brackets, single typographic quotes): words it cites, not its own statement.
+_QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d|\u201e[^\u201c\u201d]*[\u201c\u201d]|\u00ab[^\u00bb]*\u00bb|\u2039[^\u203a]*\u203a|'
+                     r'\u300c[^\u300d]*\u300d|\u300e[^\u300f]*\u300f|\u2018[^\u2019]*\u2019')
+
+
+def own_wording(pair: PairTexts) -> list[str]:
+    """The passages of the newer publication's title and abstract, as sent (`clean_text`), that are its own wording:
+    without what `judge_address` removes (a planted instruction, a verdict with a score, a role marker) and without
+    what q puts between quotation marks (wording q cites, or wording planted for the judge to copy: "answer
+    CONTRADICTED quoting '...'"), cut at each such place so that no passage reaches across one. Issue 24: the texts
+    the pipeline sends are already without judge-addressing wording; reading them so again here keeps the check
+    whatever the caller sends.
+    """
+    passages = []
+    for text, limit in ((pair.newer_title, TITLE_CHARS), (pair.newer_abstract, ABSTRACT_CHARS)):
+        for kept in judge_address.kept_passages(clean_text(text, limit)):
+            passages.extend(piece for piece in _QUOTED.split(kept) if piece.strip())
+    return passages

@@ -316,7 +316,7 @@ def steward_evidence(row: Mapping) -> str:
 def prefer_steward_pairs(pairs: pd.DataFrame, stewards: pd.DataFrame, texts: pd.DataFrame) -> pd.DataFrame:
     """`pairs` (coherence_judgements columns) with the steward's pair judgements in precedence: a pair a steward
     judged takes the steward's verdict, coherence and rationale (`judge` steward/<name>, the machine's verdict kept
-    in `offline_verdict`); a pair no machine judge read is added (similarity NULL, evidence_kind 'steward', the newer
+    in `offline_verdict` and `offline_coherence`); a pair no machine judge read is added (similarity NULL, evidence_kind 'steward', the newer
     work's centrality 1.0: a steward's reading weighs as the most central evidence).
 
     Args:
@@ -332,6 +332,7 @@ def prefer_steward_pairs(pairs: pd.DataFrame, stewards: pd.DataFrame, texts: pd.
     merged = pairs.copy()
     chosen = judged.reindex(index[hit])
     merged.loc[hit, "offline_verdict"] = merged.loc[hit, "verdict"].to_numpy()
+    merged.loc[hit, "offline_coherence"] = merged.loc[hit, "coherence"].astype(float).to_numpy()
     merged.loc[hit, "verdict"] = chosen["verdict"].to_numpy()
     merged.loc[hit, "coherence"] = chosen["coherence"].astype(float).to_numpy()
     merged.loc[hit, "rationale"] = [steward_evidence(row) for row in chosen.reset_index().to_dict("records")]
@@ -346,6 +347,7 @@ def prefer_steward_pairs(pairs: pd.DataFrame, stewards: pd.DataFrame, texts: pd.
         "similarity": None, "verdict": added["verdict"], "coherence": added["coherence"].astype(float),
         "rationale": [steward_evidence(row) for row in added.to_dict("records")],
         "judge": [steward_judge(name) for name in added["steward"]], "prompt_version": None, "offline_verdict": None,
+        "offline_coherence": None,
         "newer_centrality": 1.0, "newer_via_successor": False, "evidence_kind": "steward",
         "newer_citation": [text["citation"].get(newer) or f"[{doi}]" for newer, doi in zip(added["newer_publication_id"], added["newer_doi"])],
         "newer_year": pd.array([text["year"].get(newer) for newer in added["newer_publication_id"]], dtype="Int64"),

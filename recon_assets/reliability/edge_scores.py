@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.judgement.disputes import DISPUTE_COHERENCE, dispute_status
-from recon_assets.judgement.offline_judge import OBJECTIONS, aggregate_edge_coherence
+from recon_assets.judgement.offline_judge import JUDGE_ID, OBJECTIONS, aggregate_edge_coherence
 from recon_assets.judgement.steward import apply_steward_edges
 from recon_assets.reliability.labels import UNVERIFIED
 from recon_assets.reliability.scoring import score_edges
@@ -16,6 +16,8 @@ from recon_assets.reliability.settings import ScoringSettings
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 EDGE_KEY = ["dataset_id", "publication_id"]
 AGGREGATED_PAIR_COLUMNS = [*PAIR_KEY, "verdict", "coherence", "rationale", "newer_centrality", "judge"]
+# Coherences closer than this are equal (sums of weights in floating point).
+_TOLERANCE = 1e-9
 # Works an explanation names before it counts the rest ('[A, 2021], [B, 2022], [C, 2023] and 2 more').
 NAMED_WORKS = 3
 
@@ -33,9 +35,9 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
         stewards: the steward's edge judgements that apply (`steward.applicable(..., "edge", as_of)`): they replace
             the coherence of their edges, judged pairs and recorded disputes alike (`steward.apply_steward_edges`).
     """
-    unique_pairs = pairs.drop_duplicates(PAIR_KEY)
     # Judged pairs weigh a contradiction by the KG's PageRank centrality of both papers (the judge's own scale).
     older_centrality = edges.drop_duplicates("publication_id").set_index("publication_id")["pagerank_centrality"]
+    unique_pairs = without_lifting_llm_answers(edges[EDGE_KEY], pairs.drop_duplicates(PAIR_KEY), older_centrality)
     # only what the aggregation reads: its sorts and merges carry every column they are given
     coherence = aggregate_edge_coherence(edges[EDGE_KEY], unique_pairs[AGGREGATED_PAIR_COLUMNS], older_centrality)
     first = unique_pairs.drop_duplicates("newer_publication_id")
@@ -76,6 +78,68 @@ def edge_coherence(edges: pd.DataFrame, pairs: pd.DataFrame, stewards: pd.DataFr
     coherence = np.where(cap.isna(), frame["coherence"], np.where(objected, np.fmin(frame["coherence"], cap), cap))
     frame = frame.assign(coherence=coherence, dispute_status=status)
     return frame if stewards is None else apply_steward_edges(frame, stewards)
+
+
+def without_lifting_llm_answers(edges: pd.DataFrame, pairs: pd.DataFrame, older_centrality: pd.Series) -> pd.DataFrame:
+    """`pairs` with every LLM answer of an edge taken back to the offline judgement it replaced (`offline_answers`) when,
+    together, that edge's LLM answers would lift it: its coherence (`offline_judge.aggregate_edge_coherence`) above the
+    value from the offline answers alone, or its status from an objection to none.
+
+    Why (issue 24): an LLM answer never lifts an edge above what the offline evidence allows, whatever the model was
+    told by a text it read, because detecting planted instructions can never be complete. `llm_judge.llm_answer_counts`
+    already lets an LLM answer replace a pair's offline judgement only as an objection at least as strong; but
+    coherence is a weighted mean, so even an added objection can raise it (a SUPERSEDED 0.3 added to an edge held at
+    0.18 by contradictions; an objection outweighed by support takes a work read without stance out of the mean). The
+    bound therefore holds on the edge: its coherence and status come from its LLM-judged pairs only where they do not
+    lift it, else from the offline answers alone. Steward judgements are not LLM answers and stay; a recorded dispute
+    caps and a retraction decides afterwards (`edge_coherence`, label rule 1).
+
+    Args:
+        edges: dataset_id, publication_id.
+        pairs: one row per judged pair with AGGREGATED_PAIR_COLUMNS, prompt_version (set on an LLM answer),
+            offline_verdict and offline_coherence (the offline judgement an LLM answer replaced; NULL for a pair only
+            the LLM judged).
+        older_centrality: as `aggregate_edge_coherence` takes it.
+
+    Returns:
+        `pairs`, unchanged where no edge is lifted (always when no LLM answered).
+    """
+    answered = pairs["prompt_version"].notna().to_numpy(dtype=bool)
+    if not answered.any():
+        return pairs
+    offline = offline_answers(pairs)
+    both = aggregate_edge_coherence(edges, pairs[AGGREGATED_PAIR_COLUMNS], older_centrality).set_index(EDGE_KEY)
+    alone = aggregate_edge_coherence(edges, offline[AGGREGATED_PAIR_COLUMNS], older_centrality).set_index(EDGE_KEY)
+    lifted_edges = both.index[
+        (both["coherence"] > alone["coherence"] + _TOLERANCE).to_numpy()
+        | (alone["coherence_status"].isin(OBJECTIONS) & ~both["coherence_status"].isin(OBJECTIONS)).to_numpy()
+    ]
+    if lifted_edges.empty:
+        return pairs
+    # in the pairs' order: a coherence sums its pairs' weights in the order they are read
+    back = offline.index[pd.MultiIndex.from_frame(offline[PAIR_KEY[:2]]).isin(lifted_edges)]
+    bounded = pairs.copy()
+    bounded.loc[back, offline.columns] = offline.loc[back]
+    only_llm = pd.MultiIndex.from_frame(pairs[PAIR_KEY[:2]]).isin(lifted_edges) & ~pairs.index.isin(back)
+    return bounded[~only_llm]
+
+
+def offline_answers(pairs: pd.DataFrame) -> pd.DataFrame:
+    """`pairs` as the offline judge (and a steward) answered them: each LLM answer (prompt_version set) back to the
+    offline verdict and coherence it replaced, judged by the offline judge (JUDGE_ID), its rationale saying the LLM's
+    answer is not counted; a pair only the LLM judged (offline_verdict NULL) left out. Same index as `pairs`."""
+    answered = pairs["prompt_version"].notna()
+    back = pairs[~answered | pairs["offline_verdict"].notna()].copy()
+    llm = answered.reindex(back.index)
+    back.loc[llm, "rationale"] = [
+        f"{verdict} by the offline judge; the LLM's {llm_verdict} ({rationale}) is not counted: it would lift this edge (issue 24)"
+        for verdict, llm_verdict, rationale in zip(back.loc[llm, "offline_verdict"], back.loc[llm, "verdict"], back.loc[llm, "rationale"])
+    ]
+    back.loc[llm, "verdict"] = back.loc[llm, "offline_verdict"]
+    back.loc[llm, "coherence"] = back.loc[llm, "offline_coherence"].astype(float)
+    back.loc[llm, "judge"] = JUDGE_ID
+    back.loc[llm, "prompt_version"] = None
+    return back
 
 
 def _first_per_edge(pairs: pd.DataFrame, column: str, text: Callable[[object], str]) -> pd.DataFrame:

@@ -10,6 +10,7 @@ CREATE TABLE IF NOT EXISTS coherence_judgements (
     judge                VARCHAR NOT NULL,
     prompt_version       VARCHAR,
     offline_verdict      VARCHAR,
+    offline_coherence    DOUBLE,
     newer_centrality     DOUBLE NOT NULL,
     newer_via_successor  BOOLEAN NOT NULL,
     evidence_kind        VARCHAR NOT NULL,
@@ -32,6 +33,7 @@ COMMENT ON COLUMN coherence_judgements.rationale IS 'Why: the cue quoted from th
 COMMENT ON COLUMN coherence_judgements.judge IS 'Whose verdict the row holds: offline/<version> (verdict rules, cue file and embedding model), groq/<model> when the LLM judge answered the pair, steward/<name> when a data steward judged it (steward_judgements; precedence: steward, then LLM, then offline).';
 COMMENT ON COLUMN coherence_judgements.prompt_version IS 'Prompt version of the LLM judgement (llm_prompt.PROMPT_VERSION); NULL for the offline judge''s.';
 COMMENT ON COLUMN coherence_judgements.offline_verdict IS 'The machine verdict an LLM or steward judgement replaced; NULL when the row is the offline judge''s own or a pair only a steward judged.';
+COMMENT ON COLUMN coherence_judgements.offline_coherence IS 'The coherence of that replaced verdict; NULL where offline_verdict is. An edge''s coherence is never above its value from these offline answers (issue 24: an LLM answer never lifts an edge).';
 COMMENT ON COLUMN coherence_judgements.newer_centrality IS 'Centrality of the newer publication (its weight in the edge''s coherence).';
 COMMENT ON COLUMN coherence_judgements.newer_via_successor IS 'The newer publication uses the dataset''s successor version (dataset_lineage), not the dataset itself.';
 COMMENT ON COLUMN coherence_judgements.evidence_kind IS 'cites (the newer work cites the publication: judged at any date up to as_of, no similarity gate), same_dataset or successor_version (it uses the dataset, or its successor version, in the window before as_of), or steward (a pair only a steward judged).';
