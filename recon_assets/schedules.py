@@ -7,13 +7,13 @@ the OpenAlex and Crossref records of research areas, then judges, scores and giv
 reliability report and the exports (GNN edge weights, the Neo4j write-back) and records what changed since the
 previous KG snapshot (`kg_snapshot_diff`). Partitioned jobs run one research area, or (as the schedules, the KG
 source sensor and `recon run` do) every area in one run: the unpartitioned tables are read once per run, each
-area's partition still gets its own figures (README "One run for every research area"), and the run ends with
+area's partition still gets its own figures (docs/OPERATIONS.md "One run for every research area"), and the run ends with
 the assets computed over every research area (AFTER_SCORING), so a refresh leaves nothing it feeds stale (a run
 per area would leave `reliability_evaluation` stale behind the areas scored after it, or run it 22 times).
 
-Runs are queued (dagster.yaml's run coordinator) and dequeued by the daemon that `dagster dev`, or `dagster-daemon
-run` beside `dagster-webserver`, starts; with a plain `dagster-webserver` and no daemon beating, the run coordinator
-launches a run at once instead (cli/launch_checks.py), and no schedule fires.
+Every run is launched at once (dagster.yaml: Dagster's DefaultRunCoordinator), from the UI, `recon run` or a
+schedule; schedules, the KG source sensor and run monitoring need the daemon that `dagster dev` (or `dagster-daemon
+run` beside `dagster-webserver`) starts.
 """
 
 import dagster as dg
@@ -23,9 +23,9 @@ from recon_assets.shared.as_of import AS_OF_TAG
 
 UNPARTITIONED = dg.AssetSelection.groups("kg", "lifecycle", "centrality", "stewardship")
 # Said in every job's description, where a user launching from the UI reads it.
-QUEUED_NOTE = (
-    " Runs are queued for the daemon (`dagster dev`, or `dagster-daemon run` beside `dagster-webserver`); with the"
-    " webserver alone and no daemon, a run is launched at once and schedules do not fire."
+LAUNCH_NOTE = (
+    " A run is launched at once; schedules and the KG source sensor fire only while the daemon runs (`dagster dev`,"
+    " or `dagster-daemon run` beside `dagster-webserver`)."
 )
 PARTITIONED = dg.AssetSelection.groups("judgement", "reliability", "verdicts")
 ENRICHED = dg.AssetSelection.groups("enrichment") | PARTITIONED
@@ -34,18 +34,18 @@ AFTER_SCORING = dg.AssetSelection.groups("evaluation", "reporting", "exports", "
 
 kg_tables_job = dg.define_asset_job(
     "kg_tables_job", selection=UNPARTITIONED,
-    description="Ingest the KG snapshot and build the typed tables, dataset lineage, centrality and the steward judgements." + QUEUED_NOTE,
+    description="Ingest the KG snapshot and build the typed tables, dataset lineage, centrality and the steward judgements." + LAUNCH_NOTE,
 )
 edge_reliability_job = dg.define_asset_job(
     "edge_reliability_job", selection=PARTITIONED,
-    description="Judge coherence, score edge reliability and give dataset verdicts for research areas." + QUEUED_NOTE,
+    description="Judge coherence, score edge reliability and give dataset verdicts for research areas." + LAUNCH_NOTE,
 )
 reliability_evaluation_job = dg.define_asset_job(
     "reliability_evaluation_job", selection=AFTER_SCORING,
     description=(
         "Measure the method on the labelled cases (with the weight and decay ablation) and on the labelled dispute pairs; "
         "write the reliability report (HTML and PDF), the GNN edge weights and the Neo4j write-back files; record what "
-        "changed since the previous KG snapshot (kg_snapshot_diff)." + QUEUED_NOTE
+        "changed since the previous KG snapshot (kg_snapshot_diff)." + LAUNCH_NOTE
     ),
 )
 openalex_refresh_job = dg.define_asset_job(
@@ -53,23 +53,23 @@ openalex_refresh_job = dg.define_asset_job(
     selection=ENRICHED,
     description=(
         "Refresh the OpenAlex works (DOIs older than the TTL) and the Crossref update notices and relations of research "
-        "areas, then judge, score and give dataset verdicts." + QUEUED_NOTE
+        "areas, then judge, score and give dataset verdicts." + LAUNCH_NOTE
     ),
 )
 
 daily_rescoring_job = dg.define_asset_job(
     "daily_rescoring_job", selection=PARTITIONED | AFTER_SCORING,
     description="Judge, score and give dataset verdicts for every research area, then evaluate and diff (the daily schedule)."
-    + QUEUED_NOTE,
+    + LAUNCH_NOTE,
 )
 weekly_refresh_job = dg.define_asset_job(
     "weekly_refresh_job", selection=ENRICHED | AFTER_SCORING,
     description="Refresh OpenAlex and Crossref records, judge, score and give verdicts for every research area, then evaluate and diff (the weekly schedule)."
-    + QUEUED_NOTE,
+    + LAUNCH_NOTE,
 )
 kg_refresh_job = dg.define_asset_job(
     "kg_refresh_job", selection=dg.AssetSelection.all(),
-    description="Ingest the KG snapshot and rebuild everything from it over every research area (the KG source sensor)." + QUEUED_NOTE,
+    description="Ingest the KG snapshot and rebuild everything from it over every research area (the KG source sensor)." + LAUNCH_NOTE,
 )
 
 

@@ -644,10 +644,10 @@ def test_duckdb_memory_limit_and_spill_directory(
 @pytest.mark.parametrize(
     ("setting", "refused"),
     [
-        ("0GB", "must be at least 256MB (README \"Configuration\"), got '0GB'"),
-        ("1KB", "must be at least 256MB (README \"Configuration\"), got '1KB'"),
-        ("255MB", "must be at least 256MB (README \"Configuration\"), got '255MB'"),
-        ("1%", "must be at least 256MB (README \"Configuration\"), got '1%'"),
+        ("0GB", "must be at least 256MB (docs/CONFIGURATION.md), got '0GB'"),
+        ("1KB", "must be at least 256MB (docs/CONFIGURATION.md), got '1KB'"),
+        ("255MB", "must be at least 256MB (docs/CONFIGURATION.md), got '255MB'"),
+        ("1%", "must be at least 256MB (docs/CONFIGURATION.md), got '1%'"),
         ("-1GB", "must not be negative (DuckDB would read '-1GB' as no limit at all): give a size such as '3GB'"),
         ("-1", "must not be negative (DuckDB would read '-1' as no limit at all): give a size such as '3GB'"),
         # Hostile pass: DuckDB reads '1e3GB' as 931.3 GiB; '.5GB' and '3.GB' are typos away from another size.

@@ -15,10 +15,12 @@ from recon_assets.exports import export_folder
 from recon_assets.exports.assets import gnn_edge_weights, neo4j_edge_reliability
 from recon_assets.report import report_folder
 from recon_assets.report.assets import reliability_report
-from recon_assets.report.render import LATEST_STEM, REPORT_OUTPUT, REPORT_SUFFIXES
+from recon_assets.report.render import REPORT_SUFFIXES
 from recon_assets.shared.output_files import (
     DEFAULT_KEEP,
     EXPORTS,
+    LATEST_REPORT_STEM,
+    REPORT_OUTPUT,
     REPORTS,
     copy_whole,
     earlier_runs_kept,
@@ -109,7 +111,7 @@ def test_retention_keeps_the_current_run_and_the_newest_earlier_ones_and_nothing
     folder = tmp_path / "reports" / "recon.duckdb"
     stems = [_report_run(folder, f"{n:08x}", age_seconds=100 * n) for n in range(1, 9)]  # stems[0] newest
     current = _report_run(folder, "c0ffee00", age_seconds=10_000)  # the run writing now, older by clock: kept anyway
-    for name in (f"{LATEST_STEM}.html", f"{LATEST_STEM}.pdf", "my notes.txt", f"{REPORT_OUTPUT}_{AS_OF}_any-text.html",
+    for name in (f"{LATEST_REPORT_STEM}.html", f"{LATEST_REPORT_STEM}.pdf", "my notes.txt", f"{REPORT_OUTPUT}_{AS_OF}_any-text.html",
                  f"{REPORT_OUTPUT}_{AS_OF}_0000000a.html.bak", f".{REPORT_OUTPUT}_latest.html.partial"):
         (folder / name).write_text("not a run's report")
     pruned = prune(folder, REPORT_OUTPUT, keep=3, current=current, suffixes=REPORT_SUFFIXES)
@@ -120,7 +122,7 @@ def test_retention_keeps_the_current_run_and_the_newest_earlier_ones_and_nothing
         assert {f"{stem}.html", f"{stem}.pdf", f"{stem}_figures"} <= left
         assert (folder / f"{stem}_figures" / "evaluation.png").is_file()
     assert not any(name.startswith(stem) for stem in stems[3:] for name in left)
-    assert {f"{LATEST_STEM}.html", f"{LATEST_STEM}.pdf", "my notes.txt", f"{REPORT_OUTPUT}_{AS_OF}_any-text.html",
+    assert {f"{LATEST_REPORT_STEM}.html", f"{LATEST_REPORT_STEM}.pdf", "my notes.txt", f"{REPORT_OUTPUT}_{AS_OF}_any-text.html",
             f"{REPORT_OUTPUT}_{AS_OF}_0000000a.html.bak", f".{REPORT_OUTPUT}_latest.html.partial"} <= left
     assert pruned.summary(REPORT_OUTPUT, 3) == (
         "reliability_report: kept the newest run's files and up to 3 earlier; removed 5 older run(s) (15 entries)"

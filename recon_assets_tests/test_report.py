@@ -22,8 +22,9 @@ from recon_assets.reliability.labels import LABELS
 from recon_assets.report import report_folder
 from recon_assets.report.assets import reliability_report
 from recon_assets.report.data import gather_report
-from recon_assets.report.render import LATEST_STEM, REPORT_SUFFIXES, write_report
+from recon_assets.report.render import REPORT_SUFFIXES, write_report
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.output_files import LATEST_REPORT_STEM
 from recon_assets.shared.sql_files import load_sql
 from recon_assets_tests.pipeline_runs import AS_OF
 
@@ -44,8 +45,8 @@ def test_the_sample_run_writes_a_self_contained_report_whose_figures_are_the_tab
     assert html_path.parent == pdf_path.parent == reports
     assert metadata["earlier_runs_removed"] == 0  # the first run: nothing earlier
     assert html_path.name.startswith(f"reliability_report_{AS_OF}_") and pdf_path.suffix == ".pdf"
-    assert metadata["latest_html"] == (reports / f"{LATEST_STEM}.html").as_uri()
-    assert (reports / f"{LATEST_STEM}.html").read_bytes() == html_path.read_bytes()
+    assert metadata["latest_html"] == (reports / f"{LATEST_REPORT_STEM}.html").as_uri()
+    assert (reports / f"{LATEST_REPORT_STEM}.html").read_bytes() == html_path.read_bytes()
     html = html_path.read_text(encoding="utf-8")
 
     # Self-contained: every image is a data URI, nothing is fetched.
@@ -210,9 +211,9 @@ def test_reports_keep_the_latest_run_and_recon_keep_outputs_earlier_ones(sample_
     folder = report_folder(database)
     stems = [f"reliability_report_{AS_OF}_{run.run_id[:8]}" for run in runs]
     assert {path.name for path in folder.iterdir()} == {f"{stem}{suffix}" for stem in stems[1:] for suffix in REPORT_SUFFIXES} | {
-        f"{LATEST_STEM}.html", f"{LATEST_STEM}.pdf"
+        f"{LATEST_REPORT_STEM}.html", f"{LATEST_REPORT_STEM}.pdf"
     }
-    assert (folder / f"{LATEST_STEM}.pdf").read_bytes() == (folder / f"{stems[-1]}.pdf").read_bytes()
+    assert (folder / f"{LATEST_REPORT_STEM}.pdf").read_bytes() == (folder / f"{stems[-1]}.pdf").read_bytes()
     metadata = runs[-1].asset_materializations_for_node("reliability_report")[0].metadata
     assert (metadata["earlier_runs_kept"].value, metadata["earlier_runs_removed"].value) == (1, 1)
 
@@ -340,5 +341,5 @@ def test_a_condition_with_no_rate_measured_says_so_and_why_in_the_plot(monkeypat
     ]
     figures.evaluation_png(pd.DataFrame(rows, columns=["condition", "measure", "value", "ci_low", "ci_high"]))
     online, offline = drawn[0].axes
-    assert [text.get_text() for text in online.texts] == ["not measured\n(no labelled case has an OpenAlex record)"]
+    assert [text.get_text() for text in online.texts] == ["not measured\n(no labelled I or F case has a citation record as of as_of)"]
     assert [text.get_text() for text in offline.texts] == ["not measured (0 cases)"]  # the one rate without cases

@@ -26,8 +26,8 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     offline, online = [line for line in first.stdout.splitlines() if line.startswith("evaluation on the labelled I and F cases")]
     assert offline.startswith("evaluation on the labelled I and F cases, offline (default settings): superseded versions flagged ")
     assert re.fullmatch(
-        r"evaluation on the labelled I and F cases, online \(default settings\): not measured \(no labelled case has an "
-        r"OpenAlex record\); all edges flagged \(base rate\) \d+/\d+", online,
+        r"evaluation on the labelled I and F cases, online \(default settings\): not measured \(no labelled I or F case has "
+        r"a citation record as of as_of\); all edges flagged \(base rate\) \d+/\d+", online,
     )
     # the default beside each baseline, offline (online has no case), and the targets with what was missed
     assert "  offline IF staleness_catch: default " in first.stdout and " | lifecycle_only " in first.stdout
@@ -96,7 +96,7 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
         ([], {"RECON_DUCKDB_MEMORY_LIMIT": "lots"},
          "error: RECON_DUCKDB_MEMORY_LIMIT must be a DuckDB memory size such as '3GB' or '2GiB', got 'lots'"),
         # Hostile pass: 1KB died in the first step with DuckDB's OutOfMemoryException; -1GB lifted the cap silently.
-        ([], {"RECON_DUCKDB_MEMORY_LIMIT": "1KB"}, "error: RECON_DUCKDB_MEMORY_LIMIT must be at least 256MB (README \"Configuration\"), got '1KB'"),
+        ([], {"RECON_DUCKDB_MEMORY_LIMIT": "1KB"}, "error: RECON_DUCKDB_MEMORY_LIMIT must be at least 256MB (docs/CONFIGURATION.md), got '1KB'"),
         ([], {"RECON_DUCKDB_MEMORY_LIMIT": "-1GB"},
          "error: RECON_DUCKDB_MEMORY_LIMIT must not be negative (DuckDB would read '-1GB' as no limit at all): give a size such as '3GB'"),
         (["--db", str(tmp_path / "reports")], {},
@@ -136,3 +136,41 @@ def test_run_help_names_the_environment_and_the_exit_statuses(capsys):
                  "DAGSTER_HOME"):
         assert name in shown
     assert "exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unusable input" in shown
+
+
+def test_a_report_folder_taken_by_a_file_is_refused_before_any_run(tmp_path):
+    """A database d/reports/x.duckdb is exactly the report folder of d/x.duckdb (reports go into
+    `<folder>/reports/<file name>/`): refused in one line, exit 2, instead of failing the report step at the end."""
+    (tmp_path / "reports").mkdir()
+    (tmp_path / "reports" / "x.duckdb").write_bytes(b"")
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home")}
+    command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / "x.duckdb")]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert (result.returncode, result.stderr.strip()) == (
+        2, f"error: the reports and exports of --db {tmp_path / 'x.duckdb'} go into {tmp_path / 'reports' / 'x.duckdb'}, but "
+           f"{tmp_path / 'reports' / 'x.duckdb'} is a file: rename one",
+    )
+
+
+def test_a_bad_keep_outputs_setting_is_refused_before_any_run(tmp_path):
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), "RECON_KEEP_OUTPUTS": "-1"}
+    command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / "x.duckdb")]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 2 and result.stderr.strip().startswith("error: RECON_KEEP_OUTPUTS must be a whole number")
+    assert not (tmp_path / "home").exists()
+
+
+def test_the_summary_says_when_the_llm_judge_was_unavailable_and_over_how_many_cases_online():
+    """New-user finding (issue 24): a wrong GROQ_BASE_URL left every pair to the offline judge and the summary never
+    said so; and the online figures now run over the cases with a citation record as of as_of (issue 20)."""
+    from recon_assets.cli.run import _judging_lines, _online_cases
+
+    reason = "unavailable: cannot connect to https://127.0.0.1:9: [Errno 111] Connection refused; 129 pairs kept the offline judge's verdict"
+    judged = {"run/research_areas_reused": 0, "run/research_areas_judged": 22}
+    down = {"coherence_judgements": dg.AssetMaterialization("coherence_judgements", metadata={**judged, "run/llm_judge": reason})}
+    assert _judging_lines(down) == ["judging: 0 research area(s) reused (unchanged inputs), 22 judged", f"LLM judge {reason}"]
+    offline = {"coherence_judgements": dg.AssetMaterialization("coherence_judgements", metadata={**judged, "run/llm_judge": "offline"})}
+    assert _judging_lines(offline) == ["judging: 0 research area(s) reused (unchanged inputs), 22 judged"]
+    assert _judging_lines({}) == []
+    evaluated = {"reliability_evaluation": dg.AssetMaterialization("reliability_evaluation", metadata={"online_cases_IF": 7})}
+    assert (_online_cases(evaluated), _online_cases({})) == (7, None)

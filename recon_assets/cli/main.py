@@ -19,7 +19,7 @@ from recon_assets.shared.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 
 
 RUN_EPILOG = """\
-environment (README "Configuration"; each flag above overrides its variable):
+environment (docs/CONFIGURATION.md; each flag above overrides its variable):
   RECON_KG_PATH, RECON_DB_PATH, RECON_AS_OF   as --kg, --db, --as-of
   RECON_KG_SOURCE=huggingface                 the real KG from Hugging Face (RECON_HF_FILENAME, RECON_HF_REVISION)
   OPENALEX_API_KEY                            OpenAlex online (RECON_OPENALEX=offline opts out); default: the recording
@@ -31,8 +31,8 @@ environment (README "Configuration"; each flag above overrides its variable):
 
 exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unusable input, said in one line
 before any run (a missing KG file, a bad date or setting, a --db that is not a DuckDB file). Every failure ends with
-its cause in one line on stderr (a full disk named by its path); --verbose adds Dagster's failure records and stack
-traces."""
+its cause in one line on stderr (a full disk named by its path); --verbose adds Dagster's log lines (the run workers'
+console: every event, failure records and stack traces)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--db", type=Path, help="DuckDB file to write; default data/recon.duckdb")
     # Read as text and judged by `recon run`'s pre-check: a bad date is its one error line, as for RECON_AS_OF.
     run.add_argument("--as-of", help="score as of this date (YYYY-MM-DD); default today")
-    run.add_argument("--verbose", action="store_true", help="on a failure, print Dagster's failure records and stack traces too")
+    run.add_argument("--verbose", action="store_true", help="also print Dagster's log lines (the run workers' console: every event, failure records and stack traces)")
     explain = commands.add_parser("explain", help="print every scored edge of a publication or dataset DOI")
     explain.add_argument("doi", help="publication or dataset DOI, in any spelling (https://doi.org/..., doi:..., upper case)")
     explain.add_argument("--db", type=Path, help="DuckDB file to read; default data/recon.duckdb")

@@ -37,7 +37,7 @@ from recon_assets.kg.resources import HUGGING_FACE, kg_source
 from recon_assets.exports import export_folder
 from recon_assets.report import report_folder
 from recon_assets.report.figures import NOT_MEASURED_WHY
-from recon_assets.report.render import LATEST_STEM
+from recon_assets.shared.output_files import LATEST_REPORT_STEM, earlier_runs_kept
 from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
 from recon_assets.shared.credentials import redact, shown_setting, usable_secrets
 from recon_assets.shared.database import duckdb_connection_config
@@ -51,7 +51,7 @@ DEFAULT_DAGSTER_HOME = Path(".dagster_home")
 # The instance settings `recon run` gives a DAGSTER_HOME that has none (package data; the checkout's dagster.yaml links here).
 INSTANCE_SETTINGS = Path(__file__).resolve().with_name("dagster.yaml")
 # How long `recon run` waits for another live run to release the `duckdb` pool before it gives up (seconds): a
-# full run on the real KG takes minutes (README "Benchmarks"), an online OpenAlex refresh of it up to about an hour.
+# full run on the real KG takes minutes (docs/OPERATIONS.md "Benchmarks at full scale"), an online OpenAlex refresh of it up to about an hour.
 DEFAULT_POOL_WAIT_SECONDS = 3600.0
 # The run worker's console (shown with --verbose): INFO shows each asset's own lines; Dagster's per-event DEBUG lines
 # would bury them.
@@ -240,17 +240,20 @@ def _preflight(database: Path) -> None:
         plain_http_allowed(os.environ.get(ALLOW_PLAIN_HTTP) or "")
         _check_key_transports()
         duckdb_connection_config(database)  # refuses an unusable RECON_DUCKDB_MEMORY_LIMIT
+        earlier_runs_kept()  # refuses an unusable RECON_KEEP_OUTPUTS
         resolved(database, "--db / RECON_DB_PATH")  # a symbolic-link loop
     except ValueError as error:  # KgExportError and UnusableSecretError are ValueErrors too
         raise PreflightError(str(error)) from error
     if database.is_dir():
         raise PreflightError(f"--db {database} is a directory, not a DuckDB file")
     for folder in (report_folder(database), export_folder(database)):
-        # e.g. --db d/reports: its reports would go into d/reports/reports/, inside the database file itself
+        # e.g. --db d/reports: its reports would go into d/reports/reports/, inside the database file itself; or
+        # --db d/a.duckdb beside a database d/reports/a.duckdb, which is exactly d/a.duckdb's report folder
         itself = folder.parent.resolve() == database.resolve()
-        if itself or (folder.parent.exists() and not folder.parent.is_dir()):
+        taken = next((path for path in (folder.parent, folder) if path.exists() and not path.is_dir()), None)
+        if itself or taken:
             raise PreflightError(
-                f"the reports and exports of --db {database} go into {folder}, but {folder.parent} is "
+                f"the reports and exports of --db {database} go into {folder}, but {folder.parent if itself else taken} is "
                 f"{'that database file' if itself else 'a file'}: rename one"
             )
     try:
@@ -349,7 +352,7 @@ def _run_jobs(database: Path, as_of: date, verbose: bool) -> int:
             print(f"[{job_name}] succeeded in {outcome.seconds:.1f}s (run {run_id})", flush=True)
     checks = [check for outcome in outcomes for check in outcome.checks]
     materializations = {key: m for outcome in outcomes for key, m in outcome.materializations.items()}
-    _print_summary(database, checks, _snapshot_reused(materializations), _judging_reuse(materializations), as_of)
+    _print_summary(database, checks, materializations, as_of)
     failed = [e.check_name for e in checks if not e.passed and e.severity == dg.AssetCheckSeverity.ERROR]
     if failed:
         print(f"error: {len(failed)} asset check(s) of severity ERROR failed: {', '.join(failed)} (why: above)", file=sys.stderr)
@@ -415,14 +418,26 @@ def _snapshot_reused(materializations: dict[str, dg.AssetMaterialization]) -> bo
     return bool(snapshot and snapshot.metadata.get("reused_unchanged_snapshot", dg.BoolMetadataValue(False)).value)
 
 
-def _judging_reuse(materializations: dict[str, dg.AssetMaterialization]) -> str:
-    """'judging: 20 research areas reused (unchanged inputs), 2 judged', or '' when no run judged."""
+def _judging_lines(materializations: dict[str, dg.AssetMaterialization]) -> list[str]:
+    """['judging: 20 research areas reused (unchanged inputs), 2 judged'], with 'LLM judge unavailable: <why>; N pairs
+    kept the offline judge's verdict' after it when the Groq judge could not be reached (its `run/llm_judge`,
+    already redacted), or [] when no run judged."""
     judgements = materializations.get("coherence_judgements")
     if judgements is None:
-        return ""
+        return []
     reused = judgements.metadata["run/research_areas_reused"].value
     judged = judgements.metadata["run/research_areas_judged"].value
-    return f"judging: {reused} research area(s) reused (unchanged inputs), {judged} judged"
+    llm = judgements.metadata.get("run/llm_judge")
+    unavailable = [f"LLM judge {terminal_text(llm.value)}"] if llm is not None and str(llm.value).startswith("unavailable") else []
+    return [f"judging: {reused} research area(s) reused (unchanged inputs), {judged} judged", *unavailable]
+
+
+def _online_cases(materializations: dict[str, dg.AssetMaterialization]) -> int | None:
+    """How many labelled I and F cases the online evaluation runs over (those with a citation record as of as_of:
+    reliability_evaluation's `online_cases_IF`), or None when no run evaluated."""
+    evaluation = materializations.get("reliability_evaluation")
+    count = evaluation.metadata.get("online_cases_IF") if evaluation is not None else None
+    return None if count is None else int(count.value)
 
 
 def _failures(outcome: RunOutcome, database: Path, console: Path) -> list[str]:
@@ -476,7 +491,10 @@ def _target_text(row) -> str:
     return f"{row.condition} {row.measure} {row.value:{number}} against {against}"
 
 
-def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused: bool, judging: str, as_of: date) -> None:
+def _print_summary(
+    database: Path, checks: list[dg.AssetCheckEvaluation], materializations: dict[str, dg.AssetMaterialization], as_of: date
+) -> None:
+    reused = _snapshot_reused(materializations)
     with duckdb.connect(str(database), read_only=True) as con:
         labels = con.execute("SELECT label, count(*) FROM edge_reliability GROUP BY 1 ORDER BY 2 DESC").fetchall()
         verdicts = con.execute("SELECT verdict, count(*) FROM dataset_verdicts GROUP BY 1 ORDER BY 2 DESC").fetchall()
@@ -517,13 +535,15 @@ def _print_summary(database: Path, checks: list[dg.AssetCheckEvaluation], reused
             why = NOT_MEASURED_WHY[condition]
             n, d = measured.get("base_rate", (0, 0))
             figures = f"not measured ({why})" + (f"; {_SUMMARY_MEASURES['base_rate']} {n}/{d}" if d else "")
-        print(f"evaluation on the labelled I and F cases, {condition} (default settings): {figures}")
+        online = _online_cases(materializations) if condition == "online" else None
+        over = f" (over the {online} with a citation record as of as_of)" if online else ""
+        print(f"evaluation on the labelled I and F cases, {condition}{over} (default settings): {figures}")
     _print_baselines(comparisons)
     if stewards:
         print("steward judgements (steward_judgements): " + ", ".join(f"{status} {count:,}" for status, count in stewards))
-    if judging:
-        print(judging)
-    report = report_folder(database) / f"{LATEST_STEM}.html"
+    for line in _judging_lines(materializations):
+        print(line)
+    report = report_folder(database) / f"{LATEST_REPORT_STEM}.html"
     if report.is_file():
         print(f"reliability report: {report} (and .pdf)")
     print(f"asset checks passed: {sum(e.passed for e in checks)}/{len(checks)}")

@@ -1,6 +1,6 @@
 """Research-area partitions: the 21 applied research areas of the KG plus `unclassified`.
 
-Every partitioned asset materializes a range of areas in one run (`dg.BackfillPolicy.single_run()`, README "One
+Every partitioned asset materializes a range of areas in one run (`dg.BackfillPolicy.single_run()`, docs/OPERATIONS.md "One
 run for every research area"). Dagster 1.13 marks that decorator parameter beta and warned about it once per asset
 on every command (`dagster dev`, `dagster definitions validate`, `recon run`), which no user can act on: exactly
 that warning is filtered here, where the assets import their partitions.

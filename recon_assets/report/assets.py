@@ -10,10 +10,10 @@ from recon_assets.kg.assets import OWNERS
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.labels import LABELS
 from recon_assets.report.data import gather_report
-from recon_assets.report.render import REPORT_OUTPUT, REPORT_SUFFIXES, write_report
+from recon_assets.report.render import REPORT_SUFFIXES, write_report
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import database_file
-from recon_assets.shared.output_files import REPORTS, earlier_runs_kept, prepared_folder, prune
+from recon_assets.shared.output_files import REPORT_OUTPUT, REPORTS, earlier_runs_kept, prepared_folder, prune
 from recon_assets.verdicts.assets import dataset_verdicts
 
 

@@ -16,7 +16,7 @@ from recon_assets.verdicts.critic import CONTRADICTED, STALE, VERDICTS
 # Dataset verdicts the report lists with their reasons (DOMAIN.md "Verdicts over an evidence set").
 FLAGGED_VERDICTS = (STALE, CONTRADICTED)
 # Rows the report lists at most: the flagged (research area, dataset) verdicts with the most evidence, and the
-# SUPERSEDED edges of the most central publications. The real KG has ~14,000 flagged verdicts (README "Benchmarks"):
+# SUPERSEDED edges of the most central publications. The real KG has ~14,000 flagged verdicts (docs/OPERATIONS.md "Benchmarks at full scale"):
 # a page listing them all is read by nobody; the totals are always shown beside the rows listed.
 MAX_VERDICTS_LISTED = 50
 MAX_EDGES_LISTED = 20

@@ -35,7 +35,7 @@ REFERENCE_MEASURES = ("base_rate", "labelled_prevalence")
 PLOTTED_RATES = tuple(m for m in MEASURES if m not in (*REFERENCE_MEASURES, "roc_auc"))
 # Why a condition has no rate at all: the online rates count only the cases with an OpenAlex record, and with the
 # default offline OpenAlex no case has one; a KG holding none of the labelled cases leaves both conditions empty.
-NOT_MEASURED_WHY = {ONLINE: "no labelled case has an OpenAlex record", OFFLINE: "no labelled case is an edge of this KG"}
+NOT_MEASURED_WHY = {ONLINE: "no labelled I or F case has a citation record as of as_of", OFFLINE: "no labelled case is an edge of this KG"}
 DPI = 110
 RELIABILITY_BIN = 0.05
 

@@ -47,7 +47,7 @@ from recon_assets.report.figures import (
     reliability_histogram_png,
 )
 from recon_assets.shared.display import terminal_text
-from recon_assets.shared.output_files import copy_whole, run_stem
+from recon_assets.shared.output_files import LATEST_REPORT_STEM, REPORT_OUTPUT, copy_whole, run_stem
 
 TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("recon_assets.report", "templates"),
@@ -78,10 +78,8 @@ CELL_PADDING = 3  # points, each side of a table cell
 
 
 # Each run's report is `<REPORT_OUTPUT>_<as_of>_<run>` + each of REPORT_SUFFIXES (`output_files.run_stem`); the latest
-# report's page and PDF keep LATEST_STEM, beside them (README "The reliability report").
-REPORT_OUTPUT = "reliability_report"
+# report's page and PDF keep LATEST_REPORT_STEM, beside them (docs/TABLES.md "The reliability report").
 REPORT_SUFFIXES = (".html", ".pdf", "_figures")
-LATEST_STEM = f"{REPORT_OUTPUT}_latest"
 
 
 @dataclass(frozen=True)
@@ -283,8 +281,8 @@ def write_report(data: ReportData, folder: Path) -> ReportFiles:
     html, pdf = folder / f"{stem}.html", folder / f"{stem}.pdf"
     html.write_text(render_html(data, figures), encoding="utf-8")
     pages = render_pdf(data, figures, pdf)
-    latest_html = copy_whole(html, folder / f"{LATEST_STEM}.html")
-    latest_pdf = copy_whole(pdf, folder / f"{LATEST_STEM}.pdf")
+    latest_html = copy_whole(html, folder / f"{LATEST_REPORT_STEM}.html")
+    latest_pdf = copy_whole(pdf, folder / f"{LATEST_REPORT_STEM}.pdf")
     return ReportFiles(stem, html, pdf, latest_html, latest_pdf, figure_files, pages)
 
 

@@ -72,7 +72,7 @@ def check_memory_limit(value: str, source: str = MEMORY_LIMIT_VARIABLE) -> None:
     if not _PLAIN_SIZE.fullmatch(value):
         raise ValueError(f"{source} must be a plain decimal number and a unit, such as '3GB', '2GiB' or '1.5GB', got {shown}")
     if size < _duckdb_bytes(MIN_DUCKDB_MEMORY_LIMIT):
-        raise ValueError(f"{source} must be at least {MIN_DUCKDB_MEMORY_LIMIT} (README \"Configuration\"), got {shown}")
+        raise ValueError(f"{source} must be at least {MIN_DUCKDB_MEMORY_LIMIT} (docs/CONFIGURATION.md), got {shown}")
 
 
 def memory_limit_warning(value: str, source: str = MEMORY_LIMIT_VARIABLE) -> str | None:
@@ -115,8 +115,8 @@ def _duckdb_bytes(memory_limit: str) -> int:
 
 class LockedDuckDBResource(DuckDBResource):
     """dagster_duckdb's resource, holding the database's file lock (`paths.database_lock`) for each connection, so
-    that a run from the UI and `recon run` (which holds the lock for its whole run) never write the file at once,
-    whichever Dagster instance launched them. When a run's resources start it creates the file's folder (so loading
+    that two runs (from the UI, a schedule or `recon run`) never write the file at once, whichever Dagster instance
+    launched them. When a run's resources start it creates the file's folder (so loading
     the definitions creates nothing) and names the file on the run (tag recon/database)."""
 
     lock_wait_seconds: float = Field(

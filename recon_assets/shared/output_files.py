@@ -30,6 +30,10 @@ KEEP_VARIABLE = "RECON_KEEP_OUTPUTS"
 # Five earlier runs: a week of daily runs can be compared with the newest, at about 1 MB per report on the sample.
 DEFAULT_KEEP = 5
 REPORTS, EXPORTS = "reports", "exports"
+# The reliability report's output name and the stem of its latest copy (report.render writes them; `recon run` names
+# the latest without importing the renderer).
+REPORT_OUTPUT = "reliability_report"
+LATEST_REPORT_STEM = f"{REPORT_OUTPUT}_latest"
 # The run id's share of a stem: Dagster's run ids are UUIDs, whose first 8 hexadecimal digits tell runs apart.
 RUN_ID_CHARACTERS = 8
 

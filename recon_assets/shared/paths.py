@@ -34,8 +34,8 @@ def resolved(path: Path, name: str) -> Path:
 
 def database_lock(database: Path) -> FileLock:
     """The lock every writer of `database` holds while it writes: `<database>.lock` beside it. One object per file
-    in this process (a singleton), so `recon run`, which holds it for its whole run, can re-enter it from each
-    step's DuckDB connection in the same thread; a run from the UI in another process waits for it."""
+    in this process (a singleton), so a step's DuckDB connections in one thread re-enter it; a run in another process
+    (from the UI, a schedule or `recon run`, which takes it only for its pre-check) waits for it."""
     return FileLock(f"{Path(database).resolve()}.lock", is_singleton=True)
 
 

@@ -7,7 +7,7 @@ CREATE OR REPLACE TABLE centrality_reference (
     method                VARCHAR NOT NULL
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN centrality_reference.snapshot_id IS 'The KG snapshot whose PageRank values this reference reads.';
 COMMENT ON COLUMN centrality_reference.pagerank_floor IS 'PageRank of a node nothing points to, on the GDS scale: 1 - 0.85 = 0.15.';

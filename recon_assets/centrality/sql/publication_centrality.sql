@@ -5,7 +5,7 @@ CREATE OR REPLACE TABLE publication_centrality (
     centrality      DOUBLE NOT NULL
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN publication_centrality.publication_id IS 'The publication.';
 COMMENT ON COLUMN publication_centrality.pagerank IS 'PageRank on the Neo4j GDS scale (isolated node = 0.15).';

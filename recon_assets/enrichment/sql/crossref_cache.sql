@@ -12,7 +12,7 @@ CREATE TABLE IF NOT EXISTS crossref_cache (
 -- later successful check fills), so an existing database keeps its retraction notices.
 ALTER TABLE crossref_cache ADD COLUMN IF NOT EXISTS updates JSON;
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN crossref_cache.doi IS 'Canonical DOI (one row per DOI), kept across runs.';
 COMMENT ON COLUMN crossref_cache.notice_dois IS 'DOIs of the Crossref retraction notices pointing at it at its last successful check.';

@@ -8,7 +8,7 @@ CREATE TABLE IF NOT EXISTS crossref_record_cache (
     checked_at TIMESTAMPTZ NOT NULL
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN crossref_record_cache.doi IS 'Canonical DOI (one row per DOI): a KG publication''s, or a work its Crossref comments and replies name; kept across runs.';
 COMMENT ON COLUMN crossref_record_cache.status IS 'found, or not_found (Crossref answered without it); errors are not cached.';

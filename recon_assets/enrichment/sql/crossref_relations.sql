@@ -20,7 +20,7 @@ CREATE TABLE IF NOT EXISTS crossref_relations (
     checked_at    TIMESTAMPTZ
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN crossref_relations.research_area IS 'Partition: research area of the publication.';
 COMMENT ON COLUMN crossref_relations.doi IS 'Canonical DOI of the KG publication the entry was reached from.';

@@ -12,7 +12,7 @@ CREATE TABLE IF NOT EXISTS crossref_retractions (
 -- Tables written before crossref_cache existed had checked_at NOT NULL.
 ALTER TABLE crossref_retractions ALTER COLUMN checked_at DROP NOT NULL;
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN crossref_retractions.research_area IS 'Partition: research area of the publication.';
 COMMENT ON COLUMN crossref_retractions.doi IS 'Canonical DOI of the publication.';

@@ -8,7 +8,7 @@ CREATE TABLE IF NOT EXISTS openalex_cache (
     fetched_at TIMESTAMPTZ NOT NULL
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN openalex_cache.doi IS 'Canonical DOI (one row per DOI): a publication''s (openalex_works) or a dataset''s (openalex_citing_works looks it up to find the works citing it).';
 COMMENT ON COLUMN openalex_cache.status IS 'found, or not_found (the batch did not return it and its single lookup answered 404); errors and mismatches are never cached.';

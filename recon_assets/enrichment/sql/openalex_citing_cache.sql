@@ -10,7 +10,7 @@ CREATE TABLE IF NOT EXISTS openalex_citing_cache (
     fetched_at     TIMESTAMPTZ NOT NULL
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN openalex_citing_cache.openalex_id IS 'OpenAlex id of the cited work (short, W123); one row per work, kept across runs.';
 COMMENT ON COLUMN openalex_citing_cache.cited_by_count IS 'OpenAlex''s citation count of the cited work when its citing works were fetched.';

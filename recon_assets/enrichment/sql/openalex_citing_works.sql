@@ -22,7 +22,7 @@ CREATE TABLE IF NOT EXISTS openalex_citing_works (
     fetched_at             TIMESTAMPTZ
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN openalex_citing_works.research_area IS 'Partition: research area of the cited publication, or of a publication using the cited dataset.';
 COMMENT ON COLUMN openalex_citing_works.cited_doi IS 'Canonical DOI of the cited publication or dataset.';

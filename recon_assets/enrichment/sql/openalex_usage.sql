@@ -10,7 +10,7 @@ CREATE TABLE IF NOT EXISTS openalex_usage (
     PRIMARY KEY (day, run_id, asset)
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN openalex_usage.day IS 'UTC day (OpenAlex''s daily budget resets at midnight UTC).';
 COMMENT ON COLUMN openalex_usage.run_id IS 'Dagster run that spent them.';

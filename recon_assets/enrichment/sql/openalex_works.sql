@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS openalex_works (
     PRIMARY KEY (research_area, doi)
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN openalex_works.research_area IS 'Partition: research area of the publication.';
 COMMENT ON COLUMN openalex_works.doi IS 'Canonical DOI of the publication, as requested.';

@@ -12,7 +12,7 @@ CREATE OR REPLACE TABLE dispute_evaluation (
     evaluated_at TIMESTAMPTZ NOT NULL
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN dispute_evaluation.measure IS 'What is measured (evaluation/pairs.py PAIR_MEASURES): pipeline_* through the run''s tables, content_* and metadata_* on the pairs'' own texts, llm_judge not measured.';
 COMMENT ON COLUMN dispute_evaluation.what IS 'The measure in words.';

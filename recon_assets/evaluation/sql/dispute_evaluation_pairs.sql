@@ -19,7 +19,7 @@ CREATE OR REPLACE TABLE dispute_evaluation_pairs (
     title_relation           VARCHAR
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN dispute_evaluation_pairs.pair_id IS 'The labelled pair (labelled_pairs.csv): d-* a dispute, k-* a control.';
 COMMENT ON COLUMN dispute_evaluation_pairs.kind IS 'dispute or control.';

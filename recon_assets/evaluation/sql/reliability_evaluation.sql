@@ -21,7 +21,7 @@ CREATE OR REPLACE TABLE reliability_evaluation (
     PRIMARY KEY (condition, split, case_set, setting, measure)
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN reliability_evaluation.labels_version IS 'Version of recon_assets/reference/evaluation/labelled_edges.csv the measures were taken on.';
 COMMENT ON COLUMN reliability_evaluation.condition IS 'online (the OpenAlex records as stored; only cases with a record count) or offline (every OpenAlex input taken away).';

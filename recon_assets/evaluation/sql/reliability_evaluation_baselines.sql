@@ -23,7 +23,7 @@ CREATE OR REPLACE TABLE reliability_evaluation_baselines (
     PRIMARY KEY (condition, split, case_set, measure, rule)
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN reliability_evaluation_baselines.labels_version IS 'Version of labelled_edges.csv the measures were taken on.';
 COMMENT ON COLUMN reliability_evaluation_baselines.condition IS 'online or offline (reliability_evaluation.condition).';

@@ -23,7 +23,7 @@ CREATE OR REPLACE TABLE reliability_evaluation_cases (
     PRIMARY KEY (case_id, condition)
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN reliability_evaluation_cases.labels_version IS 'Version of labelled_edges.csv.';
 COMMENT ON COLUMN reliability_evaluation_cases.case_id IS 'The case (labelled_edges.csv case_id).';

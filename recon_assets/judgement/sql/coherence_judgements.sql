@@ -20,7 +20,7 @@ CREATE TABLE IF NOT EXISTS coherence_judgements (
     judged_at            TIMESTAMPTZ NOT NULL
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN coherence_judgements.research_area IS 'Partition: research area of the older publication.';
 COMMENT ON COLUMN coherence_judgements.dataset_id IS 'The dataset of the judged edge (the older publication uses it).';

@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS llm_judgements (
     PRIMARY KEY (older_publication_id, newer_publication_id, dataset_id, model, prompt_version)
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN llm_judgements.older_publication_id IS 'The older publication p (canonical DOI, or kg:<id> without one).';
 COMMENT ON COLUMN llm_judgements.newer_publication_id IS 'The newer publication q.';

@@ -11,7 +11,7 @@ CREATE TABLE IF NOT EXISTS recorded_disputes (
     PRIMARY KEY (research_area, publication_id, relation, other_key)
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN recorded_disputes.research_area IS 'Partition: research area of the disputed or corrected publication.';
 COMMENT ON COLUMN recorded_disputes.publication_id IS 'The publication the comment, reply or correction answers.';

@@ -19,7 +19,7 @@ CREATE OR REPLACE TABLE steward_judgements (
     newer_publication_id VARCHAR
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN steward_judgements.line IS 'Line of the steward file (recon_assets/reference/steward_judgements.csv; the header is line 1) the row starts on.';
 COMMENT ON COLUMN steward_judgements.last_line IS 'Line the row ends on: later than line when a quoted rationale spans lines, or when a quote left open runs up to the next line starting with pair, or edge, (the row is then rejected with that line range).';

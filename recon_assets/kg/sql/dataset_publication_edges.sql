@@ -5,7 +5,7 @@ CREATE OR REPLACE TABLE dataset_publication_edges (
     PRIMARY KEY (dataset_id, publication_id)
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN dataset_publication_edges.dataset_id IS 'The dataset (datasets.dataset_id).';
 COMMENT ON COLUMN dataset_publication_edges.publication_id IS 'The publication that uses it (publications.publication_id).';

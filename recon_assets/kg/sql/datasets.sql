@@ -13,7 +13,7 @@ CREATE OR REPLACE TABLE datasets (
     node_ids       VARCHAR[] NOT NULL
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN datasets.dataset_id IS 'kg:<globalId> (uuid5 of the DOI), or kg-node:<id>.';
 COMMENT ON COLUMN datasets.doi IS 'Canonical DOI of the dataset.';

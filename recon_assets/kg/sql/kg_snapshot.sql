@@ -38,7 +38,7 @@ CREATE TABLE IF NOT EXISTS kg_rejects (
     raw         VARCHAR
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN kg_snapshots.snapshot_id IS 'First 16 hex digits of the export file''s SHA-256.';
 COMMENT ON COLUMN kg_snapshots.sha256 IS 'SHA-256 of the export file.';

@@ -15,7 +15,7 @@ CREATE OR REPLACE TABLE kg_snapshot_diff (
     reason               VARCHAR NOT NULL
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN kg_snapshot_diff.previous_snapshot_id IS 'The snapshot compared from: the last one recorded before the current one (kg_snapshot_history role previous).';
 COMMENT ON COLUMN kg_snapshot_diff.current_snapshot_id IS 'The snapshot compared to: the one in kg_nodes when kg_snapshot_diff last ran.';

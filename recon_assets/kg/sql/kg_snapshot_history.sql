@@ -1,6 +1,6 @@
 -- What kg_snapshot_diff keeps of two KG snapshots and their scorings (role 'current': the snapshot in kg_nodes as
 -- recorded by the diff's last run; 'previous': the last such record of the snapshot before it). Only keys and the
--- values the diff compares are kept, never properties or scores: see README "Keeping fresh" for the sizes.
+-- values the diff compares are kept, never properties or scores: see docs/OPERATIONS.md "Keeping fresh" for the sizes.
 CREATE TABLE IF NOT EXISTS kg_snapshot_history (
     role        VARCHAR PRIMARY KEY,
     snapshot_id VARCHAR NOT NULL,
@@ -31,7 +31,7 @@ CREATE TABLE IF NOT EXISTS kg_snapshot_history_edges (
     judgement_digest    VARCHAR NOT NULL
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN kg_snapshot_history.role IS 'current (the snapshot in kg_nodes, as recorded by kg_snapshot_diff''s last run, with its scoring) or previous (the last record of the snapshot before it).';
 COMMENT ON COLUMN kg_snapshot_history.snapshot_id IS 'The recorded snapshot (kg_snapshots.snapshot_id).';

@@ -6,7 +6,7 @@ CREATE OR REPLACE TABLE publication_research_areas (
     PRIMARY KEY (publication_id, research_area)
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN publication_research_areas.publication_id IS 'The publication.';
 COMMENT ON COLUMN publication_research_areas.research_area IS 'Partition slug of the applied research area, or unclassified.';

@@ -14,7 +14,7 @@ CREATE OR REPLACE TABLE publications (
     node_ids         VARCHAR[] NOT NULL
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN publications.publication_id IS 'Canonical DOI; for a publication without a DOI, kg:<globalId>, or kg-node:<id> when it has no globalId or shares it with another DOI-less publication (never merged: the globalId of a missing DOI identifies no paper).';
 COMMENT ON COLUMN publications.doi IS 'Canonical DOI: lower case, no resolver prefix, percent-decoded once, trailing punctuation stripped; NULL when absent or malformed.';

@@ -16,7 +16,7 @@ CREATE OR REPLACE TABLE dataset_lineage (
     evidence             VARCHAR
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN dataset_lineage.dataset_id IS 'The dataset (datasets.dataset_id).';
 COMMENT ON COLUMN dataset_lineage.family IS 'Its version family: the short name without version and status markers.';

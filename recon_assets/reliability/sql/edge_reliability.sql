@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS edge_reliability (
     PRIMARY KEY (research_area, dataset_id, publication_id)
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN edge_reliability.dataset_id IS 'The dataset.';
 COMMENT ON COLUMN edge_reliability.publication_id IS 'The publication using it.';

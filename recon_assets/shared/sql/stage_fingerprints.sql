@@ -8,7 +8,7 @@ CREATE TABLE IF NOT EXISTS stage_fingerprints (
     PRIMARY KEY (asset, research_area)
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN stage_fingerprints.asset IS 'The asset (stage) whose last computation this records (recon_assets/shared/fingerprints.py), or the asset check (''<asset>:<check>'') whose last evaluation it records.';
 COMMENT ON COLUMN stage_fingerprints.research_area IS 'The partition it wrote; empty for an unpartitioned asset.';

@@ -9,7 +9,7 @@ CREATE TABLE IF NOT EXISTS dataset_verdict_history (
     PRIMARY KEY (research_area, dataset_id, changed_at)
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN dataset_verdict_history.research_area IS 'The research area of the dataset''s evidence.';
 COMMENT ON COLUMN dataset_verdict_history.dataset_id IS 'The dataset.';

@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS dataset_verdicts (
     PRIMARY KEY (research_area, dataset_id)
 );
 
--- What each column means: read back from DuckDB's catalog for the Dagster column schema and the README
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN dataset_verdicts.research_area IS 'Partition: the research area of the dataset''s evidence.';
 COMMENT ON COLUMN dataset_verdicts.dataset_id IS 'The dataset judged.';
