@@ -457,8 +457,8 @@ def test_an_edge_whose_judged_pairs_state_no_stance_says_what_was_read_and_is_no
     scored = one(read)
     assert scored["label"] == UNVERIFIED
     assert "coherence UNVERIFIED (neutral 0.50): 2 works read ([Kim, 2022], ...): no stance wording found" in scored["reason"]
-    assert "no judged evidence (the works read take no side that outweighs the others; the LLM judge reads beyond " \
-           "cue words: set GROQ_API_KEY)" in scored["reason"]
+    assert "no judged evidence (the works read take no side that outweighs the others; the LLM judge (GROQ_API_KEY) " \
+           "may add an objection the cue words miss, never a confirmation)" in scored["reason"]
     # once the LLM judge has read them too, the reason does not send the user to it again
     by_llm = one(read | {"coherence_judges": "groq/llama-3.3-70b-versatile (prompt llm-v1); offline/rules-v2"})
     assert "no stance wording found" in by_llm["reason"] and "GROQ_API_KEY" not in by_llm["reason"]

@@ -146,8 +146,11 @@ def _missing(row, settings: ScoringSettings) -> list[str]:
         missing.append("no KG citations (its PageRank is no evidence)")
     if row.coherence_status == "UNVERIFIED":
         if isinstance(row.coherence_evidence, str) and row.coherence_evidence:
+            # An LLM answer counts only as an objection (issue 24: llm_judge.llm_answer_counts), so an edge the LLM
+            # read and did not object to names no groq judge either: the hint says what the LLM can add, not that it
+            # was off.
             llm_read = isinstance(row.coherence_judges, str) and "groq/" in row.coherence_judges
-            hint = "" if llm_read else "; the LLM judge reads beyond cue words: set GROQ_API_KEY"
+            hint = "" if llm_read else "; the LLM judge (GROQ_API_KEY) may add an objection the cue words miss, never a confirmation"
             missing.append(f"no judged evidence (the works read take no side that outweighs the others{hint})")
         else:
             missing.append("no judged evidence (no newer work answering it was judged)")
