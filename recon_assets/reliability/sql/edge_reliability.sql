@@ -83,7 +83,7 @@ COMMENT ON COLUMN edge_reliability.superseded_since IS 'When the successor came 
 COMMENT ON COLUMN edge_reliability.succession_basis IS 'Where the succession comes from (dataset_lineage.succession_basis): cmr_collection_progress, curated or inferred (version ordering alone).';
 COMMENT ON COLUMN edge_reliability.lifecycle_penalty IS 'Subtracted from the reliability because the dataset version was superseded on or before as_of (setting lifecycle_penalty, default 0.15); 0 otherwise.';
 COMMENT ON COLUMN edge_reliability.reliability IS 'w1*centrality + w2*recency + w3*coherence - lifecycle_penalty, clipped to [0, 1].';
-COMMENT ON COLUMN edge_reliability.label IS 'SUPERSEDED, FOUNDATIONAL, DECLINING, CURRENT or UNVERIFIED: DOMAIN.md''s rules on the observed evidence, first match wins (see the README).';
+COMMENT ON COLUMN edge_reliability.label IS 'SUPERSEDED, FOUNDATIONAL, DECLINING, CURRENT or UNVERIFIED: DOMAIN.md''s rules on the observed evidence, first match wins (docs/METHOD.md).';
 COMMENT ON COLUMN edge_reliability.dominant_signal IS 'What drove the label: retraction, contradiction, dispute, supersession, centrality, field_percentile, citation_trend (growing), superseded_version, citation_decline, peripheral, recency, citations (cited recently), or none (UNVERIFIED).';
 COMMENT ON COLUMN edge_reliability.negative_signals IS 'Negative signals observed: retraction, contradiction, dispute, supersession, superseded_version, citation_decline, peripheral.';
 COMMENT ON COLUMN edge_reliability.evidence IS 'Signals observed for the edge: retraction, citation_record, kg_citations, field_percentile, citation_trend, cited_recently, recent, judged_pairs, recorded_dispute, superseded_version.';
