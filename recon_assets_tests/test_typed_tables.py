@@ -186,7 +186,9 @@ def ingested_publications(tmp_path: Path, name: str, content: str) -> pd.DataFra
         return build_publications(con.execute(load_sql("publication_nodes")).df(), latest_year=LATEST).rows
 
 
-@pytest.mark.parametrize("pagerank", ["Infinity", "-Infinity", "NaN", "1e400", '"inf"', '"nan"', '"-inf"', "0", "-0.5", "true", '"abc"', "[0.5]"])
+# Bare Infinity, -Infinity and NaN are not JSON (RFC 8259 section 6): such a line is rejected to kg_rejects whole
+# (issue 24; test_ingest holds it), so only values JSON can hold reach the typed tables.
+@pytest.mark.parametrize("pagerank", ["1e400", '"inf"', '"nan"', '"-inf"', "0", "-0.5", "true", '"abc"', "[0.5]"])
 def test_non_finite_json_pagerank_is_missing_end_to_end(tmp_path: Path, pagerank: str) -> None:
     content = f'{{"type":"node","id":"1","labels":["Publication"],"properties":{{"doi":"{RS}","pagerank_global":{pagerank}}}}}\n'
 
