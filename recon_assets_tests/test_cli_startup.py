@@ -64,3 +64,16 @@ def test_an_unknown_table_has_no_declared_columns():
         table_docs.declared_columns("no_such_table")
     with pytest.raises(AttributeError):
         table_docs.NO_SUCH_NAME
+
+
+def test_explain_without_a_database_names_the_absolute_path_and_how_it_was_chosen(tmp_path, capsys, monkeypatch):
+    """New-user finding: `recon explain` run from another folder said "no database file at data/recon.duckdb"."""
+    from recon_assets.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("RECON_DB_PATH", raising=False)
+    assert main(["explain", "10.1002/2014jb011547"]) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"no database file at {tmp_path / 'data' / 'recon.duckdb'} (--db, else RECON_DB_PATH, else data/recon.duckdb "
+        "under the current folder): run `recon run` first, or give --db"
+    )

@@ -86,7 +86,9 @@ def explain_doi(doi: str, database: Path) -> int:
     except ValueError as error:
         return _fail(str(error))
     if not database.is_file():
-        return _fail(f"no database file at {database}: run `recon run` first")
+        # New-user finding: run from another folder, the default data/recon.duckdb named no folder to look in.
+        return _fail(f"no database file at {database.absolute()} (--db, else RECON_DB_PATH, else data/recon.duckdb under "
+                     "the current folder): run `recon run` first, or give --db")
     try:
         foreign = not is_duckdb_file(database)
     except OSError as error:
