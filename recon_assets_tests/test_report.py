@@ -234,16 +234,24 @@ ANY_TEXT_TITLES = {
 }
 
 
+def _superseded_with_titles(con: duckdb.DuckDBPyConnection, titles) -> list[str]:
+    """Give the first len(titles) scored publications these titles and make their edges SUPERSEDED (the report lists
+    SUPERSEDED edges with their titles); their publication ids, in that order."""
+    titles = list(titles)
+    publications = [row[0] for row in con.execute(
+        "SELECT DISTINCT publication_id FROM edge_reliability ORDER BY 1 LIMIT ?", [len(titles)]
+    ).fetchall()]
+    con.execute("UPDATE edge_reliability SET label = 'SUPERSEDED' WHERE list_contains(?, publication_id)", [publications])
+    for publication_id, title in zip(publications, titles, strict=True):
+        con.execute("UPDATE publications SET title = ? WHERE publication_id = ?", [title, publication_id])
+    return publications
+
+
 def test_any_text_renders_in_the_pdf_with_words_and_numbers_whole(sample_run, tmp_path):
     database = sample_run.copy_database(tmp_path / "any_text.duckdb")
     with duckdb.connect(str(database)) as con:
         # the report lists SUPERSEDED edges with their titles: six publications' edges made SUPERSEDED to show them
-        publications = [row[0] for row in con.execute(
-            "SELECT DISTINCT publication_id FROM edge_reliability ORDER BY 1 LIMIT ?", [len(ANY_TEXT_TITLES)]
-        ).fetchall()]
-        con.execute("UPDATE edge_reliability SET label = 'SUPERSEDED' WHERE list_contains(?, publication_id)", [publications])
-        for publication_id, title in zip(publications, ANY_TEXT_TITLES.values(), strict=True):
-            con.execute("UPDATE publications SET title = ? WHERE publication_id = ?", [title, publication_id])
+        _superseded_with_titles(con, ANY_TEXT_TITLES.values())
         con.execute("UPDATE dataset_verdicts SET dataset_short_name = ?, staleness_reason = ? WHERE verdict = 'STALE'",
                     [UNSPACED_TITLE, LONG_REASON])
         data = gather_report(con, as_of=date.fromisoformat(AS_OF), run_id="any-text")
@@ -298,12 +306,7 @@ ZERO_WIDTH_TITLES = {
 def test_a_title_of_combining_or_zero_width_characters_leaves_the_other_cells_words_whole(sample_run, tmp_path):
     database = sample_run.copy_database(tmp_path / "zero_width.duckdb")
     with duckdb.connect(str(database)) as con:
-        publications = [row[0] for row in con.execute(
-            "SELECT DISTINCT publication_id FROM edge_reliability ORDER BY 1 LIMIT ?", [len(ZERO_WIDTH_TITLES)]
-        ).fetchall()]
-        con.execute("UPDATE edge_reliability SET label = 'SUPERSEDED' WHERE list_contains(?, publication_id)", [publications])
-        for publication_id, title in zip(publications, ZERO_WIDTH_TITLES.values(), strict=True):
-            con.execute("UPDATE publications SET title = ? WHERE publication_id = ?", [title, publication_id])
+        publications = _superseded_with_titles(con, ZERO_WIDTH_TITLES.values())
         con.execute("UPDATE edge_reliability SET publication_doi = NULL WHERE publication_id = ?", [publications[-1]])
         data = gather_report(con, as_of=date.fromisoformat(AS_OF), run_id="zero-width")
     rows = data.central_superseded[data.central_superseded["title"].isin(ZERO_WIDTH_TITLES.values())]
