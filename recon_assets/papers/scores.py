@@ -1,0 +1,119 @@
+"""A paper's scores: CitationEdge's four, with the formulas issue 22 states for them, and this project's own figure,
+the share of the paper's dataset uses on current versions.
+
+Source of the four formulas: issue 22 ("Scores"), which takes them from CitationEdge, the single-paper analysis
+pipeline this project grew from. Scores are on 0-10. Argumentation is judged by the LLM (online); offline it, and
+the scores built from it (literary, overall), are NOT_ASSESSED rather than guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+NOT_ASSESSED = "not assessed"
+SUPPORTED, CONTRADICTED, UNVERIFIED = "SUPPORTED", "CONTRADICTED", "UNVERIFIED"
+# CitationEdge's verification score when a paper has no claim to verify (issue 22).
+NO_CLAIM_VERIFICATION = 5.0
+
+
+def citation_score(high_gaps: int, medium_gaps: int) -> float:
+    """max(0, 10 - 2 * high_gaps - medium_gaps), on 0-10: each high-severity citation gap costs 2, each medium one 1.
+
+    Source: CitationEdge's citation score, as issue 22 states it. Raises ValueError on a negative count.
+    """
+    if high_gaps < 0 or medium_gaps < 0:
+        raise ValueError(f"gap counts must be >= 0, got {high_gaps}, {medium_gaps}")
+    return max(0.0, 10.0 - 2.0 * high_gaps - medium_gaps)
+
+
+def verification_score(verdicts: Sequence[str]) -> float:
+    """max(0, 10 * supported / total - 3 * contradicted / total) over the claim verdicts, or 5.0 with no claim.
+
+    Args: one verdict per claim, each SUPPORTED, CONTRADICTED or UNVERIFIED (UNVERIFIED counts in total only).
+    Source: CitationEdge's verification score, as issue 22 states it. Raises ValueError on another verdict.
+    """
+    unknown = set(verdicts) - {SUPPORTED, CONTRADICTED, UNVERIFIED}
+    if unknown:
+        raise ValueError(f"unknown verdicts {sorted(unknown)}")
+    total = len(verdicts)
+    if total == 0:
+        return NO_CLAIM_VERIFICATION
+    return max(0.0, 10.0 * verdicts.count(SUPPORTED) / total - 3.0 * verdicts.count(CONTRADICTED) / total)
+
+
+def literary_score(claim_avg: float, argumentation: float | None, citation: float, verification: float) -> float | str:
+    """claim_avg * 10 * 0.35 + argumentation * 0.35 + citation * 0.15 + verification * 0.15, on 0-10.
+
+    Args: claim_avg the mean claim confidence (0-1); argumentation the LLM's argumentation score (0-10), None
+    offline; citation and verification on 0-10. Returns NOT_ASSESSED when argumentation is None.
+    Source: CitationEdge's literary score, as issue 22 states it.
+    """
+    if argumentation is None:
+        return NOT_ASSESSED
+    return claim_avg * 10 * 0.35 + argumentation * 0.35 + citation * 0.15 + verification * 0.15
+
+
+def overall_score(literary: float | str, argumentation: float | None, citation: float, verification: float) -> float | str:
+    """The mean of literary, argumentation, citation and verification (0-10); NOT_ASSESSED when literary or
+    argumentation is. Source: CitationEdge's overall score, as issue 22 states it."""
+    if argumentation is None or literary == NOT_ASSESSED:
+        return NOT_ASSESSED
+    return (float(literary) + argumentation + citation + verification) / 4
+
+
+def current_version_share(superseded: Sequence[bool]) -> float | None:
+    """The share (0-1) of the paper's dataset uses on current versions: 1 - superseded uses / all uses.
+
+    Args: one flag per dataset the paper uses (`dataset_lineage.superseded`). Returns None when it uses none
+    matched to the graph. This project's own figure (DOMAIN.md "Dataset lifecycle"), not CitationEdge's.
+    """
+    if not superseded:
+        return None
+    return 1.0 - sum(bool(flag) for flag in superseded) / len(superseded)
+
+
+@dataclass(frozen=True)
+class PaperScores:
+    """A paper's scores, each a number (0-10; current_version_share 0-1) or NOT_ASSESSED, with how each was computed."""
+
+    citation: float
+    verification: float
+    literary: float | str
+    overall: float | str
+    current_version_share: float | None
+    how: dict[str, str]
+
+
+def paper_scores(
+    high_gaps: int,
+    medium_gaps: int,
+    verdicts: Sequence[str],
+    claim_confidences: Sequence[float],
+    argumentation: float | None,
+    superseded: Sequence[bool],
+) -> PaperScores:
+    """All of a paper's scores from its gaps, claim verdicts and confidences, argumentation (None offline) and the
+    superseded flags of the datasets it uses; `how` says for each score what went in (the report prints it)."""
+    citation = citation_score(high_gaps, medium_gaps)
+    verification = verification_score(verdicts)
+    claim_avg = sum(claim_confidences) / len(claim_confidences) if claim_confidences else 0.0
+    literary = literary_score(claim_avg, argumentation, citation, verification)
+    overall = overall_score(literary, argumentation, citation, verification)
+    share = current_version_share(superseded)
+    offline = "argumentation needs the LLM (online); offline it is not assessed"
+    how = {
+        "citation": f"max(0, 10 - 2 x {high_gaps} high - {medium_gaps} medium gaps) = {citation:g}",
+        "verification": (
+            f"max(0, 10 x {verdicts.count(SUPPORTED)}/{len(verdicts)} supported - 3 x {verdicts.count(CONTRADICTED)}/{len(verdicts)} contradicted) = {verification:g}"
+            if verdicts else f"no claim: {NO_CLAIM_VERIFICATION:g}"
+        ),
+        "literary": offline if literary == NOT_ASSESSED else (
+            f"{claim_avg:.2f} x 10 x 0.35 + {argumentation:g} x 0.35 + {citation:g} x 0.15 + {verification:g} x 0.15 = {literary:.2f}"
+        ),
+        "overall": offline if overall == NOT_ASSESSED else f"mean of literary, argumentation, citation, verification = {overall:.2f}",
+        "current_version_share": "no dataset matched to the graph" if share is None else (
+            f"{len(superseded) - sum(map(bool, superseded))} of {len(superseded)} dataset uses on current versions"
+        ),
+    }
+    return PaperScores(citation, verification, literary, overall, share, how)

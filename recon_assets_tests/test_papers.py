@@ -1,0 +1,214 @@
+"""Paper analysis, pure modules (recon_assets/papers/): parsing and its bad inputs, dataset detection against real
+Dataset records, the offline claim extractor, and CitationEdge's score formulas.
+
+The PDFs here are made at test time (pypdf for the bad inputs, reportlab for a document with known structure): they
+test the parser's handling, they are not real papers. Real papers and their measured figures:
+recon_assets_tests/fixtures/papers/SOURCES.md and benchmarks/paper_analysis.py.
+"""
+
+import io
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from pypdf import PdfWriter
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.platypus import Paragraph as Flowable
+from reportlab.platypus import SimpleDocTemplate
+
+from recon_assets.papers import claims, datasets, scores
+from recon_assets.papers.parse import Caption, PaperDocument, Paragraph, Reference, UnreadablePaper, parse_pdf
+
+FIXTURES = Path(__file__).parent / "fixtures" / "papers"
+
+
+def _document_pdf(lines: list[str]) -> bytes:
+    """A PDF whose text is `lines`, one paragraph each (reportlab), for the parser's structure tests."""
+    buffer = io.BytesIO()
+    SimpleDocTemplate(buffer, pagesize=A4).build([Flowable(line, getSampleStyleSheet()["Normal"]) for line in lines])
+    return buffer.getvalue()
+
+
+PAPER_LINES = [
+    "Abstract",
+    "We evaluate satellite precipitation over the basin against 40 gauges. " * 3,
+    "1. Introduction",
+    "Satellite precipitation products are widely used in hydrology where gauges are sparse. " * 4,
+    "2. Data and Methods",
+    "2.1. Precipitation Data",
+    "We used the TRMM 3B42 V7 product and MODIS Collection 5 NDVI (MOD13Q1) for 2001-2010. " * 2,
+    "Figure 1. Study area and the 40 rain gauges.",
+    "Table 2: Error statistics of the three products.",
+    "3. Results",
+    "Results show that 3B42 outperforms the real-time product with an RMSE of 1.2 mm/day. " * 3,
+    "References",
+    "1. Huffman, G.J.; Adler, R.F. The TRMM Multisatellite Precipitation Analysis. J. Hydrometeorol. 2007, 8, 38-55. https://doi.org/10.1175/JHM560.1",
+    "2. Didan, K. MOD13Q1 MODIS/Terra Vegetation Indices 16-Day L3 Global 250m SIN Grid V006. doi:10.5067/MODIS/MOD13Q1.006",
+    "3. Funk, C. The climate hazards infrared precipitation with stations. Sci. Data 2015, 2, 150066.",
+]
+
+
+def test_parse_finds_sections_paragraphs_references_and_captions():
+    document = parse_pdf(_document_pdf(PAPER_LINES))
+    assert [s.title for s in document.sections] == [
+        "Abstract", "1. Introduction", "2. Data and Methods", "2.1. Precipitation Data", "3. Results", "References",
+    ]
+    assert [(c.kind, c.label) for c in document.captions] == [("figure", "1"), ("table", "2")]
+    assert [r.doi for r in document.references] == ["10.1175/jhm560.1", "10.5067/modis/mod13q1.006", None]
+    data = [p for p in document.paragraphs if p.section == "2.1. Precipitation Data"]
+    assert data and data[0].text.startswith("We used the TRMM 3B42 V7 product") and data[0].page == 1
+
+
+def _pdf(pages: int, encrypt_with: str | None = None) -> bytes:
+    writer = PdfWriter()
+    for _ in range(pages):
+        writer.add_blank_page(width=595, height=842)
+    if encrypt_with is not None:
+        writer.encrypt(user_password=encrypt_with, owner_password="owner", algorithm="AES-128")
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
+
+
+def _halved(data: bytes) -> bytes:
+    return data[: len(data) // 2]
+
+
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (lambda: b"", "empty file (0 bytes)"),
+        (lambda: b"Title: a manuscript saved as text, named paper.pdf\n" * 20, "not a PDF"),
+        (lambda: _pdf(2, encrypt_with="secret"), "encrypted PDF: it needs a password to open"),
+        (lambda: _pdf(500), "500 pages, over the page limit of 200"),
+        (lambda: _pdf(3), "no text layer: 0 characters over 3 pages"),
+        (lambda: _halved(_document_pdf(PAPER_LINES)), "truncated PDF"),
+    ],
+    ids=["0-byte", "not-a-pdf", "encrypted", "500-pages", "image-only", "truncated"],
+)
+def test_bad_input_fails_with_one_clear_line(make, says):
+    with pytest.raises(UnreadablePaper) as raised:
+        parse_pdf(make())
+    assert says in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_the_page_limit_is_a_setting():
+    two_pages = _document_pdf(PAPER_LINES * 3)
+    assert parse_pdf(two_pages, page_limit=2).pages == 2
+    with pytest.raises(UnreadablePaper, match="^2 pages, over the page limit of 1$"):
+        parse_pdf(two_pages, page_limit=1)
+
+
+@pytest.fixture(scope="module")
+def catalogue():
+    return datasets.DatasetCatalogue(pd.read_csv(FIXTURES / "graph_datasets.csv", dtype=str))
+
+
+def _paper(text: str, references: tuple[str, ...] = ()) -> PaperDocument:
+    refs = tuple(Reference(i, r, datasets.canonical_doi(m.group(0)) if (m := datasets.DOI_PATTERN.search(r)) else None, 9) for i, r in enumerate(references, 1))
+    return PaperDocument(9, (), (Paragraph("2. Data", 4, text),), refs, ())
+
+
+@pytest.mark.parametrize(
+    ("text", "references", "matched", "unmatched"),
+    [
+        ("Daily rainfall came from the TRMM 3B42 V7 product.", (), [("C1281704371-GES_DISC", "short name and version", "7")], []),
+        ("We used version 7 of the 3B42 data set.", (), [("C1281704371-GES_DISC", "short name and version", "7")], []),
+        ("The TMPA 3B42 (version 7) estimates were aggregated.", (), [("C1281704371-GES_DISC", "short name and version", "7")], []),
+        ("Vegetation came from MOD13Q1.061 composites.", (), [("C1748066515-LPCLOUD", "short name and version", "061")], []),
+        ("We used MODIS Collection 6.1 NDVI (MOD13Q1).", (), [("C1748066515-LPCLOUD", "short name and version", "6.1")], []),
+        ("Elevation came from the ASTER GDEM V2.", (), [("kg:astgtm-002", "short name and version", "2")], []),
+        ("IMERG half-hourly data (GPM_3IMERGHH V06) were used.", (), [("C1598621093-GES_DISC", "short name and version", "06")], []),
+        ("Precipitation data are from GPCP (https://doi.org/10.5067/MEASURES/GPCP/DATA304).", (), [("C2211412414-GES_DISC", "DOI in text", None)], []),
+        ("NDVI came from MODIS.", ("Didan, K. MOD13Q1 V061. NASA LP DAAC. doi:10.5067/MODIS/MOD13Q1.061",), [("C1748066515-LPCLOUD", "DOI in references", None)], []),
+        # replaced versions the graph lacks: listed as unmatched with the version, not dropped
+        ("We used MODIS Collection 5 NDVI (MOD13Q1) for 2001-2010.", (), [], [("MOD13Q1", "5", "the graph has MOD13Q1 but not version 5")]),
+        ("Rainfall from TRMM 3B42 version 6 was compared.", (), [], [("TRMM 3B42", "6", "the graph has TRMM_3B42 but not version 6")]),
+        ("NDVI from MOD13Q1 was averaged.", (), [], [("MOD13Q1", None, "named without a version")]),
+        ("We also used CHIRPS V2.0 and PERSIANN-CDR version 1.", (), [], [("CHIRPS", "2.0", "no Dataset node of the graph has this name"), ("PERSIANN-CDR", "1", "no Dataset node of the graph has this name")]),
+        ("Snow data: doi:10.5067/MODIS/MOD10A1.006.", (), [], [("10.5067/modis/mod10a1.006", None, "NASA data DOI that is no Dataset node of the graph")]),
+        ("We used no satellite product; the R2 = 0.8 regression used 25 stations.", (), [], []),
+    ],
+)
+def test_dataset_detection(catalogue, text, references, matched, unmatched):
+    found, missing = datasets.detect_datasets(_paper(text, references), catalogue)
+    assert [(m.dataset_id, m.found_by, m.stated_version) for m in found] == matched
+    assert [(u.name, u.stated_version, u.reason) for u in missing] == unmatched
+    for item in [*found, *missing]:
+        assert item.quote and item.page in (4, 9)
+
+
+def test_a_versioned_mention_elsewhere_keeps_a_versionless_one_out(catalogue):
+    found, missing = datasets.detect_datasets(_paper("TRMM 3B42 is widely used. We used the TRMM 3B42 V7 product."), catalogue)
+    assert [m.dataset_id for m in found] == ["C1281704371-GES_DISC"] and missing == []
+
+
+@pytest.mark.parametrize(
+    ("lineage", "line"),
+    [
+        ({"superseded": True, "successor_family": "GPM_3IMERGHH", "successor_version": "07", "superseded_since": "2019", "succession_basis": "curated"},
+         "uses TRMM_3B42 V7: replaced by GPM_3IMERGHH 07 (since 2019, on the authority of curated)"),
+        ({"superseded": False}, "uses TRMM_3B42 V7: current"),
+        ({}, "uses TRMM_3B42 V7: lifecycle unknown (no dataset_lineage row)"),
+    ],
+)
+def test_lifecycle_statement(lineage, line):
+    match = datasets.DatasetMatch("C1281704371-GES_DISC", "TRMM_3B42", "V7", datasets.NAME_AND_VERSION, "V7", "q", 3)
+    assert datasets.lifecycle_statement(match, lineage) == line
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claim_type", "results", "confidence"),
+    [
+        ("Results show that 3B42 outperforms the real-time product with an RMSE of 1.2 mm/day.", claims.COMPARATIVE, ("RMSE of 1.2 mm/day",), 0.8),
+        ("We propose a new method to merge gauge and satellite rainfall at daily scale.", claims.METHODOLOGICAL, (), 0.5),
+        ("The drying trend is attributed to a weakening of the monsoon circulation over the basin.", claims.THEORETICAL, (), 0.5),
+        ("Annual rainfall decreased by 12% between 2001 and 2010 across the northern catchments.", claims.EMPIRICAL, ("12%",), 0.7),
+        ("These biases may be caused by orographic enhancement that satellites miss entirely.", None, (), None),
+        ("The basin covers 3,200 km2 and has 40 rain gauges operated since the 1970s era.", claims.EMPIRICAL, ("3,200 km2",), 0.7),
+    ],
+)
+def test_offline_claim_extractor(sentence, claim_type, results, confidence):
+    found = claims.extract_claims(PaperDocument(1, (), (Paragraph("3. Results", 5, sentence),), (), ()))
+    if claim_type is None:
+        assert found == []
+        return
+    (claim,) = found
+    assert (claim.claim_type, claim.results, claim.confidence, claim.page) == (claim_type, results, confidence, 5)
+    assert claim.novelty == scores.NOT_ASSESSED and claim.extractor == claims.OFFLINE_EXTRACTOR
+
+
+def test_claims_skip_statements_about_the_paper():
+    paragraphs = tuple(Paragraph(section, 9, "We show that the product improved by 20% over ten basins in the study.") for section in ("Funding", "Data Availability Statement", "Acknowledgments"))
+    assert claims.extract_claims(PaperDocument(9, (), paragraphs, (), ())) == []
+
+
+@pytest.mark.parametrize(("high", "medium", "expected"), [(0, 0, 10.0), (2, 1, 5.0), (3, 5, 0.0), (6, 0, 0.0)])
+def test_citation_score(high, medium, expected):
+    assert scores.citation_score(high, medium) == expected
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "expected"),
+    [([], 5.0), (["SUPPORTED"] * 4, 10.0), (["SUPPORTED", "CONTRADICTED", "UNVERIFIED", "UNVERIFIED"], 1.75), (["CONTRADICTED"] * 2, 0.0)],
+)
+def test_verification_score(verdicts, expected):
+    assert scores.verification_score(verdicts) == pytest.approx(expected)
+
+
+def test_literary_and_overall_online_and_offline():
+    assert scores.literary_score(0.8, 6.0, 5.0, 10.0) == pytest.approx(0.8 * 10 * 0.35 + 6 * 0.35 + 5 * 0.15 + 10 * 0.15)
+    assert scores.overall_score(7.15, 6.0, 5.0, 10.0) == pytest.approx((7.15 + 6 + 5 + 10) / 4)
+    offline = scores.paper_scores(1, 2, ["SUPPORTED", "UNVERIFIED"], [0.7, 0.5], None, [True, False, False])
+    assert (offline.citation, offline.verification, offline.literary, offline.overall) == (6.0, 5.0, scores.NOT_ASSESSED, scores.NOT_ASSESSED)
+    assert offline.current_version_share == pytest.approx(2 / 3)
+    assert "not assessed" in offline.how["literary"] and offline.how["current_version_share"] == "2 of 3 dataset uses on current versions"
+
+
+def test_scores_refuse_bad_input():
+    with pytest.raises(ValueError, match="gap counts"):
+        scores.citation_score(-1, 0)
+    with pytest.raises(ValueError, match="unknown verdicts"):
+        scores.verification_score(["PASS"])
+    assert scores.current_version_share([]) is None
