@@ -40,6 +40,7 @@ PAPER_LINES = [
     "We used the TRMM 3B42 V7 product and MODIS Collection 5 NDVI (MOD13Q1) for 2001-2010. " * 2,
     "Figure 1. Study area and the 40 rain gauges.",
     "Table 2: Error statistics of the three products.",
+    "4 CARD32 ALIAS_LIST_OFFSET",
     "3. Results",
     "Results show that 3B42 outperforms the real-time product with an RMSE of 1.2 mm/day. " * 3,
     "References",

@@ -162,10 +162,21 @@ def _is_heading(line: str) -> str | None:
         return line
     numbered = _NUMBERED_HEADING.match(line)
     if numbered and not numbered.group(2).rstrip().endswith((".", ",", ";")):
-        letters = sum(c.isalpha() for c in numbered.group(2))
-        if letters >= 0.7 * len(numbered.group(2).replace(" ", "")):
+        title = numbered.group(2)
+        letters = sum(c.isalpha() for c in title)
+        # Table rows and code listings ("4 CARD32 ALIAS_LIST_OFFSET") carry identifiers no heading has.
+        identifier = "_" in title or re.search(r"\b(?=\w*\d)(?=\w*[A-Z]{2})\w+\b", title)
+        if letters >= 0.7 * len(title.replace(" ", "")) and not identifier:
             return line
     return None
+
+
+def _follows(number: tuple[int, ...], last: tuple[int, ...]) -> bool:
+    """Whether a numbered heading can follow the last one: later in order, and its chapter at most one further
+    (a table row numbered "4 ..." after "2.9" is no heading); the first chapter is 1 or 2 (0 for some)."""
+    if not last:
+        return number[0] <= 2
+    return number > last and number[0] <= last[0] + 1
 
 
 def _heading_number(line: str) -> tuple[int, ...] | None:
@@ -183,7 +194,7 @@ def _structure(page_texts: list[str]) -> PaperDocument:
     for page, line in lines:
         heading = _is_heading(line)
         number = _heading_number(line) if heading else None
-        if heading and (number is None or number > last_number):
+        if heading and (number is None or _follows(number, last_number)):
             last_number = number or last_number
             sections.append(Section(heading, page))
             current = heading
