@@ -1,0 +1,199 @@
+"""Standing research questions: the versioned question file (issue 21, "Questions") and a question's scope.
+
+The file is YAML, `{"version": <int>, "questions": [{"id", "question", "scope": {"datasets", "research_areas"},
+"decay", "session"}, ...]}`. Each question becomes one dynamic partition keyed by its id, so a bad entry is
+rejected with its reason and the others are kept (entries in = accepted + rejected): a duplicate id rejects every
+entry of that id (neither can be told to be the right one), an empty or over-long question, an id that is not a
+partition-safe slug or an unknown decay rejects its entry. Only a file that is not YAML, or has no `questions`
+list, is an error as a whole. Whether a scope's datasets exist is known only against the KG (`resolve_scope`):
+a scope that matches nothing makes the verdict INSUFFICIENT with the reason, never an error of the file.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from recon_assets.kg.doi import canonical_doi
+from recon_assets.lifecycle.versions import version_sort_key
+
+# A partition key and a file name: lower-case letters, digits, '-' and '_', up to 64 characters.
+QUESTION_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
+# A research question is a sentence or two: RECON asks for sub-questions "under 20 words", the longest question of
+# the labelled set is under 200 characters; 1,000 leaves five times that and refuses a pasted document (the
+# embedding model cuts its input at 10,000 characters, `judgement.model_input`).
+MAX_QUESTION_CHARS = 1_000
+
+
+class QuestionFileError(ValueError):
+    """The question file as a whole cannot be read (not YAML, or no `questions` list)."""
+
+
+class Scope(BaseModel):
+    """What a question is about: datasets by short name ('GPM_3IMERGDF': every version), short name and version
+    ('GPM_3IMERGDF 07') or DOI, and research areas (upper-case KG names). Empty: the whole KG."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    datasets: tuple[str, ...] = ()
+    research_areas: tuple[str, ...] = ()
+
+    @field_validator("datasets", "research_areas")
+    @classmethod
+    def _no_blank(cls, values: tuple[str, ...]) -> tuple[str, ...]:
+        cleaned = tuple(value.strip() for value in values)
+        if any(not value for value in cleaned):
+            raise ValueError("a blank entry")
+        return cleaned
+
+
+class Question(BaseModel):
+    """One standing question. `decay` is the recency decay of its retrieval score (none / linear / log); `session`
+    groups questions whose planner sees the last three asked (default: the question's own id)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(pattern=QUESTION_ID_PATTERN)
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+    scope: Scope = Scope()
+    decay: Literal["none", "linear", "log"] = "linear"
+    session: str | None = Field(default=None, pattern=QUESTION_ID_PATTERN)
+
+    @field_validator("question", mode="before")
+    @classmethod
+    def _stripped(cls, value: object) -> object:
+        return " ".join(value.split()) if isinstance(value, str) else value
+
+
+@dataclass(frozen=True)
+class RejectedQuestion:
+    """An entry of the file left out: its position (0-based), its id as written (None when it has none) and why."""
+
+    index: int
+    id: str | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class QuestionFile:
+    """The file read: its version, the accepted questions in file order and the rejected entries."""
+
+    version: int
+    accepted: tuple[Question, ...]
+    rejected: tuple[RejectedQuestion, ...]
+
+
+def read_question_file(text: str) -> QuestionFile:
+    """Read a question file (module docstring): every entry accepted or rejected with its reason.
+
+    Raises:
+        QuestionFileError: not YAML, not a mapping, no positive integer `version`, or no `questions` list.
+    """
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise QuestionFileError(f"the question file is not YAML: {error}") from error
+    if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
+        raise QuestionFileError("the question file must be a mapping with a 'questions' list")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise QuestionFileError(f"the question file needs a positive integer 'version', got {version!r}")
+    entries = data["questions"]
+    # Only text ids are compared; any other id is left to the entry's validation.
+    ids = [entry.get("id") if isinstance(entry, dict) and isinstance(entry.get("id"), str) else None for entry in entries]
+    repeated = {key for key, count in Counter(ids).items() if key is not None and count > 1}
+    accepted, rejected = [], []
+    for index, entry in enumerate(entries):
+        entry_id = ids[index]
+        if entry_id in repeated:
+            at = [position for position, key in enumerate(ids) if key == entry_id]
+            rejected.append(RejectedQuestion(index, entry_id, f"duplicate id {entry_id!r}: entries {at} all use it, none is kept"))
+            continue
+        try:
+            accepted.append(Question.model_validate(entry))
+        except ValidationError as error:
+            rejected.append(RejectedQuestion(index, entry_id, _validation_reason(error)))
+    return QuestionFile(version, tuple(accepted), tuple(rejected))
+
+
+def _validation_reason(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or "entry"
+        parts.append(f"{where}: {item['msg']}")
+    return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class DatasetRow:
+    """A KG Dataset node as the scope sees it: id, short name, version text (None when unknown) and DOI."""
+
+    dataset_id: str
+    short_name: str
+    version: str | None = None
+    doi: str | None = None
+
+
+@dataclass(frozen=True)
+class ScopeResolution:
+    """The KG datasets a scope names (None: the scope names no dataset, so every dataset counts), the scope's
+    entries that match nothing, and `problem`: why nothing is left to answer from (None when something is)."""
+
+    dataset_ids: tuple[str, ...] | None
+    unknown: tuple[str, ...]
+    problem: str | None
+
+
+def resolve_scope(scope: Scope, datasets: Sequence[DatasetRow], research_areas: Sequence[str] = ()) -> ScopeResolution:
+    """Match a scope against the KG's datasets and research areas.
+
+    A dataset entry matches by canonical DOI, by short name (case-insensitive; every version), or by short name and
+    version, the version being the entry's last word ('GPM_3IMERGDF 07' = 'GPM_3IMERGDF V07': versions compared by
+    `lifecycle.versions.version_sort_key`).
+    A research area matches its KG name, case-insensitive. Some entries unknown: they are listed and the rest
+    answers. Every dataset entry unknown, or every research area unknown: `problem` says so (the critic's
+    INSUFFICIENT reason).
+    """
+    unknown, matched = [], []
+    for entry in scope.datasets:
+        found = [row.dataset_id for row in datasets if _names(entry, row)]
+        matched += [dataset_id for dataset_id in found if dataset_id not in matched]
+        if not found:
+            unknown.append(entry)
+    known_areas = {area.upper() for area in research_areas}
+    unknown_areas = [area for area in scope.research_areas if area.upper() not in known_areas]
+    problems = []
+    if scope.datasets and not matched:
+        problems.append(f"no dataset of the KG matches the scope's datasets {_quoted(unknown)} (by short name, short name and version, or DOI)")
+    if scope.research_areas and len(unknown_areas) == len(scope.research_areas):
+        problems.append(f"no research area of the KG matches {_quoted(unknown_areas)}")
+    return ScopeResolution(
+        tuple(matched) if scope.datasets else None,
+        tuple(unknown + unknown_areas),
+        "; ".join(problems) or None,
+    )
+
+
+def _names(entry: str, row: DatasetRow) -> bool:
+    doi = canonical_doi(entry)
+    if doi:
+        return canonical_doi(row.doi) == doi
+    if entry.casefold() == row.short_name.casefold():
+        return True
+    # 'GPM_3IMERGDF 07': the version is the last word (a KG short name may hold spaces: 'MOD13 EVI (MODIS Collection 4)').
+    short, _, version = entry.rpartition(" ")
+    if not short or short.casefold() != row.short_name.casefold() or not row.version:
+        return False
+    try:
+        return version_sort_key(version) == version_sort_key(row.version)
+    except ValueError:  # a version spelled without a digit: compare the text
+        return version.strip().casefold() == row.version.strip().casefold()
+
+
+def _quoted(values: Sequence[str]) -> str:
+    return ", ".join(repr(value) for value in values)

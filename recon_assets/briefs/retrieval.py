@@ -1,0 +1,193 @@
+"""Candidate papers for a question: RECON's hybrid retrieval score and the merge of candidates by canonical DOI.
+
+    hybrid    = 0.5 * semantic + 0.3 * recency + 0.2 * authority
+    recency   = 1 (none) | max(0, 1 - age/20) (linear) | max(0, 1 - log(1 + age)/log(21)) (log)
+    authority = min(1, log(1 + citations) / log(10001))
+
+Source: RECON (github.com/MukulRay1603/project-recon, `src/retriever_utils.py`: `hybrid_score`, `recency_score`,
+`authority_score`; weights "chosen by ablation study"), restated in issue 21 and DOMAIN.md "Verdicts over an evidence
+set". RECON's decay definitions are DOMAIN.md's "recency" exactly (1 - age/20; 1 - log1p(age)/log1p(20)), so the
+project's `reliability.signals.recency` computes them, and RECON's authority is DOMAIN.md's citation centrality
+(`centrality.citation_centrality`, log1p(n)/log1p(10000) = log(1 + n)/log(10001)). Two differences from RECON, both
+on missing values: RECON gives an unknown year recency 0 under every decay, here 'none' gives 1 (age plays no part,
+as in the edge score); and semantic similarity is clipped to [0, 1] (RECON adds the raw cosine, which may be
+negative), so the hybrid score stays in [0, 1] and compares with the 0.40 bar of the critic.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date
+
+from recon_assets.centrality.citation_centrality import citation_centrality
+from recon_assets.kg.authors import citation_tag
+from recon_assets.kg.doi import canonical_doi
+from recon_assets.reliability.settings import DECAYS, Decay
+from recon_assets.reliability.signals import age_years, recency
+
+# RECON's hybrid weights (src/retriever_utils.py `hybrid_score`: semantic x 0.5 + recency x 0.3 + authority x 0.2).
+SEMANTIC_WEIGHT, RECENCY_WEIGHT, AUTHORITY_WEIGHT = 0.5, 0.3, 0.2
+KG, OPENALEX = "kg", "openalex"
+SOURCES = (KG, OPENALEX)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A paper one retrieval pass found for one sub-question.
+
+    doi: as found (any spelling; canonicalised by `merge_candidates`); publication_id: the KG node id, None for a
+    paper found only in OpenAlex; year: publication year or None; authors: names in order; cited_by_count: citations
+    known up to as_of, None when unknown; semantic: cosine similarity of the sub-question and the title + abstract,
+    in [-1, 1]; source: 'kg' or 'openalex'; found_by: the sub-question kinds that found it.
+    """
+
+    doi: str | None
+    title: str
+    source: str
+    semantic: float
+    year: int | None = None
+    authors: tuple[str, ...] = ()
+    abstract: str | None = None
+    cited_by_count: int | None = None
+    publication_id: str | None = None
+    found_by: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.source not in SOURCES:
+            raise ValueError(f"source must be one of {SOURCES}, got {self.source!r}")
+        if not (isinstance(self.semantic, (int, float)) and -1.0 <= self.semantic <= 1.0):
+            raise ValueError(f"semantic similarity must be a number in [-1, 1], got {self.semantic!r} for {self.title!r}")
+
+
+@dataclass(frozen=True)
+class ScoredPaper:
+    """A merged candidate with its scores (each in [0, 1]) and its citation tag '[Smith et al., 2019]'. `key` is the
+    canonical DOI, or 'kg:<publication_id>' for a KG paper without one."""
+
+    key: str
+    candidate: Candidate
+    citation: str
+    recency: float
+    authority: float
+    hybrid: float
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A candidate left out of the evidence, and why."""
+
+    candidate: Candidate
+    reason: str
+
+
+@dataclass(frozen=True)
+class Merged:
+    """`merge_candidates`' result. Every candidate in is accounted for: len(candidates) == len(papers) +
+    duplicates + len(rejected)."""
+
+    papers: tuple[Candidate, ...]
+    duplicates: int
+    rejected: tuple[Rejected, ...] = field(default=())
+
+
+def authority(cited_by_count: int | float | None) -> float:
+    """min(1, log(1 + n) / log(10001)) for n citations (RECON `authority_score`; DOMAIN.md citation centrality).
+    An unknown count (None, NaN) gives 0: no evidence of authority, as RECON gives a paper without a count.
+
+    Raises:
+        ValueError: a negative count.
+    """
+    if cited_by_count is None or (isinstance(cited_by_count, float) and math.isnan(cited_by_count)):
+        return 0.0
+    if cited_by_count < 0:
+        raise ValueError(f"a citation count cannot be negative, got {cited_by_count}")
+    return float(citation_centrality(cited_by_count))
+
+
+def paper_recency(year: int | None, as_of: date, decay: Decay) -> float:
+    """Recency in [0, 1] of a paper published in `year` seen on `as_of` (`reliability.signals.recency`, the same
+    decays as RECON `recency_score`); an unknown year gives 0 under linear and log decay and 1 under none.
+
+    Raises:
+        ValueError: an unknown decay.
+    """
+    if decay not in DECAYS:
+        raise ValueError(f"decay must be one of {DECAYS}, got {decay!r}")
+    return float(recency(age_years(year, as_of), decay))
+
+
+def hybrid(semantic: float, recency_: float, authority_: float) -> float:
+    """0.5 * max(0, semantic) + 0.3 * recency + 0.2 * authority (RECON `hybrid_score`), in [0, 1]."""
+    return SEMANTIC_WEIGHT * max(0.0, semantic) + RECENCY_WEIGHT * recency_ + AUTHORITY_WEIGHT * authority_
+
+
+def candidate_key(candidate: Candidate) -> str | None:
+    """The merge key: the canonical DOI (`kg.doi.canonical_doi`), else 'kg:<publication_id>' for a KG paper; None
+    for a paper with neither (it cannot be told apart from another)."""
+    doi = canonical_doi(candidate.doi)
+    if doi:
+        return doi
+    return f"kg:{candidate.publication_id}" if candidate.publication_id else None
+
+
+def merge_candidates(candidates: Iterable[Candidate]) -> Merged:
+    """Merge the candidates of every sub-question and round into one paper per key (`candidate_key`).
+
+    Of duplicates, the KG record wins over OpenAlex's (only it has edges to score its trust) and otherwise the first
+    seen; the merged paper takes the highest semantic similarity (its best match among the sub-questions), the
+    largest known citation count, the first abstract and year found, and every sub-question kind that found it.
+    A candidate without a DOI and without a KG id is rejected with the reason.
+
+    Returns:
+        Merged, papers in the order their key was first seen.
+    """
+    merged: dict[str, Candidate] = {}
+    rejected: list[Rejected] = []
+    duplicates = 0
+    for candidate in candidates:
+        key = candidate_key(candidate)
+        if key is None:
+            rejected.append(Rejected(candidate, f"no DOI ({candidate.doi!r} is not one) and no KG publication: cannot be de-duplicated"))
+            continue
+        if key not in merged:
+            merged[key] = replace(candidate, doi=canonical_doi(candidate.doi) or candidate.doi)
+            continue
+        duplicates += 1
+        merged[key] = _merge_two(merged[key], candidate)
+    return Merged(tuple(merged.values()), duplicates, tuple(rejected))
+
+
+def _merge_two(kept: Candidate, other: Candidate) -> Candidate:
+    base, extra = (other, kept) if other.source == KG and kept.source != KG else (kept, other)
+    counts = [count for count in (kept.cited_by_count, other.cited_by_count) if count is not None]
+    return replace(
+        base,
+        doi=kept.doi,
+        semantic=max(kept.semantic, other.semantic),
+        cited_by_count=max(counts) if counts else None,
+        abstract=base.abstract or extra.abstract,
+        year=base.year if base.year is not None else extra.year,
+        authors=base.authors or extra.authors,
+        found_by=tuple(dict.fromkeys((*kept.found_by, *other.found_by))),
+    )
+
+
+def score_papers(papers: Sequence[Candidate], as_of: date, decay: Decay) -> list[ScoredPaper]:
+    """Each merged paper with its recency, authority and hybrid score as of `as_of`, best hybrid first (ties by
+    key, so the order is stable).
+
+    Raises:
+        ValueError: an unknown decay, a paper without a merge key (merge first), or a negative citation count.
+    """
+    scored = []
+    for paper in papers:
+        key = candidate_key(paper)
+        if key is None:
+            raise ValueError(f"{paper.title!r} has no DOI and no KG publication id: merge_candidates rejects it")
+        recency_ = paper_recency(paper.year, as_of, decay)
+        authority_ = authority(paper.cited_by_count)
+        citation = citation_tag(list(paper.authors), paper.year, paper.doi or paper.title)
+        scored.append(ScoredPaper(key, paper, citation, recency_, authority_, hybrid(paper.semantic, recency_, authority_)))
+    return sorted(scored, key=lambda paper: (-paper.hybrid, paper.key))

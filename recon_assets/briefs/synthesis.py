@@ -1,0 +1,295 @@
+"""The brief: RECON's four sections (src/agents/synthesizer.py: Overview / Key Findings / Active Debates / Outlook),
+each claim with a confidence and inline '[Author et al., Year]' citations, and a trust summary line per cited paper:
+
+    [Smith et al., 2019]  Network reliability: LOW. Reason: <the edge's reason>
+
+**Trust levels** (RECON's synthesizer maps FOUNDATIONAL and CURRENT to HIGH, DECLINING to MEDIUM, SUPERSEDED to LOW;
+here the edge's reliability and its dataset version refine that, since a DECLINING edge on a replaced version is the
+stale evidence a brief must mark), from the paper's governing edge (`critic.Evidence.governing_edge`):
+
+    HIGH        FOUNDATIONAL or CURRENT, reliability >= 0.40, on a current dataset version
+    MEDIUM      FOUNDATIONAL or CURRENT below 0.40 or on a replaced version (foundational work stays usable; the
+                reason names the successor); DECLINING at >= 0.40 on a current version (another negative signal)
+    LOW         SUPERSEDED; DECLINING below 0.40 or on a replaced version
+    UNASSESSED  UNVERIFIED, or no edge to the question's datasets (a paper found only in OpenAlex): not a claim of
+                low reliability, and the reason says what is missing
+
+A claim's confidence is its paper's trust level (UNASSESSED -> LOW). Key Findings rest only on HIGH and MEDIUM papers
+(on unassessed ones, marked LOW, when no assessed paper stands); a LOW paper is named in the Outlook and the trust
+summary, never as a finding.
+
+Offline the brief is **extractive** (`extractive_brief`): each finding is one sentence of a paper's abstract (its
+title when no abstract is openly available), the paper's sentence that shares most word stems (Snowball, words of 4+
+letters) with the question, after `judgement.judge_address` has removed wording that addresses a reader-model. Online
+an LLM's answer (`answers.SynthesizerAnswer`) is used only when it validates and every citation in it is a paper of
+the evidence set or a recorded comment on one (`check_citations`); otherwise the extractive brief stands, with why.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from recon_assets.briefs.answers import SynthesizerAnswer, read_answer
+from recon_assets.briefs.critic import Debates, EdgeAssessment, Evidence, QuestionJudgement
+from recon_assets.briefs.retrieval import OPENALEX
+from recon_assets.judgement.cues import stem
+from recon_assets.judgement.judge_address import without_judge_address
+from recon_assets.reliability.labels import DECLINING, RELIABILITY_DECIMALS, SUPERSEDED
+from recon_assets.reliability.reasons import reliability_text
+from recon_assets.verdicts.critic import CONTRADICTED, FORCED_PASS, PASS, STALE, VerdictRules
+
+HIGH, MEDIUM, LOW, UNASSESSED = "HIGH", "MEDIUM", "LOW", "UNASSESSED"
+TRUST_LEVELS = (HIGH, MEDIUM, LOW, UNASSESSED)
+_TRUST_RANK = {HIGH: 0, MEDIUM: 1, UNASSESSED: 2, LOW: 3}
+# Overview confidence by verdict: PASS found sound evidence; STALE and CONTRADICTED found it and what is wrong with
+# it; INSUFFICIENT and FORCED_PASS did not find enough.
+_OVERVIEW_CONFIDENCE = {PASS: HIGH, STALE: MEDIUM, CONTRADICTED: MEDIUM}
+MAX_FINDINGS = 5
+# A sentence of fewer words is a heading or a fragment ('Abstract.'), not a finding.
+MIN_SENTENCE_WORDS = 5
+# Words shorter than this carry little topic (articles, prepositions): a stand-in for a stop-word list.
+MIN_CONTENT_LETTERS = 4
+SECTIONS = ("Overview", "Key Findings", "Active Debates", "Outlook")
+EXTRACTIVE_NOTE = (
+    "This brief is extractive: each finding is a sentence quoted from a paper's abstract (its title where no abstract "
+    "is openly available), chosen by word overlap with the question; no language model wrote it."
+)
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_WORD = re.compile(r"[^\W\d_]+")
+# '[Smith et al., 2019]', '[Li, 2020]', '[10.1000/x, n.d.]': a bracket holding a name, a comma and a year or 'n.d.'.
+CITATION = re.compile(r"\[[^\[\]]+?,\s*(?:\d{4}[a-z]?|n\.d\.)\]")
+
+
+@dataclass(frozen=True)
+class BriefClaim:
+    """One claim: its text (citations inline), confidence (HIGH / MEDIUM / LOW) and the citations it rests on."""
+
+    text: str
+    confidence: str
+    citations: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Brief:
+    """A research brief: the four sections, the trust summary (one line per cited paper), whether it is extractive,
+    and a note (the extractive statement, and why an LLM answer was not used)."""
+
+    question: str
+    verdict: str
+    overview: tuple[BriefClaim, ...]
+    key_findings: tuple[BriefClaim, ...]
+    active_debates: tuple[BriefClaim, ...]
+    outlook: tuple[BriefClaim, ...]
+    trust_summary: tuple[str, ...]
+    extractive: bool
+    note: str
+
+    def markdown(self) -> str:
+        """The brief as Markdown: title, note, the four sections (a bullet per claim, '(confidence)' after it) and
+        the trust summary."""
+        lines = [f"# {self.question}", "", f"Verdict: **{self.verdict}**", "", f"_{self.note}_"]
+        for title, claims in zip(SECTIONS, (self.overview, self.key_findings, self.active_debates, self.outlook)):
+            lines += ["", f"## {title}", ""] + [f"- {claim.text} ({claim.confidence})" for claim in claims]
+        lines += ["", "## Trust summary", ""] + [f"    {line}" for line in self.trust_summary]
+        return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True)
+class CitationCheck:
+    """Whether every citation of an answer is allowed; the ones that are not, in order of appearance."""
+
+    ok: bool
+    unknown: tuple[str, ...]
+
+
+def trust_level(edge: EdgeAssessment | None, rules: VerdictRules) -> str:
+    """HIGH / MEDIUM / LOW / UNASSESSED for a paper's governing edge (module docstring); None -> UNASSESSED."""
+    if edge is None or not edge.assessed:
+        return UNASSESSED
+    reliable = round(edge.reliability, RELIABILITY_DECIMALS) >= rules.reliable
+    if edge.label == SUPERSEDED:
+        return LOW
+    if edge.label == DECLINING:
+        return MEDIUM if reliable and not edge.dataset_replaced else LOW
+    return HIGH if reliable and not edge.dataset_replaced else MEDIUM
+
+
+def trust_summary_line(item: Evidence, rules: VerdictRules) -> str:
+    """'[Smith et al., 2019]  Network reliability: LOW. Reason: ...': the governing edge's dataset, reliability, label
+    and reason (its leading citation dropped), or why the paper is unassessed."""
+    citation, edge = item.paper.citation, item.governing_edge
+    level = trust_level(edge, rules)
+    if edge is None:
+        where = "found only in OpenAlex" if item.paper.candidate.source == OPENALEX else "a KG paper with no edge to the question's datasets"
+        return f"{citation}  Network reliability: {level}. Reason: {where}, so no edge reliability assesses it."
+    reason = edge.reason[len(citation):].lstrip() if edge.reason.startswith(citation) else edge.reason
+    replaced = ", a replaced version" if edge.dataset_replaced else ""
+    head = f"uses {edge.dataset}{replaced}: {edge.label} {reliability_text(edge.reliability, [rules.reliable])}"
+    return f"{citation}  Network reliability: {level}. Reason: {head}; {reason}"
+
+
+def citations_in(text: str) -> list[str]:
+    """Every '[Author et al., Year]' citation in `text`, in order, white space inside collapsed."""
+    return [" ".join(found.split()) for found in CITATION.findall(text)]
+
+
+def allowed_citations(evidence: Sequence[Evidence], debates: Debates) -> set[str]:
+    """What a brief may cite: the evidence's papers and the recorded comments on them (`Debates.disputes`)."""
+    return {item.paper.citation for item in evidence} | {dispute.comment for dispute in debates.disputes}
+
+
+def check_citations(claims: Iterable[BriefClaim], allowed: set[str]) -> CitationCheck:
+    """Every citation of the claims, inline or listed (a listed one without brackets gets them), must be in
+    `allowed`: a citation of a paper outside the evidence set fails the answer (issue 21)."""
+    unknown: list[str] = []
+    for claim in claims:
+        listed = [citation if citation.startswith("[") else f"[{citation}]" for citation in claim.citations]
+        for citation in [*citations_in(claim.text), *(" ".join(item.split()) for item in listed)]:
+            if citation not in allowed and citation not in unknown:
+                unknown.append(citation)
+    return CitationCheck(not unknown, tuple(unknown))
+
+
+def sentences(text: str | None) -> list[str]:
+    """The sentences of an abstract, after `without_judge_address` (a sentence ends at [.!?] before white space, the
+    rule of `judgement.cues`), each of at least MIN_SENTENCE_WORDS words, white space collapsed."""
+    kept, _ = without_judge_address(text)
+    if not kept:
+        return []
+    bounds = [0, *(end.end() for end in _SENTENCE_END.finditer(kept)), len(kept)]
+    found = (" ".join(kept[start:stop].split()) for start, stop in zip(bounds, bounds[1:]))
+    return [sentence for sentence in found if len(sentence.split()) >= MIN_SENTENCE_WORDS]
+
+
+def content_stems(text: str) -> set[str]:
+    """Snowball stems of the words of MIN_CONTENT_LETTERS or more letters, lower-cased."""
+    return {stem(word.lower()) for word in _WORD.findall(text) if len(word) >= MIN_CONTENT_LETTERS}
+
+
+def best_sentence(item: Evidence, question_stems: set[str]) -> tuple[float, str]:
+    """(share of the question's content stems it holds, sentence) of the paper's best abstract sentence; the title
+    when the abstract gives none. Ties go to the earlier sentence."""
+    candidates = sentences(item.paper.candidate.abstract) or [" ".join(item.paper.candidate.title.split())]
+    scored = [(len(content_stems(sentence) & question_stems) / max(1, len(question_stems)), -index, sentence)
+              for index, sentence in enumerate(candidates)]
+    share, _, sentence = max(scored)
+    return share, sentence
+
+
+def extractive_brief(
+    question: str,
+    evidence: Sequence[Evidence],
+    judgement: QuestionJudgement,
+    debates: Debates,
+    rules: VerdictRules,
+    note: str | None = None,
+) -> Brief:
+    """The offline brief (module docstring).
+
+    Args:
+        evidence: the merged, scored papers of the last round with their edges.
+        judgement: that round's verdict.
+        debates: the contradictions and comments within the evidence (`critic.debates_in`).
+        note: why an LLM answer was not used, when one was asked for.
+    """
+    trust = {item.paper.key: trust_level(item.governing_edge, rules) for item in evidence}
+    question_stems = content_stems(question)
+    standing = [item for item in evidence if trust[item.paper.key] in (HIGH, MEDIUM)]
+    grounds = standing or [item for item in evidence if trust[item.paper.key] == UNASSESSED]
+    ranked = sorted(
+        ((item, *best_sentence(item, question_stems)) for item in grounds),
+        key=lambda found: (_TRUST_RANK[trust[found[0].paper.key]], -found[1], -found[0].paper.hybrid, found[0].paper.key),
+    )
+    findings = tuple(
+        BriefClaim(f"{sentence} {item.paper.citation}", _confidence(trust[item.paper.key]), (item.paper.citation,))
+        for item, _, sentence in ranked[:MAX_FINDINGS]
+    )
+    if not findings:
+        findings = (BriefClaim("No retrieved paper stands on sound evidence: no finding is drawn.", LOW),)
+    elif not standing:
+        findings = (BriefClaim("No retrieved paper is assessed by the edge scores; the findings below rest on unassessed papers.", LOW), *findings)
+    stale = [item for item in evidence if trust[item.paper.key] == LOW]
+    claims = (_overview(evidence, judgement), findings, _debates(debates, judgement), _outlook(stale, standing, judgement))
+    cited = {citation for section in claims for claim in section for citation in claim.citations}
+    summary = tuple(trust_summary_line(item, rules) for item in evidence if item.paper.citation in cited)
+    text = f"{EXTRACTIVE_NOTE} {note}" if note else EXTRACTIVE_NOTE
+    return Brief(question, judgement.verdict, *claims, summary, True, text)
+
+
+def brief_from_answer(
+    raw: str | None,
+    question: str,
+    evidence: Sequence[Evidence],
+    judgement: QuestionJudgement,
+    debates: Debates,
+    rules: VerdictRules,
+) -> Brief:
+    """The LLM synthesizer's brief when its answer validates (`answers.SynthesizerAnswer`) and cites only allowed
+    papers (`check_citations`); else the extractive brief, its note saying why. The trust summary is always
+    computed here from the edges, never taken from the model."""
+    answer, problem = read_answer(SynthesizerAnswer, raw)
+    if answer is None:
+        return extractive_brief(question, evidence, judgement, debates, rules, f"The model's answer was not used: {problem}.")
+    sections = tuple(
+        tuple(BriefClaim(claim.text, claim.confidence, tuple(claim.citations)) for claim in section)
+        for section in (answer.overview, answer.key_findings, answer.active_debates, answer.outlook)
+    )
+    check = check_citations([claim for section in sections for claim in section], allowed_citations(evidence, debates))
+    if not check.ok:
+        return extractive_brief(question, evidence, judgement, debates, rules,
+                                f"The model's answer was not used: it cites {', '.join(check.unknown)}, outside the evidence set.")
+    cited = {citation for section in sections for claim in section for citation in (*citations_in(claim.text), *claim.citations)}
+    summary = tuple(trust_summary_line(item, rules) for item in evidence if item.paper.citation in cited)
+    return Brief(question, judgement.verdict, *sections, summary, False, "Written by a language model from the evidence below; every citation checked against it.")
+
+
+def _confidence(level: str) -> str:
+    return LOW if level == UNASSESSED else level
+
+
+def _overview(evidence: Sequence[Evidence], judgement: QuestionJudgement) -> tuple[BriefClaim, ...]:
+    assessed = sum(item.assessed for item in evidence)
+    stale = sum(item.stale for item in evidence)
+    unresolved = f" (it stands in for {judgement.unresolved})" if judgement.unresolved else ""
+    text = (
+        f"The critic's verdict is {judgement.verdict}{unresolved}: {len(evidence)} paper(s) retrieved, {assessed} assessed by "
+        f"the knowledge graph's edge scores, {stale} of them on flagged edges or replaced dataset versions."
+    )
+    return (BriefClaim(text, _OVERVIEW_CONFIDENCE.get(judgement.verdict, LOW)),)
+
+
+def _debates(debates: Debates, judgement: QuestionJudgement) -> tuple[BriefClaim, ...]:
+    claims = [
+        BriefClaim(f"{pair.newer_citation} contradicts {pair.older_citation}, as judged by the project's judges.", MEDIUM,
+                   (pair.newer_citation, pair.older_citation))
+        for pair in debates.pairs
+    ] + [
+        BriefClaim(
+            f"{dispute.comment} comments on {dispute.commented}"
+            + ("; its authors replied, so the matter is debated." if dispute.answered else "; no reply by its authors is on record."),
+            MEDIUM, (dispute.comment, dispute.commented),
+        )
+        for dispute in debates.disputes
+    ]
+    if not claims:
+        return (BriefClaim("No judged contradiction between the retrieved papers and no recorded comment on them.",
+                           _OVERVIEW_CONFIDENCE.get(judgement.verdict, LOW)),)
+    return tuple(claims)
+
+
+def _outlook(stale: Sequence[Evidence], standing: Sequence[Evidence], judgement: QuestionJudgement) -> tuple[BriefClaim, ...]:
+    claims = []
+    if stale:
+        named = ", ".join(f"{item.paper.citation} ({item.governing_edge.dataset})" for item in stale)
+        claims.append(BriefClaim(f"{len(stale)} retrieved paper(s) rest on flagged edges or replaced dataset versions and ground no "
+                                 f"finding: {named}.", HIGH, tuple(item.paper.citation for item in stale)))
+    dated = [item for item in standing if item.paper.candidate.year]
+    if dated:
+        newest = max(dated, key=lambda item: (item.paper.candidate.year, item.paper.hybrid))
+        claims.append(BriefClaim(f"The most recent standing evidence is {newest.paper.citation}.", MEDIUM, (newest.paper.citation,)))
+    if judgement.unresolved:
+        claims.append(BriefClaim(f"After the last rewrite round the evidence was still {judgement.unresolved}; the findings are "
+                                 "given as the critic left them.", LOW))
+    return tuple(claims) or (BriefClaim("Nothing in the evidence dates the findings.", LOW),)
