@@ -213,3 +213,23 @@ def test_scores_refuse_bad_input():
     with pytest.raises(ValueError, match="unknown verdicts"):
         scores.verification_score(["PASS"])
     assert scores.current_version_share([]) is None
+
+
+def test_benchmark_scores_detection_against_the_ground_truth(tmp_path):
+    """benchmarks/paper_analysis.py on a generated document (testing the scorer, not a real paper's figure): the
+    text states TRMM 3B42 V7 and MODIS Collection 5 (a version the graph lacks, still a detection); the ground
+    truth adds IMERG V07, which the text does not name, so recall is 2 of 3 at precision 1."""
+    from benchmarks.paper_analysis import report
+
+    (tmp_path / "generated.pdf").write_bytes(_document_pdf(PAPER_LINES))
+    (tmp_path / "papers.csv").write_text("file,doi,licence,source,sections,references\ngenerated.pdf,,,test,6,3\n")
+    (tmp_path / "paper_datasets.csv").write_text(
+        "file,family,version,page,quote\ngenerated.pdf,TRMM_3B42,7,1,q\ngenerated.pdf,MOD13Q1,005,1,q\ngenerated.pdf,GPM_3IMERGHH,07,1,q\n"
+    )
+    result = report(tmp_path, FIXTURES / "graph_datasets.csv", [])
+    assert result["real_papers"] == 1
+    assert {k: result["datasets"][k] for k in ("true_positives", "stated", "detected", "precision", "recall")} == {
+        "true_positives": 2, "stated": 3, "detected": 2, "precision": 1.0, "recall": 0.667,
+    }
+    (paper,) = result["papers"]
+    assert (paper["sections"], paper["own_sections"], paper["references"], paper["references_with_doi"]) == (6, 6, 3, 2)

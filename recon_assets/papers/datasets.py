@@ -57,13 +57,15 @@ class DatasetMatch:
 @dataclass(frozen=True)
 class UnmatchedMention:
     """A dataset the paper names that no Dataset node matches: the name (or DOI), the stated version, why it did
-    not match, the quote and the page."""
+    not match, the quote, the page, and the graph family when the name is one of the graph's products (a version
+    the graph lacks, or no version stated), else None."""
 
     name: str
     stated_version: str | None
     reason: str
     quote: str
     page: int
+    family: str | None = None
 
 
 @dataclass(frozen=True)
@@ -211,26 +213,27 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             stated, first, last = _stated_version(text, start, end)
             matched_names.add((index, first, last))
             if stated is None:
-                versionless.setdefault(family, UnmatchedMention(text[start:end], None, "named without a version", _quote(text, start, end), page))
+                versionless.setdefault(family, UnmatchedMention(text[start:end], None, "named without a version", _quote(text, start, end), page, family))
                 continue
-            key = _sort_key(stated)
+            key = stated_sort_key(stated)
             same = sorted((k for k in catalogue.by_family[family] if key and k.sort_key == key), key=lambda k: k.dataset_id)
             if same:
                 known = same[0]
                 matches.setdefault(known.dataset_id, DatasetMatch(known.dataset_id, family, known.version, NAME_AND_VERSION, stated, _quote(text, start, end), page))
             else:
-                unmatched.setdefault((family, stated), UnmatchedMention(text[start:end], stated, f"the graph has {family} but not version {stated}", _quote(text, start, end), page))
+                unmatched.setdefault((family, stated), UnmatchedMention(text[start:end], stated, f"the graph has {family} but not version {stated}", _quote(text, start, end), page, family))
         for found in _PRODUCT_WITH_VERSION.finditer(text):
             if any(i == index and s < found.end() and found.start() < e for i, s, e in matched_names):
                 continue
             name, stated = found.group(1), found.group(2)
             unmatched.setdefault((name, stated), UnmatchedMention(name, stated, "no Dataset node of the graph has this name", _quote(text, *found.span()), page))
-    matched_families = {m.family for m in matches.values()} | {key[0] for key in unmatched}
+    matched_families = {m.family for m in matches.values()} | {u.family for u in unmatched.values() if u.family}
     unmatched.update({(family, None): mention for family, mention in versionless.items() if family not in matched_families})
     return list(matches.values()), list(unmatched.values())
 
 
-def _sort_key(stated: str) -> tuple[int, ...]:
+def stated_sort_key(stated: str) -> tuple[int, ...]:
+    """`version_sort_key`, or () for a text without a digit."""
     try:
         return version_sort_key(stated)
     except ValueError:

@@ -1,0 +1,114 @@
+"""Paper analysis on real papers (issue 22, "Measured"): dataset detection precision and recall against the datasets
+each paper's text states, parse quality (sections and references found against the paper's own counts) and time
+per paper. Prints one JSON report; nothing is asserted (the machine is shared and noisy).
+
+    .venv/bin/python benchmarks/paper_analysis.py [--papers DIR] [--datasets CSV] [--pdf PATH ...]
+
+--papers (default recon_assets_tests/fixtures/papers): a folder with the real PDFs, `papers.csv` (file, doi, licence,
+source, sections, references: the paper's own heading and reference-list counts) and `paper_datasets.csv` (file,
+family, version, page, quote: each dataset and version the paper's text states, the ground truth; SOURCES.md says
+where each PDF comes from). --datasets: the graph's Dataset nodes, either the `datasets` table's columns (dataset_id,
+short_name, long_name, doi) or a CMR extract's (concept-id, ShortName, EntryTitle, DOI), e.g. the steering repo's
+shared/data/real/cmr_collections_version_families.csv; default the fixture's graph_datasets.csv. --pdf: further PDFs
+(no ground truth) whose parse figures and time are printed too.
+
+A detection is a (family, version) pair: a matched Dataset node's, or a graph product named with a version the graph
+lacks (a replaced version is still a use of that product); unknown products are listed, not scored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from recon_assets.papers.claims import extract_claims
+from recon_assets.papers.datasets import DatasetCatalogue, detect_datasets, stated_sort_key
+from recon_assets.papers.parse import UnreadablePaper, parse_pdf
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = REPO_ROOT / "recon_assets_tests" / "fixtures" / "papers"
+CMR_COLUMNS = {"concept-id": "dataset_id", "ShortName": "short_name", "EntryTitle": "long_name", "DOI": "doi"}
+
+
+def load_datasets(path: Path) -> pd.DataFrame:
+    """The Dataset nodes in `path` as columns dataset_id, short_name, long_name, doi (a CMR extract is renamed)."""
+    table = pd.read_csv(path, dtype=str)
+    if "concept-id" in table.columns:
+        table = table.rename(columns=CMR_COLUMNS)
+    return table[["dataset_id", "short_name", "long_name", "doi"]]
+
+
+def analyse(data: bytes, catalogue: DatasetCatalogue) -> dict:
+    """Parse, detect datasets and extract claims from one PDF; its figures, the detected (family, version key)
+    pairs and the time taken (s). An unreadable PDF gives its one-line error instead."""
+    started = time.perf_counter()
+    try:
+        document = parse_pdf(data)
+    except UnreadablePaper as error:
+        return {"error": str(error), "seconds": round(time.perf_counter() - started, 3)}
+    matches, unmatched = detect_datasets(document, catalogue)
+    claims = extract_claims(document)
+    seconds = time.perf_counter() - started
+    detected = {(m.family, stated_sort_key(m.version or "")) for m in matches}
+    detected |= {(u.family, stated_sort_key(u.stated_version)) for u in unmatched if u.family and u.stated_version}
+    return {
+        "pages": document.pages, "sections": len(document.sections), "references": len(document.references),
+        "references_with_doi": sum(r.doi is not None for r in document.references), "captions": len(document.captions),
+        "claims": len(claims), "matched": [f"{m.family} {m.version} ({m.found_by}, p. {m.page})" for m in matches],
+        "unmatched": [f"{u.name} {u.stated_version or ''}: {u.reason} (p. {u.page})" for u in unmatched],
+        "detected": sorted(detected), "seconds": round(seconds, 3),
+    }
+
+
+def scores(truth: set, detected: set) -> dict:
+    """True positives, precision and recall of detected against truth (None where a denominator is 0)."""
+    hits = len(truth & detected)
+    return {
+        "true_positives": hits, "stated": len(truth), "detected": len(detected),
+        "precision": round(hits / len(detected), 3) if detected else None,
+        "recall": round(hits / len(truth), 3) if truth else None,
+    }
+
+
+def report(papers_dir: Path, datasets_csv: Path, extra_pdfs: list[Path]) -> dict:
+    """The benchmark's report: per paper and in total (precision and recall pooled over all pairs)."""
+    catalogue = DatasetCatalogue(load_datasets(datasets_csv))
+    papers = pd.read_csv(papers_dir / "papers.csv", dtype=str) if (papers_dir / "papers.csv").exists() else pd.DataFrame(columns=["file"])
+    truth_rows = pd.read_csv(papers_dir / "paper_datasets.csv", dtype=str) if (papers_dir / "paper_datasets.csv").exists() else pd.DataFrame(columns=["file", "family", "version"])
+    per_paper, all_truth, all_detected = [], set(), set()
+    for paper in papers.itertuples(index=False):
+        result = analyse((papers_dir / paper.file).read_bytes(), catalogue)
+        truth = {(row.family, stated_sort_key(row.version)) for row in truth_rows[truth_rows["file"] == paper.file].itertuples(index=False)}
+        detected = set(result.pop("detected", []))
+        detected = {(family, tuple(key)) for family, key in detected}
+        all_truth |= {(paper.file, *pair) for pair in truth}
+        all_detected |= {(paper.file, *pair) for pair in detected}
+        result.update(file=paper.file, doi=paper.doi, own_sections=int(paper.sections), own_references=int(paper.references), datasets=scores(truth, detected))
+        per_paper.append(result)
+    others = [{"file": str(path), **{k: v for k, v in analyse(path.read_bytes(), catalogue).items() if k != "detected"}} for path in extra_pdfs]
+    seconds = [p["seconds"] for p in per_paper + others]
+    return {
+        "real_papers": len(per_paper),
+        "datasets": scores(all_truth, all_detected) | {"targets": "recall >= 0.8 at precision >= 0.9"},
+        "seconds_per_paper_max": max(seconds, default=None),
+        "papers": per_paper,
+        "other_pdfs": others,
+        "catalogue": {"datasets": str(datasets_csv), "names": len(catalogue.by_key)},
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--papers", type=Path, default=FIXTURES)
+    parser.add_argument("--datasets", type=Path, default=FIXTURES / "graph_datasets.csv")
+    parser.add_argument("--pdf", type=Path, nargs="*", default=[])
+    args = parser.parse_args(argv)
+    print(json.dumps(report(args.papers, args.datasets, args.pdf), indent=2, default=str))
+
+
+if __name__ == "__main__":
+    main()
