@@ -115,6 +115,7 @@ def _paper(text: str, references: tuple[str, ...] = ()) -> PaperDocument:
     ("text", "references", "matched", "unmatched"),
     [
         ("Daily rainfall came from the TRMM 3B42 V7 product.", (), [("C1281704371-GES_DISC", "short name and version", "7")], []),
+        ("Daily totals were summed from 3B42V7 files.", (), [("C1281704371-GES_DISC", "short name and version", "7")], []),
         ("We used version 7 of the 3B42 data set.", (), [("C1281704371-GES_DISC", "short name and version", "7")], []),
         ("The TMPA 3B42 (version 7) estimates were aggregated.", (), [("C1281704371-GES_DISC", "short name and version", "7")], []),
         ("Vegetation came from MOD13Q1.061 composites.", (), [("C1748066515-LPCLOUD", "short name and version", "061")], []),

@@ -26,7 +26,7 @@ DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in refere
 NASA_DATA_DOI_PREFIX = "10.5067/"
 # A version stated next to a product name: after it ("3B42 V7", "MOD13Q1 Collection 5", "MOD13Q1.006",
 # "GDEM version 2") or before it ("Collection 6 MOD13Q1", "version 7 of the 3B42").
-_VERSION = r"(?:\b(?:version|collection|release|edition)\s*|\bV\.?\s?|\bC(?=\d)|\.(?=0\d\d\b))(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
+_VERSION = r"(?:\b(?:version|collection|release|edition)\s*|(?<![A-Za-z])V\.?\s?|\bC(?=\d)|\.(?=0\d\d\b))(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
 _VERSION_AFTER = re.compile(r"^[\s,(\[]{0,3}(?:(?:product|data(?:set)?|algorithm|level[- ]?\d)\s+){0,2}" + _VERSION, re.IGNORECASE)
 # Before the name, at most three words may stand between ("Collection 5 NDVI (MOD13Q1)", "version 7 of the 3B42").
 _VERSION_BEFORE = re.compile(_VERSION + r"(?:\s+[A-Za-z][\w\-]*){0,3}\s*[\s(]{0,2}$", re.IGNORECASE)
@@ -125,10 +125,15 @@ class DatasetCatalogue:
                 run = tokens[index : index + size]
                 if any(b.start() - a.end() != 1 or text[a.end()] not in " _-" for a, b in zip(run, run[1:])):
                     continue
-                family = self.by_key.get("".join(t.group(0) for t in run).upper())
-                span = text[run[0].start() : run[-1].end()]
-                if family and any(c.isdigit() or c.isupper() for c in span):
-                    yield family, run[0].start(), run[-1].end()
+                key = "".join(t.group(0) for t in run).upper()
+                end = run[-1].end()
+                family = self.by_key.get(key)
+                glued = None if family else _GLUED_VERSION.fullmatch(key)
+                if glued and glued.group(1) in self.by_key:
+                    # "3B42V7": the name with its version glued on; the version is read after `end`.
+                    family, end = self.by_key[glued.group(1)], end - len(glued.group(2))
+                if family and any(c.isdigit() or c.isupper() for c in text[run[0].start() : end]):
+                    yield family, run[0].start(), end
                     index += size
                     break
             else:
@@ -136,6 +141,7 @@ class DatasetCatalogue:
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
+_GLUED_VERSION = re.compile(r"(.*\d.*?)(V\d{1,3}[A-Z]?)")
 
 
 def _key(name: str) -> str:
