@@ -127,6 +127,9 @@ def _paper(text: str, references: tuple[str, ...] = ()) -> PaperDocument:
         # replaced versions the graph lacks: listed as unmatched with the version, not dropped
         ("We used MODIS Collection 5 NDVI (MOD13Q1) for 2001-2010.", (), [], [("MOD13Q1", "5", "the graph has MOD13Q1 but not version 5")]),
         ("Rainfall from TRMM 3B42 version 6 was compared.", (), [], [("TRMM 3B42", "6", "the graph has TRMM_3B42 but not version 6")]),
+        ("IMERG V06 totals were used (the fixture has one IMERG V06 collection).", (), [("C1598621093-GES_DISC", "short name and version", "06")], []),
+        ("Half-hourly IMERG V07 was aggregated to daily totals.", (), [], [("IMERG", "07", "ambiguous: IMERG 07 is one of GPM_3IMERGDF, GPM_3IMERGHH in the graph; the paper does not say which")]),
+        ("We compared GPCP v2.2 with gauges.", (), [], [("GPCP", "2.2", "the graph has GPCP but not version 2.2")]),
         ("NDVI from MOD13Q1 was averaged.", (), [], [("MOD13Q1", None, "named without a version")]),
         ("We also used CHIRPS V2.0 and PERSIANN-CDR version 1.", (), [], [("CHIRPS", "2.0", "no Dataset node of the graph has this name"), ("PERSIANN-CDR", "1", "no Dataset node of the graph has this name")]),
         ("Snow data: doi:10.5067/MODIS/MOD10A1.006.", (), [], [("10.5067/modis/mod10a1.006", None, "NASA data DOI that is no Dataset node of the graph")]),

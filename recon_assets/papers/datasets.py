@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import re
+from fnmatch import fnmatchcase
 from dataclasses import dataclass
 from importlib import resources
 
@@ -57,8 +58,8 @@ class DatasetMatch:
 @dataclass(frozen=True)
 class UnmatchedMention:
     """A dataset the paper names that no Dataset node matches: the name (or DOI), the stated version, why it did
-    not match, the quote, the page, and the graph family when the name is one of the graph's products (a version
-    the graph lacks, or no version stated), else None."""
+    not match, the quote, the page, and the graph family or product line (an alias of `dataset_aliases`) when the
+    name is one of the graph's (a version the graph lacks, several candidates, or no version stated), else None."""
 
     name: str
     stated_version: str | None
@@ -77,7 +78,9 @@ class _Known:
 
 
 def dataset_aliases() -> dict[str, str]:
-    """Names papers give a product that its short name does not contain ('ASTER GDEM' for ASTGTM), alias -> family.
+    """Names papers give a product that its short name does not contain, alias -> family or family pattern: a
+    product ('ASTER GDEM' for ASTGTM) or a product line that several collections share ('IMERG' for the shell
+    pattern GPM_3IMERG*: half-hourly, daily and monthly, early, late and final runs).
 
     Source: `recon_assets/reference/dataset_aliases.csv`, each line with its source (the archive's product page or
     CMR entry title). Raises ValueError if a column is missing.
@@ -108,14 +111,20 @@ class DatasetCatalogue:
                 self.by_doi.setdefault(doi, known)
             if parsed.family:
                 self.by_family.setdefault(parsed.family, []).append(known)
-        aliases = {alias: family for alias, family in dataset_aliases().items() if family in self.by_family}
-        names = {name: family for family in self.by_family for name in _name_variants(family)}
-        names.update(aliases)
-        self.by_key = {_key(name): family for name, family in names.items()}
+        # Each name papers use -> the families it may stand for: one for a product, several for a product line.
+        self.members: dict[str, list[str]] = {family: [family] for family in self.by_family}
+        names = {variant: family for family in self.by_family for variant in _name_variants(family)}
+        for alias, pattern in dataset_aliases().items():
+            families = sorted(family for family in self.by_family if fnmatchcase(family, pattern))
+            if families:
+                self.members[alias] = families
+                names[alias] = alias
+        self.by_key = {_key(name): target for name, target in names.items()}
         self._longest = max((len(re.split(r"[\s_\-]+", name)) for name in names), default=1)
 
     def mentions(self, text: str):
-        """Yield (family, start, end) for each product name of the graph in `text`, the longest first where two
+        """Yield (name, start, end) for each product or product-line name of the graph in `text` (name a key of
+        `members`: a family or an alias), the longest first where two
         overlap. Names are compared without case and separators ("trmm 3b42" = "TRMM_3B42" = "TRMM-3B42"), over
         runs of words joined by one space, underscore or hyphen; a run without a digit or a capital is no name."""
         tokens = list(_TOKEN.finditer(text))
@@ -193,7 +202,8 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         (matches, unmatched). matches: one DatasetMatch per dataset_id, the first evidence in reading order (text
         before references); by DOI when the paper prints the dataset's DOI, else by a graph product name with a
         stated version equal to the dataset's (compared by `version_sort_key`). unmatched: one per (name, version):
-        a NASA data DOI (10.5067/) that is no Dataset node; a graph family named with a version the graph lacks; a
+        a NASA data DOI (10.5067/) that is no Dataset node; a graph family or product line named with a version the
+        graph lacks; a product line whose stated version several of its families have (the candidates are named); a
         graph family named without a version anywhere in the paper; a product-like name with a version that is no
         graph family. Never raises on odd text.
     """
@@ -215,26 +225,32 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
                 unmatched.setdefault((doi, None), UnmatchedMention(doi, None, "NASA data DOI that is no Dataset node of the graph", _quote(text, *found.span()), page))
         if doi_place == DOI_IN_REFERENCES:
             continue
-        for family, start, end in catalogue.mentions(text):
+        for name, start, end in catalogue.mentions(text):
             stated, first, last = _stated_version(text, start, end)
             matched_names.add((index, first, last))
+            quote = _quote(text, start, end)
             if stated is None:
-                versionless.setdefault(family, UnmatchedMention(text[start:end], None, "named without a version", _quote(text, start, end), page, family))
+                versionless.setdefault(name, UnmatchedMention(text[start:end], None, "named without a version", quote, page, name))
                 continue
             key = stated_sort_key(stated)
-            same = sorted((k for k in catalogue.by_family[family] if key and k.sort_key == key), key=lambda k: k.dataset_id)
-            if same:
+            same = sorted((k for family in catalogue.members[name] for k in catalogue.by_family[family] if key and k.sort_key == key), key=lambda k: k.dataset_id)
+            families = sorted({k.family for k in same})
+            if len(families) == 1:
                 known = same[0]
-                matches.setdefault(known.dataset_id, DatasetMatch(known.dataset_id, family, known.version, NAME_AND_VERSION, stated, _quote(text, start, end), page))
+                matches.setdefault(known.dataset_id, DatasetMatch(known.dataset_id, known.family, known.version, NAME_AND_VERSION, stated, quote, page))
+            elif families:
+                reason = f"ambiguous: {text[start:end]} {stated} is one of {', '.join(families)} in the graph; the paper does not say which"
+                unmatched.setdefault((name, stated), UnmatchedMention(text[start:end], stated, reason, quote, page, name))
             else:
-                unmatched.setdefault((family, stated), UnmatchedMention(text[start:end], stated, f"the graph has {family} but not version {stated}", _quote(text, start, end), page, family))
+                unmatched.setdefault((name, stated), UnmatchedMention(text[start:end], stated, f"the graph has {name} but not version {stated}", quote, page, name))
         for found in _PRODUCT_WITH_VERSION.finditer(text):
             if any(i == index and s < found.end() and found.start() < e for i, s, e in matched_names):
                 continue
             name, stated = found.group(1), found.group(2)
             unmatched.setdefault((name, stated), UnmatchedMention(name, stated, "no Dataset node of the graph has this name", _quote(text, *found.span()), page))
-    matched_families = {m.family for m in matches.values()} | {u.family for u in unmatched.values() if u.family}
-    unmatched.update({(family, None): mention for family, mention in versionless.items() if family not in matched_families})
+    named = {m.family for m in matches.values()} | {u.family for u in unmatched.values() if u.family}
+    named |= {alias for alias, families in catalogue.members.items() if named & set(families)}
+    unmatched.update({(name, None): mention for name, mention in versionless.items() if name not in named})
     return list(matches.values()), list(unmatched.values())
 
 
