@@ -51,6 +51,17 @@ import os
 import dagster as dg
 from dagster_duckdb import DuckDBResource
 
+from recon_assets.automation.jobs import (
+    daily_rescoring_job,
+    edge_reliability_job,
+    kg_refresh_job,
+    kg_tables_job,
+    openalex_refresh_job,
+    reliability_evaluation_job,
+    weekly_refresh_job,
+)
+from recon_assets.automation.kg_source_sensor import kg_source_sensor
+from recon_assets.automation.schedules import edge_reliability_daily_schedule, openalex_weekly_schedule
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.assets import crossref_relations, crossref_retractions, openalex_citing_works, openalex_works
@@ -71,28 +82,16 @@ from recon_assets.kg.assets import (
 from recon_assets.kg.checks import kg_lines_conserved, publication_doi_coverage, publication_year_coverage
 from recon_assets.kg.hub_source import PINNED_REVISION
 from recon_assets.kg.resources import HUGGING_FACE, SAMPLE_KG_PATH, HuggingFaceKgExport, LocalKgExport, kg_source
-from recon_assets.kg.snapshot_diff import kg_snapshot_diff
-from recon_assets.kg.source_sensor import kg_source_sensor
 from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.checks import edge_reliability_values_valid
 from recon_assets.report.assets import reliability_report
-from recon_assets.schedules import (
-    daily_rescoring_job,
-    edge_reliability_daily_schedule,
-    edge_reliability_job,
-    kg_refresh_job,
-    kg_tables_job,
-    openalex_refresh_job,
-    openalex_weekly_schedule,
-    reliability_evaluation_job,
-    weekly_refresh_job,
-)
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.console_log import console_logger
 from recon_assets.shared.credentials import usable_secrets
 from recon_assets.shared.database import LockedDuckDBResource, duckdb_connection_config
 from recon_assets.shared.paths import database_path
+from recon_assets.snapshots.diff import kg_snapshot_diff
 from recon_assets.verdicts.assets import dataset_verdicts
 from recon_assets.verdicts.checks import dataset_verdicts_one_valid_per_dataset
 

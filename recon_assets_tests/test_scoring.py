@@ -15,11 +15,13 @@ import pandas as pd
 import pytest
 from pydantic import ValidationError
 
+from recon_assets.centrality.centrality_rule import combine_centrality
+from recon_assets.centrality.citation_centrality import citation_centrality
 from recon_assets.reliability.labels import CURRENT, DECLINING, FOUNDATIONAL, SUPERSEDED, UNVERIFIED, reliability
 from recon_assets.reliability.reasons import reliability_text
 from recon_assets.reliability.scoring import score_edges
 from recon_assets.reliability.settings import LabelThresholds, ScoringSettings, TrendRules, Weights
-from recon_assets.reliability.signals import age_years, citation_centrality, combine_centrality, recency, retraction, superseded_before
+from recon_assets.reliability.signals import age_years, recency, retraction, superseded_before
 
 AS_OF = date(2026, 6, 1)
 FETCHED = datetime(2026, 3, 1, tzinfo=timezone.utc)  # before AS_OF: the records' 2026 counts are all before it

@@ -4,8 +4,8 @@ import dagster as dg
 import pandas as pd
 from dagster_duckdb import DuckDBResource
 
-from recon_assets.centrality import pagerank
-from recon_assets.centrality.pagerank import CITATION_SATURATION
+from recon_assets.centrality import citation_centrality, pagerank
+from recon_assets.centrality.citation_centrality import CITATION_SATURATION
 from recon_assets.centrality.pagerank import publication_centrality as compute_publication_centrality
 from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_citations, publications
 from recon_assets.kg.ingest import current_snapshot_id
@@ -24,7 +24,7 @@ REFERENCE_METHOD = (
 @dg.asset(
     deps=[publications, datasets, dataset_publication_edges, publication_citations],
     group_name="centrality", kinds={"duckdb", "networkx"}, owners=OWNERS, pool="duckdb",
-    code_version=code_version(pagerank, sql=["publication_centrality", "centrality_reference"]),
+    code_version=code_version(pagerank, citation_centrality, sql=["publication_centrality", "centrality_reference"]),
 )
 def publication_centrality(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
     """Each publication's PageRank (the KG property, or computed with networkx where it is missing) and its

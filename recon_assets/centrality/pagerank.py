@@ -8,14 +8,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from recon_assets.centrality.citation_centrality import CITATION_SATURATION
+
 # Damping factor used by Neo4j GDS (and the KG builder) and by networkx by default.
 DAMPING = 0.85
 # PageRank of a node nothing points to on the GDS scale the KG's property uses: 1 - d (the builder's "isolated
 # nodes get 0.15"; DOMAIN.md "Labels are findings").
 ISOLATED_FLOOR = 1.0 - DAMPING
-# Citations at which centrality saturates at 1, shared with the citation scale min(1, log1p(n)/log1p(10000))
-# (DOMAIN.md "centrality").
-CITATION_SATURATION = 10_000
 
 
 class PageRankNotConverged(RuntimeError):

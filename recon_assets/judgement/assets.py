@@ -20,6 +20,7 @@ from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
+from recon_assets.centrality.citation_centrality import citation_centrality
 from recon_assets.judgement import citing_pairs, cues, dispute_status, disputes, judge_address, llm_judge, llm_prompt, offline_judge, steward, text_embedding
 from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
 from recon_assets.judgement.disputes import RELATIONS, disputes_from_crossref, disputes_from_titles, merge_recorded_disputes
@@ -46,7 +47,6 @@ from recon_assets.enrichment.assets import crossref_relations, openalex_citing_w
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.reliability.signals import citation_centrality
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import PARTITION_INPUT, kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata, table_metadata

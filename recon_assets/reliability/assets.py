@@ -6,6 +6,7 @@ import dagster as dg
 import pandas as pd
 from dagster_duckdb import DuckDBResource
 
+from recon_assets.centrality import centrality_rule, citation_centrality
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.enrichment.assets import crossref_retractions, openalex_works
 from recon_assets.judgement import dispute_status, disputes, offline_judge, steward
@@ -35,7 +36,10 @@ from recon_assets.shared.storage import create_tables, replace_partitions
 
 # Every module whose code decides an edge_reliability row: a change in any of them marks the asset out of date and
 # re-scores it (recon_assets_tests/test_definitions.py checks the scoring package calls no module left out).
-SCORING_MODULES = (citations, edge_scores, labels, reasons, scoring, settings, signals, disputes, dispute_status, offline_judge, steward, lineage)
+SCORING_MODULES = (
+    citations, edge_scores, labels, reasons, scoring, settings, signals, citation_centrality, centrality_rule, disputes, dispute_status,
+    offline_judge, steward, lineage,
+)
 
 
 @dg.asset(

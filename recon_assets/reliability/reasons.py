@@ -185,7 +185,7 @@ def _citations(row, number: float | None = None) -> str:
 
 def _centrality(row, settings: ScoringSettings) -> str:
     """The centrality and what it rests on. A PageRank without KG citations up to as_of is no evidence, not low
-    centrality (DOMAIN.md): it does not count in the score (`signals.combine_centrality`), and the text says so."""
+    centrality (DOMAIN.md): it does not count in the score (`centrality.centrality_rule.combine_centrality`), and the text says so."""
     level = "high" if row.centrality >= HIGH_CENTRALITY else "low" if row.centrality < LOW_CENTRALITY else "moderate"
     pagerank = (f"PageRank centrality {row.pagerank_centrality:.2f} ({_count(row.kg_citations, 'KG citation')})" if row.kg_citations
                 else f"PageRank centrality {row.pagerank_centrality:.2f} not counted (no KG citations up to as_of: no evidence)")

@@ -18,10 +18,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from recon_assets.centrality.centrality_rule import CentralityRule
+
 Decay = Literal["none", "linear", "log"]
 DECAYS: tuple[Decay, ...] = ("none", "linear", "log")
-CentralityRule = Literal["max", "mean", "pagerank", "citations"]
-CENTRALITY_RULES: tuple[CentralityRule, ...] = ("max", "mean", "pagerank", "citations")
 UNIT = dict(ge=0.0, le=1.0)
 
 

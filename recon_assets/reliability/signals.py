@@ -18,10 +18,11 @@ from datetime import date
 import numpy as np
 import pandas as pd
 
-from recon_assets.centrality.pagerank import CITATION_SATURATION
+from recon_assets.centrality.centrality_rule import combine_centrality
+from recon_assets.centrality.citation_centrality import citation_centrality
 from recon_assets.lifecycle.lineage import supersession_day
 from recon_assets.reliability.citations import citation_records, has_year_breakdown
-from recon_assets.reliability.settings import DECAYS, CentralityRule, Decay, ScoringSettings
+from recon_assets.reliability.settings import DECAYS, Decay, ScoringSettings
 
 # Age at which linear recency reaches 0 and the log decay's normaliser log(1 + 20) (DOMAIN.md "recency").
 DECAY_HORIZON_YEARS = 20
@@ -57,42 +58,6 @@ def recency(age: np.ndarray | float, decay: Decay) -> np.ndarray:
     else:
         raise ValueError(f"decay must be one of {DECAYS}, got {decay!r}")
     return np.where(np.isnan(age), 0.0, values)
-
-
-def citation_centrality(cited_by_count: np.ndarray | float) -> np.ndarray:
-    """min(1, log1p(n) / log1p(10000)) for a citation count n (DOMAIN.md "centrality"); NaN stays NaN."""
-    counts = np.maximum(np.asarray(cited_by_count, dtype=float), 0.0)
-    return np.minimum(1.0, np.log1p(counts) / np.log1p(CITATION_SATURATION))
-
-
-def combine_centrality(pagerank: np.ndarray, citations: np.ndarray, rule: CentralityRule) -> tuple[np.ndarray, np.ndarray]:
-    """Centrality from the PageRank centrality and citation centrality, each NaN when it is no evidence (a PageRank
-    without KG citations up to as_of, DOMAIN.md "Labels are findings"; no citation record).
-
-    Rules: 'max' (default: either evidence of being central suffices), 'mean' (both count equally), 'pagerank' or
-    'citations' (one alone). Where one input is NaN every rule takes the other; where both are, the centrality is
-    0.0, the value of the isolated-node floor (DOMAIN.md worked case 6): no evidence adds nothing to the score.
-
-    Returns:
-        (centrality, source) arrays of shape (n,); source is 'pagerank', 'citations', 'mean' or 'none', the input
-        that set the value ('max' picks PageRank on a tie; 'none': neither is evidence).
-
-    Raises:
-        ValueError: unknown rule.
-    """
-    if rule not in ("max", "mean", "pagerank", "citations"):
-        raise ValueError(f"centrality rule must be max, mean, pagerank or citations, got {rule!r}")
-    pagerank, citations = np.asarray(pagerank, dtype=float), np.asarray(citations, dtype=float)
-    has_pagerank, has_citations = ~np.isnan(pagerank), ~np.isnan(citations)
-    if rule == "mean":
-        combined, combined_source = (pagerank + citations) / 2, np.full(pagerank.shape, "mean", dtype=object)
-    else:
-        citations_win = np.broadcast_to({"max": citations > pagerank, "citations": True, "pagerank": False}[rule], pagerank.shape)
-        combined, combined_source = np.where(citations_win, citations, pagerank), np.where(citations_win, "citations", "pagerank")
-    alone = np.where(has_citations, citations, np.where(has_pagerank, pagerank, 0.0))
-    alone_source = np.where(has_citations, "citations", np.where(has_pagerank, "pagerank", "none"))
-    both = has_pagerank & has_citations
-    return np.where(both, combined, alone), np.where(both, combined_source, alone_source).astype(object)
 
 
 def superseded_before(since: object, as_of: date) -> bool:

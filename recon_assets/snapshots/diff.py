@@ -1,7 +1,7 @@
 """The `history` group: what changed between the previous KG snapshot (with its last scoring) and the current one.
 
-The diff itself is SQL (recon_assets/kg/sql/kg_snapshot_history_record.sql keeps the keys and compared values of both snapshots,
-recon_assets/kg/sql/kg_snapshot_diff_rows.sql compares them); this asset only records and writes.
+The diff itself is SQL (recon_assets/snapshots/sql/kg_snapshot_history_record.sql keeps the keys and compared values of both snapshots,
+recon_assets/snapshots/sql/kg_snapshot_diff_rows.sql compares them); this asset only records and writes.
 """
 
 import dagster as dg

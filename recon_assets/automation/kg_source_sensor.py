@@ -21,7 +21,7 @@ from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.hub_source import REPO_ID, KgDownloadError, hub_file_version
 from recon_assets.kg.partitions import every_research_area_tags
 from recon_assets.kg.resources import HuggingFaceKgExport, KgExportSource, LocalKgExport
-from recon_assets.schedules import kg_refresh_job
+from recon_assets.automation.jobs import kg_refresh_job
 from recon_assets.shared.credentials import redact, redacted_causes
 
 KG_SOURCE_TAG = "recon/kg_source"

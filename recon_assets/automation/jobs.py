@@ -1,4 +1,4 @@
-"""Jobs and schedules.
+"""The jobs: which assets a run of each materializes.
 
 `kg_tables_job` ingests the snapshot and builds every unpartitioned table; `openalex_refresh_job` refreshes
 the OpenAlex and Crossref records of research areas, then judges, scores and gives dataset verdicts;
@@ -17,9 +17,6 @@ run` beside `dagster-webserver`) starts.
 """
 
 import dagster as dg
-
-from recon_assets.kg.partitions import every_research_area_tags
-from recon_assets.shared.as_of import AS_OF_TAG
 
 UNPARTITIONED = dg.AssetSelection.groups("kg", "lifecycle", "centrality", "stewardship")
 # Said in every job's description, where a user launching from the UI reads it.
@@ -71,23 +68,3 @@ kg_refresh_job = dg.define_asset_job(
     "kg_refresh_job", selection=dg.AssetSelection.all(),
     description="Ingest the KG snapshot and rebuild everything from it over every research area (the KG source sensor)." + LAUNCH_NOTE,
 )
-
-
-@dg.schedule(job=daily_rescoring_job, cron_schedule="0 6 * * *", default_status=dg.DefaultScheduleStatus.STOPPED)
-def edge_reliability_daily_schedule(context: dg.ScheduleEvaluationContext):
-    """Re-judge and re-score every research area each morning as of the tick's day (the run's recon/as_of tag):
-    recency and the evidence window move with as_of although no upstream asset changed, which is why this is a
-    schedule (an AutomationCondition.on_cron would wait for an upstream update). One run over all areas, ending with
-    the evaluation and the snapshot diff, so nothing is left stale behind it.
-    Stopped by default; start it in the UI or with `dagster schedule start edge_reliability_daily_schedule`."""
-    day = context.scheduled_execution_time.date().isoformat()
-    return dg.RunRequest(run_key=day, tags={**every_research_area_tags(), AS_OF_TAG: day})
-
-
-@dg.schedule(job=weekly_refresh_job, cron_schedule="0 4 * * 1", default_status=dg.DefaultScheduleStatus.STOPPED)
-def openalex_weekly_schedule(context: dg.ScheduleEvaluationContext):
-    """Every Monday 04:00, over every research area: request the OpenAlex works older than the TTL (30 days by
-    default; most weeks only a quarter of them), check Crossref, re-judge, re-score, evaluate and diff.
-    Stopped by default; start it in the UI or with `dagster schedule start openalex_weekly_schedule`."""
-    day = context.scheduled_execution_time.date().isoformat()
-    return dg.RunRequest(run_key=f"openalex/{day}", tags={**every_research_area_tags(), AS_OF_TAG: day})
