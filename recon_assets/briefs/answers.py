@@ -11,8 +11,8 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-# Claim confidence (issue 21: "each claim with HIGH / MEDIUM / LOW confidence"), the trust levels' first three.
-CONFIDENCES = ("HIGH", "MEDIUM", "LOW")
+from recon_assets.briefs.questions import repeated
+
 SUBQUESTION_KINDS = ("foundational", "recent", "contested")
 # A sub-question is a search query: RECON's planner asks for "under 20 words"; 300 characters leaves room.
 MAX_SUBQUESTION_CHARS = 300
@@ -41,14 +41,14 @@ class PlannerAnswer(BaseModel):
     @model_validator(mode="after")
     def _distinct_kinds(self) -> PlannerAnswer:
         kinds = [item.kind for item in self.subquestions]
-        if len(set(kinds)) != len(kinds):
+        if repeated(kinds):
             raise ValueError(f"sub-question kinds must differ, got {kinds}")
         return self
 
 
 class Claim(BaseModel):
-    """One claim of a brief: its text, confidence (HIGH / MEDIUM / LOW) and the citations '[Smith et al., 2019]' it
-    rests on (checked against the evidence set by `synthesis.check_citations`)."""
+    """One claim of a brief: its text, confidence (HIGH / MEDIUM / LOW, issue 21) and the citations
+    '[Smith et al., 2019]' it rests on (checked against the evidence set by `synthesis.check_citations`)."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 

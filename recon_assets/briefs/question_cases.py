@@ -13,7 +13,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from recon_assets.briefs.questions import Question
+from recon_assets.briefs.questions import Question, repeated
 
 QUESTION_CASES_FILE = files("recon_assets.reference.evaluation").joinpath("question_cases.yaml")
 VERSION_CHAIN, DISPUTE, CONTROL = "version_chain", "dispute", "control"
@@ -81,9 +81,9 @@ class QuestionCase(Question):
             raise ValueError("a dispute case names its dispute")
         if self.kind == CONTROL and (self.stale or not (self.rely_on or self.foundational)):
             raise ValueError("a control case names papers to rely on and none stale")
-        roles = [paper.doi for paper in (*self.stale, *self.rely_on, *self.foundational)]
-        if len(set(roles)) != len(roles):
-            raise ValueError(f"a paper has two roles in {self.id}")
+        twice = repeated([paper.doi for paper in (*self.stale, *self.rely_on, *self.foundational)])
+        if twice:
+            raise ValueError(f"a paper has two roles in {self.id}: {twice}")
         return self
 
 
@@ -98,9 +98,9 @@ class QuestionCases(BaseModel):
 
     @model_validator(mode="after")
     def _unique_ids(self) -> QuestionCases:
-        ids = [case.id for case in self.cases]
-        if len(set(ids)) != len(ids):
-            raise ValueError(f"duplicate case ids: {sorted({key for key in ids if ids.count(key) > 1})}")
+        twice = repeated([case.id for case in self.cases])
+        if twice:
+            raise ValueError(f"duplicate case ids: {twice}")
         return self
 
 

@@ -106,11 +106,11 @@ def read_question_file(text: str) -> QuestionFile:
     entries = data["questions"]
     # Only text ids are compared; any other id is left to the entry's validation.
     ids = [entry.get("id") if isinstance(entry, dict) and isinstance(entry.get("id"), str) else None for entry in entries]
-    repeated = {key for key, count in Counter(ids).items() if key is not None and count > 1}
+    twice = set(repeated(ids))
     accepted, rejected = [], []
     for index, entry in enumerate(entries):
         entry_id = ids[index]
-        if entry_id in repeated:
+        if entry_id in twice:
             at = [position for position, key in enumerate(ids) if key == entry_id]
             rejected.append(RejectedQuestion(index, entry_id, f"duplicate id {entry_id!r}: entries {at} all use it, none is kept"))
             continue
@@ -119,6 +119,11 @@ def read_question_file(text: str) -> QuestionFile:
         except ValidationError as error:
             rejected.append(RejectedQuestion(index, entry_id, _validation_reason(error)))
     return QuestionFile(version, tuple(accepted), tuple(rejected))
+
+
+def repeated(values: Sequence[str | None]) -> list[str]:
+    """The values (None left out) found more than once, sorted."""
+    return sorted(key for key, count in Counter(values).items() if key is not None and count > 1)
 
 
 def _validation_reason(error: ValidationError) -> str:

@@ -38,7 +38,7 @@ from recon_assets.judgement.cues import stem
 from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.reliability.labels import DECLINING, RELIABILITY_DECIMALS, SUPERSEDED
 from recon_assets.reliability.reasons import reliability_text
-from recon_assets.verdicts.critic import CONTRADICTED, FORCED_PASS, PASS, STALE, VerdictRules
+from recon_assets.verdicts.critic import CONTRADICTED, PASS, STALE, VerdictRules
 
 HIGH, MEDIUM, LOW, UNASSESSED = "HIGH", "MEDIUM", "LOW", "UNASSESSED"
 TRUST_LEVELS = (HIGH, MEDIUM, LOW, UNASSESSED)
