@@ -144,6 +144,15 @@ def test_dataset_detection(catalogue, text, references, matched, unmatched):
         assert item.quote and item.page in (4, 9)
 
 
+def test_evidence_from_the_data_section_is_kept_over_the_introduction(catalogue):
+    paragraphs = (
+        Paragraph("1. Introduction", 1, "Earlier studies used TRMM 3B42 V7 over the region."),
+        Paragraph("2. Data and Methods", 3, "Rainfall came from the TRMM 3B42 V7 product at 0.25 degree."),
+    )
+    (match,) = datasets.detect_datasets(PaperDocument(9, (), paragraphs, (), ()), catalogue)[0]
+    assert (match.page, match.section, match.quote) == (3, "2. Data and Methods", "Rainfall came from the TRMM 3B42 V7 product at 0.25 degree.")
+
+
 def test_a_versioned_mention_elsewhere_keeps_a_versionless_one_out(catalogue):
     found, missing = datasets.detect_datasets(_paper("TRMM 3B42 is widely used. We used the TRMM 3B42 V7 product."), catalogue)
     assert [m.dataset_id for m in found] == ["C1281704371-GES_DISC"] and missing == []

@@ -38,13 +38,17 @@ _PRODUCT_WITH_VERSION = re.compile(
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 _AFTER_WINDOW, _BEFORE_WINDOW, QUOTE_LIMIT = 60, 40, 400
+# Sections that state what the paper used (data statements, methods): their evidence is kept over a mention
+# elsewhere (an introduction citing what others used).
+_DATA_SECTION = re.compile(r"data|method|material|availability|study area|experiment", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class DatasetMatch:
     """A Dataset node the paper uses: dataset_id, its family and version as the graph has them, how it was found
     (DOI_IN_TEXT, DOI_IN_REFERENCES or NAME_AND_VERSION), the version as the paper states it (None when found by
-    DOI), the quoted sentence (at most QUOTE_LIMIT characters) and the 1-based page."""
+    DOI), the quoted sentence (at most QUOTE_LIMIT characters), the 1-based page and the section heading it is
+    under ('References' or 'caption' for those)."""
 
     dataset_id: str
     family: str
@@ -53,6 +57,7 @@ class DatasetMatch:
     stated_version: str | None
     quote: str
     page: int
+    section: str = ""
 
 
 @dataclass(frozen=True)
@@ -199,8 +204,9 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         catalogue: the graph's Dataset nodes.
 
     Returns:
-        (matches, unmatched). matches: one DatasetMatch per dataset_id, the first evidence in reading order (text
-        before references); by DOI when the paper prints the dataset's DOI, else by a graph product name with a
+        (matches, unmatched). matches: one DatasetMatch per dataset_id with the first evidence in reading order (text
+        before references), or the first from a data or methods section (data availability, materials and methods,
+        study area, ...) when there is one; by DOI when the paper prints the dataset's DOI, else by a graph product name with a
         stated version equal to the dataset's (compared by `version_sort_key`). unmatched: one per (name, version):
         a NASA data DOI (10.5067/) that is no Dataset node; a graph family or product line named with a version the
         graph lacks; a product line whose stated version several of its families have (the candidates are named); a
@@ -211,16 +217,23 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
     unmatched: dict[tuple[str, str | None], UnmatchedMention] = {}
     versionless: dict[str, UnmatchedMention] = {}
     matched_names: set[tuple[int, int, int]] = set()  # (text index, start, end) of graph names with their version
-    texts = [(p.text, p.page, DOI_IN_TEXT) for p in document.paragraphs] + [(c.text, c.page, DOI_IN_TEXT) for c in document.captions]
-    texts += [(r.text, r.page, DOI_IN_REFERENCES) for r in document.references]
-    for index, (text, page, doi_place) in enumerate(texts):
+    texts = [(p.text, p.page, DOI_IN_TEXT, p.section) for p in document.paragraphs]
+    texts += [(c.text, c.page, DOI_IN_TEXT, "caption") for c in document.captions]
+    texts += [(r.text, r.page, DOI_IN_REFERENCES, "References") for r in document.references]
+
+    def keep(match: DatasetMatch) -> None:
+        held = matches.get(match.dataset_id)
+        if held is None or (not _DATA_SECTION.search(held.section) and _DATA_SECTION.search(match.section)):
+            matches[match.dataset_id] = match
+
+    for index, (text, page, doi_place, section) in enumerate(texts):
         for found in DOI_PATTERN.finditer(text):
             doi = canonical_doi(found.group(0))
             if not doi:
                 continue
             known = catalogue.by_doi.get(doi)
             if known:
-                matches.setdefault(known.dataset_id, DatasetMatch(known.dataset_id, known.family, known.version, doi_place, None, _quote(text, *found.span()), page))
+                keep(DatasetMatch(known.dataset_id, known.family, known.version, doi_place, None, _quote(text, *found.span()), page, section))
             elif doi.startswith(NASA_DATA_DOI_PREFIX):
                 unmatched.setdefault((doi, None), UnmatchedMention(doi, None, "NASA data DOI that is no Dataset node of the graph", _quote(text, *found.span()), page))
         if doi_place == DOI_IN_REFERENCES:
@@ -237,7 +250,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             families = sorted({k.family for k in same})
             if len(families) == 1:
                 known = same[0]
-                matches.setdefault(known.dataset_id, DatasetMatch(known.dataset_id, known.family, known.version, NAME_AND_VERSION, stated, quote, page))
+                keep(DatasetMatch(known.dataset_id, known.family, known.version, NAME_AND_VERSION, stated, quote, page, section))
             elif families:
                 reason = f"ambiguous: {text[start:end]} {stated} is one of {', '.join(families)} in the graph; the paper does not say which"
                 unmatched.setdefault((name, stated), UnmatchedMention(text[start:end], stated, reason, quote, page, name))
