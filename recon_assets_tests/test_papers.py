@@ -17,8 +17,9 @@ from reportlab.lib.styles import getSampleStyleSheet
 from reportlab.platypus import Paragraph as Flowable
 from reportlab.platypus import SimpleDocTemplate
 
+from recon_assets.kg.doi import canonical_doi
 from recon_assets.papers import claims, datasets, scores
-from recon_assets.papers.parse import Caption, PaperDocument, Paragraph, Reference, UnreadablePaper, parse_pdf
+from recon_assets.papers.parse import DOI_PATTERN, PaperDocument, Paragraph, Reference, UnreadablePaper, parse_pdf
 
 FIXTURES = Path(__file__).parent / "fixtures" / "papers"
 
@@ -107,7 +108,7 @@ def catalogue():
 
 
 def _paper(text: str, references: tuple[str, ...] = ()) -> PaperDocument:
-    refs = tuple(Reference(i, r, datasets.canonical_doi(m.group(0)) if (m := datasets.DOI_PATTERN.search(r)) else None, 9) for i, r in enumerate(references, 1))
+    refs = tuple(Reference(i, r, canonical_doi(m.group(0)) if (m := DOI_PATTERN.search(r)) else None, 9) for i, r in enumerate(references, 1))
     return PaperDocument(9, (), (Paragraph("2. Data", 4, text),), refs, ())
 
 
