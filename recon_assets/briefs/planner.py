@@ -131,16 +131,18 @@ def planner_messages(question: str, terms: Sequence[str | None], session_questio
     earlier = "\n".join(f"- {clean_text(text, TOPIC_CHARS)}" for text in session_questions[-SESSION_QUESTIONS:]) or "(none)"
     user = "\n".join([
         "Plan the sub-questions of this question. Answer in JSON as the rules say.",
-        _fenced("question", clean_text(question, TOPIC_CHARS * 5)),
+        fenced("question", clean_text(question, TOPIC_CHARS * 5)),
         "Earlier questions of this session:",
-        _fenced("session", earlier),
+        fenced("session", earlier),
         "Datasets in scope:",
-        _fenced("datasets", ", ".join(scope_terms(terms)) or "(any)"),
+        fenced("datasets", ", ".join(scope_terms(terms)) or "(any)"),
     ])
     return [{"role": "system", "content": PLANNER_SYSTEM}, {"role": "user", "content": user}]
 
 
-def _fenced(label: str, body: str) -> str:
+def fenced(label: str, body: str) -> str:
+    """`body` between the fence lines the system prompts name (`judgement.llm_prompt`'s format); `body` must have
+    passed `clean_text`, which removes the runs of '<' and '>' that could close a fence."""
     return f"<<<DATA {label}>>>\n{body}\n<<<END DATA {label}>>>"
 
 
