@@ -87,6 +87,8 @@ class Brief:
     trust_summary: tuple[str, ...]
     extractive: bool
     note: str
+    # (citation, trust level) of each line of the trust summary, in its order.
+    trust_levels: tuple[tuple[str, str], ...] = ()
 
     def markdown(self) -> str:
         """The brief as Markdown: title, note, the four sections (a bullet per claim, '(confidence)' after it) and
@@ -147,11 +149,16 @@ def check_citations(claims: Iterable[BriefClaim], allowed: set[str]) -> Citation
     `allowed`: a citation of a paper outside the evidence set fails the answer (issue 21)."""
     unknown: list[str] = []
     for claim in claims:
-        listed = [citation if citation.startswith("[") else f"[{citation}]" for citation in claim.citations]
-        for citation in [*citations_in(claim.text), *(" ".join(item.split()) for item in listed)]:
+        for citation in claim_citations(claim):
             if citation not in allowed and citation not in unknown:
                 unknown.append(citation)
     return CitationCheck(not unknown, tuple(unknown))
+
+
+def claim_citations(claim: BriefClaim) -> list[str]:
+    """The claim's inline citations, then its listed ones (bracketed when they are not, white space collapsed)."""
+    listed = [citation if citation.startswith("[") else f"[{citation}]" for citation in claim.citations]
+    return [*citations_in(claim.text), *(" ".join(item.split()) for item in listed)]
 
 
 def sentences(text: str | None) -> list[str]:
@@ -214,10 +221,10 @@ def extractive_brief(
         findings = (BriefClaim("No retrieved paper is assessed by the edge scores; the findings below rest on unassessed papers.", LOW), *findings)
     stale = [item for item in evidence if trust[item.paper.key] == LOW]
     claims = (_overview(evidence, judgement), findings, _debates(debates, judgement), _outlook(stale, standing, judgement))
-    cited = {citation for section in claims for claim in section for citation in claim.citations}
-    summary = tuple(trust_summary_line(item, rules) for item in evidence if item.paper.citation in cited)
+    cited = {citation for section in claims for claim in section for citation in claim_citations(claim)}
     text = f"{EXTRACTIVE_NOTE} {note}" if note else EXTRACTIVE_NOTE
-    return Brief(question, judgement.verdict, *claims, summary, True, text)
+    summary, levels = _trust(evidence, cited, rules)
+    return Brief(question, judgement.verdict, *claims, summary, True, text, levels)
 
 
 def brief_from_answer(
@@ -242,9 +249,17 @@ def brief_from_answer(
     if not check.ok:
         return extractive_brief(question, evidence, judgement, debates, rules,
                                 f"The model's answer was not used: it cites {', '.join(check.unknown)}, outside the evidence set.")
-    cited = {citation for section in sections for claim in section for citation in (*citations_in(claim.text), *claim.citations)}
-    summary = tuple(trust_summary_line(item, rules) for item in evidence if item.paper.citation in cited)
-    return Brief(question, judgement.verdict, *sections, summary, False, "Written by a language model from the evidence below; every citation checked against it.")
+    cited = {citation for section in sections for claim in section for citation in claim_citations(claim)}
+    summary, levels = _trust(evidence, cited, rules)
+    return Brief(question, judgement.verdict, *sections, summary, False,
+                 "Written by a language model from the evidence below; every citation checked against it.", levels)
+
+
+def _trust(evidence: Sequence[Evidence], cited: set[str], rules: VerdictRules) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """The trust summary lines of the cited papers, in evidence order, and their (citation, level) pairs."""
+    shown = [item for item in evidence if item.paper.citation in cited]
+    return (tuple(trust_summary_line(item, rules) for item in shown),
+            tuple((item.paper.citation, trust_level(item.governing_edge, rules)) for item in shown))
 
 
 # Synthesizer temperature (issue 21; RECON's synthesizer uses 0.3). RECON sends its top 8 papers.
