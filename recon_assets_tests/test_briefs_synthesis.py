@@ -290,6 +290,11 @@ def test_resolve_scope_on_the_sample(scope, matched, unknown, problem):
     assert (resolution.problem or "").startswith(problem or "") and (resolution.problem is None) == (problem is None)
 
 
+def test_a_dataset_node_without_short_name_matches_only_by_doi():
+    rows = [DatasetRow("1", None, doi="10.5067/x"), DatasetRow("2", "GPM_3IMERGDF", "07")]
+    assert resolve_scope(Scope(datasets=("GPM_3IMERGDF", "10.5067/X")), rows).dataset_ids == ("2", "1")
+
+
 def test_a_dataset_doi_in_scope_matches_its_node():
     datasets = _sample_datasets()
     with_doi = next(row for row in datasets if row.doi)

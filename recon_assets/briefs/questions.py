@@ -136,10 +136,11 @@ def _validation_reason(error: ValidationError) -> str:
 
 @dataclass(frozen=True)
 class DatasetRow:
-    """A KG Dataset node as the scope sees it: id, short name, version text (None when unknown) and DOI."""
+    """A KG Dataset node as the scope sees it: id, short name, version text and DOI (each None when the KG has none:
+    such a node matches by what it has)."""
 
     dataset_id: str
-    short_name: str
+    short_name: str | None
     version: str | None = None
     doi: str | None = None
 
@@ -188,6 +189,8 @@ def _names(entry: str, row: DatasetRow) -> bool:
     doi = canonical_doi(entry)
     if doi:
         return canonical_doi(row.doi) == doi
+    if not row.short_name:
+        return False
     if entry.casefold() == row.short_name.casefold():
         return True
     # 'GPM_3IMERGDF 07': the version is the last word (a KG short name may hold spaces: 'MOD13 EVI (MODIS Collection 4)').
