@@ -71,6 +71,9 @@ def assert_conserved(con: duckdb.DuckDBPyConnection, summary: SnapshotSummary) -
     assert sum(summary.relationship_counts.values()) == summary.relationships_accepted
 
 
+BEYOND_FLOAT = "is beyond a 64-bit float and would read as infinity (RFC 8259 section 6: numbers beyond IEEE 754 binary64 are not interoperable)"
+NOT_A_JSON_NUMBER = "is not a JSON number (JSON has no NaN or Infinity, RFC 8259 section 6)"
+
 BAD_LINES = {
     "malformed JSON": ([b'{"type":"node","id":'], [(3, None, "malformed JSON")]),
     "blank line": ([b""], [(3, None, "empty line")]),
@@ -99,6 +102,19 @@ BAD_LINES = {
     "trailing comma": (
         [b'{"type":"node","id":"x","labels":["Dataset",],"properties":{}}'],
         [(3, "x", "malformed JSON: a comma before ] (JSON allows no trailing comma)")],
+    ),
+    # Left from the hostile pass: a number beyond a 64-bit float is JSON by its grammar but reads as infinity.
+    "a number beyond a 64-bit float": (
+        [b'{"type":"node","id":"x","labels":["Dataset"],"properties":{"pagerank":1e999}}'],
+        [(3, "x", f"number 1e999 {BEYOND_FLOAT}")],
+    ),
+    "a negative one in a list, after a finite 1e300": (
+        [b'{"type":"node","id":"x","labels":["Dataset"],"properties":{"v":[1e300, -2.5E+400]}}'],
+        [(3, "x", f"number -2.5E+400 {BEYOND_FLOAT}")],
+    ),
+    "400 digits in a relationship's endpoint properties": (
+        [b'{"type":"relationship","id":"r1","label":"USES_DATASET","start":{"id":"p1","properties":{"x":1' + b"0" * 399 + b'}},"end":{"id":"d1"}}'],
+        [(3, "r1", f"number 1{'0' * 39} {BEYOND_FLOAT}")],
     ),
     "invalid UTF-8": ([b'{"type":"node","id":"caf\xe9","labels":["Dataset"]}'], [(3, None, "invalid UTF-8 at byte 24")]),
     "start node missing": ([rel("r1", "USES_DATASET", "p9", "d1")], [(3, "r1", "start node p9 does not exist")]),
@@ -235,12 +251,12 @@ def test_every_bad_line_in_one_file(con, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["NaN", "value: NaN, then Infinity", 'a quoted \\" : -Infinity, [inf, nan]', "a list ending ,] or ,}", "Infinity\\"],
-    ids=["NaN", "after a colon and a comma", "after an escaped quote", "a trailing comma", "before an escaped backslash"],
+    ["NaN", "value: NaN, then Infinity", 'a quoted \\" : -Infinity, [inf, nan]', "a list ending ,] or ,}", "Infinity\\", "1e999 and 1" + "0" * 400],
+    ids=["NaN", "after a colon and a comma", "after an escaped quote", "a trailing comma", "before an escaped backslash", "1e999"],
 )
 def test_nan_infinity_and_trailing_commas_inside_strings_are_text(con, tmp_path: Path, text: str) -> None:
-    """The NaN and trailing-comma verdict reads only the text outside strings: a property or key holding such words
-    is accepted whole."""
+    """The NaN, trailing-comma and out-of-range verdicts read only the text outside strings: a property or key
+    holding such words is accepted whole."""
     path = write(tmp_path / "graph.json", [PUBLICATION, node("d1", "Dataset", **{"abstract": text, text: [text, 1.5]})])
 
     summary = ingest_export(con, path, "test")
@@ -248,6 +264,62 @@ def test_nan_infinity_and_trailing_commas_inside_strings_are_text(con, tmp_path:
     assert rejects(con, summary.snapshot_id) == []
     (properties,) = con.execute("SELECT properties FROM kg_nodes WHERE node_id = 'd1'").fetchone()
     assert json.loads(properties) == {"abstract": text, text: [text, 1.5]}
+    assert_conserved(con, summary)
+
+
+def test_the_largest_finite_numbers_are_accepted(con, tmp_path: Path) -> None:
+    """The out-of-range verdict is the float's range, not the exponent's length: 1.7976931348623157e308 (the largest
+    binary64), -1e300 and 308 digits read as finite numbers and are kept."""
+    numbers = b'[1.7976931348623157e308, -1e300, 1' + b"0" * 307 + b"]"
+    path = write(tmp_path / "graph.json", [PUBLICATION, b'{"type":"node","id":"d1","labels":["Dataset"],"properties":{"v":' + numbers + b"}}"])
+
+    summary = ingest_export(con, path, "test")
+
+    assert rejects(con, summary.snapshot_id) == []
+    (properties,) = con.execute("SELECT properties FROM kg_nodes WHERE node_id = 'd1'").fetchone()
+    assert json.loads(properties) == {"v": [1.7976931348623157e308, -1e300, 10**307]}
+    assert_conserved(con, summary)
+
+
+GRAPHML_DOUBLE_KEY = '<key id="pagerank" for="node" attr.name="pagerank" attr.type="double"/>\n'
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        ('<data key="pagerank">NaN</data>', f"NaN {NOT_A_JSON_NUMBER}"),
+        ('<data key="pagerank">INF</data>', f"Infinity {NOT_A_JSON_NUMBER}"),
+        ('<data key="pagerank">-INF</data>', f"-Infinity {NOT_A_JSON_NUMBER}"),
+        ('<data key="pagerank">1e999</data>', f"Infinity {NOT_A_JSON_NUMBER}"),
+        ('<data key="values">[0.5, NaN]</data>', f"NaN {NOT_A_JSON_NUMBER}"),  # APOC writes a list property as JSON text
+        ('<data key="values">[0.5, 1e999]</data>', f"Infinity {NOT_A_JSON_NUMBER}"),
+    ],
+    ids=["NaN", "INF", "-INF", "1e999", "NaN in a list", "1e999 in a list"],
+)
+def test_a_graphml_non_finite_double_is_rejected(con, tmp_path: Path, data: str, reason: str) -> None:
+    """GraphML's xs:double has NaN, INF and -INF, and 1e999 overflows to infinity: the element is rejected with the
+    reason a JSON line holding the same value gets (without "malformed JSON", the JSON being the reader's), its
+    neighbours kept (hostile pass, issue 24)."""
+    path = tmp_path / "graph.graphml"
+    body = f'<node id="d2" labels=":Dataset">{data}</node>\n<node id="d3" labels=":Dataset"><data key="pagerank">0.25</data></node>\n'
+    path.write_text(MINIFIED_HEAD.replace("<graph ", GRAPHML_DOUBLE_KEY + "<graph ") + body + "</graph>\n</graphml>\n", encoding="utf-8")
+
+    summary = ingest_export(con, path, "test")
+
+    assert rejects(con, summary.snapshot_id) == [(7, "d2", reason)]
+    assert con.execute("SELECT node_id, properties->>'pagerank' FROM kg_nodes ORDER BY 1").fetchall() == [("d1", None), ("d3", "0.25")]
+    assert_conserved(con, summary)
+
+
+def test_a_graphml_nan_string_is_text(con, tmp_path: Path) -> None:
+    """Only a double is judged: NaN or INF in a string property is text."""
+    path = tmp_path / "graph.graphml"
+    path.write_text(MINIFIED_HEAD + '<node id="d2" labels=":Dataset"><data key="doi">NaN INF 1e999</data></node>\n</graph>\n</graphml>\n', encoding="utf-8")
+
+    summary = ingest_export(con, path, "test")
+
+    assert rejects(con, summary.snapshot_id) == []
+    assert con.execute("SELECT properties->>'doi' FROM kg_nodes WHERE node_id = 'd2'").fetchone() == ("NaN INF 1e999",)
     assert_conserved(con, summary)
 
 

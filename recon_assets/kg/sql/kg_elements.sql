@@ -17,16 +17,31 @@ CREATE OR REPLACE TEMP MACRO usable_id(id) AS CASE json_type(id)
     WHEN 'DOUBLE' THEN regexp_full_match(id->>'$', '-?[0-9]+')  -- integers beyond 64 bits; not 1.5 or 1e3
     ELSE false
 END;
+-- A line's text with every JSON string emptied (escaped quotes and backslashes kept inside their string), so that what
+-- is searched below is the text outside strings.
+CREATE OR REPLACE TEMP MACRO outside_strings(raw) AS regexp_replace(raw, '"(?:[^"\\]|\\.)*"', '""', 'g');
 -- What DuckDB's JSON reader (yyjson, with its ALLOW_INF_AND_NAN and ALLOW_TRAILING_COMMAS flags) reads but JSON
 -- (RFC 8259) is not: NaN, Infinity or inf in any case (section 6: a number is digits), and a comma before } or ]
 -- (sections 4 and 5). Returns the first such text outside strings, or NULL. Only a line where one may sit after
 -- :, [ or , (the guard) has its strings blanked and is searched. The guard is three patterns, each starting with one
 -- character, which RE2 finds by memchr: 0.24 CPU-s over a 273 MB export where one pattern of the three starts took
--- 0.68 (json_extract of the members: 0.22).
+-- 0.68 (json_extract of the members: 0.22). A GraphML element's JSON is the reader's (Python's json writes a
+-- non-finite double read from GraphML, `NaN`, `INF`, `-INF` or `1e999`, as NaN, Infinity or -Infinity).
 CREATE OR REPLACE TEMP MACRO non_json_text(raw) AS CASE
     WHEN regexp_matches(raw, ':\s*-?(?i:nan|inf)') OR regexp_matches(raw, ',\s*(?:-?(?i:nan|inf)|[}\]])')
         OR regexp_matches(raw, '\[\s*-?(?i:nan|inf)')
-        THEN nullif(regexp_extract(regexp_replace(raw, '"(?:[^"\\]|\\.)*"', '""', 'g'), '(?i)-?(?:infinity|inf|nan)|,\s*[}\]]'), '')
+        THEN nullif(regexp_extract(outside_strings(raw), '(?i)-?(?:infinity|inf|nan)|,\s*[}\]]'), '')
+END;
+-- The first number outside strings beyond the range of a 64-bit float (IEEE 754 binary64, largest 1.8e308), which
+-- DuckDB and Python's json read as infinity (`1e999`, 400 digits), or NULL. JSON's grammar allows it; RFC 8259
+-- section 6 leaves the range to implementations and says numbers beyond binary64 are not interoperable. Only a line
+-- with an exponent of three digits or 309 digits in a row (the guard) is searched.
+CREATE OR REPLACE TEMP MACRO out_of_range_number(raw) AS CASE
+    WHEN regexp_matches(raw, '[0-9][eE]\+?[0-9]{3}|[0-9]{309}')
+        THEN list_filter(
+            regexp_extract_all(outside_strings(raw), '-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?'),
+            lambda number: isinf(TRY_CAST(number AS DOUBLE))
+        )[1]
 END;
 CREATE OR REPLACE TEMP TABLE kg_elements (
     position      BIGINT NOT NULL,
@@ -69,8 +84,12 @@ WITH parsed AS (
            members[6] AS end_json,
            members[6]->>'$' AS end_id,
            coalesce(members[7], '{}') AS properties,
-           -- JSON lines only (byte_offset set): a GraphML or Cypher element's text is the reader's own JSON.
-           CASE WHEN members IS NOT NULL AND byte_offset IS NOT NULL THEN non_json_text(raw) END AS non_json
+           -- Every format: a GraphML element's JSON holds NaN or Infinity for a non-finite double, and a Cypher row
+           -- keeps its numbers' text (1e999) and brackets (a trailing comma).
+           CASE WHEN members IS NOT NULL THEN non_json_text(raw) END AS non_json,
+           CASE WHEN members IS NOT NULL THEN out_of_range_number(raw) END AS out_of_range,
+           -- A JSON line's own text is malformed; a GraphML or Cypher element's JSON is the reader's (no byte_offset).
+           CASE WHEN byte_offset IS NOT NULL THEN 'malformed JSON: ' ELSE '' END AS malformed
     FROM parsed
 ), judged AS (
     SELECT *,
@@ -80,8 +99,10 @@ WITH parsed AS (
                -- object: the text is searched for that on those lines alone (the guards keep it off the others).
                WHEN members IS NULL AND regexp_full_match(raw, '\s*') THEN 'empty line'  -- trim() alone keeps tabs
                WHEN members IS NULL THEN 'malformed JSON'
-               WHEN non_json LIKE ',%' THEN 'malformed JSON: a comma before ' || right(non_json, 1) || ' (JSON allows no trailing comma)'
-               WHEN non_json IS NOT NULL THEN 'malformed JSON: ' || non_json || ' is not a JSON number (JSON has no NaN or Infinity, RFC 8259 section 6)'
+               WHEN non_json LIKE ',%' THEN malformed || 'a comma before ' || right(non_json, 1) || ' (JSON allows no trailing comma)'
+               WHEN non_json IS NOT NULL THEN malformed || non_json || ' is not a JSON number (JSON has no NaN or Infinity, RFC 8259 section 6)'
+               WHEN out_of_range IS NOT NULL THEN 'number ' || left(out_of_range, 40) || ' is beyond a 64-bit float and would read as infinity '
+                   || '(RFC 8259 section 6: numbers beyond IEEE 754 binary64 are not interoperable)'
                WHEN element_type IS NULL AND NOT regexp_matches(raw, '^\s*\{') THEN 'not a JSON object'
                WHEN element_type IS NULL OR element_type NOT IN ('node', 'relationship')
                    THEN 'unknown element type: ' || coalesce(element_type, 'none')
