@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import unicodedata
 
+import pandas as pd
 import pytest
 
 from recon_assets.kg.doi import CANONICAL_DOI, canonical_doi, doi_issue
+from recon_assets.shared.quality import doi_is_well_formed
 
 GL007 = "10.1029/gl007i007p00545"
 
@@ -64,6 +66,7 @@ GL007 = "10.1029/gl007i007p00545"
 def test_canonical_doi(raw: str, key: str) -> None:
     assert canonical_doi(raw) == key
     assert CANONICAL_DOI.fullmatch(key)
+    assert doi_is_well_formed(pd.Series([key])).item()  # the DOI quality suite agrees: one pattern
     assert doi_issue(raw) is None
 
 
@@ -109,3 +112,23 @@ def test_every_ascii_character_inside_a_doi_is_judged_by_its_unicode_category(co
     else:
         assert key == f"10.1000/a{character}b".lower()
 
+
+
+# Values on which the DOI quality suite's pattern and CANONICAL_DOI disagreed before both took the one pattern of
+# shared.doi_pattern (suite / CANONICAL_DOI then): a prefix in digits of another script (not well formed / a key),
+# a DEL or C1 control in the suffix (well formed / a key), upper case (not well formed / a key). None is a key now.
+@pytest.mark.parametrize(
+    ("raw", "key"),
+    [
+        ("10.\uff11\uff10\uff10\uff10/abc", None),  # fullwidth digits
+        ("10.\u0661\u0662\u0663\u0664/abc", None),  # Arabic-Indic digits
+        ("10.1000/ab\x7f", None),
+        ("10.1000/a\x80b", None),
+        ("10.1000/a\x9fb", None),
+        ("10.1000/ABC", "10.1000/abc"),  # lower-cased to a key, not one as it stands
+    ],
+)
+def test_the_quality_suite_and_canonical_doi_agree_where_they_once_differed(raw: str, key: str | None) -> None:
+    assert CANONICAL_DOI.fullmatch(raw) is None
+    assert not doi_is_well_formed(pd.Series([raw])).item()
+    assert canonical_doi(raw) == key

@@ -13,12 +13,12 @@ from dagster._core.definitions.data_version import CachingStaleStatusResolver, S
 from dagster._core.loader import LoadingContextForTest
 
 from recon_assets.automation import kg_source_sensor as source_sensor
-from recon_assets.automation.kg_source_sensor import KG_SHA256_TAG, KG_SOURCE_TAG, kg_source_sensor
+from recon_assets.automation.kg_source_sensor import kg_source_sensor
 from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID
 from recon_assets.kg.partitions import every_research_area_tags
 from recon_assets.kg.resources import HuggingFaceKgExport, LocalKgExport
-from recon_assets.shared.as_of import AS_OF_TAG
+from recon_assets.shared.run_tags import AS_OF_TAG, KG_SHA256_TAG, KG_SOURCE_TAG
 from recon_assets.shared.sql_files import load_sql
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, PipelineRun, run_pipeline
 

@@ -11,9 +11,9 @@ from recon_assets.shared.sql_files import PACKAGE_DIR
 
 # The flow, earliest first; packages in one tuple are peers and import neither each other nor anything after them.
 # shared/ is below all, the storage seam just above it, then what each asset reads and writes (`declarations`, which
-# the domains' assets import); snapshots reads the scored edges, so it comes after scoring,
-# beside the report, the exports, the paper analysis and the briefs; automation (jobs, schedules, sensors), the
-# definitions and the CLI sit on top.
+# the domains' assets import); snapshots reads the scored edges, so it comes after scoring, beside the report and
+# the exports; the paper analysis (whose report page uses the report's rendering) and the briefs come after them;
+# automation (jobs, schedules, sensors), the definitions and the CLI sit on top.
 FLOW: tuple[tuple[str, ...], ...] = (
     ("shared",),
     ("storage",),
@@ -26,7 +26,8 @@ FLOW: tuple[tuple[str, ...], ...] = (
     ("reliability",),
     ("verdicts",),
     ("evaluation",),
-    ("report", "exports", "snapshots", "papers", "briefs"),
+    ("report", "exports", "snapshots"),
+    ("papers", "briefs"),
     ("automation",),
     ("definitions",),
     ("cli",),

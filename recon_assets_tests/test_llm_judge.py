@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import respx
 
-from recon_assets.judgement import llm_judge, llm_prompt
+from recon_assets.judgement import llm_judge, llm_prompt, verdict_scale
 from recon_assets.judgement.llm_judge import (
     CANDIDATE_COLUMNS,
     LLM_JUDGEMENT_COLUMNS,
@@ -141,7 +141,7 @@ def test_pairs_are_sent_in_batches_and_stored(con, fake):
     assert set(stored["prompt_version"]) == {llm_prompt.PROMPT_VERSION}
     first = stored.iloc[0]
     assert first["request_id"] == "chatcmpl-fake-1" and first["pairs_in_request"] == 8 and first["prompt_tokens"] > 0
-    assert list(first["evidence"]) and first["verdict"] in llm_prompt.VERDICTS
+    assert list(first["evidence"]) and first["verdict"] in verdict_scale.VERDICTS
 
 
 def test_a_rerun_asks_nothing_again(con, fake):

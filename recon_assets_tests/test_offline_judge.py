@@ -24,11 +24,9 @@ from recon_assets.judgement.cues import find_cues, load_cue_rules, packaged_cue_
 from recon_assets.judgement.cues import matches as cue_matches
 from recon_assets.judgement.offline_judge import (
     JUDGE_ID,
-    NEUTRAL_COHERENCE,
     PAIR_COLUMNS,
     PairJudgement,
     QUOTE_CHARS,
-    VERDICTS,
     Cue,
     CueKind,
     aggregate_edge_coherence,
@@ -37,6 +35,7 @@ from recon_assets.judgement.offline_judge import (
     judge_pair,
 )
 from recon_assets.judgement.text_embedding import EMBEDDING_DIM, MODEL_ID, embed, embed_cached, is_missing_text, text_sha256
+from recon_assets.judgement.verdict_scale import NEUTRAL_COHERENCE, VERDICTS
 from recon_assets_tests.pipeline_runs import REPO_ROOT
 
 AS_OF = date(2024, 6, 30)

@@ -39,8 +39,9 @@ from dagster_duckdb import DuckDBResource
 from recon_assets.judgement import assets, cues, judge_address, llm_judge, llm_prompt
 from recon_assets.judgement.cues import CueKind
 from recon_assets.judgement.llm_judge import LLM_JUDGEMENT_COLUMNS, prefer_llm_judgements
-from recon_assets.judgement.offline_judge import OBJECTIONS, aggregate_edge_coherence
+from recon_assets.judgement.offline_judge import aggregate_edge_coherence
 from recon_assets.judgement.resources import GroqJudgeResource
+from recon_assets.judgement.verdict_scale import OBJECTIONS
 from recon_assets.reliability import edge_scores
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.edge_scores import EDGE_KEY, edge_coherence

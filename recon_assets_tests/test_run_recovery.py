@@ -27,8 +27,9 @@ import psutil
 import pytest
 from dagster._core.events import EngineEventData
 
-from recon_assets.cli.instance_health import HOST_TAG, POOL, pool_holders, reclaim_lost_runs, wait_for_pool, worker_pid
+from recon_assets.cli.instance_health import POOL, pool_holders, reclaim_lost_runs, wait_for_pool, worker_pid
 from recon_assets.cli.run import INSTANCE_SETTINGS
+from recon_assets.shared.run_tags import HOST_TAG
 
 from recon_assets_tests.pipeline_runs import AS_OF
 

@@ -4,7 +4,7 @@ as_of recomputes what depends on it, with the rows a fresh run writes (`shared.f
 import dagster as dg
 import duckdb
 
-from recon_assets.shared.as_of import AS_OF_TAG
+from recon_assets.shared.run_tags import AS_OF_TAG
 from recon_assets.shared.fingerprints import Stage, table_digest
 from recon_assets_tests.pipeline_runs import RANGE_TAGS, SAMPLE_GRAPHML, SAMPLE_JSONL, pipeline_defs
 

@@ -23,9 +23,8 @@ from recon_assets.kg.partitions import every_research_area_tags
 from recon_assets.kg.resources import HuggingFaceKgExport, KgExportSource, LocalKgExport
 from recon_assets.automation.jobs import kg_refresh_job
 from recon_assets.shared.credentials import redact, redacted_causes
+from recon_assets.shared.run_tags import KG_SHA256_TAG, KG_SOURCE_TAG
 
-KG_SOURCE_TAG = "recon/kg_source"
-KG_SHA256_TAG = "recon/kg_sha256"
 # Seconds between two looks: a new KG version comes every few months; a look at the hub is one HEAD request.
 MINIMUM_INTERVAL_SECONDS = 300
 

@@ -7,7 +7,7 @@ import dagster as dg
 
 from recon_assets.automation.jobs import daily_rescoring_job, weekly_refresh_job
 from recon_assets.kg.partitions import every_research_area_tags
-from recon_assets.shared.as_of import AS_OF_TAG
+from recon_assets.shared.run_tags import AS_OF_TAG
 
 
 @dg.schedule(job=daily_rescoring_job, cron_schedule="0 6 * * *", default_status=dg.DefaultScheduleStatus.STOPPED)

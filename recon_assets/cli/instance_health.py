@@ -25,8 +25,9 @@ from collections.abc import Callable, Iterable
 import dagster as dg
 import psutil
 
+from recon_assets.shared.run_tags import HOST_TAG
+
 POOL = "duckdb"
-HOST_TAG = "recon/host"
 # Not finished, and past STARTING: a run in one of these states has a worker whose pid Dagster recorded.
 RUNNING = [dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING]
 # A process created up to this many seconds after its run's start time is still taken for the run's worker:

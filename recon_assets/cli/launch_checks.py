@@ -20,8 +20,9 @@ from typing import Any
 import dagster as dg
 from pydantic import BaseModel, ValidationError
 
-from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
+from recon_assets.shared.as_of import parse_as_of
 from recon_assets.shared.credentials import redact
+from recon_assets.shared.run_tags import AS_OF_TAG
 
 
 @cache

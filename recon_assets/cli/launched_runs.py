@@ -27,10 +27,9 @@ from typing import IO, Any
 import dagster as dg
 
 from recon_assets.cli.instance_health import fail_lost_run, worker_gone
+from recon_assets.shared.run_tags import LAUNCH_TAG
 
 WORKSPACE = Path(__file__).resolve().with_name("workspace.yaml")
-# Set on each launched run so that `follow` finds the run `dagster job launch` created.
-LAUNCH_TAG = "recon/launch"
 POLL_SECONDS = 0.5
 # How often the run worker's health is checked while the run goes on.
 HEALTH_SECONDS = 5.0

@@ -38,14 +38,14 @@ from recon_assets.exports import export_folder
 from recon_assets.report import report_folder
 from recon_assets.report.figures import NOT_MEASURED_WHY
 from recon_assets.shared.output_files import LATEST_REPORT_STEM, earlier_runs_kept
-from recon_assets.shared.as_of import AS_OF_TAG, parse_as_of
+from recon_assets.shared.as_of import parse_as_of
 from recon_assets.shared.credentials import redact, shown_setting, usable_secrets
 from recon_assets.shared.database import duckdb_connection_config
 from recon_assets.shared.display import TerminalSafeStream, terminal_text
 from recon_assets.shared.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 from recon_assets.shared.key_transport import ALLOW_PLAIN_HTTP, plain_http_allowed
 from recon_assets.shared.paths import database_lock, database_path, resolved
-from recon_assets.shared.run_tags import DATABASE_TAG, KG_SOURCE_TAG
+from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, KG_SOURCE_TAG
 
 DEFAULT_DAGSTER_HOME = Path(".dagster_home")
 # The instance settings `recon run` gives a DAGSTER_HOME that has none (package data; the checkout's dagster.yaml links here).

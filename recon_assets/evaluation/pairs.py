@@ -41,12 +41,12 @@ from recon_assets.judgement.citing_pairs import work_text
 from recon_assets.judgement.disputes import COMMENT, REPLY, disputes_from_titles
 from recon_assets.judgement.offline_judge import find_cue, judge_pair
 from recon_assets.judgement.text_embedding import embed
+from recon_assets.judgement.verdict_scale import CONTRADICTED
 from recon_assets.kg.doi import canonical_doi
 
 EVALUATION = Path(__file__).resolve().parents[1] / "reference" / "evaluation"
 LABELLED_PAIRS, PUBLICATIONS = EVALUATION / "labelled_pairs.csv", EVALUATION / "publications.json"
 DISPUTE, CONTROL = "dispute", "control"
-CONTRADICTED = "CONTRADICTED"
 DISPUTE_RELATIONS = (COMMENT, REPLY)
 # measure: what it is. Each is a Rate (its Wilson interval) but llm_judge (not measured).
 PAIR_MEASURES = {

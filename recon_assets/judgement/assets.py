@@ -21,13 +21,15 @@ from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.centrality.citation_centrality import citation_centrality
-from recon_assets.judgement import citing_pairs, cues, dispute_status, disputes, judge_address, llm_judge, llm_prompt, offline_judge, steward, text_embedding
+from recon_assets.judgement import (
+    citing_pairs, cues, dispute_status, disputes, judge_address, llm_judge, llm_prompt, offline_judge, steward, text_embedding,
+    verdict_scale,
+)
 from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
 from recon_assets.judgement.disputes import RELATIONS, disputes_from_crossref, disputes_from_titles, merge_recorded_disputes
 from recon_assets.judgement.llm_judge import Agreement, LlmJudgeReport
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION
 from recon_assets.judgement.offline_judge import (
-    VERDICTS,
     DEFAULT_MIN_SIMILARITY,
     DEFAULT_TOP_K,
     DEFAULT_WINDOW_YEARS,
@@ -35,6 +37,7 @@ from recon_assets.judgement.offline_judge import (
     judge_edges,
 )
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
+from recon_assets.judgement.verdict_scale import VERDICTS
 from recon_assets.kg.assets import (
     OWNERS,
     dataset_publication_edges,
@@ -196,7 +199,8 @@ def dispute_figures(rows: pd.DataFrame) -> dict[str, object]:
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="judgement", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
     code_version=code_version(
-        offline_judge, cues, text_embedding, citing_pairs, disputes, llm_judge, llm_prompt, judge_address, files=[cues.CUES_FILE],
+        offline_judge, cues, text_embedding, citing_pairs, disputes, llm_judge, llm_prompt, judge_address, verdict_scale,
+        files=[cues.CUES_FILE],
         sql=["judge_inputs", "judge_citing_works", "judged_publications", "judge_citing_texts", "judge_pairs",
              "judge_input_digests", "coherence_judgement_rows", "coherence_judgements"],
     ),

@@ -38,12 +38,13 @@ from recon_assets.enrichment.crossref_relations import (
     open_discussion,
 )
 from recon_assets.judgement.dispute_status import COMMENTED, CORRECTED, DEBATED
+from recon_assets.judgement.verdict_scale import CONTRADICTED_COHERENCE, DEBATED_COHERENCE, REFINED_COHERENCE
 
 COMMENT, REPLY, CORRECTION = "comment", "reply", "correction"
 RELATIONS = (COMMENT, REPLY, CORRECTION)
 # Coherence of a recorded dispute or correction on DOMAIN.md's scale: "actively debated" 0.5, "foundational but
 # refined" 0.7; an unanswered comment stands against the paper: "contradicted" 0.1 until its authors answer.
-DISPUTE_COHERENCE = {COMMENTED: 0.1, DEBATED: 0.5, CORRECTED: 0.7}
+DISPUTE_COHERENCE = {COMMENTED: CONTRADICTED_COHERENCE, DEBATED: DEBATED_COHERENCE, CORRECTED: REFINED_COHERENCE}
 
 _TITLES = {
     COMMENT: re.compile(

@@ -33,8 +33,8 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
-from recon_assets.judgement.llm_prompt import NOT_COUNTED, PROMPT_VERSION, VERDICTS, PairTexts, pair_digest
-from recon_assets.judgement.offline_judge import OBJECTIONS
+from recon_assets.judgement.llm_prompt import NOT_COUNTED, PROMPT_VERSION, PairTexts, pair_digest
+from recon_assets.judgement.verdict_scale import CONTRADICTED, NEUTRAL_COHERENCE, OBJECTIONS, SUPERSEDED, UNVERIFIED, VERDICTS
 from recon_assets.shared.table_docs import declared_columns
 
 KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
@@ -126,9 +126,9 @@ def triage(candidates: pd.DataFrame, rules: TriageRules = TriageRules()) -> pd.D
         "recorded dispute": frame["recorded_dispute"].fillna(False).astype(bool),
         "older publication central": centrality >= rules.central_centrality,
         "edge near a label threshold": margin <= rules.max_swing + _TOLERANCE,
-        "offline verdict rests on a cue word": verdict.isin(["CONTRADICTED", "SUPERSEDED"]),
+        "offline verdict rests on a cue word": verdict.isin(OBJECTIONS),
         "offline similarity near its gate": (similarity - rules.min_similarity).abs() < rules.similarity_band - _TOLERANCE,
-        "offline judge found no stance or did not judge": verdict.isna() | (verdict == "UNVERIFIED"),
+        "offline judge found no stance or did not judge": verdict.isna() | (verdict == UNVERIFIED),
     }
     frame["triage_reasons"] = [
         "; ".join(reason for reason in _REASON_ORDER if flags[reason].iloc[row]) for row in range(len(frame))
@@ -309,7 +309,7 @@ def _unanswered(row, status: str, reason: str, judge_id: str) -> dict:
     prefix = "LLM judge failed" if status == "failed" else "not sent to the LLM judge"
     return {
         **{column: row[column] for column in KEY},
-        "llm_status": status, "verdict": "UNVERIFIED", "coherence": 0.5, "rationale": f"{prefix}: {reason}",
+        "llm_status": status, "verdict": UNVERIFIED, "coherence": NEUTRAL_COHERENCE, "rationale": f"{prefix}: {reason}",
         "evidence": [], "judge": judge_id, "prompt_version": PROMPT_VERSION, "input_sha256": row["input_sha256"],
         "request_id": None, "pairs_in_request": None, "prompt_tokens": None, "completion_tokens": None,
         "latency_ms": None, "triage_reasons": row["triage_reasons"], "judged_at": None,
@@ -370,7 +370,7 @@ def llm_answer_counts(offline_verdict: str | None, offline_coherence: float, llm
         return False
     if offline_verdict not in OBJECTIONS:
         return True
-    stronger = llm_verdict == offline_verdict or (llm_verdict, offline_verdict) == ("CONTRADICTED", "SUPERSEDED")
+    stronger = llm_verdict == offline_verdict or (llm_verdict, offline_verdict) == (CONTRADICTED, SUPERSEDED)
     return stronger and llm_coherence <= offline_coherence + _TOLERANCE
 
 

@@ -55,16 +55,19 @@ import pandas as pd
 from recon_assets.judgement.cues import QUOTE_CHARS, Cue, CueKind, find_cue, packaged_cue_rules
 from recon_assets.judgement.newer_neighbours import EXACT_SEARCH_LIMIT, TopPairs, top_pairs
 from recon_assets.judgement.text_embedding import EMBEDDING_DIM, MODEL_ID, embed, is_missing_text
-
-# Points of the DOMAIN.md coherence scale.
-CONSENSUS_COHERENCE = 1.0  # "still the consensus"
-REFINED_COHERENCE = 0.7  # "foundational but refined"
-# "actively debated": the middle of the scale, so no evidence pulls the score neither up nor down.
-NEUTRAL_COHERENCE = 0.5
-SUPERSEDED_COHERENCE = 0.3  # "substantially superseded"
-CONTRADICTED_COHERENCE = 0.1  # "contradicted by current consensus"
-# Every verdict a pair judgement (and so an edge's coherence_status) can carry.
-VERDICTS = ("SUPPORTED", "CONTRADICTED", "SUPERSEDED", "UNVERIFIED")
+from recon_assets.judgement.verdict_scale import (
+    CONSENSUS_COHERENCE,
+    CONTRADICTED,
+    CONTRADICTED_COHERENCE,
+    NEUTRAL_COHERENCE,
+    OBJECTIONS,
+    REFINED_COHERENCE,
+    SUPERSEDED,
+    SUPERSEDED_COHERENCE,
+    SUPPORTED,
+    UNVERIFIED,
+    Verdict,
+)
 
 # Chosen on the real OpenAlex sample (44 works, title + abstract embedded): the 29 citing/cited pairs
 # with both abstracts have similarity 0.48-0.83 (median 0.67), the 410 pairs from different OpenAlex
@@ -104,15 +107,13 @@ NOT_EVIDENCE_TITLE = re.compile(
     re.IGNORECASE,
 )
 
-_RULES: dict[CueKind | None, tuple[str, float]] = {
-    CueKind.CONTRADICTION: ("CONTRADICTED", CONTRADICTED_COHERENCE),
-    CueKind.SUPERSESSION: ("SUPERSEDED", SUPERSEDED_COHERENCE),
-    CueKind.REFINEMENT: ("SUPPORTED", REFINED_COHERENCE),
-    CueKind.SUPPORT: ("SUPPORTED", CONSENSUS_COHERENCE),
-    None: ("UNVERIFIED", NEUTRAL_COHERENCE),
+_RULES: dict[CueKind | None, tuple[Verdict, float]] = {
+    CueKind.CONTRADICTION: (CONTRADICTED, CONTRADICTED_COHERENCE),
+    CueKind.SUPERSESSION: (SUPERSEDED, SUPERSEDED_COHERENCE),
+    CueKind.REFINEMENT: (SUPPORTED, REFINED_COHERENCE),
+    CueKind.SUPPORT: (SUPPORTED, CONSENSUS_COHERENCE),
+    None: (UNVERIFIED, NEUTRAL_COHERENCE),
 }
-# The verdicts that object to the older paper (`aggregate_edge_coherence`).
-OBJECTIONS = ("CONTRADICTED", "SUPERSEDED")
 # Sums of weights closer than this are a tie (0.1 + 0.2 against 0.3 in floating point).
 _WEIGHT_TOLERANCE = 1e-9
 _EVIDENCE_COLUMNS = {
@@ -154,7 +155,7 @@ def judge_pair(
     """
     if not similarity >= min_similarity:
         return PairJudgement(
-            "UNVERIFIED",
+            UNVERIFIED,
             NEUTRAL_COHERENCE,
             f"not about the same thing (similarity {similarity:.2f} < {min_similarity:.2f})",
         )
@@ -342,15 +343,15 @@ def aggregate_edge_coherence(
     verdict = read["verdict"]
     boost = 1.0 + older_centrality.reindex(read["publication_id"]).fillna(0.0).to_numpy(dtype=float)
     weight = np.maximum(MIN_EVIDENCE_WEIGHT, read["newer_centrality"].fillna(0.0).to_numpy(dtype=float))
-    weight = np.where(verdict == "CONTRADICTED", weight * boost, weight)
+    weight = np.where(verdict == CONTRADICTED, weight * boost, weight)
     objection = verdict.isin(OBJECTIONS).to_numpy()
     by_reader = ~read["judge"].astype(str).str.startswith(OFFLINE_JUDGE_PREFIX).to_numpy()
     coherence = read["coherence"].to_numpy(dtype=float)
     edge = pd.MultiIndex.from_frame(read[key])
     vote = pd.DataFrame({
-        "n_read": 1, "n_pairs": (verdict != "UNVERIFIED").astype(int).to_numpy(), "n_supported": (verdict == "SUPPORTED").astype(int).to_numpy(),
+        "n_read": 1, "n_pairs": (verdict != UNVERIFIED).astype(int).to_numpy(), "n_supported": (verdict == SUPPORTED).astype(int).to_numpy(),
         "against": np.where(objection, weight, 0.0), "against_by_reader": np.where(objection & by_reader, weight, 0.0),
-        "without": np.where(objection, 0.0, weight), "supported": np.where(verdict == "SUPPORTED", weight, 0.0),
+        "without": np.where(objection, 0.0, weight), "supported": np.where(verdict == SUPPORTED, weight, 0.0),
         "weighted_without": np.where(objection, 0.0, weight * coherence),
     }, index=edge).groupby(level=key, sort=False).sum()
     by_all = vote["against"] > vote["without"] + _WEIGHT_TOLERANCE
@@ -359,14 +360,14 @@ def aggregate_edge_coherence(
     # readers' (the offline cue words were outweighed), so the status, its evidence and the value rest on them alone.
     counts = ~objection | by_reader | by_all.reindex(edge).to_numpy()
     counted = pd.DataFrame({
-        "contradicted": np.where(counts & (verdict == "CONTRADICTED").to_numpy(), weight, 0.0),
-        "superseded": np.where(counts & (verdict == "SUPERSEDED").to_numpy(), weight, 0.0),
+        "contradicted": np.where(counts & (verdict == CONTRADICTED).to_numpy(), weight, 0.0),
+        "superseded": np.where(counts & (verdict == SUPERSEDED).to_numpy(), weight, 0.0),
         "weight": np.where(counts, weight, 0.0), "weighted": np.where(counts, weight * coherence, 0.0),
     }, index=edge).groupby(level=key, sort=False).sum()
-    kind = np.where(counted["contradicted"] >= counted["superseded"] - _WEIGHT_TOLERANCE, "CONTRADICTED", "SUPERSEDED")
+    kind = np.where(counted["contradicted"] >= counted["superseded"] - _WEIGHT_TOLERANCE, CONTRADICTED, SUPERSEDED)
     supported = vote["n_supported"] > 0
     totals = vote[["n_pairs", "n_read"]].assign(
-        coherence_status=np.where(decides, kind, np.where(supported, "SUPPORTED", "UNVERIFIED")),
+        coherence_status=np.where(decides, kind, np.where(supported, SUPPORTED, UNVERIFIED)),
         coherence=np.where(
             decides, counted["weighted"] / counted["weight"],
             np.where(supported, vote["weighted_without"] / vote["without"].where(supported, 1.0), NEUTRAL_COHERENCE),
@@ -376,7 +377,7 @@ def aggregate_edge_coherence(
     strongest = (
         read.assign(weight=weight, counts=counts)
         .merge(totals["coherence_status"].reset_index(), on=key)
-        .query("verdict == coherence_status and verdict != 'UNVERIFIED' and counts")
+        .query(f"verdict == coherence_status and verdict != '{UNVERIFIED}' and counts")
         .sort_values([*key, "weight", "newer_publication_id"], ascending=[True, True, False, True], kind="stable")
         .drop_duplicates(key)
         .rename(columns=_EVIDENCE_COLUMNS)
@@ -389,7 +390,7 @@ def aggregate_edge_coherence(
     )
     return result.assign(
         coherence=result["coherence"].fillna(NEUTRAL_COHERENCE),
-        coherence_status=result["coherence_status"].fillna("UNVERIFIED"),
+        coherence_status=result["coherence_status"].fillna(UNVERIFIED),
         n_pairs=result["n_pairs"].fillna(0).astype("int64"),
         n_read=result["n_read"].fillna(0).astype("int64"),
     ).reset_index(drop=True)

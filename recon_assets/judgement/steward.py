@@ -37,6 +37,14 @@ from typing import Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from recon_assets.judgement.verdict_scale import (
+    CONSENSUS_COHERENCE,
+    CONTRADICTED,
+    DEBATED_COHERENCE,
+    SUPERSEDED,
+    SUPPORTED,
+    Stance,
+)
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.paths import is_pseudo_file
 from recon_assets.shared.table_docs import declared_columns
@@ -58,10 +66,13 @@ APPLIES, NO_SUCH_EDGE, REJECTED = "applies", "no_such_edge", "rejected"
 MAX_FILE_BYTES = 10_000_000
 # A rationale is a sentence the reason quotes, not a document.
 MAX_RATIONALE_CHARACTERS = 1_000
-# The verdicts' span of DOMAIN.md's coherence scale: support is at least debated (0.5), a contradiction or a
-# supersession at most.
-VERDICT_COHERENCE = {"SUPPORTED": (0.5, 1.0), "CONTRADICTED": (0.0, 0.5), "SUPERSEDED": (0.0, 0.5)}
-STEWARD_VERDICTS = ("SUPPORTED", "CONTRADICTED", "SUPERSEDED")
+# The verdicts' span of DOMAIN.md's coherence scale (a steward may record any value in it): support is at least
+# debated, a contradiction or a supersession at most.
+VERDICT_COHERENCE: dict[Stance, tuple[float, float]] = {
+    SUPPORTED: (DEBATED_COHERENCE, CONSENSUS_COHERENCE),
+    CONTRADICTED: (0.0, DEBATED_COHERENCE),
+    SUPERSEDED: (0.0, DEBATED_COHERENCE),
+}
 SCOPES = ("pair", "edge")
 RESOLVED_COLUMNS = declared_columns("steward_judgements")
 
@@ -75,7 +86,7 @@ class StewardJudgement(BaseModel):
     dataset: str = Field(min_length=1)
     publication_doi: str
     newer_doi: str | None = None
-    verdict: Literal["SUPPORTED", "CONTRADICTED", "SUPERSEDED"]
+    verdict: Stance
     coherence: float = Field(ge=0.0, le=1.0, allow_inf_nan=False)
     rationale: str = Field(min_length=1, max_length=MAX_RATIONALE_CHARACTERS)
     steward: str = Field(min_length=1)

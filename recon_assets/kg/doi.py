@@ -12,11 +12,12 @@ import re
 import unicodedata
 from urllib.parse import unquote
 
+from recon_assets.shared.doi_pattern import CANONICAL_DOI_PATTERN
+
 # Resolver and scheme prefixes seen in the KG and in OpenAlex (`https://doi.org/...`).
 _PREFIX = re.compile(r"^(?:https?://(?:dx\.)?doi\.org/|(?:dx\.)?doi\.org/|info:doi/|doi:\s*)", re.IGNORECASE)
-# Crossref's recommended pattern for modern DOIs, widened to any non-space suffix so that old SICI
-# DOIs such as 10.1175/1520-0442(2001)014<0203:abcd>2.0.co;2 stay whole.
-CANONICAL_DOI = re.compile(r"^10\.\d{4,9}(?:\.\d+)*/\S+$")
+# What a canonical key is (ASCII-digit prefix, no whitespace, control or upper case): `shared.doi_pattern`.
+CANONICAL_DOI = re.compile(CANONICAL_DOI_PATTERN)
 
 
 def canonical_doi(raw: object) -> str | None:
@@ -26,8 +27,9 @@ def canonical_doi(raw: object) -> str | None:
     soft hyphen, ... - pasted in from web pages, never part of a DOI); strip whitespace; drop one resolver prefix
     (`https://doi.org/`, `http://dx.doi.org/`, `doi:`, `info:doi/`); percent-decode exactly once (so `%2F`
     becomes `/` but `%252F` becomes `%2F`) and drop format characters that decoding revealed; lower-case; strip
-    trailing `.` and `,` and any `)` that has no matching `(`. A control character (category Cc: NUL, DEL, ...)
-    anywhere makes the value not a DOI.
+    trailing `.` and `,` and any `)` that has no matching `(`; what is left must match `CANONICAL_DOI`
+    (`shared.doi_pattern`), so a control character (category Cc: NUL, DEL, ...) anywhere or a prefix in digits of
+    another script makes the value not a DOI.
 
     Args:
         raw: the property value as found in the KG (str, or anything else, which is not a DOI).
@@ -38,11 +40,7 @@ def canonical_doi(raw: object) -> str | None:
     if not isinstance(raw, str):
         return None
     value = _PREFIX.sub("", _without_format_characters(raw).strip(), count=1)
-    value = _without_format_characters(unquote(value)).strip().lower()
-    if _has_control_character(value):
-        return None
-    value = _strip_trailing_punctuation(value)
-    # fullmatch: `$` alone would also accept a key ending in a percent-decoded newline ('...%0A.').
+    value = _strip_trailing_punctuation(_without_format_characters(unquote(value)).strip().lower())
     return value if CANONICAL_DOI.fullmatch(value) else None
 
 
@@ -58,13 +56,6 @@ def _without_format_characters(value: str) -> str:
     if value.isascii():
         return value
     return "".join(character for character in value if unicodedata.category(character) != "Cf")
-
-
-def _has_control_character(value: str) -> bool:
-    # In ASCII the non-printable characters are exactly the controls (U+0000-U+001F, U+007F).
-    if value.isascii():
-        return not value.isprintable()
-    return any(unicodedata.category(character) == "Cc" for character in value)
 
 
 def _strip_trailing_punctuation(value: str) -> str:

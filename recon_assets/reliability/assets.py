@@ -9,7 +9,7 @@ from dagster_duckdb import DuckDBResource
 from recon_assets.centrality import centrality_rule, citation_centrality
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.enrichment.assets import crossref_retractions, openalex_works
-from recon_assets.judgement import dispute_status, disputes, offline_judge, steward
+from recon_assets.judgement import dispute_status, disputes, offline_judge, steward, verdict_scale
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes, steward_judgements, stored_steward_judgements
 from recon_assets.kg.assets import (
     OWNERS,
@@ -38,7 +38,7 @@ from recon_assets.shared.storage import create_tables, replace_partitions
 # re-scores it (recon_assets_tests/test_definitions.py checks the scoring package calls no module left out).
 SCORING_MODULES = (
     citations, edge_scores, labels, reasons, scoring, settings, signals, citation_centrality, centrality_rule, disputes, dispute_status,
-    offline_judge, steward, lineage,
+    offline_judge, steward, verdict_scale, lineage,
 )
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 import dagster as dg
 from dagster_duckdb import DuckDBResource
 
-from recon_assets.judgement import offline_judge
-from recon_assets.judgement.offline_judge import VERDICTS
+from recon_assets.judgement import verdict_scale
+from recon_assets.judgement.verdict_scale import VERDICTS
 from recon_assets.reliability import labels
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.labels import LABELS
@@ -18,7 +18,7 @@ from recon_assets.shared.quality import share_by_group, validate_edge_reliabilit
 from recon_assets.shared.sql_files import code_version
 
 # This module and the suites, with the allowed labels and verdicts: a change re-evaluates the check.
-CHECKS_CODE = code_version(quality, labels, offline_judge, files=[Path(__file__)])
+CHECKS_CODE = code_version(quality, labels, verdict_scale, files=[Path(__file__)])
 
 
 @dg.asset_check(asset=edge_reliability, blocking=False)

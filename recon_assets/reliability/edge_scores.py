@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.judgement.disputes import DISPUTE_COHERENCE, dispute_status
-from recon_assets.judgement.offline_judge import JUDGE_ID, OBJECTIONS, aggregate_edge_coherence
+from recon_assets.judgement.offline_judge import JUDGE_ID, aggregate_edge_coherence
 from recon_assets.judgement.steward import apply_steward_edges
-from recon_assets.reliability.labels import UNVERIFIED
+from recon_assets.judgement.verdict_scale import OBJECTIONS
 from recon_assets.reliability.scoring import score_edges
 from recon_assets.reliability.settings import ScoringSettings
 

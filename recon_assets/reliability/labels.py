@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from recon_assets.judgement import verdict_scale
 from recon_assets.judgement.dispute_status import NEGATIVE_STATUSES, STANDING
 from recon_assets.reliability.settings import ScoringSettings, Weights
 from recon_assets.reliability.signals import EdgeSignals
@@ -30,8 +31,6 @@ FOUNDATIONAL, CURRENT, DECLINING, SUPERSEDED, UNVERIFIED = "FOUNDATIONAL", "CURR
 LABELS = (SUPERSEDED, FOUNDATIONAL, DECLINING, CURRENT, UNVERIFIED)
 # Labels that flag an edge as stale (UNVERIFIED is not a flag: it says nothing can be concluded).
 FLAGGED_LABELS = (DECLINING, SUPERSEDED)
-# Coherence verdicts (judged pairs) that are negative signals.
-CONTRADICTED, JUDGED_SUPERSEDED = "CONTRADICTED", "SUPERSEDED"
 # Decimals reliability is rounded to: summation noise (0.3499999999999999) must not decide a threshold.
 RELIABILITY_DECIMALS = 10
 
@@ -78,9 +77,9 @@ def negative_signals(frame: pd.DataFrame, settings: ScoringSettings) -> dict[str
     uncited = frame["recent_citations"].to_numpy(dtype=float) == 0  # NaN (unknown) is not 0
     return {
         "retraction": frame["is_retracted"].to_numpy(dtype=bool),
-        "contradiction": status == CONTRADICTED,
+        "contradiction": status == verdict_scale.CONTRADICTED,
         "dispute": np.isin(dispute, NEGATIVE_STATUSES),
-        "supersession": status == JUDGED_SUPERSEDED,
+        "supersession": status == verdict_scale.SUPERSEDED,
         "superseded_version": frame["superseded_as_of"].to_numpy(dtype=bool),
         "citation_decline": trend <= settings.trend_rules.decline,
         "peripheral": old & (bottom_half | uncited),
@@ -110,7 +109,7 @@ def observed_evidence(frame: pd.DataFrame) -> dict[str, np.ndarray]:
         "citation_trend": frame["citation_trend"].notna().to_numpy(),
         "cited_recently": frame["cited_recently"].to_numpy(dtype=bool),
         "recent": frame["recent"].to_numpy(dtype=bool),
-        "judged_pairs": (frame["coherence_status"] != UNVERIFIED).to_numpy(),
+        "judged_pairs": (frame["coherence_status"] != verdict_scale.UNVERIFIED).to_numpy(),
         "recorded_dispute": frame["dispute_status"].notna().to_numpy(),
         "superseded_version": frame["superseded_as_of"].to_numpy(dtype=bool),
     }

@@ -20,6 +20,7 @@ import pandas as pd
 
 from recon_assets.lifecycle.cmr import RETIRED_PROGRESS
 from recon_assets.lifecycle.lineage import since_text
+from recon_assets.judgement import verdict_scale
 from recon_assets.judgement.dispute_status import STANDING
 from recon_assets.reliability.labels import JUDGED_AGAINST, NEGATIVE_SIGNALS, RELIABILITY_DECIMALS, judged_against_names
 from recon_assets.reliability.settings import ScoringSettings
@@ -144,7 +145,7 @@ def _missing(row, settings: ScoringSettings) -> list[str]:
         missing.append(f"no citation record ({_no_record(row)})")
     if not row.kg_citations:
         missing.append("no KG citations (its PageRank is no evidence)")
-    if row.coherence_status == "UNVERIFIED":
+    if row.coherence_status == verdict_scale.UNVERIFIED:
         if isinstance(row.coherence_evidence, str) and row.coherence_evidence:
             # An LLM answer counts only as an objection (issue 24: llm_judge.llm_answer_counts), so an edge the LLM
             # read and did not object to names no groq judge either: the hint says what the LLM can add, not that it
@@ -242,7 +243,7 @@ def _recent_citations(row, as_of: date, settings: ScoringSettings) -> str | None
 def _coherence(row) -> str:
     disputed = f"; {row.dispute_status} (recorded: {row.dispute_evidence})" if isinstance(row.dispute_status, str) else ""
     evidence = row.coherence_evidence if isinstance(row.coherence_evidence, str) and row.coherence_evidence else None
-    if row.coherence_status != "UNVERIFIED":
+    if row.coherence_status != verdict_scale.UNVERIFIED:
         return f"coherence {row.coherence:.2f} {row.coherence_status}{f' {evidence}' if evidence else ''}{disputed}"
     # UNVERIFIED: the evidence, if any, says what was read without finding a stance (edge_scores._no_stance)
     if disputed:

@@ -10,11 +10,8 @@ import dagster as dg
 from pydantic import field_validator
 
 from recon_assets.shared.credentials import shown_setting
-from recon_assets.shared.run_tags import tag_run
+from recon_assets.shared.run_tags import AS_OF_TAG, tag_run
 
-# The run tag holding a run's as_of: `recon run` and the schedules set it, so that every asset of a run (and
-# every run of one `recon run`) reads the same date.
-AS_OF_TAG = "recon/as_of"
 # The earliest as_of a run scores: NASA was founded in 1958 and TIROS-1, the first weather satellite, flew in 1960, so
 # before 1950 no NASA Earth-observation dataset nor any publication using one existed and a score as of then says
 # nothing (the shipped sample's publications are from 2001 on). An earlier date is

@@ -21,20 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from recon_assets.shared.doi_pattern import CANONICAL_DOI_PATTERN
+
 if TYPE_CHECKING:
     from great_expectations.core.batch_definition import BatchDefinition
     from great_expectations.expectations import Expectation
 
 # GX logs every API-doc registration at INFO while it imports; only its warnings matter here.
 logging.getLogger("great_expectations").setLevel(logging.WARNING)
-
-# Canonical (normalised, lower-case) DOI. Prefix: "10." plus a registrant code of 4-9 digits
-# (Crossref, "DOIs and matching regular expressions", 2015) with optional ".<digits>" subdivisions;
-# suffix: any printable characters, matched case-insensitively (DOI Handbook ch. 2 "Numbering";
-# ANSI/NISO Z39.84-2005). Crossref's stricter suffix class would reject valid SICI suffixes with
-# "<" and ">". No upper case, because the pipeline lower-cases DOIs before storing them.
-# `\Z` rather than `$`: `$` would accept a trailing newline.
-DOI_PATTERN = r"^10\.[0-9]{4,9}(?:\.[0-9]+)*/[^\sA-Z]+\Z"
 
 _SCORE_COLUMNS = ("reliability", "centrality", "recency", "coherence")
 # GX's BASIC format carries counts and `partial_unexpected_list` without the per-row index lists.
@@ -84,7 +78,7 @@ def validate_publication_dois(
     """Check DOI coverage and form on the `doi` column.
 
     At least `min_present_share` (0-1) of rows have a non-null DOI, and at least
-    `min_well_formed_share` (0-1) of the non-null DOIs match `DOI_PATTERN`. Placeholders such
+    `min_well_formed_share` (0-1) of the non-null DOIs match `CANONICAL_DOI_PATTERN`. Placeholders such
     as 'N/A' or '' count as present but malformed, and so do resolver URLs
     ('https://doi.org/10...') and upper-case DOIs: normalisation belongs upstream.
     Raises ValueError if the `doi` column is missing or a share is outside [0, 1].
@@ -97,7 +91,7 @@ def validate_publication_dois(
         [
             gx.expectations.ExpectColumnValuesToNotBeNull(column="doi", mostly=min_present_share),
             gx.expectations.ExpectColumnValuesToMatchRegex(
-                column="doi", regex=DOI_PATTERN, mostly=min_well_formed_share
+                column="doi", regex=CANONICAL_DOI_PATTERN, mostly=min_well_formed_share
             ),
         ],
     )
@@ -155,11 +149,11 @@ def share_by_group(
 
 
 def doi_is_well_formed(dois: pd.Series) -> pd.Series:
-    """Boolean Series: True where the value is a canonical DOI (`DOI_PATTERN`), False for nulls.
+    """Boolean Series: True where the value is a canonical DOI (`CANONICAL_DOI_PATTERN`), False for nulls.
 
     Meant as a `share_by_group` predicate, e.g. per-research-area share of well-formed DOIs.
     """
-    return dois.astype("string").str.match(DOI_PATTERN).fillna(False).astype(bool)
+    return dois.astype("string").str.match(CANONICAL_DOI_PATTERN).fillna(False).astype(bool)
 
 
 def _validate(df: pd.DataFrame, suite_name: str, expectations: list[Expectation]) -> SuiteOutcome:

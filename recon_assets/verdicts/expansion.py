@@ -32,11 +32,10 @@ import pandas as pd
 from recon_assets.enrichment.citing_works import FETCHED, NONE, NOT_IN_OPENALEX
 from recon_assets.enrichment.openalex_client import FOUND, short_work_id
 from recon_assets.enrichment.openalex_records import invalid_reason, is_retraction_notice, work_columns
-from recon_assets.judgement.offline_judge import NEUTRAL_COHERENCE
+from recon_assets.judgement.verdict_scale import NEUTRAL_COHERENCE, UNVERIFIED
 from recon_assets.kg.authors import citation_tag
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.years import parse_year
-from recon_assets.reliability.labels import UNVERIFIED
 from recon_assets.shared.storage import create_tables
 from recon_assets.verdicts.critic import Edge, ExpansionRound, VerdictRules
 
