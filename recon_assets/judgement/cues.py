@@ -30,6 +30,7 @@ from pathlib import Path
 import snowballstemmer
 import yaml
 
+from recon_assets.judgement.judge_address import find_cue_sentence_address
 from recon_assets.judgement.text_embedding import is_missing_text
 
 CUES_FILE = files("recon_assets.judgement").joinpath("cues.yaml")
@@ -324,7 +325,10 @@ def matches(text: str | None, rules: CueRules | None = None) -> Iterator[CueMatc
 
 
 def find_cues(text: str | None, rules: CueRules | None = None) -> list[Cue]:
-    """Every non-negated cue in a text, most severe kind first, then in text order.
+    """Every non-negated cue in a text, most severe kind first, then in text order, except those in a sentence that
+    addresses the judge (`judge_address.find_cue_sentence_address`: an instruction, a judge told what to conclude, a
+    verdict string in capitals): such a sentence is a planted instruction, not the paper's stance, and reading its cue
+    words would let it decide the offline verdict (issue 24).
 
     Args:
         text: an abstract (or title + abstract); None, NA and 'N/A' are allowed.
@@ -334,8 +338,9 @@ def find_cues(text: str | None, rules: CueRules | None = None) -> list[Cue]:
         One Cue per match, sorted by (CueKind order, sentence, first token, cue file order).
     """
     order = list(CueKind)
+    addressing = cache(find_cue_sentence_address)  # a sentence with several cues is looked at once
     found = sorted(
-        (m for m in matches(text, rules) if not m.negated),
+        (m for m in matches(text, rules) if not m.negated and addressing(m.sentence) is None),
         key=lambda m: (order.index(m.rule.kind), m.sentence_index, m.first_token),
     )
     return [Cue(m.rule.kind, m.phrase, m.sentence, m.rule.cue_id) for m in found]
