@@ -1,0 +1,379 @@
+"""The `briefs` group (issue 21): one dynamic partition per research question (`briefs.partitions`), planned,
+answered from the graph's publications, judged by the critic over the edge scores in up to 2 rewrite rounds, written
+up as a brief with a trust summary per cited paper, and its verdict tracked from refresh to refresh.
+
+Offline only, for now: the planner's templates (`planner.offline_plan`), retrieval over the KG's publications (no
+OpenAlex search), the extractive brief. A question whose id the question file rejects fails its own partition with
+the reason; a scope that matches nothing is answered INSUFFICIENT with the reason; no other partition is touched.
+"""
+
+
+import json
+from dataclasses import replace
+from datetime import date, datetime, timezone
+
+import dagster as dg
+import numpy as np
+import pandas as pd
+
+from recon_assets.briefs.answering import Pool, answer_rounds, assess, cosine_similarity, debates_of, load_pool, retrieve
+from recon_assets.briefs.critic import Evidence, judge_question
+from recon_assets.briefs.partitions import ASKED_PREFIX, QUESTION_DATASETS_TAG, QUESTION_TAG, QuestionFileResource, question_partitions
+from recon_assets.briefs.planner import SESSION_QUESTIONS, SubQuestion, offline_plan, scope_terms
+from recon_assets.briefs.questions import DatasetRow, Question, QuestionFileError, Scope, resolve_scope
+from recon_assets.briefs.synthesis import Brief, extractive_brief
+from recon_assets.declarations import ASSET_TABLES
+from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
+from recon_assets.kg.assets import OWNERS
+from recon_assets.report.figures import LABEL_COLOURS
+from recon_assets.report.render import ReportTable, Section, sections_html
+from recon_assets.reliability.labels import CURRENT, DECLINING, SUPERSEDED, UNVERIFIED
+from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.metadata import table_metadata
+from recon_assets.shared.output_files import REPORTS
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.storage.duckdb_store import Tables, TableStore
+from recon_assets.storage.outputs import OutputFiles
+from recon_assets.verdicts.critic import VerdictRules
+
+BRIEFS = dict(group_name="briefs", kinds={"duckdb"}, owners=OWNERS, pool="duckdb", partitions_def=question_partitions)
+QUESTION_ID = "question_id"
+# The briefs' folder inside the database's reports folder (`OutputFiles.folder(REPORTS)`).
+BRIEFS_FOLDER = "briefs"
+OFFLINE_JUDGE = "critic over the edge scores (offline, deterministic)"
+# Trust levels in the report's colours: HIGH as CURRENT, MEDIUM as DECLINING, LOW as SUPERSEDED, UNASSESSED as UNVERIFIED.
+TRUST_COLOURS = {"HIGH": LABEL_COLOURS[CURRENT], "MEDIUM": LABEL_COLOURS[DECLINING], "LOW": LABEL_COLOURS[SUPERSEDED],
+                 "UNASSESSED": LABEL_COLOURS[UNVERIFIED]}
+VERDICT_CHECK = "question_verdict_unchanged"
+
+
+@dg.asset(**ASSET_TABLES["question_plans"].asset_arguments(), **BRIEFS)
+def question_plans(context: dg.AssetExecutionContext, store: TableStore, as_of: AsOfDate, questions: QuestionFileResource) -> dg.MaterializeResult:
+    """The question's 2-3 sub-questions typed foundational / recent / contested, from templates and the KG short names
+    of the datasets its scope matches (`planner.offline_plan`; the LLM planner is not wired yet), with its scope
+    resolved against the KG and the last 3 questions of its session (question_sessions). A question the file rejects
+    (duplicate id, empty or over-long text) or no longer holds fails this partition with the reason."""
+    key, day = context.partition_key, as_of.for_run(context)
+    with store.connect() as con:
+        con.create("asked_questions", "question_sessions", "question_plans")
+        question = _question(con, key, questions, context.run.tags)
+        datasets = [DatasetRow(*row) for row in con.execute(load_sql("question_datasets")).fetchall()]
+        areas = [name for (name,) in con.execute(
+            "SELECT DISTINCT coalesce(research_area_name, research_area) FROM publication_research_areas ORDER BY 1").fetchall()]
+        scope = resolve_scope(question.scope, datasets, areas)
+        session = question.session or question.id
+        earlier = [text for (text,) in con.execute(
+            "SELECT question FROM question_sessions WHERE session = ? AND question_id <> ? ORDER BY asked_at DESC LIMIT ?",
+            [session, key, SESSION_QUESTIONS]).fetchall()][::-1]
+        names = {row.dataset_id: row.short_name for row in datasets}
+        terms = scope_terms([names.get(dataset_id) for dataset_id in scope.dataset_ids or ()] or list(question.scope.datasets))
+        plan = offline_plan(question.question, terms, day)
+        now = _now()
+        frame = pd.DataFrame([{
+            QUESTION_ID: key, "position": position, "kind": item.kind, "text": item.text, "source": plan.source, "note": plan.note,
+            "question": question.question, "session": session, "session_questions": earlier, "decay": question.decay,
+            "scope_datasets": None if scope.dataset_ids is None else list(scope.dataset_ids), "scope_unknown": list(scope.unknown),
+            "scope_problem": scope.problem, "as_of": day, "planned_at": now,
+        } for position, item in enumerate(plan.subquestions)])
+        con.replace_partitions("question_plans", frame, [key], column=QUESTION_ID)
+        con.upsert("question_sessions", pd.DataFrame([{"session": session, QUESTION_ID: key, "question": question.question, "asked_at": now}]))
+        metadata = _metadata(con, "question_plans", key, ["kind", "text", "source"])
+    if scope.problem:
+        context.log.warning(f"{key}: {scope.problem}; the verdict will be INSUFFICIENT")
+    return dg.MaterializeResult(metadata={**metadata, "subquestions": len(plan.subquestions), "plan_source": plan.source,
+                                          "scope_unknown": ", ".join(scope.unknown) or "none"})
+
+
+@dg.asset(**ASSET_TABLES["question_evidence"].asset_arguments(), **BRIEFS)
+def question_evidence(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
+    """The papers retrieved for the question and its plan: from the KG's publications that use a dataset of its scope
+    and those citing them, the best 8 by RECON's hybrid score (0.5 semantic + 0.3 recency + 0.2 authority; semantic by
+    the project's embedding model through text_embeddings), merged by DOI, each with its edges to the scope's datasets
+    (assessed, stale, the governing edge). OpenAlex search is not wired yet: every paper is a KG paper."""
+    key = context.partition_key
+    with store.connect() as con:
+        plan = _plan(con, key)
+        pool = load_pool(con, plan.dataset_ids)
+        candidates = retrieve(pool, [plan.question, *(item.text for item in plan.subquestions)], _similarity(con), plan.as_of, plan.decay)
+        evidence = assess(pool, candidates, plan.as_of, plan.decay)
+        frame = pd.DataFrame([_evidence_row(key, rank, item, plan.as_of) for rank, item in enumerate(evidence, start=1)],
+                             columns=_columns("question_evidence"))
+        con.create("question_evidence")
+        con.replace_partitions("question_evidence", frame, [key], column=QUESTION_ID)
+        metadata = _metadata(con, "question_evidence", key, ["rank", "citation", "hybrid", "governing_edge"])
+    context.log.info(f"{key}: {len(evidence)} papers of a pool of {len(pool.papers)}, {int(frame['assessed'].sum())} assessed, {int(frame['stale'].sum())} stale")
+    return dg.MaterializeResult(metadata={**metadata, "pool": len(pool.papers), "assessed": int(frame["assessed"].sum()), "stale": int(frame["stale"].sum())})
+
+
+@dg.asset(**ASSET_TABLES["question_verdicts"].asset_arguments(), **BRIEFS)
+def question_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
+    """The critic's verdict over the question's evidence (DOMAIN.md "Verdicts over an evidence set", its paragraph on
+    research questions): staleness by hybrid weight and contradiction (judged pairs 2+ years apart, recorded comments;
+    coherence_judgements and recorded_disputes) first, then sufficiency; a non-PASS verdict rewrites the sub-questions
+    (broaden, recent, probe_contradiction), retrieves again, merges by DOI and judges again, at most 2 rounds, then
+    FORCED_PASS. Every round is logged in question_verdict_log, beside RECON's age rule."""
+    key, rules = context.partition_key, VerdictRules()
+    judged_at = _now()
+    with store.connect() as con:
+        plan = _plan(con, key)
+        pool = load_pool(con, plan.dataset_ids)
+        first = _stored_evidence(con, pool, key)
+        rounds = answer_rounds(plan.question, plan.subquestions, plan.terms, pool, _similarity(con), plan.as_of, plan.decay, rules,
+                               plan.problem, first=first)
+        log = pd.DataFrame([{
+            QUESTION_ID: key, "judged_at": judged_at, "round": item.number, "verdict": item.judgement.verdict,
+            "unresolved": item.judgement.unresolved, "age_rule_verdict": item.judgement.age_rule_verdict,
+            "rewrite": item.judgement.rewrite, "decay": plan.decay, "retries": item.number, "latency_seconds": item.seconds,
+            "judge": OFFLINE_JUDGE, "subquestions": [sub.text for sub in item.subquestions], "papers": len(item.evidence),
+            "evidence_ids": [e.paper.candidate.publication_id for e in item.evidence],
+            "evidence_semantic": [e.paper.candidate.semantic for e in item.evidence], "reason": item.judgement.reason, "as_of": plan.as_of,
+        } for item in rounds], columns=_columns("question_verdict_log"))
+        last = rounds[-1]
+        judgement = last.judgement
+        verdict = pd.DataFrame([{
+            QUESTION_ID: key, "question": plan.question, "verdict": judgement.verdict, "unresolved": judgement.unresolved,
+            "age_rule_verdict": judgement.age_rule_verdict, "rounds": last.number, "papers": len(last.evidence),
+            "assessed": sum(e.assessed for e in last.evidence), "stale": sum(e.stale for e in last.evidence),
+            "staleness": judgement.staleness.why, "contradiction": judgement.contradiction.why, "sufficiency": judgement.sufficiency.why,
+            "age_rule": judgement.age_rule.why, "reason": judgement.reason, "judged_at": judged_at, "as_of": plan.as_of,
+        }], columns=_columns("question_verdicts"))
+        con.create("question_verdicts", "question_verdict_log")
+        con.upsert("question_verdict_log", log)  # kept: one row per round of every materialization
+        con.replace_partitions("question_verdicts", verdict, [key], column=QUESTION_ID)
+        metadata = _metadata(con, "question_verdicts", key, ["verdict", "rounds", "reason"])
+    for item in rounds:
+        context.log.info(f"{key} round {item.number}: {item.judgement.verdict} ({item.seconds:.2f}s); {item.judgement.reason}")
+    return dg.MaterializeResult(metadata={
+        **metadata, "verdict": judgement.verdict, "age_rule_verdict": judgement.age_rule_verdict, "rounds": last.number,
+        "unresolved": judgement.unresolved or "none",
+    })
+
+
+@dg.asset(**ASSET_TABLES["research_briefs"].asset_arguments(), **{**BRIEFS, "kinds": {"duckdb", "html", "markdown"}})
+def research_briefs(context: dg.AssetExecutionContext, store: TableStore, outputs: OutputFiles) -> dg.MaterializeResult:
+    """The brief: Overview / Key Findings / Active Debates / Outlook, each claim with HIGH / MEDIUM / LOW confidence and
+    inline [Author et al., Year] citations, and a trust summary line per cited paper from its edge's label and reason.
+    Offline it is extractive (sentences quoted from the evidence's abstracts, which it says); the LLM brief is not
+    wired yet. Stored here, exported as Markdown and as an HTML page in the reliability report's style
+    (reports/<database>/briefs/brief_<question>.md|html)."""
+    key, rules = context.partition_key, VerdictRules()
+    with store.connect() as con:
+        plan = _plan(con, key)
+        stored = con.execute("SELECT verdict, rounds, judged_at FROM question_verdicts WHERE question_id = ?", [key]).fetchone()
+        if stored is None:
+            raise dg.Failure(description=f"{key} has no verdict: materialize question_verdicts first")
+        ids, semantic = con.execute(
+            "SELECT evidence_ids, evidence_semantic FROM question_verdict_log WHERE question_id = ? AND judged_at = ? ORDER BY round DESC LIMIT 1",
+            [key, stored[2]]).fetchone()
+        pool = load_pool(con, plan.dataset_ids)
+        brief = _brief(plan, pool, ids, semantic, stored, rules)
+        folder = outputs.folder(REPORTS) / BRIEFS_FOLDER
+        folder.mkdir(parents=True, exist_ok=True)
+        markdown, html = folder / f"brief_{key}.md", folder / f"brief_{key}.html"
+        markdown.write_text(brief.markdown(), encoding="utf-8")
+        html.write_text(sections_html(f"Research brief: {brief.question}", brief_sections(brief), {}, list(TRUST_COLOURS), TRUST_COLOURS), encoding="utf-8")
+        frame = pd.DataFrame([{
+            QUESTION_ID: key, "question": brief.question, "verdict": brief.verdict, "extractive": brief.extractive, "note": brief.note,
+            "trust_summary": list(brief.trust_summary), "cited": [c for c, _ in brief.trust_levels],
+            "cited_trust": [level for _, level in brief.trust_levels], "markdown": brief.markdown(), "markdown_path": str(markdown),
+            "html_path": str(html), "as_of": plan.as_of, "written_at": _now(),
+        }], columns=_columns("research_briefs"))
+        con.create("research_briefs")
+        con.replace_partitions("research_briefs", frame, [key], column=QUESTION_ID)
+        metadata = _metadata(con, "research_briefs", key, ["verdict", "extractive", "note"])
+    context.log.info(f"{key}: brief written to {markdown} and {html}")
+    return dg.MaterializeResult(metadata={
+        **metadata, "brief": dg.MetadataValue.md(brief.markdown()), "markdown_file": dg.MetadataValue.path(str(markdown)),
+        "html": dg.MetadataValue.path(str(html)), "cited": len(brief.trust_levels),
+    })
+
+
+@dg.asset(**ASSET_TABLES["question_verdict_history"].asset_arguments(), **BRIEFS,
+          check_specs=[dg.AssetCheckSpec(VERDICT_CHECK, asset="question_verdict_history",
+                                         description="WARN when the question's verdict, or a cited paper's trust or label, changed since the last refresh.")])
+def question_verdict_history(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
+    """One row per refresh of the question's brief: its verdict, each cited paper's trust and label, and what changed
+    since the refresh before and why. Its check (WARN) names any verdict or cited paper's label that changed."""
+    key = context.partition_key
+    with store.connect() as con:
+        con.create("question_verdict_history")
+        verdict, reason, as_of_day = con.execute("SELECT verdict, reason, as_of FROM question_verdicts WHERE question_id = ?", [key]).fetchone()
+        (summary,) = con.execute("SELECT trust_summary FROM research_briefs WHERE question_id = ?", [key]).fetchone()
+        before = con.execute(
+            "SELECT verdict, cited_labels FROM question_verdict_history WHERE question_id = ? ORDER BY refreshed_at DESC LIMIT 1", [key]).fetchone()
+        labels = sorted(cited_label(line) for line in summary)
+        changes = verdict_changes(before, verdict, reason, labels, summary)
+        row = pd.DataFrame([{QUESTION_ID: key, "refreshed_at": _now(), "as_of": as_of_day, "verdict": verdict,
+                             "previous_verdict": before[0] if before else None, "cited_labels": labels, "changes": changes}],
+                           columns=_columns("question_verdict_history"))
+        con.upsert("question_verdict_history", row)
+        metadata = _metadata(con, "question_verdict_history", key, ["refreshed_at", "verdict", "changes"])
+    check = dg.AssetCheckResult(
+        check_name=VERDICT_CHECK, passed=not changes, severity=dg.AssetCheckSeverity.WARN,
+        description="; ".join(changes) if changes else ("first refresh" if before is None else "nothing changed since the last refresh"),
+        metadata={"changes": len(changes), "verdict": verdict},
+    )
+    return dg.MaterializeResult(metadata={**metadata, "changes": len(changes)}, check_results=[check])
+
+
+def cited_label(line: str) -> str:
+    """A trust summary line up to its reason's first ';': '[Smith et al., 2019]  Network reliability: LOW. Reason: uses
+    GPM_3IMERGDF 06, a replaced version: DECLINING 0.31' (the citation, trust level, dataset, label and reliability)."""
+    return line.split(";", 1)[0]
+
+
+def verdict_changes(before: tuple[str, list[str]] | None, verdict: str, reason: str, labels: list[str], summary: list[str]) -> list[str]:
+    """What changed since the refresh `before` ((verdict, cited_labels), None for the first): the verdict with the new
+    reason, each cited paper whose trust or label changed with its new trust summary line, papers newly cited or no
+    longer cited."""
+    if before is None:
+        return []
+    old_verdict, old_labels = before
+    changes = [f"verdict {old_verdict} -> {verdict}: {reason}"] if old_verdict != verdict else []
+    old = {_cited(label): label for label in old_labels}
+    new = {_cited(label): label for label in labels}
+    lines = {_cited(line): line for line in summary}
+    for paper in sorted(old.keys() & new.keys()):
+        if old[paper] != new[paper]:
+            changes.append(f"{paper} changed from '{old[paper].split('  ', 1)[1]}' to '{new[paper].split('  ', 1)[1]}': {lines[paper]}")
+    changes += [f"{paper} newly cited: {lines[paper]}" for paper in sorted(new.keys() - old.keys())]
+    changes += [f"{paper} no longer cited (was '{old[paper].split('  ', 1)[1]}')" for paper in sorted(old.keys() - new.keys())]
+    return changes
+
+
+def _cited(line: str) -> str:
+    """The citation a trust summary line starts with (two spaces end it)."""
+    return line.split("  ", 1)[0]
+
+
+def brief_sections(brief: Brief) -> list[Section]:
+    """The brief as the report's sections: the verdict and note, the four sections, the trust summary."""
+    parts = [Section("Verdict", f"{brief.verdict}. {brief.note}")]
+    for title, claims in zip(("Overview", "Key Findings", "Active Debates", "Outlook"),
+                             (brief.overview, brief.key_findings, brief.active_debates, brief.outlook)):
+        parts.append(Section(title, " ".join(f"{claim.text} ({claim.confidence})." for claim in claims)))
+    rows = [(citation, level, line.split("Reason: ", 1)[-1]) for (citation, level), line in zip(brief.trust_levels, brief.trust_summary)]
+    parts.append(Section("Trust summary", "Each cited paper's network reliability, from its edge to the question's datasets.",
+                         tables=[ReportTable(("paper", "trust", "reason"), rows, coloured_column=1)]))
+    return parts
+
+
+class _Plan:
+    """The stored plan of a question: its text, decay, scope (dataset ids or None, the problem), sub-questions, the
+    KG terms it was planned with and the run's as_of."""
+
+    def __init__(self, rows: pd.DataFrame):
+        first = rows.iloc[0]
+        self.question: str = first["question"]
+        self.decay: str = first["decay"]
+        scope = first["scope_datasets"]
+        self.dataset_ids: list[str] | None = None if scope is None or (isinstance(scope, float) and np.isnan(scope)) else list(scope)
+        self.problem: str | None = first["scope_problem"] if isinstance(first["scope_problem"], str) else None
+        self.subquestions = tuple(SubQuestion(row.kind, row.text) for row in rows.itertuples())
+        self.as_of: date = pd.Timestamp(first["as_of"]).date()
+        self.terms: list[str] = []
+
+
+def _plan(con: Tables, key: str) -> _Plan:
+    con.create("question_plans")
+    rows = con.execute("SELECT * FROM question_plans WHERE question_id = ? ORDER BY position", [key]).df()
+    if rows.empty:
+        raise dg.Failure(description=f"{key} has no plan: materialize question_plans first")
+    plan = _Plan(rows)
+    names = dict(con.execute("SELECT dataset_id, short_name FROM datasets").fetchall())
+    plan.terms = scope_terms([names.get(dataset_id) for dataset_id in plan.dataset_ids or ()])
+    return plan
+
+
+def _question(con: Tables, key: str, questions: QuestionFileResource, tags: dict[str, str]) -> Question:
+    """The question of partition `key`: an ad-hoc one from its run's tags (recorded in asked_questions) or from
+    asked_questions; else the question file's entry of that id.
+
+    Raises:
+        dg.Failure: the file rejects the id (its reason), does not hold it, or cannot be read; an ad-hoc key that
+            was never asked.
+    """
+    if key.startswith(ASKED_PREFIX):
+        if QUESTION_TAG in tags:
+            datasets = json.loads(tags.get(QUESTION_DATASETS_TAG) or "[]")
+            con.execute("INSERT INTO asked_questions VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", [key, tags[QUESTION_TAG], datasets, _now()])
+        row = con.execute("SELECT question, datasets FROM asked_questions WHERE question_id = ?", [key]).fetchone()
+        if row is None:
+            raise dg.Failure(description=f"{key} is an ad-hoc question never asked on this database: ask it with `recon ask`")
+        try:
+            return Question(id=key, question=row[0], scope=Scope(datasets=tuple(row[1])))
+        except ValueError as error:
+            raise dg.Failure(description=f"{key}: the question cannot be answered: {error}") from None
+    try:
+        read = questions.read()
+    except (OSError, QuestionFileError) as error:
+        raise dg.Failure(description=f"the question file {questions.where()} cannot be read: {error}") from None
+    found = next((question for question in read.accepted if question.id == key), None)
+    if found is not None:
+        return found
+    rejected = [entry.reason for entry in read.rejected if entry.id == key]
+    if rejected:
+        raise dg.Failure(description=f"{key}: the question file {questions.where()} rejects this entry: {rejected[0]}")
+    raise dg.Failure(description=f"{key} is not in the question file {questions.where()} (removed?): the sensor removes its partition")
+
+
+def _similarity(con: Tables):
+    """Cosine similarity with the project's embedding model, through text_embeddings (new vectors stored)."""
+
+    def embed_texts(texts):
+        vectors, fresh = embed_cached(list(texts), lambda keys: _cached_vectors(con, keys))
+        if fresh:
+            con.upsert("text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
+        return vectors
+
+    con.create("text_embeddings")
+    return cosine_similarity(embed_texts)
+
+
+def _cached_vectors(con: Tables, keys: list[str]) -> dict[str, np.ndarray]:
+    found = con.execute("SELECT text_sha256, vector FROM text_embeddings WHERE model_id = ? AND list_contains(?, text_sha256)",
+                        [MODEL_ID, keys]).fetchnumpy()
+    return dict(zip(found["text_sha256"], found["vector"]))
+
+
+def _stored_evidence(con: Tables, pool: Pool, key: str):
+    """Round 0's candidates as question_evidence holds them: the pool's papers with their stored similarity."""
+    rows = con.execute("SELECT publication_id, semantic FROM question_evidence WHERE question_id = ? ORDER BY rank", [key]).fetchall()
+    return [replace(pool.papers[publication_id], semantic=semantic) for publication_id, semantic in rows if publication_id in pool.papers]
+
+
+def _brief(plan: _Plan, pool: Pool, ids: list[str], semantic: list[float], stored: tuple, rules: VerdictRules) -> Brief:
+    """The extractive brief over the last round's evidence, judged again from the same evidence (deterministic); a
+    verdict that differs from the stored one means the tables changed under the run."""
+    evidence = assess(pool, [replace(pool.papers[i], semantic=s) for i, s in zip(ids, semantic) if i in pool.papers], plan.as_of, plan.decay)
+    debates = debates_of(pool, evidence)
+    judgement = judge_question(evidence, debates, rules, plan.as_of, stored[1], plan.problem)
+    if judgement.verdict != stored[0]:
+        raise dg.Failure(description=f"the evidence now gives {judgement.verdict}, question_verdicts holds {stored[0]}: re-materialize question_verdicts")
+    return extractive_brief(plan.question, evidence, judgement, debates, rules)
+
+
+def _evidence_row(key: str, rank: int, item: Evidence, as_of: date) -> dict[str, object]:
+    paper, edge = item.paper, item.governing_edge
+    return {
+        QUESTION_ID: key, "rank": rank, "paper_key": paper.key, "publication_id": paper.candidate.publication_id,
+        "doi": paper.candidate.doi, "citation": paper.citation, "title": paper.candidate.title, "year": paper.candidate.year,
+        "source": paper.candidate.source, "semantic": paper.candidate.semantic, "recency": paper.recency, "authority": paper.authority,
+        "hybrid": paper.hybrid, "cited_by_count": paper.candidate.cited_by_count, "edges": len(item.edges), "assessed": item.assessed,
+        "stale": item.stale, "governing_edge": None if edge is None else f"{edge.dataset} {edge.label} {edge.reliability:.2f}",
+        "as_of": as_of,
+    }
+
+
+def _columns(table: str) -> list[str]:
+    from recon_assets.shared.table_docs import declared_columns
+
+    return list(declared_columns(table))
+
+
+def _metadata(con: Tables, table: str, key: str, preview: list[str]) -> dict[str, object]:
+    return table_metadata(con, table, where="question_id = ?", params=[key], preview_columns=preview)
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)

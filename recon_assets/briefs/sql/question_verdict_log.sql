@@ -1,0 +1,40 @@
+CREATE TABLE IF NOT EXISTS question_verdict_log (
+    question_id       VARCHAR NOT NULL,
+    judged_at         TIMESTAMP NOT NULL,
+    round             INTEGER NOT NULL,
+    verdict           VARCHAR NOT NULL,
+    unresolved        VARCHAR,
+    age_rule_verdict  VARCHAR NOT NULL,
+    rewrite           VARCHAR,
+    decay             VARCHAR NOT NULL,
+    retries           INTEGER NOT NULL,
+    latency_seconds   DOUBLE NOT NULL,
+    judge             VARCHAR NOT NULL,
+    subquestions      VARCHAR[] NOT NULL,
+    papers            INTEGER NOT NULL,
+    evidence_ids      VARCHAR[] NOT NULL,
+    evidence_semantic DOUBLE[] NOT NULL,
+    reason            VARCHAR NOT NULL,
+    as_of             DATE NOT NULL,
+    PRIMARY KEY (question_id, judged_at, round)
+);
+
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
+-- (recon_assets/shared/table_docs.py).
+COMMENT ON COLUMN question_verdict_log.question_id IS 'The question.';
+COMMENT ON COLUMN question_verdict_log.judged_at IS 'When the materialization that ran this round started judging (UTC); every round of it shares it. Kept across runs.';
+COMMENT ON COLUMN question_verdict_log.round IS 'The round: 0 the plan''s retrieval, then one per rewrite.';
+COMMENT ON COLUMN question_verdict_log.verdict IS 'PASS, STALE, CONTRADICTED, INSUFFICIENT or FORCED_PASS (DOMAIN.md "Verdicts over an evidence set", on the question''s evidence).';
+COMMENT ON COLUMN question_verdict_log.unresolved IS 'The verdict a FORCED_PASS stands in for; else NULL.';
+COMMENT ON COLUMN question_verdict_log.age_rule_verdict IS 'The verdict with RECON''s staleness rule (mean age over 24 months) in place of the edge scores, for comparison.';
+COMMENT ON COLUMN question_verdict_log.rewrite IS 'The rewrite strategy of the next round (broaden, recent, probe_contradiction); NULL when none follows.';
+COMMENT ON COLUMN question_verdict_log.decay IS 'The retrieval score''s recency decay: none, linear or log.';
+COMMENT ON COLUMN question_verdict_log.retries IS 'Rewrite rounds run before this one (the retry ceiling is 2).';
+COMMENT ON COLUMN question_verdict_log.latency_seconds IS 'Seconds this round took (retrieval, merge and judging).';
+COMMENT ON COLUMN question_verdict_log.judge IS 'Who judged: the critic over the edge scores (offline, deterministic).';
+COMMENT ON COLUMN question_verdict_log.subquestions IS 'The sub-questions this round retrieved with (round 0: the question''s plan, besides the question itself).';
+COMMENT ON COLUMN question_verdict_log.papers IS 'Papers in the merged evidence judged.';
+COMMENT ON COLUMN question_verdict_log.evidence_ids IS 'The KG publication ids of that evidence, best hybrid score first.';
+COMMENT ON COLUMN question_verdict_log.evidence_semantic IS 'Their semantic similarity (best over the rounds'' sub-questions), in the same order.';
+COMMENT ON COLUMN question_verdict_log.reason IS 'The verdict and every check''s finding: staleness, contradiction, sufficiency, RECON''s age rule.';
+COMMENT ON COLUMN question_verdict_log.as_of IS 'The run''s as_of.';
