@@ -1,0 +1,111 @@
+"""The Dagster data version of what an asset wrote: a digest of its tables, so that a re-run writing the same rows
+leaves everything downstream fresh (Dagster's staleness compares the data versions an asset read with its inputs'
+current ones: https://docs.dagster.io/guides/build/assets/asset-versioning-and-caching).
+
+A table digest is DuckDB's row count and the sum of its 64-bit row hashes (`hash(t)`, order-independent; a sum, not
+an xor, so duplicated rows do not cancel out): one scan of the table. It detects a changed table, not an adversary's.
+Each materialization also records the digest of every table it wrote (per research area for a partitioned asset) as
+its TABLE_DIGESTS metadata, so that `automation.staleness` can tell when the database being run no longer holds what
+was recorded (another --db under the same DAGSTER_HOME, a table rewritten by hand).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+
+import dagster as dg
+import duckdb
+
+# The metadata entry holding {table: digest} of what a materialization wrote (of its own research area's rows for a
+# partition of a partitioned asset).
+TABLE_DIGESTS = "table_digests"
+# Columns that say when a row was written, not what it holds (no asset reads them): left out of a digest, so that a
+# table rewritten with the same rows (recorded_disputes on every run, a scoring that was redone) counts as unchanged.
+WRITE_TIME_COLUMNS = frozenset({"recorded_at", "judged_at", "scored_at", "evaluated_at"})
+ABSENT = "absent"
+
+
+def _hashed_columns(con: duckdb.DuckDBPyConnection, table: str) -> tuple[list[str], str]:
+    """(every column name of `table` in order, the SQL list of those hashed); ([], '') when it does not exist."""
+    columns = [name for name, *_ in con.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index", [table]
+    ).fetchall()]
+    return columns, ", ".join(f'"{name}"' for name in columns if name not in WRITE_TIME_COLUMNS)
+
+
+def _digest(rows: int, hashes: int, columns: Sequence[str]) -> str:
+    # The column names count: a table written by another version (a column more or less) is never taken for the one recorded.
+    return f"{rows}:{hashes}:{hashlib.md5(','.join(columns).encode()).hexdigest()[:8]}"
+
+
+def table_digest(con: duckdb.DuckDBPyConnection, table: str, research_area: str | None = None) -> str:
+    """'<rows>:<sum of row hashes>:<md5 of the column names, 8 hex digits>' of `table` (only the rows of
+    `research_area` when given), every column but WRITE_TIME_COLUMNS hashed; 'absent' when the table does not exist."""
+    columns, hashed = _hashed_columns(con, table)
+    if not columns:
+        return ABSENT
+    where, params = ("WHERE research_area = ?", [research_area]) if research_area is not None else ("", [])
+    rows, hashes = con.execute(f"SELECT count(*), coalesce(sum(hash({hashed})), 0) FROM {table} {where}", params).fetchone()
+    return _digest(rows, hashes, columns)
+
+
+def area_digests(con: duckdb.DuckDBPyConnection, table: str, areas: Sequence[str]) -> dict[str, str]:
+    """{research area: `table_digest(con, table, area)`} for each of `areas`, in one scan of `table` (an area without
+    rows has the digest of zero rows; every area 'absent' when the table does not exist)."""
+    columns, hashed = _hashed_columns(con, table)
+    if not columns:
+        return dict.fromkeys(areas, ABSENT)
+    found = dict(
+        (area, (rows, hashes)) for area, rows, hashes in con.execute(
+            f"SELECT research_area, count(*), coalesce(sum(hash({hashed})), 0) FROM {table} "
+            "WHERE list_contains(?, research_area) GROUP BY research_area", [list(areas)],
+        ).fetchall()
+    )
+    return {area: _digest(*found.get(area, (0, 0)), columns) for area in areas}
+
+
+def written_digests(
+    con: duckdb.DuckDBPyConnection, tables: Sequence[str], areas: Sequence[str] | None
+) -> dict[str | None, dict[str, str]]:
+    """{research area: {table: digest}} of `tables` for each of `areas`, or {None: {table: digest}} of the whole
+    tables when `areas` is None (an unpartitioned asset)."""
+    if areas is None:
+        return {None: {table: table_digest(con, table) for table in tables}}
+    per_table = {table: area_digests(con, table, areas) for table in tables}
+    return {area: {table: per_table[table][area] for table in tables} for area in areas}
+
+
+def version_of(digests: Mapping[str, str]) -> str:
+    """The data version of one materialization's {table: digest}: the digest itself for one table, else the first 16
+    hex digits of the SHA-256 of them as canonical JSON."""
+    if len(digests) == 1:
+        return next(iter(digests.values()))
+    return hashlib.sha256(json.dumps(dict(digests), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def partitions_version(digests: Mapping[str, Mapping[str, str]]) -> str:
+    """The data version of a run's partitions from {research area: {table: digest}}: `version_of` the one area's
+    digests for a run of one area, else the first 16 hex digits of the SHA-256 of them all as canonical JSON."""
+    if len(digests) == 1:
+        return version_of(next(iter(digests.values())))
+    return hashlib.sha256(json.dumps({area: dict(own) for area, own in digests.items()}, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def written_version(context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection, tables: Sequence[str]) -> dg.DataVersion:
+    """The data version of what this materialization wrote to `tables`, with their digests recorded as its
+    TABLE_DIGESTS metadata (each partition's own for a partitioned asset).
+
+    Dagster gives one data version per step output, so every partition of a run that covers several research areas
+    (a single-run backfill) gets the same one: the version of {area: digests} over the run's areas. A run that
+    changes one area's rows therefore gives every area of the run a new data version; TABLE_DIGESTS stays per area.
+    """
+    partitioned = context.assets_def.partitions_def is not None
+    digests = written_digests(con, tables, list(context.partition_keys) if partitioned else None)
+    if not partitioned:
+        context.add_asset_metadata({TABLE_DIGESTS: digests[None]})
+        return dg.DataVersion(version_of(digests[None]))
+    for area, own in digests.items():
+        context.add_asset_metadata({TABLE_DIGESTS: own}, partition_key=area)
+    return dg.DataVersion(partitions_version(digests))
