@@ -30,4 +30,10 @@ def every_research_area_tags() -> dict[str, str]:
     asset materialize --partition-range` and `RunRequest.partition_key_range` go through these same tags).
     """
     keys = research_area_partitions.get_partition_keys()
-    return {PARTITION_RANGE_START_TAG: keys[0], PARTITION_RANGE_END_TAG: keys[-1]}
+    return research_area_range_tags(keys[0], keys[-1])
+
+
+def research_area_range_tags(first: str, last: str) -> dict[str, str]:
+    """Run tags making one run of a partitioned job cover the research areas from `first` to `last` (in the
+    partitions' order), as `every_research_area_tags` does for all of them."""
+    return {PARTITION_RANGE_START_TAG: first, PARTITION_RANGE_END_TAG: last}
