@@ -14,15 +14,13 @@ import dagster as dg
 from pydantic import Field
 
 from recon_assets.briefs.questions import QuestionFile, read_question_file
+from recon_assets.shared.run_tags import QUESTION_DATASETS_TAG, QUESTION_TAG  # noqa: F401 (cli/ask.py imports them from here)
 
 QUESTIONS_PARTITIONS = "questions"
 question_partitions = dg.DynamicPartitionsDefinition(name=QUESTIONS_PARTITIONS)
 PACKAGED_QUESTIONS = files("recon_assets.briefs").joinpath("questions.yaml")
 # An ad-hoc question's partition key starts with this; the sensor never removes such a key.
 ASKED_PREFIX = "ask-"
-# The ad-hoc question of a run `recon ask` launched: its text and its scope's datasets (JSON list).
-QUESTION_TAG = "recon/question"
-QUESTION_DATASETS_TAG = "recon/question_datasets"
 
 
 def asked_key(question: str, datasets: list[str]) -> str:

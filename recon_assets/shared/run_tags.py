@@ -1,8 +1,8 @@
 """Every run tag this project sets (`recon/...`), in one place. Set on every run, naming what it used: by `recon run`
 when it launches, else by the resource itself when a step first uses it (a run from the UI or a schedule): the
 DuckDB file (`DATABASE_TAG`), the KG export (`KG_SOURCE_TAG`) and the as_of date (`AS_OF_TAG`); set by whoever
-requests the run: the KG source sensor (`KG_SOURCE_TAG`, `KG_SHA256_TAG`), `recon run` (`LAUNCH_TAG`, `HOST_TAG`)
-and the papers (`PAPER_SOURCE_TAG`)."""
+requests the run: the KG source sensor (`KG_SOURCE_TAG`, `KG_SHA256_TAG`), `recon run` (`LAUNCH_TAG`, `HOST_TAG`),
+the papers (`PAPER_SOURCE_TAG`) and `recon ask` (`QUESTION_TAG`, `QUESTION_DATASETS_TAG`)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,9 @@ LAUNCH_TAG = "recon/launch"
 HOST_TAG = "recon/host"
 # The file (or DOI) a paper's run was asked for.
 PAPER_SOURCE_TAG = "recon/paper_source"
+# The ad-hoc question of a run `recon ask` launched: its text and its scope's datasets (JSON list).
+QUESTION_TAG = "recon/question"
+QUESTION_DATASETS_TAG = "recon/question_datasets"
 
 
 def tag_run(context: dg.InitResourceContext, tags: dict[str, str]) -> None:
