@@ -174,6 +174,18 @@ def test_sensor_skips_an_empty_export_a_link_loop_and_a_file_changed_while_hashe
     assert "changed while it was hashed" in result.skip_message and context.cursor is None
 
 
+def test_a_refresh_request_tags_the_source_without_its_credentials(tmp_path):
+    """Left from the hostile pass (issue 24): the sensor's RunRequest carried the KG source in its recon/kg_source tag
+    in clear; a URL's user information in the path is redacted there (a fresh instance: nothing ingested yet)."""
+    kg = tmp_path / "https:" / "reader:s3cret@kg.example" / "graph.json"
+    kg.parent.mkdir(parents=True)
+    kg.write_bytes(SAMPLE_JSONL.read_bytes())
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        request = kg_source_sensor(dg.build_sensor_context(instance=instance, resources={"kg_export": LocalKgExport(path=str(kg))}))
+    assert isinstance(request, dg.RunRequest)
+    assert request.tags[KG_SOURCE_TAG] == str(tmp_path / "https:" / "[redacted]@kg.example" / "graph.json")
+
+
 @pytest.mark.parametrize("shape", ["a symbolic-link loop", "not a regular file", "missing"])
 def test_a_skip_reason_never_shows_a_secret(tmp_path, monkeypatch, shape):
     """Hostile pass (issue 24): the symbolic-link loop's file-system error text was put in the skip reason, which

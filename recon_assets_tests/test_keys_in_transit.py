@@ -79,6 +79,32 @@ def test_a_configured_key_is_redacted_whatever_its_shape_and_spelling(spelled, v
     assert mark not in redacted and REDACTED in redacted
 
 
+@pytest.mark.parametrize(
+    "spelled",
+    [
+        pytest.param(lambda key: f"Rate limit reached ... for api key {key}", id="as-typed"),
+        pytest.param(lambda key: f"Error code: 429 - {per_day_echo(key)}", id="sdk-error-text-dict-repr"),
+        pytest.param(lambda key: json.dumps(per_day_echo(key)), id="json-body"),
+        pytest.param(lambda key: requests.Request("GET", "https://api.openalex.org/works", params={"api_key": key, "x": 1}).prepare().url, id="url-query"),
+        pytest.param(lambda key: requests.Request("GET", "https://proxy.example/works", params={"k": key}).prepare().url, id="url-other-parameter"),
+    ],
+)
+@pytest.mark.parametrize("key", ["Q7x9k2B", "Q7x9", "Q7x", "Q"], ids=["7-chars", "4-chars", "3-chars", "1-char"])
+def test_a_short_configured_key_is_redacted_where_a_client_spells_it(spelled, key):
+    """Left from the hostile pass: a configured value under 8 characters was never redacted. However short, the key a
+    client sends is redacted where an echo puts it: after "api key", as a parameter's value."""
+    text = spelled(key)
+    redacted = redact(text, {"GROQ_API_KEY": key})
+    assert REDACTED in redacted and redacted.replace(REDACTED, "") == text.replace(key, "", 1).replace(key, "")
+
+
+def test_a_short_key_handed_to_a_client_is_remembered():
+    key = "Zz4_q"
+    assert redact(f"for api key {key}", {}) == f"for api key {key}"
+    GroqJudgeClient(GroqJudgeSettings(), api_key=key, base_url=BASE_URL).close()
+    assert redact(f"for api key {key}", {}) == f"for api key {REDACTED}"
+
+
 def test_a_key_handed_to_a_client_is_redacted_whichever_variable_held_it():
     """Dagster's {env: NAME} may give a resource its key from a variable other than the three: the client remembers it."""
     key = "Vv5Gg8Jj2Oo0Uu3Ii7_unusual"

@@ -74,6 +74,26 @@ def test_an_unusable_secret_is_one_clear_error_that_never_holds_the_value(variab
         pytest.param("x%2Fy%0A in url", {"HF_TOKEN": "secret-x/y\n"}, "x%2Fy%0A in url", id="short-tail-kept"),
         pytest.param("https://h/?k=secret-token%2F1", {"HF_TOKEN": "secret-token/1"}, f"https://h/?k={REDACTED}", id="percent-encoded"),
         pytest.param("HTTP 503 Service Unavailable from /works", {"OPENALEX_API_KEY": SECRET}, "HTTP 503 Service Unavailable from /works", id="nothing-to-redact"),
+        # Left from the hostile pass: a configured value under 8 characters was never redacted. 4-7 characters: wherever
+        # it stands alone; 1-3: only after a credential's name or as a parameter's value (credentials.redact).
+        pytest.param("Invalid API key k3y55 for /works", {"GROQ_API_KEY": "k3y55"}, f"Invalid API key {REDACTED} for /works", id="5-chars"),
+        pytest.param("https://h/p/abc1234/x", {"OPENALEX_API_KEY": "abc1234"}, f"https://h/p/{REDACTED}/x", id="7-chars-in-a-path"),
+        pytest.param("k3y55x, xk3y55 and k3y555", {"GROQ_API_KEY": "k3y55"}, "k3y55x, xk3y55 and k3y555", id="5-chars-inside-words-kept"),
+        pytest.param("Incorrect API key provided: ab. See docs", {"GROQ_API_KEY": "ab"}, f"Incorrect API key provided: {REDACTED}. See docs", id="2-chars-after-key"),
+        pytest.param("GET /works?mailto=x&k=ab&page=2", {"OPENALEX_API_KEY": "ab"}, f"GET /works?mailto=x&k={REDACTED}&page=2", id="2-chars-parameter"),
+        pytest.param('{"token": "ab"}', {"HF_TOKEN": "ab"}, f'{{"token": "{REDACTED}"}}', id="2-chars-json-token"),
+        pytest.param("'Authorization': 'Bearer x'", {"GROQ_API_KEY": "x"}, f"'Authorization': 'Bearer {REDACTED}'", id="1-char-bearer"),
+        pytest.param("ab initio, a table of absorbance in lab", {"GROQ_API_KEY": "ab"}, "ab initio, a table of absorbance in lab", id="2-chars-in-text-kept"),
+        pytest.param("a key is a value, the key, a word", {"HF_TOKEN": "a"}, "a key is a value, the key, a word", id="1-char-article-kept"),
+        pytest.param("for api key a (HTTP 401)", {"HF_TOKEN": "a"}, f"for api key {REDACTED} (HTTP 401)", id="1-char-after-key"),
+        # Left from the hostile pass: a KG source's path or URL became the recon/kg_source tag in clear.
+        pytest.param("https://reader:s3cret@kg.example/graph.json", {}, f"https://{REDACTED}@kg.example/graph.json", id="url-user-information"),
+        pytest.param("/work/https:/reader:s3cret@kg.example/graph.json", {}, f"/work/https:/{REDACTED}@kg.example/graph.json", id="url-made-a-path"),
+        pytest.param("https://b.example/graph.json?X-Amz-Credential=AKIA1/x&X-Amz-Signature=9f8e&v=2", {},
+                     f"https://b.example/graph.json?X-Amz-Credential={REDACTED}&X-Amz-Signature={REDACTED}&v=2", id="presigned-url"),
+        pytest.param("md:recon?motherduck_token=ey.J9", {}, f"md:recon?motherduck_token={REDACTED}", id="prefixed-token-parameter"),
+        pytest.param("hf://nasa-gesdisc/nasa-eo-knowledge-graph@v1.2.0/graph.json?keyword=ozone&page=2", {},
+                     "hf://nasa-gesdisc/nasa-eo-knowledge-graph@v1.2.0/graph.json?keyword=ozone&page=2", id="hub-source-and-plain-parameters-kept"),
     ],
 )
 def test_redact_removes_every_secret_whatever_its_source(text, environ, expected):
@@ -282,3 +302,27 @@ def test_the_code_location_does_not_load_with_an_unusable_key(monkeypatch):
     monkeypatch.setenv("GROQ_API_KEY", "gsk_abc\x1bdef")
     with pytest.raises(UnusableSecretError, match=r"^GROQ_API_KEY is not usable: character 8 of its 11"):
         resources_from_environment()
+
+
+@pytest.mark.parametrize("folder", ["https:/reader:s3cret@kg.example", "graph?token=s3cret", "gsk_tagsecret1234567890abcdef"])
+def test_the_kg_source_tag_and_snapshot_metadata_hold_no_credential(tmp_path, monkeypatch, folder):
+    """Left from the hostile pass (issue 24): the KG source's path or URL became the recon/kg_source run tag, the
+    kg_snapshot metadata and kg_snapshots.source in clear. Here the credential is in the path: a URL's user
+    information, a token parameter, a configured key."""
+    monkeypatch.setenv("GROQ_API_KEY", "gsk_tagsecret1234567890abcdef")
+    kg = tmp_path / folder / "graph.json"
+    kg.parent.mkdir(parents=True)
+    kg.write_bytes((Path(__file__).parents[1] / "recon_assets" / "sample" / "graph.json").read_bytes())
+    monkeypatch.setenv("RECON_KG_PATH", str(kg))
+    monkeypatch.setenv("RECON_DB_PATH", str(tmp_path / "recon.duckdb"))
+    from recon_assets.definitions import resources_from_environment
+    from recon_assets.kg.assets import kg_snapshot
+
+    with dg.instance_for_test() as instance:
+        result = dg.materialize([kg_snapshot], resources=resources_from_environment(), instance=instance)
+        tag = instance.get_run_by_id(result.run_id).tags["recon/kg_source"]
+    metadata = result.asset_materializations_for_node("kg_snapshot")[0].metadata["source"].value
+    with duckdb.connect(str(tmp_path / "recon.duckdb"), read_only=True) as con:
+        (stored,) = con.execute("SELECT source FROM kg_snapshots").fetchone()
+    assert "s3cret" not in tag + metadata + stored and "tagsecret" not in tag + metadata + stored
+    assert tag == redact(str(kg)) and REDACTED in tag and metadata == stored == redact(str(kg.resolve()))

@@ -146,7 +146,7 @@ def kg_source_sensor(context: dg.SensorEvaluationContext, kg_export: KgExportSou
         )
     context.update_cursor(replace(now, requested=digest).dump())
     return dg.RunRequest(
-        run_key=f"kg/{digest}", tags={**every_research_area_tags(), KG_SOURCE_TAG: now.source, KG_SHA256_TAG: digest},
+        run_key=f"kg/{digest}", tags={**every_research_area_tags(), KG_SOURCE_TAG: redact(now.source), KG_SHA256_TAG: digest},
     )
 
 

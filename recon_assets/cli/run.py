@@ -321,7 +321,7 @@ def _run_jobs(database: Path, as_of: date, verbose: bool) -> int:
     # What every run used, on each run (the UI's run list shows and filters them).
     # The KG source's settings are dg.EnvVars until resolved: resolved here as a run's resources would be.
     kg_source = definitions.resources["kg_export"].process_config_and_initialize().source()
-    inputs = {AS_OF_TAG: as_of.isoformat(), DATABASE_TAG: str(database.resolve()), KG_SOURCE_TAG: kg_source, **host_tags()}
+    inputs = {AS_OF_TAG: as_of.isoformat(), DATABASE_TAG: str(database.resolve()), KG_SOURCE_TAG: redact(kg_source), **host_tags()}
     outcomes: list[RunOutcome] = []
     wait = _pool_wait_seconds()
     # A run left unfinished by a killed `recon run` (its worker gone) would hold the `duckdb` pool for ever: failed here.

@@ -14,6 +14,7 @@ from recon_assets.kg.typed_tables import (
     node_index,
 )
 from recon_assets.kg.resources import KgExportSource
+from recon_assets.shared.credentials import redact
 from recon_assets.shared.fingerprints import Stage, kept_table, stage
 from recon_assets.shared.metadata import column_schema, table_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
@@ -44,7 +45,7 @@ def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, du
     """
     export = kg_export.fetch(context.log)
     with duckdb.get_connection() as con:
-        summary = ingest_export(con, export.path, export.source, progress=context.log.info)
+        summary = ingest_export(con, export.path, redact(export.source), progress=context.log.info)  # kept in tables and metadata
         rejects = table_metadata(con, "kg_rejects", where="snapshot_id = ?", params=[summary.snapshot_id])
         schemas = {
             "dagster/column_schema": column_schema(con, "kg_snapshots"),

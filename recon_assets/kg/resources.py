@@ -10,6 +10,7 @@ from pydantic import Field
 
 from recon_assets.kg.hub_source import DEFAULT_DEADLINE_SECONDS as HUB_DEADLINE_SECONDS
 from recon_assets.kg.hub_source import PINNED_REVISION, REPO_ID, check_token_transport, download_kg_export
+from recon_assets.shared.credentials import redact
 from recon_assets.shared.paths import SAMPLE_DIR
 from recon_assets.shared.run_tags import KG_SOURCE_TAG, tag_run
 from recon_assets.shared.switches import checked_switch
@@ -51,7 +52,7 @@ class KgExportSource(dg.ConfigurableResource):
 
     def setup_for_execution(self, context: dg.InitResourceContext) -> None:
         self.check_key_transport()
-        tag_run(context, {KG_SOURCE_TAG: self.source()})
+        tag_run(context, {KG_SOURCE_TAG: redact(self.source())})  # a path or URL may carry a credential
 
 
 class LocalKgExport(KgExportSource):

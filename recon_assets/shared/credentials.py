@@ -37,9 +37,24 @@ _CREDENTIAL_SHAPES = (
     (re.compile(r"(?i)(\b(?:api[_-]?key|token|access_token)=)[^&\s'\"]+"), r"\1" + REDACTED),
     (re.compile(r"\bhf_[A-Za-z0-9]{30,}"), REDACTED),
     (re.compile(r"\bgsk_[A-Za-z0-9]{20,}"), REDACTED),
+    # A URL's user information (RFC 3986 section 3.2.1, `https://user:password@host`, deprecated there for the password
+    # it carries); one slash too, as a path made absolute spells a URL (`/work/https:/user:password@host/graph.json`).
+    (re.compile(r"(?i)\b([a-z][a-z0-9+.-]*:/{1,2})[^/\s@'\"]+@"), r"\1" + REDACTED + "@"),
+    # A query parameter whose name is a credential's, with a prefix (`motherduck_token`, S3's presigned `X-Amz-Signature`
+    # and `X-Amz-Credential`, `sig`, `password`).
+    (re.compile(r"(?i)([?&;](?:[\w.-]*[_.-])?(?:api[_-]?key|apikey|key|token|secret|password|passwd|pwd|signature|sig|credential|auth)=)[^&\s'\"#]+"),
+     r"\1" + REDACTED),
 )
-# Short values would redact ordinary words; real keys are far longer than 8 characters.
-MIN_REDACTED_CHARACTERS = 8
+# How a configured secret value is found in a text, by its length (`redact`). Real keys are far longer than 8
+# characters (OpenAlex, Groq and Hugging Face issue 20 and more), but whatever value is configured is what a client sends
+# and what a server can echo, so every value is redacted; a short one only where it cannot be part of an ordinary word.
+SUBSTRING_CHARACTERS = 8  # this long or longer: every occurrence, glued to other text or not
+TOKEN_CHARACTERS = 4  # 4-7: every occurrence standing alone (no letter or digit right before or after it)
+# 1-3 characters: a standalone occurrence right after a credential's name and a space, colon, equals sign or quote
+# (or one word and a colon: "API key provided: ab"), or as the value of a query or form parameter (`?k=ab&`): such a
+# value alone is an ordinary word ("a", "an", "key") or part of one, and redacting it everywhere would destroy the text
+# around it.
+_CREDENTIAL_NAME = r"(?i:\b(?:api[_-]?keys?|access[_-]?tokens?|keys?|tokens?|bearer|authorization|passwords?|secrets?|credentials?)\b)"
 # Keys handed to a client in this process (`remember_secret`), e.g. through Dagster's {env: NAME} from a variable
 # other than SECRET_VARIABLES: redacted like the environment's.
 _REMEMBERED: set[str] = set()
@@ -94,7 +109,7 @@ def shown_setting(value: str) -> str:
 
 def remember_secret(value: str | None) -> None:
     """Have `redact` remove `value` (a key a client was handed, wherever it came from) from now on in this process."""
-    if value and len(value.strip()) >= MIN_REDACTED_CHARACTERS:
+    if value and value.strip():
         _REMEMBERED.add(value.strip())
 
 
@@ -112,8 +127,17 @@ def spellings(value: str) -> set[str]:
 def redact(text: object, environ: Mapping[str, str] | None = None) -> str:
     """`text` as a string with every secret removed: the configured secret values (those of SECRET_VARIABLES in
     `environ`, default os.environ, raw and stripped, and every `remember_secret`ed key), each in every `spellings`
-    form, and every credential-shaped substring become '[redacted]'. A value shorter than MIN_REDACTED_CHARACTERS
-    is left (it would redact ordinary words).
+    form, and every credential-shaped substring become '[redacted]'.
+
+    Every configured value is redacted, whatever its length (a key is what a client sends and a server may echo), but
+    a short value is also an ordinary word or part of one, so where it is looked for depends on its length:
+    SUBSTRING_CHARACTERS (8) or more, every occurrence; TOKEN_CHARACTERS (4) to 7, every occurrence that is not part of
+    a longer run of letters and digits ("k3y5" in "key k3y5." but not in "k3y5x"); 1 to 3, only such an occurrence
+    right after a credential's name (api key, token, bearer, authorization, password, secret, credentials) and a
+    space, colon, equals sign or quote, or one word and a colon ("Incorrect API key provided: ab"), or as a query or
+    form parameter's value ("?key=ab&"). A
+    1-3 character value anywhere else is left: it is an article, a unit or a syllable far more often than a key, and
+    no issued key is that short.
 
     Use it on every error text before it is stored (a table, metadata, a failure) or printed.
     """
@@ -122,13 +146,25 @@ def redact(text: object, environ: Mapping[str, str] | None = None) -> str:
     values = set()
     for raw in [environ.get(variable) or "" for variable in SECRET_VARIABLES] + sorted(_REMEMBERED):
         for value in (raw, raw.strip()):
-            if len(value.strip()) >= MIN_REDACTED_CHARACTERS:
+            if value.strip():
                 values |= spellings(value)
     for value in sorted(values, key=len, reverse=True):
-        result = result.replace(value, REDACTED)
+        result = _value_pattern(value).sub(lambda match: (match.group("before") or "") + REDACTED, result)
     for pattern, replacement in _CREDENTIAL_SHAPES:
         result = pattern.sub(replacement, result)
     return result
+
+
+def _value_pattern(value: str) -> re.Pattern[str]:
+    """Where `redact` looks for one spelling of a configured value, by its length (its docstring); group `before` is
+    the credential's name or parameter before a 1-3 character value, kept."""
+    escaped = re.escape(value)
+    if len(value) >= SUBSTRING_CHARACTERS:
+        return re.compile(f"(?P<before>){escaped}")
+    alone = rf"(?<![A-Za-z0-9]){escaped}(?![A-Za-z0-9])"
+    if len(value) >= TOKEN_CHARACTERS:
+        return re.compile(f"(?P<before>){alone}")
+    return re.compile(rf"(?P<before>{_CREDENTIAL_NAME}(?:\s+\w+\s*[:=]\s*|[\s:='\"]{{1,4}})|[?&;][^\s=&;]*=){alone}")
 
 
 class RedactedCause(Exception):
