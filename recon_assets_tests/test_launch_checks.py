@@ -183,12 +183,14 @@ def test_a_dagster_home_naming_the_removed_run_coordinator_gets_the_current_sett
     home.mkdir()
     (home / "dagster.yaml").write_text("run_coordinator:\n  module: recon_assets.cli.launch_checks\n  class: ValidatingRunCoordinator\n")
     monkeypatch.setenv("DAGSTER_HOME", str(home))
-    assert run_module._prepare_dagster_home() == home
+    opened, instance = run_module._open_instance()
+    instance.dispose()
+    assert opened == home
     assert (home / "dagster.yaml").read_text() == INSTANCE_SETTINGS.read_text()
     assert capsys.readouterr().out == (
         f"recon: {home / 'dagster.yaml'} named the run coordinator of an earlier recon_assets (recon_assets.cli.launch_checks): "
         "replaced by the current settings\n"
     )
     (home / "dagster.yaml").write_text("telemetry:\n  enabled: true\n")  # a user's own settings are kept
-    run_module._prepare_dagster_home()
+    run_module._open_instance()[1].dispose()
     assert (home / "dagster.yaml").read_text() == "telemetry:\n  enabled: true\n" and capsys.readouterr().out == ""

@@ -92,8 +92,12 @@ def test_a_lost_run_worker_is_failed_in_one_line_and_never_wedges_the_next_run(t
         os.kill(pid, signal.SIGKILL)
         out, err = first.communicate(timeout=HANG_GUARD_SECONDS)
         assert first.returncode == 1, err[-3000:]
-        [line] = err.strip().splitlines()[-1:]
-        assert line.startswith("error: [kg_tables_job] the run failed: ") and f"(run {run_id}: " in line, line
+        # Issue 24: the one line names the cause, the run, and that the next run is not affected.
+        assert err.strip().splitlines()[-1] == (
+            "error: [kg_tables_job] run worker lost: its run worker process was killed by signal 9 (SIGKILL); the run is "
+            "marked FAILURE and its pool slots are freed, so the next `recon run` is not affected "
+            f"(run {run_id}: its full logs with `recon run --verbose`, or in `dagster dev` with DAGSTER_HOME={home})"
+        ), err[-3000:]
         assert instance.get_run_by_id(run_id).status == dg.DagsterRunStatus.FAILURE
         assert not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots
 
@@ -148,12 +152,47 @@ def test_ctrl_c_terminates_the_launched_run_and_exits_130(tmp_path):
             recon.kill()
     assert recon.returncode == 130, err[-3000:]
     run = instance.get_run_by_id(run_id)
-    assert err.splitlines()[-2:] == [f"recon: run {run_id} ({run.job_name}) terminated: CANCELED", "error: interrupted (Ctrl-C)"]
+    assert err.splitlines()[-3:] == [
+        f"recon: terminating run {run_id} ({run.job_name}): waiting up to 30s for it to end",
+        f"recon: run {run_id} ({run.job_name}) terminated: CANCELED", "error: interrupted (Ctrl-C)",
+    ]
     assert run.status == dg.DagsterRunStatus.CANCELED
     try:  # the worker exits once it has ended its run (raises TimeoutExpired if it does not)
         psutil.Process(pid).wait(timeout=HANG_GUARD_SECONDS)
     except psutil.NoSuchProcess:
         pass
+
+
+def test_ctrl_c_on_a_run_whose_worker_does_not_answer_stops_it_and_marks_the_run_canceled(tmp_path):
+    """Issue 24, hostile pass: a run whose worker does not end it when asked (here stopped with SIGSTOP: hung, or
+    gone with its code server) stayed CANCELING for ever after Ctrl-C, with no daemon to end it. `recon run` waits 30 s
+    (said), then stops the worker and the processes it started and marks the run CANCELED, freeing its pool slots."""
+    home = _home(tmp_path)
+    instance = _instance(home)
+    recon = _recon_run(tmp_path / "r.duckdb", _env(home))
+    try:
+        run_id, pid = _holder_with_worker(instance, recon)
+        os.kill(pid, signal.SIGSTOP)
+        recon.send_signal(signal.SIGINT)
+        out, err = recon.communicate(timeout=HANG_GUARD_SECONDS)
+    finally:
+        if recon.poll() is None:
+            recon.kill()
+        if psutil.pid_exists(pid):
+            os.kill(pid, signal.SIGKILL)
+    assert recon.returncode == 130, err[-3000:]
+    job = instance.get_run_by_id(run_id).job_name
+    waiting, ended, interrupted = err.splitlines()[-3:]
+    assert waiting == f"recon: terminating run {run_id} ({job}): waiting up to 30s for it to end"
+    # The code server answers, or not (it may block on the stopped worker): either way the run is ended here.
+    assert re.fullmatch(
+        rf"recon: run {run_id} \({job}\) (did not end within 30s( \(its code server did not answer\))?|could not be asked to "
+        rf"stop \(its code server [^)]*\)): its run worker \(pid {pid}\) was stopped and the run is marked CANCELED", ended,
+    ), ended
+    assert interrupted == "error: interrupted (Ctrl-C)"
+    assert instance.get_run_by_id(run_id).status == dg.DagsterRunStatus.CANCELED
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots
 
 
 def _holding_run(instance: dg.DagsterInstance, *, pid: int | None, host: str | None = None, step: str = "kg_snapshot") -> str:

@@ -62,14 +62,45 @@ def worker_gone(instance: dg.DagsterInstance, run: dg.DagsterRun) -> str | None:
     if launcher.supports_check_run_worker_health:
         health = launcher.check_run_worker_health(run)
         return None if health.status.value in ("RUNNING", "SUCCESS", "UNKNOWN") else f"its run worker is {health.status.value} ({health.msg})"
+    recorded = _recorded_worker(instance, run)
+    if recorded is None:
+        return None
+    pid, started = recorded
+    return None if _alive(pid, started_at=started) else f"its run worker (pid {pid}) is gone"
+
+
+def stop_worker(instance: dg.DagsterInstance, run: dg.DagsterRun) -> int | None:
+    """Kill (SIGKILL) `run`'s worker and the processes it started (its steps'), when it is alive on this host; its pid,
+    else None. For a worker that did not end its run when asked to (stopped, hung): its run is then marked ended, and
+    no process of it may go on writing."""
+    recorded = _recorded_worker(instance, run)
+    if recorded is None or not _alive(recorded[0], started_at=recorded[1]):
+        return None
+    pid = recorded[0]
+    try:
+        worker = psutil.Process(pid)
+        processes = [*worker.children(recursive=True), worker]
+    except psutil.NoSuchProcess:
+        return None
+    for process in processes:
+        try:
+            process.kill()
+        except psutil.NoSuchProcess:
+            pass
+    psutil.wait_procs(processes, timeout=10)
+    return pid
+
+
+def _recorded_worker(instance: dg.DagsterInstance, run: dg.DagsterRun) -> tuple[int, float] | None:
+    """(pid, run start time in seconds since the epoch) of `run`'s worker as Dagster recorded it, when it runs on this
+    host; None when on another host (`recon/host` tag) or not recorded (yet)."""
     if run.tags.get(HOST_TAG, socket.gethostname()) != socket.gethostname():
         return None
     record = instance.get_run_record_by_id(run.run_id)
     pid = worker_pid(instance, run.run_id)
     if record is None or pid is None:
         return None
-    started = record.start_time or record.create_timestamp.timestamp()
-    return None if _alive(pid, started_at=started) else f"its run worker (pid {pid}) is gone"
+    return pid, record.start_time or record.create_timestamp.timestamp()
 
 
 def fail_lost_run(instance: dg.DagsterInstance, run: dg.DagsterRun, why: str) -> str | None:

@@ -8,15 +8,20 @@ materializations and failures. The run worker's own console (Dagster's log lines
 `--verbose` only; the run's event log in the UI holds it all.
 
 The launch runs in a session of its own, so Ctrl-C reaches `recon run` alone, which then terminates the run through the
-instance's run launcher (`RunLauncher.terminate`), as the UI's "Terminate" does.
+instance's run launcher (`RunLauncher.terminate`), as the UI's "Terminate" does, and waits TERMINATE_WAIT_SECONDS for
+it to end. A run that has not ended by then (its worker stopped, hung or gone, or its code server unreachable) would
+stay CANCELING for ever without a daemon (Dagster's run monitoring ends such a run after its cancel timeout, with
+`dagster dev` only): its worker, when still alive, is stopped and the run marked CANCELED (`report_run_canceled`).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -26,7 +31,8 @@ from typing import IO, Any
 
 import dagster as dg
 
-from recon_assets.cli.instance_health import fail_lost_run, worker_gone
+from recon_assets.cli.instance_health import fail_lost_run, stop_worker, worker_gone
+from recon_assets.cli.progress import RunDisplay
 from recon_assets.shared.run_tags import LAUNCH_TAG
 
 WORKSPACE = Path(__file__).resolve().with_name("workspace.yaml")
@@ -35,8 +41,12 @@ POLL_SECONDS = 0.5
 HEALTH_SECONDS = 5.0
 # How long a run may stay STARTING after its launch ended (Dagster's run monitoring default start_timeout_seconds).
 START_TIMEOUT_SECONDS = 180.0
-# How long a terminated run may take to end after Ctrl-C before `recon run` stops waiting for it.
-TERMINATE_WAIT_SECONDS = 60.0
+# How long a terminated run may take to end after Ctrl-C before `recon run` stops its worker and marks it CANCELED.
+TERMINATE_WAIT_SECONDS = 30.0
+# The engine event Dagster's code server stores when a run worker it started exits with its run unfinished
+# (dagster._utils.get_run_crash_explanation, after the name of the reporting class): "[DagsterApiServer] Run execution
+# process for <run id> was terminated by signal 9 (SIGKILL). ..." or "... unexpectedly exited with code 1."
+_WORKER_EXIT = re.compile(r"Run execution process for \S+ (?:was terminated by signal (?P<signal>\d+) \((?P<name>\w+)\)|unexpectedly exited with code (?P<code>-?\d+))")
 
 
 class LaunchError(RuntimeError):
@@ -67,6 +77,7 @@ class RunOutcome:
     step_errors: list[tuple[str, Any]] = field(default_factory=list)  # (step key, SerializableErrorInfo)
     run_failure: str | None = None
     run_error: Any = None  # SerializableErrorInfo of the run's failure, when Dagster recorded one
+    worker_lost: str | None = None  # why the run's worker is gone ("its run worker process was killed by signal 9 (SIGKILL)")
 
 
 def launch(job_name: str, tags: Mapping[str, str], run_config: Mapping[str, Any], output: Path) -> Launch:
@@ -83,14 +94,14 @@ def launch(job_name: str, tags: Mapping[str, str], run_config: Mapping[str, Any]
 
 
 def follow(
-    instance: dg.DagsterInstance, launched: Launch, *, say: Callable[[str], None], warn: Callable[[str], None],
-    console: IO[str] | None = None,
+    instance: dg.DagsterInstance, launched: Launch, *, display: RunDisplay, console: IO[str] | None = None,
 ) -> RunOutcome:
-    """Wait for the run of `launched` to end, saying each asset step as it completes (`say`) and each warning of a
-    step and failed asset check (`warn`); the launch's console is copied to `console` when given (--verbose).
+    """Wait for the run of `launched` to end, showing on `display` how many steps it plans, each asset step as it
+    completes and each warning of a step and failed asset check; the launch's console is copied to `console` when
+    given (--verbose).
 
     A run worker that is gone while its run is unfinished (`instance_health.worker_gone`) gets its run failed here.
-    On Ctrl-C the run is terminated (said with `warn`) and KeyboardInterrupt raised again once it ended.
+    On Ctrl-C the run is terminated (`_terminate`, said with `display.warn`) and KeyboardInterrupt raised again.
 
     Raises:
         LaunchError: `dagster job launch` failed without creating the run, or without launching it.
@@ -99,27 +110,30 @@ def follow(
     run: dg.DagsterRun | None = None
     try:
         run = _created_run(instance, launched, console)
+        if run.execution_plan_snapshot_id:  # the steps the run will execute, as its page's timeline shows them
+            display.planned(len(instance.get_execution_plan_snapshot(run.execution_plan_snapshot_id).step_keys_to_execute))
         outcome = RunOutcome(run, 0.0)
         cursor: str | None = None
         checked = time.monotonic()
         while True:
             run = instance.get_run_by_id(run.run_id)
-            cursor = _read_events(instance, run.run_id, cursor, outcome, say, warn)
+            cursor = _read_events(instance, run.run_id, cursor, outcome, display)
             _show(launched, console)
             if run.is_finished:
                 break
             if time.monotonic() - checked >= HEALTH_SECONDS:
                 checked = time.monotonic()
                 if (why := _never_started(instance, run, launched) or (run.status == dg.DagsterRunStatus.STARTED and worker_gone(instance, run))):
-                    fail_lost_run(instance, run, why)
+                    if fail_lost_run(instance, run, why) and run.status != dg.DagsterRunStatus.NOT_STARTED:
+                        outcome.worker_lost = outcome.worker_lost or why
                     if run.status == dg.DagsterRunStatus.NOT_STARTED:
                         raise LaunchError(_last_line(launched.output) or why)
                     continue
             time.sleep(POLL_SECONDS)
     except KeyboardInterrupt:
-        _terminate(instance, launched, run, warn)
+        _terminate(instance, launched, run, display.warn)
         raise
-    _read_events(instance, run.run_id, cursor, outcome, say, warn)  # those stored while the run ended
+    _read_events(instance, run.run_id, cursor, outcome, display)  # those stored while the run ended
     _show(launched, console)
     if run.status != dg.DagsterRunStatus.SUCCESS:
         # Its steps' claims would hold the pool until the daemon frees them (a daemon `recon run` alone does not start).
@@ -159,57 +173,100 @@ def _created_run(instance: dg.DagsterInstance, launched: Launch, console: IO[str
 
 
 def _read_events(
-    instance: dg.DagsterInstance, run_id: str, cursor: str | None, outcome: RunOutcome, say: Callable[[str], None],
-    warn: Callable[[str], None],
+    instance: dg.DagsterInstance, run_id: str, cursor: str | None, outcome: RunOutcome, display: RunDisplay,
 ) -> str | None:
-    """Read the run's events after `cursor` into `outcome`, saying what happened; the new cursor."""
+    """Read the run's events after `cursor` into `outcome`, showing what happened on `display`; the new cursor."""
     while True:
         connection = instance.get_records_for_run(run_id, cursor=cursor)
         for record in connection.records:
-            _take(record.event_log_entry, outcome, say, warn)
+            _take(record.event_log_entry, outcome, display)
         cursor = connection.cursor
         if not connection.has_more:
             return cursor
 
 
-def _take(entry: dg.EventLogEntry, outcome: RunOutcome, say: Callable[[str], None], warn: Callable[[str], None]) -> None:
+def _take(entry: dg.EventLogEntry, outcome: RunOutcome, display: RunDisplay) -> None:
     job = outcome.run.job_name
     event = entry.dagster_event
     if event is None:  # a message logged in a step: its warnings are shown (errors, Dagster's "Not executing" lines
         # included, end in the failure's one line)
         if entry.level == logging.WARNING:
-            warn(f"[{job}] {entry.step_key or 'run'}: {entry.user_message}")
+            display.warn(f"[{job}] {entry.step_key or 'run'}: {entry.user_message}")
         return
     if event.is_step_success:
-        say(f"[{job}] {event.step_key} done ({event.event_specific_data.duration_ms / 1000:.1f}s)")
+        display.step_done(event.step_key, event.event_specific_data.duration_ms / 1000)
     elif event.is_step_failure:
         outcome.step_errors.append((event.step_key, event.step_failure_data.error))
     elif event.event_type == dg.DagsterEventType.ASSET_CHECK_EVALUATION:
         evaluation = entry.asset_check_evaluation
         outcome.checks.append(evaluation)
         if not evaluation.passed:
-            warn(f"[{job}] asset check FAILED: {evaluation.check_name}: {evaluation.description}")
+            display.warn(f"[{job}] asset check FAILED: {evaluation.check_name}: {evaluation.description}")
     elif event.event_type == dg.DagsterEventType.ASSET_MATERIALIZATION:
         materialization = entry.asset_materialization
         outcome.materializations.setdefault("/".join(materialization.asset_key.path), materialization)
     elif event.event_type == dg.DagsterEventType.RUN_FAILURE:
         outcome.run_failure = event.message
         outcome.run_error = event.job_failure_data.error if event.job_failure_data else None
-    elif event.is_engine_event and (event.message or "").startswith("Run execution process for"):
-        outcome.run_failure = event.message  # the code server found the run worker gone: its exit code or signal
+    elif event.is_engine_event and (exited := _WORKER_EXIT.search(event.message or "")):
+        # The code server found the run worker gone; the run's failure it stores next says only "marked as failed
+        # from outside the execution context".
+        outcome.worker_lost = (
+            f"its run worker process was killed by signal {exited['signal']} ({exited['name']})" if exited["signal"]
+            else f"its run worker process exited with code {exited['code']}"
+        )
 
 
 def _terminate(instance: dg.DagsterInstance, launched: Launch, run: dg.DagsterRun | None, say: Callable[[str], None]) -> None:
-    """Ctrl-C: terminate the run through the run launcher and wait, a bounded time, for it to end; `say` how it ended."""
+    """Ctrl-C: stop the launch, terminate the run through the run launcher and wait TERMINATE_WAIT_SECONDS (said) for
+    it to end; a run still unfinished then (or at a second Ctrl-C) has its worker stopped when alive
+    (`instance_health.stop_worker`) and is marked CANCELED, so no run stays CANCELING. `say` how it ended."""
+    if launched.process.poll() is None:
+        launched.process.kill()  # the launch itself: nothing more to start
     if run is None:
-        launched.process.kill()  # no run yet: stop the launch
         return
-    if instance.run_launcher.terminate(run.run_id):
-        deadline = time.monotonic() + TERMINATE_WAIT_SECONDS
-        while not instance.get_run_by_id(run.run_id).is_finished and time.monotonic() < deadline:
-            time.sleep(POLL_SECONDS)
+    described = f"run {run.run_id} ({run.job_name})"
+    unanswered = None
+    if not instance.get_run_by_id(run.run_id).is_finished:
+        say(f"recon: terminating {described}: waiting up to {TERMINATE_WAIT_SECONDS:.0f}s for it to end")
+        unanswered = _terminated(instance, run.run_id)
     ended = instance.get_run_by_id(run.run_id)
-    say(f"recon: run {run.run_id} ({run.job_name}) terminated: {ended.status.value}")
+    if not ended.is_finished:
+        stopped = stop_worker(instance, ended)
+        instance.report_run_canceled(ended, message=f"Marked canceled by `recon run` after Ctrl-C: {unanswered}.")
+        worker = f"its run worker (pid {stopped}) was stopped and " if stopped is not None else ""
+        say(f"recon: {described} {unanswered}: {worker}the run is marked CANCELED")
+    else:
+        say(f"recon: {described} terminated: {ended.status.value}")
+    instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
+
+
+def _terminated(instance: dg.DagsterInstance, run_id: str) -> str | None:
+    """Ask the run launcher to terminate run `run_id` and wait TERMINATE_WAIT_SECONDS for the run to end: None when it
+    did, else why not ('did not end within 30s', 'could not be asked to stop (...)'). The request is sent from a thread
+    of its own: the code server of a worker that does not answer may hold it for Dagster's gRPC timeout (60 s)."""
+    answers: list[bool | Exception] = []
+
+    def ask() -> None:
+        try:
+            answers.append(instance.run_launcher.terminate(run_id))
+        except Exception as error:  # the code server does not answer (DagsterUserCodeUnreachableError, a gRPC error)
+            answers.append(error)
+
+    threading.Thread(target=ask, daemon=True).start()
+    deadline = time.monotonic() + TERMINATE_WAIT_SECONDS
+    try:
+        while not instance.get_run_by_id(run_id).is_finished:
+            if answers and answers[0] is False:
+                return "could not be asked to stop (its code server is gone)"
+            if answers and isinstance(answers[0], Exception):
+                return f"could not be asked to stop (its code server did not answer: {type(answers[0]).__name__})"
+            if time.monotonic() >= deadline:
+                return f"did not end within {TERMINATE_WAIT_SECONDS:.0f}s" + ("" if answers else " (its code server did not answer)")
+            time.sleep(POLL_SECONDS)
+    except KeyboardInterrupt:
+        return "was still ending at a second Ctrl-C"
+    return None
 
 
 def _show(launched: Launch, console: IO[str] | None) -> None:

@@ -23,11 +23,12 @@ from pathlib import Path
 import dagster as dg
 import duckdb
 import pandas as pd
-from filelock import Timeout
+from filelock import FileLock, Timeout
 
 from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim_lost_runs, wait_for_pool
 from recon_assets.cli.launch_checks import settings_problems
 from recon_assets.cli.launched_runs import LaunchError, RunOutcome, follow, launch
+from recon_assets.cli.progress import RunDisplay
 from recon_assets.enrichment.resources import crossref_offline, openalex_offline
 from recon_assets.evaluation.baselines import BASELINES
 from recon_assets.evaluation.measure import comparison_table, targets_of
@@ -50,6 +51,10 @@ from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, KG_SOURCE_TAG
 DEFAULT_DAGSTER_HOME = Path(".dagster_home")
 # The instance settings `recon run` gives a DAGSTER_HOME that has none (package data; the checkout's dagster.yaml links here).
 INSTANCE_SETTINGS = Path(__file__).resolve().with_name("dagster.yaml")
+# Held in DAGSTER_HOME while a `recon run` gives it its settings and creates or opens its storage (`_open_instance`),
+# at most this long (seconds): creating the storage of a new instance takes a few seconds.
+INSTANCE_LOCK = "recon_instance.lock"
+INSTANCE_LOCK_WAIT_SECONDS = 300.0
 # How long `recon run` waits for another live run to release the `duckdb` pool before it gives up (seconds): a
 # full run on the real KG takes minutes (docs/OPERATIONS.md "Benchmarks at full scale"), an online OpenAlex refresh of it up to about an hour.
 DEFAULT_POOL_WAIT_SECONDS = 3600.0
@@ -138,8 +143,9 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: 
         print(terminal_text(f"error: cannot create the lock file {database}.lock beside --db ({error.strerror or error}): "
                             "give --db in a folder this user can write (DuckDB writes its .wal file there too)"), file=sys.stderr)
         return 2
+    display = RunDisplay.for_terminal(sys.stdout, sys.stderr, verbose=verbose)  # drawn on the terminal itself
     with _terminal_safe_output():
-        return _run_jobs(database, run_as_of, verbose)
+        return _run_jobs(database, run_as_of, verbose, display)
 
 
 @contextmanager
@@ -297,15 +303,18 @@ def _can_open(database: Path) -> None:
         raise PreflightError(f"cannot open DuckDB file {database}: {redact(error)}") from error
 
 
-def _run_jobs(database: Path, as_of: date, verbose: bool) -> int:
-    home = _prepare_dagster_home()
+def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -> int:
     # The instance's schema migration logs each step at INFO; the run's own events say what matters.
     logging.getLogger("alembic").setLevel(logging.WARNING)
     from recon_assets.definitions import defs as load_definitions
     from recon_assets.kg.partitions import every_research_area_tags, research_area_partitions
 
     definitions = load_definitions()  # reads the RECON_* environment set above
-    instance = dg.DagsterInstance.get()
+    try:
+        home, instance = _open_instance()
+    except InstanceLockTimeout as error:
+        print(f"error: {terminal_text(error)}", file=sys.stderr, flush=True)
+        return 1
     print(f"Dagster instance: {home}; as_of {as_of.isoformat()}")
     areas = research_area_partitions.get_partition_keys()
     runs = [
@@ -327,17 +336,17 @@ def _run_jobs(database: Path, as_of: date, verbose: bool) -> int:
     # A run left unfinished by a killed `recon run` (its worker gone) would hold the `duckdb` pool for ever: failed here.
     for line in reclaim_lost_runs(instance):
         _say(line)
-    with tempfile.TemporaryDirectory(prefix="recon-run-") as consoles:
+    with display, tempfile.TemporaryDirectory(prefix="recon-run-") as consoles:
         for job_name, tags, what in runs:
             try:  # a live holder is waited for, a bounded time
                 wait_for_pool(instance, timeout_seconds=wait, say=_say)
             except PoolWaitTimeout as error:
                 print(f"error: {error}", file=sys.stderr)
                 return 1
-            print(f"[{job_name}] {what} ...", flush=True)
+            display.stage(job_name, what)
             launched = launch(job_name, {**tags, **inputs}, RUN_CONFIG, Path(consoles) / f"{job_name}.log")
             try:
-                outcome = follow(instance, launched, say=_progress, warn=_warn, console=sys.stderr if verbose else None)
+                outcome = follow(instance, launched, display=display, console=sys.stderr if verbose else None)
             except LaunchError as error:
                 said = disk_full_text(launched.output.read_text(errors="replace"), database)
                 print(f"error: [{job_name}] {said or f'Dagster did not launch the run: {terminal_text(redact(error))}'} "
@@ -349,7 +358,7 @@ def _run_jobs(database: Path, as_of: date, verbose: bool) -> int:
                       f"with `recon run --verbose`, or in `dagster dev` with DAGSTER_HOME={home})", file=sys.stderr, flush=True)
                 return 1
             outcomes.append(outcome)
-            print(f"[{job_name}] succeeded in {outcome.seconds:.1f}s (run {run_id})", flush=True)
+            display.stage_done(f"[{job_name}] succeeded in {outcome.seconds:.1f}s (run {run_id})")
     checks = [check for outcome in outcomes for check in outcome.checks]
     materializations = {key: m for outcome in outcomes for key, m in outcome.materializations.items()}
     _print_summary(database, checks, materializations, as_of)
@@ -380,15 +389,6 @@ def _say(line: str) -> None:
     print(f"recon: {line}", flush=True)
 
 
-def _progress(line: str) -> None:
-    print(terminal_text(redact(line)), flush=True)
-
-
-def _warn(line: str) -> None:
-    """A step's warning or a failed asset check: a KG or OpenAlex value in it is shown as data, without secrets."""
-    print(terminal_text(redact(line)), file=sys.stderr, flush=True)
-
-
 def _dagster_home() -> Path:
     """DAGSTER_HOME, else ./.dagster_home, made absolute."""
     return Path(os.environ.get("DAGSTER_HOME") or DEFAULT_DAGSTER_HOME).resolve()
@@ -398,19 +398,50 @@ def _dagster_home() -> Path:
 _REMOVED_COORDINATOR = "recon_assets.cli.launch_checks"
 
 
-def _prepare_dagster_home() -> Path:
-    """Use DAGSTER_HOME, else ./.dagster_home; create it and give it the project's dagster.yaml if it has none, or
-    has the one of an earlier version naming its removed run coordinator (said in one line)."""
+class InstanceLockTimeout(RuntimeError):
+    """Another process held the instance lock of DAGSTER_HOME longer than `recon run` waits; the message names it."""
+
+
+def _open_instance() -> tuple[Path, dg.DagsterInstance]:
+    """DAGSTER_HOME (else ./.dagster_home, created) and its instance, with the project's dagster.yaml given to a home
+    that has none, or has the one of an earlier version naming its removed run coordinator (said in one line).
+
+    One process at a time (the lock INSTANCE_LOCK in DAGSTER_HOME, waited for INSTANCE_LOCK_WAIT_SECONDS at most,
+    said in one line when it is busy): Dagster's SQLite storages (runs, schedules, the event log's index) create their
+    tables, then stamp their schema's revision in `alembic_version`, with no lock between processes; a second process
+    opening a new instance in between found the tables unstamped, took them for an older Dagster's and stamped that
+    older revision as well: two rows in `alembic_version` (or "table alembic_version already exists"), and an instance
+    that no longer loads (issue 24). The processes of the runs (`dagster job launch`, its code server, the run worker)
+    open the instance only after this, and find it stamped.
+
+    Raises:
+        InstanceLockTimeout: another process held the lock for INSTANCE_LOCK_WAIT_SECONDS.
+    """
     home = _dagster_home()
     home.mkdir(parents=True, exist_ok=True)
     os.environ["DAGSTER_HOME"] = str(home)
-    settings = home / "dagster.yaml"
-    if settings.exists() and _REMOVED_COORDINATOR in settings.read_text(errors="replace"):
-        _say(f"{settings} named the run coordinator of an earlier recon_assets ({_REMOVED_COORDINATOR}): replaced by the current settings")
-        settings.unlink()
-    if not settings.exists():
-        shutil.copy(INSTANCE_SETTINGS, settings)
-    return home
+    lock = FileLock(home / INSTANCE_LOCK)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        _say(f"waiting for another process to finish setting up the Dagster instance in {home} (lock {lock.lock_file})")
+        try:
+            lock.acquire(timeout=INSTANCE_LOCK_WAIT_SECONDS)
+        except Timeout as error:
+            raise InstanceLockTimeout(
+                f"gave up after {INSTANCE_LOCK_WAIT_SECONDS:.0f}s waiting for the lock {lock.lock_file}, held by another "
+                f"process setting up the Dagster instance in {home}: run again once it is done"
+            ) from error
+    try:
+        settings = home / "dagster.yaml"
+        if settings.exists() and _REMOVED_COORDINATOR in settings.read_text(errors="replace"):
+            _say(f"{settings} named the run coordinator of an earlier recon_assets ({_REMOVED_COORDINATOR}): replaced by the current settings")
+            settings.unlink()
+        if not settings.exists():
+            shutil.copy(INSTANCE_SETTINGS, settings)
+        return home, dg.DagsterInstance.get()
+    finally:
+        lock.release()
 
 
 def _snapshot_reused(materializations: dict[str, dg.AssetMaterialization]) -> bool:
@@ -440,11 +471,23 @@ def _online_cases(materializations: dict[str, dg.AssetMaterialization]) -> int |
     return None if count is None else int(count.value)
 
 
+# The message of a run failure Dagster stores for whoever fails a run from outside it without saying why: the code
+# server when the run's worker died (its exit is in an engine event before it: `RunOutcome.worker_lost`), the UI's
+# "mark as failed", or run monitoring.
+_FAILED_FROM_OUTSIDE_MESSAGE = "This run has been marked as failed from outside the execution context"
+_FAILED_FROM_OUTSIDE = "its run was marked failed from outside it (Dagster's run monitoring, or the UI)"
+
+
 def _failures(outcome: RunOutcome, database: Path, console: Path) -> list[str]:
     """'step <key> failed: <root cause>' for every failed step (else the run's own failure), one line each: the
     innermost cause of each error chain, its first line, or the full disk it names (`disk_full_text`). A run that
     ended with no cause in its event log (its worker could not store one: a full disk under DAGSTER_HOME) is judged on
-    the run worker's console."""
+    the run worker's console. A run whose worker was lost (killed, crashed, gone with its code server) is that one
+    line: 'run worker lost: <how>; ... the next `recon run` is not affected'."""
+    lost = outcome.worker_lost or (_FAILED_FROM_OUTSIDE if outcome.run_failure and outcome.run_failure.startswith(_FAILED_FROM_OUTSIDE_MESSAGE) else None)
+    if lost:  # the steps it left unfinished failed for that reason only
+        return [f"run worker lost: {lost}; the run is marked {outcome.run.status.value} and its pool slots are freed, so "
+                "the next `recon run` is not affected"]
     messages = [f"step {step} failed: {_root_cause(error, database)}" for step, error in outcome.step_errors]
     if not messages and outcome.run_error is not None:
         messages.append(f"the run failed: {_root_cause(outcome.run_error, database)}")
