@@ -61,6 +61,7 @@ from recon_assets.automation.jobs import (
     weekly_refresh_job,
 )
 from recon_assets.automation.kg_source_sensor import kg_source_sensor
+from recon_assets.automation.run_inputs import RUN_INPUTS, with_run_inputs
 from recon_assets.automation.schedules import edge_reliability_daily_schedule, openalex_weekly_schedule
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.enrichment import crossref, openalex_client
@@ -135,7 +136,8 @@ ASSET_CHECKS = [
 def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
     """The Definitions with the given resources (tests pass their own; `defs` below reads the environment)."""
     return dg.Definitions(
-        assets=ASSETS,
+        # the run's inputs that are not assets (as_of, settings, the KG export) as observable sources their readers depend on
+        assets=[*RUN_INPUTS, *with_run_inputs(ASSETS)],
         asset_checks=ASSET_CHECKS,
         jobs=[
             kg_tables_job, openalex_refresh_job, edge_reliability_job, reliability_evaluation_job, daily_rescoring_job,

@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -80,13 +80,17 @@ class RunOutcome:
     worker_lost: str | None = None  # why the run's worker is gone ("its run worker process was killed by signal 9 (SIGKILL)")
 
 
-def launch(job_name: str, tags: Mapping[str, str], run_config: Mapping[str, Any], output: Path) -> Launch:
+def launch(
+    job_name: str, tags: Mapping[str, str], run_config: Mapping[str, Any], output: Path, ops: Sequence[str] = ()
+) -> Launch:
     """Start `dagster job launch` for `job_name` with `tags` and `run_config` (this process's environment: the RECON_*
-    settings reach the code server and the run worker), its console written to `output`."""
+    settings reach the code server and the run worker), its console written to `output`; only the steps `ops` (asset
+    and asset check op names: the CLI's --op-selection) when given, else the whole job."""
     token = uuid.uuid4().hex
     command = [
         sys.executable, "-m", "dagster", "job", "launch", "-w", str(WORKSPACE), "-j", job_name,
         "--tags", json.dumps({**tags, LAUNCH_TAG: token}), "--config-json", json.dumps(run_config),
+        *(["--op-selection", ",".join(ops)] if ops else []),
     ]
     with output.open("wb") as sink:
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)

@@ -28,6 +28,9 @@ from filelock import FileLock, Timeout
 from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim_lost_runs, wait_for_pool
 from recon_assets.cli.launch_checks import settings_problems
 from recon_assets.cli.launched_runs import LaunchError, RunOutcome, follow, launch
+from recon_assets.automation.run_inputs import AS_OF, KG_EXPORT, RUN_INPUTS, kg_export_version, report_run_inputs, settings_versions
+from recon_assets.automation.staleness import FRESH, freshness, partition_ranges, stale_partitions
+from recon_assets.shared.data_versions import ABSENT, written_digests
 from recon_assets.cli.progress import RunDisplay
 from recon_assets.enrichment.resources import crossref_offline, openalex_offline
 from recon_assets.evaluation.baselines import BASELINES
@@ -307,7 +310,7 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
     # The instance's schema migration logs each step at INFO; the run's own events say what matters.
     logging.getLogger("alembic").setLevel(logging.WARNING)
     from recon_assets.definitions import defs as load_definitions
-    from recon_assets.kg.partitions import every_research_area_tags, research_area_partitions
+    from recon_assets.kg.partitions import research_area_partitions
 
     definitions = load_definitions()  # reads the RECON_* environment set above
     try:
@@ -318,14 +321,13 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
     print(f"Dagster instance: {home}; as_of {as_of.isoformat()}")
     areas = research_area_partitions.get_partition_keys()
     runs = [
-        ("kg_tables_job", {}, "ingest the KG snapshot, build typed tables, dataset lineage and centrality"),
+        ("kg_tables_job", "ingest the KG snapshot, build typed tables, dataset lineage and centrality"),
         (
             "openalex_refresh_job",
-            every_research_area_tags(),
             f"OpenAlex (online only with OPENALEX_API_KEY) and Crossref (RECON_CROSSREF=online), "
-            f"judge, score and give dataset verdicts for all {len(areas)} research areas in one run",
+            f"judge, score and give dataset verdicts for the {len(areas)} research areas, in one run",
         ),
-        ("reliability_evaluation_job", {}, "measure the method on the labelled cases (weight and decay ablation), write the report and the exports"),
+        ("reliability_evaluation_job", "measure the method on the labelled cases (weight and decay ablation), write the report and the exports"),
     ]
     # What every run used, on each run (the UI's run list shows and filters them).
     # The KG source's settings are dg.EnvVars until resolved: resolved here as a run's resources would be.
@@ -336,29 +338,22 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
     # A run left unfinished by a killed `recon run` (its worker gone) would hold the `duckdb` pool for ever: failed here.
     for line in reclaim_lost_runs(instance):
         _say(line)
+    # The inputs that are not assets, reported before anything is judged stale (automation.run_inputs).
+    versions = {AS_OF: as_of.isoformat(), KG_EXPORT: kg_export_version(kg_source), **settings_versions()}
+    for line in report_run_inputs(instance, versions):
+        _say(f"input changed: {line}")
+    plan = _StalePlan(definitions, instance, database)
     with display, tempfile.TemporaryDirectory(prefix="recon-run-") as consoles:
-        for job_name, tags, what in runs:
-            try:  # a live holder is waited for, a bounded time
-                wait_for_pool(instance, timeout_seconds=wait, say=_say)
-            except PoolWaitTimeout as error:
-                print(f"error: {error}", file=sys.stderr)
-                return 1
-            display.stage(job_name, what)
-            launched = launch(job_name, {**tags, **inputs}, RUN_CONFIG, Path(consoles) / f"{job_name}.log")
-            try:
-                outcome = follow(instance, launched, display=display, console=sys.stderr if verbose else None)
-            except LaunchError as error:
-                said = disk_full_text(launched.output.read_text(errors="replace"), database)
-                print(f"error: [{job_name}] {said or f'Dagster did not launch the run: {terminal_text(redact(error))}'} "
-                      "(`recon run --verbose` shows all Dagster said)", file=sys.stderr, flush=True)
-                return 1
-            run_id = outcome.run.run_id
-            if outcome.run.status != dg.DagsterRunStatus.SUCCESS:
-                print(f"error: [{job_name}] {'; '.join(_failures(outcome, database, launched.output))} (run {run_id}: its full logs "
-                      f"with `recon run --verbose`, or in `dagster dev` with DAGSTER_HOME={home})", file=sys.stderr, flush=True)
-                return 1
-            outcomes.append(outcome)
-            display.stage_done(f"[{job_name}] succeeded in {outcome.seconds:.1f}s (run {run_id})")
+        for job_name, what in runs:
+            while launches := plan.launches(job_name):
+                for ops, partitions, why in launches:
+                    display.stage(job_name, f"{what}: {why}")
+                    console = Path(consoles) / f"{job_name}-{len(outcomes)}.log"
+                    outcome = _launched(instance, job_name, {**(partitions or {}), **inputs}, ops, console, database, home, wait, verbose, display)
+                    if outcome is None:
+                        return 1
+                    outcomes.append(outcome)
+            print(f"[{job_name}] {plan.fresh_line(job_name)}", flush=True)
     checks = [check for outcome in outcomes for check in outcome.checks]
     materializations = {key: m for outcome in outcomes for key, m in outcome.materializations.items()}
     _print_summary(database, checks, materializations, as_of)
@@ -367,6 +362,116 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
         print(f"error: {len(failed)} asset check(s) of severity ERROR failed: {', '.join(failed)} (why: above)", file=sys.stderr)
         return 1
     return 0
+
+
+def _launched(
+    instance: dg.DagsterInstance, job_name: str, tags: dict[str, str], ops: list[str], console: Path, database: Path,
+    home: Path, wait: float, verbose: bool, display: RunDisplay,
+) -> RunOutcome | None:
+    """Launch `ops` of `job_name` with `tags` once the `duckdb` pool is free, follow the run to its end and say how
+    it ended; its outcome, or None when it could not be launched or did not succeed (said on stderr)."""
+    try:  # a live holder is waited for, a bounded time
+        wait_for_pool(instance, timeout_seconds=wait, say=_say)
+    except PoolWaitTimeout as error:
+        print(f"error: {error}", file=sys.stderr)
+        return None
+    launched = launch(job_name, tags, RUN_CONFIG, console, ops)
+    try:
+        outcome = follow(instance, launched, display=display, console=sys.stderr if verbose else None)
+    except LaunchError as error:
+        said = disk_full_text(launched.output.read_text(errors="replace"), database)
+        print(f"error: [{job_name}] {said or f'Dagster did not launch the run: {terminal_text(redact(error))}'} "
+              "(`recon run --verbose` shows all Dagster said)", file=sys.stderr, flush=True)
+        return None
+    run_id = outcome.run.run_id
+    if outcome.run.status != dg.DagsterRunStatus.SUCCESS:
+        print(f"error: [{job_name}] {'; '.join(_failures(outcome, database, launched.output))} (run {run_id}: its full logs "
+              f"with `recon run --verbose`, or in `dagster dev` with DAGSTER_HOME={home})", file=sys.stderr, flush=True)
+        return None
+    display.stage_done(f"[{job_name}] succeeded in {outcome.seconds:.1f}s (run {run_id})")
+    return outcome
+
+
+class _StalePlan:
+    """What each job of `recon run` launches: its MISSING and STALE assets and partitions, as Dagster's staleness and
+    the database being run say (`automation.staleness`), each (asset, partition) launched once per `recon run` (one
+    still stale after its own run is said, not launched again)."""
+
+    def __init__(self, definitions: dg.Definitions, instance: dg.DagsterInstance, database: Path):
+        from recon_assets.automation import jobs
+        from recon_assets.definitions import ASSET_CHECKS, ASSETS
+
+        self.instance, self.database = instance, database
+        flow = {key: index for index, asset in enumerate(ASSETS) for key in asset.keys}  # data-flow order, as said
+        self.specs = sorted(definitions.resolve_all_asset_specs(), key=lambda spec: flow.get(spec.key, -1))
+        self.external = [source.key for source in RUN_INPUTS]
+        graph = definitions.resolve_asset_graph()
+        self.selected = {
+            job.name: job.selection.resolve(graph)
+            for job in (jobs.kg_tables_job, jobs.openalex_refresh_job, jobs.reliability_evaluation_job)
+        }
+        self.ops = {key: definitions.resolve_assets_def(key).node_def.name for keys in self.selected.values() for key in keys}
+        self.check_ops = {key: [c.node_def.name for c in ASSET_CHECKS if key in {k.asset_key for k in c.check_keys}] for key in self.ops}
+        self.partitions = {spec.key: spec.partitions_def for spec in self.specs}
+        self.launched: set[tuple[dg.AssetKey, str | None]] = set()
+
+    def launches(self, job_name: str) -> list[tuple[list[str], dict[str, str] | None, str]]:
+        """[(op names, partition range tags or None, why)] of the runs of `job_name` that materialize what is due now:
+        one run for its unpartitioned assets, one per range of consecutive research areas for partitioned ones."""
+        from recon_assets.kg.partitions import research_area_range_tags
+
+        with self._digests() as digests:
+            statuses = freshness(
+                self.instance, self.specs, self.external, selected=self.selected[job_name], database=str(Path(self.database).resolve()),
+                database_digests=digests,
+            )
+        due = stale_partitions(statuses)
+        again = sorted(s.label for s in statuses if s.status != FRESH and (s.asset, s.partition) in self.launched)
+        if again:
+            _warn(f"[{job_name}] still stale after its own run, not launched again: {', '.join(again[:5])}{' ...' if len(again) > 5 else ''}")
+        due = {key: [p for p in parts if (key, p) not in self.launched] for key, parts in due.items()}
+        due = {key: parts for key, parts in due.items() if parts}
+        by_range: dict[tuple[str, str] | None, list[dg.AssetKey]] = {}
+        for key, parts in due.items():
+            self.launched.update((key, p) for p in parts)
+            definition = self.partitions[key]
+            ranges = [None] if definition is None else partition_ranges(parts, definition.get_partition_keys())
+            for span in ranges:
+                by_range.setdefault(span, []).append(key)
+        reasons = {s.asset: s for s in statuses if s.status != FRESH}
+        return [
+            (
+                [op for key in keys for op in (self.ops[key], *self.check_ops[key])],
+                research_area_range_tags(*span) if span else None,
+                _why(keys, [reasons[key] for key in keys], span),
+            )
+            for span, keys in by_range.items()
+        ]
+
+    def fresh_line(self, job_name: str) -> str:
+        """'fresh, not run: N assets (unchanged inputs)', and that nothing was launched when so."""
+        launched = {key for key, _ in self.launched} & set(self.selected[job_name])
+        fresh = len(self.selected[job_name]) - len(launched)
+        return f"fresh, not run: {fresh} assets (unchanged inputs)" + ("" if launched else "; nothing launched")
+
+    @contextmanager
+    def _digests(self):
+        """`data_versions.written_digests` over one read-only connection to the database being run, closed before
+        anything is launched; before the database file exists, every table is absent."""
+        if not Path(self.database).exists():
+            yield lambda tables, areas: {area: dict.fromkeys(tables, ABSENT) for area in (areas if areas is not None else [None])}
+            return
+        with duckdb.connect(str(self.database), read_only=True) as con:
+            yield lambda tables, areas: written_digests(con, tables, areas)
+
+
+def _why(keys: list[dg.AssetKey], statuses: list, span: tuple[str, str] | None) -> str:
+    """'edge_reliability, dataset_verdicts (input as_of has a new data version (...)) for atmosphere..water'."""
+    names = ", ".join(key.to_user_string() for key in keys)
+    first = next((s.why for s in statuses if s.why), "never materialized")
+    return f"{names} ({terminal_text(redact(first))}{'; ...' if len({s.why for s in statuses}) > 1 else ''})" + (
+        f" for research areas {span[0]}..{span[1]}" if span and span[0] != span[1] else f" for research area {span[0]}" if span else ""
+    )
 
 
 def _pool_wait_seconds() -> float:
@@ -387,6 +492,11 @@ def _pool_wait_seconds() -> float:
 
 def _say(line: str) -> None:
     print(f"recon: {line}", flush=True)
+
+
+def _warn(line: str) -> None:
+    """A warning of `recon run`'s own: a KG or OpenAlex value in it is shown as data, without secrets."""
+    print(terminal_text(redact(line)), file=sys.stderr, flush=True)
 
 
 def _dagster_home() -> Path:
@@ -445,8 +555,9 @@ def _open_instance() -> tuple[Path, dg.DagsterInstance]:
 
 
 def _snapshot_reused(materializations: dict[str, dg.AssetMaterialization]) -> bool:
+    """Whether the snapshot was not ingested again: kg_snapshot was fresh (not run), or ran and found it unchanged."""
     snapshot = materializations.get("kg_snapshot")
-    return bool(snapshot and snapshot.metadata.get("reused_unchanged_snapshot", dg.BoolMetadataValue(False)).value)
+    return snapshot is None or bool(snapshot.metadata.get("reused_unchanged_snapshot", dg.BoolMetadataValue(False)).value)
 
 
 def _judging_lines(materializations: dict[str, dg.AssetMaterialization]) -> list[str]:
@@ -584,7 +695,7 @@ def _print_summary(
     _print_baselines(comparisons)
     if stewards:
         print("steward judgements (steward_judgements): " + ", ".join(f"{status} {count:,}" for status, count in stewards))
-    for line in _judging_lines(materializations):
+    for line in _judging_lines(materializations) or ["judging: every research area kept (coherence_judgements fresh, not run)"]:
         print(line)
     report = report_folder(database) / f"{LATEST_REPORT_STEM}.html"
     if report.is_file():

@@ -15,6 +15,7 @@ from recon_assets.kg.typed_tables import (
 )
 from recon_assets.kg.resources import KgExportSource
 from recon_assets.shared.credentials import redact
+from recon_assets.shared.data_versions import TABLE_DIGESTS, table_digest
 from recon_assets.shared.fingerprints import Stage, kept_table, stage
 from recon_assets.shared.metadata import column_schema, table_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
@@ -47,6 +48,8 @@ def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, du
     with duckdb.get_connection() as con:
         summary = ingest_export(con, export.path, redact(export.source), progress=context.log.info)  # kept in tables and metadata
         rejects = table_metadata(con, "kg_rejects", where="snapshot_id = ?", params=[summary.snapshot_id])
+        # what `recon run` compares with the database being run (automation.staleness): the snapshots it holds
+        context.add_asset_metadata({TABLE_DIGESTS: {"kg_snapshots": table_digest(con, "kg_snapshots")}})
         schemas = {
             "dagster/column_schema": column_schema(con, "kg_snapshots"),
             **{f"columns of {table}": column_schema(con, table) for table in ("kg_nodes", "kg_relationships")},

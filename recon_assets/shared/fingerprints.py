@@ -3,9 +3,9 @@ snapshot id, its settings, its code version, the run's as_of where it matters, a
 table) in `stage_fingerprints`, with a digest of the tables it wrote. A later run with the same fingerprint, whose
 written tables still hold what was recorded, leaves them as they are and says why (`Stage.skip_reason`).
 
-A table digest is DuckDB's row count and the sum of its 64-bit row hashes (`hash(t)`, order-independent; a sum,
-not an xor, so duplicated rows do not cancel out): one scan of the table. It detects a changed table, not an
-adversary's.
+Table digests are `shared.data_versions.table_digest`; a stage's Dagster data version is the digest of what it wrote
+or kept (`Stage.data_version`). Which assets a `recon run` launches at all is Dagster's staleness
+(`automation.staleness`); this layer only lets a launched asset whose own inputs did not change keep its tables.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import dagster as dg
 import duckdb
 import pandas as pd
 
+from recon_assets.shared.data_versions import TABLE_DIGESTS, partitions_version, table_digest, version_of
 from recon_assets.shared.metadata import add_partition_metadata, database_file, partitioned_result, run_figures, table_description_metadata, table_metadata
 from recon_assets.shared.storage import create_tables, transaction
 
@@ -28,26 +29,6 @@ UNPARTITIONED = ""
 CHECK_RESULT = "check_result"
 # The names of a partition's own inputs start with this (`Stage.partition_inputs`).
 PARTITION_INPUT = "partition "
-
-
-# Columns that say when a row was written, not what it holds (no stage reads them): left out of a digest, so that a
-# table rewritten with the same rows (recorded_disputes on every run, a scoring that was redone) counts as unchanged.
-WRITE_TIME_COLUMNS = frozenset({"recorded_at", "judged_at", "scored_at", "evaluated_at"})
-
-
-def table_digest(con: duckdb.DuckDBPyConnection, table: str, research_area: str | None = None) -> str:
-    """'<rows>:<sum of row hashes>:<md5 of the column names>' of `table` (only the rows of `research_area` when
-    given), every column but WRITE_TIME_COLUMNS hashed; 'absent' when the table does not exist. The column names
-    count: a table written by another version (a column more or less) is never taken for the one recorded."""
-    columns = [name for name, *_ in con.execute(
-        "SELECT column_name FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index", [table]
-    ).fetchall()]
-    if not columns:
-        return "absent"
-    hashed = ", ".join(f'"{name}"' for name in columns if name not in WRITE_TIME_COLUMNS)
-    where, params = ("WHERE research_area = ?", [research_area]) if research_area is not None else ("", [])
-    rows, hashes = con.execute(f"SELECT count(*), coalesce(sum(hash({hashed})), 0) FROM {table} {where}", params).fetchone()
-    return f"{rows}:{hashes}:{hashlib.md5(','.join(columns).encode()).hexdigest()[:8]}"
 
 
 @dataclass(frozen=True)
@@ -62,6 +43,9 @@ class Stage:
     inputs: Mapping[str, object]
     writes: tuple[str, ...]
     partition_inputs: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    # the materialization this stage belongs to, and the digests of what it wrote (`take_digests`)
+    context: dg.AssetExecutionContext | None = field(default=None, compare=False, repr=False)
+    written: dict[str, dict[str, str]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def fingerprint(self) -> str:
@@ -70,9 +54,22 @@ class Stage:
 
     @property
     def data_version(self) -> dg.DataVersion:
-        """The Dagster data version of what the stage writes from these inputs: the fingerprint, so that an unchanged
-        re-run leaves everything downstream fresh in the UI."""
-        return dg.DataVersion(self.fingerprint)
+        """The Dagster data version of what the stage wrote: a digest of its tables as written or kept
+        (`data_versions.written_version`, taken by `record` or `take_digests`), so that a re-run writing the same rows
+        leaves everything downstream fresh; the fingerprint only before they were taken."""
+        if not self.written:
+            return dg.DataVersion(self.fingerprint)
+        if self.partitions == (UNPARTITIONED,):
+            return dg.DataVersion(version_of(self.written[UNPARTITIONED]))
+        return dg.DataVersion(partitions_version(self.written))
+
+    def take_digests(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Take the digests of the tables it writes, as they stand, for `data_version`, and record them in the
+        materialization's TABLE_DIGESTS metadata (each partition's own)."""
+        for area in self.partitions:
+            self.written[area] = self._output_digests(con, area)
+            if self.context is not None:
+                self.context.add_asset_metadata({TABLE_DIGESTS: self.written[area]}, partition_key=area or None)
 
     def skip_reason(self, con: duckdb.DuckDBPyConnection) -> tuple[str | None, str]:
         """(why the stage may be skipped, or None; why it must run, or '' when skipped). Skipped only when every
@@ -122,11 +119,13 @@ class Stage:
         written (or `outputs`, JSON-able: an asset check's result), for every partition."""
         create_tables(con, "stage_fingerprints")
         now = datetime.now(timezone.utc)
+        if outputs is None:
+            self.take_digests(con)
         rows = [
             (
                 self.asset, area, self.fingerprint,
                 json.dumps({**self.inputs, **self.partition_inputs.get(area, {})}, sort_keys=True, default=str),
-                json.dumps(outputs if outputs is not None else self._output_digests(con, area), default=str), now,
+                json.dumps(outputs if outputs is not None else self.written[area], default=str), now,
             )
             for area in self.partitions
         ]
@@ -188,7 +187,7 @@ def stage(
         **{f"table {table}": table_digest(con, table) for table in reads},
     }
     partitions = tuple(context.partition_keys) if context.assets_def.partitions_def is not None else (UNPARTITIONED,)
-    return Stage(asset.to_user_string(), partitions, inputs, tuple(writes))
+    return Stage(asset.to_user_string(), partitions, inputs, tuple(writes), context=context)
 
 
 def _changes(before: Mapping[str, object], after: Mapping[str, object]) -> str:
@@ -233,6 +232,7 @@ def kept_table(
     writes as it stands (the first as the asset's own, the others under `<table>/`), `figures`, and the same data
     version as when it was written."""
     context.log.info(f"{run.asset}: {skipped}")
+    run.take_digests(con)
     first, *others = run.writes
     metadata = table_metadata(con, first, preview_columns=preview_columns)
     for table in others:
@@ -263,6 +263,7 @@ def kept_partitions(
         columns: the columns `figures` reads (research_area is added).
     """
     context.log.info(f"{run.asset}: {skipped}")
+    run.take_digests(con)
     table = run.writes[0]
     shown = ", ".join(dict.fromkeys(["research_area", *columns]))
     rows = con.execute(f"SELECT {shown} FROM {table} WHERE list_contains(?, research_area)", [list(run.partitions)]).df()
