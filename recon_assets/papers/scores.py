@@ -75,44 +75,69 @@ def current_version_share(superseded: Sequence[bool]) -> float | None:
 
 @dataclass(frozen=True)
 class PaperScores:
-    """A paper's scores, each a number (0-10; current_version_share 0-1) or NOT_ASSESSED, with how each was computed."""
+    """A paper's scores, each a number (0-10; current_version_share 0-1) or NOT_ASSESSED (None for
+    current_version_share without a matched dataset), with how each was computed."""
 
-    citation: float
-    verification: float
+    citation: float | str
+    verification: float | str
     literary: float | str
     overall: float | str
     current_version_share: float | None
     how: dict[str, str]
 
+    def rows(self) -> list[tuple[str, float | None, str]]:
+        """(score, value or None when not assessed, how) for each score, in the order citation, verification,
+        literary, overall, current_version_share."""
+        values = {
+            "citation": self.citation, "verification": self.verification, "literary": self.literary,
+            "overall": self.overall, "current_version_share": self.current_version_share,
+        }
+        return [(name, None if value is None or value == NOT_ASSESSED else float(value), self.how[name]) for name, value in values.items()]
+
 
 def paper_scores(
-    high_gaps: int,
-    medium_gaps: int,
-    verdicts: Sequence[str],
+    high_gaps: int | None,
+    medium_gaps: int | None,
+    verdicts: Sequence[str] | None,
     claim_confidences: Sequence[float],
     argumentation: float | None,
     superseded: Sequence[bool],
 ) -> PaperScores:
     """All of a paper's scores from its gaps, claim verdicts and confidences, argumentation (None offline) and the
-    superseded flags of the datasets it uses; `how` says for each score what went in (the report prints it)."""
-    citation = citation_score(high_gaps, medium_gaps)
-    verification = verification_score(verdicts)
+    superseded flags of the datasets it uses; `how` says for each score what went in (the report prints it).
+
+    Gap counts of None (the citation gaps were not searched) make citation NOT_ASSESSED, verdicts of None (the claims
+    were not judged) verification: a stage that did not run is no evidence of zero gaps or of no claim. Either, or
+    argumentation None, makes literary and overall NOT_ASSESSED too.
+    """
+    citation = NOT_ASSESSED if high_gaps is None or medium_gaps is None else citation_score(high_gaps, medium_gaps)
+    verification = NOT_ASSESSED if verdicts is None else verification_score(verdicts)
     claim_avg = sum(claim_confidences) / len(claim_confidences) if claim_confidences else 0.0
-    literary = literary_score(claim_avg, argumentation, citation, verification)
-    overall = overall_score(literary, argumentation, citation, verification)
+    assessed = citation != NOT_ASSESSED and verification != NOT_ASSESSED
+    literary = literary_score(claim_avg, argumentation, citation, verification) if assessed else NOT_ASSESSED
+    overall = overall_score(literary, argumentation, citation, verification) if assessed else NOT_ASSESSED
     share = current_version_share(superseded)
     offline = "argumentation needs the LLM (online); offline it is not assessed"
+    missing = "; ".join(
+        why for why, absent in (
+            ("the citation gaps were not searched", citation == NOT_ASSESSED),
+            ("the claims were not judged", verification == NOT_ASSESSED),
+            (offline, argumentation is None),
+        ) if absent
+    )
     how = {
-        "citation": f"max(0, 10 - 2 x {high_gaps} high - {medium_gaps} medium gaps) = {citation:g}",
-        "verification": (
+        "citation": "not assessed: the citation gaps were not searched (paper_citation_gaps is not built)" if citation == NOT_ASSESSED else (
+            f"max(0, 10 - 2 x {high_gaps} high - {medium_gaps} medium gaps) = {citation:g}"
+        ),
+        "verification": "not assessed: the claims were not judged (claim_verdicts is not built)" if verdicts is None else (
             f"max(0, 10 x {verdicts.count(SUPPORTED)}/{len(verdicts)} supported - 3 x {verdicts.count(CONTRADICTED)}/{len(verdicts)} contradicted) = {verification:g}"
             if verdicts else f"no claim: {NO_CLAIM_VERIFICATION:g}"
         ),
-        "literary": offline if literary == NOT_ASSESSED else (
+        "literary": f"not assessed: {missing}" if literary == NOT_ASSESSED else (
             f"{claim_avg:.2f} x 10 x 0.35 + {argumentation:g} x 0.35 + {citation:g} x 0.15 + {verification:g} x 0.15 = {literary:.2f}"
         ),
-        "overall": offline if overall == NOT_ASSESSED else f"mean of literary, argumentation, citation, verification = {overall:.2f}",
-        "current_version_share": "no dataset matched to the graph" if share is None else (
+        "overall": f"not assessed: {missing}" if overall == NOT_ASSESSED else f"mean of literary, argumentation, citation, verification = {overall:.2f}",
+        "current_version_share": "not assessed: no dataset matched to the graph" if share is None else (
             f"{len(superseded) - sum(map(bool, superseded))} of {len(superseded)} dataset uses on current versions"
         ),
     }

@@ -16,6 +16,7 @@ import bisect
 import io
 import json
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
@@ -221,14 +222,30 @@ def report_sections(data: ReportData) -> list[Section]:
 
 def render_html(data: ReportData, figures: dict[str, bytes]) -> str:
     """The self-contained HTML page: the sections, the plots as base64 PNG data URIs, no external resource."""
+    return sections_html(f"Edge reliability report, as of {data.as_of.isoformat()}", report_sections(data), figures, LABELS)
+
+
+def sections_html(title: str, sections: list[Section], figures: dict[str, bytes], legend: Sequence[str], colours: Mapping[str, str] = COLOURS) -> str:
+    """A self-contained HTML page of `sections` under `title`: a legend of the `legend` words in their `colours`, the
+    plots (`figures`, PNG bytes by name) as base64 data URIs, no external resource; every text autoescaped."""
     encoded = {name: base64.b64encode(png).decode("ascii") for name, png in figures.items()}
     return TEMPLATES.get_template("reliability_report.html.j2").render(
-        data=data, sections=report_sections(data), figures=encoded, colours=COLOURS, labels=LABELS,
+        title=title, sections=sections, figures=encoded, colours=colours, legend=legend,
     )
 
 
 def render_pdf(data: ReportData, figures: dict[str, bytes], path: Path) -> int:
     """Write the report's sections to a landscape A4 PDF at `path`.
+
+    Returns:
+        the number of pages written.
+    """
+    return sections_pdf(f"Edge reliability report, as of {data.as_of.isoformat()}", report_sections(data), figures, path)
+
+
+def sections_pdf(title: str, sections: list[Section], figures: dict[str, bytes], path: Path, colours: Mapping[str, str] = COLOURS) -> int:
+    """Write `sections` under `title` to a landscape A4 PDF at `path` (every text escaped, `_pdf_markup`), coloured
+    cells in their `colours`.
 
     Returns:
         the number of pages written.
@@ -241,13 +258,13 @@ def render_pdf(data: ReportData, figures: dict[str, bytes], path: Path) -> int:
     # at a page's foot.
     heading = ParagraphStyle("heading", parent=styles["Heading2"], fontName=PDF_FONT, keepWithNext=1)
     lead = ParagraphStyle("lead", parent=body, keepWithNext=1, spaceAfter=0.2 * cm)
-    title = ParagraphStyle("title", parent=styles["Title"], fontName=PDF_FONT)
+    title_style = ParagraphStyle("title", parent=styles["Title"], fontName=PDF_FONT)
     document = SimpleDocTemplate(
         str(path), pagesize=landscape(A4), leftMargin=1.2 * cm, rightMargin=1.2 * cm, topMargin=1.2 * cm, bottomMargin=1.2 * cm,
-        title=f"Edge reliability report, as of {data.as_of.isoformat()}", author="recon_assets",
+        title=title, author="recon_assets",
     )
-    story: list = [Paragraph(escape(f"Edge reliability report, as of {data.as_of.isoformat()}"), title)]
-    for section in report_sections(data):
+    story: list = [Paragraph(_pdf_markup(title), title_style)]
+    for section in sections:
         story += [Paragraph(_pdf_markup(section.title), heading), Paragraph(_pdf_markup(section.text), lead)]
         if section.figure:
             image = Image(io.BytesIO(figures[section.figure]))
@@ -255,7 +272,7 @@ def render_pdf(data: ReportData, figures: dict[str, bytes], path: Path) -> int:
             image.drawWidth, image.drawHeight = image.drawWidth * scale, image.drawHeight * scale
             story += [image, Spacer(1, 0.2 * cm)]
         for table in section.tables:
-            story += [_pdf_table(table, cell, document.width, MAX_CELL_PAGE_SHARE * document.height), Spacer(1, 0.3 * cm)]
+            story += [_pdf_table(table, cell, document.width, MAX_CELL_PAGE_SHARE * document.height, colours), Spacer(1, 0.3 * cm)]
     pages: list[int] = []
     document.build(story, onLaterPages=lambda canvas, _: pages.append(canvas.getPageNumber()),
                    onFirstPage=lambda canvas, _: pages.append(canvas.getPageNumber()))
@@ -286,10 +303,10 @@ def write_report(data: ReportData, folder: Path) -> ReportFiles:
     return ReportFiles(stem, html, pdf, latest_html, latest_pdf, figure_files, pages)
 
 
-def _pdf_table(table: ReportTable, style: ParagraphStyle, width: float, max_cell_height: float) -> Table:
+def _pdf_table(table: ReportTable, style: ParagraphStyle, width: float, max_cell_height: float, colours: Mapping[str, str] = COLOURS) -> Table:
     """A ReportLab table `width` points wide whose every cell is a Paragraph of escaped text (no text is mark-up),
     wrapped at spaces in columns that hold their widest word (`_column_widths`), each cell at most `max_cell_height`
-    points high (`_fitted`)."""
+    points high (`_fitted`); the cells of its coloured column in their `colours`."""
     header = [Paragraph(f"<b>{_pdf_markup(column)}</b>", style) for column in table.columns]
     body = [[Paragraph(_pdf_markup(cell), style) for cell in row] for row in table.rows]
     widths = _column_widths([header, *body], width)
@@ -306,8 +323,8 @@ def _pdf_table(table: ReportTable, style: ParagraphStyle, width: float, max_cell
     if table.coloured_column is not None:
         column = table.coloured_column
         commands += [
-            ("BACKGROUND", (column, number), (column, number), colors.HexColor(COLOURS[row[column]]))
-            for number, row in enumerate(table.rows, start=1) if row[column] in COLOURS
+            ("BACKGROUND", (column, number), (column, number), colors.HexColor(colours[row[column]]))
+            for number, row in enumerate(table.rows, start=1) if row[column] in colours
         ]
     pdf.setStyle(TableStyle(commands))
     return pdf

@@ -1,0 +1,34 @@
+CREATE TABLE IF NOT EXISTS paper_datasets (
+    paper_key      VARCHAR NOT NULL,
+    position       INTEGER NOT NULL,
+    matched        BOOLEAN NOT NULL,
+    dataset_id     VARCHAR,
+    name           VARCHAR NOT NULL,
+    version        VARCHAR,
+    stated_version VARCHAR,
+    found_by       VARCHAR,
+    reason         VARCHAR,
+    quote          VARCHAR NOT NULL,
+    page           INTEGER NOT NULL,
+    section        VARCHAR,
+    superseded     BOOLEAN,
+    lifecycle      VARCHAR,
+    PRIMARY KEY (paper_key, position)
+);
+
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
+-- (recon_assets/shared/table_docs.py).
+COMMENT ON COLUMN paper_datasets.paper_key IS 'The paper (paper_documents.paper_key).';
+COMMENT ON COLUMN paper_datasets.position IS 'Order, from 1: matched datasets first, then the unmatched mentions.';
+COMMENT ON COLUMN paper_datasets.matched IS 'True when the mention is a Dataset node of the graph; false for a dataset the paper names that no node matches (listed, not dropped).';
+COMMENT ON COLUMN paper_datasets.dataset_id IS 'The Dataset node (datasets.dataset_id); NULL when unmatched.';
+COMMENT ON COLUMN paper_datasets.name IS 'The dataset''s version family as the graph has it (matched), or the name or DOI as the paper writes it (unmatched).';
+COMMENT ON COLUMN paper_datasets.version IS 'The graph dataset''s version (dataset_lineage.version_text); NULL when unmatched or unversioned.';
+COMMENT ON COLUMN paper_datasets.stated_version IS 'The version as the paper states it (V7, Collection 6.1); NULL when found by DOI or none is stated.';
+COMMENT ON COLUMN paper_datasets.found_by IS 'DOI in text, DOI in references, or short name and version; NULL when unmatched.';
+COMMENT ON COLUMN paper_datasets.reason IS 'Why an unmatched mention matched no Dataset node (a version the graph lacks, several candidates, no version stated, no such name); NULL when matched.';
+COMMENT ON COLUMN paper_datasets.quote IS 'The sentence it was found in (at most 400 characters).';
+COMMENT ON COLUMN paper_datasets.page IS 'The 1-based page of the quote.';
+COMMENT ON COLUMN paper_datasets.section IS 'The heading the quote is under (References, caption for those).';
+COMMENT ON COLUMN paper_datasets.superseded IS 'dataset_lineage.superseded of the matched dataset; NULL when unmatched or it has no lineage row.';
+COMMENT ON COLUMN paper_datasets.lifecycle IS 'One line on its lifecycle from dataset_lineage: uses <family> <version>: current, or replaced by <successor> (since <date>, on the authority of <basis>); NULL when unmatched.';

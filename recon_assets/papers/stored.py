@@ -1,0 +1,109 @@
+"""A paper's analysis as table rows: the parsed document as `paper_texts` rows and back (the later stages read the
+stored text, not the PDF again), the datasets it uses as `paper_datasets` rows and its claims as `paper_claims` rows.
+Plain values and DataFrames; the tables' DDL is in recon_assets/papers/sql/.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+
+from recon_assets.papers.claims import Claim
+from recon_assets.papers.datasets import DatasetMatch, UnmatchedMention, lifecycle_statement
+from recon_assets.papers.parse import Caption, PaperDocument, Paragraph, Reference, Section
+
+HEADING, PARAGRAPH, CAPTION, REFERENCE = "heading", "paragraph", "caption", "reference"
+TEXT_COLUMNS = ("paper_key", "position", "part", "section", "page", "label", "doi", "text")
+
+
+def document_rows(key: str, document: PaperDocument) -> pd.DataFrame:
+    """The `paper_texts` rows of a parsed paper: its headings, paragraphs, captions and references, each part
+    numbered from 1 in reading order (columns TEXT_COLUMNS)."""
+    rows = [
+        *((HEADING, s.title, s.page, None, None, s.title) for s in document.sections),
+        *((PARAGRAPH, p.section, p.page, None, None, p.text) for p in document.paragraphs),
+        *((CAPTION, "", c.page, f"{c.kind} {c.label}", None, c.text) for c in document.captions),
+        *((REFERENCE, "References", r.page, str(r.number), r.doi, r.text) for r in document.references),
+    ]
+    frame = pd.DataFrame(rows, columns=["part", "section", "page", "label", "doi", "text"])
+    frame.insert(0, "position", frame.groupby("part").cumcount() + 1)
+    frame.insert(0, "paper_key", key)
+    return frame[list(TEXT_COLUMNS)]
+
+
+def document_from_rows(rows: pd.DataFrame, pages: int) -> PaperDocument:
+    """The PaperDocument `document_rows` stored (rows of one paper, any order), with `pages` pages.
+
+    Raises:
+        ValueError: a caption's label is not '<figure|table> <label>'.
+    """
+    def part(name: str) -> pd.DataFrame:
+        return rows[rows["part"] == name].sort_values("position")
+
+    captions = []
+    for row in part(CAPTION).itertuples(index=False):
+        kind, _, label = row.label.partition(" ")
+        if kind not in ("figure", "table") or not label:
+            raise ValueError(f"paper_texts caption label {row.label!r} is not '<figure|table> <label>'")
+        captions.append(Caption(kind, label, row.text, int(row.page)))
+    return PaperDocument(
+        pages,
+        tuple(Section(row.text, int(row.page)) for row in part(HEADING).itertuples(index=False)),
+        tuple(Paragraph(row.section, int(row.page), row.text) for row in part(PARAGRAPH).itertuples(index=False)),
+        tuple(
+            Reference(int(row.label), row.text, row.doi if isinstance(row.doi, str) else None, int(row.page))
+            for row in part(REFERENCE).itertuples(index=False)
+        ),
+        tuple(captions),
+    )
+
+
+def dataset_rows(
+    key: str, matches: Sequence[DatasetMatch], unmatched: Sequence[UnmatchedMention], lineage: Mapping[str, dict]
+) -> pd.DataFrame:
+    """The `paper_datasets` rows: the matched datasets, each with its `dataset_lineage` flag and lifecycle line
+    (`datasets.lifecycle_statement`), then the unmatched mentions with why, numbered from 1.
+
+    Args:
+        lineage: {dataset_id: its dataset_lineage row as a mapping} for (at least) the matched datasets; a dataset
+            without a row gets superseded NULL and "lifecycle unknown".
+    """
+    rows = [
+        {
+            "matched": True, "dataset_id": m.dataset_id, "name": m.family, "version": m.version, "stated_version": m.stated_version,
+            "found_by": m.found_by, "reason": None, "quote": m.quote, "page": m.page, "section": m.section,
+            "superseded": _superseded(lineage.get(m.dataset_id)),
+            "lifecycle": lifecycle_statement(m, lineage.get(m.dataset_id) or {}),
+        }
+        for m in matches
+    ] + [
+        {
+            "matched": False, "dataset_id": None, "name": u.name, "version": None, "stated_version": u.stated_version,
+            "found_by": None, "reason": u.reason, "quote": u.quote, "page": u.page, "section": None, "superseded": None,
+            "lifecycle": None,
+        }
+        for u in unmatched
+    ]
+    frame = pd.DataFrame(rows, columns=[
+        "matched", "dataset_id", "name", "version", "stated_version", "found_by", "reason", "quote", "page", "section",
+        "superseded", "lifecycle",
+    ])
+    frame.insert(0, "position", range(1, len(frame) + 1))
+    frame.insert(0, "paper_key", key)
+    return frame
+
+
+def _superseded(lineage: Mapping[str, object] | None) -> bool | None:
+    return bool(lineage["superseded"]) if lineage else None
+
+
+def claim_rows(key: str, claims: Sequence[Claim]) -> pd.DataFrame:
+    """The `paper_claims` rows of a paper's claims, numbered from 1 in reading order."""
+    frame = pd.DataFrame(
+        [(c.text, c.section, c.page, c.claim_type, c.confidence, list(c.results), c.novelty, c.extractor) for c in claims],
+        columns=["text", "section", "page", "claim_type", "confidence", "results", "novelty", "extractor"],
+    )
+    frame.insert(0, "position", range(1, len(frame) + 1))
+    frame.insert(0, "paper_key", key)
+    return frame
