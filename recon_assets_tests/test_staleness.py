@@ -143,3 +143,18 @@ def test_a_database_that_no_longer_holds_the_recorded_rows_is_stale(instance):
     other = freshness(instance, specs, [dg.AssetKey("as_of")], database_digests=lambda tables, areas: {None: {"publications": "0:0:abcd"}})
     assert [(s.status, [c.kind for c in s.causes]) for s in other] == [(STALE, [DATABASE])]
     assert stale_partitions(other) == {dg.AssetKey("publications"): [None]}
+
+
+@pytest.mark.parametrize(
+    ("due", "ranges"),
+    [
+        (["land"], [("land", "land")]),
+        (["atmosphere", "land", "ocean"], [("atmosphere", "ocean")]),
+        (["ocean", "atmosphere"], [("atmosphere", "atmosphere"), ("ocean", "ocean")]),  # not land: two runs, land not redone
+        ([], []),
+    ],
+)
+def test_stale_research_areas_are_launched_as_ranges_that_cover_exactly_them(due, ranges):
+    from recon_assets.automation.staleness import partition_ranges
+
+    assert partition_ranges(due, AREAS) == ranges
