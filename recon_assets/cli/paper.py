@@ -16,7 +16,8 @@ import dagster as dg
 
 from recon_assets.cli.instance_health import host_tags
 from recon_assets.cli.launched_runs import LaunchError, follow, launch
-from recon_assets.cli.run import RUN_CONFIG, _failures, _prepare_dagster_home, _progress, _warn
+from recon_assets.cli.progress import RunDisplay
+from recon_assets.cli.run import RUN_CONFIG, _failures, _open_instance
 from recon_assets.papers.intake import doi_key, pdf_key
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, PAPERS_PARTITIONS
 from recon_assets.shared.credentials import redact
@@ -48,15 +49,15 @@ def analyse_paper(source: str, db: Path | None, verbose: bool = False) -> int:
     database = database_path()
     if not is_motherduck(database) and not database.is_file():
         return _refuse(f"no database at {database}: run `recon run` first (a paper is matched against its graph)")
-    home = _prepare_dagster_home()
-    instance = dg.DagsterInstance.get()
+    home, instance = _open_instance()
     if not instance.has_dynamic_partition(PAPERS_PARTITIONS, key):
         instance.add_dynamic_partitions(PAPERS_PARTITIONS, [key])
     print(terminal_text(f"[{PAPER_JOB}] paper {key} ({given}) ..."), flush=True)
     with tempfile.TemporaryDirectory(prefix="recon-paper-") as consoles:
         launched = launch(PAPER_JOB, {PARTITION_TAG: key, PAPER_SOURCE_TAG: given, **host_tags()}, RUN_CONFIG, Path(consoles) / "paper.log")
         try:
-            outcome = follow(instance, launched, say=_progress, warn=_warn, console=sys.stderr if verbose else None)
+            with RunDisplay.for_terminal(sys.stdout, sys.stderr, verbose=verbose) as display:
+                outcome = follow(instance, launched, display=display, console=sys.stderr if verbose else None)
         except LaunchError as error:
             print(f"error: [{PAPER_JOB}] Dagster did not launch the run: {terminal_text(redact(error))}", file=sys.stderr)
             return 1
