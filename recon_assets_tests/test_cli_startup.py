@@ -32,7 +32,7 @@ def recon_in_fresh_python(*arguments: str) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-@pytest.mark.parametrize("arguments", [("--help",), ("explain", "--help"), ("run", "--help")])
+@pytest.mark.parametrize("arguments", [("--help",), ("explain", "--help"), ("run", "--help"), ("paper", "--help")])
 def test_help_imports_no_heavy_library(arguments):
     result = recon_in_fresh_python(*arguments)
     assert result["status"] == 0 and result["output"].startswith("usage: recon")

@@ -64,7 +64,17 @@ weekly_refresh_job = dg.define_asset_job(
     description="Refresh OpenAlex and Crossref records, judge, score and give verdicts for every research area, then evaluate and diff (the weekly schedule)."
     + LAUNCH_NOTE,
 )
+# One paper per run (issue 22): its own dynamic partitions, never in a research-area run.
+PAPERS = dg.AssetSelection.groups("papers")
+paper_analysis_job = dg.define_asset_job(
+    "paper_analysis_job", selection=PAPERS,
+    description=(
+        "Analyse one paper (a partition: the SHA-256 of its PDF, or doi:<DOI>): read it, match its datasets to the graph "
+        "with their lifecycle, extract its claims, score it and write its report. The papers folder sensor and `recon "
+        "paper` add the partitions." + LAUNCH_NOTE
+    ),
+)
 kg_refresh_job = dg.define_asset_job(
-    "kg_refresh_job", selection=dg.AssetSelection.all(),
+    "kg_refresh_job", selection=dg.AssetSelection.all() - PAPERS,
     description="Ingest the KG snapshot and rebuild everything from it over every research area (the KG source sensor)." + LAUNCH_NOTE,
 )

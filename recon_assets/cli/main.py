@@ -1,7 +1,8 @@
-"""`recon`: run the whole pipeline on the local Dagster instance, and explain the scores of one DOI.
+"""`recon`: run the whole pipeline on the local Dagster instance, explain the scores of one DOI, and analyse a paper.
 
     recon run [--kg PATH] [--db PATH] [--as-of YYYY-MM-DD] [--verbose]
     recon explain DOI [--db PATH]
+    recon paper PATH|DOI [--db PATH] [--verbose]
 """
 
 import argparse
@@ -53,7 +54,18 @@ def main(argv: list[str] | None = None) -> int:
     explain = commands.add_parser("explain", help="print every scored edge of a publication or dataset DOI")
     explain.add_argument("doi", help="publication or dataset DOI, in any spelling (https://doi.org/..., doi:..., upper case)")
     explain.add_argument("--db", type=Path, help="DuckDB file to read; default data/recon.duckdb")
+    paper = commands.add_parser(
+        "paper", help="analyse one paper now: its datasets with their lifecycle, its scores and its report",
+        description="Analyse a paper's PDF (or a DOI of the graph) against the database's graph, through the Dagster instance.",
+    )
+    paper.add_argument("source", help="a PDF file, or a DOI (title, abstract and references from the graph)")
+    paper.add_argument("--db", type=Path, help="DuckDB file holding the graph (`recon run` first); default data/recon.duckdb")
+    paper.add_argument("--verbose", action="store_true", help="also print Dagster's log lines")
     args = parser.parse_args(argv)
+    if args.command == "paper":
+        from recon_assets.cli.paper import analyse_paper  # Dagster and the paper modules: only `paper` needs them
+
+        return analyse_paper(args.source, args.db, verbose=args.verbose)
     if args.command == "run":
         from recon_assets.cli.run import run_pipeline  # the run wiring and its instance checks: only `run` needs them
 
