@@ -10,8 +10,8 @@ import hashlib
 import dagster as dg
 
 from recon_assets.automation.jobs import question_briefs_job
-from recon_assets.briefs.partitions import ASKED_PREFIX, QUESTIONS_PARTITIONS, QuestionFileResource, question_partitions
-from recon_assets.briefs.questions import QuestionFileError
+from recon_assets.briefs.partitions import QUESTIONS_PARTITIONS, QuestionFileResource, question_partitions
+from recon_assets.briefs.questions import ASKED_PREFIX, QuestionFileError
 
 MINIMUM_INTERVAL_SECONDS = 60
 

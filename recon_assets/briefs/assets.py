@@ -18,9 +18,9 @@ import pandas as pd
 
 from recon_assets.briefs.answering import Pool, answer_rounds, assess, cosine_similarity, debates_of, load_pool, retrieve
 from recon_assets.briefs.critic import Evidence, judge_question
-from recon_assets.briefs.partitions import ASKED_PREFIX, QuestionFileResource, question_partitions
+from recon_assets.briefs.partitions import QuestionFileResource, question_partitions
 from recon_assets.briefs.planner import SESSION_QUESTIONS, SubQuestion, offline_plan, scope_terms
-from recon_assets.briefs.questions import DatasetRow, Question, QuestionFileError, Scope, resolve_scope
+from recon_assets.briefs.questions import ASKED_PREFIX, DatasetRow, Question, QuestionFileError, Scope, resolve_scope
 from recon_assets.briefs.synthesis import Brief, extractive_brief
 from recon_assets.declarations import ASSET_TABLES
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
@@ -31,8 +31,8 @@ from recon_assets.reliability.labels import CURRENT, DECLINING, SUPERSEDED, UNVE
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.shared.output_files import REPORTS
-from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.run_tags import QUESTION_DATASETS_TAG, QUESTION_TAG
+from recon_assets.shared.sql_files import load_sql
 from recon_assets.storage.duckdb_store import Tables, TableStore
 from recon_assets.storage.outputs import OutputFiles
 from recon_assets.verdicts.critic import VerdictRules

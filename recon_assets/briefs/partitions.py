@@ -6,7 +6,6 @@ The question file is package data (briefs/questions.yaml) unless RECON_QUESTIONS
 
 from __future__ import annotations
 
-import hashlib
 from importlib.resources import files
 from pathlib import Path
 
@@ -14,20 +13,10 @@ import dagster as dg
 from pydantic import Field
 
 from recon_assets.briefs.questions import QuestionFile, read_question_file
-from recon_assets.shared.run_tags import QUESTION_DATASETS_TAG, QUESTION_TAG  # noqa: F401 (cli/ask.py imports them from here)
 
 QUESTIONS_PARTITIONS = "questions"
 question_partitions = dg.DynamicPartitionsDefinition(name=QUESTIONS_PARTITIONS)
 PACKAGED_QUESTIONS = files("recon_assets.briefs").joinpath("questions.yaml")
-# An ad-hoc question's partition key starts with this; the sensor never removes such a key.
-ASKED_PREFIX = "ask-"
-
-
-def asked_key(question: str, datasets: list[str]) -> str:
-    """The partition key of an ad-hoc question: 'ask-' and 12 hex digits of the SHA-256 of the question (white space
-    collapsed) and its datasets (sorted), so asking the same question again finds its partition."""
-    text = "\n".join([" ".join(question.split()), *sorted(datasets)])
-    return ASKED_PREFIX + hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 class QuestionFileResource(dg.ConfigurableResource):

@@ -11,6 +11,7 @@ a scope that matches nothing makes the verdict INSUFFICIENT with the reason, nev
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +29,17 @@ QUESTION_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
 # the labelled set is under 200 characters; 1,000 leaves five times that and refuses a pasted document (the
 # embedding model cuts its input at 10,000 characters, `judgement.model_input`).
 MAX_QUESTION_CHARS = 1_000
+
+
+# An ad-hoc question's id (`recon ask`) starts with this; the question file sensor never removes such a partition.
+ASKED_PREFIX = "ask-"
+
+
+def asked_key(question: str, datasets: Sequence[str]) -> str:
+    """The id (and partition key) of an ad-hoc question: 'ask-' and 12 hex digits of the SHA-256 of the question (white
+    space collapsed) and its datasets (sorted), so asking the same question again finds its partition."""
+    text = "\n".join([" ".join(question.split()), *sorted(datasets)])
+    return ASKED_PREFIX + hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 class QuestionFileError(ValueError):

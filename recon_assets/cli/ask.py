@@ -1,0 +1,145 @@
+"""`recon ask` and `recon brief`: answer an ad-hoc research question through the same assets as the standing ones,
+and print a stored brief (issue 21).
+
+`recon ask "QUESTION" [--dataset DOI_OR_SHORT_NAME ...] [--as-of DATE] [--db PATH]` adds the question's partition
+(`ask-<hash>`, `briefs.questions.asked_key`) to the instance in DAGSTER_HOME, launches `question_briefs_job` for it
+through the code location as `recon run` launches its jobs (`cli.launched_runs`), follows the run, prints the brief
+and says how to remove the partition. The database must hold the scores (`recon run` first): the question is answered
+from them. `recon brief ID [--remove]` prints the stored brief of a question (file id or ask-<hash>); `--remove`
+deletes an ad-hoc question's partition from the instance (its rows stay in the database, as history).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+import duckdb
+
+from recon_assets.briefs.questions import ASKED_PREFIX, Question, Scope, asked_key
+from recon_assets.shared.display import terminal_text
+from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
+
+# Dagster and the launch wiring are imported by `ask` and `remove` only: `recon brief` reads one row of DuckDB.
+JOB = "question_briefs_job"
+PARTITION_TAG = "dagster/partition"
+
+
+def ask(question: str, datasets: list[str], as_of: str | None, database: Path) -> int:
+    """Answer `question` (scope: `datasets`) as of `as_of` (default today) from `database` and print its brief.
+
+    Returns:
+        0 with the brief printed; 1 when the run failed (its step's error on stderr); 2 when an input is unusable
+        (an empty or over-long question, a bad date, no scored database), said in one line before any run.
+    """
+    import dagster as dg
+    from pydantic import ValidationError
+
+    from recon_assets.briefs.partitions import QUESTIONS_PARTITIONS
+    from recon_assets.cli.instance_health import host_tags
+    from recon_assets.cli.launched_runs import LaunchError, follow, launch
+    from recon_assets.cli.progress import RunDisplay
+    from recon_assets.cli.run import RUN_CONFIG, _failures, _open_instance
+    from recon_assets.shared.as_of import parse_as_of
+    from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, QUESTION_DATASETS_TAG, QUESTION_TAG
+
+    try:
+        asked = Question(id="ask-x", question=question, scope=Scope(datasets=tuple(datasets)))
+        day = parse_as_of(as_of, source="--as-of") if as_of is not None else date.today()
+    except ValidationError as error:
+        return _fail(f"the question cannot be asked: {'; '.join(item['msg'] for item in error.errors())}", 2)
+    except ValueError as error:
+        return _fail(str(error), 2)
+    if problem := _unscored(database):
+        return _fail(problem, 2)
+    key = asked_key(asked.question, list(asked.scope.datasets))
+    os.environ["RECON_DB_PATH"] = str(database.resolve())  # the code location's table store reads it
+    home, instance = _open_instance()
+    if not instance.has_dynamic_partition(QUESTIONS_PARTITIONS, key):
+        instance.add_dynamic_partitions(QUESTIONS_PARTITIONS, [key])
+    tags = {
+        PARTITION_TAG: key, AS_OF_TAG: day.isoformat(), DATABASE_TAG: str(database.resolve()), QUESTION_TAG: asked.question,
+        QUESTION_DATASETS_TAG: json.dumps(list(asked.scope.datasets)), **host_tags(),
+    }
+    print(f"recon: question {key} as of {day.isoformat()} on {database} (Dagster instance {home})", flush=True)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="recon-ask-") as folder:
+        launched = launch(JOB, tags, RUN_CONFIG, Path(folder) / "launch.log")
+        try:
+            with RunDisplay.for_terminal(sys.stdout, sys.stderr, verbose=False) as display:
+                display.stage(JOB, f"answer question {key}")
+                outcome = follow(instance, launched, display=display)
+        except LaunchError as error:
+            return _fail(f"[{JOB}] Dagster did not launch the run: {error}", 1)
+        if outcome.run.status != dg.DagsterRunStatus.SUCCESS:
+            return _fail(f"[{JOB}] {'; '.join(_failures(outcome, database, launched.output))} (run {outcome.run.run_id}; DAGSTER_HOME={home})", 1)
+    print(f"recon: answered in {time.monotonic() - started:.1f}s (run {outcome.run.run_id})\n", flush=True)
+    code = print_brief(key, database)
+    print(f"\nThe question is kept as partition {key} of '{QUESTIONS_PARTITIONS}' (the weekly schedule refreshes it); "
+          f"`recon brief {key}` prints it again, `recon brief {key} --remove` removes the partition.")
+    return code
+
+
+def print_brief(key: str, database: Path) -> int:
+    """Print the stored brief of question `key`: 0, or 1 (why on stderr) when there is none."""
+    if problem := _unreadable(database):
+        return _fail(problem, 1)
+    try:
+        with duckdb.connect(str(database), read_only=True, config=NO_EXTENSIONS) as con:
+            row = con.execute("SELECT markdown, html_path, as_of FROM research_briefs WHERE question_id = ?", [key]).fetchone()
+    except duckdb.CatalogException:
+        row = None
+    except duckdb.Error as error:
+        return _fail(f"cannot read {database}: {type(error).__name__}: {str(error).splitlines()[0]}", 1)
+    if row is None:
+        return _fail(f"no brief for question {key!r} in {database}: answer it with `recon ask`, or materialize its partition of question_briefs_job", 1)
+    # The brief quotes abstracts: shown as data, never a control sequence (line by line: terminal_text makes one line).
+    for line in row[0].splitlines():
+        print(terminal_text(line))
+    print(f"(as of {row[2]:%Y-%m-%d}; HTML page: {row[1]})")
+    return 0
+
+
+def remove(key: str) -> int:
+    """Delete the ad-hoc question partition `key` from the instance in DAGSTER_HOME: 0, or 1 when it is not one."""
+    from recon_assets.briefs.partitions import QUESTIONS_PARTITIONS
+    from recon_assets.cli.run import _open_instance
+
+    if not key.startswith(ASKED_PREFIX):
+        return _fail(f"{key} is not an ad-hoc question (ask-<hash>): remove it from the question file instead", 1)
+    _, instance = _open_instance()
+    if not instance.has_dynamic_partition(QUESTIONS_PARTITIONS, key):
+        return _fail(f"{key} is not a partition of '{QUESTIONS_PARTITIONS}' on this instance", 1)
+    instance.delete_dynamic_partition(QUESTIONS_PARTITIONS, key)
+    print(f"recon: partition {key} removed; its rows stay in the database as history")
+    return 0
+
+
+def _unreadable(database: Path) -> str | None:
+    if not database.is_file():
+        return f"no database file at {database.absolute()}: run `recon run` first, or give --db"
+    if not is_duckdb_file(database):
+        return f"{database} is not a DuckDB database file"
+    return None
+
+
+def _unscored(database: Path) -> str | None:
+    """Why `database` cannot answer a question (no file, not DuckDB, no scores), else None."""
+    if problem := _unreadable(database):
+        return problem
+    try:
+        with duckdb.connect(str(database), read_only=True, config=NO_EXTENSIONS) as con:
+            (scored,) = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'edge_reliability'").fetchone()
+    except duckdb.Error as error:
+        return f"cannot read {database}: {type(error).__name__}: {str(error).splitlines()[0]}"
+    return None if scored else f"{database} holds no scores yet: run `recon run --db {database}` first"
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"error: {terminal_text(message)}", file=sys.stderr, flush=True)
+    return code
