@@ -170,6 +170,7 @@ def test_ctrl_c_on_a_run_whose_worker_does_not_answer_stops_it_and_marks_the_run
     home = _home(tmp_path)
     instance = _instance(home)
     recon = _recon_run(tmp_path / "r.duckdb", _env(home))
+    run_id = pid = None
     try:
         run_id, pid = _holder_with_worker(instance, recon)
         os.kill(pid, signal.SIGSTOP)
@@ -178,8 +179,12 @@ def test_ctrl_c_on_a_run_whose_worker_does_not_answer_stops_it_and_marks_the_run
     finally:
         if recon.poll() is None:
             recon.kill()
-        if psutil.pid_exists(pid):
+        if pid is not None and psutil.pid_exists(pid):
             os.kill(pid, signal.SIGKILL)
+        # The code server asked to cancel the run can block for good on the stopped worker (its cancel request waits
+        # on a lock the worker held when stopped) and outlive the test: ended here.
+        for server in _code_servers(instance.get_run_by_id(run_id)) if run_id is not None else []:
+            server.kill()
     assert recon.returncode == 130, err[-3000:]
     job = instance.get_run_by_id(run_id).job_name
     waiting, ended, interrupted = err.splitlines()[-3:]
