@@ -23,10 +23,10 @@ from pathlib import Path
 import dagster as dg
 import duckdb
 import respx
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment.assets import crossref_relations, crossref_retractions
 from recon_assets.enrichment.resources import CrossrefResource
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
 
 AREA = "floods"
@@ -77,7 +77,7 @@ def asset_runs(dois: list[str], records: list[dict]) -> dict[str, object]:
             con.execute("CREATE TABLE publications AS SELECT unnest(?) AS publication_id, unnest(?) AS doi", [dois, dois])
             con.execute("CREATE TABLE publication_research_areas AS SELECT publication_id, ? AS research_area FROM publications", [AREA])
         for resource in (CrossrefResource(base_url=URL), CrossrefResource(offline=True)):
-            resources = {"duckdb": DuckDBResource(database=database), "crossref": resource}
+            resources = {"store": TableStore(database=database), "crossref": resource}
             assert dg.materialize([crossref_retractions, crossref_relations], partition_key=AREA, resources=resources, instance=instance).success
             if not resource.offline:
                 online = route.call_count

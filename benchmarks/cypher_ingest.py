@@ -29,7 +29,7 @@ def ingest_once(path: Path, database: Path) -> dict:
     import duckdb
 
     from recon_assets.kg.ingest import ingest_export
-    from recon_assets.shared.database import duckdb_connection_config
+    from recon_assets.storage.duckdb_settings import duckdb_connection_config
 
     with duckdb.connect(str(database), config=duckdb_connection_config(database)) as con:
         started = time.perf_counter()

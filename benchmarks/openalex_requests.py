@@ -22,13 +22,13 @@ from pathlib import Path
 
 import dagster as dg
 import duckdb
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment.assets import openalex_works
 from recon_assets.enrichment.openalex_client import OpenAlexClient
 from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
 
 AREA = "floods"
@@ -72,7 +72,7 @@ def asset_runs(dois: list[str]) -> tuple[int, int, float]:
             con.execute("CREATE TABLE publications AS SELECT unnest(?) AS publication_id, unnest(?) AS doi", [dois, dois])
             con.execute("CREATE TABLE publication_research_areas AS SELECT publication_id, ? AS research_area FROM publications", [AREA])
         resources = {
-            "duckdb": DuckDBResource(database=database), "as_of": AsOfDate(),
+            "store": TableStore(database=database), "as_of": AsOfDate(),
             "openalex": OpenAlexResource(api_key="benchmark", base_url=base, timeout_seconds=10),
         }
         started = time.perf_counter()

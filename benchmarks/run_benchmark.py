@@ -264,7 +264,7 @@ LOAD_COLUMNS_SQL = (
     "columns={type: 'VARCHAR', id: 'VARCHAR', labels: 'VARCHAR[]', label: 'VARCHAR', start: 'STRUCT(id VARCHAR)', "
     "\"end\": 'STRUCT(id VARCHAR)', properties: 'JSON'})"
 )
-REFERENCE_MEMORY_LIMIT = "3GB"  # recon_assets.shared.database.DEFAULT_DUCKDB_MEMORY_LIMIT, not imported: see run_floor
+REFERENCE_MEMORY_LIMIT = "3GB"  # recon_assets.storage.duckdb_settings.DEFAULT_DUCKDB_MEMORY_LIMIT, not imported: see run_floor
 # Each reference is timed this many times and the best kept: on a shared machine noise only adds time, and a
 # low floor is the strict one for ingest_over_floor.
 REFERENCE_REPEATS = 3

@@ -37,7 +37,8 @@ Loading the definitions (`defs`, a `@dg.definitions` function Dagster calls) rea
 module reads nothing and creates nothing. String settings are `dg.EnvVar`s, resolved when a run's resources start
 (an empty variable counts as unset): RECON_KG_PATH (a local export; default the shipped sample),
 RECON_KG_SOURCE=huggingface with RECON_HF_FILENAME / RECON_HF_REVISION (the real KG), RECON_DB_PATH (default
-data/recon.duckdb; its folder is created when a run starts), RECON_DUCKDB_MEMORY_LIMIT (DuckDB's memory_limit,
+data/recon.duckdb; its folder is created when a run starts; md:<name> is a MotherDuck database, with its token in
+MOTHERDUCK_TOKEN), RECON_DUCKDB_MEMORY_LIMIT (DuckDB's memory_limit,
 default 3GB), RECON_AS_OF (YYYY-MM-DD; default the day a run was created), OpenAlex online whenever OPENALEX_API_KEY
 is set (RECON_OPENALEX=offline opts out: the recorded OpenAlex cache, no request; RECON_OPENALEX=online without a key
 warns and uses only the cache) with OPENALEX_MAILTO and OPENALEX_URL, and RECON_CROSSREF=online (default offline)
@@ -49,7 +50,6 @@ another machine while a key would be sent (unset or 0: refused where a run's res
 import os
 
 import dagster as dg
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.automation.jobs import (
     daily_rescoring_job,
@@ -90,9 +90,11 @@ from recon_assets.report.assets import reliability_report
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.console_log import console_logger
 from recon_assets.shared.credentials import usable_secrets
-from recon_assets.shared.database import LockedDuckDBResource, duckdb_connection_config
 from recon_assets.shared.paths import database_path
 from recon_assets.snapshots.diff import kg_snapshot_diff
+from recon_assets.storage.duckdb_settings import duckdb_connection_config
+from recon_assets.storage.duckdb_store import MOTHERDUCK_TOKEN_VARIABLE, TableStore
+from recon_assets.storage.outputs import OutputFiles
 from recon_assets.verdicts.assets import dataset_verdicts
 from recon_assets.verdicts.checks import dataset_verdicts_one_valid_per_dataset
 
@@ -159,11 +161,11 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
     as it is becomes a `dg.EnvVar` when its variable is set, read again when a run's resources start.
 
     Raises:
-        credentials.UnusableSecretError: OPENALEX_API_KEY, GROQ_API_KEY or HF_TOKEN holds a space or a control
+        credentials.UnusableSecretError: OPENALEX_API_KEY, GROQ_API_KEY, HF_TOKEN or MOTHERDUCK_TOKEN holds a space or a control
             character inside it (the code location does not load, with that one message).
         ValueError: RECON_OPENALEX, RECON_CROSSREF or RECON_GROQ is neither 'online', 'offline' nor unset,
             RECON_KG_SOURCE neither 'local', 'huggingface' nor unset, or RECON_DUCKDB_MEMORY_LIMIT is unusable
-            (`database.check_memory_limit`).
+            (`duckdb_settings.check_memory_limit`).
     """
     usable_secrets()
     if kg_source(os.environ.get("RECON_KG_SOURCE") or "") == HUGGING_FACE:
@@ -175,7 +177,11 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
     database = database_path()
     return {
         "kg_export": kg_export,
-        "duckdb": LockedDuckDBResource(database=str(database), connection_config=duckdb_connection_config(database)),
+        "store": TableStore(
+            database=str(database), connection_config=duckdb_connection_config(database),
+            motherduck_token=_env_var(MOTHERDUCK_TOKEN_VARIABLE, None),
+        ),
+        "outputs": OutputFiles(database=str(database)),
         "as_of": AsOfDate(as_of=_env_var("RECON_AS_OF", "")),
         "openalex": OpenAlexResource(
             offline=openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY"))),

@@ -21,10 +21,10 @@ import duckdb
 import sqlalchemy
 from dagster._core.storage.event_log.sqlite.sqlite_event_log import SqliteEventLogStorage
 
-from recon_assets.shared.database import LockedDuckDBResource
+from recon_assets.storage.duckdb_store import TableStore
 
 _store_event = SqliteEventLogStorage.store_event
-_get_connection = LockedDuckDBResource.get_connection
+_get_connection = TableStore.connect
 _connections: list[str] = []
 
 
@@ -47,7 +47,7 @@ def _full_disk_connection(self):
 def install() -> None:
     """Make this process's storage fail as FAULT says."""
     if os.environ["FAULT"] == "duckdb":
-        LockedDuckDBResource.get_connection = _full_disk_connection
+        TableStore.connect = _full_disk_connection
     else:
         SqliteEventLogStorage.store_event = _full_disk_store_event
 

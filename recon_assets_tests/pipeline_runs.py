@@ -14,8 +14,9 @@ from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.kg.partitions import every_research_area_tags, research_area_partitions
 from recon_assets.kg.resources import LocalKgExport
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.database import LockedDuckDBResource
 from recon_assets.shared.paths import SAMPLE_DIR
+from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.outputs import OutputFiles
 
 # The checkout the tests run from (benchmarks, README, CI script).
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -57,7 +58,8 @@ def pipeline_defs(
     return build_defs(
         {
             "kg_export": LocalKgExport(path=str(kg_path)),
-            "duckdb": LockedDuckDBResource(database=str(database)),
+            "store": TableStore(database=str(database)),
+            "outputs": OutputFiles(database=str(database)),
             "as_of": AsOfDate(as_of=AS_OF),
             "openalex": openalex or OpenAlexResource(offline=True),
             "crossref": crossref or CrossrefResource(offline=True),

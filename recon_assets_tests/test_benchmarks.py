@@ -17,7 +17,7 @@ from benchmarks.generate_kg import PRESETS, generate, parse_scale, plan_counts
 from benchmarks.judge_labelled_pairs import SETS, cue_texts_per_second, judged_pairs, report
 from benchmarks.run_benchmark import REFERENCE_MEMORY_LIMIT, STAGE_NAMES, run_floor
 from recon_assets.kg.ingest import ingest_export
-from recon_assets.shared.database import DEFAULT_DUCKDB_MEMORY_LIMIT
+from recon_assets.storage.duckdb_settings import DEFAULT_DUCKDB_MEMORY_LIMIT
 from recon_assets_tests.pipeline_runs import REPO_ROOT
 
 TINY = 0.002

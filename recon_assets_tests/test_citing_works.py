@@ -16,7 +16,6 @@ import dagster as dg
 import duckdb
 import pandas as pd
 import pytest
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment import citing_works
 from recon_assets.enrichment.assets import openalex_citing_works, openalex_works
@@ -36,6 +35,7 @@ from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.kg.doi import canonical_doi
 
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
 from recon_assets_tests.pipeline_runs import run_figures
 
@@ -232,7 +232,7 @@ def _materialize(database: str, openalex: OpenAlexResource, instance, **citing_c
     return dg.materialize(
         [openalex_works, openalex_citing_works],
         partition_key=AREA,
-        resources={"duckdb": DuckDBResource(database=database), "openalex": openalex},
+        resources={"store": TableStore(database=database), "openalex": openalex},
         run_config={"ops": {"openalex_citing_works": {"config": citing_config}}},
         instance=instance,
         raise_on_error=True,

@@ -11,12 +11,12 @@ import duckdb
 import httpx
 import pytest
 import respx
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment.assets import crossref_relations, crossref_retractions
 from recon_assets.enrichment.resources import CrossrefResource
 from recon_assets.judgement.assets import recorded_disputes
 
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
 from recon_assets_tests.pipeline_runs import run_figures
 
@@ -54,7 +54,7 @@ def _database(tmp_path, *, comment_in_kg: bool = False) -> str:
 def _run(database: str, crossref: CrossrefResource, instance: dg.DagsterInstance | None = None):
     return dg.materialize(
         [crossref_retractions, crossref_relations, recorded_disputes], partition_key=AREA,
-        resources={"duckdb": DuckDBResource(database=database), "crossref": crossref}, instance=instance,
+        resources={"store": TableStore(database=database), "crossref": crossref}, instance=instance,
     )
 
 

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import dagster as dg
 import duckdb
-from dagster_duckdb import DuckDBResource
 import pytest
 import respx
 
@@ -25,6 +24,7 @@ from recon_assets.reliability.reasons import shown_reliability
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.metadata import PARTITION_ROW_COUNT
 from recon_assets.shared.sql_files import load_sql
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.verdicts.critic import VERDICTS as VERDICT_LABELS
 
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
@@ -295,7 +295,7 @@ def test_a_table_from_an_older_version_is_migrated_keeping_its_rows(sample_run, 
     other = sample_run.query("SELECT count(*) FROM edge_reliability WHERE research_area <> ?", [AREAS[0]])[0][0]
     with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
         result = sample_run.defs.resolve_job_def("edge_reliability_job").execute_in_process(
-            instance=instance, partition_key=AREAS[0], resources={"duckdb": DuckDBResource(database=str(database))},
+            instance=instance, partition_key=AREAS[0], resources={"store": TableStore(database=str(database))},
         )
     assert result.success
     with duckdb.connect(str(database), read_only=True) as con:
@@ -311,7 +311,7 @@ def test_a_table_with_a_column_this_version_does_not_know_is_refused_naming_it(s
     with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
         result = sample_run.defs.resolve_job_def("edge_reliability_job").execute_in_process(
             instance=instance, partition_key=AREAS[0], raise_on_error=False,
-            resources={"duckdb": DuckDBResource(database=str(database))},
+            resources={"store": TableStore(database=str(database))},
         )
     assert not result.success
     failure = next(event for event in result.all_events if event.event_type_value == "STEP_FAILURE")

@@ -17,7 +17,6 @@ import httpx
 import pytest
 import responses
 import respx
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment.checks import (
     OpenAlexMatchConfig,
@@ -36,6 +35,7 @@ from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import PARTITION_ROW_COUNT
 from recon_assets.shared.sql_files import load_sql
 
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, run_figures, run_pipeline
 from recon_assets_tests.test_crossref import RECORDS, updates_of
@@ -64,7 +64,7 @@ def _materialize(database: str, openalex: OpenAlexResource, *, ttl_days: float =
     return dg.materialize(
         [openalex_works],
         partition_key=AREA,
-        resources={"duckdb": DuckDBResource(database=database), "openalex": openalex, "as_of": AsOfDate(as_of="2026-11-29")},
+        resources={"store": TableStore(database=database), "openalex": openalex, "as_of": AsOfDate(as_of="2026-11-29")},
         run_config={"ops": {"openalex_works": {"config": {"ttl_days": ttl_days}}}},
         instance=instance,
         raise_on_error=False,
@@ -191,7 +191,7 @@ def test_cache_check_fails_when_a_doi_has_two_rows(tmp_path):
         con.execute("CREATE TABLE openalex_cache (doi VARCHAR, status VARCHAR, work JSON, fetched_at TIMESTAMPTZ)")
         con.execute("INSERT INTO openalex_cache VALUES ('10.5555/a', 'found', NULL, now()), ('10.5555/a', 'not_found', NULL, now()), "
                     "('10.5555/b', 'found', NULL, now())")
-    result = openalex_cache_one_row_per_doi(duckdb=DuckDBResource(database=database))
+    result = openalex_cache_one_row_per_doi(store=TableStore(database=database))
     assert not result.passed
     assert (result.metadata["duplicated_dois"].value, result.metadata["examples"].value) == (1, ["10.5555/a"])
 
@@ -203,25 +203,25 @@ def test_match_rate_and_retracted_share_checks_read_the_recorded_sample(tmp_path
         con.execute(load_sql("openalex_cache"))
         con.execute("INSERT INTO openalex_cache VALUES (?, 'not_found', NULL, now())", [unknown])
     assert _materialize(database, OpenAlexResource(offline=True)).success
-    resource = DuckDBResource(database=database)
-    match = openalex_match_rate(config=OpenAlexMatchConfig(min_match_rate=0.99), duckdb=resource)
+    resource = TableStore(database=database)
+    match = openalex_match_rate(config=OpenAlexMatchConfig(min_match_rate=0.99), store=resource)
     # the offline DOI without an answer (error) is counted beside the rate, not against it
     assert not match.passed and match.metadata["match_rate"].value == pytest.approx(44 / 45)
     assert match.metadata["per_research_area"].value[AREA] == {
         "found": 44, "not_found": 1, "mismatch": 0, "error": 1, "answered": 45, "match_rate": 44 / 45
     }
-    assert openalex_match_rate(config=OpenAlexMatchConfig(min_match_rate=0.97), duckdb=resource).passed
-    share = openalex_retracted_share(config=RetractedShareConfig(max_retracted_share=0.1), duckdb=resource)
+    assert openalex_match_rate(config=OpenAlexMatchConfig(min_match_rate=0.97), store=resource).passed
+    share = openalex_retracted_share(config=RetractedShareConfig(max_retracted_share=0.1), store=resource)
     # W4387949831 and W4313494105 are retracted; their notices W4405247386 and W4381149761 are not counted
     assert share.passed and share.metadata["retracted"].value == 2 and share.metadata["found"].value == 44
     assert share.metadata["per_research_area"].value[AREA] == {"retracted": 2, "found": 44, "retracted_share": 2 / 44}
-    strict = openalex_retracted_share(config=RetractedShareConfig(max_retracted_share=0.01), duckdb=resource)
+    strict = openalex_retracted_share(config=RetractedShareConfig(max_retracted_share=0.01), store=resource)
     assert not strict.passed and strict.metadata["retracted_share"].value == pytest.approx(2 / 44)
 
 
 def _crossref(database: str, resource: CrossrefResource):
     return dg.materialize(
-        [crossref_retractions], partition_key=AREA, resources={"duckdb": DuckDBResource(database=database), "crossref": resource},
+        [crossref_retractions], partition_key=AREA, resources={"store": TableStore(database=database), "crossref": resource},
     )
 
 

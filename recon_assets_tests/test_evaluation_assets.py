@@ -4,12 +4,12 @@ pipeline, in a real Dagster instance."""
 import dagster as dg
 import duckdb
 import pytest
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.evaluation.assets import reliability_evaluation
 from recon_assets.evaluation.cases import load_cases
 from recon_assets.evaluation.measure import CASE_SETS, COMPARED, MEASURES, RULES, TARGETS
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets_tests.pipeline_runs import AS_OF
 
 
@@ -17,7 +17,7 @@ def _evaluate(sample_run, database, as_of=AS_OF, before=None):
     """reliability_evaluation on a copy of the sample run's database (the shared run stays read-only), after
     running the SQL `before` on the copy."""
     sample_run.copy_database(database, before)
-    resources = {"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=as_of)}
+    resources = {"store": TableStore(database=str(database)), "as_of": AsOfDate(as_of=as_of)}
     return dg.materialize([reliability_evaluation], resources=resources, instance=sample_run.instance)
 
 

@@ -19,7 +19,7 @@ from recon_assets.enrichment.openalex_records import work_columns
 from recon_assets.enrichment.retries import RetryPolicy
 from recon_assets.reliability.scoring import score_edges
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.shared.storage import replace_partitions
+from recon_assets.storage.tables import replace_partitions
 from recon_assets.verdicts.critic import Edge, VerdictRules, sufficiency
 from recon_assets.verdicts.expansion import (
     CACHE_SOURCE,

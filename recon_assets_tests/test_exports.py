@@ -19,7 +19,6 @@ import pytest
 from antlr4 import CommonTokenStream, InputStream, ParseTreeWalker
 from antlr4.error.ErrorListener import ErrorListener
 from antlr4_cypher import CypherLexer, CypherParser, CypherParserListener
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.exports import export_folder, gnn, neo4j
 from recon_assets.exports.assets import gnn_edge_weights, neo4j_edge_reliability
@@ -27,6 +26,8 @@ from recon_assets.kg.cypher_export import parse_cypher_literal
 from recon_assets.kg.export_reader import KgFormat, ReadStats, read_export
 from recon_assets.reliability.labels import LABELS
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.outputs import OutputFiles
 from recon_assets_tests.pipeline_runs import AS_OF, SAMPLE_CYPHER
 
 
@@ -169,7 +170,7 @@ def _folder(sample_run, name: str) -> Path:
 
 
 def _resources(database: Path) -> dict:
-    return {"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=AS_OF)}
+    return {"store": TableStore(database=str(database)), "outputs": OutputFiles(database=str(database)), "as_of": AsOfDate(as_of=AS_OF)}
 
 
 def _materialization(sample_run, asset: str):

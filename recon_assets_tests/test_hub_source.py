@@ -209,7 +209,7 @@ def test_a_failed_hub_download_stores_no_token_under_dagster_home(hub, tmp_path)
     """Issue 24 end to end through Dagster's storage: kg_snapshot fails on a hub echoing the token; no file under
     DAGSTER_HOME (run and event storage, the event index, compute logs) holds it, while the failure is stored."""
     import dagster as dg
-    from dagster_duckdb import DuckDBResource
+    from recon_assets.storage.duckdb_store import TableStore
 
     from recon_assets.kg.assets import kg_snapshot
     from recon_assets.kg.resources import HuggingFaceKgExport
@@ -220,7 +220,7 @@ def test_a_failed_hub_download_stores_no_token_under_dagster_home(hub, tmp_path)
     with dg.DagsterInstance.local_temp(str(home)) as instance:
         result = dg.materialize(
             [kg_snapshot], instance=instance, raise_on_error=False,
-            resources={"kg_export": HuggingFaceKgExport(), "duckdb": DuckDBResource(database=str(tmp_path / "recon.duckdb"))},
+            resources={"kg_export": HuggingFaceKgExport(), "store": TableStore(database=str(tmp_path / "recon.duckdb"))},
         )
 
     assert not result.success
@@ -233,7 +233,7 @@ def test_a_failed_hub_download_stores_no_token_under_dagster_home(hub, tmp_path)
 def test_kg_snapshot_ingests_the_hub_export_and_records_its_commit_and_checksum(hub: FakeHub, tmp_path: Path) -> None:
     import dagster as dg
     import duckdb
-    from dagster_duckdb import DuckDBResource
+    from recon_assets.storage.duckdb_store import TableStore
 
     from recon_assets.kg.assets import kg_snapshot
     from recon_assets.kg.resources import HuggingFaceKgExport
@@ -241,7 +241,7 @@ def test_kg_snapshot_ingests_the_hub_export_and_records_its_commit_and_checksum(
     database = tmp_path / "recon.duckdb"
     result = dg.materialize(
         [kg_snapshot],
-        resources={"kg_export": HuggingFaceKgExport(), "duckdb": DuckDBResource(database=str(database))},
+        resources={"kg_export": HuggingFaceKgExport(), "store": TableStore(database=str(database))},
     )
 
     assert result.success

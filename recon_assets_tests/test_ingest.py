@@ -20,8 +20,9 @@ from recon_assets.kg import ingest as ingest_module
 from recon_assets.kg.checksum import file_sha256
 from recon_assets.kg.export_reader import KgExportError, graphml_element_tags
 from recon_assets.kg.ingest import RAW_TEXT_LIMIT, SnapshotSummary, current_snapshot_id, ingest_export
-from recon_assets.shared.database import LockedDuckDBResource, physical_memory_bytes
 from recon_assets.shared.paths import SAMPLE_DIR
+from recon_assets.storage.duckdb_settings import physical_memory_bytes
+from recon_assets.storage.duckdb_store import TableStore
 
 SAMPLE = SAMPLE_DIR
 SAMPLE_GRAPHML = SAMPLE / "graph.graphml"
@@ -703,7 +704,7 @@ def test_duckdb_memory_limit_and_spill_directory(
     else:
         monkeypatch.setenv("RECON_DUCKDB_MEMORY_LIMIT", setting)
 
-    with resources_from_environment()["duckdb"].get_connection() as connection:
+    with resources_from_environment()["store"].connect() as connection:
         memory_limit, temp_directory = connection.execute(
             "SELECT current_setting('memory_limit'), current_setting('temp_directory')"
         ).fetchone()
@@ -740,7 +741,7 @@ def test_a_memory_limit_below_the_floor_or_negative_is_refused_where_the_definit
     monkeypatch.setenv("RECON_DB_PATH", str(tmp_path / "recon.duckdb"))
     monkeypatch.setenv("RECON_DUCKDB_MEMORY_LIMIT", setting)
     if refused is None:
-        assert resources_from_environment()["duckdb"].connection_config["memory_limit"] == setting
+        assert resources_from_environment()["store"].connection_config["memory_limit"] == setting
         assert settings_problems(None) == []
         return
     with pytest.raises(ValueError, match=re.escape(f"RECON_DUCKDB_MEMORY_LIMIT {refused}")):
@@ -748,8 +749,8 @@ def test_a_memory_limit_below_the_floor_or_negative_is_refused_where_the_definit
     assert settings_problems(None) == [f"environment: RECON_DUCKDB_MEMORY_LIMIT {refused}"]  # the UI's launch check
     # a launchpad's run config giving the resource that limit is refused when the resource is built
     monkeypatch.delenv("RECON_DUCKDB_MEMORY_LIMIT")
-    with pytest.raises(ValueError, match=re.escape(f"the duckdb resource's memory_limit (RECON_DUCKDB_MEMORY_LIMIT) {refused}")):
-        LockedDuckDBResource(database=str(tmp_path / "recon.duckdb"), connection_config={"memory_limit": setting})
+    with pytest.raises(ValueError, match=re.escape(f"the store's memory_limit (RECON_DUCKDB_MEMORY_LIMIT) {refused}")):
+        TableStore(database=str(tmp_path / "recon.duckdb"), connection_config={"memory_limit": setting})
 
 
 def test_a_memory_limit_above_the_machines_memory_is_run_with_one_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -761,15 +762,15 @@ def test_a_memory_limit_above_the_machines_memory_is_run_with_one_warning(tmp_pa
     warnings = {}
     for setting in (above, "256MB"):
         monkeypatch.setenv("RECON_DUCKDB_MEMORY_LIMIT", setting)
-        resource = resources_from_environment()["duckdb"]  # accepted where the definitions load
+        resource = resources_from_environment()["store"]  # accepted where the definitions load
 
         @dg.asset
-        def touches_the_database(duckdb: LockedDuckDBResource) -> None:
-            with duckdb.get_connection() as connection:
+        def touches_the_database(store: TableStore) -> None:
+            with store.connect() as connection:
                 connection.execute("SELECT 1")
 
         with dg.instance_for_test() as instance:
-            result = dg.materialize([touches_the_database], resources={"duckdb": resource}, instance=instance)
+            result = dg.materialize([touches_the_database], resources={"store": resource}, instance=instance)
             warnings[setting] = [log.user_message for log in instance.all_logs(result.run_id) if log.level == logging.WARNING]
     assert warnings["256MB"] == []
     (line,) = warnings[above]

@@ -12,13 +12,13 @@ import dagster as dg
 import duckdb
 import pytest
 import respx
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.judgement import assets, text_embedding
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import PARTITION_ROW_COUNT
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets_tests.groq_fakes import BASE_URL, COMPLETIONS, FakeGroq
 from recon_assets_tests.pipeline_runs import AREAS, AS_OF, RANGE_TAGS, run_figures
 
@@ -71,7 +71,7 @@ def _materialize(
     result = dg.materialize(
         [assets.coherence_judgements],
         instance=instance,
-        resources={"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=as_of), "groq_judge": groq or GroqJudgeResource(offline=True)},
+        resources={"store": TableStore(database=str(database)), "as_of": AsOfDate(as_of=as_of), "groq_judge": groq or GroqJudgeResource(offline=True)},
         tags=RANGE_TAGS,
         run_config=config,
     )

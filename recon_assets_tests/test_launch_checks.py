@@ -16,8 +16,8 @@ from recon_assets.cli import run as run_module
 from recon_assets.cli.launch_checks import settings_models, settings_problems
 from recon_assets.cli.launched_runs import WORKSPACE
 from recon_assets.cli.run import INSTANCE_SETTINGS
-from recon_assets.shared.database import LockedDuckDBResource
 from recon_assets.shared.paths import database_lock
+from recon_assets.storage.duckdb_store import TableStore
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -141,9 +141,9 @@ def test_a_step_waits_for_another_process_writing_the_database_and_names_the_loc
     )
     try:
         assert holder.stdout.readline().strip() == "held"
-        resource = LockedDuckDBResource(database=str(database), lock_wait_seconds=0.5)
+        resource = TableStore(database=str(database), lock_wait_seconds=0.5)
         with pytest.raises(TimeoutError, match=r"another process has been writing .*recon\.duckdb\.lock"):
-            with resource.get_connection():
+            with resource.connect():
                 pass
     finally:
         holder.kill()
@@ -151,7 +151,7 @@ def test_a_step_waits_for_another_process_writing_the_database_and_names_the_loc
     lock = database_lock(database)
     lock.acquire(timeout=0)  # as `recon run` does
     try:
-        with LockedDuckDBResource(database=str(database), lock_wait_seconds=0.5).get_connection() as con:
+        with TableStore(database=str(database), lock_wait_seconds=0.5).connect() as con:
             assert con.execute("SELECT 1").fetchone() == (1,)
     finally:
         lock.release()

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import dagster as dg
 import pytest
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.exports import export_folder
 from recon_assets.exports.assets import gnn_edge_weights, neo4j_edge_reliability
@@ -30,6 +29,8 @@ from recon_assets.shared.output_files import (
     run_stem,
 )
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.outputs import OutputFiles
 from recon_assets_tests.pipeline_runs import AS_OF as SAMPLE_AS_OF
 
 AS_OF = date.fromisoformat(SAMPLE_AS_OF)
@@ -63,7 +64,7 @@ def test_a_bad_keep_outputs_setting_stops_each_output_step_before_it_writes(samp
     no file of the database is written or removed."""
     monkeypatch.setenv("RECON_KEEP_OUTPUTS", "-2")
     database = sample_run.copy_database(tmp_path / "recon.duckdb")
-    resources = {"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=SAMPLE_AS_OF)}
+    resources = {"store": TableStore(database=str(database)), "outputs": OutputFiles(database=str(database)), "as_of": AsOfDate(as_of=SAMPLE_AS_OF)}
     result = dg.materialize([asset], resources=resources, raise_on_error=False)
     assert not result.success and not folder(database).exists()
     (failure,) = [event for event in result.all_events if event.is_step_failure]

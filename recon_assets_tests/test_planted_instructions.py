@@ -35,7 +35,6 @@ import numpy as np
 import pandas as pd
 import pytest
 import respx
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.judgement import assets, cues, judge_address, llm_judge, llm_prompt, offline_judge
 from recon_assets.judgement.cues import CueKind
@@ -47,6 +46,7 @@ from recon_assets.reliability import edge_scores
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.edge_scores import EDGE_KEY, edge_coherence
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets_tests.groq_fakes import BASE_URL, COMPLETIONS, FakeGroq, pair_indices, request_json
 from recon_assets_tests.pipeline_runs import AS_OF, RANGE_TAGS, run_figures
 from recon_assets_tests.test_scoring import edge, one
@@ -236,7 +236,7 @@ def judge_and_score(database: Path) -> dict:
     with dg.instance_for_test() as instance:
         result = dg.materialize(
             [assets.coherence_judgements, edge_reliability], instance=instance, tags=RANGE_TAGS,
-            resources={"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=AS_OF), "groq_judge": groq},
+            resources={"store": TableStore(database=str(database)), "as_of": AsOfDate(as_of=AS_OF), "groq_judge": groq},
         )
     return run_figures(result.asset_materializations_for_node("coherence_judgements")[0])
 

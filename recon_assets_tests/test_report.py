@@ -12,7 +12,6 @@ import dagster as dg
 import duckdb
 import pandas as pd
 import pytest
-from dagster_duckdb import DuckDBResource
 from pypdf import PdfReader
 
 from recon_assets.cli.main import explain_doi
@@ -26,6 +25,8 @@ from recon_assets.report.render import REPORT_SUFFIXES, write_report
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.output_files import LATEST_REPORT_STEM
 from recon_assets.shared.sql_files import load_sql
+from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.outputs import OutputFiles
 from recon_assets_tests.pipeline_runs import AS_OF
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -199,7 +200,7 @@ def test_two_databases_in_one_folder_keep_their_own_reports_and_exports(tmp_path
 
 
 def _report_resources(database: Path) -> dict:
-    return {"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=AS_OF)}
+    return {"store": TableStore(database=str(database)), "outputs": OutputFiles(database=str(database)), "as_of": AsOfDate(as_of=AS_OF)}
 
 
 def test_reports_keep_the_latest_run_and_recon_keep_outputs_earlier_ones(sample_run, tmp_path, monkeypatch):

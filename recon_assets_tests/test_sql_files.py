@@ -12,8 +12,12 @@ from recon_assets.shared.table_docs import DECLARING_FILES
 
 from recon_assets_tests.pipeline_runs import REPO_ROOT
 
-# Calls whose string arguments name SQL files (the first argument of the storage helpers is the connection).
+# Calls whose string arguments name SQL files (the first argument of the storage helpers is the connection), and the
+# table store connection's methods (`storage.duckdb_store.Tables`) whose first argument names one (`con.query(name,
+# params)`) or whose every argument does (`con.create(*names)`).
 NAMING_CALLS = {"load_sql", "sql_path", "create_tables", "replace_table", "replace_table_from_query"}
+FIRST_NAMING_METHODS = {"query", "arrow"}
+ALL_NAMING_METHODS = {"create"}
 
 
 def sql_names_in(path: Path) -> set[str]:
@@ -44,8 +48,11 @@ def sql_names_in(path: Path) -> set[str]:
         if not isinstance(node, ast.Call):
             continue
         called = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
-        if called in calls:
+        on_con = isinstance(node.func, ast.Attribute) and getattr(node.func.value, "id", None) == "con"
+        if called in calls or (on_con and called in ALL_NAMING_METHODS):
             found.update(name for argument in node.args for name in names(argument))
+        if on_con and called in FIRST_NAMING_METHODS and node.args:
+            found.update(names(node.args[0]))
         if called == "code_version":
             found.update(name for keyword in node.keywords if keyword.arg == "sql" for name in names(keyword.value))
     return found

@@ -11,7 +11,6 @@ import dagster as dg
 import duckdb
 import pandas as pd
 import pytest
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.judgement import steward
 from recon_assets.judgement.assets import coherence_judgements, steward_judgements
@@ -19,6 +18,7 @@ from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.as_of import AsOfDate
 
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets_tests.pipeline_runs import AS_OF
 
 HEADER = ",".join(steward.STEWARD_COLUMNS)
@@ -216,7 +216,7 @@ def _materialize(database: Path, path: Path, area: str, as_of: str = AS_OF) -> N
     with dg.instance_for_test() as instance:
         dg.materialize(
             [steward_judgements, coherence_judgements, edge_reliability], instance=instance, partition_key=area,
-            resources={"duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=as_of), "groq_judge": GroqJudgeResource(offline=True)},
+            resources={"store": TableStore(database=str(database)), "as_of": AsOfDate(as_of=as_of), "groq_judge": GroqJudgeResource(offline=True)},
             run_config={"ops": {"steward_judgements": {"config": {"path": str(path)}}}},
         )
 

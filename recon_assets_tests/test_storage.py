@@ -3,10 +3,10 @@
 import duckdb
 import pytest
 
-from recon_assets.shared.storage import (
+from recon_assets.shared.table_docs import TABLE_DOCS
+from recon_assets.storage.tables import (
     StaleSchemaError, create_tables, declared_schema, migrate, not_null_columns, primary_key, replace_partitions, transaction,
 )
-from recon_assets.shared.table_docs import TABLE_DOCS
 
 OLDER_USAGE = "CREATE TABLE openalex_usage (day DATE, run_id VARCHAR, asset VARCHAR, requests BIGINT, recorded_at TIMESTAMPTZ)"
 

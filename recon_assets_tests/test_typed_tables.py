@@ -18,7 +18,7 @@ from recon_assets.kg.typed_tables import (
     node_index,
 )
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.shared.storage import replace_table, replace_table_from_query
+from recon_assets.storage.tables import replace_table, replace_table_from_query
 
 LATEST = 2027
 RS = "10.3390/rs12081239"

@@ -9,12 +9,12 @@ import re
 import dagster as dg
 import duckdb
 import pytest
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment.assets import openalex_citing_works
 from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.verdicts.assets import dataset_verdicts
 from recon_assets.verdicts.checks import dataset_verdicts_one_valid_per_dataset
 
@@ -38,7 +38,7 @@ def _materialize(instance, database, assets, area, openalex=None) -> dg.ExecuteI
     return dg.materialize(
         [*assets, dataset_verdicts_one_valid_per_dataset], instance=instance, partition_key=area,
         resources={
-            "duckdb": DuckDBResource(database=str(database)), "as_of": AsOfDate(as_of=AS_OF),
+            "store": TableStore(database=str(database)), "as_of": AsOfDate(as_of=AS_OF),
             "openalex": openalex or OpenAlexResource(offline=True),
         },
     )
@@ -211,11 +211,11 @@ def test_offline_an_insufficient_dataset_stays_insufficient_as_round_2_cannot_ru
 def test_the_check_fails_on_a_missing_or_invalid_verdict(database, breakage, failing):
     with dg.instance_for_test() as instance:
         _materialize(instance, database, [dataset_verdicts], AREA)
-    resource = DuckDBResource(database=str(database))
-    assert dataset_verdicts_one_valid_per_dataset(duckdb=resource).passed
+    resource = TableStore(database=str(database))
+    assert dataset_verdicts_one_valid_per_dataset(store=resource).passed
     with duckdb.connect(str(database)) as con:
         con.execute(breakage.format(dataset=AST_L1T_V003))
-    result = dataset_verdicts_one_valid_per_dataset(duckdb=resource)
+    result = dataset_verdicts_one_valid_per_dataset(store=resource)
     assert not result.passed
     assert {name: result.metadata[name].value for name in failing} == failing
     assert result.metadata["failing_examples"].data == [AST_L1T_V003]

@@ -2,7 +2,6 @@
 
 import dagster as dg
 import pandas as pd
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.centrality import citation_centrality, pagerank
 from recon_assets.centrality.citation_centrality import CITATION_SATURATION
@@ -12,7 +11,7 @@ from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.shared.fingerprints import kept_table, stage
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.shared.sql_files import code_version
-from recon_assets.shared.storage import replace_table
+from recon_assets.storage.duckdb_store import TableStore
 
 REFERENCE_METHOD = (
     "PageRank read as citations: (pagerank - floor) / (0.85 * floor / mean_out_degree) citation equivalents, "
@@ -26,13 +25,13 @@ REFERENCE_METHOD = (
     group_name="centrality", kinds={"duckdb", "networkx"}, owners=OWNERS, pool="duckdb",
     code_version=code_version(pagerank, citation_centrality, sql=["publication_centrality", "centrality_reference"]),
 )
-def publication_centrality(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+def publication_centrality(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """Each publication's PageRank (the KG property, or computed with networkx where it is missing) and its
     centrality in [0, 1]: PageRank read as a number of citations against a reference recorded with the snapshot
     (table centrality_reference: the GDS floor and the projection's mean out-degree), on the citation scale
     min(1, log1p(n)/log1p(10000)). Kept as it is when the snapshot, the code and the four tables it reads are
     unchanged (`shared.fingerprints`)."""
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         run = stage(
             context, con, reads=["publications", "datasets", "dataset_publication_edges", "publication_citations"],
             writes=["publication_centrality", "centrality_reference"], snapshot_id=current_snapshot_id(con),
@@ -44,13 +43,13 @@ def publication_centrality(context: dg.AssetExecutionContext, duckdb: DuckDBReso
             con.table("publications").df(), con.table("datasets").df(),
             con.table("dataset_publication_edges").df(), con.table("publication_citations").df(),
         )
-        replace_table(con, "publication_centrality", frame)
+        con.replace_table("publication_centrality", frame)
         recorded = {
             "snapshot_id": current_snapshot_id(con), "pagerank_floor": reference.floor,
             "mean_out_degree": reference.mean_out_degree, "pagerank_per_citation": reference.per_citation,
             "citation_saturation": CITATION_SATURATION, "method": REFERENCE_METHOD,
         }
-        replace_table(con, "centrality_reference", pd.DataFrame([recorded]))
+        con.replace_table("centrality_reference", pd.DataFrame([recorded]))
         run.record(con)
         sources = frame["pagerank_source"].value_counts().to_dict()
         context.log.info(

@@ -75,7 +75,7 @@ def _env_resolved(value: Any) -> Any:
 
 
 # The resources' secret settings and the variable each is read from (shared.credentials.SECRET_VARIABLES).
-SECRET_SETTINGS = {"api_key": "OPENALEX_API_KEY or GROQ_API_KEY"}
+SECRET_SETTINGS = {"api_key": "OPENALEX_API_KEY or GROQ_API_KEY", "motherduck_token": "MOTHERDUCK_TOKEN"}
 
 
 def resource_problems(run_config: Mapping[str, Any] | None) -> list[str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.credentials import redact
-from recon_assets.shared.duckdb_files import NO_EXTENSIONS, is_duckdb_file
+from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 
 # Only the standard library and small pure modules here: pandas, DuckDB and the scoring modules are imported by the
 # `recon explain` functions that use them, Dagster only by `recon run`, so `recon --help` starts in about the time of

@@ -44,9 +44,10 @@ from recon_assets.report.figures import NOT_MEASURED_WHY
 from recon_assets.shared.output_files import LATEST_REPORT_STEM, earlier_runs_kept
 from recon_assets.shared.as_of import parse_as_of
 from recon_assets.shared.credentials import redact, shown_setting, usable_secrets
-from recon_assets.shared.database import duckdb_connection_config
+from recon_assets.storage.duckdb_settings import duckdb_connection_config, is_motherduck
+from recon_assets.storage.duckdb_store import MOTHERDUCK_TOKEN_VARIABLE, read_only, usable_token
 from recon_assets.shared.display import TerminalSafeStream, terminal_text
-from recon_assets.shared.duckdb_files import NO_EXTENSIONS, is_duckdb_file
+from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 from recon_assets.shared.key_transport import ALLOW_PLAIN_HTTP, plain_http_allowed
 from recon_assets.shared.paths import database_lock, database_path, resolved
 from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, KG_SOURCE_TAG
@@ -120,7 +121,7 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: 
         if kg is not None:  # a symbolic-link loop is its one error line (ValueError), as in RECON_KG_PATH
             os.environ["RECON_KG_PATH"] = str(resolved(kg, "--kg"))
         if db is not None:
-            os.environ["RECON_DB_PATH"] = str(database := resolved(db, "--db"))
+            os.environ["RECON_DB_PATH"] = str(database := db if is_motherduck(db) else resolved(db, "--db"))
         run_as_of = (
             parse_as_of(as_of, source="--as-of") if as_of is not None  # an empty --as-of is an error, not "unset"
             else parse_as_of(os.environ["RECON_AS_OF"], source="RECON_AS_OF") if os.environ.get("RECON_AS_OF") else date.today()
@@ -133,9 +134,10 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: 
         if problems:
             raise PreflightError("the settings break these rules: " + "; ".join(problems))
         # Taken to see that no run is writing the file now, then left to the run workers' steps, which take it for each
-        # connection (LockedDuckDBResource).
-        with database_lock(database).acquire(timeout=0):
-            _can_open(database)
+        # connection (storage.duckdb_store.TableStore). MotherDuck serves several writers itself: no lock.
+        if not is_motherduck(database):
+            with database_lock(database).acquire(timeout=0):
+                _can_open(database)
     except Timeout:
         print(terminal_text(f"error: another run (`recon run` or one from the UI) is writing {database} (lock {database}.lock); wait for it to finish"), file=sys.stderr)
         return 2
@@ -228,10 +230,11 @@ def _full_line(path: Path, home: Path, database: Path) -> str:
 def _preflight(database: Path) -> None:
     """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, RECON_CROSSREF, RECON_GROQ,
     RECON_KG_SOURCE, RECON_ALLOW_PLAIN_HTTP or RECON_DUCKDB_MEMORY_LIMIT, a KG file named beside
-    RECON_KG_SOURCE=huggingface, an unusable secret (OPENALEX_API_KEY, GROQ_API_KEY, HF_TOKEN: stripped of surrounding
-    whitespace here, for every step of this process), a key that would go over plain HTTP to another machine
-    (`_check_key_transports`), a database path that is not a DuckDB file (`_can_open` then opens it, with the database
-    lock held), or a file where its reports or exports folder must go."""
+    RECON_KG_SOURCE=huggingface, an unusable secret (OPENALEX_API_KEY, GROQ_API_KEY, HF_TOKEN, MOTHERDUCK_TOKEN:
+    stripped of surrounding whitespace here, for every step of this process), a key that would go over plain HTTP to
+    another machine (`_check_key_transports`), a MotherDuck database (md:<name>) without MOTHERDUCK_TOKEN, a database
+    path that is not a DuckDB file (`_can_open` then opens it, with the database lock held), or a file where its
+    reports or exports folder must go."""
     kg_path = os.environ.get("RECON_KG_PATH")
     try:
         # Stripped once here so every client of this process sends the key as issued (a trailing '\n' made the HTTP
@@ -250,6 +253,9 @@ def _preflight(database: Path) -> None:
         _check_key_transports()
         duckdb_connection_config(database)  # refuses an unusable RECON_DUCKDB_MEMORY_LIMIT
         earlier_runs_kept()  # refuses an unusable RECON_KEEP_OUTPUTS
+        if is_motherduck(database):
+            usable_token(str(database), os.environ.get(MOTHERDUCK_TOKEN_VARIABLE))  # MissingTokenError, a ValueError
+            return
         resolved(database, "--db / RECON_DB_PATH")  # a symbolic-link loop
     except ValueError as error:  # KgExportError and UnusableSecretError are ValueErrors too
         raise PreflightError(str(error)) from error
@@ -332,7 +338,7 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
     # What every run used, on each run (the UI's run list shows and filters them).
     # The KG source's settings are dg.EnvVars until resolved: resolved here as a run's resources would be.
     kg_source = definitions.resources["kg_export"].process_config_and_initialize().source()
-    inputs = {AS_OF_TAG: as_of.isoformat(), DATABASE_TAG: str(database.resolve()), KG_SOURCE_TAG: redact(kg_source), **host_tags()}
+    inputs = {AS_OF_TAG: as_of.isoformat(), DATABASE_TAG: _shown(database), KG_SOURCE_TAG: redact(kg_source), **host_tags()}
     outcomes: list[RunOutcome] = []
     wait = _pool_wait_seconds()
     # A run left unfinished by a killed `recon run` (its worker gone) would hold the `duckdb` pool for ever: failed here.
@@ -422,7 +428,7 @@ class _StalePlan:
 
         with self._digests() as digests:
             statuses = freshness(
-                self.instance, self.specs, self.external, selected=self.selected[job_name], database=str(Path(self.database).resolve()),
+                self.instance, self.specs, self.external, selected=self.selected[job_name], database=_shown(self.database),
                 database_digests=digests,
             )
         due = stale_partitions(statuses)
@@ -458,10 +464,10 @@ class _StalePlan:
     def _digests(self):
         """`data_versions.written_digests` over one read-only connection to the database being run, closed before
         anything is launched; before the database file exists, every table is absent."""
-        if not Path(self.database).exists():
+        if not is_motherduck(self.database) and not Path(self.database).exists():
             yield lambda tables, areas: {area: dict.fromkeys(tables, ABSENT) for area in (areas if areas is not None else [None])}
             return
-        with duckdb.connect(str(self.database), read_only=True) as con:
+        with read_only(str(self.database)) as con:
             yield lambda tables, areas: written_digests(con, tables, areas)
 
 
@@ -645,11 +651,16 @@ def _target_text(row) -> str:
     return f"{row.condition} {row.measure} {row.value:{number}} against {against}"
 
 
+def _shown(database: Path) -> str:
+    """The database as runs are tagged and the summary names it: a local file's absolute path, or `md:<name>`."""
+    return str(database) if is_motherduck(database) else str(database.resolve())
+
+
 def _print_summary(
     database: Path, checks: list[dg.AssetCheckEvaluation], materializations: dict[str, dg.AssetMaterialization], as_of: date
 ) -> None:
     reused = _snapshot_reused(materializations)
-    with duckdb.connect(str(database), read_only=True) as con:
+    with read_only(str(database)) as con:
         labels = con.execute("SELECT label, count(*) FROM edge_reliability GROUP BY 1 ORDER BY 2 DESC").fetchall()
         verdicts = con.execute("SELECT verdict, count(*) FROM dataset_verdicts GROUP BY 1 ORDER BY 2 DESC").fetchall()
         evaluation = con.execute(
@@ -664,7 +675,7 @@ def _print_summary(
             "SELECT snapshot_id, lines_read, nodes_accepted, relationships_accepted, rejected, ingested_at "
             "FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1"
         ).fetchone()
-    print(f"\nDuckDB: {database.resolve()}")  # absolute, as the report's path below
+    print(f"\n{'MotherDuck' if is_motherduck(database) else 'DuckDB'}: {_shown(database)}")  # absolute, as the report's path below
     unchanged = f" (unchanged since {ingested_at:%Y-%m-%d %H:%M}: not ingested again)" if reused else ""
     print(f"snapshot {snapshot_id}{unchanged}: {lines:,} lines -> {nodes:,} nodes, {relationships:,} relationships, {rejected:,} rejected (see kg_rejects)")
     if labels:

@@ -9,9 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta, timezone
 
 import dagster as dg
-import duckdb
 import pandas as pd
-from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.enrichment import citing_plan, citing_works, openalex_client, openalex_records, openalex_usage
@@ -33,8 +31,8 @@ from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.fingerprints import Stage, kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
-from recon_assets.shared.sql_files import code_version, load_sql
-from recon_assets.shared.storage import create_tables, replace_partitions, transaction, upsert
+from recon_assets.shared.sql_files import code_version
+from recon_assets.storage.duckdb_store import Tables, TableStore
 
 ENRICHMENT = dict(
     deps=[publications, publication_research_areas],
@@ -60,7 +58,7 @@ RELATION_PREVIEW = ["doi", "record_doi", "relation", "update_type", "other_id", 
 
 
 def refresh_stage(
-    context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection, *, reads: list[str], writes: list[str], settings: object,
+    context: dg.AssetExecutionContext, con: Tables, *, reads: list[str], writes: list[str], settings: object,
     source: dict[str, object], due: Iterable[str],
 ) -> Stage:
     """The Stage of an enrichment asset (`shared.fingerprints`): besides its code, settings and the tables it reads
@@ -78,7 +76,7 @@ def refresh_stage(
     )
 
 
-def skip_reason(con: duckdb.DuckDBPyConnection, run: Stage, *, requests_due: int, what: str) -> tuple[str | None, str]:
+def skip_reason(con: Tables, run: Stage, *, requests_due: int, what: str) -> tuple[str | None, str]:
     """`Stage.skip_reason`, except that a run with requests to send (`requests_due` keys due, online) is never skipped:
     what the services answer is not known before asking."""
     if requests_due:
@@ -90,14 +88,14 @@ class OpenAlexConfig(dg.Config):
     ttl_days: float = Field(default=30, ge=0, description="A cached DOI is fetched again once older than this many days.")
 
 
-def drop_unusable_cache_rows(con: duckdb.DuckDBPyConnection, dois: pd.DataFrame) -> dict[str, str]:
+def drop_unusable_cache_rows(con: Tables, dois: pd.DataFrame) -> dict[str, str]:
     """Delete the openalex_cache rows of `dois` (a frame with a doi column) that cannot be used
     (`openalex_records.unusable_cache_rows`: a record that no longer meets its schema), so that they are asked again;
     returns {doi: why each went}."""
     cached = con.execute("SELECT doi, status, CAST(work AS VARCHAR) AS work FROM openalex_cache JOIN dois USING (doi)").df()
     unusable = unusable_cache_rows(cached)
     if unusable:
-        with transaction(con):
+        with con.transaction():
             con.execute("DELETE FROM openalex_cache WHERE list_contains(?, doi)", [list(unusable)])
     return unusable
 
@@ -107,7 +105,7 @@ def drop_unusable_cache_rows(con: duckdb.DuckDBPyConnection, dois: pd.DataFrame)
     code_version=code_version(openalex_client, openalex_records, openalex_usage, sql=["publication_dois_in_research_areas", "openalex_work_rows"]),
 )
 def openalex_works(
-    context: dg.AssetExecutionContext, config: OpenAlexConfig, duckdb: DuckDBResource, openalex: OpenAlexResource
+    context: dg.AssetExecutionContext, config: OpenAlexConfig, store: TableStore, openalex: OpenAlexResource
 ) -> dg.MaterializeResult:
     """The OpenAlex work of every publication DOI in the research area: status found / not_found / mismatch / error,
     citations (cited_by_count, counts_by_year, the field-and-year citation percentile), is_retracted,
@@ -120,9 +118,9 @@ def openalex_works(
     as the last run left it, the DOIs due, the settings and the code are unchanged (`shared.fingerprints`)."""
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
-    with duckdb.get_connection() as con:
-        create_tables(con, "openalex_cache", "openalex_works")
-        requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
+    with store.connect() as con:
+        con.create("openalex_cache", "openalex_works")
+        requested = con.query("publication_dois_in_research_areas", [areas])
         wanted = requested[["doi"]].drop_duplicates()
 
         def refresh() -> tuple[Stage, list[str]]:
@@ -146,7 +144,7 @@ def openalex_works(
         budget = run_allowance(con, day=now.date(), daily_list_calls=openalex.daily_list_calls)
         report = openalex.fetch(due, context.log, budget)
         record_usage(con, day=now.date(), run_id=context.run.run_id, asset="openalex_works", list_calls=budget.spent, requests=report.requests)
-        upsert(con, "openalex_cache", cache_rows(report.results, fetched_at=report.fetched_at or now))
+        con.upsert("openalex_cache", cache_rows(report.results, fetched_at=report.fetched_at or now))
         # Redacted again where it is stored: an error text may come from any library or server.
         errors = {result.doi: redact(result.error) for result in report.results if result.status == ERROR}
         errors |= {doi: redact(f"not fetched: {report.budget_spent}") for doi in report.unfetched}
@@ -155,11 +153,11 @@ def openalex_works(
             for texts in (errors, mismatches):
                 if doi in texts:
                     texts[doi] = f"{texts[doi]}; {why}"
-        paired = con.execute(load_sql("openalex_work_rows"), [
+        paired = con.query("openalex_work_rows", [
             requested["research_area"].tolist(), requested["doi"].tolist(), list(errors), list(errors.values()), list(mismatches), list(mismatches.values()),
-        ]).df()
+        ])
         rows = openalex_rows(paired)
-        replace_partitions(con, "openalex_works", rows, areas)
+        con.replace_partitions("openalex_works", rows, areas)
         recorded, _ = refresh()  # the cache as this run leaves it, and what is due then
         recorded.record(con)
         metadata = table_description_metadata(
@@ -240,7 +238,7 @@ class CitingWorksConfig(dg.Config):
     code_version=code_version(citing_works, citing_plan, openalex_client, openalex_records, openalex_usage, sql=["citing_works_targets"]),
 )
 def openalex_citing_works(
-    context: dg.AssetExecutionContext, config: CitingWorksConfig, duckdb: DuckDBResource, openalex: OpenAlexResource
+    context: dg.AssetExecutionContext, config: CitingWorksConfig, store: TableStore, openalex: OpenAlexResource
 ) -> dg.MaterializeResult:
     """The works OpenAlex lists as citing each publication and dataset DOI of the research area (filter `cites:`,
     `enrichment.citing_plan`): all of them for a work cited at most `per_work` times, else the most cited and most
@@ -253,12 +251,12 @@ def openalex_citing_works(
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     ttl = timedelta(days=config.ttl_days)
-    with duckdb.get_connection() as con:
-        create_tables(con, "openalex_cache", "openalex_citing_cache", "openalex_citing_works")
+    with store.connect() as con:
+        con.create("openalex_cache", "openalex_citing_cache", "openalex_citing_works")
 
         def due_now() -> tuple[pd.DataFrame, list[str], dict[str, int], dict[str, int]]:
             # the targets; the dataset DOIs to look up; {cited OpenAlex id: cited_by_count} of the works found; the due ones
-            targets = con.execute(load_sql("citing_works_targets"), [areas]).df()
+            targets = con.query("citing_works_targets", [areas])
             dataset_targets = targets.loc[targets["cited_kind"] == "dataset", "cited_doi"]
             known = dict(con.execute("SELECT doi, fetched_at FROM openalex_cache WHERE list_contains(?, doi)", [dataset_targets.tolist()]).fetchall())
             found = targets[targets["openalex_status"].eq("found") & targets["cited_openalex_id"].notna()]
@@ -294,7 +292,7 @@ def openalex_citing_works(
         dropped = drop_unusable_cache_rows(con, targets.loc[targets["cited_kind"] == "dataset", ["cited_doi"]].rename(columns={"cited_doi": "doi"}))
         _, dataset_dois, _, _ = due_now()
         lookup = openalex.fetch(dataset_dois, context.log, budget)
-        upsert(con, "openalex_cache", cache_rows(lookup.results, fetched_at=lookup.fetched_at or now))
+        con.upsert("openalex_cache", cache_rows(lookup.results, fetched_at=lookup.fetched_at or now))
         targets, _, counts, due = due_now()
         queries = plan_citing_queries([CitedWork(i, i, n) for i, n in due.items()], per_work=config.per_work)
         context.log.info(
@@ -302,7 +300,7 @@ def openalex_citing_works(
             f"(about {planned_list_calls(queries):,} list calls), {budget.allowed:,} allowed ({budget.why})"
         )
         fetch, citing_requests, beyond_page = _fetch_citing(context, openalex, budget, queries)
-        upsert(con, "openalex_citing_cache", citing_works.cache_rows(fetch, due, queries, fetched_at=now))
+        con.upsert("openalex_citing_cache", citing_works.cache_rows(fetch, due, queries, fetched_at=now))
         requests = lookup.requests + citing_requests
         record_usage(con, day=now.date(), run_id=context.run.run_id, asset="openalex_citing_works", list_calls=budget.spent, requests=requests)
         cache = con.execute("SELECT * FROM openalex_citing_cache WHERE list_contains(?, openalex_id)", [list(counts)]).df()
@@ -310,7 +308,7 @@ def openalex_citing_works(
         lookup_errors |= {doi: f"not fetched: {lookup.budget_spent}" for doi in lookup.unfetched}
         lookup_errors |= {doi: f"{lookup_errors[doi]}; {why}" for doi, why in dropped.items() if doi in lookup_errors}
         rows = citing_works.citing_rows(targets, cache, fetch.failed | lookup_errors)
-        replace_partitions(con, "openalex_citing_works", rows, areas)
+        con.replace_partitions("openalex_citing_works", rows, areas)
         recorded, _ = refresh()  # the caches as this run leaves them, and what is due then
         recorded.record(con)
         metadata = table_description_metadata(
@@ -395,7 +393,7 @@ def _fetch_citing(
 @dg.asset(
     kinds={"duckdb", "crossref"}, **ENRICHMENT, code_version=code_version(crossref_records, sql=["publication_dois_in_research_areas", "crossref_retraction_rows"]),
 )
-def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResource, crossref: CrossrefResource) -> dg.MaterializeResult:
+def crossref_retractions(context: dg.AssetExecutionContext, store: TableStore, crossref: CrossrefResource) -> dg.MaterializeResult:
     """Crossref retraction notices pointing at each publication DOI of the research area
     (`/works?filter=updates:{doi}`, update type retraction): OpenAlex misses some retractions. A DOI that is
     itself the notice of another is not retracted. Every successful check is kept in crossref_cache, with every
@@ -405,9 +403,9 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
     DOI is checked each run; offline it is kept as it is when the DOIs, the cache and the code are unchanged
     (`shared.fingerprints`)."""
     areas = list(context.partition_keys)
-    with duckdb.get_connection() as con:
-        create_tables(con, "crossref_cache", "crossref_retractions")
-        requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
+    with store.connect() as con:
+        con.create("crossref_cache", "crossref_retractions")
+        requested = con.query("publication_dois_in_research_areas", [areas])
 
         refresh = crossref_refresh(context, con, crossref, requested, reads=RETRACTION_READS, writes=["crossref_retractions"])
         run = refresh()
@@ -418,12 +416,12 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
                 preview_columns=None,
             )
         report = crossref.check(requested["doi"], context.log)
-        upsert(con, "crossref_cache", crossref_records.cache_rows(report.results, checked_at=datetime.now(timezone.utc)))
+        con.upsert("crossref_cache", crossref_records.cache_rows(report.results, checked_at=datetime.now(timezone.utc)))
         errors = {check.doi: redact(check.error) for check in report.results if check.status == crossref_records.ERROR}
-        rows = con.execute(
-            load_sql("crossref_retraction_rows"), [requested["research_area"].tolist(), requested["doi"].tolist(), list(errors), list(errors.values())]
-        ).df()
-        replace_partitions(con, "crossref_retractions", rows, areas)
+        rows = con.query(
+            "crossref_retraction_rows", [requested["research_area"].tolist(), requested["doi"].tolist(), list(errors), list(errors.values())]
+        )
+        con.replace_partitions("crossref_retractions", rows, areas)
         recorded = refresh()  # the cache as this run leaves it
         recorded.record(con)
         metadata = table_description_metadata(
@@ -441,7 +439,7 @@ def crossref_retractions(context: dg.AssetExecutionContext, duckdb: DuckDBResour
 
 
 def crossref_refresh(
-    context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection, crossref: CrossrefResource, requested: pd.DataFrame,
+    context: dg.AssetExecutionContext, con: Tables, crossref: CrossrefResource, requested: pd.DataFrame,
     *, reads: Sequence[str], writes: list[str],
 ) -> Callable[[], Stage]:
     """The stage of a Crossref asset as its tables stand when called (before the run, and as the run leaves them): its
@@ -466,7 +464,7 @@ def retraction_figures(rows: pd.DataFrame) -> dict[str, object]:
     kinds={"duckdb", "crossref"}, **{**ENRICHMENT, "deps": [*ENRICHMENT["deps"], crossref_retractions]},
     code_version=code_version(crossref_records, relations, sql=["publication_dois_in_research_areas"]),
 )
-def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource, crossref: CrossrefResource) -> dg.MaterializeResult:
+def crossref_relations(context: dg.AssetExecutionContext, store: TableStore, crossref: CrossrefResource) -> dg.MaterializeResult:
     """Crossref relation entries that can record a dispute or correction of each publication of the research area:
     the comment, reply and peer-review relations of its Crossref record (`/works?filter=doi:A,doi:B`, `select` of
     DOI, type, title, relation and dates), of the works those comments and replies name (two works away: a reply to
@@ -476,9 +474,9 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
     kept as it is when the DOIs, the caches and the code are unchanged (`shared.fingerprints`)."""
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
-    with duckdb.get_connection() as con:
-        create_tables(con, "crossref_cache", "crossref_record_cache", "crossref_relations")
-        requested = con.execute(load_sql("publication_dois_in_research_areas"), [areas]).df()
+    with store.connect() as con:
+        con.create("crossref_cache", "crossref_record_cache", "crossref_relations")
+        requested = con.query("publication_dois_in_research_areas", [areas])
 
         refresh = crossref_refresh(context, con, crossref, requested, reads=RELATION_READS, writes=["crossref_relations"])
         run = refresh()
@@ -492,7 +490,7 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
         def ask(dois: list[str]) -> dict[str, dict]:
             # ask Crossref (nothing offline), keep what it answered, and read back every record held for `dois`
             reports.append(report := crossref.records(dois, context.log))
-            upsert(con, "crossref_record_cache", crossref_records.record_cache_rows(report.results, checked_at=now))
+            con.upsert("crossref_record_cache", crossref_records.record_cache_rows(report.results, checked_at=now))
             asked = pd.DataFrame({"doi": dois})
             return {doi: json.loads(record) for doi, record in con.execute(
                 "SELECT doi, record FROM crossref_record_cache JOIN asked USING (doi) WHERE status = 'found'"
@@ -504,7 +502,7 @@ def crossref_relations(context: dg.AssetExecutionContext, duckdb: DuckDBResource
         wanted = requested[["doi"]].drop_duplicates()
         updates = con.execute("SELECT doi, updates, checked_at FROM crossref_cache JOIN wanted USING (doi)").df()
         rows = relations.relation_rows(requested, records, checked_at, updates)
-        replace_partitions(con, "crossref_relations", rows, areas)
+        con.replace_partitions("crossref_relations", rows, areas)
         recorded = refresh()  # the caches as this run leaves them
         recorded.record(con)
         metadata = table_description_metadata(

@@ -5,11 +5,11 @@ retracted works (non-blocking, per research area in metadata). Every result name
 from collections.abc import Callable
 
 import dagster as dg
-from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.enrichment.assets import openalex_works
 from recon_assets.shared.metadata import database_file
+from recon_assets.storage.duckdb_store import TableStore
 
 
 class OpenAlexMatchConfig(dg.Config):
@@ -24,10 +24,10 @@ class RetractedShareConfig(dg.Config):
 
 
 @dg.asset_check(asset=openalex_works, blocking=True)
-def openalex_cache_one_row_per_doi(duckdb: DuckDBResource) -> dg.AssetCheckResult:
+def openalex_cache_one_row_per_doi(store: TableStore) -> dg.AssetCheckResult:
     """The OpenAlex cache holds at most one row per canonical DOI (a second row would make the refresh and
     the join to publications ambiguous)."""
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         duplicated = con.execute(
             "SELECT doi, count(*) AS n FROM openalex_cache GROUP BY doi HAVING count(*) > 1 ORDER BY n DESC, doi"
         ).fetchall()
@@ -40,14 +40,14 @@ def openalex_cache_one_row_per_doi(duckdb: DuckDBResource) -> dg.AssetCheckResul
 
 
 @dg.asset_check(asset=openalex_works, blocking=False)
-def openalex_match_rate(config: OpenAlexMatchConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
+def openalex_match_rate(config: OpenAlexMatchConfig, store: TableStore) -> dg.AssetCheckResult:
     """Enough of the DOIs OpenAlex answered for were found (found / (found + not_found + mismatch), all research
     areas): a low rate means DOIs that do not match, whatever is offline. A mismatch (a lookup answered with a work
     carrying another DOI) is an answer that did not match. DOIs without an answer (error: offline, not fetched, a
     failed request, an invalid record) are counted beside it, not against it; per research area: found, not_found,
     mismatch, error, answered and the match rate."""
     return _per_area_share(
-        duckdb,
+        store,
         "SELECT research_area, count(*) FILTER (status = 'found'), count(*) FILTER (status = 'not_found'), "
         "count(*) FILTER (status = 'mismatch'), count(*) FILTER (status = 'error'), count(*) FILTER (status <> 'error') "
         "FROM openalex_works GROUP BY 1 ORDER BY 1",
@@ -57,11 +57,11 @@ def openalex_match_rate(config: OpenAlexMatchConfig, duckdb: DuckDBResource) -> 
 
 
 @dg.asset_check(asset=openalex_works, blocking=False)
-def openalex_retracted_share(config: RetractedShareConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
+def openalex_retracted_share(config: RetractedShareConfig, store: TableStore) -> dg.AssetCheckResult:
     """The share of found works that are retracted (OpenAlex is_retracted, retraction notices left out) is
     plausible; per research area: retracted works, found works and their share."""
     return _per_area_share(
-        duckdb,
+        store,
         "SELECT research_area, count(*) FILTER (is_retracted AND NOT is_retraction_notice), count(*) "
         "FROM openalex_works WHERE status = 'found' GROUP BY 1 ORDER BY 1",
         counts=("retracted", "found"), share="retracted_share", empty=0.0,
@@ -70,12 +70,12 @@ def openalex_retracted_share(config: RetractedShareConfig, duckdb: DuckDBResourc
 
 
 def _per_area_share(
-    duckdb: DuckDBResource, sql: str, *, counts: tuple[str, ...], share: str, empty: float, passes: Callable[[float], bool]
+    store: TableStore, sql: str, *, counts: tuple[str, ...], share: str, empty: float, passes: Callable[[float], bool]
 ) -> dg.AssetCheckResult:
     """A check on a share over all research areas: `sql` gives one row per research area, the area then the
     `counts` (named in order; the share is the first over the last). Metadata: the share (`empty` when the
     last count is 0), each count summed, and per research area the counts and the share."""
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         per_area = con.execute(sql).fetchall()
         database = database_file(con)
     totals = {name: sum(row[index + 1] for row in per_area) for index, name in enumerate(counts)}

@@ -13,7 +13,7 @@ from datetime import date, datetime, timezone
 import duckdb
 
 from recon_assets.enrichment.openalex_client import ListCallBudget
-from recon_assets.shared.storage import create_tables
+from recon_assets.storage.tables import create_tables
 
 
 def spent_on(con: duckdb.DuckDBPyConnection, day: date) -> dict[str, int]:

@@ -6,7 +6,6 @@ from importlib import import_module
 
 import dagster as dg
 import pandas as pd
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.evaluation.cases import LABELLED_EDGES, load_cases
 from recon_assets.evaluation.measure import CASE_SETS, HEADLINE, INDEPENDENT, MEASURES, comparison_table, evaluate, iter_headline, targets_of
@@ -23,8 +22,8 @@ from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import kept_table, stage
 from recon_assets.shared.metadata import table_metadata
-from recon_assets.shared.sql_files import code_version, load_sql
-from recon_assets.shared.storage import replace_table
+from recon_assets.shared.sql_files import code_version
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.verdicts.assets import dataset_verdicts
 from recon_assets.verdicts.critic import VerdictRules
 
@@ -55,7 +54,7 @@ EVALUATION_READS = [
     deps=[edge_reliability, dataset_verdicts, coherence_judgements, recorded_disputes, dataset_lineage],
     group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb", code_version=EVALUATION_CODE,
 )
-def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
+def reliability_evaluation(context: dg.AssetExecutionContext, store: TableStore, as_of: AsOfDate) -> dg.MaterializeResult:
     """The method measured on labelled real edges (recon_assets/reference/evaluation/labelled_edges.csv, each case
     graded C, F or I by how its label relates to the scorer's inputs; docs/EVALUATION.md): staleness catch, precision
     of flags, foundational false flags, the subgroups that separate the signals, contradiction and retraction catch,
@@ -74,7 +73,7 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
     as_of_date = as_of.for_run(context)
     areas = research_area_partitions.get_partition_keys()
     preview = ["condition", "measure", "value", "numerator", "denominator", "ci_low", "ci_high"]
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         run = stage(context, con, reads=EVALUATION_READS, writes=["reliability_evaluation", "reliability_evaluation_baselines", "reliability_evaluation_cases"], as_of=as_of_date)
         skipped, why = run.skip_reason(con)
         if skipped:
@@ -89,12 +88,12 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
         scoring = ScoringSettings.model_validate_json(_most_frequent(con, "edge_reliability", "scoring_settings") or "{}")
         rules = VerdictRules.model_validate_json(_most_frequent(con, "dataset_verdicts", "verdict_rules") or "{}")
         recent_from = as_of_date.year - scoring.thresholds.recent_citation_years
-        edges = con.execute(load_sql("edges_in_research_areas"), [areas, as_of_date.year, recent_from]).df()
+        edges = con.query("edges_in_research_areas", [areas, as_of_date.year, recent_from])
         existing = published_by(edges, as_of_date)  # as scoring does: an edge published after as_of did not exist yet
         edges, after_as_of = edges[existing], int((~existing).sum())
-        pairs = con.execute(load_sql("area_judgements"), [areas]).df()
-        contradicting = con.execute(load_sql("contradicting_pairs"), [areas, as_of_date]).df()
-        disputes = con.execute(load_sql("dataset_disputes"), [areas, as_of_date.year]).df()
+        pairs = con.query("area_judgements", [areas])
+        contradicting = con.query("contradicting_pairs", [areas, as_of_date])
+        disputes = con.query("dataset_disputes", [areas, as_of_date.year])
         if edges.empty:
             context.log.warning("the KG has no scored Dataset→Publication edge: every labelled case is reported not found, no measure taken")
         result = evaluate(
@@ -103,9 +102,9 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
         version = cases["labels_version"].iloc[0]
         evaluated_at = datetime.now(timezone.utc)
         stamp = {"labels_version": version, "as_of": as_of_date, "evaluated_at": evaluated_at}
-        replace_table(con, "reliability_evaluation", result.measures.assign(**stamp))
-        replace_table(con, "reliability_evaluation_baselines", result.comparisons.assign(**stamp))
-        replace_table(con, "reliability_evaluation_cases", result.cases.assign(labels_version=version))
+        con.replace_table("reliability_evaluation", result.measures.assign(**stamp))
+        con.replace_table("reliability_evaluation_baselines", result.comparisons.assign(**stamp))
+        con.replace_table("reliability_evaluation_cases", result.cases.assign(labels_version=version))
         run.record(con)
         metadata = table_metadata(
             con, "reliability_evaluation", where=f"is_default AND split = 'all' AND case_set = '{HEADLINE}'", preview_columns=preview,
@@ -132,7 +131,7 @@ def reliability_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBReso
     deps=[coherence_judgements, recorded_disputes],
     group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb", code_version=EVALUATION_CODE,
 )
-def dispute_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
+def dispute_evaluation(context: dg.AssetExecutionContext, store: TableStore, as_of: AsOfDate) -> dg.MaterializeResult:
     """How coherence finds the documented disputes of the labelled pairs (recon_assets/reference/evaluation/
     labelled_pairs.csv: 27 published comments, rebuttals or replies, 37 same-topic controls), `evaluation.pairs`:
     through the pipeline (were the in-scope pairs judged, recorded as disputes, judged CONTRADICTED) and on the pairs'
@@ -142,7 +141,7 @@ def dispute_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource
     as they are when as_of, the code, the labelled pairs and the tables read are unchanged."""
     as_of_date = as_of.for_run(context)
     preview = ["measure", "value", "numerator", "denominator", "ci_low", "ci_high", "target", "met"]
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         run = stage(
             context, con, reads=["publications", "dataset_publication_edges", "publication_citations", "coherence_judgements", "recorded_disputes"],
             writes=["dispute_evaluation", "dispute_evaluation_pairs"], as_of=as_of_date,
@@ -170,8 +169,8 @@ def dispute_evaluation(context: dg.AssetExecutionContext, duckdb: DuckDBResource
             }
             for measure, rate in result.measures.items()
         ])
-        replace_table(con, "dispute_evaluation", rows)
-        replace_table(con, "dispute_evaluation_pairs", result.pairs)
+        con.replace_table("dispute_evaluation", rows)
+        con.replace_table("dispute_evaluation_pairs", result.pairs)
         run.record(con)
         metadata = table_metadata(
             con, "dispute_evaluation", preview_columns=preview,

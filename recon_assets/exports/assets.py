@@ -10,7 +10,6 @@ from pathlib import Path
 import dagster as dg
 import pandas as pd
 import pyarrow as pa
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.exports import gnn, neo4j
 from recon_assets.exports.files import write_lines, write_parquet
@@ -27,7 +26,8 @@ from recon_assets.reliability.labels import LABELS
 from recon_assets.shared import output_files
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import database_file, distribution, plottable
-from recon_assets.shared.sql_files import load_sql
+from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.outputs import OutputFiles
 
 EXPORTS = dict(group_name="exports", owners=OWNERS, pool="duckdb")
 NODES_SCHEMA = pa.schema([
@@ -43,7 +43,9 @@ NEO4J_SET_ASIDE_SCHEMA = pa.schema([(name, pa.string()) for name in neo4j.SET_AS
     deps=[edge_reliability, dataset_publication_edges, datasets, publications, publication_research_areas],
     kinds={"duckdb", "parquet"}, **EXPORTS,
 )
-def gnn_edge_weights(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
+def gnn_edge_weights(
+    context: dg.AssetExecutionContext, store: TableStore, outputs: OutputFiles, as_of: AsOfDate
+) -> dg.MaterializeResult:
     """The reliability-weighted Dataset–Publication edges for PyTorch Geometric, as Parquet in
     `<db folder>/exports/<db file name>/gnn_edge_weights/` (the latest run's; each run's own in
     `gnn_edge_weights_<as_of>_<run>/` beside it): edges.parquet (source, target: node indices in the direction of
@@ -51,11 +53,11 @@ def gnn_edge_weights(context: dg.AssetExecutionContext, duckdb: DuckDBResource, 
     node label, dataset_id / publication_id, DOI, name, KG node ids; indices ordered by label then id, so stable for a
     snapshot) and set_aside.parquet (edges without a reliability, with the reason: never weighted 0). Edges in =
     written + set aside. An edge scored in several research areas takes its latest as_of's lowest reliability."""
-    run = _ExportRun.start(context, duckdb, as_of, "gnn_edge_weights")
+    run = _ExportRun.start(context, outputs, as_of, "gnn_edge_weights")
     folder = run.folder  # the run's own; `published` copies it to the latest
-    with duckdb.get_connection() as con:
-        scores = con.execute(load_sql("export_edge_scores")).df()
-        nodes = gnn.node_table(con.execute(load_sql("export_graph_nodes")).df())
+    with store.connect() as con:
+        scores = con.query("export_edge_scores")
+        nodes = gnn.node_table(con.query("export_graph_nodes"))
         database = database_file(con)
     written, set_aside = gnn.weighted_edges(scores, nodes)
     paths = {
@@ -82,7 +84,9 @@ def gnn_edge_weights(context: dg.AssetExecutionContext, duckdb: DuckDBResource, 
     deps=[edge_reliability, dataset_publication_edges, publication_research_areas, kg_snapshot],
     kinds={"duckdb", "neo4j"}, **EXPORTS,
 )
-def neo4j_edge_reliability(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
+def neo4j_edge_reliability(
+    context: dg.AssetExecutionContext, store: TableStore, outputs: OutputFiles, as_of: AsOfDate
+) -> dg.MaterializeResult:
     """Reliability, label and reason for the KG's existing USES_DATASET relationships in Neo4j, in
     `<db folder>/exports/<db file name>/neo4j/` (the latest run's; each run's own in `neo4j_<as_of>_<run>/` beside
     it): uses_dataset_reliability.jsonl (one JSON object per globalId pair:
@@ -90,11 +94,11 @@ def neo4j_edge_reliability(context: dg.AssetExecutionContext, duckdb: DuckDBReso
     (uses_dataset_reliability.cypher: apoc.load.json then MATCH ... SET in apoc.periodic.iterate batches) and
     set_aside.parquet (relationships not written, with the reason: a node without globalId, a globalId pair shared by
     several edges, or no score). KG relationships in = covered by a written line + set aside."""
-    run = _ExportRun.start(context, duckdb, as_of, "neo4j")
+    run = _ExportRun.start(context, outputs, as_of, "neo4j")
     folder = run.folder  # the run's own; `published` copies it to the latest
-    with duckdb.get_connection() as con:
-        scores = con.execute(load_sql("export_edge_scores")).df()
-        relationships = con.execute(load_sql("export_uses_dataset_relationships")).df()
+    with store.connect() as con:
+        scores = con.query("export_edge_scores")
+        relationships = con.query("export_uses_dataset_relationships")
         database = database_file(con)
     rows, set_aside, covered = neo4j.write_back_rows(relationships, scores, scored_by=f"recon_assets {version('recon_assets')}")
     paths = {
@@ -121,30 +125,30 @@ def neo4j_edge_reliability(context: dg.AssetExecutionContext, duckdb: DuckDBReso
 class _ExportRun:
     """One run's export `name` of one database: its own folder (`folder`), published to the latest folder."""
 
-    outputs: Path  # the database's exports folder (`export_folder`)
+    files: OutputFiles
+    exports: Path  # the database's exports folder (`export_folder`)
     name: str
     folder: Path
     keep: int
 
     @classmethod
-    def start(cls, context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate, name: str) -> "_ExportRun":
+    def start(cls, context: dg.AssetExecutionContext, outputs: OutputFiles, as_of: AsOfDate, name: str) -> "_ExportRun":
         """Check RECON_KEEP_OUTPUTS (a ValueError stops the step before anything is written) and name the run's folder.
 
         Raises:
             ValueError: RECON_KEEP_OUTPUTS is not a whole number >= 0, or the exports folder's name is a file's.
         """
-        keep = output_files.earlier_runs_kept()
-        outputs = output_files.prepared_folder(Path(duckdb.database), output_files.EXPORTS)
-        return cls(outputs, name, outputs / output_files.run_stem(name, as_of.for_run(context), context.run.run_id), keep)
+        keep = outputs.earlier_runs_kept()
+        folder = outputs.folder(output_files.EXPORTS)
+        return cls(outputs, folder, name, folder / output_files.run_stem(name, as_of.for_run(context), context.run.run_id), keep)
 
     def published(self, context: dg.AssetExecutionContext) -> dict[str, object]:
         """Copy the run's files to the latest folder `<name>/` (each written whole), remove the folders of runs beyond
         the newest and `keep` earlier ones, and log it; the figures for the materialization's metadata."""
-        latest = self.outputs / self.name
+        latest = self.exports / self.name
         for file in sorted(self.folder.iterdir()):
             output_files.copy_whole(file, latest / file.name)
-        pruned = output_files.prune(self.outputs, self.name, self.keep, current=self.folder.name)
-        (context.log.warning if pruned.failed else context.log.info)(pruned.summary(self.name, self.keep))
+        pruned = self.files.prune(context, self.exports, self.name, self.keep, current=self.folder.name)
         return {
             "latest_folder": dg.MetadataValue.path(str(latest)), "earlier_runs_kept": self.keep,
             "earlier_runs_removed": len(pruned.runs),

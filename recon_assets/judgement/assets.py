@@ -13,10 +13,8 @@ from datetime import date, datetime, timezone
 from pathlib import Path
 
 import dagster as dg
-import duckdb
 import numpy as np
 import pandas as pd
-from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.centrality.assets import publication_centrality
@@ -53,8 +51,8 @@ from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import PARTITION_INPUT, kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata, table_metadata
-from recon_assets.shared.sql_files import code_version, load_sql
-from recon_assets.shared.storage import create_tables, replace_partitions, replace_table, upsert
+from recon_assets.shared.sql_files import code_version
+from recon_assets.storage.duckdb_store import Tables, TableStore
 
 # What the judge reads (`shared.fingerprints`): an unchanged re-run is skipped on these digests alone; when one changed,
 # each research area's own digest of its evidence pool (recon_assets/judgement/sql/judge_input_digests.sql, AREA_INPUTS) says
@@ -103,18 +101,18 @@ class StewardConfig(dg.Config):
 
 
 @dg.asset(deps=[publications, datasets, dataset_publication_edges], group_name="stewardship", kinds={"duckdb", "csv"}, owners=OWNERS, pool="duckdb")
-def steward_judgements(context: dg.AssetExecutionContext, config: StewardConfig, duckdb: DuckDBResource) -> dg.MaterializeResult:
+def steward_judgements(context: dg.AssetExecutionContext, config: StewardConfig, store: TableStore) -> dg.MaterializeResult:
     """The data stewards' judgements of pairs and edges, read from a versioned file (`judgement.steward`), checked and
     matched to the KG: each row applies (and takes precedence over every machine judge in coherence_judgements and
     edge_reliability), names no KG edge, or is rejected with its reason; rows in = applies + no_such_edge + rejected.
     Re-materialize it after editing the file."""
     read = steward.read_steward_file(Path(config.path))
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         kg_datasets = con.execute("SELECT dataset_id, doi FROM datasets").df()
         kg_publications = con.execute("SELECT publication_id, doi FROM publications").df()
         edges = con.execute("SELECT DISTINCT dataset_id, publication_id FROM dataset_publication_edges").df()
         rows = steward.resolve(read, kg_datasets, kg_publications, edges)
-        replace_table(con, "steward_judgements", rows)
+        con.replace_table("steward_judgements", rows)
         metadata = table_metadata(
             con, "steward_judgements", preview_columns=["line", "scope", "dataset", "publication_doi", "verdict", "steward", "status", "reason"],
             lineage={"dataset_id": [("datasets", "dataset_id")], "publication_id": [("publications", "doi")]},
@@ -135,7 +133,7 @@ def steward_judgements(context: dg.AssetExecutionContext, config: StewardConfig,
     group_name="judgement", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
     code_version=code_version(disputes, dispute_status, sql=["citing_titles", "crossref_dispute_entries", "recorded_dispute_rows"]),
 )
-def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+def recorded_disputes(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """Published comments on each publication of the research area, replies to them and corrections of it
     (DOMAIN.md "coherence" (b)), from two sources: the titles of the works citing it, in the KG or listed by OpenAlex
     ("Comment on ...", "Reply to ...", "Corrigendum ..."), and Crossref's records (crossref_relations: is-comment-on /
@@ -145,8 +143,8 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
     notice's), so a past as_of sees only what was published by then. Kept as it is when the tables read and the code
     are unchanged (`shared.fingerprints`)."""
     areas = list(context.partition_keys)
-    with duckdb.get_connection() as con:
-        create_tables(con, "recorded_disputes", "openalex_citing_works", "crossref_relations")
+    with store.connect() as con:
+        con.create("recorded_disputes", "openalex_citing_works", "crossref_relations")
         run = stage(context, con, reads=DISPUTE_READS, writes=["recorded_disputes"])
         skipped, computed = run.skip_reason(con)
         if skipped:
@@ -154,14 +152,14 @@ def recorded_disputes(context: dg.AssetExecutionContext, duckdb: DuckDBResource)
                 context, con, run, skipped, columns=["relation", "source"], figures=dispute_figures, preview_columns=DISPUTE_PREVIEW,
                 lineage=DISPUTE_LINEAGE,
             )
-        titled = disputes_from_titles(con.execute(load_sql("citing_titles"), [areas]).df())
-        entries = con.execute(load_sql("crossref_dispute_entries"), [areas]).df()
+        titled = disputes_from_titles(con.query("citing_titles", [areas]))
+        entries = con.query("crossref_dispute_entries", [areas])
         recorded, set_aside = disputes_from_crossref(entries)
         found, overridden = merge_recorded_disputes(titled, recorded)
         con.execute("CREATE OR REPLACE TEMP TABLE found_disputes AS SELECT * FROM found")
-        rows = con.execute(load_sql("recorded_dispute_rows"), [areas, datetime.now(timezone.utc)]).df()
+        rows = con.query("recorded_dispute_rows", [areas, datetime.now(timezone.utc)])
         con.execute("DROP TABLE found_disputes")
-        replace_partitions(con, "recorded_disputes", rows, areas)
+        con.replace_partitions("recorded_disputes", rows, areas)
         run.record(con)
         metadata = table_description_metadata(con, "recorded_disputes", lineage=DISPUTE_LINEAGE)
         add_partition_metadata(context, con, "recorded_disputes", rows, dispute_figures, preview_columns=DISPUTE_PREVIEW)
@@ -206,7 +204,7 @@ def dispute_figures(rows: pd.DataFrame) -> dict[str, object]:
     ),
 )
 def coherence_judgements(
-    context: dg.AssetExecutionContext, config: JudgeConfig, duckdb: DuckDBResource, as_of: AsOfDate, groq_judge: GroqJudgeResource
+    context: dg.AssetExecutionContext, config: JudgeConfig, store: TableStore, as_of: AsOfDate, groq_judge: GroqJudgeResource
 ) -> dg.MaterializeResult:
     """Pairwise judgements of each edge's publication against the newer work that answers it (DOMAIN.md
     "coherence"): the works citing it at any date up to as_of (KG CITES), and the newer works using the same dataset
@@ -222,7 +220,7 @@ def coherence_judgements(
     as_of_date = as_of.for_run(context)
     # Judgements depend on as_of through its year only (the evidence window), so a new day reuses them.
     llm_offline = groq_judge.offline_reason()
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         stewards = steward.applicable(stored_steward_judgements(con), "pair", as_of_date)
     settings = {
         "judge": JUDGE_ID, "as_of_year": as_of_date.year, **config.model_dump(),
@@ -230,9 +228,9 @@ def coherence_judgements(
         # the steward's pair judgements that apply: editing one re-judges (they take precedence)
         "steward_pairs": hashlib.sha256(stewards.to_json(orient="records", date_format="iso").encode()).hexdigest()[:16],
     }
-    with duckdb.get_connection() as con:
-        create_tables(
-            con, "coherence_judgements", "text_embeddings", "dataset_evidence_edges", "openalex_citing_works", "llm_judgements",
+    with store.connect() as con:
+        con.create(
+            "coherence_judgements", "text_embeddings", "dataset_evidence_edges", "openalex_citing_works", "llm_judgements",
             "recorded_disputes",
         )
         run = stage(context, con, reads=JUDGE_READS, writes=["coherence_judgements"], settings=settings)
@@ -242,7 +240,7 @@ def coherence_judgements(
             reasons: dict[str, str | None] = dict.fromkeys(areas)
         else:
             # Some input changed: each area's own digest says which areas it changed.
-            digests = con.execute(load_sql("judge_input_digests"), [areas]).df().set_index("research_area")["inputs_md5"]
+            digests = con.query("judge_input_digests", [areas]).set_index("research_area")["inputs_md5"]
             run = replace(run, partition_inputs={area: {AREA_INPUTS: digests[area]} for area in areas})
             reasons = run.partition_reasons(con) if llm_offline else dict.fromkeys(areas, why)
         to_judge = [area for area in areas if reasons[area]]
@@ -296,7 +294,7 @@ def coherence_judgements(
 
 def _judge(
     context: dg.AssetExecutionContext,
-    con: duckdb.DuckDBPyConnection,
+    con: Tables,
     config: JudgeConfig,
     groq_judge: GroqJudgeResource,
     stewards: pd.DataFrame,
@@ -309,9 +307,9 @@ def _judge(
     abstracts without the sentences that address the judge (`judge_address.strip_judge_address`), and the rationale
     of a pair whose texts held one says what was removed. Returns the LLM judge's report, its agreement with the
     offline judge and how many publications' texts addressed the judge."""
-    pool = con.execute(load_sql("judge_inputs"), [areas]).df()
+    pool = con.query("judge_inputs", [areas])
     con.execute("CREATE OR REPLACE TEMP TABLE judge_pool AS SELECT * FROM pool")
-    citing = con.execute(load_sql("judge_citing_works")).df()
+    citing = con.query("judge_citing_works")
     # a work OpenAlex lists and the KG lacks has no PageRank: its citation count weighs it (DOMAIN.md "centrality")
     citing["citing_centrality"] = citing["citing_centrality"].fillna(
         pd.Series(citation_centrality(citing["citing_cited_by_count"].astype("Float64").fillna(0.0).to_numpy()), index=citing.index)
@@ -319,10 +317,10 @@ def _judge(
     con.execute("CREATE OR REPLACE TEMP TABLE judge_citing AS SELECT * FROM citing")
     # Wording that addresses the judge (a planted instruction) is no evidence: no judge reads it (`judge_address`).
     texts, removed = judge_address.strip_judge_address(
-        con.execute(load_sql("judged_publications")).df(), "publication_id", {"title": "title", "abstract": "abstract"}
+        con.query("judged_publications"), "publication_id", {"title": "title", "abstract": "abstract"}
     )
     con.execute("CREATE OR REPLACE TEMP TABLE judge_texts AS SELECT * FROM texts")
-    citing_texts = con.execute(load_sql("judge_citing_texts"), [OPENALEX_KEY_PREFIX]).df()
+    citing_texts = con.query("judge_citing_texts", [OPENALEX_KEY_PREFIX])
     # its KG rows are judge_texts' (stripped above); the works only OpenAlex lists are read here
     listed = citing_texts["key"].str.startswith(OPENALEX_KEY_PREFIX)
     stripped, removed_citing = judge_address.strip_judge_address(citing_texts[listed], "key", {"title": "title", "abstract": "abstract"})
@@ -359,7 +357,7 @@ def _judge(
     )
     con.execute("CREATE OR REPLACE TEMP TABLE judged_citing_pairs AS SELECT * FROM cited")
     con.execute("CREATE OR REPLACE TEMP TABLE judged_same_dataset_pairs AS SELECT * FROM same_dataset")
-    pairs = con.execute(load_sql("judge_pairs")).df()
+    pairs = con.query("judge_pairs")
     datasets = con.execute("SELECT dataset_id, short_name, long_name FROM datasets WHERE list_contains(?, dataset_id)", [pairs["dataset_id"].unique().tolist()]).df()
     disputed = set(con.execute("SELECT publication_id, other_key FROM recorded_disputes").fetchall())
     asked = pairs
@@ -374,18 +372,18 @@ def _judge(
     pairs = steward.prefer_steward_pairs(pairs, stewards[stewards["dataset_id"].isin(pool["dataset_id"])], texts.rename(columns={"publication_id": "key"}))
     pairs = judge_address.note_removed(pairs, removed)
     if fresh:
-        upsert(con, "text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
+        con.upsert("text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
     context.log.info(f"embedded {len(fresh):,} texts not in text_embeddings")
     judged_at = datetime.now(timezone.utc)
     con.execute("CREATE OR REPLACE TEMP TABLE judged_pairs AS SELECT * FROM pairs")
-    rows = con.execute(load_sql("coherence_judgement_rows"), [areas, as_of_date, judged_at]).df()
+    rows = con.query("coherence_judgement_rows", [areas, as_of_date, judged_at])
     con.execute("DROP TABLE judged_pairs")
-    replace_partitions(con, "coherence_judgements", rows, areas)
+    con.replace_partitions("coherence_judgements", rows, areas)
     context.log.info(f"{len(rows):,} judged pairs: {rows['verdict'].value_counts().to_dict()}; {agreement.markdown.splitlines()[0]}")
     return llm, agreement, len(removed)
 
 
-def stored_steward_judgements(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
+def stored_steward_judgements(con: Tables) -> pd.DataFrame:
     """The steward_judgements table (empty, with its columns, before the asset was first materialized)."""
     exists = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'steward_judgements'").fetchone()[0]
     if not exists:
@@ -409,7 +407,7 @@ def _judging_metadata(judged: tuple[LlmJudgeReport, Agreement, int] | None, offl
     }
 
 
-def _cached_vectors(con: duckdb.DuckDBPyConnection, keys: list[str]) -> dict[str, np.ndarray]:
+def _cached_vectors(con: Tables, keys: list[str]) -> dict[str, np.ndarray]:
     """Vectors of `text_embeddings` for MODEL_ID and these text_sha256 keys (absent keys are left out)."""
     wanted = pd.DataFrame({"text_sha256": keys}, dtype=str)
     found = con.execute(

@@ -16,7 +16,7 @@ import pandas as pd
 from recon_assets.judgement.llm_judge import CACHE_COLUMNS, KEY
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.shared.storage import upsert
+from recon_assets.storage.tables import upsert
 
 TABLE = "llm_judgements"
 

@@ -3,7 +3,6 @@
 import dagster as dg
 import duckdb
 import pandas as pd
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.kg import authors, doi, research_areas, typed_tables, years
 from recon_assets.kg.ingest import current_snapshot_id, ingest_export
@@ -19,8 +18,9 @@ from recon_assets.shared.data_versions import TABLE_DIGESTS, table_digest
 from recon_assets.shared.fingerprints import Stage, kept_table, stage
 from recon_assets.shared.metadata import column_schema, table_metadata
 from recon_assets.shared.sql_files import code_version, load_sql
-from recon_assets.shared.storage import replace_table, replace_table_from_query
 from recon_assets.shared.table_docs import declared_columns
+from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.tables import replace_table_from_query
 
 OWNERS = ["team:recon"]
 KG = dict(group_name="kg", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
@@ -37,7 +37,7 @@ TYPED = dict(
 
 
 @dg.asset(**KG)
-def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, duckdb: DuckDBResource) -> dg.MaterializeResult:
+def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, store: TableStore) -> dg.MaterializeResult:
     """One ingested KG export: nodes and relationships of the current snapshot (kg_nodes, kg_relationships),
     every rejected line with its reason (kg_rejects) and a row per snapshot in kg_snapshots.
 
@@ -45,7 +45,7 @@ def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, du
     the same, so nothing downstream is stale).
     """
     export = kg_export.fetch(context.log)
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         summary = ingest_export(con, export.path, redact(export.source), progress=context.log.info)  # kept in tables and metadata
         rejects = table_metadata(con, "kg_rejects", where="snapshot_id = ?", params=[summary.snapshot_id])
         # what `recon run` compares with the database being run (automation.staleness): the snapshots it holds
@@ -78,18 +78,18 @@ def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, du
 
 
 @dg.asset(deps=[kg_snapshot], **TYPED)
-def publications(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+def publications(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """One row per publication (per canonical DOI, or per node without one), with DOI and year normalised
     and the raw values and reasons kept beside them. A year after the one following the snapshot's ingest is
     implausible (NULL, with year_issue): the bound belongs to the snapshot, not to any as_of. Kept as it is when
     the snapshot and the code are unchanged (`shared.fingerprints`)."""
     preview = dict(preview_columns=["publication_id", "doi_raw", "year", "year_issue", "title"])
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         run = _snapshot_stage(context, con, "publications")
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_table(context, con, run, skipped, **preview)
-        nodes = con.execute(load_sql("publication_nodes")).df()
+        nodes = con.query("publication_nodes")
         ingested_year = con.execute("SELECT year(ingested_at) FROM kg_snapshots WHERE snapshot_id = ?", [current_snapshot_id(con)]).fetchone()[0]
         written = store_publications(con, nodes, latest_year=ingested_year + 1)
         context.log.info(f"{len(nodes):,} Publication nodes -> {written:,} publications")
@@ -103,16 +103,16 @@ def publications(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> d
 
 
 @dg.asset(deps=[kg_snapshot], **TYPED)
-def datasets(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+def datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """One row per Dataset (keyed by its globalId), with its canonical DOI, short and long name; kept as it is when
     the snapshot and the code are unchanged."""
     preview = dict(preview_columns=["dataset_id", "doi", "short_name", "long_name"])
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         run = _snapshot_stage(context, con, "datasets")
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_table(context, con, run, skipped, **preview)
-        nodes = con.execute(load_sql("dataset_nodes")).df()
+        nodes = con.query("dataset_nodes")
         written = store_datasets(con, nodes)
         context.log.info(f"{len(nodes):,} Dataset nodes -> {written:,} datasets")
         run.record(con)
@@ -122,15 +122,15 @@ def datasets(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.Ma
 
 
 @dg.asset(deps=[publications, datasets], **TYPED)
-def dataset_publication_edges(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+def dataset_publication_edges(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """One row per Dataset→Publication edge (the KG's Publication-[:USES_DATASET]->Dataset, merged publications
     merged); kept as it is when the snapshot, the code and publications and datasets are unchanged."""
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         run = _snapshot_stage(context, con, "dataset_publication_edges", reads=["publications", "datasets"])
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_table(context, con, run, skipped)
-        replace_table_from_query(con, "dataset_publication_edges", "dataset_publication_edges_rows")
+        con.replace_table_from_query("dataset_publication_edges", "dataset_publication_edges_rows")
         run.record(con)
         uses = con.execute("SELECT count(*) FROM kg_relationships WHERE rel_type = 'USES_DATASET'").fetchone()[0]
         metadata = table_metadata(
@@ -145,16 +145,16 @@ def dataset_publication_edges(context: dg.AssetExecutionContext, duckdb: DuckDBR
 
 
 @dg.asset(deps=[publications], **TYPED)
-def publication_citations(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+def publication_citations(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """Distinct citing → cited publication pairs from the KG's CITES relationships; kept as it is when the snapshot,
     the code and publications are unchanged."""
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         run = _snapshot_stage(context, con, "publication_citations", reads=["publications"])
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_table(context, con, run, skipped)
         con.execute(load_sql("kg_citation_pairs"))
-        replace_table_from_query(con, "publication_citations", "publication_citations_rows")
+        con.replace_table_from_query("publication_citations", "publication_citations_rows")
         run.record(con)
         cites, self_citations = con.execute(
             "SELECT count(*), count(*) FILTER (citing_publication_id = cited_publication_id) FROM kg_citation_pairs"
@@ -174,16 +174,16 @@ def publication_citations(context: dg.AssetExecutionContext, duckdb: DuckDBResou
 
 
 @dg.asset(deps=[publications], **TYPED)
-def publication_research_areas(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+def publication_research_areas(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """Each publication's applied research areas as partition slugs; publications without one are `unclassified`.
     Kept as it is when the snapshot, the code and publications are unchanged."""
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         run = _snapshot_stage(context, con, "publication_research_areas", reads=["publications"])
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_table(context, con, run, skipped, publications_per_research_area=_publications_per_area(con))
         frame = research_areas_from_kg(con, con.sql("SELECT publication_id, node_ids FROM publications").df())
-        replace_table(con, "publication_research_areas", frame)
+        con.replace_table("publication_research_areas", frame)
         run.record(con)
         metadata = table_metadata(
             con, "publication_research_areas",

@@ -6,9 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import dagster as dg
-import duckdb
 import pandas as pd
-from dagster_duckdb import DuckDBResource
 from pydantic import Field
 
 from recon_assets.kg import research_areas
@@ -19,6 +17,7 @@ from recon_assets.shared.fingerprints import evaluated_once
 from recon_assets.shared.metadata import database_file, suite_check_result
 from recon_assets.shared.sql_files import code_version
 from recon_assets.shared.quality import doi_is_well_formed, share_by_group, validate_publication_dois, validate_publication_years
+from recon_assets.storage.duckdb_store import Tables, TableStore
 
 
 # This module, the suites and how publications get their research areas: a change re-evaluates the checks.
@@ -37,10 +36,10 @@ class DoiCoverageConfig(dg.Config):
 
 
 @dg.asset_check(asset=kg_snapshot, blocking=True)
-def kg_lines_conserved(duckdb: DuckDBResource) -> dg.AssetCheckResult:
+def kg_lines_conserved(store: TableStore) -> dg.AssetCheckResult:
     """Every line of the export is accounted for: lines read = nodes + relationships accepted + rejects,
     and the stored tables hold exactly those rows."""
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         snapshot_id = current_snapshot_id(con)
         lines, nodes, relationships, rejected = con.execute(
             "SELECT lines_read, nodes_accepted, relationships_accepted, rejected FROM kg_snapshots WHERE snapshot_id = ?", [snapshot_id]
@@ -70,7 +69,7 @@ def _publications_by_area(con) -> pd.DataFrame:
 
 
 def _once_per_publications_version(
-    context: dg.AssetCheckExecutionContext, con: duckdb.DuckDBPyConnection, config: dg.Config, evaluate: Callable[[], dg.AssetCheckResult]
+    context: dg.AssetCheckExecutionContext, con: Tables, config: dg.Config, evaluate: Callable[[], dg.AssetCheckResult]
 ) -> dg.AssetCheckResult:
     """`evaluate()` once per version of what a publication check reads (the publications table, the snapshot's
     research-area links, the config and this code): `shared.fingerprints.evaluated_once`."""
@@ -80,19 +79,19 @@ def _once_per_publications_version(
 
 
 @dg.asset_check(asset=publications, blocking=True)
-def publication_year_coverage(context: dg.AssetCheckExecutionContext, config: YearCoverageConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
+def publication_year_coverage(context: dg.AssetCheckExecutionContext, config: YearCoverageConfig, store: TableStore) -> dg.AssetCheckResult:
     """Enough publications have a parsed year (Great Expectations: expect year not null, mostly=min_share). Evaluated
     once per version of the publications and the snapshot (`shared.fingerprints.evaluated_once`)."""
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         return _once_per_publications_version(context, con, config, lambda: _year_coverage(config, _publications_by_area(con), database_file(con)))
 
 
 @dg.asset_check(asset=publications, blocking=True)
-def publication_doi_coverage(context: dg.AssetCheckExecutionContext, config: DoiCoverageConfig, duckdb: DuckDBResource) -> dg.AssetCheckResult:
+def publication_doi_coverage(context: dg.AssetCheckExecutionContext, config: DoiCoverageConfig, store: TableStore) -> dg.AssetCheckResult:
     """Enough publications have a DOI, and enough of the DOIs found in the KG normalise to a canonical DOI
     (a malformed raw DOI is checked as found, so it fails the well-formed expectation). Evaluated once per version of
     the publications and the snapshot (`shared.fingerprints.evaluated_once`)."""
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         return _once_per_publications_version(context, con, config, lambda: _doi_coverage(config, _publications_by_area(con), database_file(con)))
 
 

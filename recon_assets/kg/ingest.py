@@ -33,7 +33,7 @@ from recon_assets.kg.export_reader import (
 )
 from recon_assets.kg.schema import RELATIONSHIP_TYPES
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.shared.storage import create_tables, transaction
+from recon_assets.storage.tables import create_tables, transaction
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import dagster as dg
 import pandas as pd
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.kg.assets import OWNERS, datasets
 from recon_assets.lifecycle import cmr, lineage, versions
@@ -16,7 +15,7 @@ from recon_assets.lifecycle.versions import curated_lifecycle
 from recon_assets.shared.fingerprints import kept_table, stage
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.shared.sql_files import code_version
-from recon_assets.shared.storage import replace_table
+from recon_assets.storage.duckdb_store import TableStore
 
 _FROM_DATASETS = [("datasets", "short_name"), ("datasets", "long_name"), ("datasets", "doi"), ("datasets", "cmr_id")]
 _PREVIEW = ["family", "version_text", "successor_version", "superseded", "superseded_since", "evidence"]
@@ -33,7 +32,7 @@ _REFERENCE_FILES = [
     deps=[datasets], group_name="lifecycle", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
     code_version=code_version(lineage, versions, cmr, files=_REFERENCE_FILES),
 )
-def dataset_lineage(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+def dataset_lineage(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """Every dataset's version family, parsed version (from short name, long name or DOI), successor, whether
     it is superseded and since when, with the evidence and its authority (succession_basis): CMR UMM-C
     CollectionProgress SUPERSEDED / DEPRECATED, the curated lifecycle file (recon_assets/reference/
@@ -41,7 +40,7 @@ def dataset_lineage(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -
     each line with its source), or, inferred from version ordering alone, the next version of its family.
     Release dates and CollectionProgress come from the real CMR extracts in recon_assets/reference/cmr/. Kept as it
     is when datasets, the code and those reference files are unchanged (`shared.fingerprints`)."""
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         run = stage(context, con, reads=["datasets"], writes=["dataset_lineage"])
         skipped, why = run.skip_reason(con)
         if skipped:
@@ -53,7 +52,7 @@ def dataset_lineage(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -
             con.execute("SELECT dataset_id, short_name, long_name, doi, cmr_id FROM datasets ORDER BY dataset_id").df(),
             curated_lifecycle(), shipped_collection_records(), shipped_collection_progress(),
         )
-        replace_table(con, "dataset_lineage", frame)
+        con.replace_table("dataset_lineage", frame)
         run.record(con)
         metadata = table_metadata(
             con, "dataset_lineage",

@@ -4,7 +4,6 @@ from datetime import datetime, timezone
 
 import dagster as dg
 import pandas as pd
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.centrality import centrality_rule, citation_centrality
 from recon_assets.centrality.assets import publication_centrality
@@ -30,8 +29,8 @@ from recon_assets.reliability.run_config import ScoringConfig
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
-from recon_assets.shared.sql_files import code_version, load_sql
-from recon_assets.shared.storage import create_tables, replace_partitions
+from recon_assets.shared.sql_files import code_version
+from recon_assets.storage.duckdb_store import TableStore
 
 
 # Every module whose code decides an edge_reliability row: a change in any of them marks the asset out of date and
@@ -54,7 +53,7 @@ SCORING_MODULES = (
     code_version=code_version(*SCORING_MODULES, sql=["edges_in_research_areas", "area_judgements", "edge_reliability"]),
 )
 def edge_reliability(
-    context: dg.AssetExecutionContext, config: ScoringConfig, duckdb: DuckDBResource, as_of: AsOfDate
+    context: dg.AssetExecutionContext, config: ScoringConfig, store: TableStore, as_of: AsOfDate
 ) -> dg.MaterializeResult:
     """How much each Dataset→Publication edge should be trusted as of the run's as_of: centrality (PageRank and
     OpenAlex citations), recency, coherence, a penalty for a superseded dataset version, the weighted reliability,
@@ -66,8 +65,8 @@ def edge_reliability(
     areas = list(context.partition_keys)
     as_of_date = as_of.for_run(context)
     recent_from = as_of_date.year - config.thresholds.recent_citation_years
-    with duckdb.get_connection() as con:
-        create_tables(con, "edge_reliability")
+    with store.connect() as con:
+        con.create("edge_reliability")
         run = stage(
             context, con, reads=SCORING_READS, writes=["edge_reliability"], settings=config.model_dump(), as_of=as_of_date,
             snapshot_id=current_snapshot_id(con),
@@ -78,16 +77,16 @@ def edge_reliability(
                 context, con, run, skipped, columns=EDGE_FIGURE_COLUMNS, figures=edge_figures, preview_columns=PREVIEW,
                 lineage=EDGE_RELIABILITY_LINEAGE, as_of=as_of_date.isoformat(),
             )
-        edges = con.execute(load_sql("edges_in_research_areas"), [areas, as_of_date.year, recent_from]).df()
+        edges = con.query("edges_in_research_areas", [areas, as_of_date.year, recent_from])
         # through Arrow: DuckDB converts text columns to a DataFrame faster that way than with .df()
-        pairs = con.sql(load_sql("area_judgements"), params=[areas]).to_arrow_table().to_pandas()
+        pairs = con.arrow("area_judgements", [areas]).to_pandas()
         stewards = steward.applicable(stored_steward_judgements(con), "edge", as_of_date)
         rows, after_as_of = score_research_area_edges(edges, pairs, as_of=as_of_date, settings=config, stewards=stewards)
         rows = rows.assign(
             as_of=as_of_date, snapshot_id=current_snapshot_id(con), scoring_settings=config.model_dump_json(),
             scored_at=datetime.now(timezone.utc),
         )
-        replace_partitions(con, "edge_reliability", rows, areas)
+        con.replace_partitions("edge_reliability", rows, areas)
         run.record(con)
         metadata = table_description_metadata(con, "edge_reliability", lineage=EDGE_RELIABILITY_LINEAGE)
         add_partition_metadata(context, con, "edge_reliability", rows, edge_figures, preview_columns=PREVIEW)

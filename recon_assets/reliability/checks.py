@@ -4,7 +4,6 @@
 from pathlib import Path
 
 import dagster as dg
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.judgement import verdict_scale
 from recon_assets.judgement.verdict_scale import VERDICTS
@@ -16,17 +15,18 @@ from recon_assets.shared.fingerprints import evaluated_once
 from recon_assets.shared.metadata import database_file, suite_check_result
 from recon_assets.shared.quality import share_by_group, validate_edge_reliability
 from recon_assets.shared.sql_files import code_version
+from recon_assets.storage.duckdb_store import TableStore
 
 # This module and the suites, with the allowed labels and verdicts: a change re-evaluates the check.
 CHECKS_CODE = code_version(quality, labels, verdict_scale, files=[Path(__file__)])
 
 
 @dg.asset_check(asset=edge_reliability, blocking=False)
-def edge_reliability_values_valid(context: dg.AssetCheckExecutionContext, duckdb: DuckDBResource) -> dg.AssetCheckResult:
+def edge_reliability_values_valid(context: dg.AssetCheckExecutionContext, store: TableStore) -> dg.AssetCheckResult:
     """Every centrality, recency, coherence and reliability is in [0, 1]; every label and coherence status is
     one of the allowed strings (exact case). Evaluated once per version of edge_reliability's rows
     (`shared.fingerprints.evaluated_once`)."""
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
 
         def evaluate() -> dg.AssetCheckResult:
             table = con.execute(

@@ -1,9 +1,6 @@
 """The `reporting` group: the run's reliability report, an HTML page and its PDF beside the DuckDB file."""
 
-from pathlib import Path
-
 import dagster as dg
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.evaluation.assets import dispute_evaluation, reliability_evaluation
 from recon_assets.kg.assets import OWNERS
@@ -13,7 +10,9 @@ from recon_assets.report.data import gather_report
 from recon_assets.report.render import REPORT_SUFFIXES, write_report
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import database_file
-from recon_assets.shared.output_files import REPORT_OUTPUT, REPORTS, earlier_runs_kept, prepared_folder, prune
+from recon_assets.shared.output_files import REPORT_OUTPUT, REPORTS
+from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.outputs import OutputFiles
 from recon_assets.verdicts.assets import dataset_verdicts
 
 
@@ -21,23 +20,24 @@ from recon_assets.verdicts.assets import dataset_verdicts
     deps=[edge_reliability, dataset_verdicts, reliability_evaluation, dispute_evaluation],
     group_name="reporting", kinds={"duckdb", "html", "pdf"}, owners=OWNERS, pool="duckdb",
 )
-def reliability_report(context: dg.AssetExecutionContext, duckdb: DuckDBResource, as_of: AsOfDate) -> dg.MaterializeResult:
+def reliability_report(
+    context: dg.AssetExecutionContext, store: TableStore, outputs: OutputFiles, as_of: AsOfDate
+) -> dg.MaterializeResult:
     """The run's reliability report, a self-contained HTML page and its PDF in `report_folder` (`reports/<database
     file name>/` beside the DuckDB file: `reliability_report_<as_of>_<run>.html` / `.pdf`, and
     `reliability_report_latest.*`; the reports of runs beyond the newest and RECON_KEEP_OUTPUTS earlier ones removed,
     `shared.output_files`): labels per research area, the reliability histogram, the STALE and CONTRADICTED dataset
     verdicts with why, the most central SUPERSEDED edges, the evaluation's rates against their base rate, and the run's
     lineage (KG snapshot, as_of, scoring settings, judges, verdict rules)."""
-    keep = earlier_runs_kept()  # a bad RECON_KEEP_OUTPUTS stops the step before anything is read or written
-    folder = prepared_folder(Path(duckdb.database), REPORTS)
-    with duckdb.get_connection() as con:
+    keep = outputs.earlier_runs_kept()  # a bad RECON_KEEP_OUTPUTS stops the step before anything is read or written
+    folder = outputs.folder(REPORTS)
+    with store.connect() as con:
         data = gather_report(con, as_of=as_of.for_run(context), run_id=context.run.run_id)
         database = database_file(con)
     files = write_report(data, folder)
-    pruned = prune(folder, REPORT_OUTPUT, keep, current=files.stem, suffixes=REPORT_SUFFIXES)
+    pruned = outputs.prune(context, folder, REPORT_OUTPUT, keep, current=files.stem, suffixes=REPORT_SUFFIXES)
     labels = data.label_counts.groupby("label")["edges"].sum()
     context.log.info(f"reliability report written: {files.html} and {files.pdf} ({files.pdf_pages} pages)")
-    (context.log.warning if pruned.failed else context.log.info)(pruned.summary(REPORT_OUTPUT, keep))
     return dg.MaterializeResult(metadata={
         "database": database,
         "html": dg.MetadataValue.path(str(files.html)),

@@ -1,7 +1,7 @@
 """The secrets recon_assets reads from the environment: checked once at start-up, and kept out of every error text.
 
-Three secrets exist, each only ever read from its environment variable (`SECRET_VARIABLES`): OPENALEX_API_KEY,
-GROQ_API_KEY and HF_TOKEN. No Dagster import: `recon explain` uses `redact` too.
+Four secrets exist, each only ever read from its environment variable (`SECRET_VARIABLES`): OPENALEX_API_KEY,
+GROQ_API_KEY, HF_TOKEN and MOTHERDUCK_TOKEN (a MotherDuck database's, `storage.duckdb_store`). No Dagster import: `recon explain` uses `redact` too.
 
 - `usable_secrets` strips the whitespace a copy-paste or a `$(cat keyfile)` leaves around a value and refuses one
   that still holds a space or a control character: an HTTP library refuses such a header value and its error text
@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from urllib.parse import quote, quote_plus
 
-SECRET_VARIABLES = ("OPENALEX_API_KEY", "GROQ_API_KEY", "HF_TOKEN")
+SECRET_VARIABLES = ("OPENALEX_API_KEY", "GROQ_API_KEY", "HF_TOKEN", "MOTHERDUCK_TOKEN")
 REDACTED = "[redacted]"
 # Credential shapes redacted even when the value is not in this process's environment (a key echoed back by a
 # server, another process's token in a library message): RFC 6750 bearer tokens, `api_key`/`api-key`/`token` query

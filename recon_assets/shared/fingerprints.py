@@ -22,7 +22,7 @@ import pandas as pd
 
 from recon_assets.shared.data_versions import TABLE_DIGESTS, partitions_version, table_digest, version_of
 from recon_assets.shared.metadata import add_partition_metadata, database_file, partitioned_result, run_figures, table_description_metadata, table_metadata
-from recon_assets.shared.storage import create_tables, transaction
+from recon_assets.storage.tables import create_tables, transaction
 
 UNPARTITIONED = ""
 # The key of an asset check's result in the outputs of its record (`evaluated_once`).

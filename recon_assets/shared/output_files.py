@@ -25,6 +25,7 @@ from datetime import date
 from pathlib import Path
 
 from recon_assets.shared.credentials import shown_setting
+from recon_assets.storage.duckdb_settings import output_anchor
 
 KEEP_VARIABLE = "RECON_KEEP_OUTPUTS"
 # Five earlier runs: a week of daily runs can be compared with the newest, at about 1 MB per report on the sample.
@@ -60,8 +61,9 @@ def output_folder(database: Path, kind: str) -> Path:
     """Where the files of `kind` (REPORTS, EXPORTS) made from the DuckDB file `database` go:
     `<its folder>/<kind>/<its file name>/` (data/recon.duckdb -> data/reports/recon.duckdb/), links resolved, so a
     database reached through a link has the same folder as through its path. The whole file name, not its stem:
-    data/a.duckdb and data/a.db (or data/a) would share data/reports/a/ and one's runs remove the other's."""
-    database = database.resolve()
+    data/a.duckdb and data/a.db (or data/a) would share data/reports/a/ and one's runs remove the other's. A MotherDuck
+    database (md:<name>) is named by `duckdb_settings.output_anchor` (data/reports/md_<name>/)."""
+    database = output_anchor(database).resolve()
     return database.parent / kind / database.name
 
 

@@ -6,7 +6,6 @@ recon_assets/snapshots/sql/kg_snapshot_diff_rows.sql compares them); this asset 
 
 import dagster as dg
 import duckdb
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment.assets import openalex_works
 from recon_assets.kg.assets import OWNERS, kg_snapshot, publications
@@ -14,7 +13,8 @@ from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.shared.storage import create_tables, transaction
+from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.tables import create_tables, transaction
 
 HISTORY_TABLES = ("kg_snapshot_history", "kg_snapshot_history_elements", "kg_snapshot_history_edges")
 
@@ -45,13 +45,13 @@ def record_and_diff(con: duckdb.DuckDBPyConnection) -> tuple[str | None, str]:
 
 
 @dg.asset(deps=[kg_snapshot, publications, edge_reliability, openalex_works], group_name="history", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
-def kg_snapshot_diff(context: dg.AssetExecutionContext, duckdb: DuckDBResource) -> dg.MaterializeResult:
+def kg_snapshot_diff(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """What changed from the previous KG snapshot (as last scored) to the current one (as scored now): nodes and
     relationships added and removed per label and type (named by DOI or globalId, the first 10), publications whose DOI or year changed, and scored edges
     whose label changed, each with its causes (graph, enrichment, settings, as_of, judgement) and a reason.
     Keeps the keys and compared values of both snapshots in kg_snapshot_history*; the first snapshot recorded has
     nothing to be compared with and writes no row."""
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         previous, current = record_and_diff(con)
         changes = dict(con.execute("SELECT change, sum(elements) FROM kg_snapshot_diff GROUP BY 1 ORDER BY 1").fetchall())
         named = con.execute("SELECT change, element_type, reason FROM kg_snapshot_diff WHERE names IS NOT NULL ORDER BY 1, 2").fetchall()

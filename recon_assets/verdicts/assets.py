@@ -5,7 +5,6 @@ from functools import partial
 
 import dagster as dg
 import pandas as pd
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.enrichment.assets import openalex_citing_works, openalex_works
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
@@ -17,8 +16,8 @@ from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
-from recon_assets.shared.sql_files import code_version, load_sql
-from recon_assets.shared.storage import create_tables, replace_partitions, upsert
+from recon_assets.shared.sql_files import code_version
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.verdicts import critic, dataset_judgements, expansion
 from recon_assets.verdicts.critic import VERDICTS, VerdictRules
 from recon_assets.verdicts.dataset_judgements import (
@@ -42,7 +41,7 @@ from recon_assets.verdicts.expansion import CACHE_SOURCE, ENRICHMENT_SOURCE, cac
     ),
 )
 def dataset_verdicts(
-    context: dg.AssetExecutionContext, config: VerdictRules, duckdb: DuckDBResource, as_of: AsOfDate
+    context: dg.AssetExecutionContext, config: VerdictRules, store: TableStore, as_of: AsOfDate
 ) -> dg.MaterializeResult:
     """The critic's verdict on each dataset's evidence in the research area (DOMAIN.md "Verdicts over an
     evidence set"): the staleness and contradiction checks first (STALE, CONTRADICTED), then sufficiency
@@ -56,8 +55,8 @@ def dataset_verdicts(
     as_of_date = as_of.for_run(context)
     rules = config
     now = datetime.now(timezone.utc)
-    with duckdb.get_connection() as con:
-        create_tables(con, "openalex_cache", "openalex_citing_works", "dataset_verdicts", "dataset_verdict_history")
+    with store.connect() as con:
+        con.create("openalex_cache", "openalex_citing_works", "dataset_verdicts", "dataset_verdict_history")
         run = stage(context, con, reads=VERDICT_READS, writes=["dataset_verdicts"], settings=rules.model_dump(), as_of=as_of_date)
         skipped, why = run.skip_reason(con)
         if skipped:
@@ -65,9 +64,9 @@ def dataset_verdicts(
                 context, con, run, skipped, columns=VERDICT_FIGURE_COLUMNS, figures=verdict_figures, preview_columns=PREVIEW,
                 lineage=DATASET_VERDICTS_LINEAGE, as_of=as_of_date.isoformat(),
             )
-        edges = con.execute(load_sql("verdict_evidence"), [areas]).df()
-        pairs = con.execute(load_sql("contradicting_pairs"), [areas, as_of_date]).df()
-        disputes = con.execute(load_sql("dataset_disputes"), [areas, as_of_date.year]).df()
+        edges = con.query("verdict_evidence", [areas])
+        pairs = con.query("contradicting_pairs", [areas, as_of_date])
+        disputes = con.query("dataset_disputes", [areas, as_of_date.year])
         evidence = dataset_evidence(edges)
         rounds = expand(
             evidence.evidence,
@@ -82,11 +81,11 @@ def dataset_verdicts(
         verdicts = judge_datasets(evidence, pairs, disputes, rounds, as_of=as_of_date, rules=rules).assign(
             as_of=as_of_date, snapshot_id=current_snapshot_id(con), verdict_rules=rules.model_dump_json()
         )
-        latest = con.execute(load_sql("latest_dataset_verdicts"), [areas]).df()
+        latest = con.query("latest_dataset_verdicts", [areas])
         rows, history = with_history(verdicts, latest, judged_at=now)
         # History first: were the replace to fail, a re-run finds the verdict unchanged and appends nothing twice.
-        upsert(con, "dataset_verdict_history", history)
-        replace_partitions(con, "dataset_verdicts", rows, areas)
+        con.upsert("dataset_verdict_history", history)
+        con.replace_partitions("dataset_verdicts", rows, areas)
         run.record(con)
         metadata = table_description_metadata(con, "dataset_verdicts", lineage=DATASET_VERDICTS_LINEAGE)
         add_partition_metadata(context, con, "dataset_verdicts", rows, verdict_figures, preview_columns=PREVIEW)

@@ -1,9 +1,9 @@
 """Asset check of dataset_verdicts: one valid verdict for every dataset with scored edges."""
 
 import dagster as dg
-from dagster_duckdb import DuckDBResource
 
 from recon_assets.shared.metadata import database_file
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.verdicts.assets import dataset_verdicts
 from recon_assets.verdicts.critic import VERDICTS
 
@@ -11,14 +11,14 @@ EXAMPLES = 10
 
 
 @dg.asset_check(asset=dataset_verdicts, blocking=False)
-def dataset_verdicts_one_valid_per_dataset(duckdb: DuckDBResource) -> dg.AssetCheckResult:
+def dataset_verdicts_one_valid_per_dataset(store: TableStore) -> dg.AssetCheckResult:
     """Every (research_area, dataset_id) with edges in edge_reliability has exactly one verdict, and every
     verdict is one of PASS, STALE, CONTRADICTED, INSUFFICIENT, FORCED_PASS (exact case). Per research area:
     datasets with edges, verdicts, missing, duplicated and invalid.
 
     Only research areas with verdicts are compared: a run of one partition must not fail for the areas it
     did not judge (the areas with edges but no verdict at all are listed in `unjudged_research_areas`)."""
-    with duckdb.get_connection() as con:
+    with store.connect() as con:
         per_area = con.execute(
             """
             WITH edges AS (SELECT DISTINCT research_area, dataset_id FROM edge_reliability

@@ -36,7 +36,7 @@ from recon_assets.judgement.verdict_scale import NEUTRAL_COHERENCE, UNVERIFIED
 from recon_assets.kg.authors import citation_tag
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.years import parse_year
-from recon_assets.shared.storage import create_tables
+from recon_assets.storage.tables import create_tables
 from recon_assets.verdicts.critic import Edge, ExpansionRound, VerdictRules
 
 CACHE_SOURCE, ENRICHMENT_SOURCE = "OpenAlex cache", "OpenAlex citing works"

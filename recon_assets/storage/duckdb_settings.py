@@ -1,23 +1,16 @@
-"""The DuckDB file every asset writes: the settings of each connection to it, and the resource that holds the
-file's lock for each connection."""
+"""The settings of each connection to the DuckDB database every asset writes: its memory limit and where it spills
+(`duckdb_store.TableStore` opens the connections). No Dagster import: `recon run`'s pre-check reads it."""
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
-import dagster as dg
 import duckdb
-from dagster_duckdb import DuckDBResource
-from filelock import Timeout
-from pydantic import ByteSize, Field, TypeAdapter, field_validator
+from pydantic import ByteSize, TypeAdapter
 
 from recon_assets.shared.credentials import shown_setting
-from recon_assets.shared.paths import database_lock
-from recon_assets.shared.run_tags import DATABASE_TAG, tag_run
 
 # DuckDB's own default is 80% of RAM, which let a v1-size ingest take 6.7 GB. With a limit it spills to its temp
 # directory instead: 3 GB leaves room for Python and DuckDB's unmanaged memory under issue 5's 4 GB target.
@@ -34,12 +27,33 @@ _PLAIN_SIZE = re.compile(r"\s*[0-9]+(?:\.[0-9]+)?\s*[A-Za-z%]+\s*")
 # How long a step waits for another process writing the same DuckDB file (seconds): as long as `recon run` waits for
 # the `duckdb` pool (cli.run.DEFAULT_POOL_WAIT_SECONDS).
 DEFAULT_LOCK_WAIT_SECONDS = 3600.0
+# DuckDB opens a MotherDuck database for a path with one of these prefixes
+# (https://motherduck.com/docs/key-tasks/authenticating-and-connecting-to-motherduck/connecting-to-motherduck).
+MOTHERDUCK_PREFIXES = ("md:", "motherduck:")
+# Where the local files of a MotherDuck database (reports, exports) go: under data/, as for the default local file.
+MOTHERDUCK_OUTPUT_FOLDER = Path("data")
 
 
-def duckdb_connection_config(database: Path) -> dict[str, str]:
+def is_motherduck(database: str | Path) -> bool:
+    """True when `database` names a MotherDuck database (`md:<name>`, `motherduck:<name>`), not a local file."""
+    return str(database).startswith(MOTHERDUCK_PREFIXES)
+
+
+def output_anchor(database: str | Path) -> Path:
+    """The local path the reports and exports of `database` are named after (`shared.output_files.output_folder`): a
+    local file itself, or `data/md_<name>` for a MotherDuck database (md:recon -> data/reports/md_recon/; `md:` alone,
+    the default database, -> md_default)."""
+    if not is_motherduck(database):
+        return Path(database)
+    name = str(database).split(":", 1)[1].split("?", 1)[0] or "default"
+    return MOTHERDUCK_OUTPUT_FOLDER / f"md_{name}"
+
+
+def duckdb_connection_config(database: str | Path) -> dict[str, str]:
     """DuckDB settings for every connection to `database`: `memory_limit` (RECON_DUCKDB_MEMORY_LIMIT, a DuckDB size
-    such as '3GB'; default DEFAULT_DUCKDB_MEMORY_LIMIT) and `temp_directory` `<database>.tmp` beside it, where data
-    beyond the limit spills (https://duckdb.org/docs/stable/configuration/overview).
+    such as '3GB'; default DEFAULT_DUCKDB_MEMORY_LIMIT) and, for a local file, `temp_directory` `<database>.tmp` beside
+    it, where data beyond the limit spills (https://duckdb.org/docs/stable/configuration/overview); a MotherDuck
+    database's client spills to DuckDB's default temp directory.
 
     Raises:
         ValueError: RECON_DUCKDB_MEMORY_LIMIT is unusable (`check_memory_limit`): `recon run`'s pre-check and the
@@ -47,6 +61,8 @@ def duckdb_connection_config(database: Path) -> dict[str, str]:
     """
     memory_limit = os.environ.get(MEMORY_LIMIT_VARIABLE) or DEFAULT_DUCKDB_MEMORY_LIMIT
     check_memory_limit(memory_limit)
+    if is_motherduck(database):
+        return {"memory_limit": memory_limit}
     return {"memory_limit": memory_limit, "temp_directory": f"{database}.tmp"}
 
 
@@ -111,52 +127,3 @@ def _duckdb_bytes(memory_limit: str) -> int:
             return int(TypeAdapter(ByteSize).validate_python(con.execute("SELECT current_setting('memory_limit')").fetchone()[0]))
     except duckdb.OutOfMemoryException:
         return 0
-
-
-class LockedDuckDBResource(DuckDBResource):
-    """dagster_duckdb's resource, holding the database's file lock (`paths.database_lock`) for each connection, so
-    that two runs (from the UI, a schedule or `recon run`) never write the file at once, whichever Dagster instance
-    launched them. When a run's resources start it creates the file's folder (so loading
-    the definitions creates nothing) and names the file on the run (tag recon/database)."""
-
-    lock_wait_seconds: float = Field(
-        default=DEFAULT_LOCK_WAIT_SECONDS, gt=0, description="Seconds a step waits for another process writing the file."
-    )
-
-    @field_validator("connection_config")
-    @classmethod
-    def _usable_memory_limit(cls, config: dict) -> dict:
-        """A memory_limit a run cannot work with (`check_memory_limit`; a launchpad's run config may set one) is
-        refused when the resource is built: at launch (`cli.launch_checks`) and when a run starts its resources, in
-        one line, not with DuckDB's OutOfMemoryException in the first step."""
-        if "memory_limit" in (config or {}):
-            check_memory_limit(str(config["memory_limit"]), source=f"the duckdb resource's memory_limit ({MEMORY_LIMIT_VARIABLE})")
-        return config
-
-    def setup_for_execution(self, context: dg.InitResourceContext) -> None:
-        Path(self.database).parent.mkdir(parents=True, exist_ok=True)
-        tag_run(context, {DATABASE_TAG: str(Path(self.database).resolve())})
-        memory_limit = (self.connection_config or {}).get("memory_limit")
-        if memory_limit is not None and (warning := memory_limit_warning(str(memory_limit))):
-            context.log.warning(warning)
-
-    @contextmanager
-    def get_connection(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A connection to the file, with its lock held until the connection is closed.
-
-        Raises:
-            TimeoutError: another process held the lock for lock_wait_seconds (its path named).
-        """
-        lock = database_lock(Path(self.database))
-        try:
-            lock.acquire(timeout=self.lock_wait_seconds)
-        except Timeout as error:
-            raise TimeoutError(
-                f"another process has been writing {self.database} for over {self.lock_wait_seconds:.0f}s (lock "
-                f"{lock.lock_file}): wait for that run (`recon run` or a run from the UI) to finish"
-            ) from error
-        try:
-            with super().get_connection() as con:
-                yield con
-        finally:
-            lock.release()
