@@ -237,9 +237,10 @@ class Tables:
         """Create the tables the files declare when missing, migrating older ones (`tables.create_tables`)."""
         tables.create_tables(self.connection, *sql_names)
 
-    def replace_partitions(self, table: str, rows: pd.DataFrame, research_areas: Sequence[str]) -> None:
-        """Replace `table`'s rows of `research_areas` by `rows`, atomically (`tables.replace_partitions`)."""
-        tables.replace_partitions(self.connection, table, rows, research_areas)
+    def replace_partitions(self, table: str, rows: pd.DataFrame, research_areas: Sequence[str], column: str = "research_area") -> None:
+        """Replace `table`'s rows of `research_areas` (the partition keys in `column`) by `rows`, atomically
+        (`tables.replace_partitions`)."""
+        tables.replace_partitions(self.connection, table, rows, research_areas, column)
 
     def replace_table(self, table: str, rows: pd.DataFrame) -> None:
         """Recreate `table` from its DDL holding `rows` (`tables.replace_table`)."""

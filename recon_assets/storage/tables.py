@@ -35,9 +35,12 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
     con.commit()
 
 
-def replace_partitions(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, research_areas: Sequence[str]) -> None:
+def replace_partitions(
+    con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, research_areas: Sequence[str], column: str = "research_area"
+) -> None:
     """Delete `table`'s rows of `research_areas` and insert `rows` (columns in the table's order), atomically, after
-    migrating a table an older version wrote (`migrate`).
+    migrating a table an older version wrote (`migrate`). `column` names the partition column (paper_key for the
+    paper tables).
 
     Raises:
         StaleSchemaError: see `migrate`.
@@ -47,7 +50,7 @@ def replace_partitions(con: duckdb.DuckDBPyConnection, table: str, rows: pd.Data
         # Migrated before the delete: a primary key added after it would still index the deleted rows, and the insert
         # of the same keys would fail on them.
         migrate(con, table)
-        con.execute(f"DELETE FROM {table} WHERE list_contains(?, research_area)", [list(research_areas)])
+        con.execute(f"DELETE FROM {table} WHERE list_contains(?, {column})", [list(research_areas)])
         _insert(con, table, rows)
 
 
