@@ -59,13 +59,19 @@ def per_day_echo(key: str) -> dict:
     return body
 
 
+# How a server's or a library's error spells the key it was sent: as typed, in the SDK's text, in a JSON body, in a URL.
+ECHOES = [
+    pytest.param(lambda key: f"Rate limit reached ... for api key {key}", id="as-typed"),
+    pytest.param(lambda key: f"Error code: 429 - {per_day_echo(key)}", id="sdk-error-text-dict-repr"),
+    pytest.param(lambda key: json.dumps(per_day_echo(key)), id="json-body"),
+    pytest.param(lambda key: requests.Request("GET", "https://api.openalex.org/works", params={"api_key": key, "x": 1}).prepare().url, id="url-query"),
+]
+
+
 @pytest.mark.parametrize(
     "spelled",
     [
-        pytest.param(lambda key: f"Rate limit reached ... for api key {key}", id="as-typed"),
-        pytest.param(lambda key: f"Error code: 429 - {per_day_echo(key)}", id="sdk-error-text-dict-repr"),
-        pytest.param(lambda key: json.dumps(per_day_echo(key)), id="json-body"),
-        pytest.param(lambda key: requests.Request("GET", "https://api.openalex.org/works", params={"api_key": key, "x": 1}).prepare().url, id="url-query"),
+        *ECHOES,
         pytest.param(lambda key: f"https://proxy.example/{requests.utils.quote(key, safe='')}/works", id="url-path"),
         pytest.param(lambda key: f"<p>key {html.escape(key)}</p>", id="html"),
         pytest.param(lambda key: repr(f"'\" {key}"), id="repr-escaping-both-quotes"),
@@ -81,13 +87,7 @@ def test_a_configured_key_is_redacted_whatever_its_shape_and_spelling(spelled, v
 
 @pytest.mark.parametrize(
     "spelled",
-    [
-        pytest.param(lambda key: f"Rate limit reached ... for api key {key}", id="as-typed"),
-        pytest.param(lambda key: f"Error code: 429 - {per_day_echo(key)}", id="sdk-error-text-dict-repr"),
-        pytest.param(lambda key: json.dumps(per_day_echo(key)), id="json-body"),
-        pytest.param(lambda key: requests.Request("GET", "https://api.openalex.org/works", params={"api_key": key, "x": 1}).prepare().url, id="url-query"),
-        pytest.param(lambda key: requests.Request("GET", "https://proxy.example/works", params={"k": key}).prepare().url, id="url-other-parameter"),
-    ],
+    [*ECHOES, pytest.param(lambda key: requests.Request("GET", "https://proxy.example/works", params={"k": key}).prepare().url, id="url-other-parameter")],
 )
 @pytest.mark.parametrize("key", ["Q7x9k2B", "Q7x9", "Q7x", "Q"], ids=["7-chars", "4-chars", "3-chars", "1-char"])
 def test_a_short_configured_key_is_redacted_where_a_client_spells_it(spelled, key):
