@@ -13,6 +13,7 @@ from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.kg.partitions import every_research_area_tags, research_area_partitions
 from recon_assets.kg.resources import LocalKgExport
+from recon_assets.papers.resources import PaperIntake
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.paths import SAMPLE_DIR
 from recon_assets.storage.duckdb_store import TableStore
@@ -64,6 +65,7 @@ def pipeline_defs(
             "openalex": openalex or OpenAlexResource(offline=True),
             "crossref": crossref or CrossrefResource(offline=True),
             "groq_judge": GroqJudgeResource(offline=True),
+            "papers": PaperIntake(folder=str(database.parent / "papers")),
         }
     )
 

@@ -74,7 +74,17 @@ paper_analysis_job = dg.define_asset_job(
         "paper` add the partitions." + LAUNCH_NOTE
     ),
 )
+# One research question per run (issue 21): its own dynamic partitions, never in a research-area run.
+BRIEFS = dg.AssetSelection.groups("briefs")
+question_briefs_job = dg.define_asset_job(
+    "question_briefs_job", selection=BRIEFS,
+    description=(
+        "Answer one research question (a partition: its id in the question file, or ask-<hash> for `recon ask`): plan, "
+        "retrieve, judge with up to 2 rewrite rounds, write the brief and record its verdict. The question file sensor "
+        "and `recon ask` add the partitions; the weekly schedule refreshes them all." + LAUNCH_NOTE
+    ),
+)
 kg_refresh_job = dg.define_asset_job(
-    "kg_refresh_job", selection=dg.AssetSelection.all() - PAPERS,
+    "kg_refresh_job", selection=dg.AssetSelection.all() - PAPERS - BRIEFS,
     description="Ingest the KG snapshot and rebuild everything from it over every research area (the KG source sensor)." + LAUNCH_NOTE,
 )

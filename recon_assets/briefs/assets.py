@@ -48,7 +48,19 @@ TRUST_COLOURS = {"HIGH": LABEL_COLOURS[CURRENT], "MEDIUM": LABEL_COLOURS[DECLINI
 VERDICT_CHECK = "question_verdict_unchanged"
 
 
-@dg.asset(**ASSET_TABLES["question_plans"].asset_arguments(), **BRIEFS)
+def _arguments(name: str) -> dict[str, object]:
+    """The asset's declared `deps` and code version (`declarations.ASSET_TABLES`), each upstream asset outside this
+    group read whole: a question reads every research area's scores (AllPartitionMapping), never one area's."""
+    arguments = ASSET_TABLES[name].asset_arguments()
+    arguments["deps"] = [key if key.to_user_string() in _BRIEF_ASSETS else dg.AssetDep(key, partition_mapping=dg.AllPartitionMapping())
+                         for key in arguments["deps"]]
+    return arguments
+
+
+_BRIEF_ASSETS = ("question_plans", "question_evidence", "question_verdicts", "research_briefs", "question_verdict_history")
+
+
+@dg.asset(**_arguments("question_plans"), **BRIEFS)
 def question_plans(context: dg.AssetExecutionContext, store: TableStore, as_of: AsOfDate, questions: QuestionFileResource) -> dg.MaterializeResult:
     """The question's 2-3 sub-questions typed foundational / recent / contested, from templates and the KG short names
     of the datasets its scope matches (`planner.offline_plan`; the LLM planner is not wired yet), with its scope
@@ -85,7 +97,7 @@ def question_plans(context: dg.AssetExecutionContext, store: TableStore, as_of: 
                                           "scope_unknown": ", ".join(scope.unknown) or "none"})
 
 
-@dg.asset(**ASSET_TABLES["question_evidence"].asset_arguments(), **BRIEFS)
+@dg.asset(**_arguments("question_evidence"), **BRIEFS)
 def question_evidence(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """The papers retrieved for the question and its plan: from the KG's publications that use a dataset of its scope
     and those citing them, the best 8 by RECON's hybrid score (0.5 semantic + 0.3 recency + 0.2 authority; semantic by
@@ -106,7 +118,7 @@ def question_evidence(context: dg.AssetExecutionContext, store: TableStore) -> d
     return dg.MaterializeResult(metadata={**metadata, "pool": len(pool.papers), "assessed": int(frame["assessed"].sum()), "stale": int(frame["stale"].sum())})
 
 
-@dg.asset(**ASSET_TABLES["question_verdicts"].asset_arguments(), **BRIEFS)
+@dg.asset(**_arguments("question_verdicts"), **BRIEFS)
 def question_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """The critic's verdict over the question's evidence (DOMAIN.md "Verdicts over an evidence set", its paragraph on
     research questions): staleness by hybrid weight and contradiction (judged pairs 2+ years apart, recorded comments;
@@ -150,7 +162,7 @@ def question_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> d
     })
 
 
-@dg.asset(**ASSET_TABLES["research_briefs"].asset_arguments(), **{**BRIEFS, "kinds": {"duckdb", "html", "markdown"}})
+@dg.asset(**_arguments("research_briefs"), **{**BRIEFS, "kinds": {"duckdb", "html", "markdown"}})
 def research_briefs(context: dg.AssetExecutionContext, store: TableStore, outputs: OutputFiles) -> dg.MaterializeResult:
     """The brief: Overview / Key Findings / Active Debates / Outlook, each claim with HIGH / MEDIUM / LOW confidence and
     inline [Author et al., Year] citations, and a trust summary line per cited paper from its edge's label and reason.
@@ -189,7 +201,7 @@ def research_briefs(context: dg.AssetExecutionContext, store: TableStore, output
     })
 
 
-@dg.asset(**ASSET_TABLES["question_verdict_history"].asset_arguments(), **BRIEFS,
+@dg.asset(**_arguments("question_verdict_history"), **BRIEFS,
           check_specs=[dg.AssetCheckSpec(VERDICT_CHECK, asset="question_verdict_history",
                                          description="WARN when the question's verdict, or a cited paper's trust or label, changed since the last refresh.")])
 def question_verdict_history(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:

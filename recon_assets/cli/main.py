@@ -3,6 +3,8 @@
     recon run [--kg PATH] [--db PATH] [--as-of YYYY-MM-DD] [--verbose]
     recon explain DOI [--db PATH]
     recon paper PATH|DOI [--db PATH] [--verbose]
+    recon ask "QUESTION" [--dataset DOI_OR_SHORT_NAME ...] [--as-of YYYY-MM-DD] [--db PATH]
+    recon brief QUESTION_ID [--db PATH] [--remove]
 """
 
 import argparse
@@ -61,7 +63,27 @@ def main(argv: list[str] | None = None) -> int:
     paper.add_argument("source", help="a PDF file, or a DOI (title, abstract and references from the graph)")
     paper.add_argument("--db", type=Path, help="DuckDB file holding the graph (`recon run` first); default data/recon.duckdb")
     paper.add_argument("--verbose", action="store_true", help="also print Dagster's log lines")
+    ask = commands.add_parser(
+        "ask", help="answer a research question from the scores and print its brief",
+        description="Answer an ad-hoc research question through the research-brief assets (a partition ask-<hash> of the "
+        "Dagster instance) from the database's scores (`recon run` first), and print the brief.",
+    )
+    ask.add_argument("question", help="the question, in quotes")
+    ask.add_argument("--dataset", action="append", default=[], help="a dataset of its scope (DOI, short name, or 'SHORT_NAME VERSION'); repeatable")
+    ask.add_argument("--as-of", help="answer as of this date (YYYY-MM-DD); default today")
+    ask.add_argument("--db", type=Path, help="DuckDB file holding the scores; default data/recon.duckdb")
+    brief = commands.add_parser("brief", help="print the stored brief of a question (its id, or ask-<hash>)")
+    brief.add_argument("question_id", help="a question file id, or ask-<hash> as `recon ask` printed it")
+    brief.add_argument("--db", type=Path, help="DuckDB file to read; default data/recon.duckdb")
+    brief.add_argument("--remove", action="store_true", help="remove the ad-hoc question's partition from the instance instead")
     args = parser.parse_args(argv)
+    if args.command in ("ask", "brief"):
+        from recon_assets.cli import ask as questions  # Dagster and DuckDB: only these commands need them
+        from recon_assets.shared.paths import database_path
+
+        if args.command == "ask":
+            return questions.ask(args.question, args.dataset, args.as_of, args.db or database_path())
+        return questions.remove(args.question_id) if args.remove else questions.print_brief(args.question_id, args.db or database_path())
     if args.command == "paper":
         from recon_assets.cli.paper import analyse_paper  # Dagster and the paper modules: only `paper` needs them
 
