@@ -5,33 +5,37 @@ kg_snapshot
 publications <- kg_snapshot
 datasets <- kg_snapshot
 dataset_lineage <- datasets
-dataset_publication_edges <- datasets, publications
-publication_citations <- publications
-publication_research_areas <- publications
+dataset_publication_edges <- datasets, kg_snapshot, publications
+publication_citations <- kg_snapshot, publications
+publication_research_areas <- kg_snapshot, publications
 openalex_works (per research area) <- publication_research_areas, publications
 openalex_citing_works (per research area) <- dataset_publication_edges, datasets, openalex_works,
     publication_research_areas
 crossref_retractions (per research area) <- publication_research_areas, publications
 crossref_relations (per research area) <- crossref_retractions, publication_research_areas, publications
-publication_centrality <- dataset_publication_edges, datasets, publication_citations, publications
+publication_centrality <- dataset_publication_edges, datasets, kg_snapshot, publication_citations, publications
 steward_judgements <- dataset_publication_edges, datasets, publications
 recorded_disputes (per research area) <- crossref_relations, openalex_citing_works, publication_citations,
     publication_research_areas, publications
-coherence_judgements (per research area) <- dataset_lineage, dataset_publication_edges, openalex_citing_works,
-    publication_centrality, publication_citations, publication_research_areas, publications, recorded_disputes,
-    steward_judgements
+coherence_judgements (per research area) <- dataset_lineage, dataset_publication_edges, datasets,
+    openalex_citing_works, publication_centrality, publication_citations, publication_research_areas, publications,
+    recorded_disputes, steward_judgements
 edge_reliability (per research area) <- coherence_judgements, crossref_retractions, dataset_lineage,
-    dataset_publication_edges, datasets, openalex_works, publication_centrality, publication_citations,
+    dataset_publication_edges, datasets, kg_snapshot, openalex_works, publication_centrality, publication_citations,
     publication_research_areas, publications, recorded_disputes, steward_judgements
-dataset_verdicts (per research area) <- coherence_judgements, dataset_lineage, edge_reliability,
-    openalex_citing_works, openalex_works, recorded_disputes
-reliability_evaluation <- coherence_judgements, dataset_lineage, dataset_verdicts, edge_reliability,
+dataset_verdicts (per research area) <- coherence_judgements, dataset_lineage, dataset_publication_edges,
+    edge_reliability, kg_snapshot, openalex_citing_works, openalex_works, publications, recorded_disputes
+reliability_evaluation <- coherence_judgements, crossref_retractions, dataset_lineage, dataset_publication_edges,
+    dataset_verdicts, datasets, edge_reliability, openalex_works, publication_centrality, publication_citations,
+    publication_research_areas, publications, recorded_disputes
+dispute_evaluation <- coherence_judgements, dataset_publication_edges, publication_citations, publications,
     recorded_disputes
-dispute_evaluation <- coherence_judgements, recorded_disputes
-reliability_report <- dataset_verdicts, dispute_evaluation, edge_reliability, reliability_evaluation
+reliability_report <- coherence_judgements, dataset_verdicts, dispute_evaluation, edge_reliability, kg_snapshot,
+    publications, reliability_evaluation
 gnn_edge_weights <- dataset_publication_edges, datasets, edge_reliability, publication_research_areas, publications
-neo4j_edge_reliability <- dataset_publication_edges, edge_reliability, kg_snapshot, publication_research_areas
-kg_snapshot_diff <- edge_reliability, kg_snapshot, openalex_works, publications
+neo4j_edge_reliability <- dataset_publication_edges, edge_reliability, kg_snapshot, publication_research_areas,
+    publications
+kg_snapshot_diff <- datasets, edge_reliability, kg_snapshot, openalex_works, publications
 
 Loading the definitions (`defs`, a `@dg.definitions` function Dagster calls) reads the environment; importing this
 module reads nothing and creates nothing. String settings are `dg.EnvVar`s, resolved when a run's resources start

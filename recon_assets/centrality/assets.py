@@ -3,14 +3,13 @@
 import dagster as dg
 import pandas as pd
 
-from recon_assets.centrality import citation_centrality, pagerank
 from recon_assets.centrality.citation_centrality import CITATION_SATURATION
 from recon_assets.centrality.pagerank import publication_centrality as compute_publication_centrality
-from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_citations, publications
+from recon_assets.declarations import ASSET_TABLES
+from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.shared.fingerprints import kept_table, stage
 from recon_assets.shared.metadata import table_metadata
-from recon_assets.shared.sql_files import code_version
 from recon_assets.storage.duckdb_store import TableStore
 
 REFERENCE_METHOD = (
@@ -18,13 +17,10 @@ REFERENCE_METHOD = (
     "then min(1, log1p(n) / log1p(10000)) as for OpenAlex citations; floor and mean out-degree of this snapshot's "
     "Publication+Dataset projection, never its extremes"
 )
+PUBLICATION_CENTRALITY = ASSET_TABLES["publication_centrality"]
 
 
-@dg.asset(
-    deps=[publications, datasets, dataset_publication_edges, publication_citations],
-    group_name="centrality", kinds={"duckdb", "networkx"}, owners=OWNERS, pool="duckdb",
-    code_version=code_version(pagerank, citation_centrality, sql=["publication_centrality", "centrality_reference"]),
-)
+@dg.asset(**PUBLICATION_CENTRALITY.asset_arguments(), group_name="centrality", kinds={"duckdb", "networkx"}, owners=OWNERS, pool="duckdb")
 def publication_centrality(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """Each publication's PageRank (the KG property, or computed with networkx where it is missing) and its
     centrality in [0, 1]: PageRank read as a number of citations against a reference recorded with the snapshot
@@ -33,8 +29,8 @@ def publication_centrality(context: dg.AssetExecutionContext, store: TableStore)
     unchanged (`shared.fingerprints`)."""
     with store.connect() as con:
         run = stage(
-            context, con, reads=["publications", "datasets", "dataset_publication_edges", "publication_citations"],
-            writes=["publication_centrality", "centrality_reference"], snapshot_id=current_snapshot_id(con),
+            context, con, reads=PUBLICATION_CENTRALITY.digested_reads, writes=PUBLICATION_CENTRALITY.writes,
+            snapshot_id=current_snapshot_id(con),
         )
         skipped, why = run.skip_reason(con)
         if skipped:
@@ -58,14 +54,14 @@ def publication_centrality(context: dg.AssetExecutionContext, store: TableStore)
         )
         metadata = table_metadata(
             con, "publication_centrality",
-            lineage={
+            lineage=PUBLICATION_CENTRALITY.column_lineage({
                 "publication_id": [("publications", "publication_id")],
                 "pagerank": [("publications", "pagerank"), ("dataset_publication_edges", "dataset_id"),
                              ("publication_citations", "cited_publication_id")],
                 "pagerank_source": [("publications", "pagerank")],
                 "centrality": [("publications", "pagerank"), ("dataset_publication_edges", "publication_id"),
                                ("publication_citations", "citing_publication_id")],
-            },
+            }),
         )
     return dg.MaterializeResult(
         data_version=run.data_version,

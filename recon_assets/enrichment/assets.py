@@ -12,7 +12,8 @@ import dagster as dg
 import pandas as pd
 from pydantic import Field
 
-from recon_assets.enrichment import citing_plan, citing_works, openalex_client, openalex_records, openalex_usage
+from recon_assets.declarations import ASSET_TABLES
+from recon_assets.enrichment import citing_works
 from recon_assets.enrichment import crossref as crossref_records
 from recon_assets.enrichment import crossref_relations as relations
 from recon_assets.enrichment.citing_plan import (
@@ -26,16 +27,14 @@ from recon_assets.enrichment.openalex_client import ERROR, MISMATCH, STATUSES, L
 from recon_assets.enrichment.openalex_records import INVALID_RECORD, openalex_rows, unusable_cache_rows
 from recon_assets.enrichment.openalex_usage import record_usage, run_allowance, spent_on
 from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
-from recon_assets.kg.assets import OWNERS, dataset_publication_edges, datasets, publication_research_areas, publications
+from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.fingerprints import Stage, kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
-from recon_assets.shared.sql_files import code_version
 from recon_assets.storage.duckdb_store import Tables, TableStore
 
 ENRICHMENT = dict(
-    deps=[publications, publication_research_areas],
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="enrichment",
@@ -43,15 +42,10 @@ ENRICHMENT = dict(
     pool="duckdb",
 )
 
-
-# What each asset reads besides the caches it writes (the cache is read as the last run left it: `refresh_stage`).
-WORKS_READS = ["publications", "publication_research_areas", "openalex_cache"]
-CITING_READS = [
-    "publications", "datasets", "dataset_publication_edges", "publication_research_areas", "openalex_works", "openalex_cache",
-    "openalex_citing_cache",
-]
-RETRACTION_READS = ["publications", "publication_research_areas", "crossref_cache"]
-RELATION_READS = [*RETRACTION_READS, "crossref_record_cache"]
+# What each asset reads, its caches among them (a cache is read as the last run left it: `refresh_stage`).
+OPENALEX_WORKS, OPENALEX_CITING_WORKS, CROSSREF_RETRACTIONS, CROSSREF_RELATIONS = (
+    ASSET_TABLES[name] for name in ("openalex_works", "openalex_citing_works", "crossref_retractions", "crossref_relations")
+)
 WORKS_PREVIEW = ["doi", "status", "cited_by_count", "citation_percentile_low", "is_retracted", "publication_year", "error"]
 CITING_PREVIEW = ["cited_doi", "status", "citing_citation", "citing_title", "citing_year", "selections"]
 RELATION_PREVIEW = ["doi", "record_doi", "relation", "update_type", "other_id", "other_type", "other_year"]
@@ -100,10 +94,7 @@ def drop_unusable_cache_rows(con: Tables, dois: pd.DataFrame) -> dict[str, str]:
     return unusable
 
 
-@dg.asset(
-    kinds={"duckdb", "openalex"}, **ENRICHMENT,
-    code_version=code_version(openalex_client, openalex_records, openalex_usage, sql=["publication_dois_in_research_areas", "openalex_work_rows"]),
-)
+@dg.asset(**OPENALEX_WORKS.asset_arguments(), kinds={"duckdb", "openalex"}, **ENRICHMENT)
 def openalex_works(
     context: dg.AssetExecutionContext, config: OpenAlexConfig, store: TableStore, openalex: OpenAlexResource
 ) -> dg.MaterializeResult:
@@ -127,7 +118,7 @@ def openalex_works(
             fetched_at = dict(con.execute("SELECT doi, fetched_at FROM openalex_cache JOIN wanted USING (doi)").fetchall())
             due = stale_dois(wanted["doi"], fetched_at, now=now, ttl=timedelta(days=config.ttl_days))
             return refresh_stage(
-                context, con, reads=WORKS_READS, writes=["openalex_works"], settings=config.model_dump(),
+                context, con, reads=OPENALEX_WORKS.digested_reads, writes=OPENALEX_WORKS.writes, settings=config.model_dump(),
                 source=openalex.answer_source(), due=due,
             ), due
 
@@ -162,7 +153,7 @@ def openalex_works(
         recorded.record(con)
         metadata = table_description_metadata(
             con, "openalex_works",
-            lineage={"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]},
+            lineage=OPENALEX_WORKS.column_lineage({"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]}),
         )
         add_partition_metadata(context, con, "openalex_works", rows, works_figures, preview_columns=WORKS_PREVIEW)
     statuses = distribution(rows["status"], STATUSES)
@@ -233,10 +224,7 @@ class CitingWorksConfig(dg.Config):
     )
 
 
-@dg.asset(
-    kinds={"duckdb", "openalex"}, **{**ENRICHMENT, "deps": [openalex_works, datasets, dataset_publication_edges, publication_research_areas]},
-    code_version=code_version(citing_works, citing_plan, openalex_client, openalex_records, openalex_usage, sql=["citing_works_targets"]),
-)
+@dg.asset(**OPENALEX_CITING_WORKS.asset_arguments(), kinds={"duckdb", "openalex"}, **ENRICHMENT)
 def openalex_citing_works(
     context: dg.AssetExecutionContext, config: CitingWorksConfig, store: TableStore, openalex: OpenAlexResource
 ) -> dg.MaterializeResult:
@@ -272,7 +260,7 @@ def openalex_citing_works(
             _, dataset_dois, _, due = due_now()
             keys = [*dataset_dois, *due]
             return refresh_stage(
-                context, con, reads=CITING_READS, writes=["openalex_citing_works"], settings=config.model_dump(),
+                context, con, reads=OPENALEX_CITING_WORKS.digested_reads, writes=OPENALEX_CITING_WORKS.writes, settings=config.model_dump(),
                 source=openalex.answer_source(), due=keys,
             ), len(keys)
 
@@ -313,11 +301,11 @@ def openalex_citing_works(
         recorded.record(con)
         metadata = table_description_metadata(
             con, "openalex_citing_works",
-            lineage={
-                "cited_doi": [("publications", "doi"), ("datasets", "doi")],
+            lineage=OPENALEX_CITING_WORKS.column_lineage({
+                "cited_doi": [("openalex_works", "doi"), ("datasets", "doi")],
                 "cited_openalex_id": [("openalex_works", "openalex_id")],
                 "research_area": [("publication_research_areas", "research_area")],
-            },
+            }),
         )
         add_partition_metadata(context, con, "openalex_citing_works", rows, citing_figures, preview_columns=CITING_PREVIEW)
         spent_today = spent_on(con, now.date())
@@ -390,9 +378,7 @@ def _fetch_citing(
     return fetch, client.requests_sent, client.works_beyond_page
 
 
-@dg.asset(
-    kinds={"duckdb", "crossref"}, **ENRICHMENT, code_version=code_version(crossref_records, sql=["publication_dois_in_research_areas", "crossref_retraction_rows"]),
-)
+@dg.asset(**CROSSREF_RETRACTIONS.asset_arguments(), kinds={"duckdb", "crossref"}, **ENRICHMENT)
 def crossref_retractions(context: dg.AssetExecutionContext, store: TableStore, crossref: CrossrefResource) -> dg.MaterializeResult:
     """Crossref retraction notices pointing at each publication DOI of the research area
     (`/works?filter=updates:{doi}`, update type retraction): OpenAlex misses some retractions. A DOI that is
@@ -407,7 +393,7 @@ def crossref_retractions(context: dg.AssetExecutionContext, store: TableStore, c
         con.create("crossref_cache", "crossref_retractions")
         requested = con.query("publication_dois_in_research_areas", [areas])
 
-        refresh = crossref_refresh(context, con, crossref, requested, reads=RETRACTION_READS, writes=["crossref_retractions"])
+        refresh = crossref_refresh(context, con, crossref, requested, reads=CROSSREF_RETRACTIONS.digested_reads, writes=CROSSREF_RETRACTIONS.writes)
         run = refresh()
         skipped, computed = skip_reason(con, run, requests_due=0 if crossref.offline else requested["doi"].nunique(), what="DOIs")
         if skipped:
@@ -426,7 +412,7 @@ def crossref_retractions(context: dg.AssetExecutionContext, store: TableStore, c
         recorded.record(con)
         metadata = table_description_metadata(
             con, "crossref_retractions",
-            lineage={"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]},
+            lineage=CROSSREF_RETRACTIONS.column_lineage({"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]}),
         )
         add_partition_metadata(context, con, "crossref_retractions", rows, retraction_figures)
     figures = retraction_figures(rows)
@@ -460,10 +446,7 @@ def retraction_figures(rows: pd.DataFrame) -> dict[str, object]:
     }
 
 
-@dg.asset(
-    kinds={"duckdb", "crossref"}, **{**ENRICHMENT, "deps": [*ENRICHMENT["deps"], crossref_retractions]},
-    code_version=code_version(crossref_records, relations, sql=["publication_dois_in_research_areas"]),
-)
+@dg.asset(**CROSSREF_RELATIONS.asset_arguments(), kinds={"duckdb", "crossref"}, **ENRICHMENT)
 def crossref_relations(context: dg.AssetExecutionContext, store: TableStore, crossref: CrossrefResource) -> dg.MaterializeResult:
     """Crossref relation entries that can record a dispute or correction of each publication of the research area:
     the comment, reply and peer-review relations of its Crossref record (`/works?filter=doi:A,doi:B`, `select` of
@@ -478,7 +461,7 @@ def crossref_relations(context: dg.AssetExecutionContext, store: TableStore, cro
         con.create("crossref_cache", "crossref_record_cache", "crossref_relations")
         requested = con.query("publication_dois_in_research_areas", [areas])
 
-        refresh = crossref_refresh(context, con, crossref, requested, reads=RELATION_READS, writes=["crossref_relations"])
+        refresh = crossref_refresh(context, con, crossref, requested, reads=CROSSREF_RELATIONS.digested_reads, writes=CROSSREF_RELATIONS.writes)
         run = refresh()
         skipped, computed = skip_reason(con, run, requests_due=0 if crossref.offline else requested["doi"].nunique(), what="DOIs")
         if skipped:
@@ -507,7 +490,7 @@ def crossref_relations(context: dg.AssetExecutionContext, store: TableStore, cro
         recorded.record(con)
         metadata = table_description_metadata(
             con, "crossref_relations",
-            lineage={"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]},
+            lineage=CROSSREF_RELATIONS.column_lineage({"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]}),
         )
         add_partition_metadata(context, con, "crossref_relations", rows, preview_columns=RELATION_PREVIEW)
     fetch, example_error = relations.fetch_summary(requested["doi"], reports, records, rows)

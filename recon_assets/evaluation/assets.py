@@ -2,58 +2,29 @@
 weight and decay ablation ranked by discrimination."""
 
 from datetime import datetime, timezone
-from importlib import import_module
 
 import dagster as dg
 import pandas as pd
 
-from recon_assets.evaluation.cases import LABELLED_EDGES, load_cases
+from recon_assets.declarations import ASSET_TABLES
+from recon_assets.evaluation.cases import load_cases
 from recon_assets.evaluation.measure import CASE_SETS, HEADLINE, INDEPENDENT, MEASURES, comparison_table, evaluate, iter_headline, targets_of
 from recon_assets.evaluation.metrics import measure_text
-from recon_assets.evaluation.pairs import LABELLED_PAIRS, PAIR_MEASURES, PUBLICATIONS, evaluate_pairs, judged_on_texts, load_pairs, pipeline_outcomes
-from recon_assets.judgement import cues
-from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
+from recon_assets.evaluation.pairs import PAIR_MEASURES, evaluate_pairs, judged_on_texts, load_pairs, pipeline_outcomes
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.partitions import research_area_partitions
-from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.edge_scores import edge_coherence, published_by
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import kept_table, stage
 from recon_assets.shared.metadata import table_metadata
-from recon_assets.shared.sql_files import code_version
 from recon_assets.storage.duckdb_store import TableStore
-from recon_assets.verdicts.assets import dataset_verdicts
 from recon_assets.verdicts.critic import VerdictRules
 
-# The evaluation's code, the scorer, critic and offline judge it re-runs, and the labelled cases: a change to any
-# of them measures again (the fingerprint holds it, shared.fingerprints).
-EVALUATION_CODE = code_version(
-    *(
-        import_module(f"recon_assets.{name}") for name in (
-            "evaluation.baselines", "evaluation.cases", "evaluation.measure", "evaluation.metrics", "evaluation.pairs", "reliability.citations",
-            "reliability.edge_scores", "reliability.labels", "reliability.reasons", "reliability.scoring",
-            "reliability.settings", "reliability.signals", "verdicts.critic", "verdicts.dataset_judgements",
-            "judgement.offline_judge", "judgement.cues", "judgement.text_embedding", "judgement.disputes", "judgement.steward",
-        )
-    ),
-    files=[LABELLED_EDGES, LABELLED_PAIRS, PUBLICATIONS, cues.CUES_FILE],
-    sql=["edges_in_research_areas", "area_judgements", "contradicting_pairs", "dataset_disputes", "reliability_evaluation",
-         "reliability_evaluation_baselines", "reliability_evaluation_cases", "dispute_evaluation", "dispute_evaluation_pairs"],
-)
-# What reliability_evaluation reads (its SQL's tables and the settings stored with the scores and verdicts).
-EVALUATION_READS = [
-    "edge_reliability", "dataset_verdicts", "coherence_judgements", "recorded_disputes", "dataset_lineage", "publications",
-    "datasets", "dataset_publication_edges", "publication_research_areas", "publication_centrality", "publication_citations",
-    "openalex_works", "crossref_retractions",
-]
+RELIABILITY_EVALUATION, DISPUTE_EVALUATION = ASSET_TABLES["reliability_evaluation"], ASSET_TABLES["dispute_evaluation"]
 
 
-@dg.asset(
-    deps=[edge_reliability, dataset_verdicts, coherence_judgements, recorded_disputes, dataset_lineage],
-    group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb", code_version=EVALUATION_CODE,
-)
+@dg.asset(**RELIABILITY_EVALUATION.asset_arguments(), group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb")
 def reliability_evaluation(context: dg.AssetExecutionContext, store: TableStore, as_of: AsOfDate) -> dg.MaterializeResult:
     """The method measured on labelled real edges (recon_assets/reference/evaluation/labelled_edges.csv, each case
     graded C, F or I by how its label relates to the scorer's inputs; docs/EVALUATION.md): staleness catch, precision
@@ -74,7 +45,7 @@ def reliability_evaluation(context: dg.AssetExecutionContext, store: TableStore,
     areas = research_area_partitions.get_partition_keys()
     preview = ["condition", "measure", "value", "numerator", "denominator", "ci_low", "ci_high"]
     with store.connect() as con:
-        run = stage(context, con, reads=EVALUATION_READS, writes=["reliability_evaluation", "reliability_evaluation_baselines", "reliability_evaluation_cases"], as_of=as_of_date)
+        run = stage(context, con, reads=RELIABILITY_EVALUATION.digested_reads, writes=RELIABILITY_EVALUATION.writes, as_of=as_of_date)
         skipped, why = run.skip_reason(con)
         if skipped:
             # the figures of the tables as they stand: the same metadata as when they were written
@@ -108,7 +79,9 @@ def reliability_evaluation(context: dg.AssetExecutionContext, store: TableStore,
         run.record(con)
         metadata = table_metadata(
             con, "reliability_evaluation", where=f"is_default AND split = 'all' AND case_set = '{HEADLINE}'", preview_columns=preview,
-            lineage={"value": [("edge_reliability", "label"), ("edge_reliability", "reliability"), ("coherence_judgements", "verdict")]},
+            lineage=RELIABILITY_EVALUATION.column_lineage(
+                {"value": [("edge_reliability", "label"), ("edge_reliability", "reliability"), ("coherence_judgements", "verdict")]}
+            ),
         )
     headline = {f"{condition}/{measure}": measure_text(row) for condition, measure, row in iter_headline(result.measures)}
     context.log.info(f"labels v{version}, default setting, as of {as_of_date}: " + "; ".join(f"{key} {text}" for key, text in headline.items()))
@@ -127,10 +100,7 @@ def reliability_evaluation(context: dg.AssetExecutionContext, store: TableStore,
     )
 
 
-@dg.asset(
-    deps=[coherence_judgements, recorded_disputes],
-    group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb", code_version=EVALUATION_CODE,
-)
+@dg.asset(**DISPUTE_EVALUATION.asset_arguments(), group_name="evaluation", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb")
 def dispute_evaluation(context: dg.AssetExecutionContext, store: TableStore, as_of: AsOfDate) -> dg.MaterializeResult:
     """How coherence finds the documented disputes of the labelled pairs (recon_assets/reference/evaluation/
     labelled_pairs.csv: 27 published comments, rebuttals or replies, 37 same-topic controls), `evaluation.pairs`:
@@ -143,8 +113,7 @@ def dispute_evaluation(context: dg.AssetExecutionContext, store: TableStore, as_
     preview = ["measure", "value", "numerator", "denominator", "ci_low", "ci_high", "target", "met"]
     with store.connect() as con:
         run = stage(
-            context, con, reads=["publications", "dataset_publication_edges", "publication_citations", "coherence_judgements", "recorded_disputes"],
-            writes=["dispute_evaluation", "dispute_evaluation_pairs"], as_of=as_of_date,
+            context, con, reads=DISPUTE_EVALUATION.digested_reads, writes=DISPUTE_EVALUATION.writes, as_of=as_of_date,
         )
         skipped, why = run.skip_reason(con)
         if skipped:
@@ -174,7 +143,7 @@ def dispute_evaluation(context: dg.AssetExecutionContext, store: TableStore, as_
         run.record(con)
         metadata = table_metadata(
             con, "dispute_evaluation", preview_columns=preview,
-            lineage={"value": [("coherence_judgements", "verdict"), ("recorded_disputes", "relation")]},
+            lineage=DISPUTE_EVALUATION.column_lineage({"value": [("coherence_judgements", "verdict"), ("recorded_disputes", "relation")]}),
         )
     figures = {measure: str(rate) if rate else "not measured" for measure, rate in result.measures.items()}
     context.log.info("labelled dispute pairs: " + "; ".join(f"{measure} {text}" for measure, text in figures.items()))

@@ -11,17 +11,10 @@ import dagster as dg
 import pandas as pd
 import pyarrow as pa
 
+from recon_assets.declarations import ASSET_TABLES
 from recon_assets.exports import gnn, neo4j
 from recon_assets.exports.files import write_lines, write_parquet
-from recon_assets.kg.assets import (
-    OWNERS,
-    dataset_publication_edges,
-    datasets,
-    kg_snapshot,
-    publication_research_areas,
-    publications,
-)
-from recon_assets.reliability.assets import edge_reliability
+from recon_assets.kg.assets import OWNERS
 from recon_assets.reliability.labels import LABELS
 from recon_assets.shared import output_files
 from recon_assets.shared.as_of import AsOfDate
@@ -39,10 +32,7 @@ GNN_SET_ASIDE_SCHEMA = pa.schema([(name, pa.string()) for name in gnn.SET_ASIDE_
 NEO4J_SET_ASIDE_SCHEMA = pa.schema([(name, pa.string()) for name in neo4j.SET_ASIDE_COLUMNS])
 
 
-@dg.asset(
-    deps=[edge_reliability, dataset_publication_edges, datasets, publications, publication_research_areas],
-    kinds={"duckdb", "parquet"}, **EXPORTS,
-)
+@dg.asset(**ASSET_TABLES["gnn_edge_weights"].asset_arguments(), kinds={"duckdb", "parquet"}, **EXPORTS)
 def gnn_edge_weights(
     context: dg.AssetExecutionContext, store: TableStore, outputs: OutputFiles, as_of: AsOfDate
 ) -> dg.MaterializeResult:
@@ -80,10 +70,7 @@ def gnn_edge_weights(
     })
 
 
-@dg.asset(
-    deps=[edge_reliability, dataset_publication_edges, publication_research_areas, kg_snapshot],
-    kinds={"duckdb", "neo4j"}, **EXPORTS,
-)
+@dg.asset(**ASSET_TABLES["neo4j_edge_reliability"].asset_arguments(), kinds={"duckdb", "neo4j"}, **EXPORTS)
 def neo4j_edge_reliability(
     context: dg.AssetExecutionContext, store: TableStore, outputs: OutputFiles, as_of: AsOfDate
 ) -> dg.MaterializeResult:

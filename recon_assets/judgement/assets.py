@@ -17,12 +17,9 @@ import numpy as np
 import pandas as pd
 from pydantic import Field
 
-from recon_assets.centrality.assets import publication_centrality
 from recon_assets.centrality.citation_centrality import citation_centrality
-from recon_assets.judgement import (
-    citing_pairs, cues, dispute_status, disputes, judge_address, llm_judge, llm_prompt, offline_judge, steward, text_embedding,
-    verdict_scale,
-)
+from recon_assets.declarations import ASSET_TABLES
+from recon_assets.judgement import judge_address, llm_judge, steward
 from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
 from recon_assets.judgement.disputes import RELATIONS, disputes_from_crossref, disputes_from_titles, merge_recorded_disputes
 from recon_assets.judgement.llm_judge import Agreement, LlmJudgeReport
@@ -36,47 +33,36 @@ from recon_assets.judgement.offline_judge import (
 )
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
 from recon_assets.judgement.verdict_scale import VERDICTS
-from recon_assets.kg.assets import (
-    OWNERS,
-    dataset_publication_edges,
-    datasets,
-    publication_citations,
-    publication_research_areas,
-    publications,
-)
-from recon_assets.enrichment.assets import crossref_relations, openalex_citing_works
+from recon_assets.kg.assets import OWNERS
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.kg.partitions import research_area_partitions
-from recon_assets.lifecycle.assets import dataset_lineage
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import PARTITION_INPUT, kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata, table_metadata
-from recon_assets.shared.sql_files import code_version
 from recon_assets.storage.duckdb_store import Tables, TableStore
 
-# What the judge reads (`shared.fingerprints`): an unchanged re-run is skipped on these digests alone; when one changed,
-# each research area's own digest of its evidence pool (recon_assets/judgement/sql/judge_input_digests.sql, AREA_INPUTS) says
-# which areas to judge again. The judge's code and its cue file are in its code_version.
-JUDGE_READS = [
-    "publications", "datasets", "dataset_publication_edges", "publication_citations", "dataset_lineage", "publication_research_areas",
-    "publication_centrality", "openalex_citing_works", "recorded_disputes",
-]
+STEWARD_JUDGEMENTS, RECORDED_DISPUTES, COHERENCE_JUDGEMENTS = (
+    ASSET_TABLES[name] for name in ("steward_judgements", "recorded_disputes", "coherence_judgements")
+)
+# What the judge reads (`shared.fingerprints`): an unchanged re-run is skipped on the digests of the tables it reads
+# alone (COHERENCE_JUDGEMENTS.reads); when one changed, each research area's own digest of its evidence pool
+# (recon_assets/judgement/sql/judge_input_digests.sql, AREA_INPUTS) says which areas to judge again. The judge's code
+# and its cue file are in its code_version.
 AREA_INPUTS = f"{PARTITION_INPUT}inputs_md5"
 PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 # Key of a citing work OpenAlex lists and the KG lacks (recon_assets/judgement/sql/judge_citing_works.sql).
 OPENALEX_KEY_PREFIX = "openalex:"
 
 
-DISPUTE_READS = ["publications", "publication_citations", "publication_research_areas", "openalex_citing_works", "crossref_relations"]
 DISPUTE_PREVIEW = ["research_area", "publication_id", "relation", "other_title", "other_year", "source"]
-DISPUTE_LINEAGE = {
+DISPUTE_LINEAGE = RECORDED_DISPUTES.column_lineage({
     "publication_id": [("publication_citations", "cited_publication_id"), ("crossref_relations", "doi")],
     "relation": [("publications", "title"), ("crossref_relations", "relation"), ("crossref_relations", "update_type")],
     "other_key": [
         ("publication_citations", "citing_publication_id"), ("openalex_citing_works", "citing_openalex_id"), ("crossref_relations", "other_id"),
     ],
     "other_title": [("publications", "title"), ("openalex_citing_works", "citing_title"), ("crossref_relations", "other_title")],
-}
+})
 
 
 class JudgeConfig(dg.Config):
@@ -100,7 +86,7 @@ class StewardConfig(dg.Config):
     path: str = Field(default=str(steward.STEWARD_FILE), description="The steward file (CSV; judgement/steward.py says its columns).")
 
 
-@dg.asset(deps=[publications, datasets, dataset_publication_edges], group_name="stewardship", kinds={"duckdb", "csv"}, owners=OWNERS, pool="duckdb")
+@dg.asset(**STEWARD_JUDGEMENTS.asset_arguments(), group_name="stewardship", kinds={"duckdb", "csv"}, owners=OWNERS, pool="duckdb")
 def steward_judgements(context: dg.AssetExecutionContext, config: StewardConfig, store: TableStore) -> dg.MaterializeResult:
     """The data stewards' judgements of pairs and edges, read from a versioned file (`judgement.steward`), checked and
     matched to the KG: each row applies (and takes precedence over every machine judge in coherence_judgements and
@@ -115,7 +101,7 @@ def steward_judgements(context: dg.AssetExecutionContext, config: StewardConfig,
         con.replace_table("steward_judgements", rows)
         metadata = table_metadata(
             con, "steward_judgements", preview_columns=["line", "scope", "dataset", "publication_doi", "verdict", "steward", "status", "reason"],
-            lineage={"dataset_id": [("datasets", "dataset_id")], "publication_id": [("publications", "doi")]},
+            lineage=STEWARD_JUDGEMENTS.column_lineage({"dataset_id": [("datasets", "dataset_id")], "publication_id": [("publications", "doi")]}),
         )
     statuses = {status: int((rows["status"] == status).sum()) for status in (steward.APPLIES, steward.NO_SUCH_EDGE, steward.REJECTED)}
     lines = int((rows["last_line"] - rows["line"] + 1).sum())
@@ -127,11 +113,10 @@ def steward_judgements(context: dg.AssetExecutionContext, config: StewardConfig,
 
 
 @dg.asset(
-    deps=[publications, publication_citations, publication_research_areas, openalex_citing_works, crossref_relations],
+    **RECORDED_DISPUTES.asset_arguments(),
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="judgement", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
-    code_version=code_version(disputes, dispute_status, sql=["citing_titles", "crossref_dispute_entries", "recorded_dispute_rows"]),
 )
 def recorded_disputes(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """Published comments on each publication of the research area, replies to them and corrections of it
@@ -145,7 +130,7 @@ def recorded_disputes(context: dg.AssetExecutionContext, store: TableStore) -> d
     areas = list(context.partition_keys)
     with store.connect() as con:
         con.create("recorded_disputes", "openalex_citing_works", "crossref_relations")
-        run = stage(context, con, reads=DISPUTE_READS, writes=["recorded_disputes"])
+        run = stage(context, con, reads=RECORDED_DISPUTES.digested_reads, writes=RECORDED_DISPUTES.writes)
         skipped, computed = run.skip_reason(con)
         if skipped:
             return kept_partitions(
@@ -189,19 +174,10 @@ def dispute_figures(rows: pd.DataFrame) -> dict[str, object]:
 
 
 @dg.asset(
-    deps=[
-        publications, dataset_publication_edges, publication_citations, dataset_lineage, publication_research_areas,
-        publication_centrality, openalex_citing_works, recorded_disputes, steward_judgements,
-    ],
+    **COHERENCE_JUDGEMENTS.asset_arguments(),
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="judgement", kinds={"duckdb", "python"}, owners=OWNERS, pool="duckdb",
-    code_version=code_version(
-        offline_judge, cues, text_embedding, citing_pairs, disputes, llm_judge, llm_prompt, judge_address, verdict_scale,
-        files=[cues.CUES_FILE],
-        sql=["judge_inputs", "judge_citing_works", "judged_publications", "judge_citing_texts", "judge_pairs",
-             "judge_input_digests", "coherence_judgement_rows", "coherence_judgements"],
-    ),
 )
 def coherence_judgements(
     context: dg.AssetExecutionContext, config: JudgeConfig, store: TableStore, as_of: AsOfDate, groq_judge: GroqJudgeResource
@@ -233,7 +209,7 @@ def coherence_judgements(
             "coherence_judgements", "text_embeddings", "dataset_evidence_edges", "openalex_citing_works", "llm_judgements",
             "recorded_disputes",
         )
-        run = stage(context, con, reads=JUDGE_READS, writes=["coherence_judgements"], settings=settings)
+        run = stage(context, con, reads=COHERENCE_JUDGEMENTS.digested_reads, writes=COHERENCE_JUDGEMENTS.writes, settings=settings)
         skipped, why = run.skip_reason(con) if llm_offline else (None, "the LLM judge is online: pairs it has not answered yet may be asked")
         if skipped:
             context.log.info(f"coherence_judgements: {skipped}")
@@ -256,7 +232,7 @@ def coherence_judgements(
         ).df()
         metadata = table_description_metadata(
             con, "coherence_judgements",
-            lineage={
+            lineage=COHERENCE_JUDGEMENTS.column_lineage({
                 "older_publication_id": [("dataset_publication_edges", "publication_id")],
                 "newer_publication_id": [
                     ("dataset_publication_edges", "publication_id"), ("publication_citations", "citing_publication_id"),
@@ -267,7 +243,7 @@ def coherence_judgements(
                 "verdict": [("publications", "abstract")],
                 "newer_centrality": [("publication_centrality", "centrality")],
                 "newer_via_successor": [("dataset_lineage", "successor_dataset_id")],
-            },
+            }),
         )
         add_partition_metadata(
             context, con, "coherence_judgements", stored, lambda area_rows: {"verdicts": distribution(area_rows["verdict"], VERDICTS)},

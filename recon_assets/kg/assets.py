@@ -4,7 +4,7 @@ import dagster as dg
 import duckdb
 import pandas as pd
 
-from recon_assets.kg import authors, doi, research_areas, typed_tables, years
+from recon_assets.declarations import ASSET_TABLES
 from recon_assets.kg.ingest import current_snapshot_id, ingest_export
 from recon_assets.kg.typed_tables import (
     build_publications,
@@ -17,26 +17,15 @@ from recon_assets.shared.credentials import redact
 from recon_assets.shared.data_versions import TABLE_DIGESTS, table_digest
 from recon_assets.shared.fingerprints import Stage, kept_table, stage
 from recon_assets.shared.metadata import column_schema, table_metadata
-from recon_assets.shared.sql_files import code_version, load_sql
+from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.table_docs import declared_columns
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.storage.tables import replace_table_from_query
 
 OWNERS = ["team:recon"]
 KG = dict(group_name="kg", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
-# The typed tables' code: a change to any of it recomputes them (their fingerprint holds it, shared.fingerprints).
-TYPED = dict(
-    KG,
-    code_version=code_version(
-        typed_tables, authors, doi, research_areas, years,
-        sql=["publication_nodes", "publication_rows", "dataset_nodes", "dataset_rows", "relationships_of_type",
-             "kg_citation_pairs", "dataset_publication_edges_rows", "publication_citations_rows", "publications", "datasets",
-             "dataset_publication_edges", "publication_citations", "publication_research_areas"],
-    ),
-)
 
-
-@dg.asset(**KG)
+@dg.asset(**ASSET_TABLES["kg_snapshot"].asset_arguments(), **KG)
 def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, store: TableStore) -> dg.MaterializeResult:
     """One ingested KG export: nodes and relationships of the current snapshot (kg_nodes, kg_relationships),
     every rejected line with its reason (kg_rejects) and a row per snapshot in kg_snapshots.
@@ -77,7 +66,7 @@ def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, st
     )
 
 
-@dg.asset(deps=[kg_snapshot], **TYPED)
+@dg.asset(**ASSET_TABLES["publications"].asset_arguments(), **KG)
 def publications(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """One row per publication (per canonical DOI, or per node without one), with DOI and year normalised
     and the raw values and reasons kept beside them. A year after the one following the snapshot's ingest is
@@ -85,7 +74,7 @@ def publications(context: dg.AssetExecutionContext, store: TableStore) -> dg.Mat
     the snapshot and the code are unchanged (`shared.fingerprints`)."""
     preview = dict(preview_columns=["publication_id", "doi_raw", "year", "year_issue", "title"])
     with store.connect() as con:
-        run = _snapshot_stage(context, con, "publications")
+        run = _snapshot_stage(context, con)
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_table(context, con, run, skipped, **preview)
@@ -94,7 +83,7 @@ def publications(context: dg.AssetExecutionContext, store: TableStore) -> dg.Mat
         written = store_publications(con, nodes, latest_year=ingested_year + 1)
         context.log.info(f"{len(nodes):,} Publication nodes -> {written:,} publications")
         run.record(con)
-        lineage = {column: [("kg_snapshot", "properties")] for column in declared_columns("publications")}
+        lineage = ASSET_TABLES["publications"].column_lineage({column: [("kg_nodes", "properties")] for column in declared_columns("publications")})
         metadata = table_metadata(con, "publications", **preview, lineage=lineage)
     return dg.MaterializeResult(
         metadata={**metadata, "computed": why, "publication_nodes": len(nodes), "merged_nodes": len(nodes) - written},
@@ -102,13 +91,13 @@ def publications(context: dg.AssetExecutionContext, store: TableStore) -> dg.Mat
     )
 
 
-@dg.asset(deps=[kg_snapshot], **TYPED)
+@dg.asset(**ASSET_TABLES["datasets"].asset_arguments(), **KG)
 def datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """One row per Dataset (keyed by its globalId), with its canonical DOI, short and long name; kept as it is when
     the snapshot and the code are unchanged."""
     preview = dict(preview_columns=["dataset_id", "doi", "short_name", "long_name"])
     with store.connect() as con:
-        run = _snapshot_stage(context, con, "datasets")
+        run = _snapshot_stage(context, con)
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_table(context, con, run, skipped, **preview)
@@ -116,17 +105,17 @@ def datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.Materia
         written = store_datasets(con, nodes)
         context.log.info(f"{len(nodes):,} Dataset nodes -> {written:,} datasets")
         run.record(con)
-        lineage = {column: [("kg_snapshot", "properties")] for column in declared_columns("datasets")}
+        lineage = ASSET_TABLES["datasets"].column_lineage({column: [("kg_nodes", "properties")] for column in declared_columns("datasets")})
         metadata = table_metadata(con, "datasets", **preview, lineage=lineage)
     return dg.MaterializeResult(metadata={**metadata, "computed": why}, data_version=run.data_version)
 
 
-@dg.asset(deps=[publications, datasets], **TYPED)
+@dg.asset(**ASSET_TABLES["dataset_publication_edges"].asset_arguments(), **KG)
 def dataset_publication_edges(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """One row per Dataset→Publication edge (the KG's Publication-[:USES_DATASET]->Dataset, merged publications
     merged); kept as it is when the snapshot, the code and publications and datasets are unchanged."""
     with store.connect() as con:
-        run = _snapshot_stage(context, con, "dataset_publication_edges", reads=["publications", "datasets"])
+        run = _snapshot_stage(context, con)
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_table(context, con, run, skipped)
@@ -135,21 +124,21 @@ def dataset_publication_edges(context: dg.AssetExecutionContext, store: TableSto
         uses = con.execute("SELECT count(*) FROM kg_relationships WHERE rel_type = 'USES_DATASET'").fetchone()[0]
         metadata = table_metadata(
             con, "dataset_publication_edges",
-            lineage={
+            lineage=ASSET_TABLES["dataset_publication_edges"].column_lineage({
                 "dataset_id": [("datasets", "dataset_id")],
                 "publication_id": [("publications", "publication_id")],
-                "relationship_ids": [("kg_snapshot", "relationship_id")],
-            },
+                "relationship_ids": [("kg_relationships", "relationship_id")],
+            }),
         )
     return dg.MaterializeResult(metadata={**metadata, "computed": why, "uses_dataset_relationships": uses}, data_version=run.data_version)
 
 
-@dg.asset(deps=[publications], **TYPED)
+@dg.asset(**ASSET_TABLES["publication_citations"].asset_arguments(), **KG)
 def publication_citations(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """Distinct citing → cited publication pairs from the KG's CITES relationships; kept as it is when the snapshot,
     the code and publications are unchanged."""
     with store.connect() as con:
-        run = _snapshot_stage(context, con, "publication_citations", reads=["publications"])
+        run = _snapshot_stage(context, con)
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_table(context, con, run, skipped)
@@ -161,11 +150,11 @@ def publication_citations(context: dg.AssetExecutionContext, store: TableStore) 
         ).fetchone()
         metadata = table_metadata(
             con, "publication_citations",
-            lineage={
-                "citing_publication_id": [("publications", "publication_id"), ("kg_snapshot", "start_id")],
-                "cited_publication_id": [("publications", "publication_id"), ("kg_snapshot", "end_id")],
-                "relationship_ids": [("kg_snapshot", "relationship_id")],
-            },
+            lineage=ASSET_TABLES["publication_citations"].column_lineage({
+                "citing_publication_id": [("publications", "publication_id"), ("kg_relationships", "start_id")],
+                "cited_publication_id": [("publications", "publication_id"), ("kg_relationships", "end_id")],
+                "relationship_ids": [("kg_relationships", "relationship_id")],
+            }),
         )
     return dg.MaterializeResult(
         metadata={**metadata, "computed": why, "cites_relationships": cites, "dropped_self_citations_after_merge": self_citations},
@@ -173,12 +162,12 @@ def publication_citations(context: dg.AssetExecutionContext, store: TableStore) 
     )
 
 
-@dg.asset(deps=[publications], **TYPED)
+@dg.asset(**ASSET_TABLES["publication_research_areas"].asset_arguments(), **KG)
 def publication_research_areas(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """Each publication's applied research areas as partition slugs; publications without one are `unclassified`.
     Kept as it is when the snapshot, the code and publications are unchanged."""
     with store.connect() as con:
-        run = _snapshot_stage(context, con, "publication_research_areas", reads=["publications"])
+        run = _snapshot_stage(context, con)
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_table(context, con, run, skipped, publications_per_research_area=_publications_per_area(con))
@@ -187,12 +176,12 @@ def publication_research_areas(context: dg.AssetExecutionContext, store: TableSt
         run.record(con)
         metadata = table_metadata(
             con, "publication_research_areas",
-            lineage={
+            lineage=ASSET_TABLES["publication_research_areas"].column_lineage({
                 "publication_id": [("publications", "publication_id")],
-                "research_area": [("kg_snapshot", "properties")],
-                "research_area_name": [("kg_snapshot", "properties")],
-                "issue": [("kg_snapshot", "properties")],
-            },
+                "research_area": [("kg_nodes", "properties")],
+                "research_area_name": [("kg_nodes", "properties")],
+                "issue": [("kg_nodes", "properties")],
+            }),
         )
         per_area = _publications_per_area(con)
     return dg.MaterializeResult(
@@ -204,9 +193,11 @@ def _publications_per_area(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     return dict(con.execute("SELECT research_area, count(*) FROM publication_research_areas GROUP BY 1 ORDER BY 1").fetchall())
 
 
-def _snapshot_stage(context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection, table: str, reads: list[str] = ()) -> Stage:
-    """The fingerprint of a typed table: the current snapshot, the asset's code version and the typed tables it reads."""
-    return stage(context, con, reads=reads, writes=[table], snapshot_id=current_snapshot_id(con))
+def _snapshot_stage(context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection) -> Stage:
+    """The fingerprint of a typed table: the current snapshot, the asset's code version and the typed tables it reads
+    (its declaration, `recon_assets.declarations`)."""
+    declared = ASSET_TABLES[context.asset_key.to_user_string()]
+    return stage(context, con, reads=declared.digested_reads, writes=declared.writes, snapshot_id=current_snapshot_id(con))
 
 
 def store_publications(con: duckdb.DuckDBPyConnection, nodes: pd.DataFrame, *, latest_year: int) -> int:

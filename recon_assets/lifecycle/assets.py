@@ -1,37 +1,25 @@
 """Assets of the `lifecycle` group: dataset versions and their successors."""
 
-from importlib import resources
-from pathlib import Path
-
 import dagster as dg
 import pandas as pd
 
-from recon_assets.kg.assets import OWNERS, datasets
-from recon_assets.lifecycle import cmr, lineage, versions
+from recon_assets.declarations import ASSET_TABLES
+from recon_assets.kg.assets import OWNERS
 from recon_assets.lifecycle.cmr import shipped_collection_progress, shipped_collection_records
 from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED, ON_RECORD_BY
 from recon_assets.lifecycle.lineage import dataset_lineage as build_dataset_lineage
 from recon_assets.lifecycle.versions import curated_lifecycle
 from recon_assets.shared.fingerprints import kept_table, stage
 from recon_assets.shared.metadata import table_metadata
-from recon_assets.shared.sql_files import code_version
 from recon_assets.storage.duckdb_store import TableStore
 
 _FROM_DATASETS = [("datasets", "short_name"), ("datasets", "long_name"), ("datasets", "doi"), ("datasets", "cmr_id")]
 _PREVIEW = ["family", "version_text", "successor_version", "superseded", "superseded_since", "evidence"]
-# The reference files the lineage is read from (the curated lifecycle file and the CMR extracts): editing one
-# recomputes the lineage, as a change of its code does.
-_REFERENCE = resources.files("recon_assets.reference")
-_REFERENCE_FILES = [
-    Path(str(_REFERENCE.joinpath("dataset_successors.csv"))),
-    *sorted(Path(str(_REFERENCE.joinpath("cmr"))).glob("*.*")),
-]
+
+DATASET_LINEAGE = ASSET_TABLES["dataset_lineage"]
 
 
-@dg.asset(
-    deps=[datasets], group_name="lifecycle", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
-    code_version=code_version(lineage, versions, cmr, files=_REFERENCE_FILES),
-)
+@dg.asset(**DATASET_LINEAGE.asset_arguments(), group_name="lifecycle", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
 def dataset_lineage(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """Every dataset's version family, parsed version (from short name, long name or DOI), successor, whether
     it is superseded and since when, with the evidence and its authority (succession_basis): CMR UMM-C
@@ -41,7 +29,7 @@ def dataset_lineage(context: dg.AssetExecutionContext, store: TableStore) -> dg.
     Release dates and CollectionProgress come from the real CMR extracts in recon_assets/reference/cmr/. Kept as it
     is when datasets, the code and those reference files are unchanged (`shared.fingerprints`)."""
     with store.connect() as con:
-        run = stage(context, con, reads=["datasets"], writes=["dataset_lineage"])
+        run = stage(context, con, reads=DATASET_LINEAGE.digested_reads, writes=DATASET_LINEAGE.writes)
         skipped, why = run.skip_reason(con)
         if skipped:
             kept = con.execute(
@@ -57,13 +45,13 @@ def dataset_lineage(context: dg.AssetExecutionContext, store: TableStore) -> dg.
         metadata = table_metadata(
             con, "dataset_lineage",
             preview_columns=_PREVIEW,
-            lineage={
+            lineage=DATASET_LINEAGE.column_lineage({
                 column: _FROM_DATASETS
                 for column in (
                     "family", "version_text", "version_sort", "status", "successor_dataset_id", "superseded",
                     "superseded_since", "collection_progress", "succession_basis",
                 )
-            },
+            }),
         )
     figures = lineage_figures(frame)
     context.log.info(f"{len(frame):,} datasets: {figures}")

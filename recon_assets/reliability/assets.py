@@ -5,52 +5,29 @@ from datetime import datetime, timezone
 import dagster as dg
 import pandas as pd
 
-from recon_assets.centrality import centrality_rule, citation_centrality
-from recon_assets.centrality.assets import publication_centrality
-from recon_assets.enrichment.assets import crossref_retractions, openalex_works
-from recon_assets.judgement import dispute_status, disputes, offline_judge, steward, verdict_scale
-from recon_assets.judgement.assets import coherence_judgements, recorded_disputes, steward_judgements, stored_steward_judgements
-from recon_assets.kg.assets import (
-    OWNERS,
-    dataset_publication_edges,
-    datasets,
-    publication_citations,
-    publication_research_areas,
-    publications,
-)
+from recon_assets.declarations import ASSET_TABLES
+from recon_assets.judgement import steward
+from recon_assets.judgement.assets import stored_steward_judgements
+from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.kg.partitions import research_area_partitions
-from recon_assets.lifecycle import lineage
-from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.reliability import citations, edge_scores, labels, reasons, scoring, settings, signals
 from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.labels import EVIDENCE, LABELS, UNVERIFIED
 from recon_assets.reliability.run_config import ScoringConfig
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
-from recon_assets.shared.sql_files import code_version
 from recon_assets.storage.duckdb_store import TableStore
 
 
-# Every module whose code decides an edge_reliability row: a change in any of them marks the asset out of date and
-# re-scores it (recon_assets_tests/test_definitions.py checks the scoring package calls no module left out).
-SCORING_MODULES = (
-    citations, edge_scores, labels, reasons, scoring, settings, signals, citation_centrality, centrality_rule, disputes, dispute_status,
-    offline_judge, steward, verdict_scale, lineage,
-)
+EDGE_RELIABILITY = ASSET_TABLES["edge_reliability"]
 
 
 @dg.asset(
-    deps=[
-        publications, datasets, dataset_lineage, dataset_publication_edges, publication_research_areas,
-        publication_centrality, publication_citations, openalex_works, crossref_retractions, coherence_judgements, recorded_disputes,
-        steward_judgements,
-    ],
+    **EDGE_RELIABILITY.asset_arguments(),
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="reliability", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
-    code_version=code_version(*SCORING_MODULES, sql=["edges_in_research_areas", "area_judgements", "edge_reliability"]),
 )
 def edge_reliability(
     context: dg.AssetExecutionContext, config: ScoringConfig, store: TableStore, as_of: AsOfDate
@@ -68,7 +45,7 @@ def edge_reliability(
     with store.connect() as con:
         con.create("edge_reliability")
         run = stage(
-            context, con, reads=SCORING_READS, writes=["edge_reliability"], settings=config.model_dump(), as_of=as_of_date,
+            context, con, reads=EDGE_RELIABILITY.digested_reads, writes=EDGE_RELIABILITY.writes, settings=config.model_dump(), as_of=as_of_date,
             snapshot_id=current_snapshot_id(con),
         )
         skipped, why = run.skip_reason(con)
@@ -104,12 +81,6 @@ def edge_reliability(
     )
 
 
-# What edge_reliability is computed from (the tables its SQL and the steward's edge judgements read).
-SCORING_READS = [
-    "publications", "datasets", "dataset_lineage", "dataset_publication_edges", "publication_research_areas",
-    "publication_centrality", "publication_citations", "openalex_works", "crossref_retractions", "coherence_judgements",
-    "recorded_disputes", "steward_judgements",
-]
 PREVIEW = ["dataset_short_name", "publication_doi", "reliability", "label", "reason"]
 EDGE_FIGURE_COLUMNS = ["label", "evidence", "centrality_source", "centrality_evidence", "year_source", "dataset_superseded"]
 
@@ -144,7 +115,7 @@ _LABEL_INPUTS = [
     *_SCORE_INPUTS, *_KG_CITATIONS, ("openalex_works", "citation_percentile_low"), ("openalex_works", "is_retracted"),
     ("crossref_retractions", "notice_dois"), ("coherence_judgements", "verdict"), ("recorded_disputes", "relation"),
 ]
-EDGE_RELIABILITY_LINEAGE = {
+EDGE_RELIABILITY_LINEAGE = EDGE_RELIABILITY.column_lineage({
     "dataset_id": [("dataset_publication_edges", "dataset_id")],
     "publication_id": [("dataset_publication_edges", "publication_id")],
     "dataset_doi": [("datasets", "doi")],
@@ -186,4 +157,4 @@ EDGE_RELIABILITY_LINEAGE = {
     "negative_signals": _LABEL_INPUTS,
     "evidence": _LABEL_INPUTS,
     "reason": [*_LABEL_INPUTS, ("publications", "first_author_tag"), ("coherence_judgements", "rationale"), ("openalex_works", "status")],
-}
+})

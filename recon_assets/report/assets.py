@@ -2,9 +2,8 @@
 
 import dagster as dg
 
-from recon_assets.evaluation.assets import dispute_evaluation, reliability_evaluation
+from recon_assets.declarations import ASSET_TABLES
 from recon_assets.kg.assets import OWNERS
-from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.labels import LABELS
 from recon_assets.report.data import gather_report
 from recon_assets.report.render import REPORT_SUFFIXES, write_report
@@ -13,11 +12,10 @@ from recon_assets.shared.metadata import database_file
 from recon_assets.shared.output_files import REPORT_OUTPUT, REPORTS
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.storage.outputs import OutputFiles
-from recon_assets.verdicts.assets import dataset_verdicts
 
 
 @dg.asset(
-    deps=[edge_reliability, dataset_verdicts, reliability_evaluation, dispute_evaluation],
+    **ASSET_TABLES["reliability_report"].asset_arguments(),
     group_name="reporting", kinds={"duckdb", "html", "pdf"}, owners=OWNERS, pool="duckdb",
 )
 def reliability_report(

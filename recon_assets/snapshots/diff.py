@@ -7,10 +7,9 @@ recon_assets/snapshots/sql/kg_snapshot_diff_rows.sql compares them); this asset 
 import dagster as dg
 import duckdb
 
-from recon_assets.enrichment.assets import openalex_works
-from recon_assets.kg.assets import OWNERS, kg_snapshot, publications
+from recon_assets.declarations import ASSET_TABLES
+from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.storage.duckdb_store import TableStore
@@ -44,7 +43,7 @@ def record_and_diff(con: duckdb.DuckDBPyConnection) -> tuple[str | None, str]:
     return (previous[0] if previous else None), snapshot_id
 
 
-@dg.asset(deps=[kg_snapshot, publications, edge_reliability, openalex_works], group_name="history", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
+@dg.asset(**ASSET_TABLES["kg_snapshot_diff"].asset_arguments(), group_name="history", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
 def kg_snapshot_diff(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """What changed from the previous KG snapshot (as last scored) to the current one (as scored now): nodes and
     relationships added and removed per label and type (named by DOI or globalId, the first 10), publications whose DOI or year changed, and scored edges

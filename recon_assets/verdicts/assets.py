@@ -6,19 +6,14 @@ from functools import partial
 import dagster as dg
 import pandas as pd
 
-from recon_assets.enrichment.assets import openalex_citing_works, openalex_works
-from recon_assets.judgement.assets import coherence_judgements, recorded_disputes
+from recon_assets.declarations import ASSET_TABLES
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.kg.partitions import research_area_partitions
-from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.reliability.assets import edge_reliability
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.fingerprints import kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
-from recon_assets.shared.sql_files import code_version
 from recon_assets.storage.duckdb_store import TableStore
-from recon_assets.verdicts import critic, dataset_judgements, expansion
 from recon_assets.verdicts.critic import VERDICTS, VerdictRules
 from recon_assets.verdicts.dataset_judgements import (
     dataset_evidence,
@@ -30,15 +25,14 @@ from recon_assets.verdicts.dataset_judgements import (
 from recon_assets.verdicts.expansion import CACHE_SOURCE, ENRICHMENT_SOURCE, cached_citing_works, enriched_citing_works, expand
 
 
+DATASET_VERDICTS = ASSET_TABLES["dataset_verdicts"]
+
+
 @dg.asset(
-    deps=[edge_reliability, dataset_lineage, coherence_judgements, recorded_disputes, openalex_works, openalex_citing_works],
+    **DATASET_VERDICTS.asset_arguments(),
     partitions_def=research_area_partitions,
     backfill_policy=dg.BackfillPolicy.single_run(),
     group_name="verdicts", kinds={"duckdb"}, owners=OWNERS, pool="duckdb",
-    code_version=code_version(
-        critic, dataset_judgements, expansion,
-        sql=["verdict_evidence", "contradicting_pairs", "dataset_disputes", "latest_dataset_verdicts", "dataset_verdicts"],
-    ),
 )
 def dataset_verdicts(
     context: dg.AssetExecutionContext, config: VerdictRules, store: TableStore, as_of: AsOfDate
@@ -57,7 +51,9 @@ def dataset_verdicts(
     now = datetime.now(timezone.utc)
     with store.connect() as con:
         con.create("openalex_cache", "openalex_citing_works", "dataset_verdicts", "dataset_verdict_history")
-        run = stage(context, con, reads=VERDICT_READS, writes=["dataset_verdicts"], settings=rules.model_dump(), as_of=as_of_date)
+        run = stage(
+            context, con, reads=DATASET_VERDICTS.digested_reads, writes=DATASET_VERDICTS.writes, settings=rules.model_dump(), as_of=as_of_date,
+        )
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_partitions(
@@ -97,12 +93,6 @@ def dataset_verdicts(
     )
     return partitioned_result(context, {**metadata, "as_of": as_of_date.isoformat(), "computed": why, **run_figures(figures)}, run.data_version)
 
-
-# What dataset_verdicts is computed from: its SQL's tables and the two sources of the expansion rounds.
-VERDICT_READS = [
-    "edge_reliability", "dataset_lineage", "coherence_judgements", "recorded_disputes", "openalex_works", "openalex_citing_works",
-    "openalex_cache", "publications", "datasets", "dataset_publication_edges",
-]
 PREVIEW = ["research_area", "dataset_short_name", "verdict", "previous_verdict", "reason"]
 VERDICT_FIGURE_COLUMNS = ["verdict", "expansion_rounds", "expanded_publications", "verdict_changed_at", "judged_at"]
 
@@ -119,17 +109,17 @@ def verdict_figures(rows: pd.DataFrame) -> dict[str, object]:
 
 
 _EVIDENCE = [("edge_reliability", "reliability"), ("edge_reliability", "label")]
-DATASET_VERDICTS_LINEAGE = {
+DATASET_VERDICTS_LINEAGE = DATASET_VERDICTS.column_lineage({
     "research_area": [("edge_reliability", "research_area")],
     "dataset_id": [("edge_reliability", "dataset_id")],
     "dataset_doi": [("edge_reliability", "dataset_doi")],
     "dataset_short_name": [("edge_reliability", "dataset_short_name")],
-    "verdict": [*_EVIDENCE, ("dataset_lineage", "superseded"), ("coherence_judgements", "verdict"), ("openalex_works", "referenced_works")],
+    "verdict": [*_EVIDENCE, ("dataset_lineage", "superseded"), ("coherence_judgements", "verdict"), ("openalex_cache", "work")],
     "stale": [*_EVIDENCE, ("dataset_lineage", "superseded"), ("dataset_lineage", "superseded_since")],
     "staleness_reason": [*_EVIDENCE, ("dataset_lineage", "version_text"), ("dataset_lineage", "successor_version")],
     "contradicted": [("coherence_judgements", "verdict"), ("recorded_disputes", "relation")],
     "contradiction_reason": [("coherence_judgements", "verdict"), ("recorded_disputes", "relation")],
-    "n_edges": [("edge_reliability", "publication_id"), ("openalex_works", "referenced_works")],
-    "n_reliable_edges": [("edge_reliability", "reliability"), ("openalex_works", "referenced_works")],
-    "expanded_publications": [("openalex_works", "referenced_works"), ("openalex_citing_works", "citing_openalex_id")],
-}
+    "n_edges": [("edge_reliability", "publication_id"), ("openalex_cache", "work")],
+    "n_reliable_edges": [("edge_reliability", "reliability"), ("openalex_cache", "work")],
+    "expanded_publications": [("openalex_cache", "work"), ("openalex_citing_works", "citing_openalex_id")],
+})

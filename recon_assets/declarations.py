@@ -1,0 +1,278 @@
+"""What each asset reads, writes and runs, in the order data flows (`shared.table_assets`): the one place it is said.
+Each asset's `deps`, code version, fingerprint inputs and column lineage are derived from its declaration here;
+recon_assets_tests/test_table_assets.py holds every declaration to the asset's code and SQL.
+
+Module names are under recon_assets ("reliability.signals"); SQL files by name (`sql_files.load_sql`); the DDL of
+the tables an asset writes is part of its SQL whether or not it is listed; reference files are package-relative.
+"""
+
+from recon_assets.shared.table_assets import TableAsset, TableGraph
+
+_KG_TABLES = ("kg_snapshots", "kg_nodes", "kg_relationships", "kg_rejects")
+_CUES = "judgement/cues.yaml"
+_SCORING_MODULES = (
+    "centrality.centrality_rule", "centrality.citation_centrality", "judgement.cues", "judgement.dispute_status",
+    "judgement.disputes", "judgement.offline_judge", "judgement.text_embedding", "judgement.verdict_scale", "lifecycle.cmr", "lifecycle.lineage",
+    "reliability.citations", "reliability.labels", "reliability.reasons", "reliability.settings", "reliability.signals",
+)
+
+# The research briefs (issue 21): the modules a question's retrieval, judging and brief reach (`briefs.answering`), and
+# the tables and SQL its retrieval pool is read from.
+_QUESTION_POOL_MODULES = (
+    "briefs.answering", "briefs.critic", "briefs.planner", "briefs.retrieval", "centrality.citation_centrality",
+    "judgement.judge_address", "kg.authors", "kg.doi", "reliability.labels", "reliability.settings", "reliability.signals",
+)
+_QUESTION_POOL = ("publications", "publication_citations", "edge_reliability", "coherence_judgements", "recorded_disputes")
+_QUESTION_POOL_SQL = ("question_pool_papers", "question_pool_edges", "question_pool_debates")
+
+ASSET_TABLES = TableGraph(
+    [
+        TableAsset(
+            "kg_snapshot", writes=_KG_TABLES,
+            modules=("kg.cypher_export", "kg.export_reader", "kg.ingest", "kg.schema"), sql=("kg_elements", "kg_snapshot"),
+        ),
+        TableAsset(
+            "publications", reads=("kg_snapshots", "kg_nodes"), writes=("publications",),
+            modules=("kg.authors", "kg.doi", "kg.ingest", "kg.typed_tables", "kg.years"), sql=("publication_nodes", "publication_rows"),
+        ),
+        TableAsset(
+            "datasets", reads=("kg_snapshots", "kg_nodes"), writes=("datasets",),
+            modules=("kg.doi", "kg.ingest", "kg.typed_tables"), sql=("dataset_nodes", "dataset_rows"),
+        ),
+        TableAsset(
+            "dataset_lineage", reads=("datasets",), writes=("dataset_lineage",),
+            modules=("kg.doi", "lifecycle.cmr", "lifecycle.lineage", "lifecycle.versions"),
+            files=("reference/dataset_successors.csv", "reference/cmr/cmr_collections_version_families.csv", "reference/cmr/umm_json_*"),
+        ),
+        TableAsset(
+            "dataset_publication_edges", reads=("kg_snapshots", "kg_relationships", "publications", "datasets"),
+            writes=("dataset_publication_edges",), modules=("kg.ingest",), sql=("dataset_publication_edges_rows",),
+        ),
+        TableAsset(
+            "publication_citations", reads=("kg_snapshots", "kg_relationships", "publications"), writes=("publication_citations",),
+            modules=("kg.ingest",), sql=("kg_citation_pairs", "publication_citations_rows"),
+        ),
+        TableAsset(
+            "publication_research_areas", reads=("kg_snapshots", "kg_nodes", "kg_relationships", "publications"),
+            writes=("publication_research_areas",), modules=("kg.ingest", "kg.research_areas", "kg.typed_tables"),
+            sql=("relationships_of_type",), files=("reference/applied_research_areas.json",),
+        ),
+        TableAsset(
+            "openalex_works", reads=("publications", "publication_research_areas", "openalex_cache"), writes=("openalex_works",),
+            keeps=("openalex_cache", "openalex_usage"),
+            modules=("enrichment.openalex_client", "enrichment.openalex_records", "enrichment.openalex_usage", "enrichment.retries", "kg.doi"),
+            sql=("openalex_cache", "openalex_usage", "openalex_work_rows", "publication_dois_in_research_areas"),
+        ),
+        TableAsset(
+            "openalex_citing_works",
+            reads=(
+                "datasets", "dataset_publication_edges", "publication_research_areas", "openalex_works", "openalex_cache",
+                "openalex_citing_cache",
+            ),
+            writes=("openalex_citing_works",), keeps=("openalex_cache", "openalex_citing_cache", "openalex_usage"),
+            modules=(
+                "enrichment.citing_plan", "enrichment.citing_works", "enrichment.openalex_client", "enrichment.openalex_records",
+                "enrichment.openalex_usage", "enrichment.retries", "kg.authors", "kg.doi",
+            ),
+            sql=("citing_works_targets", "openalex_cache", "openalex_citing_cache", "openalex_usage"),
+        ),
+        TableAsset(
+            "crossref_retractions", reads=("publications", "publication_research_areas", "crossref_cache"),
+            writes=("crossref_retractions",), keeps=("crossref_cache",), modules=("enrichment.crossref",),
+            sql=("crossref_cache", "crossref_retraction_rows", "publication_dois_in_research_areas"),
+        ),
+        TableAsset(
+            "crossref_relations", reads=("publications", "publication_research_areas", "crossref_cache", "crossref_record_cache"),
+            writes=("crossref_relations",), keeps=("crossref_record_cache",),
+            modules=("enrichment.crossref", "enrichment.crossref_relations", "kg.doi"),
+            sql=("crossref_cache", "crossref_record_cache", "publication_dois_in_research_areas"),
+        ),
+        TableAsset(
+            "publication_centrality",
+            reads=("kg_snapshots", "publications", "datasets", "dataset_publication_edges", "publication_citations"),
+            writes=("publication_centrality", "centrality_reference"),
+            modules=("centrality.citation_centrality", "centrality.pagerank", "kg.ingest"),
+        ),
+        TableAsset(
+            "steward_judgements", reads=("publications", "datasets", "dataset_publication_edges"), writes=("steward_judgements",),
+            modules=("judgement.steward", "judgement.verdict_scale", "kg.doi"), files=("reference/steward_judgements.csv",),
+        ),
+        TableAsset(
+            "recorded_disputes",
+            reads=("publications", "publication_citations", "publication_research_areas", "openalex_citing_works", "crossref_relations"),
+            writes=("recorded_disputes",), modules=("enrichment.crossref_relations", "judgement.disputes"),
+            sql=("citing_titles", "crossref_dispute_entries", "crossref_relations", "openalex_citing_works", "recorded_dispute_rows"),
+        ),
+        TableAsset(
+            "coherence_judgements",
+            reads=(
+                "publications", "datasets", "dataset_publication_edges", "publication_citations", "dataset_lineage",
+                "publication_research_areas", "publication_centrality", "openalex_citing_works", "recorded_disputes",
+                "steward_judgements",
+            ),
+            writes=("coherence_judgements",), keeps=("text_embeddings", "llm_judgements"),
+            modules=(
+                "centrality.citation_centrality", "judgement.citing_pairs", "judgement.cues", "judgement.disputes",
+                "judgement.judge_address", "judgement.llm_judge", "judgement.llm_prompt", "judgement.model_input",
+                "judgement.newer_neighbours", "judgement.offline_judge", "judgement.steward", "judgement.text_embedding",
+                "judgement.verdict_scale",
+            ),
+            sql=(
+                "judge_inputs", "judge_citing_works", "judged_publications", "judge_citing_texts", "judge_pairs", "judge_input_digests",
+                "coherence_judgement_rows", "dataset_evidence_edges", "text_embeddings", "llm_judgements", "openalex_citing_works",
+                "recorded_disputes",
+            ),
+            files=(_CUES,),
+        ),
+        TableAsset(
+            "edge_reliability",
+            reads=(
+                "kg_snapshots", "publications", "datasets", "dataset_lineage", "dataset_publication_edges", "publication_research_areas",
+                "publication_centrality", "publication_citations", "openalex_works", "crossref_retractions", "coherence_judgements",
+                "recorded_disputes", "steward_judgements",
+            ),
+            writes=("edge_reliability",),
+            modules=(*_SCORING_MODULES, "judgement.steward", "kg.ingest", "reliability.edge_scores", "reliability.scoring"),
+            sql=("edges_in_research_areas", "area_judgements"), files=(_CUES,),
+        ),
+        TableAsset(
+            "dataset_verdicts",
+            reads=(
+                "kg_snapshots", "publications", "dataset_publication_edges", "dataset_lineage", "edge_reliability", "coherence_judgements",
+                "recorded_disputes", "openalex_cache", "openalex_citing_works",
+            ),
+            writes=("dataset_verdicts",), keeps=("dataset_verdict_history",),
+            modules=(
+                "centrality.centrality_rule", "centrality.citation_centrality", "enrichment.citing_works", "enrichment.openalex_client",
+                "enrichment.openalex_records", "judgement.dispute_status", "judgement.verdict_scale", "kg.authors", "kg.doi",
+                "kg.ingest", "kg.years", "lifecycle.cmr", "lifecycle.lineage", "reliability.citations", "reliability.labels",
+                "reliability.reasons", "reliability.scoring", "reliability.settings", "reliability.signals", "verdicts.critic",
+                "verdicts.dataset_judgements", "verdicts.expansion",
+            ),
+            sql=(
+                "verdict_evidence", "contradicting_pairs", "dataset_disputes", "latest_dataset_verdicts", "dataset_verdict_history",
+                "openalex_cache", "openalex_citing_works",
+            ),
+        ),
+        TableAsset(
+            "reliability_evaluation",
+            reads=(
+                "publications", "datasets", "dataset_lineage", "dataset_publication_edges", "publication_research_areas",
+                "publication_centrality", "publication_citations", "openalex_works", "crossref_retractions", "coherence_judgements",
+                "recorded_disputes", "edge_reliability", "dataset_verdicts",
+            ),
+            writes=("reliability_evaluation", "reliability_evaluation_baselines", "reliability_evaluation_cases"),
+            modules=(
+                *_SCORING_MODULES, "evaluation.baselines", "evaluation.cases", "evaluation.measure", "evaluation.metrics",
+                "judgement.steward", "kg.doi", "kg.partitions", "kg.research_areas", "lifecycle.versions", "reliability.edge_scores",
+                "verdicts.critic", "verdicts.dataset_judgements",
+            ),
+            sql=("edges_in_research_areas", "area_judgements", "contradicting_pairs", "dataset_disputes"),
+            files=("reference/evaluation/labelled_edges.csv", "reference/applied_research_areas.json", _CUES),
+        ),
+        TableAsset(
+            "dispute_evaluation",
+            reads=("publications", "dataset_publication_edges", "publication_citations", "coherence_judgements", "recorded_disputes"),
+            writes=("dispute_evaluation", "dispute_evaluation_pairs"),
+            modules=(
+                "evaluation.metrics", "evaluation.pairs", "judgement.citing_pairs", "judgement.cues", "judgement.disputes",
+                "judgement.judge_address", "judgement.offline_judge", "judgement.text_embedding", "judgement.verdict_scale", "kg.doi",
+            ),
+            files=("reference/evaluation/labelled_pairs.csv", "reference/evaluation/publications.json", _CUES),
+        ),
+        TableAsset(
+            "reliability_report",
+            reads=(
+                "kg_snapshots", "publications", "coherence_judgements", "edge_reliability", "dataset_verdicts", "reliability_evaluation",
+                "reliability_evaluation_baselines", "dispute_evaluation",
+            ),
+            modules=(
+                "centrality.centrality_rule", "evaluation.baselines", "evaluation.measure", "evaluation.metrics", "kg.research_areas",
+                "reliability.labels", "reliability.settings", "report.data", "report.figures", "report.render", "verdicts.critic",
+            ),
+            sql=(
+                "report_central_superseded", "report_dispute_evaluation", "report_evaluation", "report_evaluation_baselines",
+                "report_flagged_verdicts", "report_judges", "report_label_distribution", "report_lineage", "report_reliabilities",
+                "report_verdict_counts", "report_verdict_rules",
+            ),
+            files=("report/templates/*", "reference/applied_research_areas.json"),
+        ),
+        TableAsset(
+            "gnn_edge_weights",
+            reads=("publications", "datasets", "dataset_publication_edges", "publication_research_areas", "edge_reliability"),
+            modules=("exports.files", "exports.gnn", "reliability.labels"), sql=("export_edge_scores", "export_graph_nodes"),
+        ),
+        TableAsset(
+            "neo4j_edge_reliability",
+            reads=("kg_nodes", "kg_relationships", "publications", "dataset_publication_edges", "publication_research_areas", "edge_reliability"),
+            modules=("exports.files", "exports.gnn", "exports.neo4j", "reliability.labels"),
+            sql=("export_edge_scores", "export_uses_dataset_relationships"), files=("exports/uses_dataset_reliability.cypher",),
+        ),
+        TableAsset(
+            "kg_snapshot_diff",
+            reads=("kg_snapshots", "kg_nodes", "kg_relationships", "publications", "datasets", "edge_reliability", "openalex_works"),
+            writes=("kg_snapshot_diff", "kg_snapshot_history", "kg_snapshot_history_elements", "kg_snapshot_history_edges"),
+            modules=("kg.ingest",), sql=("kg_snapshot_history_record", "kg_snapshot_diff_rows"),
+        ),
+        # One paper per partition (issue 22): read, its datasets matched, its claims, scores and report.
+        TableAsset(
+            "paper_documents", reads=("publications", "publication_citations"), writes=("paper_documents", "paper_texts"),
+            modules=("kg.doi", "papers.intake", "papers.parse", "papers.partitions", "papers.stored"),
+        ),
+        TableAsset(
+            "paper_datasets", reads=("paper_documents", "paper_texts", "datasets", "dataset_lineage"), writes=("paper_datasets",),
+            modules=("kg.doi", "lifecycle.versions", "papers.datasets", "papers.parse", "papers.stored"),
+            files=("reference/dataset_aliases.csv",),
+        ),
+        TableAsset(
+            "paper_claims", reads=("paper_documents", "paper_texts"), writes=("paper_claims",), keeps=("paper_stage_failures",),
+            modules=("papers.claims", "papers.parse", "papers.scores", "papers.stored"), sql=("paper_stage_failures",),
+        ),
+        TableAsset(
+            "paper_scores", reads=("paper_datasets", "paper_claims"), writes=("paper_scores",), modules=("papers.scores",),
+            sql=("paper_datasets", "paper_claims"),
+        ),
+        TableAsset(
+            "paper_reports",
+            reads=("paper_documents", "paper_datasets", "paper_claims", "paper_scores", "paper_stage_failures"),
+            keeps=("paper_stage_failures",),
+            modules=("papers.report", "report.figures", "report.render", "reliability.labels", "verdicts.critic"),
+            sql=("paper_claims", "paper_stage_failures"), files=("report/templates/*",),
+        ),
+        # One research question per partition (issue 21): planned, answered, judged, written up, tracked.
+        TableAsset(
+            "question_plans", reads=("datasets", "dataset_lineage", "publication_research_areas"),
+            writes=("question_plans", "asked_questions"), keeps=("question_sessions",),
+            modules=("briefs.answers", "briefs.partitions", "briefs.planner", "briefs.questions", "judgement.llm_prompt", "kg.doi", "lifecycle.versions"),
+            sql=("question_datasets", "question_sessions"),
+        ),
+        TableAsset(
+            "question_evidence", reads=("question_plans", "datasets", *_QUESTION_POOL), writes=("question_evidence",),
+            keeps=("text_embeddings",), modules=(*_QUESTION_POOL_MODULES, "judgement.model_input", "judgement.text_embedding"),
+            sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings"),
+        ),
+        TableAsset(
+            "question_verdicts", reads=("question_plans", "question_evidence", "datasets", *_QUESTION_POOL),
+            writes=("question_verdicts", "question_verdict_log"), keeps=("text_embeddings",),
+            modules=(
+                *_QUESTION_POOL_MODULES, "briefs.answers", "judgement.llm_prompt", "judgement.model_input", "judgement.text_embedding",
+                "reliability.reasons", "verdicts.critic",
+            ),
+            sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings"),
+        ),
+        TableAsset(
+            "research_briefs", reads=("question_plans", "question_verdicts", "question_verdict_log", "datasets", *_QUESTION_POOL),
+            writes=("research_briefs",),
+            modules=(
+                *_QUESTION_POOL_MODULES, "briefs.synthesis", "judgement.cues", "reliability.reasons", "report.figures", "report.render",
+                "verdicts.critic",
+            ),
+            sql=(*_QUESTION_POOL_SQL, "question_plans"),
+            files=("report/templates/*",),
+        ),
+        TableAsset(
+            "question_verdict_history", reads=("question_verdicts", "research_briefs"), writes=("question_verdict_history",),
+        ),
+    ],
+    snapshot="kg_snapshot",
+)
