@@ -204,3 +204,21 @@ def test_recon_ask_refuses_an_empty_question_and_a_database_without_scores_befor
     assert "holds no scores yet: run `recon run" in capsys.readouterr().err
     assert main(["brief", "nope", "--db", str(tmp_path / "empty.duckdb")]) == 1
     assert "no brief for question 'nope'" in capsys.readouterr().err
+
+
+def test_the_weekly_briefs_schedule_is_stopped_and_refreshes_every_question_as_of_its_tick(tmp_path):
+    from datetime import datetime
+
+    from recon_assets.definitions import defs as load_definitions
+
+    definitions = load_definitions()
+    schedule = definitions.resolve_schedule_def("research_briefs_weekly_schedule")
+    assert schedule.default_status == dg.DefaultScheduleStatus.STOPPED and schedule.job_name == "question_briefs_job"
+    with dg.instance_for_test(temp_dir=str(home(tmp_path, "dagster_home"))) as instance:
+        context = dg.build_schedule_context(
+            instance=instance, repository_def=definitions.get_repository_def(), scheduled_execution_time=datetime(2026, 11, 30, 7))
+        assert "no question partition yet" in schedule.evaluate_tick(context).skip_message
+        instance.add_dynamic_partitions(QUESTIONS_PARTITIONS, [IMERG, "ask-0123456789ab"])
+        requests = schedule.evaluate_tick(context).run_requests
+    assert sorted(request.partition_key for request in requests) == sorted([IMERG, "ask-0123456789ab"])
+    assert {request.tags[AS_OF_TAG] for request in requests} == {"2026-11-30"}
