@@ -131,6 +131,7 @@ class _YearIndex:
     year: float
     index: object  # faiss.Index
     distinct: np.ndarray  # (distinct vectors x dimensions) float32
+    distinct64: np.ndarray  # the same in float64, for the exact re-scoring (converted once, not per query)
     members: np.ndarray  # (distinct vectors x top_k) positions, ascending, -1 padded
     probes: int
 
@@ -159,7 +160,7 @@ def _year_index(vectors: np.ndarray, positions: np.ndarray, year: float, top_k: 
         probes = min(PROBES, cells)
         index.nprobe = probes
     index.add(distinct)
-    return _YearIndex(year, index, distinct, members, probes)
+    return _YearIndex(year, index, distinct, distinct.astype(np.float64), members, probes)
 
 
 def _candidates(
@@ -168,15 +169,24 @@ def _candidates(
     """The newer positions one year's index offers for the query positions `queries` (their rows in the caller's
     block: `rows`), scored as `_similarity` scores them: flat (row, newer position, similarity) at or above the gate."""
     wanted = min(entry.distinct.shape[0], CANDIDATES_PER_TOP_K * top_k)
-    query_vectors = vectors[queries]
-    _, found = entry.index.search(np.ascontiguousarray(query_vectors), wanted)
+    query_vectors = np.ascontiguousarray(vectors[queries])
+    # Publications with the same text (a title whose abstract is 'N/A', the same paper twice) ask the index once: its
+    # answer depends on the vector alone. Rows compared as raw bytes (a sort of memcmp keys, ~1 ms a block).
+    _, first, inverse = np.unique(
+        query_vectors.view(np.dtype((np.void, query_vectors.strides[0]))).reshape(-1), return_index=True, return_inverse=True
+    )
+    scores, found = entry.index.search(query_vectors[first], wanted)
+    scores, found = scores[inverse.reshape(-1)], found[inverse.reshape(-1)]
     valid = found >= 0
     found = np.where(valid, found, 0)
-    # (queries x wanted x dimensions) @ (queries x dimensions x 1), in float64 as `_similarity`
-    similarity = np.round(
-        np.matmul(entry.distinct[found].astype(np.float64), query_vectors.astype(np.float64)[:, :, None])[..., 0], 4
+    # Only the vectors the index's own float32 scores leave in reach of the gate and of the top_k are scored again
+    # (`_in_reach`); their float64 products, as `_similarity`, decide.
+    near, rank = np.nonzero(_in_reach(np.where(valid, scores, -np.inf), top_k, min_similarity))
+    similarity = np.full(found.shape, -np.inf)
+    similarity[near, rank] = np.round(
+        np.einsum("nd,nd->n", entry.distinct64[found[near, rank]], query_vectors[near].astype(np.float64)), 4
     )
-    similarity[~valid | (similarity < min_similarity)] = -np.inf
+    similarity[similarity < min_similarity] = -np.inf
     # A vector below a query's top_k-th best of this year has top_k better positions before it: never among the top_k.
     k = min(top_k, wanted)
     kth = -np.partition(-similarity, k - 1, axis=1)[:, k - 1]
@@ -187,6 +197,24 @@ def _candidates(
         members[present],
         np.broadcast_to(similarity[:, :, None], members.shape)[present],
     )
+
+
+# Bound on |float32 score of the index - float64 product rounded to 4 decimals| for unit vectors of a few hundred
+# dimensions: float32 sums of 300 products err by ~1e-5 at most (300 x 2^-24 x the sum of |products| <= 1), the rounding
+# by 5e-5; 1e-3 leaves a margin twenty times that.
+SCORE_MARGIN = 1e-3
+
+
+def _in_reach(scores: np.ndarray, top_k: int, min_similarity: float) -> np.ndarray:
+    """(queries x wanted) mask of the index's candidates that can pass the gate and be among a row's top_k once
+    scored exactly: float32 `scores` (-inf for none) at least min_similarity - SCORE_MARGIN, and, when a row has top_k
+    or more scores at least min_similarity + SCORE_MARGIN (certain to pass), at least the top_k-th of those minus
+    2 x SCORE_MARGIN (each of those top_k scores at least that minus a margin exactly, so the row's exact top_k-th
+    does too, and anything kept is within a margin of it)."""
+    certain = np.where(scores >= min_similarity + SCORE_MARGIN, scores, -np.inf)
+    k = min(top_k, scores.shape[1])
+    kth = -np.partition(-certain, k - 1, axis=1)[:, k - 1] if scores.size else np.empty(0)
+    return (scores >= min_similarity - SCORE_MARGIN) & (scores >= kth[:, None] - 2 * SCORE_MARGIN)
 
 
 def indexed_top_pairs(
