@@ -188,6 +188,10 @@ def test_recon_ask_answers_through_the_instance_prints_the_brief_and_says_how_to
     assert f"`recon brief {key} --remove` removes the partition" in asked.stdout
     again = subprocess.run([*command, "brief", key, "--db", str(database)], capture_output=True, text=True, env=env, timeout=120)
     assert again.returncode == 0 and again.stdout.splitlines()[0] == f"# {IMERG_QUESTION}"
+    # the weekly refresh of the ad-hoc question: no tags, its text read back from asked_questions
+    with dg.DagsterInstance.from_config(str(tmp_path / "home")) as instance:
+        assert answer(briefs_defs(database, tmp_path), instance, key).success
+    assert len(rows(database, "SELECT * FROM question_verdict_history WHERE question_id = ?", [key])) == 2
     removed = subprocess.run([*command, "brief", key, "--remove"], capture_output=True, text=True, env=env, timeout=120)
     assert removed.returncode == 0, removed.stderr
     with dg.DagsterInstance.from_config(str(tmp_path / "home")) as instance:
