@@ -20,7 +20,8 @@ _SCORING_MODULES = (
 # the tables and SQL its retrieval pool is read from.
 _QUESTION_POOL_MODULES = (
     "briefs.answering", "briefs.critic", "briefs.planner", "briefs.retrieval", "centrality.citation_centrality",
-    "judgement.judge_address", "kg.authors", "kg.doi", "reliability.labels", "reliability.settings", "reliability.signals",
+    "judgement.judge_address", "judgement.verdict_scale", "kg.authors", "kg.doi", "reliability.labels", "reliability.settings",
+    "reliability.signals",
 )
 _QUESTION_POOL = ("publications", "publication_citations", "edge_reliability", "coherence_judgements", "recorded_disputes")
 _QUESTION_POOL_SQL = ("question_pool_papers", "question_pool_edges", "question_pool_debates")
@@ -243,7 +244,7 @@ ASSET_TABLES = TableGraph(
         TableAsset(
             "question_plans", reads=("datasets", "dataset_lineage", "publication_research_areas"),
             writes=("question_plans", "asked_questions"), keeps=("question_sessions",),
-            modules=("briefs.answers", "briefs.partitions", "briefs.planner", "briefs.questions", "judgement.llm_prompt", "kg.doi", "lifecycle.versions"),
+            modules=("briefs.answers", "briefs.planner", "briefs.questions", "judgement.llm_prompt", "kg.doi", "lifecycle.versions"),
             sql=("question_datasets", "question_sessions"),
         ),
         TableAsset(
