@@ -36,6 +36,11 @@ gnn_edge_weights <- dataset_publication_edges, datasets, edge_reliability, publi
 neo4j_edge_reliability <- dataset_publication_edges, edge_reliability, kg_snapshot, publication_research_areas,
     publications
 kg_snapshot_diff <- datasets, edge_reliability, kg_snapshot, openalex_works, publications
+paper_documents (per paper) <- publication_citations, publications
+paper_datasets (per paper) <- dataset_lineage, datasets, paper_documents
+paper_claims (per paper) <- paper_documents
+paper_scores (per paper) <- paper_claims, paper_datasets
+paper_reports (per paper) <- paper_claims, paper_datasets, paper_documents, paper_scores
 
 Loading the definitions (`defs`, a `@dg.definitions` function Dagster calls) reads the environment; importing this
 module reads nothing and creates nothing. String settings are `dg.EnvVar`s, resolved when a run's resources start
@@ -47,7 +52,8 @@ default 3GB), RECON_AS_OF (YYYY-MM-DD; default the day a run was created), OpenA
 is set (RECON_OPENALEX=offline opts out: the recorded OpenAlex cache, no request; RECON_OPENALEX=online without a key
 warns and uses only the cache) with OPENALEX_MAILTO and OPENALEX_URL, and RECON_CROSSREF=online (default offline)
 with CROSSREF_MAILTO and CROSSREF_URL, and the Groq LLM judge online whenever GROQ_API_KEY is set (RECON_GROQ=offline
-opts out) with GROQ_BASE_URL. RECON_ALLOW_PLAIN_HTTP=1 lets GROQ_BASE_URL, OPENALEX_URL or HF_ENDPOINT be http:// to
+opts out) with GROQ_BASE_URL. Papers (issue 22): RECON_PAPERS_DIR, the folder the paper sensor watches (default papers/
+beside the database), and RECON_PAPER_PAGE_LIMIT, the most pages a PDF may have (default 200). RECON_ALLOW_PLAIN_HTTP=1 lets GROQ_BASE_URL, OPENALEX_URL or HF_ENDPOINT be http:// to
 another machine while a key would be sent (unset or 0: refused where a run's resources start, `key_transport`).
 """
 
@@ -61,10 +67,12 @@ from recon_assets.automation.jobs import (
     kg_refresh_job,
     kg_tables_job,
     openalex_refresh_job,
+    paper_analysis_job,
     reliability_evaluation_job,
     weekly_refresh_job,
 )
 from recon_assets.automation.kg_source_sensor import kg_source_sensor
+from recon_assets.automation.paper_folder_sensor import paper_folder_sensor
 from recon_assets.automation.run_inputs import RUN_INPUTS, with_run_inputs
 from recon_assets.automation.schedules import edge_reliability_daily_schedule, openalex_weekly_schedule
 from recon_assets.centrality.assets import publication_centrality
@@ -88,6 +96,10 @@ from recon_assets.kg.checks import kg_lines_conserved, publication_doi_coverage,
 from recon_assets.kg.hub_source import PINNED_REVISION
 from recon_assets.kg.resources import HUGGING_FACE, SAMPLE_KG_PATH, HuggingFaceKgExport, LocalKgExport, kg_source
 from recon_assets.lifecycle.assets import dataset_lineage
+from recon_assets.papers.assets import paper_claims, paper_datasets, paper_documents, paper_reports, paper_scores
+from recon_assets.papers.intake import default_papers_folder
+from recon_assets.papers.parse import DEFAULT_PAGE_LIMIT
+from recon_assets.papers.resources import PaperIntake
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.checks import edge_reliability_values_valid
 from recon_assets.report.assets import reliability_report
@@ -96,7 +108,7 @@ from recon_assets.shared.console_log import console_logger
 from recon_assets.shared.credentials import usable_secrets
 from recon_assets.shared.paths import database_path
 from recon_assets.snapshots.diff import kg_snapshot_diff
-from recon_assets.storage.duckdb_settings import duckdb_connection_config
+from recon_assets.storage.duckdb_settings import duckdb_connection_config, output_anchor
 from recon_assets.storage.duckdb_store import MOTHERDUCK_TOKEN_VARIABLE, TableStore
 from recon_assets.storage.outputs import OutputFiles
 from recon_assets.verdicts.assets import dataset_verdicts
@@ -126,6 +138,11 @@ ASSETS = [
     gnn_edge_weights,
     neo4j_edge_reliability,
     kg_snapshot_diff,
+    paper_documents,
+    paper_datasets,
+    paper_claims,
+    paper_scores,
+    paper_reports,
 ]
 ASSET_CHECKS = [
     kg_lines_conserved,
@@ -147,10 +164,10 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
         asset_checks=ASSET_CHECKS,
         jobs=[
             kg_tables_job, openalex_refresh_job, edge_reliability_job, reliability_evaluation_job, daily_rescoring_job,
-            weekly_refresh_job, kg_refresh_job,
+            weekly_refresh_job, kg_refresh_job, paper_analysis_job,
         ],
         schedules=[edge_reliability_daily_schedule, openalex_weekly_schedule],
-        sensors=[kg_source_sensor],
+        sensors=[kg_source_sensor, paper_folder_sensor],
         resources=resources,
         # Every step writes the one DuckDB file, which allows one writer: steps run in one process, in order,
         # instead of a subprocess each that would only wait for the pool.
@@ -203,6 +220,10 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
             offline=groq_offline(os.environ.get("RECON_GROQ") or ""),
             api_key=_env_var("GROQ_API_KEY", None),
             base_url=_env_var("GROQ_BASE_URL", None),
+        ),
+        "papers": PaperIntake(
+            folder=_env_var("RECON_PAPERS_DIR", str(default_papers_folder(output_anchor(database)))),
+            page_limit=dg.EnvVar.int("RECON_PAPER_PAGE_LIMIT") if os.environ.get("RECON_PAPER_PAGE_LIMIT") else DEFAULT_PAGE_LIMIT,
         ),
     }
 

@@ -71,6 +71,12 @@ DECLARING_FILES = (
     "reliability_evaluation_cases",
     "kg_snapshot_diff",
     "kg_snapshot_history",
+    "paper_documents",
+    "paper_texts",
+    "paper_datasets",
+    "paper_claims",
+    "paper_scores",
+    "paper_stage_failures",
 )
 
 
