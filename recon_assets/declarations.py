@@ -120,8 +120,8 @@ ASSET_TABLES = TableGraph(
             ),
             sql=(
                 "judge_inputs", "judge_citing_works", "judged_publications", "judge_citing_texts", "judge_pairs", "judge_input_digests",
-                "coherence_judgement_rows", "dataset_evidence_edges", "text_embeddings", "llm_judgements", "openalex_citing_works",
-                "recorded_disputes",
+                "judge_pairs_with_stored_answers", "coherence_judgement_rows", "dataset_evidence_edges", "text_embeddings",
+                "llm_judgements", "openalex_citing_works", "recorded_disputes",
             ),
             files=(_CUES,),
         ),

@@ -5,6 +5,7 @@ import json
 from datetime import date, datetime, timezone
 from types import SimpleNamespace
 
+import duckdb
 import numpy as np
 import pandas as pd
 import pytest
@@ -16,6 +17,7 @@ from recon_assets.judgement.disputes import (
     CORRECTED,
     CORRECTION,
     DEBATED,
+    ENTRY_KEY,
     REPLY,
     crossref_reading,
     disputes_from_crossref,
@@ -25,6 +27,8 @@ from recon_assets.judgement.disputes import (
     title_relation,
 )
 from recon_assets.enrichment.crossref_relations import relation_rows
+from recon_assets.shared.sql_files import load_sql
+from recon_assets.storage.tables import create_tables
 
 from recon_assets_tests.test_crossref_relations import CONSTRUCTED, COPERNICUS, PAPER, TEST_ACCOUNTS
 from recon_assets_tests.test_crossref_relations import COMMENT as COMMENT_DOI, REPLY as REPLY_DOI
@@ -177,18 +181,25 @@ ENTRY_COLUMNS = [
 ]
 
 
-def _entries(records: dict, kg: set[str], dois: list[str], updates: list[tuple] = ()) -> pd.DataFrame:
-    """crossref_relations rows of `dois` (one research area) as recon_assets/judgement/sql/crossref_dispute_entries.sql gives them, the KG
-    publication ids (here the DOIs themselves, as for every KG publication with a DOI) of the works in `kg`."""
-    rows = relation_rows(
-        pd.DataFrame({"research_area": "a", "doi": dois}), records, {doi: WHEN for doi in records},
+def _relations(records: dict, dois: list[str], updates: list[tuple] = (), area: str = "a") -> pd.DataFrame:
+    """crossref_relations rows of `dois` in research area `area`, as the enrichment stores them."""
+    return relation_rows(
+        pd.DataFrame({"research_area": area, "doi": dois}), records, {doi: WHEN for doi in records},
         pd.DataFrame(list(updates), columns=["doi", "updates", "checked_at"]),
     )
+
+
+def _entries(records: dict, kg: set[str], dois: list[str], updates: list[tuple] = ()) -> pd.DataFrame:
+    """crossref_relations rows of `dois` (one research area) as recon_assets/judgement/sql/crossref_dispute_entries.sql gives them, the KG
+    publication ids (here the DOIs themselves, as for every KG publication with a DOI) of the works in `kg`: each
+    entry once (the copies of an entry reached from several of `dois` are alike here) in the order of its key.
+    `test_the_entries_query_reads_each_entry_once` runs the query itself."""
+    rows = _relations(records, dois, updates)
     rows = rows.assign(
         record_publication_id=rows["record_doi"].where(rows["record_doi"].isin(kg)),
         other_publication_id=rows["other_id"].where(rows["other_id"].isin(kg)),
     )
-    return rows[ENTRY_COLUMNS]
+    return rows[ENTRY_COLUMNS].drop_duplicates().sort_values(ENTRY_KEY, ignore_index=True)
 
 
 def _notices(*notices):
@@ -261,15 +272,31 @@ def test_the_real_reply_relation_recorded_from_both_sides_is_one_reply():
     assert rows.empty and set(set_aside["reason"]) == {"answers no publication of the KG"} and len(set_aside) == 2
 
 
-def test_every_distinct_entry_makes_rows_or_is_set_aside_once():
-    entries = pd.concat([
-        _entries(CONSTRUCTED, {PAPER}, [PAPER]), _entries(CONSTRUCTED, {PAPER}, [PAPER]),  # two research areas
-        _entries(COPERNICUS, set(), ["10.5194/cp-2020-95"]),
-    ], ignore_index=True)
+def test_every_entry_makes_rows_or_is_set_aside_once():
+    entries = pd.concat([_entries(CONSTRUCTED, {PAPER}, [PAPER]), _entries(COPERNICUS, set(), ["10.5194/cp-2020-95"])], ignore_index=True)
     rows, set_aside = disputes_from_crossref(entries)
-    distinct = entries.drop_duplicates(["record_doi", "relation", "update_type", "other_id"])
-    read = distinct.merge(set_aside, on=["record_doi", "relation", "update_type", "other_id"], how="left")["reason"].isna().sum()
-    assert len(distinct) == read + len(set_aside) and read == 4 and len(set_aside) == 6
+    read = entries.merge(set_aside, on=ENTRY_KEY, how="left")["reason"].isna().sum()
+    assert len(entries) == read + len(set_aside) and read == 4 and len(set_aside) == 6
+    # an entry given twice is refused: the query keeps one
+    with pytest.raises(ValueError, match=r"^1 Crossref entries repeat an entry key .*crossref_dispute_entries\.sql, which keeps one$"):
+        disputes_from_crossref(pd.concat([entries, entries.iloc[[0]]], ignore_index=True))
+
+
+def test_the_entries_query_reads_each_entry_once():
+    """An entry stored for two research areas, and a copy of it without the other side's year, is one row of
+    crossref_dispute_entries.sql: the copy with the year, as the entries of one area alone give it."""
+    one_area = _relations(CONSTRUCTED, [PAPER])
+    yearless = _relations(CONSTRUCTED, [PAPER], area="b").assign(other_year=None)
+    with duckdb.connect() as con:
+        create_tables(con, "crossref_relations")
+        con.execute("CREATE TABLE publications AS SELECT ? AS publication_id, ? AS doi", [PAPER, PAPER])
+        con.execute("CREATE TABLE publication_research_areas AS SELECT ? AS publication_id, unnest(['a', 'b']) AS research_area", [PAPER])
+        for rows in (one_area, _relations(CONSTRUCTED, [PAPER], area="b"), yearless):
+            con.execute("INSERT INTO crossref_relations BY NAME SELECT * FROM rows")
+        read = con.execute(load_sql("crossref_dispute_entries"), [["a", "b"]]).df()
+    assert yearless["other_year"].isna().all() and one_area["other_year"].notna().any()
+    assert _rows(read) == _rows(_entries(CONSTRUCTED, {PAPER}, [PAPER]))
+    assert not read.duplicated(ENTRY_KEY).any()
 
 
 @pytest.mark.parametrize(

@@ -49,7 +49,6 @@ STEWARD_JUDGEMENTS, RECORDED_DISPUTES, COHERENCE_JUDGEMENTS = (
 # (recon_assets/judgement/sql/judge_input_digests.sql, AREA_INPUTS) says which areas to judge again. The judge's code
 # and its cue file are in its code_version.
 AREA_INPUTS = f"{PARTITION_INPUT}inputs_md5"
-PAIR_KEY = ["dataset_id", "older_publication_id", "newer_publication_id"]
 # Key of a citing work OpenAlex lists and the KG lacks (recon_assets/judgement/sql/judge_citing_works.sql).
 OPENALEX_KEY_PREFIX = "openalex:"
 
@@ -148,7 +147,7 @@ def recorded_disputes(context: dg.AssetExecutionContext, store: TableStore) -> d
         run.record(con)
         metadata = table_description_metadata(con, "recorded_disputes", lineage=DISPUTE_LINEAGE)
         add_partition_metadata(context, con, "recorded_disputes", rows, dispute_figures, preview_columns=DISPUTE_PREVIEW)
-    entries_read = len(entries.drop_duplicates(["record_doi", "relation", "update_type", "other_id"]))
+    entries_read = len(entries)  # one row per entry (crossref_dispute_entries.sql)
     crossref = {
         "crossref_entries_read": entries_read,
         "crossref_entries_set_aside": len(set_aside),
@@ -340,7 +339,9 @@ def _judge(
     if groq_judge.offline_reason():
         # Offline only stored answers can be used: the pairs that have one are the only candidates (building and
         # digesting every pair's texts for nothing took most of the judging time at full scale).
-        asked = pairs.merge(con.execute("SELECT DISTINCT dataset_id, older_publication_id, newer_publication_id FROM llm_judgements").df(), on=PAIR_KEY)
+        con.execute("CREATE OR REPLACE TEMP TABLE judge_pair_candidates AS SELECT * FROM pairs")
+        asked = con.query("judge_pairs_with_stored_answers")
+        con.execute("DROP TABLE judge_pair_candidates")
     candidates = llm_judge.pair_candidates(asked, citing_texts, datasets, disputed)
     llm = groq_judge.judge(con, candidates, log=context.log)
     agreement = llm_judge.judge_agreement(pairs, llm.judgements)

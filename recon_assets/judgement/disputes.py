@@ -183,7 +183,7 @@ def disputes_from_crossref(entries: pd.DataFrame) -> tuple[pd.DataFrame, pd.Data
         entries: crossref_relations entries (recon_assets/judgement/sql/crossref_dispute_entries.sql): record_doi, record_type,
             record_title, record_year, relation, update_type, other_id, other_id_type, other_type, other_title,
             other_year, record_publication_id and other_publication_id (the KG publication id of each side, NA when
-            not in the KG). An entry listed several times (reached from several publications) is read once.
+            not in the KG); one row per entry (ENTRY_KEY), as that query gives them: it picks among an entry's copies.
 
     Returns:
         (rows, set_aside): rows with DISPUTE_COLUMNS (source 'crossref relation' or 'crossref update-to'; other_key
@@ -192,9 +192,13 @@ def disputes_from_crossref(entries: pd.DataFrame) -> tuple[pd.DataFrame, pd.Data
         set_aside one row per entry that reads as none, or answers no KG publication, with ENTRY_KEY and a reason.
         Every distinct entry either made rows or is set aside, never both.
     """
+    repeated = entries.duplicated(ENTRY_KEY)
+    if repeated.any():
+        raise ValueError(
+            f"{int(repeated.sum())} Crossref entries repeat an entry key {ENTRY_KEY} (first: "
+            f"{tuple(entries.loc[repeated, ENTRY_KEY].iloc[0])}): read them through crossref_dispute_entries.sql, which keeps one"
+        )
     kg, works = _kg_ids(entries), _works(entries)
-    # one reading per entry; a copy with the other side's year known wins
-    entries = entries.sort_values([*ENTRY_KEY, "other_year"], na_position="first").drop_duplicates(ENTRY_KEY, keep="last")
     readings, set_aside = [], []
     for entry in entries.itertuples(index=False):
         reading = crossref_reading(entry)

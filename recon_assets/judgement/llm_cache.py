@@ -30,8 +30,8 @@ def cached_judgements(
     con: duckdb.DuckDBPyConnection, candidates: pd.DataFrame, models: Sequence[str], prompt_version: str = PROMPT_VERSION
 ) -> pd.DataFrame:
     """Stored rows (CACHE_COLUMNS) of the KEY pairs of `candidates`, for `models` and `prompt_version`."""
-    keys = candidates[KEY].drop_duplicates().astype(str)  # noqa: F841 (read by DuckDB by name)
-    con.execute("CREATE OR REPLACE TEMP TABLE llm_candidate_keys AS SELECT * FROM keys")
+    keys = candidates[KEY].astype(str)  # noqa: F841 (read by DuckDB by name)
+    con.execute("CREATE OR REPLACE TEMP TABLE llm_candidate_keys AS SELECT DISTINCT * FROM keys")
     found = con.execute(load_sql("llm_judgements_cached"), [list(models), prompt_version]).df()
     con.execute("DROP TABLE llm_candidate_keys")
     return found[CACHE_COLUMNS] if not found.empty else pd.DataFrame(columns=CACHE_COLUMNS)
