@@ -41,6 +41,14 @@ paper_datasets (per paper) <- dataset_lineage, datasets, paper_documents
 paper_claims (per paper) <- paper_documents
 paper_scores (per paper) <- paper_claims, paper_datasets
 paper_reports (per paper) <- paper_claims, paper_datasets, paper_documents, paper_scores
+question_plans (per question) <- dataset_lineage, datasets, publication_research_areas
+question_evidence (per question) <- coherence_judgements, datasets, edge_reliability, publication_citations, publications,
+    question_plans, recorded_disputes
+question_verdicts (per question) <- coherence_judgements, datasets, edge_reliability, publication_citations, publications,
+    question_evidence, question_plans, recorded_disputes
+research_briefs (per question) <- coherence_judgements, datasets, edge_reliability, publication_citations, publications,
+    question_plans, question_verdicts, recorded_disputes
+question_verdict_history (per question) <- question_verdicts, research_briefs
 
 Loading the definitions (`defs`, a `@dg.definitions` function Dagster calls) reads the environment; importing this
 module reads nothing and creates nothing. String settings are `dg.EnvVar`s, resolved when a run's resources start
@@ -52,7 +60,8 @@ default 3GB), RECON_AS_OF (YYYY-MM-DD; default the day a run was created), OpenA
 is set (RECON_OPENALEX=offline opts out: the recorded OpenAlex cache, no request; RECON_OPENALEX=online without a key
 warns and uses only the cache) with OPENALEX_MAILTO and OPENALEX_URL, and RECON_CROSSREF=online (default offline)
 with CROSSREF_MAILTO and CROSSREF_URL, and the Groq LLM judge online whenever GROQ_API_KEY is set (RECON_GROQ=offline
-opts out) with GROQ_BASE_URL. Papers (issue 22): RECON_PAPERS_DIR, the folder the paper sensor watches (default papers/
+opts out) with GROQ_BASE_URL. Research briefs (issue 21): RECON_QUESTIONS_FILE, the question file (default the packaged
+briefs/questions.yaml). Papers (issue 22): RECON_PAPERS_DIR, the folder the paper sensor watches (default papers/
 beside the database), and RECON_PAPER_PAGE_LIMIT, the most pages a PDF may have (default 200). RECON_ALLOW_PLAIN_HTTP=1 lets GROQ_BASE_URL, OPENALEX_URL or HF_ENDPOINT be http:// to
 another machine while a key would be sent (unset or 0: refused where a run's resources start, `key_transport`).
 """
@@ -68,13 +77,17 @@ from recon_assets.automation.jobs import (
     kg_tables_job,
     openalex_refresh_job,
     paper_analysis_job,
+    question_briefs_job,
     reliability_evaluation_job,
     weekly_refresh_job,
 )
-from recon_assets.automation.kg_source_sensor import kg_source_sensor
 from recon_assets.automation.paper_folder_sensor import paper_folder_sensor
+from recon_assets.automation.question_file_sensor import question_file_sensor
+from recon_assets.automation.kg_source_sensor import kg_source_sensor
 from recon_assets.automation.run_inputs import RUN_INPUTS, with_run_inputs
-from recon_assets.automation.schedules import edge_reliability_daily_schedule, openalex_weekly_schedule
+from recon_assets.automation.schedules import edge_reliability_daily_schedule, openalex_weekly_schedule, research_briefs_weekly_schedule
+from recon_assets.briefs.assets import question_evidence, question_plans, question_verdict_history, question_verdicts, research_briefs
+from recon_assets.briefs.partitions import QuestionFileResource
 from recon_assets.centrality.assets import publication_centrality
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.assets import crossref_relations, crossref_retractions, openalex_citing_works, openalex_works
@@ -143,6 +156,11 @@ ASSETS = [
     paper_claims,
     paper_scores,
     paper_reports,
+    question_plans,
+    question_evidence,
+    question_verdicts,
+    research_briefs,
+    question_verdict_history,
 ]
 ASSET_CHECKS = [
     kg_lines_conserved,
@@ -164,11 +182,12 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
         asset_checks=ASSET_CHECKS,
         jobs=[
             kg_tables_job, openalex_refresh_job, edge_reliability_job, reliability_evaluation_job, daily_rescoring_job,
-            weekly_refresh_job, kg_refresh_job, paper_analysis_job,
+            weekly_refresh_job, kg_refresh_job, paper_analysis_job, question_briefs_job,
         ],
-        schedules=[edge_reliability_daily_schedule, openalex_weekly_schedule],
-        sensors=[kg_source_sensor, paper_folder_sensor],
-        resources=resources,
+        schedules=[edge_reliability_daily_schedule, openalex_weekly_schedule, research_briefs_weekly_schedule],
+        sensors=[kg_source_sensor, paper_folder_sensor, question_file_sensor],
+        # the question file: the packaged one unless the caller (or RECON_QUESTIONS_FILE) gives another
+        resources={"questions": QuestionFileResource(), **resources},
         # Every step writes the one DuckDB file, which allows one writer: steps run in one process, in order,
         # instead of a subprocess each that would only wait for the pool.
         executor=dg.in_process_executor,
@@ -225,6 +244,7 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
             folder=_env_var("RECON_PAPERS_DIR", str(default_papers_folder(output_anchor(database)))),
             page_limit=dg.EnvVar.int("RECON_PAPER_PAGE_LIMIT") if os.environ.get("RECON_PAPER_PAGE_LIMIT") else DEFAULT_PAGE_LIMIT,
         ),
+        "questions": QuestionFileResource(path=_env_var("RECON_QUESTIONS_FILE", "")),
     }
 
 

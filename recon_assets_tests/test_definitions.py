@@ -32,7 +32,7 @@ def test_code_location_loads():
 @pytest.mark.parametrize("spec", ASSET_SPECS, ids=lambda spec: spec.key.to_user_string())
 def test_every_asset_is_described_grouped_owned_and_kinded(spec):
     assert spec.description and len(spec.description) > 40
-    assert spec.group_name in {"kg", "lifecycle", "enrichment", "centrality", "stewardship", "judgement", "reliability", "verdicts", "evaluation", "reporting", "exports", "history", "papers"}
+    assert spec.group_name in {"kg", "lifecycle", "enrichment", "centrality", "stewardship", "judgement", "reliability", "verdicts", "evaluation", "reporting", "exports", "history", "papers", "briefs"}
     assert spec.owners == ["team:recon"]
     assert "duckdb" in spec.kinds
 
@@ -48,7 +48,7 @@ def test_partitioned_assets_are_partitioned_by_the_22_research_areas(name):
 
 @pytest.mark.parametrize(
     "job_name",
-    ["kg_tables_job", "openalex_refresh_job", "edge_reliability_job", "reliability_evaluation_job", "daily_rescoring_job", "weekly_refresh_job", "kg_refresh_job", "paper_analysis_job"],
+    ["kg_tables_job", "openalex_refresh_job", "edge_reliability_job", "reliability_evaluation_job", "daily_rescoring_job", "weekly_refresh_job", "kg_refresh_job", "paper_analysis_job", "question_briefs_job"],
 )
 def test_every_job_resolves(job_name):
     assert load_definitions().resolve_job_def(job_name).name == job_name
@@ -85,7 +85,10 @@ def test_kg_source_sensor_is_stopped_and_refreshes_everything_but_the_papers():
     assets = defs.resolve_job_def("kg_refresh_job").asset_layer.executable_asset_keys
     papers = defs.resolve_job_def("paper_analysis_job").asset_layer.executable_asset_keys
     assert {key.to_user_string() for key in papers} == {"paper_documents", "paper_datasets", "paper_claims", "paper_scores", "paper_reports"}
-    assert assets == set(defs.resolve_asset_graph().materializable_asset_keys) - papers
+    # each question is its own partition too (issue 21): refreshed by its own weekly schedule, never with the KG
+    briefs = defs.resolve_job_def("question_briefs_job").asset_layer.executable_asset_keys
+    assert {key.to_user_string() for key in briefs} == {"question_plans", "question_evidence", "question_verdicts", "research_briefs", "question_verdict_history"}
+    assert assets == set(defs.resolve_asset_graph().materializable_asset_keys) - papers - briefs
 
 
 def test_openalex_refresh_job_refreshes_then_rescores():
@@ -107,12 +110,12 @@ def test_blocking_checks_guard_publications_and_the_openalex_cache():
 
 
 def _documented_graph() -> dict[str, tuple[bool, set[str]]]:
-    """The map in definitions.py's docstring: asset name -> (partitioned: per research area or paper, the assets it reads)."""
+    """The map in definitions.py's docstring: asset name -> (partitioned: per research area, paper or question, the assets it reads)."""
     doc = definitions.__doc__.split("\n\n")[1]
     lines = re.sub(r"\n    ", " ", doc).splitlines()
     documented = {}
     for line in lines:
-        match = re.fullmatch(r"(\w+)( \(per (?:research area|paper)\))?(?: <- (.+))?", line)
+        match = re.fullmatch(r"(\w+)( \(per (?:research area|paper|question)\))?(?: <- (.+))?", line)
         assert match, f"not a map line: {line!r}"
         documented[match[1]] = (bool(match[2]), set(match[3].split(", ")) if match[3] else set())
     return documented

@@ -29,7 +29,7 @@ from urllib.parse import quote, quote_plus
 SECRET_VARIABLES = ("OPENALEX_API_KEY", "GROQ_API_KEY", "HF_TOKEN", "MOTHERDUCK_TOKEN")
 REDACTED = "[redacted]"
 # Credential shapes redacted even when the value is not in this process's environment (a key echoed back by a
-# server, another process's token in a library message): RFC 6750 bearer tokens, `api_key`/`api-key`/`token` query
+# server, another process's token in a library message, a KG source's URL): RFC 6750 bearer tokens, `api_key`/`api-key`/`token` query
 # or form parameters, Hugging Face user access tokens (`hf_` + 30 or more letters and digits,
 # https://huggingface.co/docs/hub/security-tokens) and Groq API keys (`gsk_` + letters and digits).
 _CREDENTIAL_SHAPES = (

@@ -77,6 +77,14 @@ DECLARING_FILES = (
     "paper_claims",
     "paper_scores",
     "paper_stage_failures",
+    "asked_questions",
+    "question_sessions",
+    "question_plans",
+    "question_evidence",
+    "question_verdicts",
+    "question_verdict_log",
+    "research_briefs",
+    "question_verdict_history",
 )
 
 
