@@ -28,10 +28,10 @@ from filelock import FileLock, Timeout
 from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim_lost_runs, wait_for_pool
 from recon_assets.cli.launch_checks import settings_problems
 from recon_assets.cli.launched_runs import LaunchError, RunOutcome, follow, launch
+from recon_assets.cli.progress import RunDisplay
 from recon_assets.automation.run_inputs import AS_OF, KG_EXPORT, RUN_INPUTS, kg_export_version, report_run_inputs, settings_versions
 from recon_assets.automation.staleness import FRESH, freshness, partition_ranges, stale_partitions
 from recon_assets.shared.data_versions import ABSENT, written_digests
-from recon_assets.cli.progress import RunDisplay
 from recon_assets.enrichment.resources import crossref_offline, openalex_offline
 from recon_assets.evaluation.baselines import BASELINES
 from recon_assets.evaluation.measure import comparison_table, targets_of
