@@ -15,7 +15,8 @@ from recon_assets.automation.question_file_sensor import question_file_sensor
 from recon_assets.briefs.partitions import QUESTIONS_PARTITIONS, QuestionFileResource
 from recon_assets.definitions import build_defs
 from recon_assets.papers.resources import PaperIntake
-from recon_assets.shared.run_tags import AS_OF_TAG
+from recon_assets.briefs.questions import asked_key
+from recon_assets.shared.run_tags import AS_OF_TAG, QUESTION_DATASETS_TAG, QUESTION_TAG
 
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, pipeline_defs
 
@@ -31,11 +32,11 @@ def briefs_defs(database, tmp_path, questions: str = "") -> dg.Definitions:
     return build_defs(resources)
 
 
-def answer(defs: dg.Definitions, instance: dg.DagsterInstance, key: str) -> dg.ExecuteInProcessResult:
+def answer(defs: dg.Definitions, instance: dg.DagsterInstance, key: str, tags: dict[str, str] | None = None) -> dg.ExecuteInProcessResult:
     if not instance.has_dynamic_partition(QUESTIONS_PARTITIONS, key):
         instance.add_dynamic_partitions(QUESTIONS_PARTITIONS, [key])
     return defs.resolve_job_def("question_briefs_job").execute_in_process(
-        instance=instance, partition_key=key, tags={AS_OF_TAG: AS_OF}, raise_on_error=False,
+        instance=instance, partition_key=key, tags={AS_OF_TAG: AS_OF, **(tags or {})}, raise_on_error=False,
     )
 
 
@@ -88,6 +89,18 @@ def test_one_question_is_planned_answered_judged_and_briefed_with_trust_lines_an
     (check,) = again.get_asset_check_evaluations()
     assert check.passed and check.description == "nothing changed since the last refresh"
     assert len(rows(database, "SELECT * FROM question_verdict_history WHERE question_id = ?", [IMERG])) == 2
+
+
+def test_an_asked_question_without_a_dataset_is_answered(scored, tmp_path):
+    """`recon ask "QUESTION"` without --dataset: its scope reads back from DuckDB as pd.NA, which once crashed
+    question_evidence ("'NAType' object is not iterable"; found by a new user)."""
+    database, instance = scored
+    key = asked_key(IMERG_QUESTION, [])
+    result = answer(briefs_defs(database, tmp_path), instance, key, {QUESTION_TAG: IMERG_QUESTION, QUESTION_DATASETS_TAG: "[]"})
+    assert result.success
+    ((verdict, reason),) = rows(database, "SELECT verdict, reason FROM question_verdicts WHERE question_id = ?", [key])
+    assert verdict and reason
+    assert rows(database, "SELECT count(*) FROM research_briefs WHERE question_id = ?", [key]) == [(1,)]
 
 
 def test_a_changed_cited_label_is_named_with_why_by_the_warn_check(scored, tmp_path):

@@ -15,7 +15,7 @@ from recon_assets.exports.assets import gnn_edge_weights, neo4j_edge_reliability
 from recon_assets.report import report_folder
 from recon_assets.report.assets import reliability_report
 from recon_assets.report.render import REPORT_SUFFIXES
-from recon_assets.shared.output_files import (
+from recon_assets.storage.output_files import (
     DEFAULT_KEEP,
     EXPORTS,
     LATEST_REPORT_STEM,

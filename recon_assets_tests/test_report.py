@@ -23,7 +23,7 @@ from recon_assets.report.assets import reliability_report
 from recon_assets.report.data import gather_report
 from recon_assets.report.render import REPORT_SUFFIXES, write_report
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.output_files import LATEST_REPORT_STEM
+from recon_assets.storage.output_files import LATEST_REPORT_STEM
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.storage.outputs import OutputFiles

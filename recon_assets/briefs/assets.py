@@ -30,7 +30,7 @@ from recon_assets.report.render import ReportTable, Section, sections_html
 from recon_assets.reliability.labels import CURRENT, DECLINING, SUPERSEDED, UNVERIFIED
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import table_metadata
-from recon_assets.shared.output_files import REPORTS
+from recon_assets.storage.output_files import REPORTS
 from recon_assets.shared.run_tags import QUESTION_DATASETS_TAG, QUESTION_TAG
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.storage.duckdb_store import Tables, TableStore
@@ -280,7 +280,8 @@ class _Plan:
         self.question: str = first["question"]
         self.decay: str = first["decay"]
         scope = first["scope_datasets"]
-        self.dataset_ids: list[str] | None = None if scope is None or (isinstance(scope, float) and np.isnan(scope)) else list(scope)
+        # an unscoped question's list reads back from DuckDB as None, NaN or pd.NA depending on its neighbours' types
+        self.dataset_ids: list[str] | None = None if pd.api.types.is_scalar(scope) and pd.isna(scope) else list(scope)
         self.problem: str | None = first["scope_problem"] if isinstance(first["scope_problem"], str) else None
         self.subquestions = tuple(SubQuestion(row.kind, row.text) for row in rows.itertuples())
         self.as_of: date = pd.Timestamp(first["as_of"]).date()

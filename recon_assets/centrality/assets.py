@@ -8,7 +8,7 @@ from recon_assets.centrality.pagerank import publication_centrality as compute_p
 from recon_assets.declarations import ASSET_TABLES
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.shared.fingerprints import kept_table, stage
+from recon_assets.storage.fingerprints import kept_table, stage
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.storage.duckdb_store import TableStore
 
@@ -26,7 +26,7 @@ def publication_centrality(context: dg.AssetExecutionContext, store: TableStore)
     centrality in [0, 1]: PageRank read as a number of citations against a reference recorded with the snapshot
     (table centrality_reference: the GDS floor and the projection's mean out-degree), on the citation scale
     min(1, log1p(n)/log1p(10000)). Kept as it is when the snapshot, the code and the four tables it reads are
-    unchanged (`shared.fingerprints`)."""
+    unchanged (`storage.fingerprints`)."""
     with store.connect() as con:
         run = stage(
             context, con, reads=PUBLICATION_CENTRALITY.digested_reads, writes=PUBLICATION_CENTRALITY.writes,

@@ -41,7 +41,7 @@ from recon_assets.kg.resources import HUGGING_FACE, kg_source
 from recon_assets.exports import export_folder
 from recon_assets.report import report_folder
 from recon_assets.report.figures import NOT_MEASURED_WHY
-from recon_assets.shared.output_files import LATEST_REPORT_STEM, earlier_runs_kept
+from recon_assets.storage.output_files import LATEST_REPORT_STEM, earlier_runs_kept
 from recon_assets.shared.as_of import parse_as_of
 from recon_assets.shared.credentials import redact, shown_setting, usable_secrets
 from recon_assets.storage.duckdb_settings import duckdb_connection_config, is_motherduck

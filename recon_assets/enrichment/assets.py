@@ -30,7 +30,7 @@ from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.credentials import redact
-from recon_assets.shared.fingerprints import Stage, kept_partitions, stage
+from recon_assets.storage.fingerprints import Stage, kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
 from recon_assets.storage.duckdb_store import Tables, TableStore
 
@@ -55,7 +55,7 @@ def refresh_stage(
     context: dg.AssetExecutionContext, con: Tables, *, reads: list[str], writes: list[str], settings: object,
     source: dict[str, object], due: Iterable[str],
 ) -> Stage:
-    """The Stage of an enrichment asset (`shared.fingerprints`): besides its code, settings and the tables it reads
+    """The Stage of an enrichment asset (`storage.fingerprints`): besides its code, settings and the tables it reads
     (its caches among them), what answers a lookup (`source`: the API, or the recording and its digest) and the keys due
     for a refresh now (their count and a digest), so that a key coming due by the wall clock (the TTL) recomputes.
     Taken at the start of a run to decide whether it may be skipped, and recorded at its end (the caches as it left
@@ -106,7 +106,7 @@ def openalex_works(
     (`openalex_records.OpenAlexWork`): one that fails is an error row with the reason, asked again next run, and
     a cached one that no longer passes is dropped and asked again; a lookup answered with another DOI's work is a
     mismatch row. Kept as it is when nothing would be requested (offline, or no DOI due) and the DOIs, the cache
-    as the last run left it, the DOIs due, the settings and the code are unchanged (`shared.fingerprints`)."""
+    as the last run left it, the DOIs due, the settings and the code are unchanged (`storage.fingerprints`)."""
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     with store.connect() as con:
@@ -235,7 +235,7 @@ def openalex_citing_works(
     and never past the day's shared OpenAlex budget: what is left out is counted, said, and fetched next run. A
     dataset DOI OpenAlex was not asked about yet is looked up first (its work goes to the works cache). Kept as it is
     when nothing would be requested (offline, or nothing due) and the targets, the caches as the last run left them,
-    what is due, the settings and the code are unchanged (`shared.fingerprints`)."""
+    what is due, the settings and the code are unchanged (`storage.fingerprints`)."""
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     ttl = timedelta(days=config.ttl_days)
@@ -387,7 +387,7 @@ def crossref_retractions(context: dg.AssetExecutionContext, store: TableStore, c
     is checked (the notices of the DOI's last successful check) or error when Crossref was never asked
     successfully (offline: not checked), so an offline run or a Crossref failure never loses a notice. Online every
     DOI is checked each run; offline it is kept as it is when the DOIs, the cache and the code are unchanged
-    (`shared.fingerprints`)."""
+    (`storage.fingerprints`)."""
     areas = list(context.partition_keys)
     with store.connect() as con:
         con.create("crossref_cache", "crossref_retractions")
@@ -454,7 +454,7 @@ def crossref_relations(context: dg.AssetExecutionContext, store: TableStore, cro
     a comment), and its update notices (corrections, errata, retractions) from the check crossref_retractions made.
     Every answer is kept in crossref_record_cache, so an offline run or a Crossref failure reads the records found
     before. Read as recorded disputes by recorded_disputes. Online the records are asked for each run; offline it is
-    kept as it is when the DOIs, the caches and the code are unchanged (`shared.fingerprints`)."""
+    kept as it is when the DOIs, the caches and the code are unchanged (`storage.fingerprints`)."""
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     with store.connect() as con:

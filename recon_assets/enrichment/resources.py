@@ -89,7 +89,7 @@ class OpenAlexResource(dg.ConfigurableResource):
         self.check_key_transport()
 
     def answer_source(self) -> dict[str, object]:
-        """What answers a lookup, for a stage fingerprint (`shared.fingerprints`): the API (its root) when requests may
+        """What answers a lookup, for a stage fingerprint (`storage.fingerprints`): the API (its root) when requests may
         be sent, else the recording (the SHA-256 of its file: answers are a function of it) and why. Never the key."""
         if self.may_request:
             return {"source": "api", "base_url": self.base_url}
@@ -134,7 +134,7 @@ class CrossrefResource(dg.ConfigurableResource):
     backoff_seconds: float = Field(allow_inf_nan=False, default=1.0, ge=0)
 
     def answer_source(self) -> dict[str, object]:
-        """What answers a check, for a stage fingerprint (`shared.fingerprints`): the API (its root), or nothing when
+        """What answers a check, for a stage fingerprint (`storage.fingerprints`): the API (its root), or nothing when
         offline (every DOI an error)."""
         return {"source": "offline"} if self.offline else {"source": "api", "base_url": self.base_url}
 

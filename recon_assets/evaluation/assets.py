@@ -16,7 +16,7 @@ from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.reliability.edge_scores import edge_coherence, published_by
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.fingerprints import kept_table, stage
+from recon_assets.storage.fingerprints import kept_table, stage
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.verdicts.critic import VerdictRules
@@ -40,7 +40,7 @@ def reliability_evaluation(context: dg.AssetExecutionContext, store: TableStore,
     default is what edge_reliability was scored with (its scoring_settings; the most frequent when areas differ) and
     the verdict rules dataset_verdicts used. An edge whose publication came out after as_of's year is left out, as
     scoring leaves it out (`edges_left_out_after_as_of`): its case is reported not found. Kept as it is when as_of,
-    the code, the labelled cases and every table read are unchanged (`shared.fingerprints`)."""
+    the code, the labelled cases and every table read are unchanged (`storage.fingerprints`)."""
     as_of_date = as_of.for_run(context)
     areas = research_area_partitions.get_partition_keys()
     preview = ["condition", "measure", "value", "numerator", "denominator", "ci_low", "ci_high"]

@@ -4,10 +4,10 @@ JSON lines plus the Cypher that writes them onto the KG's USES_DATASET relations
 
 from pathlib import Path
 
-from recon_assets.shared.output_files import EXPORTS, output_folder
+from recon_assets.storage.output_files import EXPORTS, output_folder
 
 
 def export_folder(database: Path) -> Path:
     """Where the exports of the DuckDB file `database` go: `<its folder>/exports/<its file name>/`
-    (data/recon.duckdb -> data/exports/recon.duckdb/; `shared.output_files.output_folder`), links resolved."""
+    (data/recon.duckdb -> data/exports/recon.duckdb/; `storage.output_files.output_folder`), links resolved."""
     return output_folder(database, EXPORTS)

@@ -1,7 +1,7 @@
 """Assets of the `exports` group: files beside the DuckDB file (`export_folder`) for the graph neural network the KG
 feeds and for the KG's own Neo4j database, written from whatever edge_reliability holds. Each run writes its own
 folder, `<export>_<as_of>_<run>/`, copied to `<export>/` (the latest, at a path that never changes); the folders of
-runs beyond the newest and RECON_KEEP_OUTPUTS earlier ones are removed (`shared.output_files`)."""
+runs beyond the newest and RECON_KEEP_OUTPUTS earlier ones are removed (`storage.output_files`)."""
 
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -16,7 +16,7 @@ from recon_assets.exports import gnn, neo4j
 from recon_assets.exports.files import write_lines, write_parquet
 from recon_assets.kg.assets import OWNERS
 from recon_assets.reliability.labels import LABELS
-from recon_assets.shared import output_files
+from recon_assets.storage import output_files
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import database_file, distribution, plottable
 from recon_assets.storage.duckdb_store import TableStore

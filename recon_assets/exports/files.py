@@ -10,7 +10,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from recon_assets.shared.output_files import write_whole
+from recon_assets.storage.output_files import write_whole
 
 
 def write_parquet(frame: pd.DataFrame, path: Path, schema: pa.Schema) -> Path:

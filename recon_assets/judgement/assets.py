@@ -1,7 +1,7 @@
 """Assets of the `judgement` group: pairwise coherence judgements, one partition per research area.
 
 Judging is cached at two levels, so that re-running with an unchanged snapshot and configuration judges
-nothing: through the stage fingerprints (`shared.fingerprints`), a run whose settings (judge, its code, JudgeConfig,
+nothing: through the stage fingerprints (`storage.fingerprints`), a run whose settings (judge, its code, JudgeConfig,
 as_of year) and upstream tables are unchanged is skipped, and otherwise a research area whose settings and own inputs
 (digest of `recon_assets/judgement/sql/judge_input_digests.sql`) are unchanged keeps its judgements; the areas that are judged
 again embed only texts whose vectors `text_embeddings` does not hold yet.
@@ -37,14 +37,14 @@ from recon_assets.kg.assets import OWNERS
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.fingerprints import PARTITION_INPUT, kept_partitions, stage
+from recon_assets.storage.fingerprints import PARTITION_INPUT, kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata, table_metadata
 from recon_assets.storage.duckdb_store import Tables, TableStore
 
 STEWARD_JUDGEMENTS, RECORDED_DISPUTES, COHERENCE_JUDGEMENTS = (
     ASSET_TABLES[name] for name in ("steward_judgements", "recorded_disputes", "coherence_judgements")
 )
-# What the judge reads (`shared.fingerprints`): an unchanged re-run is skipped on the digests of the tables it reads
+# What the judge reads (`storage.fingerprints`): an unchanged re-run is skipped on the digests of the tables it reads
 # alone (COHERENCE_JUDGEMENTS.reads); when one changed, each research area's own digest of its evidence pool
 # (recon_assets/judgement/sql/judge_input_digests.sql, AREA_INPUTS) says which areas to judge again. The judge's code
 # and its cue file are in its code_version.
@@ -125,7 +125,7 @@ def recorded_disputes(context: dg.AssetExecutionContext, store: TableStore) -> d
     comment is dispute evidence against the paper, a reply makes it debated, a correction a refinement; where both
     sources name the same work, Crossref's relation stands. Dated by the answering work's year (a correction by its
     notice's), so a past as_of sees only what was published by then. Kept as it is when the tables read and the code
-    are unchanged (`shared.fingerprints`)."""
+    are unchanged (`storage.fingerprints`)."""
     areas = list(context.partition_keys)
     with store.connect() as con:
         con.create("recorded_disputes", "openalex_citing_works", "crossref_relations")

@@ -15,7 +15,7 @@ from recon_assets.kg.typed_tables import (
 from recon_assets.kg.resources import KgExportSource
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.data_versions import TABLE_DIGESTS, table_digest
-from recon_assets.shared.fingerprints import Stage, kept_table, stage
+from recon_assets.storage.fingerprints import Stage, kept_table, stage
 from recon_assets.shared.metadata import column_schema, table_metadata
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.table_docs import declared_columns
@@ -71,7 +71,7 @@ def publications(context: dg.AssetExecutionContext, store: TableStore) -> dg.Mat
     """One row per publication (per canonical DOI, or per node without one), with DOI and year normalised
     and the raw values and reasons kept beside them. A year after the one following the snapshot's ingest is
     implausible (NULL, with year_issue): the bound belongs to the snapshot, not to any as_of. Kept as it is when
-    the snapshot and the code are unchanged (`shared.fingerprints`)."""
+    the snapshot and the code are unchanged (`storage.fingerprints`)."""
     preview = dict(preview_columns=["publication_id", "doi_raw", "year", "year_issue", "title"])
     with store.connect() as con:
         run = _snapshot_stage(context, con)

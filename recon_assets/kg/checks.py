@@ -13,7 +13,7 @@ from recon_assets.kg import research_areas
 from recon_assets.kg.assets import kg_snapshot, publications, research_areas_from_kg
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.shared import quality
-from recon_assets.shared.fingerprints import evaluated_once
+from recon_assets.storage.fingerprints import evaluated_once
 from recon_assets.shared.metadata import database_file, suite_check_result
 from recon_assets.shared.sql_files import code_version
 from recon_assets.shared.quality import doi_is_well_formed, share_by_group, validate_publication_dois, validate_publication_years
@@ -72,7 +72,7 @@ def _once_per_publications_version(
     context: dg.AssetCheckExecutionContext, con: Tables, config: dg.Config, evaluate: Callable[[], dg.AssetCheckResult]
 ) -> dg.AssetCheckResult:
     """`evaluate()` once per version of what a publication check reads (the publications table, the snapshot's
-    research-area links, the config and this code): `shared.fingerprints.evaluated_once`."""
+    research-area links, the config and this code): `storage.fingerprints.evaluated_once`."""
     return evaluated_once(
         context, con, evaluate, code=CHECKS_CODE, reads=["publications"], settings=config.model_dump(), snapshot_id=current_snapshot_id(con),
     )
@@ -81,7 +81,7 @@ def _once_per_publications_version(
 @dg.asset_check(asset=publications, blocking=True)
 def publication_year_coverage(context: dg.AssetCheckExecutionContext, config: YearCoverageConfig, store: TableStore) -> dg.AssetCheckResult:
     """Enough publications have a parsed year (Great Expectations: expect year not null, mostly=min_share). Evaluated
-    once per version of the publications and the snapshot (`shared.fingerprints.evaluated_once`)."""
+    once per version of the publications and the snapshot (`storage.fingerprints.evaluated_once`)."""
     with store.connect() as con:
         return _once_per_publications_version(context, con, config, lambda: _year_coverage(config, _publications_by_area(con), database_file(con)))
 
@@ -90,7 +90,7 @@ def publication_year_coverage(context: dg.AssetCheckExecutionContext, config: Ye
 def publication_doi_coverage(context: dg.AssetCheckExecutionContext, config: DoiCoverageConfig, store: TableStore) -> dg.AssetCheckResult:
     """Enough publications have a DOI, and enough of the DOIs found in the KG normalise to a canonical DOI
     (a malformed raw DOI is checked as found, so it fails the well-formed expectation). Evaluated once per version of
-    the publications and the snapshot (`shared.fingerprints.evaluated_once`)."""
+    the publications and the snapshot (`storage.fingerprints.evaluated_once`)."""
     with store.connect() as con:
         return _once_per_publications_version(context, con, config, lambda: _doi_coverage(config, _publications_by_area(con), database_file(con)))
 

@@ -9,7 +9,7 @@ from recon_assets.lifecycle.cmr import shipped_collection_progress, shipped_coll
 from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED, ON_RECORD_BY
 from recon_assets.lifecycle.lineage import dataset_lineage as build_dataset_lineage
 from recon_assets.lifecycle.versions import curated_lifecycle
-from recon_assets.shared.fingerprints import kept_table, stage
+from recon_assets.storage.fingerprints import kept_table, stage
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.storage.duckdb_store import TableStore
 
@@ -27,7 +27,7 @@ def dataset_lineage(context: dg.AssetExecutionContext, store: TableStore) -> dg.
     dataset_successors.csv: cross-family successors and renamed lines, parallel streams that both stay current,
     each line with its source), or, inferred from version ordering alone, the next version of its family.
     Release dates and CollectionProgress come from the real CMR extracts in recon_assets/reference/cmr/. Kept as it
-    is when datasets, the code and those reference files are unchanged (`shared.fingerprints`)."""
+    is when datasets, the code and those reference files are unchanged (`storage.fingerprints`)."""
     with store.connect() as con:
         run = stage(context, con, reads=DATASET_LINEAGE.digested_reads, writes=DATASET_LINEAGE.writes)
         skipped, why = run.skip_reason(con)

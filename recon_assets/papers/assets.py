@@ -26,7 +26,7 @@ from recon_assets.papers.scores import paper_scores as compute_paper_scores
 from recon_assets.papers.stored import claim_rows, dataset_rows, document_from_rows, document_rows
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.metadata import table_metadata
-from recon_assets.shared.output_files import REPORTS
+from recon_assets.storage.output_files import REPORTS
 from recon_assets.storage.duckdb_store import Tables, TableStore
 from recon_assets.storage.outputs import OutputFiles
 

@@ -15,7 +15,7 @@ from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.labels import EVIDENCE, LABELS, UNVERIFIED
 from recon_assets.reliability.run_config import ScoringConfig
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.fingerprints import kept_partitions, stage
+from recon_assets.storage.fingerprints import kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
 from recon_assets.storage.duckdb_store import TableStore
 
@@ -38,7 +38,7 @@ def edge_reliability(
     DECLINING, CURRENT, or UNVERIFIED when nothing can be concluded), with the evidence, the negative signals, the
     signal that drove the label and a reason. One row per edge and research area; each area's rows are replaced
     on re-materialization. Edges of publications from after as_of's year are not scored. Kept as they are when the
-    snapshot, as_of, the settings, the code and every table read are unchanged (`shared.fingerprints`)."""
+    snapshot, as_of, the settings, the code and every table read are unchanged (`storage.fingerprints`)."""
     areas = list(context.partition_keys)
     as_of_date = as_of.for_run(context)
     recent_from = as_of_date.year - config.thresholds.recent_citation_years

@@ -11,7 +11,7 @@ from recon_assets.reliability import labels
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.labels import LABELS
 from recon_assets.shared import quality
-from recon_assets.shared.fingerprints import evaluated_once
+from recon_assets.storage.fingerprints import evaluated_once
 from recon_assets.shared.metadata import database_file, suite_check_result
 from recon_assets.shared.quality import share_by_group, validate_edge_reliability
 from recon_assets.shared.sql_files import code_version
@@ -25,7 +25,7 @@ CHECKS_CODE = code_version(quality, labels, verdict_scale, files=[Path(__file__)
 def edge_reliability_values_valid(context: dg.AssetCheckExecutionContext, store: TableStore) -> dg.AssetCheckResult:
     """Every centrality, recency, coherence and reliability is in [0, 1]; every label and coherence status is
     one of the allowed strings (exact case). Evaluated once per version of edge_reliability's rows
-    (`shared.fingerprints.evaluated_once`)."""
+    (`storage.fingerprints.evaluated_once`)."""
     with store.connect() as con:
 
         def evaluate() -> dg.AssetCheckResult:

@@ -5,10 +5,10 @@ final tables (SQL in `sql/report_*.sql`), `figures` draws the plots (matplotlib,
 
 from pathlib import Path
 
-from recon_assets.shared.output_files import REPORTS, output_folder
+from recon_assets.storage.output_files import REPORTS, output_folder
 
 
 def report_folder(database: Path) -> Path:
     """Where the reports of the DuckDB file `database` go: `<its folder>/reports/<its file name>/`
-    (data/recon.duckdb -> data/reports/recon.duckdb/; `shared.output_files.output_folder`), links resolved."""
+    (data/recon.duckdb -> data/reports/recon.duckdb/; `storage.output_files.output_folder`), links resolved."""
     return output_folder(database, REPORTS)

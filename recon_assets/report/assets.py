@@ -9,7 +9,7 @@ from recon_assets.report.data import gather_report
 from recon_assets.report.render import REPORT_SUFFIXES, write_report
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import database_file
-from recon_assets.shared.output_files import REPORT_OUTPUT, REPORTS
+from recon_assets.storage.output_files import REPORT_OUTPUT, REPORTS
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.storage.outputs import OutputFiles
 
@@ -24,7 +24,7 @@ def reliability_report(
     """The run's reliability report, a self-contained HTML page and its PDF in `report_folder` (`reports/<database
     file name>/` beside the DuckDB file: `reliability_report_<as_of>_<run>.html` / `.pdf`, and
     `reliability_report_latest.*`; the reports of runs beyond the newest and RECON_KEEP_OUTPUTS earlier ones removed,
-    `shared.output_files`): labels per research area, the reliability histogram, the STALE and CONTRADICTED dataset
+    `storage.output_files`): labels per research area, the reliability histogram, the STALE and CONTRADICTED dataset
     verdicts with why, the most central SUPERSEDED edges, the evaluation's rates against their base rate, and the run's
     lineage (KG snapshot, as_of, scoring settings, judges, verdict rules)."""
     keep = outputs.earlier_runs_kept()  # a bad RECON_KEEP_OUTPUTS stops the step before anything is read or written

@@ -48,7 +48,7 @@ from recon_assets.report.figures import (
     reliability_histogram_png,
 )
 from recon_assets.shared.display import terminal_text
-from recon_assets.shared.output_files import LATEST_REPORT_STEM, REPORT_OUTPUT, copy_whole, run_stem
+from recon_assets.storage.output_files import LATEST_REPORT_STEM, REPORT_OUTPUT, copy_whole, run_stem
 
 TEMPLATES = jinja2.Environment(
     loader=jinja2.PackageLoader("recon_assets.report", "templates"),

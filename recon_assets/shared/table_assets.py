@@ -4,7 +4,7 @@ model: the dependency is the reference):
 
 - the asset's `deps`: each table read, resolved to the asset that writes it (`TableGraph`);
 - its `code_version`: a digest of its modules' source, its SQL files and reference files (`sql_files.code_version`);
-- the inputs of its fingerprint (`shared.fingerprints.stage`): the tables read (`digested_reads`) and written;
+- the inputs of its fingerprint (`storage.fingerprints.stage`): the tables read (`digested_reads`) and written;
 - its column lineage: `{column: [(table, column)]}` with each table resolved to the asset that writes it.
 
 recon_assets_tests/test_table_assets.py holds each declaration to the code: every project module the asset's code

@@ -40,7 +40,7 @@ def is_motherduck(database: str | Path) -> bool:
 
 
 def output_anchor(database: str | Path) -> Path:
-    """The local path the reports and exports of `database` are named after (`shared.output_files.output_folder`): a
+    """The local path the reports and exports of `database` are named after (`storage.output_files.output_folder`): a
     local file itself, or `data/md_<name>` for a MotherDuck database (md:recon -> data/reports/md_recon/; `md:` alone,
     the default database, -> md_default)."""
     if not is_motherduck(database):

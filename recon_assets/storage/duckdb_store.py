@@ -214,7 +214,7 @@ def _open(database: str, config: dict[str, Any]) -> duckdb.DuckDBPyConnection:
 class Tables:
     """One connection to the store: its operations on tables, and the engine connection's own methods (`execute`,
     `begin`, ...) passed through for the modules that speak SQL themselves (`shared.metadata`,
-    `shared.fingerprints`, `kg.ingest`). A table's DDL is `recon_assets/<domain>/sql/<table>.sql`, a query's SQL
+    `storage.fingerprints`, `kg.ingest`). A table's DDL is `recon_assets/<domain>/sql/<table>.sql`, a query's SQL
     `recon_assets/<domain>/sql/<query>.sql` (`sql_files.load_sql`); parameters are bound, never formatted in."""
 
     def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:

@@ -1,5 +1,5 @@
 """The resource every report and export file is written through: where a database's outputs go, how many earlier
-runs' files are kept, and the pruning of older ones (the rules are `shared.output_files`')."""
+runs' files are kept, and the pruning of older ones (the rules are `storage.output_files`')."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from pathlib import Path
 import dagster as dg
 from pydantic import Field
 
-from recon_assets.shared import output_files
+from recon_assets.storage import output_files
 
 
 class OutputFiles(dg.ConfigurableResource):
     """The reports and exports made from the database `database` (the table store's setting: a DuckDB file, or
-    `md:<name>`): each kind in `<folder>/<kind>/<name>/` (`shared.output_files.output_folder`; a MotherDuck database's
+    `md:<name>`): each kind in `<folder>/<kind>/<name>/` (`storage.output_files.output_folder`; a MotherDuck database's
     under data/, `duckdb_settings.output_anchor`), with the newest run's files and `earlier_runs_kept`
     earlier ones kept."""
 

@@ -11,7 +11,7 @@ from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.fingerprints import kept_partitions, stage
+from recon_assets.storage.fingerprints import kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.verdicts.critic import VERDICTS, VerdictRules
@@ -44,7 +44,7 @@ def dataset_verdicts(
     (when OpenAlex was not asked for the DOI, round 2 did not run and the verdict stays INSUFFICIENT); no request is
     made here; with a reason naming the edges that drove it. Verdicts keep history: the
     previous verdict and when it changed, and a row in dataset_verdict_history whenever a verdict is new or changes.
-    Kept as they are when as_of, the rules, the code and every table read are unchanged (`shared.fingerprints`)."""
+    Kept as they are when as_of, the rules, the code and every table read are unchanged (`storage.fingerprints`)."""
     areas = list(context.partition_keys)
     as_of_date = as_of.for_run(context)
     rules = config

@@ -10,7 +10,7 @@ CREATE TABLE IF NOT EXISTS stage_fingerprints (
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
-COMMENT ON COLUMN stage_fingerprints.asset IS 'The asset (stage) whose last computation this records (recon_assets/shared/fingerprints.py), or the asset check (''<asset>:<check>'') whose last evaluation it records.';
+COMMENT ON COLUMN stage_fingerprints.asset IS 'The asset (stage) whose last computation this records (recon_assets/storage/fingerprints.py), or the asset check (''<asset>:<check>'') whose last evaluation it records.';
 COMMENT ON COLUMN stage_fingerprints.research_area IS 'The partition it wrote; empty for an unpartitioned asset.';
 COMMENT ON COLUMN stage_fingerprints.fingerprint IS '16 hex digits of the SHA-256 of inputs: equal on a later run, with outputs still true, the stage is skipped.';
 COMMENT ON COLUMN stage_fingerprints.inputs IS 'JSON: the asset''s code version, its settings, as_of (where it depends on it), the KG snapshot id (typed tables and scoring), each upstream table''s digest (rows:sum of row hashes:column names) and, for a stage that keeps some partitions while it recomputes others (coherence_judgements), the partition''s own inputs (names starting with "partition ").';
