@@ -14,6 +14,7 @@ from pydantic import Field
 
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.retries import RetryPolicy
+from recon_assets.shared.credentials import redact
 from recon_assets.shared.key_transport import check_key_transport
 from recon_assets.shared.paths import SAMPLE_DIR
 from recon_assets.shared.switches import OFFLINE, ONLINE, checked_switch
@@ -68,7 +69,8 @@ class OpenAlexResource(dg.ConfigurableResource):
             return self._recorded(dois, "not fetched: OPENALEX_API_KEY is not set")
         if not dois:
             return openalex_client.FetchReport()
-        log.info(f"OpenAlex: fetching {len(dois):,} DOIs from {self.base_url}")
+        # redacted: a password in OPENALEX_URL (user:password@host) was stored in clear in the event log
+        log.info(f"OpenAlex: fetching {len(dois):,} DOIs from {redact(self.base_url)}")
         return self.client(budget).fetch(dois)
 
     @property
@@ -92,7 +94,7 @@ class OpenAlexResource(dg.ConfigurableResource):
         """What answers a lookup, for a stage fingerprint (`storage.fingerprints`): the API (its root) when requests may
         be sent, else the recording (the SHA-256 of its file: answers are a function of it) and why. Never the key."""
         if self.may_request:
-            return {"source": "api", "base_url": self.base_url}
+            return {"source": "api", "base_url": redact(self.base_url)}
         return {
             "source": "recording" if self.offline else "recording (OPENALEX_API_KEY not set)",
             "recording_sha256": hashlib.sha256(Path(self.recording_path).read_bytes()).hexdigest()[:16],
@@ -136,7 +138,7 @@ class CrossrefResource(dg.ConfigurableResource):
     def answer_source(self) -> dict[str, object]:
         """What answers a check, for a stage fingerprint (`storage.fingerprints`): the API (its root), or nothing when
         offline (every DOI an error)."""
-        return {"source": "offline"} if self.offline else {"source": "api", "base_url": self.base_url}
+        return {"source": "offline"} if self.offline else {"source": "api", "base_url": redact(self.base_url)}
 
     def check(self, dois: Iterable[str], log) -> crossref.CheckReport:
         """One RetractionCheck per DOI of `dois`."""
