@@ -284,10 +284,11 @@ def test_any_text_renders_in_the_pdf_with_words_and_numbers_whole(sample_run, tm
     expected = [
         "SUPERSEDED"] * len(edges) + [str(int(year)) for year in edges["publication_year"].dropna()] + [
         f"{value:.2f}" for value in (*edges["centrality"], *edges["reliability"])
-    ] + list(data.flagged_verdicts["verdict"]) + [str(int(count)) for count in data.lineage["edges"]]
+    ] + list(data.flagged_verdicts["verdict"]) + [str(int(count)) for count in data.lineage["edges"]] + [
+        f"{day:%Y-%m-%d}" for day in data.lineage["as_of"]]
     for token in set(expected):
         assert words.count(token) >= expected.count(token), token
-        # the old PDF read back 'CO\nNT\nRA\nDIC\nTED', '20\n14', '0.\n27', '16\n4'
+        # the old PDF read back 'CO\nNT\nRA\nDIC\nTED', '20\n14', '0.\n27', '16\n4', '2026-11-2\n9'
         split = r"(?<![\w.])" + "\n?".join(map(re.escape, token)) + r"(?![\w.])"
         assert not [found for found in re.findall(split, text) if "\n" in found], token
 

@@ -199,13 +199,18 @@ def report_sections(data: ReportData) -> list[Section]:
             "Lineage of this run",
             f"as_of {data.as_of.isoformat()}" + (f", Dagster run {data.run_id}" if data.run_id else "") + ".",
             tables=[
+                # two tables: the seven columns in one left a PDF column narrower than its widest word, and a date
+                # or file name was split ('2026-11-2' / '9', found by the hostile pass)
                 ReportTable(
-                    ("KG snapshot", "source", "SHA-256", "format", "as_of", "edges", "scoring settings"),
+                    ("KG snapshot", "source", "format", "as_of", "edges"),
                     [
-                        (row.snapshot_id, _text(row.source), _text(row.sha256), _text(row.format), f"{row.as_of:%Y-%m-%d}",
-                         str(row.edges), _flat_settings(row.scoring_settings))
+                        (row.snapshot_id, _text(row.source), _text(row.format), f"{row.as_of:%Y-%m-%d}", str(row.edges))
                         for row in data.lineage.itertuples()
                     ],
+                ),
+                ReportTable(
+                    ("KG snapshot", "SHA-256", "scoring settings"),
+                    [(row.snapshot_id, _text(row.sha256), _flat_settings(row.scoring_settings)) for row in data.lineage.itertuples()],
                 ),
                 ReportTable(
                     ("coherence judge", "prompt version", "judged pairs", "of them with a stance"),
