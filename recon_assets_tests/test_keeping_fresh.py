@@ -35,7 +35,9 @@ def stale_assets(run: PipelineRun) -> dict[str, list]:
     stale: dict[str, list] = {}
     for key in graph.materializable_asset_keys:
         partitions = graph.get(key).partitions_def
-        for partition in partitions.get_partition_keys() if partitions else [None]:
+        # a paper's or a question's partitions (dynamic) are read from the instance
+        keys = partitions.get_partition_keys(dynamic_partitions_store=run.instance) if partitions else [None]
+        for partition in keys:
             if resolver.get_status(key, partition) == StaleStatus.STALE:
                 causes = [f"{cause.reason} {cause.dependency}" for cause in resolver.get_stale_causes(key, partition)]
                 stale.setdefault(key.to_user_string(), []).append((partition, causes[:2]))

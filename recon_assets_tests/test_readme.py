@@ -15,13 +15,18 @@ from recon_assets_tests.pipeline_runs import REPO_ROOT
 README = (REPO_ROOT / "README.md").read_text()
 # The tables of one paper's analysis (`recon paper`, the papers folder sensor) and of one question's brief (`recon ask`,
 # the question file sensor, the weekly briefs schedule): `recon run` does not write them.
-_ON_DEMAND = {
-    "paper_documents", "paper_datasets", "paper_claims", "paper_scores", "paper_reports",
-    "question_plans", "question_evidence", "question_verdicts", "research_briefs", "question_verdict_history",
-}
-ON_DEMAND_TABLES = {
-    table for name in _ON_DEMAND for table in (*ASSET_TABLES[name].writes, *ASSET_TABLES[name].keeps)
-} - {table for name, asset in ASSET_TABLES.items() if name not in _ON_DEMAND for table in (*asset.writes, *asset.keeps)}
+PAPER_ASSETS = ("paper_documents", "paper_datasets", "paper_claims", "paper_scores", "paper_reports")
+QUESTION_ASSETS = ("question_plans", "question_evidence", "question_verdicts", "research_briefs", "question_verdict_history")
+
+
+def _only_written_by(assets: tuple[str, ...]) -> set[str]:
+    """The tables `assets` write or keep that no other asset does."""
+    written = {table for name in assets for table in (*ASSET_TABLES[name].writes, *ASSET_TABLES[name].keeps)}
+    return written - {table for name, asset in ASSET_TABLES.items() if name not in assets for table in (*asset.writes, *asset.keeps)}
+
+
+PAPER_TABLES = _only_written_by(PAPER_ASSETS)
+ON_DEMAND_TABLES = PAPER_TABLES | _only_written_by(QUESTION_ASSETS)
 TABLES = (REPO_ROOT / "docs" / "TABLES.md").read_text()
 METHOD = (REPO_ROOT / "docs" / "METHOD.md").read_text()
 

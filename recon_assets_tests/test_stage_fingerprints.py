@@ -4,6 +4,7 @@ as_of recomputes what depends on it, with the rows a fresh run writes (`storage.
 import dagster as dg
 import duckdb
 
+from recon_assets.automation.jobs import STANDALONE_CHECKS
 from recon_assets.shared.run_tags import AS_OF_TAG
 from recon_assets.storage.fingerprints import Stage, table_digest
 from recon_assets_tests.pipeline_runs import RANGE_TAGS, SAMPLE_GRAPHML, SAMPLE_JSONL, pipeline_defs
@@ -141,10 +142,9 @@ def test_a_changed_code_version_or_a_table_changed_after_writing_recomputes(tmp_
 
 
 def check_outcomes(defs, dagster_instance, run_config=None) -> dict[str, tuple[bool, str, dict]]:
-    """{check: (passed, its `skipped` or `computed` text, its metadata)} of one run of every asset check evaluated on
-    its own (question_verdict_history's check is made by its asset, which cannot be left out of a run of it)."""
-    checks = dg.AssetSelection.all_asset_checks() - dg.AssetSelection.checks_for_assets("question_verdict_history")
-    job = dg.Definitions.merge(defs, dg.Definitions(jobs=[dg.define_asset_job("checks", selection=checks)]))
+    """{check: (passed, its `skipped` or `computed` text, its metadata)} of one run of every asset check that runs
+    without its asset."""
+    job = dg.Definitions.merge(defs, dg.Definitions(jobs=[dg.define_asset_job("checks", selection=STANDALONE_CHECKS)]))
     result = job.resolve_job_def("checks").execute_in_process(instance=dagster_instance, run_config=run_config, raise_on_error=False)
     found = {}
     for evaluation in result.get_asset_check_evaluations():

@@ -76,6 +76,9 @@ paper_analysis_job = dg.define_asset_job(
 )
 # One research question per run (issue 21): its own dynamic partitions, never in a research-area run.
 BRIEFS = dg.AssetSelection.groups("briefs")
+# Every asset check that runs without its asset: question_verdict_history's check is made by its asset (check_specs),
+# which cannot be left out of a run of that check.
+STANDALONE_CHECKS = dg.AssetSelection.all_asset_checks() - BRIEFS
 question_briefs_job = dg.define_asset_job(
     "question_briefs_job", selection=BRIEFS,
     description=(
