@@ -273,7 +273,8 @@ def test_each_research_area_partition_shows_its_own_figures(sample_run, asset, c
         # the partition's own figures first: its table digests (what staleness compares), then its row count
         names = [name for name in metadata if name != TABLE_DIGESTS]
         assert names[0] == PARTITION_ROW_COUNT and "dagster/row_count" not in metadata, names
-        assert list(metadata).index(TABLE_DIGESTS) < names.index(PARTITION_ROW_COUNT) + 1
+        # (a partition kept from an earlier run records no new digests)
+        assert TABLE_DIGESTS not in metadata or list(metadata).index(TABLE_DIGESTS) == 0, list(metadata)
         assert names.index("preview") < min(names.index(n) for n in names if n.startswith("run/") or n == "database"), names
         assert metadata["database"].value == str(sample_run.database)
         assert all(not name.startswith("rows_per") for name in metadata)
