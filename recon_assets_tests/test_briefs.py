@@ -13,6 +13,7 @@ from recon_assets.briefs.critic import (
     BROADEN,
     PROBE_CONTRADICTION,
     RECENT,
+    REPLACED_VERSION_ONLY,
     Comment,
     Debates,
     JudgedContradiction,
@@ -43,6 +44,10 @@ V06_PAPERS = ("10.3390/rs13061208", "10.3390/rs13071241", "10.3390/rs13040689")
 V07_PAPER = "10.3390/rs17213613"
 # q-c05 (SAGE II v7.0): papers of 2014-2020 on the current version.
 SAGE_PAPERS = ("10.5194/acp-14-13455-2014", "10.1002/2015jd023133", "10.5194/amt-9-2497-2016", "10.5194/essd-12-1419-2020")
+# q-v06 (MCD45A1 -> MCD64A1): burned-area papers of 2014, 2015 and 2020 on MCD45A1 V5.1 (no lineage row says it was
+# replaced) and MCD64A1 V5.1 / V006 (replaced).
+BURNED_AREA_2014, BURNED_AREA_2015, BURNED_AREA_2020 = "10.3390/rs6021275", "10.3390/rs71115782", "10.3390/rs12233972"
+GIGLIO_2018 = "10.1016/j.rse.2018.08.005"  # the MCD64A1 Collection 6 paper (V006, replaced by V061)
 # q-d10: Ball et al. 2018 and Chipperfield et al. 2018 (same year), Ball et al. 2019 answering.
 BALL_2018, CHIPPERFIELD_2018 = "10.5194/acp-18-1379-2018", "10.1029/2018gl078071"
 
@@ -184,6 +189,53 @@ def test_recon_age_rule_flags_old_evidence_on_a_current_version():
 def test_the_scores_pass_what_recon_age_rule_calls_stale():
     judgement = judge_question([sage(doi) for doi in SAGE_PAPERS], Debates(), RULES, AS_OF)
     assert (judgement.verdict, judgement.age_rule_verdict, judgement.rewrite) == (PASS, STALE, None)
+
+
+# The baseline "replaced dataset version only": labels and scores ignored.
+
+def test_the_version_rule_does_not_read_a_flag_on_a_current_version():
+    # SAGE II v7.0 is current; papers labelled DECLINING on it (say, after a recorded comment) are stale for the
+    # scores, not for the version rule.
+    declining = [evidence(doi, ("SAGE2_AEROSOL_O3_NO2_H2O_BINARY 7.0", "DECLINING", 0.3, False)) for doi in SAGE_PAPERS[:3]]
+    judgement = judge_question(declining, Debates(), RULES, AS_OF)
+    assert (judgement.verdict, judgement.version_rule_verdict) == (STALE, PASS)
+    assert judgement.staleness.flagged and not judgement.version_rule.flagged
+    assert "0% of the assessed hybrid weight (0.00 of" in judgement.version_rule.why
+    assert "on replaced dataset versions only (labels not read)" in judgement.version_rule.why
+
+
+def test_the_version_rule_weighs_an_unverified_paper_the_scores_leave_out():
+    # q-v06's shape: the 2014 paper's MCD45A1 edge is UNVERIFIED and its MCD64A1 V5.1 edge replaced, so for the scores
+    # no edge stands (stale); for the version rule one edge is on a version not known as replaced (not stale). The
+    # 2015 paper (UNVERIFIED only) is outside the scores' weight and inside the version rule's.
+    papers = [
+        evidence(BURNED_AREA_2014, ("MCD45A1 V5.1", "UNVERIFIED", 0.5, False), ("MCD64A1 V5.1", "DECLINING", 0.3, True), semantic=0.9),
+        evidence(BURNED_AREA_2015, ("MCD45A1 V5.1", "UNVERIFIED", 0.5, False), semantic=0.9),
+        evidence(BURNED_AREA_2020, ("MCD45A1 V5.1", "CURRENT", 0.6, False), ("MCD64A1 V006", "DECLINING", 0.3, True), semantic=0.9),
+        evidence(GIGLIO_2018, ("MCD64A1 V006", "DECLINING", 0.3, True), semantic=0.9),
+    ]
+    scores = staleness_by_weight(papers, RULES)
+    version = staleness_by_weight(papers, RULES, REPLACED_VERSION_ONLY)
+    assert scores.flagged and "2 of 3 papers" in scores.why
+    assert not version.flagged and "1 of 4 papers" in version.why and "MCD64A1 V006 (replaced)" in version.why
+    judgement = judge_question(papers, Debates(), RULES, AS_OF)
+    assert (judgement.verdict, judgement.version_rule_verdict, judgement.version_rule) == (STALE, PASS, version)
+
+
+def test_the_version_rule_agrees_on_replaced_versions_and_shares_the_other_checks():
+    v06_only = [v06(doi) for doi in V06_PAPERS] + [v07_comparison()]
+    judgement = judge_question(v06_only, Debates(), RULES, AS_OF)
+    assert (judgement.verdict, judgement.version_rule_verdict) == (STALE, STALE)
+    assert "3 of 4 papers" in judgement.version_rule.why and "GPM_3IMERGDF 06 (replaced)" in judgement.version_rule.why
+    # The same contradiction (it wins), sufficiency and ceiling; a paper without edges is outside both weights.
+    commented = debates_in(v06_only, [], [Comment(V06_PAPERS[0], "[Comment et al., 2022]")])
+    assert judge_question(v06_only, commented, RULES, AS_OF).version_rule_verdict == CONTRADICTED
+    assert judge_question(v06_only, Debates(), RULES, AS_OF, rounds=2).version_rule_verdict == FORCED_PASS
+    assert judge_question([v07_comparison()], Debates(), RULES, AS_OF).version_rule_verdict == INSUFFICIENT
+    unassessed = staleness_by_weight([evidence(V06_PAPERS[1])], RULES, REPLACED_VERSION_ONLY)
+    assert not unassessed.flagged and "1 paper(s) unassessed (no edge to the question's datasets)" in unassessed.why
+    problem = judge_question(v06_only, Debates(), RULES, AS_OF, scope_problem="no dataset matches")
+    assert problem.version_rule_verdict == INSUFFICIENT
 
 
 def test_stale_evidence_is_stale_and_rewritten_recent():

@@ -10,7 +10,7 @@ from datetime import date
 import pytest
 
 from recon_assets.briefs.critic import Comment, Debates, debates_in, judge_question
-from recon_assets.briefs.grading import grade, rates
+from recon_assets.briefs.grading import by_kind, grade, rates
 from recon_assets.briefs.question_cases import read_question_cases
 from recon_assets.briefs.synthesis import BriefClaim, extractive_brief
 from recon_assets.verdicts.critic import FORCED_PASS, PASS, STALE, VerdictRules
@@ -98,3 +98,20 @@ def test_the_dispute_is_surfaced_only_when_active_debates_name_it():
 @pytest.mark.parametrize("measure", ["staleness_catch", "position_accuracy", "contradiction_surfacing", "false_stale_on_controls"])
 def test_a_measure_without_cases_is_not_a_rate_of_zero(measure):
     assert str(rates([])[measure]) == "n/a (0 cases)"
+
+
+def test_the_version_rule_grades_beside_the_scores_and_its_catch_by_verdict_is_counted_by_kind():
+    # Three IMERG V06 evaluations on the replaced version and the V07 study: the version rule calls it stale too; the
+    # grade keeps whether the verdict itself caught it (not the trust summary), counted by kind of case.
+    papers = imerg_evidence()
+    brief, judgement = brief_and_judgement(papers)
+    version = grade(CASES["q-v02"], brief, judgement.version_rule_verdict, None, citations(papers))
+    control = grade(CASES["q-c05"], brief, PASS, None, citations(papers))
+    assert (version.staleness_caught, version.stale_verdict, control.stale_verdict) == (True, True, False)
+    found = by_kind([version.kind, control.kind, "dispute"], [version.stale_verdict, control.stale_verdict, True])
+    assert {kind: (rate.numerator, rate.denominator) for kind, rate in found.items()} == {
+        "version_chain": (1, 1), "dispute": (1, 1), "control": (0, 1)}
+    with pytest.raises(ValueError, match="2 kinds for 1 flags"):
+        by_kind(["dispute", "control"], [True])
+    with pytest.raises(ValueError, match="unknown kind"):
+        by_kind(["controls"], [True])

@@ -18,11 +18,19 @@ strings, `VerdictRules`, `contradiction_check`, `combine`).
   (RECON `src/agents/critic.py`, `_mean_age_months` and `mean_age > 24`; no dated paper counts as 9999 months), and
   `age_rule_verdict` is the verdict that rule would give in place of the weighted staleness check (the baseline
   "critic with RECON's age rule").
+- **The replaced-version rule** is recorded beside it too: the simple rule a user would otherwise apply (DOMAIN.md,
+  "Beside every rate stand the simple rules ..."), the weighted staleness check with the labels and scores ignored.
+  A paper counts in its weight when it has an edge to the question's datasets (an UNVERIFIED edge too: the rule reads
+  no label) and is stale when every such edge is on a replaced dataset version (dataset_lineage as of as_of);
+  `version_rule_verdict` is the verdict it gives in place of the weighted staleness check, with the same
+  contradiction and sufficiency checks (the baseline "replaced dataset version only"). Both staleness checks are
+  `staleness_by_weight` with a `PaperStaleness` (SCORES, REPLACED_VERSION_ONLY); the three verdicts come from one
+  decision (`_decide`, then the same ceiling).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -93,6 +101,11 @@ class Evidence:
         return self.assessed and not any(edge.stands for edge in self.edges)
 
     @property
+    def on_replaced_versions(self) -> bool:
+        """Has edges to the question's datasets and every one is on a replaced dataset version (labels not read)."""
+        return bool(self.edges) and all(edge.dataset_replaced for edge in self.edges)
+
+    @property
     def governing_edge(self) -> EdgeAssessment | None:
         """The edge its trust summary speaks of: the most reliable standing edge; else, for a stale paper, its least
         reliable assessed edge; else its first (UNVERIFIED) edge; None without edges."""
@@ -103,6 +116,43 @@ class Evidence:
         if assessed:
             return min(assessed, key=lambda edge: edge.reliability)
         return self.edges[0] if self.edges else None
+
+
+@dataclass(frozen=True)
+class PaperStaleness:
+    """What a weighted staleness check reads of one paper (`staleness_by_weight`): whether it counts in the weight
+    (`counts`), whether it is stale (`stale`, only asked of a counted paper), how a stale paper is shown in the reason
+    (`shown`, given the paper and the rules), and the words of the reason: what the stale weight is on (`on`) and
+    what the papers left out of the weight are (`outside`)."""
+
+    counts: Callable[[Evidence], bool]
+    stale: Callable[[Evidence], bool]
+    shown: Callable[[Evidence, VerdictRules], str]
+    on: str
+    outside: str
+
+
+def _shown_by_score(item: Evidence, rules: VerdictRules) -> str:
+    edge = item.governing_edge
+    replaced = " on a replaced version" if edge.dataset_replaced else ""
+    return f"{item.paper.citation} {edge.dataset} {reliability_text(edge.reliability, [rules.reliable])} {edge.label}{replaced}"
+
+
+def _shown_by_version(item: Evidence, rules: VerdictRules) -> str:
+    return f"{item.paper.citation} {', '.join(dict.fromkeys(edge.dataset for edge in item.edges))} (replaced)"
+
+
+# The critic's staleness: assessed papers (an edge that is not UNVERIFIED), stale when no assessed edge stands.
+SCORES = PaperStaleness(
+    counts=lambda item: item.assessed, stale=lambda item: item.stale, shown=_shown_by_score,
+    on="on flagged edges or replaced dataset versions", outside="UNVERIFIED or no edge to the question's datasets",
+)
+# The baseline "replaced dataset version only": labels and scores ignored; every paper with an edge to the question's
+# datasets counts, stale when all those edges are on replaced versions.
+REPLACED_VERSION_ONLY = PaperStaleness(
+    counts=lambda item: bool(item.edges), stale=lambda item: item.on_replaced_versions, shown=_shown_by_version,
+    on="on replaced dataset versions only (labels not read)", outside="no edge to the question's datasets",
+)
 
 
 @dataclass(frozen=True)
@@ -138,7 +188,9 @@ class QuestionJudgement:
 
     rounds: rewrite rounds already run before this one (0, 1, 2); unresolved: the non-PASS verdict a FORCED_PASS
     stands in for (None otherwise); rewrite: the strategy of the next round (None after PASS, FORCED_PASS or a scope
-    that matches nothing); age_rule_verdict: the verdict with RECON's age rule as the staleness check."""
+    that matches nothing); age_rule_verdict: the verdict with RECON's age rule as the staleness check;
+    version_rule / version_rule_verdict: the replaced-version rule's check (`REPLACED_VERSION_ONLY`) and the verdict
+    with it as the staleness check (neither is in `reason`, nor stored by the assets)."""
 
     verdict: str
     staleness: Check
@@ -150,6 +202,8 @@ class QuestionJudgement:
     unresolved: str | None
     rewrite: str | None
     reason: str
+    version_rule: Check
+    version_rule_verdict: str
 
 
 def debates_in(evidence: Sequence[Evidence], contradictions: Sequence[JudgedContradiction], comments: Sequence[Comment]) -> Debates:
@@ -169,24 +223,31 @@ def debates_in(evidence: Sequence[Evidence], contradictions: Sequence[JudgedCont
     return Debates(pairs, disputes)
 
 
-def staleness_by_weight(evidence: Sequence[Evidence], rules: VerdictRules) -> Check:
-    """Stale when the stale papers (`Evidence.stale`) hold more than `rules.weak_share` of the assessed papers' summed
-    hybrid score; the reason names the stale papers, heaviest first. No assessed weight is never stale."""
-    assessed = [item for item in evidence if item.assessed]
-    stale = sorted((item for item in assessed if item.stale), key=lambda item: -item.paper.hybrid)
+def staleness_by_weight(evidence: Sequence[Evidence], rules: VerdictRules, reading: PaperStaleness = SCORES) -> Check:
+    """Stale when the stale papers hold more than `rules.weak_share` of the counted papers' summed hybrid score
+    (compared at RELIABILITY_DECIMALS decimals); the reason names the stale papers, heaviest first. No counted weight
+    is never stale.
+
+    Args:
+        reading: which papers count and which are stale: SCORES (the critic: assessed papers, stale when no assessed
+            edge stands) or REPLACED_VERSION_ONLY (the baseline: papers with an edge, stale when all are on replaced
+            versions).
+    """
+    assessed = [item for item in evidence if reading.counts(item)]
+    stale = sorted((item for item in assessed if reading.stale(item)), key=lambda item: -item.paper.hybrid)
     total = sum(item.paper.hybrid for item in assessed)
     weight = sum(item.paper.hybrid for item in stale)
     unassessed = len(evidence) - len(assessed)
-    aside = f"; {unassessed} paper(s) unassessed (UNVERIFIED or no edge to the question's datasets)" if unassessed else ""
+    aside = f"; {unassessed} paper(s) unassessed ({reading.outside})" if unassessed else ""
     if total <= 0:
         return Check(False, f"not stale: no assessed weight ({len(assessed)} assessed paper(s)){aside}")
     share = weight / total
     flagged = round(share, RELIABILITY_DECIMALS) > rules.weak_share
     head = (
         f"{share:.0%} of the assessed hybrid weight ({weight:.2f} of {total:.2f}, {len(stale)} of {len(assessed)} papers) "
-        f"on flagged edges or replaced dataset versions (stale above {rules.weak_share:.0%})"
+        f"{reading.on} (stale above {rules.weak_share:.0%})"
     )
-    listed = f": {_list_stale(stale, rules)}" if stale else ""
+    listed = f": {_list_stale(stale, rules, reading)}" if stale else ""
     return Check(flagged, f"{'' if flagged else 'not stale: '}{head}{listed}{aside}")
 
 
@@ -235,21 +296,26 @@ def judge_question(
     contradiction = contradiction_check(debates.pairs, debates.disputes, rules)
     enough = sufficiency_by_hybrid(evidence, rules)
     age_rule = recon_age_rule(evidence, as_of)
+    version_rule = staleness_by_weight(evidence, rules, REPLACED_VERSION_ONLY)
     checks = f"staleness: {staleness.why}; contradiction: {contradiction.why}; sufficiency: {enough.why}; RECON age rule: {age_rule.why}"
     if scope_problem:
         return QuestionJudgement(INSUFFICIENT, staleness, contradiction, enough, age_rule, INSUFFICIENT, rounds, None, None,
-                                 f"{INSUFFICIENT}: {scope_problem}; {checks}")
-    found = _decide(staleness, contradiction, enough)
-    age_found = _decide(age_rule, contradiction, enough)
+                                 f"{INSUFFICIENT}: {scope_problem}; {checks}", version_rule, INSUFFICIENT)
     at_ceiling = rounds >= rules.expansion_rounds > 0
-    verdict, unresolved = (FORCED_PASS, found) if at_ceiling and found != PASS else (found, None)
-    age_verdict = FORCED_PASS if at_ceiling and age_found != PASS else age_found
+
+    def decided(staleness_check: Check) -> tuple[str, str | None]:
+        """(verdict, the non-PASS verdict a FORCED_PASS stands in for) with `staleness_check` as the staleness check."""
+        found = _decide(staleness_check, contradiction, enough)
+        return (FORCED_PASS, found) if at_ceiling and found != PASS else (found, None)
+
+    verdict, unresolved = decided(staleness)
     rewrite = REWRITE_FOR.get(verdict) if rules.expansion_rounds > 0 else None
     if unresolved:
         head = f"{FORCED_PASS}: still {unresolved} after the ceiling of {rules.expansion_rounds} rewrite round(s)"
     else:
         head = f"{verdict}{f' (round {rounds})' if rounds else ''}{f', next: rewrite sub-questions ({rewrite})' if rewrite else ''}"
-    return QuestionJudgement(verdict, staleness, contradiction, enough, age_rule, age_verdict, rounds, unresolved, rewrite, f"{head}; {checks}")
+    return QuestionJudgement(verdict, staleness, contradiction, enough, age_rule, decided(age_rule)[0], rounds, unresolved, rewrite,
+                             f"{head}; {checks}", version_rule, decided(version_rule)[0])
 
 
 def _decide(staleness: Check, contradiction: Check, enough: Check) -> str:
@@ -260,11 +326,7 @@ def _decide(staleness: Check, contradiction: Check, enough: Check) -> str:
     return INSUFFICIENT if enough.flagged else PASS
 
 
-def _list_stale(stale: Sequence[Evidence], rules: VerdictRules) -> str:
-    shown = []
-    for item in stale[: rules.listed_edges]:
-        edge = item.governing_edge
-        replaced = " on a replaced version" if edge.dataset_replaced else ""
-        shown.append(f"{item.paper.citation} {edge.dataset} {reliability_text(edge.reliability, [rules.reliable])} {edge.label}{replaced}")
+def _list_stale(stale: Sequence[Evidence], rules: VerdictRules, reading: PaperStaleness) -> str:
+    shown = [reading.shown(item, rules) for item in stale[: rules.listed_edges]]
     more = f" and {len(stale) - len(shown)} more" if len(stale) > len(shown) else ""
     return ", ".join(shown) + more

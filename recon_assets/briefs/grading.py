@@ -12,8 +12,10 @@
 
 Each measure is a `evaluation.metrics.Rate` (with its Wilson interval) over the cases it applies to. The verdict is
 an argument, so the same brief grades the baselines of the issue: the critic with RECON's age rule
-(`QuestionJudgement.age_rule_verdict`) and retrieval without the critic (verdict None: nothing is caught by a
-verdict, only by the trust summary).
+(`QuestionJudgement.age_rule_verdict`), the replaced-version rule (`QuestionJudgement.version_rule_verdict`) and
+retrieval without the critic (verdict None: nothing is caught by a verdict, only by the trust summary). The brief
+(its trust summary) is the scores' in every condition, so a baseline's staleness catch can come from the scores'
+trust summary: `by_kind` over `CaseGrade.stale_verdict` gives the catch by the verdict alone.
 """
 
 from __future__ import annotations
@@ -31,7 +33,8 @@ MEASURES = ("staleness_catch", "position_accuracy", "contradiction_surfacing", "
 
 @dataclass(frozen=True)
 class CaseGrade:
-    """One case's grades: True / False, or None where the measure does not apply; `why` says each."""
+    """One case's grades: True / False, or None where the measure does not apply; `why` says each; stale_verdict:
+    the verdict is STALE or a FORCED_PASS standing in for it (whatever the kind of case)."""
 
     case_id: str
     kind: str
@@ -41,6 +44,7 @@ class CaseGrade:
     false_stale: bool | None
     stale_retrieved: int
     why: str
+    stale_verdict: bool = False
 
 
 def grade(case: QuestionCase, brief: Brief, verdict: str | None, unresolved: str | None, citation_of: Mapping[str, str]) -> CaseGrade:
@@ -83,7 +87,7 @@ def grade(case: QuestionCase, brief: Brief, verdict: str | None, unresolved: str
     false_stale = stale_verdict if case.kind == CONTROL else None
     if false_stale is not None:
         notes.append(f"control: verdict {verdict}")
-    return CaseGrade(case.id, case.kind, caught, accurate, surfaced, false_stale, len(stale), "; ".join(notes))
+    return CaseGrade(case.id, case.kind, caught, accurate, surfaced, false_stale, len(stale), "; ".join(notes), stale_verdict)
 
 
 def rates(grades: Sequence[CaseGrade]) -> dict[str, Rate | int]:
@@ -100,3 +104,22 @@ def rates(grades: Sequence[CaseGrade]) -> dict[str, Rate | int]:
         "false_stale_on_controls": rate([item.false_stale for item in grades]),
         "stale_not_retrieved": sum(item.kind == VERSION_CHAIN and item.staleness_caught is None for item in grades),
     }
+
+
+def by_kind(kinds: Sequence[str], flags: Sequence[bool]) -> dict[str, Rate]:
+    """For each kind of case (version_chain, dispute, control), the share of its cases whose flag is True: e.g. a
+    critic variant's staleness check firing (`Check.flagged`, before contradiction wins), or `CaseGrade.stale_verdict`.
+
+    Args:
+        kinds: each case's kind; flags: the same cases' flags, same length.
+
+    Raises:
+        ValueError: the two lengths differ, or an unknown kind.
+    """
+    if len(kinds) != len(flags):
+        raise ValueError(f"{len(kinds)} kinds for {len(flags)} flags")
+    unknown = set(kinds) - {VERSION_CHAIN, DISPUTE, CONTROL}
+    if unknown:
+        raise ValueError(f"unknown kind(s) of case: {sorted(unknown)}")
+    return {kind: Rate(sum(bool(flag) for item, flag in zip(kinds, flags) if item == kind), sum(item == kind for item in kinds))
+            for kind in (VERSION_CHAIN, DISPUTE, CONTROL)}
