@@ -59,6 +59,10 @@ ASSET_TABLES = TableGraph(
             sql=("relationships_of_type",), files=("reference/applied_research_areas.json",),
         ),
         TableAsset(
+            "science_keywords", reads=("kg_snapshots", "kg_nodes", "kg_relationships"), writes=("science_keywords",),
+            modules=("kg.ingest",), sql=("science_keyword_rows",),
+        ),
+        TableAsset(
             "openalex_works", reads=("publications", "publication_research_areas", "openalex_cache"), writes=("openalex_works",),
             keeps=("openalex_cache", "openalex_usage"),
             modules=("enrichment.openalex_client", "enrichment.openalex_records", "enrichment.openalex_usage", "enrichment.retries", "kg.doi"),
@@ -230,15 +234,43 @@ ASSET_TABLES = TableGraph(
             modules=("papers.claims", "papers.parse", "papers.scores", "papers.stored"), sql=("paper_stage_failures",),
         ),
         TableAsset(
-            "paper_scores", reads=("paper_datasets", "paper_claims"), writes=("paper_scores",), modules=("papers.scores",),
-            sql=("paper_datasets", "paper_claims"),
+            "paper_keywords", reads=("paper_documents", "paper_texts", "publications", "science_keywords"), writes=("paper_keywords",),
+            keeps=("paper_stage_failures",), modules=("papers.intake", "papers.keywords", "papers.parse", "papers.stored"),
+            sql=("paper_stage_failures",),
+        ),
+        TableAsset(
+            "paper_citation_gaps",
+            reads=(
+                "paper_documents", "paper_texts", "paper_datasets", "dataset_lineage", "publications", "publication_citations",
+                "dataset_publication_edges", "openalex_works", "recorded_disputes",
+            ),
+            writes=("paper_citation_gaps",), keeps=("paper_stage_failures",),
+            modules=("papers.gaps", "papers.intake", "papers.keywords", "papers.parse", "papers.stored"),
+            sql=("paper_gap_works", "paper_stage_failures", "openalex_works", "recorded_disputes"),
+        ),
+        TableAsset(
+            "claim_verdicts",
+            reads=("paper_texts", "paper_claims", "paper_datasets", "publications", "edge_reliability"),
+            writes=("claim_verdicts",), keeps=("paper_stage_failures", "text_embeddings"),
+            modules=(
+                "judgement.cues", "judgement.judge_address", "judgement.model_input", "judgement.offline_judge", "judgement.text_embedding",
+                "judgement.verdict_scale", "papers.intake", "papers.stored", "papers.verdicts",
+            ),
+            sql=("paper_stage_failures", "paper_claims", "edge_reliability", "text_embeddings"), files=(_CUES,),
+        ),
+        TableAsset(
+            "paper_scores", reads=("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts"),
+            writes=("paper_scores",), modules=("papers.scores",), sql=("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts"),
         ),
         TableAsset(
             "paper_reports",
-            reads=("paper_documents", "paper_datasets", "paper_claims", "paper_scores", "paper_stage_failures"),
+            reads=(
+                "paper_documents", "paper_datasets", "paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts",
+                "paper_scores", "paper_stage_failures",
+            ),
             keeps=("paper_stage_failures",),
-            modules=("papers.report", "report.figures", "report.render", "reliability.labels", "verdicts.critic"),
-            sql=("paper_claims", "paper_stage_failures"), files=("report/templates/*",),
+            modules=("papers.gaps", "papers.report", "report.figures", "report.render", "reliability.labels", "verdicts.critic"),
+            sql=("paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts", "paper_stage_failures"), files=("report/templates/*",),
         ),
         # One research question per partition (issue 21): planned, answered, judged, written up, tracked.
         TableAsset(

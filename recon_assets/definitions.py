@@ -8,6 +8,7 @@ dataset_lineage <- datasets
 dataset_publication_edges <- datasets, kg_snapshot, publications
 publication_citations <- kg_snapshot, publications
 publication_research_areas <- kg_snapshot, publications
+science_keywords <- kg_snapshot
 openalex_works (per research area) <- publication_research_areas, publications
 openalex_citing_works (per research area) <- dataset_publication_edges, datasets, openalex_works,
     publication_research_areas
@@ -39,8 +40,13 @@ kg_snapshot_diff <- datasets, edge_reliability, kg_snapshot, openalex_works, pub
 paper_documents (per paper) <- publication_citations, publications
 paper_datasets (per paper) <- dataset_lineage, datasets, paper_documents
 paper_claims (per paper) <- paper_documents
-paper_scores (per paper) <- paper_claims, paper_datasets
-paper_reports (per paper) <- paper_claims, paper_datasets, paper_documents, paper_scores
+paper_keywords (per paper) <- paper_documents, publications, science_keywords
+paper_citation_gaps (per paper) <- dataset_lineage, dataset_publication_edges, openalex_works, paper_datasets,
+    paper_documents, publication_citations, publications, recorded_disputes
+claim_verdicts (per paper) <- edge_reliability, paper_claims, paper_datasets, paper_documents, publications
+paper_scores (per paper) <- claim_verdicts, paper_citation_gaps, paper_claims, paper_datasets
+paper_reports (per paper) <- claim_verdicts, paper_citation_gaps, paper_claims, paper_datasets, paper_documents,
+    paper_keywords, paper_scores
 question_plans (per question) <- dataset_lineage, datasets, publication_research_areas
 question_evidence (per question) <- coherence_judgements, datasets, edge_reliability, publication_citations, publications,
     question_plans, recorded_disputes
@@ -104,12 +110,22 @@ from recon_assets.kg.assets import (
     publication_citations,
     publication_research_areas,
     publications,
+    science_keywords,
 )
 from recon_assets.kg.checks import kg_lines_conserved, publication_doi_coverage, publication_year_coverage
 from recon_assets.kg.hub_source import PINNED_REVISION
 from recon_assets.kg.resources import HUGGING_FACE, SAMPLE_KG_PATH, HuggingFaceKgExport, LocalKgExport, kg_source
 from recon_assets.lifecycle.assets import dataset_lineage
-from recon_assets.papers.assets import paper_claims, paper_datasets, paper_documents, paper_reports, paper_scores
+from recon_assets.papers.assets import (
+    claim_verdicts,
+    paper_citation_gaps,
+    paper_claims,
+    paper_datasets,
+    paper_documents,
+    paper_keywords,
+    paper_reports,
+    paper_scores,
+)
 from recon_assets.papers.intake import default_papers_folder
 from recon_assets.papers.parse import DEFAULT_PAGE_LIMIT
 from recon_assets.papers.resources import PaperIntake
@@ -135,6 +151,7 @@ ASSETS = [
     dataset_publication_edges,
     publication_citations,
     publication_research_areas,
+    science_keywords,
     openalex_works,
     openalex_citing_works,
     crossref_retractions,
@@ -154,6 +171,9 @@ ASSETS = [
     paper_documents,
     paper_datasets,
     paper_claims,
+    paper_keywords,
+    paper_citation_gaps,
+    claim_verdicts,
     paper_scores,
     paper_reports,
     question_plans,

@@ -84,7 +84,10 @@ def test_kg_source_sensor_is_stopped_and_refreshes_everything_but_the_papers():
     assert sensor.job_name == "kg_refresh_job"
     assets = defs.resolve_job_def("kg_refresh_job").asset_layer.executable_asset_keys
     papers = defs.resolve_job_def("paper_analysis_job").asset_layer.executable_asset_keys
-    assert {key.to_user_string() for key in papers} == {"paper_documents", "paper_datasets", "paper_claims", "paper_scores", "paper_reports"}
+    assert {key.to_user_string() for key in papers} == {
+        "paper_documents", "paper_datasets", "paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts", "paper_scores",
+        "paper_reports",
+    }
     # each question is its own partition too (issue 21): refreshed by its own weekly schedule, never with the KG
     briefs = defs.resolve_job_def("question_briefs_job").asset_layer.executable_asset_keys
     assert {key.to_user_string() for key in briefs} == {"question_plans", "question_evidence", "question_verdicts", "research_briefs", "question_verdict_history"}

@@ -15,7 +15,10 @@ from recon_assets_tests.pipeline_runs import REPO_ROOT
 README = (REPO_ROOT / "README.md").read_text()
 # The tables of one paper's analysis (`recon paper`, the papers folder sensor) and of one question's brief (`recon ask`,
 # the question file sensor, the weekly briefs schedule): `recon run` does not write them.
-PAPER_ASSETS = ("paper_documents", "paper_datasets", "paper_claims", "paper_scores", "paper_reports")
+PAPER_ASSETS = (
+    "paper_documents", "paper_datasets", "paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts", "paper_scores",
+    "paper_reports",
+)
 QUESTION_ASSETS = ("question_plans", "question_evidence", "question_verdicts", "research_briefs", "question_verdict_history")
 
 

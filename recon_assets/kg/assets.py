@@ -189,6 +189,31 @@ def publication_research_areas(context: dg.AssetExecutionContext, store: TableSt
     )
 
 
+@dg.asset(**ASSET_TABLES["science_keywords"].asset_arguments(), **KG)
+def science_keywords(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
+    """One row per GCMD ScienceKeyword of the graph (keyed by its globalId), with its broader keywords and how many
+    datasets and publications link to it: what a paper's TF-IDF terms are matched to (`paper_keywords`). Kept as it
+    is when the snapshot and the code are unchanged."""
+    preview = dict(preview_columns=["keyword_id", "name", "parent_names", "datasets", "publications"])
+    with store.connect() as con:
+        run = _snapshot_stage(context, con)
+        skipped, why = run.skip_reason(con)
+        if skipped:
+            return kept_table(context, con, run, skipped, **preview)
+        con.replace_table_from_query("science_keywords", "science_keyword_rows")
+        run.record(con)
+        metadata = table_metadata(
+            con, "science_keywords", **preview,
+            lineage=ASSET_TABLES["science_keywords"].column_lineage({
+                "keyword_id": [("kg_nodes", "properties")], "name": [("kg_nodes", "properties")],
+                "parent_names": [("kg_relationships", "start_id"), ("kg_nodes", "properties")],
+                "datasets": [("kg_relationships", "rel_type")], "publications": [("kg_relationships", "rel_type")],
+                "node_ids": [("kg_nodes", "node_id")],
+            }),
+        )
+    return dg.MaterializeResult(metadata={**metadata, "computed": why}, data_version=run.data_version)
+
+
 def _publications_per_area(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     return dict(con.execute("SELECT research_area, count(*) FROM publication_research_areas GROUP BY 1 ORDER BY 1").fetchall())
 

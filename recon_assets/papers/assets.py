@@ -11,19 +11,35 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 
 import dagster as dg
+import numpy as np
 import pandas as pd
 
 from recon_assets.declarations import ASSET_TABLES
+from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
 from recon_assets.kg.assets import OWNERS
 from recon_assets.papers.claims import extract_claims
 from recon_assets.papers.datasets import DatasetCatalogue, detect_datasets
+from recon_assets.papers.gaps import HIGH, MEDIUM, Comment, References, UsedDataset, citation_gaps
+from recon_assets.papers.gaps import Work as GapWork
 from recon_assets.papers.intake import doi_document, key_doi
+from recon_assets.papers.keywords import ScienceKeyword, TfidfCorpus, document_text
+from recon_assets.papers.keywords import paper_keywords as find_paper_keywords
 from recon_assets.papers.parse import PaperDocument, UnreadablePaper, parse_pdf
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, paper_partitions
-from recon_assets.papers.report import paper_sections, write_paper_report
+from recon_assets.papers.report import PaperFindings, paper_sections, write_paper_report
 from recon_assets.papers.resources import PaperIntake, PaperNotFound
 from recon_assets.papers.scores import paper_scores as compute_paper_scores
-from recon_assets.papers.stored import claim_rows, dataset_rows, document_from_rows, document_rows
+from recon_assets.papers.stored import (
+    claim_rows,
+    dataset_rows,
+    document_from_rows,
+    document_rows,
+    gap_rows,
+    keyword_rows,
+    verdict_rows,
+)
+from recon_assets.papers.verdicts import TOP_K, ReplacedDataset, SupersededReference, claim_flags, judge_claim
+from recon_assets.papers.verdicts import Work as ClaimWork
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.storage.output_files import REPORTS
@@ -32,11 +48,25 @@ from recon_assets.storage.outputs import OutputFiles
 
 PAPERS = dict(group_name="papers", kinds={"duckdb"}, owners=OWNERS, pool="duckdb", partitions_def=paper_partitions)
 PAPER_KEY = "paper_key"
+PAPER_ASSETS = (
+    "paper_documents", "paper_datasets", "paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts", "paper_scores",
+    "paper_reports",
+)
+
+
+def _arguments(name: str) -> dict[str, object]:
+    """The asset's declared `deps` and code version (`declarations.ASSET_TABLES`), each upstream asset outside this
+    group read whole: a paper is read against every research area's records and scores (AllPartitionMapping)."""
+    arguments = ASSET_TABLES[name].asset_arguments()
+    whole = dg.AllPartitionMapping()
+    arguments["deps"] = [key if key.to_user_string() in PAPER_ASSETS else dg.AssetDep(key, partition_mapping=whole) for key in arguments["deps"]]
+    return arguments
+
 # The paper reports' folder inside the database's reports folder (`OutputFiles.folder(REPORTS)`).
 PAPER_REPORTS_FOLDER = "papers"
 
 
-@dg.asset(**ASSET_TABLES["paper_documents"].asset_arguments(), **PAPERS)
+@dg.asset(**_arguments("paper_documents"), **PAPERS)
 def paper_documents(context: dg.AssetExecutionContext, store: TableStore, papers: PaperIntake) -> dg.MaterializeResult:
     """The paper read into text by section and paragraph with page numbers, its reference list with DOIs and its
     figure and table captions (pypdf, `papers.parse`), held to the page limit (RECON_PAPER_PAGE_LIMIT); a paper given
@@ -79,7 +109,7 @@ def paper_documents(context: dg.AssetExecutionContext, store: TableStore, papers
     })
 
 
-@dg.asset(**ASSET_TABLES["paper_datasets"].asset_arguments(), **PAPERS)
+@dg.asset(**_arguments("paper_datasets"), **PAPERS)
 def paper_datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """Every dataset the paper uses, matched to the graph's Dataset nodes by DOI (text and references) and by short
     name and version (`papers.datasets`), each with its quote, page and section and its lifecycle from
@@ -102,7 +132,7 @@ def paper_datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.M
     return dg.MaterializeResult(metadata={**metadata, "matched": len(matches), "on_replaced_versions": replaced, "unmatched": len(unmatched)})
 
 
-@dg.asset(**ASSET_TABLES["paper_claims"].asset_arguments(), **PAPERS)
+@dg.asset(**_arguments("paper_claims"), **PAPERS)
 def paper_claims(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """The paper's claims, each quoted with its section and page, typed METHODOLOGICAL / EMPIRICAL / THEORETICAL /
     COMPARATIVE with a confidence, by the offline deterministic extractor (`papers.claims`, which says it is one;
@@ -119,20 +149,134 @@ def paper_claims(context: dg.AssetExecutionContext, store: TableStore) -> dg.Mat
     return _optional_stage(context, store, extract, table="paper_claims")
 
 
-@dg.asset(**ASSET_TABLES["paper_scores"].asset_arguments(), **PAPERS)
+@dg.asset(**_arguments("paper_keywords"), **PAPERS)
+def paper_keywords(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
+    """The paper's top TF-IDF terms against the graph's publications (titles and abstracts; scikit-learn's
+    TfidfVectorizer, `papers.keywords`), each matched to the graph's GCMD ScienceKeyword nodes (`science_keywords`)
+    where one fits, NULL where none does. Online refinement by the LLM is not built. Optional: a failure is recorded
+    in paper_stage_failures and the rest completes."""
+    key = context.partition_key
+
+    def find(con: Tables) -> dict[str, object]:
+        literature = _literature(con, key)
+        keywords = [
+            ScienceKeyword(keyword_id, name, int(links)) for keyword_id, name, links in con.execute(
+                "SELECT keyword_id, name, datasets + publications FROM science_keywords WHERE name IS NOT NULL ORDER BY keyword_id"
+            ).fetchall()
+        ]
+        frame = keyword_rows(key, find_paper_keywords(_paper_text(con, key), literature["text"].tolist(), keywords))
+        _replace(con, "paper_keywords", frame, key)
+        return {**_partition_metadata(con, "paper_keywords", key, ["term", "weight", "keyword_name", "match"]),
+                "terms": len(frame), "matched_to_gcmd": int(frame["keyword_id"].notna().sum()), "publications_read": len(literature)}
+
+    return _optional_stage(context, store, find, table="paper_keywords")
+
+
+@dg.asset(**_arguments("paper_citation_gaps"), **PAPERS)
+def paper_citation_gaps(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
+    """Works of the graph on the paper's keywords (TF-IDF similarity, `papers.keywords`) and datasets that its
+    reference list lacks, each high (same dataset and highly cited, the newer version's reference paper, a recorded
+    comment on a work it cites) or medium (a similar work) with why (`papers.gaps`). OpenAlex search (online) is not
+    built. Optional: a failure is recorded in paper_stage_failures and the rest completes."""
+    key = context.partition_key
+
+    def search(con: Tables) -> dict[str, object]:
+        con.create("openalex_works", "recorded_disputes")  # research-area runs write them: none before the first
+        works = con.query("paper_gap_works", [key_doi(key)])
+        similarity = TfidfCorpus(_paper_text(con, key), works["text"].tolist()).similarities()
+        document, (title,) = _stored_document(con, key), con.execute("SELECT title FROM paper_documents WHERE paper_key = ?", [key]).fetchone()
+        references = References(frozenset(r.doi for r in document.references if r.doi), tuple(r.text for r in document.references), key_doi(key), title)
+        used = {row[0]: UsedDataset(*row) for row in con.execute(
+            "SELECT d.dataset_id, concat_ws(' ', d.name, d.version), l.successor_dataset_id, "
+            "nullif(concat_ws(' ', l.successor_family, l.successor_version), '') FROM paper_datasets AS d "
+            "LEFT JOIN dataset_lineage AS l ON l.dataset_id = d.dataset_id AND l.superseded "
+            "WHERE d.paper_key = ? AND d.matched ORDER BY d.position DESC", [key],
+        ).fetchall()}
+        comments = [Comment(*row) for row in con.execute(
+            "SELECT DISTINCT r.publication_id, p.doi, r.other_key, r.other_doi, r.other_title, r.other_year FROM recorded_disputes AS r "
+            "LEFT JOIN publications AS p ON p.publication_id = r.publication_id WHERE r.relation = 'comment' ORDER BY ALL"
+        ).fetchall()]
+        candidates = [
+            GapWork(row.publication_id, row.doi, row.title, _int(row.year),
+                    _int(row.openalex_citations) if not pd.isna(row.openalex_citations) else int(row.kg_citations),
+                    "OpenAlex cited_by_count" if not pd.isna(row.openalex_citations) else "KG citing publications",
+                    frozenset(row.dataset_ids), float(value))
+            for row, value in zip(works.itertuples(index=False), similarity)
+        ]
+        frame = gap_rows(key, citation_gaps(references, list(used.values())[::-1], candidates, comments))
+        _replace(con, "paper_citation_gaps", frame, key)
+        counts = frame["severity"].value_counts()
+        return {**_partition_metadata(con, "paper_citation_gaps", key, ["severity", "doi", "title", "why"]),
+                "high_gaps": int(counts.get(HIGH, 0)), "medium_gaps": int(counts.get(MEDIUM, 0)), "publications_read": len(works)}
+
+    return _optional_stage(context, store, search, table="paper_citation_gaps")
+
+
+@dg.asset(**_arguments("claim_verdicts"), **PAPERS)
+def claim_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
+    """Each claim of paper_claims against the graph's publications most similar to it, judged by the offline judge
+    (`papers.verdicts.judge_claim`): SUPPORTED / CONTRADICTED / UNVERIFIED with the quoted evidence and who judged; a
+    claim resting on a replaced dataset version (paper_datasets) or on a cited paper labelled SUPERSEDED
+    (edge_reliability) is flagged with the lifecycle line or the edge's reason. Groq and steward judgements of
+    claims are not built. Optional: a failure (paper_claims' failure included) is recorded in paper_stage_failures
+    and the rest completes."""
+    key = context.partition_key
+
+    def judge(con: Tables) -> dict[str, object]:
+        con.create("paper_claims", "edge_reliability", "text_embeddings")
+        failed = con.execute("SELECT error FROM paper_stage_failures WHERE paper_key = ? AND stage = 'paper_claims'", [key]).fetchone()
+        if failed:
+            raise RuntimeError(f"paper_claims failed for this paper, so its claims cannot be judged ({failed[0]})")
+        claims = con.execute("SELECT position, text FROM paper_claims WHERE paper_key = ? ORDER BY position", [key]).fetchall()
+        literature = _literature(con, key)
+        similarity = _embedded(con, [text for _, text in claims]) @ _embedded(con, literature["text"].tolist()).T
+        replaced = [ReplacedDataset(*row) for row in con.execute(
+            "SELECT name, quote, lifecycle FROM paper_datasets WHERE paper_key = ? AND matched AND superseded ORDER BY position", [key]
+        ).fetchall()]
+        superseded = [SupersededReference(int(number), text, reason) for number, text, reason in con.execute(
+            "SELECT t.label, any_value(t.text), arg_min(e.reason, e.dataset_id) FROM paper_texts AS t JOIN publications AS p ON p.doi = t.doi "
+            "JOIN edge_reliability AS e ON e.publication_id = p.publication_id WHERE t.paper_key = ? AND t.part = 'reference' "
+            "AND e.label = 'SUPERSEDED' GROUP BY t.label ORDER BY t.label", [key],
+        ).fetchall()]
+        judged = []
+        for (position, text), row in zip(claims, similarity):
+            nearest = np.argsort(-row, kind="stable")[:TOP_K]
+            works = [ClaimWork(literature["publication_id"][i], literature["doi"][i], literature["text"][i], float(row[i])) for i in nearest]
+            judged.append((position, judge_claim(works), claim_flags(text, replaced, superseded)))
+        frame = verdict_rows(key, judged)
+        _replace(con, "claim_verdicts", frame, key)
+        return {**_partition_metadata(con, "claim_verdicts", key, ["position", "verdict", "evidence", "flags"]),
+                **{f"claims_{verdict}": int(n) for verdict, n in frame["verdict"].value_counts().items()},
+                "flagged": int(frame["flags"].map(len).gt(0).sum()), "publications_read": len(literature)}
+
+    return _optional_stage(context, store, judge, table="claim_verdicts")
+
+
+@dg.asset(**_arguments("paper_scores"), **PAPERS)
 def paper_scores(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """The paper's scores (`papers.scores.paper_scores`): CitationEdge's citation, verification, literary and overall
     (0-10) and this project's share of dataset uses on current versions (0-1), each with how it was computed.
-    Offline, argumentation needs the LLM, and the citation gaps and claim verdicts are not built yet: those scores are
-    'not assessed' (value NULL), never guessed."""
+    Citation counts paper_citation_gaps' high and medium gaps, verification claim_verdicts' verdicts; a stage whose
+    latest materialization of this paper did not complete (`_stage_completed`: it failed, or never ran) makes its
+    score 'not assessed' (value NULL), never zero gaps or no claim. Offline, argumentation needs the LLM: it and
+    literary and overall are 'not assessed', never guessed."""
     key = context.partition_key
+    gaps_searched, claims_judged = _stage_completed(context, "paper_citation_gaps"), _stage_completed(context, "claim_verdicts")
     with store.connect() as con:
-        con.create("paper_datasets", "paper_claims")  # paper_claims is optional: it may never have been written
+        # the optional stages' tables may never have been written
+        con.create("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts")
         superseded = con.execute(
             "SELECT superseded FROM paper_datasets WHERE paper_key = ? AND matched AND superseded IS NOT NULL ORDER BY position", [key]
         ).fetchall()
         confidences = con.execute("SELECT confidence FROM paper_claims WHERE paper_key = ? ORDER BY position", [key]).fetchall()
-        scores = compute_paper_scores(None, None, None, [c for (c,) in confidences], None, [bool(s) for (s,) in superseded])
+        high, medium = con.execute(
+            "SELECT count(*) FILTER (WHERE severity = 'high'), count(*) FILTER (WHERE severity = 'medium') FROM paper_citation_gaps WHERE paper_key = ?", [key]
+        ).fetchone()
+        verdicts = [v for (v,) in con.execute("SELECT verdict FROM claim_verdicts WHERE paper_key = ? ORDER BY position", [key]).fetchall()]
+        scores = compute_paper_scores(
+            high if gaps_searched else None, medium if gaps_searched else None, verdicts if claims_judged else None,
+            [c for (c,) in confidences], None, [bool(s) for (s,) in superseded],
+        )
         frame = pd.DataFrame(scores.rows(), columns=["score", "value", "how"])
         frame.insert(0, PAPER_KEY, key)
         frame.insert(3, "assessed", frame["value"].notna())
@@ -144,7 +288,7 @@ def paper_scores(context: dg.AssetExecutionContext, store: TableStore) -> dg.Mat
     })
 
 
-@dg.asset(**ASSET_TABLES["paper_reports"].asset_arguments(), **{**PAPERS, "kinds": {"duckdb", "html", "pdf"}})
+@dg.asset(**_arguments("paper_reports"), **{**PAPERS, "kinds": {"duckdb", "html", "pdf"}})
 def paper_reports(context: dg.AssetExecutionContext, store: TableStore, outputs: OutputFiles) -> dg.MaterializeResult:
     """The paper's report, an HTML page and its PDF in `reports/<database>/papers/paper_<key>.html|pdf`: the datasets
     with their lifecycle (colour-coded), the scores with how each was computed, the claims, the stages that failed
@@ -154,14 +298,17 @@ def paper_reports(context: dg.AssetExecutionContext, store: TableStore, outputs:
     def report(con: Tables) -> dict[str, object]:
         folder = outputs.folder(REPORTS) / PAPER_REPORTS_FOLDER
         document = con.execute("SELECT * FROM paper_documents WHERE paper_key = ?", [key]).df().iloc[0].to_dict()
-        con.create("paper_claims")
+        con.create("paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts")
+
+        def rows(table: str, order: str) -> pd.DataFrame:
+            return con.execute(f"SELECT * FROM {table} WHERE paper_key = ? ORDER BY {order}", [key]).df()
+
         sections = paper_sections(
-            document,
-            con.execute("SELECT * FROM paper_datasets WHERE paper_key = ? ORDER BY position", [key]).df(),
-            con.execute("SELECT * FROM paper_claims WHERE paper_key = ? ORDER BY position", [key]).df(),
+            document, rows("paper_datasets", "position"), rows("paper_claims", "position"),
             con.execute("SELECT * FROM paper_scores WHERE paper_key = ?", [key]).df(),
             # its own failure of an earlier run is not this report's news
             con.execute("SELECT * FROM paper_stage_failures WHERE paper_key = ? AND stage <> 'paper_reports' ORDER BY stage", [key]).df(),
+            PaperFindings(rows("paper_keywords", "rank"), rows("paper_citation_gaps", "position"), rows("claim_verdicts", "position")),
         )
         title = f"Paper analysis: {document['title'] or document['source']}"
         files = write_paper_report(title, sections, folder, f"paper_{key.replace(':', '_').replace('/', '_')}")
@@ -193,6 +340,51 @@ def _optional_stage(
             return dg.MaterializeResult(metadata={"stage_failed": stage, "error": line})
         con.execute("DELETE FROM paper_stage_failures WHERE paper_key = ? AND stage = ?", [key, stage])
     return dg.MaterializeResult(metadata={**metadata, "stage_failed": "none"})
+
+
+def _paper_text(con: Tables, key: str) -> str:
+    """The paper's title and stored text (`keywords.document_text`)."""
+    (title,) = con.execute("SELECT title FROM paper_documents WHERE paper_key = ?", [key]).fetchone()
+    return document_text(_stored_document(con, key), title)
+
+
+def _literature(con: Tables, key: str) -> pd.DataFrame:
+    """The graph's publications the paper is read against, one row each (publication_id, doi, title, year, text:
+    title + abstract as the offline judge reads them), leaving out the paper itself when it was given by DOI."""
+    return con.execute(
+        "SELECT publication_id, doi, title, year, concat_ws('. ', title, abstract) AS text FROM publications "
+        "WHERE doi IS DISTINCT FROM ? AND coalesce(title, abstract) IS NOT NULL ORDER BY publication_id",
+        [key_doi(key)],
+    ).df()
+
+
+def _embedded(con: Tables, texts: list[str]) -> np.ndarray:
+    """The texts' unit vectors (the offline judge's embedding model), shape (len(texts), EMBEDDING_DIM), through the
+    text_embeddings cache: vectors it lacks are computed and stored."""
+    lookup = lambda keys: dict(zip(*con.execute(  # noqa: E731
+        "SELECT text_sha256, vector FROM text_embeddings WHERE model_id = ? AND list_contains(?, text_sha256)", [MODEL_ID, keys]
+    ).fetchnumpy().values()))
+    vectors, fresh = embed_cached(texts, lookup)
+    if fresh:
+        con.upsert("text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
+    return vectors
+
+
+def _int(value: object) -> int | None:
+    return None if value is None or pd.isna(value) else int(value)
+
+
+def _stage_completed(context: dg.AssetExecutionContext, stage: str) -> bool:
+    """The optional `stage`'s latest materialization of this partition completed (`_optional_stage`'s metadata
+    stage_failed is 'none'); False when it failed or never ran. Read from the instance, not paper_stage_failures:
+    every optional stage keeps that table, so reading it would make this asset depend on the report after it."""
+    records = context.instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=dg.AssetKey(stage), asset_partitions=[context.partition_key]), limit=1
+    ).records
+    if not records or records[0].asset_materialization is None:
+        return False
+    failed = records[0].asset_materialization.metadata.get("stage_failed")
+    return failed is not None and failed.value == "none"
 
 
 def _stored_document(con: Tables, key: str) -> PaperDocument:

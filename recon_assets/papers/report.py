@@ -1,5 +1,5 @@
-"""A paper's report: the datasets it uses with their lifecycle, its claims, its scores with how each was computed,
-the stages that failed and what was sent where, as an HTML page and a PDF drawn by the reliability report's renderer
+"""A paper's report: the datasets it uses with their lifecycle, its keywords, its claims with their verdicts, its
+citation gaps, its scores with how each was computed, the stages that failed and what was sent where, as an HTML page and a PDF drawn by the reliability report's renderer
 (`report.render.sections_html` / `sections_pdf`: the same escaping, fonts and table layout)."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pandas as pd
 
 from recon_assets.report.figures import LABEL_COLOURS
 from recon_assets.report.render import ReportTable, Section, sections_html, sections_pdf
-from recon_assets.reliability.labels import CURRENT, SUPERSEDED, UNVERIFIED
+from recon_assets.papers.gaps import HIGH, MEDIUM
+from recon_assets.reliability.labels import CURRENT, DECLINING, SUPERSEDED, UNVERIFIED
 
 CURRENT_VERSION, REPLACED, UNKNOWN, UNMATCHED = "current", "replaced", "lifecycle unknown", "unmatched"
 # A dataset's lifecycle in the colours the reliability report gives CURRENT, SUPERSEDED and UNVERIFIED edges.
@@ -19,10 +20,16 @@ LIFECYCLE_COLOURS = {
     CURRENT_VERSION: LABEL_COLOURS[CURRENT], REPLACED: LABEL_COLOURS[SUPERSEDED], UNKNOWN: LABEL_COLOURS[UNVERIFIED],
     UNMATCHED: LABEL_COLOURS[UNVERIFIED],
 }
+# Claim verdicts and gap severities in the same palette: SUPPORTED as CURRENT, CONTRADICTED and high as SUPERSEDED,
+# medium as DECLINING, UNVERIFIED as UNVERIFIED.
+VERDICT_COLOURS = {"SUPPORTED": LABEL_COLOURS[CURRENT], "CONTRADICTED": LABEL_COLOURS[SUPERSEDED], UNVERIFIED: LABEL_COLOURS[UNVERIFIED]}
+SEVERITY_COLOURS = {HIGH: LABEL_COLOURS[SUPERSEDED], MEDIUM: LABEL_COLOURS[DECLINING]}
+REPORT_COLOURS = {**LIFECYCLE_COLOURS, **VERDICT_COLOURS, **SEVERITY_COLOURS}
 # Offline, nothing of the paper leaves the machine; the report says so (issue 22, "Privacy").
 SENT_OFFLINE = (
-    "Nothing of this paper was sent to an online service: its text was parsed, its datasets matched and its claims "
-    "extracted on this machine (the offline extractor; Groq and OpenAlex search are not used for papers)."
+    "Nothing of this paper was sent to an online service: its text was parsed, its datasets matched, its keywords, "
+    "claims, citation gaps and claim verdicts found on this machine (TF-IDF, the offline extractor, the graph's "
+    "publications and the offline judge; Groq and OpenAlex search are not used for papers)."
 )
 
 
@@ -44,14 +51,29 @@ def lifecycle_word(row) -> str:
     return REPLACED if row.superseded else CURRENT_VERSION
 
 
-def paper_sections(document: dict, datasets: pd.DataFrame, claims: pd.DataFrame, scores: pd.DataFrame, failures: pd.DataFrame) -> list[Section]:
+@dataclass(frozen=True)
+class PaperFindings:
+    """A paper's rows of its optional stages' tables (each empty when the stage failed or found nothing):
+    `paper_keywords`, `paper_citation_gaps` and `claim_verdicts`."""
+
+    keywords: pd.DataFrame
+    gaps: pd.DataFrame
+    verdicts: pd.DataFrame
+
+
+def paper_sections(
+    document: dict, datasets: pd.DataFrame, claims: pd.DataFrame, scores: pd.DataFrame, failures: pd.DataFrame,
+    findings: PaperFindings,
+) -> list[Section]:
     """The report's sections, in reading order: the paper, its datasets with their lifecycle, its scores with how,
-    its claims, the stages that failed, and what was sent where.
+    its keywords, its claims with their verdicts (colour-coded), its citation gaps (colour-coded by severity), the
+    stages that failed, and what was sent where.
 
     Args:
         document: the `paper_documents` row as a mapping.
         datasets, claims, scores, failures: the paper's `paper_datasets`, `paper_claims`, `paper_scores` and
             `paper_stage_failures` rows.
+        findings: its keywords, gaps and claim verdicts.
     """
     used = datasets[datasets["matched"]]
     replaced = int(used["superseded"].fillna(False).astype(bool).sum())
@@ -85,14 +107,9 @@ def paper_sections(document: dict, datasets: pd.DataFrame, claims: pd.DataFrame,
                 [(row.score, "not assessed" if pd.isna(row.value) else f"{row.value:.2f}", row.how) for row in scores.itertuples(index=False)],
             )],
         ),
-        Section(
-            "Claims",
-            f"{len(claims)} claims" + (f", found by the {claims['extractor'].iloc[0]}; novelty not assessed." if len(claims) else "."),
-            tables=[ReportTable(
-                ("type", "confidence", "page", "claim", "results"),
-                [(row.claim_type, f"{row.confidence:.1f}", str(row.page), row.text, ", ".join(row.results)) for row in claims.itertuples(index=False)],
-            )],
-        ),
+        _keywords_section(findings.keywords),
+        _claims_section(claims, findings.verdicts),
+        _gaps_section(findings.gaps),
         Section(
             "Stages that failed",
             "None: every stage completed." if failures.empty else "These optional stages failed; the others completed.",
@@ -100,6 +117,65 @@ def paper_sections(document: dict, datasets: pd.DataFrame, claims: pd.DataFrame,
         ),
         Section("What was sent where", SENT_OFFLINE),
     ]
+
+
+def _keywords_section(keywords: pd.DataFrame) -> Section:
+    matched = keywords[keywords["keyword_id"].notna()]
+    return Section(
+        "Keywords",
+        f"{len(keywords)} terms by TF-IDF against the graph's publications, {len(matched)} matched to its GCMD science keywords"
+        + (f" ({keywords['method'].iloc[0]})." if len(keywords) else "."),
+        tables=[ReportTable(
+            ("term", "weight", "GCMD keyword", "match"),
+            [(row.term, f"{row.weight:.3f}", _cell(row.keyword_name), _cell(row.match)) for row in keywords.itertuples(index=False)],
+        )],
+    )
+
+
+def _claims_section(claims: pd.DataFrame, verdicts: pd.DataFrame) -> Section:
+    judged = {row["position"]: row for row in verdicts.to_dict("records")}
+    counts = verdicts["verdict"].value_counts().to_dict()
+
+    def verdict_of(position: int) -> tuple[str, str, str]:
+        """(verdict, the quoted evidence or why, flags with their reasons) of the claim; not judged when absent."""
+        if position not in judged:
+            return "", "not judged", ""
+        row = judged[position]
+        evidence = (f'"{row["evidence"]}" ({_cell(row["evidence_doi"]) or row["evidence_key"]}; {row["judge"]})' if _cell(row["evidence"])
+                    else f'{row["why"]} ({row["judge"]})')
+        return row["verdict"], evidence, "; ".join(f"{flag}: {reason}" for flag, reason in zip(row["flags"], row["flag_reasons"]))
+
+    return Section(
+        "Claims and their verdicts",
+        f"{len(claims)} claims" + (f", found by the {claims['extractor'].iloc[0]}; novelty not assessed." if len(claims) else ".")
+        + (" Verdicts against the graph's publications: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) + "." if counts else ""),
+        tables=[ReportTable(
+            ("verdict", "type", "confidence", "page", "claim", "results", "evidence or why", "flags"),
+            [
+                (verdict, row.claim_type, f"{row.confidence:.1f}", str(row.page), row.text, ", ".join(row.results), evidence, flags)
+                for row in claims.itertuples(index=False) for verdict, evidence, flags in [verdict_of(row.position)]
+            ],
+            coloured_column=0,
+        )],
+    )
+
+
+def _gaps_section(gaps: pd.DataFrame) -> Section:
+    counts = gaps["severity"].value_counts()
+    return Section(
+        "Citation gaps",
+        f"{int(counts.get(HIGH, 0))} high and {int(counts.get(MEDIUM, 0))} medium: works of the graph on the paper's keywords "
+        "and datasets that its reference list lacks (OpenAlex search, online, is not used).",
+        tables=[ReportTable(
+            ("severity", "work", "year", "why"),
+            [(row.severity, _cell(row.title) or _cell(row.doi) or row.work_key, _cell(_year(row.year)), row.why) for row in gaps.itertuples(index=False)],
+            coloured_column=0,
+        )],
+    )
+
+
+def _year(value: object) -> int | None:
+    return None if value is None or pd.isna(value) else int(value)
 
 
 def _cell(value: object) -> str:
@@ -115,6 +191,6 @@ def write_paper_report(title: str, sections: list[Section], folder: Path, stem: 
     """
     folder.mkdir(parents=True, exist_ok=True)
     html, pdf = folder / f"{stem}.html", folder / f"{stem}.pdf"
-    html.write_text(sections_html(title, sections, {}, list(LIFECYCLE_COLOURS), LIFECYCLE_COLOURS), encoding="utf-8")
-    pages = sections_pdf(title, sections, {}, pdf, LIFECYCLE_COLOURS)
+    html.write_text(sections_html(title, sections, {}, list(REPORT_COLOURS), REPORT_COLOURS), encoding="utf-8")
+    pages = sections_pdf(title, sections, {}, pdf, REPORT_COLOURS)
     return PaperReportFiles(html, pdf, pages)

@@ -126,10 +126,10 @@ def paper_scores(
         ) if absent
     )
     how = {
-        "citation": "not assessed: the citation gaps were not searched (paper_citation_gaps is not built)" if citation == NOT_ASSESSED else (
+        "citation": "not assessed: the citation gaps were not searched (paper_citation_gaps failed: see the stages that failed)" if citation == NOT_ASSESSED else (
             f"max(0, 10 - 2 x {high_gaps} high - {medium_gaps} medium gaps) = {citation:g}"
         ),
-        "verification": "not assessed: the claims were not judged (claim_verdicts is not built)" if verdicts is None else (
+        "verification": "not assessed: the claims were not judged (claim_verdicts failed: see the stages that failed)" if verdicts is None else (
             f"max(0, 10 x {verdicts.count(SUPPORTED)}/{len(verdicts)} supported - 3 x {verdicts.count(CONTRADICTED)}/{len(verdicts)} contradicted) = {verification:g}"
             if verdicts else f"no claim: {NO_CLAIM_VERIFICATION:g}"
         ),

@@ -1,5 +1,6 @@
 """A paper's analysis as table rows: the parsed document as `paper_texts` rows and back (the later stages read the
-stored text, not the PDF again), the datasets it uses as `paper_datasets` rows and its claims as `paper_claims` rows.
+stored text, not the PDF again), the datasets it uses as `paper_datasets` rows, its claims as `paper_claims` rows and
+its keywords, citation gaps and claim verdicts as `paper_keywords`, `paper_citation_gaps` and `claim_verdicts` rows.
 Plain values and DataFrames; the tables' DDL is in recon_assets/papers/sql/.
 """
 
@@ -11,7 +12,11 @@ import pandas as pd
 
 from recon_assets.papers.claims import Claim
 from recon_assets.papers.datasets import DatasetMatch, UnmatchedMention, lifecycle_statement
+from recon_assets.papers.gaps import CitationGap
+from recon_assets.papers.keywords import METHOD as KEYWORD_METHOD
+from recon_assets.papers.keywords import PaperKeyword
 from recon_assets.papers.parse import Caption, PaperDocument, Paragraph, Reference, Section
+from recon_assets.papers.verdicts import Judged
 
 HEADING, PARAGRAPH, CAPTION, REFERENCE = "heading", "paragraph", "caption", "reference"
 TEXT_COLUMNS = ("paper_key", "position", "part", "section", "page", "label", "doi", "text")
@@ -105,5 +110,43 @@ def claim_rows(key: str, claims: Sequence[Claim]) -> pd.DataFrame:
         columns=["text", "section", "page", "claim_type", "confidence", "results", "novelty", "extractor"],
     )
     frame.insert(0, "position", range(1, len(frame) + 1))
+    frame.insert(0, "paper_key", key)
+    return frame
+
+
+def keyword_rows(key: str, keywords: Sequence[PaperKeyword]) -> pd.DataFrame:
+    """The `paper_keywords` rows of a paper's top terms, ranked from 1, each with the GCMD keyword it fits (NULLs when
+    none does) and the method (`keywords.METHOD`)."""
+    frame = pd.DataFrame(
+        [(k.term, k.weight, k.keyword and k.keyword.keyword_id, k.keyword and k.keyword.name, k.match) for k in keywords],
+        columns=["term", "weight", "keyword_id", "keyword_name", "match"],
+    )
+    frame.insert(0, "rank", range(1, len(frame) + 1))
+    frame.insert(0, "paper_key", key)
+    frame["method"] = KEYWORD_METHOD
+    return frame
+
+
+def gap_rows(key: str, gaps: Sequence[CitationGap]) -> pd.DataFrame:
+    """The `paper_citation_gaps` rows of a paper's gaps (`gaps.citation_gaps`, in its order), numbered from 1."""
+    frame = pd.DataFrame(
+        [(g.severity, g.key, g.doi, g.title, g.year, list(g.rules), g.why, g.similarity, g.citations) for g in gaps],
+        columns=["severity", "work_key", "doi", "title", "year", "rules", "why", "similarity", "citations"],
+    ).astype({"year": "Int64", "citations": "Int64"})
+    frame.insert(0, "position", range(1, len(frame) + 1))
+    frame.insert(0, "paper_key", key)
+    return frame
+
+
+def verdict_rows(key: str, judged: Sequence[tuple[int, Judged, Sequence[tuple[str, str]]]]) -> pd.DataFrame:
+    """The `claim_verdicts` rows: one per (claim position, its verdict, its flags as (flag, reason) pairs)."""
+    frame = pd.DataFrame(
+        [
+            (position, j.verdict, j.evidence, j.publication_id, j.doi, j.similarity, j.works_read, j.why, j.judge,
+             [flag for flag, _ in flags], [reason for _, reason in flags])
+            for position, j, flags in judged
+        ],
+        columns=["position", "verdict", "evidence", "evidence_key", "evidence_doi", "similarity", "works_read", "why", "judge", "flags", "flag_reasons"],
+    )
     frame.insert(0, "paper_key", key)
     return frame
