@@ -753,6 +753,26 @@ def test_a_memory_limit_below_the_floor_or_negative_is_refused_where_the_definit
         TableStore(database=str(tmp_path / "recon.duckdb"), connection_config={"memory_limit": setting})
 
 
+def test_a_memory_limit_with_a_space_is_duckdbs_own_size_and_passes_recon_runs_pre_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RECON_DUCKDB_MEMORY_LIMIT="10 GB" (a space between number and unit): DuckDB itself reads it, as it reads '10GB'
+    (9.3 GiB), so it is accepted, not refused: by `recon run`'s pre-check, the UI's launch check and a step's
+    connection, which runs with it."""
+    from recon_assets.cli.run import _preflight
+
+    database = tmp_path / "recon.duckdb"
+    monkeypatch.setenv("RECON_DB_PATH", str(database))
+    monkeypatch.setenv("RECON_DUCKDB_MEMORY_LIMIT", "10 GB")
+    with duckdb.connect(config={"memory_limit": "10GB"}) as con:
+        ten_gb = con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
+    assert ten_gb == "9.3 GiB"
+    _preflight(database)  # raises PreflightError on a limit it refuses
+    assert settings_problems(None) == []
+    with resources_from_environment()["store"].connect() as connection:
+        assert connection.execute("SELECT current_setting('memory_limit')").fetchone()[0] == ten_gb
+
+
 def test_a_memory_limit_above_the_machines_memory_is_run_with_one_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Hostile pass: RECON_DUCKDB_MEMORY_LIMIT=1000TB passed without a word. Above the machine's memory (sysconf) a
     limit still runs (DuckDB spills only beyond it), and the run's log says so in one line; 256MB says nothing."""

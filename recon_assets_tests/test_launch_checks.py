@@ -15,7 +15,7 @@ import yaml
 from recon_assets.cli import run as run_module
 from recon_assets.cli.launch_checks import settings_models, settings_problems
 from recon_assets.cli.launched_runs import WORKSPACE
-from recon_assets.cli.run import INSTANCE_SETTINGS
+from recon_assets.cli.launched_runs import INSTANCE_SETTINGS, open_instance
 from recon_assets.shared.paths import database_lock
 from recon_assets.storage.duckdb_store import TableStore
 
@@ -183,7 +183,7 @@ def test_a_dagster_home_naming_the_removed_run_coordinator_gets_the_current_sett
     home.mkdir()
     (home / "dagster.yaml").write_text("run_coordinator:\n  module: recon_assets.cli.launch_checks\n  class: ValidatingRunCoordinator\n")
     monkeypatch.setenv("DAGSTER_HOME", str(home))
-    opened, instance = run_module._open_instance()
+    opened, instance = open_instance()
     instance.dispose()
     assert opened == home
     assert (home / "dagster.yaml").read_text() == INSTANCE_SETTINGS.read_text()
@@ -192,5 +192,5 @@ def test_a_dagster_home_naming_the_removed_run_coordinator_gets_the_current_sett
         "replaced by the current settings\n"
     )
     (home / "dagster.yaml").write_text("telemetry:\n  enabled: true\n")  # a user's own settings are kept
-    run_module._open_instance()[1].dispose()
+    open_instance()[1].dispose()
     assert (home / "dagster.yaml").read_text() == "telemetry:\n  enabled: true\n" and capsys.readouterr().out == ""

@@ -8,6 +8,7 @@ versions of the sample graph, but they are not real papers and no figure is draw
 """
 
 import io
+import re
 import shutil
 from pathlib import Path
 
@@ -277,6 +278,13 @@ def test_recon_paper_launches_through_the_instance_and_prints_the_summary(graph,
     paper.write_bytes(pdf_of(PAPER_LINES + ["6. Outlook", "More gauges are planned."]))
     assert recon(["paper", str(paper), "--db", str(graph.database)]) == 0
     printed = capsys.readouterr().out
+    # Each progress line names its stage and its step's result (it said '[] paper_documents done (1.6s)': the stage
+    # was never given to the display), and the run's end is said as `recon run` says it.
+    progress = [line for line in printed.splitlines() if line.startswith("[")]
+    assert progress[0].startswith("[paper_analysis_job] paper ") and progress[0].endswith(f"({paper.resolve()}) ...")
+    assert "\n[paper_analysis_job] paper_documents done (" in printed and "\n[paper_analysis_job] paper_reports done (" in printed
+    assert not [line for line in progress if line.startswith("[]")]
+    assert re.search(r"^\[paper_analysis_job\] succeeded in \d+\.\ds \(run [0-9a-f-]{36}\)$", printed, re.MULTILINE)
     assert "uses TRMM_3B42 V7: replaced by GPM_3IMERG" in printed and "unmatched: CHIRPS 2.0" in printed
     assert "current_version_share: 0.50 (1 of 2 dataset uses on current versions)" in printed
     assert "report: " in printed and ".pdf" in printed
@@ -285,3 +293,24 @@ def test_recon_paper_launches_through_the_instance_and_prints_the_summary(graph,
     assert recon(["paper", str(bad), "--db", str(graph.database)]) == 1
     assert "step paper_documents failed: empty file (0 bytes)" in capsys.readouterr().err
     assert recon(["paper", "neither", "--db", str(graph.database)]) == 2
+
+
+def test_recon_paper_refuses_a_doi_the_graph_does_not_hold_before_any_run(graph, tmp_path, monkeypatch, capsys):
+    """A DOI that is no publication of the graph was refused only by the launched run's paper_documents step (a
+    minute later, exit 1): refused now in one line before Dagster is started, exit 2, saying what to give instead."""
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("RECON_DB_PATH", str(graph.database))  # restored after the test: `recon paper --db` sets it
+    assert recon(["paper", "https://doi.org/10.9999/Not-In-The-Graph", "--db", str(graph.database)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == (
+        f"error: recon paper: DOI 10.9999/not-in-the-graph is no publication of the graph in {graph.database}, and a "
+        "paper given by DOI is read from the graph (an OpenAlex lookup of other DOIs is not built): give the paper's PDF "
+        "instead, `recon paper PATH.pdf`\n"
+    )
+    assert not (tmp_path / "home").exists()  # no instance opened, no partition added, no run launched
+    empty = tmp_path / "empty.duckdb"
+    duckdb.connect(str(empty)).close()
+    assert recon(["paper", "10.3390/w6051221", "--db", str(empty)]) == 2
+    assert capsys.readouterr().err == (
+        f"error: recon paper: {empty} holds no graph yet (no publications table): run `recon run --db {empty}` first\n"
+    )

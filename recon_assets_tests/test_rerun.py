@@ -120,16 +120,37 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
         assert not (tmp_path / "home").exists()  # refused before Dagster was started
 
 
-def test_an_as_of_after_today_is_said(tmp_path):
-    """New-user finding: `--as-of 2030-01-01` scored as of a day to come without a word."""
+def test_an_as_of_after_today_is_refused_in_one_line_before_any_run(tmp_path):
+    """New-user finding: `--as-of 2030-01-01` scored as of a day to come without a word; it was then warned about and
+    run. A reliability as of a day to come has no evidence yet: `--as-of` or RECON_AS_OF after today is refused in one
+    line, exit 2, before Dagster is started (the KG file, empty here, is not even read)."""
     empty = tmp_path / "empty.json"
     empty.write_text("")
-    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home")}
-    command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / "x.duckdb"), "--kg", str(empty), "--as-of", "2999-01-01"]
-    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
-    warning, error = result.stderr.strip().splitlines()
-    assert warning.startswith("warning: as_of 2999-01-01 is after today (") and warning.endswith("measured from a day that has not come yet")
-    assert (result.returncode, error) == (2, f"error: KG export {empty} is empty")
+    command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / "x.duckdb"), "--kg", str(empty)]
+    for arguments, variables, source in (
+        (["--as-of", "9999-12-31"], {}, "--as-of"), ([], {"RECON_AS_OF": "9999-12-31"}, "RECON_AS_OF"),
+    ):
+        env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), **variables}
+        result = subprocess.run([*command, *arguments], capture_output=True, text=True, env=env, timeout=120)
+        assert result.returncode == 2 and result.stdout == "", result.stderr
+        assert re.fullmatch(
+            rf"error: as_of 9999-12-31 from {source} is after today \(\d{{4}}-\d\d-\d\d\): a reliability as of a day to come "
+            r"has no evidence yet; give today or an earlier date\n", result.stderr,
+        ), result.stderr
+        assert not (tmp_path / "home").exists()
+
+
+def test_today_by_either_clock_is_not_after_today():
+    """The local date (a command's default as_of) and the UTC date (a run's default) are both today."""
+    from datetime import date, datetime, timedelta, timezone
+
+    from recon_assets.cli.launch_checks import as_of_not_after_today
+
+    for today in (date.today(), datetime.now(timezone.utc).date()):
+        assert as_of_not_after_today(today, source="--as-of") == today
+    latest = max(date.today(), datetime.now(timezone.utc).date())
+    with pytest.raises(ValueError, match=f"as_of {latest + timedelta(days=1)} from RECON_AS_OF is after today"):
+        as_of_not_after_today(latest + timedelta(days=1), source="RECON_AS_OF")
 
 
 def test_run_help_names_the_environment_and_the_exit_statuses(capsys):

@@ -23,12 +23,14 @@ import uuid
 from pathlib import Path
 
 import dagster as dg
+import duckdb
 import psutil
 import pytest
 from dagster._core.events import EngineEventData
 
 from recon_assets.cli.instance_health import POOL, pool_holders, reclaim_lost_runs, wait_for_pool, worker_pid
-from recon_assets.cli.run import INSTANCE_SETTINGS
+from recon_assets.cli.launched_runs import INSTANCE_SETTINGS
+from recon_assets.shared.paths import database_lock
 from recon_assets.shared.run_tags import HOST_TAG
 
 from recon_assets_tests.pipeline_runs import AS_OF
@@ -160,6 +162,44 @@ def test_ctrl_c_terminates_the_launched_run_and_exits_130(tmp_path):
         f"recon: run {run_id} ({run.job_name}) terminated: CANCELED", "error: interrupted (Ctrl-C)",
     ]
     assert run.status == dg.DagsterRunStatus.CANCELED
+    try:  # the worker exits once it has ended its run (raises TimeoutExpired if it does not)
+        psutil.Process(pid).wait(timeout=HANG_GUARD_SECONDS)
+    except psutil.NoSuchProcess:
+        pass
+
+
+def test_ctrl_c_during_recon_ask_terminates_its_run_and_exits_130_without_a_traceback(tmp_path):
+    """Ctrl-C during `recon ask` printed a Python traceback (KeyboardInterrupt from `follow`, which had terminated the
+    run) and a Ctrl-C before the run was seen left it launched: `recon ask` ends as `recon run` does, the run
+    terminated (one line), 'error: interrupted (Ctrl-C)', exit 130. The run is held in its first step, before it can
+    end by itself, by the database's lock, which this test holds (each step takes it to connect: a run writing it)."""
+    home = _home(tmp_path)
+    instance = _instance(home)
+    database = tmp_path / "scored.duckdb"
+    with duckdb.connect(str(database)) as con:  # what `recon ask` checks before it launches: the scores' table
+        con.execute("CREATE TABLE edge_reliability (edge_id VARCHAR)")
+    lock = database_lock(database)
+    lock.acquire()
+    recon = subprocess.Popen(
+        [sys.executable, "-m", "recon_assets.cli.main", "ask", "Which rainfall datasets are current?", "--db", str(database)],
+        env=_env(home), text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        run_id, pid = _holder_with_worker(instance, recon)  # its first step holds the duckdb slot, waiting for the lock
+        recon.send_signal(signal.SIGINT)
+        out, err = recon.communicate(timeout=HANG_GUARD_SECONDS)
+    finally:
+        if recon.poll() is None:
+            recon.kill()
+        lock.release()
+    assert recon.returncode == 130, err[-3000:]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
+    assert err.splitlines()[-3:] == [
+        f"recon: terminating run {run_id} (question_briefs_job): waiting up to 30s for it to end",
+        f"recon: run {run_id} (question_briefs_job) terminated: CANCELED", "error: interrupted (Ctrl-C)",
+    ]
+    assert instance.get_run_by_id(run_id).status == dg.DagsterRunStatus.CANCELED
+    assert not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots
     try:  # the worker exits once it has ended its run (raises TimeoutExpired if it does not)
         psutil.Process(pid).wait(timeout=HANG_GUARD_SECONDS)
     except psutil.NoSuchProcess:

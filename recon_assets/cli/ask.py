@@ -35,22 +35,33 @@ def ask(question: str, datasets: list[str], as_of: str | None, database: Path) -
 
     Returns:
         0 with the brief printed; 1 when the run failed (its step's error on stderr); 2 when an input is unusable
-        (an empty or over-long question, a bad date, no scored database), said in one line before any run.
+        (an empty or over-long question, a bad date or one after today, no scored database), said in one line before
+        any run; 130 on Ctrl-C: the run under way is terminated (`launched_runs.follow`, said in one line), as `recon
+        run` does, and the process ends without a stack trace.
     """
+    from recon_assets.cli.launched_runs import interrupted
+
+    try:
+        return _ask(question, datasets, as_of, database)
+    except KeyboardInterrupt:
+        return interrupted()
+
+
+def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) -> int:
     import dagster as dg
     from pydantic import ValidationError
 
     from recon_assets.briefs.partitions import QUESTIONS_PARTITIONS
     from recon_assets.cli.instance_health import host_tags
-    from recon_assets.cli.launched_runs import LaunchError, follow, launch
+    from recon_assets.cli.launch_checks import as_of_not_after_today
+    from recon_assets.cli.launched_runs import RUN_CONFIG, LaunchError, follow, launch, open_instance, run_failures
     from recon_assets.cli.progress import RunDisplay
-    from recon_assets.cli.run import RUN_CONFIG, _failures, _open_instance
     from recon_assets.shared.as_of import parse_as_of
     from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, QUESTION_DATASETS_TAG, QUESTION_TAG
 
     try:
         asked = Question(id="ask-x", question=question, scope=Scope(datasets=tuple(datasets)))
-        day = parse_as_of(as_of, source="--as-of") if as_of is not None else date.today()
+        day = as_of_not_after_today(parse_as_of(as_of, source="--as-of"), source="--as-of") if as_of is not None else date.today()
     except ValidationError as error:
         return _fail(f"the question cannot be asked: {'; '.join(item['msg'] for item in error.errors())}", 2)
     except ValueError as error:
@@ -59,7 +70,7 @@ def ask(question: str, datasets: list[str], as_of: str | None, database: Path) -
         return _fail(problem, 2)
     key = asked_key(asked.question, list(asked.scope.datasets))
     os.environ["RECON_DB_PATH"] = str(database.resolve())  # the code location's table store reads it
-    home, instance = _open_instance()
+    home, instance = open_instance()
     if not instance.has_dynamic_partition(QUESTIONS_PARTITIONS, key):
         instance.add_dynamic_partitions(QUESTIONS_PARTITIONS, [key])
     tags = {
@@ -77,7 +88,7 @@ def ask(question: str, datasets: list[str], as_of: str | None, database: Path) -
         except LaunchError as error:
             return _fail(f"[{JOB}] Dagster did not launch the run: {error}", 1)
         if outcome.run.status != dg.DagsterRunStatus.SUCCESS:
-            return _fail(f"[{JOB}] {'; '.join(_failures(outcome, database, launched.output))} (run {outcome.run.run_id}; DAGSTER_HOME={home})", 1)
+            return _fail(f"[{JOB}] {'; '.join(run_failures(outcome, database, launched.output))} (run {outcome.run.run_id}; DAGSTER_HOME={home})", 1)
     print(f"recon: answered in {time.monotonic() - started:.1f}s (run {outcome.run.run_id})\n", flush=True)
     code = print_brief(key, database)
     print(f"\nThe question is kept as partition {key} of '{QUESTIONS_PARTITIONS}' (the weekly schedule refreshes it); "
@@ -108,11 +119,11 @@ def print_brief(key: str, database: Path) -> int:
 def remove(key: str) -> int:
     """Delete the ad-hoc question partition `key` from the instance in DAGSTER_HOME: 0, or 1 when it is not one."""
     from recon_assets.briefs.partitions import QUESTIONS_PARTITIONS
-    from recon_assets.cli.run import _open_instance
+    from recon_assets.cli.launched_runs import open_instance
 
     if not key.startswith(ASKED_PREFIX):
         return _fail(f"{key} is not an ad-hoc question (ask-<hash>): remove it from the question file instead", 1)
-    _, instance = _open_instance()
+    _, instance = open_instance()
     if not instance.has_dynamic_partition(QUESTIONS_PARTITIONS, key):
         return _fail(f"{key} is not a partition of '{QUESTIONS_PARTITIONS}' on this instance", 1)
     instance.delete_dynamic_partition(QUESTIONS_PARTITIONS, key)

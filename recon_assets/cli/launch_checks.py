@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import typing
 from collections.abc import Mapping
+from datetime import date, datetime, timezone
 from functools import cache
 from typing import Any
 
@@ -59,6 +60,25 @@ def settings_problems(run_config: Mapping[str, Any] | None, tags: Mapping[str, s
         except ValueError as error:
             problems.append(f"as_of: {error}")
     return [redact(problem) for problem in problems + resource_problems(run_config)]
+
+
+def as_of_not_after_today(day: date, *, source: str) -> date:
+    """`day`, the as_of a `recon` command was given (`--as-of`, RECON_AS_OF), when it is not after today: a reliability
+    as of a day to come has no evidence yet (no citation, no new version, no steward judgement of that day exists), and
+    its ages and time windows would be measured from a date nothing has reached. Today is the later of this machine's
+    local date (a command's default as_of) and the UTC date (a run's default, its creation day in UTC:
+    `shared.as_of.AsOfDate`), so neither clock refuses the other's today.
+
+    Raises:
+        ValueError: one line naming `source` and today's date.
+    """
+    today = max(date.today(), datetime.now(timezone.utc).date())
+    if day > today:
+        raise ValueError(
+            f"as_of {day.isoformat()} from {source} is after today ({today.isoformat()}): a reliability as of a day to come "
+            "has no evidence yet; give today or an earlier date"
+        )
+    return day
 
 
 def _env_resolved(value: Any) -> Any:

@@ -1,4 +1,7 @@
-"""Launch a job through the project's code location, as the UI does, and follow its run on the instance.
+"""Launch a job through the project's code location, as the UI does, and follow its run on the instance: what `recon
+run`, `recon paper` and `recon ask` share. `open_instance` opens the instance in DAGSTER_HOME they launch on,
+`run_failures` says in one line each why a run did not succeed (`disk_full_message` / `disk_full_text`: a full disk
+named by its path).
 
 `launch` starts `dagster job launch -w <the packaged workspace.yaml>`: Dagster starts the code location's code server,
 creates the run with its remote origin (so it shows on the UI's timeline and its job's page) and the instance's run
@@ -7,18 +10,22 @@ until the run ends: each asset step as it completes, the warnings of the steps, 
 materializations and failures. The run worker's own console (Dagster's log lines) goes to a file, shown with
 `--verbose` only; the run's event log in the UI holds it all.
 
-The launch runs in a session of its own, so Ctrl-C reaches `recon run` alone, which then terminates the run through the
-instance's run launcher (`RunLauncher.terminate`), as the UI's "Terminate" does, and waits TERMINATE_WAIT_SECONDS for
-it to end. A run that has not ended by then (its worker stopped, hung or gone, or its code server unreachable) would
-stay CANCELING for ever without a daemon (Dagster's run monitoring ends such a run after its cancel timeout, with
-`dagster dev` only): its worker, when still alive, is stopped and the run marked CANCELED (`report_run_canceled`).
+The launch runs in a session of its own, so Ctrl-C reaches the `recon` command alone, which then terminates the run
+through the instance's run launcher (`RunLauncher.terminate`), as the UI's "Terminate" does, and waits
+TERMINATE_WAIT_SECONDS for it to end. A run that has not ended by then (its worker stopped, hung or gone, or its code
+server unreachable) would stay CANCELING for ever without a daemon (Dagster's run monitoring ends such a run after its
+cancel timeout, with `dagster dev` only): its worker, when still alive, is stopped and the run marked CANCELED
+(`report_run_canceled`). The command then ends with `interrupted`: one line, exit status 130, no stack trace.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
+import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -30,12 +37,25 @@ from pathlib import Path
 from typing import IO, Any
 
 import dagster as dg
+from filelock import FileLock, Timeout
 
 from recon_assets.cli.instance_health import fail_lost_run, stop_worker, worker_gone
 from recon_assets.cli.progress import RunDisplay
+from recon_assets.shared.credentials import redact
+from recon_assets.shared.display import terminal_text
 from recon_assets.shared.run_tags import LAUNCH_TAG
 
 WORKSPACE = Path(__file__).resolve().with_name("workspace.yaml")
+# The run config of every launched run: its worker's console (shown with --verbose) at INFO shows each asset's own
+# lines; Dagster's per-event DEBUG lines would bury them.
+RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "INFO"}}}}
+DEFAULT_DAGSTER_HOME = Path(".dagster_home")
+# The instance settings `open_instance` gives a DAGSTER_HOME that has none (package data; the checkout's dagster.yaml links here).
+INSTANCE_SETTINGS = Path(__file__).resolve().with_name("dagster.yaml")
+# Held in DAGSTER_HOME while `open_instance` gives it its settings and creates or opens its storage, at most this long
+# (seconds): creating the storage of a new instance takes a few seconds.
+INSTANCE_LOCK = "recon_instance.lock"
+INSTANCE_LOCK_WAIT_SECONDS = 300.0
 POLL_SECONDS = 0.5
 # How often the run worker's health is checked while the run goes on.
 HEALTH_SECONDS = 5.0
@@ -43,6 +63,8 @@ HEALTH_SECONDS = 5.0
 START_TIMEOUT_SECONDS = 180.0
 # How long a terminated run may take to end after Ctrl-C before `recon run` stops its worker and marks it CANCELED.
 TERMINATE_WAIT_SECONDS = 30.0
+# The exit status of a `recon` command stopped by Ctrl-C: 128 + SIGINT (2), as a shell reports a process it interrupted.
+INTERRUPTED_EXIT = 130
 # The engine event Dagster's code server stores when a run worker it started exits with its run unfinished
 # (dagster._utils.get_run_crash_explanation, after the name of the reporting class): "[DagsterApiServer] Run execution
 # process for <run id> was terminated by signal 9 (SIGKILL). ..." or "... unexpectedly exited with code 1."
@@ -146,6 +168,13 @@ def follow(
     return outcome
 
 
+def interrupted() -> int:
+    """Say on stderr, in one line, that Ctrl-C stopped the command ('error: interrupted (Ctrl-C)'; `follow` has said
+    how the run under way ended) and return INTERRUPTED_EXIT, the command's exit status."""
+    print("error: interrupted (Ctrl-C)", file=sys.stderr, flush=True)
+    return INTERRUPTED_EXIT
+
+
 def _never_started(instance: dg.DagsterInstance, run: dg.DagsterRun, launched: Launch) -> str | None:
     """Why `run` will never start, else None: `dagster job launch` failed with the run not launched (after creating
     it), or ended with the run STARTING for START_TIMEOUT_SECONDS and no worker (the timeout Dagster's run monitoring
@@ -222,13 +251,18 @@ def _take(entry: dg.EventLogEntry, outcome: RunOutcome, display: RunDisplay) -> 
 
 
 def _terminate(instance: dg.DagsterInstance, launched: Launch, run: dg.DagsterRun | None, say: Callable[[str], None]) -> None:
-    """Ctrl-C: stop the launch, terminate the run through the run launcher and wait TERMINATE_WAIT_SECONDS (said) for
-    it to end; a run still unfinished then (or at a second Ctrl-C) has its worker stopped when alive
-    (`instance_health.stop_worker`) and is marked CANCELED, so no run stays CANCELING. `say` how it ended."""
+    """Ctrl-C: stop the launch (a run it created before it was stopped is found by its LAUNCH_TAG), terminate the run
+    through the run launcher and wait TERMINATE_WAIT_SECONDS (said) for it to end; a run still unfinished then (or at
+    a second Ctrl-C) has its worker stopped when alive (`instance_health.stop_worker`) and is marked CANCELED, so no
+    run stays CANCELING. `say` how it ended."""
     if launched.process.poll() is None:
         launched.process.kill()  # the launch itself: nothing more to start
-    if run is None:
-        return
+        launched.process.wait()
+    if run is None:  # interrupted before the run was seen: it may have been created since
+        runs = instance.get_runs(dg.RunsFilter(tags={LAUNCH_TAG: launched.token}), limit=1)
+        if not runs:
+            return
+        run = runs[0]
     described = f"run {run.run_id} ({run.job_name})"
     unanswered = None
     if not instance.get_run_by_id(run.run_id).is_finished:
@@ -289,3 +323,180 @@ def _show(launched: Launch, console: IO[str] | None) -> None:
 def _last_line(path: Path) -> str:
     lines = [line.strip() for line in path.read_text(errors="replace").splitlines() if line.strip()]
     return lines[-1] if lines else ""
+
+
+# The instance the runs are launched on.
+
+
+def dagster_home() -> Path:
+    """The Dagster instance's folder: DAGSTER_HOME, else ./.dagster_home (DEFAULT_DAGSTER_HOME), made absolute."""
+    return Path(os.environ.get("DAGSTER_HOME") or DEFAULT_DAGSTER_HOME).resolve()
+
+
+# The run coordinator earlier versions put in DAGSTER_HOME's dagster.yaml: it is gone, and an instance naming it does not load.
+_REMOVED_COORDINATOR = "recon_assets.cli.launch_checks"
+
+
+class InstanceLockTimeout(RuntimeError):
+    """Another process held the instance lock of DAGSTER_HOME longer than INSTANCE_LOCK_WAIT_SECONDS; the message names it."""
+
+
+def open_instance() -> tuple[Path, dg.DagsterInstance]:
+    """(the instance's folder, the instance) that `recon run`, `recon paper` and `recon ask` launch their runs on:
+    DAGSTER_HOME (else ./.dagster_home, created; `dagster_home`) and its instance, with the project's dagster.yaml
+    (INSTANCE_SETTINGS) given to a home that has none, or has the one of an earlier version naming its removed run
+    coordinator (said in one line on stdout, 'recon: ...'). DAGSTER_HOME is set to that folder for this process and
+    the processes it launches.
+
+    One process at a time (the lock INSTANCE_LOCK in DAGSTER_HOME, waited for INSTANCE_LOCK_WAIT_SECONDS at most,
+    said in one line when it is busy): Dagster's SQLite storages (runs, schedules, the event log's index) create their
+    tables, then stamp their schema's revision in `alembic_version`, with no lock between processes; a second process
+    opening a new instance in between found the tables unstamped, took them for an older Dagster's and stamped that
+    older revision as well: two rows in `alembic_version` (or "table alembic_version already exists"), and an instance
+    that no longer loads (issue 24). The processes of the runs (`dagster job launch`, its code server, the run worker)
+    open the instance only after this, and find it stamped.
+
+    Raises:
+        InstanceLockTimeout: another process held the lock for INSTANCE_LOCK_WAIT_SECONDS.
+    """
+    home = dagster_home()
+    home.mkdir(parents=True, exist_ok=True)
+    os.environ["DAGSTER_HOME"] = str(home)
+    lock = FileLock(home / INSTANCE_LOCK)
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        _say_instance(f"waiting for another process to finish setting up the Dagster instance in {home} (lock {lock.lock_file})")
+        try:
+            lock.acquire(timeout=INSTANCE_LOCK_WAIT_SECONDS)
+        except Timeout as error:
+            raise InstanceLockTimeout(
+                f"gave up after {INSTANCE_LOCK_WAIT_SECONDS:.0f}s waiting for the lock {lock.lock_file}, held by another "
+                f"process setting up the Dagster instance in {home}: run again once it is done"
+            ) from error
+    try:
+        settings = home / "dagster.yaml"
+        if settings.exists() and _REMOVED_COORDINATOR in settings.read_text(errors="replace"):
+            _say_instance(f"{settings} named the run coordinator of an earlier recon_assets ({_REMOVED_COORDINATOR}): replaced by the current settings")
+            settings.unlink()
+        if not settings.exists():
+            shutil.copy(INSTANCE_SETTINGS, settings)
+        return home, dg.DagsterInstance.get()
+    finally:
+        lock.release()
+
+
+def _say_instance(line: str) -> None:
+    print(f"recon: {line}", flush=True)
+
+
+# Why a run failed, in one line each.
+
+# The message of a run failure Dagster stores for whoever fails a run from outside it without saying why: the code
+# server when the run's worker died (its exit is in an engine event before it: `RunOutcome.worker_lost`), the UI's
+# "mark as failed", or run monitoring.
+_FAILED_FROM_OUTSIDE_MESSAGE = "This run has been marked as failed from outside the execution context"
+_FAILED_FROM_OUTSIDE = "its run was marked failed from outside it (Dagster's run monitoring, or the UI)"
+
+
+def run_failures(outcome: RunOutcome, database: Path, console: Path) -> list[str]:
+    """Why the run of `outcome` did not succeed, as lines to print: `database` is the DuckDB file it wrote (a full
+    disk there is named), `console` the launch's console file (`Launch.output`).
+
+    'step <key> failed: <root cause>' for every failed step (else the run's own failure), one line each: the
+    innermost cause of each error chain, its first line, or the full disk it names (`disk_full_text`). A run that
+    ended with no cause in its event log (its worker could not store one: a full disk under DAGSTER_HOME) is judged on
+    the run worker's console. A run whose worker was lost (killed, crashed, gone with its code server) is that one
+    line: 'run worker lost: <how>; ... the next `recon run` is not affected'. Never empty."""
+    lost = outcome.worker_lost or (_FAILED_FROM_OUTSIDE if outcome.run_failure and outcome.run_failure.startswith(_FAILED_FROM_OUTSIDE_MESSAGE) else None)
+    if lost:  # the steps it left unfinished failed for that reason only
+        return [f"run worker lost: {lost}; the run is marked {outcome.run.status.value} and its pool slots are freed, so "
+                "the next `recon run` is not affected"]
+    messages = [f"step {step} failed: {_root_cause(error, database)}" for step, error in outcome.step_errors]
+    if not messages and outcome.run_error is not None:
+        messages.append(f"the run failed: {_root_cause(outcome.run_error, database)}")
+    full = disk_full_text(console.read_text(errors="replace"), database) if console.is_file() else None
+    if full is not None and not any(full in message for message in messages):
+        messages.insert(0, full)
+    if not messages and outcome.run_failure:
+        messages.append(f"the run failed: {terminal_text(redact(first_line(outcome.run_failure)))}")
+    return messages or [f"the run ended {outcome.run.status.value} without a failed step"]
+
+
+def _root_cause(error, database: Path) -> str:
+    """The innermost cause of a Dagster error chain (`SerializableErrorInfo`) in one line: a full disk named by its
+    path, else the first line of its message (any library's text about any record: shown as data, without secrets;
+    of a `dg.Failure`, its description without the class path)."""
+    while error.cause is not None:
+        error = error.cause
+    message = error.message
+    if error.cls_name == dg.Failure.__name__:  # the description an asset gave its `dg.Failure`, without the class path
+        message = message.removeprefix(f"{dg.Failure.__module__}.{dg.Failure.__name__}: ")
+    return disk_full_text(message, database) or terminal_text(redact(first_line(message) or error.cls_name or "no message"))
+
+
+def first_line(text: str) -> str:
+    """The first line of `text` that is not blank, stripped ('' when none)."""
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+# errno values of a full device and of an exhausted disk quota (POSIX), and the texts SQLite (Dagster's run and
+# event storage under DAGSTER_HOME) and DuckDB give for the same condition.
+_DISK_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT}
+_SQLITE_FULL = "database or disk is full"
+_DUCKDB_FULL = ("No space left on device", "disk is full")
+# Python's text of an OSError of a full disk naming its file ("[Errno 28] No space left on device: '/x/run.db'"), as a
+# run worker's console shows it.
+_OSERROR_FULL = re.compile(rf"\[Errno (?:{'|'.join(map(str, sorted(_DISK_FULL_ERRNOS)))})\] [^:\n]*: '([^'\n]+)'")
+
+
+def disk_full_message(error: BaseException, database: Path) -> str | None:
+    """One line saying which path is full, when `error` (or an error in its chain: causes, contexts, SQLAlchemy's
+    wrapped `orig`) is a full disk or quota; else None.
+
+    The path is the file the error names when it names one; else DAGSTER_HOME for SQLite's "database or disk is
+    full" (Dagster's run and event storage lives there) and the DuckDB file for DuckDB's.
+    """
+    home = dagster_home()
+    seen: set[int] = set()
+    pending: list[BaseException | None] = [error]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        pending += [current.__cause__, current.__context__, getattr(current, "orig", None)]
+        if isinstance(current, OSError) and current.errno in _DISK_FULL_ERRNOS:
+            if not current.filename:
+                return (f"no space left on a device this run writes to (DAGSTER_HOME {home}, or the DuckDB file's folder "
+                        f"{database.parent}): free space there, or move them to another disk")
+            return _full_line(Path(os.fsdecode(current.filename)), home, database)
+        full = disk_full_text(str(current), database)
+        if full is not None:
+            return full
+    return None
+
+
+def disk_full_text(text: str, database: Path) -> str | None:
+    """`disk_full_message`'s line for an error text (a step's root cause, as Dagster recorded it, or a run worker's
+    console): the file a full disk's OSError names, SQLite's "database or disk is full" names DAGSTER_HOME, DuckDB's or
+    the system's "No space left on device" the DuckDB file; else None."""
+    home = dagster_home()
+    if named := _OSERROR_FULL.search(text):
+        return _full_line(Path(named.group(1)), home, database)
+    if _SQLITE_FULL in text:
+        return _full_line(home, home, database)
+    if any(marker in text for marker in _DUCKDB_FULL):
+        return _full_line(database, home, database)
+    return None
+
+
+def _full_line(path: Path, home: Path, database: Path) -> str:
+    resolved = path.resolve()
+    if resolved.is_relative_to(home):
+        area, move = "under DAGSTER_HOME: Dagster's run and event storage", "set DAGSTER_HOME to a folder on another disk"
+    elif resolved.is_relative_to(database.resolve().parent):
+        area, move = f"the DuckDB file {database.name} and its spill folder {database.name}.tmp", "give --db on another disk"
+    else:
+        area, move = "written by this run", "move it to another disk"
+    return f"no space left on the device holding {path} ({area}): free space there, or {move}"

@@ -3,8 +3,12 @@ its jobs (`launched_runs`): the paper's partition is added to `papers` (the SHA-
 of `paper_analysis_job` is launched for it and followed, then its datasets with their lifecycle, its scores, any stage
 that failed and the report's path are printed from the database.
 
+The run's progress is `recon run`'s: a line naming the stage (`[paper_analysis_job] paper <key> (<source>)`), one
+per step as it completes (`[paper_analysis_job] paper_documents done (1.6s)`) and one when the run succeeded.
+
 Exit status: 0 analysed (an optional stage may have failed: said); 1 the run failed (the paper cannot be read: its
-one line); 2 unusable input before any run (neither a file nor a DOI, no database).
+one line); 2 unusable input before any run (neither a file nor a DOI, a DOI that is no publication of the graph, no
+database); 130 Ctrl-C (the run under way is terminated, as by `recon run`).
 """
 
 import os
@@ -13,12 +17,14 @@ import tempfile
 from pathlib import Path
 
 import dagster as dg
+import duckdb
 
 from recon_assets.cli.instance_health import host_tags
-from recon_assets.cli.launched_runs import LaunchError, follow, launch
+from recon_assets.cli.launched_runs import (
+    RUN_CONFIG, LaunchError, first_line, follow, interrupted, launch, open_instance, run_failures,
+)
 from recon_assets.cli.progress import RunDisplay
-from recon_assets.cli.run import RUN_CONFIG, _failures, _open_instance
-from recon_assets.papers.intake import doi_key, pdf_key
+from recon_assets.papers.intake import doi_key, key_doi, pdf_key
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, PAPERS_PARTITIONS
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import terminal_text
@@ -35,8 +41,17 @@ def analyse_paper(source: str, db: Path | None, verbose: bool = False) -> int:
     """Analyse the PDF at `source`, or the paper with DOI `source`, against the database's graph; print the summary.
 
     Returns:
-        0, 1 or 2 (module docstring).
+        0, 1, 2 or 130 (module docstring).
     """
+    try:
+        return _analyse_paper(source, db, verbose)
+    except KeyboardInterrupt:
+        if verbose:
+            raise
+        return interrupted()
+
+
+def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
     path = Path(source)
     if path.is_file():
         key, given = pdf_key(path.read_bytes()), str(resolved(path, "PATH"))
@@ -49,20 +64,24 @@ def analyse_paper(source: str, db: Path | None, verbose: bool = False) -> int:
     database = database_path()
     if not is_motherduck(database) and not database.is_file():
         return _refuse(f"no database at {database}: run `recon run` first (a paper is matched against its graph)")
-    home, instance = _open_instance()
+    if (doi := key_doi(key)) and (problem := _unknown_doi(database, doi)):
+        return _refuse(problem)
+    home, instance = open_instance()
     if not instance.has_dynamic_partition(PAPERS_PARTITIONS, key):
         instance.add_dynamic_partitions(PAPERS_PARTITIONS, [key])
-    print(terminal_text(f"[{PAPER_JOB}] paper {key} ({given}) ..."), flush=True)
     with tempfile.TemporaryDirectory(prefix="recon-paper-") as consoles:
         launched = launch(PAPER_JOB, {PARTITION_TAG: key, PAPER_SOURCE_TAG: given, **host_tags()}, RUN_CONFIG, Path(consoles) / "paper.log")
         try:
             with RunDisplay.for_terminal(sys.stdout, sys.stderr, verbose=verbose) as display:
+                display.stage(PAPER_JOB, f"paper {key} ({given})")  # names the stage on each step's line
                 outcome = follow(instance, launched, display=display, console=sys.stderr if verbose else None)
+                if outcome.run.status == dg.DagsterRunStatus.SUCCESS:
+                    display.stage_done(f"[{PAPER_JOB}] succeeded in {outcome.seconds:.1f}s (run {outcome.run.run_id})")
         except LaunchError as error:
             print(f"error: [{PAPER_JOB}] Dagster did not launch the run: {terminal_text(redact(error))}", file=sys.stderr)
             return 1
         if outcome.run.status != dg.DagsterRunStatus.SUCCESS:
-            failures = "; ".join(_plain(line) for line in _failures(outcome, database, launched.output))
+            failures = "; ".join(run_failures(outcome, database, launched.output))
             print(f"error: [{PAPER_JOB}] {failures} (run {outcome.run.run_id}; DAGSTER_HOME={home})", file=sys.stderr)
             return 1
     report = outcome.materializations.get("paper_reports")
@@ -95,9 +114,21 @@ def _print_summary(database: Path, key: str, report: dict) -> None:
     print("\n".join(terminal_text(line) for line in lines), flush=True)
 
 
-def _plain(line: str) -> str:
-    """A step failure's line without the class path Dagster puts before a `dg.Failure`'s description."""
-    return line.replace("dagster._core.definitions.events.Failure: ", "")
+def _unknown_doi(database: Path, doi: str) -> str | None:
+    """Why the paper with canonical DOI `doi` cannot be analysed from `database`'s graph, before any run is launched:
+    no publication of the graph has that DOI (the `publications` table; the run's paper_documents step reads the
+    paper from it, and would fail), the graph has no such table, or the database cannot be read. None when it can."""
+    try:
+        with read_only(str(database)) as con:
+            (found,) = con.execute("SELECT count(*) FROM publications WHERE doi = ?", [doi]).fetchone()
+    except duckdb.CatalogException:
+        return f"{database} holds no graph yet (no publications table): run `recon run --db {database}` first"
+    except (duckdb.Error, ValueError) as error:  # a file another process writes, a MotherDuck database without its token
+        return f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}"
+    if found:
+        return None
+    return (f"DOI {doi} is no publication of the graph in {database}, and a paper given by DOI is read from the graph "
+            "(an OpenAlex lookup of other DOIs is not built): give the paper's PDF instead, `recon paper PATH.pdf`")
 
 
 def _refuse(message: str) -> int:

@@ -8,11 +8,8 @@ and its job's page included. `recon run` prints one line per asset step as it co
 log lines are shown with --verbose (and are in the UI).
 """
 
-import errno
 import logging
 import os
-import re
-import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -23,11 +20,14 @@ from pathlib import Path
 import dagster as dg
 import duckdb
 import pandas as pd
-from filelock import FileLock, Timeout
+from filelock import Timeout
 
 from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim_lost_runs, wait_for_pool
-from recon_assets.cli.launch_checks import settings_problems
-from recon_assets.cli.launched_runs import LaunchError, RunOutcome, follow, launch
+from recon_assets.cli.launch_checks import as_of_not_after_today, settings_problems
+from recon_assets.cli.launched_runs import (
+    RUN_CONFIG, InstanceLockTimeout, LaunchError, RunOutcome, disk_full_message, disk_full_text, first_line, follow,
+    interrupted, launch, open_instance, run_failures,
+)
 from recon_assets.cli.progress import RunDisplay
 from recon_assets.automation.run_inputs import AS_OF, KG_EXPORT, RUN_INPUTS, kg_export_version, report_run_inputs, settings_versions
 from recon_assets.automation.staleness import FRESH, freshness, partition_ranges, stale_partitions
@@ -52,19 +52,9 @@ from recon_assets.shared.key_transport import ALLOW_PLAIN_HTTP, plain_http_allow
 from recon_assets.shared.paths import database_lock, database_path, resolved
 from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, KG_SOURCE_TAG
 
-DEFAULT_DAGSTER_HOME = Path(".dagster_home")
-# The instance settings `recon run` gives a DAGSTER_HOME that has none (package data; the checkout's dagster.yaml links here).
-INSTANCE_SETTINGS = Path(__file__).resolve().with_name("dagster.yaml")
-# Held in DAGSTER_HOME while a `recon run` gives it its settings and creates or opens its storage (`_open_instance`),
-# at most this long (seconds): creating the storage of a new instance takes a few seconds.
-INSTANCE_LOCK = "recon_instance.lock"
-INSTANCE_LOCK_WAIT_SECONDS = 300.0
 # How long `recon run` waits for another live run to release the `duckdb` pool before it gives up (seconds): a
 # full run on the real KG takes minutes (docs/OPERATIONS.md "Benchmarks at full scale"), an online OpenAlex refresh of it up to about an hour.
 DEFAULT_POOL_WAIT_SECONDS = 3600.0
-# The run worker's console (shown with --verbose): INFO shows each asset's own lines; Dagster's per-event DEBUG lines
-# would bury them.
-RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "INFO"}}}}
 # The evaluation's measures `recon run` prints (evaluation.measure.MEASURES keys), with the words it prints them with.
 _SUMMARY_MEASURES = {
     "staleness_catch": "superseded versions flagged", "flag_precision": "flags that are right",
@@ -81,9 +71,10 @@ class PreflightError(RuntimeError):
 def run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: bool = False) -> int:
     """Run every asset on the local instance and print progress and a summary.
 
-    as_of is resolved here, once: `--as-of`, else RECON_AS_OF, else today; all three runs carry it as their
-    `recon/as_of` tag, so every asset of every run reads the same date. Every failure ends with its cause in one line
-    on stderr and nothing else about it (no stack trace, no Dagster failure record) unless `verbose`.
+    as_of is resolved here, once: `--as-of`, else RECON_AS_OF, else today (a date after today is refused:
+    `launch_checks.as_of_not_after_today`); all three runs carry it as their `recon/as_of` tag, so every asset of
+    every run reads the same date. Every failure ends with its cause in one line on stderr and nothing else about it
+    (no stack trace, no Dagster failure record) unless `verbose`.
 
     Returns:
         0 on success, 1 when a run failed (its root cause, a full disk named by its path), an asset check of severity
@@ -95,8 +86,7 @@ def run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: b
     except KeyboardInterrupt:
         if verbose:
             raise
-        print("error: interrupted (Ctrl-C)", file=sys.stderr, flush=True)
-        return 130
+        return interrupted()
     except Exception as error:
         full = disk_full_message(error, database_path())
         if full is None and verbose:
@@ -107,12 +97,7 @@ def run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: b
 
 def _one_line(error: BaseException) -> str:
     """'<type>: <first line of its message>' and where the rest is, shown as data and without secrets."""
-    return terminal_text(redact(f"{type(error).__name__}: {_first_line(str(error))} (`recon run --verbose` prints its stack trace)"))
-
-
-def _first_line(text: str) -> str:
-    """The first line of `text` that is not blank, stripped ('' when none)."""
-    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return terminal_text(redact(f"{type(error).__name__}: {first_line(str(error))} (`recon run --verbose` prints its stack trace)"))
 
 
 def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: bool) -> int:
@@ -122,13 +107,9 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: 
             os.environ["RECON_KG_PATH"] = str(resolved(kg, "--kg"))
         if db is not None:
             os.environ["RECON_DB_PATH"] = str(database := db if is_motherduck(db) else resolved(db, "--db"))
-        run_as_of = (
-            parse_as_of(as_of, source="--as-of") if as_of is not None  # an empty --as-of is an error, not "unset"
-            else parse_as_of(os.environ["RECON_AS_OF"], source="RECON_AS_OF") if os.environ.get("RECON_AS_OF") else date.today()
-        )
-        if run_as_of > date.today():
-            print(f"warning: as_of {run_as_of.isoformat()} is after today ({date.today().isoformat()}): ages and time windows "
-                  "are measured from a day that has not come yet", file=sys.stderr)
+        source = "--as-of" if as_of is not None else "RECON_AS_OF"  # an empty --as-of is an error, not "unset"
+        given = as_of if as_of is not None else os.environ.get("RECON_AS_OF") or None
+        run_as_of = date.today() if given is None else as_of_not_after_today(parse_as_of(given, source=source), source=source)
         _preflight(database)
         problems = settings_problems(RUN_CONFIG, {AS_OF_TAG: run_as_of.isoformat()})  # the rules Dagster checks mid-run
         if problems:
@@ -163,68 +144,6 @@ def _terminal_safe_output() -> Iterator[None]:
         yield
     finally:
         sys.stdout, sys.stderr = saved
-
-
-# errno values of a full device and of an exhausted disk quota (POSIX), and the texts SQLite (Dagster's run and
-# event storage under DAGSTER_HOME) and DuckDB give for the same condition.
-_DISK_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT}
-_SQLITE_FULL = "database or disk is full"
-_DUCKDB_FULL = ("No space left on device", "disk is full")
-# Python's text of an OSError of a full disk naming its file ("[Errno 28] No space left on device: '/x/run.db'"), as a
-# run worker's console shows it.
-_OSERROR_FULL = re.compile(rf"\[Errno (?:{'|'.join(map(str, sorted(_DISK_FULL_ERRNOS)))})\] [^:\n]*: '([^'\n]+)'")
-
-
-def disk_full_message(error: BaseException, database: Path) -> str | None:
-    """One line saying which path is full, when `error` (or an error in its chain: causes, contexts, SQLAlchemy's
-    wrapped `orig`) is a full disk or quota; else None.
-
-    The path is the file the error names when it names one; else DAGSTER_HOME for SQLite's "database or disk is
-    full" (Dagster's run and event storage lives there) and the DuckDB file for DuckDB's.
-    """
-    home = _dagster_home()
-    seen: set[int] = set()
-    pending: list[BaseException | None] = [error]
-    while pending:
-        current = pending.pop()
-        if current is None or id(current) in seen:
-            continue
-        seen.add(id(current))
-        pending += [current.__cause__, current.__context__, getattr(current, "orig", None)]
-        if isinstance(current, OSError) and current.errno in _DISK_FULL_ERRNOS:
-            if not current.filename:
-                return (f"no space left on a device this run writes to (DAGSTER_HOME {home}, or the DuckDB file's folder "
-                        f"{database.parent}): free space there, or move them to another disk")
-            return _full_line(Path(os.fsdecode(current.filename)), home, database)
-        full = disk_full_text(str(current), database)
-        if full is not None:
-            return full
-    return None
-
-
-def disk_full_text(text: str, database: Path) -> str | None:
-    """`disk_full_message`'s line for an error text (a step's root cause, as Dagster recorded it, or a run worker's
-    console): the file a full disk's OSError names, SQLite's "database or disk is full" names DAGSTER_HOME, DuckDB's or
-    the system's "No space left on device" the DuckDB file; else None."""
-    home = _dagster_home()
-    if named := _OSERROR_FULL.search(text):
-        return _full_line(Path(named.group(1)), home, database)
-    if _SQLITE_FULL in text:
-        return _full_line(home, home, database)
-    if any(marker in text for marker in _DUCKDB_FULL):
-        return _full_line(database, home, database)
-    return None
-
-
-def _full_line(path: Path, home: Path, database: Path) -> str:
-    resolved = path.resolve()
-    if resolved.is_relative_to(home):
-        area, move = "under DAGSTER_HOME: Dagster's run and event storage", "set DAGSTER_HOME to a folder on another disk"
-    elif resolved.is_relative_to(database.resolve().parent):
-        area, move = f"the DuckDB file {database.name} and its spill folder {database.name}.tmp", "give --db on another disk"
-    else:
-        area, move = "written by this run", "move it to another disk"
-    return f"no space left on the device holding {path} ({area}): free space there, or {move}"
 
 
 def _preflight(database: Path) -> None:
@@ -320,7 +239,7 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
 
     definitions = load_definitions()  # reads the RECON_* environment set above
     try:
-        home, instance = _open_instance()
+        home, instance = open_instance()
     except InstanceLockTimeout as error:
         print(f"error: {terminal_text(error)}", file=sys.stderr, flush=True)
         return 1
@@ -391,7 +310,7 @@ def _launched(
         return None
     run_id = outcome.run.run_id
     if outcome.run.status != dg.DagsterRunStatus.SUCCESS:
-        print(f"error: [{job_name}] {'; '.join(_failures(outcome, database, launched.output))} (run {run_id}: its full logs "
+        print(f"error: [{job_name}] {'; '.join(run_failures(outcome, database, launched.output))} (run {run_id}: its full logs "
               f"with `recon run --verbose`, or in `dagster dev` with DAGSTER_HOME={home})", file=sys.stderr, flush=True)
         return None
     display.stage_done(f"[{job_name}] succeeded in {outcome.seconds:.1f}s (run {run_id})")
@@ -505,61 +424,6 @@ def _warn(line: str) -> None:
     print(terminal_text(redact(line)), file=sys.stderr, flush=True)
 
 
-def _dagster_home() -> Path:
-    """DAGSTER_HOME, else ./.dagster_home, made absolute."""
-    return Path(os.environ.get("DAGSTER_HOME") or DEFAULT_DAGSTER_HOME).resolve()
-
-
-# The run coordinator earlier versions put in DAGSTER_HOME's dagster.yaml: it is gone, and an instance naming it does not load.
-_REMOVED_COORDINATOR = "recon_assets.cli.launch_checks"
-
-
-class InstanceLockTimeout(RuntimeError):
-    """Another process held the instance lock of DAGSTER_HOME longer than `recon run` waits; the message names it."""
-
-
-def _open_instance() -> tuple[Path, dg.DagsterInstance]:
-    """DAGSTER_HOME (else ./.dagster_home, created) and its instance, with the project's dagster.yaml given to a home
-    that has none, or has the one of an earlier version naming its removed run coordinator (said in one line).
-
-    One process at a time (the lock INSTANCE_LOCK in DAGSTER_HOME, waited for INSTANCE_LOCK_WAIT_SECONDS at most,
-    said in one line when it is busy): Dagster's SQLite storages (runs, schedules, the event log's index) create their
-    tables, then stamp their schema's revision in `alembic_version`, with no lock between processes; a second process
-    opening a new instance in between found the tables unstamped, took them for an older Dagster's and stamped that
-    older revision as well: two rows in `alembic_version` (or "table alembic_version already exists"), and an instance
-    that no longer loads (issue 24). The processes of the runs (`dagster job launch`, its code server, the run worker)
-    open the instance only after this, and find it stamped.
-
-    Raises:
-        InstanceLockTimeout: another process held the lock for INSTANCE_LOCK_WAIT_SECONDS.
-    """
-    home = _dagster_home()
-    home.mkdir(parents=True, exist_ok=True)
-    os.environ["DAGSTER_HOME"] = str(home)
-    lock = FileLock(home / INSTANCE_LOCK)
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
-        _say(f"waiting for another process to finish setting up the Dagster instance in {home} (lock {lock.lock_file})")
-        try:
-            lock.acquire(timeout=INSTANCE_LOCK_WAIT_SECONDS)
-        except Timeout as error:
-            raise InstanceLockTimeout(
-                f"gave up after {INSTANCE_LOCK_WAIT_SECONDS:.0f}s waiting for the lock {lock.lock_file}, held by another "
-                f"process setting up the Dagster instance in {home}: run again once it is done"
-            ) from error
-    try:
-        settings = home / "dagster.yaml"
-        if settings.exists() and _REMOVED_COORDINATOR in settings.read_text(errors="replace"):
-            _say(f"{settings} named the run coordinator of an earlier recon_assets ({_REMOVED_COORDINATOR}): replaced by the current settings")
-            settings.unlink()
-        if not settings.exists():
-            shutil.copy(INSTANCE_SETTINGS, settings)
-        return home, dg.DagsterInstance.get()
-    finally:
-        lock.release()
-
-
 def _snapshot_reused(materializations: dict[str, dg.AssetMaterialization]) -> bool:
     """Whether the snapshot was not ingested again: kg_snapshot was fresh (not run), or ran and found it unchanged."""
     snapshot = materializations.get("kg_snapshot")
@@ -586,42 +450,6 @@ def _online_cases(materializations: dict[str, dg.AssetMaterialization]) -> int |
     evaluation = materializations.get("reliability_evaluation")
     count = evaluation.metadata.get("online_cases_IF") if evaluation is not None else None
     return None if count is None else int(count.value)
-
-
-# The message of a run failure Dagster stores for whoever fails a run from outside it without saying why: the code
-# server when the run's worker died (its exit is in an engine event before it: `RunOutcome.worker_lost`), the UI's
-# "mark as failed", or run monitoring.
-_FAILED_FROM_OUTSIDE_MESSAGE = "This run has been marked as failed from outside the execution context"
-_FAILED_FROM_OUTSIDE = "its run was marked failed from outside it (Dagster's run monitoring, or the UI)"
-
-
-def _failures(outcome: RunOutcome, database: Path, console: Path) -> list[str]:
-    """'step <key> failed: <root cause>' for every failed step (else the run's own failure), one line each: the
-    innermost cause of each error chain, its first line, or the full disk it names (`disk_full_text`). A run that
-    ended with no cause in its event log (its worker could not store one: a full disk under DAGSTER_HOME) is judged on
-    the run worker's console. A run whose worker was lost (killed, crashed, gone with its code server) is that one
-    line: 'run worker lost: <how>; ... the next `recon run` is not affected'."""
-    lost = outcome.worker_lost or (_FAILED_FROM_OUTSIDE if outcome.run_failure and outcome.run_failure.startswith(_FAILED_FROM_OUTSIDE_MESSAGE) else None)
-    if lost:  # the steps it left unfinished failed for that reason only
-        return [f"run worker lost: {lost}; the run is marked {outcome.run.status.value} and its pool slots are freed, so "
-                "the next `recon run` is not affected"]
-    messages = [f"step {step} failed: {_root_cause(error, database)}" for step, error in outcome.step_errors]
-    if not messages and outcome.run_error is not None:
-        messages.append(f"the run failed: {_root_cause(outcome.run_error, database)}")
-    full = disk_full_text(console.read_text(errors="replace"), database) if console.is_file() else None
-    if full is not None and not any(full in message for message in messages):
-        messages.insert(0, full)
-    if not messages and outcome.run_failure:
-        messages.append(f"the run failed: {terminal_text(redact(_first_line(outcome.run_failure)))}")
-    return messages or [f"the run ended {outcome.run.status.value} without a failed step"]
-
-
-def _root_cause(error, database: Path) -> str:
-    """The innermost cause of a Dagster error chain (`SerializableErrorInfo`) in one line: a full disk named by its
-    path, else the first line of its message (any library's text about any record: shown as data, without secrets)."""
-    while error.cause is not None:
-        error = error.cause
-    return disk_full_text(error.message, database) or terminal_text(redact(_first_line(error.message) or error.cls_name or "no message"))
 
 
 def _print_baselines(comparisons: pd.DataFrame) -> None:
