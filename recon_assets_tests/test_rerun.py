@@ -166,6 +166,7 @@ def test_run_help_names_the_environment_and_the_exit_statuses(capsys):
                  "DAGSTER_HOME"):
         assert name in shown
     assert "exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unusable input" in shown
+    assert "a bad date or one after today" in shown and "130 interrupted (Ctrl-C: the run under way is terminated)" in shown
 
 
 def test_a_report_folder_taken_by_a_file_is_refused_before_any_run(tmp_path):

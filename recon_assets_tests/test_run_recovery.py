@@ -168,21 +168,28 @@ def test_ctrl_c_terminates_the_launched_run_and_exits_130(tmp_path):
         pass
 
 
-def test_ctrl_c_during_recon_ask_terminates_its_run_and_exits_130_without_a_traceback(tmp_path):
-    """Ctrl-C during `recon ask` printed a Python traceback (KeyboardInterrupt from `follow`, which had terminated the
-    run) and a Ctrl-C before the run was seen left it launched: `recon ask` ends as `recon run` does, the run
-    terminated (one line), 'error: interrupted (Ctrl-C)', exit 130. The run is held in its first step, before it can
-    end by itself, by the database's lock, which this test holds (each step takes it to connect: a run writing it)."""
+@pytest.mark.parametrize("command", ["ask", "paper"])
+def test_ctrl_c_during_recon_ask_or_paper_terminates_its_run_and_exits_130_without_a_traceback(tmp_path, command):
+    """Ctrl-C during `recon ask` (or `recon paper`) printed a Python traceback (KeyboardInterrupt from `follow`, which
+    had terminated the run), and a Ctrl-C before the run was seen left it launched: each ends as `recon run` does, the
+    run terminated (one line), 'error: interrupted (Ctrl-C)', exit 130. The run is held in its first step, before it
+    can end by itself, by the database's lock, which this test holds (each step takes it to connect: a run writing it)."""
     home = _home(tmp_path)
     instance = _instance(home)
     database = tmp_path / "scored.duckdb"
     with duckdb.connect(str(database)) as con:  # what `recon ask` checks before it launches: the scores' table
         con.execute("CREATE TABLE edge_reliability (edge_id VARCHAR)")
+    paper = tmp_path / "paper.pdf"
+    paper.write_bytes(b"%PDF-1.4\n")  # never read: the run is stopped before its first step connects
+    arguments, job = {
+        "ask": (["ask", "Which rainfall datasets are current?"], "question_briefs_job"),
+        "paper": (["paper", str(paper)], "paper_analysis_job"),
+    }[command]
     lock = database_lock(database)
     lock.acquire()
     recon = subprocess.Popen(
-        [sys.executable, "-m", "recon_assets.cli.main", "ask", "Which rainfall datasets are current?", "--db", str(database)],
-        env=_env(home), text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [sys.executable, "-m", "recon_assets.cli.main", *arguments, "--db", str(database)],
+        env=_env(home, RECON_PAPERS_DIR=str(tmp_path / "papers")), text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
     try:
         run_id, pid = _holder_with_worker(instance, recon)  # its first step holds the duckdb slot, waiting for the lock
@@ -195,8 +202,8 @@ def test_ctrl_c_during_recon_ask_terminates_its_run_and_exits_130_without_a_trac
     assert recon.returncode == 130, err[-3000:]
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
     assert err.splitlines()[-3:] == [
-        f"recon: terminating run {run_id} (question_briefs_job): waiting up to 30s for it to end",
-        f"recon: run {run_id} (question_briefs_job) terminated: CANCELED", "error: interrupted (Ctrl-C)",
+        f"recon: terminating run {run_id} ({job}): waiting up to 30s for it to end",
+        f"recon: run {run_id} ({job}) terminated: CANCELED", "error: interrupted (Ctrl-C)",
     ]
     assert instance.get_run_by_id(run_id).status == dg.DagsterRunStatus.CANCELED
     assert not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots

@@ -33,9 +33,10 @@ environment (docs/CONFIGURATION.md; each flag above overrides its variable):
   DAGSTER_HOME                                the Dagster instance (default ./.dagster_home)
 
 exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unusable input, said in one line
-before any run (a missing KG file, a bad date or setting, a --db that is not a DuckDB file). Every failure ends with
-its cause in one line on stderr (a full disk named by its path); --verbose adds Dagster's log lines (the run workers'
-console: every event, failure records and stack traces)."""
+before any run (a missing KG file, a bad date or one after today, a bad setting, a --db that is not a DuckDB file);
+130 interrupted (Ctrl-C: the run under way is terminated). Every failure ends with its cause in one line on stderr (a
+full disk named by its path); --verbose adds Dagster's log lines (the run workers' console: every event, failure
+records and stack traces)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--kg", type=Path, help="KG export (APOC JSON-lines, GraphML or Cypher); default: the shipped sample")
     run.add_argument("--db", type=Path, help="DuckDB file to write; default data/recon.duckdb")
     # Read as text and judged by `recon run`'s pre-check: a bad date is its one error line, as for RECON_AS_OF.
-    run.add_argument("--as-of", help="score as of this date (YYYY-MM-DD); default today")
+    run.add_argument("--as-of", help="score as of this date (YYYY-MM-DD, not after today); default today")
     run.add_argument("--verbose", action="store_true", help="also print Dagster's log lines (the run workers' console: every event, failure records and stack traces)")
     explain = commands.add_parser("explain", help="print every scored edge of a publication or dataset DOI")
     explain.add_argument("doi", help="publication or dataset DOI, in any spelling (https://doi.org/..., doi:..., upper case)")
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--dataset", action="append", default=[], help="a dataset of its scope (DOI, short name, or 'SHORT_NAME VERSION'); repeatable")
-    ask.add_argument("--as-of", help="answer as of this date (YYYY-MM-DD); default today")
+    ask.add_argument("--as-of", help="answer as of this date (YYYY-MM-DD, not after today); default today")
     ask.add_argument("--db", type=Path, help="DuckDB file holding the scores; default data/recon.duckdb")
     brief = commands.add_parser("brief", help="print the stored brief of a question (its id, or ask-<hash>)")
     brief.add_argument("question_id", help="a question file id, or ask-<hash> as `recon ask` printed it")
