@@ -147,16 +147,38 @@ def test_a_paper_becomes_its_datasets_with_their_lifecycle_claims_scores_and_rep
     assert document == ("pdf", str(graph.folder / "study.pdf"), 1, 3)
     claims = graph.rows("SELECT claim_type, confidence, novelty, extractor, page FROM paper_claims WHERE paper_key = ? ORDER BY position", [key])
     assert ("COMPARATIVE", 0.8, NOT_ASSESSED, OFFLINE_EXTRACTOR, 1) in claims
+    # keywords: TF-IDF terms against the sample's publications, those a GCMD keyword of the graph fits matched to it
+    keywords = graph.rows("SELECT term, keyword_name, match FROM paper_keywords WHERE paper_key = ? ORDER BY rank", [key])
+    assert len(keywords) == 15 and ("satellite precipitation", "PRECIPITATION", "keyword in term") in keywords
+    assert graph.rows("SELECT count(*) FROM science_keywords") == [(128,)]
+    # gaps: IMERG's most cited work (the newer version of TRMM 3B42 V7 the paper uses) high, similar works medium
+    gaps = graph.rows("SELECT severity, doi, rules, why FROM paper_citation_gaps WHERE paper_key = ? ORDER BY position", [key])
+    assert [(severity, doi, rules) for severity, doi, rules, _ in gaps] == [
+        ("high", "10.3390/rs15235622", ["newer version's reference paper"]), ("medium", "10.3390/rs11182080", ["similar work"]),
+        ("medium", "10.3390/w6051221", ["similar work"]),
+    ]
+    assert "which replaced TRMM_3B42 V7 the paper uses" in gaps[0][3] and gaps[2][3].startswith("uses TRMM_3B42 V7 as the paper does")
+    # verdicts: no publication of the sample is about either claim (WordLlama similarity under the judge's 0.5), the
+    # claim on 3B42 flagged with its dataset's lifecycle
+    verdicts = graph.rows("SELECT verdict, judge, flags, flag_reasons, why FROM claim_verdicts WHERE paper_key = ? ORDER BY position", [key])
+    assert [(verdict, judge.startswith("offline/"), flags) for verdict, judge, flags, _, _ in verdicts] == [
+        ("UNVERIFIED", True, ["rests on a replaced dataset version"]), ("UNVERIFIED", True, []),
+    ]
+    assert verdicts[0][3][0].startswith("uses TRMM_3B42 V7: replaced by GPM_3IMERG") and "best similarity" in verdicts[0][4]
     scores = dict((score, (value, assessed)) for score, value, assessed in graph.rows("SELECT score, value, assessed FROM paper_scores WHERE paper_key = ?", [key]))
     assert scores == {
-        "citation": (None, False), "verification": (None, False), "literary": (None, False), "overall": (None, False),
+        "citation": (6.0, True), "verification": (0.0, True), "literary": (None, False), "overall": (None, False),
         "current_version_share": (0.5, True),
     }
     report = materialization(result, "paper_reports").metadata
     assert report["stage_failed"].value == "none"
     text = "".join(page.extract_text() for page in PdfReader(report["pdf"].value).pages)
     assert "replaced" in text and "CHIRPS" in text and "not assessed" in text
-    assert "uses TRMM_3B42 V7: replaced by" in Path(report["html"].value).read_text()
+    html = Path(report["html"].value).read_text()
+    assert "uses TRMM_3B42 V7: replaced by" in html
+    for heading in ("Keywords", "Claims and their verdicts", "Citation gaps"):
+        assert f">{heading}<" in html
+    assert "rests on a replaced dataset version" in html and "newer version&#39;s reference paper" in html
     assert graph.rows("SELECT count(*) FROM paper_stage_failures WHERE paper_key = ?", [key]) == [(0,)]
     for table in PAPER_TABLES:  # the meanings the DDL declares are in the database (docs/TABLES.md is made of them)
         assert dict(graph.rows("SELECT column_name, comment FROM duckdb_columns() WHERE table_name = ?", [table])) == TABLE_DOCS[table]
@@ -180,6 +202,36 @@ def test_a_failing_optional_stage_is_recorded_and_the_rest_completes(graph, tmp_
     # the next run that can write the report clears the failure
     assert graph.analyse(key).success
     assert graph.rows("SELECT count(*) FROM paper_stage_failures WHERE paper_key = ?", [key]) == [(0,)]
+
+
+def test_failing_gap_and_verdict_stages_leave_their_scores_not_assessed(graph, tmp_path):
+    """Real failures of the new optional stages, on a copy of the graph whose tables they read are broken (a table
+    of another shape where dataset_publication_edges and edge_reliability should be): each is recorded in
+    paper_stage_failures, its rows are absent, and its score is 'not assessed' (never zero gaps or no claim); the
+    keywords, the datasets and the report still complete."""
+    workdir = tmp_path / "broken"
+    workdir.mkdir()
+    shutil.copy(graph.database, workdir / "recon.duckdb")
+    with duckdb.connect(str(workdir / "recon.duckdb")) as con:
+        con.execute("CREATE OR REPLACE TABLE dataset_publication_edges AS SELECT 1 AS x; CREATE OR REPLACE TABLE edge_reliability AS SELECT 1 AS x")
+    (tmp_path / "home").mkdir()
+    with dg.instance_for_test(temp_dir=str(tmp_path / "home")) as instance:
+        broken = Graph(workdir, instance)
+        key = broken.add_pdf("study.pdf", pdf_of(PAPER_LINES))
+        result = broken.analyse(key)
+        assert result.success
+        failures = dict(broken.rows("SELECT stage, error FROM paper_stage_failures WHERE paper_key = ?", [key]))
+        assert set(failures) == {"paper_citation_gaps", "claim_verdicts"}
+        assert failures["paper_citation_gaps"].startswith("BinderException: ")
+        assert failures["claim_verdicts"].startswith("StaleSchemaError: table edge_reliability in this database was written by another")
+        assert not [error for error in failures.values() if "\n" in error]
+        for table in ("paper_citation_gaps", "claim_verdicts"):
+            assert broken.rows(f"SELECT count(*) FROM {table} WHERE paper_key = ?", [key]) == [(0,)]
+        scores = dict(broken.rows("SELECT score, how FROM paper_scores WHERE paper_key = ? AND NOT assessed", [key]))
+        assert scores["citation"].startswith("not assessed: the citation gaps were not searched")
+        assert scores["verification"].startswith("not assessed: the claims were not judged")
+        assert broken.rows("SELECT count(*) > 0 FROM paper_keywords WHERE paper_key = ?", [key]) == [(True,)]
+        assert materialization(result, "paper_reports").metadata["stage_failed"].value == "none"
 
 
 @pytest.mark.parametrize(
@@ -218,11 +270,16 @@ def test_planted_instructions_change_no_dataset_claim_verdict_or_score(graph):
         datasets = graph.rows("SELECT matched, dataset_id, name, stated_version, superseded, lifecycle FROM paper_datasets WHERE paper_key = ? ORDER BY position", [key])
         claims = graph.rows("SELECT text, claim_type, confidence, novelty FROM paper_claims WHERE paper_key = ? ORDER BY position", [key])
         scores = graph.rows("SELECT score, value, assessed, how FROM paper_scores WHERE paper_key = ? ORDER BY score", [key])
-        return datasets, claims, scores
+        verdicts = graph.rows(
+            "SELECT c.text, v.verdict, v.evidence_key, v.flags FROM claim_verdicts AS v JOIN paper_claims AS c USING (paper_key, position) "
+            "WHERE v.paper_key = ? ORDER BY v.position", [key],
+        )
+        return datasets, claims, scores, verdicts
 
-    clean_datasets, clean_claims, clean_scores = analysis(clean)
-    planted_datasets, planted_claims, planted_scores = analysis(planted)
+    clean_datasets, clean_claims, clean_scores, clean_verdicts = analysis(clean)
+    planted_datasets, planted_claims, planted_scores, planted_verdicts = analysis(planted)
     assert planted_datasets == clean_datasets and planted_scores == clean_scores
+    assert clean_verdicts and [verdict for verdict in planted_verdicts if verdict[0] not in PLANTED] == clean_verdicts
     extra = [claim for claim in planted_claims if claim not in clean_claims]
     assert [claim for claim in planted_claims if claim not in extra] == clean_claims
     for text, _, confidence, novelty in extra:

@@ -167,8 +167,11 @@ def _gaps_section(gaps: pd.DataFrame) -> Section:
         f"{int(counts.get(HIGH, 0))} high and {int(counts.get(MEDIUM, 0))} medium: works of the graph on the paper's keywords "
         "and datasets that its reference list lacks (OpenAlex search, online, is not used).",
         tables=[ReportTable(
-            ("severity", "work", "year", "why"),
-            [(row.severity, _cell(row.title) or _cell(row.doi) or row.work_key, _cell(_year(row.year)), row.why) for row in gaps.itertuples(index=False)],
+            ("severity", "work", "year", "rules", "why"),
+            [
+                (row.severity, _cell(row.title) or _cell(row.doi) or row.work_key, _cell(_year(row.year)), "; ".join(row.rules), row.why)
+                for row in gaps.itertuples(index=False)
+            ],
             coloured_column=0,
         )],
     )
