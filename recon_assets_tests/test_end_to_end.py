@@ -475,7 +475,7 @@ def test_cypher_export_gives_exactly_the_typed_tables_of_json_lines(sample_run, 
 
     assert summary_format == "apoc_cypher"
     assert tables == ["centrality_reference", "dataset_lineage", "dataset_publication_edges", "datasets", "publication_centrality",
-                      "publication_citations", "publication_research_areas", "publications"]
+                      "publication_citations", "publication_research_areas", "publications", "science_keywords"]
     for table, frame in cypher_tables.items():
         with duckdb.connect(str(sample_run.database), read_only=True) as con:
             expected = con.execute(f"SELECT * FROM {table}").df()
