@@ -21,11 +21,10 @@ Online refinement by the LLM (issue 22) is not built.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-
-import re
 
 import numpy as np
 import snowballstemmer
