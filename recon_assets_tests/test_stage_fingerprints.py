@@ -9,7 +9,7 @@ from recon_assets.shared.run_tags import AS_OF_TAG
 from recon_assets.storage.fingerprints import Stage, table_digest
 from recon_assets_tests.pipeline_runs import RANGE_TAGS, SAMPLE_GRAPHML, SAMPLE_JSONL, pipeline_defs
 
-TYPED = ["publications", "datasets", "dataset_publication_edges", "publication_citations", "publication_research_areas"]
+TYPED = ["publications", "datasets", "dataset_publication_edges", "publication_citations", "publication_research_areas", "science_keywords"]
 # Offline, as the sample run is: nothing is requested, so an unchanged re-run may keep them.
 ENRICHMENT = ["openalex_works", "openalex_citing_works", "crossref_retractions", "crossref_relations"]
 AS_OF_FREE = [*TYPED, "publication_centrality", "dataset_lineage", *ENRICHMENT, "recorded_disputes"]
