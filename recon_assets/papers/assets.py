@@ -361,9 +361,13 @@ def _literature(con: Tables, key: str) -> pd.DataFrame:
 def _embedded(con: Tables, texts: list[str]) -> np.ndarray:
     """The texts' unit vectors (the offline judge's embedding model), shape (len(texts), EMBEDDING_DIM), through the
     text_embeddings cache: vectors it lacks are computed and stored."""
-    lookup = lambda keys: dict(zip(*con.execute(  # noqa: E731
-        "SELECT text_sha256, vector FROM text_embeddings WHERE model_id = ? AND list_contains(?, text_sha256)", [MODEL_ID, keys]
-    ).fetchnumpy().values()))
+    def lookup(keys: list[str]) -> dict[str, np.ndarray]:
+        wanted = pd.DataFrame({"text_sha256": keys}, dtype=str)  # a join, not list_contains: the whole graph's texts
+        found = con.execute(
+            "SELECT e.text_sha256, e.vector FROM text_embeddings AS e JOIN wanted USING (text_sha256) WHERE e.model_id = ?", [MODEL_ID]
+        ).fetchnumpy()
+        return dict(zip(found["text_sha256"], found["vector"]))
+
     vectors, fresh = embed_cached(texts, lookup)
     if fresh:
         con.upsert("text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
