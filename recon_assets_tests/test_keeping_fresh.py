@@ -120,14 +120,18 @@ def test_the_daily_refresh_leaves_nothing_stale(refreshed):
     assert stale_assets(refreshed) == {}
 
 
-def test_one_area_run_alone_leaves_the_evaluation_stale(refreshed):
-    """The cause fixed: edge_reliability_job (one area, as the schedule ran it before) leaves what reads every area
-    stale. (Runs on the module's instance; the next test's refresh makes everything fresh again.)"""
-    refreshed.defs.resolve_job_def("edge_reliability_job").execute_in_process(instance=refreshed.instance, partition_key="earthquakes")
-    stale = stale_assets(refreshed)
-    assert {"reliability_evaluation", "kg_snapshot_diff"} <= set(stale)
-    # dispute_evaluation reads only the judge's tables, which the unchanged one-area run kept with their data versions
-    assert "dispute_evaluation" not in stale
+def test_a_one_area_run_writing_the_same_rows_leaves_everything_fresh(refreshed):
+    """A partitioned asset's data version is that of its whole tables (shared.data_versions), so edge_reliability_job
+    run for one area, as the schedule ran it before, leaves everything fresh when it writes the rows the all-area run
+    wrote (it left what reads every area stale when a run's version was that of its own areas), and stale what reads
+    every area when its rows change (a later as_of). (Runs on the module's instance; the next test's refresh makes
+    everything fresh again.)"""
+    job = refreshed.defs.resolve_job_def("edge_reliability_job")
+    [scheduled] = refreshed.instance.get_runs(limit=1)  # the daily schedule's run, the fixture's last
+    job.execute_in_process(instance=refreshed.instance, partition_key="earthquakes", tags={AS_OF_TAG: scheduled.tags[AS_OF_TAG]})
+    assert stale_assets(refreshed) == {}
+    job.execute_in_process(instance=refreshed.instance, partition_key="earthquakes", tags={AS_OF_TAG: NEW_AS_OF})
+    assert "reliability_evaluation" in stale_assets(refreshed)
 
 
 def sensor_tick(run: PipelineRun, kg: Path, cursor: str | None = None):

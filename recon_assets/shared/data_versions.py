@@ -4,9 +4,12 @@ current ones: https://docs.dagster.io/guides/build/assets/asset-versioning-and-c
 
 A table digest is DuckDB's row count and the sum of its 64-bit row hashes (`hash(t)`, order-independent; a sum, not
 an xor, so duplicated rows do not cancel out): one scan of the table. It detects a changed table, not an adversary's.
-Each materialization also records the digest of every table it wrote (per research area for a partitioned asset) as
-its TABLE_DIGESTS metadata, so that `automation.staleness` can tell when the database being run no longer holds what
-was recorded (another --db under the same DAGSTER_HOME, a table rewritten by hand).
+Dagster gives one data version per step output, shared by every partition a run writes (a single-run backfill), so a
+partitioned asset's data version is the version of its whole tables as they stand after the write, every research
+area's rows: a run of one area that rewrites the same rows gets the version of the all-area run before it, and one
+that changes them a new one. Each materialization also records the digest of every table it wrote (per research area
+for a partitioned asset) as its TABLE_DIGESTS metadata, so that `automation.staleness` can tell when the database
+being run no longer holds what was recorded (another --db under the same DAGSTER_HOME, a table rewritten by hand).
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 
-import dagster as dg
 import duckdb
 
 # The metadata entry holding {table: digest} of what a materialization wrote (of its own research area's rows for a
@@ -83,29 +85,3 @@ def version_of(digests: Mapping[str, str]) -> str:
     if len(digests) == 1:
         return next(iter(digests.values()))
     return hashlib.sha256(json.dumps(dict(digests), sort_keys=True).encode()).hexdigest()[:16]
-
-
-def partitions_version(digests: Mapping[str, Mapping[str, str]]) -> str:
-    """The data version of a run's partitions from {research area: {table: digest}}: `version_of` the one area's
-    digests for a run of one area, else the first 16 hex digits of the SHA-256 of them all as canonical JSON."""
-    if len(digests) == 1:
-        return version_of(next(iter(digests.values())))
-    return hashlib.sha256(json.dumps({area: dict(own) for area, own in digests.items()}, sort_keys=True).encode()).hexdigest()[:16]
-
-
-def written_version(context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection, tables: Sequence[str]) -> dg.DataVersion:
-    """The data version of what this materialization wrote to `tables`, with their digests recorded as its
-    TABLE_DIGESTS metadata (each partition's own for a partitioned asset).
-
-    Dagster gives one data version per step output, so every partition of a run that covers several research areas
-    (a single-run backfill) gets the same one: the version of {area: digests} over the run's areas. A run that
-    changes one area's rows therefore gives every area of the run a new data version; TABLE_DIGESTS stays per area.
-    """
-    partitioned = context.assets_def.partitions_def is not None
-    digests = written_digests(con, tables, list(context.partition_keys) if partitioned else None)
-    if not partitioned:
-        context.add_asset_metadata({TABLE_DIGESTS: digests[None]})
-        return dg.DataVersion(version_of(digests[None]))
-    for area, own in digests.items():
-        context.add_asset_metadata({TABLE_DIGESTS: own}, partition_key=area)
-    return dg.DataVersion(partitions_version(digests))

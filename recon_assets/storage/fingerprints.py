@@ -20,7 +20,7 @@ import dagster as dg
 import duckdb
 import pandas as pd
 
-from recon_assets.shared.data_versions import TABLE_DIGESTS, partitions_version, table_digest, version_of
+from recon_assets.shared.data_versions import TABLE_DIGESTS, table_digest, version_of
 from recon_assets.shared.metadata import add_partition_metadata, database_file, partitioned_result, run_figures, table_description_metadata, table_metadata
 from recon_assets.storage.tables import create_tables, transaction
 
@@ -43,9 +43,11 @@ class Stage:
     inputs: Mapping[str, object]
     writes: tuple[str, ...]
     partition_inputs: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
-    # the materialization this stage belongs to, and the digests of what it wrote (`take_digests`)
+    # the materialization this stage belongs to, and the digests of what it wrote (`take_digests`): per partition, and
+    # of the whole tables (every partition's rows)
     context: dg.AssetExecutionContext | None = field(default=None, compare=False, repr=False)
     written: dict[str, dict[str, str]] = field(default_factory=dict, compare=False, repr=False)
+    tables: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def fingerprint(self) -> str:
@@ -54,14 +56,11 @@ class Stage:
 
     @property
     def data_version(self) -> dg.DataVersion:
-        """The Dagster data version of what the stage wrote: a digest of its tables as written or kept
-        (`data_versions.written_version`, taken by `record` or `take_digests`), so that a re-run writing the same rows
-        leaves everything downstream fresh; the fingerprint only before they were taken."""
-        if not self.written:
-            return dg.DataVersion(self.fingerprint)
-        if self.partitions == (UNPARTITIONED,):
-            return dg.DataVersion(version_of(self.written[UNPARTITIONED]))
-        return dg.DataVersion(partitions_version(self.written))
+        """The Dagster data version of what the stage wrote: `data_versions.version_of` the digests of its whole tables
+        as written or kept (every partition's rows, as the module `shared.data_versions` says why; taken by `record` or
+        `take_digests`), so that a re-run writing the same rows leaves everything downstream fresh; the fingerprint
+        only before they were taken."""
+        return dg.DataVersion(version_of(self.tables) if self.tables else self.fingerprint)
 
     def take_digests(self, con: duckdb.DuckDBPyConnection) -> None:
         """Take the digests of the tables it writes, as they stand, for `data_version`, and record them in the
@@ -70,6 +69,7 @@ class Stage:
             self.written[area] = self._output_digests(con, area)
             if self.context is not None:
                 self.context.add_asset_metadata({TABLE_DIGESTS: self.written[area]}, partition_key=area or None)
+        self.tables.update(self.written.get(UNPARTITIONED) or self._output_digests(con, UNPARTITIONED))
 
     def skip_reason(self, con: duckdb.DuckDBPyConnection) -> tuple[str | None, str]:
         """(why the stage may be skipped, or None; why it must run, or '' when skipped). Skipped only when every
