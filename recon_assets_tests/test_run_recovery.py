@@ -34,6 +34,7 @@ from recon_assets.shared.paths import database_lock
 from recon_assets.shared.run_tags import HOST_TAG
 
 from recon_assets_tests.pipeline_runs import AS_OF
+from recon_assets_tests.tiny_kg import TINY_KG
 
 # A guard, not a timed assertion: each `recon run` of the sample takes a few minutes on 2 loaded cores; a run that
 # never ends (the issue's wedge) turns into a failure here.
@@ -82,13 +83,16 @@ def _code_servers(run: dg.DagsterRun) -> list[psutil.Process]:
 
 
 def test_a_lost_run_worker_is_failed_in_one_line_and_never_wedges_the_next_run(tmp_path):
+    """On the tiny KG (`tiny_kg`): what is tested is the process handling, not the science; the third run still
+    passes every asset check."""
     home = _home(tmp_path)
+    tiny = {"RECON_KG_PATH": str(TINY_KG)}
     instance = _instance(home)
     processes: list[subprocess.Popen] = []
     try:
         # 1. The run worker is killed under a live `recon run`: the run fails (its code server sees the worker exit),
         # `recon run` says so in one line naming the run and frees the slot.
-        first = _recon_run(tmp_path / "first.duckdb", _env(home))
+        first = _recon_run(tmp_path / "first.duckdb", _env(home, **tiny))
         processes.append(first)
         run_id, pid = _holder_with_worker(instance, first)
         os.kill(pid, signal.SIGKILL)
@@ -108,7 +112,7 @@ def test_a_lost_run_worker_is_failed_in_one_line_and_never_wedges_the_next_run(t
 
         # 2. `recon run`, its code server and its run worker all killed (a power cut): the run stays STARTED and holds
         # its slot, with nobody left to fail it.
-        second = _recon_run(tmp_path / "second.duckdb", _env(home))
+        second = _recon_run(tmp_path / "second.duckdb", _env(home, **tiny))
         processes.append(second)
         lost, lost_pid = _holder_with_worker(instance, second)
         second.kill()
@@ -119,7 +123,7 @@ def test_a_lost_run_worker_is_failed_in_one_line_and_never_wedges_the_next_run(t
         assert instance.get_run_by_id(lost).status == dg.DagsterRunStatus.STARTED
 
         # 3. The next `recon run` fails that run before it launches, in one line, and finishes.
-        third = _recon_run(tmp_path / "third.duckdb", _env(home))
+        third = _recon_run(tmp_path / "third.duckdb", _env(home, **tiny))
         processes.append(third)
         out, err = third.communicate(timeout=HANG_GUARD_SECONDS)
     finally:
