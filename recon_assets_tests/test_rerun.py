@@ -43,8 +43,12 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     assert second.returncode == 0, second.stderr[-3000:]
     # Issue 23: what to re-run is Dagster's staleness: with nothing changed every asset is fresh and nothing is launched
     assert [line.split("] ", 1)[1] for line in second.stdout.splitlines() if " fresh, not run: " in line] == [
-        f"fresh, not run: {count} assets (unchanged inputs); nothing launched" for count in (9, 8, 6)
+        f"fresh, not run: {count} assets (unchanged inputs); nothing launched" for count in (10, 8, 6)
     ]
+    # New-user finding: a first run printed 'fresh, not run: 0 assets' per job, and the unchanged re-run 'asset checks
+    # passed: 0/0', read as a failure
+    assert " fresh, not run: " not in first.stdout
+    assert "asset checks: none run (every checked asset fresh; their last results stand)" in second.stdout.splitlines()
     assert " succeeded in " not in second.stdout
     assert "not ingested again" in second.stdout
     assert "judging: every research area kept (coherence_judgements fresh, not run)" in second.stdout
@@ -57,7 +61,7 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     early = recon_run(database, env, as_of="1960-01-01")
     # a new as_of makes stale only what reads it, and what reads what changed with it: the KG tables are not run
     assert "recon: input changed: as_of 2026-11-29 -> 1960-01-01" in early.stdout
-    assert "[kg_tables_job] fresh, not run: 9 assets (unchanged inputs); nothing launched" in early.stdout
+    assert "[kg_tables_job] fresh, not run: 10 assets (unchanged inputs); nothing launched" in early.stdout
     assert re.search(r"^\[openalex_refresh_job\] .*: (?=.*edge_reliability)(?=.*dataset_verdicts)(?!.*openalex_works).* \(input as_of has a new data version", early.stdout, re.M)
     assert re.search(r"edges scored: 0 - all \d+ Publication-USES_DATASET->Dataset edges are of publications from after as_of 1960-01-01", early.stdout)
     assert early.returncode == 1

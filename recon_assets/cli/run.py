@@ -278,7 +278,8 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
                     if outcome is None:
                         return 1
                     outcomes.append(outcome)
-            print(f"[{job_name}] {plan.fresh_line(job_name)}", flush=True)
+            if fresh := plan.fresh_line(job_name):
+                print(f"[{job_name}] {fresh}", flush=True)
     checks = [check for outcome in outcomes for check in outcome.checks]
     materializations = {key: m for outcome in outcomes for key, m in outcome.materializations.items()}
     _print_summary(database, checks, materializations, as_of)
@@ -373,10 +374,13 @@ class _StalePlan:
             for span, keys in by_range.items()
         ]
 
-    def fresh_line(self, job_name: str) -> str:
-        """'fresh, not run: N assets (unchanged inputs)', and that nothing was launched when so."""
+    def fresh_line(self, job_name: str) -> str | None:
+        """'fresh, not run: N assets (unchanged inputs)', and that nothing was launched when so; None when every
+        asset of the job was launched (a first run says nothing about assets not run)."""
         launched = {key for key, _ in self.launched} & set(self.selected[job_name])
         fresh = len(self.selected[job_name]) - len(launched)
+        if not fresh:
+            return None
         return f"fresh, not run: {fresh} assets (unchanged inputs)" + ("" if launched else "; nothing launched")
 
     @contextmanager
@@ -539,4 +543,7 @@ def _print_summary(
     report = report_folder(database) / f"{LATEST_REPORT_STEM}.html"
     if report.is_file():
         print(f"reliability report: {report} (and .pdf)")
-    print(f"asset checks passed: {sum(e.passed for e in checks)}/{len(checks)}")
+    if checks:
+        print(f"asset checks passed: {sum(e.passed for e in checks)}/{len(checks)}")
+    else:  # an unchanged re-run: '0/0' read as a failure
+        print("asset checks: none run (every checked asset fresh; their last results stand)")
