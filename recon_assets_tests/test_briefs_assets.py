@@ -222,6 +222,18 @@ def test_recon_ask_refuses_an_empty_question_and_a_database_without_scores_befor
     # a brief as of a day to come has no evidence yet: refused as `recon run --as-of` refuses it
     assert main(["ask", "Is it?", "--as-of", "9999-12-31", "--db", str(tmp_path / "empty.duckdb")]) == 2
     assert capsys.readouterr().err.startswith("error: as_of 9999-12-31 from --as-of is after today (")
+    # Hostile pass: RECON_AS_OF was ignored by `recon ask` (a date to come answered as of today without a word) or, before
+    # 1950, failed inside a launched run; a --db at a symbolic-link loop was called a missing file
+    for value, said in (("9999-12-31", "after today ("), ("0001-01-01", "before 1950-01-01")):
+        with pytest.MonkeyPatch.context() as env:
+            env.setenv("RECON_AS_OF", value)
+            assert main(["ask", "Is it?", "--db", str(tmp_path / "empty.duckdb")]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: as_of {value} from RECON_AS_OF ") and said in err and len(err.splitlines()) == 1, err
+    loop = tmp_path / "loop.duckdb"
+    loop.symlink_to(loop)
+    assert main(["ask", "Is it?", "--db", str(loop)]) == 2
+    assert capsys.readouterr().err == f"error: --db {loop} is a symbolic-link loop: point it at a file\n"
     assert main(["brief", "nope", "--db", str(tmp_path / "empty.duckdb")]) == 1
     assert "no brief for question 'nope'" in capsys.readouterr().err
 

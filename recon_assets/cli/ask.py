@@ -57,11 +57,16 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
     from recon_assets.cli.launched_runs import RUN_CONFIG, LaunchError, follow, launch, open_instance, run_failures
     from recon_assets.cli.progress import RunDisplay
     from recon_assets.shared.as_of import parse_as_of
+    from recon_assets.shared.paths import resolved
     from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, QUESTION_DATASETS_TAG, QUESTION_TAG
 
     try:
         asked = Question(id="ask-x", question=question, scope=Scope(datasets=tuple(datasets)))
-        day = as_of_not_after_today(parse_as_of(as_of, source="--as-of"), source="--as-of") if as_of is not None else date.today()
+        # as `recon run` resolves it: --as-of, else RECON_AS_OF (which the run's resources read too), else today
+        source = "--as-of" if as_of is not None else "RECON_AS_OF"
+        given = as_of if as_of is not None else os.environ.get("RECON_AS_OF") or None
+        day = as_of_not_after_today(parse_as_of(given, source=source), source=source) if given is not None else date.today()
+        resolved(database, "--db")  # a symbolic-link loop is its one error line (ValueError)
     except ValidationError as error:
         return _fail(f"the question cannot be asked: {'; '.join(item['msg'] for item in error.errors())}", 2)
     except ValueError as error:
