@@ -225,8 +225,10 @@ ASSET_TABLES = TableGraph(
             modules=("kg.doi", "papers.intake", "papers.parse", "papers.partitions", "papers.stored"),
         ),
         TableAsset(
-            "paper_datasets", reads=("paper_documents", "paper_texts", "datasets", "dataset_lineage"), writes=("paper_datasets",),
-            modules=("kg.doi", "lifecycle.versions", "papers.datasets", "papers.parse", "papers.stored"),
+            "paper_datasets",
+            reads=("paper_documents", "paper_texts", "datasets", "dataset_lineage", "publications", "dataset_publication_edges"),
+            writes=("paper_datasets",),
+            modules=("kg.doi", "lifecycle.versions", "papers.datasets", "papers.intake", "papers.parse", "papers.stored"),
             files=("reference/dataset_aliases.csv",),
         ),
         TableAsset(

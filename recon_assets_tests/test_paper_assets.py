@@ -24,6 +24,7 @@ from recon_assets.automation.paper_folder_sensor import paper_folder_sensor
 from recon_assets.cli.main import main as recon
 from recon_assets.definitions import build_defs
 from recon_assets.papers.claims import OFFLINE_EXTRACTOR, claim_confidence, results_in
+from recon_assets.papers.datasets import GRAPH_LINK
 from recon_assets.papers.intake import doi_key, pdf_key
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, PAPERS_PARTITIONS
 from recon_assets.papers.resources import PaperIntake
@@ -301,6 +302,24 @@ def test_a_doi_is_read_from_the_graph_and_an_unknown_one_fails_in_one_line(graph
     )
 
 
+def test_a_doi_s_datasets_include_the_graph_s_uses_dataset_links_with_their_lifecycle(graph):
+    """The graph links 10.3390/rs12081239 by USES_DATASET to AST_05, AST_07XT and AST_L1T V003, all replaced; its
+    abstract names only Landsat, without a version. They were '0 matched, 1 unmatched' and current_version_share 'not
+    assessed': the graph's links are now its datasets, each found by that relationship with its lifecycle."""
+    key = doi_key("10.3390/rs12081239")
+    assert graph.analyse(key).success
+    rows = graph.rows(
+        "SELECT matched, name, found_by, superseded, lifecycle, reason FROM paper_datasets WHERE paper_key = ? ORDER BY position", [key]
+    )
+    matched = [(name, found_by, superseded) for is_matched, name, found_by, superseded, _, _ in rows if is_matched]
+    assert sorted(matched) == [(name, GRAPH_LINK, True) for name in ("AST_05", "AST_07XT", "AST_L1T")]
+    assert all(lifecycle.startswith(f"uses {name} ") and ": replaced by " in lifecycle for _, name, _, _, lifecycle, _ in rows[:3])
+    assert [(name, reason) for is_matched, name, _, _, _, reason in rows if not is_matched] == [("Landsat", "named without a version")]
+    assert graph.rows("SELECT value, how FROM paper_scores WHERE paper_key = ? AND score = 'current_version_share'", [key]) == [
+        (0.0, "0 of 3 dataset uses on current versions"),
+    ]
+
+
 def test_the_sensor_adds_new_pdfs_a_renamed_file_keeps_its_key_and_a_changed_one_is_new(graph, tmp_path):
     folder = tmp_path / "watched"
     folder.mkdir()
@@ -345,11 +364,28 @@ def test_recon_paper_launches_through_the_instance_and_prints_the_summary(graph,
     assert "uses TRMM_3B42 V7: replaced by GPM_3IMERG" in printed and "unmatched: CHIRPS 2.0" in printed
     assert "current_version_share: 0.50 (1 of 2 dataset uses on current versions)" in printed
     assert "report: " in printed and ".pdf" in printed
-    bad = tmp_path / "empty.pdf"
-    bad.write_bytes(b"")
-    assert recon(["paper", str(bad), "--db", str(graph.database)]) == 1
-    assert "step paper_documents failed: empty file (0 bytes)" in capsys.readouterr().err
     assert recon(["paper", "neither", "--db", str(graph.database)]) == 2
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "says"),
+    [
+        ("empty.pdf", b"", "empty file (0 bytes)"),
+        ("some.txt-renamed.pdf", b"Manuscript notes saved as text and named .pdf\n" * 40, "not a PDF: no %PDF- header in the first 1024 bytes"),
+    ],
+    ids=["0-byte", "renamed-text"],
+)
+def test_recon_paper_refuses_a_file_that_is_no_pdf_before_any_run(graph, tmp_path, monkeypatch, capsys, name, data, says):
+    """A file without the %PDF- header launched a full Dagster run whose paper_documents step then failed (exit 1):
+    refused now before Dagster is started, with the same one line (`parse.check_pdf_header`) and the same exit 1."""
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("RECON_DB_PATH", str(graph.database))  # restored after the test: `recon paper --db` sets it
+    paper = tmp_path / name
+    paper.write_bytes(data)
+    assert recon(["paper", str(paper), "--db", str(graph.database)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == f"error: recon paper: {says}\n"
+    assert not (tmp_path / "home").exists()  # no instance opened, no partition added, no run launched
 
 
 def test_recon_paper_refuses_a_doi_the_graph_does_not_hold_before_any_run(graph, tmp_path, monkeypatch, capsys):

@@ -159,6 +159,24 @@ def test_a_versioned_mention_elsewhere_keeps_a_versionless_one_out(catalogue):
     assert [m.dataset_id for m in found] == ["C1281704371-GES_DISC"] and missing == []
 
 
+def test_the_graph_s_uses_dataset_links_join_the_text_s_matches_each_dataset_once_with_both_sources(catalogue):
+    """A paper given by DOI: the text names TRMM 3B42 V7 and MOD13Q1 without a version; the graph links the
+    publication to TRMM 3B42 V7 and MOD13Q1 061. TRMM keeps its text evidence and adds the graph's link; MOD13Q1 061
+    is added by the link, and the versionless MOD13Q1 mention is no longer unmatched (the graph says which version)."""
+    text = "Rainfall came from the TRMM 3B42 V7 product. NDVI from MOD13Q1 was averaged. We also used CHIRPS V2.0."
+    found, missing = datasets.detect_datasets(_paper(text), catalogue)
+    assert [u.reason for u in missing] == ["no Dataset node of the graph has this name", "named without a version"]
+    linked = {"C1281704371-GES_DISC": ["r7"], "C1748066515-LPCLOUD": ["r8", "r9"]}
+    merged, kept = datasets.with_graph_links(found, missing, linked, catalogue)
+    assert [(m.dataset_id, m.family, m.version, m.found_by, m.stated_version, m.page) for m in merged] == [
+        ("C1281704371-GES_DISC", "TRMM_3B42", found[0].version, f"short name and version; {datasets.GRAPH_LINK}", "7", 4),
+        ("C1748066515-LPCLOUD", "MOD13Q1", catalogue.by_id["C1748066515-LPCLOUD"].version, datasets.GRAPH_LINK, None, 1),
+    ]
+    assert merged[0].quote == found[0].quote and "r8, r9" in merged[1].quote
+    assert [(u.name, u.stated_version) for u in kept] == [("CHIRPS", "2.0")]
+    assert datasets.with_graph_links(found, missing, {}, catalogue) == (found, missing)  # a PDF, or a DOI the graph links to nothing
+
+
 @pytest.mark.parametrize(
     ("lineage", "line"),
     [

@@ -6,9 +6,10 @@ that failed and the report's path are printed from the database.
 The run's progress is `recon run`'s: a line naming the stage (`[paper_analysis_job] paper <key> (<source>)`), one
 per step as it completes (`[paper_analysis_job] paper_documents done (1.6s)`) and one when the run succeeded.
 
-Exit status: 0 analysed (an optional stage may have failed: said); 1 the run failed (the paper cannot be read: its
-one line); 2 unusable input before any run (neither a file nor a DOI, a DOI that is no publication of the graph, no
-database); 130 Ctrl-C (the run under way is terminated, as by `recon run`).
+Exit status: 0 analysed (an optional stage may have failed: said); 1 the paper cannot be read, in its one line (a file
+that is empty or has no %PDF- header is refused before any run is launched), or the run failed; 2 unusable input
+before any run (neither a file nor a DOI, a DOI that is no publication of the graph, no database); 130 Ctrl-C (the
+run under way is terminated, as by `recon run`).
 """
 
 import os
@@ -25,6 +26,7 @@ from recon_assets.cli.launched_runs import (
 )
 from recon_assets.cli.progress import RunDisplay
 from recon_assets.papers.intake import doi_key, key_doi, pdf_key
+from recon_assets.papers.parse import UnreadablePaper, check_pdf_header
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, PAPERS_PARTITIONS
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import terminal_text
@@ -52,9 +54,10 @@ def analyse_paper(source: str, db: Path | None, verbose: bool = False) -> int:
 
 
 def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
-    path = Path(source)
+    path, data = Path(source), None
     if path.is_file():
-        key, given = pdf_key(path.read_bytes()), str(resolved(path, "PATH"))
+        data = path.read_bytes()
+        key, given = pdf_key(data), str(resolved(path, "PATH"))
     elif doi_key(source):
         key, given = doi_key(source), source
     else:
@@ -66,6 +69,11 @@ def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
         return _refuse(f"no database at {database}: run `recon run` first (a paper is matched against its graph)")
     if (doi := key_doi(key)) and (problem := _unknown_doi(database, doi)):
         return _refuse(problem)
+    if data is not None:
+        try:  # no %PDF- header: the run's paper_documents step would fail on it; said now, with its exit status
+            check_pdf_header(data)
+        except UnreadablePaper as error:
+            return _refuse(str(error), status=1)
     home, instance = open_instance()
     if not instance.has_dynamic_partition(PAPERS_PARTITIONS, key):
         instance.add_dynamic_partitions(PAPERS_PARTITIONS, [key])
@@ -131,6 +139,6 @@ def _unknown_doi(database: Path, doi: str) -> str | None:
             "(an OpenAlex lookup of other DOIs is not built): give the paper's PDF instead, `recon paper PATH.pdf`")
 
 
-def _refuse(message: str) -> int:
+def _refuse(message: str, status: int = 2) -> int:
     print(terminal_text(f"error: recon paper: {redact(message)}"), file=sys.stderr)
-    return 2
+    return status

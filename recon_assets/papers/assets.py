@@ -18,7 +18,7 @@ from recon_assets.declarations import ASSET_TABLES
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
 from recon_assets.kg.assets import OWNERS
 from recon_assets.papers.claims import extract_claims
-from recon_assets.papers.datasets import DatasetCatalogue, detect_datasets
+from recon_assets.papers.datasets import DatasetCatalogue, detect_datasets, with_graph_links
 from recon_assets.papers.gaps import HIGH, MEDIUM, Comment, References, UsedDataset, citation_gaps
 from recon_assets.papers.gaps import Work as GapWork
 from recon_assets.papers.intake import doi_document, key_doi
@@ -113,13 +113,20 @@ def paper_documents(context: dg.AssetExecutionContext, store: TableStore, papers
 def paper_datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """Every dataset the paper uses, matched to the graph's Dataset nodes by DOI (text and references) and by short
     name and version (`papers.datasets`), each with its quote, page and section and its lifecycle from
-    `dataset_lineage` ("uses TRMM_3B42 V7: replaced by ..."); a dataset the paper names that no node matches is
-    listed as unmatched with why, never dropped. Critical."""
+    `dataset_lineage` ("uses TRMM_3B42 V7: replaced by ..."); a paper given by DOI adds the datasets the graph links
+    its publication to by USES_DATASET (`dataset_publication_edges`; `datasets.with_graph_links`). A dataset the
+    paper names that no node matches is listed as unmatched with why, never dropped. Critical."""
     key = context.partition_key
     with store.connect() as con:
         document = _stored_document(con, key)
         catalogue = DatasetCatalogue(con.execute("SELECT dataset_id, short_name, long_name, doi FROM datasets ORDER BY dataset_id").df())
         matches, unmatched = detect_datasets(document, catalogue)
+        if doi := key_doi(key):
+            linked = con.execute(
+                "SELECT e.dataset_id, list_sort(flatten(list(e.relationship_ids))) FROM dataset_publication_edges AS e "
+                "JOIN publications AS p USING (publication_id) WHERE p.doi = ? GROUP BY e.dataset_id ORDER BY e.dataset_id", [doi],
+            ).fetchall()
+            matches, unmatched = with_graph_links(matches, unmatched, dict(linked), catalogue)
         lineage = con.execute(
             "SELECT dataset_id, superseded, successor_family, successor_version, superseded_since, succession_basis "
             "FROM dataset_lineage WHERE list_contains(?, dataset_id)", [[m.dataset_id for m in matches]],

@@ -2,6 +2,9 @@
 version in its text (data statements, methods), each match with the quoted sentence and its page; names with a
 version that match no Dataset node are listed as unmatched, never dropped.
 
+For a paper given by DOI that the graph holds, the Dataset nodes the graph links its publication to by USES_DATASET
+are added (`with_graph_links`), found by "the graph's USES_DATASET relationship" beside any text evidence.
+
 Versions are read and compared with the lifecycle's own parser (`recon_assets.lifecycle.versions`): a graph
 dataset's family and version come from `parse_version` (short name, long name, DOI), a version stated in the paper
 ("V7", "version 7", "Collection 5", "C6.1", "MOD13Q1.006") through `version_sort_key`, so "Collection 5" is the
@@ -12,8 +15,9 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
-from dataclasses import dataclass
 from importlib import resources
 
 import pandas as pd
@@ -23,6 +27,10 @@ from recon_assets.lifecycle.versions import parse_version, version_sort_key
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
+# The KG's own link of a publication to a dataset it uses: (:Publication)-[:USES_DATASET]->(:Dataset).
+GRAPH_LINK = "the graph's USES_DATASET relationship"
+# How a match found both in the text and by the graph's link says so: "DOI in references; the graph's ...".
+SOURCE_SEPARATOR = "; "
 # DOIs that NASA's Earth Science Data and Information System registers for its data products (EOSDIS DOI guidance).
 NASA_DATA_DOI_PREFIX = "10.5067/"
 # A version stated next to a product name: after it ("3B42 V7", "MOD13Q1 Collection 5", "MOD13Q1.006",
@@ -105,12 +113,14 @@ class DatasetCatalogue:
     """
 
     def __init__(self, datasets: pd.DataFrame) -> None:
+        self.by_id: dict[str, _Known] = {}
         self.by_doi: dict[str, _Known] = {}
         self.by_family: dict[str, list[_Known]] = {}
         for row in datasets.itertuples(index=False):
             short_name = row.short_name if isinstance(row.short_name, str) else ""
             parsed = parse_version(short_name, row.long_name, row.doi)
             known = _Known(row.dataset_id, parsed.family, parsed.version_text, parsed.sort_key)
+            self.by_id.setdefault(row.dataset_id, known)
             doi = canonical_doi(row.doi)
             if doi:
                 self.by_doi.setdefault(doi, known)
@@ -265,6 +275,43 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
     named |= {alias for alias, families in catalogue.members.items() if named & set(families)}
     unmatched.update({(name, None): mention for name, mention in versionless.items() if name not in named})
     return list(matches.values()), list(unmatched.values())
+
+
+def with_graph_links(
+    matches: Sequence[DatasetMatch], unmatched: Sequence[UnmatchedMention], linked: Mapping[str, Sequence[str]], catalogue: DatasetCatalogue,
+) -> tuple[list[DatasetMatch], list[UnmatchedMention]]:
+    """The datasets of a paper given by DOI: those its text names (`detect_datasets`) and those the graph links its
+    publication to by USES_DATASET, one match per dataset_id.
+
+    Args:
+        matches, unmatched: `detect_datasets`' result for the paper's text.
+        linked: {dataset_id: its USES_DATASET relationship ids} of the paper's publication (`dataset_publication_edges`),
+            in the order to list the ones the text lacks.
+        catalogue: the graph's Dataset nodes (family and version of each linked dataset).
+
+    Returns:
+        (matches, unmatched). matches: the text's, in their order, a linked one's found_by extended with
+        SOURCE_SEPARATOR + GRAPH_LINK (both sources kept, its quote and page those of the text); then each linked
+        dataset the text does not name, found_by GRAPH_LINK, stated_version None, page 1 and a quote naming the
+        relationship ids (section 'knowledge graph'). A dataset_id absent from the catalogue is named by its id, without
+        version. unmatched: the text's, less the mentions "named without a version" of a linked dataset's family or
+        of a product line (alias) it belongs to (the graph says which version). Never raises.
+    """
+    merged = [replace(m, found_by=f"{m.found_by}{SOURCE_SEPARATOR}{GRAPH_LINK}") if m.dataset_id in linked else m for m in matches]
+    named = {m.dataset_id for m in matches}
+    for dataset_id, relationships in linked.items():
+        if dataset_id in named:
+            continue
+        known = catalogue.by_id.get(dataset_id)
+        quote = f"The graph links this publication to {dataset_id} by USES_DATASET (relationship {', '.join(map(str, relationships)) or 'id unknown'})."
+        merged.append(DatasetMatch(
+            dataset_id, known.family if known and known.family else dataset_id, known.version if known else None, GRAPH_LINK, None,
+            quote[:QUOTE_LIMIT], 1, "knowledge graph",
+        ))
+    families = {known.family for dataset_id in linked if (known := catalogue.by_id.get(dataset_id)) and known.family}
+    covered = families | {name for name, members in catalogue.members.items() if families & set(members)}
+    kept = [u for u in unmatched if not (u.stated_version is None and u.family is not None and u.family in covered)]
+    return merged, kept
 
 
 def stated_sort_key(stated: str) -> tuple[int, ...]:

@@ -138,11 +138,24 @@ def parse_pdf(data: bytes, page_limit: int = DEFAULT_PAGE_LIMIT) -> PaperDocumen
     return _structure(page_texts)
 
 
-def _open(data: bytes) -> PdfReader:
+def check_pdf_header(data: bytes) -> None:
+    """Refuse bytes that are no PDF at all, before anything opens them (what `parse_pdf` checks first; `recon paper`
+    checks it before launching a run).
+
+    Args:
+        data: the file's bytes (only the first 1024 are read).
+
+    Raises:
+        UnreadablePaper: empty file; no `%PDF-` header within the first 1024 bytes (ISO 32000-1 7.5.2).
+    """
     if not data:
         raise UnreadablePaper("empty file (0 bytes)")
     if b"%PDF-" not in data[:_HEADER_WINDOW]:
         raise UnreadablePaper(f"not a PDF: no %PDF- header in the first {_HEADER_WINDOW} bytes")
+
+
+def _open(data: bytes) -> PdfReader:
+    check_pdf_header(data)
     if b"%%EOF" not in data[-_TRAILER_WINDOW:]:
         raise UnreadablePaper(f"truncated PDF: no %%EOF marker in the last {_TRAILER_WINDOW} bytes ({len(data)} bytes read)")
     try:
