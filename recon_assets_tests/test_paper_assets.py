@@ -407,3 +407,8 @@ def test_recon_paper_refuses_a_doi_the_graph_does_not_hold_before_any_run(graph,
     assert capsys.readouterr().err == (
         f"error: recon paper: {empty} holds no graph yet (no publications table): run `recon run --db {empty}` first\n"
     )
+    # Hostile pass: a --db at a symbolic-link loop ended in a traceback; one line, exit 2, as `recon run` says it
+    loop = tmp_path / "loop.duckdb"
+    loop.symlink_to(loop)
+    assert recon(["paper", "10.3390/w6051221", "--db", str(loop)]) == 2
+    assert capsys.readouterr().err == f"error: recon paper: --db {loop} is a symbolic-link loop: point it at a file\n"

@@ -62,9 +62,12 @@ def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
         key, given = doi_key(source), source
     else:
         return _refuse(f"{source} is neither a file nor a DOI")
-    if db is not None:
-        os.environ["RECON_DB_PATH"] = str(db if is_motherduck(db) else resolved(db, "--db"))
-    database = database_path()
+    try:  # a symbolic-link loop (--db, RECON_DB_PATH) is its one error line (ValueError), as in `recon run`
+        if db is not None:
+            os.environ["RECON_DB_PATH"] = str(db if is_motherduck(db) else resolved(db, "--db"))
+        database = database_path()
+    except ValueError as error:
+        return _refuse(str(error))
     if not is_motherduck(database) and not database.is_file():
         return _refuse(f"no database at {database}: run `recon run` first (a paper is matched against its graph)")
     if (doi := key_doi(key)) and (problem := _unknown_doi(database, doi)):

@@ -25,10 +25,10 @@ COMMENT ON COLUMN paper_datasets.dataset_id IS 'The Dataset node (datasets.datas
 COMMENT ON COLUMN paper_datasets.name IS 'The dataset''s version family as the graph has it (matched), or the name or DOI as the paper writes it (unmatched).';
 COMMENT ON COLUMN paper_datasets.version IS 'The graph dataset''s version (dataset_lineage.version_text); NULL when unmatched or unversioned.';
 COMMENT ON COLUMN paper_datasets.stated_version IS 'The version as the paper states it (V7, Collection 6.1); NULL when found by DOI or none is stated.';
-COMMENT ON COLUMN paper_datasets.found_by IS 'DOI in text, DOI in references, or short name and version; NULL when unmatched.';
+COMMENT ON COLUMN paper_datasets.found_by IS 'DOI in text, DOI in references, short name and version, or the graph''s USES_DATASET relationship (a paper given by DOI); two sources joined by "; "; NULL when unmatched.';
 COMMENT ON COLUMN paper_datasets.reason IS 'Why an unmatched mention matched no Dataset node (a version the graph lacks, several candidates, no version stated, no such name); NULL when matched.';
-COMMENT ON COLUMN paper_datasets.quote IS 'The sentence it was found in (at most 400 characters).';
-COMMENT ON COLUMN paper_datasets.page IS 'The 1-based page of the quote.';
-COMMENT ON COLUMN paper_datasets.section IS 'The heading the quote is under (References, caption for those).';
+COMMENT ON COLUMN paper_datasets.quote IS 'The sentence it was found in (at most 400 characters); for a link found only in the graph, the relationship ids.';
+COMMENT ON COLUMN paper_datasets.page IS 'The 1-based page of the quote (1 for a link found only in the graph).';
+COMMENT ON COLUMN paper_datasets.section IS 'The heading the quote is under (References, caption for those; knowledge graph for a link found only in the graph).';
 COMMENT ON COLUMN paper_datasets.superseded IS 'dataset_lineage.superseded of the matched dataset; NULL when unmatched or it has no lineage row.';
 COMMENT ON COLUMN paper_datasets.lifecycle IS 'One line on its lifecycle from dataset_lineage: uses <family> <version>: current, or replaced by <successor> (since <date>, on the authority of <basis>); NULL when unmatched.';
