@@ -38,7 +38,7 @@ neo4j_edge_reliability <- dataset_publication_edges, edge_reliability, kg_snapsh
     publications
 kg_snapshot_diff <- datasets, edge_reliability, kg_snapshot, openalex_works, publications
 paper_documents (per paper) <- publication_citations, publications
-paper_datasets (per paper) <- dataset_lineage, datasets, paper_documents
+paper_datasets (per paper) <- dataset_lineage, dataset_publication_edges, datasets, paper_documents, publications
 paper_claims (per paper) <- paper_documents
 paper_keywords (per paper) <- paper_documents, publications, science_keywords
 paper_citation_gaps (per paper) <- dataset_lineage, dataset_publication_edges, openalex_works, paper_datasets,

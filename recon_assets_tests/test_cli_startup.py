@@ -5,6 +5,7 @@ the time). `recon explain` reads DuckDB directly and needs pandas and DuckDB, bu
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -77,3 +78,21 @@ def test_explain_without_a_database_names_the_absolute_path_and_how_it_was_chose
         f"no database file at {tmp_path / 'data' / 'recon.duckdb'} (--db, else RECON_DB_PATH, else data/recon.duckdb "
         "under the current folder): run `recon run` first, or give --db"
     )
+
+
+def test_main_called_in_process_leaves_sigpipe_to_its_caller(tmp_path, monkeypatch, capsys):
+    """`main` set SIGPIPE to its default in the calling process: a test worker that called it was later killed,
+    silently, by a write to a socket its client had closed (a loopback server test after a deadline: the clean-clone
+    runs' "node down: Not properly terminated"). Only the `recon` command's entry point (`console`) sets it."""
+    import signal
+    import tomllib
+
+    from recon_assets.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    before = signal.getsignal(signal.SIGPIPE)
+    assert main(["explain", "10.1002/2014jb011547"]) == 1
+    capsys.readouterr()
+    assert signal.getsignal(signal.SIGPIPE) == before
+    scripts = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts["recon"] == "recon_assets.cli.main:console"

@@ -39,9 +39,15 @@ full disk named by its path); --verbose adds Dagster's log lines (the run worker
 records and stack traces)."""
 
 
-def main(argv: list[str] | None = None) -> int:
-    # Piping into `head` must end quietly, as for any Unix tool.
+def console() -> int:
+    """The `recon` command's entry point ([project.scripts]): `main` with SIGPIPE back to its default first, so that
+    piping into `head` ends quietly, as for any Unix tool. Only here, never in `main`: a process that calls `main` and
+    goes on (a test worker) would be killed by the next write to a closed socket or pipe."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    return main()
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="recon", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser(
@@ -260,4 +266,4 @@ def _openalex_line(row) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console())
