@@ -29,7 +29,7 @@ _QUESTION_POOL_SQL = ("question_pool_papers", "question_pool_edges", "question_p
 ASSET_TABLES = TableGraph(
     [
         TableAsset(
-            "kg_snapshot", writes=_KG_TABLES,
+            "kg_snapshot", writes=_KG_TABLES, run_inputs=("kg_export",),
             modules=("kg.cypher_export", "kg.export_reader", "kg.ingest", "kg.schema"), sql=("kg_elements", "kg_snapshot"),
         ),
         TableAsset(
@@ -63,7 +63,7 @@ ASSET_TABLES = TableGraph(
             modules=("kg.ingest",), sql=("science_keyword_rows",),
         ),
         TableAsset(
-            "openalex_works", reads=("publications", "publication_research_areas", "openalex_cache"), writes=("openalex_works",),
+            "openalex_works", reads=("publications", "publication_research_areas", "openalex_cache"), writes=("openalex_works",), run_inputs=("enrichment_settings",),
             keeps=("openalex_cache", "openalex_usage"),
             modules=("enrichment.openalex_client", "enrichment.openalex_records", "enrichment.openalex_usage", "enrichment.retries", "kg.doi"),
             sql=("openalex_cache", "openalex_usage", "openalex_work_rows", "publication_dois_in_research_areas"),
@@ -74,7 +74,7 @@ ASSET_TABLES = TableGraph(
                 "datasets", "dataset_publication_edges", "publication_research_areas", "openalex_works", "openalex_cache",
                 "openalex_citing_cache",
             ),
-            writes=("openalex_citing_works",), keeps=("openalex_cache", "openalex_citing_cache", "openalex_usage"),
+            writes=("openalex_citing_works",), run_inputs=("enrichment_settings",), keeps=("openalex_cache", "openalex_citing_cache", "openalex_usage"),
             modules=(
                 "enrichment.citing_plan", "enrichment.citing_works", "enrichment.openalex_client", "enrichment.openalex_records",
                 "enrichment.openalex_usage", "enrichment.retries", "kg.authors", "kg.doi",
@@ -83,12 +83,12 @@ ASSET_TABLES = TableGraph(
         ),
         TableAsset(
             "crossref_retractions", reads=("publications", "publication_research_areas", "crossref_cache"),
-            writes=("crossref_retractions",), keeps=("crossref_cache",), modules=("enrichment.crossref",),
+            writes=("crossref_retractions",), run_inputs=("enrichment_settings",), keeps=("crossref_cache",), modules=("enrichment.crossref",),
             sql=("crossref_cache", "crossref_retraction_rows", "publication_dois_in_research_areas"),
         ),
         TableAsset(
             "crossref_relations", reads=("publications", "publication_research_areas", "crossref_cache", "crossref_record_cache"),
-            writes=("crossref_relations",), keeps=("crossref_record_cache",),
+            writes=("crossref_relations",), run_inputs=("enrichment_settings",), keeps=("crossref_record_cache",),
             modules=("enrichment.crossref", "enrichment.crossref_relations", "kg.doi"),
             sql=("crossref_cache", "crossref_record_cache", "publication_dois_in_research_areas"),
         ),
@@ -99,7 +99,7 @@ ASSET_TABLES = TableGraph(
             modules=("centrality.citation_centrality", "centrality.pagerank", "kg.ingest"),
         ),
         TableAsset(
-            "steward_judgements", reads=("publications", "datasets", "dataset_publication_edges"), writes=("steward_judgements",),
+            "steward_judgements", reads=("publications", "datasets", "dataset_publication_edges"), writes=("steward_judgements",), run_inputs=("judge_settings",),
             modules=("judgement.steward", "judgement.verdict_scale", "kg.doi"), files=("reference/steward_judgements.csv",),
         ),
         TableAsset(
@@ -115,7 +115,7 @@ ASSET_TABLES = TableGraph(
                 "publication_research_areas", "publication_centrality", "openalex_citing_works", "recorded_disputes",
                 "steward_judgements",
             ),
-            writes=("coherence_judgements",), keeps=("text_embeddings", "llm_judgements"),
+            writes=("coherence_judgements",), run_inputs=("as_of", "judge_settings"), keeps=("text_embeddings", "llm_judgements"),
             modules=(
                 "centrality.citation_centrality", "judgement.citing_pairs", "judgement.cues", "judgement.disputes",
                 "judgement.judge_address", "judgement.llm_judge", "judgement.llm_prompt", "judgement.model_input",
@@ -136,7 +136,7 @@ ASSET_TABLES = TableGraph(
                 "publication_centrality", "publication_citations", "openalex_works", "crossref_retractions", "coherence_judgements",
                 "recorded_disputes", "steward_judgements",
             ),
-            writes=("edge_reliability",),
+            writes=("edge_reliability",), run_inputs=("as_of", "scoring_settings"),
             modules=(*_SCORING_MODULES, "judgement.steward", "kg.ingest", "reliability.edge_scores", "reliability.scoring"),
             sql=("edges_in_research_areas", "area_judgements"), files=(_CUES,),
         ),
@@ -146,7 +146,7 @@ ASSET_TABLES = TableGraph(
                 "kg_snapshots", "publications", "dataset_publication_edges", "dataset_lineage", "edge_reliability", "coherence_judgements",
                 "recorded_disputes", "openalex_cache", "openalex_citing_works",
             ),
-            writes=("dataset_verdicts",), keeps=("dataset_verdict_history",),
+            writes=("dataset_verdicts",), run_inputs=("as_of", "scoring_settings"), keeps=("dataset_verdict_history",),
             modules=(
                 "centrality.centrality_rule", "centrality.citation_centrality", "enrichment.citing_works", "enrichment.openalex_client",
                 "enrichment.openalex_records", "judgement.dispute_status", "judgement.verdict_scale", "kg.authors", "kg.doi",
@@ -166,7 +166,7 @@ ASSET_TABLES = TableGraph(
                 "publication_centrality", "publication_citations", "openalex_works", "crossref_retractions", "coherence_judgements",
                 "recorded_disputes", "edge_reliability", "dataset_verdicts",
             ),
-            writes=("reliability_evaluation", "reliability_evaluation_baselines", "reliability_evaluation_cases"),
+            writes=("reliability_evaluation", "reliability_evaluation_baselines", "reliability_evaluation_cases"), run_inputs=("as_of",),
             modules=(
                 *_SCORING_MODULES, "evaluation.baselines", "evaluation.cases", "evaluation.measure", "evaluation.metrics",
                 "judgement.steward", "kg.doi", "kg.partitions", "kg.research_areas", "lifecycle.versions", "reliability.edge_scores",
@@ -178,7 +178,7 @@ ASSET_TABLES = TableGraph(
         TableAsset(
             "dispute_evaluation",
             reads=("publications", "dataset_publication_edges", "publication_citations", "coherence_judgements", "recorded_disputes"),
-            writes=("dispute_evaluation", "dispute_evaluation_pairs"),
+            writes=("dispute_evaluation", "dispute_evaluation_pairs"), run_inputs=("as_of",),
             modules=(
                 "evaluation.metrics", "evaluation.pairs", "judgement.citing_pairs", "judgement.cues", "judgement.disputes",
                 "judgement.judge_address", "judgement.offline_judge", "judgement.text_embedding", "judgement.verdict_scale", "kg.doi",
@@ -191,6 +191,7 @@ ASSET_TABLES = TableGraph(
                 "kg_snapshots", "publications", "coherence_judgements", "edge_reliability", "dataset_verdicts", "reliability_evaluation",
                 "reliability_evaluation_baselines", "dispute_evaluation",
             ),
+            run_inputs=("as_of",),
             modules=(
                 "centrality.centrality_rule", "evaluation.baselines", "evaluation.measure", "evaluation.metrics", "kg.research_areas",
                 "reliability.labels", "reliability.settings", "report.data", "report.figures", "report.render", "verdicts.critic",

@@ -1,5 +1,6 @@
 """The whole asset graph of recon_assets, in the order data flows: each asset with the assets it reads
-(`<-`; a test compares this map with the graph Dagster builds):
+(`<-`; a test compares this map with the graph Dagster builds). The run inputs each asset also reads (as_of, the
+settings digests, the KG export: `automation.run_inputs`) are named in its declaration (`declarations.py`):
 
 kg_snapshot
 publications <- kg_snapshot
@@ -90,7 +91,7 @@ from recon_assets.automation.jobs import (
 from recon_assets.automation.paper_folder_sensor import paper_folder_sensor
 from recon_assets.automation.question_file_sensor import question_file_sensor
 from recon_assets.automation.kg_source_sensor import kg_source_sensor
-from recon_assets.automation.run_inputs import RUN_INPUTS, with_run_inputs
+from recon_assets.automation.run_inputs import RUN_INPUTS
 from recon_assets.automation.schedules import edge_reliability_daily_schedule, openalex_weekly_schedule, research_briefs_weekly_schedule
 from recon_assets.briefs.assets import question_evidence, question_plans, question_verdict_history, question_verdicts, research_briefs
 from recon_assets.briefs.partitions import QuestionFileResource
@@ -198,7 +199,7 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
     """The Definitions with the given resources (tests pass their own; `defs` below reads the environment)."""
     return dg.Definitions(
         # the run's inputs that are not assets (as_of, settings, the KG export) as observable sources their readers depend on
-        assets=[*RUN_INPUTS, *with_run_inputs(ASSETS)],
+        assets=[*RUN_INPUTS, *ASSETS],
         asset_checks=ASSET_CHECKS,
         jobs=[
             kg_tables_job, openalex_refresh_job, edge_reliability_job, reliability_evaluation_job, daily_rescoring_job,

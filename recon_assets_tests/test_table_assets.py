@@ -22,6 +22,7 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
+from recon_assets.automation.run_inputs import RUN_INPUTS
 from recon_assets.declarations import ASSET_TABLES
 from recon_assets.definitions import ASSETS
 from recon_assets.shared.sql_files import PACKAGE_DIR, load_sql
@@ -366,3 +367,26 @@ def test_a_table_kept_by_several_assets_resolves_to_each_but_never_to_the_reader
     assert graph["works"].deps == []
     assert graph["citing"].deps == [dg.AssetKey("works")]
     assert graph["verdicts"].deps == [dg.AssetKey("citing"), dg.AssetKey("works")]
+
+
+def test_every_declared_run_input_is_an_observable_source_and_each_has_a_reader():
+    """A run input (as_of, a settings digest, the KG export) is a dependency only through a declaration's
+    `run_inputs`: a misspelt name would make a dependency on an asset that does not exist, and a source no declaration
+    names would change nothing when its value does."""
+    sources = {source.key.to_user_string() for source in RUN_INPUTS}
+    declared = {name for asset in ASSET_TABLES.values() for name in asset.run_inputs}
+    assert declared == sources
+
+
+def test_an_asset_declaring_as_of_takes_the_as_of_resource():
+    """An asset that says its rows depend on as_of must read it (the `AsOfDate` resource). The converse need not hold:
+    the exports take it for their folder's name only, and a question's plan records the as_of it was asked on, so a
+    new day re-plans no standing question."""
+    readers = {name for name, asset in ASSET_TABLES.items() if "as_of" in asset.run_inputs}
+    takes = {asset.key.to_user_string() for asset in ASSETS if "as_of" in asset.op.required_resource_keys}
+    assert readers and readers <= takes, readers - takes
+
+
+def test_a_run_input_is_a_dependency_of_the_assets_that_declare_it():
+    graph = TableGraph([TableAsset("source", writes=("raw",)), TableAsset("derived", reads=("raw",), run_inputs=("as_of",))], snapshot="source")
+    assert graph["derived"].deps == [dg.AssetKey("as_of"), dg.AssetKey("source")]

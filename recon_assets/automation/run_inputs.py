@@ -1,7 +1,7 @@
 """The inputs of a run that are not assets, as observable source assets Dagster's staleness sees: the run's `as_of`, the
 settings that change results and the KG export. Each has a data version (its value, or a digest of it); the assets
-that read one list it as a dependency (`READERS`), so a new value makes exactly them stale in the UI and for `recon
-run` (`automation.staleness`).
+that read one name it in their declaration (`declarations.py`, `run_inputs=`), which makes it one of their `deps`, so
+a new value makes exactly them stale in the UI and for `recon run` (`automation.staleness`).
 
 `recon run` reports their current values before it launches anything (`report_run_inputs`: a runless
 AssetObservation carrying the `dagster/data_version` tag, shown on each input's page in the UI, and only when the
@@ -20,7 +20,7 @@ import hashlib
 import json
 import os
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import date, datetime, timezone
 from pathlib import Path
 
@@ -79,35 +79,6 @@ def _versions() -> dict[dg.AssetKey, str]:
     setting = os.environ.get("RECON_AS_OF")
     day = parse_as_of(setting, source="RECON_AS_OF") if setting else datetime.now(timezone.utc).date()
     return {AS_OF: day.isoformat(), **settings_versions()}
-
-
-# The assets that read each input (by asset name): each gets the input as a dependency (`with_run_inputs`).
-READERS: Mapping[dg.AssetKey, Sequence[str]] = {
-    AS_OF: [
-        "coherence_judgements", "edge_reliability", "dataset_verdicts", "reliability_evaluation", "dispute_evaluation",
-        "reliability_report",
-    ],
-    KG_EXPORT: ["kg_snapshot"],
-    ENRICHMENT_SETTINGS: ["openalex_works", "openalex_citing_works", "crossref_retractions", "crossref_relations"],
-    JUDGE_SETTINGS: ["steward_judgements", "coherence_judgements"],
-    SCORING_SETTINGS: ["edge_reliability", "dataset_verdicts"],
-}
-
-
-def with_run_inputs(assets: Sequence[dg.AssetsDefinition]) -> list[dg.AssetsDefinition]:
-    """`assets` with each input of READERS added to the dependencies of the assets that read it
-    (`AssetsDefinition.map_asset_specs`)."""
-    reads: dict[str, list[dg.AssetKey]] = {}
-    for key, names in READERS.items():
-        for name in names:
-            reads.setdefault(name, []).append(key)
-    unknown = set(reads) - {key.to_user_string() for asset in assets for key in asset.keys}
-    if unknown:
-        raise ValueError(f"run_inputs.READERS names assets that do not exist: {', '.join(sorted(unknown))}")
-    return [
-        asset.map_asset_specs(lambda spec: spec.merge_attributes(deps=reads.get(spec.key.to_user_string(), [])))
-        for asset in assets
-    ]
 
 
 def settings_digest(settings: object, *, online_day: date | None = None) -> str:

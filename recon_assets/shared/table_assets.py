@@ -2,7 +2,8 @@
 reference files it is read from. Everything that used to restate them is derived from it (dbt's `ref()` is the
 model: the dependency is the reference):
 
-- the asset's `deps`: each table read, resolved to the asset that writes it (`TableGraph`);
+- the asset's `deps`: each table read, resolved to the asset that writes it (`TableGraph`), and each run input it
+  reads (`automation.run_inputs`);
 - its `code_version`: a digest of its modules' source, its SQL files and reference files (`sql_files.code_version`);
 - the inputs of its fingerprint (`storage.fingerprints.stage`): the tables read (`digested_reads`) and written;
 - its column lineage: `{column: [(table, column)]}` with each table resolved to the asset that writes it.
@@ -41,6 +42,9 @@ class TableAsset:
         sql: the SQL files it runs (names as for `sql_files.load_sql`); the DDL of the tables it writes is added
             (`sql_names`).
         files: reference files it is read from (package-relative paths or glob patterns, e.g. "reference/cmr/*.*").
+        run_inputs: the inputs of a run that are not tables but decide its rows, by the name of their observable source
+            asset (`automation.run_inputs`: "as_of", "kg_export", "enrichment_settings", "judge_settings",
+            "scoring_settings"); each is a `deps` entry, so a new value makes the asset stale.
     """
 
     name: str
@@ -50,6 +54,7 @@ class TableAsset:
     modules: tuple[str, ...] = ()
     sql: tuple[str, ...] = ()
     files: tuple[str, ...] = ()
+    run_inputs: tuple[str, ...] = ()
     # filled by TableGraph: the asset that writes each table read (or the assets that keep it), and the tables whose
     # digest the KG snapshot id stands for
     upstream: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
@@ -57,8 +62,9 @@ class TableAsset:
 
     @property
     def deps(self) -> list[dg.AssetKey]:
-        """The asset keys it depends on: the writers of the tables it reads, sorted by name."""
-        return [dg.AssetKey(name) for name in sorted({asset for assets in self.upstream.values() for asset in assets})]
+        """The asset keys it depends on: the writers of the tables it reads and its run inputs, sorted by name."""
+        writers = {asset for assets in self.upstream.values() for asset in assets}
+        return [dg.AssetKey(name) for name in sorted(writers | set(self.run_inputs))]
 
     @cached_property
     def code_version(self) -> str:
