@@ -115,7 +115,7 @@ ASSET_TABLES = TableGraph(
                 "publication_research_areas", "publication_centrality", "openalex_citing_works", "recorded_disputes",
                 "steward_judgements",
             ),
-            writes=("coherence_judgements",), run_inputs=("as_of", "judge_settings"), keeps=("text_embeddings", "llm_judgements"),
+            writes=("coherence_judgements",), run_inputs=("as_of", "judge_settings"), keeps=("text_embeddings", "llm_judgements", "llm_answers"),
             modules=(
                 "centrality.citation_centrality", "judgement.citing_pairs", "judgement.cues", "judgement.disputes",
                 "judgement.judge_address", "judgement.llm_judge", "judgement.llm_prompt", "judgement.model_input",

@@ -181,6 +181,17 @@ class PairOutcome:
     request: RequestRecord | None = None
 
 
+@dataclass(frozen=True)
+class MessageOutcome:
+    """What became of one `GroqJudgeClient.ask` request: `status` judged (`content`: the model's text, unread; `request`
+    the answering request), failed (asked, no answer) or not_sent; `reason` says why for the last two."""
+
+    status: str
+    content: str | None = None
+    reason: str | None = None
+    request: RequestRecord | None = None
+
+
 @dataclass
 class RunBudget:
     """Requests and tokens one run may still spend (`max_requests`, `max_tokens`) and what it has spent."""
@@ -531,8 +542,57 @@ class GroqJudgeClient:
         self.totals.notes.append(line)
         self.log(line)
 
+    def ask(self, messages: Sequence[dict[str, str]], *, max_completion_tokens: int, temperature: float | None = None) -> MessageOutcome:
+        """One JSON-mode chat completion for `messages` that the caller built (and whose answer it reads and
+        validates), under this client's retries, pacing, run budget, fallback model and stops (module docstring);
+        never raises for a failure of Groq. `temperature` None: the settings'. A json_validate_failed answer is a
+        failed request here (its failed_generation is not read: the caller's schema is not known here)."""
+        if self.stopped:
+            return MessageOutcome(NOT_SENT, reason=self.stopped)
+        estimate = estimate_tokens(messages, max_completion_tokens, self.tokens_per_byte)
+        if estimate > self.settings.tokens_per_minute:
+            return MessageOutcome(NOT_SENT, reason=f"the request needs about {estimate:,} tokens, more than tokens_per_minute ({self.settings.tokens_per_minute:,})")
+        if not self.budget.holds(estimate):
+            self.stopped = (f"run budget spent: {self.budget.requests} of {self.budget.max_requests} requests and {self.budget.tokens:,} "
+                            f"of {self.budget.max_tokens:,} tokens used, the next request needs about {estimate:,}")
+            self._note(self.stopped)
+            return MessageOutcome(NOT_SENT, reason=self.stopped)
+        try:
+            answer = self._ask_messages(messages, max_completion_tokens, self.settings.temperature if temperature is None else temperature, 1)
+        except groq.APIStatusError as error:
+            code = error_body(error).get("code")
+            fallback = self.settings.fallback_model
+            if code in _MODEL_GONE and fallback and fallback != self.model:
+                self._note(f"model {self.model} is unavailable ({code}): {_message(error)} Falling back to {fallback}.")
+                self.model = fallback
+                return self.ask(messages, max_completion_tokens=max_completion_tokens, temperature=temperature)
+            if code in _MODEL_GONE or error.status_code in (401, 403) or is_daily_limit(error, self.settings.max_retry_after_seconds):
+                why = ("model unavailable and no other model configured" if code in _MODEL_GONE
+                       else f"Groq refused the API key (HTTP {error.status_code}): check GROQ_API_KEY" if error.status_code in (401, 403)
+                       else "Groq daily limit reached")
+                self.stopped = f"{why}: {_describe(error)}; LLM use stops for this run"
+                self._note(self.stopped)
+                return MessageOutcome(NOT_SENT if code not in _MODEL_GONE else FAILED, reason=self.stopped)
+            self.totals.json_validate_failed += code == "json_validate_failed"
+            return MessageOutcome(FAILED, reason=self._failed_request([None], _describe(error))[0].reason)
+        except (DailyLimitReached, BudgetReached, ServerUnreachable) as error:
+            self.unreachable = str(error) if isinstance(error, ServerUnreachable) else self.unreachable
+            self.stopped = f"{error}; LLM use stops for this run"
+            self._note(self.stopped)
+            return MessageOutcome(NOT_SENT, reason=self.stopped)
+        except (DeadlinePassed, groq.APIConnectionError, MalformedAnswer) as error:
+            return MessageOutcome(FAILED, reason=self._failed_request([None], _describe(error))[0].reason)
+        self._failures_in_row = 0
+        cut = "answer cut at max_completion_tokens" if answer.finish_reason == "length" else None
+        return MessageOutcome(JUDGED, answer.content, cut, answer.record)
+
     def _ask(self, pairs: Sequence[PairTexts], temperature: float) -> _Answer:
-        """One chat completion for `pairs`, retried as the module docstring says.
+        """One chat completion for `pairs` (`_ask_messages`)."""
+        return self._ask_messages(build_messages(pairs), self._completion_tokens(len(pairs)), temperature, len(pairs))
+
+    def _ask_messages(self, messages: Sequence[dict[str, str]], max_tokens: int, temperature: float, pairs: int) -> _Answer:
+        """One chat completion for `messages` (`pairs`: the items it holds, for the record), retried as the module
+        docstring says.
 
         Raises:
             groq.APIStatusError: a non-transient status, or a transient one after the last attempt.
@@ -540,8 +600,6 @@ class GroqJudgeClient:
             ServerUnreachable: no connection could be made (never retried).
             DailyLimitReached, BudgetReached, DeadlinePassed: see their docs.
         """
-        messages = build_messages(pairs)
-        max_tokens = self._completion_tokens(len(pairs))
         estimate = estimate_tokens(messages, max_tokens, self.tokens_per_byte)
         prompt_bytes = sum(len(message["content"].encode()) for message in messages)
         self.pacer.wait_for(estimate)
@@ -579,7 +637,7 @@ class GroqJudgeClient:
                         f"run budget spent: {self.budget.requests} of {self.budget.max_requests} requests and "
                         f"{self.budget.tokens:,} of {self.budget.max_tokens:,} tokens used"
                     )
-                return self._post(messages, temperature, max_tokens, estimate, prompt_bytes, len(pairs), min(remaining, self.settings.attempt_timeout_seconds))
+                return self._post(messages, temperature, max_tokens, estimate, prompt_bytes, pairs, min(remaining, self.settings.attempt_timeout_seconds))
         raise AssertionError("tenacity re-raises the last error")  # pragma: no cover
 
     def _sleep_counted(self, seconds: float) -> None:
@@ -677,5 +735,5 @@ def _describe(error: BaseException) -> str:
 
 __all__ = [
     "DEFAULT_FALLBACK_MODEL", "DEFAULT_MODEL", "FAILED", "JUDGED", "NOT_SENT", "PROMPT_VERSION", "GroqJudgeClient",
-    "GroqJudgeSettings", "PairOutcome", "RequestRecord", "RunBudget", "duration_seconds", "estimate_tokens",
+    "GroqJudgeSettings", "MessageOutcome", "PairOutcome", "RequestRecord", "RunBudget", "duration_seconds", "estimate_tokens",
 ]

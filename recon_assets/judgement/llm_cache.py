@@ -1,12 +1,17 @@
-"""The `llm_judgements` table: the Groq judge's answers kept across runs (DDL in recon_assets/judgement/sql/llm_judgements.sql).
+"""The `llm_judgements` table: the Groq judge's answers kept across runs (DDL in recon_assets/judgement/sql/llm_judgements.sql),
+and `llm_answers`: Groq's answers to the other prompts (a paper's claims and argumentation, issue 22).
 
-Keyed by (older publication, newer publication, dataset, model, prompt version): a re-run reuses every stored
-answer whose texts are unchanged (`input_sha256`), so it asks Groq nothing again; a new PROMPT_VERSION finds
-none of the older version's rows (they stay, unused, for audit); another model finds only its own.
+`llm_judgements` is keyed by (older publication, newer publication, dataset, model, prompt version): a re-run reuses
+every stored answer whose texts are unchanged (`input_sha256`), so it asks Groq nothing again; a new PROMPT_VERSION
+finds none of the older version's rows (they stay, unused, for audit); another model finds only its own.
+`llm_answers` is keyed by (purpose, SHA-256 of the messages sent, model, prompt version): the smallest key any prompt
+has, so another prompt reuses it instead of a table of its own. The daily budget counts both (`usage_on_day`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from datetime import date
 
@@ -19,11 +24,47 @@ from recon_assets.shared.sql_files import load_sql
 from recon_assets.storage.tables import upsert
 
 TABLE = "llm_judgements"
+ANSWERS = "llm_answers"
+ANSWER_COLUMNS = [
+    "purpose", "input_sha256", "model", "prompt_version", "content", "request_id", "prompt_tokens", "completion_tokens",
+    "latency_ms", "answered_at",
+]
 
 
 def ensure_table(con: duckdb.DuckDBPyConnection) -> None:
-    """Create `llm_judgements` when missing."""
+    """Create `llm_judgements` and `llm_answers` when missing."""
     con.execute(load_sql(TABLE))
+    con.execute(load_sql(ANSWERS))
+
+
+def messages_sha256(messages: Sequence[dict[str, str]]) -> str:
+    """SHA-256 (hex) of chat messages (role and content of each, in order): `llm_answers.input_sha256`."""
+    return hashlib.sha256(json.dumps([[m["role"], m["content"]] for m in messages], ensure_ascii=False).encode()).hexdigest()
+
+
+def cached_answer(
+    con: duckdb.DuckDBPyConnection, purpose: str, input_sha256: str, models: Sequence[str], prompt_version: str
+) -> dict | None:
+    """The stored `llm_answers` row (ANSWER_COLUMNS as a dict) of this purpose, input and prompt version, the first
+    of `models` that has one; None when none has."""
+    rows = con.execute(
+        f"SELECT {', '.join(ANSWER_COLUMNS)} FROM llm_answers WHERE purpose = ? AND input_sha256 = ? AND prompt_version = ? "
+        "AND list_contains(?, model) ORDER BY list_position(?, model) LIMIT 1",
+        [purpose, input_sha256, prompt_version, list(models), list(models)],
+    ).fetchall()
+    return dict(zip(ANSWER_COLUMNS, rows[0])) if rows else None
+
+
+def store_answer(con: duckdb.DuckDBPyConnection, row: dict) -> None:
+    """Upsert one `llm_answers` row (ANSWER_COLUMNS as a dict; answered_at a UTC datetime).
+
+    Raises:
+        storage.StaleSchemaError: the stored table has other columns.
+    """
+    frame = pd.DataFrame([{column: row.get(column) for column in ANSWER_COLUMNS}])
+    for column in ("prompt_tokens", "completion_tokens"):
+        frame[column] = frame[column].astype("Int64")
+    upsert(con, ANSWERS, frame)
 
 
 def cached_judgements(
@@ -54,8 +95,9 @@ def store_judgements(con: duckdb.DuckDBPyConnection, rows: pd.DataFrame) -> int:
 
 
 def usage_on_day(con: duckdb.DuckDBPyConnection, model: str, day: date) -> tuple[int, int]:
-    """(requests, tokens) that the stored answers of `model` spent on the UTC `day`: what the daily budget has
-    already used. Requests that stored nothing (failures, rejections) are not counted: Groq's own 429 on its
-    daily limit still stops the run when they add up."""
+    """(requests, tokens) that the stored answers of `model` (llm_judgements and llm_answers, both created when
+    missing) spent on the UTC `day`: what the daily budget has already used. Requests that stored nothing (failures,
+    rejections) are not counted: Groq's own 429 on its daily limit still stops the run when they add up."""
+    ensure_table(con)
     requests, tokens = con.execute(load_sql("llm_usage_on_day"), [model, day]).fetchone()
     return int(requests), int(tokens)

@@ -61,6 +61,7 @@ DECLARING_FILES = (
     "recorded_disputes",
     "text_embeddings",
     "llm_judgements",
+    "llm_answers",
     "stage_fingerprints",
     "edge_reliability",
     "dataset_verdicts",
