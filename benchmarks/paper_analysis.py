@@ -2,7 +2,7 @@
 each paper's text states, parse quality (sections and references found against the paper's own counts) and time
 per paper. Prints one JSON report; nothing is asserted (the machine is shared and noisy).
 
-    .venv/bin/python benchmarks/paper_analysis.py [--papers DIR] [--datasets CSV] [--pdf PATH ...]
+    .venv/bin/python benchmarks/paper_analysis.py [--papers DIR] [--datasets CSV] [--pdf PATH ...] [--online-fake]
 
 --papers (default recon_assets_tests/fixtures/papers): a folder with the real PDFs, `papers.csv` (file, doi, licence,
 source, sections, references: the paper's own heading and reference-list counts) and `paper_datasets.csv` (file,
@@ -11,6 +11,13 @@ where each PDF comes from). --datasets: the graph's Dataset nodes, either the `d
 short_name, long_name, doi) or a CMR extract's (concept-id, ShortName, EntryTitle, DOI), e.g. the steering repo's
 shared/data/real/cmr_collections_version_families.csv; default the fixture's graph_datasets.csv. --pdf: further PDFs
 (no ground truth) whose parse figures and time are printed too.
+
+--online-fake: also read each paper's claims and argumentation online (`papers.online.read_online`) against a respx
+fake of Groq (`recon_assets_tests.paper_groq_fakes.PaperReader`: answers built from the text sent, no network, no
+model) with the default Groq settings (the free 70B tier's pacing, a fake clock), printing per paper the requests and
+the tokens (prompt tokens are the fake's count, 4 bytes of prompt a token, about Llama 3's rate on English; completion
+tokens are the fake's answer's, not a model's), the paragraphs sent and kept offline, and the seconds the pacer would
+wait on the free tier (`paced_wait_seconds`): the plumbing's figures, not a model's.
 
 A detection is a (family, version) pair: a matched Dataset node's, or a graph product named with a version the graph
 lacks (a replaced version is still a use of that product); unknown products are listed, not scored.
@@ -27,7 +34,7 @@ import pandas as pd
 
 from recon_assets.papers.claims import extract_claims
 from recon_assets.papers.datasets import DatasetCatalogue, detect_datasets, stated_sort_key
-from recon_assets.papers.parse import UnreadablePaper, parse_pdf
+from recon_assets.papers.parse import PaperDocument, UnreadablePaper, parse_pdf
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = REPO_ROOT / "recon_assets_tests" / "fixtures" / "papers"
@@ -42,9 +49,39 @@ def load_datasets(path: Path) -> pd.DataFrame:
     return table[["dataset_id", "short_name", "long_name", "doi"]]
 
 
-def analyse(data: bytes, catalogue: DatasetCatalogue) -> dict:
+def online_on_fake(document: PaperDocument) -> dict:
+    """`read_online` on `document` against the respx fake of Groq, default settings, a fake clock and an in-memory
+    DuckDB: requests, tokens, claims by the LLM and kept offline, dropped, the argumentation and the pacer's wait."""
+    import duckdb
+    import respx
+
+    from recon_assets.judgement.resources import GroqJudgeResource
+    from recon_assets.papers.online import read_online
+    from recon_assets_tests.groq_fakes import BASE_URL, COMPLETIONS, FakeClock
+    from recon_assets_tests.paper_groq_fakes import PaperReader
+
+    fake, clock = PaperReader(), FakeClock()
+    with respx.mock(assert_all_called=False) as router, duckdb.connect() as con:
+        router.post(COMPLETIONS).mock(side_effect=fake)
+        reading = read_online(con, document, None, GroqJudgeResource(api_key="gsk_fake", base_url=BASE_URL),
+                              log=lambda line: None, clock=clock, sleep=clock.sleep)
+    claims, argumentation = reading.uses
+    return {
+        "requests": len(fake.requests), "claims_requests": claims.requests, "argumentation_requests": argumentation.requests,
+        "prompt_tokens": claims.prompt_tokens + argumentation.prompt_tokens,
+        "completion_tokens": claims.completion_tokens + argumentation.completion_tokens,
+        "paragraphs_sent": claims.paragraphs_sent, "paragraphs_offline": claims.paragraphs_offline,
+        "claims_llm": sum(claim.extractor.startswith("LLM") for claim in reading.claims),
+        "claims_offline": sum(not claim.extractor.startswith("LLM") for claim in reading.claims),
+        "claims_dropped": len(claims.dropped), "argumentation": reading.argumentation,
+        "paced_wait_seconds": round(sum(clock.sleeps), 1), "sent": [use.summary() for use in reading.uses],
+    }
+
+
+def analyse(data: bytes, catalogue: DatasetCatalogue, online_fake: bool = False) -> dict:
     """Parse, detect datasets and extract claims from one PDF; its figures, the detected (family, version key)
-    pairs and the time taken (s). An unreadable PDF gives its one-line error instead."""
+    pairs and the time taken (s); with `online_fake`, `online_on_fake`'s figures under "online_fake". An unreadable
+    PDF gives its one-line error instead."""
     started = time.perf_counter()
     try:
         document = parse_pdf(data)
@@ -61,7 +98,7 @@ def analyse(data: bytes, catalogue: DatasetCatalogue) -> dict:
         "claims": len(claims), "matched": [f"{m.family} {m.version} ({m.found_by}, p. {m.page})" for m in matches],
         "unmatched": [f"{u.name} {u.stated_version or ''}: {u.reason} (p. {u.page})" for u in unmatched],
         "detected": sorted(detected), "seconds": round(seconds, 3),
-    }
+    } | ({"online_fake": online_on_fake(document)} if online_fake else {})
 
 
 def scores(truth: set, detected: set) -> dict:
@@ -74,14 +111,15 @@ def scores(truth: set, detected: set) -> dict:
     }
 
 
-def report(papers_dir: Path, datasets_csv: Path, extra_pdfs: list[Path]) -> dict:
-    """The benchmark's report: per paper and in total (precision and recall pooled over all pairs)."""
+def report(papers_dir: Path, datasets_csv: Path, extra_pdfs: list[Path], online_fake: bool = False) -> dict:
+    """The benchmark's report: per paper and in total (precision and recall pooled over all pairs); with `online_fake`
+    each paper's online figures on the fake of Groq (`online_on_fake`)."""
     catalogue = DatasetCatalogue(load_datasets(datasets_csv))
     papers = pd.read_csv(papers_dir / "papers.csv", dtype=str) if (papers_dir / "papers.csv").exists() else pd.DataFrame(columns=["file"])
     truth_rows = pd.read_csv(papers_dir / "paper_datasets.csv", dtype=str) if (papers_dir / "paper_datasets.csv").exists() else pd.DataFrame(columns=["file", "family", "version"])
     per_paper, all_truth, all_detected = [], set(), set()
     for paper in papers.itertuples(index=False):
-        result = analyse((papers_dir / paper.file).read_bytes(), catalogue)
+        result = analyse((papers_dir / paper.file).read_bytes(), catalogue, online_fake)
         truth = {(row.family, stated_sort_key(row.version)) for row in truth_rows[truth_rows["file"] == paper.file].itertuples(index=False)}
         detected = set(result.pop("detected", []))
         detected = {(family, tuple(key)) for family, key in detected}
@@ -89,12 +127,16 @@ def report(papers_dir: Path, datasets_csv: Path, extra_pdfs: list[Path]) -> dict
         all_detected |= {(paper.file, *pair) for pair in detected}
         result.update(file=paper.file, doi=paper.doi, own_sections=int(paper.sections), own_references=int(paper.references), datasets=scores(truth, detected))
         per_paper.append(result)
-    others = [{"file": str(path), **{k: v for k, v in analyse(path.read_bytes(), catalogue).items() if k != "detected"}} for path in extra_pdfs]
+    others = [{"file": str(path), **{k: v for k, v in analyse(path.read_bytes(), catalogue, online_fake).items() if k != "detected"}} for path in extra_pdfs]
     seconds = [p["seconds"] for p in per_paper + others]
     return {
         "real_papers": len(per_paper),
         "datasets": scores(all_truth, all_detected) | {"targets": "recall >= 0.8 at precision >= 0.9"},
         "seconds_per_paper_max": max(seconds, default=None),
+        **({"online_fake_per_paper": [
+            {"file": p["file"], **{k: p["online_fake"][k] for k in ("requests", "prompt_tokens", "completion_tokens", "paced_wait_seconds")}}
+            for p in per_paper + others if "online_fake" in p
+        ]} if online_fake else {}),
         "papers": per_paper,
         "other_pdfs": others,
         "catalogue": {"datasets": str(datasets_csv), "names": len(catalogue.by_key)},
@@ -106,8 +148,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--papers", type=Path, default=FIXTURES)
     parser.add_argument("--datasets", type=Path, default=FIXTURES / "graph_datasets.csv")
     parser.add_argument("--pdf", type=Path, nargs="*", default=[])
+    parser.add_argument("--online-fake", action="store_true", help="also read claims and argumentation online against a fake of Groq")
     args = parser.parse_args(argv)
-    print(json.dumps(report(args.papers, args.datasets, args.pdf), indent=2, default=str))
+    print(json.dumps(report(args.papers, args.datasets, args.pdf, args.online_fake), indent=2, default=str))
 
 
 if __name__ == "__main__":

@@ -233,8 +233,14 @@ ASSET_TABLES = TableGraph(
             files=("reference/dataset_aliases.csv",),
         ),
         TableAsset(
-            "paper_claims", reads=("paper_documents", "paper_texts"), writes=("paper_claims",), keeps=("paper_stage_failures",),
-            modules=("papers.claims", "papers.parse", "papers.scores", "papers.stored"), sql=("paper_stage_failures",),
+            "paper_claims", reads=("paper_documents", "paper_texts"), writes=("paper_claims", "paper_llm_use"),
+            keeps=("paper_stage_failures", "llm_answers", "llm_judgements"),
+            modules=(
+                "enrichment.retries", "judgement.cues", "judgement.groq_client", "judgement.judge_address", "judgement.llm_cache",
+                "judgement.llm_prompt", "judgement.text_embedding", "judgement.verdict_scale", "papers.claims", "papers.llm_claims",
+                "papers.online", "papers.parse", "papers.scores", "papers.stored",
+            ),
+            sql=("paper_stage_failures", "paper_llm_use", "llm_answers", "llm_judgements", "llm_usage_on_day"), files=(_CUES,),
         ),
         TableAsset(
             "paper_keywords", reads=("paper_documents", "paper_texts", "publications", "science_keywords"), writes=("paper_keywords",),
@@ -262,18 +268,20 @@ ASSET_TABLES = TableGraph(
             sql=("paper_stage_failures", "paper_claims", "edge_reliability", "text_embeddings"), files=(_CUES,),
         ),
         TableAsset(
-            "paper_scores", reads=("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts"),
-            writes=("paper_scores",), modules=("papers.scores",), sql=("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts"),
+            "paper_scores", reads=("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts", "paper_llm_use"),
+            writes=("paper_scores",), modules=("papers.scores",),
+            sql=("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts", "paper_llm_use"),
         ),
         TableAsset(
             "paper_reports",
             reads=(
                 "paper_documents", "paper_datasets", "paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts",
-                "paper_scores", "paper_stage_failures",
+                "paper_scores", "paper_stage_failures", "paper_llm_use",
             ),
             keeps=("paper_stage_failures",),
             modules=("papers.gaps", "papers.report", "report.figures", "report.render", "reliability.labels", "verdicts.critic"),
-            sql=("paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts", "paper_stage_failures"), files=("report/templates/*",),
+            sql=("paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts", "paper_stage_failures", "paper_llm_use"),
+            files=("report/templates/*",),
         ),
         # One research question per partition (issue 21): planned, answered, judged, written up, tracked.
         TableAsset(

@@ -69,7 +69,8 @@ warns and uses only the cache) with OPENALEX_MAILTO and OPENALEX_URL, and RECON_
 with CROSSREF_MAILTO and CROSSREF_URL, and the Groq LLM judge online whenever GROQ_API_KEY is set (RECON_GROQ=offline
 opts out) with GROQ_BASE_URL. Research briefs (issue 21): RECON_QUESTIONS_FILE, the question file (default the packaged
 briefs/questions.yaml). Papers (issue 22): RECON_PAPERS_DIR, the folder the paper sensor watches (default papers/
-beside the database), and RECON_PAPER_PAGE_LIMIT, the most pages a PDF may have (default 200). RECON_ALLOW_PLAIN_HTTP=1 lets GROQ_BASE_URL, OPENALEX_URL or HF_ENDPOINT be http:// to
+beside the database), RECON_PAPER_PAGE_LIMIT, the most pages a PDF may have (default 200), and RECON_PAPERS_ONLINE=online, the
+papers' own opt-in to send a paper's text to Groq when the judge is online (default off: nothing of a paper is sent). RECON_ALLOW_PLAIN_HTTP=1 lets GROQ_BASE_URL, OPENALEX_URL or HF_ENDPOINT be http:// to
 another machine while a key would be sent (unset or 0: refused where a run's resources start, `key_transport`).
 """
 
@@ -129,7 +130,7 @@ from recon_assets.papers.assets import (
 )
 from recon_assets.papers.intake import default_papers_folder
 from recon_assets.papers.parse import DEFAULT_PAGE_LIMIT
-from recon_assets.papers.resources import PaperIntake
+from recon_assets.papers.resources import PaperIntake, papers_online
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.checks import edge_reliability_values_valid
 from recon_assets.report.assets import reliability_report
@@ -224,7 +225,7 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
     Raises:
         credentials.UnusableSecretError: OPENALEX_API_KEY, GROQ_API_KEY, HF_TOKEN or MOTHERDUCK_TOKEN holds a space or a control
             character inside it (the code location does not load, with that one message).
-        ValueError: RECON_OPENALEX, RECON_CROSSREF or RECON_GROQ is neither 'online', 'offline' nor unset,
+        ValueError: RECON_OPENALEX, RECON_CROSSREF, RECON_GROQ or RECON_PAPERS_ONLINE is neither 'online', 'offline' nor unset,
             RECON_KG_SOURCE neither 'local', 'huggingface' nor unset, or RECON_DUCKDB_MEMORY_LIMIT is unusable
             (`duckdb_settings.check_memory_limit`).
     """
@@ -264,6 +265,7 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
         "papers": PaperIntake(
             folder=_env_var("RECON_PAPERS_DIR", str(default_papers_folder(output_anchor(database)))),
             page_limit=dg.EnvVar.int("RECON_PAPER_PAGE_LIMIT") if os.environ.get("RECON_PAPER_PAGE_LIMIT") else DEFAULT_PAGE_LIMIT,
+            send_text_online=papers_online(os.environ.get("RECON_PAPERS_ONLINE") or ""),
         ),
         "questions": QuestionFileResource(path=_env_var("RECON_QUESTIONS_FILE", "")),
     }

@@ -1,7 +1,8 @@
 """Paper analysis as assets (issue 22), on a real Dagster instance (a temporary DAGSTER_HOME) over the shipped sample
 graph's tables: one dynamic partition per paper, its rows, an optional stage that fails while the rest completes, bad
 inputs that each fail only their own partition with one line, planted instructions that change nothing, a DOI read
-from the graph, the papers folder sensor, and `recon paper`.
+from the graph, the papers folder sensor, `recon paper`, and online claims and argumentation (Groq faked by respx)
+only with the papers' opt-in.
 
 The PDFs are generated here (reportlab, pypdf) as TEST INPUTS: they carry real dataset DOIs and short names with
 versions of the sample graph, but they are not real papers and no figure is drawn from them.
@@ -15,6 +16,7 @@ from pathlib import Path
 import dagster as dg
 import duckdb
 import pytest
+import respx
 from pypdf import PdfReader, PdfWriter
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import getSampleStyleSheet
@@ -23,15 +25,18 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate
 from recon_assets.automation.paper_folder_sensor import paper_folder_sensor
 from recon_assets.cli.main import main as recon
 from recon_assets.definitions import build_defs
+from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.papers.claims import OFFLINE_EXTRACTOR, claim_confidence, results_in
 from recon_assets.papers.datasets import GRAPH_LINK
 from recon_assets.papers.intake import doi_key, pdf_key
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, PAPERS_PARTITIONS
-from recon_assets.papers.resources import PaperIntake
+from recon_assets.papers.resources import OPT_IN_OFF, PaperIntake
 from recon_assets.papers.scores import NOT_ASSESSED
 from recon_assets.shared.table_docs import TABLE_DOCS
 from recon_assets.storage.outputs import OutputFiles
 
+from recon_assets_tests.groq_fakes import BASE_URL, COMPLETIONS, error, rate_limit_headers
+from recon_assets_tests.paper_groq_fakes import ARGUMENTATION, PaperReader, kind
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, pipeline_defs
 from recon_assets_tests.test_readme import PAPER_TABLES
 
@@ -88,11 +93,13 @@ class Graph:
         self.folder.mkdir()
         self.defs = self.definitions()
 
-    def definitions(self, outputs: OutputFiles | None = None) -> dg.Definitions:
+    def definitions(self, outputs: OutputFiles | None = None, groq: GroqJudgeResource | None = None, send_text_online: bool = False) -> dg.Definitions:
         resources = dict(pipeline_defs(SAMPLE_JSONL, self.database).resources)
-        resources["papers"] = PaperIntake(folder=str(self.folder))
+        resources["papers"] = PaperIntake(folder=str(self.folder), send_text_online=send_text_online)
         if outputs is not None:
             resources["outputs"] = outputs
+        if groq is not None:
+            resources["groq_judge"] = groq
         return build_defs(resources)
 
     def add_pdf(self, name: str, data: bytes) -> str:
@@ -412,3 +419,82 @@ def test_recon_paper_refuses_a_doi_the_graph_does_not_hold_before_any_run(graph,
     loop.symlink_to(loop)
     assert recon(["paper", "10.3390/w6051221", "--db", str(loop)]) == 2
     assert capsys.readouterr().err == f"error: recon paper: --db {loop} is a symbolic-link loop: point it at a file\n"
+
+
+# Online paper analysis (issue 22): Groq faked at the HTTP transport (respx) by a stand-in answering the paper prompts
+# from the text sent (paper_groq_fakes.PaperReader; its answers are built by the test, not recorded).
+UNHURRIED = dict(requests_per_minute=10**6, tokens_per_minute=10**8, max_requests_per_run=10**6,
+                 max_tokens_per_run=10**10, daily_requests=10**6, daily_tokens=10**10)
+
+
+def online_groq(**settings) -> GroqJudgeResource:
+    return GroqJudgeResource(api_key="gsk_test", base_url=BASE_URL, settings={**UNHURRIED, **settings})
+
+
+def analyse_online(graph, key: str, fake, *, send_text_online: bool, **settings):
+    with respx.mock(assert_all_called=False) as router:
+        router.post(COMPLETIONS).mock(side_effect=fake)
+        return graph.analyse(key, defs=graph.definitions(groq=online_groq(**settings), send_text_online=send_text_online))
+
+
+def llm_use(graph, key: str) -> dict[str, dict]:
+    frame = graph.rows("SELECT * FROM paper_llm_use WHERE paper_key = ? ORDER BY stage", [key])
+    columns = [name for (name,) in graph.rows("SELECT column_name FROM duckdb_columns() WHERE table_name = 'paper_llm_use' ORDER BY column_index")]
+    return {row[1]: dict(zip(columns, row)) for row in frame}
+
+
+def test_with_the_papers_opt_in_off_nothing_is_sent_to_groq_online(graph):
+    key = graph.add_pdf("manuscript.pdf", pdf_of(PAPER_LINES + ["4. Discussion", "The gauges were checked by hand."]))
+    fake = PaperReader()
+    result = analyse_online(graph, key, fake, send_text_online=False)
+    assert result.success and fake.requests == []
+    use = llm_use(graph, key)
+    for stage in ("claims", "argumentation"):
+        assert (use[stage]["sent"], use[stage]["service"], use[stage]["outcome"], use[stage]["requests"]) == (False, None, "not sent", 0)
+        assert use[stage]["summary"] == f"{stage}: not sent: {OPT_IN_OFF}"
+    assert graph.rows("SELECT DISTINCT extractor, novelty FROM paper_claims WHERE paper_key = ?", [key]) == [(OFFLINE_EXTRACTOR, NOT_ASSESSED)]
+    metadata = materialization(result, "paper_claims").metadata
+    assert (metadata["llm_requests"].value, metadata["argumentation"].value) == (0, "not assessed")
+    assert graph.rows("SELECT assessed FROM paper_scores WHERE paper_key = ? AND score IN ('literary', 'overall')", [key]) == [(False,), (False,)]
+    html = Path(materialization(result, "paper_reports").metadata["html"].value).read_text()
+    assert "Nothing of this paper was sent to an online service" in html and "papers opt-in off" in html
+
+
+def test_with_the_opt_in_the_llm_s_claims_and_argumentation_make_literary_and_overall(graph):
+    key = graph.add_pdf("opted_in.pdf", pdf_of(PAPER_LINES + ["4. Discussion", "The gauges were checked at dawn."]))
+    fake = PaperReader()
+    result = analyse_online(graph, key, fake, send_text_online=True)
+    assert result.success and [kind(request) for request in fake.requests] == ["claims", "argumentation"]
+    claims = graph.rows("SELECT claim_type, confidence, novelty, extractor, page FROM paper_claims WHERE paper_key = ? ORDER BY position", [key])
+    assert claims and all(extractor.startswith("LLM (groq/llama-3.3-70b-versatile") and novelty == "NEW" for _, _, novelty, extractor, _ in claims)
+    assert {claim_type for claim_type, *_ in claims} <= {"METHODOLOGICAL", "EMPIRICAL", "THEORETICAL", "COMPARATIVE"}
+    use = llm_use(graph, key)
+    assert (use["claims"]["sent"], use["claims"]["service"], use["claims"]["outcome"], use["claims"]["requests"]) == (True, "Groq", "llm", 1)
+    assert use["claims"]["summary"].startswith("claims: sent to Groq (model llama-3.3-70b-versatile), 1 requests, ")
+    assert (use["argumentation"]["value"], use["argumentation"]["requests"]) == (ARGUMENTATION, 1)
+    metadata = materialization(result, "paper_claims").metadata
+    tokens = sum(use[stage]["prompt_tokens"] + use[stage]["completion_tokens"] for stage in use)
+    assert metadata["llm_requests"].value == 2 and metadata["llm_prompt_tokens"].value + metadata["llm_completion_tokens"].value == tokens > 0
+    values = dict(graph.rows("SELECT score, value FROM paper_scores WHERE paper_key = ?", [key]))
+    claim_avg = sum(confidence for _, confidence, *_ in claims) / len(claims)
+    literary = claim_avg * 10 * 0.35 + ARGUMENTATION * 0.35 + values["citation"] * 0.15 + values["verification"] * 0.15
+    assert values["literary"] == pytest.approx(literary)
+    assert values["overall"] == pytest.approx((literary + ARGUMENTATION + values["citation"] + values["verification"]) / 4)
+    (how,) = graph.rows("SELECT how FROM paper_scores WHERE paper_key = ? AND score = 'literary'", [key])
+    assert "the LLM's (Groq, llama-3.3-70b-versatile" in how[0]
+    html = Path(materialization(result, "paper_reports").metadata["html"].value).read_text()
+    assert "claims: sent to Groq (model llama-3.3-70b-versatile), 1 requests" in html
+
+
+def test_a_429_leaves_the_offline_claims_and_the_partition_succeeds(graph):
+    # a claim of its own, so that its argumentation request is no other paper's (an answer stored for the same text is reused)
+    key = graph.add_pdf("limited.pdf", pdf_of(PAPER_LINES + ["4. Discussion", "We found that the gauges read 3% low at noon."]))
+    fake = PaperReader(queue=[error(429, "error_rate_limit_tpm.json", headers=rate_limit_headers(retry_after="1")) for _ in range(2)])
+    result = analyse_online(graph, key, fake, send_text_online=True, retries=1, max_failed_requests_in_row=1)
+    assert result.success and len(fake.requests) == 2  # one request and its one retry; then LLM use stops for the run
+    assert materialization(result, "paper_claims").metadata["stage_failed"].value == "none"
+    assert graph.rows("SELECT DISTINCT extractor FROM paper_claims WHERE paper_key = ?", [key]) == [(OFFLINE_EXTRACTOR,)]
+    use = llm_use(graph, key)
+    assert use["claims"]["outcome"] == "offline fallback" and "HTTP 429" in use["claims"]["reason"]
+    assert use["argumentation"]["outcome"] == "not sent" and use["argumentation"]["value"] is None
+    assert graph.rows("SELECT assessed FROM paper_scores WHERE paper_key = ? AND score = 'literary'", [key]) == [(False,)]

@@ -18,6 +18,10 @@ labels and reliabilities are those the same planted texts give with the obeying 
 stand-in told to refuse the pairs holding an instruction: they are the offline judge's, every other pair is answered
 as before).
 With the defences switched off the same model changes labels, so each test can fail.
+
+A paper (issue 22) planting an instruction, read online by a stand-in that obeys what it reads
+(`paper_groq_fakes.PaperReader`), changes no claim, claim verdict or score: the wording is removed before the paper's
+text is sent, and cannot be quoted as a claim.
 """
 
 from __future__ import annotations
@@ -42,13 +46,18 @@ from recon_assets.judgement.llm_judge import LLM_JUDGEMENT_COLUMNS, prefer_llm_j
 from recon_assets.judgement.offline_judge import aggregate_edge_coherence
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.judgement.verdict_scale import OBJECTIONS
+from recon_assets.papers import llm_claims
 from recon_assets.reliability import edge_scores
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.edge_scores import EDGE_KEY, edge_coherence
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets_tests.groq_fakes import BASE_URL, COMPLETIONS, FakeGroq, pair_indices, request_json
+from recon_assets_tests.paper_groq_fakes import PaperReader
 from recon_assets_tests.pipeline_runs import AS_OF, RANGE_TAGS, run_figures
+from recon_assets_tests.test_paper_assets import PAPER_LINES, analyse_online, pdf_of
+from recon_assets_tests.test_paper_assets import PLANTED as PAPER_PLANTED
+from recon_assets_tests.test_paper_assets import Graph as PaperGraph
 from recon_assets_tests.test_scoring import edge, one
 
 # Phrasings judge_address knows, planted in the older publications' abstracts, and in the newer ones'. The first is the
@@ -497,3 +506,63 @@ def test_no_llm_answer_lifts_an_edge_above_its_offline_answers():
         pair_by_pair = aggregate_edge_coherence(edges[EDGE_KEY], merged, centrality).iloc[0]
         lifted_pair_by_pair += pair_by_pair["coherence"] > alone["coherence"] + 1e-9
     assert lifted_pair_by_pair > 0
+
+
+# A paper (issue 22) whose text plants an instruction, read online by a stand-in model that obeys any instruction it
+# reads (paper_groq_fakes.PaperReader(obey=True)): the wording is removed before anything is sent
+# (`judge_address.without_judge_address` in `papers.llm_claims.sent_paragraphs` and `argumentation_messages`) and a
+# quote of it is no quote of the paper's own text (`llm_claims._found_in`, within `judge_address.kept_passages`).
+
+
+@pytest.fixture(scope="module")
+def paper_graph(tmp_path_factory):
+    """The sample's graph tables and a real instance for the paper job (`test_paper_assets.Graph`)."""
+    workdir = tmp_path_factory.mktemp("planted_paper")
+    (workdir / "dagster_home").mkdir()
+    with dg.instance_for_test(temp_dir=str(workdir / "dagster_home")) as instance:
+        built = PaperGraph(workdir, instance)
+        assert built.defs.resolve_job_def("kg_tables_job").execute_in_process(instance=instance).success
+        yield built
+
+
+def paper_analysis(graph, key: str) -> tuple:
+    """The paper's datasets, claims, claim verdicts and scores as stored."""
+    def rows(sql: str) -> list[tuple]:
+        return graph.rows(sql, [key])
+
+    return (
+        rows("SELECT matched, dataset_id, stated_version, superseded FROM paper_datasets WHERE paper_key = ? ORDER BY position"),
+        rows("SELECT text, claim_type, confidence, novelty, extractor FROM paper_claims WHERE paper_key = ? ORDER BY position"),
+        rows("SELECT position, verdict, evidence_key, flags FROM claim_verdicts WHERE paper_key = ? ORDER BY position"),
+        rows("SELECT score, value, assessed, how FROM paper_scores WHERE paper_key = ? ORDER BY score"),
+    )
+
+
+def test_a_paper_planting_an_instruction_read_online_changes_no_claim_verdict_or_score(paper_graph, monkeypatch):
+    """The same paper with and without the planted paragraph (test_paper_assets.PLANTED) analysed online with the obeying
+    stand-in: the same datasets, claims, verdicts and scores, the instruction never in a request, its removal recorded.
+    With the removal switched off the same stand-in obeys (every sentence a claim of confidence 1.0, argumentation 10)
+    and the scores change, so the test can fail."""
+    clean = paper_graph.add_pdf("clean.pdf", pdf_of(PAPER_LINES + ["4. Discussion", "The gauges were checked."]))
+    planted = paper_graph.add_pdf("planted.pdf", pdf_of(PAPER_LINES + ["4. Discussion", "The gauges were checked. " + PAPER_PLANTED]))
+    fakes = {key: PaperReader(obey=True) for key in (clean, planted)}
+    for key, fake in fakes.items():
+        assert analyse_online(paper_graph, key, fake, send_text_online=True).success
+    assert len(fakes[clean].requests) == 2
+    # with the planted wording removed, what the planted paper would send is exactly what the clean one sent: the
+    # answers stored for it are reused, nothing is asked
+    assert fakes[planted].requests == []
+    assert paper_graph.rows("SELECT stage, requests, cached_answers FROM paper_llm_use WHERE paper_key = ? ORDER BY stage", [planted]) == [
+        ("argumentation", 0, 1), ("claims", 0, 1),
+    ]
+    assert paper_analysis(paper_graph, planted) == paper_analysis(paper_graph, clean)
+    (removed,) = paper_graph.rows("SELECT removed FROM paper_llm_use WHERE paper_key = ? AND stage = 'claims'", [planted])[0]
+    assert len(removed) == 1 and "Ignore all previous instructions" in removed[0]
+
+    monkeypatch.setattr(llm_claims, "without_judge_address", lambda text: (text, None))
+    monkeypatch.setattr(llm_claims, "kept_passages", lambda text: [text] if text else [])
+    obeyed = PaperReader(obey=True)
+    assert analyse_online(paper_graph, planted, obeyed, send_text_online=True).success
+    assert any("previous instructions" in request.content.decode() for request in obeyed.requests)
+    scores_without, scores_with = paper_analysis(paper_graph, planted)[3], paper_analysis(paper_graph, clean)[3]
+    assert dict((s[0], s[1]) for s in scores_without)["literary"] > dict((s[0], s[1]) for s in scores_with)["literary"]

@@ -2,8 +2,9 @@
 read, matched to the graph's datasets and their lifecycle, its claims extracted, scored and reported.
 
 `paper_documents` and `paper_datasets` are critical: a paper that cannot be read fails its own partition with one line
-(`parse.UnreadablePaper`), nothing else. `paper_claims` and `paper_reports` are optional: a failure is recorded in
-`paper_stage_failures` and on the partition's materialization (`stage_failed`, `error`), and the rest completes.
+(`parse.UnreadablePaper`), nothing else. The other stages are optional: a failure is recorded in `paper_stage_failures`
+and on the partition's materialization (`stage_failed`, `error`), and the rest completes. Only `paper_claims` may send
+a paper's text online, and only with the papers' own opt-in (RECON_PAPERS_ONLINE) and the Groq resource online.
 """
 
 
@@ -15,9 +16,9 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.declarations import ASSET_TABLES
+from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
 from recon_assets.kg.assets import OWNERS
-from recon_assets.papers.claims import extract_claims
 from recon_assets.papers.datasets import DatasetCatalogue, detect_datasets, with_graph_links
 from recon_assets.papers.gaps import HIGH, MEDIUM, Comment, References, UsedDataset, citation_gaps
 from recon_assets.papers.gaps import Work as GapWork
@@ -27,6 +28,7 @@ from recon_assets.papers.keywords import paper_keywords as find_paper_keywords
 from recon_assets.papers.parse import PaperDocument, UnreadablePaper, parse_pdf
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, paper_partitions
 from recon_assets.papers.report import PaperFindings, paper_sections, write_paper_report
+from recon_assets.papers.online import offline_reading, read_online
 from recon_assets.papers.resources import PaperIntake, PaperNotFound
 from recon_assets.papers.scores import paper_scores as compute_paper_scores
 from recon_assets.papers.stored import (
@@ -36,6 +38,7 @@ from recon_assets.papers.stored import (
     document_rows,
     gap_rows,
     keyword_rows,
+    llm_use_rows,
     verdict_rows,
 )
 from recon_assets.papers.verdicts import TOP_K, ReplacedDataset, SupersededReference, claim_flags, judge_claim
@@ -140,18 +143,42 @@ def paper_datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.M
 
 
 @dg.asset(**_arguments("paper_claims"), **PAPERS)
-def paper_claims(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
+def paper_claims(context: dg.AssetExecutionContext, store: TableStore, papers: PaperIntake, groq_judge: GroqJudgeResource) -> dg.MaterializeResult:
     """The paper's claims, each quoted with its section and page, typed METHODOLOGICAL / EMPIRICAL / THEORETICAL /
-    COMPARATIVE with a confidence, by the offline deterministic extractor (`papers.claims`, which says it is one;
-    novelty 'not assessed'). Online extraction (Groq, only for papers opted in) is not built yet. Optional: a failure
-    is recorded in paper_stage_failures and the rest completes."""
+    COMPARATIVE with a confidence (0-1), and its argumentation score (0-10).
+
+    Online only when the papers' opt-in is set (RECON_PAPERS_ONLINE=online) AND the Groq resource is online: the claim
+    paragraphs go to Groq in chunks (`papers.online.read_online`, `papers.llm_claims`), each answer validated, a claim
+    whose quote is not in the paper's text dropped and counted, a chunk without a usable answer left to the offline
+    extractor with the reason; then the argumentation request. Otherwise nothing is sent: the offline extractor
+    (`papers.claims`, which says it is one; novelty 'not assessed') and no argumentation. `paper_llm_use` says for
+    each stage what was sent where, with requests and tokens. Optional: a failure is recorded in
+    paper_stage_failures and the rest completes."""
     key = context.partition_key
 
     def extract(con: Tables) -> dict[str, object]:
-        frame = claim_rows(key, extract_claims(_stored_document(con, key)))
+        con.create("paper_llm_use")
+        con.execute("DELETE FROM paper_llm_use WHERE paper_key = ?", [key])  # no earlier run's row passes for this one's
+        document = _stored_document(con, key)
+        why_not = papers.online_reason() or groq_judge.offline_reason()
+        if why_not is None:
+            (title,) = con.execute("SELECT title FROM paper_documents WHERE paper_key = ?", [key]).fetchone()
+            reading = read_online(con, document, title, groq_judge, log=context.log.warning)
+        else:
+            reading = offline_reading(document, why_not)
+        frame = claim_rows(key, reading.claims)
+        uses = llm_use_rows(key, reading.uses)
         _replace(con, "paper_claims", frame, key)
+        _replace(con, "paper_llm_use", uses, key)
+        context.log.info("; ".join(uses["summary"]))
+        claims_use = uses.iloc[0]
         return {**_partition_metadata(con, "paper_claims", key, ["claim_type", "confidence", "page", "text"]),
-                "claims": len(frame), **{f"claims_{kind}": int(n) for kind, n in frame["claim_type"].value_counts().items()}}
+                "claims": len(frame), **{f"claims_{kind}": int(n) for kind, n in frame["claim_type"].value_counts().items()},
+                "sent_where": "\n".join(uses["summary"]), "llm_requests": int(uses["requests"].sum()),
+                "llm_prompt_tokens": int(uses["prompt_tokens"].sum()), "llm_completion_tokens": int(uses["completion_tokens"].sum()),
+                "llm_cached_answers": int(uses["cached_answers"].sum()), "claims_outcome": str(claims_use["outcome"]),
+                "claims_dropped": int(claims_use["claims_dropped"]),
+                "argumentation": reading.argumentation if reading.argumentation is not None else "not assessed"}
 
     return _optional_stage(context, store, extract, table="paper_claims")
 
@@ -265,13 +292,18 @@ def paper_scores(context: dg.AssetExecutionContext, store: TableStore) -> dg.Mat
     (0-10) and this project's share of dataset uses on current versions (0-1), each with how it was computed.
     Citation counts paper_citation_gaps' high and medium gaps, verification claim_verdicts' verdicts; a stage whose
     latest materialization of this paper did not complete (`_stage_completed`: it failed, or never ran) makes its
-    score 'not assessed' (value NULL), never zero gaps or no claim. Offline, argumentation needs the LLM: it and
-    literary and overall are 'not assessed', never guessed."""
+    score 'not assessed' (value NULL), never zero gaps or no claim. Argumentation is the LLM's score that paper_claims
+    recorded in paper_llm_use (online, opted in); without it literary and overall are 'not assessed', never guessed,
+    and with it their `how` says they were computed from it."""
     key = context.partition_key
     gaps_searched, claims_judged = _stage_completed(context, "paper_citation_gaps"), _stage_completed(context, "claim_verdicts")
+    claims_read = _stage_completed(context, "paper_claims")
     with store.connect() as con:
         # the optional stages' tables may never have been written
-        con.create("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts")
+        con.create("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts", "paper_llm_use")
+        argued = con.execute(
+            "SELECT value, model FROM paper_llm_use WHERE paper_key = ? AND stage = 'argumentation' AND value IS NOT NULL", [key]
+        ).fetchone() if claims_read else None
         superseded = con.execute(
             "SELECT superseded FROM paper_datasets WHERE paper_key = ? AND matched AND superseded IS NOT NULL ORDER BY position", [key]
         ).fetchall()
@@ -282,7 +314,8 @@ def paper_scores(context: dg.AssetExecutionContext, store: TableStore) -> dg.Mat
         verdicts = [v for (v,) in con.execute("SELECT verdict FROM claim_verdicts WHERE paper_key = ? ORDER BY position", [key]).fetchall()]
         scores = compute_paper_scores(
             high if gaps_searched else None, medium if gaps_searched else None, verdicts if claims_judged else None,
-            [c for (c,) in confidences], None, [bool(s) for (s,) in superseded],
+            [c for (c,) in confidences], argued[0] if argued else None, [bool(s) for (s,) in superseded],
+            argumentation_by=f"the LLM's (Groq, {argued[1]}; paper_llm_use)" if argued else None,
         )
         frame = pd.DataFrame(scores.rows(), columns=["score", "value", "how"])
         frame.insert(0, PAPER_KEY, key)
@@ -299,13 +332,13 @@ def paper_scores(context: dg.AssetExecutionContext, store: TableStore) -> dg.Mat
 def paper_reports(context: dg.AssetExecutionContext, store: TableStore, outputs: OutputFiles) -> dg.MaterializeResult:
     """The paper's report, an HTML page and its PDF in `reports/<database>/papers/paper_<key>.html|pdf`: the datasets
     with their lifecycle (colour-coded), the scores with how each was computed, the claims, the stages that failed
-    and what was sent where. Optional: a failure is recorded in paper_stage_failures and the rest completes."""
+    and what was sent where (paper_llm_use). Optional: a failure is recorded in paper_stage_failures and the rest completes."""
     key = context.partition_key
 
     def report(con: Tables) -> dict[str, object]:
         folder = outputs.folder(REPORTS) / PAPER_REPORTS_FOLDER
         document = con.execute("SELECT * FROM paper_documents WHERE paper_key = ?", [key]).df().iloc[0].to_dict()
-        con.create("paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts")
+        con.create("paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts", "paper_llm_use")
 
         def rows(table: str, order: str) -> pd.DataFrame:
             return con.execute(f"SELECT * FROM {table} WHERE paper_key = ? ORDER BY {order}", [key]).df()
@@ -315,7 +348,8 @@ def paper_reports(context: dg.AssetExecutionContext, store: TableStore, outputs:
             con.execute("SELECT * FROM paper_scores WHERE paper_key = ?", [key]).df(),
             # its own failure of an earlier run is not this report's news
             con.execute("SELECT * FROM paper_stage_failures WHERE paper_key = ? AND stage <> 'paper_reports' ORDER BY stage", [key]).df(),
-            PaperFindings(rows("paper_keywords", "rank"), rows("paper_citation_gaps", "position"), rows("claim_verdicts", "position")),
+            PaperFindings(rows("paper_keywords", "rank"), rows("paper_citation_gaps", "position"), rows("claim_verdicts", "position"),
+                          rows("paper_llm_use", "stage DESC")),
         )
         title = f"Paper analysis: {document['title'] or document['source']}"
         files = write_paper_report(title, sections, folder, f"paper_{key.replace(':', '_').replace('/', '_')}")

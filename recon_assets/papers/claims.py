@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from recon_assets.papers.parse import REFERENCE_HEADINGS, PaperDocument
+from recon_assets.papers.parse import REFERENCE_HEADINGS, PaperDocument, Paragraph
 from recon_assets.papers.scores import NOT_ASSESSED
 
 OFFLINE_EXTRACTOR = "offline deterministic extractor (cue words, numbers with units)"
 METHODOLOGICAL, EMPIRICAL, THEORETICAL, COMPARATIVE = "METHODOLOGICAL", "EMPIRICAL", "THEORETICAL", "COMPARATIVE"
+CLAIM_TYPES = (METHODOLOGICAL, EMPIRICAL, THEORETICAL, COMPARATIVE)
 # Sections whose sentences are statements about the paper, not claims of it.
 _SKIPPED_SECTIONS = REFERENCE_HEADINGS | {
     "acknowledgements", "acknowledgments", "acknowledgement", "acknowledgment", "author contributions", "funding",
@@ -81,6 +82,15 @@ def results_in(sentence: str) -> tuple[str, ...]:
     return tuple(kept)
 
 
+def claim_paragraphs(document: PaperDocument) -> list[Paragraph]:
+    """The paragraphs whose sentences may be claims, in reading order: those outside the reference list,
+    acknowledgements, funding, author contributions and data statements."""
+    return [
+        paragraph for paragraph in document.paragraphs
+        if re.sub(r"^[\dIVX.]+\s+", "", paragraph.section).strip().rstrip(".:").lower() not in _SKIPPED_SECTIONS
+    ]
+
+
 def extract_claims(document: PaperDocument) -> list[Claim]:
     """The claims of a parsed paper, in reading order, by the offline extractor.
 
@@ -89,10 +99,7 @@ def extract_claims(document: PaperDocument) -> list[Claim]:
     is EMPIRICAL). Types are tried in the order COMPARATIVE, METHODOLOGICAL, THEORETICAL, EMPIRICAL.
     """
     claims = []
-    for paragraph in document.paragraphs:
-        bare = re.sub(r"^[\dIVX.]+\s+", "", paragraph.section).strip().rstrip(".:").lower()
-        if bare in _SKIPPED_SECTIONS:
-            continue
+    for paragraph in claim_paragraphs(document):
         for sentence in _SENTENCE_END.split(paragraph.text):
             sentence = sentence.strip()
             if not _MIN_LENGTH <= len(sentence) <= _MAX_LENGTH:

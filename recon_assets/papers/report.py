@@ -4,7 +4,7 @@ citation gaps, its scores with how each was computed, the stages that failed and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -31,6 +31,14 @@ SENT_OFFLINE = (
     "claims, citation gaps and claim verdicts found on this machine (TF-IDF, the offline extractor, the graph's "
     "publications and the offline judge; Groq and OpenAlex search are not used for papers)."
 )
+# Online (the papers' opt-in and the Groq judge): only the claim paragraphs and, for the argumentation, the title,
+# headings, abstract and claims go to Groq; the rest stays here.
+SENT_ONLINE = (
+    "Only what the lines below name went to an online service (Groq, for the claims and the argumentation score: the "
+    "claim paragraphs, never the references, acknowledgements, funding or data statements; the title, headings, "
+    "abstract and claims); the datasets, keywords, citation gaps and claim verdicts were found on this machine "
+    "(OpenAlex search is not used for papers)."
+)
 
 
 @dataclass(frozen=True)
@@ -54,11 +62,13 @@ def lifecycle_word(row) -> str:
 @dataclass(frozen=True)
 class PaperFindings:
     """A paper's rows of its optional stages' tables (each empty when the stage failed or found nothing):
-    `paper_keywords`, `paper_citation_gaps` and `claim_verdicts`."""
+    `paper_keywords`, `paper_citation_gaps` and `claim_verdicts`; and its `paper_llm_use` rows (what was sent where;
+    empty before paper_claims ran)."""
 
     keywords: pd.DataFrame
     gaps: pd.DataFrame
     verdicts: pd.DataFrame
+    llm_use: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 def paper_sections(
@@ -115,8 +125,22 @@ def paper_sections(
             "None: every stage completed." if failures.empty else "These optional stages failed; the others completed.",
             tables=[ReportTable(("stage", "why"), [(row.stage, row.error) for row in failures.itertuples(index=False)])] if len(failures) else [],
         ),
-        Section("What was sent where", SENT_OFFLINE),
+        _sent_section(findings.llm_use),
     ]
+
+
+def _sent_section(llm_use: pd.DataFrame) -> Section:
+    """What was sent where: SENT_OFFLINE when nothing of the paper went out (nor was sent before), else SENT_ONLINE;
+    then each stage's line (`paper_llm_use.summary`), claims dropped and wording removed before sending."""
+    went_out = not llm_use.empty and bool((llm_use["sent"] | (llm_use["cached_answers"] > 0)).any())
+    rows = [] if llm_use.empty else [
+        (row.stage, row.summary, "; ".join([*row.drop_reasons, *row.removed]) or "none")
+        for row in llm_use.itertuples(index=False)
+    ]
+    return Section(
+        "What was sent where", SENT_ONLINE if went_out else SENT_OFFLINE,
+        tables=[ReportTable(("stage", "what was sent where", "claims dropped, wording removed before sending"), rows)] if rows else [],
+    )
 
 
 def _keywords_section(keywords: pd.DataFrame) -> Section:

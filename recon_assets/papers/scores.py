@@ -2,8 +2,9 @@
 the share of the paper's dataset uses on current versions.
 
 Source of the four formulas: issue 22 ("Scores"), which takes them from CitationEdge, the single-paper analysis
-pipeline this project grew from. Scores are on 0-10. Argumentation is judged by the LLM (online); offline it, and
-the scores built from it (literary, overall), are NOT_ASSESSED rather than guessed.
+pipeline this project grew from. Scores are on 0-10. Argumentation is judged by the LLM (online, with the papers'
+opt-in: `papers.online`); offline it, and the scores built from it (literary, overall), are NOT_ASSESSED rather than
+guessed; online, literary's and overall's `how` say they were computed from it and whose it is.
 """
 
 from __future__ import annotations
@@ -102,14 +103,22 @@ def paper_scores(
     claim_confidences: Sequence[float],
     argumentation: float | None,
     superseded: Sequence[bool],
+    argumentation_by: str | None = None,
 ) -> PaperScores:
-    """All of a paper's scores from its gaps, claim verdicts and confidences, argumentation (None offline) and the
-    superseded flags of the datasets it uses; `how` says for each score what went in (the report prints it).
+    """All of a paper's scores from its gaps, claim verdicts and confidences, argumentation (the LLM's, 0-10; None
+    offline) and the superseded flags of the datasets it uses; `how` says for each score what went in (the report
+    prints it), literary and overall naming where argumentation came from (`argumentation_by`, e.g. "the LLM's
+    (Groq, llama-3.3-70b-versatile)").
+
+    Raises:
+        ValueError: argumentation outside 0-10 (or not finite).
 
     Gap counts of None (the citation gaps were not searched) make citation NOT_ASSESSED, verdicts of None (the claims
     were not judged) verification: a stage that did not run is no evidence of zero gaps or of no claim. Either, or
     argumentation None, makes literary and overall NOT_ASSESSED too.
     """
+    if argumentation is not None and not 0.0 <= argumentation <= 10.0:
+        raise ValueError(f"argumentation must be within 0-10, got {argumentation}")
     citation = NOT_ASSESSED if high_gaps is None or medium_gaps is None else citation_score(high_gaps, medium_gaps)
     verification = NOT_ASSESSED if verdicts is None else verification_score(verdicts)
     claim_avg = sum(claim_confidences) / len(claim_confidences) if claim_confidences else 0.0
@@ -117,7 +126,8 @@ def paper_scores(
     literary = literary_score(claim_avg, argumentation, citation, verification) if assessed else NOT_ASSESSED
     overall = overall_score(literary, argumentation, citation, verification) if assessed else NOT_ASSESSED
     share = current_version_share(superseded)
-    offline = "argumentation needs the LLM (online); offline it is not assessed"
+    argued = argumentation_by or "given"
+    offline = "argumentation needs the LLM (online: RECON_PAPERS_ONLINE=online and the Groq judge online); it was not assessed"
     missing = "; ".join(
         why for why, absent in (
             ("the citation gaps were not searched", citation == NOT_ASSESSED),
@@ -135,8 +145,12 @@ def paper_scores(
         ),
         "literary": f"not assessed: {missing}" if literary == NOT_ASSESSED else (
             f"{claim_avg:.2f} x 10 x 0.35 + {argumentation:g} x 0.35 + {citation:g} x 0.15 + {verification:g} x 0.15 = {literary:.2f}"
+            f" (claim_avg: the mean of {len(claim_confidences)} claim confidences; argumentation {argumentation:g}: {argued})"
         ),
-        "overall": f"not assessed: {missing}" if overall == NOT_ASSESSED else f"mean of literary, argumentation, citation, verification = {overall:.2f}",
+        "overall": f"not assessed: {missing}" if overall == NOT_ASSESSED else (
+            f"mean of literary {literary:.2f}, argumentation {argumentation:g}, citation {citation:g}, verification {verification:g} "
+            f"= {overall:.2f} (argumentation: {argued})"
+        ),
         "current_version_share": "not assessed: no dataset matched to the graph" if share is None else (
             f"{len(superseded) - sum(map(bool, superseded))} of {len(superseded)} dataset uses on current versions"
         ),

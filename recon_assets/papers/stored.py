@@ -1,6 +1,6 @@
 """A paper's analysis as table rows: the parsed document as `paper_texts` rows and back (the later stages read the
-stored text, not the PDF again), the datasets it uses as `paper_datasets` rows, its claims as `paper_claims` rows and
-its keywords, citation gaps and claim verdicts as `paper_keywords`, `paper_citation_gaps` and `claim_verdicts` rows.
+stored text, not the PDF again), the datasets it uses as `paper_datasets` rows, its claims as `paper_claims` rows (and
+what the LLM was sent as `paper_llm_use` rows), its keywords, citation gaps and claim verdicts as `paper_keywords`, `paper_citation_gaps` and `claim_verdicts` rows.
 Plain values and DataFrames; the tables' DDL is in recon_assets/papers/sql/.
 """
 
@@ -15,6 +15,7 @@ from recon_assets.papers.datasets import DatasetMatch, UnmatchedMention, lifecyc
 from recon_assets.papers.gaps import CitationGap
 from recon_assets.papers.keywords import METHOD as KEYWORD_METHOD
 from recon_assets.papers.keywords import PaperKeyword
+from recon_assets.papers.online import StageUse
 from recon_assets.papers.parse import Caption, PaperDocument, Paragraph, Reference, Section
 from recon_assets.papers.verdicts import Judged
 
@@ -110,6 +111,13 @@ def claim_rows(key: str, claims: Sequence[Claim]) -> pd.DataFrame:
         columns=["text", "section", "page", "claim_type", "confidence", "results", "novelty", "extractor"],
     )
     frame.insert(0, "position", range(1, len(frame) + 1))
+    frame.insert(0, "paper_key", key)
+    return frame
+
+
+def llm_use_rows(key: str, uses: Sequence[StageUse]) -> pd.DataFrame:
+    """The `paper_llm_use` rows: one per stage (claims, argumentation), what it sent where (`online.StageUse.row`)."""
+    frame = pd.DataFrame([use.row() for use in uses])
     frame.insert(0, "paper_key", key)
     return frame
 

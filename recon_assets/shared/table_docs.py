@@ -82,6 +82,7 @@ DECLARING_FILES = (
     "claim_verdicts",
     "paper_scores",
     "paper_stage_failures",
+    "paper_llm_use",
     "asked_questions",
     "question_sessions",
     "question_plans",

@@ -1,0 +1,248 @@
+"""A paper's claims and argumentation read online (issue 22): through the judges' Groq resource and its client
+(`judgement.groq_client.GroqJudgeClient.ask`: model settings, retries, pacing, run and daily budgets, fallback model),
+with Groq's answers kept in `llm_answers` (`judgement.llm_cache`), only when the paper's text may go out.
+
+Privacy: an unpublished manuscript's text goes to Groq only when the papers' own opt-in is set (`PaperIntake.send_text_online`,
+RECON_PAPERS_ONLINE=online) AND the Groq resource is online (a key, RECON_GROQ not offline); otherwise no client is made,
+nothing is sent, and the rows say why. Every outcome is recorded as one `paper_llm_use` row per stage (claims,
+argumentation): whether text was sent, to which service and model, requests and tokens, answers reused from the cache,
+claims dropped with their reasons, wording addressing a model removed, and one line saying what was sent where.
+
+A chunk whose request fails, is not sent (budget, daily limit, 429 after the retries) or whose answer is unusable keeps
+the offline extractor's claims for its paragraphs, with the reason; a failed argumentation leaves it not assessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+
+from recon_assets.judgement import llm_cache
+from recon_assets.judgement.groq_client import FAILED, JUDGED, GroqJudgeClient, RunBudget
+from recon_assets.judgement.resources import GroqJudgeResource
+from recon_assets.papers.claims import Claim, extract_claims
+from recon_assets.papers.llm_claims import (
+    ARGUMENTATION_COMPLETION_TOKENS,
+    ARGUMENTATION_PROMPT_VERSION,
+    ARGUMENTATION_PURPOSE,
+    CLAIMS_COMPLETION_TOKENS,
+    CLAIMS_PROMPT_VERSION,
+    CLAIMS_PURPOSE,
+    MAX_CHUNKS,
+    SentParagraph,
+    argumentation_messages,
+    chunks,
+    claims_messages,
+    read_argumentation,
+    read_claims,
+    sent_paragraphs,
+)
+from recon_assets.papers.parse import PaperDocument
+
+SERVICE = "Groq"
+CLAIMS_STAGE, ARGUMENTATION_STAGE = "claims", "argumentation"
+LLM, MIXED, FALLBACK, NOT_SENT = "llm", "llm and offline", "offline fallback", "not sent"
+
+
+@dataclass
+class StageUse:
+    """One `paper_llm_use` row: what one stage (claims, argumentation) sent where and what came of it."""
+
+    stage: str
+    outcome: str = NOT_SENT
+    models: list[str] = field(default_factory=list)
+    requests: int = 0
+    cached: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    paragraphs_sent: int = 0
+    paragraphs_offline: int = 0
+    dropped: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    value: float | None = None
+    rationale: str | None = None
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def sent(self) -> bool:
+        return self.requests > 0
+
+    def summary(self) -> str:
+        """One line saying what was sent where: 'claims: sent to Groq (model m), 3 requests, 4,100 prompt + 900
+        completion tokens', 'claims: nothing sent in this run: 2 answers reused from the cache (this text was sent to
+        Groq (model m) before)' or 'claims: not sent: <why>'; then the reasons of fallbacks, if any."""
+        models = ", ".join(dict.fromkeys(self.models))
+        reasons = "; ".join(dict.fromkeys(self.reasons))
+        cached = f"{self.cached} answers reused from the cache" if self.cached else ""
+        if self.sent:
+            line = (f"{self.stage}: sent to {SERVICE} (model {models or 'no answer'}), {self.requests} requests, "
+                    f"{self.prompt_tokens:,} prompt + {self.completion_tokens:,} completion tokens" + (f", {cached}" if cached else ""))
+        elif self.cached:
+            line = f"{self.stage}: nothing sent in this run: {cached} (this text was sent to {SERVICE} (model {models}) before)"
+        else:
+            return f"{self.stage}: not sent: {reasons or 'nothing to send'}"
+        return line + (f"; {reasons}" if reasons else "")
+
+    def row(self) -> dict[str, object]:
+        return {
+            "stage": self.stage, "sent": self.sent, "service": SERVICE if self.sent or self.cached else None,
+            "model": ", ".join(dict.fromkeys(self.models)) or None, "outcome": self.outcome, "requests": self.requests,
+            "cached_answers": self.cached, "prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+            "paragraphs_sent": self.paragraphs_sent, "paragraphs_offline": self.paragraphs_offline, "claims_dropped": len(self.dropped),
+            "drop_reasons": list(self.dropped), "removed": list(self.removed), "value": self.value, "rationale": self.rationale,
+            "reason": "; ".join(dict.fromkeys(self.reasons)) or None, "summary": self.summary(),
+        }
+
+
+@dataclass
+class OnlineReading:
+    """The paper's claims (LLM's and offline, in reading order), its argumentation (None unless the LLM's) and
+    the two stages' `StageUse`."""
+
+    claims: list[Claim]
+    argumentation: float | None
+    argumentation_by: str | None
+    uses: list[StageUse]
+
+
+@dataclass
+class _Asked:
+    content: str | None
+    model: str | None
+    reason: str | None
+    cached: bool = False
+
+
+class _Asker:
+    """Asks Groq through one `GroqJudgeClient` (None: the daily budget is spent, `why_not` says so: stored answers are
+    still reused), reusing and storing `llm_answers`."""
+
+    def __init__(self, con, groq: GroqJudgeResource, client: GroqJudgeClient | None, why_not: str | None, now: Callable[[], datetime]):
+        self.con, self.groq, self.client, self.why_not, self.now = con, groq, client, why_not, now
+
+    def ask(self, use: StageUse, purpose: str, version: str, messages: list[dict[str, str]], max_tokens: int,
+            usable: Callable[[str | None], str | None]) -> _Asked:
+        """The answer to `messages` (stored, else asked), counted on `use`; `usable` gives why an answer is not (None:
+        it is), and only usable answers are stored."""
+        digest = llm_cache.messages_sha256(messages)
+        stored = llm_cache.cached_answer(self.con, purpose, digest, self.groq.models(), version)
+        if stored is not None:
+            use.cached += 1
+            use.models.append(stored["model"])
+            return _Asked(stored["content"], stored["model"], None, cached=True)
+        if self.client is None:
+            return _Asked(None, None, f"not sent: {self.why_not}")
+        before = self.client.totals.http_requests
+        outcome = self.client.ask(messages, max_completion_tokens=max_tokens)
+        use.requests += self.client.totals.http_requests - before
+        if outcome.status != JUDGED:
+            return _Asked(None, None, f"{'request failed' if outcome.status == FAILED else 'not sent'}: {outcome.reason}")
+        record = outcome.request
+        use.models.append(record.model)
+        use.prompt_tokens += record.prompt_tokens or 0
+        use.completion_tokens += record.completion_tokens or 0
+        problem = usable(outcome.content)
+        if problem is not None:
+            return _Asked(None, record.model, f"unusable answer: {problem}" + (f" ({outcome.reason})" if outcome.reason else ""))
+        llm_cache.store_answer(self.con, {
+            "purpose": purpose, "input_sha256": digest, "model": record.model, "prompt_version": version,
+            "content": outcome.content, "request_id": record.request_id, "prompt_tokens": record.prompt_tokens,
+            "completion_tokens": record.completion_tokens, "latency_ms": record.latency_ms, "answered_at": self.now(),
+        })
+        return _Asked(outcome.content, record.model, None)
+
+
+def read_online(
+    con, document: PaperDocument, title: str | None, groq: GroqJudgeResource, *, log: Callable[[str], None],
+    now: Callable[[], datetime] | None = None, **client_options,
+) -> OnlineReading:
+    """The paper's claims and argumentation read by Groq, for a paper whose text may go out (the papers' opt-in is
+    on) with `groq` online; the caller checks both (`offline_reading` otherwise: nothing is sent).
+
+    Args:
+        con: a DuckDB connection (llm_answers and llm_judgements are created when missing; the daily budget is read
+            from both; usable answers are stored in llm_answers and reused).
+        log: called with one line per notable event; `now` gives the UTC time; `client_options` go to the client
+            (http_client, clock, sleep).
+
+    Raises:
+        ValueError: `groq` is offline.
+    """
+    if (offline := groq.offline_reason()) is not None:
+        raise ValueError(f"read_online needs the Groq resource online: {offline}")
+    now = now or (lambda: datetime.now(timezone.utc))
+    llm_cache.ensure_table(con)
+    spent_requests, spent_tokens = llm_cache.usage_on_day(con, groq.settings.model, now().date())
+    left = (groq.settings.daily_requests - spent_requests, groq.settings.daily_tokens - spent_tokens)
+    client, why_not = None, None
+    if min(left) <= 0:
+        why_not = f"daily LLM budget spent: {spent_requests} requests and {spent_tokens:,} tokens used today (UTC)"
+    else:
+        budget = RunBudget(min(groq.settings.max_requests_per_run, left[0]), min(groq.settings.max_tokens_per_run, left[1]))
+        client = groq.client(budget=budget, log=log, **client_options)
+    asker = _Asker(con, groq, client, why_not, now)
+    try:
+        claims, claims_use = _claims(asker, document)
+        argumentation_use = StageUse(ARGUMENTATION_STAGE)
+        asked = asker.ask(argumentation_use, ARGUMENTATION_PURPOSE, ARGUMENTATION_PROMPT_VERSION,
+                          argumentation_messages(title, document, claims), ARGUMENTATION_COMPLETION_TOKENS,
+                          lambda raw: read_argumentation(raw)[1])
+    finally:
+        if client is not None:
+            client.close()
+    answer = read_argumentation(asked.content)[0] if asked.content is not None else None
+    if answer is not None:
+        argumentation_use.outcome, argumentation_use.value, argumentation_use.rationale = LLM, answer.argumentation, answer.rationale
+    else:
+        argumentation_use.outcome = FALLBACK if argumentation_use.sent else NOT_SENT
+        argumentation_use.reasons.append(f"not assessed: {asked.reason}")
+    by = f"groq/{asked.model}" if answer is not None else None
+    return OnlineReading(claims, answer.argumentation if answer else None, by, [claims_use, argumentation_use])
+
+
+def _claims(asker: _Asker, document: PaperDocument) -> tuple[list[Claim], StageUse]:
+    """The claims chunk by chunk (`llm_claims.chunks`, the first MAX_CHUNKS): the LLM's where its answer is usable, the
+    offline extractor's for the other paragraphs; in reading order."""
+    use = StageUse(CLAIMS_STAGE)
+    paragraphs = sent_paragraphs(document)
+    use.removed = [f"p{p.number} (page {p.paragraph.page}): {p.removed}" for p in paragraphs if p.removed]
+    grouped = chunks(paragraphs)
+    found: list[tuple[int, int, Claim]] = []
+    offline: list[SentParagraph] = [p for chunk in grouped[MAX_CHUNKS:] for p in chunk]
+    if offline:
+        use.reasons.append(f"{len(offline)} paragraphs after the first {MAX_CHUNKS} chunks kept the offline extractor's claims")
+    answered = 0
+    for chunk in grouped[:MAX_CHUNKS]:
+        requests = use.requests
+        asked = asker.ask(use, CLAIMS_PURPOSE, CLAIMS_PROMPT_VERSION, claims_messages(chunk), CLAIMS_COMPLETION_TOKENS,
+                          lambda raw, chunk=chunk: read_claims(raw, chunk, "").problem)
+        use.paragraphs_sent += len(chunk) if use.requests > requests else 0
+        if asked.content is None:
+            offline.extend(chunk)
+            use.reasons.append(f"offline extractor for p{chunk[0].number}-p{chunk[-1].number}: {asked.reason}")
+            continue
+        reading = read_claims(asked.content, chunk, f"LLM (groq/{asked.model}, {CLAIMS_PROMPT_VERSION}; quote found in the paper's text)")
+        answered += 1
+        found.extend(reading.claims)
+        use.dropped.extend(f"p{chunk[0].number}-p{chunk[-1].number} {why}" for why in reading.dropped)
+    for paragraph in offline:
+        extracted = extract_claims(replace(document, paragraphs=(paragraph.paragraph,)))
+        found.extend((paragraph.number, max(paragraph.paragraph.text.find(claim.text), 0), claim) for claim in extracted)
+    use.paragraphs_offline = len(offline)
+    if not grouped:
+        use.reasons.append("no claim paragraph to send")
+    use.outcome = (LLM if not offline else MIXED) if answered else (FALLBACK if use.sent else NOT_SENT)
+    found.sort(key=lambda item: (item[0], item[1]))
+    return [claim for _, _, claim in found], use
+
+
+def offline_reading(document: PaperDocument, why_not: str) -> OnlineReading:
+    """The offline extractor's claims and both stages not sent, for `why_not` (no connection, no client)."""
+    return OnlineReading(
+        extract_claims(document), None, None,
+        [StageUse(CLAIMS_STAGE, reasons=[why_not]), StageUse(ARGUMENTATION_STAGE, reasons=[why_not])],
+    )
+
+
+__all__ = ["OnlineReading", "StageUse", "offline_reading", "read_online"]

@@ -1,0 +1,44 @@
+CREATE TABLE IF NOT EXISTS paper_llm_use (
+    paper_key          VARCHAR NOT NULL,
+    stage              VARCHAR NOT NULL,
+    sent               BOOLEAN NOT NULL,
+    service            VARCHAR,
+    model              VARCHAR,
+    outcome            VARCHAR NOT NULL,
+    requests           INTEGER NOT NULL,
+    cached_answers     INTEGER NOT NULL,
+    prompt_tokens      INTEGER NOT NULL,
+    completion_tokens  INTEGER NOT NULL,
+    paragraphs_sent    INTEGER NOT NULL,
+    paragraphs_offline INTEGER NOT NULL,
+    claims_dropped     INTEGER NOT NULL,
+    drop_reasons       VARCHAR[] NOT NULL,
+    removed            VARCHAR[] NOT NULL,
+    value              DOUBLE,
+    rationale          VARCHAR,
+    reason             VARCHAR,
+    summary            VARCHAR NOT NULL,
+    PRIMARY KEY (paper_key, stage)
+);
+
+-- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
+-- (recon_assets/shared/table_docs.py).
+COMMENT ON COLUMN paper_llm_use.paper_key IS 'The paper (paper_documents.paper_key).';
+COMMENT ON COLUMN paper_llm_use.stage IS 'claims (the paper''s claims read by the LLM) or argumentation (its 0-10 argumentation score); written by paper_claims.';
+COMMENT ON COLUMN paper_llm_use.sent IS 'Whether any of the paper''s text was sent in this run (only with RECON_PAPERS_ONLINE=online and the Groq resource online).';
+COMMENT ON COLUMN paper_llm_use.service IS 'Groq when text was sent or a stored answer to it reused; NULL when nothing went out.';
+COMMENT ON COLUMN paper_llm_use.model IS 'The Groq models that answered (stored answers included), comma-separated; NULL when none.';
+COMMENT ON COLUMN paper_llm_use.outcome IS 'llm (the LLM''s reading is used), llm and offline (some chunks kept the offline extractor''s claims), offline fallback (asked, no usable answer) or not sent.';
+COMMENT ON COLUMN paper_llm_use.requests IS 'HTTP requests made to Groq for this stage in this run, retries included.';
+COMMENT ON COLUMN paper_llm_use.cached_answers IS 'Answers reused from llm_answers (the same text asked before): no request.';
+COMMENT ON COLUMN paper_llm_use.prompt_tokens IS 'Prompt tokens of the answered requests (Groq usage).';
+COMMENT ON COLUMN paper_llm_use.completion_tokens IS 'Completion tokens of the answered requests.';
+COMMENT ON COLUMN paper_llm_use.paragraphs_sent IS 'Claim paragraphs sent in this run (claims stage; the references, acknowledgements, funding and data statements are never sent).';
+COMMENT ON COLUMN paper_llm_use.paragraphs_offline IS 'Claim paragraphs whose claims are the offline extractor''s (their chunk''s request failed or was not sent, its answer was unusable, or they came after the chunk limit).';
+COMMENT ON COLUMN paper_llm_use.claims_dropped IS 'Claims of the answers dropped: a quote not in the paper''s text, an entry that does not validate, a repeated quote, beyond 12 a chunk.';
+COMMENT ON COLUMN paper_llm_use.drop_reasons IS 'Why each was dropped (paragraph range and reason).';
+COMMENT ON COLUMN paper_llm_use.removed IS 'Wording addressing a model (judgement.judge_address) removed from paragraphs before anything was sent: paragraph, page and the wording.';
+COMMENT ON COLUMN paper_llm_use.value IS 'argumentation: the LLM''s score, 0-10 (validated); NULL for claims or when not assessed.';
+COMMENT ON COLUMN paper_llm_use.rationale IS 'argumentation: the LLM''s one sentence of why.';
+COMMENT ON COLUMN paper_llm_use.reason IS 'Why text was not sent, or why the offline extractor''s claims or no argumentation were kept; NULL when none.';
+COMMENT ON COLUMN paper_llm_use.summary IS 'What was sent where, in one line (the report prints it).';
