@@ -286,9 +286,14 @@ ASSET_TABLES = TableGraph(
         # One research question per partition (issue 21): planned, answered, judged, written up, tracked.
         TableAsset(
             "question_plans", reads=("datasets", "dataset_lineage", "publication_research_areas"),
-            writes=("question_plans", "asked_questions"), keeps=("question_sessions",),
-            modules=("briefs.answers", "briefs.planner", "briefs.questions", "judgement.llm_prompt", "kg.doi", "lifecycle.versions"),
-            sql=("question_datasets", "question_sessions"),
+            writes=("question_plans", "asked_questions"), keeps=("question_sessions", "llm_judgements", "llm_answers"),
+            run_inputs=("judge_settings",),
+            modules=(
+                "briefs.answers", "briefs.online", "briefs.planner", "briefs.questions", "judgement.cues", "judgement.groq_client",
+                "judgement.judge_address", "judgement.llm_cache", "judgement.llm_prompt", "judgement.verdict_scale", "kg.doi",
+                "lifecycle.versions",
+            ),
+            sql=("question_datasets", "question_sessions", "llm_judgements", "llm_answers", "llm_usage_on_day"),
         ),
         TableAsset(
             "question_evidence", reads=("question_plans", "datasets", *_QUESTION_POOL), writes=("question_evidence",),
@@ -306,12 +311,12 @@ ASSET_TABLES = TableGraph(
         ),
         TableAsset(
             "research_briefs", reads=("question_plans", "question_verdicts", "question_verdict_log", "datasets", *_QUESTION_POOL),
-            writes=("research_briefs",),
+            writes=("research_briefs",), keeps=("llm_judgements", "llm_answers"), run_inputs=("judge_settings",),
             modules=(
-                *_QUESTION_POOL_MODULES, "briefs.synthesis", "judgement.cues", "reliability.reasons", "report.figures", "report.render",
-                "verdicts.critic",
+                *_QUESTION_POOL_MODULES, "briefs.answers", "briefs.online", "briefs.synthesis", "judgement.cues", "judgement.groq_client",
+                "judgement.llm_cache", "judgement.llm_prompt", "reliability.reasons", "report.figures", "report.render", "verdicts.critic",
             ),
-            sql=(*_QUESTION_POOL_SQL, "question_plans"),
+            sql=(*_QUESTION_POOL_SQL, "question_plans", "llm_judgements", "llm_answers", "llm_usage_on_day"),
             files=("report/templates/*",),
         ),
         TableAsset(

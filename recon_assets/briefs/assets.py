@@ -2,9 +2,13 @@
 answered from the graph's publications, judged by the critic over the edge scores in up to 2 rewrite rounds, written
 up as a brief with a trust summary per cited paper, and its verdict tracked from refresh to refresh.
 
-Offline only, for now: the planner's templates (`planner.offline_plan`), retrieval over the KG's publications (no
-OpenAlex search), the extractive brief. A question whose id the question file rejects fails its own partition with
-the reason; a scope that matches nothing is answered INSUFFICIENT with the reason; no other partition is touched.
+Offline (the default: no GROQ_API_KEY, or RECON_GROQ=offline): the planner's templates (`planner.offline_plan`), the
+extractive brief. Online, through the coherence judge's Groq resource (`groq_judge`), the LLM planner and synthesizer
+(`briefs.online`), each falling back to the offline plan or brief with the reason when the model is not asked, fails
+or answers what does not pass the checks. Retrieval is over the KG's publications (no OpenAlex search yet); the
+rewrite rounds use the planner's templates (`planner.rewrite`), online too. A question whose id the question file
+rejects fails its own partition with the reason; a scope that matches nothing is answered INSUFFICIENT with the
+reason; no other partition is touched.
 """
 
 
@@ -17,12 +21,15 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.briefs.answering import Pool, answer_rounds, assess, cosine_similarity, debates_of, load_pool, retrieve
-from recon_assets.briefs.critic import Evidence, judge_question
+from recon_assets.briefs.critic import Debates, Evidence, QuestionJudgement, judge_question
+from recon_assets.briefs.online import ModelAnswer, plan_question, write_brief
 from recon_assets.briefs.partitions import QuestionFileResource, question_partitions
-from recon_assets.briefs.planner import SESSION_QUESTIONS, SubQuestion, offline_plan, scope_terms
+from recon_assets.briefs.planner import SESSION_QUESTIONS, SubQuestion, question_text, scope_terms
 from recon_assets.briefs.questions import ASKED_PREFIX, DatasetRow, Question, QuestionFileError, Scope, resolve_scope
-from recon_assets.briefs.synthesis import Brief, extractive_brief
+from recon_assets.briefs.synthesis import Brief
 from recon_assets.declarations import ASSET_TABLES
+from recon_assets.judgement.judge_address import without_judge_address
+from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
 from recon_assets.kg.assets import OWNERS
 from recon_assets.report.figures import LABEL_COLOURS
@@ -61,40 +68,53 @@ _BRIEF_ASSETS = ("question_plans", "question_evidence", "question_verdicts", "re
 
 
 @dg.asset(**_arguments("question_plans"), **BRIEFS)
-def question_plans(context: dg.AssetExecutionContext, store: TableStore, as_of: AsOfDate, questions: QuestionFileResource) -> dg.MaterializeResult:
-    """The question's 2-3 sub-questions typed foundational / recent / contested, from templates and the KG short names
-    of the datasets its scope matches (`planner.offline_plan`; the LLM planner is not wired yet), with its scope
-    resolved against the KG and the last 3 questions of its session (question_sessions). A question the file rejects
-    (duplicate id, empty or over-long text) or no longer holds fails this partition with the reason."""
+def question_plans(
+    context: dg.AssetExecutionContext, store: TableStore, as_of: AsOfDate, questions: QuestionFileResource, groq_judge: GroqJudgeResource
+) -> dg.MaterializeResult:
+    """The question's 2-3 sub-questions typed foundational / recent / contested, one row each, with its scope resolved
+    against the KG and the last 3 questions of its session (question_sessions). Offline, from templates and the KG
+    short names of the datasets its scope matches (`planner.offline_plan`). Online (`groq_judge`), the LLM planner at
+    temperature 0.2 in JSON mode, its answer validated (`planner.plan_from_answer`): source 'llm'; an unparseable,
+    off-topic or failed answer falls back to the question itself (source 'fallback'), a request not sent (budgets,
+    Groq's daily limit, a refused key, an unreachable server) to the offline plan, the reason in `note`
+    (`briefs.online.plan_question`); the planner's requests and tokens are on every row (llm_requests, llm_tokens) and
+    in the metadata. Wording in the question (or an earlier one of its session) that addresses a model is removed
+    before anything reads it (`planner.question_text`), said in `note`. A question the file rejects (duplicate id,
+    empty or over-long text) or no longer holds fails this partition with the reason."""
     key, day = context.partition_key, as_of.for_run(context)
     with store.connect() as con:
         con.create("asked_questions", "question_sessions", "question_plans")
         question = _question(con, key, questions, context.run.tags)
+        text, removed = question_text(question.question)
         datasets = [DatasetRow(*row) for row in con.execute(load_sql("question_datasets")).fetchall()]
         areas = [name for (name,) in con.execute(
             "SELECT DISTINCT coalesce(research_area_name, research_area) FROM publication_research_areas ORDER BY 1").fetchall()]
         scope = resolve_scope(question.scope, datasets, areas)
         session = question.session or question.id
-        earlier = [text for (text,) in con.execute(
+        asked = [without_judge_address(earlier)[0] for (earlier,) in con.execute(
             "SELECT question FROM question_sessions WHERE session = ? AND question_id <> ? ORDER BY asked_at DESC LIMIT ?",
             [session, key, SESSION_QUESTIONS]).fetchall()][::-1]
+        earlier = [item for item in asked if item]
         names = {row.dataset_id: row.short_name for row in datasets}
         terms = scope_terms([names.get(dataset_id) for dataset_id in scope.dataset_ids or ()] or list(question.scope.datasets))
-        plan = offline_plan(question.question, terms, day)
+        plan, answer = plan_question(con, groq_judge, text, terms, earlier, day, context.log, addressed=removed is not None and text == question.question)
         now = _now()
+        note = "; ".join(part for part in (removed, plan.note) if part) or None
         frame = pd.DataFrame([{
-            QUESTION_ID: key, "position": position, "kind": item.kind, "text": item.text, "source": plan.source, "note": plan.note,
-            "question": question.question, "session": session, "session_questions": earlier, "decay": question.decay,
+            QUESTION_ID: key, "position": position, "kind": item.kind, "text": item.text, "source": plan.source, "note": note,
+            "question": text, "session": session, "session_questions": earlier, "decay": question.decay,
             "scope_datasets": None if scope.dataset_ids is None else list(scope.dataset_ids), "scope_unknown": list(scope.unknown),
-            "scope_problem": scope.problem, "as_of": day, "planned_at": now,
-        } for position, item in enumerate(plan.subquestions)])
+            "scope_problem": scope.problem, "as_of": day, "planned_at": now, **_usage_columns(answer),
+        } for position, item in enumerate(plan.subquestions)], columns=_columns("question_plans"))
         con.replace_partitions("question_plans", frame, [key], column=QUESTION_ID)
         con.upsert("question_sessions", pd.DataFrame([{"session": session, QUESTION_ID: key, "question": question.question, "asked_at": now}]))
         metadata = _metadata(con, "question_plans", key, ["kind", "text", "source"])
     if scope.problem:
         context.log.warning(f"{key}: {scope.problem}; the verdict will be INSUFFICIENT")
+    if note:
+        context.log.warning(f"{key}: {note}")
     return dg.MaterializeResult(metadata={**metadata, "subquestions": len(plan.subquestions), "plan_source": plan.source,
-                                          "scope_unknown": ", ".join(scope.unknown) or "none"})
+                                          "scope_unknown": ", ".join(scope.unknown) or "none", **usage_metadata("llm_planner", answer, groq_judge)})
 
 
 @dg.asset(**_arguments("question_evidence"), **BRIEFS)
@@ -163,12 +183,15 @@ def question_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> d
 
 
 @dg.asset(**_arguments("research_briefs"), **{**BRIEFS, "kinds": {"duckdb", "html", "markdown"}})
-def research_briefs(context: dg.AssetExecutionContext, store: TableStore, outputs: OutputFiles) -> dg.MaterializeResult:
+def research_briefs(context: dg.AssetExecutionContext, store: TableStore, outputs: OutputFiles, groq_judge: GroqJudgeResource) -> dg.MaterializeResult:
     """The brief: Overview / Key Findings / Active Debates / Outlook, each claim with HIGH / MEDIUM / LOW confidence and
     inline [Author et al., Year] citations, and a trust summary line per cited paper from its edge's label and reason.
-    Offline it is extractive (sentences quoted from the evidence's abstracts, which it says); the LLM brief is not
-    wired yet. Stored here, exported as Markdown and as an HTML page in the reliability report's style
-    (reports/<database>/briefs/brief_<question>.md|html)."""
+    Offline it is extractive (sentences quoted from the evidence's abstracts, which it says). Online (`groq_judge`) the
+    LLM synthesizer writes it at temperature 0.3 in JSON mode, used only when it validates, cites only the evidence
+    set and grounds no Key Finding on a LOW paper (`synthesis.brief_from_answer`); else, or when the model is not
+    asked or its request fails, the extractive brief says why (`briefs.online.write_brief`). The synthesizer's
+    requests and tokens, and the brief's with the planner's, are in its row and metadata. Stored here, exported as
+    Markdown and as an HTML page in the reliability report's style (reports/<database>/briefs/brief_<question>.md|html)."""
     key, rules = context.partition_key, VerdictRules()
     with store.connect() as con:
         plan = _plan(con, key)
@@ -179,7 +202,9 @@ def research_briefs(context: dg.AssetExecutionContext, store: TableStore, output
             "SELECT evidence_ids, evidence_semantic FROM question_verdict_log WHERE question_id = ? AND judged_at = ? ORDER BY round DESC LIMIT 1",
             [key, stored[2]]).fetchone()
         pool = load_pool(con, plan.dataset_ids)
-        brief = _brief(plan, pool, ids, semantic, stored, rules)
+        evidence, judgement, debates = _judged_again(plan, pool, ids, semantic, stored, rules)
+        brief, answer = write_brief(con, groq_judge, plan.question, evidence, judgement, debates, rules, context.log)
+        usage = _usage_columns(answer)
         folder = outputs.folder(REPORTS) / BRIEFS_FOLDER
         folder.mkdir(parents=True, exist_ok=True)
         markdown, html = folder / f"brief_{key}.md", folder / f"brief_{key}.html"
@@ -189,7 +214,8 @@ def research_briefs(context: dg.AssetExecutionContext, store: TableStore, output
             QUESTION_ID: key, "question": brief.question, "verdict": brief.verdict, "extractive": brief.extractive, "note": brief.note,
             "trust_summary": list(brief.trust_summary), "cited": [c for c, _ in brief.trust_levels],
             "cited_trust": [level for _, level in brief.trust_levels], "markdown": brief.markdown(), "markdown_path": str(markdown),
-            "html_path": str(html), "as_of": plan.as_of, "written_at": _now(),
+            "html_path": str(html), "as_of": plan.as_of, "written_at": _now(), **usage,
+            "brief_llm_requests": plan.llm_requests + usage["llm_requests"], "brief_llm_tokens": plan.llm_tokens + usage["llm_tokens"],
         }], columns=_columns("research_briefs"))
         con.create("research_briefs")
         con.replace_partitions("research_briefs", frame, [key], column=QUESTION_ID)
@@ -197,7 +223,8 @@ def research_briefs(context: dg.AssetExecutionContext, store: TableStore, output
     context.log.info(f"{key}: brief written to {markdown} and {html}")
     return dg.MaterializeResult(metadata={
         **metadata, "brief": dg.MetadataValue.md(brief.markdown()), "markdown_file": dg.MetadataValue.path(str(markdown)),
-        "html": dg.MetadataValue.path(str(html)), "cited": len(brief.trust_levels),
+        "html": dg.MetadataValue.path(str(html)), "cited": len(brief.trust_levels), **usage_metadata("llm_synthesizer", answer, groq_judge),
+        "brief_llm_requests": plan.llm_requests + usage["llm_requests"], "brief_llm_tokens": plan.llm_tokens + usage["llm_tokens"],
     })
 
 
@@ -286,6 +313,9 @@ class _Plan:
         self.subquestions = tuple(SubQuestion(row.kind, row.text) for row in rows.itertuples())
         self.as_of: date = pd.Timestamp(first["as_of"]).date()
         self.terms: list[str] = []
+        # the planner's requests and tokens (NULL in rows planned before they were recorded)
+        self.llm_requests: int = _count(first.get("llm_requests"))
+        self.llm_tokens: int = _count(first.get("llm_tokens"))
 
 
 def _plan(con: Tables, key: str) -> _Plan:
@@ -356,15 +386,42 @@ def _stored_evidence(con: Tables, pool: Pool, key: str):
     return [replace(pool.papers[publication_id], semantic=semantic) for publication_id, semantic in rows if publication_id in pool.papers]
 
 
-def _brief(plan: _Plan, pool: Pool, ids: list[str], semantic: list[float], stored: tuple, rules: VerdictRules) -> Brief:
-    """The extractive brief over the last round's evidence, judged again from the same evidence (deterministic); a
-    verdict that differs from the stored one means the tables changed under the run."""
+def _judged_again(plan: _Plan, pool: Pool, ids: list[str], semantic: list[float], stored: tuple,
+                  rules: VerdictRules) -> tuple[list[Evidence], QuestionJudgement, Debates]:
+    """The last round's evidence, judged again from the same evidence (deterministic), with its debates.
+
+    Raises:
+        dg.Failure: the verdict differs from the stored one (the tables changed under the run).
+    """
     evidence = assess(pool, [replace(pool.papers[i], semantic=s) for i, s in zip(ids, semantic) if i in pool.papers], plan.as_of, plan.decay)
     debates = debates_of(pool, evidence)
     judgement = judge_question(evidence, debates, rules, plan.as_of, stored[1], plan.problem)
     if judgement.verdict != stored[0]:
         raise dg.Failure(description=f"the evidence now gives {judgement.verdict}, question_verdicts holds {stored[0]}: re-materialize question_verdicts")
-    return extractive_brief(plan.question, evidence, judgement, debates, rules)
+    return evidence, judgement, debates
+
+
+def _usage_columns(answer: ModelAnswer | None) -> dict[str, object]:
+    """llm_model, llm_requests and llm_tokens of a plan or brief row: the model that answered (None offline or without
+    an answer), the HTTP requests made (0 offline or from llm_answers) and Groq's prompt plus completion tokens."""
+    if answer is None:
+        return {"llm_model": None, "llm_requests": 0, "llm_tokens": 0}
+    return {"llm_model": answer.model, "llm_requests": answer.requests, "llm_tokens": answer.tokens}
+
+
+def usage_metadata(name: str, answer: ModelAnswer | None, groq_judge: GroqJudgeResource) -> dict[str, object]:
+    """The asset's metadata of its LLM request: `name` (why it was not asked offline, else its status, model and
+    reason), `<name>_requests`, `<name>_prompt_tokens` and `<name>_completion_tokens`. Holds no key: the reasons are
+    the client's, redacted (`credentials.redact`)."""
+    if answer is None:
+        return {name: groq_judge.offline_reason() or "not asked: the whole question addresses a model"}
+    said = f"{answer.status}" + (f" by {answer.model}" if answer.model else "") + (f": {answer.reason}" if answer.reason else "")
+    return {name: said, f"{name}_requests": answer.requests, f"{name}_prompt_tokens": answer.prompt_tokens,
+            f"{name}_completion_tokens": answer.completion_tokens}
+
+
+def _count(value: object) -> int:
+    return 0 if value is None or pd.isna(value) else int(value)
 
 
 def _evidence_row(key: str, rank: int, item: Evidence, as_of: date) -> dict[str, object]:

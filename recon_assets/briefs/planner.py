@@ -5,18 +5,23 @@ probe_contradiction), and the LLM planner's messages and the reading of its answ
 
 Offline the sub-questions come from fixed templates and the KG's terms of the datasets in scope (short names,
 science keywords), so the same question, scope and as_of always give the same plan. Online, an answer that does
-not validate (`answers.PlannerAnswer`) falls back to the question itself (RECON: "unparseable output, using raw
-query"), with the reason kept in the plan. Questions and session history are data: the messages fence them.
+not validate (`answers.PlannerAnswer`), or whose sub-questions leave the question's topic or address a model, falls
+back to the question itself (RECON: "unparseable output, using raw query"), with the reason kept in the plan.
+Questions and session history are data: the messages fence them, and wording in a question that addresses a
+reader-model is removed before anything reads it (`question_text`). `briefs.online` asks the model.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
 from recon_assets.briefs.answers import SUBQUESTION_KINDS, PlannerAnswer, read_answer
 from recon_assets.briefs.critic import BROADEN, PROBE_CONTRADICTION, RECENT
+from recon_assets.judgement.cues import stem
+from recon_assets.judgement.judge_address import find_judge_address, without_judge_address
 from recon_assets.judgement.llm_prompt import clean_text
 
 FOUNDATIONAL, RECENT_KIND, CONTESTED = SUBQUESTION_KINDS
@@ -33,6 +38,14 @@ SESSION_QUESTIONS = 3
 TOPIC_CHARS = 200
 # Planner temperature (issue 21; RECON's planner uses 0.2).
 PLANNER_TEMPERATURE = 0.2
+# Completion tokens the planner may use: 3 sub-questions of at most MAX_SUBQUESTION_CHARS (300) characters, about 75
+# tokens each at Llama 3's 4 characters a token, in their JSON: 400 leaves room (this project's choice).
+PLANNER_COMPLETION_TOKENS = 400
+# llm_answers' prompt_version of the planner (its answer schema and temperature; the messages are in the key already).
+PLANNER_PROMPT_VERSION = f"briefs-planner-v1-t{PLANNER_TEMPERATURE}"
+# Words shorter than this carry little topic (articles, prepositions): a stand-in for a stop-word list.
+MIN_CONTENT_LETTERS = 4
+_WORD = re.compile(r"[^\W\d_]+")
 
 
 @dataclass(frozen=True)
@@ -104,13 +117,45 @@ def rewrite(question: str, strategy: str, terms: Sequence[str | None], as_of: da
     raise ValueError(f"strategy must be one of {(BROADEN, RECENT, PROBE_CONTRADICTION)}, got {strategy!r}")
 
 
-def plan_from_answer(raw: str | None, question: str) -> Plan:
-    """The LLM planner's answer as a Plan, or the question itself (source 'fallback', note: why) when it does not
-    validate against `answers.PlannerAnswer`."""
+def plan_from_answer(raw: str | None, question: str, terms: Sequence[str | None] = ()) -> Plan:
+    """The LLM planner's answer as a Plan (source 'llm'), or the question itself (`fallback_plan`, note: why) when it
+    does not validate against `answers.PlannerAnswer`, when a sub-question shares no content word (`content_stems`)
+    with the question or the scope's `terms` (checked only when they have content words), or when a sub-question
+    holds wording that addresses a reader-model (`judge_address.find_judge_address`): the model was steered, the
+    sub-questions would steer retrieval."""
     answer, problem = read_answer(PlannerAnswer, raw)
     if answer is None:
-        return Plan((SubQuestion(QUESTION, question),), FALLBACK, problem)
-    return Plan(tuple(SubQuestion(item.kind, " ".join(item.text.split())) for item in answer.subquestions), LLM)
+        return fallback_plan(question, problem)
+    subquestions = tuple(SubQuestion(item.kind, " ".join(item.text.split())) for item in answer.subquestions)
+    topic = content_stems(" ".join([question, *(str(term) for term in terms if term)]))
+    for position, item in enumerate(subquestions):
+        if topic and not content_stems(item.text) & topic:
+            return fallback_plan(question, f"sub-question {position} ({item.text[:80]!r}) shares no word with the question or its datasets")
+        if (address := find_judge_address(item.text)) is not None:
+            return fallback_plan(question, f"sub-question {position} addresses a model: {address.describe()}")
+    return Plan(subquestions, LLM)
+
+
+def fallback_plan(question: str, why: str | None) -> Plan:
+    """The question itself as the one sub-question (kind 'question', source 'fallback'), `why` in the note."""
+    return Plan((SubQuestion(QUESTION, question),), FALLBACK, why)
+
+
+def question_text(question: str) -> tuple[str, str | None]:
+    """(what the planner, retrieval and the brief read of `question`, why it differs from `question` or None): the
+    question without the wording that addresses a reader-model (`judge_address.without_judge_address`); the question
+    as given when nothing else is left of it (then no model reads it: `briefs.online.plan_question`)."""
+    kept, address = without_judge_address(question)
+    if address is None:
+        return question, None
+    if kept is None:
+        return question, f"the whole question addresses a model: {address.describe()}"
+    return kept, f"removed before planning: the question addressed a model: {address.describe()}"
+
+
+def content_stems(text: str) -> set[str]:
+    """Snowball stems of the words of MIN_CONTENT_LETTERS or more letters, lower-cased."""
+    return {stem(word.lower()) for word in _WORD.findall(text) if len(word) >= MIN_CONTENT_LETTERS}
 
 
 PLANNER_SYSTEM = """You plan literature searches on Earth-science questions that use NASA Earth-observation datasets.

@@ -21,8 +21,11 @@ summary, never as a finding.
 Offline the brief is **extractive** (`extractive_brief`): each finding is one sentence of a paper's abstract (its
 title when no abstract is openly available), the paper's sentence that shares most word stems (Snowball, words of 4+
 letters) with the question, after `judgement.judge_address` has removed wording that addresses a reader-model. Online
-an LLM's answer (`answers.SynthesizerAnswer`) is used only when it validates and every citation in it is a paper of
-the evidence set or a recorded comment on one (`check_citations`); otherwise the extractive brief stands, with why.
+(`briefs.online.write_brief`) an LLM's answer (`answers.SynthesizerAnswer`) is used only when it validates, every
+citation in it is a paper of the evidence set or a recorded comment on one (`check_citations`) and no Key Finding
+rests on a LOW paper (`low_grounds`); otherwise the extractive brief stands, with why. What the model writes cannot
+raise trust: each claim's confidence is capped at the lowest trust of the evidence papers it cites (`capped`), and
+the trust summary is always computed from the edges.
 """
 
 from __future__ import annotations
@@ -33,9 +36,8 @@ from dataclasses import dataclass
 
 from recon_assets.briefs.answers import SynthesizerAnswer, read_answer
 from recon_assets.briefs.critic import Debates, EdgeAssessment, Evidence, QuestionJudgement
-from recon_assets.briefs.planner import fenced
+from recon_assets.briefs.planner import content_stems, fenced
 from recon_assets.briefs.retrieval import OPENALEX
-from recon_assets.judgement.cues import stem
 from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.judgement.llm_prompt import ABSTRACT_CHARS, TITLE_CHARS, clean_text
 from recon_assets.reliability.labels import DECLINING, RELIABILITY_DECIMALS, SUPERSEDED
@@ -51,15 +53,12 @@ _OVERVIEW_CONFIDENCE = {PASS: HIGH, STALE: MEDIUM, CONTRADICTED: MEDIUM}
 MAX_FINDINGS = 5
 # A sentence of fewer words is a heading or a fragment ('Abstract.'), not a finding.
 MIN_SENTENCE_WORDS = 5
-# Words shorter than this carry little topic (articles, prepositions): a stand-in for a stop-word list.
-MIN_CONTENT_LETTERS = 4
 SECTIONS = ("Overview", "Key Findings", "Active Debates", "Outlook")
 EXTRACTIVE_NOTE = (
     "This brief is extractive: each finding is a sentence quoted from a paper's abstract (its title where no abstract "
     "is openly available), chosen by word overlap with the question; no language model wrote it."
 )
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-_WORD = re.compile(r"[^\W\d_]+")
 # '[Smith et al., 2019]', '[Li, 2020]', '[10.1000/x, n.d.]': a bracket holding a name, a comma and a year or 'n.d.'.
 CITATION = re.compile(r"\[[^\[\]]+?,\s*(?:\d{4}[a-z]?|n\.d\.)\]")
 
@@ -172,11 +171,6 @@ def sentences(text: str | None) -> list[str]:
     return [sentence for sentence in found if len(sentence.split()) >= MIN_SENTENCE_WORDS]
 
 
-def content_stems(text: str) -> set[str]:
-    """Snowball stems of the words of MIN_CONTENT_LETTERS or more letters, lower-cased."""
-    return {stem(word.lower()) for word in _WORD.findall(text) if len(word) >= MIN_CONTENT_LETTERS}
-
-
 def best_sentence(item: Evidence, question_stems: set[str]) -> tuple[float, str]:
     """(share of the question's content stems it holds, sentence) of the paper's best abstract sentence; the title
     when the abstract gives none. Ties go to the earlier sentence."""
@@ -241,18 +235,45 @@ def brief_from_answer(
     answer, problem = read_answer(SynthesizerAnswer, raw)
     if answer is None:
         return extractive_brief(question, evidence, judgement, debates, rules, f"The model's answer was not used: {problem}.")
+    trust = {item.paper.citation: trust_level(item.governing_edge, rules) for item in evidence}
     sections = tuple(
-        tuple(BriefClaim(claim.text, claim.confidence, tuple(claim.citations)) for claim in section)
+        tuple(capped(BriefClaim(claim.text, claim.confidence, tuple(claim.citations)), trust) for claim in section)
         for section in (answer.overview, answer.key_findings, answer.active_debates, answer.outlook)
     )
     check = check_citations([claim for section in sections for claim in section], allowed_citations(evidence, debates))
     if not check.ok:
         return extractive_brief(question, evidence, judgement, debates, rules,
                                 f"The model's answer was not used: it cites {', '.join(check.unknown)}, outside the evidence set.")
+    stale = low_grounds(sections[1], trust)
+    if stale:
+        return extractive_brief(question, evidence, judgement, debates, rules,
+                                f"The model's answer was not used: its Key Findings rest on {', '.join(stale)}, of LOW network reliability.")
     cited = {citation for section in sections for claim in section for citation in claim_citations(claim)}
     summary, levels = _trust(evidence, cited, rules)
     return Brief(question, judgement.verdict, *sections, summary, False,
                  "Written by a language model from the evidence below; every citation checked against it.", levels)
+
+
+def capped(claim: BriefClaim, trust: dict[str, str]) -> BriefClaim:
+    """`claim` with its confidence lowered to the lowest trust level of the evidence papers it cites (`trust`: citation
+    -> level; UNASSESSED counts as LOW; citations outside `trust`, such as recorded comments, do not count): a model
+    cannot state more confidence than the edges give."""
+    levels = [_confidence(trust[citation]) for citation in claim_citations(claim) if citation in trust]
+    if not levels:
+        return claim
+    lowest = max([claim.confidence, *levels], key=lambda level: _TRUST_RANK[level])
+    return claim if lowest == claim.confidence else BriefClaim(claim.text, lowest, claim.citations)
+
+
+def low_grounds(findings: Iterable[BriefClaim], trust: dict[str, str]) -> list[str]:
+    """The LOW papers (`trust`: citation -> level) the Key Findings `findings` cite, in order of appearance: a LOW
+    paper is named in the Outlook and the trust summary, never as a finding (module docstring)."""
+    found: list[str] = []
+    for claim in findings:
+        for citation in claim_citations(claim):
+            if trust.get(citation) == LOW and citation not in found:
+                found.append(citation)
+    return found
 
 
 def _trust(evidence: Sequence[Evidence], cited: set[str], rules: VerdictRules) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
@@ -265,6 +286,12 @@ def _trust(evidence: Sequence[Evidence], cited: set[str], rules: VerdictRules) -
 # Synthesizer temperature (issue 21; RECON's synthesizer uses 0.3). RECON sends its top 8 papers.
 SYNTHESIZER_TEMPERATURE = 0.3
 MAX_PROMPT_PAPERS = 8
+# Completion tokens the synthesizer may use: at most 20 claims (answers.SynthesizerAnswer), a brief of 10-15 claims
+# of about 60 tokens each in their JSON is under 1,000; 1,500 leaves room (this project's choice; an answer cut there
+# is not JSON and falls back to the extractive brief).
+SYNTHESIZER_COMPLETION_TOKENS = 1_500
+# llm_answers' prompt_version of the synthesizer (its answer schema, checks and temperature; the messages are in the key).
+SYNTHESIZER_PROMPT_VERSION = f"briefs-synthesizer-v1-t{SYNTHESIZER_TEMPERATURE}"
 
 SYNTHESIZER_SYSTEM = """You write research briefs on Earth-science questions from a fixed set of papers.
 Rules:

@@ -11,7 +11,12 @@ CREATE TABLE IF NOT EXISTS research_briefs (
     markdown_path VARCHAR NOT NULL,
     html_path     VARCHAR NOT NULL,
     as_of         DATE NOT NULL,
-    written_at    TIMESTAMP NOT NULL
+    written_at    TIMESTAMP NOT NULL,
+    llm_model     VARCHAR,
+    llm_requests  INTEGER NOT NULL,
+    llm_tokens    INTEGER NOT NULL,
+    brief_llm_requests INTEGER NOT NULL,
+    brief_llm_tokens   INTEGER NOT NULL
 );
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
@@ -29,3 +34,8 @@ COMMENT ON COLUMN research_briefs.markdown_path IS 'The Markdown file written: r
 COMMENT ON COLUMN research_briefs.html_path IS 'The HTML page written beside it, in the reliability report''s style.';
 COMMENT ON COLUMN research_briefs.as_of IS 'The run''s as_of.';
 COMMENT ON COLUMN research_briefs.written_at IS 'When it was written (UTC).';
+COMMENT ON COLUMN research_briefs.llm_model IS 'The Groq model whose brief answer was used or rejected; NULL offline or when no answer came.';
+COMMENT ON COLUMN research_briefs.llm_requests IS 'HTTP requests the LLM synthesizer made for this brief (retries count): 0 offline, when not asked, or when its answer came from llm_answers.';
+COMMENT ON COLUMN research_briefs.llm_tokens IS 'Tokens (prompt + completion, Groq''s usage) of the synthesizer''s answering request; 0 without one.';
+COMMENT ON COLUMN research_briefs.brief_llm_requests IS 'HTTP requests made for the whole brief: the planner''s (question_plans.llm_requests) and the synthesizer''s.';
+COMMENT ON COLUMN research_briefs.brief_llm_tokens IS 'Tokens spent on the whole brief: the planner''s and the synthesizer''s.';

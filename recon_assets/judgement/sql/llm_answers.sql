@@ -17,7 +17,7 @@ CREATE TABLE IF NOT EXISTS llm_answers (
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
-COMMENT ON COLUMN llm_answers.purpose IS 'What asked: paper_claims (a chunk of a paper''s text) or paper_argumentation.';
+COMMENT ON COLUMN llm_answers.purpose IS 'What asked: paper_claims (a chunk of a paper''s text), paper_argumentation, brief_planner (a research question''s sub-questions) or brief_synthesizer (its brief).';
 COMMENT ON COLUMN llm_answers.input_sha256 IS 'SHA-256 of the messages sent (system and user): another text or prompt is asked again.';
 COMMENT ON COLUMN llm_answers.model IS 'Groq model that answered (the fallback model after a decommissioned one).';
 COMMENT ON COLUMN llm_answers.prompt_version IS 'Prompt and answer-schema version of the purpose; a new version finds none of these rows.';
