@@ -261,3 +261,20 @@ def test_a_daily_limit_online_leaves_the_offline_plan_and_brief_and_the_run_succ
     ((extractive, note, requests, tokens),) = rows(
         database, "SELECT extractive, note, brief_llm_requests, brief_llm_tokens FROM research_briefs WHERE question_id = ?", [key])
     assert extractive and "The model was not asked: Groq daily limit reached" in note and (requests, tokens) == (2, 0)
+
+
+def test_the_benchmark_prints_requests_and_tokens_per_brief(sample_run, tmp_path, monkeypatch, capsys):
+    """benchmarks/briefs_online.py on the sample against the stand-in: two requests a brief (planner, synthesizer),
+    their tokens, none on the second pass (the stored answers), the database given left as it was."""
+    from benchmarks import briefs_online
+
+    database = sample_run.copy_database(tmp_path / "recon.duckdb")
+    before = database.read_bytes()
+    monkeypatch.setattr("sys.argv", ["briefs_online", "--db", str(database), "--questions", "2"])
+    briefs_online.main()
+    out, err = capsys.readouterr()
+    report = json.loads(out)
+    assert report["per_brief"]["requests"] == {"mean": 2.0, "max": 2} and report["per_brief"]["tokens"]["mean"] > 0
+    assert report["per_brief_again"] == {"requests": {"mean": 0.0, "max": 0}, "tokens": {"mean": 0.0, "max": 0}}
+    assert all(row["planner"]["status"] == "answered" and row["synthesizer"]["status"] == "answered" for row in report["briefs"])
+    assert "planner req/prompt/completion" in err and database.read_bytes() == before
