@@ -2,7 +2,7 @@
 
 import dagster as dg
 import pytest
-from dagster._core.storage.defs_state.base import set_defs_state_storage
+from dagster._core.storage.defs_state.base import _current_storage
 
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, PipelineRun, run_pipeline
 
@@ -15,12 +15,12 @@ def sample_run(tmp_path_factory) -> PipelineRun:
         yield run_pipeline(SAMPLE_JSONL, workdir, instance)
 
 
-@pytest.fixture(autouse=True)
-def no_inherited_defs_state_storage():
-    """Each test starts with no Dagster definitions-state storage in context. Entering a `DagsterInstance` sets its
-    storage in a context variable and exiting resets it to what it was; instances exited out of that order, or one
-    entered twice (its second `__enter__` replaces the exit stack the first set), can leave the variable naming an
-    instance that is gone; a later `dg.materialize` without an instance then fails to load definitions ("Attempted to resolve
-    undefined DagsterInstance weakref"; seen in the full suite only, by test order)."""
-    with set_defs_state_storage(None):
-        yield
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Each test, and any module- or session-scoped fixture it is the first to need, starts with no Dagster
+    definitions-state storage in context. Entering a `DagsterInstance` sets its storage in a context variable and
+    exiting resets it to what it was; instances exited out of that order (one fixture's instance outliving another's),
+    or one entered twice, can leave the variable naming an instance that is gone; a later `dg.materialize` then fails
+    to load definitions ("Attempted to resolve undefined DagsterInstance weakref"; seen in the full suite only, by test
+    order, in a module-scoped fixture, which a function-scoped autouse fixture comes too late to clear)."""
+    _current_storage.set(None)
