@@ -12,7 +12,9 @@ from pathlib import Path
 import dagster as dg
 import pytest
 import yaml
+from recon_assets.cli import launch_checks
 from recon_assets.cli import run as run_module
+from recon_assets.cli.main import main as recon
 from recon_assets.cli.launch_checks import settings_models, settings_problems
 from recon_assets.cli.launched_runs import WORKSPACE
 from recon_assets.cli.launched_runs import INSTANCE_SETTINGS, open_instance
@@ -121,13 +123,51 @@ def test_recon_run_refuses_broken_settings_before_any_run(monkeypatch, tmp_path,
         checked.append(tags)
         return ["resource groq_judge: settings.retries: Input should be less than or equal to 10"]
 
-    monkeypatch.setattr(run_module, "settings_problems", broken)
+    monkeypatch.setattr(launch_checks, "settings_problems", broken)
     assert run_module.run_pipeline(None, tmp_path / "r.duckdb", "2026-11-29") == 2
     assert capsys.readouterr().err == (
         "error: the settings break these rules: resource groq_judge: settings.retries: Input should be less than or equal to 10\n"
     )
     assert checked == [{"recon/as_of": "2026-11-29"}]
     assert not (tmp_path / "home").exists() and not (tmp_path / "r.duckdb").exists()
+
+
+LIVE_KEY = "sk-LIVE-Zq8mW3xR7tP2kV9nB4"
+PLAIN_HTTP_GROQ = ("GROQ_BASE_URL is plain http:// to 10.1.2.3, which would send GROQ_API_KEY unencrypted: use https://, "
+                   "or set RECON_ALLOW_PLAIN_HTTP=1 to send it anyway")
+
+
+@pytest.mark.parametrize(
+    ("environ", "refused"),
+    [
+        ({"RECON_PAPERS_ONLINE": "yes"}, "RECON_PAPERS_ONLINE must be 'online', 'offline' or unset, got 'yes'"),
+        ({"GROQ_API_KEY": LIVE_KEY, "GROQ_BASE_URL": "http://10.1.2.3:8080"}, PLAIN_HTTP_GROQ),
+        ({"RECON_GROQ": "maybe"}, "RECON_GROQ must be "),
+    ],
+    ids=["papers-opt-in-not-a-switch-word", "groq-key-over-plain-http", "groq-switch-not-a-switch-word"],
+)
+@pytest.mark.parametrize("command", ["paper", "ask"])
+def test_recon_paper_and_ask_refuse_what_recon_run_refuses_in_one_line_exit_2_before_any_run(monkeypatch, tmp_path, capsys, environ, refused, command):
+    """Hostile pass: `recon paper` with a bad RECON_PAPERS_ONLINE ended on Dagster's "Shutting down Dagster code
+    server" line (exit 1), and `recon ask` refused a Groq key over plain HTTP only after a launched run failed (exit
+    1, the line starting with the exception's class path). Both now run `recon run`'s checks (`check_launch`) before
+    any run: one line, exit 2, no instance created, the key never shown; and before "no database" (the setting is
+    what the user must mend either way)."""
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("RECON_DB_PATH", str(tmp_path / "absent.duckdb"))  # restored after the test: `--db` sets it
+    for variable in ("GROQ_API_KEY", "GROQ_BASE_URL", "RECON_GROQ", "RECON_ALLOW_PLAIN_HTTP", "RECON_PAPERS_ONLINE"):
+        monkeypatch.delenv(variable, raising=False)
+    for variable, value in environ.items():
+        monkeypatch.setenv(variable, value)
+    paper = tmp_path / "paper.pdf"
+    paper.write_bytes(b"%PDF-1.7\n")
+    given = [str(paper)] if command == "paper" else ["Is GPM IMERG still current?"]
+    assert recon([command, *given, "--db", str(tmp_path / "absent.duckdb")]) == 2
+    captured = capsys.readouterr()
+    prefix = "error: recon paper: " if command == "paper" else "error: "
+    assert captured.out == "" and captured.err.startswith(prefix + refused), captured.err
+    assert len(captured.err.splitlines()) == 1 and LIVE_KEY[8:] not in captured.err
+    assert not (tmp_path / "home").exists()
 
 
 def test_a_step_waits_for_another_process_writing_the_database_and_names_the_lock(tmp_path):

@@ -384,12 +384,13 @@ def test_recon_paper_launches_through_the_instance_and_prints_the_summary(graph,
 )
 def test_recon_paper_refuses_a_file_that_is_no_pdf_before_any_run(graph, tmp_path, monkeypatch, capsys, name, data, says):
     """A file without the %PDF- header launched a full Dagster run whose paper_documents step then failed (exit 1):
-    refused now before Dagster is started, with the same one line (`parse.check_pdf_header`) and the same exit 1."""
+    refused now before Dagster is started, with the same one line (`parse.check_pdf_header`) and, as unusable input
+    said before any run, exit 2 (`recon --help`'s promise; a hostile pass found exit 1)."""
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("RECON_DB_PATH", str(graph.database))  # restored after the test: `recon paper --db` sets it
     paper = tmp_path / name
     paper.write_bytes(data)
-    assert recon(["paper", str(paper), "--db", str(graph.database)]) == 1
+    assert recon(["paper", str(paper), "--db", str(graph.database)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == f"error: recon paper: {says}\n"
     assert not (tmp_path / "home").exists()  # no instance opened, no partition added, no run launched

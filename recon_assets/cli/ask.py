@@ -22,6 +22,7 @@ from pathlib import Path
 import duckdb
 
 from recon_assets.briefs.questions import ASKED_PREFIX, Question, Scope, asked_key
+from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import terminal_text
 from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 
@@ -35,8 +36,8 @@ def ask(question: str, datasets: list[str], as_of: str | None, database: Path) -
 
     Returns:
         0 with the brief printed; 1 when the run failed (its step's error on stderr); 2 when an input is unusable
-        (an empty or over-long question, a bad date or one after today, no scored database), said in one line before
-        any run; 130 on Ctrl-C: the run under way is terminated (`launched_runs.follow`, said in one line), as `recon
+        (an empty or over-long question, a bad date or one after today, no scored database, or what `recon run`
+        refuses before its runs: `launch_checks.check_launch`), said in one line before any run; 130 on Ctrl-C: the run under way is terminated (`launched_runs.follow`, said in one line), as `recon
         run` does, and the process ends without a stack trace.
     """
     from recon_assets.cli.launched_runs import interrupted
@@ -53,7 +54,7 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
 
     from recon_assets.briefs.partitions import QUESTIONS_PARTITIONS
     from recon_assets.cli.instance_health import host_tags
-    from recon_assets.cli.launch_checks import as_of_not_after_today
+    from recon_assets.cli.launch_checks import PreflightError, as_of_not_after_today, check_launch
     from recon_assets.cli.launched_runs import RUN_CONFIG, LaunchError, follow, launch, open_instance, run_failures
     from recon_assets.cli.progress import RunDisplay
     from recon_assets.shared.as_of import parse_as_of
@@ -71,17 +72,21 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
         return _fail(f"the question cannot be asked: {'; '.join(item['msg'] for item in error.errors())}", 2)
     except ValueError as error:
         return _fail(str(error), 2)
-    if problem := _unscored(database):
-        return _fail(problem, 2)
     key = asked_key(asked.question, list(asked.scope.datasets))
     os.environ["RECON_DB_PATH"] = str(database.resolve())  # the code location's table store reads it
-    home, instance = open_instance()
-    if not instance.has_dynamic_partition(QUESTIONS_PARTITIONS, key):
-        instance.add_dynamic_partitions(QUESTIONS_PARTITIONS, [key])
     tags = {
         PARTITION_TAG: key, AS_OF_TAG: day.isoformat(), DATABASE_TAG: str(database.resolve()), QUESTION_TAG: asked.question,
         QUESTION_DATASETS_TAG: json.dumps(list(asked.scope.datasets)), **host_tags(),
     }
+    try:  # what `recon run` refuses before a run: the environment and the settings' rules
+        check_launch(database, tags)
+    except PreflightError as error:
+        return _fail(str(error), 2)
+    if problem := _unscored(database):
+        return _fail(problem, 2)
+    home, instance = open_instance()
+    if not instance.has_dynamic_partition(QUESTIONS_PARTITIONS, key):
+        instance.add_dynamic_partitions(QUESTIONS_PARTITIONS, [key])
     print(f"recon: question {key} as of {day.isoformat()} on {database} (Dagster instance {home})", flush=True)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="recon-ask-") as folder:
@@ -157,5 +162,5 @@ def _unscored(database: Path) -> str | None:
 
 
 def _fail(message: str, code: int) -> int:
-    print(f"error: {terminal_text(message)}", file=sys.stderr, flush=True)
+    print(f"error: {terminal_text(redact(message))}", file=sys.stderr, flush=True)
     return code

@@ -6,7 +6,9 @@ our pydantic settings models (ranges, weights summing to 1: `reliability.setting
 `as_of` that must be a date) run where Dagster runs them: when a step builds its config and when a run starts its
 resources. `settings_problems` runs them all on a run's config, its `recon/as_of` tag and the resources' settings read
 from the environment up front: `recon run` refuses to launch a run whose settings break one (exit 2), naming each
-broken rule, instead of failing minutes into the run.
+broken rule, instead of failing minutes into the run. `check_launch` adds the environment's own checks
+(`check_environment`) and is what every command that launches a run (`recon run`, `recon paper`, `recon ask`) calls
+before it launches one: a setting the code location or a run's resources would fail on is one line and exit 2.
 """
 
 from __future__ import annotations
@@ -18,12 +20,85 @@ from datetime import date, datetime, timezone
 from functools import cache
 from typing import Any
 
+from pathlib import Path
+
 import dagster as dg
 from pydantic import BaseModel, ValidationError
 
+from recon_assets.cli.launched_runs import RUN_CONFIG
+from recon_assets.enrichment.resources import crossref_offline, openalex_offline
+from recon_assets.judgement.resources import groq_offline
 from recon_assets.shared.as_of import parse_as_of
-from recon_assets.shared.credentials import redact
+from recon_assets.shared.credentials import redact, usable_secrets
+from recon_assets.shared.key_transport import ALLOW_PLAIN_HTTP, plain_http_allowed
+from recon_assets.shared.paths import resolved
 from recon_assets.shared.run_tags import AS_OF_TAG
+from recon_assets.storage.duckdb_settings import duckdb_connection_config, is_motherduck
+from recon_assets.storage.duckdb_store import MOTHERDUCK_TOKEN_VARIABLE, usable_token
+from recon_assets.storage.output_files import earlier_runs_kept
+
+
+class PreflightError(RuntimeError):
+    """An input of a `recon` command is unusable; raised before any run is launched and before anything is written."""
+
+
+def check_launch(database: Path, tags: Mapping[str, str]) -> None:
+    """Refuse, before a run is launched, what its code location or its resources would fail on: the environment
+    (`check_environment`) and the rules of the settings it would run with (`settings_problems` on `RUN_CONFIG` and
+    `tags`, the run's tags).
+
+    Raises:
+        PreflightError: one line, without any secret's value.
+    """
+    check_environment(database)
+    if problems := settings_problems(RUN_CONFIG, tags):
+        raise PreflightError("the settings break these rules: " + "; ".join(problems))
+
+
+def check_environment(database: Path) -> None:
+    """Fail fast on a bad RECON_OPENALEX, RECON_CROSSREF, RECON_GROQ, RECON_ALLOW_PLAIN_HTTP, RECON_DUCKDB_MEMORY_LIMIT
+    or RECON_KEEP_OUTPUTS, an unusable secret (OPENALEX_API_KEY, GROQ_API_KEY, HF_TOKEN, MOTHERDUCK_TOKEN: stripped of
+    surrounding whitespace here, for every run this process launches), a key that would go over plain HTTP to another
+    machine (`check_key_transports`), a MotherDuck database `database` (md:<name>) without MOTHERDUCK_TOKEN, or a
+    local `database` path that is a symbolic-link loop.
+
+    Raises:
+        PreflightError: one line naming the variable or path (a secret's value is never part of it).
+    """
+    try:
+        # Stripped once here so every client of this process sends the key as issued (a trailing '\n' made the HTTP
+        # library refuse the header, and its error text held the key).
+        os.environ.update(usable_secrets())
+        openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
+        crossref_offline(os.environ.get("RECON_CROSSREF") or "")
+        groq_offline(os.environ.get("RECON_GROQ") or "")
+        plain_http_allowed(os.environ.get(ALLOW_PLAIN_HTTP) or "")
+        check_key_transports()
+        duckdb_connection_config(database)  # refuses an unusable RECON_DUCKDB_MEMORY_LIMIT
+        earlier_runs_kept()  # refuses an unusable RECON_KEEP_OUTPUTS
+        if is_motherduck(database):
+            usable_token(str(database), os.environ.get(MOTHERDUCK_TOKEN_VARIABLE))  # MissingTokenError, a ValueError
+        else:
+            resolved(database, "--db / RECON_DB_PATH")  # a symbolic-link loop
+    except ValueError as error:  # UnusableSecretError and PlainHttpRefused are ValueErrors too
+        raise PreflightError(str(error)) from error
+
+
+def check_key_transports() -> None:
+    """The resources that send a key (the KG source, OpenAlex, the Groq judge), their settings read from the
+    environment as a run's resources read them, each refuse a key that would go over plain HTTP to another machine
+    (their `check_key_transport`, which also runs when a run's resources start).
+
+    Raises:
+        key_transport.PlainHttpRefused: one line naming the setting (a ValueError).
+    """
+    from recon_assets.definitions import resources_from_environment  # the Definitions: imported when first needed
+
+    for resource in resources_from_environment().values():
+        if hasattr(resource, "check_key_transport"):
+            settings = {name: getattr(resource, name) for name in resource.model_fields_set}
+            given = {name: value.get_value() if isinstance(value, dg.EnvVar) else value for name, value in settings.items()}
+            type(resource)(**given).check_key_transport()
 
 
 @cache

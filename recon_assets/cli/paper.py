@@ -6,10 +6,12 @@ that failed and the report's path are printed from the database.
 The run's progress is `recon run`'s: a line naming the stage (`[paper_analysis_job] paper <key> (<source>)`), one
 per step as it completes (`[paper_analysis_job] paper_documents done (1.6s)`) and one when the run succeeded.
 
-Exit status: 0 analysed (an optional stage may have failed: said); 1 the paper cannot be read, in its one line (a file
-that is empty or has no %PDF- header is refused before any run is launched), or the run failed; 2 unusable input
-before any run (neither a file nor a DOI, a DOI that is no publication of the graph, no database); 130 Ctrl-C (the
-run under way is terminated, as by `recon run`).
+Exit status: 0 analysed (an optional stage may have failed: said); 1 the run failed (a PDF that cannot be parsed
+included), in one line; 2 unusable input, said in one line before any run is launched: neither a file nor a DOI, a
+file that is empty or has no %PDF- header, a DOI that is no publication of the graph, no database, or what `recon run`
+refuses before its runs (`launch_checks.check_launch`: RECON_PAPERS_ONLINE or another switch that is not a switch
+word, a key that would go over plain HTTP, a setting breaking its rule); 130 Ctrl-C (the run under way is terminated,
+as by `recon run`).
 """
 
 import os
@@ -21,6 +23,7 @@ import dagster as dg
 import duckdb
 
 from recon_assets.cli.instance_health import host_tags
+from recon_assets.cli.launch_checks import PreflightError, check_launch
 from recon_assets.cli.launched_runs import (
     RUN_CONFIG, LaunchError, first_line, follow, interrupted, launch, open_instance, run_failures,
 )
@@ -62,26 +65,28 @@ def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
         key, given = doi_key(source), source
     else:
         return _refuse(f"{source} is neither a file nor a DOI")
+    tags = {PARTITION_TAG: key, PAPER_SOURCE_TAG: given, **host_tags()}
     try:  # a symbolic-link loop (--db, RECON_DB_PATH) is its one error line (ValueError), as in `recon run`
         if db is not None:
             os.environ["RECON_DB_PATH"] = str(db if is_motherduck(db) else resolved(db, "--db"))
         database = database_path()
-    except ValueError as error:
+        check_launch(database, tags)  # what `recon run` refuses before a run: the environment and the settings' rules
+    except (PreflightError, ValueError) as error:
         return _refuse(str(error))
     if not is_motherduck(database) and not database.is_file():
         return _refuse(f"no database at {database}: run `recon run` first (a paper is matched against its graph)")
     if (doi := key_doi(key)) and (problem := _unknown_doi(database, doi)):
         return _refuse(problem)
     if data is not None:
-        try:  # no %PDF- header: the run's paper_documents step would fail on it; said now, with its exit status
+        try:  # no %PDF- header: the run's paper_documents step would fail on it; said now
             check_pdf_header(data)
         except UnreadablePaper as error:
-            return _refuse(str(error), status=1)
+            return _refuse(str(error))
     home, instance = open_instance()
     if not instance.has_dynamic_partition(PAPERS_PARTITIONS, key):
         instance.add_dynamic_partitions(PAPERS_PARTITIONS, [key])
     with tempfile.TemporaryDirectory(prefix="recon-paper-") as consoles:
-        launched = launch(PAPER_JOB, {PARTITION_TAG: key, PAPER_SOURCE_TAG: given, **host_tags()}, RUN_CONFIG, Path(consoles) / "paper.log")
+        launched = launch(PAPER_JOB, tags, RUN_CONFIG, Path(consoles) / "paper.log")
         try:
             with RunDisplay.for_terminal(sys.stdout, sys.stderr, verbose=verbose) as display:
                 display.stage(PAPER_JOB, f"paper {key} ({given})")  # names the stage on each step's line
@@ -142,6 +147,6 @@ def _unknown_doi(database: Path, doi: str) -> str | None:
             "(an OpenAlex lookup of other DOIs is not built): give the paper's PDF instead, `recon paper PATH.pdf`")
 
 
-def _refuse(message: str, status: int = 2) -> int:
+def _refuse(message: str) -> int:
     print(terminal_text(f"error: recon paper: {redact(message)}"), file=sys.stderr)
-    return status
+    return 2

@@ -23,7 +23,7 @@ import pandas as pd
 from filelock import Timeout
 
 from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim_lost_runs, wait_for_pool
-from recon_assets.cli.launch_checks import as_of_not_after_today, settings_problems
+from recon_assets.cli.launch_checks import PreflightError, as_of_not_after_today, check_environment, check_launch
 from recon_assets.cli.launched_runs import (
     RUN_CONFIG, InstanceLockTimeout, LaunchError, RunOutcome, disk_full_message, disk_full_text, first_line, follow,
     interrupted, launch, open_instance, run_failures,
@@ -32,23 +32,20 @@ from recon_assets.cli.progress import RunDisplay
 from recon_assets.automation.run_inputs import AS_OF, KG_EXPORT, RUN_INPUTS, kg_export_version, report_run_inputs, settings_versions
 from recon_assets.automation.staleness import FRESH, freshness, partition_ranges, stale_partitions
 from recon_assets.shared.data_versions import ABSENT, written_digests
-from recon_assets.enrichment.resources import crossref_offline, openalex_offline
 from recon_assets.evaluation.baselines import BASELINES
 from recon_assets.evaluation.measure import comparison_table, targets_of
-from recon_assets.judgement.resources import groq_offline
 from recon_assets.kg.export_reader import detect_format
 from recon_assets.kg.resources import HUGGING_FACE, kg_source
 from recon_assets.exports import export_folder
 from recon_assets.report import report_folder
 from recon_assets.report.figures import NOT_MEASURED_WHY
-from recon_assets.storage.output_files import LATEST_REPORT_STEM, earlier_runs_kept
+from recon_assets.storage.output_files import LATEST_REPORT_STEM
 from recon_assets.shared.as_of import parse_as_of
-from recon_assets.shared.credentials import redact, shown_setting, usable_secrets
-from recon_assets.storage.duckdb_settings import duckdb_connection_config, is_motherduck
-from recon_assets.storage.duckdb_store import MOTHERDUCK_TOKEN_VARIABLE, read_only, usable_token
+from recon_assets.shared.credentials import redact, shown_setting
+from recon_assets.storage.duckdb_settings import is_motherduck
+from recon_assets.storage.duckdb_store import read_only
 from recon_assets.shared.display import TerminalSafeStream, terminal_text
 from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
-from recon_assets.shared.key_transport import ALLOW_PLAIN_HTTP, plain_http_allowed
 from recon_assets.shared.paths import database_lock, database_path, resolved
 from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, KG_SOURCE_TAG
 
@@ -62,10 +59,6 @@ _SUMMARY_MEASURES = {
     "foundational_false_flag": "foundational flagged", "current_flagged": "current-version papers flagged",
     "unverified_share": "UNVERIFIED",
 }
-
-
-class PreflightError(RuntimeError):
-    """An input of `recon run` is unusable; raised before anything is written."""
 
 
 def run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: bool = False) -> int:
@@ -111,9 +104,7 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: 
         given = as_of if as_of is not None else os.environ.get("RECON_AS_OF") or None
         run_as_of = date.today() if given is None else as_of_not_after_today(parse_as_of(given, source=source), source=source)
         _preflight(database)
-        problems = settings_problems(RUN_CONFIG, {AS_OF_TAG: run_as_of.isoformat()})  # the rules Dagster checks mid-run
-        if problems:
-            raise PreflightError("the settings break these rules: " + "; ".join(problems))
+        check_launch(database, {AS_OF_TAG: run_as_of.isoformat()})  # the rules Dagster checks mid-run
         # Taken to see that no run is writing the file now, then left to the run workers' steps, which take it for each
         # connection (storage.duckdb_store.TableStore). MotherDuck serves several writers itself: no lock.
         if not is_motherduck(database):
@@ -147,37 +138,23 @@ def _terminal_safe_output() -> Iterator[None]:
 
 
 def _preflight(database: Path) -> None:
-    """Fail fast, before any run, on an unreadable KG file, a bad RECON_OPENALEX, RECON_CROSSREF, RECON_GROQ,
-    RECON_KG_SOURCE, RECON_ALLOW_PLAIN_HTTP or RECON_DUCKDB_MEMORY_LIMIT, a KG file named beside
-    RECON_KG_SOURCE=huggingface, an unusable secret (OPENALEX_API_KEY, GROQ_API_KEY, HF_TOKEN, MOTHERDUCK_TOKEN:
-    stripped of surrounding whitespace here, for every step of this process), a key that would go over plain HTTP to
-    another machine (`_check_key_transports`), a MotherDuck database (md:<name>) without MOTHERDUCK_TOKEN, a database
-    path that is not a DuckDB file (`_can_open` then opens it, with the database lock held), or a file where its
-    reports or exports folder must go."""
+    """Fail fast, before any run, on what `launch_checks.check_environment` refuses, an unusable
+    RECON_POOL_WAIT_SECONDS, an unreadable KG file, a bad RECON_KG_SOURCE, a KG file named beside
+    RECON_KG_SOURCE=huggingface, a database path that is not a DuckDB file (`_can_open` then opens it, with the
+    database lock held), or a file where its reports or exports folder must go."""
+    check_environment(database)
     kg_path = os.environ.get("RECON_KG_PATH")
     try:
-        # Stripped once here so every client of this process sends the key as issued (a trailing '\n' made the HTTP
-        # library refuse the header, and its error text held the key).
-        os.environ.update(usable_secrets())
         _pool_wait_seconds()
         from_hub = kg_source(os.environ.get("RECON_KG_SOURCE") or "") == HUGGING_FACE
         if kg_path and from_hub:
             raise ValueError("--kg / RECON_KG_PATH names a file while RECON_KG_SOURCE=huggingface reads the KG from Hugging Face: give one")
         if kg_path:
             detect_format(Path(kg_path))  # missing, empty, compressed, a /proc file or unknown: named before any run
-        openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
-        crossref_offline(os.environ.get("RECON_CROSSREF") or "")
-        groq_offline(os.environ.get("RECON_GROQ") or "")
-        plain_http_allowed(os.environ.get(ALLOW_PLAIN_HTTP) or "")
-        _check_key_transports()
-        duckdb_connection_config(database)  # refuses an unusable RECON_DUCKDB_MEMORY_LIMIT
-        earlier_runs_kept()  # refuses an unusable RECON_KEEP_OUTPUTS
-        if is_motherduck(database):
-            usable_token(str(database), os.environ.get(MOTHERDUCK_TOKEN_VARIABLE))  # MissingTokenError, a ValueError
-            return
-        resolved(database, "--db / RECON_DB_PATH")  # a symbolic-link loop
-    except ValueError as error:  # KgExportError and UnusableSecretError are ValueErrors too
+    except ValueError as error:  # KgExportError is a ValueError too
         raise PreflightError(str(error)) from error
+    if is_motherduck(database):
+        return
     if database.is_dir():
         raise PreflightError(f"--db {database} is a directory, not a DuckDB file")
     for folder in (report_folder(database), export_folder(database)):
@@ -203,23 +180,6 @@ def _preflight(database: Path) -> None:
         database.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise PreflightError(f"cannot create the folder of --db {database.parent}: {error.strerror or error}") from error
-
-
-def _check_key_transports() -> None:
-    """The resources that send a key (the KG source, OpenAlex, the Groq judge), their settings read from the
-    environment as a run's resources read them, each refuse a key that would go over plain HTTP to another machine
-    (their `check_key_transport`, which also runs when a run's resources start).
-
-    Raises:
-        key_transport.PlainHttpRefused: one line naming the setting (a ValueError).
-    """
-    from recon_assets.definitions import resources_from_environment  # the Definitions: imported when first needed
-
-    for resource in resources_from_environment().values():
-        if hasattr(resource, "check_key_transport"):
-            settings = {name: getattr(resource, name) for name in resource.model_fields_set}
-            resolved = {name: value.get_value() if isinstance(value, dg.EnvVar) else value for name, value in settings.items()}
-            type(resource)(**resolved).check_key_transport()
 
 
 def _can_open(database: Path) -> None:
