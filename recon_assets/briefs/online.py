@@ -1,9 +1,8 @@
 """The research briefs' planner and synthesizer online (issue 21): one Groq request each, through the coherence judge's
 resource (`judgement.resources.GroqJudgeResource`): its model settings, its client (`GroqJudgeClient.ask`: the judge's
 retries, pacing, run budget, fallback model and stops, JSON mode, every text the server sends redacted), the daily
-budget it shares with the judge (`llm_cache.usage_on_day`, over llm_judgements and llm_answers) and the answer cache
-llm_answers (`llm_cache.cached_answer` / `store_answer`, keyed by purpose, the SHA-256 of the messages sent, model and
-prompt version; the temperature is a constant of each purpose, so it is part of the prompt version:
+budget it shares with the judge and the answer cache llm_answers (`judgement.cached_ask`: keyed by purpose, the
+SHA-256 of the messages sent, model and prompt version; the temperature is a constant of each purpose, so it is part of the prompt version:
 `planner.PLANNER_PROMPT_VERSION`, `synthesis.SYNTHESIZER_PROMPT_VERSION`). Only answers that validate are stored, as
 the judge stores only the pairs it judged; a stored answer is used again without a request.
 
@@ -23,7 +22,7 @@ and the plan and brief are the offline ones, exactly. Online:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date, datetime, timezone
 
 from recon_assets.briefs.critic import Debates, Evidence, QuestionJudgement
@@ -48,37 +47,12 @@ from recon_assets.briefs.synthesis import (
     synthesizer_messages,
 )
 from recon_assets.judgement import llm_cache
-from recon_assets.judgement.groq_client import FAILED, JUDGED, NOT_SENT, RunBudget
+from recon_assets.judgement.cached_ask import ANSWERED, CACHED, ModelAnswer, ask_cached, daily_budget
+from recon_assets.judgement.groq_client import FAILED, NOT_SENT
 from recon_assets.verdicts.critic import VerdictRules
 
 # llm_answers.purpose of each.
 PLANNER, SYNTHESIZER = "brief_planner", "brief_synthesizer"
-# ModelAnswer.status besides groq_client's NOT_SENT and FAILED: asked and answered, or read from llm_answers.
-ANSWERED, CACHED = "answered", "cached"
-
-
-@dataclass(frozen=True)
-class ModelAnswer:
-    """One planner or synthesizer request: `status` answered, cached (read from llm_answers: no request), not_sent or
-    failed; `content` the model's text (answered or cached; unread here); `reason` why it was not sent or failed (or
-    that the answer was cut); `model` the Groq model that answered (None without an answer); `requests` the HTTP
-    requests made (retries count; 0 when cached or not sent); `prompt_tokens` and `completion_tokens` Groq's usage of
-    the answering request (0 without one)."""
-
-    status: str
-    content: str | None = None
-    reason: str | None = None
-    model: str | None = None
-    requests: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    @property
-    def tokens(self) -> int:
-        """Prompt plus completion tokens."""
-        return self.prompt_tokens + self.completion_tokens
-
-
 def ask_model(
     con,
     groq_judge,
@@ -93,9 +67,10 @@ def ask_model(
     now: Callable[[], datetime] | None = None,
     **client_options,
 ) -> ModelAnswer:
-    """Ask the online `groq_judge` (a GroqJudgeResource whose `offline_reason()` is None) once for `messages`, reusing
-    a stored answer of the same purpose, messages, model and prompt version that `accept` takes; a new answer that
-    `accept` takes is stored in llm_answers. Never raises for a failure of Groq (module docstring).
+    """Ask the online `groq_judge` (a GroqJudgeResource whose `offline_reason()` is None) once for `messages`
+    (`cached_ask.ask_cached`: a stored answer of the same purpose, messages, model and prompt version that `accept`
+    takes is used without a request; a new answer `accept` takes is stored in llm_answers), within the day's budget
+    left (`cached_ask.daily_budget`). Never raises for a failure of Groq (module docstring).
 
     Args:
         con: a DuckDB connection or the store's `Tables` (llm_judgements and llm_answers are created when missing).
@@ -107,39 +82,23 @@ def ask_model(
     """
     now = now or (lambda: datetime.now(timezone.utc))
     llm_cache.ensure_table(con)
-    digest = llm_cache.messages_sha256(messages)
-    stored = llm_cache.cached_answer(con, purpose, digest, groq_judge.models(), prompt_version)
-    if stored is not None and accept(stored["content"]):
-        log.info(f"{purpose}: the answer of {stored['model']} stored in llm_answers is used, no request")
-        return ModelAnswer(CACHED, stored["content"], model=stored["model"])
-    settings = groq_judge.settings
-    spent_requests, spent_tokens = llm_cache.usage_on_day(con, settings.model, now().date())
-    left = (settings.daily_requests - spent_requests, settings.daily_tokens - spent_tokens)
-    if min(left) <= 0:
-        reason = (f"daily LLM budget spent: {spent_requests} of {settings.daily_requests} requests and {spent_tokens:,} of "
-                  f"{settings.daily_tokens:,} tokens used today (UTC)")
-        log.warning(f"{purpose}: {reason}")
-        return ModelAnswer(NOT_SENT, reason=reason)
-    budget = RunBudget(min(settings.max_requests_per_run, left[0]), min(settings.max_tokens_per_run, left[1]))
-    client = groq_judge.client(budget=budget, log=log.warning, **client_options)
+    day = daily_budget(con, groq_judge.settings, now().date())
+    client = groq_judge.client(budget=day.run, log=log.warning, **client_options) if day.run is not None else None
     try:
-        outcome = client.ask(messages, max_completion_tokens=max_completion_tokens, temperature=temperature)
+        answer = ask_cached(
+            con, client, purpose=purpose, prompt_version=prompt_version, messages=messages, models=groq_judge.models(),
+            max_completion_tokens=max_completion_tokens, temperature=temperature, now=now, why_not=day.spent,
+            usable=lambda raw: None if accept(raw) else "not accepted",
+        )
     finally:
-        client.close()
-    requests = client.totals.http_requests
-    if outcome.status != JUDGED:
-        log.warning(f"{purpose}: {outcome.status} after {requests} request(s): {outcome.reason}")
-        return ModelAnswer(outcome.status, reason=outcome.reason, requests=requests)
-    record = outcome.request
-    answer = ModelAnswer(ANSWERED, outcome.content, outcome.reason, record.model, requests, record.prompt_tokens or 0,
-                         record.completion_tokens or 0)
-    if outcome.content is not None and accept(outcome.content):
-        llm_cache.store_answer(con, {
-            "purpose": purpose, "input_sha256": digest, "model": record.model, "prompt_version": prompt_version,
-            "content": outcome.content, "request_id": record.request_id, "prompt_tokens": record.prompt_tokens,
-            "completion_tokens": record.completion_tokens, "latency_ms": record.latency_ms, "answered_at": now(),
-        })
-    log.info(f"{purpose}: answered by {record.model}: {requests} request(s), {answer.tokens:,} tokens")
+        if client is not None:
+            client.close()
+    if answer.status == CACHED:
+        log.info(f"{purpose}: the answer of {answer.model} stored in llm_answers is used, no request")
+    elif answer.status == ANSWERED:
+        log.info(f"{purpose}: answered by {answer.model}: {answer.requests} request(s), {answer.tokens:,} tokens")
+    else:
+        log.warning(f"{purpose}: {answer.status} after {answer.requests} request(s): {answer.reason}")
     return answer
 
 

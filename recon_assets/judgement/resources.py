@@ -10,6 +10,7 @@ import dagster as dg
 from pydantic import Field
 
 from recon_assets.judgement import llm_cache
+from recon_assets.judgement.cached_ask import daily_budget
 from recon_assets.judgement.groq_client import GroqJudgeClient, GroqJudgeSettings, RunBudget
 from recon_assets.judgement.llm_judge import LlmJudgeReport, TriageRules, judge_candidates
 from recon_assets.shared.key_transport import check_key_transport
@@ -82,20 +83,13 @@ class GroqJudgeResource(dg.ConfigurableResource):
         llm_cache.ensure_table(con)
         cached = llm_cache.cached_judgements(con, candidates, self.models())
         reason = self.offline_reason()
-        client, daily_left = None, None
+        client, day = None, None
         if reason is None:
-            spent_requests, spent_tokens = llm_cache.usage_on_day(con, self.settings.model, now().date())
-            daily_left = (self.settings.daily_requests - spent_requests, self.settings.daily_tokens - spent_tokens)
-            if min(daily_left) <= 0:
-                reason = (
-                    f"daily LLM budget spent: {spent_requests} of {self.settings.daily_requests} requests and "
-                    f"{spent_tokens:,} of {self.settings.daily_tokens:,} tokens used today (UTC); LLM judging stops for this run"
-                )
+            day = daily_budget(con, self.settings, now().date())
+            if day.run is None:
+                reason = f"{day.spent}; LLM judging stops for this run"
             else:
-                budget = RunBudget(
-                    min(self.settings.max_requests_per_run, daily_left[0]), min(self.settings.max_tokens_per_run, daily_left[1])
-                )
-                client = self.client(budget=budget, log=log.warning, **client_options)
+                client = self.client(budget=day.run, log=log.warning, **client_options)
         if reason:
             log.warning(reason)
         try:
@@ -118,7 +112,7 @@ class GroqJudgeResource(dg.ConfigurableResource):
             "temperature_zero_retries": totals.temperature_zero_retries if totals else 0,
             "latency_ms_mean": round(totals.latency_ms / totals.answered_requests, 1) if totals and totals.answered_requests else None,
             "wait_seconds": round(client.pacer.waited_seconds, 1) if client is not None else 0.0,
-            "daily_budget_left": {"requests": daily_left[0], "tokens": daily_left[1]} if daily_left else None,
+            "daily_budget_left": {"requests": day.requests_left, "tokens": day.tokens_left} if day else None,
             "stored": stored,
             "unavailable": _unavailable(client),
             "notes": list(totals.notes) if totals else ([reason] if reason else []),

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
 from recon_assets.judgement import llm_cache
-from recon_assets.judgement.groq_client import FAILED, JUDGED, GroqJudgeClient, RunBudget
+from recon_assets.judgement.cached_ask import ANSWERED, CACHED, ask_cached, daily_budget
+from recon_assets.judgement.groq_client import FAILED, GroqJudgeClient
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.papers.claims import Claim, extract_claims
 from recon_assets.papers.llm_claims import (
@@ -116,7 +117,7 @@ class _Asked:
 
 class _Asker:
     """Asks Groq through one `GroqJudgeClient` (None: the daily budget is spent, `why_not` says so: stored answers are
-    still reused), reusing and storing `llm_answers`."""
+    still reused), through `cached_ask.ask_cached` (llm_answers reused and stored), counting each ask on its stage."""
 
     def __init__(self, con, groq: GroqJudgeResource, client: GroqJudgeClient | None, why_not: str | None, now: Callable[[], datetime]):
         self.con, self.groq, self.client, self.why_not, self.now = con, groq, client, why_not, now
@@ -125,32 +126,23 @@ class _Asker:
             usable: Callable[[str | None], str | None]) -> _Asked:
         """The answer to `messages` (stored, else asked), counted on `use`; `usable` gives why an answer is not (None:
         it is), and only usable answers are stored."""
-        digest = llm_cache.messages_sha256(messages)
-        stored = llm_cache.cached_answer(self.con, purpose, digest, self.groq.models(), version)
-        if stored is not None:
+        answer = ask_cached(
+            self.con, self.client, purpose=purpose, prompt_version=version, messages=messages, models=self.groq.models(),
+            max_completion_tokens=max_tokens, usable=usable, now=self.now, why_not=self.why_not,
+        )
+        use.requests += answer.requests
+        use.prompt_tokens += answer.prompt_tokens
+        use.completion_tokens += answer.completion_tokens
+        if answer.model is not None:
+            use.models.append(answer.model)
+        if answer.status == CACHED:
             use.cached += 1
-            use.models.append(stored["model"])
-            return _Asked(stored["content"], stored["model"], None, cached=True)
-        if self.client is None:
-            return _Asked(None, None, f"not sent: {self.why_not}")
-        before = self.client.totals.http_requests
-        outcome = self.client.ask(messages, max_completion_tokens=max_tokens)
-        use.requests += self.client.totals.http_requests - before
-        if outcome.status != JUDGED:
-            return _Asked(None, None, f"{'request failed' if outcome.status == FAILED else 'not sent'}: {outcome.reason}")
-        record = outcome.request
-        use.models.append(record.model)
-        use.prompt_tokens += record.prompt_tokens or 0
-        use.completion_tokens += record.completion_tokens or 0
-        problem = usable(outcome.content)
-        if problem is not None:
-            return _Asked(None, record.model, f"unusable answer: {problem}" + (f" ({outcome.reason})" if outcome.reason else ""))
-        llm_cache.store_answer(self.con, {
-            "purpose": purpose, "input_sha256": digest, "model": record.model, "prompt_version": version,
-            "content": outcome.content, "request_id": record.request_id, "prompt_tokens": record.prompt_tokens,
-            "completion_tokens": record.completion_tokens, "latency_ms": record.latency_ms, "answered_at": self.now(),
-        })
-        return _Asked(outcome.content, record.model, None)
+            return _Asked(answer.content, answer.model, None, cached=True)
+        if answer.status != ANSWERED:
+            return _Asked(None, None, f"{'request failed' if answer.status == FAILED else 'not sent'}: {answer.reason}")
+        if answer.problem is not None:
+            return _Asked(None, answer.model, f"unusable answer: {answer.problem}" + (f" ({answer.reason})" if answer.reason else ""))
+        return _Asked(answer.content, answer.model, None)
 
 
 def read_online(
@@ -173,15 +165,9 @@ def read_online(
         raise ValueError(f"read_online needs the Groq resource online: {offline}")
     now = now or (lambda: datetime.now(timezone.utc))
     llm_cache.ensure_table(con)
-    spent_requests, spent_tokens = llm_cache.usage_on_day(con, groq.settings.model, now().date())
-    left = (groq.settings.daily_requests - spent_requests, groq.settings.daily_tokens - spent_tokens)
-    client, why_not = None, None
-    if min(left) <= 0:
-        why_not = f"daily LLM budget spent: {spent_requests} requests and {spent_tokens:,} tokens used today (UTC)"
-    else:
-        budget = RunBudget(min(groq.settings.max_requests_per_run, left[0]), min(groq.settings.max_tokens_per_run, left[1]))
-        client = groq.client(budget=budget, log=log, **client_options)
-    asker = _Asker(con, groq, client, why_not, now)
+    day = daily_budget(con, groq.settings, now().date())
+    client = groq.client(budget=day.run, log=log, **client_options) if day.run is not None else None
+    asker = _Asker(con, groq, client, day.spent, now)
     try:
         claims, claims_use = _claims(asker, document)
         argumentation_use = StageUse(ARGUMENTATION_STAGE)
