@@ -22,9 +22,14 @@ _QUESTION_POOL_MODULES = (
     "briefs.answering", "briefs.critic", "briefs.planner", "briefs.retrieval", "centrality.citation_centrality",
     "judgement.judge_address", "judgement.verdict_scale", "kg.authors", "kg.doi", "reliability.labels", "reliability.settings",
     "reliability.signals",
+    # the works OpenAlex search added to the pool (question_evidence searches; the assets after it read its cache)
+    "enrichment.citing_plan", "enrichment.openalex_records", "enrichment.openalex_search", "reliability.citations",
 )
+# The tables a question's pool is read from; openalex_search_cache is question_evidence's (the others read it).
 _QUESTION_POOL = ("publications", "publication_citations", "edge_reliability", "coherence_judgements", "recorded_disputes")
 _QUESTION_POOL_SQL = ("question_pool_papers", "question_pool_edges", "question_pool_debates")
+# OpenAlex search (online; `enrichment.openalex_search`), cached and on the shared daily budget.
+_OPENALEX_SEARCH_MODULES = ("enrichment.openalex_client", "enrichment.openalex_usage", "enrichment.retries")
 
 ASSET_TABLES = TableGraph(
     [
@@ -297,11 +302,12 @@ ASSET_TABLES = TableGraph(
         ),
         TableAsset(
             "question_evidence", reads=("question_plans", "datasets", *_QUESTION_POOL), writes=("question_evidence",),
-            keeps=("text_embeddings",), modules=(*_QUESTION_POOL_MODULES, "judgement.model_input", "judgement.text_embedding"),
-            sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings"),
+            keeps=("text_embeddings", "openalex_search_cache", "openalex_usage"),
+            modules=(*_QUESTION_POOL_MODULES, *_OPENALEX_SEARCH_MODULES, "judgement.model_input", "judgement.text_embedding"),
+            sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings", "openalex_search_cache", "openalex_usage"),
         ),
         TableAsset(
-            "question_verdicts", reads=("question_plans", "question_evidence", "datasets", *_QUESTION_POOL),
+            "question_verdicts", reads=("question_plans", "question_evidence", "datasets", "openalex_search_cache", *_QUESTION_POOL),
             writes=("question_verdicts", "question_verdict_log"), keeps=("text_embeddings",),
             modules=(
                 *_QUESTION_POOL_MODULES, "briefs.answers", "judgement.llm_prompt", "judgement.model_input", "judgement.text_embedding",
@@ -310,7 +316,9 @@ ASSET_TABLES = TableGraph(
             sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings"),
         ),
         TableAsset(
-            "research_briefs", reads=("question_plans", "question_verdicts", "question_verdict_log", "datasets", *_QUESTION_POOL),
+            "research_briefs", reads=(
+                "question_plans", "question_verdicts", "question_verdict_log", "datasets", "openalex_search_cache", *_QUESTION_POOL,
+            ),
             writes=("research_briefs",), keeps=("llm_judgements", "llm_answers"), run_inputs=("judge_settings",),
             modules=(
                 *_QUESTION_POOL_MODULES, "briefs.answers", "briefs.online", "briefs.synthesis", "judgement.cues", "judgement.groq_client",

@@ -5,7 +5,9 @@
 matches, case-insensitively as OpenAlex matches DOIs), a single lookup `/works/doi:<doi>` (the work, or
 404) and the works citing any of several, `/works?filter=cites:W1|W2[,title.search:a OR b]&sort=<field>:<desc|asc>`
 (by their referenced_works; a title search matches a title holding one of the words), one page of `per-page`
-works, or cursor paging (`cursor=*`, then `meta.next_cursor` until it is null) as OpenAlex pages.
+works, or cursor paging (`cursor=*`, then `meta.next_cursor` until it is null) as OpenAlex pages; and a search
+`/works?search=<text>&per-page=n` (`search_page`: the works whose title or abstract holds a word of the text, ranked by
+how many of its words they hold, then by citations: the fake's ranking, not OpenAlex's relevance score).
 It is mounted either on `responses` (faking requests' transport) or on a loopback HTTP server
 (`serve_on_loopback`, 127.0.0.1 only). Every request it sees is kept in `requests` (path, query string).
 """
@@ -13,6 +15,7 @@ It is mounted either on `responses` (faking requests' transport) or on a loopbac
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -63,8 +66,10 @@ class FakeOpenAlex:
         path = unquote(parts.path)
         if path.rstrip("/").endswith("/works"):
             query = parse_qs(parts.query)
-            [expression] = query["filter"]
             per_page = int(query.get("per-page", ["25"])[0])
+            if "search" in query:
+                return 200, self.search_page(query["search"][0], per_page)
+            [expression] = query["filter"]
             if expression.startswith("cites:"):
                 return 200, self._citing_page(expression, query, per_page)
             dois = {canonical_doi(value) for value in expression.removeprefix("doi:").split("|")}
@@ -74,6 +79,19 @@ class FakeOpenAlex:
         if key in self.works:
             return 200, self.works[key]
         return 404, {"error": "Not Found", "message": f"doi:{key} not found"}
+
+    def search_page(self, text: str, per_page: int) -> dict:
+        """A search answer: an envelope (`envelope`, meta.count the matches) of the first `per_page` works whose title
+        or abstract (rebuilt from its inverted index) holds a word of `text` (3+ letters, case-insensitive), most
+        words first, then most cited, then by id. The records are the recorded real works, unchanged."""
+        words = {word for word in _words(text) if len(word) >= 3}
+        scored = []
+        for work in self.works.values():
+            held = len(words & _words(f"{work.get('title') or ''} {' '.join(work.get('abstract_inverted_index') or {})}"))
+            if held:
+                scored.append((-held, -work["cited_by_count"], work["id"], work))
+        found = [work for *_, work in sorted(scored, key=lambda item: item[:3])]
+        return envelope(found[:per_page], per_page=per_page, count=len(found))
 
     def citing(self, work_ids: Iterable[str]) -> list[dict]:
         """The works whose referenced_works hold one of `work_ids` ('W123'), each once, most cited first."""
@@ -99,6 +117,10 @@ class FakeOpenAlex:
         """A `responses` callback: (status, headers, body)."""
         status, body = self.answer(request.url)
         return status, {"Content-Type": "application/json"}, json.dumps(body)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"[^\W_]+", text.lower()))
 
 
 class OneWorkForEveryLookup(FakeOpenAlex):

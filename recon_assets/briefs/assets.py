@@ -5,8 +5,11 @@ up as a brief with a trust summary per cited paper, and its verdict tracked from
 Offline (the default: no GROQ_API_KEY, or RECON_GROQ=offline): the planner's templates (`planner.offline_plan`), the
 extractive brief. Online, through the coherence judge's Groq resource (`groq_judge`), the LLM planner and synthesizer
 (`briefs.online`), each falling back to the offline plan or brief with the reason when the model is not asked, fails
-or answers what does not pass the checks. Retrieval is over the KG's publications (no OpenAlex search yet); the
-rewrite rounds use the planner's templates (`planner.rewrite`), online too. A question whose id the question file
+or answers what does not pass the checks. Retrieval is over the KG's publications and, online (the `openalex`
+resource may send requests), OpenAlex search: `question_evidence` searches the question and its plan's sub-questions
+(`enrichment.openalex_search`: cached, on the shared daily OpenAlex budget) and their works join the question's pool,
+merged by DOI (`retrieval.searched_papers`); the assets after it read the same answers from the cache, with no
+request. The rewrite rounds use the planner's templates (`planner.rewrite`), online too, over that pool. A question whose id the question file
 rejects fails its own partition with the reason; a scope that matches nothing is answered INSUFFICIENT with the
 reason; no other partition is touched.
 """
@@ -26,12 +29,16 @@ from recon_assets.briefs.online import ModelAnswer, plan_question, write_brief
 from recon_assets.briefs.partitions import QuestionFileResource, question_partitions
 from recon_assets.briefs.planner import SESSION_QUESTIONS, SubQuestion, question_text, scope_terms
 from recon_assets.briefs.questions import ASKED_PREFIX, DatasetRow, Question, QuestionFileError, Scope, resolve_scope
+from recon_assets.briefs.retrieval import Searched, openalex_candidate, searched_papers
 from recon_assets.briefs.synthesis import Brief
 from recon_assets.declarations import ASSET_TABLES
+from recon_assets.enrichment.openalex_search import SearchQuery, SearchReport, SearchResult, cached_results, search_query, search_works, works_as_of
+from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
 from recon_assets.kg.assets import OWNERS
+from recon_assets.kg.doi import canonical_doi
 from recon_assets.report.figures import LABEL_COLOURS
 from recon_assets.report.render import ReportTable, Section, sections_html
 from recon_assets.reliability.labels import CURRENT, DECLINING, SUPERSEDED, UNVERIFIED
@@ -53,6 +60,9 @@ OFFLINE_JUDGE = "critic over the edge scores (offline, deterministic)"
 TRUST_COLOURS = {"HIGH": LABEL_COLOURS[CURRENT], "MEDIUM": LABEL_COLOURS[DECLINING], "LOW": LABEL_COLOURS[SUPERSEDED],
                  "UNASSESSED": LABEL_COLOURS[UNVERIFIED]}
 VERDICT_CHECK = "question_verdict_unchanged"
+# OpenAlex search (online): works asked for per query, the question and each sub-question one query (a search page
+# costs 10 list calls of the shared daily budget, whatever its size).
+SEARCH_PER_QUERY = 10
 
 
 def _arguments(name: str) -> dict[str, object]:
@@ -118,24 +128,86 @@ def question_plans(
 
 
 @dg.asset(**_arguments("question_evidence"), **BRIEFS)
-def question_evidence(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
+def question_evidence(context: dg.AssetExecutionContext, store: TableStore, openalex: OpenAlexResource) -> dg.MaterializeResult:
     """The papers retrieved for the question and its plan: from the KG's publications that use a dataset of its scope
-    and those citing them, the best 8 by RECON's hybrid score (0.5 semantic + 0.3 recency + 0.2 authority; semantic by
-    the project's embedding model through text_embeddings), merged by DOI, each with its edges to the scope's datasets
-    (assessed, stale, the governing edge). OpenAlex search is not wired yet: every paper is a KG paper."""
+    and those citing them and, online, the works OpenAlex search finds for the question and each sub-question
+    (`enrichment.openalex_search`: 10 works a query, cached 30 days, 10 list calls a search on the shared daily
+    OpenAlex budget; nothing published after as_of's year), merged by DOI with the KG's (`retrieval.searched_papers`);
+    the best 8 by RECON's hybrid score (0.5 semantic + 0.3 recency + 0.2 authority; semantic by the project's
+    embedding model through text_embeddings), each with its edges to the scope's datasets (assessed, stale, the
+    governing edge). A paper found only in OpenAlex has no edge: unassessed (source openalex). Offline nothing is sent;
+    answers an earlier online run cached are used."""
     key = context.partition_key
     with store.connect() as con:
         plan = _plan(con, key)
-        pool = load_pool(con, plan.dataset_ids)
+        queries = _search_queries(plan)
+        report: SearchReport | None = None
+        if openalex.may_request:
+            report = search_works(con, queries, client=openalex.client(), asset="question_evidence", run_id=context.run.run_id,
+                                  now=datetime.now(timezone.utc), daily_list_calls=openalex.daily_list_calls)
+            results = [result for result in report.results if result.works]
+        else:
+            results = cached_results(con, queries)
+        pool, searched = _searched_pool(con, plan, load_pool(con, plan.dataset_ids), results)
         candidates = retrieve(pool, [plan.question, *(item.text for item in plan.subquestions)], _similarity(con), plan.as_of, plan.decay)
         evidence = assess(pool, candidates, plan.as_of, plan.decay)
         frame = pd.DataFrame([_evidence_row(key, rank, item, plan.as_of) for rank, item in enumerate(evidence, start=1)],
                              columns=_columns("question_evidence"))
         con.create("question_evidence")
         con.replace_partitions("question_evidence", frame, [key], column=QUESTION_ID)
-        metadata = _metadata(con, "question_evidence", key, ["rank", "citation", "hybrid", "governing_edge"])
-    context.log.info(f"{key}: {len(evidence)} papers of a pool of {len(pool.papers)}, {int(frame['assessed'].sum())} assessed, {int(frame['stale'].sum())} stale")
-    return dg.MaterializeResult(metadata={**metadata, "pool": len(pool.papers), "assessed": int(frame["assessed"].sum()), "stale": int(frame["stale"].sum())})
+        metadata = _metadata(con, "question_evidence", key, ["rank", "citation", "source", "hybrid", "governing_edge"])
+    said = search_summary(report, results, openalex)
+    context.log.info(f"{key}: {len(evidence)} papers of a pool of {len(pool.papers)}, {int(frame['assessed'].sum())} assessed, "
+                     f"{int(frame['stale'].sum())} stale; {said}")
+    return dg.MaterializeResult(metadata={
+        **metadata, "pool": len(pool.papers), "assessed": int(frame["assessed"].sum()), "stale": int(frame["stale"].sum()),
+        "openalex_search": said, "openalex_queries_sent": "\n".join(report.sent) if report else "none",
+        "openalex_requests": report.requests if report else 0, "openalex_list_calls": report.list_calls if report else 0,
+        "openalex_papers_added": len(searched.papers), "openalex_only_papers": searched.openalex_only,
+        "openalex_papers_in_pool": searched.in_pool, "openalex_only_in_evidence": int(frame["source"].eq("openalex").sum()),
+    })
+
+
+def _search_queries(plan: "_Plan") -> list[SearchQuery]:
+    """The OpenAlex searches of a question: its text and each sub-question's (`openalex_search.search_query`), each once."""
+    queries = []
+    for text in [plan.question, *(item.text for item in plan.subquestions)]:
+        try:
+            queries.append(search_query(text, SEARCH_PER_QUERY))
+        except ValueError:  # nothing left to search with (the planner's text was all wording addressing a model)
+            continue
+    return list(dict.fromkeys(queries))
+
+
+def _searched_pool(con: Tables, plan: "_Plan", pool: Pool, results: list[SearchResult]) -> tuple[Pool, Searched]:
+    """The question's pool with the works of OpenAlex search `results` (published by as_of's year) that it lacks: a
+    KG publication outside the pool as that publication (no edge to the scope's datasets), any other as a paper found
+    only in OpenAlex (`retrieval.searched_papers`)."""
+    found: dict[str, tuple[dict, datetime | None]] = {}
+    for result in results:
+        for work in works_as_of([result], plan.as_of):
+            found.setdefault(work["id"], (work, result.fetched_at))
+    if not found:
+        return pool, Searched({}, 0)
+    dois = [doi for doi in (canonical_doi(work.get("doi")) for work, _ in found.values()) if doi]
+    in_graph = dict(con.execute(
+        "SELECT doi, min(publication_id) FROM publications WHERE list_contains(?, doi) GROUP BY doi", [dois]).fetchall())
+    candidates = [openalex_candidate(work, plan.as_of, fetched_at, in_graph.get(canonical_doi(work.get("doi"))))
+                  for work, fetched_at in found.values()]
+    searched = searched_papers(pool.papers, candidates)
+    return replace(pool, papers={**pool.papers, **searched.papers}), searched
+
+
+def search_summary(report: SearchReport | None, results: list[SearchResult], openalex: OpenAlexResource) -> str:
+    """One line on the question's OpenAlex search: what was sent, answered from the cache or not sent and why, the
+    requests and list calls; offline, why nothing was sent and how many cached answers were used."""
+    if report is None:
+        why = "RECON_OPENALEX=offline" if openalex.offline else "OPENALEX_API_KEY is not set"
+        return f"OpenAlex search not sent ({why}); {len(results)} cached answer(s) used"
+    counts = ", ".join(f"{n} {status}" for status, n in report.counts().items())
+    reasons = sorted({result.reason for result in report.results if result.reason})
+    return (f"OpenAlex search: {len(report.results)} queries ({counts}); {report.requests} requests, {report.list_calls} list calls "
+            f"of {report.list_calls_allowed:,} allowed" + (f"; {'; '.join(reasons)}" if reasons else ""))
 
 
 @dg.asset(**_arguments("question_verdicts"), **BRIEFS)
@@ -149,7 +221,7 @@ def question_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> d
     judged_at = _now()
     with store.connect() as con:
         plan = _plan(con, key)
-        pool = load_pool(con, plan.dataset_ids)
+        pool, _ = _searched_pool(con, plan, load_pool(con, plan.dataset_ids), cached_results(con, _search_queries(plan)))
         first = _stored_evidence(con, pool, key)
         rounds = answer_rounds(plan.question, plan.subquestions, plan.terms, pool, _similarity(con), plan.as_of, plan.decay, rules,
                                plan.problem, first=first)
@@ -158,7 +230,7 @@ def question_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> d
             "unresolved": item.judgement.unresolved, "age_rule_verdict": item.judgement.age_rule_verdict,
             "rewrite": item.judgement.rewrite, "decay": plan.decay, "retries": item.number, "latency_seconds": item.seconds,
             "judge": OFFLINE_JUDGE, "subquestions": [sub.text for sub in item.subquestions], "papers": len(item.evidence),
-            "evidence_ids": [e.paper.candidate.publication_id for e in item.evidence],
+            "evidence_ids": [e.paper.candidate.publication_id or e.paper.key for e in item.evidence],
             "evidence_semantic": [e.paper.candidate.semantic for e in item.evidence], "reason": item.judgement.reason, "as_of": plan.as_of,
         } for item in rounds], columns=_columns("question_verdict_log"))
         last = rounds[-1]
@@ -201,7 +273,7 @@ def research_briefs(context: dg.AssetExecutionContext, store: TableStore, output
         ids, semantic = con.execute(
             "SELECT evidence_ids, evidence_semantic FROM question_verdict_log WHERE question_id = ? AND judged_at = ? ORDER BY round DESC LIMIT 1",
             [key, stored[2]]).fetchone()
-        pool = load_pool(con, plan.dataset_ids)
+        pool, _ = _searched_pool(con, plan, load_pool(con, plan.dataset_ids), cached_results(con, _search_queries(plan)))
         evidence, judgement, debates = _judged_again(plan, pool, ids, semantic, stored, rules)
         brief, answer = write_brief(con, groq_judge, plan.question, evidence, judgement, debates, rules, context.log)
         usage = _usage_columns(answer)
@@ -381,8 +453,10 @@ def _cached_vectors(con: Tables, keys: list[str]) -> dict[str, np.ndarray]:
 
 
 def _stored_evidence(con: Tables, pool: Pool, key: str):
-    """Round 0's candidates as question_evidence holds them: the pool's papers with their stored similarity."""
-    rows = con.execute("SELECT publication_id, semantic FROM question_evidence WHERE question_id = ? ORDER BY rank", [key]).fetchall()
+    """Round 0's candidates as question_evidence holds them: the pool's papers with their stored similarity (a paper
+    found only in OpenAlex is in the pool by its DOI, the paper_key)."""
+    rows = con.execute("SELECT coalesce(publication_id, paper_key), semantic FROM question_evidence WHERE question_id = ? ORDER BY rank",
+                       [key]).fetchall()
     return [replace(pool.papers[publication_id], semantic=semantic) for publication_id, semantic in rows if publication_id in pool.papers]
 
 

@@ -12,16 +12,27 @@ project's `reliability.signals.recency` computes them, and RECON's authority is 
 on missing values: RECON gives an unknown year recency 0 under every decay, here 'none' gives 1 (age plays no part,
 as in the edge score); and semantic similarity is clipped to [0, 1] (RECON adds the raw cosine, which may be
 negative), so the hybrid score stays in [0, 1] and compares with the 0.40 bar of the critic.
+
+Online, OpenAlex search adds candidates (`openalex_candidate`, `searched_papers`): a work whose DOI is a paper of the
+question's pool is that KG paper (merged by DOI, the KG record kept); one whose DOI is another KG publication is that
+publication, without an edge to the question's datasets; any other is a paper found only in OpenAlex (no KG id, no
+edge: unassessed, outside the staleness weight). Its citations count up to as_of only (`reliability.citations`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import date
+from datetime import date, datetime
+from typing import Any
+
+import numpy as np
 
 from recon_assets.centrality.citation_centrality import citation_centrality
+from recon_assets.enrichment.openalex_records import rebuild_abstract
+from recon_assets.judgement.judge_address import without_judge_address
+from recon_assets.reliability.citations import citation_records
 from recon_assets.kg.authors import citation_tag
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.reliability.settings import DECAYS, Decay
@@ -191,3 +202,68 @@ def score_papers(papers: Sequence[Candidate], as_of: date, decay: Decay) -> list
         citation = citation_tag(list(paper.authors), paper.year, paper.doi or paper.title)
         scored.append(ScoredPaper(key, paper, citation, recency_, authority_, hybrid(paper.semantic, recency_, authority_)))
     return sorted(scored, key=lambda paper: (-paper.hybrid, paper.key))
+
+
+# Years before as_of whose citations count as recent (DOMAIN.md: 3); only the count up to as_of is read here.
+_RECENT_YEARS = 3
+
+
+def openalex_candidate(work: Mapping[str, Any], as_of: date, fetched_at: datetime | None, publication_id: str | None = None) -> Candidate:
+    """The candidate of an OpenAlex search's work (`openalex_search`, CITING_FIELDS): its DOI (as OpenAlex gives it;
+    canonicalised when merged), title, year, authors (authorships' display names), abstract rebuilt from its inverted
+    index without the wording that addresses a reader-model (`judge_address`, as `answering.load_pool` reads the KG's),
+    and its citations up to `as_of` (`reliability.citations.citation_records`: cited_by_count less the years after
+    as_of; None when the record cannot tell). `publication_id` given: the KG publication of that DOI (source kg), else
+    source openalex.
+    """
+    year = work.get("publication_year") if isinstance(work.get("publication_year"), int) else None
+    authors = [(a.get("author") or {}).get("display_name") or a.get("raw_author_name") for a in work.get("authorships") or []]
+    records = citation_records([work.get("cited_by_count")], [work.get("counts_by_year")], [fetched_at], [year],
+                               as_of=as_of, recent_years=_RECENT_YEARS)
+    count = records.count[0]
+    abstract = rebuild_abstract(work.get("abstract_inverted_index"))
+    return Candidate(
+        doi=work.get("doi"), title=work.get("title") or "", source=KG if publication_id else OPENALEX, semantic=0.0, year=year,
+        authors=tuple(name for name in authors if name), abstract=without_judge_address(abstract)[0] if abstract else None,
+        cited_by_count=None if np.isnan(count) else int(count), publication_id=publication_id,
+    )
+
+
+@dataclass(frozen=True)
+class Searched:
+    """`searched_papers`' result: the papers OpenAlex search adds to a pool, by pool key (the KG publication id, or
+    the canonical DOI of a paper found only in OpenAlex); how many of its works were papers of the pool already
+    (merged by DOI); and the works left out with why (no DOI). Every work in is accounted for: works ==
+    len(papers) + in_pool + repeated + len(rejected)."""
+
+    papers: Mapping[str, Candidate]
+    in_pool: int
+    repeated: int = 0
+    rejected: tuple[Rejected, ...] = ()
+
+    @property
+    def openalex_only(self) -> int:
+        """Papers found only in OpenAlex (no KG publication)."""
+        return sum(paper.source == OPENALEX for paper in self.papers.values())
+
+
+def searched_papers(pool: Mapping[str, Candidate], found: Sequence[Candidate]) -> Searched:
+    """The candidates OpenAlex search `found` that a question's `pool` ({key: KG candidate}) lacks, de-duplicated by
+    canonical DOI: a work with the DOI of a pool paper is that paper (counted in `in_pool`, the KG record kept as
+    `merge_candidates` keeps it); a repeated DOI is kept once; a work without a DOI is rejected (it cannot be told
+    apart from another). Keys: a KG publication's id, else the canonical DOI."""
+    known = {canonical_doi(paper.doi) for paper in pool.values() if canonical_doi(paper.doi)}
+    papers: dict[str, Candidate] = {}
+    rejected: list[Rejected] = []
+    in_pool = repeated = 0
+    for candidate in found:
+        doi = canonical_doi(candidate.doi)
+        if doi is None:
+            rejected.append(Rejected(candidate, f"an OpenAlex work without a DOI ({candidate.title[:60]!r}): cannot be de-duplicated"))
+        elif doi in known:
+            in_pool += 1
+        elif any(paper.doi == doi for paper in papers.values()):
+            repeated += 1
+        else:
+            papers[candidate.publication_id or doi] = replace(candidate, doi=doi)
+    return Searched(papers, in_pool, repeated, tuple(rejected))

@@ -50,6 +50,7 @@ DECLARING_FILES = (
     "openalex_citing_cache",
     "openalex_citing_works",
     "openalex_usage",
+    "openalex_search_cache",
     "crossref_cache",
     "crossref_record_cache",
     "crossref_relations",

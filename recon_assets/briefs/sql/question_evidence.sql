@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS question_evidence (
 COMMENT ON COLUMN question_evidence.question_id IS 'Partition: the question.';
 COMMENT ON COLUMN question_evidence.rank IS 'Its place by hybrid score, best first, from 1.';
 COMMENT ON COLUMN question_evidence.paper_key IS 'The merge key: canonical DOI, else kg:<publication_id>.';
-COMMENT ON COLUMN question_evidence.publication_id IS 'The KG publication; NULL for a paper found only in OpenAlex (not searched offline).';
+COMMENT ON COLUMN question_evidence.publication_id IS 'The KG publication; NULL for a paper found only in OpenAlex (OpenAlex search runs online only; offline, answers an online run cached).';
 COMMENT ON COLUMN question_evidence.doi IS 'Its canonical DOI, when it has one.';
 COMMENT ON COLUMN question_evidence.citation IS 'Its citation tag, [Author et al., Year].';
 COMMENT ON COLUMN question_evidence.title IS 'Its title.';

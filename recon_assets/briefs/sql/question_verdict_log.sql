@@ -34,7 +34,7 @@ COMMENT ON COLUMN question_verdict_log.latency_seconds IS 'Seconds this round to
 COMMENT ON COLUMN question_verdict_log.judge IS 'Who judged: the critic over the edge scores (offline, deterministic).';
 COMMENT ON COLUMN question_verdict_log.subquestions IS 'The sub-questions this round retrieved with (round 0: the question''s plan, besides the question itself).';
 COMMENT ON COLUMN question_verdict_log.papers IS 'Papers in the merged evidence judged.';
-COMMENT ON COLUMN question_verdict_log.evidence_ids IS 'The KG publication ids of that evidence, best hybrid score first.';
+COMMENT ON COLUMN question_verdict_log.evidence_ids IS 'The KG publication ids of that evidence (a paper found only in OpenAlex: its canonical DOI), best hybrid score first.';
 COMMENT ON COLUMN question_verdict_log.evidence_semantic IS 'Their semantic similarity (best over the rounds'' sub-questions), in the same order.';
 COMMENT ON COLUMN question_verdict_log.reason IS 'The verdict and every check''s finding: staleness, contradiction, sufficiency, RECON''s age rule.';
 COMMENT ON COLUMN question_verdict_log.as_of IS 'The run''s as_of.';
