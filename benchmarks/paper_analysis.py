@@ -21,6 +21,12 @@ wait on the free tier (`paced_wait_seconds`): the plumbing's figures, not a mode
 
 A detection is a (family, version) pair: a matched Dataset node's, or a graph product named with a version the graph
 lacks (a replaced version is still a use of that product); unknown products are listed, not scored.
+
+Replaced versions: each detection carries its lifecycle (a matched node's from the lifecycle's rules over its family in
+the catalogue, `stated_lifecycle.family_lineage`; a version the catalogue lacks from `UnmatchedMention.superseded`),
+scored against `paper_replaced_versions.csv` (file, family, version, replaced yes / no / unknown, source: SOURCES.md's
+reading of the archive's version history): per paper the stated replaced versions, how many are detected and flagged,
+the flags on versions the ground truth calls not replaced (or unknown), and the flags on versions it does not label.
 """
 
 from __future__ import annotations
@@ -33,7 +39,8 @@ from pathlib import Path
 import pandas as pd
 
 from recon_assets.papers.claims import extract_claims
-from recon_assets.papers.datasets import DatasetCatalogue, detect_datasets, stated_sort_key
+from recon_assets.papers.datasets import DatasetCatalogue, DatasetMatch, detect_datasets, lifecycle_statement, stated_sort_key
+from recon_assets.papers.stated_lifecycle import LINEAGE_FIELDS, family_lineage
 from recon_assets.papers.parse import PaperDocument, UnreadablePaper, parse_pdf
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -92,13 +99,43 @@ def analyse(data: bytes, catalogue: DatasetCatalogue, online_fake: bool = False)
     seconds = time.perf_counter() - started
     detected = {(m.family, stated_sort_key(m.version or "")) for m in matches}
     detected |= {(u.family, stated_sort_key(u.stated_version)) for u in unmatched if u.family and u.stated_version}
+    lifecycles = [(m.family, stated_sort_key(m.version or ""), *matched_lifecycle(m, catalogue)) for m in matches]
+    lifecycles += [(u.family, stated_sort_key(u.stated_version), u.superseded, u.lifecycle) for u in unmatched if u.superseded is not None]
     return {
         "pages": document.pages, "sections": len(document.sections), "references": len(document.references),
         "references_with_doi": sum(r.doi is not None for r in document.references), "captions": len(document.captions),
         "claims": len(claims), "matched": [f"{m.family} {m.version} ({m.found_by}, p. {m.page})" for m in matches],
         "unmatched": [f"{u.name} {u.stated_version or ''}: {u.reason} (p. {u.page})" for u in unmatched],
-        "detected": sorted(detected), "seconds": round(seconds, 3),
+        "detected": sorted(detected), "lifecycles": lifecycles, "seconds": round(seconds, 3),
     } | ({"online_fake": online_on_fake(document)} if online_fake else {})
+
+
+def matched_lifecycle(match: DatasetMatch, catalogue: DatasetCatalogue) -> tuple[bool | None, str]:
+    """(superseded, lifecycle line) of a matched Dataset node: the lifecycle's rules over its family's nodes in the
+    catalogue (`family_lineage`; the asset reads the graph's own dataset_lineage instead)."""
+    lineage = family_lineage(catalogue.family_rows(match.family), match.family).set_index("dataset_id")
+    if match.dataset_id not in lineage.index:
+        return None, lifecycle_statement(match, {})
+    row = lineage.loc[match.dataset_id]
+    values = {field: None if pd.isna(row[field]) else row[field] for field in LINEAGE_FIELDS}
+    return bool(values["superseded"]), lifecycle_statement(match, values)
+
+
+def replaced_scores(stated: pd.DataFrame, lifecycles: list) -> dict:
+    """The stated replaced versions (ground truth rows marked yes) flagged by the detection's lifecycle, the ones missed
+    (not detected, or detected and not flagged), and the flags on detections the ground truth does not mark replaced."""
+    flags = {(family, tuple(key)): (superseded, line) for family, key, superseded, line in lifecycles}
+    labelled = {(row.family, stated_sort_key(row.version)): row.replaced for row in stated.itertuples(index=False)}
+    replaced = {pair for pair, label in labelled.items() if label == "yes"}
+    flagged = {pair for pair in replaced if flags.get(pair, (None, None))[0]}
+    raised = sorted((pair, line) for pair, (superseded, line) in flags.items() if superseded)
+    return {
+        "stated_replaced": len(replaced), "flagged": len(flagged),
+        "missed": [f"{family} {'.'.join(map(str, key))}: {flags[(family, key)][1] if (family, key) in flags else 'not detected'}" for family, key in sorted(replaced - flagged)],
+        "flags": [line for _, line in raised],
+        "flagged_not_replaced": [line for pair, line in raised if pair in labelled and pair not in replaced],
+        "flagged_unlabelled": [line for pair, line in raised if pair not in labelled],
+    }
 
 
 def scores(truth: set, detected: set) -> dict:
@@ -117,6 +154,9 @@ def report(papers_dir: Path, datasets_csv: Path, extra_pdfs: list[Path], online_
     catalogue = DatasetCatalogue(load_datasets(datasets_csv))
     papers = pd.read_csv(papers_dir / "papers.csv", dtype=str) if (papers_dir / "papers.csv").exists() else pd.DataFrame(columns=["file"])
     truth_rows = pd.read_csv(papers_dir / "paper_datasets.csv", dtype=str) if (papers_dir / "paper_datasets.csv").exists() else pd.DataFrame(columns=["file", "family", "version"])
+    replaced_csv = papers_dir / "paper_replaced_versions.csv"
+    replaced_rows = pd.read_csv(replaced_csv, dtype=str) if replaced_csv.exists() else pd.DataFrame(columns=["file", "family", "version", "replaced"])
+    replaced_total = {"stated_replaced": 0, "flagged": 0, "flagged_not_replaced": 0, "flagged_unlabelled": 0}
     per_paper, all_truth, all_detected = [], set(), set()
     for paper in papers.itertuples(index=False):
         result = analyse((papers_dir / paper.file).read_bytes(), catalogue, online_fake)
@@ -125,13 +165,18 @@ def report(papers_dir: Path, datasets_csv: Path, extra_pdfs: list[Path], online_
         detected = {(family, tuple(key)) for family, key in detected}
         all_truth |= {(paper.file, *pair) for pair in truth}
         all_detected |= {(paper.file, *pair) for pair in detected}
-        result.update(file=paper.file, doi=paper.doi, own_sections=int(paper.sections), own_references=int(paper.references), datasets=scores(truth, detected))
+        replaced = replaced_scores(replaced_rows[replaced_rows["file"] == paper.file], result.pop("lifecycles", []))
+        for figure in replaced_total:
+            replaced_total[figure] += replaced[figure] if isinstance(replaced[figure], int) else len(replaced[figure])
+        result.update(file=paper.file, doi=paper.doi, own_sections=int(paper.sections), own_references=int(paper.references), datasets=scores(truth, detected),
+                      replaced_versions=replaced)
         per_paper.append(result)
-    others = [{"file": str(path), **{k: v for k, v in analyse(path.read_bytes(), catalogue, online_fake).items() if k != "detected"}} for path in extra_pdfs]
+    others = [{"file": str(path), **{k: v for k, v in analyse(path.read_bytes(), catalogue, online_fake).items() if k not in ("detected", "lifecycles")}} for path in extra_pdfs]
     seconds = [p["seconds"] for p in per_paper + others]
     return {
         "real_papers": len(per_paper),
         "datasets": scores(all_truth, all_detected) | {"targets": "recall >= 0.8 at precision >= 0.9"},
+        "replaced_versions": replaced_total | {"target": "every stated replaced version flagged"},
         "seconds_per_paper_max": max(seconds, default=None),
         **({"online_fake_per_paper": [
             {"file": p["file"], **{k: p["online_fake"][k] for k in ("requests", "prompt_tokens", "completion_tokens", "paced_wait_seconds")}}

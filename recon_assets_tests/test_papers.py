@@ -129,7 +129,10 @@ def _paper(text: str, references: tuple[str, ...] = ()) -> PaperDocument:
         ("We used MODIS Collection 5 NDVI (MOD13Q1) for 2001-2010.", (), [], [("MOD13Q1", "5", "the graph has MOD13Q1 but not version 5")]),
         ("Rainfall from TRMM 3B42 version 6 was compared.", (), [], [("TRMM 3B42", "6", "the graph has TRMM_3B42 but not version 6")]),
         ("IMERG V06 totals were used (the fixture has one IMERG V06 collection).", (), [("C1598621093-GES_DISC", "short name and version", "06")], []),
-        ("Half-hourly IMERG V07 was aggregated to daily totals.", (), [], [("IMERG", "07", "ambiguous: IMERG 07 is one of GPM_3IMERGDF, GPM_3IMERGHH in the graph; the paper does not say which")]),
+        # "Half-hourly" right before the line's name describes GPM_3IMERGHH's entry title ("... Half Hourly ..."); the
+        # "daily" after "was aggregated to" describes what was done with it, not the product
+        ("Half-hourly IMERG V07 was aggregated to daily totals.", (), [("C2723754847-GES_DISC", "short name and version", "07")], []),
+        ("IMERG V07 was aggregated to daily totals.", (), [], [("IMERG", "07", "ambiguous: IMERG 07 is one of GPM_3IMERGDF, GPM_3IMERGHH in the graph; the paper does not say which")]),
         ("We compared GPCP v2.2 with gauges.", (), [], [("GPCP", "2.2", "the graph has GPCP but not version 2.2")]),
         ("NDVI from MOD13Q1 was averaged.", (), [], [("MOD13Q1", None, "named without a version")]),
         ("We also used CHIRPS V2.0 and PERSIANN-CDR version 1.", (), [], [("CHIRPS", "2.0", "no Dataset node of the graph has this name"), ("PERSIANN-CDR", "1", "no Dataset node of the graph has this name")]),
@@ -249,19 +252,21 @@ def test_scores_refuse_bad_input():
 
 def test_benchmark_scores_detection_against_the_ground_truth(tmp_path):
     """benchmarks/paper_analysis.py on a generated document (testing the scorer, not a real paper's figure): the
-    text states TRMM 3B42 V7 and MODIS Collection 5 (a version the graph lacks, still a detection); the ground
-    truth adds IMERG V07, which the text does not name, so recall is 2 of 3 at precision 1."""
+    text states TRMM 3B42 V7 and MODIS Collection 5 (a version the graph lacks, still a detection), and its data
+    citation (reference 2, a 10.5067 DOI) MOD13Q1 V006 (a second stated version, as SOURCES.md counts them); the
+    ground truth adds IMERG V07, which the text does not name, so recall is 3 of 4 at precision 1."""
     from benchmarks.paper_analysis import report
 
     (tmp_path / "generated.pdf").write_bytes(_document_pdf(PAPER_LINES))
     (tmp_path / "papers.csv").write_text("file,doi,licence,source,sections,references\ngenerated.pdf,,,test,6,3\n")
     (tmp_path / "paper_datasets.csv").write_text(
-        "file,family,version,page,quote\ngenerated.pdf,TRMM_3B42,7,1,q\ngenerated.pdf,MOD13Q1,005,1,q\ngenerated.pdf,GPM_3IMERGHH,07,1,q\n"
+        "file,family,version,page,quote\ngenerated.pdf,TRMM_3B42,7,1,q\ngenerated.pdf,MOD13Q1,005,1,q\ngenerated.pdf,MOD13Q1,006,1,q\n"
+        "generated.pdf,GPM_3IMERGHH,07,1,q\n"
     )
     result = report(tmp_path, FIXTURES / "graph_datasets.csv", [])
     assert result["real_papers"] == 1
     assert {k: result["datasets"][k] for k in ("true_positives", "stated", "detected", "precision", "recall")} == {
-        "true_positives": 2, "stated": 3, "detected": 2, "precision": 1.0, "recall": 0.667,
+        "true_positives": 3, "stated": 4, "detected": 3, "precision": 1.0, "recall": 0.75,
     }
     (paper,) = result["papers"]
     assert (paper["sections"], paper["own_sections"], paper["references"], paper["references_with_doi"]) == (6, 6, 3, 2)

@@ -9,6 +9,14 @@ Versions are read and compared with the lifecycle's own parser (`recon_assets.li
 dataset's family and version come from `parse_version` (short name, long name, DOI), a version stated in the paper
 ("V7", "version 7", "Collection 5", "C6.1", "MOD13Q1.006") through `version_sort_key`, so "Collection 5" is the
 graph's "005" and "6.1" its "061".
+
+A name papers give a product line (IMERG, GLDAS, SMAP, MERRA-2: `dataset_aliases`, from CMR entry titles) is resolved to
+one collection by the words the paper writes with it, read against the collections' CMR entry titles
+(`dataset_names.TitleVocabulary`: "IMERG Final V6 Daily" is GPM_3IMERGDF, "GLDAS-CLS L4 V2.2" the Catchment Land
+Surface Model's), and by the collection the paper names elsewhere by short name or DOI. An instrument's collection
+("MODIS collection-5 products [...] MYD11A1") lends its version to the products named with it. Abbreviations tables,
+references that cite papers and reference lists run into body text are not read for names (`dataset_names`).
+A version the graph lacks gets the lifecycle's verdict on it (`stated_lifecycle`).
 """
 
 from __future__ import annotations
@@ -24,7 +32,9 @@ import pandas as pd
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.lifecycle.versions import parse_version, version_sort_key
+from recon_assets.papers.dataset_names import FILLER, WORD, TitleVocabulary, is_data_citation, is_glossary, is_reference_like, reference_entries
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
+from recon_assets.papers.stated_lifecycle import stated_version_lineage
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
 # The KG's own link of a publication to a dataset it uses: (:Publication)-[:USES_DATASET]->(:Dataset).
@@ -34,21 +44,32 @@ SOURCE_SEPARATOR = "; "
 # DOIs that NASA's Earth Science Data and Information System registers for its data products (EOSDIS DOI guidance).
 NASA_DATA_DOI_PREFIX = "10.5067/"
 # A version stated next to a product name: after it ("3B42 V7", "MOD13Q1 Collection 5", "MOD13Q1.006",
-# "GDEM version 2") or before it ("Collection 6 MOD13Q1", "version 7 of the 3B42").
-_VERSION = r"(?:\b(?:version|collection|release|edition)\s*|(?<![A-Za-z])V\.?\s?|\bC(?=\d)|\.(?=0\d\d\b))(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
-_VERSION_AFTER = re.compile(r"^[\s,(\[]{0,3}(?:(?:product|data(?:set)?|algorithm|level[- ]?\d)\s+){0,2}" + _VERSION, re.IGNORECASE)
-# Before the name, at most three words may stand between ("Collection 5 NDVI (MOD13Q1)", "version 7 of the 3B42").
-_VERSION_BEFORE = re.compile(_VERSION + r"(?:\s+[A-Za-z][\w\-]*){0,3}\s*[\s(]{0,2}$", re.IGNORECASE)
-# A product-like name (capitals and digits, at least one digit or four capitals) stated with a version: what an
-# unknown dataset looks like ("PERSIANN-CDR v1", "CHIRPS V2.0", "SRTM version 4.1").
+# "GDEM version 2", "collection-5") or before it ("Collection 6 MOD13Q1", "version 7 of the 3B42").
+_VERSION = r"(?:\b(?:version|collection|release|edition)[\s\-]*|(?<![A-Za-z])V\.?\s?|\bC(?=\d)|\.(?=0\d\d\b))(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
+_VERSION_AT = re.compile(_VERSION, re.IGNORECASE)
+# Before the name, at most three words may stand between ("Collection 5 NDVI (MOD13Q1)", "version 7 of the 3B42"), or
+# the version opens the parenthesis that holds the name ("MERRA2 (V5.12.4, M2T1NXINT)").
+_VERSION_BEFORE = re.compile(r"(?:" + _VERSION + r"(?:\s+[A-Za-z][\w\-]*){0,3}\s*[\s(]{0,2}|\(\s*" + _VERSION + r"\s*[,;]\s*)$", re.IGNORECASE)
+# A product-like name (capitals and digits, at least one digit or four capitals) stated with a version, or with it in
+# parentheses: what an unknown dataset looks like ("PERSIANN-CDR v1", "CHIRPS V2.0", "SRTM version 4.1", "SMOS-IC (V2)").
 _PRODUCT_WITH_VERSION = re.compile(
-    r"(?<![A-Za-z0-9_\-])([A-Z][A-Z0-9]{2,}(?:[_\-][A-Z0-9]+)*)\s+(?:V\.?\s?|(?i:version|collection)\s+|C(?=\d))(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
+    r"(?<![A-Za-z0-9_\-])([A-Z][A-Z0-9]{2,}(?:[_\-][A-Z0-9]+)*)(?:\s+|\s*\(\s*)(?:[Vv]\.?\s?|(?i:version|collection)\s+|C(?=\d))(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
 )
+# A short name as CMR spells them: capitals and digits, one underscore at most between parts ("MYD13A2", "MOD04_L2").
+_PRODUCT_NAME = re.compile(r"(?<![\w\-])[A-Z][A-Z0-9]{3,}(?:_[A-Z0-9]+)*(?![\w\-])")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
-_AFTER_WINDOW, _BEFORE_WINDOW, QUOTE_LIMIT = 60, 40, 400
+# Separators skipped between a name, its describing words and its version (never a full stop: "3B42. Version 7 of").
+_SEPARATOR = re.compile(r"[\s,;:()\[\]/\-–]*")
+_AFTER_WINDOW, _BEFORE_WINDOW, QUOTE_LIMIT = 100, 40, 400
+# Describing words read before a product line's name ("Half-hourly IMERG V07", "SM data SMAP ... V7").
+_WORDS_BEFORE = 3
 # Sections that state what the paper used (data statements, methods): their evidence is kept over a mention
 # elsewhere (an introduction citing what others used).
 _DATA_SECTION = re.compile(r"data|method|material|availability|study area|experiment", re.IGNORECASE)
+# Kinds of alias (`dataset_aliases.csv`): a product line whose members are variants of one product (IMERG's runs and
+# periods, GLDAS's models), which a version and describing words can resolve to one member; or an instrument's
+# collection (MODIS Collection 5), whose stated version applies to the member products named with it.
+LINE, COLLECTION = "line", "collection"
 
 
 @dataclass(frozen=True)
@@ -72,7 +93,12 @@ class DatasetMatch:
 class UnmatchedMention:
     """A dataset the paper names that no Dataset node matches: the name (or DOI), the stated version, why it did
     not match, the quote, the page, and the graph family or product line (an alias of `dataset_aliases`) when the
-    name is one of the graph's (a version the graph lacks, several candidates, or no version stated), else None."""
+    name is one of the graph's (a version the graph lacks, several candidates, or no version stated), else None.
+
+    superseded and lifecycle: for a graph family stated with a version the graph lacks, that version's lifecycle
+    by the lifecycle's own rules (`stated_lifecycle.stated_version_lineage`: replaced when a later version of the
+    family is in the graph, unless a curated line makes them parallel streams) and its one line
+    (`lifecycle_statement`); None otherwise."""
 
     name: str
     stated_version: str | None
@@ -80,6 +106,8 @@ class UnmatchedMention:
     quote: str
     page: int
     family: str | None = None
+    superseded: bool | None = None
+    lifecycle: str | None = None
 
 
 @dataclass(frozen=True)
@@ -90,35 +118,63 @@ class _Known:
     sort_key: tuple[int, ...]
 
 
-def dataset_aliases() -> dict[str, str]:
-    """Names papers give a product that its short name does not contain, alias -> family or family pattern: a
-    product ('ASTER GDEM' for ASTGTM) or a product line that several collections share ('IMERG' for the shell
-    pattern GPM_3IMERG*: half-hourly, daily and monthly, early, late and final runs).
+ALIAS_COLUMNS = ["alias", "family", "kind", "source"]
 
-    Source: `recon_assets/reference/dataset_aliases.csv`, each line with its source (the archive's product page or
-    CMR entry title). Raises ValueError if a column is missing.
+
+def alias_table() -> pd.DataFrame:
+    """`recon_assets/reference/dataset_aliases.csv`: one line per (alias, family pattern) with the alias's kind
+    (LINE or COLLECTION) and its source (the archive's product page or CMR entry titles). An alias may have several
+    lines (MODIS: MOD*, MYD*, MCD*).
+
+    Raises:
+        ValueError: other columns, an unknown kind, or one alias given two kinds.
     """
     table = pd.read_csv(io.StringIO(resources.files("recon_assets.reference").joinpath("dataset_aliases.csv").read_text()), dtype=str)
-    if list(table.columns) != ["alias", "family", "source"]:
-        raise ValueError(f"dataset_aliases.csv: columns must be alias, family, source; got {list(table.columns)}")
-    return dict(zip(table["alias"], table["family"]))
+    if list(table.columns) != ALIAS_COLUMNS:
+        raise ValueError(f"dataset_aliases.csv: columns must be {', '.join(ALIAS_COLUMNS)}; got {list(table.columns)}")
+    if bad := sorted(set(table["kind"]) - {LINE, COLLECTION}):
+        raise ValueError(f"dataset_aliases.csv: kind must be {LINE} or {COLLECTION}; got {bad}")
+    if (table.groupby("alias")["kind"].nunique() > 1).any():
+        raise ValueError("dataset_aliases.csv: an alias is given two kinds")
+    return table
+
+
+def dataset_aliases() -> dict[str, tuple[str, ...]]:
+    """Names papers give a product that its short name does not contain, alias -> family names or shell patterns: a
+    product ('ASTER GDEM' for ASTGTM), a product line that several collections share ('IMERG' for GPM_3IMERG*:
+    half-hourly, daily and monthly, early, late and final runs) or an instrument's collection ('MODIS' for MOD*,
+    MYD*, MCD*). Source: `alias_table`."""
+    table = alias_table()
+    return {alias: tuple(group["family"]) for alias, group in table.groupby("alias", sort=False)}
+
+
+# A CMR concept id ("C1598621096-GES_DISC"): a catalogue without a cmr_id column is keyed by them when its ids are.
+_CONCEPT_ID = re.compile(r"^C\d+-[A-Z0-9_]+$")
 
 
 class DatasetCatalogue:
-    """The graph's Dataset nodes, indexed for detection: by canonical DOI and by version family.
+    """The graph's Dataset nodes, indexed for detection: by canonical DOI, by version family, and by the words of each
+    family's long names (CMR entry titles), which tell a product line's members apart.
 
     Args:
-        datasets: one row per Dataset node with columns dataset_id, short_name, long_name, doi (the `datasets`
-            table's columns; missing values allowed).
+        datasets: one row per Dataset node with columns dataset_id, short_name, long_name, doi and optionally cmr_id
+            (the `datasets` table's columns; missing values allowed; without cmr_id, a dataset_id that is a CMR
+            concept id is taken as one, for the release dates of `stated_lifecycle`).
     """
 
     def __init__(self, datasets: pd.DataFrame) -> None:
         self.by_id: dict[str, _Known] = {}
         self.by_doi: dict[str, _Known] = {}
         self.by_family: dict[str, list[_Known]] = {}
-        for row in datasets.itertuples(index=False):
+        titles: dict[str, set[str]] = {}
+        rows = datasets.copy()
+        if "cmr_id" not in rows.columns:
+            rows["cmr_id"] = [i if isinstance(i, str) and _CONCEPT_ID.match(i) else None for i in rows["dataset_id"]]
+        families = []
+        for row in rows.itertuples(index=False):
             short_name = row.short_name if isinstance(row.short_name, str) else ""
             parsed = parse_version(short_name, row.long_name, row.doi)
+            families.append(parsed.family)
             known = _Known(row.dataset_id, parsed.family, parsed.version_text, parsed.sort_key)
             self.by_id.setdefault(row.dataset_id, known)
             doi = canonical_doi(row.doi)
@@ -126,28 +182,53 @@ class DatasetCatalogue:
                 self.by_doi.setdefault(doi, known)
             if parsed.family:
                 self.by_family.setdefault(parsed.family, []).append(known)
+                titles.setdefault(parsed.family, set()).update([row.long_name] if isinstance(row.long_name, str) else [])
+        self._rows = rows.assign(family=families)[["dataset_id", "short_name", "long_name", "doi", "cmr_id", "family"]]
+        self.vocabulary = TitleVocabulary(titles)
         # Each name papers use -> the families it may stand for: one for a product, several for a product line.
         self.members: dict[str, list[str]] = {family: [family] for family in self.by_family}
+        self.kind: dict[str, str] = {}
+        self.patterns: dict[str, tuple[str, ...]] = {}
         names = {variant: family for family in self.by_family for variant in _name_variants(family)}
-        for alias, pattern in dataset_aliases().items():
-            families = sorted(family for family in self.by_family if fnmatchcase(family, pattern))
-            if families:
-                self.members[alias] = families
+        aliases = alias_table()
+        for alias, group in aliases.groupby("alias", sort=False):
+            members = sorted({family for family in self.by_family for pattern in group["family"] if fnmatchcase(family, pattern)})
+            if members:
+                self.members[alias] = members
+                self.kind[alias] = group["kind"].iloc[0]
+                self.patterns[alias] = tuple(group["family"])
                 names[alias] = alias
         self.by_key = {_key(name): target for name, target in names.items()}
         self._longest = max((len(re.split(r"[\s_\-]+", name)) for name in names), default=1)
+        self._lineage: dict[tuple[str, tuple[int, ...]], dict] = {}
+
+    def family_rows(self, family: str) -> pd.DataFrame:
+        """The family's Dataset nodes: columns dataset_id, short_name, long_name, doi, cmr_id."""
+        return self._rows[self._rows["family"] == family].drop(columns="family")
+
+    def stated_lineage(self, family: str, stated: str) -> dict:
+        """`stated_lifecycle.stated_version_lineage` of a version of `family` the graph lacks (cached per family and
+        version key)."""
+        key = (family, stated_sort_key(stated))
+        if key not in self._lineage:
+            self._lineage[key] = stated_version_lineage(self.family_rows(family), family, stated)
+        return self._lineage[key]
 
     def mentions(self, text: str):
         """Yield (name, start, end) for each product or product-line name of the graph in `text` (name a key of
         `members`: a family or an alias), the longest first where two
         overlap. Names are compared without case and separators ("trmm 3b42" = "TRMM_3B42" = "TRMM-3B42"), over
-        runs of words joined by one space, underscore or hyphen; a run without a digit or a capital is no name."""
+        runs of words joined by one space, underscore or hyphen; a run without a digit or a capital is no name, and
+        neither is a run of several words that begins inside a hyphenated word ("ERA5-Land SAT" is no "Landsat")."""
         tokens = list(_TOKEN.finditer(text))
         index = 0
         while index < len(tokens):
             for size in range(min(self._longest, len(tokens) - index), 0, -1):
                 run = tokens[index : index + size]
                 if any(b.start() - a.end() != 1 or text[a.end()] not in " _-" for a, b in zip(run, run[1:])):
+                    continue
+                begin = run[0].start()
+                if size > 1 and begin >= 2 and text[begin - 1] == "-" and text[begin - 2].isalnum() and " " in text[begin : run[-1].end()]:
                     continue
                 key = "".join(t.group(0) for t in run).upper()
                 end = run[-1].end()
@@ -156,8 +237,8 @@ class DatasetCatalogue:
                 if glued and glued.group(1) in self.by_key:
                     # "3B42V7": the name with its version glued on; the version is read after `end`.
                     family, end = self.by_key[glued.group(1)], end - len(glued.group(2))
-                if family and any(c.isdigit() or c.isupper() for c in text[run[0].start() : end]):
-                    yield family, run[0].start(), end
+                if family and any(c.isdigit() or c.isupper() for c in text[begin:end]):
+                    yield family, begin, end
                     index += size
                     break
             else:
@@ -183,14 +264,87 @@ def _name_variants(family: str) -> set[str]:
     return {v for v in variants if len(v) >= 4 or re.search(r"\d", v)}
 
 
-def _stated_version(text: str, start: int, end: int) -> tuple[str | None, int, int]:
-    """The version stated next to the name at text[start:end], and the span of name and version together."""
-    after = _VERSION_AFTER.search(text[end : end + _AFTER_WINDOW])
-    if after:
-        return after.group(1), start, end + after.end()
+@dataclass(frozen=True)
+class _Reading:
+    """What the words around one name say: the stated version (None if none), the span of name and version, and
+    the describing words (between name and version, right after the version, right before the name)."""
+
+    stated: str | None
+    first: int
+    last: int
+    words: tuple[str, ...]
+
+
+def _describes(catalogue: DatasetCatalogue, word: str, families: Sequence[str]) -> bool:
+    return any(catalogue.vocabulary.describes(word, family) for family in families)
+
+
+def _words_after(text: str, pos: int, limit: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> tuple[list[str], int]:
+    """The describing words from `pos` on, up to a version or `limit` (each a word of some family's entry titles or a
+    FILLER word), and where they end."""
+    words = []
+    while pos < limit:
+        begin = _SEPARATOR.match(text, pos).end()
+        if _VERSION_AT.match(text, begin):
+            break
+        found = WORD.match(text, begin, limit)
+        if not found:
+            break
+        word = found.group(0).rstrip(".")
+        if not word or (word.lower() not in FILLER and not _describes(catalogue, word, families)):
+            break
+        words.append(word)
+        pos = begin + len(word)
+    return words, pos
+
+
+def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: DatasetCatalogue) -> _Reading:
+    """The version stated next to the name at text[start:end] and the words that describe it.
+
+    After the name (up to `limit`, where the next name begins, and _AFTER_WINDOW characters): the version may follow
+    describing words ("IMERG Final V6", "GLDAS-CLS L4 V2.2", "SMAP Level 3 Radiometer V7"), each a word of a
+    candidate's entry title, an initialism of consecutive title words ("CLS") or a FILLER word; describing words
+    right after the version are read too ("V6 Daily"). Else before the name (`_VERSION_BEFORE`), unless that number
+    is the name's own ("version 2 (MERRA-2)" names the reanalysis, not a collection version)."""
+    families = catalogue.members[name]
+    limit = min(limit, end + _AFTER_WINDOW)
+    words, pos = _words_after(text, end, limit, catalogue, families)
+    before = _words_before(text, start, catalogue, families)
+    describing = [w for w in words if w.lower() not in FILLER] + before
+    at = _SEPARATOR.match(text, pos).end()
+    version = _VERSION_AT.match(text, at) if at < limit else None
+    if version:
+        trailing, _ = _words_after(text, version.end(), limit, catalogue, families)
+        return _Reading(version.group(1), start, version.end(), tuple(describing + [w for w in trailing if w.lower() not in FILLER]))
     offset = max(0, start - _BEFORE_WINDOW)
-    before = _VERSION_BEFORE.search(text[offset:start])
-    return (before.group(1), offset + before.start(), end) if before else (None, start, end)
+    found = _VERSION_BEFORE.search(text[offset:start])
+    if found:
+        stated = found.group(1) or found.group(2)
+        own = re.search(r"(\d+)$", text[start:end])
+        if not (own and stated_sort_key(stated) == (int(own.group(1)),)):
+            return _Reading(stated, offset + found.start(), end, tuple(before))
+    return _Reading(None, start, end, tuple(before))
+
+
+def _words_before(text: str, start: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> list[str]:
+    """Up to _WORDS_BEFORE describing words right before a name, nearest first ("Half-hourly IMERG")."""
+    words = []
+    head = text[max(0, start - 60) : start]
+    for word in reversed(re.split(r"[\s,;:()\[\]/]+", head.rstrip())):
+        if not word or len(words) >= _WORDS_BEFORE:
+            break
+        if word.lower() in FILLER:
+            continue
+        if not _describes(catalogue, word, families):
+            break
+        words.append(word)
+    return words
+
+
+def _without_variants(families: list[str]) -> list[str]:
+    """A variant stream is another collection's short name plus a suffix (GLDAS_CLSM025_DA1_D_EP, the early
+    product of GLDAS_CLSM025_DA1_D; SPL3SMP_E, the enhanced SPL3SMP): a paper that names neither means the base."""
+    return [f for f in families if not any(f.startswith(other + "_") for other in families if other != f)]
 
 
 def _quote(text: str, start: int, end: int) -> str:
@@ -206,6 +360,48 @@ def _quote(text: str, start: int, end: int) -> str:
     return sentence[begin : begin + QUOTE_LIMIT]
 
 
+def _joined_quote(text: str, first: tuple[int, int], second: tuple[int, int]) -> str:
+    """The sentences of two spans of one text (a collection statement and a product it lends its version to), joined
+    by " [...] " when they differ, cut to QUOTE_LIMIT characters."""
+    one, two = _quote(text, *first), _quote(text, *second)
+    joined = one if one == two else f"{one} [...] {two}"
+    return joined if len(joined) <= QUOTE_LIMIT else f"{one[: QUOTE_LIMIT // 2 - 4]} [...] {two[-(QUOTE_LIMIT // 2 - 3):]}"
+
+
+def _units(document: PaperDocument) -> list[tuple[str, int, str, str, bool]]:
+    """The texts to read, in reading order: (text, page, where a DOI in it counts, section, whether names in it are
+    read). Names are not read in an abbreviations table (`is_glossary`) nor in a reference entry that cites a paper
+    rather than data (`is_data_citation`); body text that is a reference list the parser missed
+    (`is_reference_like`) is read as its entries."""
+    units = []
+    for paragraph in document.paragraphs:
+        if is_reference_like(paragraph.text):
+            units += [(entry, paragraph.page, DOI_IN_TEXT, "References", is_data_citation(entry)) for _, entry in reference_entries(paragraph.text)]
+        else:
+            units.append((paragraph.text, paragraph.page, DOI_IN_TEXT, paragraph.section, not is_glossary(paragraph.text, paragraph.section)))
+    units += [(c.text, c.page, DOI_IN_TEXT, "caption", not is_glossary(c.text)) for c in document.captions]
+    units += [(r.text, r.page, DOI_IN_REFERENCES, "References", is_data_citation(r.text)) for r in document.references]
+    return units
+
+
+@dataclass(frozen=True)
+class _Named:
+    """One name read with a version: the name (family or alias), as written, the version, the candidate families
+    (narrowed by the describing words and the version), whether some candidate has that version, where, and whether
+    the candidates are evidence (a family's own name, a version some of them have, describing words that ruled some
+    members out or describe the one left) rather than the graph holding only one member of a product line."""
+
+    name: str
+    written: str
+    stated: str
+    candidates: tuple[str, ...]
+    with_version: bool
+    quote: str
+    page: int
+    section: str
+    decided: bool = True
+
+
 def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tuple[list[DatasetMatch], list[UnmatchedMention]]:
     """Find the Dataset nodes a paper uses, and the datasets it names that the graph lacks.
 
@@ -216,65 +412,135 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
     Returns:
         (matches, unmatched). matches: one DatasetMatch per dataset_id with the first evidence in reading order (text
         before references), or the first from a data or methods section (data availability, materials and methods,
-        study area, ...) when there is one; by DOI when the paper prints the dataset's DOI, else by a graph product name with a
-        stated version equal to the dataset's (compared by `version_sort_key`). unmatched: one per (name, version):
-        a NASA data DOI (10.5067/) that is no Dataset node; a graph family or product line named with a version the
-        graph lacks; a product line whose stated version several of its families have (the candidates are named); a
-        graph family named without a version anywhere in the paper; a product-like name with a version that is no
-        graph family. Never raises on odd text.
+        study area, ...) when there is one; by DOI when the paper prints the dataset's DOI, else by a graph product
+        name with a stated version equal to the dataset's (compared by `version_sort_key`).
+
+        A product line's name (an alias: IMERG, GLDAS, SMAP, MERRA-2) is resolved to one of its families by, in turn:
+        the families that have the stated version; the describing words around it, read against the families' entry
+        titles ("IMERG Final V6 Daily" is GPM_3IMERGDF); the base stream over its variants (`_without_variants`); the
+        one candidate the paper names elsewhere by short name or DOI ("MERRA2 (V5.12.4, M2T1NXINT)"). An
+        instrument's collection (MODIS Collection 5) lends its version to the member products named without one in
+        the same paragraph. Names in abbreviations tables and in references that cite papers are not read.
+
+        unmatched: one per (name, version): a NASA data DOI (10.5067/) that is no Dataset node; a graph family
+        named with a version the graph lacks (with that version's lifecycle: `UnmatchedMention`); a product line
+        whose stated version several of its families have (the candidates are named) or none; a collection
+        statement that no product of it is named with; a graph family named without a version anywhere in the
+        paper; a product-like name with a version that is no graph family. Never raises on odd text.
     """
     matches: dict[str, DatasetMatch] = {}
-    unmatched: dict[tuple[str, str | None], UnmatchedMention] = {}
+    unmatched: dict[tuple[str, tuple[int, ...]], UnmatchedMention] = {}
     versionless: dict[str, UnmatchedMention] = {}
-    matched_names: set[tuple[int, int, int]] = set()  # (text index, start, end) of graph names with their version
-    texts = [(p.text, p.page, DOI_IN_TEXT, p.section) for p in document.paragraphs]
-    texts += [(c.text, c.page, DOI_IN_TEXT, "caption") for c in document.captions]
-    texts += [(r.text, r.page, DOI_IN_REFERENCES, "References") for r in document.references]
+    identified: set[str] = set()  # families the paper names by their short name (with a version) or by DOI
+    pending: list[_Named] = []
 
     def keep(match: DatasetMatch) -> None:
         held = matches.get(match.dataset_id)
         if held is None or (not _DATA_SECTION.search(held.section) and _DATA_SECTION.search(match.section)):
             matches[match.dataset_id] = match
 
-    for index, (text, page, doi_place, section) in enumerate(texts):
+    def settle(named: _Named, family: str) -> None:
+        key = stated_sort_key(named.stated)
+        same = sorted((k for k in catalogue.by_family[family] if key and k.sort_key == key), key=lambda k: k.dataset_id)
+        if same:
+            known = same[0]
+            keep(DatasetMatch(known.dataset_id, known.family, known.version, NAME_AND_VERSION, named.stated, named.quote, named.page, named.section))
+        else:
+            reason = f"the graph has {family} but not version {named.stated}"
+            unmatched.setdefault((family, key), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, family))
+
+    for text, page, doi_place, section, read_names in _units(document):
         for found in DOI_PATTERN.finditer(text):
             doi = canonical_doi(found.group(0))
             if not doi:
                 continue
             known = catalogue.by_doi.get(doi)
             if known:
+                identified.add(known.family)
                 keep(DatasetMatch(known.dataset_id, known.family, known.version, doi_place, None, _quote(text, *found.span()), page, section))
             elif doi.startswith(NASA_DATA_DOI_PREFIX):
-                unmatched.setdefault((doi, None), UnmatchedMention(doi, None, "NASA data DOI that is no Dataset node of the graph", _quote(text, *found.span()), page))
-        if doi_place == DOI_IN_REFERENCES:
+                unmatched.setdefault((doi, ()), UnmatchedMention(doi, None, "NASA data DOI that is no Dataset node of the graph", _quote(text, *found.span()), page))
+        if not read_names:
             continue
-        for name, start, end in catalogue.mentions(text):
-            stated, first, last = _stated_version(text, start, end)
-            matched_names.add((index, first, last))
-            quote = _quote(text, start, end)
-            if stated is None:
-                versionless.setdefault(name, UnmatchedMention(text[start:end], None, "named without a version", quote, page, name))
+        spans = list(catalogue.mentions(text))
+        read_spans: list[tuple[int, int]] = []
+        statements: list[tuple[str, str, int, int]] = []  # collection statements: (alias, version, start, end)
+        unversioned: list[tuple[str, int, int]] = []
+        for position, (name, start, end) in enumerate(spans):
+            limit = spans[position + 1][1] if position + 1 < len(spans) else len(text)
+            reading = _read(text, start, end, limit, name, catalogue)
+            read_spans.append((reading.first, reading.last))
+            if catalogue.kind.get(name) == COLLECTION:
+                if reading.stated is not None:
+                    statements.append((name, reading.stated, start, reading.last))
                 continue
-            key = stated_sort_key(stated)
-            same = sorted((k for family in catalogue.members[name] for k in catalogue.by_family[family] if key and k.sort_key == key), key=lambda k: k.dataset_id)
-            families = sorted({k.family for k in same})
-            if len(families) == 1:
-                known = same[0]
-                keep(DatasetMatch(known.dataset_id, known.family, known.version, NAME_AND_VERSION, stated, quote, page, section))
-            elif families:
-                reason = f"ambiguous: {text[start:end]} {stated} is one of {', '.join(families)} in the graph; the paper does not say which"
-                unmatched.setdefault((name, stated), UnmatchedMention(text[start:end], stated, reason, quote, page, name))
-            else:
-                unmatched.setdefault((name, stated), UnmatchedMention(text[start:end], stated, f"the graph has {name} but not version {stated}", quote, page, name))
+            if reading.stated is None:
+                unversioned.append((name, start, end))
+                continue
+            pending.append(_candidates(catalogue, name, text[start:end], reading, _quote(text, start, end), page, section))
+            if name in catalogue.by_family:
+                identified.add(name)
+        for alias, stated, first, last in statements:
+            lent = [(name, start, end) for name, start, end in unversioned if name in catalogue.members[alias]]
+            for name, start, end in lent:
+                unversioned.remove((name, start, end))
+                pending.append(_Named(name, text[start:end], stated, (name,), True, _joined_quote(text, (first, last), (start, end)), page, section))
+            # the collection's products the graph lacks ("MYD13A2" where the graph has no MYD13A2): listed with the version
+            known = {text[start:end] for _, start, end in spans}
+            others = [p for p in _PRODUCT_NAME.finditer(text, first) if p.group(0) not in known
+                      and any(fnmatchcase(p.group(0), pattern) for pattern in catalogue.patterns[alias])]
+            for other in others:
+                unmatched.setdefault((other.group(0), stated_sort_key(stated)), UnmatchedMention(
+                    other.group(0), stated, "no Dataset node of the graph has this name", _joined_quote(text, (first, last), other.span()), page))
+            if not others and not any(name in catalogue.members[alias] for name, _, _ in spans):
+                reason = f"{alias} {stated} is a collection of many products; the paper names none of them with it"
+                unmatched.setdefault((alias, stated_sort_key(stated)), UnmatchedMention(text[first:last], stated, reason, _quote(text, first, last), page))
+        for name, start, end in unversioned:
+            versionless.setdefault(name, UnmatchedMention(text[start:end], None, "named without a version", _quote(text, start, end), page, name))
         for found in _PRODUCT_WITH_VERSION.finditer(text):
-            if any(i == index and s < found.end() and found.start() < e for i, s, e in matched_names):
+            if any(s < found.end() and found.start() < e for s, e in read_spans):
                 continue
             name, stated = found.group(1), found.group(2)
-            unmatched.setdefault((name, stated), UnmatchedMention(name, stated, "no Dataset node of the graph has this name", _quote(text, *found.span()), page))
-    named = {m.family for m in matches.values()} | {u.family for u in unmatched.values() if u.family}
-    named |= {alias for alias, families in catalogue.members.items() if named & set(families)}
-    unmatched.update({(name, None): mention for name, mention in versionless.items() if name not in named})
-    return list(matches.values()), list(unmatched.values())
+            unmatched.setdefault((name, stated_sort_key(stated)), UnmatchedMention(name, stated, "no Dataset node of the graph has this name", _quote(text, *found.span()), page))
+
+    for named in pending:
+        candidates = list(named.candidates)
+        if len(candidates) > 1 and len(named_elsewhere := [f for f in candidates if f in identified]) == 1:
+            candidates = named_elsewhere
+        if len(candidates) == 1 and (named.decided or candidates != list(named.candidates)):
+            settle(named, candidates[0])
+        elif named.with_version:
+            reason = f"ambiguous: {named.written} {named.stated} is one of {', '.join(candidates)} in the graph; the paper does not say which"
+            unmatched.setdefault((named.name, stated_sort_key(named.stated)), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, named.name))
+        else:
+            reason = f"the graph has {named.name} but not version {named.stated}"
+            unmatched.setdefault((named.name, stated_sort_key(named.stated)), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, named.name))
+    named_families = {m.family for m in matches.values()} | {u.family for u in unmatched.values() if u.family}
+    named_families |= {alias for alias, families in catalogue.members.items() if named_families & set(families)}
+    unmatched.update({(name, ()): mention for name, mention in versionless.items() if name not in named_families})
+    return list(matches.values()), [_with_lifecycle(u, catalogue) for u in unmatched.values()]
+
+
+def _candidates(catalogue: DatasetCatalogue, name: str, written: str, reading: _Reading, quote: str, page: int, section: str) -> _Named:
+    """The families a name read with a version may stand for: its members narrowed by the describing words (a
+    product line's), then those that have the stated version (all of them when none has), then the base streams."""
+    key = stated_sort_key(reading.stated)
+    members = catalogue.members[name]
+    narrowed = catalogue.vocabulary.narrow(members, reading.words) if len(members) > 1 else members
+    with_version = [f for f in narrowed if key and any(k.sort_key == key for k in catalogue.by_family[f])]
+    candidates = _without_variants(with_version or narrowed)
+    described = len(candidates) == 1 and any(catalogue.vocabulary.describes(word, candidates[0]) for word in reading.words)
+    decided = name in catalogue.by_family or bool(with_version) or len(candidates) < len(members) or described
+    return _Named(name, written, reading.stated, tuple(candidates), bool(with_version), quote, page, section, decided)
+
+
+def _with_lifecycle(mention: UnmatchedMention, catalogue: DatasetCatalogue) -> UnmatchedMention:
+    """A graph family's version the graph lacks, with its lifecycle (`DatasetCatalogue.stated_lineage`)."""
+    if mention.family not in catalogue.by_family or mention.stated_version is None or not stated_sort_key(mention.stated_version):
+        return mention
+    lineage = catalogue.stated_lineage(mention.family, mention.stated_version)
+    used = DatasetMatch("", mention.family, f"{mention.stated_version} (a version the graph lacks)", NAME_AND_VERSION, mention.stated_version, mention.quote, mention.page)
+    return replace(mention, superseded=bool(lineage["superseded"]), lifecycle=lifecycle_statement(used, lineage))
 
 
 def with_graph_links(

@@ -69,7 +69,8 @@ def dataset_rows(
     key: str, matches: Sequence[DatasetMatch], unmatched: Sequence[UnmatchedMention], lineage: Mapping[str, dict]
 ) -> pd.DataFrame:
     """The `paper_datasets` rows: the matched datasets, each with its `dataset_lineage` flag and lifecycle line
-    (`datasets.lifecycle_statement`), then the unmatched mentions with why, numbered from 1.
+    (`datasets.lifecycle_statement`), then the unmatched mentions with why (a graph family's version the graph lacks
+    with that version's flag and line, `UnmatchedMention.superseded` and `.lifecycle`), numbered from 1.
 
     Args:
         lineage: {dataset_id: its dataset_lineage row as a mapping} for (at least) the matched datasets; a dataset
@@ -86,8 +87,8 @@ def dataset_rows(
     ] + [
         {
             "matched": False, "dataset_id": None, "name": u.name, "version": None, "stated_version": u.stated_version,
-            "found_by": None, "reason": u.reason, "quote": u.quote, "page": u.page, "section": None, "superseded": None,
-            "lifecycle": None,
+            "found_by": None, "reason": u.reason, "quote": u.quote, "page": u.page, "section": None, "superseded": u.superseded,
+            "lifecycle": u.lifecycle,
         }
         for u in unmatched
     ]

@@ -1,0 +1,158 @@
+"""How a paper's words around a dataset name are read (`papers.datasets`): the words that describe a product (checked
+against the CMR entry titles of the graph's collections), and the passages whose names are not data statements
+(acronym tables, reference lists run into body text, references that cite a paper rather than a data set).
+
+Pure functions over text; no pandas, no Dagster.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# Wordings that CMR entry titles and papers spell differently, brought to one token on both sides: GES DISC and
+# NSIDC titles write "L3", "1 day", "1 month", "Half Hourly", "3 hourly" ("GPM IMERG Final Precipitation L3 1 day
+# 0.1 degree x 0.1 degree V07", "SMAP L3 Radiometer Global Daily 36 km ..."), papers "Level 3", "Level-3", "daily",
+# "monthly", "half-hourly", "3-hourly".
+_CANONICAL = (
+    (re.compile(r"\blevel[\s\-]*(\d[a-z]?)\b"), r"l\1"),
+    (re.compile(r"\bhalf[\s\-]*hour(?:ly)?\b|\b30[\s\-]*min(?:ute)?s?\b"), "halfhourly"),
+    (re.compile(r"\b1[\s\-]*day\b"), "daily"),
+    (re.compile(r"\b(\d+)[\s\-]*days?\b"), r"\1day"),
+    (re.compile(r"\bdaily\b|\bday\b"), "daily"),
+    (re.compile(r"\b1[\s\-]*month\b|\bmonthly\b|\bmonth\b"), "monthly"),
+    (re.compile(r"\b1[\s\-]*hour\b|\bhourly\b"), "hourly"),
+    (re.compile(r"\b(\d+)[\s\-]*hour(?:ly|s)?\b"), r"\1hourly"),
+)
+_TOKENS = re.compile(r"[a-z0-9]+")
+# Words that may stand between a name and its version without describing the product ("TRMM 3B42 product V7",
+# "IMERG data (V06)", "3B42 algorithm version 7").
+FILLER = frozenset({"product", "products", "data", "dataset", "datasets", "set", "algorithm", "run", "the"})
+# Small words an expansion skips in its initials ("GMAO Global Modeling and Assimilation Office").
+_SMALL = frozenset({"and", "of", "for", "the", "de", "in", "on", "at", "to", "a"})
+# Words that describe no product even where an entry title holds them ("... L3 (AIRSAC3MNH3 V3) from AIRS/AMSU").
+_FUNCTION_WORDS = _SMALL | {"from", "with", "by", "using", "over", "into", "per", "as", "or"}
+# One word of a product description: a wording that _CANONICAL joins ("Level 3", "half hourly", "1 day"), else a run
+# without spaces or list punctuation.
+WORD = re.compile(
+    r"level[\s\-]*\d[a-z]?\b|half[\s\-]+hour(?:ly)?\b|\d+[\s\-]+(?:day|hour|month)(?:ly|s)?\b|[^\s,;:()\[\]/]+",
+    re.IGNORECASE,
+)
+
+
+def canonical_tokens(text: str) -> frozenset[str]:
+    """The lower-case tokens of `text` after `_CANONICAL`'s rewrites: "Level 3 Radiometer" -> {"l3", "radiometer"},
+    "L3 1 day" -> {"l3", "daily"}."""
+    text = text.lower()
+    for pattern, replacement in _CANONICAL:
+        text = pattern.sub(replacement, text)
+    return frozenset(_TOKENS.findall(text))
+
+
+def initialisms(title: str) -> frozenset[str]:
+    """The upper-case initials of every run of two to five consecutive capitalised words of an entry title, small
+    words skipped: "GLDAS Catchment Land Surface Model L4" -> {"CL", "CLS", "CLSM", "LS", ...}. A paper's
+    "GLDAS-CLS" or "SM" (soil moisture) is read against them."""
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-]*", title) if w.lower() not in _SMALL]
+    capitals = [w[0] if w[0].isupper() else None for w in words]
+    found = set()
+    for start in range(len(capitals)):
+        for size in range(2, 6):
+            run = capitals[start : start + size]
+            if len(run) == size and all(run):
+                found.add("".join(run))
+    return frozenset(found)
+
+
+class TitleVocabulary:
+    """The words of each family's CMR entry titles, to tell whether a paper's word describes a family.
+
+    Args:
+        titles: {family: its collections' entry titles (long names)}.
+    """
+
+    def __init__(self, titles: dict[str, Iterable[str]]) -> None:
+        self.tokens = {family: frozenset().union(*(canonical_tokens(t) for t in texts), canonical_tokens(family)) for family, texts in titles.items()}
+        self.initials = {family: frozenset().union(*(initialisms(t) for t in texts)) for family, texts in titles.items()}
+
+    def describes(self, word: str, family: str) -> bool:
+        """Whether `word` (one WORD of the paper) describes `family`: all its canonical tokens are words of the
+        family's entry titles, or it is an all-capital initialism of consecutive title words ("CLS")."""
+        if word.lower() in _FUNCTION_WORDS:
+            return False
+        tokens = canonical_tokens(word)
+        if tokens and tokens <= self.tokens.get(family, frozenset()):
+            return True
+        letters = word.strip("-_.")
+        return letters.isalpha() and letters.isupper() and 2 <= len(letters) <= 5 and letters in self.initials.get(family, frozenset())
+
+    def narrow(self, families: list[str], words: Iterable[str]) -> list[str]:
+        """`families` less those a describing word rules out: for each word that describes some of them, only those
+        are kept (a word describing none of them is ignored)."""
+        for word in words:
+            kept = [f for f in families if self.describes(word, f)]
+            if kept:
+                families = kept
+        return families
+
+
+# An acronym followed by its expansion, the row of an abbreviations table ("SMAP Soil Moisture Active Passive").
+_ACRONYM_ROW = re.compile(r"\b([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9\-]*)\s+((?:[A-Z][a-z][\w’'\-]*[\s,]*(?:(?:and|of|for|the|de|d’)\s+)?){1,8})")
+_GLOSSARY_HEADING = re.compile(r"abbreviation|acronym|glossary|nomenclature", re.IGNORECASE)
+# At least this many rows make a paragraph an abbreviations table.
+GLOSSARY_ROWS = 3
+
+
+def is_glossary(text: str, section: str = "") -> bool:
+    """Whether a paragraph is an abbreviations table (its section is headed Abbreviations, Acronyms, Glossary or
+    Nomenclature, or it holds GLOSSARY_ROWS or more acronyms each followed by words whose initials spell it): a
+    "Version 5" there ends an expansion ("GEOS-5 Goddard Earth Observing System Model, Version 5") and says nothing
+    about the next acronym's version."""
+    if _GLOSSARY_HEADING.search(section):
+        return True
+    rows = 0
+    for found in _ACRONYM_ROW.finditer(text):
+        letters = "".join(c for c in found.group(1) if c.isalpha()).upper()
+        words = [w for w in found.group(2).split() if w.lower() not in _SMALL]
+        initials = "".join(w[0].upper() for w in words)
+        if len(letters) >= 2 and initials.startswith(letters):
+            rows += 1
+    return rows >= GLOSSARY_ROWS
+
+
+# "Gelaro, R.", "Huffman, G. J.", "van Dijk, A." opening a reference entry (author, initials).
+_AUTHOR = re.compile(r"(?:\b[a-z]{1,3}\s)?\b[A-Z][A-Za-z'’\-]+,\s(?:[A-Z]\.[\s\-]?){1,3}")
+_YEAR = re.compile(r"\((?:19|20)\d{2}[a-z]?\)|\b(?:19|20)\d{2}[a-z]?[.;]")
+# Reference-list entries that a paragraph of body text must hold to be a reference list the parser did not split.
+REFERENCE_LIKE_AUTHORS, REFERENCE_LIKE_YEARS = 4, 2
+_ENTRY_START = re.compile(r"(?<=[.)\w])\s+(?=(?:[a-z]{1,3}\s)?[A-Z][A-Za-z'’\-]+,\s(?:[A-Z]\.[\s\-]?){1,3})")
+
+
+def is_reference_like(text: str) -> bool:
+    """Whether body text is a reference list run into a paragraph (the parser missed the list's start): at least
+    REFERENCE_LIKE_AUTHORS author-and-initials openings ("Gelaro, R.,") and REFERENCE_LIKE_YEARS publication years."""
+    return len(_AUTHOR.findall(text)) >= REFERENCE_LIKE_AUTHORS and len(_YEAR.findall(text)) >= REFERENCE_LIKE_YEARS
+
+
+def reference_entries(text: str) -> list[tuple[int, str]]:
+    """A reference list run into one paragraph, cut into entries at each author opening: [(offset, entry text)]."""
+    starts = [0] + [m.end() for m in _ENTRY_START.finditer(text)]
+    return [(start, text[start:end].strip()) for start, end in zip(starts, starts[1:] + [len(text)])]
+
+
+# What a data citation names and a paper's citation does not: the archive that publishes the data set (NASA's DAACs:
+# "Goddard Earth Sciences Data and Information Services Center", "NASA National Snow and Ice Data Center Distributed
+# Active Archive Center"), a "[Data set]" label (APA 7), or a DOI of NASA's EOSDIS data prefix 10.5067. ESIP's data
+# citation guidelines (https://doi.org/10.6084/m9.figshare.8441816) and DataCite's put the publisher in every one.
+_DATA_CITATION = re.compile(
+    r"Data (?:and Information Services )?Cent(?:er|re)|Distributed Active Archive|\bDAAC\b|\bGES[\s_]DISC\b|"
+    r"\[data ?set\]|10\.5067/",
+    re.IGNORECASE,
+)
+
+
+def is_data_citation(text: str) -> bool:
+    """Whether a reference entry cites a data set (its publisher is a data archive, it is labelled [Data set], or it
+    prints a 10.5067 data DOI) rather than a paper: only a data citation's name and version are a use of the data;
+    a paper's title ("... version 2 (MERRA-2)", "... GPM IMERG V06 ...") names what others used."""
+    return bool(_DATA_CITATION.search(text))

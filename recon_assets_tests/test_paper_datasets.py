@@ -1,0 +1,226 @@
+"""Dataset detection rules of `papers.datasets` (issue 22), one generic sentence per rule, against the real CMR
+catalogue the benchmark uses (`recon_assets/reference/cmr/cmr_collections_version_families.csv`, 5,453 real
+collection records). The sentences are written for the rules; none is a sentence of the real papers in
+fixtures/papers/real/ (those are measured by benchmarks/paper_analysis.py, not asserted here).
+"""
+
+import pandas as pd
+import pytest
+
+from benchmarks.paper_analysis import REPO_ROOT, load_datasets
+from recon_assets.kg.doi import canonical_doi
+from recon_assets.papers import datasets
+from recon_assets.papers.dataset_names import TitleVocabulary, canonical_tokens, initialisms, is_data_citation, is_glossary, is_reference_like
+from recon_assets.papers.parse import DOI_PATTERN, Paragraph, PaperDocument, Reference
+
+CMR = REPO_ROOT / "recon_assets" / "reference" / "cmr" / "cmr_collections_version_families.csv"
+
+
+@pytest.fixture(scope="module")
+def cmr():
+    return datasets.DatasetCatalogue(load_datasets(CMR))
+
+
+def _paper(*texts: str, references: tuple[str, ...] = (), section: str = "2. Data and Methods") -> PaperDocument:
+    refs = tuple(Reference(i, r, canonical_doi(m.group(0)) if (m := DOI_PATTERN.search(r)) else None, 9) for i, r in enumerate(references, 1))
+    return PaperDocument(9, (), tuple(Paragraph(section, 4, text) for text in texts), refs, ())
+
+
+def _found(catalogue, document):
+    found, missing = datasets.detect_datasets(document, catalogue)
+    return (
+        sorted((m.family, m.version, m.stated_version) for m in found),
+        sorted((u.family or u.name, u.stated_version, u.reason, u.superseded) for u in missing if u.stated_version),
+    )
+
+
+@pytest.mark.parametrize(
+    ("rule", "texts", "references", "matched", "unmatched"),
+    [
+        ("version in parentheses after the name",
+         ["Leaf area index came from MOD15A2H (V006) composites."], (),
+         [], [("MOD15A2H", "006", "the graph has MOD15A2H but not version 006", True)]),
+        ("version opening the parenthesis that holds the short name; the product line resolved by it",
+         ["Winds came from MERRA-2 (V5.12.4, M2I1NXASM) at hourly steps."], (),
+         [("M2I1NXASM", "V5.12.4", "5.12.4")], []),
+        ("MERRA2 spelt without its hyphen is the same line",
+         ["Surface fields came from MERRA2 V5.12.4 (M2T1NXSLV)."], (),
+         [("M2T1NXSLV", "V5.12.4", "5.12.4")], []),
+        ("version before the name: 'version N of the'",
+         ["We used version 6 of the AIRS3STM product."], (),
+         [("AIRS3STM", "V006", "6")], []),
+        ("a collection stated once for a list of products",
+         ["All inputs are MODIS Collection 5 products. They are the surface reflectance MOD09A1 and the leaf area MOD15A2H."], (),
+         [], [("MOD09A1", "5", "the graph has MOD09A1 but not version 5", True), ("MOD15A2H", "5", "the graph has MOD15A2H but not version 5", True)]),
+        ("run qualifier between name and version, period right after it",
+         ["Rainfall came from the IMERG Late Run V07 half-hourly fields."], (),
+         [("GPM_3IMERGHHL", "V07", "07")], []),
+        ("run qualifier and a daily period",
+         ["We took the GPM IMERG Early V06 daily product."], (),
+         [("GPM_3IMERGDE", "V06", "06")], []),
+        ("'Level 3' is CMR's 'L3'; a product line narrowed by its entry titles' words",
+         ["Soil moisture was taken from the SMAP Level-3 radiometer soil moisture product, version 9."], (),
+         [("SPL3SMP", "V009", "9")], []),
+        ("a product model named by the initials of its entry title ('CLSM': Catchment Land Surface Model)",
+         ["Runoff came from GLDAS-CLSM L4 V2.0 3-hourly fields."], (),
+         [("GLDAS_CLSM10_3H", "V2.0", "2.0")], []),
+        ("the base stream, not its early-product variant, when the paper names neither",
+         ["Storage came from the GLDAS Catchment Land Surface Model L4 daily GRACE-DA1 V2.2 output."], (),
+         [("GLDAS_CLSM025_DA1_D", "V2.2", "2.2")], []),
+        ("a line member identified elsewhere in the paper by its DOI resolves the line's name (the data section's evidence is kept)",
+         ["Temperature profiles came from AIRS V7.0 retrievals."],
+         ("AIRS Science Team (2019). Aqua/AIRS L3 Monthly Standard Physical Retrieval (AIRS-only) 1 degree x 1 degree V7.0. "
+          "Goddard Earth Sciences Data and Information Services Center. https://doi.org/10.5067/UBENJB9D3T2H",),
+         [("AIRS3STM", "V7.0", "7.0")], []),
+        ("a data citation in the reference list is read for name and version",
+         ["Monthly precipitation was averaged over the basin."],
+         ("Huffman, G. J., et al. (2019). GPM IMERG Final Precipitation L3 1 month 0.1 degree x 0.1 degree V06. Greenbelt, MD: "
+          "Goddard Earth Sciences Data and Information Services Center (GES DISC).",),
+         [("GPM_3IMERGM", "V06", "06")], []),
+        ("a reference that cites a paper is not a use of the version its title names",
+         ["Precipitation was compared with gauges."],
+         ("Smith, J., and Lee, K. (2021). An evaluation of IMERG V06 early and final runs over East Africa. J. Hydrol. 590, 1-12.",),
+         [], []),
+        ("a stated version equal to the name's own number is its name ('version 2 (MERRA-2)')",
+         ["The Modern-Era Retrospective analysis for Research and Applications, version 2 (MERRA-2), is a reanalysis."], (),
+         [], []),
+        ("an abbreviations table: 'Version 5' ends an expansion, it is no version of the next acronym",
+         ["GEOS-5 Goddard Earth Observing System Model, Version 5 GLDAS Global Land Data Assimilation System GMAO Global Modeling "
+          "and Assimilation Office SMAP Soil Moisture Active Passive"], (),
+         [], []),
+        ("a reference list run into body text is read as references (a paper's title there is no use)",
+         ["Gelaro, R., McCarty, W., Suarez, M. J., et al. (2017). The modern-era retrospective analysis for research and "
+          "applications, version 2 (MERRA-2). Journal of Climate, 30, 5419-5454. Guo, Y., Wu, Y., Wen, B., et al. (2020). "
+          "Trends of IMERG V06 extremes. Remote Sensing, 12, 1-10. Huffman, G. J., Bolvin, D. T., et al. (2015). The GPM "
+          "IMERG V06 algorithm. NASA. Kim, S., Lee, H., et al. (2019). A study. J. Hydrol. 5, 1-2."], (),
+         [], []),
+    ],
+)
+def test_detection_rule(cmr, rule, texts, references, matched, unmatched):
+    assert _found(cmr, _paper(*texts, references=references)) == (matched, unmatched), rule
+
+
+def test_an_instrument_collection_named_with_no_product_is_listed_not_resolved(cmr):
+    found, missing = datasets.detect_datasets(_paper("Cloud fractions come from MODIS Collection 6.1 over the basin."), cmr)
+    assert found == []
+    assert [(u.name, u.stated_version, u.family) for u in missing] == [("MODIS Collection 6.1", "6.1", None)]
+    assert "collection of many products" in missing[0].reason
+
+
+def test_a_product_line_with_one_member_in_the_graph_is_not_resolved_by_that_alone():
+    """The graph's only GPCP family is GPCPMON: "GPCP v2.2" could be a daily or monthly product, so it stays the line."""
+    catalogue = datasets.DatasetCatalogue(load_datasets(CMR).query("short_name == 'GPCPMON'"))
+    _, missing = datasets.detect_datasets(_paper("We compared GPCP v2.2 with gauges."), catalogue)
+    assert [(u.name, u.family, u.reason, u.superseded) for u in missing] == [("GPCP", "GPCP", "the graph has GPCP but not version 2.2", None)]
+    _, monthly = datasets.detect_datasets(_paper("We compared GPCP monthly v2.2 with gauges."), catalogue)
+    assert [(u.family, u.superseded) for u in monthly] == [("GPCPMON", True)]
+
+
+@pytest.mark.parametrize(
+    ("stated", "superseded", "line"),
+    [
+        # an older version than the graph's: replaced by the graph's next version (version order: inferred)
+        ("V1.0", True, "uses GLDAS_NOAH025_M 1.0 (a version the graph lacks): replaced by GLDAS_NOAH025_M V2.1"),
+        # GLDAS-2.0 and 2.1 are parallel streams (dataset_successors.csv): 2.0 stays current beside 2.1
+        ("V2.0", False, "uses GLDAS_NOAH025_M 2.0 (a version the graph lacks): current"),
+        # newer than any version the graph holds: nothing replaces it
+        ("V2.2", False, "uses GLDAS_NOAH025_M 2.2 (a version the graph lacks): current"),
+    ],
+)
+def test_a_stated_version_the_graph_lacks_gets_the_lifecycle_s_verdict(stated, superseded, line):
+    catalogue = datasets.DatasetCatalogue(load_datasets(CMR).query("short_name == 'GLDAS_NOAH025_M' and doi == '10.5067/SXAVCZFAQLNO'"))
+    _, (mention,) = datasets.detect_datasets(_paper(f"Soil moisture came from GLDAS Noah L4 monthly 0.25 degree {stated} fields."), catalogue)
+    assert (mention.family, mention.superseded) == ("GLDAS_NOAH025_M", superseded)
+    assert mention.lifecycle.startswith(line)
+    if superseded:
+        assert "on the authority of inferred" in mention.lifecycle
+
+
+def test_a_curated_successor_replaces_a_stated_version_the_graph_lacks():
+    catalogue = datasets.DatasetCatalogue(load_datasets(CMR).query("short_name == 'TRMM_3B42'"))
+    _, (mention,) = datasets.detect_datasets(_paper("Rainfall from TRMM 3B42 version 6 was compared."), catalogue)
+    assert mention.superseded is True
+    assert "replaced by GPM_3IMERGHH" in mention.lifecycle and "since 2019, on the authority of curated" in mention.lifecycle
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [("Level 3 Radiometer", {"l3", "radiometer"}), ("L3 1 day 0.1 degree", {"l3", "daily", "0", "1", "degree"}),
+     ("Half Hourly", {"halfhourly"}), ("half-hourly", {"halfhourly"}), ("3 hourly", {"3hourly"}), ("8-day", {"8day"}),
+     ("1 month", {"monthly"})],
+)
+def test_canonical_tokens(text, tokens):
+    assert canonical_tokens(text) == tokens
+
+
+def test_initialisms_and_title_vocabulary():
+    title = "GLDAS Catchment Land Surface Model L4 daily 0.25 x 0.25 degree V2.2"
+    assert {"CLS", "CLSM", "LSM"} <= initialisms(title)
+    vocabulary = TitleVocabulary({"A": [title], "B": ["GLDAS Noah Land Surface Model L4 monthly 0.25 x 0.25 degree V2.1"]})
+    assert vocabulary.describes("CLS", "A") and not vocabulary.describes("CLS", "B")
+    assert vocabulary.describes("Daily", "A") and vocabulary.describes("Noah", "B") and not vocabulary.describes("gauges", "A")
+    assert vocabulary.narrow(["A", "B"], ["L4", "monthly", "unknown"]) == ["B"]
+
+
+@pytest.mark.parametrize(
+    ("text", "section", "glossary"),
+    [
+        ("ERS European Remote Sensing GMAO Global Modeling and Assimilation Office SMAP Soil Moisture Active Passive", "", True),
+        ("TRMM 3B42 V7 and GPM IMERG V06 were compared over the basin.", "2. Data", False),
+        ("SMAP soil moisture", "Abbreviations", True),
+    ],
+)
+def test_is_glossary(text, section, glossary):
+    assert is_glossary(text, section) is glossary
+
+
+def test_reference_like_and_data_citation():
+    run_in = "Adler, R. F., Huffman, G. J. (2003). A. J. Hydrometeorol. 4. Beck, H. E., Wood, E. F. (2019). B. HESS 23. Chen, X. (2020). C."
+    assert is_reference_like(run_in) and not is_reference_like("We used TRMM 3B42 V7 (Huffman et al., 2007) over 2001-2010.")
+    assert is_data_citation("O'Neill, P. (2021). SMAP L3 ... Version 8. NASA National Snow and Ice Data Center Distributed Active Archive Center.")
+    assert is_data_citation("Team, A. (2019). Product V7.0 [Data set]. https://doi.org/10.5067/XYZ")
+    assert not is_data_citation("Smith, J. (2021). An evaluation of IMERG V06. J. Hydrol. 590, 1-12. https://doi.org/10.1016/j.jhydrol.2020.1")
+
+
+def test_unmatched_lifecycle_reaches_the_paper_datasets_rows(cmr):
+    from recon_assets.papers.stored import dataset_rows
+
+    found, missing = datasets.detect_datasets(_paper("Leaf area index came from MOD15A2H (V006) composites."), cmr)
+    frame = dataset_rows("k", found, missing, {})
+    (row,) = frame.to_dict("records")
+    assert (row["matched"], row["name"], row["superseded"]) == (False, "MOD15A2H", True)
+    assert row["lifecycle"].startswith("uses MOD15A2H 006 (a version the graph lacks): replaced by MOD15A2H V061 (since ")
+
+
+def test_the_aliases_table_is_checked():
+    table = datasets.alias_table()
+    assert set(table["kind"]) == {datasets.LINE, datasets.COLLECTION} and table["source"].notna().all()
+    assert datasets.dataset_aliases()["MODIS"] == ("MOD*", "MYD*", "MCD*")
+
+
+def test_a_name_is_not_assembled_from_the_tail_of_a_hyphenated_word():
+    """The sample graph's Dataset nodes "Landsat" and "Landsat 7 ETM+" (so names of several words are tried): "ERA5-Land
+    SAT/DPT" (ERA5-Land's surface air temperature) names no Landsat; "Land SAT" standing alone would."""
+    catalogue = datasets.DatasetCatalogue(pd.DataFrame([
+        {"dataset_id": "kg:landsat", "short_name": "Landsat", "long_name": "Landsat", "doi": None},
+        {"dataset_id": "kg:landsat7", "short_name": "Landsat 7 ETM+", "long_name": "Landsat 7 ETM+", "doi": None},
+    ]))
+    assert [name for name, _, _ in catalogue.mentions("Temperature came from ERA5-Land SAT/DPT at 0.1 degree.")] == []
+    assert [name for name, _, _ in catalogue.mentions("We also used Landsat scenes and Land SAT mosaics.")] == ["Landsat", "Landsat"]
+
+
+def test_a_collection_s_version_lists_its_products_the_graph_lacks():
+    """MODIS Collection 5 lent to MOD09A1 (a graph family) and to MYD13A2, which this graph does not hold: listed with
+    the version as no Dataset node, not dropped."""
+    catalogue = datasets.DatasetCatalogue(load_datasets(CMR).query("short_name == 'MOD09A1'"))
+    _, missing = datasets.detect_datasets(_paper("The inputs are MODIS Collection 5 products: the reflectance MOD09A1 and the vegetation index MYD13A2."), catalogue)
+    assert sorted((u.name, u.stated_version, u.family, u.superseded) for u in missing) == [
+        ("MOD09A1", "5", "MOD09A1", True), ("MYD13A2", "5", None, None),
+    ]
+
+
+def test_an_unknown_product_with_its_version_in_parentheses_is_listed(cmr):
+    _, missing = datasets.detect_datasets(_paper("Soil moisture also came from SMOS-IC (V2) and ESA-CCI (v04.4)."), cmr)
+    assert [(u.name, u.stated_version, u.reason) for u in missing] == [
+        ("SMOS-IC", "2", "no Dataset node of the graph has this name"), ("ESA-CCI", "04.4", "no Dataset node of the graph has this name"),
+    ]
