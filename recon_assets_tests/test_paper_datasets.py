@@ -55,6 +55,10 @@ def _found(catalogue, document):
         ("run qualifier between name and version, period right after it",
          ["Rainfall came from the IMERG Late Run V07 half-hourly fields."], (),
          [("GPM_3IMERGHHL", "V07", "07")], []),
+        ("runs listed as alternatives after the version narrow nothing",
+         ["We compared IMERG V06 early, late and final runs with gauges."], (),
+         [], [("IMERG", "06", "ambiguous: IMERG 06 is one of GPM_3IMERGDE, GPM_3IMERGDF, GPM_3IMERGDL, GPM_3IMERGHH, GPM_3IMERGHHE, "
+                "GPM_3IMERGHHL, GPM_3IMERGM in the graph; the paper does not say which", None)]),
         ("run qualifier and a daily period",
          ["We took the GPM IMERG Early V06 daily product."], (),
          [("GPM_3IMERGDE", "V06", "06")], []),
@@ -103,7 +107,7 @@ def test_detection_rule(cmr, rule, texts, references, matched, unmatched):
 def test_an_instrument_collection_named_with_no_product_is_listed_not_resolved(cmr):
     found, missing = datasets.detect_datasets(_paper("Cloud fractions come from MODIS Collection 6.1 over the basin."), cmr)
     assert found == []
-    assert [(u.name, u.stated_version, u.family) for u in missing] == [("MODIS Collection 6.1", "6.1", None)]
+    assert [(u.name, u.stated_version, u.family) for u in missing] == [("MODIS", "6.1", None)]
     assert "collection of many products" in missing[0].reason
 
 

@@ -61,6 +61,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 # Separators skipped between a name, its describing words and its version (never a full stop: "3B42. Version 7 of").
 _SEPARATOR = re.compile(r"[\s,;:()\[\]/\-–]*")
 _AFTER_WINDOW, _BEFORE_WINDOW, QUOTE_LIMIT = 100, 40, 400
+_CLAUSE_END = re.compile(r"[,;]")
 # Describing words read before a product line's name ("Half-hourly IMERG V07", "SM data SMAP ... V7").
 _WORDS_BEFORE = 3
 # Sections that state what the paper used (data statements, methods): their evidence is kept over a mention
@@ -314,8 +315,7 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     at = _SEPARATOR.match(text, pos).end()
     version = _VERSION_AT.match(text, at) if at < limit else None
     if version:
-        trailing, _ = _words_after(text, version.end(), limit, catalogue, families)
-        return _Reading(version.group(1), start, version.end(), tuple(describing + [w for w in trailing if w.lower() not in FILLER]))
+        return _Reading(version.group(1), start, version.end(), tuple(describing + _words_trailing(text, version.end(), limit, catalogue, families)))
     offset = max(0, start - _BEFORE_WINDOW)
     found = _VERSION_BEFORE.search(text[offset:start])
     if found:
@@ -324,6 +324,20 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
         if not (own and stated_sort_key(stated) == (int(own.group(1)),)):
             return _Reading(stated, offset + found.start(), end, tuple(before))
     return _Reading(None, start, end, tuple(before))
+
+
+def _words_trailing(text: str, pos: int, limit: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> list[str]:
+    """The describing words right after a version, up to a comma or semicolon ("V6 Daily accumulated"); none when they
+    open a list of alternatives ("version 6 early, late and final runs" names three products, not the early one)."""
+    clause = _CLAUSE_END.search(text, pos, limit)
+    words, end = _words_after(text, pos, clause.start() if clause else limit, catalogue, families)
+    words = [w for w in words if w.lower() not in FILLER]
+    rest = re.match(r"[\s\-]*(?:,|\band\b|\bor\b)\s*(?:and\s+|or\s+)?", text[end:limit])
+    if words and rest:
+        follower = WORD.match(text, end + rest.end(), limit)
+        if follower and _describes(catalogue, follower.group(0).rstrip(".-"), families):
+            return []
+    return words
 
 
 def _words_before(text: str, start: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> list[str]:
@@ -494,7 +508,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
                     other.group(0), stated, "no Dataset node of the graph has this name", _joined_quote(text, (first, last), other.span()), page))
             if not others and not any(name in catalogue.members[alias] for name, _, _ in spans):
                 reason = f"{alias} {stated} is a collection of many products; the paper names none of them with it"
-                unmatched.setdefault((alias, stated_sort_key(stated)), UnmatchedMention(text[first:last], stated, reason, _quote(text, first, last), page))
+                unmatched.setdefault((alias, stated_sort_key(stated)), UnmatchedMention(alias, stated, reason, _quote(text, first, last), page))
         for name, start, end in unversioned:
             versionless.setdefault(name, UnmatchedMention(text[start:end], None, "named without a version", _quote(text, start, end), page, name))
         for found in _PRODUCT_WITH_VERSION.finditer(text):
