@@ -40,13 +40,23 @@ Similarity = Callable[[Sequence[str], Sequence[str]], np.ndarray]
 @dataclass(frozen=True)
 class Pool:
     """A question's retrieval pool: its papers by KG publication id (semantic 0 until retrieved), each paper's edges
-    to the scope's datasets as (dataset_id, EdgeAssessment), the judged contradictions (older id, newer id) and the
-    recorded comments (commented id, comment id, answered) among them."""
+    as (dataset_id, EdgeAssessment), the judged contradictions (older id, newer id) and the recorded comments
+    (commented id, comment id, answered) among them, and `dataset_ids`, the question's datasets in scope (None: the
+    scope names none, every dataset counts). Only a paper's edges to those datasets are its evidence (`scope_edges`):
+    DOMAIN.md weighs "papers whose edges to the question's datasets are not UNVERIFIED", so a paper's edge to another
+    dataset (a TRMM question's paper that also uses MODIS land cover) never makes it assessed or standing."""
 
     papers: Mapping[str, Candidate]
     edges: Mapping[str, tuple[tuple[str, EdgeAssessment], ...]]
     contradictions: tuple[tuple[str, str], ...] = ()
     comments: tuple[tuple[str, str, bool], ...] = ()
+    dataset_ids: tuple[str, ...] | None = None
+
+    def scope_edges(self, publication_id: str | None) -> tuple[EdgeAssessment, ...]:
+        """The paper's edges to the question's datasets in scope (every edge when the scope names none); none for a
+        paper without a KG id (found only in OpenAlex)."""
+        found = self.edges.get(publication_id, ()) if publication_id is not None else ()
+        return tuple(edge for dataset_id, edge in found if self.dataset_ids is None or dataset_id in self.dataset_ids)
 
     def text(self, publication_id: str) -> str:
         """What similarity is computed on: 'title. abstract'."""
@@ -94,7 +104,7 @@ def load_pool(con, dataset_ids: Sequence[str] | None) -> Pool:
             contradictions.append((first, second))
         elif second in papers:
             comments.append((first, second, bool(answered)))
-    return Pool(papers, {key: tuple(found) for key, found in edges.items()}, tuple(contradictions), tuple(comments))
+    return Pool(papers, {key: tuple(found) for key, found in edges.items()}, tuple(contradictions), tuple(comments), None if ids is None else tuple(ids))
 
 
 def cosine_similarity(embed_texts: Callable[[Sequence[str]], np.ndarray]) -> Similarity:
@@ -120,9 +130,10 @@ def retrieve(pool: Pool, queries: Sequence[str], similarity: Similarity, as_of: 
 
 
 def assess(pool: Pool, candidates: Sequence[Candidate], as_of: date, decay: Decay) -> list[Evidence]:
-    """The candidates merged by DOI and scored, best first, each with its edges to the scope's datasets."""
+    """The candidates merged by DOI and scored, best first, each with its edges to the question's datasets in scope
+    (`Pool.scope_edges`): a paper with none is unassessed, outside the critic's staleness weight."""
     scored = score_papers(merge_candidates(candidates).papers, as_of, decay)
-    return [Evidence(paper, tuple(edge for _, edge in pool.edges.get(paper.candidate.publication_id, ()))) for paper in scored]
+    return [Evidence(paper, pool.scope_edges(paper.candidate.publication_id)) for paper in scored]
 
 
 def debates_of(pool: Pool, evidence: Sequence[Evidence]) -> Debates:

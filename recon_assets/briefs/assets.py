@@ -28,7 +28,9 @@ from recon_assets.briefs.critic import Debates, Evidence, QuestionJudgement, jud
 from recon_assets.briefs.online import ModelAnswer, plan_question, write_brief
 from recon_assets.briefs.partitions import QuestionFileResource, question_partitions
 from recon_assets.briefs.planner import SESSION_QUESTIONS, SubQuestion, question_text, scope_terms
-from recon_assets.briefs.questions import ASKED_PREFIX, DatasetRow, Question, QuestionFileError, Scope, resolve_scope
+from recon_assets.briefs.questions import (
+    ASKED_PREFIX, NAMED_IN_QUESTION, DatasetRow, Question, QuestionFileError, Scope, datasets_named_in, resolve_scope,
+)
 from recon_assets.briefs.retrieval import Searched, openalex_candidate, searched_papers
 from recon_assets.briefs.synthesis import Brief
 from recon_assets.declarations import ASSET_TABLES
@@ -82,7 +84,8 @@ def question_plans(
     context: dg.AssetExecutionContext, store: TableStore, as_of: AsOfDate, questions: QuestionFileResource, groq_judge: GroqJudgeResource
 ) -> dg.MaterializeResult:
     """The question's 2-3 sub-questions typed foundational / recent / contested, one row each, with its scope resolved
-    against the KG and the last 3 questions of its session (question_sessions). Offline, from templates and the KG
+    against the KG (a question whose scope names no dataset but whose text names KG short names is scoped to those,
+    `questions.datasets_named_in`, said in `note`) and the last 3 questions of its session (question_sessions). Offline, from templates and the KG
     short names of the datasets its scope matches (`planner.offline_plan`). Online (`groq_judge`), the LLM planner at
     temperature 0.2 in JSON mode, its answer validated (`planner.plan_from_answer`): source 'llm'; an unparseable,
     off-topic or failed answer falls back to the question itself (source 'fallback'), a request not sent (budgets,
@@ -99,7 +102,11 @@ def question_plans(
         datasets = [DatasetRow(*row) for row in con.execute(load_sql("question_datasets")).fetchall()]
         areas = [name for (name,) in con.execute(
             "SELECT DISTINCT coalesce(research_area_name, research_area) FROM publication_research_areas ORDER BY 1").fetchall()]
-        scope = resolve_scope(question.scope, datasets, areas)
+        scope, inferred = resolve_scope(question.scope, datasets, areas), None
+        if not question.scope.datasets and (named := datasets_named_in(text, datasets)):
+            # DOMAIN.md weighs the edges to the question's datasets: a question naming one is about it (`datasets_named_in`)
+            scope = resolve_scope(question.scope.model_copy(update={"datasets": named}), datasets, areas)
+            inferred = f"{NAMED_IN_QUESTION} {', '.join(named)}: the critic weighs the papers' edges to those datasets (every version)"
         session = question.session or question.id
         asked = [without_judge_address(earlier)[0] for (earlier,) in con.execute(
             "SELECT question FROM question_sessions WHERE session = ? AND question_id <> ? ORDER BY asked_at DESC LIMIT ?",
@@ -109,7 +116,7 @@ def question_plans(
         terms = scope_terms([names.get(dataset_id) for dataset_id in scope.dataset_ids or ()] or list(question.scope.datasets))
         plan, answer = plan_question(con, groq_judge, text, terms, earlier, day, context.log, addressed=removed is not None and text == question.question)
         now = _now()
-        note = "; ".join(part for part in (removed, plan.note) if part) or None
+        note = "; ".join(part for part in (removed, inferred, plan.note) if part) or None
         frame = pd.DataFrame([{
             QUESTION_ID: key, "position": position, "kind": item.kind, "text": item.text, "source": plan.source, "note": note,
             "question": text, "session": session, "session_questions": earlier, "decay": question.decay,
@@ -360,7 +367,7 @@ def _cited(line: str) -> str:
 
 def brief_sections(brief: Brief) -> list[Section]:
     """The brief as the report's sections: the verdict and note, the four sections, the trust summary."""
-    parts = [Section("Verdict", f"{brief.verdict}. {brief.note}")]
+    parts = [Section("Verdict", f"{brief.verdict_text}. {brief.note}")]
     for title, claims in zip(("Overview", "Key Findings", "Active Debates", "Outlook"),
                              (brief.overview, brief.key_findings, brief.active_debates, brief.outlook)):
         parts.append(Section(title, " ".join(f"{claim.text} ({claim.confidence})." for claim in claims)))

@@ -197,6 +197,40 @@ def resolve_scope(scope: Scope, datasets: Sequence[DatasetRow], research_areas: 
     )
 
 
+# How question_plans.note opens when the scope was taken from the datasets the question names (`datasets_named_in`);
+# `recon ask` prints that part of the note.
+NAMED_IN_QUESTION = "no dataset in the scope, but the question names"
+
+
+def datasets_named_in(question: str, datasets: Sequence[DatasetRow]) -> tuple[str, ...]:
+    """The KG short names a question spells out, for a question whose scope names no dataset: 'Is TRMM 3B42 still
+    sound?' names TRMM_3B42 (not TRMM_3B42_Daily nor TRMM_3B42RT). A short name is named when it appears in the question
+    as whole words, case-insensitive, any character but a letter or digit read as a space in both, the words of a
+    longer name taken before a shorter one's; names of fewer than 3 letters and digits
+    are never matched (too likely a common word). Each distinct short name once, longest first, so a scope built from
+    them (`Scope(datasets=...)`, `resolve_scope`) takes every version of each.
+
+    Why: DOMAIN.md weighs "papers whose edges to the question's datasets are not UNVERIFIED"; a question without a
+    scope that names a dataset in its text is about that dataset, and weighing every edge of its papers (to MODIS land
+    cover, to MERRA-2) let a TRMM 3B42 question PASS on other datasets' evidence.
+    """
+    text = f" {_spaced(question)} "
+    names = sorted({row.short_name for row in datasets if row.short_name and sum(ch.isalnum() for ch in row.short_name) >= 3},
+                   key=lambda name: (-len(_spaced(name)), name))
+    found = []
+    for name in names:  # longest first, its words taken out: 'TRMM_3B42_Daily' does not also name TRMM_3B42
+        words = f" {_spaced(name)} "
+        if words in text:
+            found.append(name)
+            text = text.replace(words, " | ")
+    return tuple(found)
+
+
+def _spaced(text: str) -> str:
+    """Lower case, '_', '-', '/' and punctuation read as spaces, white space collapsed: the words as matched."""
+    return " ".join("".join(ch if ch.isalnum() else " " for ch in text.casefold()).split())
+
+
 def _names(entry: str, row: DatasetRow) -> bool:
     doi = canonical_doi(entry)
     if doi:

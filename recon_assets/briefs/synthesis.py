@@ -7,16 +7,36 @@ each claim with a confidence and inline '[Author et al., Year]' citations, and a
 here the edge's reliability and its dataset version refine that, since a DECLINING edge on a replaced version is the
 stale evidence a brief must mark), from the paper's governing edge (`critic.Evidence.governing_edge`):
 
-    HIGH        FOUNDATIONAL or CURRENT, reliability >= 0.40, on a current dataset version
-    MEDIUM      FOUNDATIONAL or CURRENT below 0.40 or on a replaced version (foundational work stays usable; the
+    HIGH        FOUNDATIONAL or CURRENT, reliability >= 0.60 (HIGH_RELIABILITY), on a current dataset version
+    MEDIUM      FOUNDATIONAL or CURRENT below 0.60 or on a replaced version (foundational work stays usable; the
                 reason names the successor); DECLINING at >= 0.40 on a current version (another negative signal)
     LOW         SUPERSEDED; DECLINING below 0.40 or on a replaced version
     UNASSESSED  UNVERIFIED, or no edge to the question's datasets (a paper found only in OpenAlex): not a claim of
                 low reliability, and the reason says what is missing
 
-A claim's confidence is its paper's trust level (UNASSESSED -> LOW). Key Findings rest only on HIGH and MEDIUM papers
-(on unassessed ones, marked LOW, when no assessed paper stands); a LOW paper is named in the Outlook and the trust
-summary, never as a finding.
+**A claim's confidence** never exceeds what its cited evidence supports (`evidence_confidence`): the lower of the
+paper's trust level (UNASSESSED -> LOW) and its governing edge's reliability band,
+
+    HIGH    reliability >= 0.60      MEDIUM  0.40 <= reliability < 0.60      LOW  reliability < 0.40
+
+Where the cut points come from: 0.40 is DOMAIN.md's bar of reliable evidence ("fewer than 3 with reliability >=
+0.40 -> INSUFFICIENT"; `VerdictRules.reliable`): an edge below it is not reliable evidence, so a claim on it is LOW
+even when its label stands (a CURRENT edge at 0.35). DOMAIN.md names no bar above 0.40; 0.60 is this project's
+choice, anchored on it: DOMAIN.md's worked case 1 (the foundational paper the method must keep) scores 0.61-0.64,
+the FOUNDATIONAL gate is centrality >= 0.6, and with the default weights (0.4, 0.3, 0.3) an edge with no citation
+evidence and unverified coherence (centrality 0, the neutral 0.5) reaches at most 0.3 * 1 + 0.3 * 0.5 = 0.45 on
+recency alone, so 0.60 needs evidence beyond the paper's age: a CURRENT edge at 0.43 (a recent paper nothing else
+is known of) supports MEDIUM, not HIGH. Key Findings rest only on HIGH and MEDIUM papers (on unassessed ones, marked
+LOW, when no assessed paper stands); a LOW paper is named in the Outlook and the trust summary, never as a finding.
+
+**Counts.** The Overview gives the papers retrieved, assessed (an edge to the question's datasets that is not
+UNVERIFIED, the critic's staleness weight), stale and unassessed, and names the datasets the edges are to; every
+retrieved paper is cited somewhere in the brief (those grounding no claim in an Overview line, "also retrieved"), so
+the trust summary has one line per retrieved paper and its count is the retrieved count; an unassessed paper's line
+says why (no edge to the question's datasets, found only in OpenAlex, UNVERIFIED).
+
+**FORCED_PASS** is not a pass: the verdict line, the Overview and the Outlook say that the retry ceiling of rewrite
+rounds was hit and the evidence is still stale, insufficient or contested (the verdict it stands in for).
 
 Offline the brief is **extractive** (`extractive_brief`): each finding is one sentence of a paper's abstract (its
 title when no abstract is openly available), the paper's sentence that shares most word stems (Snowball, words of 4+
@@ -42,7 +62,7 @@ from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.judgement.llm_prompt import ABSTRACT_CHARS, TITLE_CHARS, clean_text
 from recon_assets.reliability.labels import DECLINING, RELIABILITY_DECIMALS, SUPERSEDED
 from recon_assets.reliability.reasons import reliability_text
-from recon_assets.verdicts.critic import CONTRADICTED, PASS, STALE, VerdictRules
+from recon_assets.verdicts.critic import CONTRADICTED, FORCED_PASS, INSUFFICIENT, PASS, STALE, VerdictRules
 
 HIGH, MEDIUM, LOW, UNASSESSED = "HIGH", "MEDIUM", "LOW", "UNASSESSED"
 TRUST_LEVELS = (HIGH, MEDIUM, LOW, UNASSESSED)
@@ -50,7 +70,14 @@ _TRUST_RANK = {HIGH: 0, MEDIUM: 1, UNASSESSED: 2, LOW: 3}
 # Overview confidence by verdict: PASS found sound evidence; STALE and CONTRADICTED found it and what is wrong with
 # it; INSUFFICIENT and FORCED_PASS did not find enough.
 _OVERVIEW_CONFIDENCE = {PASS: HIGH, STALE: MEDIUM, CONTRADICTED: MEDIUM}
+# Reliability from which an edge supports a HIGH claim (module docstring: this project's choice, anchored on DOMAIN.md's
+# worked case 1 at 0.61-0.64 and its 0.6 FOUNDATIONAL gate; above the 0.45 that recency alone can reach).
+HIGH_RELIABILITY = 0.60
+# What the evidence still is when FORCED_PASS stands in for a verdict, in plain words.
+_STILL = {STALE: "stale", INSUFFICIENT: "insufficient", CONTRADICTED: "contested"}
 MAX_FINDINGS = 5
+# Datasets the Overview names before 'and N more' (an unscoped question's papers may use dozens).
+MAX_OVERVIEW_DATASETS = 6
 # A sentence of fewer words is a heading or a fragment ('Abstract.'), not a finding.
 MIN_SENTENCE_WORDS = 5
 SECTIONS = ("Overview", "Key Findings", "Active Debates", "Outlook")
@@ -88,11 +115,23 @@ class Brief:
     note: str
     # (citation, trust level) of each line of the trust summary, in its order.
     trust_levels: tuple[tuple[str, str], ...] = ()
+    # The verdict a FORCED_PASS stands in for (None otherwise) and the rewrite rounds run before the last verdict.
+    unresolved: str | None = None
+    rounds: int = 0
+
+    @property
+    def verdict_text(self) -> str:
+        """The verdict as the brief states it: 'PASS', or for a FORCED_PASS 'FORCED_PASS (not a pass: the retry
+        ceiling of 2 rewrite rounds was hit and the evidence is still stale (STALE))'."""
+        if self.verdict != FORCED_PASS:
+            return self.verdict
+        return f"{self.verdict} ({forced_pass_words(self.unresolved, self.rounds)})"
 
     def markdown(self) -> str:
-        """The brief as Markdown: title, note, the four sections (a bullet per claim, '(confidence)' after it) and
-        the trust summary."""
-        lines = [f"# {self.question}", "", f"Verdict: **{self.verdict}**", "", f"_{self.note}_"]
+        """The brief as Markdown: title, verdict (`verdict_text`), note, the four sections (a bullet per claim,
+        '(confidence)' after it) and the trust summary."""
+        verdict = f"**{self.verdict}**" + (f" ({forced_pass_words(self.unresolved, self.rounds)})" if self.verdict == FORCED_PASS else "")
+        lines = [f"# {self.question}", "", f"Verdict: {verdict}", "", f"_{self.note}_"]
         for title, claims in zip(SECTIONS, (self.overview, self.key_findings, self.active_debates, self.outlook)):
             lines += ["", f"## {title}", ""] + [f"- {claim.text} ({claim.confidence})" for claim in claims]
         lines += ["", "## Trust summary", ""] + [f"    {line}" for line in self.trust_summary]
@@ -116,7 +155,32 @@ def trust_level(edge: EdgeAssessment | None, rules: VerdictRules) -> str:
         return LOW
     if edge.label == DECLINING:
         return MEDIUM if reliable and not edge.dataset_replaced else LOW
-    return HIGH if reliable and not edge.dataset_replaced else MEDIUM
+    high = round(edge.reliability, RELIABILITY_DECIMALS) >= HIGH_RELIABILITY
+    return HIGH if high and not edge.dataset_replaced else MEDIUM
+
+
+def reliability_band(reliability: float, rules: VerdictRules) -> str:
+    """HIGH from HIGH_RELIABILITY (0.60), MEDIUM from `rules.reliable` (0.40), else LOW, compared at
+    RELIABILITY_DECIMALS decimals (module docstring: where the cut points come from)."""
+    value = round(reliability, RELIABILITY_DECIMALS)
+    return HIGH if value >= HIGH_RELIABILITY else MEDIUM if value >= rules.reliable else LOW
+
+
+def evidence_confidence(edge: EdgeAssessment | None, rules: VerdictRules) -> str:
+    """The most confidence a claim resting on a paper with governing edge `edge` may state: the lower of its trust
+    level (UNASSESSED -> LOW) and its reliability band (`reliability_band`). A CURRENT edge at 0.43 -> MEDIUM; a
+    CURRENT edge at 0.35 -> LOW; no edge -> LOW."""
+    level = _confidence(trust_level(edge, rules))
+    if edge is None or level == LOW:
+        return LOW
+    return max(level, reliability_band(edge.reliability, rules), key=lambda found: _TRUST_RANK[found])
+
+
+def forced_pass_words(unresolved: str | None, rounds: int) -> str:
+    """What a FORCED_PASS means, in words: 'not a pass: the retry ceiling of 2 rewrite rounds was hit and the evidence
+    is still stale (STALE)'."""
+    still = f"still {_STILL.get(unresolved, 'not sound')} ({unresolved})" if unresolved else "still not sound"
+    return f"not a pass: the retry ceiling of {rounds} rewrite round{'' if rounds == 1 else 's'} was hit and the evidence is {still}"
 
 
 def trust_summary_line(item: Evidence, rules: VerdictRules) -> str:
@@ -206,7 +270,7 @@ def extractive_brief(
         key=lambda found: (_TRUST_RANK[trust[found[0].paper.key]], -found[1], -found[0].paper.hybrid, found[0].paper.key),
     )
     findings = tuple(
-        BriefClaim(f"{sentence} {item.paper.citation}", _confidence(trust[item.paper.key]), (item.paper.citation,))
+        BriefClaim(f"{sentence} {item.paper.citation}", evidence_confidence(item.governing_edge, rules), (item.paper.citation,))
         for item, _, sentence in ranked[:MAX_FINDINGS]
     )
     if not findings:
@@ -215,10 +279,11 @@ def extractive_brief(
         findings = (BriefClaim("No retrieved paper is assessed by the edge scores; the findings below rest on unassessed papers.", LOW), *findings)
     stale = [item for item in evidence if trust[item.paper.key] == LOW]
     claims = (_overview(evidence, judgement), findings, _debates(debates, judgement), _outlook(stale, standing, judgement))
+    claims = (_with_uncited(claims, evidence, judgement), *claims[1:])
     cited = {citation for section in claims for claim in section for citation in claim_citations(claim)}
     text = f"{EXTRACTIVE_NOTE} {note}" if note else EXTRACTIVE_NOTE
     summary, levels = _trust(evidence, cited, rules)
-    return Brief(question, judgement.verdict, *claims, summary, True, text, levels)
+    return Brief(question, judgement.verdict, *claims, summary, True, text, levels, judgement.unresolved, judgement.rounds)
 
 
 def brief_from_answer(
@@ -236,8 +301,9 @@ def brief_from_answer(
     if answer is None:
         return extractive_brief(question, evidence, judgement, debates, rules, f"The model's answer was not used: {problem}.")
     trust = {item.paper.citation: trust_level(item.governing_edge, rules) for item in evidence}
+    support = {item.paper.citation: evidence_confidence(item.governing_edge, rules) for item in evidence}
     sections = tuple(
-        tuple(capped(BriefClaim(claim.text, claim.confidence, tuple(claim.citations)), trust) for claim in section)
+        tuple(capped(BriefClaim(claim.text, claim.confidence, tuple(claim.citations)), support) for claim in section)
         for section in (answer.overview, answer.key_findings, answer.active_debates, answer.outlook)
     )
     check = check_citations([claim for section in sections for claim in section], allowed_citations(evidence, debates))
@@ -248,16 +314,21 @@ def brief_from_answer(
     if stale:
         return extractive_brief(question, evidence, judgement, debates, rules,
                                 f"The model's answer was not used: its Key Findings rest on {', '.join(stale)}, of LOW network reliability.")
+    # the counts, the FORCED_PASS wording and the papers no claim cites are the edges', not the model's
+    sections = (_overview(evidence, judgement) + sections[0], *sections[1:])
+    sections = (_with_uncited(sections, evidence, judgement), *sections[1:])
     cited = {citation for section in sections for claim in section for citation in claim_citations(claim)}
     summary, levels = _trust(evidence, cited, rules)
     return Brief(question, judgement.verdict, *sections, summary, False,
-                 "Written by a language model from the evidence below; every citation checked against it.", levels)
+                 "Written by a language model from the evidence below; every citation checked against it.", levels,
+                 judgement.unresolved, judgement.rounds)
 
 
 def capped(claim: BriefClaim, trust: dict[str, str]) -> BriefClaim:
-    """`claim` with its confidence lowered to the lowest trust level of the evidence papers it cites (`trust`: citation
-    -> level; UNASSESSED counts as LOW; citations outside `trust`, such as recorded comments, do not count): a model
-    cannot state more confidence than the edges give."""
+    """`claim` with its confidence lowered to the lowest level of the evidence papers it cites (`trust`: citation ->
+    level, `evidence_confidence` as `brief_from_answer` gives it, or a trust level; UNASSESSED counts as LOW;
+    citations outside `trust`, such as recorded comments, do not count): a model cannot state more confidence than
+    the edges give."""
     levels = [_confidence(trust[citation]) for citation in claim_citations(claim) if citation in trust]
     if not levels:
         return claim
@@ -336,14 +407,36 @@ def _confidence(level: str) -> str:
 
 
 def _overview(evidence: Sequence[Evidence], judgement: QuestionJudgement) -> tuple[BriefClaim, ...]:
+    """The verdict and the counts: retrieved = assessed + unassessed, each retrieved paper in the trust summary."""
     assessed = sum(item.assessed for item in evidence)
     stale = sum(item.stale for item in evidence)
-    unresolved = f" (it stands in for {judgement.unresolved})" if judgement.unresolved else ""
+    unassessed = len(evidence) - assessed
+    datasets = sorted({edge.dataset for item in evidence for edge in item.edges})
+    more = f" and {len(datasets) - MAX_OVERVIEW_DATASETS} more" if len(datasets) > MAX_OVERVIEW_DATASETS else ""
+    to = f" on their edges to {', '.join(datasets[:MAX_OVERVIEW_DATASETS])}{more}" if datasets else ""
+    if judgement.verdict == FORCED_PASS:
+        head = f"The critic's verdict is {FORCED_PASS}, {forced_pass_words(judgement.unresolved, judgement.rounds)}"
+    else:
+        head = f"The critic's verdict is {judgement.verdict}"
+    aside = (f"; {unassessed} unassessed (no edge to the question's datasets, or only UNVERIFIED ones: outside the critic's "
+             f"staleness weight, and their trust summary says why)") if unassessed else ""
     text = (
-        f"The critic's verdict is {judgement.verdict}{unresolved}: {len(evidence)} paper(s) retrieved, {assessed} assessed by "
-        f"the knowledge graph's edge scores, {stale} of them on flagged edges or replaced dataset versions."
+        f"{head}: {len(evidence)} paper(s) retrieved, each with a line in the trust summary; {assessed} assessed by the "
+        f"knowledge graph's edge scores{to}, {stale} of them on flagged edges or replaced dataset versions{aside}."
     )
     return (BriefClaim(text, _OVERVIEW_CONFIDENCE.get(judgement.verdict, LOW)),)
+
+
+def _with_uncited(sections: Sequence[Sequence[BriefClaim]], evidence: Sequence[Evidence], judgement: QuestionJudgement) -> tuple[BriefClaim, ...]:
+    """The first section (the Overview) with a line naming the retrieved papers no claim of `sections` cites, so that
+    the trust summary lists every retrieved paper (its count is the retrieved count)."""
+    cited = {citation for section in sections for claim in section for citation in claim_citations(claim)}
+    uncited = list(dict.fromkeys(item.paper.citation for item in evidence if item.paper.citation not in cited))
+    if not uncited:
+        return tuple(sections[0])
+    line = BriefClaim(f"Also retrieved, grounding no claim of this brief: {', '.join(uncited)}.",
+                      _OVERVIEW_CONFIDENCE.get(judgement.verdict, LOW), tuple(uncited))
+    return (*sections[0], line)
 
 
 def _debates(debates: Debates, judgement: QuestionJudgement) -> tuple[BriefClaim, ...]:
@@ -376,6 +469,6 @@ def _outlook(stale: Sequence[Evidence], standing: Sequence[Evidence], judgement:
         newest = max(dated, key=lambda item: (item.paper.candidate.year, item.paper.hybrid))
         claims.append(BriefClaim(f"The most recent standing evidence is {newest.paper.citation}.", MEDIUM, (newest.paper.citation,)))
     if judgement.unresolved:
-        claims.append(BriefClaim(f"After the last rewrite round the evidence was still {judgement.unresolved}; the findings are "
-                                 "given as the critic left them.", LOW))
+        claims.append(BriefClaim(f"{FORCED_PASS} is {forced_pass_words(judgement.unresolved, judgement.rounds)}: nothing here "
+                                 "passed the critic, and the findings are the best the evidence gives, not a settled answer.", LOW))
     return tuple(claims) or (BriefClaim("Nothing in the evidence dates the findings.", LOW),)

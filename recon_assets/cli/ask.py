@@ -21,7 +21,7 @@ from pathlib import Path
 
 import duckdb
 
-from recon_assets.briefs.questions import ASKED_PREFIX, Question, Scope, asked_key
+from recon_assets.briefs.questions import ASKED_PREFIX, NAMED_IN_QUESTION, Question, Scope, asked_key
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import terminal_text
 from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
@@ -99,7 +99,10 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
             return _fail(f"[{JOB}] Dagster did not launch the run: {error}", 1)
         if outcome.run.status != dg.DagsterRunStatus.SUCCESS:
             return _fail(f"[{JOB}] {'; '.join(run_failures(outcome, database, launched.output))} (run {outcome.run.run_id}; DAGSTER_HOME={home})", 1)
-    print(f"recon: answered in {time.monotonic() - started:.1f}s (run {outcome.run.run_id})\n", flush=True)
+    print(f"recon: answered in {time.monotonic() - started:.1f}s (run {outcome.run.run_id})", flush=True)
+    if said := scope_said(key, database):
+        print(f"recon: {terminal_text(said)}", flush=True)
+    print(flush=True)
     code = print_brief(key, database)
     print(f"\nThe question is kept as partition {key} of '{QUESTIONS_PARTITIONS}' (the weekly schedule refreshes it); "
           f"`recon brief {key}` prints it again, `recon brief {key} --remove` removes the partition.")
@@ -124,6 +127,27 @@ def print_brief(key: str, database: Path) -> int:
         print(terminal_text(line))
     print(f"(as of {row[2]:%Y-%m-%d}; HTML page: {row[1]})")
     return 0
+
+
+def scope_said(key: str, database: Path) -> str | None:
+    """What the user should know of question `key`'s scope as question_plans stored it, or None: the datasets its text
+    named when no --dataset was given (the critic weighs the edges to those), or that it names none, so the critic
+    weighed every edge of every retrieved paper (to any dataset) and a --dataset gives a verdict on one dataset's
+    evidence. None too when the plan cannot be read (the brief is printed all the same)."""
+    try:
+        with duckdb.connect(str(database), read_only=True, config=NO_EXTENSIONS) as con:
+            row = con.execute("SELECT scope_datasets, note FROM question_plans WHERE question_id = ? ORDER BY position LIMIT 1", [key]).fetchone()
+    except duckdb.Error:
+        return None
+    if row is None:
+        return None
+    scope, note = row
+    if scope is None:
+        return ("the question names no dataset of the knowledge graph and no --dataset was given: the critic weighed every "
+                "edge of every retrieved paper, to any dataset; ask again with --dataset SHORT_NAME for a verdict on one "
+                "dataset's evidence")
+    named = [part for part in (note or "").split("; ") if part.startswith(NAMED_IN_QUESTION)]
+    return named[0] if named else None
 
 
 def remove(key: str) -> int:

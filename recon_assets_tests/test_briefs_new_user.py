@@ -1,0 +1,208 @@
+"""The research briefs' findings of a new-user pass (issue 21), each a row on the pure functions:
+
+1. A TRMM 3B42 question answered PASS with every TRMM paper LOW and the Key Findings on other datasets: the critic
+   weighed every edge of every retrieved paper. Only the edges to the question's datasets in scope count
+   (`answering.Pool.scope_edges`), and a question whose scope names no dataset is scoped to the datasets its text
+   names (`questions.datasets_named_in`).
+2. A finding shown HIGH while it cites a CURRENT paper of reliability 0.43: a claim's confidence is capped by its
+   evidence's reliability band (`synthesis.evidence_confidence`).
+3. "11 retrieved, 11 assessed" beside a trust summary of 10 papers: every retrieved paper has its trust line.
+4. FORCED_PASS read like a pass: the brief says the retry ceiling was hit and what the evidence still is.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from recon_assets.briefs.answering import Pool, assess
+from recon_assets.briefs.critic import Debates, EdgeAssessment, judge_question
+from recon_assets.briefs.questions import DatasetRow, Scope, datasets_named_in, resolve_scope
+from recon_assets.briefs.synthesis import (
+    HIGH,
+    HIGH_RELIABILITY,
+    LOW,
+    MEDIUM,
+    brief_from_answer,
+    evidence_confidence,
+    extractive_brief,
+    trust_level,
+)
+from recon_assets.judgement.verdict_scale import NEUTRAL_COHERENCE
+from recon_assets.reliability.settings import Weights
+from recon_assets.verdicts.critic import CONTRADICTED, FORCED_PASS, INSUFFICIENT, PASS, STALE, VerdictRules
+from recon_assets_tests.briefs_rows import candidate, evidence
+
+AS_OF = date(2026, 12, 1)
+RULES = VerdictRules()
+TRMM, LAND_COVER = "kg:trmm-3b42-v7", "kg:mcd12q1-v061"
+# q-v01's TMPA 3B42 papers (real records: reference/evaluation/publications.json).
+TMPA_PAPERS = ("10.3390/rs10030388", "10.1175/jhm-d-13-094.1", "10.3390/w6051221")
+# q-v02: IMERG V06 evaluations and the 2025 V07 study; q-c05: SAGE II v7.0 papers (current version).
+V06_PAPERS = ("10.3390/rs13061208", "10.3390/rs13071241", "10.3390/rs13040689")
+V07_PAPER = "10.3390/rs17213613"
+SAGE_PAPERS = ("10.5194/acp-14-13455-2014", "10.1002/2015jd023133", "10.5194/amt-9-2497-2016", "10.5194/essd-12-1419-2020")
+
+
+def tmpa_edge(doi: str) -> tuple[str, EdgeAssessment]:
+    return TRMM, EdgeAssessment("TRMM_3B42 V7", "DECLINING", 0.2, f"{doi}: replaced by IMERG", True)
+
+
+def tmpa_pool(dataset_ids: tuple[str, ...] | None) -> Pool:
+    """Three TMPA 3B42 papers; each also uses MODIS land cover on its current version (CURRENT 0.57), as a flood
+    study's paper does."""
+    papers = {f"kg-{doi}": candidate(doi, semantic=0.7) for doi in TMPA_PAPERS}
+    edges = {f"kg-{doi}": (tmpa_edge(doi), (LAND_COVER, EdgeAssessment("MCD12Q1 V061", "CURRENT", 0.57, "land cover", False)))
+             for doi in TMPA_PAPERS}
+    return Pool(papers, edges, dataset_ids=dataset_ids)
+
+
+def test_only_the_edges_to_the_questions_datasets_are_weighed():
+    pool = tmpa_pool((TRMM,))
+    found = assess(pool, list(pool.papers.values()), AS_OF, "linear")
+    assert [edge.dataset for item in found for edge in item.edges] == ["TRMM_3B42 V7"] * 3
+    assert all(item.stale for item in found)
+    judgement = judge_question(found, Debates(), RULES, AS_OF)
+    assert judgement.verdict == STALE and "100% of the assessed hybrid weight" in judgement.staleness.why
+
+
+def test_a_pool_without_scope_weighs_every_edge_which_is_why_a_named_dataset_scopes_the_question():
+    # the bug as the new user met it: the land-cover edges stand, so the TMPA papers are not stale and the question PASSes
+    pool = tmpa_pool(None)
+    found = assess(pool, list(pool.papers.values()), AS_OF, "linear")
+    assert not any(item.stale for item in found)
+    assert judge_question(found, Debates(), RULES, AS_OF).verdict == PASS
+
+
+def test_a_paper_found_only_in_openalex_has_no_edge_in_scope():
+    assert tmpa_pool((TRMM,)).scope_edges(None) == ()
+
+
+SAMPLE_LIKE = [
+    DatasetRow("a", "TRMM_3B42", "V7"), DatasetRow("b", "TRMM_3B42_Daily", "V7"), DatasetRow("c", "TRMM_3B42RT", "V7"),
+    DatasetRow("d", "GPM_3IMERGDF", "V07"), DatasetRow("e", "GPM_3IMERGDF", "V06"), DatasetRow("f", "SR"),
+    DatasetRow("g", "MOD13 EVI (MODIS Collection 4)"),
+]
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    ("Is TRMM 3B42 still a sound precipitation product for flood studies?", ("TRMM_3B42",)),
+    ("Is trmm_3b42_daily better than GPM_3IMERGDF?", ("TRMM_3B42_Daily", "GPM_3IMERGDF")),  # the longer name first
+    ("Does TRMM-3B42RT see floods early?", ("TRMM_3B42RT",)),
+    ("How accurate is the GPM IMERG Final Run daily precipitation product?", ()),  # no short name spelled out
+    ("Is SR enough?", ()),  # two letters: a word, not a name
+    ("Is TRMM 3B42X a product?", ()),  # whole words only
+])
+def test_datasets_named_in_a_question(question, named):
+    assert datasets_named_in(question, SAMPLE_LIKE) == named
+
+
+def test_a_named_short_name_scopes_every_version():
+    named = datasets_named_in("Is GPM_3IMERGDF accurate?", SAMPLE_LIKE)
+    assert resolve_scope(Scope(datasets=named), SAMPLE_LIKE).dataset_ids == ("d", "e")
+
+
+@pytest.mark.parametrize(("label", "reliability", "replaced", "trust", "confidence"), [
+    ("CURRENT", 0.43, False, MEDIUM, MEDIUM),  # the new user's case: shown HIGH before
+    ("CURRENT", 0.35, False, MEDIUM, LOW),  # stands, but below DOMAIN.md's 0.40 bar of reliable evidence
+    ("CURRENT", 0.60, False, HIGH, HIGH),
+    ("CURRENT", HIGH_RELIABILITY - 1e-12, False, HIGH, HIGH),  # on the bar: float noise does not drop it
+    ("FOUNDATIONAL", 0.62, False, HIGH, HIGH),  # DOMAIN.md worked case 1: 0.61-0.64
+    ("FOUNDATIONAL", 0.62, True, MEDIUM, MEDIUM),  # worked case 4: on a replaced version
+    ("DECLINING", 0.65, False, MEDIUM, MEDIUM),
+    ("DECLINING", 0.45, True, LOW, LOW),
+    ("SUPERSEDED", 0.80, False, LOW, LOW),
+    ("UNVERIFIED", 0.70, False, "UNASSESSED", LOW),
+])
+def test_confidence_never_exceeds_the_evidence(label, reliability, replaced, trust, confidence):
+    edge = EdgeAssessment("D 1", label, reliability, "r", replaced)
+    assert trust_level(edge, RULES) == trust and evidence_confidence(edge, RULES) == confidence
+
+
+def test_no_edge_supports_low_confidence_only():
+    assert evidence_confidence(None, RULES) == LOW
+
+
+def test_recency_alone_cannot_reach_a_high_claim():
+    weights = Weights()
+    # no citation evidence (centrality 0), unverified coherence (neutral), a paper of this year (recency 1)
+    assert weights.recency * 1.0 + weights.coherence * NEUTRAL_COHERENCE < HIGH_RELIABILITY
+
+
+def sage(reliability: float):
+    return [evidence(doi, ("SAGE_II v7.0", "CURRENT", reliability, False), semantic=0.8) for doi in SAGE_PAPERS]
+
+
+def test_a_finding_on_a_current_paper_at_0_43_is_medium_in_the_extractive_and_the_model_brief():
+    papers = sage(0.43)
+    judgement = judge_question(papers, Debates(), RULES, AS_OF)
+    brief = extractive_brief("Is SAGE II v7.0 ozone sound?", papers, judgement, Debates(), RULES)
+    assert brief.key_findings and {claim.confidence for claim in brief.key_findings} == {MEDIUM}
+    citation = papers[0].paper.citation
+    raw = json.dumps({"overview": [{"text": "Settled.", "confidence": "HIGH"}],
+                      "key_findings": [{"text": f"Ozone is fine {citation}", "confidence": "HIGH", "citations": [citation]}]})
+    written = brief_from_answer(raw, "q", papers, judgement, Debates(), RULES)
+    assert not written.extractive and written.key_findings[0].confidence == MEDIUM
+
+
+def test_every_retrieved_paper_has_a_trust_line_and_the_overview_counts_agree():
+    # 6 standing papers (one more than the findings), 3 stale ones and one KG paper with no edge to the scope
+    standing = sage(0.62) + [evidence(V07_PAPER, ("GPM_3IMERGDF 07", "CURRENT", 0.62, False)),
+                             evidence(V06_PAPERS[2], ("GPM_3IMERGDF 07", "CURRENT", 0.61, False))]
+    stale = [evidence(doi, ("GPM_3IMERGDF 06", "DECLINING", 0.3, True)) for doi in V06_PAPERS[:2]]
+    unassessed = evidence(TMPA_PAPERS[0])
+    papers = [*standing, *stale, unassessed]
+    judgement = judge_question(papers, Debates(), RULES, AS_OF)
+    brief = extractive_brief("Which precipitation and ozone products are sound?", papers, judgement, Debates(), RULES)
+    assert len(brief.trust_summary) == len(brief.trust_levels) == len(papers) == 9
+    overview = " ".join(claim.text for claim in brief.overview)
+    assert "9 paper(s) retrieved, each with a line in the trust summary; 8 assessed" in overview
+    assert "1 unassessed (no edge to the question's datasets" in overview and "Also retrieved, grounding no claim" in overview
+    (line,) = [line for line in brief.trust_summary if line.startswith(unassessed.paper.citation)]
+    assert "UNASSESSED. Reason: a KG paper with no edge to the question's datasets" in line
+
+
+@pytest.mark.parametrize(("unresolved", "still"), [(STALE, "stale"), (INSUFFICIENT, "insufficient"), (CONTRADICTED, "contested")])
+def test_forced_pass_says_the_ceiling_was_hit_and_what_the_evidence_still_is(unresolved, still):
+    papers = [evidence(doi, ("GPM_3IMERGDF 06", "DECLINING", 0.3, True)) for doi in V06_PAPERS]
+    judgement = judge_question(papers, Debates(), RULES, AS_OF, rounds=RULES.expansion_rounds)
+    assert judgement.verdict == FORCED_PASS and judgement.unresolved == STALE
+    # the wording for each verdict FORCED_PASS may stand in for
+    from dataclasses import replace
+    judgement = replace(judgement, unresolved=unresolved)
+    brief = extractive_brief("Is IMERG V06 accurate?", papers, judgement, Debates(), RULES)
+    words = f"not a pass: the retry ceiling of 2 rewrite rounds was hit and the evidence is still {still} ({unresolved})"
+    markdown = brief.markdown()
+    assert f"Verdict: **FORCED_PASS** ({words})" in markdown
+    assert words in brief.overview[0].text and any(words in claim.text for claim in brief.outlook)
+    assert brief.verdict_text == f"FORCED_PASS ({words})" and brief.overview[0].confidence == LOW
+
+
+def test_a_pass_reads_as_a_pass():
+    papers = sage(0.62)
+    judgement = judge_question(papers, Debates(), RULES, AS_OF)
+    brief = extractive_brief("Is SAGE II v7.0 ozone sound?", papers, judgement, Debates(), RULES)
+    assert brief.verdict == brief.verdict_text == PASS and "not a pass" not in brief.markdown()
+
+
+@pytest.mark.parametrize(("scope", "note", "said"), [
+    (None, None, "the critic weighed every edge of every retrieved paper, to any dataset; ask again with --dataset"),
+    (["kg:trmm"], "no dataset in the scope, but the question names TRMM_3B42: the critic weighs the papers' edges to those "
+                  "datasets (every version); the planner's note", "no dataset in the scope, but the question names TRMM_3B42: "),
+    (["kg:trmm"], None, None),  # --dataset given: nothing to add
+])
+def test_recon_ask_says_what_scope_the_critic_weighed(tmp_path, scope, note, said):
+    import duckdb
+
+    from recon_assets.cli.ask import scope_said
+
+    database = tmp_path / "plans.duckdb"
+    with duckdb.connect(str(database)) as con:
+        con.execute("CREATE TABLE question_plans (question_id VARCHAR, position INTEGER, scope_datasets VARCHAR[], note VARCHAR)")
+        con.execute("INSERT INTO question_plans VALUES ('ask-1', 0, ?, ?)", [scope, note])
+    found = scope_said("ask-1", database)
+    assert found == said if said is None else said in found
+    assert "the planner's note" not in (found or "")
+    assert scope_said("ask-unknown", database) is None and scope_said("ask-1", tmp_path / "none.duckdb") is None
