@@ -234,8 +234,15 @@ ASSET_TABLES = TableGraph(
             "paper_datasets",
             reads=("paper_documents", "paper_texts", "datasets", "dataset_lineage", "publications", "dataset_publication_edges"),
             writes=("paper_datasets",),
-            modules=("kg.doi", "lifecycle.versions", "papers.datasets", "papers.intake", "papers.parse", "papers.stored"),
-            files=("reference/dataset_aliases.csv",),
+            modules=(
+                "kg.doi", "lifecycle.cmr", "lifecycle.lineage", "lifecycle.versions", "papers.dataset_names", "papers.datasets",
+                "papers.intake", "papers.parse", "papers.stated_lifecycle", "papers.stored",
+            ),
+            # the lifecycle of a stated version the graph lacks runs the lifecycle's rules on its reference files
+            files=(
+                "reference/dataset_aliases.csv", "reference/dataset_successors.csv", "reference/cmr/cmr_collections_version_families.csv",
+                "reference/cmr/umm_json_*",
+            ),
         ),
         TableAsset(
             "paper_claims", reads=("paper_documents", "paper_texts"), writes=("paper_claims", "paper_llm_use"),
