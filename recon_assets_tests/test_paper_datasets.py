@@ -228,3 +228,14 @@ def test_an_unknown_product_with_its_version_in_parentheses_is_listed(cmr):
     assert [(u.name, u.stated_version, u.reason) for u in missing] == [
         ("SMOS-IC", "2", "no Dataset node of the graph has this name"), ("ESA-CCI", "04.4", "no Dataset node of the graph has this name"),
     ]
+
+
+def test_a_node_without_a_concept_id_gets_its_successor_s_release_date_by_doi():
+    """A KG node keyed by its globalId (no cmr_id): the successor's CMR record is found by its DOI, so the stated
+    version's supersession has the successor's ReleaseDate, not 'date unknown'."""
+    rows = load_datasets(CMR).query("short_name == 'MCD15A2H'").assign(dataset_id="kg:0b9e6c1e")
+    catalogue = datasets.DatasetCatalogue(rows)
+    _, (mention,) = datasets.detect_datasets(_paper("Leaf area index came from MCD15A2H (V006) composites."), catalogue)
+    with_concepts = datasets.DatasetCatalogue(load_datasets(CMR).query("short_name == 'MCD15A2H'"))
+    _, (same,) = datasets.detect_datasets(_paper("Leaf area index came from MCD15A2H (V006) composites."), with_concepts)
+    assert mention.lifecycle == same.lifecycle and "(since 20" in mention.lifecycle

@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import pandas as pd
 
+from recon_assets.kg.doi import canonical_doi
 from recon_assets.lifecycle.cmr import shipped_collection_progress, shipped_collection_records
 from recon_assets.lifecycle.lineage import dataset_lineage
 from recon_assets.lifecycle.versions import curated_lifecycle
@@ -25,19 +26,38 @@ def _references() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     return curated_lifecycle(), shipped_collection_records(), shipped_collection_progress()
 
 
+@lru_cache(maxsize=1)
+def _concept_by_doi() -> dict[str, str]:
+    """{canonical DOI: CMR concept id} of the shipped CMR records (the first record of a DOI held at two providers)."""
+    records = _references()[1]
+    found: dict[str, str] = {}
+    for doi, concept in zip(records["DOI"], records["concept-id"]):
+        key = canonical_doi(doi) if isinstance(doi, str) else None
+        if key and isinstance(concept, str):
+            found.setdefault(key, concept)
+    return found
+
+
 def family_lineage(rows: pd.DataFrame, family: str, stated: str | None = None) -> pd.DataFrame:
     """`dataset_lineage` over one family's collections, with the stated version added as a row of its own.
 
     Args:
         rows: the family's Dataset nodes, columns dataset_id, short_name, long_name, doi and cmr_id (the CMR concept
-            id, for the successor's release date; NA when unknown).
+            id, for the successor's release date; when NA, the concept id of the shipped CMR record with its DOI).
         family: the family's name (`parse_version`'s family of those rows).
         stated: the version the paper states ("V006", "7", "Collection 5"), or None for the family's rows alone.
 
     Returns:
         dataset_lineage's rows (its COLUMNS), the stated version's under dataset_id STATED_ID.
     """
-    frame = rows[["dataset_id", "short_name", "long_name", "doi", "cmr_id"]]
+    frame = rows[["dataset_id", "short_name", "long_name", "doi", "cmr_id"]].copy()
+    # A node without a concept id (a KG node keyed by its globalId) is found in the CMR extract by its DOI, for the
+    # successor's release date.
+    concepts = _concept_by_doi()
+    frame["cmr_id"] = [
+        concept if isinstance(concept, str) else concepts.get(canonical_doi(doi) or "") if isinstance(doi, str) else None
+        for concept, doi in zip(frame["cmr_id"], frame["doi"])
+    ]
     if stated is not None:
         # The version as a long name's "V<number>" ("V006", "V5.12.4"), which parse_version reads from a long name.
         number = stated.strip().lstrip("Vv").strip()
