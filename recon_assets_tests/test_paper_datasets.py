@@ -224,9 +224,10 @@ def test_a_collection_s_version_lists_its_products_the_graph_lacks():
 
 
 def test_an_unknown_product_with_its_version_in_parentheses_is_listed(cmr):
-    _, missing = datasets.detect_datasets(_paper("Soil moisture also came from SMOS-IC (V2) and ESA-CCI (v04.4)."), cmr)
+    _, missing = datasets.detect_datasets(_paper("Soil moisture also came from SMOS-IC (V2), ESA-CCI (v04.4) and ASCAT-SSM (H115, v5)."), cmr)
     assert [(u.name, u.stated_version, u.reason) for u in missing] == [
         ("SMOS-IC", "2", "no Dataset node of the graph has this name"), ("ESA-CCI", "04.4", "no Dataset node of the graph has this name"),
+        ("H115", "5", "no Dataset node of the graph has this name"),
     ]
 
 

@@ -53,7 +53,7 @@ _VERSION_BEFORE = re.compile(r"(?:" + _VERSION + r"(?:\s+[A-Za-z][\w\-]*){0,3}\s
 # A product-like name (capitals and digits, at least one digit or four capitals) stated with a version, or with it in
 # parentheses: what an unknown dataset looks like ("PERSIANN-CDR v1", "CHIRPS V2.0", "SRTM version 4.1", "SMOS-IC (V2)").
 _PRODUCT_WITH_VERSION = re.compile(
-    r"(?<![A-Za-z0-9_\-])([A-Z][A-Z0-9]{2,}(?:[_\-][A-Z0-9]+)*)(?:\s+|\s*\(\s*)(?:[Vv]\.?\s?|(?i:version|collection)\s+|C(?=\d))(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
+    r"(?<![A-Za-z0-9_\-])([A-Z][A-Z0-9]{2,}(?:[_\-][A-Z0-9]+)*)(?:\s+|\s*[(,]\s*)(?:[Vv]\.?\s?|(?i:version|collection)\s+|C(?=\d))(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
 )
 # A short name as CMR spells them: capitals and digits, one underscore at most between parts ("MYD13A2", "MOD04_L2").
 _PRODUCT_NAME = re.compile(r"(?<![\w\-])[A-Z][A-Z0-9]{3,}(?:_[A-Z0-9]+)*(?![\w\-])")
