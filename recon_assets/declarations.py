@@ -246,9 +246,9 @@ ASSET_TABLES = TableGraph(
         ),
         TableAsset(
             "paper_claims", reads=("paper_documents", "paper_texts"), writes=("paper_claims", "paper_llm_use"),
-            keeps=("paper_stage_failures", "llm_answers", "llm_judgements"),
+            keeps=("paper_stage_failures", "llm_answers", "llm_judgements"), run_inputs=("paper_settings",),
             modules=(
-                "enrichment.retries", "judgement.cues", "judgement.groq_client", "judgement.judge_address", "judgement.llm_cache",
+                "enrichment.retries", "judgement.cached_ask", "judgement.cues", "judgement.groq_client", "judgement.judge_address", "judgement.llm_cache",
                 "judgement.llm_prompt", "judgement.text_embedding", "judgement.verdict_scale", "papers.claims", "papers.llm_claims",
                 "papers.online", "papers.parse", "papers.scores", "papers.stored",
             ),
@@ -301,7 +301,7 @@ ASSET_TABLES = TableGraph(
             writes=("question_plans", "asked_questions"), keeps=("question_sessions", "llm_judgements", "llm_answers"),
             run_inputs=("judge_settings",),
             modules=(
-                "briefs.answers", "briefs.online", "briefs.planner", "briefs.questions", "judgement.cues", "judgement.groq_client",
+                "briefs.answers", "briefs.online", "briefs.planner", "briefs.questions", "judgement.cached_ask", "judgement.cues", "judgement.groq_client",
                 "judgement.judge_address", "judgement.llm_cache", "judgement.llm_prompt", "judgement.verdict_scale", "kg.doi",
                 "lifecycle.versions",
             ),
@@ -328,7 +328,7 @@ ASSET_TABLES = TableGraph(
             ),
             writes=("research_briefs",), keeps=("llm_judgements", "llm_answers"), run_inputs=("judge_settings",),
             modules=(
-                *_QUESTION_POOL_MODULES, "briefs.answers", "briefs.online", "briefs.synthesis", "judgement.cues", "judgement.groq_client",
+                *_QUESTION_POOL_MODULES, "briefs.answers", "briefs.online", "briefs.synthesis", "judgement.cached_ask", "judgement.cues", "judgement.groq_client",
                 "judgement.llm_cache", "judgement.llm_prompt", "reliability.reasons", "report.figures", "report.render", "verdicts.critic",
             ),
             sql=(*_QUESTION_POOL_SQL, "question_plans", "llm_judgements", "llm_answers", "llm_usage_on_day"),

@@ -387,6 +387,30 @@ def test_an_asset_declaring_as_of_takes_the_as_of_resource():
     assert readers and readers <= takes, readers - takes
 
 
+def test_turning_the_papers_opt_in_on_or_off_makes_paper_claims_stale_and_nothing_else(monkeypatch):
+    """Hostile pass: RECON_PAPERS_ONLINE changed no run input, so turning the opt-in on left paper_claims fresh (its
+    offline claims kept) and off left the LLM's claims standing. It is now `paper_settings`' data version, which only
+    paper_claims declares; with the opt-in and the Groq judge both on it holds the day (an online answer can change)."""
+    from datetime import datetime, timezone
+
+    from recon_assets.automation.run_inputs import PAPER_SETTINGS, settings_versions
+
+    for variable in ("RECON_PAPERS_ONLINE", "RECON_GROQ", "GROQ_API_KEY", "RECON_OPENALEX", "RECON_CROSSREF"):
+        monkeypatch.delenv(variable, raising=False)
+    off = settings_versions()
+    monkeypatch.setenv("RECON_PAPERS_ONLINE", "online")
+    opted_in_offline = settings_versions()
+    monkeypatch.setenv("GROQ_API_KEY", "gsk_test_not_a_key")
+    monkeypatch.setenv("RECON_GROQ", "online")
+    both_on = settings_versions()
+    assert len({off[PAPER_SETTINGS], opted_in_offline[PAPER_SETTINGS], both_on[PAPER_SETTINGS]}) == 3
+    assert both_on[PAPER_SETTINGS].endswith("@" + datetime.now(timezone.utc).date().isoformat())
+    assert {key: value for key, value in opted_in_offline.items() if key != PAPER_SETTINGS} == {
+        key: value for key, value in off.items() if key != PAPER_SETTINGS
+    }
+    assert [name for name, asset in ASSET_TABLES.items() if "paper_settings" in asset.run_inputs] == ["paper_claims"]
+
+
 def test_a_run_input_is_a_dependency_of_the_assets_that_declare_it():
     graph = TableGraph([TableAsset("source", writes=("raw",)), TableAsset("derived", reads=("raw",), run_inputs=("as_of",))], snapshot="source")
     assert graph["derived"].deps == [dg.AssetKey("as_of"), dg.AssetKey("source")]

@@ -68,8 +68,16 @@ def scoring_settings() -> dg.DataVersion:
     return dg.DataVersion(_versions()[SCORING_SETTINGS])
 
 
-RUN_INPUTS = [as_of, kg_export, enrichment_settings, judge_settings, scoring_settings]
-AS_OF, KG_EXPORT, ENRICHMENT_SETTINGS, JUDGE_SETTINGS, SCORING_SETTINGS = (source.key for source in RUN_INPUTS)
+@dg.observable_source_asset(group_name=GROUP)
+def paper_settings() -> dg.DataVersion:
+    """The papers' own opt-in to send a paper's text online (RECON_PAPERS_ONLINE) and whether the Groq resource is
+    online: a paper's claims and argumentation are the LLM's only with both (`papers.resources.PaperIntake`). Data
+    version: a digest of them, with the day (UTC) while both are on."""
+    return dg.DataVersion(_versions()[PAPER_SETTINGS])
+
+
+RUN_INPUTS = [as_of, kg_export, enrichment_settings, judge_settings, scoring_settings, paper_settings]
+AS_OF, KG_EXPORT, ENRICHMENT_SETTINGS, JUDGE_SETTINGS, SCORING_SETTINGS, PAPER_SETTINGS = (source.key for source in RUN_INPUTS)
 
 
 def _versions() -> dict[dg.AssetKey, str]:
@@ -105,12 +113,13 @@ def settings_versions() -> dict[dg.AssetKey, str]:
     defaults (the run config `recon run` gives sets none).
 
     Raises:
-        ValueError: RECON_OPENALEX, RECON_CROSSREF or RECON_GROQ is not 'online', 'offline' or unset.
+        ValueError: RECON_OPENALEX, RECON_CROSSREF, RECON_GROQ or RECON_PAPERS_ONLINE is not 'online', 'offline' or unset.
     """
     from recon_assets.enrichment.assets import CitingWorksConfig, OpenAlexConfig
     from recon_assets.enrichment.resources import crossref_offline, openalex_offline
     from recon_assets.judgement.assets import JudgeConfig, StewardConfig
     from recon_assets.judgement.resources import groq_offline
+    from recon_assets.papers.resources import papers_online
     from recon_assets.reliability.run_config import ScoringConfig
     from recon_assets.verdicts.critic import VerdictRules
 
@@ -124,10 +133,12 @@ def settings_versions() -> dict[dg.AssetKey, str]:
     }
     judge = {"judge": JudgeConfig().model_dump(), "steward": StewardConfig().model_dump(), "llm_online": groq_online}
     scoring = {"scoring": ScoringConfig().model_dump(), "verdicts": VerdictRules().model_dump()}
+    papers = {"papers_online": papers_online(os.environ.get("RECON_PAPERS_ONLINE") or ""), "llm_online": groq_online}
     return {
         ENRICHMENT_SETTINGS: settings_digest(enrichment, online_day=today if openalex_online or crossref_online else None),
         JUDGE_SETTINGS: settings_digest(judge, online_day=today if groq_online else None),
         SCORING_SETTINGS: settings_digest(scoring),
+        PAPER_SETTINGS: settings_digest(papers, online_day=today if all(papers.values()) else None),
     }
 
 

@@ -44,7 +44,7 @@ class TableAsset:
         files: reference files it is read from (package-relative paths or glob patterns, e.g. "reference/cmr/*.*").
         run_inputs: the inputs of a run that are not tables but decide its rows, by the name of their observable source
             asset (`automation.run_inputs`: "as_of", "kg_export", "enrichment_settings", "judge_settings",
-            "scoring_settings"); each is a `deps` entry, so a new value makes the asset stale.
+            "scoring_settings", "paper_settings"); each is a `deps` entry, so a new value makes the asset stale.
     """
 
     name: str
