@@ -11,8 +11,7 @@ import pytest
 
 from recon_assets.evaluation.cases import COLUMNS, GRADES, LABELLED_EDGES, VERSION_STATUSES, dataset_key, load_cases
 from recon_assets.evaluation.baselines import AGE_ONLY, FLAG_EVERYTHING, LIFECYCLE_ONLY, baseline_rules
-from recon_assets.evaluation.assets import online_cases
-from recon_assets.evaluation.measure import compare_rules, flag_sets, match_cases, record_as_of, targets_of, without_openalex
+from recon_assets.evaluation.measure import compare_rules, flag_sets, match_cases, online_cases, record_as_of, targets_of, without_openalex
 from recon_assets.evaluation.metrics import (
     cluster_weights,
     node_rate,

@@ -27,7 +27,7 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     assert offline.startswith("evaluation on the labelled I and F cases, offline (default settings): superseded versions flagged ")
     assert re.fullmatch(
         r"evaluation on the labelled I and F cases, online \(default settings\): not measured \(no labelled I or F case has "
-        r"a citation record as of as_of\); all edges flagged \(base rate\) \d+/\d+", online,
+        r"a citation record as of as_of\); over every scored edge: all edges flagged \(base rate\) \d+/\d+", online,
     )
     # the default beside each baseline, offline (online has no case), and the targets with what was missed
     assert "  offline IF staleness_catch: default " in first.stdout and " | lifecycle_only " in first.stdout
@@ -198,7 +198,7 @@ def test_a_bad_keep_outputs_setting_is_refused_before_any_run(tmp_path):
 def test_the_summary_says_when_the_llm_judge_was_unavailable_and_over_how_many_cases_online():
     """New-user finding (issue 24): a wrong GROQ_BASE_URL left every pair to the offline judge and the summary never
     said so; and the online figures now run over the cases with a citation record as of as_of (issue 20)."""
-    from recon_assets.cli.run import _judging_lines, _online_cases
+    from recon_assets.cli.run import _judging_lines, evaluation_lines
 
     reason = "unavailable: cannot connect to https://127.0.0.1:9: [Errno 111] Connection refused; 129 pairs kept the offline judge's verdict"
     judged = {"run/research_areas_reused": 0, "run/research_areas_judged": 22}
@@ -207,5 +207,11 @@ def test_the_summary_says_when_the_llm_judge_was_unavailable_and_over_how_many_c
     offline = {"coherence_judgements": dg.AssetMaterialization("coherence_judgements", metadata={**judged, "run/llm_judge": "offline"})}
     assert _judging_lines(offline) == ["judging: 0 research area(s) reused (unchanged inputs), 22 judged"]
     assert _judging_lines({}) == []
-    evaluated = {"reliability_evaluation": dg.AssetMaterialization("reliability_evaluation", metadata={"online_cases_IF": 7})}
-    assert (_online_cases(evaluated), _online_cases({})) == (7, None)
+    # Read from the table, not the run's metadata: an unchanged re-run (nothing evaluated again) said it too. The base
+    # rate stands apart, over every scored edge: on one line with the case figures it read as over the 7 cases.
+    evaluation = [("online", "staleness_catch", 3, 5), ("online", "base_rate", 101, 189), ("offline", "staleness_catch", 46, 53)]
+    assert evaluation_lines(evaluation, 7) == [
+        "evaluation on the labelled I and F cases, offline (default settings): superseded versions flagged 46/53",
+        "evaluation on the labelled I and F cases, online (over the 7 with a citation record as of as_of) (default settings): "
+        "superseded versions flagged 3/5; over every scored edge: all edges flagged (base rate) 101/189",
+    ]

@@ -33,7 +33,7 @@ from recon_assets.automation.run_inputs import AS_OF, KG_EXPORT, RUN_INPUTS, kg_
 from recon_assets.automation.staleness import FRESH, freshness, partition_ranges, stale_partitions
 from recon_assets.shared.data_versions import ABSENT, written_digests
 from recon_assets.evaluation.baselines import BASELINES
-from recon_assets.evaluation.measure import comparison_table, targets_of
+from recon_assets.evaluation.measure import HEADLINE, comparison_table, online_cases, targets_of
 from recon_assets.kg.export_reader import detect_format
 from recon_assets.kg.resources import HUGGING_FACE, kg_source
 from recon_assets.exports import export_folder
@@ -408,12 +408,32 @@ def _judging_lines(materializations: dict[str, dg.AssetMaterialization]) -> list
     return [f"judging: {reused} research area(s) reused (unchanged inputs), {judged} judged", *unavailable]
 
 
-def _online_cases(materializations: dict[str, dg.AssetMaterialization]) -> int | None:
-    """How many labelled I and F cases the online evaluation runs over (those with a citation record as of as_of:
-    reliability_evaluation's `online_cases_IF`), or None when no run evaluated."""
-    evaluation = materializations.get("reliability_evaluation")
-    count = evaluation.metadata.get("online_cases_IF") if evaluation is not None else None
-    return None if count is None else int(count.value)
+def evaluation_lines(evaluation: list[tuple[str, str, int, int]], online: int) -> list[str]:
+    """The summary's evaluation lines, one per condition measured: the default setting's figures on the labelled I
+    and F cases (`_SUMMARY_MEASURES`, each numerator/denominator), with the base rate apart, over every scored edge:
+    its base is the edges, not the cases. Online, the cases are those with a citation record as of as_of (`online`
+    of them, `evaluation.measure.online_cases`). A condition whose case measures all have 0 cases says why instead.
+
+    Args:
+        evaluation: (condition, measure, numerator, denominator) rows of reliability_evaluation.
+    """
+    lines = []
+    for condition in ("offline", "online"):
+        measured = {measure: (n, d) for found, measure, n, d in evaluation if found == condition}
+        if not measured:
+            continue
+        n, d = measured.pop("base_rate", (0, 0))
+        base = f"; over every scored edge: {_SUMMARY_MEASURES['base_rate']} {n}/{d}" if d else ""
+        over = f" (over the {online} with a citation record as of as_of)" if condition == "online" else ""
+        if any(cases for _, cases in measured.values()):
+            figures = ", ".join(
+                f"{words} {f'{measured[measure][0]}/{measured[measure][1]}' if measured[measure][1] else 'n/a (0 cases)'}"
+                for measure, words in _SUMMARY_MEASURES.items() if measure in measured
+            )
+        else:  # one line saying why, not a row of n/a (online with the default offline OpenAlex: every run)
+            figures, over = f"not measured ({NOT_MEASURED_WHY[condition]})", ""
+        lines.append(f"evaluation on the labelled I and F cases, {condition}{over} (default settings): {figures}{base}")
+    return lines
 
 
 def _print_baselines(comparisons: pd.DataFrame) -> None:
@@ -461,6 +481,7 @@ def _print_summary(
             [list(_SUMMARY_MEASURES)],
         ).fetchall()
         comparisons = con.execute("SELECT * FROM reliability_evaluation_baselines").df()
+        cases = con.execute("SELECT condition, grade, found, has_openalex_record FROM reliability_evaluation_cases").df()
         stewards = con.execute("SELECT status, count(*) FROM steward_judgements GROUP BY 1 ORDER BY 1").fetchall()
         kg_edges = con.execute("SELECT count(*) FROM dataset_publication_edges").fetchone()[0]
         snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(
@@ -479,22 +500,8 @@ def _print_summary(
         print("edges scored: 0 - the snapshot has no usable Publication-USES_DATASET->Dataset relationship")
     if verdicts:
         print("dataset verdicts (per research area): " + ", ".join(f"{verdict} {count:,}" for verdict, count in verdicts))
-    for condition in ("offline", "online"):
-        measured = {measure: (n, d) for found, measure, n, d in evaluation if found == condition}
-        if not measured:
-            continue
-        if any(cases for measure, (_, cases) in measured.items() if measure != "base_rate"):
-            figures = ", ".join(
-                f"{words} {f'{measured[measure][0]}/{measured[measure][1]}' if measured[measure][1] else 'n/a (0 cases)'}"
-                for measure, words in _SUMMARY_MEASURES.items() if measure in measured
-            )
-        else:  # one line saying why, not a row of n/a (online with the default offline OpenAlex: every run)
-            why = NOT_MEASURED_WHY[condition]
-            n, d = measured.get("base_rate", (0, 0))
-            figures = f"not measured ({why})" + (f"; {_SUMMARY_MEASURES['base_rate']} {n}/{d}" if d else "")
-        online = _online_cases(materializations) if condition == "online" else None
-        over = f" (over the {online} with a citation record as of as_of)" if online else ""
-        print(f"evaluation on the labelled I and F cases, {condition}{over} (default settings): {figures}")
+    for line in evaluation_lines(evaluation, online_cases(cases)[HEADLINE]):
+        print(line)
     _print_baselines(comparisons)
     if stewards:
         print("steward judgements (steward_judgements): " + ", ".join(f"{status} {count:,}" for status, count in stewards))

@@ -8,7 +8,7 @@ import pandas as pd
 
 from recon_assets.declarations import ASSET_TABLES
 from recon_assets.evaluation.cases import load_cases
-from recon_assets.evaluation.measure import CASE_SETS, HEADLINE, INDEPENDENT, MEASURES, comparison_table, evaluate, iter_headline, targets_of
+from recon_assets.evaluation.measure import HEADLINE, INDEPENDENT, MEASURES, comparison_table, evaluate, iter_headline, online_cases, targets_of
 from recon_assets.evaluation.metrics import measure_text
 from recon_assets.evaluation.pairs import PAIR_MEASURES, evaluate_pairs, judged_on_texts, load_pairs, pipeline_outcomes
 from recon_assets.kg.assets import OWNERS
@@ -206,13 +206,6 @@ def _most_frequent(con, table: str, column: str) -> str | None:
 
 def _default_values(measures: pd.DataFrame) -> dict[str, pd.Series]:
     return {f"{condition}_{measure}": row for condition, measure, row in iter_headline(measures) if not pd.isna(row["value"])}
-
-
-def online_cases(cases: pd.DataFrame) -> dict[str, int]:
-    """How many cases the online figures run over, per headline case set (IF, I): the cases found in the KG whose
-    publication has a citation record as of as_of (`measure.record_as_of`); every other case is offline-only."""
-    online = cases[(cases["condition"] == "online") & cases["found"].astype(bool) & cases["has_openalex_record"].astype(bool)]
-    return {case_set: int(online["grade"].isin(CASE_SETS[case_set]).sum()) for case_set in (HEADLINE, INDEPENDENT)}
 
 
 def _headline_markdown(measures: pd.DataFrame, online: dict[str, int]) -> str:

@@ -487,3 +487,10 @@ def iter_headline(measures: pd.DataFrame, case_set: str = HEADLINE) -> Iterator[
             found = default[(default["condition"] == condition) & (default["measure"] == measure)]
             if len(found):
                 yield condition, measure, found.iloc[0]
+
+
+def online_cases(cases: pd.DataFrame) -> dict[str, int]:
+    """How many cases the online figures run over, per headline case set (IF, I): the cases found in the KG whose
+    publication has a citation record as of as_of (`record_as_of`); every other case is offline-only."""
+    online = cases[(cases["condition"] == "online") & cases["found"].astype(bool) & cases["has_openalex_record"].astype(bool)]
+    return {case_set: int(online["grade"].isin(CASE_SETS[case_set]).sum()) for case_set in (HEADLINE, INDEPENDENT)}
