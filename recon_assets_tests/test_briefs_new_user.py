@@ -206,3 +206,20 @@ def test_recon_ask_says_what_scope_the_critic_weighed(tmp_path, scope, note, sai
     assert found == said if said is None else said in found
     assert "the planner's note" not in (found or "")
     assert scope_said("ask-unknown", database) is None and scope_said("ask-1", tmp_path / "none.duckdb") is None
+
+
+def test_a_scoped_dataset_no_paper_uses_is_insufficient_with_the_reason_and_not_retried():
+    """New-user pass: the sample's TRMM_3B42RT V7 node matches `--dataset TRMM_3B42RT` but no paper uses it; the
+    question ran two pointless rewrite rounds into FORCED_PASS. It is INSUFFICIENT with the reason, in one round."""
+    from recon_assets.briefs.answering import answer_rounds, empty_pool_problem
+    from recon_assets.briefs.planner import offline_plan
+
+    empty = Pool({}, {}, dataset_ids=("kg:trmm-3b42rt-v7",))
+    assert "no publication of the knowledge graph has a scored edge to the scope's 1 dataset(s)" in empty_pool_problem(empty)
+    assert empty_pool_problem(Pool({}, {})) is None and empty_pool_problem(tmpa_pool((TRMM,))) is None
+    question = "Is TRMM 3B42RT fast enough for flood warning?"
+    plan = offline_plan(question, ["TRMM_3B42RT"], AS_OF)
+    rounds = answer_rounds(question, plan.subquestions, ["TRMM_3B42RT"], empty, lambda queries, texts: [], AS_OF, "linear", RULES)
+    (only,) = rounds
+    assert only.judgement.verdict == INSUFFICIENT and only.judgement.rewrite is None
+    assert only.judgement.reason.startswith("INSUFFICIENT: no publication of the knowledge graph")

@@ -167,11 +167,12 @@ def answer_rounds(
     """Every round of a question: round 0 retrieves with the question and its plan's `subquestions` (or takes the
     candidates `first` already retrieved so), each later round with the sub-questions `planner.rewrite` gives for the
     last verdict, until a verdict asks no rewrite (PASS, FORCED_PASS at the ceiling of `rules.expansion_rounds`, a
-    `scope_problem`).
+    `scope_problem`, or a scoped pool with no paper: `empty_pool_problem`, since no rewrite can retrieve from it).
 
     Raises:
         ValueError: an unknown decay (`retrieval.paper_recency`).
     """
+    scope_problem = scope_problem or empty_pool_problem(pool)
     rounds: list[Round] = []
     started = time.perf_counter()
     candidates = list(first) if first is not None else retrieve(pool, [question, *(item.text for item in subquestions)], similarity, as_of, decay, per_round)
@@ -188,6 +189,17 @@ def answer_rounds(
         debated = [pair.older_citation for pair in opening.pairs] + [dispute.commented for dispute in opening.disputes]
         asked = rewrite(question, judgement.rewrite, terms, as_of, debated)
         candidates += retrieve(pool, [item.text for item in asked], similarity, as_of, decay, per_round)
+
+
+def empty_pool_problem(pool: Pool) -> str | None:
+    """Why a scoped question has nothing to answer from, or None: its datasets matched KG nodes, but no publication
+    has a scored edge to them and no paper came in otherwise (a sample's TRMM_3B42RT V7 node, used by no paper).
+    The verdict is then INSUFFICIENT with this reason and not retried (issue 21: "a scope that matches nothing gets
+    ... an INSUFFICIENT verdict with the reason"), as for a scope naming no KG dataset."""
+    if pool.dataset_ids is None or pool.papers:
+        return None
+    return (f"no publication of the knowledge graph has a scored edge to the scope's {len(pool.dataset_ids)} dataset(s), "
+            "and none cites one: a rewrite cannot retrieve what the graph does not hold")
 
 
 def _year(value: object) -> int | None:
