@@ -16,6 +16,34 @@ def recon_run(database, env, as_of=AS_OF):
     return subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
 
 
+def recon_refusal(arguments, variables, capsys, monkeypatch) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of `recon run` with `arguments` called in this process (`main`, as the console
+    entry point calls it: no Python and Dagster start-up per case), this process's environment plus `variables`; the
+    environment is restored after (the pre-check writes RECON_KG_PATH and RECON_DB_PATH). A refusal comes before any
+    run: reaching the launch of the jobs fails the test at once instead of running the pipeline."""
+    from recon_assets.cli import run as run_module
+    from recon_assets.cli.main import main
+
+    def launched(*_args, **_kwargs):
+        raise AssertionError(f"`recon run {' '.join(arguments)}` with {variables} was not refused before its runs")
+
+    saved = dict(os.environ)
+    capsys.readouterr()
+    try:
+        os.environ.update(variables)
+        with monkeypatch.context() as patched:
+            patched.setattr(run_module, "_run_jobs", launched)
+            try:
+                code = main(["run", *arguments])
+            except SystemExit as exited:  # argparse
+                code = exited.code
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    shown = capsys.readouterr()
+    return code, shown.out, shown.err
+
+
 def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home")}
     database = tmp_path / "recon.duckdb"
@@ -68,7 +96,7 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     assert early.stderr.strip().splitlines()[-1].startswith("error: 1 asset check(s) of severity ERROR failed: ")
 
 
-def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
+def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path, capsys, monkeypatch):
     empty = tmp_path / "empty.json"
     empty.write_text("")
     loop = tmp_path / "loop"
@@ -116,31 +144,38 @@ def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path):
          f"error: the reports and exports of --db {tmp_path / 'reports'} go into {tmp_path / 'reports' / 'reports'}, but "
          f"{tmp_path / 'reports'} is that database file: rename one"),
     ]
-    for arguments, variables, message in cases:
-        env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), **variables}
-        command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / "x.duckdb"), *arguments]
-        result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
-        assert (result.returncode, result.stderr.strip()) == (2, message)
+    # The first case through the console entry point (`python -m recon_assets.cli.main`, a process of its own), the
+    # others through `main` in this process: the same refusal line and exit status, without a start-up each.
+    (arguments, variables, message), *others = cases
+    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), **variables}
+    command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / "x.duckdb"), *arguments]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
+    assert (result.returncode, result.stderr.strip()) == (2, message)
+    assert not (tmp_path / "home").exists()  # refused before Dagster was started
+    for arguments, variables, message in others:
+        code, _, err = recon_refusal(
+            ["--db", str(tmp_path / "x.duckdb"), *arguments], {"DAGSTER_HOME": str(tmp_path / "home"), **variables}, capsys, monkeypatch,
+        )
+        assert (code, err.strip()) == (2, message)
         assert not (tmp_path / "home").exists()  # refused before Dagster was started
 
 
-def test_an_as_of_after_today_is_refused_in_one_line_before_any_run(tmp_path):
+def test_an_as_of_after_today_is_refused_in_one_line_before_any_run(tmp_path, capsys, monkeypatch):
     """New-user finding: `--as-of 2030-01-01` scored as of a day to come without a word; it was then warned about and
     run. A reliability as of a day to come has no evidence yet: `--as-of` or RECON_AS_OF after today is refused in one
     line, exit 2, before Dagster is started (the KG file, empty here, is not even read)."""
     empty = tmp_path / "empty.json"
     empty.write_text("")
-    command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / "x.duckdb"), "--kg", str(empty)]
+    command = ["--db", str(tmp_path / "x.duckdb"), "--kg", str(empty)]
     for arguments, variables, source in (
         (["--as-of", "9999-12-31"], {}, "--as-of"), ([], {"RECON_AS_OF": "9999-12-31"}, "RECON_AS_OF"),
     ):
-        env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), **variables}
-        result = subprocess.run([*command, *arguments], capture_output=True, text=True, env=env, timeout=120)
-        assert result.returncode == 2 and result.stdout == "", result.stderr
+        code, out, err = recon_refusal([*command, *arguments], {"DAGSTER_HOME": str(tmp_path / "home"), **variables}, capsys, monkeypatch)
+        assert code == 2 and out == "", err
         assert re.fullmatch(
             rf"error: as_of 9999-12-31 from {source} is after today \(\d{{4}}-\d\d-\d\d\): a reliability as of a day to come "
-            r"has no evidence yet; give today or an earlier date\n", result.stderr,
-        ), result.stderr
+            r"has no evidence yet; give today or an earlier date\n", err,
+        ), err
         assert not (tmp_path / "home").exists()
 
 
@@ -187,11 +222,10 @@ def test_a_report_folder_taken_by_a_file_is_refused_before_any_run(tmp_path):
     )
 
 
-def test_a_bad_keep_outputs_setting_is_refused_before_any_run(tmp_path):
-    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), "RECON_KEEP_OUTPUTS": "-1"}
-    command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / "x.duckdb")]
-    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
-    assert result.returncode == 2 and result.stderr.strip().startswith("error: RECON_KEEP_OUTPUTS must be a whole number")
+def test_a_bad_keep_outputs_setting_is_refused_before_any_run(tmp_path, capsys, monkeypatch):
+    variables = {"DAGSTER_HOME": str(tmp_path / "home"), "RECON_KEEP_OUTPUTS": "-1"}
+    code, _, err = recon_refusal(["--db", str(tmp_path / "x.duckdb")], variables, capsys, monkeypatch)
+    assert code == 2 and err.strip().startswith("error: RECON_KEEP_OUTPUTS must be a whole number")
     assert not (tmp_path / "home").exists()
 
 

@@ -23,14 +23,12 @@ import uuid
 from pathlib import Path
 
 import dagster as dg
-import duckdb
 import psutil
 import pytest
 from dagster._core.events import EngineEventData
 
 from recon_assets.cli.instance_health import POOL, pool_holders, reclaim_lost_runs, wait_for_pool, worker_pid
 from recon_assets.cli.launched_runs import INSTANCE_SETTINGS
-from recon_assets.shared.paths import database_lock
 from recon_assets.shared.run_tags import HOST_TAG
 
 from recon_assets_tests.pipeline_runs import AS_OF
@@ -57,6 +55,15 @@ def _recon_run(database: Path, env: dict[str, str], **popen) -> subprocess.Popen
         [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(database), "--as-of", AS_OF],
         env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen,
     )
+
+
+def _refused(database: Path, home: Path, capsys, monkeypatch, **extra: str) -> tuple[int, str, str]:
+    """(exit status, stdout, stderr) of `recon run --db database --as-of AS_OF` refused in this process (`main`, as
+    `_recon_run` runs it in a process of its own: test_rerun.recon_refusal; a run reached fails the test)."""
+    from recon_assets_tests.test_rerun import recon_refusal
+
+    variables = {"DAGSTER_HOME": str(home), "RECON_KG_PATH": "", "RECON_AS_OF": "", **extra}
+    return recon_refusal(["--db", str(database), "--as-of", AS_OF], variables, capsys, monkeypatch)
 
 
 def _instance(home: Path) -> dg.DagsterInstance:
@@ -144,114 +151,6 @@ def test_a_lost_run_worker_is_failed_in_one_line_and_never_wedges_the_next_run(t
         assert latest.remote_job_origin.repository_origin.code_location_origin.location_name == "recon_assets"
         assert latest.tags["dagster/code_location"] == "recon_assets" and latest.tags["recon/as_of"] == AS_OF
         assert f"(run {latest.run_id})" in out
-
-
-def test_ctrl_c_terminates_the_launched_run_and_exits_130(tmp_path):
-    """The run worker runs in a session of its own: Ctrl-C reaches `recon run` alone, which terminates its run through
-    the instance's run launcher (as the UI's "Terminate" does), waits for it to end and exits 130."""
-    home = _home(tmp_path)
-    instance = _instance(home)
-    recon = _recon_run(tmp_path / "r.duckdb", _env(home))
-    try:
-        run_id, pid = _holder_with_worker(instance, recon)
-        recon.send_signal(signal.SIGINT)
-        out, err = recon.communicate(timeout=HANG_GUARD_SECONDS)
-    finally:
-        if recon.poll() is None:
-            recon.kill()
-    assert recon.returncode == 130, err[-3000:]
-    run = instance.get_run_by_id(run_id)
-    assert err.splitlines()[-3:] == [
-        f"recon: terminating run {run_id} ({run.job_name}): waiting up to 30s for it to end",
-        f"recon: run {run_id} ({run.job_name}) terminated: CANCELED", "error: interrupted (Ctrl-C)",
-    ]
-    assert run.status == dg.DagsterRunStatus.CANCELED
-    try:  # the worker exits once it has ended its run (raises TimeoutExpired if it does not)
-        psutil.Process(pid).wait(timeout=HANG_GUARD_SECONDS)
-    except psutil.NoSuchProcess:
-        pass
-
-
-@pytest.mark.parametrize("command", ["ask", "paper"])
-def test_ctrl_c_during_recon_ask_or_paper_terminates_its_run_and_exits_130_without_a_traceback(tmp_path, command):
-    """Ctrl-C during `recon ask` (or `recon paper`) printed a Python traceback (KeyboardInterrupt from `follow`, which
-    had terminated the run), and a Ctrl-C before the run was seen left it launched: each ends as `recon run` does, the
-    run terminated (one line), 'error: interrupted (Ctrl-C)', exit 130. The run is held in its first step, before it
-    can end by itself, by the database's lock, which this test holds (each step takes it to connect: a run writing it)."""
-    home = _home(tmp_path)
-    instance = _instance(home)
-    database = tmp_path / "scored.duckdb"
-    with duckdb.connect(str(database)) as con:  # what `recon ask` checks before it launches: the scores' table
-        con.execute("CREATE TABLE edge_reliability (edge_id VARCHAR)")
-    paper = tmp_path / "paper.pdf"
-    paper.write_bytes(b"%PDF-1.4\n")  # never read: the run is stopped before its first step connects
-    arguments, job = {
-        "ask": (["ask", "Which rainfall datasets are current?"], "question_briefs_job"),
-        "paper": (["paper", str(paper)], "paper_analysis_job"),
-    }[command]
-    lock = database_lock(database)
-    lock.acquire()
-    recon = subprocess.Popen(
-        [sys.executable, "-m", "recon_assets.cli.main", *arguments, "--db", str(database)],
-        env=_env(home, RECON_PAPERS_DIR=str(tmp_path / "papers")), text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )
-    try:
-        run_id, pid = _holder_with_worker(instance, recon)  # its first step holds the duckdb slot, waiting for the lock
-        recon.send_signal(signal.SIGINT)
-        out, err = recon.communicate(timeout=HANG_GUARD_SECONDS)
-    finally:
-        if recon.poll() is None:
-            recon.kill()
-        lock.release()
-    assert recon.returncode == 130, err[-3000:]
-    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
-    assert err.splitlines()[-3:] == [
-        f"recon: terminating run {run_id} ({job}): waiting up to 30s for it to end",
-        f"recon: run {run_id} ({job}) terminated: CANCELED", "error: interrupted (Ctrl-C)",
-    ]
-    assert instance.get_run_by_id(run_id).status == dg.DagsterRunStatus.CANCELED
-    assert not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots
-    try:  # the worker exits once it has ended its run (raises TimeoutExpired if it does not)
-        psutil.Process(pid).wait(timeout=HANG_GUARD_SECONDS)
-    except psutil.NoSuchProcess:
-        pass
-
-
-def test_ctrl_c_on_a_run_whose_worker_does_not_answer_stops_it_and_marks_the_run_canceled(tmp_path):
-    """Issue 24, hostile pass: a run whose worker does not end it when asked (here stopped with SIGSTOP: hung, or
-    gone with its code server) stayed CANCELING for ever after Ctrl-C, with no daemon to end it. `recon run` waits 30 s
-    (said), then stops the worker and the processes it started and marks the run CANCELED, freeing its pool slots."""
-    home = _home(tmp_path)
-    instance = _instance(home)
-    recon = _recon_run(tmp_path / "r.duckdb", _env(home))
-    run_id = pid = None
-    try:
-        run_id, pid = _holder_with_worker(instance, recon)
-        os.kill(pid, signal.SIGSTOP)
-        recon.send_signal(signal.SIGINT)
-        out, err = recon.communicate(timeout=HANG_GUARD_SECONDS)
-    finally:
-        if recon.poll() is None:
-            recon.kill()
-        if pid is not None and psutil.pid_exists(pid):
-            os.kill(pid, signal.SIGKILL)
-        # The code server asked to cancel the run can block for good on the stopped worker (its cancel request waits
-        # on a lock the worker held when stopped) and outlive the test: ended here.
-        for server in _code_servers(instance.get_run_by_id(run_id)) if run_id is not None else []:
-            server.kill()
-    assert recon.returncode == 130, err[-3000:]
-    job = instance.get_run_by_id(run_id).job_name
-    waiting, ended, interrupted = err.splitlines()[-3:]
-    assert waiting == f"recon: terminating run {run_id} ({job}): waiting up to 30s for it to end"
-    # The code server answers, or not (it may block on the stopped worker): either way the run is ended here.
-    assert re.fullmatch(
-        rf"recon: run {run_id} \({job}\) (did not end within 30s( \(its code server did not answer\))?|could not be asked to "
-        rf"stop \(its code server [^)]*\)): its run worker \(pid {pid}\) was stopped and the run is marked CANCELED", ended,
-    ), ended
-    assert interrupted == "error: interrupted (Ctrl-C)"
-    assert instance.get_run_by_id(run_id).status == dg.DagsterRunStatus.CANCELED
-    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
-    assert not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots
 
 
 def _holding_run(instance: dg.DagsterInstance, *, pid: int | None, host: str | None = None, step: str = "kg_snapshot") -> str:
@@ -356,15 +255,14 @@ def test_recon_run_gives_up_on_a_live_holder_with_a_clear_error(tmp_path):
     )
 
 
-def test_a_bad_pool_wait_setting_is_refused_before_anything_runs(tmp_path):
+def test_a_bad_pool_wait_setting_is_refused_before_anything_runs(tmp_path, capsys, monkeypatch):
     home = _home(tmp_path)
-    run = _recon_run(tmp_path / "r.duckdb", _env(home, RECON_POOL_WAIT_SECONDS="forever"))
-    out, err = run.communicate(timeout=120)
-    assert run.returncode == 2
+    code, out, err = _refused(tmp_path / "r.duckdb", home, capsys, monkeypatch, RECON_POOL_WAIT_SECONDS="forever")
+    assert code == 2
     assert err == "error: RECON_POOL_WAIT_SECONDS must be a positive number of seconds, got 'forever'\n"
 
 
-def test_a_database_another_run_is_writing_is_named_by_its_lock_not_duckdbs_error(tmp_path):
+def test_a_database_another_run_is_writing_is_named_by_its_lock_not_duckdbs_error(tmp_path, capsys, monkeypatch):
     """Hostile finding: with a step of another run writing the file, `recon run`'s pre-check opened the DuckDB file
     before taking the lock and printed DuckDB's own "Could not set lock" error; the lock is now taken first."""
     database = tmp_path / "r.duckdb"
@@ -376,11 +274,10 @@ def test_a_database_another_run_is_writing_is_named_by_its_lock_not_duckdbs_erro
     holder = subprocess.Popen([sys.executable, "-c", writer], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline() == "writing\n"
-        run = _recon_run(database, _env(_home(tmp_path)))
-        out, err = run.communicate(timeout=120)
+        code, out, err = _refused(database, _home(tmp_path), capsys, monkeypatch)
     finally:
         holder.communicate("")
-    assert run.returncode == 2
+    assert code == 2
     assert err == (
         f"error: another run (`recon run` or one from the UI) is writing {database} (lock {database}.lock); wait for it to finish\n"
     )
@@ -395,7 +292,7 @@ def test_a_database_another_run_is_writing_is_named_by_its_lock_not_duckdbs_erro
     ],
     ids=["lock-is-a-folder", "folder-under-a-file"],
 )
-def test_a_database_whose_lock_or_folder_cannot_be_made_is_refused_in_one_line(tmp_path, where, error):
+def test_a_database_whose_lock_or_folder_cannot_be_made_is_refused_in_one_line(tmp_path, where, error, capsys, monkeypatch):
     """Hostile finding: since the lock is taken before DuckDB opens the file, a lock file that cannot be created (a
     read-only folder or file system: EROFS, EACCES; here a folder in its place, which fails for root too) ended
     `recon run` in filelock's traceback, as did a --db folder that cannot be created."""
@@ -405,9 +302,8 @@ def test_a_database_whose_lock_or_folder_cannot_be_made_is_refused_in_one_line(t
     else:
         (tmp_path / "a_file").touch()
         database = tmp_path / "a_file" / "sub" / "r.duckdb"
-    run = _recon_run(database, _env(_home(tmp_path)))
-    out, err = run.communicate(timeout=120)
-    assert run.returncode == 2
+    code, out, err = _refused(database, _home(tmp_path), capsys, monkeypatch)
+    assert code == 2
     assert err == error.format(database=database)
 
 

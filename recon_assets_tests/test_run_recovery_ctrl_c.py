@@ -1,0 +1,128 @@
+"""Issue 24: Ctrl-C during `recon run`, `recon ask` or `recon paper` terminates the launched run through the instance's
+run launcher and exits 130 in one line; a run whose worker does not answer is stopped and marked CANCELED. (Apart from
+test_run_recovery.py, whose helpers it uses, so that the two files' real runs can go to two test workers: with
+`--dist loadfile` one file's tests run on one worker.)"""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+
+import dagster as dg
+import duckdb
+import psutil
+import pytest
+
+from recon_assets.cli.instance_health import POOL
+from recon_assets.shared.paths import database_lock
+from recon_assets_tests.test_run_recovery import HANG_GUARD_SECONDS, _code_servers, _env, _holder_with_worker, _home, _instance, _recon_run
+
+
+def test_ctrl_c_terminates_the_launched_run_and_exits_130(tmp_path):
+    """The run worker runs in a session of its own: Ctrl-C reaches `recon run` alone, which terminates its run through
+    the instance's run launcher (as the UI's "Terminate" does), waits for it to end and exits 130."""
+    home = _home(tmp_path)
+    instance = _instance(home)
+    recon = _recon_run(tmp_path / "r.duckdb", _env(home))
+    try:
+        run_id, pid = _holder_with_worker(instance, recon)
+        recon.send_signal(signal.SIGINT)
+        out, err = recon.communicate(timeout=HANG_GUARD_SECONDS)
+    finally:
+        if recon.poll() is None:
+            recon.kill()
+    assert recon.returncode == 130, err[-3000:]
+    run = instance.get_run_by_id(run_id)
+    assert err.splitlines()[-3:] == [
+        f"recon: terminating run {run_id} ({run.job_name}): waiting up to 30s for it to end",
+        f"recon: run {run_id} ({run.job_name}) terminated: CANCELED", "error: interrupted (Ctrl-C)",
+    ]
+    assert run.status == dg.DagsterRunStatus.CANCELED
+    try:  # the worker exits once it has ended its run (raises TimeoutExpired if it does not)
+        psutil.Process(pid).wait(timeout=HANG_GUARD_SECONDS)
+    except psutil.NoSuchProcess:
+        pass
+
+
+@pytest.mark.parametrize("command", ["ask", "paper"])
+def test_ctrl_c_during_recon_ask_or_paper_terminates_its_run_and_exits_130_without_a_traceback(tmp_path, command):
+    """Ctrl-C during `recon ask` (or `recon paper`) printed a Python traceback (KeyboardInterrupt from `follow`, which
+    had terminated the run), and a Ctrl-C before the run was seen left it launched: each ends as `recon run` does, the
+    run terminated (one line), 'error: interrupted (Ctrl-C)', exit 130. The run is held in its first step, before it
+    can end by itself, by the database's lock, which this test holds (each step takes it to connect: a run writing it)."""
+    home = _home(tmp_path)
+    instance = _instance(home)
+    database = tmp_path / "scored.duckdb"
+    with duckdb.connect(str(database)) as con:  # what `recon ask` checks before it launches: the scores' table
+        con.execute("CREATE TABLE edge_reliability (edge_id VARCHAR)")
+    paper = tmp_path / "paper.pdf"
+    paper.write_bytes(b"%PDF-1.4\n")  # never read: the run is stopped before its first step connects
+    arguments, job = {
+        "ask": (["ask", "Which rainfall datasets are current?"], "question_briefs_job"),
+        "paper": (["paper", str(paper)], "paper_analysis_job"),
+    }[command]
+    lock = database_lock(database)
+    lock.acquire()
+    recon = subprocess.Popen(
+        [sys.executable, "-m", "recon_assets.cli.main", *arguments, "--db", str(database)],
+        env=_env(home, RECON_PAPERS_DIR=str(tmp_path / "papers")), text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        run_id, pid = _holder_with_worker(instance, recon)  # its first step holds the duckdb slot, waiting for the lock
+        recon.send_signal(signal.SIGINT)
+        out, err = recon.communicate(timeout=HANG_GUARD_SECONDS)
+    finally:
+        if recon.poll() is None:
+            recon.kill()
+        lock.release()
+    assert recon.returncode == 130, err[-3000:]
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
+    assert err.splitlines()[-3:] == [
+        f"recon: terminating run {run_id} ({job}): waiting up to 30s for it to end",
+        f"recon: run {run_id} ({job}) terminated: CANCELED", "error: interrupted (Ctrl-C)",
+    ]
+    assert instance.get_run_by_id(run_id).status == dg.DagsterRunStatus.CANCELED
+    assert not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots
+    try:  # the worker exits once it has ended its run (raises TimeoutExpired if it does not)
+        psutil.Process(pid).wait(timeout=HANG_GUARD_SECONDS)
+    except psutil.NoSuchProcess:
+        pass
+
+
+def test_ctrl_c_on_a_run_whose_worker_does_not_answer_stops_it_and_marks_the_run_canceled(tmp_path):
+    """Issue 24, hostile pass: a run whose worker does not end it when asked (here stopped with SIGSTOP: hung, or
+    gone with its code server) stayed CANCELING for ever after Ctrl-C, with no daemon to end it. `recon run` waits 30 s
+    (said), then stops the worker and the processes it started and marks the run CANCELED, freeing its pool slots."""
+    home = _home(tmp_path)
+    instance = _instance(home)
+    recon = _recon_run(tmp_path / "r.duckdb", _env(home))
+    run_id = pid = None
+    try:
+        run_id, pid = _holder_with_worker(instance, recon)
+        os.kill(pid, signal.SIGSTOP)
+        recon.send_signal(signal.SIGINT)
+        out, err = recon.communicate(timeout=HANG_GUARD_SECONDS)
+    finally:
+        if recon.poll() is None:
+            recon.kill()
+        if pid is not None and psutil.pid_exists(pid):
+            os.kill(pid, signal.SIGKILL)
+        # The code server asked to cancel the run can block for good on the stopped worker (its cancel request waits
+        # on a lock the worker held when stopped) and outlive the test: ended here.
+        for server in _code_servers(instance.get_run_by_id(run_id)) if run_id is not None else []:
+            server.kill()
+    assert recon.returncode == 130, err[-3000:]
+    job = instance.get_run_by_id(run_id).job_name
+    waiting, ended, interrupted = err.splitlines()[-3:]
+    assert waiting == f"recon: terminating run {run_id} ({job}): waiting up to 30s for it to end"
+    # The code server answers, or not (it may block on the stopped worker): either way the run is ended here.
+    assert re.fullmatch(
+        rf"recon: run {run_id} \({job}\) (did not end within 30s( \(its code server did not answer\))?|could not be asked to "
+        rf"stop \(its code server [^)]*\)): its run worker \(pid {pid}\) was stopped and the run is marked CANCELED", ended,
+    ), ended
+    assert interrupted == "error: interrupted (Ctrl-C)"
+    assert instance.get_run_by_id(run_id).status == dg.DagsterRunStatus.CANCELED
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    assert not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots
