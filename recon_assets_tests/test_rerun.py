@@ -208,15 +208,13 @@ def test_run_help_names_the_environment_and_the_exit_statuses(capsys):
     assert "a bad date or one after today" in shown and "130 interrupted (Ctrl-C: the run under way is terminated)" in shown
 
 
-def test_a_report_folder_taken_by_a_file_is_refused_before_any_run(tmp_path):
+def test_a_report_folder_taken_by_a_file_is_refused_before_any_run(tmp_path, capsys, monkeypatch):
     """A database d/reports/x.duckdb is exactly the report folder of d/x.duckdb (reports go into
     `<folder>/reports/<file name>/`): refused in one line, exit 2, instead of failing the report step at the end."""
     (tmp_path / "reports").mkdir()
     (tmp_path / "reports" / "x.duckdb").write_bytes(b"")
-    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home")}
-    command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / "x.duckdb")]
-    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
-    assert (result.returncode, result.stderr.strip()) == (
+    code, _, err = recon_refusal(["--db", str(tmp_path / "x.duckdb")], {"DAGSTER_HOME": str(tmp_path / "home")}, capsys, monkeypatch)
+    assert (code, err.strip()) == (
         2, f"error: the reports and exports of --db {tmp_path / 'x.duckdb'} go into {tmp_path / 'reports' / 'x.duckdb'}, but "
            f"{tmp_path / 'reports' / 'x.duckdb'} is a file: rename one",
     )
