@@ -228,7 +228,13 @@ ASSET_TABLES = TableGraph(
         # One paper per partition (issue 22): read, its datasets matched, its claims, scores and report.
         TableAsset(
             "paper_documents", reads=("publications", "publication_citations"), writes=("paper_documents", "paper_texts"),
-            modules=("kg.doi", "papers.intake", "papers.parse", "papers.partitions", "papers.stored"),
+            # a DOI the graph lacks: OpenAlex (online, on the shared daily budget) and its paper_llm_use row
+            keeps=("openalex_usage", "paper_llm_use"),
+            modules=(
+                "enrichment.citing_plan", "enrichment.openalex_batches", "enrichment.openalex_records", "kg.doi", "papers.doi_lookup",
+                "papers.intake", "papers.parse", "papers.partitions", "papers.stored", *_OPENALEX_SEARCH_MODULES,
+            ),
+            sql=("openalex_usage", "paper_llm_use"),
         ),
         TableAsset(
             "paper_datasets",
@@ -265,9 +271,16 @@ ASSET_TABLES = TableGraph(
                 "paper_documents", "paper_texts", "paper_datasets", "dataset_lineage", "publications", "publication_citations",
                 "dataset_publication_edges", "openalex_works", "recorded_disputes",
             ),
-            writes=("paper_citation_gaps",), keeps=("paper_stage_failures",),
-            modules=("papers.gaps", "papers.intake", "papers.keywords", "papers.parse", "papers.stored"),
-            sql=("paper_gap_works", "paper_stage_failures", "openalex_works", "recorded_disputes"),
+            writes=("paper_citation_gaps",),
+            # online, with the papers' opt-in: OpenAlex search (cached in the papers' own table, on the shared daily budget) and
+            # its paper_llm_use row
+            keeps=("paper_stage_failures", "paper_llm_use", "paper_search_cache", "openalex_usage"),
+            modules=(
+                "enrichment.citing_plan", "enrichment.openalex_records", "enrichment.openalex_search", "kg.doi", "papers.gaps",
+                "papers.intake", "papers.keywords", "papers.parse", "papers.search_cache", "papers.stored", *_OPENALEX_SEARCH_MODULES,
+            ),
+            sql=("paper_gap_works", "paper_stage_failures", "openalex_works", "recorded_disputes", "paper_llm_use", "paper_search_cache",
+                 "openalex_usage"),
         ),
         TableAsset(
             "claim_verdicts",

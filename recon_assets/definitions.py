@@ -54,7 +54,7 @@ question_evidence (per question) <- coherence_judgements, datasets, edge_reliabi
 question_verdicts (per question) <- coherence_judgements, datasets, edge_reliability, publication_citations, publications,
     question_evidence, question_plans, recorded_disputes
 research_briefs (per question) <- coherence_judgements, datasets, edge_reliability, publication_citations, publications,
-    question_plans, question_verdicts, recorded_disputes
+    question_evidence, question_plans, question_verdicts, recorded_disputes
 question_verdict_history (per question) <- question_verdicts, research_briefs
 
 Loading the definitions (`defs`, a `@dg.definitions` function Dagster calls) reads the environment; importing this

@@ -4,7 +4,8 @@
 `/works?filter=doi:A|B&select=...&per-page=100` (an envelope {meta, results, group_by} of the works whose DOI
 matches, case-insensitively as OpenAlex matches DOIs), a single lookup `/works/doi:<doi>` (the work, or
 404) and the works citing any of several, `/works?filter=cites:W1|W2[,title.search:a OR b]&sort=<field>:<desc|asc>`
-(by their referenced_works; a title search matches a title holding one of the words), one page of `per-page`
+(by their referenced_works; a title search matches a title holding one of the words), works by id
+(`filter=openalex:W1|W2`), one page of `per-page`
 works, or cursor paging (`cursor=*`, then `meta.next_cursor` until it is null) as OpenAlex pages; and a search
 `/works?search=<text>&per-page=n` (`search_page`: the works whose title or abstract holds a word of the text, ranked by
 how many of its words they hold, then by citations: the fake's ranking, not OpenAlex's relevance score).
@@ -70,6 +71,9 @@ class FakeOpenAlex:
             if "search" in query:
                 return 200, self.search_page(query["search"][0], per_page)
             [expression] = query["filter"]
+            if expression.startswith("openalex:"):  # works by OpenAlex id (`ids.openalex`), OR-joined
+                wanted = set(expression.removeprefix("openalex:").split("|"))
+                return 200, envelope([work for work in self.works.values() if work["id"].rsplit("/", 1)[-1] in wanted], per_page=per_page)
             if expression.startswith("cites:"):
                 return 200, self._citing_page(expression, query, per_page)
             dois = {canonical_doi(value) for value in expression.removeprefix("doi:").split("|")}

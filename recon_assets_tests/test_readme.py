@@ -29,8 +29,7 @@ def _only_written_by(assets: tuple[str, ...]) -> set[str]:
 
 
 PAPER_TABLES = _only_written_by(PAPER_ASSETS)
-# openalex_search_cache is kept by both (question_evidence and paper_citation_gaps search OpenAlex, online only)
-ON_DEMAND_TABLES = PAPER_TABLES | _only_written_by(QUESTION_ASSETS) | _only_written_by(PAPER_ASSETS + QUESTION_ASSETS)
+ON_DEMAND_TABLES = PAPER_TABLES | _only_written_by(QUESTION_ASSETS)
 TABLES = (REPO_ROOT / "docs" / "TABLES.md").read_text()
 METHOD = (REPO_ROOT / "docs" / "METHOD.md").read_text()
 

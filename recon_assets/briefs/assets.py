@@ -34,7 +34,10 @@ from recon_assets.briefs.questions import (
 from recon_assets.briefs.retrieval import Searched, openalex_candidate, searched_papers
 from recon_assets.briefs.synthesis import Brief
 from recon_assets.declarations import ASSET_TABLES
-from recon_assets.enrichment.openalex_search import SearchQuery, SearchReport, SearchResult, cached_results, search_query, search_works, works_as_of
+from recon_assets.enrichment.openalex_search import (
+    QUESTION_SEARCHES, SearchQuery, SearchReport, SearchResult, cached_results, read_question_searches, search_query, search_works,
+    works_as_of,
+)
 from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.judgement.resources import GroqJudgeResource
@@ -151,10 +154,10 @@ def question_evidence(context: dg.AssetExecutionContext, store: TableStore, open
         report: SearchReport | None = None
         if openalex.may_request:
             report = search_works(con, queries, client=openalex.client(), asset="question_evidence", run_id=context.run.run_id,
-                                  now=datetime.now(timezone.utc), daily_list_calls=openalex.daily_list_calls)
+                                  now=datetime.now(timezone.utc), daily_list_calls=openalex.daily_list_calls, cache=QUESTION_SEARCHES)
             results = [result for result in report.results if result.works]
         else:
-            results = cached_results(con, queries)
+            results = cached_results(con, queries, read_question_searches)
         pool, searched = _searched_pool(con, plan, load_pool(con, plan.dataset_ids), results)
         candidates = retrieve(pool, [plan.question, *(item.text for item in plan.subquestions)], _similarity(con), plan.as_of, plan.decay)
         evidence = assess(pool, candidates, plan.as_of, plan.decay)
@@ -228,7 +231,7 @@ def question_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> d
     judged_at = _now()
     with store.connect() as con:
         plan = _plan(con, key)
-        pool, _ = _searched_pool(con, plan, load_pool(con, plan.dataset_ids), cached_results(con, _search_queries(plan)))
+        pool, _ = _searched_pool(con, plan, load_pool(con, plan.dataset_ids), cached_results(con, _search_queries(plan), read_question_searches))
         first = _stored_evidence(con, pool, key)
         rounds = answer_rounds(plan.question, plan.subquestions, plan.terms, pool, _similarity(con), plan.as_of, plan.decay, rules,
                                plan.problem, first=first)
@@ -280,7 +283,7 @@ def research_briefs(context: dg.AssetExecutionContext, store: TableStore, output
         ids, semantic = con.execute(
             "SELECT evidence_ids, evidence_semantic FROM question_verdict_log WHERE question_id = ? AND judged_at = ? ORDER BY round DESC LIMIT 1",
             [key, stored[2]]).fetchone()
-        pool, _ = _searched_pool(con, plan, load_pool(con, plan.dataset_ids), cached_results(con, _search_queries(plan)))
+        pool, _ = _searched_pool(con, plan, load_pool(con, plan.dataset_ids), cached_results(con, _search_queries(plan), read_question_searches))
         evidence, judgement, debates = _judged_again(plan, pool, ids, semantic, stored, rules)
         brief, answer = write_brief(con, groq_judge, plan.question, evidence, judgement, debates, rules, context.log)
         usage = _usage_columns(answer)

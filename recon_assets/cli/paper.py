@@ -8,7 +8,7 @@ per step as it completes (`[paper_analysis_job] paper_documents done (1.6s)`) an
 
 Exit status: 0 analysed (an optional stage may have failed: said); 1 the run failed (a PDF that cannot be parsed
 included), in one line; 2 unusable input, said in one line before any run is launched: neither a file nor a DOI, a
-file that is empty or has no %PDF- header, a DOI that is no publication of the graph, no database, or what `recon run`
+file that is empty or has no %PDF- header, a DOI that is no publication of the graph while OpenAlex is offline, no database, or what `recon run`
 refuses before its runs (`launch_checks.check_launch`: RECON_PAPERS_ONLINE or another switch that is not a switch
 word, a key that would go over plain HTTP, a setting breaking its rule); 130 Ctrl-C (the run under way is terminated,
 as by `recon run`).
@@ -28,6 +28,7 @@ from recon_assets.cli.launched_runs import (
     RUN_CONFIG, LaunchError, first_line, follow, interrupted, launch, open_instance, run_failures,
 )
 from recon_assets.cli.progress import RunDisplay
+from recon_assets.enrichment.resources import openalex_offline
 from recon_assets.papers.intake import doi_key, key_doi, pdf_key
 from recon_assets.papers.parse import UnreadablePaper, check_pdf_header
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, PAPERS_PARTITIONS
@@ -132,8 +133,8 @@ def _print_summary(database: Path, key: str, report: dict) -> None:
 
 def _unknown_doi(database: Path, doi: str) -> str | None:
     """Why the paper with canonical DOI `doi` cannot be analysed from `database`'s graph, before any run is launched:
-    no publication of the graph has that DOI (the `publications` table; the run's paper_documents step reads the
-    paper from it, and would fail), the graph has no such table, or the database cannot be read. None when it can."""
+    no publication of the graph has that DOI (the `publications` table) and OpenAlex, which the run's paper_documents
+    step would ask for it, is offline; the graph has no such table; or the database cannot be read. None when it can."""
     try:
         with read_only(str(database)) as con:
             (found,) = con.execute("SELECT count(*) FROM publications WHERE doi = ?", [doi]).fetchone()
@@ -141,10 +142,17 @@ def _unknown_doi(database: Path, doi: str) -> str | None:
         return f"{database} holds no graph yet (no publications table): run `recon run --db {database}` first"
     except (duckdb.Error, ValueError) as error:  # a file another process writes, a MotherDuck database without its token
         return f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}"
-    if found:
+    if found or not _openalex_offline():  # online, the run's paper_documents step asks OpenAlex for it
         return None
-    return (f"DOI {doi} is no publication of the graph in {database}, and a paper given by DOI is read from the graph "
-            "(an OpenAlex lookup of other DOIs is not built): give the paper's PDF instead, `recon paper PATH.pdf`")
+    return (f"DOI {doi} is no publication of the graph in {database} and OpenAlex, which would give its title, abstract and "
+            "references, is offline (RECON_OPENALEX=offline, or OPENALEX_API_KEY is not set): set OPENALEX_API_KEY, or give "
+            "the paper's PDF instead, `recon paper PATH.pdf`")
+
+
+def _openalex_offline() -> bool:
+    """Whether the run would read OpenAlex from its recording only (`enrichment.resources.openalex_offline`, as
+    definitions.py decides it); a bad RECON_OPENALEX was refused before (`check_launch`)."""
+    return openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
 
 
 def _refuse(message: str) -> int:

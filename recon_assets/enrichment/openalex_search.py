@@ -12,8 +12,9 @@ one daily OpenAlex budget.
   budget less every run's spending, at most `run_cap`), charges each attempt to it through the client's
   `ListCallBudget`, and records what it spent in `openalex_usage` under the calling asset, so the other OpenAlex
   assets see it. When the allowance or OpenAlex's own daily budget (a 429) runs out, the queries left are not sent.
-- Cache: `openalex_search_cache`, one row per query; a query answered within `ttl` is read from it with no request. A
-  failed or unsent query is not cached; an older cached answer is used then, and says so.
+- Cache: one row per query, in the asking domain's own table (`SearchCache`: the briefs' `openalex_search_cache`, the
+  papers' `paper_search_cache`, whose search texts come from a manuscript); a query answered within `ttl` is read from
+  it with no request. A failed or unsent query is not cached; an older cached answer is used then, and says so.
 - Offline, or without a key, or when the caller may not send the text (`why_not`: the papers' opt-in), nothing is
   sent: the cache's answers are used when there are any, else the query has none, with the reason.
 
@@ -25,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -131,6 +132,7 @@ def search_works(
     run_cap: int | None = None,
     ttl: timedelta = DEFAULT_TTL,
     why_not: str | None = None,
+    cache: "SearchCache",
 ) -> SearchReport:
     """Answer each of `queries` (repeats answered once) from the cache or OpenAlex (module docstring).
 
@@ -146,14 +148,15 @@ def search_works(
         run_cap: at most this many list calls for this call (None: the day's budget alone).
         ttl: a cached answer younger than this is used without a request.
         why_not: why the texts may not be sent although a client exists (the papers' opt-in off); None: they may.
+        cache: where answers are kept (`SearchCache`: the briefs' `QUESTION_SEARCHES`, the papers' `PAPER_SEARCHES`).
 
     Returns:
         SearchReport; never raises for OpenAlex's failures (a query's result says `failed` with the error text,
         redacted by `openalex_client.describe`).
     """
-    create_tables(con, "openalex_search_cache", "openalex_usage")
+    create_tables(con, "openalex_usage")
     unique = list(dict.fromkeys(queries))
-    cached = _cached(con, [query.key for query in unique])
+    cached = cache.read(con, [query.key for query in unique])
     report = SearchReport()
     budget = run_allowance(con, day=now.date(), daily_list_calls=daily_list_calls, run_cap=run_cap) if client and not why_not else None
     if budget is not None:
@@ -194,7 +197,7 @@ def search_works(
             "result_count": count if isinstance(count, int) else None, "invalid": result.invalid, "asked_by": asset, "fetched_at": now,
         })
     if fresh_rows:
-        upsert(con, "openalex_search_cache", pd.DataFrame(fresh_rows))
+        cache.write(con, pd.DataFrame(fresh_rows))
     report.requests = (client.requests_sent - sent_before) if client is not None else 0
     report.list_calls = budget.spent if budget is not None else 0
     record_usage(con, day=now.date(), run_id=run_id, asset=asset, list_calls=report.list_calls, requests=report.requests)
@@ -203,17 +206,57 @@ def search_works(
     return report
 
 
-def cached_results(con: duckdb.DuckDBPyConnection, queries: Sequence[SearchQuery]) -> list[SearchResult]:
+def cached_results(
+    con: duckdb.DuckDBPyConnection, queries: Sequence[SearchQuery], read: Callable[[duckdb.DuckDBPyConnection, list[str]], dict[str, dict[str, Any]]]
+) -> list[SearchResult]:
     """The cached answers to `queries` (CACHED, whatever their age), in order, leaving out a query without one; no
-    request and no table created: [] when openalex_search_cache does not exist (never searched online). What the
-    assets after a search read, so that they see exactly the answers the search left."""
-    (exists,) = con.execute(
-        "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'openalex_search_cache' AND NOT internal").fetchone()
-    if not exists:
-        return []
-    cached = _cached(con, [query.key for query in queries])
+    request and no table created ([] when the cache table does not exist: never searched online). What the assets
+    after a search read, so that they see exactly the answers the search left. `read`: a `SearchCache.read`
+    (`read_question_searches`, `papers.search_cache.read_paper_searches`)."""
+    cached = read(con, [query.key for query in queries])
     return [SearchResult(query, CACHED, cached[query.key]["works"], None, cached[query.key]["fetched_at"], cached[query.key]["invalid"])
             for query in dict.fromkeys(queries) if query.key in cached]
+
+
+@dataclass(frozen=True)
+class SearchCache:
+    """Where search answers are kept: `read(con, keys)` -> {query_key: {works, invalid, fetched_at}} (none when the
+    table does not exist) and `write(con, rows)` (openalex_search_cache's columns; creates the table). One per table
+    (the briefs' `QUESTION_SEARCHES`; the papers' is `papers.search_cache`), so that an asset reads and writes only
+    its own table (`declarations`)."""
+
+    read: Callable[[duckdb.DuckDBPyConnection, list[str]], dict[str, dict[str, Any]]]
+    write: Callable[[duckdb.DuckDBPyConnection, pd.DataFrame], None]
+
+
+def read_question_searches(con: duckdb.DuckDBPyConnection, keys: list[str]) -> dict[str, dict[str, Any]]:
+    """The cached answers of openalex_search_cache to `keys` (`cached_answers`); {} when the table does not exist."""
+    if not table_exists(con, "openalex_search_cache"):
+        return {}
+    return cached_answers(con.execute(
+        "SELECT query_key, works, invalid, fetched_at FROM openalex_search_cache WHERE list_contains(?, query_key)", [keys]).fetchall())
+
+
+def write_question_searches(con: duckdb.DuckDBPyConnection, rows: pd.DataFrame) -> None:
+    """Upsert answers into openalex_search_cache (created when missing)."""
+    create_tables(con, "openalex_search_cache")
+    upsert(con, "openalex_search_cache", rows)
+
+
+QUESTION_SEARCHES = SearchCache(read_question_searches, write_question_searches)
+
+
+def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
+    """Whether the database holds table `table` (read without creating it)."""
+    (found,) = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND NOT internal", [table]).fetchone()
+    return bool(found)
+
+
+def cached_answers(rows: Sequence[tuple]) -> dict[str, dict[str, Any]]:
+    """{query_key: {works (tuple of dicts), invalid, fetched_at (UTC)}} of cache rows (query_key, works JSON, invalid,
+    fetched_at)."""
+    return {key: {"works": tuple(json.loads(works)), "invalid": int(invalid), "fetched_at": _utc(fetched_at)}
+            for key, works, invalid, fetched_at in rows}
 
 
 def _without_answer(query: SearchQuery, row: dict[str, Any] | None, status: str, reason: str) -> SearchResult:
@@ -222,15 +265,6 @@ def _without_answer(query: SearchQuery, row: dict[str, Any] | None, status: str,
         return SearchResult(query, STALE_CACHE, row["works"], f"{status}: {reason}; the answer of {row['fetched_at']:%Y-%m-%d} is used",
                             row["fetched_at"], row["invalid"])
     return SearchResult(query, status, (), reason)
-
-
-def _cached(con: duckdb.DuckDBPyConnection, keys: list[str]) -> dict[str, dict[str, Any]]:
-    """{query_key: {works (tuple of dicts), invalid, fetched_at}} of the cached answers to `keys`."""
-    rows = con.execute(
-        "SELECT query_key, works, invalid, fetched_at FROM openalex_search_cache WHERE list_contains(?, query_key)", [keys]
-    ).fetchall()
-    return {key: {"works": tuple(json.loads(works)), "invalid": int(invalid), "fetched_at": _utc(fetched_at)}
-            for key, works, invalid, fetched_at in rows}
 
 
 def _utc(value: datetime) -> datetime:

@@ -20,8 +20,14 @@ from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
 from recon_assets.kg.assets import OWNERS
 from recon_assets.papers.datasets import DatasetCatalogue, detect_datasets, with_graph_links
-from recon_assets.papers.gaps import HIGH, MEDIUM, Comment, References, UsedDataset, citation_gaps
+from recon_assets.enrichment.openalex_records import rebuild_abstract
+from recon_assets.enrichment.openalex_search import CACHED, cached_results, search_query, search_works
+from recon_assets.enrichment.resources import OpenAlexResource
+from recon_assets.papers.gaps import HIGH, MEDIUM, Comment, References, UsedDataset, citation_gaps, search_texts
+from recon_assets.papers.gaps import openalex_works as openalex_gap_works
 from recon_assets.papers.gaps import Work as GapWork
+from recon_assets.papers.doi_lookup import lookup_doi
+from recon_assets.papers.search_cache import PAPER_SEARCHES, read_paper_searches
 from recon_assets.papers.intake import doi_document, key_doi
 from recon_assets.papers.keywords import ScienceKeyword, TfidfCorpus, document_text
 from recon_assets.papers.keywords import paper_keywords as find_paper_keywords
@@ -45,6 +51,7 @@ from recon_assets.papers.verdicts import TOP_K, ReplacedDataset, SupersededRefer
 from recon_assets.papers.verdicts import Work as ClaimWork
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.metadata import table_metadata
+from recon_assets.shared.table_docs import declared_columns
 from recon_assets.storage.output_files import REPORTS
 from recon_assets.storage.duckdb_store import Tables, TableStore
 from recon_assets.storage.outputs import OutputFiles
@@ -67,21 +74,32 @@ def _arguments(name: str) -> dict[str, object]:
 
 # The paper reports' folder inside the database's reports folder (`OutputFiles.folder(REPORTS)`).
 PAPER_REPORTS_FOLDER = "papers"
+# OpenAlex search for citation gaps (online, opted in): works asked for per search.
+GAP_SEARCH_PER_QUERY = 25
 
 
 @dg.asset(**_arguments("paper_documents"), **PAPERS)
-def paper_documents(context: dg.AssetExecutionContext, store: TableStore, papers: PaperIntake) -> dg.MaterializeResult:
+def paper_documents(
+    context: dg.AssetExecutionContext, store: TableStore, papers: PaperIntake, openalex: OpenAlexResource
+) -> dg.MaterializeResult:
     """The paper read into text by section and paragraph with page numbers, its reference list with DOIs and its
     figure and table captions (pypdf, `papers.parse`), held to the page limit (RECON_PAPER_PAGE_LIMIT); a paper given
-    by DOI is its title, abstract and cited works from the graph's tables. Critical: an empty, non-PDF, truncated,
-    encrypted, image-only or over-long PDF, or a DOI the graph lacks, fails this partition with one line."""
+    by DOI is its title, abstract and cited works from the graph's tables or, for a DOI the graph lacks, from OpenAlex
+    (`papers.doi_lookup`, online only: the DOI and its cited work ids are sent, 1 list call and 1 per 100 references on
+    the shared daily budget; a paper_llm_use row, stage doi_lookup, says what was sent).
+    Critical: an empty, non-PDF, truncated, encrypted, image-only or over-long PDF, or a DOI neither the graph nor
+    OpenAlex gives, fails this partition with one line."""
     key = context.partition_key
     doi = key_doi(key)
     with store.connect() as con:
         try:
-            if doi:
+            in_graph = con.execute("SELECT title, abstract FROM publications WHERE doi = ? ORDER BY publication_id LIMIT 1", [doi]).df() if doi else None
+            if doi and in_graph.empty:
+                title, document, source = _openalex_document(context, con, key, doi, openalex)
+                page_limit = None
+            elif doi:
                 title, document = doi_document(
-                    doi, con.execute("SELECT title, abstract FROM publications WHERE doi = ? ORDER BY publication_id LIMIT 1", [doi]).df(),
+                    doi, in_graph,
                     con.execute(
                         "SELECT cited.doi, cited.title FROM publications AS paper JOIN publication_citations AS c "
                         "ON c.citing_publication_id = paper.publication_id JOIN publications AS cited "
@@ -158,7 +176,8 @@ def paper_claims(context: dg.AssetExecutionContext, store: TableStore, papers: P
 
     def extract(con: Tables) -> dict[str, object]:
         con.create("paper_llm_use")
-        con.execute("DELETE FROM paper_llm_use WHERE paper_key = ?", [key])  # no earlier run's row passes for this one's
+        # no earlier run's row passes for this one's (the citation gaps' search row is that stage's own)
+        con.execute("DELETE FROM paper_llm_use WHERE paper_key = ? AND stage IN ('claims', 'argumentation')", [key])
         document = _stored_document(con, key)
         why_not = papers.online_reason() or groq_judge.offline_reason()
         if why_not is None:
@@ -169,7 +188,7 @@ def paper_claims(context: dg.AssetExecutionContext, store: TableStore, papers: P
         frame = claim_rows(key, reading.claims)
         uses = llm_use_rows(key, reading.uses)
         _replace(con, "paper_claims", frame, key)
-        _replace(con, "paper_llm_use", uses, key)
+        con.upsert("paper_llm_use", uses)  # its own stages (deleted above); another stage's row stays
         context.log.info("; ".join(uses["summary"]))
         claims_use = uses.iloc[0]
         return {**_partition_metadata(con, "paper_claims", key, ["claim_type", "confidence", "page", "text"]),
@@ -207,19 +226,32 @@ def paper_keywords(context: dg.AssetExecutionContext, store: TableStore) -> dg.M
 
 
 @dg.asset(**_arguments("paper_citation_gaps"), **PAPERS)
-def paper_citation_gaps(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
-    """Works of the graph on the paper's keywords (TF-IDF similarity, `papers.keywords`) and datasets that its
-    reference list lacks, each high (same dataset and highly cited, the newer version's reference paper, a recorded
-    comment on a work it cites) or medium (a similar work) with why (`papers.gaps`). OpenAlex search (online) is not
-    built. Optional: a failure is recorded in paper_stage_failures and the rest completes."""
+def paper_citation_gaps(
+    context: dg.AssetExecutionContext, store: TableStore, papers: PaperIntake, openalex: OpenAlexResource
+) -> dg.MaterializeResult:
+    """Works on the paper's keywords (TF-IDF similarity, `papers.keywords`) and datasets that its reference list
+    lacks, each high (same dataset and highly cited, the newer version's reference paper, a recorded comment on a work
+    it cites) or medium (a similar work) with why (`papers.gaps`): the graph's publications, and online, OpenAlex
+    search's works (`enrichment.openalex_search`: cached, 10 list calls a search on the shared daily budget). A search
+    is built from the paper's own top terms and dataset names (`gaps.search_texts`), so it is sent only with the
+    papers' opt-in (RECON_PAPERS_ONLINE=online) and OpenAlex online; a `paper_llm_use` row (stage
+    citation_gaps_search) says what was sent where, or why nothing was. Offline nothing is sent and no row written.
+    Optional: a failure is recorded in paper_stage_failures and the rest completes."""
     key = context.partition_key
 
     def search(con: Tables) -> dict[str, object]:
         con.create("openalex_works", "recorded_disputes")  # research-area runs write them: none before the first
         works = con.query("paper_gap_works", [key_doi(key)])
-        similarity = TfidfCorpus(_paper_text(con, key), works["text"].tolist()).similarities()
+        paper_text = _paper_text(con, key)
         document, (title,) = _stored_document(con, key), con.execute("SELECT title FROM paper_documents WHERE paper_key = ?", [key]).fetchone()
         references = References(frozenset(r.doi for r in document.references if r.doi), tuple(r.text for r in document.references), key_doi(key), title)
+        names = [name for (name,) in con.execute(
+            "SELECT name FROM paper_datasets WHERE paper_key = ? AND matched ORDER BY position", [key]).fetchall()]
+        found, searched = _openalex_gap_works(context, con, key, openalex, papers, paper_text, works["text"].tolist(), names)
+        corpus = TfidfCorpus(paper_text, works["text"].tolist() + [_work_text(work) for work in found])
+        similarity = corpus.similarities()
+        extra = openalex_gap_works(found, similarity[len(works):], set(works["doi"].dropna()), references)
+        similarity = similarity[: len(works)]
         used = {row[0]: UsedDataset(*row) for row in con.execute(
             "SELECT d.dataset_id, concat_ws(' ', d.name, d.version), l.successor_dataset_id, "
             "nullif(concat_ws(' ', l.successor_family, l.successor_version), '') FROM paper_datasets AS d "
@@ -237,11 +269,12 @@ def paper_citation_gaps(context: dg.AssetExecutionContext, store: TableStore) ->
                     frozenset(row.dataset_ids), float(value))
             for row, value in zip(works.itertuples(index=False), similarity)
         ]
-        frame = gap_rows(key, citation_gaps(references, list(used.values())[::-1], candidates, comments))
+        frame = gap_rows(key, citation_gaps(references, list(used.values())[::-1], candidates + extra, comments))
         _replace(con, "paper_citation_gaps", frame, key)
         counts = frame["severity"].value_counts()
         return {**_partition_metadata(con, "paper_citation_gaps", key, ["severity", "doi", "title", "why"]),
-                "high_gaps": int(counts.get(HIGH, 0)), "medium_gaps": int(counts.get(MEDIUM, 0)), "publications_read": len(works)}
+                "high_gaps": int(counts.get(HIGH, 0)), "medium_gaps": int(counts.get(MEDIUM, 0)), "publications_read": len(works),
+                "openalex_works_read": len(extra), "openalex_gaps": int(frame["work_key"].str.startswith("openalex:").sum()), **searched}
 
     return _optional_stage(context, store, search, table="paper_citation_gaps")
 
@@ -381,6 +414,89 @@ def _optional_stage(
             return dg.MaterializeResult(metadata={"stage_failed": stage, "error": line})
         con.execute("DELETE FROM paper_stage_failures WHERE paper_key = ? AND stage = ?", [key, stage])
     return dg.MaterializeResult(metadata={**metadata, "stage_failed": "none"})
+
+
+# The stage name of the citation gaps' OpenAlex search in paper_llm_use (what was sent where).
+GAPS_SEARCH_STAGE = "citation_gaps_search"
+
+
+def _openalex_gap_works(
+    context: dg.AssetExecutionContext, con: Tables, key: str, openalex: OpenAlexResource, papers: PaperIntake, paper_text: str,
+    graph_texts: list[str], dataset_names: list[str],
+) -> tuple[list[dict], dict[str, object]]:
+    """The OpenAlex works the paper's searches find (each once, in answer order) and the stage's metadata. Online
+    (OpenAlex may be asked): with the opt-in the searches go out (`openalex_search.search_works`), without it nothing
+    is sent (why said); either way the paper's paper_llm_use row for the stage says so. Offline: no request, no row;
+    answers an opted-in online run cached are used."""
+    terms = [term for term, _ in TfidfCorpus(paper_text, graph_texts).top_terms()]
+    queries = [search_query(text, GAP_SEARCH_PER_QUERY) for text in search_texts(terms, dataset_names)]
+    if not openalex.may_request:
+        results = cached_results(con, queries, read_paper_searches)
+        return _unique_works(results), {"openalex_search": f"not sent (OpenAlex offline); {len(results)} cached answer(s) used"}
+    report = search_works(con, queries, client=openalex.client(), asset="paper_citation_gaps", run_id=context.run.run_id,
+                          now=datetime.now(timezone.utc), daily_list_calls=openalex.daily_list_calls, why_not=papers.online_reason(),
+                          cache=PAPER_SEARCHES)
+    sent = report.sent
+    where = redact(openalex.base_url)
+    if sent:
+        summary = (f"citation gaps: {len(sent)} OpenAlex search(es) built from the paper's terms and dataset names sent to {where}: "
+                   + "; ".join(f"'{text}'" for text in sent) + f" ({report.requests} requests, {report.list_calls} list calls)")
+    else:
+        why = papers.online_reason() or report.budget_spent or "every search answered from the cache"
+        summary = f"citation gaps: nothing of the paper sent to OpenAlex ({why})"
+    cached = sum(result.status == CACHED for result in report.results)
+    reasons = sorted({result.reason for result in report.results if result.reason})
+    row = {column: None for column in declared_columns("paper_llm_use")} | {
+        PAPER_KEY: key, "stage": GAPS_SEARCH_STAGE, "sent": bool(sent), "service": f"OpenAlex search ({where})" if sent or cached else None,
+        "outcome": "searched" if sent else ("cached" if cached else "not sent"), "requests": report.requests, "cached_answers": cached,
+        "prompt_tokens": 0, "completion_tokens": 0, "paragraphs_sent": 0, "paragraphs_offline": 0, "claims_dropped": 0,
+        "drop_reasons": [], "removed": [], "reason": "; ".join(reasons) or None, "summary": summary,
+    }
+    con.create("paper_llm_use")
+    con.execute("DELETE FROM paper_llm_use WHERE paper_key = ? AND stage = ?", [key, GAPS_SEARCH_STAGE])
+    con.upsert("paper_llm_use", pd.DataFrame([row]))
+    context.log.info(summary)
+    usable = [result for result in report.results if result.works]
+    return _unique_works(usable), {"openalex_search": summary, "openalex_requests": report.requests, "openalex_list_calls": report.list_calls}
+
+
+DOI_LOOKUP_STAGE = "doi_lookup"
+
+
+def _openalex_document(context: dg.AssetExecutionContext, con: Tables, key: str, doi: str, openalex: OpenAlexResource):
+    """(title, document, source) of a paper given by a DOI the graph lacks, from OpenAlex (`doi_lookup.lookup_doi`);
+    its paper_llm_use row (stage doi_lookup) says what was sent where.
+
+    Raises:
+        UnreadablePaper: neither the cache nor OpenAlex gives it (one line, `lookup_doi`)."""
+    con.create("paper_llm_use")
+    con.execute("DELETE FROM paper_llm_use WHERE paper_key = ? AND stage = ?", [key, DOI_LOOKUP_STAGE])
+    where = redact(openalex.base_url)
+    why_not = "RECON_OPENALEX=offline" if openalex.offline else "OPENALEX_API_KEY is not set"
+    found = lookup_doi(con, doi, openalex.client(), run_id=context.run.run_id, now=datetime.now(timezone.utc),
+                       daily_list_calls=openalex.daily_list_calls, where=where, offline_reason=why_not)
+    title, document = doi_document(
+        doi, pd.DataFrame([{"title": found.title, "abstract": found.abstract}]),
+        pd.DataFrame(found.references, columns=["doi", "title"]),
+    )
+    row = {column: None for column in declared_columns("paper_llm_use")} | {
+        PAPER_KEY: key, "stage": DOI_LOOKUP_STAGE, "sent": True, "service": f"OpenAlex ({where})",
+        "outcome": "looked up", "requests": found.requests, "cached_answers": 0,
+        "prompt_tokens": 0, "completion_tokens": 0, "paragraphs_sent": 0, "paragraphs_offline": 0, "claims_dropped": 0,
+        "drop_reasons": [], "removed": [], "summary": found.summary,
+    }
+    con.upsert("paper_llm_use", pd.DataFrame([row]))
+    context.log.info(found.summary)
+    return title, document, f"OpenAlex (doi:{doi})"
+
+
+def _unique_works(results) -> list[dict]:
+    return list({work["id"]: work for result in results for work in reversed(result.works)}.values())[::-1]
+
+
+def _work_text(work: dict) -> str:
+    """An OpenAlex work's title and abstract, as the graph's publications are read (`paper_gap_works`)."""
+    return ". ".join(part for part in (work.get("title"), rebuild_abstract(work.get("abstract_inverted_index"))) if part)
 
 
 def _paper_text(con: Tables, key: str) -> str:

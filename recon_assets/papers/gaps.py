@@ -18,7 +18,13 @@ words) is inside a reference's text. The paper itself (its DOI, or its title) is
 
 A work several rules find is one gap, at its highest severity, with every rule's why. The issue's citation score
 (`scores.citation_score`) counts high and medium gaps. Source of the severities: issue 22 ("Citation gaps").
-OpenAlex search (online) is not built.
+
+Online (OpenAlex can be asked AND the papers' own opt-in, RECON_PAPERS_ONLINE=online, is set: a search built from an
+unpublished manuscript's keywords sends its text), OpenAlex search adds works the graph lacks (`search_texts` builds
+the queries from the paper's top TF-IDF terms and its matched datasets' names; `openalex_works` turns the answers into
+`Work`s keyed 'openalex:W…', a work whose DOI is a graph publication or the paper itself left out). They are read in
+the same TF-IDF space as the graph's and found by the same rules; having no dataset known to the graph, they can be
+medium gaps only (similar work), and their why says OpenAlex search found them.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from recon_assets.kg.doi import canonical_doi
 
 HIGH, MEDIUM = "high", "medium"
 SAME_DATASET_HIGHLY_CITED = "same dataset, highly cited"
@@ -84,8 +92,9 @@ class UsedDataset:
 
 @dataclass(frozen=True)
 class Work:
-    """A publication of the graph: its citations (None when unknown) and where they come from, the datasets it uses
-    and its TF-IDF similarity to the paper (0-1)."""
+    """A publication of the graph, or a work OpenAlex search found (`found_by` says so; its datasets unknown, none):
+    its citations (None when unknown) and where they come from, the datasets it uses and its TF-IDF similarity to the
+    paper (0-1)."""
 
     publication_id: str
     doi: str | None
@@ -95,6 +104,7 @@ class Work:
     citation_source: str
     dataset_ids: frozenset[str]
     similarity: float
+    found_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -183,8 +193,9 @@ def citation_gaps(
     for work in similar[:max_medium]:
         same = sorted(names[d] for d in work.dataset_ids & names.keys())
         on_datasets = f"uses {', '.join(same)} as the paper does; " if same else ""
+        found_by = f"found by {work.found_by}; " if work.found_by else ""
         add(work.publication_id, work, MEDIUM, SIMILAR_WORK,
-            f"{on_datasets}TF-IDF similarity {work.similarity:.2f} to the paper, on its keywords (>= {min_similarity:g})")
+            f"{found_by}{on_datasets}TF-IDF similarity {work.similarity:.2f} to the paper, on its keywords (>= {min_similarity:g})")
     gaps = [
         CitationGap(
             key, work.doi if work else doi, work.title if work else title, work.year if work else year, severity, tuple(rules),
@@ -193,3 +204,35 @@ def citation_gaps(
         for key, (work, severity, rules, whys, doi, title, year) in found.items()
     ]
     return sorted(gaps, key=lambda g: (g.severity != HIGH, -(g.similarity or 0.0), g.key))
+
+
+OPENALEX_SEARCH = "OpenAlex search"
+# The paper's terms a search is built from: the first query holds SEARCH_TERMS of them, each dataset query its name
+# and DATASET_TERMS of them; at most MAX_DATASET_QUERIES datasets (a search page costs 10 of the day's 10,000 list calls).
+SEARCH_TERMS, DATASET_TERMS, MAX_DATASET_QUERIES = 6, 3, 2
+
+
+def search_texts(terms: Sequence[str], dataset_names: Sequence[str]) -> list[str]:
+    """The OpenAlex search texts of a paper: its top `terms` (TF-IDF, best first) joined, then per matched dataset
+    (at most MAX_DATASET_QUERIES, in order) its name with the top DATASET_TERMS terms; each text once, none empty.
+    What they hold is the paper's own wording: they are sent only with the papers' opt-in."""
+    texts = [" ".join(terms[:SEARCH_TERMS])]
+    texts += [" ".join((name, *terms[:DATASET_TERMS])) for name in list(dict.fromkeys(dataset_names))[:MAX_DATASET_QUERIES]]
+    return [text for text in dict.fromkeys(text.strip() for text in texts) if text]
+
+
+def openalex_works(works: Sequence[dict], similarity: Sequence[float], graph_dois: set[str], references: References) -> list[Work]:
+    """`Work`s of OpenAlex search answers (OpenAlex work dicts with id, doi, title, publication_year, cited_by_count)
+    with their TF-IDF `similarity` (same order): keyed 'openalex:<W id>', DOI canonical, citations OpenAlex's
+    cited_by_count, no dataset, found_by OPENALEX_SEARCH. A work whose DOI is in `graph_dois` (the graph's publication
+    is read instead) or that is the paper itself is left out; each OpenAlex id once."""
+    found: dict[str, Work] = {}
+    for work, value in zip(works, similarity):
+        doi = canonical_doi(work.get("doi"))
+        key = f"openalex:{str(work.get('id', '')).rsplit('/', 1)[-1]}"
+        if (doi and doi in graph_dois) or references.is_paper(doi, work.get("title")) or key in found:
+            continue
+        year, count = work.get("publication_year"), work.get("cited_by_count")
+        found[key] = Work(key, doi, work.get("title"), year if isinstance(year, int) else None, count if isinstance(count, int) else None,
+                          "OpenAlex cited_by_count", frozenset(), float(value), OPENALEX_SEARCH)
+    return list(found.values())

@@ -62,23 +62,23 @@ def folder_pdfs(folder: Path) -> dict[str, Path]:
 
 
 def doi_document(doi: str, publications: pd.DataFrame, cited: pd.DataFrame) -> tuple[str | None, PaperDocument]:
-    """A paper given by DOI, from the graph: its title, and a document whose one paragraph is its abstract (under
-    'Abstract', page 1) and whose references are the publications of the graph it cites.
+    """A paper given by DOI, from the graph (or OpenAlex's record of it): its title, and a document whose one paragraph
+    is its abstract (under 'Abstract', page 1) and whose references are the works it cites.
 
     Args:
         doi: canonical DOI.
         publications: the `publications` rows with this DOI (columns title, abstract); the first is used.
-        cited: the publications it cites (columns doi, title), in the order to list them.
+        cited: the works it cites (columns doi, title; doi None when unknown), in the order to list them.
 
     Returns:
         (title, document); the document has 0 pages (nothing was printed).
 
     Raises:
-        UnreadablePaper: the DOI is no publication of the graph, or it has neither an abstract nor a reference to
-            read (one line; online OpenAlex lookup is not built yet).
+        UnreadablePaper: `publications` is empty, or the paper has neither an abstract nor a reference to read (one
+            line). A DOI the graph lacks is read from OpenAlex instead (`papers.doi_lookup`), then given here as rows.
     """
     if publications.empty:
-        raise UnreadablePaper(f"DOI {doi} is no publication of the graph (an OpenAlex lookup of other DOIs is not built yet)")
+        raise UnreadablePaper(f"DOI {doi} is no publication of the graph")
     row = publications.iloc[0]
     title = row["title"] if isinstance(row["title"], str) else None
     abstract = row["abstract"] if isinstance(row["abstract"], str) and row["abstract"].strip() else None

@@ -29,15 +29,17 @@ REPORT_COLOURS = {**LIFECYCLE_COLOURS, **VERDICT_COLOURS, **SEVERITY_COLOURS}
 SENT_OFFLINE = (
     "Nothing of this paper was sent to an online service: its text was parsed, its datasets matched, its keywords, "
     "claims, citation gaps and claim verdicts found on this machine (TF-IDF, the offline extractor, the graph's "
-    "publications and the offline judge; Groq and OpenAlex search are not used for papers)."
+    "publications and the offline judge); neither Groq nor OpenAlex search was sent any of it."
 )
-# Online (the papers' opt-in and the Groq judge): only the claim paragraphs and, for the argumentation, the title,
-# headings, abstract and claims go to Groq; the rest stays here.
+# Online (the papers' opt-in, and the Groq judge or OpenAlex online): only the claim paragraphs and, for the
+# argumentation, the title, headings, abstract and claims go to Groq; only search texts made of the paper's top terms
+# and dataset names go to OpenAlex search (citation gaps); the rest stays here.
 SENT_ONLINE = (
-    "Only what the lines below name went to an online service (Groq, for the claims and the argumentation score: the "
+    "Only what the lines below name went to an online service: Groq, for the claims and the argumentation score (the "
     "claim paragraphs, never the references, acknowledgements, funding or data statements; the title, headings, "
-    "abstract and claims); the datasets, keywords, citation gaps and claim verdicts were found on this machine "
-    "(OpenAlex search is not used for papers)."
+    "abstract and claims), and OpenAlex search, for the citation gaps (search texts made of the paper's top terms and "
+    "the names of its datasets, each quoted in its line); the datasets, keywords and claim verdicts were found on this "
+    "machine."
 )
 
 

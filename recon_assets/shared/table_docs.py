@@ -84,6 +84,7 @@ DECLARING_FILES = (
     "paper_scores",
     "paper_stage_failures",
     "paper_llm_use",
+    "paper_search_cache",
     "asked_questions",
     "question_sessions",
     "question_plans",

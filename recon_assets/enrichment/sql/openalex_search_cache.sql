@@ -1,4 +1,4 @@
--- Every OpenAlex search answer worth keeping, by query: the works OpenAlex ranked first for a text (`/works?search=`),
+-- The research briefs' OpenAlex search answers, by query: the works OpenAlex ranked first for a text (`/works?search=`),
 -- cut to the fields used and checked against their schema. Kept across runs: a query asked again within the TTL is
 -- answered from here, with no request. A query whose request failed or was not sent is not cached.
 CREATE TABLE IF NOT EXISTS openalex_search_cache (
@@ -15,10 +15,10 @@ CREATE TABLE IF NOT EXISTS openalex_search_cache (
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN openalex_search_cache.query_key IS 'SHA-256 of the search version, the page size and the query text (openalex_search.SearchQuery.key).';
-COMMENT ON COLUMN openalex_search_cache.query IS 'The text sent to OpenAlex as `search=` (a research question or sub-question, or the keywords and dataset names of a paper sent only with RECON_PAPERS_ONLINE=online).';
+COMMENT ON COLUMN openalex_search_cache.query IS 'The text sent to OpenAlex as `search=` (a research question or one of its sub-questions).';
 COMMENT ON COLUMN openalex_search_cache.per_page IS 'Works asked for (the first page of OpenAlex''s relevance order).';
 COMMENT ON COLUMN openalex_search_cache.works IS 'The works returned, in OpenAlex''s order, as a JSON list cut to openalex_records.CITING_FIELDS; only those meeting OpenAlexCitingWork (an invalid one is counted in invalid, not kept).';
 COMMENT ON COLUMN openalex_search_cache.result_count IS 'How many works OpenAlex matched in all (meta.count); NULL when it did not say.';
 COMMENT ON COLUMN openalex_search_cache.invalid IS 'Returned works left out because they fail their schema.';
-COMMENT ON COLUMN openalex_search_cache.asked_by IS 'The asset whose run sent the query (question_evidence, paper_citation_gaps).';
+COMMENT ON COLUMN openalex_search_cache.asked_by IS 'The asset whose run sent the query (question_evidence).';
 COMMENT ON COLUMN openalex_search_cache.fetched_at IS 'When OpenAlex answered (UTC); the query is sent again once older than the TTL (30 days).';

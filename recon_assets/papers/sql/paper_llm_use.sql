@@ -24,13 +24,13 @@ CREATE TABLE IF NOT EXISTS paper_llm_use (
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN paper_llm_use.paper_key IS 'The paper (paper_documents.paper_key).';
-COMMENT ON COLUMN paper_llm_use.stage IS 'claims (the paper''s claims read by the LLM) or argumentation (its 0-10 argumentation score); written by paper_claims.';
-COMMENT ON COLUMN paper_llm_use.sent IS 'Whether any of the paper''s text was sent in this run (only with RECON_PAPERS_ONLINE=online and the Groq resource online).';
-COMMENT ON COLUMN paper_llm_use.service IS 'Groq when text was sent or a stored answer to it reused; NULL when nothing went out.';
+COMMENT ON COLUMN paper_llm_use.stage IS 'claims (the paper''s claims read by the LLM) or argumentation (its 0-10 argumentation score), written by paper_claims; citation_gaps_search (OpenAlex search for citation gaps, written by paper_citation_gaps when OpenAlex is online); doi_lookup (a DOI the graph lacks read from OpenAlex, written by paper_documents).';
+COMMENT ON COLUMN paper_llm_use.sent IS 'Whether anything of the paper was sent in this run: its text to Groq or search texts from its terms to OpenAlex (only with RECON_PAPERS_ONLINE=online and the service online); for doi_lookup, its DOI and cited work ids (public identifiers, OpenAlex online).';
+COMMENT ON COLUMN paper_llm_use.service IS 'Groq, or OpenAlex search / OpenAlex with its API root, when something was sent or a stored answer to it reused; NULL when nothing went out.';
 COMMENT ON COLUMN paper_llm_use.model IS 'The Groq models that answered (stored answers included), comma-separated; NULL when none.';
-COMMENT ON COLUMN paper_llm_use.outcome IS 'llm (the LLM''s reading is used), llm and offline (some chunks kept the offline extractor''s claims), offline fallback (asked, no usable answer) or not sent.';
-COMMENT ON COLUMN paper_llm_use.requests IS 'HTTP requests made to Groq for this stage in this run, retries included.';
-COMMENT ON COLUMN paper_llm_use.cached_answers IS 'Answers reused from llm_answers (the same text asked before): no request.';
+COMMENT ON COLUMN paper_llm_use.outcome IS 'llm (the LLM''s reading is used), llm and offline (some chunks kept the offline extractor''s claims), offline fallback (asked, no usable answer) or not sent; for the OpenAlex stages searched, looked up, cached (answered from a stored answer) or not sent.';
+COMMENT ON COLUMN paper_llm_use.requests IS 'HTTP requests made to the service for this stage in this run, retries included.';
+COMMENT ON COLUMN paper_llm_use.cached_answers IS 'Answers reused from llm_answers or paper_search_cache (the same asked before): no request.';
 COMMENT ON COLUMN paper_llm_use.prompt_tokens IS 'Prompt tokens of the answered requests (Groq usage).';
 COMMENT ON COLUMN paper_llm_use.completion_tokens IS 'Completion tokens of the answered requests.';
 COMMENT ON COLUMN paper_llm_use.paragraphs_sent IS 'Claim paragraphs sent in this run (claims stage; the references, acknowledgements, funding and data statements are never sent).';
