@@ -5,6 +5,7 @@ test_run_recovery.py, whose helpers it uses, so that the two files' real runs ca
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
