@@ -17,6 +17,7 @@ import responses
 from recon_assets.cli.main import main as recon
 from recon_assets.definitions import build_defs
 from recon_assets.enrichment.resources import OpenAlexResource
+from recon_assets.papers.gaps import search_texts
 from recon_assets.papers.intake import doi_key
 from recon_assets.papers.partitions import PAPERS_PARTITIONS
 from recon_assets.papers.report import SENT_ONLINE
@@ -80,6 +81,18 @@ def fake():
 
 
 ONLINE = OpenAlexResource(offline=False, api_key=KEY)
+
+
+@pytest.mark.parametrize(("terms", "names", "texts"), [
+    # found on a real paper (10.3390/rs11182122): bigram terms repeated their words in the search text
+    (["barramiya mueilha", "zones", "gold", "barramiya", "mueilha belts"], [], ["barramiya mueilha zones gold belts"]),
+    (["aster", "alteration", "gold", "lineaments"], ["AST_L1T", "AST_05", "AST_07XT"],
+     ["aster alteration gold lineaments", "AST_L1T aster alteration gold", "AST_05 aster alteration gold"]),
+    ([], [], []),
+    ([], ["AST_L1T", "AST_L1T"], ["AST_L1T"]),
+])
+def test_search_texts_hold_the_top_terms_and_at_most_two_dataset_queries(terms, names, texts):
+    assert search_texts(terms, names) == texts
 
 
 def _gaps_row(papers, key):

@@ -214,11 +214,17 @@ SEARCH_TERMS, DATASET_TERMS, MAX_DATASET_QUERIES = 6, 3, 2
 
 def search_texts(terms: Sequence[str], dataset_names: Sequence[str]) -> list[str]:
     """The OpenAlex search texts of a paper: its top `terms` (TF-IDF, best first) joined, then per matched dataset
-    (at most MAX_DATASET_QUERIES, in order) its name with the top DATASET_TERMS terms; each text once, none empty.
+    (at most MAX_DATASET_QUERIES, in order) its name with the top DATASET_TERMS terms; each word once in a text, each
+    text once, none empty.
     What they hold is the paper's own wording: they are sent only with the papers' opt-in."""
-    texts = [" ".join(terms[:SEARCH_TERMS])]
-    texts += [" ".join((name, *terms[:DATASET_TERMS])) for name in list(dict.fromkeys(dataset_names))[:MAX_DATASET_QUERIES]]
-    return [text for text in dict.fromkeys(text.strip() for text in texts) if text]
+    texts = [_unique_words(terms[:SEARCH_TERMS])]
+    texts += [_unique_words((name, *terms[:DATASET_TERMS])) for name in list(dict.fromkeys(dataset_names))[:MAX_DATASET_QUERIES]]
+    return [text for text in dict.fromkeys(texts) if text]
+
+
+def _unique_words(parts: Sequence[str]) -> str:
+    """The words of `parts` joined, each once (a bigram term repeats its words: 'gold deposits', 'gold')."""
+    return " ".join(dict.fromkeys(word for part in parts for word in part.split()))
 
 
 def openalex_works(works: Sequence[dict], similarity: Sequence[float], graph_dois: set[str], references: References) -> list[Work]:
