@@ -12,7 +12,7 @@ import duckdb
 import pandas as pd
 
 from recon_assets.shared.display import markdown_table, markdown_text
-from recon_assets.shared.table_docs import TABLE_DOCS
+from recon_assets.shared import table_docs  # its TABLE_DOCS is built on first use: read where used, not imported
 
 PREVIEW_ROWS = 5
 # The row count of a research-area partition's own rows. Not Dagster's `dagster/row_count`: the asset overview shows
@@ -43,8 +43,8 @@ def table_description_metadata(
     con: duckdb.DuckDBPyConnection, table: str, *, lineage: Mapping[str, Sequence[tuple[str, str]]] | None = None
 ) -> dict[str, object]:
     """What describes `table` whatever its rows: the DuckDB file written (`database`), dagster/column_schema
-    (descriptions from TABLE_DOCS, Markdown-escaped), and with `lineage` ({column: [(upstream asset key, upstream
-    column), ...]}) dagster/column_lineage plus `column_lineage` as a markdown table (the open-source UI shows
+    (descriptions from `table_docs.TABLE_DOCS`, Markdown-escaped), and with `lineage` ({column: [(upstream asset key,
+    upstream column), ...]}) dagster/column_lineage plus `column_lineage` as a markdown table (the open-source UI shows
     no viewer for dagster/column_lineage)."""
     metadata: dict[str, object] = {"database": database_file(con), "dagster/column_schema": column_schema(con, table)}
     if lineage:
@@ -91,7 +91,7 @@ def _rows_metadata(
 def column_schema(con: duckdb.DuckDBPyConnection, table: str) -> dg.TableSchema:
     """The table's columns with their DuckDB types and the descriptions of TABLE_DOCS, Markdown-escaped
     (`display.markdown_text`): the UI renders descriptions as Markdown, which ate the formula's `*` and `<doi>`."""
-    docs = TABLE_DOCS.get(table, {})
+    docs = table_docs.TABLE_DOCS.get(table, {})
     return dg.TableSchema(
         columns=[
             dg.TableColumn(name, str(column_type), description=markdown_text(docs[name]) if name in docs else None)
