@@ -4,7 +4,11 @@ extractive brief) over a DuckDB file that `recon run` scored, graded by rule (`b
 Prints one JSON report on stdout and the same rates as two plain tables on stderr; nothing is asserted.
 
     recon run --db /tmp/x/recon.duckdb --as-of 2026-12-01        # the sample, offline (DAGSTER_HOME a temp folder)
-    .venv/bin/python benchmarks/briefs_offline.py --db /tmp/x/recon.duckdb [--as-of 2026-12-01] [--per-round 8]
+    .venv/bin/python benchmarks/briefs_offline.py --db /tmp/x/recon.duckdb [--as-of 2026-12-01] [--per-round 8] [--unscoped]
+
+`--unscoped` asks each labelled question without its scope, as `recon ask "QUESTION"` without `--dataset` does: the
+scope is what `question_plans` reads from the question's text (`questions.datasets_named_in`), every edge weighed when
+the text names no KG dataset; the report lists, per question, the entries read (`named`). Same tables.
 
 Reads (read-only): publications, publication_citations, datasets, dataset_lineage, edge_reliability,
 coherence_judgements (CONTRADICTED pairs) and recorded_disputes (comments; answered when a reply is recorded).
@@ -40,9 +44,9 @@ import numpy as np
 from recon_assets.briefs.answering import answer_rounds, comment_citation, cosine_similarity, load_pool
 from recon_assets.briefs.critic import Evidence, QuestionJudgement, debates_in, judge_question
 from recon_assets.briefs.grading import MEASURES, CaseGrade, by_kind, grade, rates
-from recon_assets.briefs.planner import offline_plan
+from recon_assets.briefs.planner import offline_plan, scope_terms
 from recon_assets.briefs.question_cases import CONTROL, DISPUTE, VERSION_CHAIN, read_question_cases
-from recon_assets.briefs.questions import DatasetRow, resolve_scope
+from recon_assets.briefs.questions import DatasetRow, Scope, datasets_named_in, resolve_scope
 from recon_assets.briefs.synthesis import extractive_brief
 from recon_assets.evaluation.metrics import Rate
 from recon_assets.judgement.text_embedding import embed
@@ -113,6 +117,7 @@ def main() -> None:
     parser.add_argument("--db", required=True)
     parser.add_argument("--as-of", type=date.fromisoformat, default=date(2026, 12, 1))
     parser.add_argument("--per-round", type=int, default=8)
+    parser.add_argument("--unscoped", action="store_true", help="ask each question without its scope, as `recon ask` without --dataset")
     args = parser.parse_args()
     rules = VerdictRules()
     vectors: dict[str, np.ndarray] = {}
@@ -132,12 +137,20 @@ def main() -> None:
     with duckdb.connect(args.db, read_only=True) as con:
         (publications,) = con.execute("SELECT count(*) FROM publications").fetchone()
         datasets = [DatasetRow(*row) for row in con.execute(load_sql("question_datasets")).fetchall()]
+        names = {row.dataset_id: row.short_name for row in datasets}
         for case in read_question_cases().cases:
             started = time.perf_counter()
-            scope = resolve_scope(case.scope, datasets)
-            pool = load_pool(con, scope.dataset_ids or [])
-            plan = offline_plan(case.question, case.scope.datasets, args.as_of)
-            rounds = answer_rounds(case.question, plan.subquestions, case.scope.datasets, pool, similarity, args.as_of, case.decay,
+            if args.unscoped:
+                named = datasets_named_in(case.question, datasets)
+                scope = resolve_scope(Scope(datasets=named), datasets)
+                pool = load_pool(con, scope.dataset_ids)  # None when nothing is named: every dataset, as question_plans leaves it
+                terms = scope_terms([names.get(dataset_id) for dataset_id in scope.dataset_ids or ()])
+            else:
+                named, scope = None, resolve_scope(case.scope, datasets)
+                pool = load_pool(con, scope.dataset_ids or [])
+                terms = list(case.scope.datasets)
+            plan = offline_plan(case.question, terms, args.as_of)
+            rounds = answer_rounds(case.question, plan.subquestions, terms, pool, similarity, args.as_of, case.decay,
                                    rules, scope.problem, args.per_round)
             first, last = rounds[0], rounds[-1]
             brief = extractive_brief(case.question, last.evidence, last.judgement, last.debates, rules)
@@ -160,7 +173,8 @@ def main() -> None:
             conditions[NO_CRITIC] = grade(case, plain_brief, None, None, first_mapping)
             for name, result in conditions.items():
                 grades[name].append(result)
-            rows.append({"id": case.id, "kind": case.kind, "verdict": last.judgement.verdict, "unresolved": last.judgement.unresolved,
+            rows.append({"id": case.id, "kind": case.kind, **({"named": list(named)} if args.unscoped else {}),
+                         "verdict": last.judgement.verdict, "unresolved": last.judgement.unresolved,
                          "rounds": len(rounds) - 1, "first_round": first.judgement.verdict,
                          "age_rule_first_round": first.judgement.age_rule_verdict,
                          "version_rule_first_round": first.judgement.version_rule_verdict,
@@ -171,7 +185,7 @@ def main() -> None:
                          "version_rule": conditions["version_rule_first_round"].why})
     found = {name: condition_rates(grades[name], checks.get(name)) for name in CONDITIONS}
     report = {
-        "db": args.db, "as_of": args.as_of.isoformat(), "per_round": args.per_round, "publications": publications,
+        "db": args.db, "as_of": args.as_of.isoformat(), "per_round": args.per_round, "unscoped": args.unscoped, "publications": publications,
         "embed_seconds": round(embed_seconds, 2),
         "seconds_per_brief": {"mean": round(float(np.mean([row["seconds"] for row in rows])), 3), "max": max(row["seconds"] for row in rows)},
         "conditions": {name: {measure: str(value) for measure, value in rates_.items()} for name, rates_ in found.items()},

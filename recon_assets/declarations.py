@@ -28,6 +28,15 @@ _QUESTION_POOL_MODULES = (
 # The tables a question's pool is read from; openalex_search_cache is question_evidence's (the others read it).
 _QUESTION_POOL = ("publications", "publication_citations", "edge_reliability", "coherence_judgements", "recorded_disputes")
 _QUESTION_POOL_SQL = ("question_pool_papers", "question_pool_edges", "question_pool_debates")
+# The dataset detector (papers.datasets.DatasetCatalogue) that reads dataset names in a paper and in a research question:
+# its modules and the reference files it reads (the lifecycle of a stated version the graph lacks runs on them).
+_DATASET_NAME_MODULES = (
+    "kg.doi", "lifecycle.cmr", "lifecycle.lineage", "lifecycle.versions", "papers.dataset_names", "papers.datasets", "papers.stated_lifecycle",
+)
+_DATASET_NAME_FILES = (
+    "reference/dataset_aliases.csv", "reference/dataset_successors.csv", "reference/cmr/cmr_collections_version_families.csv",
+    "reference/cmr/umm_json_*",
+)
 # OpenAlex search (online; `enrichment.openalex_search`), cached and on the shared daily budget.
 _OPENALEX_SEARCH_MODULES = ("enrichment.openalex_client", "enrichment.openalex_usage", "enrichment.retries")
 
@@ -240,15 +249,8 @@ ASSET_TABLES = TableGraph(
             "paper_datasets",
             reads=("paper_documents", "paper_texts", "datasets", "dataset_lineage", "publications", "dataset_publication_edges"),
             writes=("paper_datasets",),
-            modules=(
-                "kg.doi", "lifecycle.cmr", "lifecycle.lineage", "lifecycle.versions", "papers.dataset_names", "papers.datasets",
-                "papers.intake", "papers.parse", "papers.stated_lifecycle", "papers.stored",
-            ),
-            # the lifecycle of a stated version the graph lacks runs the lifecycle's rules on its reference files
-            files=(
-                "reference/dataset_aliases.csv", "reference/dataset_successors.csv", "reference/cmr/cmr_collections_version_families.csv",
-                "reference/cmr/umm_json_*",
-            ),
+            modules=(*_DATASET_NAME_MODULES, "papers.intake", "papers.parse", "papers.stored"),
+            files=_DATASET_NAME_FILES,
         ),
         TableAsset(
             "paper_claims", reads=("paper_documents", "paper_texts"), writes=("paper_claims", "paper_llm_use"),
@@ -315,10 +317,10 @@ ASSET_TABLES = TableGraph(
             run_inputs=("judge_settings",),
             modules=(
                 "briefs.answers", "briefs.online", "briefs.planner", "briefs.questions", "judgement.cached_ask", "judgement.cues", "judgement.groq_client",
-                "judgement.judge_address", "judgement.llm_cache", "judgement.llm_prompt", "judgement.verdict_scale", "kg.doi",
-                "lifecycle.versions",
+                "judgement.judge_address", "judgement.llm_cache", "judgement.llm_prompt", "judgement.verdict_scale", *_DATASET_NAME_MODULES,
             ),
             sql=("question_datasets", "question_sessions", "llm_judgements", "llm_answers", "llm_usage_on_day"),
+            files=_DATASET_NAME_FILES,  # a question's datasets are read by the papers' detector (questions.datasets_named_in)
         ),
         TableAsset(
             "question_evidence", reads=("question_plans", "datasets", *_QUESTION_POOL), writes=("question_evidence",),

@@ -3,7 +3,7 @@
 1. A TRMM 3B42 question answered PASS with every TRMM paper LOW and the Key Findings on other datasets: the critic
    weighed every edge of every retrieved paper. Only the edges to the question's datasets in scope count
    (`answering.Pool.scope_edges`), and a question whose scope names no dataset is scoped to the datasets its text
-   names (`questions.datasets_named_in`).
+   names (`questions.datasets_named_in`, read by the papers' dataset detector: product lines, title words, versions).
 2. A finding shown HIGH while it cites a CURRENT paper of reliability 0.43: a claim's confidence is capped by its
    evidence's reliability band (`synthesis.evidence_confidence`).
 3. "11 retrieved, 11 assessed" beside a trust summary of 10 papers: every retrieved paper has its trust line.
@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from datetime import date
 
+import pandas as pd
 import pytest
 
 from recon_assets.briefs.answering import Pool, assess
@@ -80,20 +81,50 @@ def test_a_paper_found_only_in_openalex_has_no_edge_in_scope():
     assert tmpa_pool((TRMM,)).scope_edges(None) == ()
 
 
+def _imerg(run: str, period: str, short: str, version: str) -> str:
+    return f"GPM IMERG {run} Precipitation L3 {period} 0.1 degree x 0.1 degree {version} ({short}) at GES DISC"
+
+
+# Dataset nodes as the sample's KG has them, long names their CMR entry titles (the sample's datasets table).
 SAMPLE_LIKE = [
-    DatasetRow("a", "TRMM_3B42", "V7"), DatasetRow("b", "TRMM_3B42_Daily", "V7"), DatasetRow("c", "TRMM_3B42RT", "V7"),
-    DatasetRow("d", "GPM_3IMERGDF", "V07"), DatasetRow("e", "GPM_3IMERGDF", "V06"), DatasetRow("f", "SR"),
-    DatasetRow("g", "MOD13 EVI (MODIS Collection 4)"),
+    DatasetRow("a", "TRMM_3B42", "V7", None, "TRMM (TMPA) Rainfall Estimate L3 3 hour 0.25 degree x 0.25 degree V7 (TRMM_3B42) at GES DISC"),
+    DatasetRow("b", "TRMM_3B42_Daily", "V7", None, "TRMM (TMPA) Precipitation L3 1 day 0.25 degree x 0.25 degree V7 (TRMM_3B42_Daily) at GES DISC"),
+    DatasetRow("c", "TRMM_3B42RT", "V7", None, "TRMM (TMPA) Near Real-Time Precipitation L3 3 hour 0.25 degree x 0.25 degree V7 (TRMM_3B42RT)"),
+    DatasetRow("d", "GPM_3IMERGDF", "V07", None, _imerg("Final", "1 day", "GPM_3IMERGDF", "V07")),
+    DatasetRow("e", "GPM_3IMERGDF", "V06", None, _imerg("Final", "1 day", "GPM_3IMERGDF", "V06")),
+    DatasetRow("f", "SR"), DatasetRow("g", "MOD13 EVI (MODIS Collection 4)"),
+    DatasetRow("h", "GPM_3IMERGHH", "V07", None, _imerg("Final", "Half Hourly", "GPM_3IMERGHH", "V07")),
+    DatasetRow("i", "GPM_3IMERGDE", "V06", None, _imerg("Early", "1 day", "GPM_3IMERGDE", "V06")),
+    DatasetRow("j", "MCD12Q1", "V061", None, "MODIS/Terra+Aqua Land Cover Type Yearly L3 Global 500m SIN Grid V061"),
+    DatasetRow("k", "MOD11A1", "V061", None, "MODIS/Terra Land Surface Temperature/Emissivity Daily L3 Global 1km SIN Grid V061"),
+    DatasetRow("l", "MOD11A1", "V005", None, "MODIS/Terra Land Surface Temperature/Emissivity Daily L3 Global 1km SIN Grid V005"),
+    DatasetRow("m", "MOD10A2", "V061", None, "MODIS/Terra Snow Cover 8-Day L3 Global 500m SIN Grid V061"),
+    DatasetRow("n", "GRACE"), DatasetRow("o", "Landsat"), DatasetRow("p", "CERES"),
 ]
+IMERG_NAMES = ("GPM_3IMERGDE", "GPM_3IMERGDF", "GPM_3IMERGHH")
 
 
 @pytest.mark.parametrize(("question", "named"), [
     ("Is TRMM 3B42 still a sound precipitation product for flood studies?", ("TRMM_3B42",)),
-    ("Is trmm_3b42_daily better than GPM_3IMERGDF?", ("TRMM_3B42_Daily", "GPM_3IMERGDF")),  # the longer name first
+    ("Is trmm_3b42_daily better than GPM_3IMERGDF?", ("TRMM_3B42_Daily", "GPM_3IMERGDF")),  # the longer name, not TRMM_3B42
     ("Does TRMM-3B42RT see floods early?", ("TRMM_3B42RT",)),
-    ("How accurate is the GPM IMERG Final Run daily precipitation product?", ()),  # no short name spelled out
-    ("Is SR enough?", ()),  # two letters: a word, not a name
-    ("Is TRMM 3B42X a product?", ()),  # whole words only
+    ("Do 3B42 estimates miss light rain?", ("TRMM_3B42",)),  # a short name's product part
+    ("Is TMPA still used for drought monitoring?", ("TRMM_3B42",)),  # a product line's alias (dataset_aliases.csv)
+    # a product line without a version: every member and every version
+    ("Is IMERG still a reliable rainfall record?", IMERG_NAMES),
+    # ... narrowed by the words around it that its members' entry titles hold
+    ("How good is MODIS land cover for wetland mapping?", ("MCD12Q1",)),
+    ("Is the Final daily IMERG good enough for drought indices?", ("GPM_3IMERGDF",)),
+    # a version some member has: those nodes only; one the graph lacks: every version of the family
+    ("Is IMERG V06 still sound for floods?", ("GPM_3IMERGDE V06", "GPM_3IMERGDF V06")),
+    ("What changed in MODIS Collection 6.1 land cover maps?", ("MCD12Q1 V061",)),
+    ("Are TRMM 3B42 version 6 trends still usable?", ("TRMM_3B42",)),
+    # words, not names: two letters, part of a longer word, no capital, a capitalised word opening the sentence
+    ("Is SR enough?", ()),
+    ("Is TRMM 3B42X a product?", ()),
+    ("Did the grace period for landsat imagery end?", ()),
+    ("Grace and Ceres: do these names scope anything?", ()),
+    ("What does GRACE say about groundwater, and do Landsat maps agree?", ("GRACE", "Landsat")),
 ])
 def test_datasets_named_in_a_question(question, named):
     assert datasets_named_in(question, SAMPLE_LIKE) == named
@@ -102,6 +133,29 @@ def test_datasets_named_in_a_question(question, named):
 def test_a_named_short_name_scopes_every_version():
     named = datasets_named_in("Is GPM_3IMERGDF accurate?", SAMPLE_LIKE)
     assert resolve_scope(Scope(datasets=named), SAMPLE_LIKE).dataset_ids == ("d", "e")
+
+
+@pytest.mark.parametrize(("question", "dataset_ids"), [
+    ("Is IMERG V06 still sound for floods?", ("i", "e")),  # not the V07 node d
+    ("Is IMERG still a reliable rainfall record?", ("i", "d", "e", "h")),
+    ("Are MODIS land surface temperatures biased?", ("k", "l")),  # both versions: is the older one still sound?
+])
+def test_the_named_entries_resolve_to_the_nodes_named(question, dataset_ids):
+    named = datasets_named_in(question, SAMPLE_LIKE)
+    assert resolve_scope(Scope(datasets=named), SAMPLE_LIKE).dataset_ids == dataset_ids
+
+
+def test_a_question_and_a_paper_read_names_by_the_same_rules():
+    """One detector for both: what a question names is what `papers.datasets.named_products` reads in the same text."""
+    from recon_assets.papers.datasets import DatasetCatalogue, named_products
+
+    text = "Is the Final daily IMERG V06 good enough, and is MODIS land cover?"
+    catalogue = DatasetCatalogue(pd.DataFrame([(r.dataset_id, r.short_name, r.long_name, r.doi) for r in SAMPLE_LIKE if r.short_name],
+                                              columns=["dataset_id", "short_name", "long_name", "doi"]))
+    assert [(n.name, n.stated, n.families) for n in named_products(text, catalogue)] == [
+        ("IMERG", "06", ("GPM_3IMERGDF",)), ("MODIS", None, ("MCD12Q1",)),
+    ]
+    assert datasets_named_in(text, SAMPLE_LIKE) == ("GPM_3IMERGDF V06", "MCD12Q1")
 
 
 @pytest.mark.parametrize(("label", "reliability", "replaced", "trust", "confidence"), [

@@ -87,8 +87,8 @@ def question_plans(
     context: dg.AssetExecutionContext, store: TableStore, as_of: AsOfDate, questions: QuestionFileResource, groq_judge: GroqJudgeResource
 ) -> dg.MaterializeResult:
     """The question's 2-3 sub-questions typed foundational / recent / contested, one row each, with its scope resolved
-    against the KG (a question whose scope names no dataset but whose text names KG short names is scoped to those,
-    `questions.datasets_named_in`, said in `note`) and the last 3 questions of its session (question_sessions). Offline, from templates and the KG
+    against the KG (a question whose scope names no dataset but whose text names KG datasets is scoped to those, read by
+    the papers' dataset detector: `questions.datasets_named_in`, said in `note`) and the last 3 questions of its session (question_sessions). Offline, from templates and the KG
     short names of the datasets its scope matches (`planner.offline_plan`). Online (`groq_judge`), the LLM planner at
     temperature 0.2 in JSON mode, its answer validated (`planner.plan_from_answer`): source 'llm'; an unparseable,
     off-topic or failed answer falls back to the question itself (source 'fallback'), a request not sent (budgets,
@@ -109,7 +109,7 @@ def question_plans(
         if not question.scope.datasets and (named := datasets_named_in(text, datasets)):
             # DOMAIN.md weighs the edges to the question's datasets: a question naming one is about it (`datasets_named_in`)
             scope = resolve_scope(question.scope.model_copy(update={"datasets": named}), datasets, areas)
-            inferred = f"{NAMED_IN_QUESTION} {', '.join(named)}: the critic weighs the papers' edges to those datasets (every version)"
+            inferred = f"{NAMED_IN_QUESTION} {', '.join(named)}: the critic weighs the papers' edges to those datasets (every version where no version is named)"
         session = question.session or question.id
         asked = [without_judge_address(earlier)[0] for (earlier,) in con.execute(
             "SELECT question FROM question_sessions WHERE session = ? AND question_id <> ? ORDER BY asked_at DESC LIMIT ?",

@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import pandas as pd
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.lifecycle.versions import version_sort_key
+from recon_assets.papers.datasets import DatasetCatalogue, named_products, stated_sort_key
 
 # A partition key and a file name: lower-case letters, digits, '-' and '_', up to 64 characters.
 QUESTION_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
@@ -148,13 +150,15 @@ def _validation_reason(error: ValidationError) -> str:
 
 @dataclass(frozen=True)
 class DatasetRow:
-    """A KG Dataset node as the scope sees it: id, short name, version text and DOI (each None when the KG has none:
-    such a node matches by what it has)."""
+    """A KG Dataset node as the scope sees it: id, short name, version text, DOI and long name (its CMR entry title,
+    whose words tell a product line's members apart in `datasets_named_in`); each None when the KG has none: such a
+    node matches by what it has. The columns of `question_datasets.sql`, in order."""
 
     dataset_id: str
     short_name: str | None
     version: str | None = None
     doi: str | None = None
+    long_name: str | None = None
 
 
 @dataclass(frozen=True)
@@ -203,32 +207,48 @@ NAMED_IN_QUESTION = "no dataset in the scope, but the question names"
 
 
 def datasets_named_in(question: str, datasets: Sequence[DatasetRow]) -> tuple[str, ...]:
-    """The KG short names a question spells out, for a question whose scope names no dataset: 'Is TRMM 3B42 still
-    sound?' names TRMM_3B42 (not TRMM_3B42_Daily nor TRMM_3B42RT). A short name is named when it appears in the question
-    as whole words, case-insensitive, any character but a letter or digit read as a space in both, the words of a
-    longer name taken before a shorter one's; names of fewer than 3 letters and digits
-    are never matched (too likely a common word). Each distinct short name once, longest first, so a scope built from
-    them (`Scope(datasets=...)`, `resolve_scope`) takes every version of each.
+    """The scope entries (`Scope.datasets`, read by `resolve_scope`) for the KG datasets a question names, for a
+    question whose scope names none; () when it names none.
+
+    Read by the papers' dataset detector (`papers.datasets.named_products` over a `DatasetCatalogue` of `datasets`),
+    so a question and a paper are read by one set of rules: a short name or its product part ('TRMM 3B42',
+    'trmm_3b42_daily', '3B42'), a product line or instrument collection (`dataset_aliases.csv`: IMERG, TMPA, GLDAS,
+    SMAP, AIRS, MERRA-2, MODIS) narrowed by the words around it that its members' CMR entry titles hold ('MODIS land
+    cover', 'half-hourly GPM IMERG', 'IMERG Final Run daily'), a version in any position the detector reads ('IMERG
+    V06', 'version 7 of 3B42', 'MODIS Collection 6.1'); of two names that overlap, the longer. Whole words only,
+    compared without case or separators; one word without a digit is a name only in capitals or spelt as the KG spells
+    it ('grace', 'Grace' opening a sentence and 'Ceres' are words; 'GRACE' and 'Landsat' the KG's names), and a name
+    of fewer than 4 characters without a digit is never read ('SR'; `papers.datasets._name_variants`).
+
+    Entries: a name without a version, or with one that none of its families has, names every version of each family
+    (the question is whether the line's older versions still hold): each of their nodes' short names. A name with a
+    version some family has names those nodes only: 'SHORT_NAME VERSION' (the node's version text). Each entry once,
+    in the order the question names them.
 
     Why: DOMAIN.md weighs "papers whose edges to the question's datasets are not UNVERIFIED"; a question without a
     scope that names a dataset in its text is about that dataset, and weighing every edge of its papers (to MODIS land
     cover, to MERRA-2) let a TRMM 3B42 question PASS on other datasets' evidence.
     """
-    text = f" {_spaced(question)} "
-    names = sorted({row.short_name for row in datasets if row.short_name and sum(ch.isalnum() for ch in row.short_name) >= 3},
-                   key=lambda name: (-len(_spaced(name)), name))
-    found = []
-    for name in names:  # longest first, its words taken out: 'TRMM_3B42_Daily' does not also name TRMM_3B42
-        words = f" {_spaced(name)} "
-        if words in text:
-            found.append(name)
-            text = text.replace(words, " | ")
-    return tuple(found)
-
-
-def _spaced(text: str) -> str:
-    """Lower case, '_', '-', '/' and punctuation read as spaces, white space collapsed: the words as matched."""
-    return " ".join("".join(ch if ch.isalnum() else " " for ch in text.casefold()).split())
+    rows = [row for row in datasets if row.short_name]
+    if not rows:
+        return ()
+    catalogue = DatasetCatalogue(pd.DataFrame(
+        [(row.dataset_id, row.short_name, row.long_name, row.doi) for row in rows], columns=["dataset_id", "short_name", "long_name", "doi"]))
+    by_id = {row.dataset_id: row for row in rows}
+    entries: list[str] = []
+    for named in named_products(question, catalogue):
+        key = stated_sort_key(named.stated) if named.stated else ()
+        for family in named.families:
+            nodes = [by_id[known.dataset_id] for known in catalogue.by_family.get(family, ())]
+            versioned = [by_id[known.dataset_id] for known in catalogue.by_family.get(family, ()) if key and known.sort_key == key]
+            if named.with_version and versioned:
+                found = [f"{row.short_name} {row.version}" if row.version else row.short_name for row in versioned]
+            elif named.with_version:
+                continue  # a family of the line without the stated version: not what the question names
+            else:
+                found = [row.short_name for row in nodes]
+            entries += sorted(found)
+    return tuple(dict.fromkeys(entries))
 
 
 def _names(entry: str, row: DatasetRow) -> bool:

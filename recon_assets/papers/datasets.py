@@ -200,6 +200,9 @@ class DatasetCatalogue:
                 self.patterns[alias] = tuple(group["family"])
                 names[alias] = alias
         self.by_key = {_key(name): target for name, target in names.items()}
+        self.spellings: dict[str, set[str]] = {}
+        for name in names:
+            self.spellings.setdefault(_key(name), set()).add(re.sub(r"[\s_\-]+", "", name))
         self._longest = max((len(re.split(r"[\s_\-]+", name)) for name in names), default=1)
         self._lineage: dict[tuple[str, tuple[int, ...]], dict] = {}
 
@@ -219,8 +222,10 @@ class DatasetCatalogue:
         """Yield (name, start, end) for each product or product-line name of the graph in `text` (name a key of
         `members`: a family or an alias), the longest first where two
         overlap. Names are compared without case and separators ("trmm 3b42" = "TRMM_3B42" = "TRMM-3B42"), over
-        runs of words joined by one space, underscore or hyphen; a run without a digit or a capital is no name, and
-        neither is a run of several words that begins inside a hyphenated word ("ERA5-Land SAT" is no "Landsat")."""
+        runs of words joined by one space, underscore or hyphen; a run without a digit is no name when it is one word
+        neither in capitals nor spelt as the name is, or several without a capital (`_written_as_name`: "Grace" is a
+        word, "GRACE" the dataset), and neither is a run of several words that begins inside a hyphenated word
+        ("ERA5-Land SAT" is no "Landsat")."""
         tokens = list(_TOKEN.finditer(text))
         index = 0
         while index < len(tokens):
@@ -238,7 +243,7 @@ class DatasetCatalogue:
                 if glued and glued.group(1) in self.by_key:
                     # "3B42V7": the name with its version glued on; the version is read after `end`.
                     family, end = self.by_key[glued.group(1)], end - len(glued.group(2))
-                if family and any(c.isdigit() or c.isupper() for c in text[begin:end]):
+                if family and _written_as_name(text[begin:end], self.spellings.get(key, set())):
                     yield family, begin, end
                     index += size
                     break
@@ -247,6 +252,20 @@ class DatasetCatalogue:
 
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def _written_as_name(written: str, spellings: set[str]) -> bool:
+    """Whether text that matches a name without case is the name, not a word: it holds a digit ("trmm 3b42"); or, one
+    word, it is in capitals ("GRACE", "LANDSAT") or spelt as the name is ("Landsat"); or, several words, one has a
+    capital ("MODIS snow cover", "Land SAT"). "grace", and "Grace" or "Ceres" opening a sentence, are words, not the
+    GRACE and CERES datasets."""
+    if any(c.isdigit() for c in written):
+        return True
+    if re.search(r"[\s_\-]", written):
+        return any(c.isupper() for c in written)
+    return written.isupper() or written in spellings
+
+
 _GLUED_VERSION = re.compile(r"(.*\d.*?)(V\d{1,3}[A-Z]?)")
 
 
@@ -306,7 +325,8 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     describing words ("IMERG Final V6", "GLDAS-CLS L4 V2.2", "SMAP Level 3 Radiometer V7"), each a word of a
     candidate's entry title, an initialism of consecutive title words ("CLS") or a FILLER word; describing words
     right after the version are read too ("V6 Daily"). Else before the name (`_VERSION_BEFORE`), unless that number
-    is the name's own ("version 2 (MERRA-2)" names the reanalysis, not a collection version)."""
+    is the name's own ("version 2 (MERRA-2)" names the reanalysis, not a collection version). No version at all: the
+    describing words after the name and before it ("MODIS land cover", "half-hourly GPM IMERG")."""
     families = catalogue.members[name]
     limit = min(limit, end + _AFTER_WINDOW)
     words, pos = _words_after(text, end, limit, catalogue, families)
@@ -323,7 +343,8 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
         own = re.search(r"(\d+)$", text[start:end])
         if not (own and stated_sort_key(stated) == (int(own.group(1)),)):
             return _Reading(stated, offset + found.start(), end, tuple(before))
-    return _Reading(None, start, end, tuple(before))
+    # no version: the describing words on both sides ("MODIS land cover"); paper detection narrows only names read with one
+    return _Reading(None, start, end, tuple(describing))
 
 
 def _words_trailing(text: str, pos: int, limit: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> list[str]:
@@ -476,13 +497,12 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
                 unmatched.setdefault((doi, ()), UnmatchedMention(doi, None, "NASA data DOI that is no Dataset node of the graph", _quote(text, *found.span()), page))
         if not read_names:
             continue
-        spans = list(catalogue.mentions(text))
+        readings = name_readings(text, catalogue)
+        spans = [(name, start, end) for name, start, end, _ in readings]
         read_spans: list[tuple[int, int]] = []
         statements: list[tuple[str, str, int, int]] = []  # collection statements: (alias, version, start, end)
         unversioned: list[tuple[str, int, int]] = []
-        for position, (name, start, end) in enumerate(spans):
-            limit = spans[position + 1][1] if position + 1 < len(spans) else len(text)
-            reading = _read(text, start, end, limit, name, catalogue)
+        for name, start, end, reading in readings:
             read_spans.append((reading.first, reading.last))
             if catalogue.kind.get(name) == COLLECTION:
                 if reading.stated is not None:
@@ -533,6 +553,51 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
     named_families |= {alias for alias, families in catalogue.members.items() if named_families & set(families)}
     unmatched.update({(name, ()): mention for name, mention in versionless.items() if name not in named_families})
     return list(matches.values()), [_with_lifecycle(u, catalogue) for u in unmatched.values()]
+
+
+def name_readings(text: str, catalogue: DatasetCatalogue) -> list[tuple[str, int, int, _Reading]]:
+    """Each graph product or product-line name in `text` (`DatasetCatalogue.mentions`: (name, start, end), a key of
+    `catalogue.members`) with what the words around it say (`_read`: the stated version, the describing words), each
+    name read up to where the next begins. The one reading of names that paper detection (`detect_datasets`) and a
+    research question's scope (`briefs.questions.datasets_named_in` through `named_products`) share."""
+    spans = list(catalogue.mentions(text))
+    return [(name, start, end, _read(text, start, end, spans[i + 1][1] if i + 1 < len(spans) else len(text), name, catalogue))
+            for i, (name, start, end) in enumerate(spans)]
+
+
+@dataclass(frozen=True)
+class NamedProduct:
+    """A graph product or product line a short text names (`named_products`): the name (a family or an alias of
+    `dataset_aliases`), as written, the version stated with it (None when none), the families it stands for, and
+    whether some of them have the stated version (False without a version)."""
+
+    name: str
+    written: str
+    stated: str | None
+    families: tuple[str, ...]
+    with_version: bool
+
+
+def named_products(text: str, catalogue: DatasetCatalogue) -> list[NamedProduct]:
+    """The graph's products and product lines a short text (a research question) names, read as a paper's are
+    (`name_readings`), in reading order.
+
+    A name with a version: the families `_candidates` keeps (the describing words, then those that have the version,
+    then the base streams; with_version says whether any has it). A name without one: every member of the product
+    line or instrument collection ("IMERG": every GPM_3IMERG* family; "MODIS": every MOD*, MYD*, MCD* family), less
+    those the describing words around it rule out (`TitleVocabulary.narrow`: "MODIS land cover" is the MODIS family
+    whose entry titles say land and cover, "half-hourly IMERG" the half-hourly runs). Never raises on odd text.
+    """
+    found = []
+    for name, start, end, reading in name_readings(text, catalogue):
+        if reading.stated is None:
+            members = catalogue.members[name]
+            families = catalogue.vocabulary.narrow(members, reading.words) if len(members) > 1 else members
+            found.append(NamedProduct(name, text[start:end], None, tuple(families), False))
+        else:
+            named = _candidates(catalogue, name, text[start:end], reading, "", 0, "")
+            found.append(NamedProduct(name, named.written, named.stated, named.candidates, named.with_version))
+    return found
 
 
 def _candidates(catalogue: DatasetCatalogue, name: str, written: str, reading: _Reading, quote: str, page: int, section: str) -> _Named:
