@@ -30,7 +30,7 @@ else (query building, value encoding, auth headers, response parsing) stays pyal
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -40,7 +40,7 @@ import pandas as pd
 import pyalex
 import requests
 
-from recon_assets.enrichment.citing_plan import LIST_CALL, CitingQuery
+from recon_assets.enrichment.citing_plan import LIST_CALL, SEARCH_CALLS, CitingQuery
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES, plan_requests
 from recon_assets.enrichment.openalex_records import CITING_FIELDS, SELECT_FIELDS, cached_fields, composed_seen_at, invalid_reason
 from recon_assets.enrichment.retries import RetryPolicy, header_number, header_seconds, transient_status
@@ -273,6 +273,36 @@ class OpenAlexClient:
             works += [dict(work) for work in list(page)[: query.per_page]]
             cursor = page.meta.get("next_cursor") if query.all_pages and len(page) else None
         return works
+
+    def search_works(self, text: str, fields: Sequence[str], per_page: int) -> tuple[list[dict[str, Any]], int | None]:
+        """One page of at most `per_page` works matching `text` by OpenAlex's full-text search (`Works().search`,
+        `fields` selected), and OpenAlex's count of every match (`meta.count`; None when the answer has none); charged
+        `citing_plan.SEARCH_CALLS` list calls per attempt, retried as every request of this client.
+
+        Raises:
+            BudgetSpent: the run's or the day's budget is spent, or OpenAlex says so.
+            requests.RequestException: the request still fails after the retries.
+        """
+        page = self._call(
+            lambda: Works(self.session).search(text).select(list(fields)).get(per_page=per_page), list_calls=SEARCH_CALLS
+        )
+        meta = getattr(page, "meta", None)
+        count = meta.get("count") if isinstance(meta, dict) else None
+        return [dict(work) for work in list(page)[:per_page]], count if isinstance(count, int) else None
+
+    def works_by_ids(self, ids: Sequence[str], fields: Sequence[str]) -> list[dict[str, Any]]:
+        """The works of OpenAlex ids `ids` (W..., at most `MAX_FILTER_VALUES`) with `fields`, in one OR-filter request
+        charged one list call per attempt.
+
+        Raises:
+            ValueError: more than MAX_FILTER_VALUES ids.
+            BudgetSpent: the run's or the day's budget is spent, or OpenAlex says so.
+            requests.RequestException: the request still fails after the retries.
+        """
+        if len(ids) > MAX_FILTER_VALUES:
+            raise ValueError(f"at most {MAX_FILTER_VALUES} OpenAlex ids a request, got {len(ids)}")
+        query = Works(self.session).filter_or(openalex=list(ids)).select(list(fields))
+        return [dict(work) for work in self._call(lambda: query.get(per_page=MAX_FILTER_VALUES), list_calls=LIST_CALL)]
 
     def _batch(self, dois: list[str]) -> dict[str, dict[str, Any]]:
         """Works of one OR-filter request, by canonical DOI (the first one when OpenAlex has two with a DOI)."""

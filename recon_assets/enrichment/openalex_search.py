@@ -34,8 +34,8 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from recon_assets.enrichment.citing_plan import MAX_PAGE_SIZE, SEARCH_CALLS
-from recon_assets.enrichment.openalex_client import BudgetSpent, OpenAlexClient, Works, describe
+from recon_assets.enrichment.citing_plan import MAX_PAGE_SIZE
+from recon_assets.enrichment.openalex_client import BudgetSpent, OpenAlexClient, describe
 from recon_assets.enrichment.openalex_records import CITING_FIELDS, OpenAlexCitingWork, invalid_reason
 from recon_assets.enrichment.openalex_usage import record_usage, run_allowance
 from recon_assets.storage.tables import create_tables, upsert
@@ -174,10 +174,7 @@ def search_works(
             report.results.append(_without_answer(query, row, NOT_SENT, reason))
             continue
         try:
-            page = client._call(  # the client's one retried, budget-charged request path
-                lambda: Works(client.session).search(query.text).select(list(CITING_FIELDS)).get(per_page=query.per_page),
-                list_calls=SEARCH_CALLS,
-            )
+            works, count = client.search_works(query.text, CITING_FIELDS, query.per_page)
         except BudgetSpent as spent:
             report.budget_spent = f"not sent: {spent}"
             report.results.append(_without_answer(query, row, NOT_SENT, report.budget_spent))
@@ -185,16 +182,14 @@ def search_works(
         except Exception as error:  # the query's result says why; the other queries go on
             report.results.append(_without_answer(query, row, FAILED, describe(error)))
             continue
-        works = [dict(work) for work in list(page)[: query.per_page]]
         # cut to the fields asked for, as cached: a server sending more changes nothing downstream
         valid = tuple({name: work.get(name) for name in CITING_FIELDS} for work in works if invalid_reason(work, OpenAlexCitingWork) is None)
         result = SearchResult(query, SEARCHED, valid, None, now, len(works) - len(valid))
         report.results.append(result)
-        count = page.meta.get("count") if isinstance(getattr(page, "meta", None), dict) else None
         fresh_rows.append({
             "query_key": query.key, "query": query.text, "per_page": query.per_page,
             "works": json.dumps(list(valid)),
-            "result_count": count if isinstance(count, int) else None, "invalid": result.invalid, "asked_by": asset, "fetched_at": now,
+            "result_count": count, "invalid": result.invalid, "asked_by": asset, "fetched_at": now,
         })
     if fresh_rows:
         cache.write(con, pd.DataFrame(fresh_rows))

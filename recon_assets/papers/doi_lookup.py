@@ -20,9 +20,8 @@ from datetime import datetime
 
 import duckdb
 
-from recon_assets.enrichment.citing_plan import LIST_CALL
 from recon_assets.enrichment.openalex_batches import MAX_FILTER_VALUES
-from recon_assets.enrichment.openalex_client import FOUND, BudgetSpent, OpenAlexClient, Works, short_work_id
+from recon_assets.enrichment.openalex_client import FOUND, BudgetSpent, OpenAlexClient, short_work_id
 from recon_assets.enrichment.openalex_records import rebuild_abstract
 from recon_assets.enrichment.openalex_usage import record_usage, run_allowance
 from recon_assets.kg.doi import canonical_doi
@@ -99,10 +98,7 @@ def _asked_references(client: OpenAlexClient, ids: Sequence[str]) -> dict[str, t
     for start in range(0, len(ids), MAX_FILTER_VALUES):
         batch = list(ids[start : start + MAX_FILTER_VALUES])
         try:
-            page = client._call(  # the client's one retried, budget-charged request path
-                lambda: Works(client.session).filter_or(openalex=batch).select(list(REFERENCE_FIELDS)).get(per_page=MAX_FILTER_VALUES),
-                list_calls=LIST_CALL,
-            )
+            page = client.works_by_ids(batch, REFERENCE_FIELDS)
         except BudgetSpent:
             break
         except Exception:  # noqa: BLE001 - a failed batch stays unresolved, which the lookup counts and says
