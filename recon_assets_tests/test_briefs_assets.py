@@ -263,7 +263,11 @@ def test_recon_ask_refuses_an_empty_question_and_a_database_without_scores_befor
     assert main(["ask", "Is it?", "--db", str(loop)]) == 2
     assert capsys.readouterr().err == f"error: --db {loop} is a symbolic-link loop: point it at a file\n"
     assert main(["brief", "nope", "--db", str(tmp_path / "empty.duckdb")]) == 1
-    assert "no brief for question 'nope'" in capsys.readouterr().err
+    # New-user finding: a standing id was told to "answer it with `recon ask`", which answers ad-hoc questions only
+    err = capsys.readouterr().err
+    assert "no brief for question 'nope'" in err and "gets its partition from question_file_sensor" in err
+    assert main(["brief", "ask-0123456789ab", "--db", str(tmp_path / "empty.duckdb")]) == 1
+    assert "ask it again with `recon ask`" in capsys.readouterr().err
 
 
 def test_the_weekly_briefs_schedule_is_stopped_and_refreshes_every_question_as_of_its_tick(tmp_path):

@@ -244,6 +244,6 @@ def test_the_summary_says_when_the_llm_judge_was_unavailable_and_over_how_many_c
     evaluation = [("online", "staleness_catch", 3, 5), ("online", "base_rate", 101, 189), ("offline", "staleness_catch", 46, 53)]
     assert evaluation_lines(evaluation, 7) == [
         "evaluation on the labelled I and F cases, offline (default settings): superseded versions flagged 46/53",
-        "evaluation on the labelled I and F cases, online (over the 7 with a citation record as of as_of) (default settings): "
+        "evaluation on the labelled I and F cases, online, over the 7 with a citation record as of as_of (default settings): "
         "superseded versions flagged 3/5; over every scored edge: all edges flagged (base rate) 101/189",
     ]

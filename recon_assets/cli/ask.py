@@ -104,7 +104,7 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
         print(f"recon: {terminal_text(said)}", flush=True)
     print(flush=True)
     code = print_brief(key, database)
-    print(f"\nThe question is kept as partition {key} of '{QUESTIONS_PARTITIONS}' (the weekly schedule refreshes it); "
+    print(f"\nThe question is kept as partition {key} of '{QUESTIONS_PARTITIONS}' (research_briefs_weekly_schedule refreshes it once started: it is stopped by default); "
           f"`recon brief {key}` prints it again, `recon brief {key} --remove` removes the partition.")
     return code
 
@@ -121,7 +121,7 @@ def print_brief(key: str, database: Path) -> int:
     except duckdb.Error as error:
         return _fail(f"cannot read {database}: {type(error).__name__}: {str(error).splitlines()[0]}", 1)
     if row is None:
-        return _fail(f"no brief for question {key!r} in {database}: answer it with `recon ask`, or materialize its partition of question_briefs_job", 1)
+        return _fail(f"no brief for question {key!r} in {database}: {_how_to_answer(key)}", 1)
     # The brief quotes abstracts: shown as data, never a control sequence (line by line: terminal_text makes one line).
     for line in row[0].splitlines():
         print(terminal_text(line))
@@ -148,6 +148,15 @@ def scope_said(key: str, database: Path) -> str | None:
                 "dataset's evidence")
     named = [part for part in (note or "").split("; ") if part.startswith(NAMED_IN_QUESTION)]
     return named[0] if named else None
+
+
+def _how_to_answer(key: str) -> str:
+    """How the question `key` gets a brief: an ad-hoc one by `recon ask`, a standing one (an id of the questions
+    file) once `question_file_sensor` has added its partition and question_briefs_job has run it."""
+    if key.startswith(ASKED_PREFIX):
+        return "ask it again with `recon ask`"
+    return ("a standing question of the questions file gets its partition from question_file_sensor (start it under "
+            "`dagster dev`), then materialize that partition of question_briefs_job; `recon ask` answers ad-hoc questions")
 
 
 def remove(key: str) -> int:

@@ -117,7 +117,9 @@ def _print_summary(database: Path, key: str, report: dict) -> None:
         failures = con.execute("SELECT stage, error FROM paper_stage_failures WHERE paper_key = ? ORDER BY stage", [key]).fetchall()
     lines = [f"datasets ({sum(row[0] for row in datasets)} matched, {sum(not row[0] for row in datasets)} unmatched):"]
     lines += [
-        f"  {name} {version} ({found_by}, p. {page}): {lifecycle}" if matched else f"  unmatched: {name} {version} (p. {page}): {reason}"
+        f"  {_named(name, version)} ({found_by}, p. {page}): {lifecycle}" if matched
+        # a version the graph lacks still has its lifecycle (replaced or current) when the family's rules give one
+        else f"  unmatched: {_named(name, version)} (p. {page}): {reason}" + (f"; {lifecycle}" if lifecycle else "")
         for matched, name, version, found_by, page, lifecycle, reason in datasets
     ] or ["  none found"]
     lines.append("scores:")
@@ -129,6 +131,11 @@ def _print_summary(database: Path, key: str, report: dict) -> None:
         lines.append("report: not written (see the failed stage above)")
     # the paper's own text (names, quotes) is shown as data: no control character reaches the terminal
     print("\n".join(terminal_text(line) for line in lines), flush=True)
+
+
+def _named(name: str, version: str) -> str:
+    """'MCD15A2H 006', or the name alone when no version was stated."""
+    return f"{name} {version}" if version else name
 
 
 def _unknown_doi(database: Path, doi: str) -> str | None:

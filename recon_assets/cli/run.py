@@ -424,7 +424,7 @@ def evaluation_lines(evaluation: list[tuple[str, str, int, int]], online: int) -
             continue
         n, d = measured.pop("base_rate", (0, 0))
         base = f"; over every scored edge: {_SUMMARY_MEASURES['base_rate']} {n}/{d}" if d else ""
-        over = f" (over the {online} with a citation record as of as_of)" if condition == "online" else ""
+        over = f", over the {online} with a citation record as of as_of" if condition == "online" else ""
         if any(cases for _, cases in measured.values()):
             figures = ", ".join(
                 f"{words} {f'{measured[measure][0]}/{measured[measure][1]}' if measured[measure][1] else 'n/a (0 cases)'}"
