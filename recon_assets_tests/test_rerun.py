@@ -60,7 +60,7 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     # the default beside each baseline, offline (online has no case), and the targets with what was missed
     assert "  offline IF staleness_catch: default " in first.stdout and " | lifecycle_only " in first.stdout
     assert not any(line.startswith("  online ") for line in first.stdout.splitlines())
-    assert re.search(r"^targets \(default, I cases\): \d+ met, \d+ missed", first.stdout, re.MULTILINE)
+    assert re.search(r"^targets \(default, I cases\): \d+ met(: [^;]+ against [^;]+)*; \d+ missed", first.stdout, re.MULTILINE)
     # --kg reaches the runs' recon/kg_source tag as the file itself (the resource's setting is a dg.EnvVar until a run resolves it)
     with dg.DagsterInstance.from_config(str(tmp_path / "home")) as instance:
         sources = {run.tags.get("recon/kg_source") for run in instance.get_runs()}
@@ -225,6 +225,23 @@ def test_a_bad_keep_outputs_setting_is_refused_before_any_run(tmp_path, capsys, 
     code, _, err = recon_refusal(["--db", str(tmp_path / "x.duckdb")], variables, capsys, monkeypatch)
     assert code == 2 and err.strip().startswith("error: RECON_KEEP_OUTPUTS must be a whole number")
     assert not (tmp_path / "home").exists()
+
+
+def test_the_targets_line_names_each_met_target_with_its_figure_as_well_as_each_missed_one():
+    """New-user finding: 'targets (default, I cases): 3 met, 2 missed: ...' named only the missed ones."""
+    import pandas as pd
+
+    from recon_assets.cli.run import targets_line
+
+    targets = pd.DataFrame([
+        {"condition": "offline", "measure": "staleness_catch", "target": ">= 80%", "bound": 0.8, "value": 0.87, "met": True},
+        {"condition": "offline", "measure": "roc_auc", "target": ">= lifecycle_only", "bound": 0.36, "value": 0.21, "met": False},
+        {"condition": "online", "measure": "staleness_catch", "target": ">= 80%", "bound": 0.8, "value": float("nan"), "met": None},
+    ])
+    assert targets_line(targets) == (
+        "targets (default, I cases): 1 met: offline staleness_catch 87% against >= 80%; 1 missed: offline roc_auc 0.21 "
+        "against >= lifecycle_only 0.36; 1 not measured"
+    )
 
 
 def test_the_summary_says_when_the_llm_judge_was_unavailable_and_over_how_many_cases_online():

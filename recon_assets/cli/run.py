@@ -438,7 +438,8 @@ def evaluation_lines(evaluation: list[tuple[str, str, int, int]], online: int) -
 
 def _print_baselines(comparisons: pd.DataFrame) -> None:
     """The default beside each baseline rule on the same cases (`measure.comparison_table`), the conditions and case
-    sets with a measured case only, and the issue's targets: how many are met, and each one missed with its figure."""
+    sets with a measured case only (a measure with no case in any rule left out), and the issue's targets: each met
+    and each missed with its figure."""
     columns, rows = comparison_table(comparisons)
     measured = {(row[0], row[1]) for row in rows if row[2] != "base_rate" and any(not cell.startswith("n/a") for cell in row[3:])}
     if not measured:
@@ -446,17 +447,24 @@ def _print_baselines(comparisons: pd.DataFrame) -> None:
     print("the default beside each baseline on the same cases (per case; per dataset node; default minus baseline, 95 % "
           "interval from resampling dataset nodes):")
     for condition, case_set, measure, *cells in rows:
-        if (condition, case_set) in measured:
+        if (condition, case_set) in measured and any(not cell.startswith("n/a") for cell in cells):
             print(f"  {condition} {case_set} {measure}: " + " | ".join(f"{rule} {cell}" for rule, cell in zip(columns[3:], cells)))
-    targets = targets_of(comparisons)
-    missed = targets[targets["met"] == False]  # noqa: E712 - None (not measured) is neither met nor missed
-    figures = "; ".join(_target_text(row) for row in missed.itertuples())
-    print(f"targets (default, I cases): {int((targets['met'] == True).sum())} met, {len(missed)} missed"  # noqa: E712
-          + (f": {figures}" if figures else "") + f", {int(targets['met'].isna().sum())} not measured")
+    print(targets_line(targets_of(comparisons)))
+
+
+def targets_line(targets: pd.DataFrame) -> str:
+    """'targets (default, I cases): 3 met: <each with its figure>; 2 missed: <each>; 4 not measured' from
+    `measure.targets_of` (`met` True, False, or None when not measured)."""
+    parts = []
+    for word, met in (("met", True), ("missed", False)):
+        chosen = targets[targets["met"] == met]  # None (not measured) is neither met nor missed
+        figures = "; ".join(_target_text(row) for row in chosen.itertuples())
+        parts.append(f"{len(chosen)} {word}" + (f": {figures}" if figures else ""))
+    return f"targets (default, I cases): {'; '.join(parts)}; {int(targets['met'].isna().sum())} not measured"
 
 
 def _target_text(row) -> str:
-    """A missed target with its figure: 'offline roc_auc 0.19 against >= lifecycle_only 0.34', 'offline
+    """A target with its figure: 'offline roc_auc 0.19 against >= lifecycle_only 0.34', 'offline
     foundational_false_flag 32% against <= 30%'."""
     number = ".2f" if row.measure == "roc_auc" else ".0%"
     against = f"{row.target} {row.bound:{number}}" if row.target.endswith(tuple(BASELINES)) else row.target
