@@ -194,6 +194,44 @@ def test_a_paper_becomes_its_datasets_with_their_lifecycle_claims_scores_and_rep
         assert dict(graph.rows("SELECT column_name, comment FROM duckdb_columns() WHERE table_name = ?", [table])) == TABLE_DOCS[table]
 
 
+def test_a_version_the_graph_lacks_counts_in_the_share_and_flags_the_claims_resting_on_it(graph):
+    """The sample graph holds MCD15A2H 061 and MCD12Q1 061 only. A paper stating MCD15A2H V006 (replaced by V061) used
+    to leave current_version_share at 1.0 ('1 of 1': only rows matched to a node counted) and its claim on MCD15A2H
+    unflagged; now the replaced version lowers the share and flags that claim with its lifecycle line. MCD12Q1 "V1",
+    a version no record attests (MODIS MCD* collections are 5 and 6), is not 'replaced by version order': unknown,
+    left out of the share, flagging nothing."""
+    key = graph.add_pdf("lai.pdf", pdf_of([
+        "2. Data and Methods",
+        "Leaf area index came from MCD15A2H (V006) composites, NDVI came from MOD13Q1 Collection 6.1 composites and "
+        "land cover from MCD12Q1 V1 maps for 2003-2010.",
+        "3. Results",
+        "Results show that MCD15A2H leaf area index increased by 8% between 2003 and 2010 across the basin. "
+        "Results show that MCD12Q1 cropland area decreased by 5% between 2003 and 2010 in the north.",
+    ]))
+    assert graph.analyse(key).success
+    rows = graph.rows("SELECT matched, name, stated_version, superseded, lifecycle FROM paper_datasets WHERE paper_key = ? ORDER BY position", [key])
+    # .strip(): the detector keeps a space after "MCD12Q1" in the unmatched name (papers.datasets, not this test's subject)
+    by_name = {name.strip(): (matched, stated, superseded, lifecycle) for matched, name, stated, superseded, lifecycle in rows}
+    assert by_name["MOD13Q1"][0] is True and by_name["MOD13Q1"][2] is False
+    assert by_name["MCD15A2H"][:3] == (False, "006", True)
+    assert by_name["MCD15A2H"][3].startswith("uses MCD15A2H 006 (a version the graph lacks): replaced by MCD15A2H ")
+    assert by_name["MCD12Q1"][:3] == (False, "1", None)
+    assert by_name["MCD12Q1"][3].startswith(
+        "uses MCD12Q1 1 (a version the graph lacks): version not known to the catalogue; the family's current version is "
+    )
+    assert graph.rows("SELECT value, how FROM paper_scores WHERE paper_key = ? AND score = 'current_version_share'", [key]) == [
+        (0.5, "1 of 2 dataset uses on current versions (every use whose current or replaced status is known, matched to a "
+              "Dataset node or a version the graph lacks; 1 of unknown status not counted)"),
+    ]
+    claims = graph.rows(
+        "SELECT c.text, v.flags, v.flag_reasons FROM paper_claims AS c JOIN claim_verdicts AS v USING (paper_key, position) "
+        "WHERE c.paper_key = ? ORDER BY c.position", [key],
+    )
+    flagged = {text.split()[3]: (flags, reasons) for text, flags, reasons in claims if text.startswith("Results show that")}
+    assert flagged["MCD15A2H"] == (["rests on a replaced dataset version"], [by_name["MCD15A2H"][3]])
+    assert flagged["MCD12Q1"] == ([], [])
+
+
 def test_a_failing_optional_stage_is_recorded_and_the_rest_completes(graph, tmp_path):
     """The report's folder is taken by a file (a real failure of OutputFiles.folder): paper_reports records it in
     paper_stage_failures and on its materialization; the run succeeds with the datasets and scores written."""
@@ -325,7 +363,8 @@ def test_a_doi_s_datasets_include_the_graph_s_uses_dataset_links_with_their_life
     assert all(lifecycle.startswith(f"uses {name} ") and ": replaced by " in lifecycle for _, name, _, _, lifecycle, _ in rows[:3])
     assert [(name, reason) for is_matched, name, _, _, _, reason in rows if not is_matched] == [("Landsat", "named without a version")]
     assert graph.rows("SELECT value, how FROM paper_scores WHERE paper_key = ? AND score = 'current_version_share'", [key]) == [
-        (0.0, "0 of 3 dataset uses on current versions"),
+        (0.0, "0 of 3 dataset uses on current versions (every use whose current or replaced status is known, matched to a "
+              "Dataset node or a version the graph lacks; 1 of unknown status not counted)"),
     ]
 
 
@@ -371,7 +410,7 @@ def test_recon_paper_launches_through_the_instance_and_prints_the_summary(graph,
     assert not [line for line in progress if line.startswith("[]")]
     assert re.search(r"^\[paper_analysis_job\] succeeded in \d+\.\ds \(run [0-9a-f-]{36}\)$", printed, re.MULTILINE)
     assert "uses TRMM_3B42 V7: replaced by GPM_3IMERG" in printed and "unmatched: CHIRPS 2.0" in printed
-    assert "current_version_share: 0.50 (1 of 2 dataset uses on current versions)" in printed
+    assert "current_version_share: 0.50 (1 of 2 dataset uses on current versions (every use whose" in printed
     assert "report: " in printed and ".pdf" in printed
     assert recon(["paper", "neither", "--db", str(graph.database)]) == 2
 

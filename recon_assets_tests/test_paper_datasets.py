@@ -240,3 +240,31 @@ def test_a_node_without_a_concept_id_gets_its_successor_s_release_date_by_doi():
     with_concepts = datasets.DatasetCatalogue(load_datasets(CMR).query("short_name == 'MCD15A2H'"))
     _, (same,) = datasets.detect_datasets(_paper("Leaf area index came from MCD15A2H (V006) composites."), with_concepts)
     assert mention.lifecycle == same.lifecycle and "(since 20" in mention.lifecycle
+
+
+@pytest.mark.parametrize(
+    ("family", "stated", "superseded", "known", "said"),
+    [
+        # a version no record attests: MCD* (MODIS combined products) has collections 5 and 6 in the CMR extract, so "2"
+        # is not 'replaced by version order'; its status is unknown and the line names the family's current version
+        ("MCD43A4", "2", None, False, "version not known to the catalogue; the family's current version is V061"),
+        # a newer version no record attests is unknown too, not current
+        ("MCD43A4", "9", None, False, "version not known to the catalogue; the family's current version is V061"),
+        # collection 5.1 of a line whose collection 5 the extract holds: attested, replaced by version order
+        ("MCD43A4", "051", True, True, None),
+        # the predecessor of the oldest version the extract lists (V06, V07): attested, replaced
+        ("GPM_3IMERGDF", "V05", True, True, None),
+        # older than that and named by no record: unknown
+        ("GPM_3IMERGDF", "V04", None, False, "version not known to the catalogue; the family's current version is V07"),
+        # a curated successor replaces every version of TRMM_3B42, attested or not: not version order alone
+        ("TRMM_3B42", "V5", True, False, None),
+    ],
+)
+def test_a_stated_version_no_record_attests_is_unknown_not_replaced_by_version_order(family, stated, superseded, known, said):
+    from recon_assets.papers.stated_lifecycle import stated_version_lineage
+
+    rows = load_datasets(CMR).query("short_name == @family").assign(cmr_id=None)
+    lineage = stated_version_lineage(rows, family, stated)
+    assert (lineage["superseded"], lineage["known"], lineage["statement"]) == (superseded, known, said)
+    if superseded is None:
+        assert lineage["succession_basis"] is None and lineage["successor_family"] is None

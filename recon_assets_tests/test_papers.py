@@ -239,7 +239,10 @@ def test_literary_and_overall_online_and_offline():
     offline = scores.paper_scores(1, 2, ["SUPPORTED", "UNVERIFIED"], [0.7, 0.5], None, [True, False, False])
     assert (offline.citation, offline.verification, offline.literary, offline.overall) == (6.0, 5.0, scores.NOT_ASSESSED, scores.NOT_ASSESSED)
     assert offline.current_version_share == pytest.approx(2 / 3)
-    assert "not assessed" in offline.how["literary"] and offline.how["current_version_share"] == "2 of 3 dataset uses on current versions"
+    assert "not assessed" in offline.how["literary"] and offline.how["current_version_share"] == (
+        "2 of 3 dataset uses on current versions (every use whose current or replaced status is known, matched to a Dataset node "
+        "or a version the graph lacks)"
+    )
 
 
 def test_scores_refuse_bad_input():
@@ -248,6 +251,22 @@ def test_scores_refuse_bad_input():
     with pytest.raises(ValueError, match="unknown verdicts"):
         scores.verification_score(["PASS"])
     assert scores.current_version_share([]) is None
+
+
+@pytest.mark.parametrize(
+    ("superseded", "share", "how"),
+    [
+        # a replaced version the graph lacks counts like a matched one; a use of unknown status counts in neither
+        ([False, True, None], 0.5, "1 of 2 dataset uses on current versions (every use whose current or replaced status is "
+                                    "known, matched to a Dataset node or a version the graph lacks; 1 of unknown status not counted)"),
+        ([None, None], None, "not assessed: no dataset use whose current or replaced status is known; 2 of unknown status not counted"),
+        ([], None, "not assessed: no dataset use whose current or replaced status is known"),
+    ],
+)
+def test_current_version_share_counts_the_uses_whose_status_is_known(superseded, share, how):
+    computed = scores.paper_scores(0, 0, [], [], None, superseded)
+    assert computed.current_version_share == (pytest.approx(share) if share is not None else None)
+    assert computed.how["current_version_share"] == how
 
 
 def test_benchmark_scores_detection_against_the_ground_truth(tmp_path):

@@ -9,6 +9,7 @@ a paper's text online, and only with the papers' own opt-in (RECON_PAPERS_ONLINE
 
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timezone
 
 import dagster as dg
@@ -19,7 +20,7 @@ from recon_assets.declarations import ASSET_TABLES
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
 from recon_assets.kg.assets import OWNERS
-from recon_assets.papers.datasets import DatasetCatalogue, detect_datasets, with_graph_links
+from recon_assets.papers.datasets import DatasetCatalogue, UnmatchedMention, detect_datasets, with_graph_links
 from recon_assets.enrichment.openalex_records import rebuild_abstract
 from recon_assets.enrichment.openalex_search import CACHED, cached_results, search_query, search_works
 from recon_assets.enrichment.resources import OpenAlexResource
@@ -136,12 +137,14 @@ def paper_datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.M
     name and version (`papers.datasets`), each with its quote, page and section and its lifecycle from
     `dataset_lineage` ("uses TRMM_3B42 V7: replaced by ..."); a paper given by DOI adds the datasets the graph links
     its publication to by USES_DATASET (`dataset_publication_edges`; `datasets.with_graph_links`). A dataset the
-    paper names that no node matches is listed as unmatched with why, never dropped. Critical."""
+    paper names that no node matches is listed as unmatched with why, never dropped; a graph family's version the graph
+    lacks gets that version's lifecycle (`stated_lifecycle`), unknown for a version no record attests. Critical."""
     key = context.partition_key
     with store.connect() as con:
         document = _stored_document(con, key)
         catalogue = DatasetCatalogue(con.execute("SELECT dataset_id, short_name, long_name, doi FROM datasets ORDER BY dataset_id").df())
         matches, unmatched = detect_datasets(document, catalogue)
+        unmatched = [_unattested_version(u, catalogue) for u in unmatched]
         if doi := key_doi(key):
             linked = con.execute(
                 "SELECT e.dataset_id, list_sort(flatten(list(e.relationship_ids))) FROM dataset_publication_edges AS e "
@@ -158,6 +161,20 @@ def paper_datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.M
     replaced = int(frame["superseded"].fillna(False).astype(bool).sum())
     context.log.info(f"{len(matches)} datasets matched ({replaced} on a replaced version), {len(unmatched)} unmatched")
     return dg.MaterializeResult(metadata={**metadata, "matched": len(matches), "on_replaced_versions": replaced, "unmatched": len(unmatched)})
+
+
+def _unattested_version(mention: UnmatchedMention, catalogue: DatasetCatalogue) -> UnmatchedMention:
+    """A version the graph lacks that no record attests (`stated_lifecycle.stated_version_lineage`: known False) with
+    its status unknown (superseded None) and its line "uses <family> <version> (a version the graph lacks): version not
+    known to the catalogue; the family's current version is <V>"; any other mention unchanged. Needed while
+    `datasets._with_lifecycle` reads the lineage's superseded with bool() (None would be 'current')."""
+    if mention.lifecycle is None or mention.family is None or mention.stated_version is None:
+        return mention
+    lineage = catalogue.stated_lineage(mention.family, mention.stated_version)
+    if lineage.get("known") is not False or lineage["superseded"] is not None:
+        return mention
+    line = f"uses {mention.family} {mention.stated_version} (a version the graph lacks): {lineage['statement']}"
+    return replace(mention, superseded=None, lifecycle=line)
 
 
 @dg.asset(**_arguments("paper_claims"), **PAPERS)
@@ -297,8 +314,9 @@ def claim_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> dg.M
         claims = con.execute("SELECT position, text FROM paper_claims WHERE paper_key = ? ORDER BY position", [key]).fetchall()
         literature = _literature(con, key)
         similarity = _embedded(con, [text for _, text in claims]) @ _embedded(con, literature["text"].tolist()).T
+        # matched or not: a version the graph lacks that the lifecycle replaces flags the claims resting on it too
         replaced = [ReplacedDataset(*row) for row in con.execute(
-            "SELECT name, quote, lifecycle FROM paper_datasets WHERE paper_key = ? AND matched AND superseded ORDER BY position", [key]
+            "SELECT name, quote, lifecycle FROM paper_datasets WHERE paper_key = ? AND superseded ORDER BY position", [key]
         ).fetchall()]
         superseded = [SupersededReference(int(number), text, reason) for number, text, reason in con.execute(
             "SELECT t.label, any_value(t.text), arg_min(e.reason, e.dataset_id) FROM paper_texts AS t JOIN publications AS p ON p.doi = t.doi "
@@ -337,9 +355,8 @@ def paper_scores(context: dg.AssetExecutionContext, store: TableStore) -> dg.Mat
         argued = con.execute(
             "SELECT value, model FROM paper_llm_use WHERE paper_key = ? AND stage = 'argumentation' AND value IS NOT NULL", [key]
         ).fetchone() if claims_read else None
-        superseded = con.execute(
-            "SELECT superseded FROM paper_datasets WHERE paper_key = ? AND matched AND superseded IS NOT NULL ORDER BY position", [key]
-        ).fetchall()
+        # every dataset use, matched or a version the graph lacks; NULL superseded: status unknown, not counted
+        superseded = con.execute("SELECT superseded FROM paper_datasets WHERE paper_key = ? ORDER BY position", [key]).fetchall()
         confidences = con.execute("SELECT confidence FROM paper_claims WHERE paper_key = ? ORDER BY position", [key]).fetchall()
         high, medium = con.execute(
             "SELECT count(*) FILTER (WHERE severity = 'high'), count(*) FILTER (WHERE severity = 'medium') FROM paper_citation_gaps WHERE paper_key = ?", [key]
@@ -347,7 +364,7 @@ def paper_scores(context: dg.AssetExecutionContext, store: TableStore) -> dg.Mat
         verdicts = [v for (v,) in con.execute("SELECT verdict FROM claim_verdicts WHERE paper_key = ? ORDER BY position", [key]).fetchall()]
         scores = compute_paper_scores(
             high if gaps_searched else None, medium if gaps_searched else None, verdicts if claims_judged else None,
-            [c for (c,) in confidences], argued[0] if argued else None, [bool(s) for (s,) in superseded],
+            [c for (c,) in confidences], argued[0] if argued else None, [None if s is None else bool(s) for (s,) in superseded],
             argumentation_by=f"the LLM's (Groq, {argued[1]}; paper_llm_use)" if argued else None,
         )
         frame = pd.DataFrame(scores.rows(), columns=["score", "value", "how"])

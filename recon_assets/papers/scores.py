@@ -63,21 +63,24 @@ def overall_score(literary: float | str, argumentation: float | None, citation: 
     return (float(literary) + argumentation + citation + verification) / 4
 
 
-def current_version_share(superseded: Sequence[bool]) -> float | None:
-    """The share (0-1) of the paper's dataset uses on current versions: 1 - superseded uses / all uses.
+def current_version_share(superseded: Sequence[bool | None]) -> float | None:
+    """The share (0-1) of the paper's dataset uses on current versions: 1 - replaced uses / uses whose status is known.
 
-    Args: one flag per dataset the paper uses (`dataset_lineage.superseded`). Returns None when it uses none
-    matched to the graph. This project's own figure (DOMAIN.md "Dataset lifecycle"), not CitationEdge's.
+    Args: one flag per dataset use (`paper_datasets.superseded`, matched to a Dataset node or not: a version the graph
+    lacks has its lifecycle too), None where the current or replaced status is unknown (no lineage row, a version no
+    record attests, a product the graph does not hold); those are left out of both counts. Returns None when no use's
+    status is known. This project's own figure (DOMAIN.md "Dataset lifecycle"), not CitationEdge's.
     """
-    if not superseded:
+    known = [bool(flag) for flag in superseded if flag is not None]
+    if not known:
         return None
-    return 1.0 - sum(bool(flag) for flag in superseded) / len(superseded)
+    return 1.0 - sum(known) / len(known)
 
 
 @dataclass(frozen=True)
 class PaperScores:
     """A paper's scores, each a number (0-10; current_version_share 0-1) or NOT_ASSESSED (None for
-    current_version_share without a matched dataset), with how each was computed."""
+    current_version_share without a dataset use of known status), with how each was computed."""
 
     citation: float | str
     verification: float | str
@@ -102,11 +105,12 @@ def paper_scores(
     verdicts: Sequence[str] | None,
     claim_confidences: Sequence[float],
     argumentation: float | None,
-    superseded: Sequence[bool],
+    superseded: Sequence[bool | None],
     argumentation_by: str | None = None,
 ) -> PaperScores:
     """All of a paper's scores from its gaps, claim verdicts and confidences, argumentation (the LLM's, 0-10; None
-    offline) and the superseded flags of the datasets it uses; `how` says for each score what went in (the report
+    offline) and the superseded flags of the datasets it uses (`current_version_share`'s: one per use, None where
+    the status is unknown); `how` says for each score what went in (the report
     prints it), literary and overall naming where argumentation came from (`argumentation_by`, e.g. "the LLM's
     (Groq, llama-3.3-70b-versatile)").
 
@@ -151,8 +155,19 @@ def paper_scores(
             f"mean of literary {literary:.2f}, argumentation {argumentation:g}, citation {citation:g}, verification {verification:g} "
             f"= {overall:.2f} (argumentation: {argued})"
         ),
-        "current_version_share": "not assessed: no dataset matched to the graph" if share is None else (
-            f"{len(superseded) - sum(map(bool, superseded))} of {len(superseded)} dataset uses on current versions"
-        ),
+        "current_version_share": _share_how(superseded, share),
     }
     return PaperScores(citation, verification, literary, overall, share, how)
+
+
+def _share_how(superseded: Sequence[bool | None], share: float | None) -> str:
+    """current_version_share's `how`: what it counts (every use whose current or replaced status is known, matched to
+    a Dataset node or a version the graph lacks) and how many uses of unknown status it leaves out."""
+    known = [bool(flag) for flag in superseded if flag is not None]
+    unknown = len(superseded) - len(known)
+    left_out = f"; {unknown} of unknown status not counted" if unknown else ""
+    if share is None:
+        return f"not assessed: no dataset use whose current or replaced status is known{left_out}"
+    return (f"{len(known) - sum(known)} of {len(known)} dataset uses on current versions (every use whose current or replaced "
+            f"status is known, matched to a Dataset node or a version the graph lacks{left_out})")
+

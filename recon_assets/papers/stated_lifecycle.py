@@ -3,22 +3,29 @@ has MCD15A2H 061): the lifecycle's own rules (`lifecycle.lineage.dataset_lineage
 curated successor and parallel-stream lines, then version order) run over the graph's collections of that family
 with the stated version added, so a stated version is flagged replaced exactly when the lifecycle would flag a
 Dataset node of that version, with the same successor, date and authority.
+
+A stated version no archive record attests (`version_known`: MCD12C1 "V1", where MODIS land cover has collections 5,
+5.1, 6 and 6.1 only) is not flagged replaced by version order alone (basis inferred): its status is unknown, neither
+current nor replaced, and its line says "version not known to the catalogue; the family's current version is V061".
 """
 
 from __future__ import annotations
 
+from fnmatch import fnmatchcase
 from functools import lru_cache
 
 import pandas as pd
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.lifecycle.cmr import shipped_collection_progress, shipped_collection_records
-from recon_assets.lifecycle.lineage import dataset_lineage
-from recon_assets.lifecycle.versions import curated_lifecycle
+from recon_assets.lifecycle.lineage import INFERRED, dataset_lineage
+from recon_assets.lifecycle.versions import curated_lifecycle, parse_version, version_sort_key
 
 # The dataset_id the stated version gets inside the computation (never stored).
 STATED_ID = "paper-stated-version"
 LINEAGE_FIELDS = ("superseded", "successor_family", "successor_version", "superseded_since", "succession_basis", "evidence")
+# What a stated version no record attests is said to be (`stated_version_lineage`'s "statement").
+UNKNOWN_VERSION = "version not known to the catalogue"
 
 
 @lru_cache(maxsize=1)
@@ -68,8 +75,83 @@ def family_lineage(rows: pd.DataFrame, family: str, stated: str | None = None) -
 
 def stated_version_lineage(rows: pd.DataFrame, family: str, stated: str) -> dict:
     """The lineage of a version the paper states and the graph lacks: `family_lineage`'s row of STATED_ID as
-    {field: value} for LINEAGE_FIELDS (superseded False when no rule replaces it: a version newer than any the
-    graph holds, or a parallel stream)."""
-    row = family_lineage(rows, family, stated).set_index("dataset_id").loc[STATED_ID]
+    {field: value} for LINEAGE_FIELDS, with "known" (`version_known`) and "statement".
+
+    superseded: True when a rule replaces it, False when none does (a version newer than any the graph holds, or a
+    parallel stream), None (status unknown) when no record attests the version and no authority but version order
+    (basis inferred) would replace it: a CMR CollectionProgress or curated successor still replaces it. statement:
+    None, or for the unknown status "version not known to the catalogue; the family's current version is <V>" (the
+    versions nothing replaces in the family's lineage, "and"-joined; "unknown" when none).
+    Raises ValueError when `stated` has no digit."""
+    lineage = family_lineage(rows, family, stated)
+    row = lineage.set_index("dataset_id").loc[STATED_ID]
     values = {field: None if pd.isna(row[field]) else row[field] for field in LINEAGE_FIELDS}
-    return values | {"superseded": bool(values["superseded"])}
+    known = version_known(rows, family, stated)
+    by_authority = bool(values["superseded"]) and values["succession_basis"] != INFERRED
+    if known or by_authority:
+        return values | {"superseded": bool(values["superseded"]), "known": known, "statement": None}
+    # the family's own lineage: a stated version above the newest would make it look replaced
+    current = " and ".join(current_versions(family_lineage(rows, family))) or "unknown"
+    statement = f"{UNKNOWN_VERSION}; the family's current version is {current}"
+    return {field: None for field in LINEAGE_FIELDS} | {"superseded": None, "known": False, "statement": statement, "evidence": statement}
+
+
+@lru_cache(maxsize=1)
+def _catalogue_versions() -> dict[str, frozenset[tuple[int, ...]]]:
+    """{family: the version sort keys its collections have} of the shipped CMR extract, parsed as the graph's Dataset
+    nodes are (`parse_version` of short name, entry title and DOI)."""
+    records = _references()[1]
+    versions: dict[str, set[tuple[int, ...]]] = {}
+    for short_name, title, doi in zip(records["ShortName"], records["EntryTitle"], records["DOI"]):
+        parsed = parse_version(short_name if isinstance(short_name, str) else "", title, doi)
+        if parsed.family and parsed.sort_key:
+            versions.setdefault(parsed.family, set()).add(parsed.sort_key)
+    return {family: frozenset(keys) for family, keys in versions.items()}
+
+
+def _line_patterns(family: str) -> tuple[str, ...]:
+    """The family's product-line patterns of `dataset_aliases.csv` it matches (MCD12C1: "MCD*"; not MODIS's MOD* and
+    MYD*, whose other products number their versions otherwise)."""
+    from recon_assets.papers.datasets import alias_table  # datasets imports this module
+
+    return tuple(sorted({pattern for pattern in alias_table()["family"] if fnmatchcase(family, pattern)}))
+
+
+def known_versions(rows: pd.DataFrame, family: str) -> frozenset[tuple[int, ...]]:
+    """The version sort keys the records attest for `family`: its Dataset nodes' (`rows`, columns short_name,
+    long_name, doi), the shipped CMR extract's collections of the family and of its product line (the families its
+    `dataset_aliases.csv` pattern matches, so MODIS "MCD*" attests collection 5 for MCD12C1 although CMR now lists
+    only its V061), and the versions the curated lifecycle names for it (`dataset_successors.csv`)."""
+    keys = {parse_version(s if isinstance(s, str) else "", l, d).sort_key for s, l, d in zip(rows["short_name"], rows["long_name"], rows["doi"])}
+    catalogue = _catalogue_versions()
+    patterns = (family, *_line_patterns(family))
+    keys |= {key for other, versions in catalogue.items() if any(fnmatchcase(other, p) for p in patterns) for key in versions}
+    curated = _references()[0]
+    for name, version in ((curated["family"], curated["version"]), (curated["other_family"], curated["other_version"])):
+        keys |= {version_sort_key(v) for f, v in zip(name, version) if isinstance(f, str) and isinstance(v, str) and fnmatchcase(family, f)}
+    return frozenset(key for key in keys if key)
+
+
+def version_known(rows: pd.DataFrame, family: str, stated: str) -> bool:
+    """Whether the records attest the stated version: its leading number is the leading number of a version in
+    `known_versions`, or one below the oldest of them (MODIS Collection 5.1 is of collection 5; SMAP "7" of V007).
+
+    Why: version order alone says any version below the newest is replaced, so a version that never existed, a
+    misprint or another product's number (MCD12C1 "V1" in a real paper, fixtures/papers/SOURCES.md paper 2: MCD12C1 has
+    collections 5, 5.1, 6 and 6.1 (LP DAAC); its product line MCD* has 5 and 6 in the CMR extract) would be flagged
+    "replaced by V061". Leading numbers, and one below the oldest, because the CMR extract keeps only the collections
+    CMR still lists (MCD12C1 061 alone; GPM IMERG V06 and V07, not V05; GLDAS 2.x, not GLDAS-1; GPCP 3.x, not 2.2): the
+    predecessor of the oldest listed version is the one the archive retired last, which papers still state; an older
+    one stays unattested unless the curated lifecycle names it. A family without any attested version attests none.
+    Raises ValueError when `stated` has no digit."""
+    key = version_sort_key(stated)
+    leading = {known[0] for known in known_versions(rows, family)}
+    return bool(leading) and (key[0] in leading or key[0] == min(leading) - 1)
+
+
+def current_versions(lineage: pd.DataFrame) -> list[str]:
+    """The version texts of `family_lineage`'s rows nothing replaces (a stated version's row left out), newest first,
+    each once (["V2.1", "V2.0"] for GLDAS's parallel streams)."""
+    current = lineage[(lineage["dataset_id"] != STATED_ID) & ~lineage["superseded"].fillna(False).astype(bool) & lineage["version_text"].notna()]
+    ordered = current.sort_values("version_sort", key=lambda keys: keys.map(tuple), ascending=False)
+    return list(dict.fromkeys(ordered["version_text"]))

@@ -16,9 +16,10 @@ this claim, and similarity is the only link between the two.
 
 Flags (issue 22): a claim *rests on* a dataset when it names it (its family name, or a word of it with letters and
 digits, as 3B42 or MOD13Q1) or is the sentence the dataset was found in; on a cited paper when it cites it ("[3]",
-"[2-4]", or the first author's surname followed by "et al.", "and" or a year). A replaced dataset is flagged with its
-lifecycle line (from `dataset_lineage`), a cited paper the graph labels SUPERSEDED with that edge's reason
-(`edge_reliability.reason`). Groq and steward judgements of claims are not built.
+"[2-4]", or the first author's surname followed by "et al.", "and" or a year). A replaced dataset, matched to a Dataset
+node or a version the graph lacks (`paper_datasets.superseded`, `stated_lifecycle`), is flagged with its lifecycle line
+(`paper_datasets.lifecycle`); a version of unknown status flags nothing. A cited paper the graph labels SUPERSEDED
+is flagged with that edge's reason (`edge_reliability.reason`). Groq and steward judgements of claims are not built.
 """
 
 from __future__ import annotations
@@ -105,8 +106,9 @@ def judge_claim(works: Sequence[Work], *, top_k: int = TOP_K, min_similarity: fl
 
 @dataclass(frozen=True)
 class ReplacedDataset:
-    """A dataset the paper uses whose version is replaced: its family name (TRMM_3B42), the sentence it was found in
-    and its lifecycle line."""
+    """A dataset the paper uses whose version is replaced: its name (the graph family, TRMM_3B42, when matched to a
+    Dataset node; the name as the paper writes it, MOD15A2H or SMAP, for a version the graph lacks), the sentence it
+    was found in and its lifecycle line."""
 
     family: str
     quote: str
