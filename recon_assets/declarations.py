@@ -240,7 +240,7 @@ ASSET_TABLES = TableGraph(
             # a DOI the graph lacks: OpenAlex (online, on the shared daily budget) and its paper_llm_use row
             keeps=("openalex_usage", "paper_llm_use"),
             modules=(
-                "enrichment.citing_plan", "enrichment.openalex_batches", "enrichment.openalex_records", "kg.doi", "papers.doi_lookup",
+                "enrichment.openalex_batches", "enrichment.openalex_records", "kg.doi", "papers.doi_lookup",
                 "papers.intake", "papers.parse", "papers.partitions", "papers.stored", *_OPENALEX_SEARCH_MODULES,
             ),
             sql=("openalex_usage", "paper_llm_use"),
