@@ -210,8 +210,7 @@ def test_a_version_the_graph_lacks_counts_in_the_share_and_flags_the_claims_rest
     ]))
     assert graph.analyse(key).success
     rows = graph.rows("SELECT matched, name, stated_version, superseded, lifecycle FROM paper_datasets WHERE paper_key = ? ORDER BY position", [key])
-    # .strip(): the detector keeps a space after "MCD12Q1" in the unmatched name (papers.datasets, not this test's subject)
-    by_name = {name.strip(): (matched, stated, superseded, lifecycle) for matched, name, stated, superseded, lifecycle in rows}
+    by_name = {name: (matched, stated, superseded, lifecycle) for matched, name, stated, superseded, lifecycle in rows}
     assert by_name["MOD13Q1"][0] is True and by_name["MOD13Q1"][2] is False
     assert by_name["MCD15A2H"][:3] == (False, "006", True)
     assert by_name["MCD15A2H"][3].startswith("uses MCD15A2H 006 (a version the graph lacks): replaced by MCD15A2H ")

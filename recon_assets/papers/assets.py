@@ -9,7 +9,6 @@ a paper's text online, and only with the papers' own opt-in (RECON_PAPERS_ONLINE
 
 
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import datetime, timezone
 
 import dagster as dg
@@ -144,7 +143,6 @@ def paper_datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.M
         document = _stored_document(con, key)
         catalogue = DatasetCatalogue(con.execute("SELECT dataset_id, short_name, long_name, doi FROM datasets ORDER BY dataset_id").df())
         matches, unmatched = detect_datasets(document, catalogue)
-        unmatched = [_unattested_version(u, catalogue) for u in unmatched]
         if doi := key_doi(key):
             linked = con.execute(
                 "SELECT e.dataset_id, list_sort(flatten(list(e.relationship_ids))) FROM dataset_publication_edges AS e "
@@ -161,20 +159,6 @@ def paper_datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.M
     replaced = int(frame["superseded"].fillna(False).astype(bool).sum())
     context.log.info(f"{len(matches)} datasets matched ({replaced} on a replaced version), {len(unmatched)} unmatched")
     return dg.MaterializeResult(metadata={**metadata, "matched": len(matches), "on_replaced_versions": replaced, "unmatched": len(unmatched)})
-
-
-def _unattested_version(mention: UnmatchedMention, catalogue: DatasetCatalogue) -> UnmatchedMention:
-    """A version the graph lacks that no record attests (`stated_lifecycle.stated_version_lineage`: known False) with
-    its status unknown (superseded None) and its line "uses <family> <version> (a version the graph lacks): version not
-    known to the catalogue; the family's current version is <V>"; any other mention unchanged. Needed while
-    `datasets._with_lifecycle` reads the lineage's superseded with bool() (None would be 'current')."""
-    if mention.lifecycle is None or mention.family is None or mention.stated_version is None:
-        return mention
-    lineage = catalogue.stated_lineage(mention.family, mention.stated_version)
-    if lineage.get("known") is not False or lineage["superseded"] is not None:
-        return mention
-    line = f"uses {mention.family} {mention.stated_version} (a version the graph lacks): {lineage['statement']}"
-    return replace(mention, superseded=None, lifecycle=line)
 
 
 @dg.asset(**_arguments("paper_claims"), **PAPERS)

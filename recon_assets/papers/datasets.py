@@ -518,7 +518,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             lent = [(name, start, end) for name, start, end in unversioned if name in catalogue.members[alias]]
             for name, start, end in lent:
                 unversioned.remove((name, start, end))
-                pending.append(_Named(name, text[start:end], stated, (name,), True, _joined_quote(text, (first, last), (start, end)), page, section))
+                pending.append(_Named(name, text[start:end].strip(), stated, (name,), True, _joined_quote(text, (first, last), (start, end)), page, section))
             # the collection's products the graph lacks ("MYD13A2" where the graph has no MYD13A2): listed with the version
             known = {text[start:end] for _, start, end in spans}
             others = [p for p in _PRODUCT_NAME.finditer(text, first) if p.group(0) not in known
@@ -530,7 +530,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
                 reason = f"{alias} {stated} is a collection of many products; the paper names none of them with it"
                 unmatched.setdefault((alias, stated_sort_key(stated)), UnmatchedMention(alias, stated, reason, _quote(text, first, last), page))
         for name, start, end in unversioned:
-            versionless.setdefault(name, UnmatchedMention(text[start:end], None, "named without a version", _quote(text, start, end), page, name))
+            versionless.setdefault(name, UnmatchedMention(text[start:end].strip(), None, "named without a version", _quote(text, start, end), page, name))
         for found in _PRODUCT_WITH_VERSION.finditer(text):
             if any(s < found.end() and found.start() < e for s, e in read_spans):
                 continue
@@ -593,7 +593,7 @@ def named_products(text: str, catalogue: DatasetCatalogue) -> list[NamedProduct]
         if reading.stated is None:
             members = catalogue.members[name]
             families = catalogue.vocabulary.narrow(members, reading.words) if len(members) > 1 else members
-            found.append(NamedProduct(name, text[start:end], None, tuple(families), False))
+            found.append(NamedProduct(name, text[start:end].strip(), None, tuple(families), False))
         else:
             named = _candidates(catalogue, name, text[start:end], reading, "", 0, "")
             found.append(NamedProduct(name, named.written, named.stated, named.candidates, named.with_version))
@@ -610,14 +610,19 @@ def _candidates(catalogue: DatasetCatalogue, name: str, written: str, reading: _
     candidates = _without_variants(with_version or narrowed)
     described = len(candidates) == 1 and any(catalogue.vocabulary.describes(word, candidates[0]) for word in reading.words)
     decided = name in catalogue.by_family or bool(with_version) or len(candidates) < len(members) or described
-    return _Named(name, written, reading.stated, tuple(candidates), bool(with_version), quote, page, section, decided)
+    return _Named(name, written.strip(), reading.stated, tuple(candidates), bool(with_version), quote, page, section, decided)
 
 
 def _with_lifecycle(mention: UnmatchedMention, catalogue: DatasetCatalogue) -> UnmatchedMention:
-    """A graph family's version the graph lacks, with its lifecycle (`DatasetCatalogue.stated_lineage`)."""
+    """A graph family's version the graph lacks, with its lifecycle (`DatasetCatalogue.stated_lineage`); a version no
+    record attests (`stated_lifecycle`: known False, superseded None) keeps its status unknown (superseded None) with
+    the lineage's statement ("version not known to the catalogue; the family's current version is <V>")."""
     if mention.family not in catalogue.by_family or mention.stated_version is None or not stated_sort_key(mention.stated_version):
         return mention
     lineage = catalogue.stated_lineage(mention.family, mention.stated_version)
+    if lineage.get("known") is False and lineage["superseded"] is None:
+        line = f"uses {mention.family} {mention.stated_version} (a version the graph lacks): {lineage['statement']}"
+        return replace(mention, superseded=None, lifecycle=line)
     used = DatasetMatch("", mention.family, f"{mention.stated_version} (a version the graph lacks)", NAME_AND_VERSION, mention.stated_version, mention.quote, mention.page)
     return replace(mention, superseded=bool(lineage["superseded"]), lifecycle=lifecycle_statement(used, lineage))
 
