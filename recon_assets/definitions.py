@@ -136,7 +136,7 @@ from recon_assets.reliability.checks import edge_reliability_values_valid
 from recon_assets.report.assets import reliability_report
 from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.console_log import console_logger
-from recon_assets.shared.credentials import usable_secrets
+from recon_assets.shared.credentials import secret_is_set, usable_secrets
 from recon_assets.shared.paths import database_path
 from recon_assets.snapshots.diff import kg_snapshot_diff
 from recon_assets.storage.duckdb_settings import duckdb_connection_config, output_anchor
@@ -246,7 +246,7 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
         "outputs": OutputFiles(database=str(database)),
         "as_of": AsOfDate(as_of=_env_var("RECON_AS_OF", "")),
         "openalex": OpenAlexResource(
-            offline=openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY"))),
+            offline=openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=secret_is_set("OPENALEX_API_KEY")),
             # An EnvVar keeps the key's value out of the Dagster UI and the run config.
             api_key=_env_var("OPENALEX_API_KEY", None),
             mailto=_env_var("OPENALEX_MAILTO", None),
@@ -272,9 +272,9 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
 
 
 def _env_var(name: str, default: str | None) -> str | None:
-    """`dg.EnvVar(name)` when the variable is set and not empty (Dagster reads it when a run's resources start and
-    the UI shows where the value comes from, never a secret's value), else `default`."""
-    return dg.EnvVar(name) if os.environ.get(name) else default
+    """`dg.EnvVar(name)` when the variable is set to more than whitespace (Dagster reads it when a run's resources start
+    and the UI shows where the value comes from, never a secret's value), else `default`: a blank key is no key."""
+    return dg.EnvVar(name) if (os.environ.get(name) or "").strip() else default
 
 
 @dg.definitions

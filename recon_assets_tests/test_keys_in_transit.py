@@ -341,6 +341,9 @@ def test_a_ui_launch_is_refused_with_the_same_line(monkeypatch):
         ({"OPENALEX_API_KEY": ODD_KEY, "OPENALEX_URL": "http://oa-mirror.example", "RECON_OPENALEX": "offline"}, None),
         ({"GROQ_API_KEY": LIVE_KEY, "GROQ_BASE_URL": "http://10.1.2.3:8080", "RECON_ALLOW_PLAIN_HTTP": "1"}, None),
         ({"RECON_ALLOW_PLAIN_HTTP": "true"}, "RECON_ALLOW_PLAIN_HTTP must be '0', '1' or unset, got 'true'"),
+        # Hostile pass: a base URL without a scheme passed and a full run went on with Groq unreachable
+        ({"GROQ_API_KEY": LIVE_KEY, "GROQ_BASE_URL": "example.com:80"},
+         "GROQ_BASE_URL must start with https:// (or http://), and this value does not (not shown: it may hold a key)"),
     ],
 )
 def test_recon_run_pre_checks_refuse_plain_http_before_any_run(monkeypatch, tmp_path, environ, refused):

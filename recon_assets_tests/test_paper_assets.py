@@ -454,10 +454,26 @@ def test_recon_paper_refuses_a_doi_the_graph_does_not_hold_before_any_run(graph,
     assert not (tmp_path / "home").exists()  # no instance opened, no partition added, no run launched
     empty = tmp_path / "empty.duckdb"
     duckdb.connect(str(empty)).close()
+    no_graph = f"holds no graph yet (no datasets and publications tables): run `recon run --db {empty}` first\n"
     assert recon(["paper", "10.3390/w6051221", "--db", str(empty)]) == 2
-    assert capsys.readouterr().err == (
-        f"error: recon paper: {empty} holds no graph yet (no publications table): run `recon run --db {empty}` first\n"
-    )
+    assert capsys.readouterr().err == f"error: recon paper: {empty} {no_graph}"
+    # Hostile pass: a PDF against a database without a graph launched a run that failed (exit 1) after writing the
+    # paper's first tables into the user's file; against a text file or a 0-byte file, a run that failed on DuckDB's
+    # error. Each is one line, exit 2, before any run, and the file is left as it was.
+    paper = tmp_path / "paper.pdf"
+    paper.write_bytes(b"%PDF-1.7\n")
+    assert recon(["paper", str(paper), "--db", str(empty)]) == 2
+    assert capsys.readouterr().err == f"error: recon paper: {empty} {no_graph}"
+    with duckdb.connect(str(empty), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM duckdb_tables()").fetchone() == (0,)
+    for name, content in (("text.duckdb", b"hello\n"), ("zero.duckdb", b"")):
+        foreign = tmp_path / name
+        foreign.write_bytes(content)
+        assert recon(["paper", str(paper), "--db", str(foreign)]) == 2
+        assert capsys.readouterr().err == (
+            f"error: recon paper: {foreign} is not a DuckDB database file (no DuckDB header): give the database `recon run` wrote\n"
+        )
+        assert foreign.read_bytes() == content
     # Hostile pass: a --db at a symbolic-link loop ended in a traceback; one line, exit 2, as `recon run` says it
     loop = tmp_path / "loop.duckdb"
     loop.symlink_to(loop)

@@ -218,6 +218,33 @@ def test_preflight_refuses_a_database_path_that_is_a_symbolic_link_loop(monkeypa
         _preflight(database)
 
 
+def test_preflight_refuses_a_database_path_that_is_a_named_pipe_instead_of_blocking_on_it(monkeypatch, tmp_path):
+    """Hostile pass: `recon run --db <a FIFO>` hung with no output (reading its header blocks until a writer comes)."""
+    import os
+
+    monkeypatch.delenv("RECON_KG_PATH", raising=False)
+    database = tmp_path / "fifo"
+    os.mkfifo(database)
+    with pytest.raises(PreflightError, match=r"^--db .*fifo is not a regular file \(a pipe, socket or device\): give the path of a DuckDB file$"):
+        _preflight(database)
+
+
+def test_a_key_of_whitespace_only_is_no_key(monkeypatch):
+    """Hostile pass: OPENALEX_API_KEY set to a tab passed the pre-check and turned OpenAlex online, every request then
+    sent without a usable key; a blank key is now unset everywhere the resources and the run inputs read it."""
+    from recon_assets.definitions import resources_from_environment
+    from recon_assets.shared.credentials import secret_is_set
+
+    for variable in ("OPENALEX_API_KEY", "GROQ_API_KEY", "RECON_OPENALEX", "RECON_GROQ"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("OPENALEX_API_KEY", "\t")
+    monkeypatch.setenv("GROQ_API_KEY", "  ")
+    assert not secret_is_set("OPENALEX_API_KEY") and not secret_is_set("GROQ_API_KEY")
+    resources = resources_from_environment()
+    assert resources["openalex"].offline and resources["openalex"].api_key is None
+    assert resources["groq_judge"].offline_reason() is not None
+
+
 def test_preflight_accepts_an_existing_duckdb_file(monkeypatch, tmp_path):
     monkeypatch.delenv("RECON_KG_PATH", raising=False)
     database = tmp_path / "recon.duckdb"

@@ -121,12 +121,13 @@ def settings_versions() -> dict[dg.AssetKey, str]:
     from recon_assets.judgement.resources import groq_offline
     from recon_assets.papers.resources import papers_online
     from recon_assets.reliability.run_config import ScoringConfig
+    from recon_assets.shared.credentials import secret_is_set
     from recon_assets.verdicts.critic import VerdictRules
 
     today = datetime.now(timezone.utc).date()
-    openalex_online = not openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
+    openalex_online = not openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=secret_is_set("OPENALEX_API_KEY"))
     crossref_online = not crossref_offline(os.environ.get("RECON_CROSSREF") or "")
-    groq_online = not groq_offline(os.environ.get("RECON_GROQ") or "") and bool(os.environ.get("GROQ_API_KEY"))
+    groq_online = not groq_offline(os.environ.get("RECON_GROQ") or "") and secret_is_set("GROQ_API_KEY")
     enrichment = {
         "openalex": OpenAlexConfig().model_dump(), "citing_works": CitingWorksConfig().model_dump(),
         "openalex_online": openalex_online, "crossref_online": crossref_online,

@@ -32,10 +32,11 @@ from recon_assets.enrichment.resources import openalex_offline
 from recon_assets.papers.intake import doi_key, key_doi, pdf_key
 from recon_assets.papers.parse import UnreadablePaper, check_pdf_header
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, PAPERS_PARTITIONS
-from recon_assets.shared.credentials import redact
+from recon_assets.shared.credentials import redact, secret_is_set
 from recon_assets.shared.display import terminal_text
 from recon_assets.shared.paths import database_path, resolved
 from recon_assets.storage.duckdb_settings import is_motherduck
+from recon_assets.storage.duckdb_files import is_duckdb_file
 from recon_assets.storage.duckdb_store import read_only
 
 PAPER_JOB = "paper_analysis_job"
@@ -76,7 +77,7 @@ def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
         return _refuse(str(error))
     if not is_motherduck(database) and not database.is_file():
         return _refuse(f"no database at {database}: run `recon run` first (a paper is matched against its graph)")
-    if (doi := key_doi(key)) and (problem := _unknown_doi(database, doi)):
+    if problem := _unusable_graph(database, key_doi(key)):
         return _refuse(problem)
     if data is not None:
         try:  # no %PDF- header: the run's paper_documents step would fail on it; said now
@@ -138,15 +139,20 @@ def _named(name: str, version: str) -> str:
     return f"{name} {version}" if version else name
 
 
-def _unknown_doi(database: Path, doi: str) -> str | None:
-    """Why the paper with canonical DOI `doi` cannot be analysed from `database`'s graph, before any run is launched:
-    no publication of the graph has that DOI (the `publications` table) and OpenAlex, which the run's paper_documents
-    step would ask for it, is offline; the graph has no such table; or the database cannot be read. None when it can."""
+def _unusable_graph(database: Path, doi: str | None) -> str | None:
+    """Why the paper cannot be analysed against `database`'s graph, before any run is launched (the run's steps would
+    fail on it, after writing the paper's first tables into the file): a local file that is not a DuckDB database, a
+    database without the graph's `datasets` and `publications` tables, one that cannot be read; and for a paper given
+    by DOI `doi`, a DOI no publication of the graph has while OpenAlex, which the run's paper_documents step would ask
+    for it, is offline. None when it can."""
+    if not is_motherduck(database) and (database.stat().st_size == 0 or not is_duckdb_file(database)):  # an empty file too
+        return f"{database} is not a DuckDB database file (no DuckDB header): give the database `recon run` wrote"
     try:
         with read_only(str(database)) as con:
-            (found,) = con.execute("SELECT count(*) FROM publications WHERE doi = ?", [doi]).fetchone()
-    except duckdb.CatalogException:
-        return f"{database} holds no graph yet (no publications table): run `recon run --db {database}` first"
+            tables = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+            if not {"datasets", "publications"} <= tables:
+                return f"{database} holds no graph yet (no datasets and publications tables): run `recon run --db {database}` first"
+            (found,) = con.execute("SELECT count(*) FROM publications WHERE doi = ?", [doi]).fetchone() if doi else (1,)
     except (duckdb.Error, ValueError) as error:  # a file another process writes, a MotherDuck database without its token
         return f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}"
     if found or not _openalex_offline():  # online, the run's paper_documents step asks OpenAlex for it
@@ -159,7 +165,7 @@ def _unknown_doi(database: Path, doi: str) -> str | None:
 def _openalex_offline() -> bool:
     """Whether the run would read OpenAlex from its recording only (`enrichment.resources.openalex_offline`, as
     definitions.py decides it); a bad RECON_OPENALEX was refused before (`check_launch`)."""
-    return openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=bool(os.environ.get("OPENALEX_API_KEY")))
+    return openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=secret_is_set("OPENALEX_API_KEY"))
 
 
 def _refuse(message: str) -> int:

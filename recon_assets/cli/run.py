@@ -157,6 +157,8 @@ def _preflight(database: Path) -> None:
         return
     if database.is_dir():
         raise PreflightError(f"--db {database} is a directory, not a DuckDB file")
+    if database.exists() and not database.is_file():  # a named pipe would block the header read below (hostile pass)
+        raise PreflightError(f"--db {database} is not a regular file (a pipe, socket or device): give the path of a DuckDB file")
     for folder in (report_folder(database), export_folder(database)):
         # e.g. --db d/reports: its reports would go into d/reports/reports/, inside the database file itself; or
         # --db d/a.duckdb beside a database d/reports/a.duckdb, which is exactly d/a.duckdb's report folder

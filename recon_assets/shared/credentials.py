@@ -66,6 +66,12 @@ class UnusableSecretError(ValueError):
     """A secret's environment variable holds a value no HTTP header can carry; the message never holds the value."""
 
 
+def secret_is_set(variable: str) -> bool:
+    """Whether the environment variable `variable` holds more than whitespace: a blank key is no key (hostile pass:
+    OPENALEX_API_KEY set to a tab turned OpenAlex online, every request then sent without a usable key)."""
+    return bool((os.environ.get(variable) or "").strip())
+
+
 def usable_secrets(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """The secrets set in `environ` (default os.environ), each stripped of surrounding whitespace.
 

@@ -59,11 +59,14 @@ def check_key_transport(url_setting: str, url: str, key_variable: str, environ: 
 
     Raises:
         PlainHttpRefused: `url` is `http://` to a host that is not loopback (one line: the setting, the host, the way out).
-        ValueError: RECON_ALLOW_PLAIN_HTTP is neither '1', '0' nor unset; or `url` is not a URL urllib can split.
+        ValueError: RECON_ALLOW_PLAIN_HTTP is neither '1', '0' nor unset; `url` is not a URL urllib can split, or
+            has no http:// or https:// scheme ('example.com:80').
     """
     environ = os.environ if environ is None else environ
     allowed = plain_http_allowed(environ.get(ALLOW_PLAIN_HTTP) or "")
     parts = urlsplit(url.strip())
+    if url.strip() and parts.scheme not in ("http", "https"):  # 'example.com:80' reads as scheme 'example.com'
+        raise ValueError(f"{url_setting} must start with https:// (or http://), and this value does not (not shown: it may hold a key)")
     if parts.scheme != "http" or allowed:
         return
     way_out = f"use https://, or set {ALLOW_PLAIN_HTTP}=1 to send it anyway"
