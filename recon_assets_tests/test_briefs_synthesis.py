@@ -28,18 +28,21 @@ from recon_assets.briefs.synthesis import (
     MEDIUM,
     UNASSESSED,
     BriefClaim,
+    abstract_sentences,
     allowed_citations,
     brief_from_answer,
     check_citations,
     citations_in,
     extractive_brief,
+    replacements,
     sentences,
+    short_trust_line,
     synthesizer_messages,
     trust_level,
     trust_summary_line,
 )
 from recon_assets.shared.paths import SAMPLE_DIR
-from recon_assets.verdicts.critic import CONTRADICTED, STALE, VerdictRules
+from recon_assets.verdicts.critic import CONTRADICTED, FORCED_PASS, STALE, VerdictRules
 from recon_assets_tests.briefs_rows import evidence
 
 AS_OF = date(2026, 12, 1)
@@ -126,7 +129,8 @@ def test_extractive_brief_grounds_findings_on_current_evidence_and_marks_the_sta
     assert brief.extractive and brief.note == EXTRACTIVE_NOTE and brief.verdict == STALE
     current = papers[3].paper.citation
     assert [claim.citations for claim in brief.key_findings] == [(current,)]
-    assert brief.key_findings[0].confidence == HIGH and brief.key_findings[0].text.endswith(current)
+    # its record has no openly available abstract: the finding names the paper and says its title is one
+    assert brief.key_findings[0].confidence == HIGH and current in brief.key_findings[0].text
     stale_claim = brief.outlook[0]
     assert set(stale_claim.citations) == {paper.paper.citation for paper in papers[:3]} and "ground no finding" in stale_claim.text
     assert sorted(brief.trust_summary) == sorted(trust_summary_line(paper, RULES) for paper in papers)
@@ -302,3 +306,69 @@ def test_a_dataset_doi_in_scope_matches_its_node():
     with_doi = next(row for row in datasets if row.doi)
     resolution = resolve_scope(Scope(datasets=(f"https://doi.org/{with_doi.doi.upper()}",)), datasets)
     assert with_doi.dataset_id in resolution.dataset_ids
+
+
+# New-user pass on a TRMM 3B42 question (issue 21): the brief's printed form.
+
+
+def test_a_trust_line_in_the_markdown_keeps_label_reliability_and_the_first_clause_of_a_long_reason():
+    long_reason = ("reliability 0.27 DECLINING (negative signals: its dataset version superseded): centrality 0.00 (no "
+                   "evidence of centrality: PageRank 0.00); " + "age 2 y as of 2026-12-03: recency 0.90; " * 20
+                   + "uses X V7; superseded by Y V07 since 2019 (lifecycle penalty -0.15)")
+    paper = evidence(V06_PAPERS[0])
+    paper = replace(paper, edges=(EdgeAssessment("X V7", "DECLINING", 0.27, long_reason, True),))
+    line = trust_summary_line(paper, RULES)
+    assert len(line) > 1000
+    short = short_trust_line(line)
+    reason = short.split("Reason: ", 1)[1]
+    assert len(reason) <= 202 and short.endswith(" …")
+    assert short.startswith(f"{paper.paper.citation}  Network reliability: LOW. Reason: uses X V7, a replaced version: DECLINING 0.27; ")
+    assert "(negative signals: its dataset version superseded) …" in short and "centrality" not in short
+    judgement = judge_question([paper], Debates(), RULES, AS_OF)
+    brief = extractive_brief("Is X still reliable?", [paper], judgement, Debates(), RULES)
+    markdown = brief.markdown()
+    assert short in markdown and line not in markdown and "edge_reliability.reason" in markdown
+    assert brief.trust_summary == (line,)  # the stored trust summary keeps the whole line
+    # a short reason is shown whole, without an ellipsis and without the note
+    assert short_trust_line("[Li, 2020]  Network reliability: UNASSESSED. Reason: found only in OpenAlex.") == (
+        "[Li, 2020]  Network reliability: UNASSESSED. Reason: found only in OpenAlex.")
+
+
+@pytest.mark.parametrize(("title", "abstract", "expected"), [
+    ("A title of the paper here", None, []),
+    ("A title of the paper here", "A title of the paper here. The first sentence of the abstract is this.",
+     ["The first sentence of the abstract is this."]),
+    ("A title of the paper here", "A title of the paper here The first sentence of the abstract is this.",
+     ["The first sentence of the abstract is this."]),
+    ("A title of the paper here", "The first sentence of the abstract is this.", ["The first sentence of the abstract is this."]),
+])
+def test_abstract_sentences_never_include_the_title(title, abstract, expected):
+    assert abstract_sentences(title, abstract) == expected
+
+
+def test_a_paper_without_an_abstract_is_not_given_its_title_as_a_finding_sentence():
+    paper = evidence(V07_PAPER, ("Z 07", "CURRENT", 0.62, False), abstract=None)
+    judgement = judge_question([paper], Debates(), RULES, AS_OF)
+    brief = extractive_brief("How accurate is Z against rain gauges?", [paper], judgement, Debates(), RULES)
+    (finding,) = brief.key_findings
+    title = " ".join(paper.paper.candidate.title.split())
+    assert finding.text != f"{title} {paper.paper.citation}"
+    assert finding.text.startswith(f"No abstract of {paper.paper.citation} is openly available") and f'titled "{title}"' in finding.text
+    assert finding.citations == (paper.paper.citation,)
+    assert check_citations(brief.key_findings, allowed_citations([paper], Debates())).ok
+
+
+def test_a_forced_pass_for_stale_says_what_replaced_the_stale_version_from_the_edge_reasons():
+    stale = [replace(item, edges=tuple(replace(edge, reason=f"{edge.reason}; uses X V7; superseded by Y V07 since 2019 "
+                                                         "(lifecycle penalty -0.15)") for edge in item.edges))
+             for item in q_v02_evidence()[:3]]
+    judgement = replace(judge_question(stale, Debates(), RULES, AS_OF), verdict=FORCED_PASS, unresolved=STALE, rounds=2)
+    brief = extractive_brief("Is X still reliable?", stale, judgement, Debates(), RULES)
+    forced = brief.outlook[-1].text
+    assert "GPM_3IMERGDF 06 replaced by Y V07 since 2019" in forced and forced.count("replaced by") == 1
+    # a reason naming no successor adds nothing (nothing is guessed); nor does a FORCED_PASS for another verdict
+    plain = q_v02_evidence()[:3]
+    assert replacements(plain) == []
+    assert "replaced by" not in extractive_brief("Is X still reliable?", plain, judgement, Debates(), RULES).outlook[-1].text
+    other = replace(judgement, unresolved=CONTRADICTED)
+    assert "replaced by" not in extractive_brief("Is X still reliable?", stale, other, Debates(), RULES).outlook[-1].text

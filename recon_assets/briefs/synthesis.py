@@ -38,8 +38,8 @@ says why (no edge to the question's datasets, found only in OpenAlex, UNVERIFIED
 **FORCED_PASS** is not a pass: the verdict line, the Overview and the Outlook say that the retry ceiling of rewrite
 rounds was hit and the evidence is still stale, insufficient or contested (the verdict it stands in for).
 
-Offline the brief is **extractive** (`extractive_brief`): each finding is one sentence of a paper's abstract (its
-title when no abstract is openly available), the paper's sentence that shares most word stems (Snowball, words of 4+
+Offline the brief is **extractive** (`extractive_brief`): each finding is one sentence of a paper's abstract, never its
+title (a paper with no openly available abstract is named with its title, said to be one: `finding_text`), the paper's sentence that shares most word stems (Snowball, words of 4+
 letters) with the question, after `judgement.judge_address` has removed wording that addresses a reader-model. Online
 (`briefs.online.write_brief`) an LLM's answer (`answers.SynthesizerAnswer`) is used only when it validates, every
 citation in it is a paper of the evidence set or a recorded comment on one (`check_citations`) and no Key Finding
@@ -82,9 +82,14 @@ MAX_OVERVIEW_DATASETS = 6
 MIN_SENTENCE_WORDS = 5
 SECTIONS = ("Overview", "Key Findings", "Active Debates", "Outlook")
 EXTRACTIVE_NOTE = (
-    "This brief is extractive: each finding is a sentence quoted from a paper's abstract (its title where no abstract "
-    "is openly available), chosen by word overlap with the question; no language model wrote it."
+    "This brief is extractive: each finding is a sentence quoted from a paper's abstract (a paper with no openly "
+    "available abstract is named with its title, marked as such), chosen by word overlap with the question; no "
+    "language model wrote it."
 )
+# Characters of a trust line's reason the Markdown shows (`short_trust_line`); the whole line is stored.
+TRUST_REASON_CHARS = 200
+TRUST_NOTE = ("_Each trust line shows its edge reason's first clause ('…' marks a cut); the whole reasons are in "
+              "research_briefs.trust_summary and edge_reliability.reason._")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 # '[Smith et al., 2019]', '[Li, 2020]', '[10.1000/x, n.d.]': a bracket holding a name, a comma and a year or 'n.d.'.
 CITATION = re.compile(r"\[[^\[\]]+?,\s*(?:\d{4}[a-z]?|n\.d\.)\]")
@@ -134,7 +139,9 @@ class Brief:
         lines = [f"# {self.question}", "", f"Verdict: {verdict}", "", f"_{self.note}_"]
         for title, claims in zip(SECTIONS, (self.overview, self.key_findings, self.active_debates, self.outlook)):
             lines += ["", f"## {title}", ""] + [f"- {claim.text} ({claim.confidence})" for claim in claims]
-        lines += ["", "## Trust summary", ""] + [f"    {line}" for line in self.trust_summary]
+        lines += ["", "## Trust summary", ""] + [f"    {short_trust_line(line)}" for line in self.trust_summary]
+        if any(short_trust_line(line) != line for line in self.trust_summary):
+            lines += ["", TRUST_NOTE]
         return "\n".join(lines) + "\n"
 
 
@@ -197,6 +204,42 @@ def trust_summary_line(item: Evidence, rules: VerdictRules) -> str:
     return f"{citation}  Network reliability: {level}. Reason: {head}; {reason}"
 
 
+def short_trust_line(line: str, limit: int = TRUST_REASON_CHARS) -> str:
+    """A trust summary line (`trust_summary_line`) as the brief's Markdown shows it: the citation, trust level, dataset,
+    label and reliability, then the edge reason's first clause (up to its first ':' or ';' outside parentheses), the
+    reason part cut at a word boundary to at most `limit` characters, '…' marking a cut. The whole line is kept in
+    research_briefs.trust_summary; the whole edge reason in edge_reliability.reason.
+
+    '[Li, 2020]  Network reliability: LOW. Reason: uses X V7, a replaced version: DECLINING 0.27; reliability 0.27
+    DECLINING (negative signals: its dataset version superseded): centrality ...' -> '... DECLINING 0.27; reliability
+    0.27 DECLINING (negative signals: its dataset version superseded) …'."""
+    before, marker, reason = line.partition("Reason: ")
+    if not marker:
+        return line
+    head, sep, rest = reason.partition("; ")
+    kept = f"{head}{sep}{_first_clause(rest)}" if sep else head
+    if len(kept) > limit:
+        kept = kept[:limit].rsplit(" ", 1)[0].rstrip(" ,;:")
+    return f"{before}{marker}{kept}" + (" …" if kept != reason else "")
+
+
+def _first_clause(text: str) -> str:
+    """`text` up to its first ':' or ';' outside parentheses and quotes (all of it when there is none)."""
+    depth, quoted = 0, False
+    for index, char in enumerate(text):
+        if char == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif char in "([":
+            depth += 1
+        elif char in ")]":
+            depth = max(0, depth - 1)
+        elif char in ":;" and depth == 0:
+            return text[:index].rstrip()
+    return text
+
+
 def citations_in(text: str) -> list[str]:
     """Every '[Author et al., Year]' citation in `text`, in order, white space inside collapsed."""
     return [" ".join(found.split()) for found in CITATION.findall(text)]
@@ -235,14 +278,36 @@ def sentences(text: str | None) -> list[str]:
     return [sentence for sentence in found if len(sentence.split()) >= MIN_SENTENCE_WORDS]
 
 
+def abstract_sentences(title: str | None, abstract: str | None) -> list[str]:
+    """The sentences of an abstract (`sentences`), never its title: an abstract that opens with the paper's title (as
+    some records repeat it) is read after it, and a sentence equal to the title is dropped."""
+    name = " ".join((title or "").split()).rstrip(".").casefold()
+    text = " ".join((abstract or "").split())
+    if name and text.casefold().startswith(name):
+        text = text[len(name):].lstrip(" .:-")
+    return [sentence for sentence in sentences(text) if sentence.rstrip(".").casefold() != name]
+
+
 def best_sentence(item: Evidence, question_stems: set[str]) -> tuple[float, str]:
-    """(share of the question's content stems it holds, sentence) of the paper's best abstract sentence; the title
-    when the abstract gives none. Ties go to the earlier sentence."""
-    candidates = sentences(item.paper.candidate.abstract) or [" ".join(item.paper.candidate.title.split())]
+    """(share of the question's content stems it holds, sentence) of the paper's best abstract sentence
+    (`abstract_sentences`); the title when the abstract gives none (the finding then says it is a title, not a
+    sentence: `finding_text`). Ties go to the earlier sentence."""
+    candidate = item.paper.candidate
+    candidates = abstract_sentences(candidate.title, candidate.abstract) or [" ".join(candidate.title.split())]
     scored = [(len(content_stems(sentence) & question_stems) / max(1, len(question_stems)), -index, sentence)
               for index, sentence in enumerate(candidates)]
     share, _, sentence = max(scored)
     return share, sentence
+
+
+def finding_text(item: Evidence, sentence: str) -> str:
+    """A Key Finding: 'sentence [Li, 2020]' for a sentence of the paper's abstract; for a paper with no abstract
+    sentence openly available the title is not passed off as a finding: 'No abstract of [Li, 2020] is openly
+    available, so no sentence of it is quoted; it is titled "..."'."""
+    citation = item.paper.citation
+    if abstract_sentences(item.paper.candidate.title, item.paper.candidate.abstract):
+        return f"{sentence} {citation}"
+    return f'No abstract of {citation} is openly available, so no sentence of it is quoted; it is titled "{sentence}".'
 
 
 def extractive_brief(
@@ -270,7 +335,7 @@ def extractive_brief(
         key=lambda found: (_TRUST_RANK[trust[found[0].paper.key]], -found[1], -found[0].paper.hybrid, found[0].paper.key),
     )
     findings = tuple(
-        BriefClaim(f"{sentence} {item.paper.citation}", evidence_confidence(item.governing_edge, rules), (item.paper.citation,))
+        BriefClaim(finding_text(item, sentence), evidence_confidence(item.governing_edge, rules), (item.paper.citation,))
         for item, _, sentence in ranked[:MAX_FINDINGS]
     )
     if not findings:
@@ -439,6 +504,27 @@ def _with_uncited(sections: Sequence[Sequence[BriefClaim]], evidence: Sequence[E
     return (*sections[0], line)
 
 
+def replacements(evidence: Iterable[Evidence]) -> list[str]:
+    """What replaced each replaced dataset version the evidence's edges use, as their reasons state it
+    (`reliability.reasons`' lifecycle clause 'superseded by GPM_3IMERGHH V07 since 2019'), distinct, in order:
+    ['TRMM_3B42 V7 replaced by GPM_3IMERGHH V07 since 2019']. An edge whose reason names no successor adds nothing
+    (nothing is guessed)."""
+    found: list[str] = []
+    for item in evidence:
+        for edge in item.edges:
+            match = _SUPERSEDED_BY.search(edge.reason) if edge.dataset_replaced else None
+            if match:
+                since = f" since {match['since']}" if match["since"] else ""
+                text = f"{edge.dataset} replaced by {match['successor'].strip()}{since}"
+                if text not in found:
+                    found.append(text)
+    return found
+
+
+# reliability.reasons' lifecycle clause: 'superseded by V7.0 since 2019-11-27 (lifecycle penalty -0.15)'.
+_SUPERSEDED_BY = re.compile(r"superseded by (?P<successor>[^;:(),]+?)(?: since (?P<since>\d{4}(?:-\d{2}(?:-\d{2})?)?))?(?=\s*[;:(),]|$)")
+
+
 def _debates(debates: Debates, judgement: QuestionJudgement) -> tuple[BriefClaim, ...]:
     claims = [
         BriefClaim(f"{pair.newer_citation} contradicts {pair.older_citation}, as judged by the project's judges.", MEDIUM,
@@ -469,6 +555,8 @@ def _outlook(stale: Sequence[Evidence], standing: Sequence[Evidence], judgement:
         newest = max(dated, key=lambda item: (item.paper.candidate.year, item.paper.hybrid))
         claims.append(BriefClaim(f"The most recent standing evidence is {newest.paper.citation}.", MEDIUM, (newest.paper.citation,)))
     if judgement.unresolved:
+        found = replacements([*stale, *standing]) if judgement.unresolved == STALE else []
+        what = f" Per the dataset lineage in the edge reasons, {'; '.join(found)}." if found else ""
         claims.append(BriefClaim(f"{FORCED_PASS} is {forced_pass_words(judgement.unresolved, judgement.rounds)}: nothing here "
-                                 "passed the critic, and the findings are the best the evidence gives, not a settled answer.", LOW))
+                                 f"passed the critic, and the findings are the best the evidence gives, not a settled answer.{what}", LOW))
     return tuple(claims) or (BriefClaim("Nothing in the evidence dates the findings.", LOW),)
