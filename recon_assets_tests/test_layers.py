@@ -12,7 +12,8 @@ from recon_assets.shared.sql_files import PACKAGE_DIR
 # The flow, earliest first; packages in one tuple are peers and import neither each other nor anything after them.
 # shared/ is below all, the storage seam just above it, then what each asset reads and writes (`declarations`, which
 # the domains' assets import); snapshots reads the scored edges, so it comes after scoring, beside the report and
-# the exports; the paper analysis (whose report page uses the report's rendering) and the briefs come after them;
+# the exports; the paper analysis (whose report page uses the report's rendering) comes after them, then the briefs (an
+# unscoped question is read by the papers' dataset detector);
 # automation (jobs, schedules, sensors), the definitions and the CLI sit on top.
 FLOW: tuple[tuple[str, ...], ...] = (
     ("shared",),
@@ -27,7 +28,8 @@ FLOW: tuple[tuple[str, ...], ...] = (
     ("verdicts",),
     ("evaluation",),
     ("report", "exports", "snapshots"),
-    ("papers", "briefs"),
+    ("papers",),
+    ("briefs",),
     ("automation",),
     ("definitions",),
     ("cli",),

@@ -56,8 +56,10 @@ def test_ctrl_c_during_recon_ask_or_paper_terminates_its_run_and_exits_130_witho
     home = _home(tmp_path)
     instance = _instance(home)
     database = tmp_path / "scored.duckdb"
-    with duckdb.connect(str(database)) as con:  # what `recon ask` checks before it launches: the scores' table
+    with duckdb.connect(str(database)) as con:  # what `recon ask` and `recon paper` check before they launch
         con.execute("CREATE TABLE edge_reliability (edge_id VARCHAR)")
+        con.execute("CREATE TABLE datasets (dataset_id VARCHAR)")  # the graph's tables `recon paper` checks
+        con.execute("CREATE TABLE publications (publication_id VARCHAR, doi VARCHAR)")
     paper = tmp_path / "paper.pdf"
     paper.write_bytes(b"%PDF-1.4\n")  # never read: the run is stopped before its first step connects
     arguments, job = {
