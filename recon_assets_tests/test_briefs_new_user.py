@@ -130,6 +130,32 @@ def test_datasets_named_in_a_question(question, named):
     assert datasets_named_in(question, SAMPLE_LIKE) == named
 
 
+# MERRA-2 collections of the sample, their real CMR entry titles: 1-hourly, 3-hourly, monthly.
+_MERRA2 = [
+    DatasetRow("m1", "M2T1NXSLV", "V5.12.4", None, "MERRA-2 tavg1_2d_slv_Nx: 2d,1-Hourly,Time-Averaged,Single-Level,Assimilation,"
+               "Single-Level Diagnostics 0.625 x 0.5 degree V5.12.4 (M2T1NXSLV) at GES DISC"),
+    DatasetRow("m2", "M2T1NXAER", "V5.12.4", None, "MERRA-2 tavg1_2d_aer_Nx: 2d,1-Hourly,Time-averaged,Single-Level,Assimilation,"
+               "Aerosol Diagnostics 0.625 x 0.5 degree V5.12.4 (M2T1NXAER) at GES DISC"),
+    DatasetRow("m3", "M2I3NPASM", "V5.12.4", None, "MERRA-2 inst3_3d_asm_Np: 3d,3-Hourly,Instantaneous,Pressure-Level,Assimilation,"
+               "Assimilated Meteorological Fields 0.625 x 0.5 degree V5.12.4 (M2I3NPASM) at GES DISC"),
+    DatasetRow("m4", "M2TMNXAER", "V5.12.4", None, "MERRA-2 tavgM_2d_aer_Nx: 2d,Monthly mean,Time-averaged,Single-Level,Assimilation,"
+               "Aerosol Diagnostics 0.625 x 0.5 degree V5.12.4 (M2TMNXAER) at GES DISC"),
+]
+
+
+@pytest.mark.parametrize(("question", "named"), [
+    # "hourly" is the word part of the titles' "1-Hourly" and "3-Hourly": it narrows, as it did not when "1-Hourly"
+    # was one token ("1hourly") and "hourly MERRA-2" scoped the monthly collection too
+    ("Is hourly MERRA-2 reliable for surface winds?", ("M2I3NPASM", "M2T1NXAER", "M2T1NXSLV")),
+    ("Is 1-hourly MERRA-2 reliable?", ("M2T1NXAER", "M2T1NXSLV")),  # the count still tells them apart
+    ("Is 3-hourly MERRA-2 reliable?", ("M2I3NPASM",)),
+    ("Are monthly MERRA-2 aerosol fields reliable?", ("M2TMNXAER",)),
+    ("Is MERRA-2 reliable?", ("M2I3NPASM", "M2T1NXAER", "M2T1NXSLV", "M2TMNXAER")),
+])
+def test_a_time_step_word_narrows_a_product_line(question, named):
+    assert datasets_named_in(question, _MERRA2) == named
+
+
 def test_a_named_short_name_scopes_every_version():
     named = datasets_named_in("Is GPM_3IMERGDF accurate?", SAMPLE_LIKE)
     assert resolve_scope(Scope(datasets=named), SAMPLE_LIKE).dataset_ids == ("d", "e")

@@ -150,8 +150,11 @@ def test_a_curated_successor_replaces_a_stated_version_the_graph_lacks():
 @pytest.mark.parametrize(
     ("text", "tokens"),
     [("Level 3 Radiometer", {"l3", "radiometer"}), ("L3 1 day 0.1 degree", {"l3", "daily", "0", "1", "degree"}),
-     ("Half Hourly", {"halfhourly"}), ("half-hourly", {"halfhourly"}), ("3 hourly", {"3hourly"}), ("8-day", {"8day"}),
-     ("1 month", {"monthly"})],
+     ("Half Hourly", {"halfhourly"}), ("half-hourly", {"halfhourly"}), ("3 hourly", {"3hourly", "hourly"}), ("8-day", {"8day"}),
+     ("1 month", {"monthly"}), ("hourly", {"hourly"}),
+     # a count joined to its time step keeps its word part ("hourly"): the CMR title "2d,1-Hourly" is read by a plain "hourly"
+     ("2d,1-Hourly,Time-Averaged", {"2d", "1hourly", "hourly", "time", "averaged"}), ("3-Hourly", {"3hourly", "hourly"}),
+     ("0.25-degree", {"0", "25", "degree"})],
 )
 def test_canonical_tokens(text, tokens):
     assert canonical_tokens(text) == tokens
@@ -164,6 +167,24 @@ def test_initialisms_and_title_vocabulary():
     assert vocabulary.describes("CLS", "A") and not vocabulary.describes("CLS", "B")
     assert vocabulary.describes("Daily", "A") and vocabulary.describes("Noah", "B") and not vocabulary.describes("gauges", "A")
     assert vocabulary.narrow(["A", "B"], ["L4", "monthly", "unknown"]) == ["B"]
+
+
+def test_hourly_narrows_to_the_hourly_collections_and_a_count_to_its_own():
+    """'hourly MERRA-2': the 1- and 3-hourly collections, not the monthly one; '3-hourly' only the 3-hourly one; 'daily'
+    does not read an 8-day composite (an N-day count yields no 'daily')."""
+    vocabulary = TitleVocabulary({
+        "M2T1NXSLV": ["MERRA-2 tavg1_2d_slv_Nx: 2d,1-Hourly,Time-Averaged,Single-Level,Assimilation,Single-Level Diagnostics 0.625 x 0.5 degree V5.12.4"],
+        "M2I3NPASM": ["MERRA-2 inst3_3d_asm_Np: 3d,3-Hourly,Instantaneous,Pressure-Level,Assimilation,Assimilated Meteorological Fields 0.625 x 0.5 degree V5.12.4"],
+        "M2TMNXSLV": ["MERRA-2 tavgM_2d_slv_Nx: 2d,Monthly mean,Time-Averaged,Single-Level,Assimilation,Single-Level Diagnostics 0.625 x 0.5 degree V5.12.4"],
+    })
+    families = ["M2T1NXSLV", "M2I3NPASM", "M2TMNXSLV"]
+    assert vocabulary.narrow(families, ["hourly"]) == ["M2T1NXSLV", "M2I3NPASM"]
+    assert vocabulary.narrow(families, ["3-hourly"]) == ["M2I3NPASM"]
+    assert vocabulary.narrow(families, ["1-hourly"]) == ["M2T1NXSLV"]
+    assert vocabulary.narrow(families, ["monthly"]) == ["M2TMNXSLV"]
+    snow = TitleVocabulary({"MOD10A2": ["MODIS/Terra Snow Cover 8-Day L3 Global 500m SIN Grid V061"],
+                            "MOD10A1": ["MODIS/Terra Snow Cover Daily L3 Global 500m SIN Grid V061"]})
+    assert snow.narrow(["MOD10A2", "MOD10A1"], ["daily"]) == ["MOD10A1"]
 
 
 @pytest.mark.parametrize(

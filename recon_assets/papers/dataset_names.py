@@ -25,6 +25,11 @@ _CANONICAL = (
     (re.compile(r"\b(\d+)[\s\-]*hour(?:ly|s)?\b"), r"\1hourly"),
 )
 _TOKENS = re.compile(r"[a-z0-9]+")
+# A time step joined to its count ("1-Hourly" -> "1hourly", "3 hourly" -> "3hourly") also yields its word part, so a
+# paper's or question's plain "hourly" describes the 1- and 3-hourly collections ("MERRA-2 tavg1_2d_slv_Nx: 2d,1-Hourly,
+# ...") while "3-hourly" still tells them apart. An N-day count ("8day") yields no "daily": an 8-day composite is not a
+# daily product. Counts written apart from their unit ("0.25-degree", "36 km") are separate tokens already.
+_COUNTED_STEP = re.compile(r"\d+(hourly)")
 # Words that may stand between a name and its version without describing the product ("TRMM 3B42 product V7",
 # "IMERG data (V06)", "3B42 algorithm version 7").
 FILLER = frozenset({"product", "products", "data", "dataset", "datasets", "set", "algorithm", "run", "the"})
@@ -42,11 +47,12 @@ WORD = re.compile(
 
 def canonical_tokens(text: str) -> frozenset[str]:
     """The lower-case tokens of `text` after `_CANONICAL`'s rewrites: "Level 3 Radiometer" -> {"l3", "radiometer"},
-    "L3 1 day" -> {"l3", "daily"}."""
+    "L3 1 day" -> {"l3", "daily"}, "2d,1-Hourly" -> {"2d", "1hourly", "hourly"} (`_COUNTED_STEP`)."""
     text = text.lower()
     for pattern, replacement in _CANONICAL:
         text = pattern.sub(replacement, text)
-    return frozenset(_TOKENS.findall(text))
+    tokens = _TOKENS.findall(text)
+    return frozenset(tokens).union(m.group(1) for token in tokens if (m := _COUNTED_STEP.fullmatch(token)))
 
 
 def initialisms(title: str) -> frozenset[str]:
