@@ -246,7 +246,7 @@ def test_recon_ask_refuses_an_empty_question_and_a_database_without_scores_befor
     assert "the question cannot be asked: String should have at least 1 character" in capsys.readouterr().err
     duckdb.connect(str(tmp_path / "empty.duckdb")).close()
     assert main(["ask", "Is it?", "--db", str(tmp_path / "empty.duckdb")]) == 2
-    assert "holds no scores yet: run `recon run" in capsys.readouterr().err
+    assert "holds no scores yet (no edge_reliability table): run `recon run --db " in capsys.readouterr().err
     # a brief as of a day to come has no evidence yet: refused as `recon run --as-of` refuses it
     assert main(["ask", "Is it?", "--as-of", "9999-12-31", "--db", str(tmp_path / "empty.duckdb")]) == 2
     assert capsys.readouterr().err.startswith("error: as_of 9999-12-31 from --as-of is after today (")

@@ -399,7 +399,10 @@ def test_explain_on_a_database_without_scores_says_to_run_first(tmp_path, capsys
     database = tmp_path / "empty.duckdb"
     duckdb.connect(str(database)).close()
     assert explain_doi("10.3390/rs12081239", database) == 1
-    assert "holds no scores yet (Catalog Error: Table with name edge_reliability does not exist!" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"{database} holds no scores yet (no edge_reliability, publications, datasets, dataset_publication_edges, "
+        f"openalex_works, crossref_retractions, kg_snapshots table): run `recon run --db {database}` first\n"
+    )
 
 
 def test_explain_on_a_symbolic_link_loop_says_so(tmp_path, capsys):

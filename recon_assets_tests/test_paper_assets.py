@@ -454,7 +454,7 @@ def test_recon_paper_refuses_a_doi_the_graph_does_not_hold_before_any_run(graph,
     assert not (tmp_path / "home").exists()  # no instance opened, no partition added, no run launched
     empty = tmp_path / "empty.duckdb"
     duckdb.connect(str(empty)).close()
-    no_graph = f"holds no graph yet (no datasets and publications tables): run `recon run --db {empty}` first\n"
+    no_graph = f"holds no graph yet (no datasets, publications table): run `recon run --db {empty}` first\n"
     assert recon(["paper", "10.3390/w6051221", "--db", str(empty)]) == 2
     assert capsys.readouterr().err == f"error: recon paper: {empty} {no_graph}"
     # Hostile pass: a PDF against a database without a graph launched a run that failed (exit 1) after writing the
@@ -471,7 +471,7 @@ def test_recon_paper_refuses_a_doi_the_graph_does_not_hold_before_any_run(graph,
         foreign.write_bytes(content)
         assert recon(["paper", str(paper), "--db", str(foreign)]) == 2
         assert capsys.readouterr().err == (
-            f"error: recon paper: {foreign} is not a DuckDB database file (no DuckDB header): give the database `recon run` wrote\n"
+            f"error: recon paper: {foreign} is not a DuckDB database file (no DuckDB header): give the --db of a `recon run`\n"
         )
         assert foreign.read_bytes() == content
     # Hostile pass: a --db at a symbolic-link loop ended in a traceback; one line, exit 2, as `recon run` says it
@@ -524,7 +524,16 @@ def test_with_the_opt_in_the_llm_s_claims_and_argumentation_make_literary_and_ov
     key = graph.add_pdf("opted_in.pdf", pdf_of(PAPER_LINES + ["4. Discussion", "The gauges were checked at dawn."]))
     fake = PaperReader()
     result = analyse_online(graph, key, fake, send_text_online=True)
-    assert result.success and [kind(request) for request in fake.requests] == ["claims", "argumentation"]
+    assert result.success and [kind(request) for request in fake.requests if kind(request) in ("claims", "argumentation")] == ["claims", "argumentation"]
+    # the keyword refinement and the claims' pair judging asked too (issue 22), each on its own paper_llm_use row
+    assert {kind(request) for request in fake.requests} == {"claims", "argumentation", "keywords"}
+    # no claim of this paper comes near a work of the sample (best similarity under 0.4): no pair worth asking, and so said
+    assert graph.rows("SELECT summary FROM paper_llm_use WHERE paper_key = ? AND stage = 'claim_verdicts'", [key]) == [
+        ("claim_verdicts: not sent: no claim has a work of similarity 0.4 or more to ask about",)]
+    assert graph.rows("SELECT DISTINCT judge FROM claim_verdicts WHERE paper_key = ?", [key])[0][0].startswith("offline/")
+    keywords = graph.rows("SELECT DISTINCT method FROM paper_keywords WHERE paper_key = ?", [key])
+    assert keywords == [("LLM refinement (llama-3.3-70b-versatile, paper-keywords-v1) of the offline TF-IDF (scikit-learn TfidfVectorizer, "
+                         "unigrams and bigrams, English stop words) against the graph's publications",)]
     claims = graph.rows("SELECT claim_type, confidence, novelty, extractor, page FROM paper_claims WHERE paper_key = ? ORDER BY position", [key])
     assert claims and all(extractor.startswith("LLM (groq/llama-3.3-70b-versatile") and novelty == "NEW" for _, _, novelty, extractor, _ in claims)
     assert {claim_type for claim_type, *_ in claims} <= {"METHODOLOGICAL", "EMPIRICAL", "THEORETICAL", "COMPARATIVE"}
@@ -533,7 +542,7 @@ def test_with_the_opt_in_the_llm_s_claims_and_argumentation_make_literary_and_ov
     assert use["claims"]["summary"].startswith("claims: sent to Groq (model llama-3.3-70b-versatile), 1 requests, ")
     assert (use["argumentation"]["value"], use["argumentation"]["requests"]) == (ARGUMENTATION, 1)
     metadata = materialization(result, "paper_claims").metadata
-    tokens = sum(use[stage]["prompt_tokens"] + use[stage]["completion_tokens"] for stage in use)
+    tokens = sum(use[stage]["prompt_tokens"] + use[stage]["completion_tokens"] for stage in ("claims", "argumentation"))
     assert metadata["llm_requests"].value == 2 and metadata["llm_prompt_tokens"].value + metadata["llm_completion_tokens"].value == tokens > 0
     values = dict(graph.rows("SELECT score, value FROM paper_scores WHERE paper_key = ?", [key]))
     claim_avg = sum(confidence for _, confidence, *_ in claims) / len(claims)
@@ -551,7 +560,8 @@ def test_a_429_leaves_the_offline_claims_and_the_partition_succeeds(graph):
     key = graph.add_pdf("limited.pdf", pdf_of(PAPER_LINES + ["4. Discussion", "We found that the gauges read 3% low at noon."]))
     fake = PaperReader(queue=[error(429, "error_rate_limit_tpm.json", headers=rate_limit_headers(retry_after="1")) for _ in range(2)])
     result = analyse_online(graph, key, fake, send_text_online=True, retries=1, max_failed_requests_in_row=1)
-    assert result.success and len(fake.requests) == 2  # one request and its one retry; then LLM use stops for the run
+    # one request and its one retry; then LLM use stops for paper_claims' run (the later stages ask with their own clients)
+    assert result.success and [kind(request) for request in fake.requests if kind(request) in ("claims", "argumentation")] == ["claims", "claims"]
     assert materialization(result, "paper_claims").metadata["stage_failed"].value == "none"
     assert graph.rows("SELECT DISTINCT extractor FROM paper_claims WHERE paper_key = ?", [key]) == [(OFFLINE_EXTRACTOR,)]
     use = llm_use(graph, key)

@@ -24,7 +24,7 @@ import duckdb
 from recon_assets.briefs.questions import ASKED_PREFIX, NAMED_IN_QUESTION, Question, Scope, asked_key
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import terminal_text
-from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
+from recon_assets.storage.duckdb_files import database_problem, local_read_only
 
 # Dagster and the launch wiring are imported by `ask` and `remove` only: `recon brief` reads one row of DuckDB.
 JOB = "question_briefs_job"
@@ -82,7 +82,7 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
         check_launch(database, tags)
     except PreflightError as error:
         return _fail(str(error), 2)
-    if problem := _unscored(database):
+    if problem := database_problem(database, ("edge_reliability",), "scores"):
         return _fail(problem, 2)
     home, instance = open_instance()
     if not instance.has_dynamic_partition(QUESTIONS_PARTITIONS, key):
@@ -111,10 +111,10 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
 
 def print_brief(key: str, database: Path) -> int:
     """Print the stored brief of question `key`: 0, or 1 (why on stderr) when there is none."""
-    if problem := _unreadable(database):
+    if problem := database_problem(database):
         return _fail(problem, 1)
     try:
-        with duckdb.connect(str(database), read_only=True, config=NO_EXTENSIONS) as con:
+        with local_read_only(str(database)) as con:
             row = con.execute("SELECT markdown, html_path, as_of FROM research_briefs WHERE question_id = ?", [key]).fetchone()
     except duckdb.CatalogException:
         row = None
@@ -135,7 +135,7 @@ def scope_said(key: str, database: Path) -> str | None:
     weighed every edge of every retrieved paper (to any dataset) and a --dataset gives a verdict on one dataset's
     evidence. None too when the plan cannot be read (the brief is printed all the same)."""
     try:
-        with duckdb.connect(str(database), read_only=True, config=NO_EXTENSIONS) as con:
+        with local_read_only(str(database)) as con:
             row = con.execute("SELECT scope_datasets, note FROM question_plans WHERE question_id = ? ORDER BY position LIMIT 1", [key]).fetchone()
     except duckdb.Error:
         return None
@@ -172,26 +172,6 @@ def remove(key: str) -> int:
     instance.delete_dynamic_partition(QUESTIONS_PARTITIONS, key)
     print(f"recon: partition {key} removed; its rows stay in the database as history")
     return 0
-
-
-def _unreadable(database: Path) -> str | None:
-    if not database.is_file():
-        return f"no database file at {database.absolute()}: run `recon run` first, or give --db"
-    if not is_duckdb_file(database):
-        return f"{database} is not a DuckDB database file"
-    return None
-
-
-def _unscored(database: Path) -> str | None:
-    """Why `database` cannot answer a question (no file, not DuckDB, no scores), else None."""
-    if problem := _unreadable(database):
-        return problem
-    try:
-        with duckdb.connect(str(database), read_only=True, config=NO_EXTENSIONS) as con:
-            (scored,) = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'edge_reliability'").fetchone()
-    except duckdb.Error as error:
-        return f"cannot read {database}: {type(error).__name__}: {str(error).splitlines()[0]}"
-    return None if scored else f"{database} holds no scores yet: run `recon run --db {database}` first"
 
 
 def _fail(message: str, code: int) -> int:

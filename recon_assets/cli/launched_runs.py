@@ -42,7 +42,7 @@ from filelock import FileLock, Timeout
 from recon_assets.cli.instance_health import fail_lost_run, stop_worker, worker_gone
 from recon_assets.cli.progress import RunDisplay
 from recon_assets.shared.credentials import redact
-from recon_assets.shared.display import terminal_text
+from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.run_tags import LAUNCH_TAG
 
 WORKSPACE = Path(__file__).resolve().with_name("workspace.yaml")
@@ -433,11 +433,6 @@ def _root_cause(error, database: Path) -> str:
     if error.cls_name == dg.Failure.__name__:  # the description an asset gave its `dg.Failure`, without the class path
         message = message.removeprefix(f"{dg.Failure.__module__}.{dg.Failure.__name__}: ")
     return disk_full_text(message, database) or terminal_text(redact(first_line(message) or error.cls_name or "no message"))
-
-
-def first_line(text: str) -> str:
-    """The first line of `text` that is not blank, stripped ('' when none)."""
-    return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
 # errno values of a full device and of an exhausted disk quota (POSIX), and the texts SQLite (Dagster's run and

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.credentials import redact
-from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 
 # Only the standard library and small pure modules here: pandas, DuckDB and the scoring modules are imported by the
 # `recon explain` functions that use them, Dagster only by `recon run`, so `recon --help` starts in about the time of
@@ -104,6 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     return explain_doi(args.doi, args.db or database_path())
 
 
+# What `explain_doi` reads: the scores and what it joins to them to say why a DOI has none.
+_EXPLAINED_TABLES = ("edge_reliability", "publications", "datasets", "dataset_publication_edges", "openalex_works",
+                     "crossref_retractions", "kg_snapshots")
+
+
 def explain_doi(doi: str, database: Path) -> int:
     """Print every scored edge of the publication or dataset with this DOI.
 
@@ -115,9 +119,10 @@ def explain_doi(doi: str, database: Path) -> int:
 
     from recon_assets.kg.ingest import current_snapshot_id
     from recon_assets.reliability.label_comparisons import label_comparisons
-    from recon_assets.shared.display import terminal_text
+    from recon_assets.shared.display import first_line, terminal_text
     from recon_assets.shared.paths import resolved
     from recon_assets.shared.table_docs import declared_columns
+    from recon_assets.storage.duckdb_files import database_problem, local_read_only
 
     key = canonical_doi(doi)
     if key is None:
@@ -126,19 +131,12 @@ def explain_doi(doi: str, database: Path) -> int:
         resolved(database, "--db")  # a symbolic-link loop read as "no database file"
     except ValueError as error:
         return _fail(str(error))
-    if not database.is_file():
-        # New-user finding: run from another folder, the default data/recon.duckdb named no folder to look in.
-        return _fail(f"no database file at {database.absolute()} (--db, else RECON_DB_PATH, else data/recon.duckdb under "
-                     "the current folder): run `recon run` first, or give --db")
+    # New-user findings: run from another folder, the default data/recon.duckdb named no folder to look in; a JSON
+    # file given as --db read "holds no scores yet (Catalog Error ...)"
+    if problem := database_problem(database, _EXPLAINED_TABLES, "scores"):
+        return _fail(problem)
     try:
-        foreign = not is_duckdb_file(database)
-    except OSError as error:
-        return _fail(f"cannot read {database}: {error.strerror or error}")
-    if foreign:
-        # New-user finding: DuckDB's "Catalog Error" for such a file read as "holds no scores yet: run `recon run`".
-        return _fail(f"{database} is not a DuckDB database file (no DuckDB header): give the --db of a `recon run`")
-    try:
-        with duckdb.connect(str(database), read_only=True, config=NO_EXTENSIONS) as con:
+        with local_read_only(str(database)) as con:
             rows = con.execute(
                 "SELECT e.*, p.title, x.status AS crossref_status, o.error AS openalex_error FROM edge_reliability AS e "
                 "LEFT JOIN publications AS p USING (publication_id) "
@@ -156,10 +154,8 @@ def explain_doi(doi: str, database: Path) -> int:
                 "(SELECT max(year) FROM publications WHERE doi = ?), (SELECT max(as_of) FROM edge_reliability)",
                 [key, key, key, key, key],
             ).fetchone() if rows.empty else (None, None, None, None)
-    except duckdb.CatalogException as error:  # a table the scores need is missing
-        return _fail(f"{database} holds no scores yet ({str(error).splitlines()[0]}): run `recon run` first")
-    except duckdb.Error as error:  # e.g. locked by a running `recon run`, or not a DuckDB file
-        return _fail(f"cannot read {database}: {type(error).__name__}: {str(error).splitlines()[0]}")
+    except duckdb.Error as error:  # e.g. locked by a running `recon run` since it was checked
+        return _fail(f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}")
     missing = [column for column in declared_columns("edge_reliability") if column not in rows.columns]
     if missing:
         return _fail(

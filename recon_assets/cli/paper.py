@@ -25,7 +25,7 @@ import duckdb
 from recon_assets.cli.instance_health import host_tags
 from recon_assets.cli.launch_checks import PreflightError, check_launch
 from recon_assets.cli.launched_runs import (
-    RUN_CONFIG, LaunchError, first_line, follow, interrupted, launch, open_instance, run_failures,
+    RUN_CONFIG, LaunchError, follow, interrupted, launch, open_instance, run_failures,
 )
 from recon_assets.cli.progress import RunDisplay
 from recon_assets.enrichment.resources import openalex_offline
@@ -33,10 +33,10 @@ from recon_assets.papers.intake import doi_key, key_doi, pdf_key
 from recon_assets.papers.parse import UnreadablePaper, check_pdf_header
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, PAPERS_PARTITIONS
 from recon_assets.shared.credentials import redact, secret_is_set
-from recon_assets.shared.display import terminal_text
+from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.paths import database_path, resolved
 from recon_assets.storage.duckdb_settings import is_motherduck
-from recon_assets.storage.duckdb_files import is_duckdb_file
+from recon_assets.storage.duckdb_files import database_problem
 from recon_assets.storage.duckdb_store import read_only
 
 PAPER_JOB = "paper_analysis_job"
@@ -75,8 +75,6 @@ def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
         check_launch(database, tags)  # what `recon run` refuses before a run: the environment and the settings' rules
     except (PreflightError, ValueError) as error:
         return _refuse(str(error))
-    if not is_motherduck(database) and not database.is_file():
-        return _refuse(f"no database at {database}: run `recon run` first (a paper is matched against its graph)")
     if problem := _unusable_graph(database, key_doi(key)):
         return _refuse(problem)
     if data is not None:
@@ -141,21 +139,19 @@ def _named(name: str, version: str) -> str:
 
 def _unusable_graph(database: Path, doi: str | None) -> str | None:
     """Why the paper cannot be analysed against `database`'s graph, before any run is launched (the run's steps would
-    fail on it, after writing the paper's first tables into the file): a local file that is not a DuckDB database, a
-    database without the graph's `datasets` and `publications` tables, one that cannot be read; and for a paper given
-    by DOI `doi`, a DOI no publication of the graph has while OpenAlex, which the run's paper_documents step would ask
-    for it, is offline. None when it can."""
-    if not is_motherduck(database) and (database.stat().st_size == 0 or not is_duckdb_file(database)):  # an empty file too
-        return f"{database} is not a DuckDB database file (no DuckDB header): give the database `recon run` wrote"
+    fail on it, after writing the paper's first tables into the file): what `duckdb_files.database_problem` finds for
+    the graph's `datasets` and `publications` tables; and for a paper given by DOI `doi`, a DOI no publication of the
+    graph has while OpenAlex, which the run's paper_documents step would ask for it, is offline. None when it can."""
+    if problem := database_problem(database, ("datasets", "publications"), "graph", connect=read_only):
+        return problem
+    if doi is None or not _openalex_offline():  # online, the run's paper_documents step asks OpenAlex for it
+        return None
     try:
         with read_only(str(database)) as con:
-            tables = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
-            if not {"datasets", "publications"} <= tables:
-                return f"{database} holds no graph yet (no datasets and publications tables): run `recon run --db {database}` first"
-            (found,) = con.execute("SELECT count(*) FROM publications WHERE doi = ?", [doi]).fetchone() if doi else (1,)
-    except (duckdb.Error, ValueError) as error:  # a file another process writes, a MotherDuck database without its token
+            (found,) = con.execute("SELECT count(*) FROM publications WHERE doi = ?", [doi]).fetchone()
+    except duckdb.Error as error:  # another process took the file since it was checked
         return f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}"
-    if found or not _openalex_offline():  # online, the run's paper_documents step asks OpenAlex for it
+    if found:
         return None
     return (f"DOI {doi} is no publication of the graph in {database} and OpenAlex, which would give its title, abstract and "
             "references, is offline (RECON_OPENALEX=offline, or OPENALEX_API_KEY is not set): set OPENALEX_API_KEY, or give "

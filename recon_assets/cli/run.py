@@ -25,7 +25,7 @@ from filelock import Timeout
 from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim_lost_runs, wait_for_pool
 from recon_assets.cli.launch_checks import PreflightError, as_of_not_after_today, check_environment, check_launch
 from recon_assets.cli.launched_runs import (
-    RUN_CONFIG, InstanceLockTimeout, LaunchError, RunOutcome, disk_full_message, disk_full_text, first_line, follow,
+    RUN_CONFIG, InstanceLockTimeout, LaunchError, RunOutcome, disk_full_message, disk_full_text, follow,
     interrupted, launch, open_instance, run_failures,
 )
 from recon_assets.cli.progress import RunDisplay
@@ -44,7 +44,7 @@ from recon_assets.shared.as_of import parse_as_of
 from recon_assets.shared.credentials import redact, shown_setting
 from recon_assets.storage.duckdb_settings import is_motherduck
 from recon_assets.storage.duckdb_store import read_only
-from recon_assets.shared.display import TerminalSafeStream, terminal_text
+from recon_assets.shared.display import TerminalSafeStream, first_line, terminal_text
 from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 from recon_assets.shared.paths import database_lock, database_path, resolved
 from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, KG_SOURCE_TAG

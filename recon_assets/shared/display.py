@@ -73,3 +73,8 @@ class TerminalSafeStream:
 
     def __getattr__(self, name: str):
         return getattr(self._stream, name)
+
+
+def first_line(text: str) -> str:
+    """The first line of `text` that is not blank, stripped ('' when none)."""
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")

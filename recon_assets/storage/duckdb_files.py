@@ -1,7 +1,16 @@
-"""What a DuckDB database file is, told from its first bytes, and the settings to open one given by a user: shared by
-`recon run`'s pre-check and `recon explain`."""
+"""What a DuckDB database file is, told from its first bytes, the settings to open one given by a user, and why one
+cannot be read: shared by `recon run`'s pre-check and the reading commands (`recon explain`, `recon ask`, `recon paper`).
+No Dagster import: `recon explain` starts without it."""
 
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
 from pathlib import Path
+
+import duckdb
+
+from recon_assets.shared.display import first_line
+from recon_assets.storage.duckdb_settings import is_motherduck
 
 # A DuckDB database file opens with an 8-byte checksum and the magic bytes "DUCK" (DuckDB storage format, main header:
 # https://duckdb.org/docs/stable/internals/storage). DuckDB itself opened a `.json` file as an empty database.
@@ -20,3 +29,48 @@ def is_duckdb_file(path: Path) -> bool:
     with path.open("rb") as handle:
         head = handle.read(_DUCKDB_MAGIC_OFFSET + len(_DUCKDB_MAGIC))
     return not head or head[_DUCKDB_MAGIC_OFFSET:] == _DUCKDB_MAGIC
+
+
+def local_read_only(database: str) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to the local DuckDB file `database`, loading no extension (NO_EXTENSIONS).
+
+    Raises:
+        duckdb.Error: the file cannot be opened (e.g. another process holds its write lock).
+    """
+    return duckdb.connect(database, read_only=True, config=NO_EXTENSIONS)
+
+
+def database_problem(
+    database: Path,
+    tables: Collection[str] = (),
+    holds: str = "the tables it needs",
+    connect: Callable[[str], duckdb.DuckDBPyConnection] = local_read_only,
+) -> str | None:
+    """Why the database a user gave a reading command (`recon explain`, `recon ask`, `recon paper`) cannot be read for
+    `tables`, in one line; None when it can. Nothing is written: a file is opened read-only, and only when its header is
+    DuckDB's.
+
+    In order: no regular file at a local path; a file that cannot be read or does not start with DuckDB's header (an
+    empty file too: it holds nothing a reader needs); a database `connect` cannot open (another process writing it, a
+    MotherDuck database without its token); one without every table of `tables` ("holds no `holds` yet", naming the
+    missing tables). A MotherDuck database (`md:`) skips the file checks and is opened by `connect` (the caller passes
+    one that can: `duckdb_store.read_only`).
+    """
+    if not is_motherduck(database):
+        if not database.is_file():
+            return (f"no database file at {database.absolute()} (--db, else RECON_DB_PATH, else data/recon.duckdb under the "
+                    "current folder): run `recon run` first, or give --db")
+        try:
+            foreign = database.stat().st_size == 0 or not is_duckdb_file(database)
+        except OSError as error:
+            return f"cannot read {database}: {error.strerror or error}"
+        if foreign:
+            return f"{database} is not a DuckDB database file (no DuckDB header): give the --db of a `recon run`"
+    try:
+        with connect(str(database)) as con:
+            present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    except (duckdb.Error, ValueError) as error:  # ValueError: MotherDuck's token missing (duckdb_store.MissingTokenError)
+        return f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}"
+    if missing := [table for table in tables if table not in present]:
+        return f"{database} holds no {holds} yet (no {', '.join(missing)} table): run `recon run --db {database}` first"
+    return None
