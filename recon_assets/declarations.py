@@ -19,13 +19,14 @@ _SCORING_MODULES = (
 # The research briefs (issue 21): the modules a question's retrieval, judging and brief reach (`briefs.answering`), and
 # the tables and SQL its retrieval pool is read from.
 _QUESTION_POOL_MODULES = (
-    "briefs.answering", "briefs.critic", "briefs.planner", "briefs.retrieval", "centrality.citation_centrality",
+    "briefs.answering", "briefs.critic", "briefs.planner", "briefs.retrieval", "briefs.searching", "centrality.citation_centrality",
     "judgement.judge_address", "judgement.verdict_scale", "kg.authors", "kg.doi", "reliability.labels", "reliability.settings",
     "reliability.signals",
-    # the works OpenAlex search added to the pool (question_evidence searches; the assets after it read its cache)
+    # the works OpenAlex search added to the pool (question_evidence searches, and question_verdicts' rewrite rounds;
+    # research_briefs reads their cache)
     "enrichment.citing_plan", "enrichment.openalex_records", "enrichment.openalex_search", "reliability.citations",
 )
-# The tables a question's pool is read from; openalex_search_cache is question_evidence's (the others read it).
+# The tables a question's pool is read from; openalex_search_cache is question_evidence's and question_verdicts' (research_briefs reads it).
 _QUESTION_POOL = ("publications", "publication_citations", "edge_reliability", "coherence_judgements", "recorded_disputes")
 _QUESTION_POOL_SQL = ("question_pool_papers", "question_pool_edges", "question_pool_debates")
 # The dataset detector (papers.datasets.DatasetCatalogue) that reads dataset names in a paper and in a research question:
@@ -264,8 +265,14 @@ ASSET_TABLES = TableGraph(
         ),
         TableAsset(
             "paper_keywords", reads=("paper_documents", "paper_texts", "publications", "science_keywords"), writes=("paper_keywords",),
-            keeps=("paper_stage_failures",), modules=("papers.intake", "papers.keywords", "papers.parse", "papers.stored"),
-            sql=("paper_stage_failures",),
+            # online, with the papers' opt-in: the LLM's refinement (cached, on the shared daily budget) and its paper_llm_use row
+            keeps=("paper_stage_failures", "paper_llm_use", "llm_answers", "llm_judgements"), run_inputs=("paper_settings",),
+            modules=(
+                "enrichment.retries", "judgement.cached_ask", "judgement.cues", "judgement.groq_client", "judgement.judge_address",
+                "judgement.llm_cache", "judgement.llm_prompt", "judgement.text_embedding", "judgement.verdict_scale", "papers.intake",
+                "papers.keywords", "papers.llm_claims", "papers.llm_keywords", "papers.online", "papers.parse", "papers.stored",
+            ),
+            sql=("paper_stage_failures", "paper_llm_use", "llm_answers", "llm_judgements", "llm_usage_on_day"), files=(_CUES,),
         ),
         TableAsset(
             "paper_citation_gaps",
@@ -286,13 +293,19 @@ ASSET_TABLES = TableGraph(
         ),
         TableAsset(
             "claim_verdicts",
-            reads=("paper_texts", "paper_claims", "paper_datasets", "publications", "edge_reliability"),
-            writes=("claim_verdicts",), keeps=("paper_stage_failures", "text_embeddings"),
+            reads=("paper_documents", "paper_texts", "paper_claims", "paper_datasets", "publications", "edge_reliability", "steward_judgements"),
+            writes=("claim_verdicts",),
+            # online, with the papers' opt-in: Groq's pair judge on each claim's works (cached, on the shared daily budget)
+            # and its paper_llm_use row
+            keeps=("paper_stage_failures", "text_embeddings", "paper_llm_use", "llm_answers", "llm_judgements"), run_inputs=("paper_settings",),
             modules=(
-                "judgement.cues", "judgement.judge_address", "judgement.model_input", "judgement.offline_judge", "judgement.text_embedding",
-                "judgement.verdict_scale", "papers.intake", "papers.stored", "papers.verdicts",
+                "enrichment.retries", "judgement.cached_ask", "judgement.cues", "judgement.groq_client", "judgement.judge_address",
+                "judgement.llm_cache", "judgement.llm_judge", "judgement.llm_prompt", "judgement.model_input", "judgement.offline_judge",
+                "judgement.steward", "judgement.text_embedding", "judgement.verdict_scale", "papers.claim_judge", "papers.intake",
+                "papers.online", "papers.stored", "papers.verdicts",
             ),
-            sql=("paper_stage_failures", "paper_claims", "edge_reliability", "text_embeddings"), files=(_CUES,),
+            sql=("paper_stage_failures", "paper_claims", "edge_reliability", "text_embeddings", "paper_llm_use", "steward_judgements",
+                 "llm_answers", "llm_judgements", "llm_usage_on_day"), files=(_CUES,),
         ),
         TableAsset(
             "paper_scores", reads=("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts", "paper_llm_use"),
@@ -329,13 +342,13 @@ ASSET_TABLES = TableGraph(
             sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings", "openalex_search_cache", "openalex_usage"),
         ),
         TableAsset(
-            "question_verdicts", reads=("question_plans", "question_evidence", "datasets", "openalex_search_cache", *_QUESTION_POOL),
-            writes=("question_verdicts", "question_verdict_log"), keeps=("text_embeddings",),
+            "question_verdicts", reads=("question_plans", "question_evidence", "datasets", *_QUESTION_POOL),
+            writes=("question_verdicts", "question_verdict_log"), keeps=("text_embeddings", "openalex_search_cache", "openalex_usage"),
             modules=(
-                *_QUESTION_POOL_MODULES, "briefs.answers", "judgement.llm_prompt", "judgement.model_input", "judgement.text_embedding",
-                "reliability.reasons", "verdicts.critic",
+                *_QUESTION_POOL_MODULES, *_OPENALEX_SEARCH_MODULES, "briefs.answers", "judgement.llm_prompt", "judgement.model_input",
+                "judgement.text_embedding", "reliability.reasons", "verdicts.critic",
             ),
-            sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings"),
+            sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings", "openalex_search_cache", "openalex_usage"),
         ),
         TableAsset(
             "research_briefs", reads=(

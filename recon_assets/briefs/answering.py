@@ -8,8 +8,11 @@ scope's datasets (`question_pool_edges.sql`); the judged contradictions and reco
 (`question_pool_debates.sql`). Each round keeps the `per_round` best of the pool by hybrid score for its
 sub-questions, each paper's semantic similarity the best over the sub-questions (RECON retrieves per sub-question and
 merges); the rounds' candidates are merged by DOI (`retrieval.merge_candidates`) and judged (`critic.judge_question`).
+A rewrite round may first widen the pool with what a search finds for its rewritten sub-questions (`Search`: online,
+OpenAlex search, `briefs.searching`), as the plan's search widened round 0's.
 
-Similarity is a function given by the caller (`Similarity`), so the embedding model and its cache stay outside.
+Similarity and search are functions given by the caller (`Similarity`, `Search`), so the embedding model, OpenAlex
+and their caches stay outside.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import numpy as np
 
 from recon_assets.briefs.critic import Comment, Debates, EdgeAssessment, Evidence, JudgedContradiction, QuestionJudgement, debates_in, judge_question
 from recon_assets.briefs.planner import SubQuestion, rewrite
-from recon_assets.briefs.retrieval import KG, Candidate, candidate_key, merge_candidates, score_papers
+from recon_assets.briefs.retrieval import KG, Candidate, candidate_key, citation_tags, merge_candidates, score_papers
 from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.kg.authors import author_names
 from recon_assets.reliability.settings import Decay
@@ -65,9 +68,29 @@ class Pool:
 
 
 @dataclass(frozen=True)
+class RoundSearch:
+    """What a round's search did: the papers it added to the pool (works whose DOI the pool lacked), one line on the
+    search (sent, read from a cache, failed or not sent and why; None: no search ran), the HTTP requests and
+    OpenAlex list calls it spent, and how many of its queries were not answered now (failed, not sent although
+    requests could be, or answered by an older cached answer)."""
+
+    added: int = 0
+    said: str | None = None
+    requests: int = 0
+    list_calls: int = 0
+    unanswered: int = 0
+
+
+# (the pool, a rewrite round's sub-questions) -> (the pool with what a search for them found, what the search did).
+# Never raises for the search service's failures: the round is then judged over the pool it had, the failure said.
+Search = Callable[[Pool, Sequence[SubQuestion]], tuple[Pool, RoundSearch]]
+
+
+@dataclass(frozen=True)
 class Round:
     """One round: its number (0 first), the sub-questions it retrieved with, the merged evidence of every round so
-    far with its edges, the debates within it, the verdict and the seconds it took."""
+    far with its edges, the debates within it, the verdict, the seconds it took and what its search added to the
+    pool (`RoundSearch`; round 0: the plan's search, as the caller gives it)."""
 
     number: int
     subquestions: tuple[SubQuestion, ...]
@@ -75,6 +98,7 @@ class Round:
     debates: Debates
     judgement: QuestionJudgement
     seconds: float
+    search: RoundSearch = RoundSearch()
 
 
 def load_pool(con, dataset_ids: Sequence[str] | None) -> Pool:
@@ -138,17 +162,29 @@ def assess(pool: Pool, candidates: Sequence[Candidate], as_of: date, decay: Deca
 
 def debates_of(pool: Pool, evidence: Sequence[Evidence]) -> Debates:
     """The judged contradictions and recorded comments of the pool that concern the evidence (`critic.debates_in`),
-    each comment cited by the tag retrieval gives its paper."""
+    each comment cited by its tag in the brief (`comment_citations`)."""
     key_of = {publication_id: candidate_key(paper) for publication_id, paper in pool.papers.items()}
     pairs = [JudgedContradiction(key_of[older], key_of[newer]) for older, newer in pool.contradictions if older in key_of and newer in key_of]
-    comments = [Comment(key_of[commented], comment_citation(pool.papers[comment]), answered)
-                for commented, comment, answered in pool.comments if commented in key_of]
+    tags = comment_citations(pool, evidence)
+    comments = [Comment(key_of[commented], tags[comment], answered) for commented, comment, answered in pool.comments if commented in key_of]
     return debates_in(evidence, pairs, comments)
 
 
+def comment_citations(pool: Pool, evidence: Sequence[Evidence]) -> dict[str, str]:
+    """The citation tag of each recorded comment of the pool, by KG publication id: its evidence tag when the comment
+    is in the evidence, else the tag retrieval gives its paper (`retrieval.citation_tags`), unique beside the
+    evidence's tags and the other comments' (two title-cited comments of one title and year: '2019a', '2019b')."""
+    cited = {item.paper.key: item.paper.citation for item in evidence}
+    tags = {comment: cited[key] for _, comment, _ in pool.comments if (key := candidate_key(pool.papers[comment])) in cited}
+    others = list(dict.fromkeys(comment for _, comment, _ in pool.comments if comment not in tags))
+    tags |= dict(zip(others, citation_tags([pool.papers[comment] for comment in others], taken=set(cited.values()))))
+    return tags
+
+
 def comment_citation(paper: Candidate) -> str:
-    """A comment's citation tag, as retrieval gives its paper (`retrieval.score_papers`' citation)."""
-    return score_papers([paper], date(2000, 1, 1), "none")[0].citation
+    """A paper's citation tag on its own, as retrieval gives it (`retrieval.citation_tags`); within a brief, where two
+    tags may need telling apart, `comment_citations`."""
+    return citation_tags([paper])[0]
 
 
 def answer_rounds(
@@ -163,11 +199,16 @@ def answer_rounds(
     scope_problem: str | None = None,
     per_round: int = PER_ROUND,
     first: Sequence[Candidate] | None = None,
+    search: Search | None = None,
+    first_search: RoundSearch = RoundSearch(),
 ) -> list[Round]:
     """Every round of a question: round 0 retrieves with the question and its plan's `subquestions` (or takes the
     candidates `first` already retrieved so), each later round with the sub-questions `planner.rewrite` gives for the
     last verdict, until a verdict asks no rewrite (PASS, FORCED_PASS at the ceiling of `rules.expansion_rounds`, a
     `scope_problem`, or a scoped pool with no paper: `empty_pool_problem`, since no rewrite can retrieve from it).
+    With `search`, a rewrite round first widens the pool with what it finds for the round's sub-questions (merged by
+    DOI there), then retrieves from the widened pool; without it (the offline benchmark) the pool stays as given.
+    `first_search` is what the plan's search added to the given pool, recorded on round 0.
 
     Raises:
         ValueError: an unknown decay (`retrieval.paper_recency`).
@@ -176,18 +217,19 @@ def answer_rounds(
     rounds: list[Round] = []
     started = time.perf_counter()
     candidates = list(first) if first is not None else retrieve(pool, [question, *(item.text for item in subquestions)], similarity, as_of, decay, per_round)
-    asked = tuple(subquestions)
+    asked, searched = tuple(subquestions), first_search
     while True:
         evidence = assess(pool, candidates, as_of, decay)
         debates = debates_of(pool, evidence)
         judgement = judge_question(evidence, debates, rules, as_of, len(rounds), scope_problem)
-        rounds.append(Round(len(rounds), asked, tuple(evidence), debates, judgement, time.perf_counter() - started))
+        rounds.append(Round(len(rounds), asked, tuple(evidence), debates, judgement, time.perf_counter() - started, searched))
         if not judgement.rewrite:
             return rounds
         started = time.perf_counter()
         opening = rounds[0].debates
         debated = [pair.older_citation for pair in opening.pairs] + [dispute.commented for dispute in opening.disputes]
         asked = rewrite(question, judgement.rewrite, terms, as_of, debated)
+        pool, searched = search(pool, asked) if search is not None else (pool, RoundSearch())
         candidates += retrieve(pool, [item.text for item in asked], similarity, as_of, decay, per_round)
 
 

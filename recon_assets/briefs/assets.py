@@ -8,8 +8,10 @@ extractive brief. Online, through the coherence judge's Groq resource (`groq_jud
 or answers what does not pass the checks. Retrieval is over the KG's publications and, online (the `openalex`
 resource may send requests), OpenAlex search: `question_evidence` searches the question and its plan's sub-questions
 (`enrichment.openalex_search`: cached, on the shared daily OpenAlex budget) and their works join the question's pool,
-merged by DOI (`retrieval.searched_papers`); the assets after it read the same answers from the cache, with no
-request. The rewrite rounds use the planner's templates (`planner.rewrite`), online too, over that pool. A question whose id the question file
+merged by DOI (`briefs.searching`); the assets after it read the same answers from the cache, with no request. The
+rewrite rounds use the planner's templates (`planner.rewrite`), online too; online, `question_verdicts` searches each
+rewrite round's sub-questions the same way (cached, on the same budget) and merges their works into the pool that
+round retrieves from (offline, only answers an online run cached). A question whose id the question file
 rejects fails its own partition with the reason; a scope that matches nothing is answered INSUFFICIENT with the
 reason; no other partition is touched.
 """
@@ -23,7 +25,7 @@ import dagster as dg
 import numpy as np
 import pandas as pd
 
-from recon_assets.briefs.answering import Pool, answer_rounds, assess, cosine_similarity, debates_of, empty_pool_problem, load_pool, retrieve
+from recon_assets.briefs.answering import Pool, RoundSearch, answer_rounds, assess, cosine_similarity, debates_of, empty_pool_problem, load_pool, retrieve
 from recon_assets.briefs.critic import Debates, Evidence, QuestionJudgement, judge_question
 from recon_assets.briefs.online import ModelAnswer, plan_question, write_brief
 from recon_assets.briefs.partitions import QuestionFileResource, question_partitions
@@ -31,19 +33,18 @@ from recon_assets.briefs.planner import SESSION_QUESTIONS, SubQuestion, question
 from recon_assets.briefs.questions import (
     ASKED_PREFIX, NAMED_IN_QUESTION, DatasetRow, Question, QuestionFileError, Scope, datasets_named_in, resolve_scope,
 )
-from recon_assets.briefs.retrieval import Searched, openalex_candidate, searched_papers
+from recon_assets.briefs.retrieval import Searched
+from recon_assets.briefs.searching import GraphDois, RunSearch, round_search, search_queries, search_summary, searched_dois, searched_pool
 from recon_assets.briefs.synthesis import Brief
 from recon_assets.declarations import ASSET_TABLES
 from recon_assets.enrichment.openalex_search import (
-    QUESTION_SEARCHES, SearchQuery, SearchReport, SearchResult, cached_results, read_question_searches, search_query, search_works,
-    works_as_of,
+    QUESTION_SEARCHES, SearchQuery, SearchReport, SearchResult, cached_results, read_question_searches, search_works,
 )
 from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
 from recon_assets.kg.assets import OWNERS
-from recon_assets.kg.doi import canonical_doi
 from recon_assets.report.figures import LABEL_COLOURS
 from recon_assets.report.render import ReportTable, Section, sections_html
 from recon_assets.reliability.labels import CURRENT, DECLINING, SUPERSEDED, UNVERIFIED
@@ -65,9 +66,6 @@ OFFLINE_JUDGE = "critic over the edge scores (offline, deterministic)"
 TRUST_COLOURS = {"HIGH": LABEL_COLOURS[CURRENT], "MEDIUM": LABEL_COLOURS[DECLINING], "LOW": LABEL_COLOURS[SUPERSEDED],
                  "UNASSESSED": LABEL_COLOURS[UNVERIFIED]}
 VERDICT_CHECK = "question_verdict_unchanged"
-# OpenAlex search (online): works asked for per query, the question and each sub-question one query (a search page
-# costs 10 list calls of the shared daily budget, whatever its size).
-SEARCH_PER_QUERY = 10
 
 
 def _arguments(name: str) -> dict[str, object]:
@@ -150,15 +148,8 @@ def question_evidence(context: dg.AssetExecutionContext, store: TableStore, open
     key = context.partition_key
     with store.connect() as con:
         plan = _plan(con, key)
-        queries = _search_queries(plan)
-        report: SearchReport | None = None
-        if openalex.may_request:
-            report = search_works(con, queries, client=openalex.client(), asset="question_evidence", run_id=context.run.run_id,
-                                  now=datetime.now(timezone.utc), daily_list_calls=openalex.daily_list_calls, cache=QUESTION_SEARCHES)
-            results = [result for result in report.results if result.works]
-        else:
-            results = cached_results(con, queries, read_question_searches)
-        pool, searched = _searched_pool(con, plan, load_pool(con, plan.dataset_ids), results)
+        results, report = _run_search(con, openalex, context.run.run_id, "question_evidence")(search_queries(_plan_texts(plan)))
+        pool, searched = searched_pool(load_pool(con, plan.dataset_ids), results, plan.as_of, _in_graph(con)(searched_dois(results, plan.as_of)))
         candidates = retrieve(pool, [plan.question, *(item.text for item in plan.subquestions)], _similarity(con), plan.as_of, plan.decay)
         evidence = assess(pool, candidates, plan.as_of, plan.decay)
         frame = pd.DataFrame([_evidence_row(key, rank, item, plan.as_of) for rank, item in enumerate(evidence, start=1)],
@@ -166,7 +157,7 @@ def question_evidence(context: dg.AssetExecutionContext, store: TableStore, open
         con.create("question_evidence")
         con.replace_partitions("question_evidence", frame, [key], column=QUESTION_ID)
         metadata = _metadata(con, "question_evidence", key, ["rank", "citation", "source", "hybrid", "governing_edge"])
-    said = search_summary(report, results, openalex)
+    said = search_summary(report, results, _offline_why(openalex))
     context.log.info(f"{key}: {len(evidence)} papers of a pool of {len(pool.papers)}, {int(frame['assessed'].sum())} assessed, "
                      f"{int(frame['stale'].sum())} stale; {said}")
     return dg.MaterializeResult(metadata={
@@ -178,63 +169,73 @@ def question_evidence(context: dg.AssetExecutionContext, store: TableStore, open
     })
 
 
-def _search_queries(plan: "_Plan") -> list[SearchQuery]:
-    """The OpenAlex searches of a question: its text and each sub-question's (`openalex_search.search_query`), each once."""
-    queries = []
-    for text in [plan.question, *(item.text for item in plan.subquestions)]:
-        try:
-            queries.append(search_query(text, SEARCH_PER_QUERY))
-        except ValueError:  # nothing left to search with (the planner's text was all wording addressing a model)
-            continue
-    return list(dict.fromkeys(queries))
+def _plan_texts(plan: "_Plan") -> list[str]:
+    """What the question's retriever searches with: the question and each sub-question of its plan."""
+    return [plan.question, *(item.text for item in plan.subquestions)]
 
 
-def _searched_pool(con: Tables, plan: "_Plan", pool: Pool, results: list[SearchResult]) -> tuple[Pool, Searched]:
-    """The question's pool with the works of OpenAlex search `results` (published by as_of's year) that it lacks: a
-    KG publication outside the pool as that publication (no edge to the scope's datasets), any other as a paper found
-    only in OpenAlex (`retrieval.searched_papers`)."""
-    found: dict[str, tuple[dict, datetime | None]] = {}
-    for result in results:
-        for work in works_as_of([result], plan.as_of):
-            found.setdefault(work["id"], (work, result.fetched_at))
-    if not found:
-        return pool, Searched({}, 0)
-    dois = [doi for doi in (canonical_doi(work.get("doi")) for work, _ in found.values()) if doi]
-    in_graph = dict(con.execute(
-        "SELECT doi, min(publication_id) FROM publications WHERE list_contains(?, doi) GROUP BY doi", [dois]).fetchall())
-    candidates = [openalex_candidate(work, plan.as_of, fetched_at, in_graph.get(canonical_doi(work.get("doi"))))
-                  for work, fetched_at in found.values()]
-    searched = searched_papers(pool.papers, candidates)
-    return replace(pool, papers={**pool.papers, **searched.papers}), searched
+def _run_search(con: Tables, openalex: OpenAlexResource, run_id: str, asset: str) -> RunSearch:
+    """How this run answers the question's OpenAlex searches (`searching.RunSearch`): online (`openalex.may_request`)
+    `openalex_search.search_works` through one client (cached in openalex_search_cache, charged to the shared daily
+    budget under `asset`; never raises for OpenAlex's failures), only the results holding works kept; else the cached
+    answers, no request and no report."""
+    client = openalex.client() if openalex.may_request else None
+
+    def run(queries: list[SearchQuery]) -> tuple[list[SearchResult], SearchReport | None]:
+        if client is None:
+            return cached_results(con, queries, read_question_searches), None
+        report = search_works(con, queries, client=client, asset=asset, run_id=run_id, now=datetime.now(timezone.utc),
+                              daily_list_calls=openalex.daily_list_calls, cache=QUESTION_SEARCHES)
+        return [result for result in report.results if result.works], report
+
+    return run
 
 
-def search_summary(report: SearchReport | None, results: list[SearchResult], openalex: OpenAlexResource) -> str:
-    """One line on the question's OpenAlex search: what was sent, answered from the cache or not sent and why, the
-    requests and list calls; offline, why nothing was sent and how many cached answers were used."""
-    if report is None:
-        why = "RECON_OPENALEX=offline" if openalex.offline else "OPENALEX_API_KEY is not set"
-        return f"OpenAlex search not sent ({why}); {len(results)} cached answer(s) used"
-    counts = ", ".join(f"{n} {status}" for status, n in report.counts().items())
-    reasons = sorted({result.reason for result in report.results if result.reason})
-    return (f"OpenAlex search: {len(report.results)} queries ({counts}); {report.requests} requests, {report.list_calls} list calls "
-            f"of {report.list_calls_allowed:,} allowed" + (f"; {'; '.join(reasons)}" if reasons else ""))
+def _in_graph(con: Tables) -> GraphDois:
+    """The graph's publications of canonical DOIs: {doi: its smallest publication id}."""
+
+    def lookup(dois: list[str]) -> dict[str, str]:
+        if not dois:
+            return {}
+        return dict(con.execute("SELECT doi, min(publication_id) FROM publications WHERE list_contains(?, doi) GROUP BY doi", [dois]).fetchall())
+
+    return lookup
+
+
+def _cached_pool(con: Tables, plan: "_Plan", texts: list[str]) -> tuple[Pool, Searched, int]:
+    """The question's pool widened by the cached OpenAlex answers to the searches of `texts` (in order: the plan's,
+    then each rewrite round's), merged by DOI as the searches merged them (`searching.searched_pool`); no request.
+    Also the number of cached answers read."""
+    results = cached_results(con, search_queries(texts), read_question_searches)
+    pool, searched = searched_pool(load_pool(con, plan.dataset_ids), results, plan.as_of, _in_graph(con)(searched_dois(results, plan.as_of)))
+    return pool, searched, len(results)
+
+
+def _offline_why(openalex: OpenAlexResource) -> str:
+    """Why no OpenAlex search may be sent (read when `openalex.may_request` is false)."""
+    return "RECON_OPENALEX=offline" if openalex.offline else "OPENALEX_API_KEY is not set"
 
 
 @dg.asset(**_arguments("question_verdicts"), **BRIEFS)
-def question_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
+def question_verdicts(context: dg.AssetExecutionContext, store: TableStore, openalex: OpenAlexResource) -> dg.MaterializeResult:
     """The critic's verdict over the question's evidence (DOMAIN.md "Verdicts over an evidence set", its paragraph on
     research questions): staleness by hybrid weight and contradiction (judged pairs 2+ years apart, recorded comments;
     coherence_judgements and recorded_disputes) first, then sufficiency; a non-PASS verdict rewrites the sub-questions
     (broaden, recent, probe_contradiction), retrieves again, merges by DOI and judges again, at most 2 rounds, then
-    FORCED_PASS. Every round is logged in question_verdict_log, beside RECON's age rule."""
+    FORCED_PASS. Online, a rewrite round first searches OpenAlex for its sub-questions as question_evidence searches
+    the plan's (cached 30 days, on the shared daily budget, charged to this asset) and merges their works into the pool
+    by DOI (`searching.round_search`); a failed search adds nothing and the round is judged over the pool it had, the
+    failure said. Offline nothing is sent (answers an online run cached are used). Every round is logged in
+    question_verdict_log, beside RECON's age rule, with the OpenAlex works it added."""
     key, rules = context.partition_key, VerdictRules()
     judged_at = _now()
     with store.connect() as con:
         plan = _plan(con, key)
-        pool, _ = _searched_pool(con, plan, load_pool(con, plan.dataset_ids), cached_results(con, _search_queries(plan), read_question_searches))
-        first = _stored_evidence(con, pool, key)
+        pool, searched, answers = _cached_pool(con, plan, _plan_texts(plan))
+        opening = RoundSearch(len(searched.papers), f"question_evidence's search of the question and its plan: {answers} answer(s) read from openalex_search_cache")
+        search = round_search(_run_search(con, openalex, context.run.run_id, "question_verdicts"), _in_graph(con), plan.as_of, _offline_why(openalex))
         rounds = answer_rounds(plan.question, plan.subquestions, plan.terms, pool, _similarity(con), plan.as_of, plan.decay, rules,
-                               plan.problem, first=first)
+                               plan.problem, first=_stored_evidence(con, pool, key), search=search, first_search=opening)
         log = pd.DataFrame([{
             QUESTION_ID: key, "judged_at": judged_at, "round": item.number, "verdict": item.judgement.verdict,
             "unresolved": item.judgement.unresolved, "age_rule_verdict": item.judgement.age_rule_verdict,
@@ -242,6 +243,7 @@ def question_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> d
             "judge": OFFLINE_JUDGE, "subquestions": [sub.text for sub in item.subquestions], "papers": len(item.evidence),
             "evidence_ids": [e.paper.candidate.publication_id or e.paper.key for e in item.evidence],
             "evidence_semantic": [e.paper.candidate.semantic for e in item.evidence], "reason": item.judgement.reason, "as_of": plan.as_of,
+            "openalex_added": item.search.added, "openalex_search": item.search.said,
         } for item in rounds], columns=_columns("question_verdict_log"))
         last = rounds[-1]
         judgement = last.judgement
@@ -258,9 +260,14 @@ def question_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> d
         metadata = _metadata(con, "question_verdicts", key, ["verdict", "rounds", "reason"])
     for item in rounds:
         context.log.info(f"{key} round {item.number}: {item.judgement.verdict} ({item.seconds:.2f}s); {item.judgement.reason}")
+        (context.log.warning if item.search.unanswered else context.log.info)(
+            f"{key} round {item.number}: {item.search.added} OpenAlex work(s) added to the pool; {item.search.said}")
     return dg.MaterializeResult(metadata={
         **metadata, "verdict": judgement.verdict, "age_rule_verdict": judgement.age_rule_verdict, "rounds": last.number,
         "unresolved": judgement.unresolved or "none",
+        "openalex_added_by_round": ", ".join(f"round {item.number}: {item.search.added}" for item in rounds),
+        "openalex_search_by_round": "\n".join(f"round {item.number}: {item.search.said}" for item in rounds),
+        "openalex_requests": sum(item.search.requests for item in rounds), "openalex_list_calls": sum(item.search.list_calls for item in rounds),
     })
 
 
@@ -280,10 +287,11 @@ def research_briefs(context: dg.AssetExecutionContext, store: TableStore, output
         stored = con.execute("SELECT verdict, rounds, judged_at FROM question_verdicts WHERE question_id = ?", [key]).fetchone()
         if stored is None:
             raise dg.Failure(description=f"{key} has no verdict: materialize question_verdicts first")
-        ids, semantic = con.execute(
-            "SELECT evidence_ids, evidence_semantic FROM question_verdict_log WHERE question_id = ? AND judged_at = ? ORDER BY round DESC LIMIT 1",
-            [key, stored[2]]).fetchone()
-        pool, _ = _searched_pool(con, plan, load_pool(con, plan.dataset_ids), cached_results(con, _search_queries(plan), read_question_searches))
+        logged = con.execute("SELECT subquestions, evidence_ids, evidence_semantic FROM question_verdict_log "
+                             "WHERE question_id = ? AND judged_at = ? ORDER BY round", [key, stored[2]]).fetchall()
+        _, ids, semantic = logged[-1]
+        # the pool the rounds had: the plan's and every rewrite round's searches, as cached
+        pool, _, _ = _cached_pool(con, plan, [plan.question, *(text for subquestions, *_ in logged for text in subquestions)])
         evidence, judgement, debates = _judged_again(plan, pool, ids, semantic, stored, rules)
         brief, answer = write_brief(con, groq_judge, plan.question, evidence, judgement, debates, rules, context.log)
         usage = _usage_columns(answer)
