@@ -41,7 +41,7 @@ from datetime import date
 import duckdb
 import numpy as np
 
-from recon_assets.briefs.answering import answer_rounds, comment_citation, cosine_similarity, load_pool
+from recon_assets.briefs.answering import answer_rounds, comment_citation, comment_citations, cosine_similarity, load_pool
 from recon_assets.briefs.critic import Evidence, QuestionJudgement, debates_in, judge_question
 from recon_assets.briefs.grading import MEASURES, CaseGrade, by_kind, grade, rates
 from recon_assets.briefs.planner import offline_plan, scope_terms
@@ -83,6 +83,13 @@ def variant_reading(name: str, first: QuestionJudgement, last: QuestionJudgement
     """(verdict, unresolved, staleness check) of the critic variant `name` (VARIANTS) on a question's rounds."""
     on_last, read = VARIANTS[name]
     return read(last if on_last else first)
+
+
+def case_comment_citations(keys: Sequence[str], cited: dict, pool, evidence) -> dict[str, str]:
+    """The tag the brief gives each labelled comment (by its key, DOI or title): its tag in the round's debates
+    (`answering.comment_citations`: the evidence's tag, else one told apart from it), else its own tag."""
+    tags = comment_citations(pool, evidence)
+    return {key: tags.get(cited[key].publication_id) or comment_citation(cited[key]) for key in keys}
 
 
 def condition_rates(found: Sequence[CaseGrade], checks: Sequence[bool] | None) -> dict[str, Rate | int]:
@@ -156,15 +163,13 @@ def main() -> None:
             brief = extractive_brief(case.question, last.evidence, last.judgement, last.debates, rules)
             seconds = time.perf_counter() - started
             cited = {paper.doi or paper.title: paper for paper in pool.papers.values()}
-            comment_citations = {
-                key: comment_citation(cited[key]) for key in (c.doi or c.title for c in (case.dispute.comments if case.dispute else ())) if key in cited
-            }
-            mapping = {item.paper.key: item.paper.citation for item in last.evidence} | comment_citations
+            comment_keys = [key for key in (c.doi or c.title for c in (case.dispute.comments if case.dispute else ())) if key in cited]
+            mapping = {item.paper.key: item.paper.citation for item in last.evidence} | case_comment_citations(comment_keys, cited, pool, last.evidence)
             first_brief = extractive_brief(case.question, first.evidence, first.judgement, first.debates, rules)
             plain = [Evidence(item.paper) for item in first.evidence]
             plain_brief = extractive_brief(case.question, plain, judge_question(plain, debates_in(plain, [], []), rules, args.as_of),
                                            debates_in(plain, [], []), rules)
-            first_mapping = {item.paper.key: item.paper.citation for item in first.evidence} | comment_citations
+            first_mapping = {item.paper.key: item.paper.citation for item in first.evidence} | case_comment_citations(comment_keys, cited, pool, first.evidence)
             conditions = {}
             for name, (on_last, _) in VARIANTS.items():
                 verdict, unresolved, check = variant_reading(name, first.judgement, last.judgement)

@@ -33,7 +33,9 @@ from recon_assets.briefs.planner import (
     rewrite,
     scope_terms,
 )
-from recon_assets.briefs.retrieval import OPENALEX, authority, candidate_key, hybrid, merge_candidates, paper_recency, score_papers
+from recon_assets.briefs.answering import Pool, assess, comment_citations, debates_of
+from recon_assets.briefs.retrieval import OPENALEX, authority, candidate_key, citation_tags, hybrid, merge_candidates, paper_recency, score_papers
+from recon_assets.briefs.synthesis import citations_in
 from recon_assets.verdicts.critic import CONTRADICTED, FORCED_PASS, INSUFFICIENT, PASS, STALE, VerdictRules
 from recon_assets_tests.briefs_rows import candidate, evidence
 
@@ -130,6 +132,64 @@ def test_score_papers_orders_by_hybrid_and_refuses_an_unmerged_paper():
     assert papers[0].hybrid == pytest.approx(0.45 + 0.3 * 0.95 + 0.2 * math.log(41) / math.log(10001))
     with pytest.raises(ValueError, match="merge_candidates rejects it"):
         score_papers([candidate(V07_PAPER, source=OPENALEX, doi=None)], AS_OF, "linear")
+
+
+
+# Citation tags (issue 21: '[Author et al., Year]'; a paper without an author by a short form of its title).
+# The sample holds two 2019 comments without authors, both titled 'Comment on "The global tree restoration potential"'.
+TREE_COMMENT = "Comment on “The global tree restoration potential”"
+
+
+def _untitled(doi: str, title: str, year: int | None = 2019, **fields):
+    return candidate(V07_PAPER, **({"doi": doi, "title": title, "year": year, "authors": (), "publication_id": f"kg-{doi}"} | fields))
+
+
+def test_a_paper_without_an_author_is_cited_by_its_title_not_its_doi():
+    [paper] = score_papers([_untitled("10.3390/rs11192314", "Assessment of IMERG-V06 Precipitation Product over Different "
+                                      "Hydro-Climatic Regimes in the Tianshan Mountains, North-Western China")], AS_OF, "linear")
+    assert paper.citation == '["Assessment of IMERG-V06 Precipitation Product…", 2019]'
+    assert citations_in(f"V06 did well {paper.citation}.") == [paper.citation]  # the synthesizer's citation check reads it
+
+
+def test_title_tags_are_told_apart_within_a_brief_and_author_tags_are_left():
+    papers = [
+        _untitled("10.1126/science.aaz0111", TREE_COMMENT),
+        _untitled("10.1126/science.aay8334", TREE_COMMENT),
+        _untitled("10.1000/china", "Evaluation of IMERG V06 precipitation over China"),
+        _untitled("10.1000/india", "Evaluation of IMERG V06 precipitation over India"),
+        _untitled("10.1000/nd", TREE_COMMENT, year=None),
+        candidate(V07_PAPER),  # Batista et al. 2025
+    ]
+    tags = citation_tags(papers)
+    # equal whole titles and years: a letter, in DOI order; equal openings: lengthened until they differ
+    assert tags[:5] == ['["Comment on \'The global tree restoration…\'", 2019b]', '["Comment on \'The global tree restoration…\'", 2019a]',
+                        '["Evaluation of IMERG V06 precipitation over China", 2019]', '["Evaluation of IMERG V06 precipitation over India", 2019]',
+                        '["Comment on \'The global tree restoration…\'", n.d.]']
+    assert tags[5] == citation_tags([papers[5]])[0] == "[Batista et al., 2025]"
+    assert len(set(tags)) == len(tags)
+    # alone, a paper keeps its short tag; beside tags already given, it is told apart from them
+    assert citation_tags([papers[2]]) == ['["Evaluation of IMERG V06 precipitation…", 2019]']
+    assert citation_tags([papers[0]], taken={'["Comment on \'The global tree restoration…\'", 2019]'}) == [
+        '["Comment on \'The global tree restoration…\'", 2019a]']
+    assert all(citations_in(tag) == [tag] for tag in tags)
+
+
+def test_recorded_comments_are_cited_as_the_brief_cites_them():
+    """Two author-less comments of one title and year on one paper: the debates and the grading see the same two
+    distinct tags, the evidence's when a comment is in the evidence."""
+    original = candidate(V06_PAPERS[0], publication_id="orig")
+    first, second = (_untitled(doi, TREE_COMMENT, publication_id=doi) for doi in ("10.1126/science.aay8334", "10.1126/science.aaz0111"))
+    pool = Pool({"orig": original, first.publication_id: first, second.publication_id: second}, {},
+                comments=(("orig", first.publication_id, True), ("orig", second.publication_id, False)))
+    alone = assess(pool, [original], AS_OF, "linear")
+    tags = comment_citations(pool, alone)
+    assert sorted(tags.values()) == ['["Comment on \'The global tree restoration…\'", 2019a]', '["Comment on \'The global tree restoration…\'", 2019b]']
+    assert {dispute.comment for dispute in debates_of(pool, alone).disputes} == set(tags.values())
+    with_one = assess(pool, [original, second], AS_OF, "linear")
+    cited = {item.paper.candidate.publication_id: item.paper.citation for item in with_one}
+    tags = comment_citations(pool, with_one)
+    assert tags[second.publication_id] == cited[second.publication_id]
+    assert tags[first.publication_id] != tags[second.publication_id]
 
 
 # The critic.

@@ -105,6 +105,27 @@ def test_check_citations_fails_an_invented_paper():
     assert check_citations([good, invented], allowed).unknown == ("[Smith et al., 2030]", "[Doe, 2031]")
 
 
+def test_title_citations_are_read_checked_and_head_their_trust_line():
+    """Issue 21: a paper without an author is cited by its title's opening, not its DOI. The citation check reads such
+    tags (commas in the title, a letter after the year) and the typography a model may retype ('...', curly quotes);
+    a trust line drops the edge reason's leading tag, the graph's (publications.first_author_tag), even where the
+    brief lettered it."""
+    text = ('V06 was biased ["Assessment of IMERG-V06 Precipitation Product…", 2019]; so said ["Rain, snow and ice…", 2021] '
+            'and ["Comment on \'The global tree restoration…\'", 2019b], not [Fig. 2, panel b].')
+    assert citations_in(text) == ['["Assessment of IMERG-V06 Precipitation Product…", 2019]', '["Rain, snow and ice…", 2021]',
+                                  '["Comment on \'The global tree restoration…\'", 2019b]']
+    v06 = q_v02_evidence()[0]  # 10.3390/rs13061208: no author on record
+    assert v06.paper.citation.startswith('["') and "10.3390" not in v06.paper.citation
+    retyped = v06.paper.citation.replace("…", "...").replace('"', "“", 1).replace('"', "”", 1)
+    allowed = allowed_citations([v06], Debates())
+    assert check_citations([BriefClaim(f"Biased {retyped}", MEDIUM, (retyped,))], allowed).ok
+    graph_tag = v06.paper.citation
+    lettered = replace(v06, paper=replace(v06.paper, citation=graph_tag.replace("]", "a]")))
+    line = trust_summary_line(lettered, RULES)
+    assert line.startswith(f"{lettered.paper.citation}  Network reliability: LOW. Reason: uses GPM_3IMERGDF 06")
+    assert graph_tag not in line.split("Reason: ", 1)[1]
+
+
 def test_a_recorded_comment_may_be_cited():
     morton = evidence(MORTON_2014, ("MODIS MAIAC surface reflectance", "DECLINING", 0.5, False))
     debates = debates_in([morton], [], [Comment(MORTON_2014, "[Saleska et al., 2016]", answered=True)])

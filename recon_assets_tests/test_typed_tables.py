@@ -85,11 +85,12 @@ FULL = {"title": "Gold in Egypt", "abstract": "We map.", "year": "2020", "author
             [{"publication_id": "10.1000/a", "doi": "10.1000/a", "doi_raw": "10.1000/a", "title": None, "abstract": None, "year": None,
               "authors": None, "first_author_tag": "[10.1000/a, n.d.]", "pagerank": None, "node_ids": ["4"]},
              {"publication_id": "kg-node:2", "doi": None, "doi_raw": "N/A", "title": "Untitled?", "abstract": None, "year": None,
-              "authors": None, "first_author_tag": "[kg-node:2, n.d.]", "pagerank": None, "node_ids": ["2"]},
+              "authors": None, "first_author_tag": '["Untitled?", n.d.]', "pagerank": None, "node_ids": ["2"]},
              {"publication_id": "kg-node:3", "doi": None, "doi_raw": "not a doi", "title": "Bad DOI", "abstract": None, "year": None,
-              "authors": None, "first_author_tag": "[kg-node:3, n.d.]", "pagerank": None, "node_ids": ["3"]},
+              "authors": None, "first_author_tag": '["Bad DOI", n.d.]', "pagerank": None, "node_ids": ["3"]},
              {"publication_id": "kg:g-1", "doi": None, "doi_raw": None, "title": None, "abstract": None, "year": 2019,
               "authors": None, "first_author_tag": "[kg:g-1, 2019]", "pagerank": None, "node_ids": ["1"]}],
+            # no author: a title cites the paper, else its DOI, else its publication id (issue 21)
             id="no DOI: kg:<globalId>, else kg-node:<id>; '' and 'N/A' are NULL",
         ),
         pytest.param(

@@ -26,7 +26,7 @@ import numpy as np
 
 from recon_assets.briefs.critic import Comment, Debates, EdgeAssessment, Evidence, JudgedContradiction, QuestionJudgement, debates_in, judge_question
 from recon_assets.briefs.planner import SubQuestion, rewrite
-from recon_assets.briefs.retrieval import KG, Candidate, candidate_key, merge_candidates, score_papers
+from recon_assets.briefs.retrieval import KG, Candidate, candidate_key, citation_tags, merge_candidates, score_papers
 from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.kg.authors import author_names
 from recon_assets.reliability.settings import Decay
@@ -162,17 +162,29 @@ def assess(pool: Pool, candidates: Sequence[Candidate], as_of: date, decay: Deca
 
 def debates_of(pool: Pool, evidence: Sequence[Evidence]) -> Debates:
     """The judged contradictions and recorded comments of the pool that concern the evidence (`critic.debates_in`),
-    each comment cited by the tag retrieval gives its paper."""
+    each comment cited by its tag in the brief (`comment_citations`)."""
     key_of = {publication_id: candidate_key(paper) for publication_id, paper in pool.papers.items()}
     pairs = [JudgedContradiction(key_of[older], key_of[newer]) for older, newer in pool.contradictions if older in key_of and newer in key_of]
-    comments = [Comment(key_of[commented], comment_citation(pool.papers[comment]), answered)
-                for commented, comment, answered in pool.comments if commented in key_of]
+    tags = comment_citations(pool, evidence)
+    comments = [Comment(key_of[commented], tags[comment], answered) for commented, comment, answered in pool.comments if commented in key_of]
     return debates_in(evidence, pairs, comments)
 
 
+def comment_citations(pool: Pool, evidence: Sequence[Evidence]) -> dict[str, str]:
+    """The citation tag of each recorded comment of the pool, by KG publication id: its evidence tag when the comment
+    is in the evidence, else the tag retrieval gives its paper (`retrieval.citation_tags`), unique beside the
+    evidence's tags and the other comments' (two title-cited comments of one title and year: '2019a', '2019b')."""
+    cited = {item.paper.key: item.paper.citation for item in evidence}
+    tags = {comment: cited[key] for _, comment, _ in pool.comments if (key := candidate_key(pool.papers[comment])) in cited}
+    others = list(dict.fromkeys(comment for _, comment, _ in pool.comments if comment not in tags))
+    tags |= dict(zip(others, citation_tags([pool.papers[comment] for comment in others], taken=set(cited.values()))))
+    return tags
+
+
 def comment_citation(paper: Candidate) -> str:
-    """A comment's citation tag, as retrieval gives its paper (`retrieval.score_papers`' citation)."""
-    return score_papers([paper], date(2000, 1, 1), "none")[0].citation
+    """A paper's citation tag on its own, as retrieval gives it (`retrieval.citation_tags`); within a brief, where two
+    tags may need telling apart, `comment_citations`."""
+    return citation_tags([paper])[0]
 
 
 def answer_rounds(

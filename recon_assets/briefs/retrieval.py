@@ -21,8 +21,9 @@ edge: unassessed, outside the staleness weight). Its citations count up to as_of
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import Any
@@ -33,7 +34,7 @@ from recon_assets.centrality.citation_centrality import citation_centrality
 from recon_assets.enrichment.openalex_records import rebuild_abstract
 from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.reliability.citations import citation_records
-from recon_assets.kg.authors import citation_tag
+from recon_assets.kg.authors import TITLE_WORDS, citation_tag, short_title
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.reliability.settings import DECAYS, Decay
 from recon_assets.reliability.signals import age_years, recency
@@ -193,15 +194,68 @@ def score_papers(papers: Sequence[Candidate], as_of: date, decay: Decay) -> list
         ValueError: an unknown decay, a paper without a merge key (merge first), or a negative citation count.
     """
     scored = []
-    for paper in papers:
+    for paper, citation in zip(papers, citation_tags(papers)):
         key = candidate_key(paper)
         if key is None:
             raise ValueError(f"{paper.title!r} has no DOI and no KG publication id: merge_candidates rejects it")
         recency_ = paper_recency(paper.year, as_of, decay)
         authority_ = authority(paper.cited_by_count)
-        citation = citation_tag(list(paper.authors), paper.year, paper.doi or paper.title)
         scored.append(ScoredPaper(key, paper, citation, recency_, authority_, hybrid(paper.semantic, recency_, authority_)))
     return sorted(scored, key=lambda paper: (-paper.hybrid, paper.key))
+
+
+def citation_tags(papers: Sequence[Candidate], taken: Collection[str] = ()) -> list[str]:
+    """Each paper's citation tag (`kg.authors.citation_tag`: '[Smith et al., 2019]'; a paper without an author by its
+    title's opening, '["Global Precipitation Measurement Mission…", 2019]'; without a title either by its DOI, else
+    its KG publication id), in the order of `papers`, the title-cited ones unique among them and `taken` (tags already
+    given, e.g. the evidence's when citing recorded comments):
+    - papers of one whole title and year ('Comment on "The global tree restoration potential"', two comments of 2019)
+      get a letter after the year, in key order: '["Comment on 'The global tree restoration…'", 2019a]', '… 2019b]'
+      ('n.d.-a' without a year);
+    - other title tags equal to each other are lengthened word by word until they differ;
+    - a title tag equal to one of `taken` gets the first letter that makes it new.
+    Tags of named authors are left as they are: two papers of one first author and year share a tag.
+    """
+    def tag(paper: Candidate, words: int = TITLE_WORDS, suffix: str = "") -> str:
+        return citation_tag(list(paper.authors), paper.year, paper.doi or paper.publication_id or paper.title, paper.title, words, suffix)
+
+    tags = [tag(paper) for paper in papers]
+    by_title = [i for i, paper in enumerate(papers) if not paper.authors and short_title(paper.title)]
+    whole: dict[str, list[int]] = {}
+    for i in by_title:
+        whole.setdefault(tag(papers[i], _ALL_WORDS), []).append(i)
+    twins = {i for members in whole.values() if len(members) > 1 for i in members}
+    words = dict.fromkeys(by_title, TITLE_WORDS)
+    while True:
+        counts: dict[str, int] = {}
+        for value in tags:
+            counts[value] = counts.get(value, 0) + 1
+        colliding = [i for i in by_title if i not in twins and counts[tags[i]] > 1]
+        longer = {i: tag(papers[i], words[i] + 1) for i in colliding}
+        grown = [i for i in colliding if longer[i] != tags[i]]
+        if not grown:
+            break
+        for i in grown:
+            words[i] += 1
+            tags[i] = longer[i]
+    used = {*tags, *taken}
+    groups = [sorted(members, key=lambda i: (candidate_key(papers[i]) or "", i)) for members in whole.values() if len(members) > 1]
+    groups += [[i] for i in by_title if i not in twins and tags[i] in taken]
+    for members in groups:
+        letters = (_letters(n) for n in itertools.count())
+        for i in members:
+            tags[i] = next(value for value in (tag(papers[i], words[i], letter) for letter in letters) if value not in used)
+            used.add(tags[i])
+    return tags
+
+
+# More words than any title holds: a title tag's whole title.
+_ALL_WORDS = 10_000
+
+
+def _letters(n: int) -> str:
+    """'a'..'z', then 'aa', 'ab', ... for n = 0, 1, ..."""
+    return chr(ord("a") + n) if n < 26 else _letters(n // 26 - 1) + chr(ord("a") + n % 26)
 
 
 # Years before as_of whose citations count as recent (DOMAIN.md: 3); only the count up to as_of is read here.

@@ -91,8 +91,12 @@ TRUST_REASON_CHARS = 200
 TRUST_NOTE = ("_Each trust line shows its edge reason's first clause ('…' marks a cut); the whole reasons are in "
               "research_briefs.trust_summary and edge_reliability.reason._")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
-# '[Smith et al., 2019]', '[Li, 2020]', '[10.1000/x, n.d.]': a bracket holding a name, a comma and a year or 'n.d.'.
-CITATION = re.compile(r"\[[^\[\]]+?,\s*(?:\d{4}[a-z]?|n\.d\.)\]")
+# '[Smith et al., 2019]', '[Li, 2020]', '[10.1000/x, n.d.]', '["Comment on 'The global tree restoration…'", 2019b]': a
+# bracket holding a name (or a paper's quoted title, `kg.authors.citation_tag`), a comma and a year or 'n.d.', with
+# the letter that tells apart equal tags ('2019a', 'n.d.-a'; `retrieval.citation_tags`).
+CITATION = re.compile(r"\[[^\[\]]+?,\s*(?:\d{4}[a-z]{0,2}|n\.d\.(?:-[a-z]{1,2})?)\]")
+# A model may retype a title tag's typography: '...' for '…', curly quotes for straight ones.
+_TYPOGRAPHY = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
 
 
 @dataclass(frozen=True)
@@ -198,7 +202,10 @@ def trust_summary_line(item: Evidence, rules: VerdictRules) -> str:
     if edge is None:
         where = "found only in OpenAlex" if item.paper.candidate.source == OPENALEX else "a KG paper with no edge to the question's datasets"
         return f"{citation}  Network reliability: {level}. Reason: {where}, so no edge reliability assesses it."
-    reason = edge.reason[len(citation):].lstrip() if edge.reason.startswith(citation) else edge.reason
+    # The reason opens with the graph's tag of the paper (publications.first_author_tag), which the brief may have
+    # lengthened or lettered to tell two title-cited papers apart (`retrieval.citation_tags`).
+    opening = CITATION.match(edge.reason)
+    reason = edge.reason[opening.end():].lstrip() if opening else edge.reason
     replaced = ", a replaced version" if edge.dataset_replaced else ""
     head = f"uses {edge.dataset}{replaced}: {edge.label} {reliability_text(edge.reliability, [rules.reliable])}"
     return f"{citation}  Network reliability: {level}. Reason: {head}; {reason}"
@@ -241,8 +248,14 @@ def _first_clause(text: str) -> str:
 
 
 def citations_in(text: str) -> list[str]:
-    """Every '[Author et al., Year]' citation in `text`, in order, white space inside collapsed."""
-    return [" ".join(found.split()) for found in CITATION.findall(text)]
+    """Every '[Author et al., Year]' citation in `text`, in order, in `normal_citation` form."""
+    return [normal_citation(found) for found in CITATION.findall(text)]
+
+
+def normal_citation(citation: str) -> str:
+    """A citation as the tags are written: white space collapsed, '...' as '…', curly quotes straight (a model
+    retyping '["Comment on 'The global…'", 2019]' with other typography cites the same paper)."""
+    return " ".join(citation.replace("...", "…").translate(_TYPOGRAPHY).split())
 
 
 def allowed_citations(evidence: Sequence[Evidence], debates: Debates) -> set[str]:
@@ -264,7 +277,7 @@ def check_citations(claims: Iterable[BriefClaim], allowed: set[str]) -> Citation
 def claim_citations(claim: BriefClaim) -> list[str]:
     """The claim's inline citations, then its listed ones (bracketed when they are not, white space collapsed)."""
     listed = [citation if citation.startswith("[") else f"[{citation}]" for citation in claim.citations]
-    return [*citations_in(claim.text), *(" ".join(item.split()) for item in listed)]
+    return [*citations_in(claim.text), *(normal_citation(item) for item in listed)]
 
 
 def sentences(text: str | None) -> list[str]:

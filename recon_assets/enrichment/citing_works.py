@@ -59,7 +59,8 @@ def citing_record(work: Mapping[str, Any]) -> dict[str, Any]:
         "percentile_low": low,
         "percentile_high": high,
         "is_retracted": bool(work.get("is_retracted")),
-        "citation": citation_tag([a for a in authors if a], year if isinstance(year, int) else None, doi or short_work_id(work["id"])),
+        "citation": citation_tag([a for a in authors if a], year if isinstance(year, int) else None, doi or short_work_id(work["id"]),
+                                 work.get("title") if isinstance(work.get("title"), str) else None),
         "abstract": rebuild_abstract(work.get("abstract_inverted_index")),
     }
 

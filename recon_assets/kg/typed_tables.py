@@ -107,9 +107,10 @@ def build_publications(nodes: pd.DataFrame, *, latest_year: int) -> MergedPublic
     publications["pagerank"] = grouped["pagerank"].max()
     publications = publications.reset_index()
     publications["first_author_tag"] = [
-        citation_tag(authors, None if pd.isna(year) else int(year), doi if isinstance(doi, str) else publication_id)
-        for authors, year, doi, publication_id in zip(
-            publications["authors"], publications["year"], publications["doi"], publications["publication_id"]
+        citation_tag(authors, None if pd.isna(year) else int(year), doi if isinstance(doi, str) else publication_id,
+                     title if isinstance(title, str) else None)
+        for authors, year, doi, publication_id, title in zip(
+            publications["authors"], publications["year"], publications["doi"], publications["publication_id"], publications["title"]
         )
     ]
     publications["authors"] = publications["authors"].map("; ".join).replace("", None)

@@ -93,8 +93,11 @@ def cached_citing_works(con: duckdb.DuckDBPyConnection, dataset_dois: Sequence[s
             if invalid_reason(record):  # cached by an older version and no longer valid: no evidence (asked again when due)
                 continue
             columns = work_columns(record)
-            # the works cache keeps the `select`ed fields only, without authorships: the DOI names the work
-            tag = citation_tag([], columns["publication_year"], columns["openalex_doi"] or columns["openalex_id"])
+            # the works cache keeps the `select`ed fields only, without authorships: the work is cited by its title
+            # (by its DOI when it has none), as a paper without an author (`kg.authors.citation_tag`)
+            title = columns.get("title")
+            tag = citation_tag([], columns["publication_year"], columns["openalex_doi"] or columns["openalex_id"],
+                               title if isinstance(title, str) else None)
             citing.setdefault(dataset_doi, []).append(CitingWork(columns, tag, fetched_at))
     return {
         doi: CitingWorks(tuple(citing.get(doi, ())), _found_note(targets[doi], len(citing.get(doi, ())), "cached"))
