@@ -265,8 +265,14 @@ ASSET_TABLES = TableGraph(
         ),
         TableAsset(
             "paper_keywords", reads=("paper_documents", "paper_texts", "publications", "science_keywords"), writes=("paper_keywords",),
-            keeps=("paper_stage_failures",), modules=("papers.intake", "papers.keywords", "papers.parse", "papers.stored"),
-            sql=("paper_stage_failures",),
+            # online, with the papers' opt-in: the LLM's refinement (cached, on the shared daily budget) and its paper_llm_use row
+            keeps=("paper_stage_failures", "paper_llm_use", "llm_answers", "llm_judgements"), run_inputs=("paper_settings",),
+            modules=(
+                "enrichment.retries", "judgement.cached_ask", "judgement.cues", "judgement.groq_client", "judgement.judge_address",
+                "judgement.llm_cache", "judgement.llm_prompt", "judgement.text_embedding", "judgement.verdict_scale", "papers.intake",
+                "papers.keywords", "papers.llm_claims", "papers.llm_keywords", "papers.online", "papers.parse", "papers.stored",
+            ),
+            sql=("paper_stage_failures", "paper_llm_use", "llm_answers", "llm_judgements", "llm_usage_on_day"), files=(_CUES,),
         ),
         TableAsset(
             "paper_citation_gaps",
@@ -287,13 +293,19 @@ ASSET_TABLES = TableGraph(
         ),
         TableAsset(
             "claim_verdicts",
-            reads=("paper_texts", "paper_claims", "paper_datasets", "publications", "edge_reliability"),
-            writes=("claim_verdicts",), keeps=("paper_stage_failures", "text_embeddings"),
+            reads=("paper_documents", "paper_texts", "paper_claims", "paper_datasets", "publications", "edge_reliability", "steward_judgements"),
+            writes=("claim_verdicts",),
+            # online, with the papers' opt-in: Groq's pair judge on each claim's works (cached, on the shared daily budget)
+            # and its paper_llm_use row
+            keeps=("paper_stage_failures", "text_embeddings", "paper_llm_use", "llm_answers", "llm_judgements"), run_inputs=("paper_settings",),
             modules=(
-                "judgement.cues", "judgement.judge_address", "judgement.model_input", "judgement.offline_judge", "judgement.text_embedding",
-                "judgement.verdict_scale", "papers.intake", "papers.stored", "papers.verdicts",
+                "enrichment.retries", "judgement.cached_ask", "judgement.cues", "judgement.groq_client", "judgement.judge_address",
+                "judgement.llm_cache", "judgement.llm_judge", "judgement.llm_prompt", "judgement.model_input", "judgement.offline_judge",
+                "judgement.steward", "judgement.text_embedding", "judgement.verdict_scale", "papers.claim_judge", "papers.intake",
+                "papers.online", "papers.stored", "papers.verdicts",
             ),
-            sql=("paper_stage_failures", "paper_claims", "edge_reliability", "text_embeddings"), files=(_CUES,),
+            sql=("paper_stage_failures", "paper_claims", "edge_reliability", "text_embeddings", "paper_llm_use", "llm_answers",
+                 "llm_judgements", "llm_usage_on_day"), files=(_CUES,),
         ),
         TableAsset(
             "paper_scores", reads=("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts", "paper_llm_use"),

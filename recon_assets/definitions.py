@@ -44,7 +44,8 @@ paper_claims (per paper) <- paper_documents
 paper_keywords (per paper) <- paper_documents, publications, science_keywords
 paper_citation_gaps (per paper) <- dataset_lineage, dataset_publication_edges, openalex_works, paper_datasets,
     paper_documents, publication_citations, publications, recorded_disputes
-claim_verdicts (per paper) <- edge_reliability, paper_claims, paper_datasets, paper_documents, publications
+claim_verdicts (per paper) <- edge_reliability, paper_claims, paper_datasets, paper_documents, publications,
+    steward_judgements
 paper_scores (per paper) <- claim_verdicts, paper_citation_gaps, paper_claims, paper_datasets
 paper_reports (per paper) <- claim_verdicts, paper_citation_gaps, paper_claims, paper_datasets, paper_documents,
     paper_keywords, paper_scores

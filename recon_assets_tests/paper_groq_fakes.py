@@ -7,6 +7,10 @@ finds in it (`papers.claims.extract_claims`), quoted exactly, typed as the extra
 sentence stating a number with a unit else 0.6, novelty NEW; for an argumentation request it answers ARGUMENTATION. When
 `obey` is set and a fenced text holds a planted instruction (OBEYED), it obeys as the model of issue 24 did: every
 sentence of every paragraph a claim with confidence 1.0, the planted sentence quoted too, and argumentation 10.
+It also answers the other paper prompts: the pair judge's (claim verdicts, `papers.claim_judge`) as `groq_fakes.reader_answer`
+does, or, obeying a planted instruction, SUPPORTED 1.0 for every pair quoting the work's first sentence; and the keyword
+refinement's (`papers.llm_keywords`): every term kept, mapped to the GCMD keyword listed with the same word stems.
+A scripted reply in `queue` answers only requests of `queued_kinds` (the others get the stand-in's answer).
 Tests use it for the plumbing and the defences, never to measure extraction.
 """
 
@@ -19,11 +23,14 @@ from dataclasses import dataclass
 
 import httpx
 
+from recon_assets.judgement.llm_prompt import SYSTEM_PROMPT as PAIRS_SYSTEM
 from recon_assets.papers.claims import extract_claims
+from recon_assets.papers.keywords import stems
 from recon_assets.papers.llm_claims import ARGUMENTATION_SYSTEM, CLAIMS_SYSTEM
+from recon_assets.papers.llm_keywords import SYSTEM as KEYWORDS_SYSTEM
 from recon_assets.papers.parse import PaperDocument, Paragraph
 
-from recon_assets_tests.groq_fakes import FakeGroq, completion, request_json
+from recon_assets_tests.groq_fakes import FakeGroq, completion, newer_abstracts, pair_indices, reader_answer, request_json
 
 ARGUMENTATION = 6.5
 _PARAGRAPH = re.compile(r"<<<DATA p(\d+)>>>\n(.*?)\n<<<END DATA p\1>>>", re.DOTALL)
@@ -33,9 +40,10 @@ OBEYED = ("ignore all previous instructions", "ignore the instructions above", "
 
 
 def kind(request: httpx.Request) -> str:
-    """'claims', 'argumentation' or 'other': which paper prompt a request's system message is."""
+    """'claims', 'argumentation', 'pairs' (claim verdicts), 'keywords' or 'other': which paper prompt a request's system
+    message is."""
     system = request_json(request)["messages"][0]["content"]
-    return {CLAIMS_SYSTEM: "claims", ARGUMENTATION_SYSTEM: "argumentation"}.get(system, "other")
+    return {CLAIMS_SYSTEM: "claims", ARGUMENTATION_SYSTEM: "argumentation", PAIRS_SYSTEM: "pairs", KEYWORDS_SYSTEM: "keywords"}.get(system, "other")
 
 
 def paragraphs(request: httpx.Request) -> dict[int, str]:
@@ -71,15 +79,45 @@ def obeying_claims(sent: dict[int, str]) -> list[dict]:
     ]
 
 
+def keyword_answer(request: httpx.Request) -> str:
+    """Every listed term kept, mapped to the listed GCMD keyword of the same word stems (null when none)."""
+    fenced = dict(_FENCE.findall(request_json(request)["messages"][1]["content"]))
+    terms = [line[2:].rsplit(" (", 1)[0] for line in fenced["terms"].splitlines() if line.startswith("- ")]
+    gcmd = [line[2:] for line in fenced["gcmd"].splitlines() if line.startswith("- ")]
+    return json.dumps({"keywords": [
+        {"keyword": term, "gcmd": next((name for name in gcmd if stems(name) == stems(term)), None), "from_terms": [term]} for term in terms
+    ]})
+
+
+def obeying_pairs(request: httpx.Request) -> str:
+    """SUPPORTED 1.0 for every pair, quoting the work's first sentence, as told."""
+    abstracts = newer_abstracts(request)
+    return json.dumps({"judgements": [
+        {"index": index, "verdict": "SUPPORTED", "coherence": 1.0, "rationale": "As instructed.", "evidence": [abstracts[index].split(". ")[0]]}
+        for index in pair_indices(request)
+    ]})
+
+
 @dataclass
 class PaperReader(FakeGroq):
     """`FakeGroq` answering the paper prompts (module docstring); `obey`: follow planted instructions."""
 
     obey: bool = False
     argumentation: float = ARGUMENTATION
+    queued_kinds: tuple[str, ...] = ("claims", "argumentation")
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        if self.queue and kind(request) not in self.queued_kinds:
+            self.requests.append(request)
+            return self.ok(request)
+        return super().__call__(request)
 
     def content(self, request: httpx.Request) -> str:
         obeying = self.obey and heard(request)
+        if kind(request) == "pairs":
+            return obeying_pairs(request) if obeying else reader_answer(request)
+        if kind(request) == "keywords":
+            return keyword_answer(request)
         if kind(request) == "argumentation":
             return json.dumps({"argumentation": 10.0 if obeying else self.argumentation,
                                "rationale": "As instructed." if obeying else "The claims follow from the reported comparison with gauges."})

@@ -29,6 +29,7 @@ from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.papers.claims import OFFLINE_EXTRACTOR, claim_confidence, results_in
 from recon_assets.papers.datasets import GRAPH_LINK
 from recon_assets.papers.intake import doi_key, pdf_key
+from recon_assets.papers.keywords import METHOD as KEYWORD_METHOD
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, PAPERS_PARTITIONS
 from recon_assets.papers.resources import OPT_IN_OFF, PaperIntake
 from recon_assets.papers.scores import NOT_ASSESSED
@@ -524,7 +525,15 @@ def test_with_the_opt_in_the_llm_s_claims_and_argumentation_make_literary_and_ov
     key = graph.add_pdf("opted_in.pdf", pdf_of(PAPER_LINES + ["4. Discussion", "The gauges were checked at dawn."]))
     fake = PaperReader()
     result = analyse_online(graph, key, fake, send_text_online=True)
-    assert result.success and [kind(request) for request in fake.requests] == ["claims", "argumentation"]
+    assert result.success and [kind(request) for request in fake.requests if kind(request) in ("claims", "argumentation")] == ["claims", "argumentation"]
+    # the keyword refinement and the claims' pair judging asked too (issue 22), each on its own paper_llm_use row
+    assert {kind(request) for request in fake.requests} == {"claims", "argumentation", "keywords"}
+    # no claim of this paper comes near a work of the sample (best similarity under 0.4): no pair worth asking, and so said
+    assert graph.rows("SELECT summary FROM paper_llm_use WHERE paper_key = ? AND stage = 'claim_verdicts'", [key]) == [
+        ("claim_verdicts: not sent: no claim has a work of similarity 0.4 or more to ask about",)]
+    assert graph.rows("SELECT DISTINCT judge FROM claim_verdicts WHERE paper_key = ?", [key])[0][0].startswith("offline/")
+    keywords = graph.rows("SELECT DISTINCT method FROM paper_keywords WHERE paper_key = ?", [key])
+    assert keywords == [(f"LLM refinement (llama-3.3-70b-versatile, paper-keywords-v1) of the {KEYWORD_METHOD}",)]
     claims = graph.rows("SELECT claim_type, confidence, novelty, extractor, page FROM paper_claims WHERE paper_key = ? ORDER BY position", [key])
     assert claims and all(extractor.startswith("LLM (groq/llama-3.3-70b-versatile") and novelty == "NEW" for _, _, novelty, extractor, _ in claims)
     assert {claim_type for claim_type, *_ in claims} <= {"METHODOLOGICAL", "EMPIRICAL", "THEORETICAL", "COMPARATIVE"}
@@ -533,7 +542,7 @@ def test_with_the_opt_in_the_llm_s_claims_and_argumentation_make_literary_and_ov
     assert use["claims"]["summary"].startswith("claims: sent to Groq (model llama-3.3-70b-versatile), 1 requests, ")
     assert (use["argumentation"]["value"], use["argumentation"]["requests"]) == (ARGUMENTATION, 1)
     metadata = materialization(result, "paper_claims").metadata
-    tokens = sum(use[stage]["prompt_tokens"] + use[stage]["completion_tokens"] for stage in use)
+    tokens = sum(use[stage]["prompt_tokens"] + use[stage]["completion_tokens"] for stage in ("claims", "argumentation"))
     assert metadata["llm_requests"].value == 2 and metadata["llm_prompt_tokens"].value + metadata["llm_completion_tokens"].value == tokens > 0
     values = dict(graph.rows("SELECT score, value FROM paper_scores WHERE paper_key = ?", [key]))
     claim_avg = sum(confidence for _, confidence, *_ in claims) / len(claims)
@@ -551,10 +560,45 @@ def test_a_429_leaves_the_offline_claims_and_the_partition_succeeds(graph):
     key = graph.add_pdf("limited.pdf", pdf_of(PAPER_LINES + ["4. Discussion", "We found that the gauges read 3% low at noon."]))
     fake = PaperReader(queue=[error(429, "error_rate_limit_tpm.json", headers=rate_limit_headers(retry_after="1")) for _ in range(2)])
     result = analyse_online(graph, key, fake, send_text_online=True, retries=1, max_failed_requests_in_row=1)
-    assert result.success and len(fake.requests) == 2  # one request and its one retry; then LLM use stops for the run
+    # one request and its one retry; then LLM use stops for paper_claims' run (the later stages ask with their own clients)
+    assert result.success and [kind(request) for request in fake.requests if kind(request) in ("claims", "argumentation")] == ["claims", "claims"]
     assert materialization(result, "paper_claims").metadata["stage_failed"].value == "none"
     assert graph.rows("SELECT DISTINCT extractor FROM paper_claims WHERE paper_key = ?", [key]) == [(OFFLINE_EXTRACTOR,)]
     use = llm_use(graph, key)
     assert use["claims"]["outcome"] == "offline fallback" and "HTTP 429" in use["claims"]["reason"]
     assert use["argumentation"]["outcome"] == "not sent" and use["argumentation"]["value"] is None
     assert graph.rows("SELECT assessed FROM paper_scores WHERE paper_key = ? AND score = 'literary'", [key]) == [(False,)]
+
+
+def test_a_steward_objection_on_a_work_a_claim_cites_flags_it_and_the_steward_file_is_untouched(graph):
+    """Issue 22, claim verdicts through the stewards' judgements: a steward's edge judgement SUPERSEDED on a publication of
+    the graph flags the claim citing it ([1], its DOI in the reference list) with the steward's words; the claim citing
+    nothing is not flagged; steward_judgements is read, never rewritten (its DDL replaces the table)."""
+    ((doi, publication_id, dataset_id),) = graph.rows(
+        "SELECT p.doi, p.publication_id, min(e.dataset_id) FROM publications AS p JOIN dataset_publication_edges AS e USING (publication_id) "
+        "WHERE p.doi IS NOT NULL GROUP BY ALL ORDER BY p.publication_id LIMIT 1")
+    row = {"line": 2, "last_line": 2, "scope": "edge", "dataset": dataset_id, "publication_doi": doi, "newer_doi": None,
+           "verdict": "SUPERSEDED", "coherence": 0.3, "rationale": "its record was reprocessed and replaced", "steward": "ana",
+           "judged_on": "2026-01-05", "status": "applies", "reason": None, "dataset_id": dataset_id, "publication_id": publication_id,
+           "newer_publication_id": None}
+    with duckdb.connect(str(graph.database)) as con:
+        con.execute((Path(__file__).parents[1] / "recon_assets" / "judgement" / "sql" / "steward_judgements.sql").read_text())
+        con.execute("INSERT INTO steward_judgements BY NAME SELECT * FROM (SELECT unnest(?, recursive := true))", [row])
+    try:
+        lines = ["Abstract", "We compare gauge records with satellite rainfall over the basin for a decade. " * 3, "3. Results",
+                 "Results show that the gauges outperform the satellite estimates with an RMSE of 1.2 mm/day [1]. "
+                 "Annual rainfall decreased by 12% between 2001 and 2010 across the northern catchments.",
+                 "References", f"1. Smith, J. A study of rainfall. Journal 2015. doi:{doi}"]
+        key = graph.add_pdf("steward.pdf", pdf_of(lines))
+        assert graph.analyse(key).success
+        verdicts = graph.rows("SELECT c.text, v.flags, v.flag_reasons FROM paper_claims AS c JOIN claim_verdicts AS v USING (paper_key, position) "
+                              "WHERE c.paper_key = ? ORDER BY position", [key])
+        cited = [(flags, reasons) for text, flags, reasons in verdicts if "[1]" in text]
+        assert cited and cited[0][0] == ["rests on a paper a steward judged contradicted or superseded"]
+        assert cited[0][1][0] == (f"the work it rests on {doi} judged SUPERSEDED on its edge to {dataset_id} by steward ana on 2026-01-05 "
+                                  "(precedes the machine judges): its record was reprocessed and replaced")
+        assert all(flags == [] for text, flags, _ in verdicts if "[1]" not in text)
+        assert graph.rows("SELECT count(*) FROM steward_judgements") == [(1,)]
+    finally:
+        with duckdb.connect(str(graph.database)) as con:
+            con.execute("DELETE FROM steward_judgements")

@@ -71,7 +71,7 @@ from recon_assets.shared.run_tags import QUESTION_DATASETS_TAG, QUESTION_TAG
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets_tests.briefs_groq_fakes import BriefsModel, serving
 from recon_assets_tests.groq_fakes import BASE_URL, COMPLETIONS, FakeClock, FakeGroq, pair_indices, request_json
-from recon_assets_tests.paper_groq_fakes import PaperReader
+from recon_assets_tests.paper_groq_fakes import PaperReader, kind
 from recon_assets_tests.pipeline_runs import AS_OF, RANGE_TAGS, run_figures
 from recon_assets_tests.test_paper_assets import PAPER_LINES, analyse_online, pdf_of
 from recon_assets_tests.test_paper_assets import PLANTED as PAPER_PLANTED
@@ -572,13 +572,12 @@ def test_a_paper_planting_an_instruction_read_online_changes_no_claim_verdict_or
     fakes = {key: PaperReader(obey=True) for key in (clean, planted)}
     for key, fake in fakes.items():
         assert analyse_online(paper_graph, key, fake, send_text_online=True).success
-    assert len(fakes[clean].requests) == 2
+    assert [kind(r) for r in fakes[clean].requests if kind(r) in ("claims", "argumentation")] == ["claims", "argumentation"]
     # with the planted wording removed, what the planted paper would send is exactly what the clean one sent: the
-    # answers stored for it are reused, nothing is asked
-    assert fakes[planted].requests == []
-    assert paper_graph.rows("SELECT stage, requests, cached_answers FROM paper_llm_use WHERE paper_key = ? ORDER BY stage", [planted]) == [
-        ("argumentation", 0, 1), ("claims", 0, 1),
-    ]
+    # answers stored for it are reused, nothing is asked (its keyword terms differ: that request is its own)
+    assert [kind(r) for r in fakes[planted].requests if kind(r) != "keywords"] == []
+    assert paper_graph.rows("SELECT stage, requests, cached_answers FROM paper_llm_use WHERE paper_key = ? AND stage IN ('claims', "
+                            "'argumentation') ORDER BY stage", [planted]) == [("argumentation", 0, 1), ("claims", 0, 1)]
     assert paper_analysis(paper_graph, planted) == paper_analysis(paper_graph, clean)
     (removed,) = paper_graph.rows("SELECT removed FROM paper_llm_use WHERE paper_key = ? AND stage = 'claims'", [planted])[0]
     assert len(removed) == 1 and "Ignore all previous instructions" in removed[0]

@@ -47,7 +47,24 @@ from recon_assets.papers.stored import (
     llm_use_rows,
     verdict_rows,
 )
-from recon_assets.papers.verdicts import TOP_K, ReplacedDataset, SupersededReference, claim_flags, judge_claim
+from recon_assets.judgement import llm_cache, steward
+from recon_assets.judgement.cached_ask import daily_budget
+from recon_assets.papers.claim_judge import ClaimToJudge, judge_claims_online
+from recon_assets.papers.keywords import METHOD as KEYWORD_METHOD
+from recon_assets.papers.llm_keywords import PROMPT_VERSION as KEYWORDS_PROMPT_VERSION
+from recon_assets.papers.llm_keywords import refine_online
+from recon_assets.papers.online import FALLBACK, LLM, NOT_SENT, StageUse, _Asker
+from recon_assets.papers.verdicts import (
+    TOP_K,
+    ReplacedDataset,
+    StewardRow,
+    SupersededReference,
+    cites,
+    claim_flags,
+    judge_claim,
+    steward_flags,
+    steward_pair_judgements,
+)
 from recon_assets.papers.verdicts import Work as ClaimWork
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.metadata import table_metadata
@@ -204,26 +221,76 @@ def paper_claims(context: dg.AssetExecutionContext, store: TableStore, papers: P
 
 
 @dg.asset(**_arguments("paper_keywords"), **PAPERS)
-def paper_keywords(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
+def paper_keywords(
+    context: dg.AssetExecutionContext, store: TableStore, papers: PaperIntake, groq_judge: GroqJudgeResource
+) -> dg.MaterializeResult:
     """The paper's top TF-IDF terms against the graph's publications (titles and abstracts; scikit-learn's
     TfidfVectorizer, `papers.keywords`), each matched to the graph's GCMD ScienceKeyword nodes (`science_keywords`)
-    where one fits, NULL where none does. Online refinement by the LLM is not built. Optional: a failure is recorded
+    where one fits, NULL where none does. Online, only with the papers' opt-in (RECON_PAPERS_ONLINE=online) and the
+    Groq resource online, the LLM refines them (`papers.llm_keywords`: junk dropped, terms merged, each mapped to a
+    GCMD keyword of the graph; every keyword returned a TF-IDF term or a GCMD keyword of the graph, anything else
+    rejected and counted; the paper's title and terms sent, never its paragraphs), recorded as a `paper_llm_use` row
+    (stage keywords); an unusable answer keeps the TF-IDF keywords, with the reason. Optional: a failure is recorded
     in paper_stage_failures and the rest completes."""
     key = context.partition_key
 
     def find(con: Tables) -> dict[str, object]:
+        con.create("paper_llm_use")
+        con.execute("DELETE FROM paper_llm_use WHERE paper_key = ? AND stage = ?", [key, KEYWORDS_STAGE])
         literature = _literature(con, key)
         keywords = [
             ScienceKeyword(keyword_id, name, int(links)) for keyword_id, name, links in con.execute(
                 "SELECT keyword_id, name, datasets + publications FROM science_keywords WHERE name IS NOT NULL ORDER BY keyword_id"
             ).fetchall()
         ]
-        frame = keyword_rows(key, find_paper_keywords(_paper_text(con, key), literature["text"].tolist(), keywords))
+        found = find_paper_keywords(_paper_text(con, key), literature["text"].tolist(), keywords)
+        frame = keyword_rows(key, found)
+        refined = {}
+        if (papers.online_reason() or groq_judge.offline_reason()) is None:
+            refinement, use = _refined_keywords(context, con, _title(con, key), found, keywords, groq_judge)
+            if refinement.keywords is not None:
+                frame = keyword_rows(key, refinement.keywords)
+                frame["method"] = f"LLM refinement ({', '.join(dict.fromkeys(use.models))}, {KEYWORDS_PROMPT_VERSION}) of the {KEYWORD_METHOD}"
+            con.upsert("paper_llm_use", llm_use_rows(key, [use]))
+            context.log.info(use.summary())
+            refined = {"sent_where": use.summary(), "llm_requests": use.requests, "keywords_refined": refinement.keywords is not None,
+                       "keywords_rejected": len(refinement.rejected), "terms_dropped": len(refinement.dropped_terms)}
         _replace(con, "paper_keywords", frame, key)
         return {**_partition_metadata(con, "paper_keywords", key, ["term", "weight", "keyword_name", "match"]),
-                "terms": len(frame), "matched_to_gcmd": int(frame["keyword_id"].notna().sum()), "publications_read": len(literature)}
+                "terms": len(frame), "matched_to_gcmd": int(frame["keyword_id"].notna().sum()), "publications_read": len(literature), **refined}
 
     return _optional_stage(context, store, find, table="paper_keywords")
+
+
+# The stage name of the LLM's keyword refinement in paper_llm_use.
+KEYWORDS_STAGE = "keywords"
+
+
+def _refined_keywords(context, con: Tables, title: str | None, found, keywords, groq: GroqJudgeResource):
+    """(`llm_keywords.Refinement`, its `online.StageUse`): the TF-IDF keywords refined by Groq through the cached ask
+    (llm_answers, the shared daily budget), for a paper opted in with Groq online."""
+    now = lambda: datetime.now(timezone.utc)  # noqa: E731
+    llm_cache.ensure_table(con)
+    day = daily_budget(con, groq.settings, now().date())
+    client = groq.client(budget=day.run, log=context.log.warning) if day.run is not None else None
+    asker = _Asker(con, groq, client, day.spent, now)
+    use = StageUse(KEYWORDS_STAGE)
+    try:
+        refinement, asked = refine_online(
+            lambda purpose, version, messages, tokens, usable: asker.ask(use, purpose, version, messages, tokens, usable), title, found, keywords,
+        )
+    finally:
+        if client is not None:
+            client.close()
+    if refinement.keywords is not None:
+        use.outcome = LLM
+        use.dropped = list(refinement.rejected)
+        use.reasons.append(f"the paper's title and {len(found)} TF-IDF terms sent; {len(refinement.keywords)} keywords kept, "
+                           f"{len(refinement.rejected)} entries rejected, {len(refinement.dropped_terms)} terms dropped as junk")
+    else:
+        use.outcome = FALLBACK if use.sent or use.cached else NOT_SENT
+        use.reasons.append(f"TF-IDF keywords kept: {refinement.problem}")
+    return refinement, use
 
 
 @dg.asset(**_arguments("paper_citation_gaps"), **PAPERS)
@@ -281,17 +348,24 @@ def paper_citation_gaps(
 
 
 @dg.asset(**_arguments("claim_verdicts"), **PAPERS)
-def claim_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
-    """Each claim of paper_claims against the graph's publications most similar to it, judged by the offline judge
-    (`papers.verdicts.judge_claim`): SUPPORTED / CONTRADICTED / UNVERIFIED with the quoted evidence and who judged; a
-    claim resting on a replaced dataset version (paper_datasets) or on a cited paper labelled SUPERSEDED
-    (edge_reliability) is flagged with the lifecycle line or the edge's reason. Groq and steward judgements of
-    claims are not built. Optional: a failure (paper_claims' failure included) is recorded in paper_stage_failures
-    and the rest completes."""
+def claim_verdicts(
+    context: dg.AssetExecutionContext, store: TableStore, papers: PaperIntake, groq_judge: GroqJudgeResource
+) -> dg.MaterializeResult:
+    """Each claim of paper_claims against the graph's publications most similar to it, through the project's judges
+    (`papers.verdicts.judge_claim`): the offline judge; Groq (`papers.claim_judge`) only with the papers' opt-in
+    (RECON_PAPERS_ONLINE=online) and the Groq resource online, its answers counting only as objections at least as
+    strong as the offline judge's; the stewards' pair judgements (steward_judgements) of a work against one the claim
+    cites, which take precedence. SUPPORTED / CONTRADICTED / UNVERIFIED with the quoted evidence and who judged
+    (`judge`); a claim resting on a replaced dataset version (paper_datasets), on a cited paper labelled SUPERSEDED
+    (edge_reliability) or on work a steward judged contradicted or superseded is flagged with the lifecycle line, the
+    edge's reason or the steward's words. A `paper_llm_use` row (stage claim_verdicts) says what was sent to Groq, only
+    when it could be (opted in, Groq online). Optional: a failure (paper_claims' failure included) is recorded in
+    paper_stage_failures and the rest completes."""
     key = context.partition_key
 
     def judge(con: Tables) -> dict[str, object]:
-        con.create("paper_claims", "edge_reliability", "text_embeddings")
+        con.create("paper_claims", "edge_reliability", "text_embeddings", "paper_llm_use")
+        con.execute("DELETE FROM paper_llm_use WHERE paper_key = ? AND stage = ?", [key, CLAIM_VERDICTS_STAGE])
         failed = con.execute("SELECT error FROM paper_stage_failures WHERE paper_key = ? AND stage = 'paper_claims'", [key]).fetchone()
         if failed:
             raise RuntimeError(f"paper_claims failed for this paper, so its claims cannot be judged ({failed[0]})")
@@ -307,18 +381,86 @@ def claim_verdicts(context: dg.AssetExecutionContext, store: TableStore) -> dg.M
             "JOIN edge_reliability AS e ON e.publication_id = p.publication_id WHERE t.paper_key = ? AND t.part = 'reference' "
             "AND e.label = 'SUPERSEDED' GROUP BY t.label ORDER BY t.label", [key],
         ).fetchall()]
-        judged = []
+        # the references' publications in the graph (a claim citing one rests on it) and the paper itself, given by DOI
+        cited = [(int(number), text, publication_id) for number, text, publication_id in con.execute(
+            "SELECT t.label, any_value(t.text), min(p.publication_id) FROM paper_texts AS t JOIN publications AS p ON p.doi = t.doi "
+            "WHERE t.paper_key = ? AND t.part = 'reference' GROUP BY t.label ORDER BY t.label", [key],
+        ).fetchall()]
+        itself = {row[0] for row in con.execute("SELECT publication_id FROM publications WHERE doi = ?", [key_doi(key)]).fetchall()} if key_doi(key) else set()
+        stewards = _steward_rows(con)
+        names = dict(zip(literature["publication_id"], literature["doi"].fillna(literature["publication_id"])))
+        nearest_works = []
         for (position, text), row in zip(claims, similarity):
             nearest = np.argsort(-row, kind="stable")[:TOP_K]
-            works = [ClaimWork(literature["publication_id"][i], literature["doi"][i], literature["text"][i], float(row[i])) for i in nearest]
-            judged.append((position, judge_claim(works), claim_flags(text, replaced, superseded)))
+            nearest_works.append([ClaimWork(literature["publication_id"][i], literature["doi"][i], literature["text"][i], float(row[i])) for i in nearest])
+        why_not = papers.online_reason() or groq_judge.offline_reason()
+        online_answers, sent = {}, {}
+        if why_not is None and claims:
+            judging = judge_claims_online(
+                con, [ClaimToJudge(position, text, works, *_work_texts(con, works)) for (position, text), works in zip(claims, nearest_works)],
+                _title(con, key), _dataset_text(con, key), groq_judge, log=context.log.warning,
+            )
+            online_answers = judging.answers
+            uses = llm_use_rows(key, [judging.use])
+            con.upsert("paper_llm_use", uses)
+            context.log.info(judging.use.summary())
+            sent = {"sent_where": judging.use.summary(), "llm_requests": judging.use.requests, "llm_cached_answers": judging.use.cached}
+        judged = []
+        for (position, text), works in zip(claims, nearest_works):
+            rests_on = {publication_id for number, reference, publication_id in cited if cites(text, number, reference)} | itself
+            verdict = judge_claim(works, llm=online_answers.get(position), steward=steward_pair_judgements(rests_on, works, stewards))
+            flags = claim_flags(text, replaced, superseded) + steward_flags(rests_on, verdict.publication_id, stewards, names)
+            judged.append((position, verdict, flags))
         frame = verdict_rows(key, judged)
         _replace(con, "claim_verdicts", frame, key)
-        return {**_partition_metadata(con, "claim_verdicts", key, ["position", "verdict", "evidence", "flags"]),
+        return {**_partition_metadata(con, "claim_verdicts", key, ["position", "verdict", "judge", "evidence", "flags"]),
                 **{f"claims_{verdict}": int(n) for verdict, n in frame["verdict"].value_counts().items()},
-                "flagged": int(frame["flags"].map(len).gt(0).sum()), "publications_read": len(literature)}
+                "judges": ", ".join(sorted(set(frame["judge"]))) or "none", "groq": why_not or "asked",
+                "flagged": int(frame["flags"].map(len).gt(0).sum()), "publications_read": len(literature), **sent}
 
     return _optional_stage(context, store, judge, table="claim_verdicts")
+
+
+# The stage name of Groq's claim judging in paper_llm_use.
+CLAIM_VERDICTS_STAGE = "claim_verdicts"
+
+
+def _steward_rows(con: Tables) -> list[StewardRow]:
+    """The steward judgements that apply today (UTC; `steward.applicable`), pair and edge, as `verdicts.StewardRow`s;
+    none before steward_judgements was first materialized."""
+    # the stewardship group's table, none before its first materialization (never created here: its DDL replaces it)
+    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'steward_judgements'").fetchone()[0]:
+        return []
+    stored = con.execute("SELECT * FROM steward_judgements ORDER BY line").df()
+    today = datetime.now(timezone.utc).date()
+    rows = []
+    for scope in ("pair", "edge"):
+        for row in steward.applicable(stored, scope, today).to_dict("records"):
+            newer = row["newer_publication_id"] if isinstance(row["newer_publication_id"], str) else None
+            rows.append(StewardRow(scope, row["dataset_id"], row["publication_id"], newer, row["verdict"], float(row["coherence"]),
+                                   row["steward"], steward.steward_evidence(row)))
+    return rows
+
+
+def _work_texts(con: Tables, works: list[ClaimWork]) -> tuple[dict, dict, dict]:
+    """({id: title}, {id: abstract}, {id: year}) of the works, as the graph holds them."""
+    found = con.execute(
+        "SELECT publication_id, title, abstract, year FROM publications WHERE list_contains(?, publication_id)", [[work.publication_id for work in works]]
+    ).fetchall()
+    return ({i: t for i, t, _, _ in found}, {i: a for i, _, a, _ in found}, {i: (int(y) if y is not None else None) for i, _, _, y in found})
+
+
+def _title(con: Tables, key: str) -> str | None:
+    (title,) = con.execute("SELECT title FROM paper_documents WHERE paper_key = ?", [key]).fetchone()
+    return title
+
+
+def _dataset_text(con: Tables, key: str) -> str | None:
+    """What the pair judge reads as d for a paper's claims: the datasets it uses, as named with their versions."""
+    names = [name for (name,) in con.execute(
+        "SELECT DISTINCT concat_ws(' ', name, coalesce(version, stated_version)) FROM paper_datasets WHERE paper_key = ? ORDER BY 1", [key]
+    ).fetchall()]
+    return "; ".join(names) or None
 
 
 @dg.asset(**_arguments("paper_scores"), **PAPERS)

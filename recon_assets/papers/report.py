@@ -32,14 +32,16 @@ SENT_OFFLINE = (
     "publications and the offline judge); neither Groq nor OpenAlex search was sent any of it."
 )
 # Online (the papers' opt-in, and the Groq judge or OpenAlex online): only the claim paragraphs and, for the
-# argumentation, the title, headings, abstract and claims go to Groq; only search texts made of the paper's top terms
-# and dataset names go to OpenAlex search (citation gaps); the rest stays here.
+# argumentation, the title, headings, abstract and claims go to Groq; for the keyword refinement the title and the
+# TF-IDF terms, for the claim verdicts each claim with the dataset names and its nearest works' titles and abstracts;
+# only search texts made of the paper's top terms and dataset names go to OpenAlex search (citation gaps); the rest stays here.
 SENT_ONLINE = (
     "Only what the lines below name went to an online service: Groq, for the claims and the argumentation score (the "
     "claim paragraphs, never the references, acknowledgements, funding or data statements; the title, headings, "
-    "abstract and claims), and OpenAlex search, for the citation gaps (search texts made of the paper's top terms and "
-    "the names of its datasets, each quoted in its line); the datasets, keywords and claim verdicts were found on this "
-    "machine."
+    "abstract and claims), for the keywords (the title and the TF-IDF terms) and for the claim verdicts (each claim "
+    "with the names of its datasets, beside the titles and abstracts of the graph's works it is judged against), and "
+    "OpenAlex search, for the citation gaps (search texts made of the paper's top terms and the names of its datasets, "
+    "each quoted in its line); the datasets were matched on this machine."
 )
 
 

@@ -19,21 +19,47 @@ digits, as 3B42 or MOD13Q1) or is the sentence the dataset was found in; on a ci
 "[2-4]", or the first author's surname followed by "et al.", "and" or a year). A replaced dataset, matched to a Dataset
 node or a version the graph lacks (`paper_datasets.superseded`, `stated_lifecycle`), is flagged with its lifecycle line
 (`paper_datasets.lifecycle`); a version of unknown status flags nothing. A cited paper the graph labels SUPERSEDED
-is flagged with that edge's reason (`edge_reliability.reason`). Groq and steward judgements of claims are not built.
+is flagged with that edge's reason (`edge_reliability.reason`).
+
+The project's other judges (issue 22: "offline judge, Groq when configured, steward judgements"), each recorded in the
+verdict's `judge` (who judged the deciding work; for UNVERIFIED, every judge that read a work):
+- Groq (online, only with the papers' opt-in: `papers.claim_judge`): each (claim, work) pair goes through the edges' own
+  guarded pair judge (`judgement.llm_prompt`: fenced texts, wording addressing a model removed first, answers validated
+  with pydantic, a verdict counting only when it quotes the work's own wording stating its stance), the claim in the
+  place of the older paper p and the work in the place of the newer one q (the work is the evidence, so its text is
+  what must state the stance). An answer then counts as the edges' LLM answers do (`llm_judge.llm_answer_counts`,
+  issue 24): only as an objection at least as strong as the offline judge's for that work; SUPPORTED and UNVERIFIED
+  never replace the offline reading. Whatever a model was told by a planted instruction, it so can only withhold an
+  objection, never lift a claim to SUPPORTED nor remove a CONTRADICTED. The price: Groq never confirms a claim.
+- Stewards (`judgement.steward`): a steward judges (older, newer) publication pairs and edges of the graph, keyed by
+  DOI. A new paper has no id in the graph, so a steward's row cannot name its claims; what it can say soundly:
+  (1) a pair row (older A, newer B) where the claim cites A (`cites`; A the paper itself when the paper is in the graph,
+      given by DOI) and B is one of the works the claim is judged against: the steward read B against the work the
+      claim rests on, which is the question asked of (claim, B); the steward's verdict replaces every machine
+      judgement of that work, below the similarity gate too (a person read it), and the verdict's judge is
+      steward/<name> when that work decides;
+  (2) a steward objection (a pair row CONTRADICTED or SUPERSEDED whose older paper is A, or an edge row of A with
+      such a verdict) on a work the claim cites, or on the work that decides its verdict, flags the claim
+      (STEWARD_OBJECTION) with the steward's words: the claim, or its evidence, rests on work a person found
+      contradicted or superseded. It does not change the verdict: the steward judged that work against another, not
+      this claim.
+  A steward's SUPPORTED on a pair (A, B) in (1) counts as B's support; in (2) support flags nothing.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from recon_assets.judgement.cues import find_cue
+from recon_assets.judgement.llm_judge import NOT_AN_OBJECTION, llm_answer_counts
 from recon_assets.judgement.offline_judge import DEFAULT_MIN_SIMILARITY, JUDGE_ID, judge_pair
 from recon_assets.judgement.verdict_scale import CONTRADICTED, OBJECTIONS, SUPPORTED, UNVERIFIED
 
 TOP_K = 5
 REPLACED_DATASET, SUPERSEDED_PAPER = "rests on a replaced dataset version", "rests on a paper labelled SUPERSEDED"
+STEWARD_OBJECTION = "rests on a paper a steward judged contradicted or superseded"
 _BRACKETS = re.compile(r"\[(\d+(?:\s*[-–,]\s*\d+)*)\]")
 _RANGE = re.compile(r"(\d+)(?:\s*[-–]\s*(\d+))?")
 _NAME_PART = re.compile(r"[^\W_]+")
@@ -65,26 +91,63 @@ class Judged:
     judge: str
 
 
-def judge_claim(works: Sequence[Work], *, top_k: int = TOP_K, min_similarity: float = DEFAULT_MIN_SIMILARITY) -> Judged:
+@dataclass(frozen=True)
+class WorkJudgement:
+    """A judgement of one (claim, work) pair by a judge other than the offline judge: a Groq answer (verdict and
+    coherence on DOMAIN.md's scale, the model's sentence, its first quote of the work) or a steward's (the steward's
+    words as the evidence); `judge` is groq/<model> or steward/<name>."""
+
+    verdict: str
+    coherence: float
+    rationale: str
+    evidence: str | None
+    judge: str
+
+
+def judge_claim(
+    works: Sequence[Work], *, top_k: int = TOP_K, min_similarity: float = DEFAULT_MIN_SIMILARITY,
+    llm: Mapping[str, WorkJudgement] | None = None, steward: Mapping[str, WorkJudgement] | None = None,
+) -> Judged:
     """Judge one claim from the works of the graph with their similarity to it (module docstring).
 
     Args:
         works: any number of publications (none is allowed: UNVERIFIED, nothing to read); NaN similarity counts as
             below the gate.
+        llm: {publication_id: Groq's answer} for works of the nearest `top_k`; each counts only where
+            `llm_judge.llm_answer_counts` lets it (an objection at least as strong as the offline judge's); None or
+            {}: the offline judge alone.
+        steward: {publication_id: a steward's judgement} (module docstring, (1)); it replaces every other judgement
+            of that work, below the gate too.
     Raises:
         ValueError: top_k < 1.
     """
     if top_k < 1:
         raise ValueError(f"top_k must be >= 1, got {top_k}")
+    llm, steward = llm or {}, steward or {}
     nearest = sorted(works, key=lambda w: (-(w.similarity if w.similarity == w.similarity else -2.0), w.publication_id))[:top_k]
     if not nearest:
         return Judged(UNVERIFIED, None, None, None, None, 0, "no publication of the graph to read", JUDGE_ID)
-    read = [(w, judge_pair(w.similarity, find_cue(w.text), min_similarity=min_similarity)) for w in nearest if w.similarity >= min_similarity]
+    read: list[tuple[Work, WorkJudgement]] = []
+    uncounted = []
+    for work in nearest:
+        cue = find_cue(work.text) if work.similarity >= min_similarity else None
+        offline = judge_pair(work.similarity, cue, min_similarity=min_similarity) if work.similarity >= min_similarity else None
+        judged = WorkJudgement(offline.verdict, offline.coherence, offline.rationale, cue.quote() if cue else None, JUDGE_ID) if offline else None
+        if work.publication_id in steward:
+            judged = steward[work.publication_id]
+        elif (answer := llm.get(work.publication_id)) is not None:
+            if llm_answer_counts(offline.verdict if offline else None, offline.coherence if offline else float("nan"), answer.verdict, answer.coherence):
+                judged = answer
+            elif answer.verdict != UNVERIFIED:
+                uncounted.append(f"{answer.judge} answered {answer.verdict} for {work.doi or work.publication_id}: {NOT_AN_OBJECTION}")
+        if judged is not None:
+            read.append((work, judged))
     best = nearest[0].similarity
+    notes = "".join(f"; {note}" for note in uncounted)
     if not read:
         return Judged(
             UNVERIFIED, None, None, None, best, 0,
-            f"no publication of the graph is about the same thing (best similarity {best:.2f} < {min_similarity:.2f})", JUDGE_ID,
+            f"no publication of the graph is about the same thing (best similarity {best:.2f} < {min_similarity:.2f}){notes}", JUDGE_ID,
         )
     objections = [(w, j) for w, j in read if j.verdict in OBJECTIONS]
     supports = [(w, j) for w, j in read if j.verdict == SUPPORTED]
@@ -95,13 +158,13 @@ def judge_claim(works: Sequence[Work], *, top_k: int = TOP_K, min_similarity: fl
         verdict, (work, judgement) = SUPPORTED, supports[0]
         counted = f"{len(supports)} of {len(read)} works read support it, {len(objections)} object"
     else:
+        judges = "; ".join(dict.fromkeys(j.judge for _, j in read))
         return Judged(
             UNVERIFIED, None, None, None, best, len(read),
-            f"{len(read)} works about the same thing read, none with a stance that carries ({len(objections)} object)", JUDGE_ID,
+            f"{len(read)} works about the same thing read, none with a stance that carries ({len(objections)} object){notes}", judges,
         )
-    cue = find_cue(work.text)
-    return Judged(verdict, cue.quote() if cue else None, work.publication_id, work.doi, work.similarity, len(read),
-                  f"{counted}; {work.doi or work.publication_id}: {judgement.rationale}", JUDGE_ID)
+    return Judged(verdict, judgement.evidence, work.publication_id, work.doi, work.similarity, len(read),
+                  f"{counted}; {work.doi or work.publication_id}: {judgement.rationale}{notes}", judgement.judge)
 
 
 @dataclass(frozen=True)
@@ -156,6 +219,57 @@ def claim_flags(claim: str, replaced: Sequence[ReplacedDataset], superseded: Seq
 
 
 def _same_sentence(claim: str, quote: str) -> bool:
-    """One holds the other (the quote is the sentence a dataset was found in, cut to 400 characters)."""
-    claim, quote = claim.strip(), quote.strip()
-    return bool(claim and quote) and (claim in quote or quote in claim)
+    """One holds the other (the quote is the sentence a dataset was found in, cut at word boundaries to 400 characters
+    with '…' at a cut end, two sentences joined by ' [...] ': each part is compared without its ellipses)."""
+    claim = claim.strip()
+    parts = [part.strip().strip("…").strip() for part in quote.split("[...]")]
+    return bool(claim) and any(part and (claim in part or part in claim) for part in parts)
+
+
+@dataclass(frozen=True)
+class StewardRow:
+    """A steward's judgement that applies (`judgement.steward.applicable`): scope pair (the newer work `newer_id`
+    judged against the older `older_id`) or edge (`older_id`'s edge to `dataset_id`; `newer_id` None), its verdict,
+    coherence, the steward's name and `words` (`steward.steward_evidence`)."""
+
+    scope: str
+    dataset_id: str
+    older_id: str
+    newer_id: str | None
+    verdict: str
+    coherence: float
+    steward: str
+    words: str
+
+
+def steward_pair_judgements(rests_on: set[str], works: Sequence[Work], rows: Sequence[StewardRow]) -> dict[str, WorkJudgement]:
+    """{work id: the steward's judgement} for the works a steward judged against a publication the claim rests on
+    (module docstring, (1)): pair rows whose older paper is in `rests_on` and whose newer one is in `works`. Several
+    rows for one work: an objection first (the most severe stance a person recorded), then the row given last."""
+    ids = {work.publication_id for work in works}
+    found: dict[str, StewardRow] = {}
+    for row in rows:
+        if row.scope == "pair" and row.older_id in rests_on and row.newer_id in ids:
+            earlier = found.get(row.newer_id)
+            if earlier is None or not (earlier.verdict in OBJECTIONS and row.verdict not in OBJECTIONS):
+                found[row.newer_id] = row
+    return {
+        work_id: WorkJudgement(row.verdict, row.coherence, f"{row.words} ({row.dataset_id}; against {row.older_id})", row.words,
+                               f"steward/{row.steward}")
+        for work_id, row in found.items()
+    }
+
+
+def steward_flags(rests_on: set[str], deciding: str | None, rows: Sequence[StewardRow], names: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    """[(STEWARD_OBJECTION, reason)] for each steward objection (a CONTRADICTED or SUPERSEDED pair row whose older paper,
+    or edge row whose paper, is a work in `rests_on` or the deciding work `deciding`): module docstring, (2). `names`
+    gives a work's DOI or label for the reason ({id: name}; its id otherwise)."""
+    names = names or {}
+    flags = []
+    for row in rows:
+        if row.verdict not in OBJECTIONS or not (row.older_id in rests_on or row.older_id == deciding):
+            continue
+        role = "the work it rests on" if row.older_id in rests_on else "its deciding evidence"
+        against = f" against {names.get(row.newer_id, row.newer_id)}" if row.newer_id else f" on its edge to {row.dataset_id}"
+        flags.append((STEWARD_OBJECTION, f"{role} {names.get(row.older_id, row.older_id)} judged {row.verdict}{against} {row.words}"))
+    return list(dict.fromkeys(flags))

@@ -24,7 +24,7 @@ CREATE TABLE IF NOT EXISTS paper_llm_use (
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN paper_llm_use.paper_key IS 'The paper (paper_documents.paper_key).';
-COMMENT ON COLUMN paper_llm_use.stage IS 'claims (the paper''s claims read by the LLM) or argumentation (its 0-10 argumentation score), written by paper_claims; citation_gaps_search (OpenAlex search for citation gaps, written by paper_citation_gaps when OpenAlex is online); doi_lookup (a DOI the graph lacks read from OpenAlex, written by paper_documents).';
+COMMENT ON COLUMN paper_llm_use.stage IS 'claims (the paper''s claims read by the LLM) or argumentation (its 0-10 argumentation score), written by paper_claims; keywords (the LLM''s refinement of the TF-IDF terms, written by paper_keywords) and claim_verdicts (Groq''s pair judge on the claims'' works, written by claim_verdicts), each only when it could send (opted in, Groq online); citation_gaps_search (OpenAlex search for citation gaps, written by paper_citation_gaps when OpenAlex is online); doi_lookup (a DOI the graph lacks read from OpenAlex, written by paper_documents).';
 COMMENT ON COLUMN paper_llm_use.sent IS 'Whether anything of the paper was sent in this run: its text to Groq or search texts from its terms to OpenAlex (only with RECON_PAPERS_ONLINE=online and the service online); for doi_lookup, its DOI and cited work ids (public identifiers, OpenAlex online).';
 COMMENT ON COLUMN paper_llm_use.service IS 'Groq, or OpenAlex search / OpenAlex with its API root, when something was sent or a stored answer to it reused; NULL when nothing went out.';
 COMMENT ON COLUMN paper_llm_use.model IS 'The Groq models that answered (stored answers included), comma-separated; NULL when none.';
@@ -35,7 +35,7 @@ COMMENT ON COLUMN paper_llm_use.prompt_tokens IS 'Prompt tokens of the answered 
 COMMENT ON COLUMN paper_llm_use.completion_tokens IS 'Completion tokens of the answered requests.';
 COMMENT ON COLUMN paper_llm_use.paragraphs_sent IS 'Claim paragraphs sent in this run (claims stage; the references, acknowledgements, funding and data statements are never sent).';
 COMMENT ON COLUMN paper_llm_use.paragraphs_offline IS 'Claim paragraphs whose claims are the offline extractor''s (their chunk''s request failed or was not sent, its answer was unusable, or they came after the chunk limit).';
-COMMENT ON COLUMN paper_llm_use.claims_dropped IS 'Claims of the answers dropped: a quote not in the paper''s text, an entry that does not validate, a repeated quote, beyond 12 a chunk.';
+COMMENT ON COLUMN paper_llm_use.claims_dropped IS 'Claims of the answers dropped: a quote not in the paper''s text, an entry that does not validate, a repeated quote, beyond 12 a chunk; for keywords, entries rejected (neither a TF-IDF term nor a GCMD keyword of the graph, ...); for claim_verdicts, pair answers unusable.';
 COMMENT ON COLUMN paper_llm_use.drop_reasons IS 'Why each was dropped (paragraph range and reason).';
 COMMENT ON COLUMN paper_llm_use.removed IS 'Wording addressing a model (judgement.judge_address) removed from paragraphs before anything was sent: paragraph, page and the wording.';
 COMMENT ON COLUMN paper_llm_use.value IS 'argumentation: the LLM''s score, 0-10 (validated); NULL for claims or when not assessed.';
