@@ -404,7 +404,7 @@ def test_recon_paper_launches_through_the_instance_and_prints_the_summary(graph,
     printed = capsys.readouterr().out
     # Each progress line names its stage and its step's result (it said '[] paper_documents done (1.6s)': the stage
     # was never given to the display), and the run's end is said as `recon run` says it.
-    progress = [line for line in printed.splitlines() if line.startswith("[")]
+    progress = [line for line in re.sub(r"\n {4}(?=\S)", " ", printed).splitlines() if line.startswith("[")]  # unwrapped
     assert progress[0].startswith("[paper_analysis_job] paper ") and progress[0].endswith(f"({paper.resolve()}) ...")
     assert "\n[paper_analysis_job] paper_documents done (" in printed and "\n[paper_analysis_job] paper_reports done (" in printed
     assert not [line for line in progress if line.startswith("[]")]

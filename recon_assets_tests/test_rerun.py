@@ -51,16 +51,21 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     assert first.returncode == 0, first.stderr[-3000:]
     assert "not ingested again" not in first.stdout and "0 research area(s) reused" in first.stdout
     # New-user finding: offline, the online evaluation printed a row of "n/a (0 cases)"; one line says why now.
-    offline, online = [line for line in first.stdout.splitlines() if line.startswith("evaluation on the labelled I and F cases")]
+    # Issue 23: plain output is wrapped at 120 characters (continuations indented by 4 spaces); read here unwrapped
+    # (the baseline table is up to about 150; a line naming a path of this machine may run longer, the path unbroken)
+    assert max(len(line) for line in first.stdout.splitlines() if str(tmp_path) not in line and "/recon_assets/" not in line) <= 150
+    summary = re.sub(r"\n {4}(?=\S)", " ", first.stdout)
+    offline, online = [line for line in summary.splitlines() if line.startswith("evaluation on the labelled I and F cases")]
     assert offline.startswith("evaluation on the labelled I and F cases, offline (default settings): superseded versions flagged ")
     assert re.fullmatch(
         r"evaluation on the labelled I and F cases, online \(default settings\): not measured \(no labelled I or F case has "
         r"a citation record as of as_of\); over every scored edge: all edges flagged \(base rate\) \d+/\d+", online,
     )
     # the default beside each baseline, offline (online has no case), and the targets with what was missed
-    assert "  offline IF staleness_catch: default " in first.stdout and " | lifecycle_only " in first.stdout
-    assert not any(line.startswith("  online ") for line in first.stdout.splitlines())
-    assert re.search(r"^targets \(default, I cases\): \d+ met(: .+?)?; \d+ missed(: .+?)?; \d+ not measured$", first.stdout, re.MULTILINE)
+    assert re.search(r"^  measure +default +lifecycle_only +age_only +flag_everything$", summary, re.MULTILINE)
+    assert re.search(r"^  offline IF staleness_catch +\d+% \d+/\d+ +\d+% \d+/\d+ [+-]\d+ \([+-]\d+ to [+-]\d+\) ", summary, re.MULTILINE)
+    assert not any(line.startswith("  online ") for line in summary.splitlines())
+    assert re.search(r"^targets \(default, I cases\): \d+ met(: .+?)?; \d+ missed(: .+?)?; \d+ not measured$", summary, re.MULTILINE)
     # --kg reaches the runs' recon/kg_source tag as the file itself (the resource's setting is a dg.EnvVar until a run resolves it)
     with dg.DagsterInstance.from_config(str(tmp_path / "home")) as instance:
         sources = {run.tags.get("recon/kg_source") for run in instance.get_runs()}
@@ -264,3 +269,38 @@ def test_the_summary_says_when_the_llm_judge_was_unavailable_and_over_how_many_c
         "evaluation on the labelled I and F cases, online, over the 7 with a citation record as of as_of (default settings): "
         "superseded versions flagged 3/5; over every scored edge: all edges flagged (base rate) 101/189",
     ]
+
+
+def test_the_baselines_are_a_table_of_short_lines_with_each_rule_s_figure_and_difference():
+    """Issue 23: the baseline block printed 19 lines of 256-283 characters, each figure with its node counts and both
+    intervals. Now a table: a column per rule, the figure with its cases, and on a baseline the default minus it with
+    its node-resampling interval (percentage points for a rate, decimals for an ROC AUC); a measure no rule measured,
+    and the base rate (its own line), are left out."""
+    import pandas as pd
+
+    from recon_assets.cli.run import baseline_lines
+
+    def row(measure, rule, value, n=None, d=None, difference=None, low=None, high=None):
+        return {"condition": "offline", "split": "all", "case_set": "I", "measure": measure, "rule": rule, "value": value,
+                "numerator": n, "denominator": d, "difference": difference, "difference_ci_low": low, "difference_ci_high": high}
+
+    nan = float("nan")
+    comparisons = pd.DataFrame([
+        row("staleness_catch", "default", 46 / 53, 46, 53),
+        row("staleness_catch", "lifecycle_only", 46 / 53, 46, 53, 0.0, 0.0, 0.0),
+        row("staleness_catch", "age_only", 40 / 53, 40, 53, 0.113, -0.15, 0.33),
+        row("staleness_catch", "flag_everything", 1.0, 53, 53, -0.13, -0.31, 0.0),
+        row("roc_auc", "default", 0.21),
+        row("roc_auc", "lifecycle_only", 0.36, difference=-0.14, low=-0.25, high=-0.04),
+        row("base_rate", "default", 101 / 189, 101, 189),
+        row("current_flagged", "default", nan, 0, 0),
+    ])
+    lines = baseline_lines(comparisons)
+    assert [line.split() for line in lines[2:]] == [
+        ["measure", "default", "lifecycle_only", "age_only", "flag_everything"],
+        ["offline", "I", "staleness_catch", "87%", "46/53", "87%", "46/53", "+0", "(+0", "to", "+0)", "75%", "40/53", "+11",
+         "(-15", "to", "+33)", "100%", "53/53", "-13", "(-31", "to", "+0)"],
+        ["offline", "I", "roc_auc", "0.21", "0.36", "-0.14", "(-0.25", "to", "-0.04)", "n/a", "n/a"],
+    ]
+    assert max(len(line) for line in lines) <= 150
+    assert baseline_lines(comparisons[comparisons["measure"] == "current_flagged"]) == []

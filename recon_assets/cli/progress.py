@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from rich.text import Text
 
 from recon_assets.shared.credentials import redact
-from recon_assets.shared.display import terminal_text
+from recon_assets.shared.display import terminal_text, wrapped
 
 
 class RunDisplay:
@@ -71,7 +71,7 @@ class RunDisplay:
         """A stage begins: `job`'s run is launched to do `what`."""
         self._job = job
         if self._progress is None:
-            print(_safe(f"[{job}] {what} ..."), flush=True)
+            print(wrapped(_safe(f"[{job}] {what} ...")), flush=True)
             return
         if self._task is not None:
             self._progress.remove_task(self._task)

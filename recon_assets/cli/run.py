@@ -21,6 +21,7 @@ import dagster as dg
 import duckdb
 import pandas as pd
 from filelock import Timeout
+from tabulate import tabulate
 
 from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim_lost_runs, wait_for_pool
 from recon_assets.cli.launch_checks import PreflightError, as_of_not_after_today, check_environment, check_launch
@@ -33,7 +34,7 @@ from recon_assets.automation.run_inputs import AS_OF, KG_EXPORT, RUN_INPUTS, kg_
 from recon_assets.automation.staleness import FRESH, freshness, partition_ranges, stale_partitions
 from recon_assets.shared.data_versions import ABSENT, written_digests
 from recon_assets.evaluation.baselines import BASELINES
-from recon_assets.evaluation.measure import HEADLINE, comparison_table, online_cases, targets_of
+from recon_assets.evaluation.measure import ALL, COMPARED, CONDITIONS, HEADLINE, INDEPENDENT, RULES, online_cases, targets_of
 from recon_assets.kg.export_reader import detect_format
 from recon_assets.kg.resources import HUGGING_FACE, kg_source
 from recon_assets.exports import export_folder
@@ -44,7 +45,7 @@ from recon_assets.shared.as_of import parse_as_of
 from recon_assets.shared.credentials import redact, shown_setting
 from recon_assets.storage.duckdb_settings import is_motherduck
 from recon_assets.storage.duckdb_store import read_only
-from recon_assets.shared.display import TerminalSafeStream, first_line, terminal_text
+from recon_assets.shared.display import TerminalSafeStream, first_line, terminal_text, wrapped
 from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 from recon_assets.shared.paths import database_lock, database_path, resolved
 from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, KG_SOURCE_TAG
@@ -438,20 +439,42 @@ def evaluation_lines(evaluation: list[tuple[str, str, int, int]], online: int) -
     return lines
 
 
-def _print_baselines(comparisons: pd.DataFrame) -> None:
-    """The default beside each baseline rule on the same cases (`measure.comparison_table`), the conditions and case
-    sets with a measured case only (a measure with no case in any rule left out), and the issue's targets: each met
-    and each missed with its figure."""
-    columns, rows = comparison_table(comparisons)
-    measured = {(row[0], row[1]) for row in rows if row[2] != "base_rate" and any(not cell.startswith("n/a") for cell in row[3:])}
-    if not measured:
-        return
-    print("the default beside each baseline on the same cases (per case; per dataset node; default minus baseline, 95 % "
-          "interval from resampling dataset nodes):")
-    for condition, case_set, measure, *cells in rows:
-        if (condition, case_set) in measured and any(not cell.startswith("n/a") for cell in cells):
-            print(f"  {condition} {case_set} {measure}: " + " | ".join(f"{rule} {cell}" for rule, cell in zip(columns[3:], cells)))
-    print(targets_line(targets_of(comparisons)))
+def baseline_lines(comparisons: pd.DataFrame) -> list[str]:
+    """The default beside each baseline rule on the same cases, as a table of at most about 130 characters a line: a
+    row per condition, case set and measure with a measured case (`measure.comparison_table`'s rows), a column per rule
+    (`baseline_cell`); the per-node counts and each rate's own interval are in reliability_evaluation_baselines and the
+    report. [] when nothing was measured."""
+    rows = []
+    for condition in CONDITIONS:
+        for case_set in (HEADLINE, INDEPENDENT):
+            group = comparisons[(comparisons["condition"] == condition) & (comparisons["case_set"] == case_set)
+                                & (comparisons["split"] == ALL)].set_index(["measure", "rule"])
+            for measure in COMPARED:
+                if measure == "base_rate" or not any((measure, rule) in group.index and not pd.isna(group.loc[(measure, rule), "value"]) for rule in RULES):
+                    continue  # the base rate has its own line; a measure no rule measured is left out
+                rows.append({"measure": f"{condition} {case_set} {measure}",
+                             **{rule: baseline_cell(group.loc[(measure, rule)]) if (measure, rule) in group.index else "n/a" for rule in RULES}})
+    if not rows:
+        return []
+    table = tabulate(rows, headers="keys", tablefmt="plain", disable_numparse=True)
+    return ["the default beside each baseline on the same cases (per case; on a baseline's figure, the default minus it",
+            "  with its 95 % interval from resampling dataset nodes, in percentage points or ROC AUC):",
+            *(f"  {line.rstrip()}" for line in table.splitlines())]
+
+
+def baseline_cell(row: pd.Series) -> str:
+    """One rule's figure for the console table: '87% 46/53' (a rate and its cases) or '0.21' (an ROC AUC); on a
+    baseline's row the paired difference default minus it, '+12 (+3 to +21)' in percentage points for a rate, in
+    decimals for an ROC AUC; 'n/a' when not measured."""
+    if pd.isna(row["value"]):
+        return "n/a"
+    rate = not pd.isna(row["denominator"])
+    text = f"{row['value']:.0%} {int(row['numerator'])}/{int(row['denominator'])}" if rate else f"{row['value']:.2f}"
+    if pd.isna(row["difference"]):
+        return text
+    scale, digits = (100, 0) if rate else (1, 2)
+    low, high, difference = (row[column] * scale for column in ("difference_ci_low", "difference_ci_high", "difference"))
+    return f"{text} {difference:+.{digits}f} ({low:+.{digits}f} to {high:+.{digits}f})"
 
 
 def targets_line(targets: pd.DataFrame) -> str:
@@ -511,8 +534,10 @@ def _print_summary(
     if verdicts:
         print("dataset verdicts (per research area): " + ", ".join(f"{verdict} {count:,}" for verdict, count in verdicts))
     for line in evaluation_lines(evaluation, online_cases(cases)[HEADLINE]):
-        print(line)
-    _print_baselines(comparisons)
+        print(wrapped(line))
+    if baselines := baseline_lines(comparisons):
+        print("\n".join(baselines))
+        print(wrapped(targets_line(targets_of(comparisons))))
     if stewards:
         print("steward judgements (steward_judgements): " + ", ".join(f"{status} {count:,}" for status, count in stewards))
     for line in _judging_lines(materializations) or ["judging: every research area kept (coherence_judgements fresh, not run)"]:

@@ -16,6 +16,7 @@ No Dagster import: `recon explain` uses it.
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import TextIO
 
 import pandas as pd
@@ -78,3 +79,14 @@ class TerminalSafeStream:
 def first_line(text: str) -> str:
     """The first line of `text` that is not blank, stripped ('' when none)."""
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+# Plain console lines (a pipe, a log file, CI) are wrapped at this width: issue 23 counted 27 lines of 200-410
+# characters in a run's output.
+PLAIN_WIDTH = 120
+
+
+def wrapped(line: str, width: int = PLAIN_WIDTH) -> str:
+    """`line` broken at spaces into lines of at most `width` characters, each after the first indented by 4 spaces
+    (`textwrap.fill`); a word longer than `width` (a path, a URL) stays whole, and so may exceed it."""
+    return textwrap.fill(line, width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
