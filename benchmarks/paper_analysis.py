@@ -20,7 +20,10 @@ tokens are the fake's answer's, not a model's), the paragraphs sent and kept off
 wait on the free tier (`paced_wait_seconds`): the plumbing's figures, not a model's.
 
 A detection is a (family, version) pair: a matched Dataset node's, or a graph product named with a version the graph
-lacks (a replaced version is still a use of that product); unknown products are listed, not scored.
+lacks (a replaced version is still a use of that product); unknown products are listed, not scored, and so is a product
+line or instrument named ambiguously ("AIRS 5: ambiguous ..."; its name is an alias, no family). A match is scored on
+the version the paper states (`detected_version`): the ground truth holds the stated version ("4.2"), the match the
+collection it names (V004), and the two are compared after the detector's own reading, not literally.
 
 Replaced versions: each detection carries its lifecycle (a matched node's from the lifecycle's rules over its family in
 the catalogue, `stated_lifecycle.family_lineage`; a version the catalogue lacks from `UnmatchedMention.superseded`),
@@ -97,9 +100,9 @@ def analyse(data: bytes, catalogue: DatasetCatalogue, online_fake: bool = False)
     matches, unmatched = detect_datasets(document, catalogue)
     claims = extract_claims(document)
     seconds = time.perf_counter() - started
-    detected = {(m.family, stated_sort_key(m.version or "")) for m in matches}
-    detected |= {(u.family, stated_sort_key(u.stated_version)) for u in unmatched if u.family and u.stated_version}
-    lifecycles = [(m.family, stated_sort_key(m.version or ""), *matched_lifecycle(m, catalogue)) for m in matches]
+    detected = {(m.family, detected_version(m)) for m in matches}
+    detected |= {(u.family, stated_sort_key(u.stated_version)) for u in unmatched if u.family in catalogue.by_family and u.stated_version}
+    lifecycles = [(m.family, detected_version(m), *matched_lifecycle(m, catalogue)) for m in matches]
     lifecycles += [(u.family, stated_sort_key(u.stated_version), u.superseded, u.lifecycle) for u in unmatched if u.superseded is not None]
     return {
         "pages": document.pages, "sections": len(document.sections), "references": len(document.references),
@@ -108,6 +111,13 @@ def analyse(data: bytes, catalogue: DatasetCatalogue, online_fake: bool = False)
         "unmatched": [f"{u.name} {u.stated_version or ''}: {u.reason} (p. {u.page})" for u in unmatched],
         "detected": sorted(detected), "lifecycles": lifecycles, "seconds": round(seconds, 3),
     } | ({"online_fake": online_on_fake(document)} if online_fake else {})
+
+
+def detected_version(match: DatasetMatch) -> tuple[int, ...]:
+    """The version key a match is scored on: the version the paper states when it states one (the ground truth holds
+    what the paper states: "4.2" for MLS v4.2, which the detector matches to CMR's V004 by
+    `stated_lifecycle.catalogued_version`), else the matched node's (a match found by DOI)."""
+    return stated_sort_key(match.stated_version or "") or stated_sort_key(match.version or "")
 
 
 def matched_lifecycle(match: DatasetMatch, catalogue: DatasetCatalogue) -> tuple[bool | None, str]:

@@ -289,3 +289,71 @@ def test_a_stated_version_no_record_attests_is_unknown_not_replaced_by_version_o
     assert (lineage["superseded"], lineage["known"], lineage["statement"]) == (superseded, known, said)
     if superseded is None:
         assert lineage["succession_basis"] is None and lineage["successor_family"] is None
+
+
+MLS_LEVEL_2 = ("ML2BRO, ML2CH3CL, ML2CH3CN, ML2CH3OH, ML2CLO, ML2CO, ML2DGG, ML2DGM, ML2GPH, ML2H2O, ML2HCL, ML2HCN, ML2HNO3, ML2HO2, "
+               "ML2HOCL, ML2IWC, ML2N2O, ML2O3, ML2OH, ML2RHI, ML2SO2, ML2T")
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "matched", "unmatched"),
+    [
+        ("an instrument, a parameter word of its products' CMR entry titles and a version name the product; a whole-numbered "
+         "catalogue's collection is the stated version's major part (MLS 4.2 is CMR's V004)",
+         "Ozone profiles came from MLS ozone version 4.2 retrievals.", [("ML2O3", "V004", "4.2")], []),
+        ("the parameter word after the name read for a version stated before it",
+         "We used version 4.2 of the MLS temperature data.", [("ML2T", "V004", "4.2")], []),
+        ("a British spelling is the entry title's American one ('water vapour' is 'Water Vapor (H2O)')",
+         "Humidity came from MLS water vapour version 4.2 profiles.", [("ML2H2O", "V004", "4.2")], []),
+        ("an instrument's 'collection N' is the version of the products named with it",
+         "The OMI collection 3 products used are the total ozone OMTO3 and the nitrogen dioxide OMNO2.",
+         [("OMNO2", "V003", "3"), ("OMTO3", "V003", "3")], []),
+        ("a version called an algorithm's, which no candidate numbers a collection by, is no dataset version",
+         "Total ozone came from OMTO3 v8.5 algorithm retrievals.", [], []),
+        ("... nor where the same paragraph calls that version an algorithm's, and no version before the name is taken instead",
+         "The TOMS v8 and the OMTO3 v8.5 algorithms differ. Here the OMTO3 v8.5 uses new cloud pressures.", [],
+         [("TOMS", "8", "no Dataset node of the graph has this name", None)]),  # no graph product: listed, not scored
+        ("an algorithm version that is also a collection's number stays the collection (TRMM 3B42 V7)",
+         "Rainfall came from the TRMM 3B42 V7 algorithm.", [("TRMM_3B42", "V7", "7")], []),
+        ("words after the version are read past one that describes no candidate; several fitting members and none at "
+         "the version: ambiguous, never a member that merely has the version (AIRS V005 CO2 products)",
+         "AIRS daily Level 3 version 5 ozone standard products were compared.", [],
+         [("AIRS", "5", "ambiguous: AIRS 5 is one of AIRH3STD, AIRS3STD, AIRX3STD in the graph, none of them at version 5; "
+           "the paper does not say which", None)]),
+        ("a word after the parenthesis that holds name and version does not describe it",
+         "Each profile (as in MLS v4.2) ozone mixing ratio was interpolated.", [],
+         [("MLS", "4.2", f"ambiguous: MLS 4.2 is one of {MLS_LEVEL_2} in the graph; the paper does not say which", None)]),
+    ],
+)
+def test_instrument_parameter_and_version_rules(cmr, rule, text, matched, unmatched):
+    assert _found(cmr, _paper(text)) == (matched, unmatched), rule
+
+
+@pytest.mark.parametrize(
+    ("stated", "held", "named"),
+    [
+        ((4, 2), [(4,), (5,)], (4,)),        # MLS v4.2 in a catalogue numbering V004, V005
+        ((3, 3), [(4,), (5,)], None),        # no V003 in the catalogue: not named (its lifecycle is read elsewhere)
+        ((7,), [(6,), (7,)], (7,)),          # the same key
+        ((2, 2), [(2,), (2, 1)], None),      # a family that numbers minor versions itself (GLDAS 2.0, 2.1): only 2.2 is 2.2
+        ((6, 1), [(6,), (6, 1)], (6, 1)),
+        ((4, 2), [], None),
+    ],
+)
+def test_catalogued_version_reads_a_minor_release_as_its_whole_numbered_collection(stated, held, named):
+    from recon_assets.papers.stated_lifecycle import catalogued_version
+
+    assert catalogued_version(stated, held) == named
+
+
+def test_algorithm_versions_and_parenthesis_ends():
+    from recon_assets.papers.dataset_names import is_algorithm_version, parenthesis_end
+
+    text = "OMTO3 v8.5 algorithm; version 8.5 retrieval algorithm; v8 total O3 algorithm; V7 product"
+    ends = [m.end() for m in __import__("re").finditer(r"v8\.5|8\.5(?= retrieval)|v8(?= total)|V7", text)]
+    assert [is_algorithm_version(text, end) for end in ends] == [True, True, True, False]
+    text = "Rows (for Aura MLS v2.2) O3 N2O"
+    assert parenthesis_end(text, text.index("MLS"), text.index("v2.2") + 4, len(text)) == text.index(")")
+    text = "Rows for Aura MLS v2.2 O3 N2O"
+    assert parenthesis_end(text, text.index("MLS"), text.index("v2.2") + 4, len(text)) == len(text)
+    assert canonical_tokens("water vapour") == {"water", "vapor"}

@@ -23,6 +23,9 @@ _CANONICAL = (
     (re.compile(r"\b1[\s\-]*month\b|\bmonthly\b|\bmonth\b"), "monthly"),
     (re.compile(r"\b1[\s\-]*hour\b|\bhourly\b"), "hourly"),
     (re.compile(r"\b(\d+)[\s\-]*hour(?:ly|s)?\b"), r"\1hourly"),
+    # British spellings of words CMR's (American) entry titles use: "water vapour" is "Water Vapor (H2O)"
+    (re.compile(r"\bvapour\b"), "vapor"),
+    (re.compile(r"\bsulphur\b"), "sulfur"),
 )
 _TOKENS = re.compile(r"[a-z0-9]+")
 # A time step joined to its count ("1-Hourly" -> "1hourly", "3 hourly" -> "3hourly") also yields its word part, so a
@@ -162,3 +165,37 @@ def is_data_citation(text: str) -> bool:
     prints a 10.5067 data DOI) rather than a paper: only a data citation's name and version are a use of the data;
     a paper's title ("... version 2 (MERRA-2)", "... GPM IMERG V06 ...") names what others used."""
     return bool(_DATA_CITATION.search(text))
+
+
+# "algorithm" right after a version, or after one or two words ("v8.5 algorithm", "version 8.5 retrieval algorithm",
+# "v8 total O3 algorithm").
+_ALGORITHM_AFTER = re.compile(r"(?:\s+[\w\-]+){0,2}?\s+algorithms?\b", re.IGNORECASE)
+
+
+def is_algorithm_version(text: str, end: int) -> bool:
+    """Whether the version that ends at text[end] is called an algorithm's: "algorithm" follows it, directly or after
+    one or two words ("OMTO3 v8.5 algorithm", "version 8.5 retrieval algorithm"). An algorithm's version is the
+    retrieval code's, which a data set's collection number need not equal (OMI's OMTO3 collection 3 is made with
+    the TOMS v8.5 algorithm); `datasets` still reads it as a collection when a candidate has a collection of that
+    number (TRMM's 3B42 "V7 algorithm" is its collection V7)."""
+    return bool(_ALGORITHM_AFTER.match(text, end))
+
+
+def parenthesis_end(text: str, name_start: int, pos: int, limit: int) -> int:
+    """Where the words describing a name read from `pos` must stop: at the closing parenthesis of one opened before
+    the name (within its sentence) and still open at `pos` ("(for Aura MLS v2.2) O3 ...": the "O3" after the
+    parenthesis does not describe what is inside it), else `limit`."""
+    sentence = max(text.rfind(". ", 0, name_start), -1) + 1
+    depth = 0
+    for char in text[sentence:name_start]:
+        depth = depth + 1 if char == "(" else max(0, depth - 1) if char == ")" else depth
+    if depth == 0:
+        return limit
+    for index in range(pos, limit):
+        if text[index] == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+        elif text[index] == "(":
+            depth += 1
+    return limit

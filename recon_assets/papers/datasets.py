@@ -32,9 +32,11 @@ import pandas as pd
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.lifecycle.versions import parse_version, version_sort_key
-from recon_assets.papers.dataset_names import FILLER, WORD, TitleVocabulary, is_data_citation, is_glossary, is_reference_like, reference_entries
+from recon_assets.papers.dataset_names import (
+    FILLER, WORD, TitleVocabulary, is_algorithm_version, is_data_citation, is_glossary, is_reference_like, parenthesis_end, reference_entries,
+)
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
-from recon_assets.papers.stated_lifecycle import stated_version_lineage
+from recon_assets.papers.stated_lifecycle import catalogued_version, stated_version_lineage
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
 # The KG's own link of a publication to a dataset it uses: (:Publication)-[:USES_DATASET]->(:Dataset).
@@ -61,7 +63,9 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 # Separators skipped between a name, its describing words and its version (never a full stop: "3B42. Version 7 of").
 _SEPARATOR = re.compile(r"[\s,;:()\[\]/\-–]*")
 _AFTER_WINDOW, _BEFORE_WINDOW, QUOTE_LIMIT = 100, 40, 400
-_CLAUSE_END = re.compile(r"[,;]")
+_CLAUSE_END = re.compile(r"[,;]|\.(?=\s|$)")
+# Words that describe no candidate which the reading after a version passes over ("version 5 O3 standard products").
+SKIPPED_WORDS = 2
 # Describing words read before a product line's name ("Half-hourly IMERG V07", "SM data SMAP ... V7").
 _WORDS_BEFORE = 3
 # Sections that state what the paper used (data statements, methods): their evidence is kept over a mention
@@ -334,24 +338,56 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     describing = [w for w in words if w.lower() not in FILLER] + before
     at = _SEPARATOR.match(text, pos).end()
     version = _VERSION_AT.match(text, at) if at < limit else None
+    if version and _algorithm_only(text, version, catalogue, families):
+        # the version after the name is its algorithm's: no dataset version, and none read before the name either
+        return _Reading(None, start, end, tuple(describing))
     if version:
-        return _Reading(version.group(1), start, version.end(), tuple(describing + _words_trailing(text, version.end(), limit, catalogue, families)))
+        closing = parenthesis_end(text, start, version.end(), limit)
+        trailing = _words_trailing(text, version.end(), closing, catalogue, families)
+        return _Reading(version.group(1), start, version.end(), tuple(describing + trailing))
     offset = max(0, start - _BEFORE_WINDOW)
     found = _VERSION_BEFORE.search(text[offset:start])
     if found:
         stated = found.group(1) or found.group(2)
         own = re.search(r"(\d+)$", text[start:end])
         if not (own and stated_sort_key(stated) == (int(own.group(1)),)):
-            return _Reading(stated, offset + found.start(), end, tuple(before))
+            # the words after the name describe it too ("version 2.2 of the MLS O3 data")
+            return _Reading(stated, offset + found.start(), end, tuple(describing))
     # no version: the describing words on both sides ("MODIS land cover"); paper detection narrows only names read with one
     return _Reading(None, start, end, tuple(describing))
 
 
+def _algorithm_only(text: str, version: re.Match, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
+    """Whether a version read after a name is an algorithm's version and no collection's: the text calls it an
+    algorithm's (`dataset_names.is_algorithm_version`: "OMTO3 v8.5 algorithm"), here or where the same paragraph writes
+    the same version ("the OMTO3 v8.5 algorithms [...] while the OMTO3 v8.5 uses OCCP"), and no candidate family has a
+    collection of that number (`catalogued_version`). TRMM's "3B42 V7 algorithm" names its collection V7, so it stays
+    a dataset version."""
+    key = stated_sort_key(version.group(1))
+    written = version.group(0).strip()
+    if not key or not any(is_algorithm_version(text, m.end()) for m in re.finditer(r"(?<![\w.])" + re.escape(written) + r"(?![\w.])", text)):
+        return False
+    return not any(catalogued_version(key, (k.sort_key for k in catalogue.by_family[f])) for f in families)
+
+
 def _words_trailing(text: str, pos: int, limit: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> list[str]:
-    """The describing words right after a version, up to a comma or semicolon ("V6 Daily accumulated"); none when they
-    open a list of alternatives ("version 6 early, late and final runs" names three products, not the early one)."""
+    """The describing words after a version, up to a comma, semicolon or full stop ("V6 Daily accumulated"), past at
+    most SKIPPED_WORDS words that describe no candidate ("version 5 O3 standard products": "standard" is read though
+    "O3" describes no AIRS product); none when they open a list of alternatives ("version 6 early, late and final runs"
+    names three products, not the early one)."""
     clause = _CLAUSE_END.search(text, pos, limit)
-    words, end = _words_after(text, pos, clause.start() if clause else limit, catalogue, families)
+    stop = clause.start() if clause else limit
+    words, end = _words_after(text, pos, stop, catalogue, families)
+    skipped = 0
+    while end < stop and skipped < SKIPPED_WORDS:
+        passed = WORD.match(text, _SEPARATOR.match(text, end).end(), stop)
+        if not passed or _VERSION_AT.match(text, passed.start()):
+            break
+        more, after = _words_after(text, passed.end(), stop, catalogue, families)
+        if more:
+            words, end, skipped = words + more, after, 0
+        else:
+            end, skipped = passed.end(), skipped + 1
     words = [w for w in words if w.lower() not in FILLER]
     rest = re.match(r"[\s\-]*(?:,|\band\b|\bor\b)\s*(?:and\s+|or\s+)?", text[end:limit])
     if words and rest:
@@ -476,7 +512,9 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
 
     def settle(named: _Named, family: str) -> None:
         key = stated_sort_key(named.stated)
-        same = sorted((k for k in catalogue.by_family[family] if key and k.sort_key == key), key=lambda k: k.dataset_id)
+        # the stated version's collection: the same key, or a whole-numbered catalogue's major ("4.2" of V004)
+        held = catalogued_version(key, (k.sort_key for k in catalogue.by_family[family])) if key else None
+        same = sorted((k for k in catalogue.by_family[family] if held and k.sort_key == held), key=lambda k: k.dataset_id)
         if same:
             known = same[0]
             keep(DatasetMatch(known.dataset_id, known.family, known.version, NAME_AND_VERSION, named.stated, named.quote, named.page, named.section))
@@ -546,6 +584,11 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         elif named.with_version:
             reason = f"ambiguous: {named.written} {named.stated} is one of {', '.join(candidates)} in the graph; the paper does not say which"
             unmatched.setdefault((named.name, stated_sort_key(named.stated)), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, named.name))
+        elif len(candidates) > 1:
+            # several members fit the words and none has the version: which one is not said (never the first one)
+            reason = (f"ambiguous: {named.written} {named.stated} is one of {', '.join(candidates)} in the graph, none of them at "
+                      f"version {named.stated}; the paper does not say which")
+            unmatched.setdefault((named.name, stated_sort_key(named.stated)), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, named.name))
         else:
             reason = f"the graph has {named.name} but not version {named.stated}"
             unmatched.setdefault((named.name, stated_sort_key(named.stated)), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, named.name))
@@ -606,7 +649,7 @@ def _candidates(catalogue: DatasetCatalogue, name: str, written: str, reading: _
     key = stated_sort_key(reading.stated)
     members = catalogue.members[name]
     narrowed = catalogue.vocabulary.narrow(members, reading.words) if len(members) > 1 else members
-    with_version = [f for f in narrowed if key and any(k.sort_key == key for k in catalogue.by_family[f])]
+    with_version = [f for f in narrowed if key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[f]))]
     candidates = _without_variants(with_version or narrowed)
     described = len(candidates) == 1 and any(catalogue.vocabulary.describes(word, candidates[0]) for word in reading.words)
     decided = name in catalogue.by_family or bool(with_version) or len(candidates) < len(members) or described

@@ -11,6 +11,7 @@ current nor replaced, and its line says "version not known to the catalogue; the
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fnmatch import fnmatchcase
 from functools import lru_cache
 
@@ -155,3 +156,26 @@ def current_versions(lineage: pd.DataFrame) -> list[str]:
     current = lineage[(lineage["dataset_id"] != STATED_ID) & ~lineage["superseded"].fillna(False).astype(bool) & lineage["version_text"].notna()]
     ordered = current.sort_values("version_sort", key=lambda keys: keys.map(tuple), ascending=False)
     return list(dict.fromkeys(ordered["version_text"]))
+
+
+def catalogued_version(stated: tuple[int, ...], held: Iterable[tuple[int, ...]]) -> tuple[int, ...] | None:
+    """The version sort key of the collection a stated version names among a family's catalogued ones (`held`, sort
+    keys as `version_sort_key` gives them), or None when none does.
+
+    The same key names it ("V7" and "7.0", "Collection 5" and "005"). Else, when every catalogued version of the family
+    is a whole number ((4,), (5,); "7.0" is (7,)) and the stated one has a minor part, the whole number equal to its
+    major part names it: "MLS v4.2" is the collection CMR numbers V004, "v3.3" would be V003. This is our reading of
+    how the instrument teams number their data, not an archive's statement: the MLS team names its Level 2 data
+    versions v2.2, v3.3 / v3.4, v4.2x, v5.0x (the minor part a release of the processing software within one
+    version; one data quality and description document per version, e.g. Livesey et al.'s "Version 4.2x Level 2
+    data quality and description document", JPL, which the papers using v4.2 cite), while GES DISC's CMR records number
+    the collections 004 and 005 (entry title "MLS/Aura Level 2 Ozone (O3) Mixing Ratio V004"); OMI's "collection 3"
+    is CMR's V003 (OMTO3 V003). No search of ours found a document that maps v4.2x to V004 in so many words. A
+    family that keeps minor parts in its own numbering (GLDAS 2.0 / 2.1 / 2.2, MODIS 6 / 6.1) has no such reading:
+    a stated "2.2" or "6.1" names only that version."""
+    held = set(held)
+    if stated in held:
+        return stated
+    if len(stated) > 1 and held and all(len(key) == 1 for key in held) and (stated[0],) in held:
+        return (stated[0],)
+    return None
