@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.stats import binomtest, mannwhitneyu
 
 from recon_assets.reliability.settings import DECAYS, ScoringSettings, Weights
 
@@ -56,6 +55,8 @@ class Rate:
         """The 95 % Wilson score interval of the rate, (NaN, NaN) without cases."""
         if not self.denominator:
             return math.nan, math.nan
+        from scipy.stats import binomtest  # deferred: scipy.stats takes about 1 s to import, and loading the definitions needs none of it
+
         interval = binomtest(self.numerator, self.denominator).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
         return float(interval.low), float(interval.high)
 
@@ -75,6 +76,8 @@ def roc_auc(sound: np.ndarray, stale: np.ndarray) -> float:
     sound, stale = np.asarray(sound, dtype=float), np.asarray(stale, dtype=float)
     if not (len(sound) and len(stale)):
         return math.nan
+    from scipy.stats import mannwhitneyu  # deferred, as in Rate.interval
+
     return float(mannwhitneyu(sound, stale).statistic / (len(sound) * len(stale)))
 
 
