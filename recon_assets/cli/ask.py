@@ -18,6 +18,7 @@ import tempfile
 import time
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import duckdb
 
@@ -25,6 +26,9 @@ from recon_assets.briefs.questions import ASKED_PREFIX, NAMED_IN_QUESTION, Quest
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import terminal_text
 from recon_assets.storage.duckdb_files import database_problem, local_read_only
+
+if TYPE_CHECKING:  # imported when a question is asked: `recon brief` starts without Dagster
+    import dagster as dg
 
 # Dagster and the launch wiring are imported by `ask` and `remove` only: `recon brief` reads one row of DuckDB.
 JOB = "question_briefs_job"
@@ -100,6 +104,7 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
         if outcome.run.status != dg.DagsterRunStatus.SUCCESS:
             return _fail(f"[{JOB}] {'; '.join(run_failures(outcome, database, launched.output))} (run {outcome.run.run_id}; DAGSTER_HOME={home})", 1)
     print(f"recon: answered in {time.monotonic() - started:.1f}s (run {outcome.run.run_id})", flush=True)
+    print(f"recon: {usage_line(outcome.materializations)}", flush=True)
     if said := scope_said(key, database):
         print(f"recon: {terminal_text(said)}", flush=True)
     print(flush=True)
@@ -107,6 +112,22 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
     print(f"\nThe question is kept as partition {key} of '{QUESTIONS_PARTITIONS}' (research_briefs_weekly_schedule refreshes it once started: it is stopped by default); "
           f"`recon brief {key}` prints it again, `recon brief {key} --remove` removes the partition.")
     return code
+
+
+def usage_line(materializations: dict[str, dg.AssetMaterialization]) -> str:
+    """What answering the question sent online, from its run's materializations: Groq requests and tokens of the
+    planner and synthesizer (research_briefs' brief_llm_requests, brief_llm_tokens; cached answers cost none) and
+    OpenAlex search requests and list calls (question_evidence's and the rewrite rounds' of question_verdicts)."""
+    def count(asset: str, key: str) -> int:
+        found = materializations.get(asset)
+        value = found.metadata.get(key) if found is not None else None
+        return int(value.value) if value is not None else 0
+
+    groq = count("research_briefs", "brief_llm_requests"), count("research_briefs", "brief_llm_tokens")
+    openalex = [sum(count(asset, key) for asset in ("question_evidence", "question_verdicts"))
+                for key in ("openalex_requests", "openalex_list_calls")]
+    return (f"online use for this brief: Groq {groq[0]} request(s), {groq[1]:,} token(s); OpenAlex search {openalex[0]} "
+            f"request(s), {openalex[1]} list call(s) of the daily budget")
 
 
 def print_brief(key: str, database: Path) -> int:
