@@ -357,3 +357,26 @@ def test_algorithm_versions_and_parenthesis_ends():
     text = "Rows for Aura MLS v2.2 O3 N2O"
     assert parenthesis_end(text, text.index("MLS"), text.index("v2.2") + 4, len(text)) == len(text)
     assert canonical_tokens("water vapour") == {"water", "vapor"}
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "matched", "unmatched"),
+    [
+        ("a list of parameter words with one version names one product per parameter",
+         "MLS temperature and ozone version 4.2 profiles were used.", [("ML2O3", "V004", "4.2"), ("ML2T", "V004", "4.2")], []),
+        ("a version stated without the name, right after the sentence naming the line, with a data word after it: the "
+         "line's version, its parameters read after it",
+         "The MLS instrument measures limb emission (Smith et al., 2006). We used the level 2 version 3 temperature and water "
+         "vapour data of 2015.", [],
+         [("ML2H2O", "3", "the graph has ML2H2O but not version 3", True), ("ML2T", "3", "the graph has ML2T but not version 3", True)]),
+        ("... its parameter read in the sentence that names the line",
+         "The MLS instrument retrieves the ozone profile. Version 3.3 data on 38 layers were used.", [],
+         [("ML2O3", "3.3", "the graph has ML2O3 but not version 3.3", True)]),
+        ("... never another thing's version ('the model version 3.3')",
+         "The MLS instrument retrieves the ozone profile. We ran the model version 3.3 data assimilation system.", [], []),
+        ("... nor a version without a data word after it",
+         "The MLS instrument retrieves the ozone profile. Version 3.3 of the model was run.", [], []),
+    ],
+)
+def test_parameter_lists_and_versions_stated_apart_from_the_name(cmr, rule, text, matched, unmatched):
+    assert _found(cmr, _paper(text)) == (matched, unmatched), rule

@@ -549,9 +549,13 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             if reading.stated is None:
                 unversioned.append((name, start, end))
                 continue
-            pending.append(_candidates(catalogue, name, text[start:end], reading, _quote(text, start, end), page, section))
+            pending += _each_parameter(catalogue, _candidates(catalogue, name, text[start:end], reading, _quote(text, start, end), page, section), reading)
             if name in catalogue.by_family:
                 identified.add(name)
+        for name, start, end, reading in detached_versions(text, readings, catalogue):
+            quote = _joined_quote(text, (start, end), (reading.first, reading.last))
+            pending += _each_parameter(catalogue, _candidates(catalogue, name, text[start:end], reading, quote, page, section), reading)
+            read_spans.append((reading.first, reading.last))
         for alias, stated, first, last in statements:
             lent = [(name, start, end) for name, start, end in unversioned if name in catalogue.members[alias]]
             for name, start, end in lent:
@@ -654,6 +658,92 @@ def _candidates(catalogue: DatasetCatalogue, name: str, written: str, reading: _
     described = len(candidates) == 1 and any(catalogue.vocabulary.describes(word, candidates[0]) for word in reading.words)
     decided = name in catalogue.by_family or bool(with_version) or len(candidates) < len(members) or described
     return _Named(name, written.strip(), reading.stated, tuple(candidates), bool(with_version), quote, page, section, decided)
+
+
+def parameter_list(catalogue: DatasetCatalogue, name: str, words: Sequence[str]) -> list[str]:
+    """The members of a product line a list of parameter words names, one per word ("MLS version 3 temperature and water
+    vapour data": ML2T and ML2H2O): each describing word that, alone, leaves exactly one member (variants left out,
+    `_without_variants`), when two or more such words leave different members; else [] (one product, or none said).
+    Words that leave several members ("Level 3", "daily") say nothing here. In reading order, each member once."""
+    members = catalogue.members[name]
+    if len(members) < 2:
+        return []
+    found: list[str] = []
+    for word in words:
+        if word.lower() in FILLER:
+            continue
+        left = _without_variants([f for f in members if catalogue.vocabulary.describes(word, f)])
+        if len(left) == 1 and left[0] not in found:
+            found.append(left[0])
+    return found if len(found) >= 2 else []
+
+
+def _each_parameter(catalogue: DatasetCatalogue, named: _Named, reading: _Reading) -> list[_Named]:
+    """`named`, or one _Named per member its parameter list names (`parameter_list`), each with the stated version."""
+    parts = parameter_list(catalogue, named.name, reading.words)
+    if not parts:
+        return [named]
+    key = stated_sort_key(named.stated)
+    return [replace(named, candidates=(family,), decided=True,
+                    with_version=bool(key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[family])))) for family in parts]
+
+
+# A version written as a word ("Version 3.3", "level 2 version 3", "collection 5") that a data word follows in its clause
+# ("Version 3.3 data on the 38 layers", "version 3 temperature and water vapour data").
+_WORDED_VERSION = re.compile(r"\b(?:version|collection|release)[\s\-]*(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b", re.IGNORECASE)
+_DATA_WORD_AFTER = re.compile(r"(?:[\s\-]+[^\s,;.]+){0,5}?[\s\-]+(?:data|datasets?|products?|retrievals?|fields|profiles)\b", re.IGNORECASE)
+
+
+# Words that may stand right before a version stated without its name ("the version 3 data", "its version 3.3").
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "this", "that", "these", "those", "of", "used", "use"})
+# How far (characters) after the name a version stated without it may stand.
+DETACHED_WINDOW = 400
+
+
+def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue) -> list[tuple[str, int, int, _Reading]]:
+    """Versions a paragraph states for a product line named shortly before (at most DETACHED_WINDOW characters, no
+    other name read between) without repeating its name: "The MLS instrument scans the limb to retrieve the ozone profile. Version 3.3 data on
+    the 38 layers were used". Each is (name, its start, its end, a _Reading of the version) for the nearest name before
+    it that was read without a version (a LINE alias or a family, not an instrument COLLECTION), when the version is
+    written as a word (`_WORDED_VERSION`), a data word follows it in its clause (`_DATA_WORD_AFTER`), it opens its
+    phrase (the word before it is a determiner or describes the line: not "the model version 3.3"), it is not an
+    algorithm's (`dataset_names.is_algorithm_version`), and it lies
+    in no name's reading. The reading's describing words: those after the version (`_words_trailing`) and those of the
+    name's sentence (the "ozone" of "retrieve the ozone vertical profile")."""
+    found = []
+    bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
+
+    def sentence_of(pos: int) -> tuple[int, int]:
+        left = max(b for b in bounds if b <= pos)
+        return left, min((b for b in bounds if b > pos), default=len(text))
+
+    for version in _WORDED_VERSION.finditer(text):
+        at, after = version.start(), version.end()
+        if any(r.first <= at < r.last or start <= at < end for _, start, end, r in readings):
+            continue
+        if not _DATA_WORD_AFTER.match(text, after) or is_algorithm_version(text, after) or _CLAUSE_END.search(text, after, _DATA_WORD_AFTER.match(text, after).end()):
+            continue
+        before = [(name, start, end, r) for name, start, end, r in readings if end <= at]
+        if not before:
+            continue
+        name, start, end, reading = before[-1]
+        if reading.stated is not None or catalogue.kind.get(name) == COLLECTION:
+            continue
+        name_left, name_right = sentence_of(start)
+        if at - end > DETACHED_WINDOW:
+            continue
+        families = catalogue.members[name]
+        # the version opens its phrase ("Version 3.3 data", "the level 2 version 3 ..."), never another thing's ("the
+        # model version 3.3"): the word before it, if any in its sentence, is a determiner or describes the line
+        opening = [w.group(0) for w in WORD.finditer(text, sentence_of(at)[0], at)]
+        if opening and opening[-1].lower() not in _DETERMINERS and not _describes(catalogue, opening[-1], families):
+            continue
+        clause_stop = _CLAUSE_END.search(text, after)
+        trailing = _words_trailing(text, after, clause_stop.start() if clause_stop else len(text), catalogue, families)
+        around = [w.group(0).rstrip(".") for w in WORD.finditer(text, name_left, name_right)]
+        describing = [w for w in around if w.lower() not in FILLER and w.upper() != name.upper() and _describes(catalogue, w, families)]
+        found.append((name, start, end, _Reading(version.group(1), at, after, tuple(trailing + describing))))
+    return found
 
 
 def _with_lifecycle(mention: UnmatchedMention, catalogue: DatasetCatalogue) -> UnmatchedMention:
