@@ -10,17 +10,12 @@ from __future__ import annotations
 
 import io
 
-import matplotlib
+import numpy as np
+import pandas as pd
 
-matplotlib.use("Agg")  # before pyplot: no display, no GUI toolkit; the same on a server and in CI
-
-import matplotlib.pyplot as plt  # noqa: E402 - after the backend is chosen
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-from recon_assets.evaluation.measure import CONDITIONS, MEASURES, OFFLINE, ONLINE  # noqa: E402
-from recon_assets.reliability.labels import CURRENT, DECLINING, FOUNDATIONAL, LABELS, SUPERSEDED, UNVERIFIED  # noqa: E402
-from recon_assets.verdicts.critic import CONTRADICTED, FORCED_PASS, INSUFFICIENT, PASS, STALE  # noqa: E402
+from recon_assets.evaluation.measure import CONDITIONS, MEASURES, OFFLINE, ONLINE
+from recon_assets.reliability.labels import CURRENT, DECLINING, FOUNDATIONAL, LABELS, SUPERSEDED, UNVERIFIED
+from recon_assets.verdicts.critic import CONTRADICTED, FORCED_PASS, INSUFFICIENT, PASS, STALE
 
 LABEL_COLOURS = {
     FOUNDATIONAL: "#0072B2", CURRENT: "#009E73", DECLINING: "#E69F00", SUPERSEDED: "#D55E00", UNVERIFIED: "#999999",
@@ -40,6 +35,17 @@ DPI = 110
 RELIABILITY_BIN = 0.05
 
 
+def _pyplot():
+    """matplotlib's pyplot on the Agg backend (no display, no GUI toolkit; the same on a server and in CI), imported
+    when a plot is drawn: loading the definitions (each code server and run worker does) needs no pyplot."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # before pyplot
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def label_distribution_png(label_counts: pd.DataFrame) -> bytes:
     """Horizontal stacked bars: scored edges per research area, one segment per label (LABEL_COLOURS).
 
@@ -52,6 +58,7 @@ def label_distribution_png(label_counts: pd.DataFrame) -> bytes:
     wide = label_counts.pivot_table(index="research_area", columns="label", values="edges", aggfunc="sum", fill_value=0)
     wide = wide.reindex(columns=list(LABELS), fill_value=0)
     wide = wide.loc[wide.sum(axis=1).sort_values().index]
+    plt = _pyplot()
     figure, axes = plt.subplots(figsize=(8, 0.35 * max(len(wide), 3) + 1.4))
     left = np.zeros(len(wide))
     for label in LABELS:
@@ -76,6 +83,7 @@ def reliability_histogram_png(reliabilities: pd.DataFrame, superseded_bar: float
         PNG bytes.
     """
     bins = np.linspace(0.0, 1.0, round(1 / RELIABILITY_BIN) + 1)
+    plt = _pyplot()
     figure, axes = plt.subplots(figsize=(8, 3.6))
     present = [label for label in LABELS if (reliabilities["label"] == label).any()]
     axes.hist(
@@ -106,6 +114,9 @@ def evaluation_png(evaluation: pd.DataFrame) -> bytes:
     Returns:
         PNG bytes.
     """
+    plt = _pyplot()
+    from matplotlib.ticker import PercentFormatter
+
     figure, panels = plt.subplots(1, len(CONDITIONS), figsize=(10, 4.6), sharey=True)
     panels = np.atleast_1d(panels)
     for axes, condition in zip(panels, CONDITIONS):
@@ -129,7 +140,7 @@ def evaluation_png(evaluation: pd.DataFrame) -> bytes:
                              linestyle=style, linewidth=1.2, label=f"{measure.replace('_', ' ')} {value:.0%}")
         axes.set_yticks(positions, [measure.replace("_", " ") for measure in PLOTTED_RATES])
         axes.set_xlim(0, 1)
-        axes.xaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+        axes.xaxis.set_major_formatter(PercentFormatter(1.0))
         axes.set_title(f"{condition}")
         if axes.get_legend_handles_labels()[0]:
             axes.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.1), ncols=2, frameon=False)
@@ -150,5 +161,5 @@ def _png(figure) -> bytes:
         figure.tight_layout()
         figure.savefig(buffer, format="png", dpi=DPI)
     finally:
-        plt.close(figure)
+        _pyplot().close(figure)
     return buffer.getvalue()
