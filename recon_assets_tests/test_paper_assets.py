@@ -410,6 +410,8 @@ def test_recon_paper_launches_through_the_instance_and_prints_the_summary(graph,
     assert not [line for line in progress if line.startswith("[]")]
     assert re.search(r"^\[paper_analysis_job\] succeeded in \d+\.\ds \(run [0-9a-f-]{36}\)$", printed, re.MULTILINE)
     assert "uses TRMM_3B42 V7: replaced by GPM_3IMERG" in printed and "unmatched: CHIRPS 2.0" in printed
+    # issue 22: what was sent online per paper (offline here: nothing, and why)
+    assert "\nsent online: nothing (not sent: papers opt-in off (RECON_PAPERS_ONLINE is not 'online'): a paper's text is sent nowhere)\n" in printed
     assert "current_version_share: 0.50 (1 of 2 dataset uses on current versions (every use whose" in printed
     assert "report: " in printed and ".pdf" in printed
     assert recon(["paper", "neither", "--db", str(graph.database)]) == 2
@@ -521,7 +523,7 @@ def test_with_the_papers_opt_in_off_nothing_is_sent_to_groq_online(graph):
     assert "Nothing of this paper was sent to an online service" in html and "papers opt-in off" in html
 
 
-def test_with_the_opt_in_the_llm_s_claims_and_argumentation_make_literary_and_overall(graph):
+def test_with_the_opt_in_the_llm_s_claims_and_argumentation_make_literary_and_overall(graph, capsys):
     key = graph.add_pdf("opted_in.pdf", pdf_of(PAPER_LINES + ["4. Discussion", "The gauges were checked at dawn."]))
     fake = PaperReader()
     result = analyse_online(graph, key, fake, send_text_online=True)
@@ -553,6 +555,12 @@ def test_with_the_opt_in_the_llm_s_claims_and_argumentation_make_literary_and_ov
     assert "the LLM's (Groq, llama-3.3-70b-versatile" in how[0]
     html = Path(materialization(result, "paper_reports").metadata["html"].value).read_text()
     assert "claims: sent to Groq (model llama-3.3-70b-versatile), 1 requests" in html
+    # `recon paper`'s summary says what was sent where: per service, requests and tokens, and the stages that sent
+    from recon_assets.cli.paper import _print_summary
+
+    _print_summary(graph.database, key, {})
+    sent_tokens = sum(use[stage]["prompt_tokens"] + use[stage]["completion_tokens"] for stage in use if use[stage]["sent"])
+    assert f"\nsent online: Groq: 3 request(s), {sent_tokens:,} token(s) (argumentation, claims, keywords)\n" in capsys.readouterr().out
 
 
 def test_a_429_leaves_the_offline_claims_and_the_partition_succeeds(graph):

@@ -106,7 +106,8 @@ def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
 
 
 def _print_summary(database: Path, key: str, report: dict) -> None:
-    """The paper's datasets with their lifecycle (unmatched ones with why), scores, failed stages and report files."""
+    """The paper's datasets with their lifecycle (unmatched ones with why), scores, failed stages, what was sent online
+    (requests and tokens per service, from paper_llm_use) and report files."""
     with read_only(str(database)) as con:
         datasets = con.execute(
             "SELECT matched, name, coalesce(stated_version, version, '') AS version, found_by, page, lifecycle, reason "
@@ -114,6 +115,10 @@ def _print_summary(database: Path, key: str, report: dict) -> None:
         ).fetchall()
         scores = con.execute("SELECT score, value, how FROM paper_scores WHERE paper_key = ?", [key]).fetchall()
         failures = con.execute("SELECT stage, error FROM paper_stage_failures WHERE paper_key = ? ORDER BY stage", [key]).fetchall()
+        sent = con.execute(
+            "SELECT service, sum(requests), sum(prompt_tokens + completion_tokens), string_agg(stage, ', ' ORDER BY stage) "
+            "FROM paper_llm_use WHERE paper_key = ? AND sent GROUP BY service ORDER BY service", [key]).fetchall()
+        unsent = con.execute("SELECT summary FROM paper_llm_use WHERE paper_key = ? AND NOT sent ORDER BY stage LIMIT 1", [key]).fetchone()
     lines = [f"datasets ({sum(row[0] for row in datasets)} matched, {sum(not row[0] for row in datasets)} unmatched):"]
     lines += [
         f"  {_named(name, version)} ({found_by}, p. {page}): {lifecycle}" if matched
@@ -124,6 +129,10 @@ def _print_summary(database: Path, key: str, report: dict) -> None:
     lines.append("scores:")
     lines += [f"  {score}: {how}" if value is None else f"  {score}: {value:.2f} ({how})" for score, value, how in scores]
     lines += [f"stage failed: {stage}: {error}" for stage, error in failures]
+    # issue 22: requests and tokens per paper online, and what was sent where (the report's table has every stage)
+    lines += [f"sent online: {service}: {requests} request(s), {tokens:,} token(s) ({stages})" for service, requests, tokens, stages in sent]
+    if not sent:
+        lines.append(f"sent online: nothing ({unsent[0].split(': ', 1)[1] if unsent else 'no online stage ran'})")
     if "html" in report:
         lines.append(f"report: {report['html'].value} and {report['pdf'].value}")
     else:
