@@ -380,3 +380,12 @@ def test_algorithm_versions_and_parenthesis_ends():
 )
 def test_parameter_lists_and_versions_stated_apart_from_the_name(cmr, rule, text, matched, unmatched):
     assert _found(cmr, _paper(text)) == (matched, unmatched), rule
+
+
+def test_a_version_older_than_a_member_s_catalogue_does_not_rule_that_member_out(cmr):
+    # CMR lists AIRS V005 only for the CO2 products (and L1B); the daily standard products begin at V006, so "version 5
+    # daily Level 3" may be either: ambiguous, never resolved to the CO2 product by the version alone
+    found, missing = datasets.detect_datasets(_paper("Temperature came from AIRS version 5 daily Level 3 products."), cmr)
+    assert found == []
+    (mention,) = [u for u in missing if u.stated_version]
+    assert mention.reason.startswith("ambiguous: AIRS 5 is one of") and {"AIRS3C2D", "AIRS3STD", "AIRX3STD"} <= set(mention.reason.replace(",", " ").split())

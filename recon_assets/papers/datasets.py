@@ -649,15 +649,26 @@ def named_products(text: str, catalogue: DatasetCatalogue) -> list[NamedProduct]
 
 def _candidates(catalogue: DatasetCatalogue, name: str, written: str, reading: _Reading, quote: str, page: int, section: str) -> _Named:
     """The families a name read with a version may stand for: its members narrowed by the describing words (a
-    product line's), then those that have the stated version (all of them when none has), then the base streams."""
+    product line's), then those that have the stated version (all of them when none has) and those whose catalogue
+    begins after it (`_catalogued_after`), then the base streams."""
     key = stated_sort_key(reading.stated)
     members = catalogue.members[name]
     narrowed = catalogue.vocabulary.narrow(members, reading.words) if len(members) > 1 else members
     with_version = [f for f in narrowed if key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[f]))]
+    if with_version:
+        with_version += [f for f in narrowed if f not in with_version and _catalogued_after(catalogue, f, key)]
     candidates = _without_variants(with_version or narrowed)
     described = len(candidates) == 1 and any(catalogue.vocabulary.describes(word, candidates[0]) for word in reading.words)
     decided = name in catalogue.by_family or bool(with_version) or len(candidates) < len(members) or described
     return _Named(name, written.strip(), reading.stated, tuple(candidates), bool(with_version), quote, page, section, decided)
+
+
+def _catalogued_after(catalogue: DatasetCatalogue, family: str, key: tuple[int, ...]) -> bool:
+    """Whether every catalogued version of `family` is newer than the stated one (`key`): the catalogue keeps only the
+    collections the archive still lists (CMR: AIRS3STD V006 and V7.0, no V005), so the family may well have had the
+    stated version, and the members that still list it (AIRS's V005 CO2 products) are not the only ones it can name."""
+    held = [k.sort_key for k in catalogue.by_family[family] if k.sort_key]
+    return bool(held) and min(held) > key
 
 
 def parameter_list(catalogue: DatasetCatalogue, name: str, words: Sequence[str]) -> list[str]:
