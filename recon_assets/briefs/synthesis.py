@@ -60,6 +60,7 @@ from recon_assets.briefs.planner import content_stems, fenced
 from recon_assets.briefs.retrieval import OPENALEX
 from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.judgement.llm_prompt import ABSTRACT_CHARS, TITLE_CHARS, clean_text
+from recon_assets.reliability.labels import LABELS
 from recon_assets.reliability.labels import DECLINING, RELIABILITY_DECIMALS, SUPERSEDED
 from recon_assets.reliability.reasons import reliability_text
 from recon_assets.verdicts.critic import CONTRADICTED, FORCED_PASS, INSUFFICIENT, PASS, STALE, VerdictRules
@@ -88,6 +89,8 @@ EXTRACTIVE_NOTE = (
 )
 # Characters of a trust line's reason the Markdown shows (`short_trust_line`); the whole line is stored.
 TRUST_REASON_CHARS = 200
+# An edge reason's opening (`reliability.reasons`): 'reliability 0.27 DECLINING '.
+_RESTATED = re.compile(rf"^reliability \d+(?:\.\d+)? (?:{'|'.join(LABELS)}) ")
 TRUST_NOTE = ("_Each trust line shows its edge reason's first clause ('…' marks a cut); the whole reasons are in "
               "research_briefs.trust_summary and edge_reliability.reason._")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
@@ -217,14 +220,17 @@ def short_trust_line(line: str, limit: int = TRUST_REASON_CHARS) -> str:
     reason part cut at a word boundary to at most `limit` characters, '…' marking a cut. The whole line is kept in
     research_briefs.trust_summary; the whole edge reason in edge_reliability.reason.
 
-    '[Li, 2020]  Network reliability: LOW. Reason: uses X V7, a replaced version: DECLINING 0.27; reliability 0.27
-    DECLINING (negative signals: its dataset version superseded): centrality ...' -> '... DECLINING 0.27; reliability
-    0.27 DECLINING (negative signals: its dataset version superseded) …'."""
+    The reason's opening 'reliability 0.27 DECLINING', which the head has just said, is left out, and a clause wholly in
+    parentheses is shown without them: '[Li, 2020]  Network reliability: LOW. Reason: uses X V7, a replaced version:
+    DECLINING 0.27; reliability 0.27 DECLINING (negative signals: its dataset version superseded): centrality ...' ->
+    '... DECLINING 0.27; negative signals: its dataset version superseded …'."""
     before, marker, reason = line.partition("Reason: ")
     if not marker:
         return line
     head, sep, rest = reason.partition("; ")
-    kept = f"{head}{sep}{_first_clause(rest)}" if sep else head
+    # the edge reason opens with the reliability and label the head has just said: its first clause is what follows
+    clause = _first_clause(_RESTATED.sub("", rest, count=1))
+    kept = f"{head}{sep}{clause[1:-1] if clause.startswith('(') and clause.endswith(')') else clause}" if sep else head
     if len(kept) > limit:
         kept = kept[:limit].rsplit(" ", 1)[0].rstrip(" ,;:")
     return f"{before}{marker}{kept}" + (" …" if kept != reason else "")
