@@ -34,6 +34,7 @@ from recon_assets.papers.keywords import paper_keywords as find_paper_keywords
 from recon_assets.papers.parse import PaperDocument, UnreadablePaper, parse_pdf
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, paper_partitions
 from recon_assets.papers.report import PaperFindings, paper_sections, write_paper_report
+from recon_assets.papers.title import display_name, pdf_title
 from recon_assets.papers.online import offline_reading, read_online
 from recon_assets.papers.resources import PaperIntake, PaperNotFound
 from recon_assets.papers.scores import paper_scores as compute_paper_scores
@@ -100,7 +101,8 @@ def paper_documents(
     context: dg.AssetExecutionContext, store: TableStore, papers: PaperIntake, openalex: OpenAlexResource
 ) -> dg.MaterializeResult:
     """The paper read into text by section and paragraph with page numbers, its reference list with DOIs and its
-    figure and table captions (pypdf, `papers.parse`), held to the page limit (RECON_PAPER_PAGE_LIMIT); a paper given
+    figure and table captions (pypdf, `papers.parse`), held to the page limit (RECON_PAPER_PAGE_LIMIT), with its title
+    (the PDF's Title metadata when it reads as one, else the largest type on its first page: `papers.title`); a paper given
     by DOI is its title, abstract and cited works from the graph's tables or, for a DOI the graph lacks, from OpenAlex
     (`papers.doi_lookup`, online only: the DOI and its cited work ids are sent, 1 list call and 1 per 100 references on
     the shared daily budget; a paper_llm_use row, stage doi_lookup, says what was sent).
@@ -127,7 +129,8 @@ def paper_documents(
                 source, page_limit = doi, None
             else:
                 path, data = papers.pdf(key, context.run.tags.get(PAPER_SOURCE_TAG))
-                title, document, source, page_limit = None, parse_pdf(data, papers.page_limit), str(path), papers.page_limit
+                document, source, page_limit = parse_pdf(data, papers.page_limit), str(path), papers.page_limit
+                title = pdf_title(data)
         except (UnreadablePaper, PaperNotFound) as error:
             raise dg.Failure(description=str(error), metadata={"paper_key": key}) from None
         summary = pd.DataFrame([{
@@ -527,7 +530,7 @@ def paper_reports(context: dg.AssetExecutionContext, store: TableStore, outputs:
             PaperFindings(rows("paper_keywords", "rank"), rows("paper_citation_gaps", "position"), rows("claim_verdicts", "position"),
                           rows("paper_llm_use", "stage DESC")),
         )
-        title = f"Paper analysis: {document['title'] or document['source']}"
+        title = f"Paper analysis: {display_name(_text(document['title']), document['source'])}"
         files = write_paper_report(title, sections, folder, f"paper_{key.replace(':', '_').replace('/', '_')}")
         context.log.info(f"paper report written: {files.html} and {files.pdf} ({files.pdf_pages} pages)")
         return {"html": dg.MetadataValue.path(str(files.html)), "pdf": dg.MetadataValue.path(str(files.pdf)), "pdf_pages": files.pdf_pages}
@@ -672,6 +675,11 @@ def _embedded(con: Tables, texts: list[str]) -> np.ndarray:
     if fresh:
         con.upsert("text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
     return vectors
+
+
+def _text(value: object) -> str | None:
+    """A VARCHAR read back through a data frame: None for NULL (None or NaN)."""
+    return value if isinstance(value, str) else None
 
 
 def _int(value: object) -> int | None:

@@ -31,6 +31,7 @@ from importlib import resources
 import pandas as pd
 
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED, since_text
 from recon_assets.lifecycle.versions import parse_version, version_sort_key
 from recon_assets.papers.dataset_names import (
     FILLER, WORD, TitleVocabulary, is_algorithm_version, is_data_citation, is_glossary, is_reference_like, parenthesis_end, reference_entries,
@@ -39,6 +40,8 @@ from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
 from recon_assets.papers.stated_lifecycle import catalogued_version, stated_version_lineage
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
+# How an unmatched mention was found when no version is stated with the name ("named without a version").
+NAME_WITHOUT_VERSION = "short name without a version"
 # The KG's own link of a publication to a dataset it uses: (:Publication)-[:USES_DATASET]->(:Dataset).
 GRAPH_LINK = "the graph's USES_DATASET relationship"
 # How a match found both in the text and by the graph's link says so: "DOI in references; the graph's ...".
@@ -103,7 +106,10 @@ class UnmatchedMention:
     superseded and lifecycle: for a graph family stated with a version the graph lacks, that version's lifecycle
     by the lifecycle's own rules (`stated_lifecycle.stated_version_lineage`: replaced when a later version of the
     family is in the graph, unless a curated line makes them parallel streams) and its one line
-    (`lifecycle_statement`); None otherwise."""
+    (`lifecycle_statement`); None otherwise.
+
+    found_by and section: how it was found, as a match's (DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION, or
+    NAME_WITHOUT_VERSION), and the heading its quote is under ('References', 'caption'; '' before the first)."""
 
     name: str
     stated_version: str | None
@@ -113,6 +119,8 @@ class UnmatchedMention:
     family: str | None = None
     superseded: bool | None = None
     lifecycle: str | None = None
+    found_by: str = NAME_AND_VERSION
+    section: str = ""
 
 
 @dataclass(frozen=True)
@@ -419,24 +427,62 @@ def _without_variants(families: list[str]) -> list[str]:
 
 
 def _quote(text: str, start: int, end: int) -> str:
-    """The sentence around text[start:end], cut to QUOTE_LIMIT characters around the mention."""
+    """The sentence around text[start:end], cut to QUOTE_LIMIT characters around the mention at word boundaries, an
+    ellipsis marking each cut end (`excerpt`)."""
     bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
     left = max(b for b in bounds if b <= start)
     right = min((b for b in bounds if b >= end), default=len(text))
-    sentence = text[left:right].strip()
-    if len(sentence) <= QUOTE_LIMIT:
-        return sentence
-    middle = (start + end) // 2 - left
-    begin = max(0, min(middle - QUOTE_LIMIT // 2, len(sentence) - QUOTE_LIMIT))
-    return sentence[begin : begin + QUOTE_LIMIT]
+    return excerpt(text[left:right], start - left, end - left, QUOTE_LIMIT)
+
+
+ELLIPSIS, ELISION = "…", " [...] "
+
+
+def excerpt(sentence: str, start: int, end: int, limit: int) -> str:
+    """The sentence, or when it is longer than `limit` characters the part around sentence[start:end] (the
+    mention), cut at word boundaries (whitespace) with ELLIPSIS at each cut end; at most `limit` characters with
+    the ellipses. A word is never cut, except a single word longer than the room left (then it is cut, with the
+    ellipses). Leading and trailing whitespace is dropped.
+
+    Raises:
+        ValueError: limit < 3 (no room for a word and two ellipses).
+    """
+    if limit < 3:
+        raise ValueError(f"limit must be >= 3, got {limit}")
+    stripped = sentence.strip()
+    offset = len(sentence) - len(sentence.lstrip())
+    start, end = max(0, start - offset), max(0, end - offset)
+    if len(stripped) <= limit:
+        return stripped
+    room = limit - 2  # two ellipses at most
+    middle = (start + end) // 2
+    begin = max(0, min(middle - room // 2, len(stripped) - room))
+    stop = begin + room
+    if begin > 0 and not stripped[begin - 1].isspace():  # mid-word: move to the next word's start
+        following = re.search(r"\s", stripped[begin:stop])
+        begin = begin + following.end() if following else begin
+    if stop < len(stripped) and not stripped[stop].isspace():  # mid-word: move back to the last word's end
+        space = stripped.rfind(" ", begin, stop)
+        stop = space if space > begin else stop
+    part = stripped[begin:stop].strip()
+    return (ELLIPSIS if begin > 0 else "") + part + (ELLIPSIS if stop < len(stripped) else "")
 
 
 def _joined_quote(text: str, first: tuple[int, int], second: tuple[int, int]) -> str:
     """The sentences of two spans of one text (a collection statement and a product it lends its version to), joined
-    by " [...] " when they differ, cut to QUOTE_LIMIT characters."""
+    by ELISION when they differ, each cut at word boundaries (`excerpt`) so the whole is at most QUOTE_LIMIT characters."""
     one, two = _quote(text, *first), _quote(text, *second)
-    joined = one if one == two else f"{one} [...] {two}"
-    return joined if len(joined) <= QUOTE_LIMIT else f"{one[: QUOTE_LIMIT // 2 - 4]} [...] {two[-(QUOTE_LIMIT // 2 - 3):]}"
+    if one == two:
+        return one
+    joined = f"{one}{ELISION}{two}"
+    if len(joined) <= QUOTE_LIMIT:
+        return joined
+    half = (QUOTE_LIMIT - len(ELISION)) // 2
+    # the first sentence keeps its opening (the statement), the second its part around the product
+    one_cut = one if len(one) <= half else excerpt(one, 0, 0, half)
+    left = QUOTE_LIMIT - len(ELISION) - len(one_cut)
+    two_cut = two if len(two) <= left else excerpt(two, len(two), len(two), left)
+    return f"{one_cut}{ELISION}{two_cut}"
 
 
 def _units(document: PaperDocument) -> list[tuple[str, int, str, str, bool]]:
@@ -520,7 +566,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             keep(DatasetMatch(known.dataset_id, known.family, known.version, NAME_AND_VERSION, named.stated, named.quote, named.page, named.section))
         else:
             reason = f"the graph has {family} but not version {named.stated}"
-            unmatched.setdefault((family, key), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, family))
+            unmatched.setdefault((family, key), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, family, section=named.section))
 
     for text, page, doi_place, section, read_names in _units(document):
         for found in DOI_PATTERN.finditer(text):
@@ -532,7 +578,8 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
                 identified.add(known.family)
                 keep(DatasetMatch(known.dataset_id, known.family, known.version, doi_place, None, _quote(text, *found.span()), page, section))
             elif doi.startswith(NASA_DATA_DOI_PREFIX):
-                unmatched.setdefault((doi, ()), UnmatchedMention(doi, None, "NASA data DOI that is no Dataset node of the graph", _quote(text, *found.span()), page))
+                unmatched.setdefault((doi, ()), UnmatchedMention(
+                    doi, None, "NASA data DOI that is no Dataset node of the graph", _quote(text, *found.span()), page, found_by=doi_place, section=section))
         if not read_names:
             continue
         readings = name_readings(text, catalogue)
@@ -567,17 +614,20 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
                       and any(fnmatchcase(p.group(0), pattern) for pattern in catalogue.patterns[alias])]
             for other in others:
                 unmatched.setdefault((other.group(0), stated_sort_key(stated)), UnmatchedMention(
-                    other.group(0), stated, "no Dataset node of the graph has this name", _joined_quote(text, (first, last), other.span()), page))
+                    other.group(0), stated, "no Dataset node of the graph has this name", _joined_quote(text, (first, last), other.span()), page,
+                    section=section))
             if not others and not any(name in catalogue.members[alias] for name, _, _ in spans):
                 reason = f"{alias} {stated} is a collection of many products; the paper names none of them with it"
-                unmatched.setdefault((alias, stated_sort_key(stated)), UnmatchedMention(alias, stated, reason, _quote(text, first, last), page))
+                unmatched.setdefault((alias, stated_sort_key(stated)), UnmatchedMention(alias, stated, reason, _quote(text, first, last), page, section=section))
         for name, start, end in unversioned:
-            versionless.setdefault(name, UnmatchedMention(text[start:end].strip(), None, "named without a version", _quote(text, start, end), page, name))
+            versionless.setdefault(name, UnmatchedMention(
+                text[start:end].strip(), None, "named without a version", _quote(text, start, end), page, name, found_by=NAME_WITHOUT_VERSION, section=section))
         for found in _PRODUCT_WITH_VERSION.finditer(text):
             if any(s < found.end() and found.start() < e for s, e in read_spans):
                 continue
             name, stated = found.group(1), found.group(2)
-            unmatched.setdefault((name, stated_sort_key(stated)), UnmatchedMention(name, stated, "no Dataset node of the graph has this name", _quote(text, *found.span()), page))
+            unmatched.setdefault((name, stated_sort_key(stated)), UnmatchedMention(
+                name, stated, "no Dataset node of the graph has this name", _quote(text, *found.span()), page, section=section))
 
     for named in pending:
         candidates = list(named.candidates)
@@ -587,15 +637,15 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             settle(named, candidates[0])
         elif named.with_version:
             reason = f"ambiguous: {named.written} {named.stated} is one of {', '.join(candidates)} in the graph; the paper does not say which"
-            unmatched.setdefault((named.name, stated_sort_key(named.stated)), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, named.name))
+            unmatched.setdefault((named.name, stated_sort_key(named.stated)), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, named.name, section=named.section))
         elif len(candidates) > 1:
             # several members fit the words and none has the version: which one is not said (never the first one)
             reason = (f"ambiguous: {named.written} {named.stated} is one of {', '.join(candidates)} in the graph, none of them at "
                       f"version {named.stated}; the paper does not say which")
-            unmatched.setdefault((named.name, stated_sort_key(named.stated)), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, named.name))
+            unmatched.setdefault((named.name, stated_sort_key(named.stated)), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, named.name, section=named.section))
         else:
             reason = f"the graph has {named.name} but not version {named.stated}"
-            unmatched.setdefault((named.name, stated_sort_key(named.stated)), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, named.name))
+            unmatched.setdefault((named.name, stated_sort_key(named.stated)), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, named.name, section=named.section))
     named_families = {m.family for m in matches.values()} | {u.family for u in unmatched.values() if u.family}
     named_families |= {alias for alias, families in catalogue.members.items() if named_families & set(families)}
     unmatched.update({(name, ()): mention for name, mention in versionless.items() if name not in named_families})
@@ -818,7 +868,9 @@ def stated_sort_key(stated: str) -> tuple[int, ...]:
 
 def lifecycle_statement(match: DatasetMatch, lineage: dict) -> str:
     """One line on a used dataset's lifecycle, e.g. "uses TRMM_3B42 V7: replaced by GPM_3IMERGHH 07 (since 2019, on
-    the authority of curated)" or "uses MOD13Q1 061: current".
+    the authority of curated)" or "uses MOD13Q1 061: current"; the authority in words (`authority_words`): an
+    inferred succession says it is inferred from the version order, no notice recorded (DOMAIN.md "Dataset
+    lifecycle"); a date known only by its first record says so ("on an unknown date, on record by 2021-02-04").
 
     Args:
         match: the dataset the paper uses.
@@ -831,5 +883,23 @@ def lifecycle_statement(match: DatasetMatch, lineage: dict) -> str:
     if not lineage.get("superseded"):
         return f"{used}: current"
     successor = " ".join(str(part) for part in (lineage.get("successor_family"), lineage.get("successor_version")) if part)
-    since = lineage.get("superseded_since") or "date unknown"
-    return f"{used}: replaced by {successor or 'a successor'} (since {since}, on the authority of {lineage.get('succession_basis')})"
+    since = lineage.get("superseded_since")
+    when = since_text(since).strip() if isinstance(since, str) and since else "since date unknown"
+    return f"{used}: replaced by {successor or 'a successor'} ({when}, {authority_words(lineage.get('succession_basis'))})"
+
+
+# dataset_lineage.succession_basis in words (DOMAIN.md "Dataset lifecycle": the archive's own record, a curated list
+# with sources, or a succession inferred from version ordering, marked as inferred).
+AUTHORITY_WORDS = {
+    CMR_COLLECTION_PROGRESS: "on the authority of CMR's CollectionProgress",
+    CURATED: "on the authority of curated",
+    INFERRED: "inferred from the version order, no notice recorded",
+}
+
+
+def authority_words(basis: object) -> str:
+    """The succession basis as the lifecycle line says it (AUTHORITY_WORDS); an unknown basis as "on the authority of
+    <basis>", none as "authority not recorded"."""
+    if not isinstance(basis, str) or not basis:
+        return "authority not recorded"
+    return AUTHORITY_WORDS.get(basis, f"on the authority of {basis}")

@@ -8,6 +8,13 @@ is one more document, so a term only it uses still has an idf); a term is a word
 the dot product of two rows is their cosine similarity. Source: scikit-learn's TfidfVectorizer
 (https://scikit-learn.org/stable/modules/feature_extraction.html#tfidf-term-weighting).
 
+A keyword is a term whose every word the graph's publications use (GRAPH_MIN_DF of them or more) or a GCMD keyword's
+name holds: the vocabulary of the graph's titles, abstracts and keywords is the test of a word. A word none of them uses is the paper's own coinage or an
+artefact of its PDF (a symbol run into its subscript, "Opt_def" read as "optdef" in a real paper,
+`recon_assets_tests/fixtures/papers/real/kim2020_remotesensing_smart_lai.pdf`), and would match nothing of the graph
+anyway. The price: an acronym only the paper uses ("ATCE") is not a keyword. With no publication to read, nothing is
+filtered. The similarity to each publication is computed on every term (a word only the paper uses adds nothing to it).
+
 Matching a term to a GCMD keyword (names upper case, "PRECIPITATION AMOUNT", "LAND USE/LAND COVER"): the term's words
 and the keyword's, each lower-cased and Snowball-stemmed ("aerosols" and "AEROSOL" meet), are compared:
   - "same words": the same stems in the same order (precipitation amount = PRECIPITATION AMOUNT);
@@ -39,7 +46,12 @@ MATCHES = (SAME_WORDS, TERM_IN_KEYWORD, KEYWORD_IN_TERM)  # the better fit first
 _TOKEN = r"(?u)\b[^\W\d_]{3,}(?:-[^\W\d_]+)*\b"
 _CLAUSE_BREAK = re.compile(r"[.;:!?,()\[\]]")
 _WORD = re.compile(r"[^\W\d_]+")
-METHOD = "offline TF-IDF (scikit-learn TfidfVectorizer, unigrams and bigrams, English stop words) against the graph's publications"
+METHOD = ("offline TF-IDF (scikit-learn TfidfVectorizer, unigrams and bigrams, English stop words) against the graph's publications, "
+          "each word of a term one the graph's publications use")
+# A keyword's every word must occur in at least this many of the graph's publications (title + abstract): a word no
+# publication uses is the paper's own coinage or an artefact of its PDF (a subscripted symbol run into its
+# subscript, "Opt_def" read as "optdef"; a running header's abbreviation), and matches nothing of the graph.
+GRAPH_MIN_DF = 1
 
 
 @dataclass(frozen=True)
@@ -73,6 +85,8 @@ class TfidfCorpus:
         paper: the paper's row, shape (1, vocabulary) sparse; all zeros when it has no term.
         rows: the publications' rows, shape (n, vocabulary) sparse.
         terms: the vocabulary, in column order; empty when no text has a term.
+        graph_words: the single words that GRAPH_MIN_DF or more publications use (their vocabulary; None when there is
+            no publication with a term, and then no term is filtered).
     """
 
     def __init__(self, paper_text: str, texts: Sequence[str]):
@@ -89,14 +103,25 @@ class TfidfCorpus:
         self.rows = matrix[:-1] if matrix is not None else None
         self.paper = matrix[-1] if matrix is not None else None
         self.count = len(texts)
+        self.graph_words: frozenset[str] | None = None
+        if self.rows is not None and self.count and self.rows.nnz:
+            frequency = np.asarray(self.rows.getnnz(axis=0)).ravel()
+            self.graph_words = frozenset(str(t) for t, n in zip(self.terms, frequency) if n >= GRAPH_MIN_DF and " " not in t)
+
+    def in_graph_vocabulary(self, term: str) -> bool:
+        """Every word of the term is one the graph's publications use (`graph_words`); True when there is none to ask."""
+        return self.graph_words is None or all(word in self.graph_words for word in term.split())
 
     def top_terms(self, top: int = TOP_TERMS) -> list[tuple[str, float]]:
-        """The paper's `top` terms by weight (ties by term), [(term, weight in (0, 1])]; [] when it has none."""
+        """The paper's `top` terms by weight (ties by term) among those whose every word the graph's publications use
+        (`in_graph_vocabulary`), [(term, weight in (0, 1])]; [] when it has none. The weights are the paper's row's
+        (L2-normalised over all its terms, the filtered ones included)."""
         if self.paper is None or self.paper.nnz == 0:
             return []
         row = self.paper.tocoo()
         ranked = sorted(zip(row.col, row.data), key=lambda item: (-item[1], self.terms[item[0]]))
-        return [(str(self.terms[column]), float(weight)) for column, weight in ranked[:top]]
+        kept = ((str(self.terms[column]), float(weight)) for column, weight in ranked)
+        return [(term, weight) for term, weight in kept if self.in_graph_vocabulary(term)][:top]
 
     def similarities(self) -> np.ndarray:
         """Cosine similarity of the paper to each publication, shape (n,), in [0, 1]; zeros when either side has no term."""
@@ -155,6 +180,8 @@ def paper_keywords(
         Up to `top` PaperKeyword, heaviest first.
     """
     corpus = TfidfCorpus(paper_text, publication_texts)
+    if corpus.graph_words is not None:  # a GCMD keyword's words are the graph's words too
+        corpus.graph_words = corpus.graph_words | {word.lower() for k in keywords for word in _WORD.findall(k.name or "")}
     found = []
     for term, weight in corpus.top_terms(top):
         keyword, match = match_keyword(term, keywords)

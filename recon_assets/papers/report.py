@@ -4,6 +4,7 @@ citation gaps, its scores with how each was computed, the stages that failed and
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -11,7 +12,10 @@ import pandas as pd
 
 from recon_assets.report.figures import LABEL_COLOURS
 from recon_assets.report.render import ReportTable, Section, sections_html, sections_pdf
+from recon_assets.papers.datasets import DOI_IN_REFERENCES, GRAPH_LINK, SOURCE_SEPARATOR
 from recon_assets.papers.gaps import HIGH, MEDIUM
+from recon_assets.papers.parse import DOI_PATTERN
+from recon_assets.papers.title import display_name
 from recon_assets.reliability.labels import CURRENT, DECLINING, SUPERSEDED, UNVERIFIED
 
 CURRENT_VERSION, REPLACED, UNKNOWN, UNMATCHED = "current", "replaced", "lifecycle unknown", "unmatched"
@@ -94,19 +98,22 @@ def paper_sections(
     return [
         Section(
             "The paper",
-            f"{document['kind']} {document['source']}: {document['sections']} headings, {document['paragraphs']} paragraphs, "
+            _named(document)
+            + f"{document['kind']} {document['source']}: {document['sections']} headings, {document['paragraphs']} paragraphs, "
             f"{document['reference_count']} references, {document['captions']} captions"
             + (f", {document['pages']} pages." if not pd.isna(document["pages"]) else "."),
         ),
         Section(
             "Datasets and their lifecycle",
             f"{len(used)} Dataset nodes of the graph matched ({replaced} on a replaced version), "
-            f"{len(datasets) - len(used)} named datasets unmatched (listed with why).",
+            f"{len(datasets) - len(used)} named datasets unmatched (listed with why, and with its lifecycle for a version "
+            "the graph lacks of one of its datasets).",
             tables=[ReportTable(
                 ("lifecycle", "dataset", "how found", "page", "quote", "lifecycle or why unmatched"),
                 [
                     (lifecycle_word(row), " ".join(filter(None, (_cell(row.name), _cell(row.stated_version) or _cell(row.version)))),
-                     _cell(row.found_by), str(row.page), _cell(row.quote), _cell(row.lifecycle if row.matched else row.reason))
+                     how_found(row), str(row.page), _cell(row.quote),
+                     _cell(row.lifecycle) if row.matched else "; ".join(filter(None, (_cell(row.reason), _cell(row.lifecycle)))))
                     for row in datasets.itertuples(index=False)
                 ],
                 coloured_column=0,
@@ -118,7 +125,7 @@ def paper_sections(
             "whose inputs are not assessed is not assessed, not guessed.",
             tables=[ReportTable(
                 ("score", "value", "how"),
-                [(row.score, "not assessed" if pd.isna(row.value) else f"{row.value:.2f}", row.how) for row in scores.itertuples(index=False)],
+                [(row.score, _score_value(row, findings.verdicts), row.how) for row in scores.itertuples(index=False)],
             )],
         ),
         _keywords_section(findings.keywords),
@@ -131,6 +138,78 @@ def paper_sections(
         ),
         _sent_section(findings.llm_use),
     ]
+
+
+def _named(document: dict) -> str:
+    """The paper's title as the report's opening words, or why it is named by its file name."""
+    title = document.get("title")
+    if isinstance(title, str) and title.strip():
+        return f'"{display_name(title, document["source"])}". '
+    return f"No title in the PDF's metadata nor on its first page: named by its file name, {display_name(None, document['source'])}. "
+
+
+def how_found(row) -> str:
+    """The "how found" cell of a `paper_datasets` row, never empty: its found_by with where the quote is ("short name and
+    version, quoted from p. 3, 2. Data"), a DOI in the reference list as "reference list, DOI <doi> (p. 12)", a
+    link found only in the graph as the graph's relationship. A row without found_by (an unmatched mention stored
+    before found_by was kept for those) is "named in the paper, quoted from p. N"."""
+    found_by = _cell(row.found_by)
+    sources = found_by.split(SOURCE_SEPARATOR) if found_by else []
+    section = _cell(row.section)
+    where = f"p. {row.page}" + {"": "", "References": ", in the reference list", "caption": ", in a figure or table caption",
+                                "knowledge graph": ""}.get(section, f", under {section}")
+    parts = []
+    for source in sources:
+        if source == GRAPH_LINK:
+            parts.append(f"{GRAPH_LINK} (in the graph, not the paper's text)")
+        elif source == DOI_IN_REFERENCES:
+            doi = DOI_PATTERN.search(_cell(row.quote))
+            parts.append(f"reference list, DOI {doi.group(0).rstrip('.,;)') if doi else _cell(row.name)} (p. {row.page})")
+        else:
+            parts.append(f"{source}, quoted from {where}")
+    return SOURCE_SEPARATOR.join(parts) if parts else f"named in the paper, quoted from {where}"
+
+
+# Readable names of the project's judges by their id's prefix (`offline_judge.JUDGE_ID` "offline/<version>",
+# `groq_client` "groq/<model>", `steward.steward_judge` "steward/<name>").
+_JUDGE_NAMES = {"offline/": "offline judge (wording cues)", "groq/": "Groq ", "steward/": "steward "}
+
+
+def judge_name(judge: object) -> str:
+    """A judge id as the report shows it: "offline judge (wording cues)" for any offline judge version, "Groq
+    <model>", "steward <name>"; several ids ("; " or ", " joined) each so; an unknown id as it is; '' for none."""
+    ids = [part.strip() for part in re.split(r"[;,]\s*", _cell(judge)) if part.strip()]
+    names = []
+    for judge_id in ids:
+        prefix = next((p for p in _JUDGE_NAMES if judge_id.startswith(p)), None)
+        if prefix is None:
+            names.append(judge_id)
+        elif prefix == "offline/":
+            names.append(_JUDGE_NAMES[prefix])
+        else:
+            names.append((_JUDGE_NAMES[prefix] + judge_id.removeprefix(prefix)).strip())
+    return ", ".join(dict.fromkeys(names))
+
+
+def _score_value(row, verdicts: pd.DataFrame) -> str:
+    """A score's value cell: 'not assessed', or the figure; verification's with its claims' verdict counts beside it
+    ("0.00 (0 of 1 claims supported; 1 unverified)"), so a 0.00 from unverified claims reads as not checked, not as
+    refuted (CitationEdge's formula counts an UNVERIFIED claim in the total only)."""
+    if pd.isna(row.value):
+        return "not assessed"
+    figure = f"{row.value:.2f}"
+    if row.score != "verification" or verdicts.empty:
+        return figure
+    return f"{figure} ({verdict_counts(verdicts['verdict'].tolist())})"
+
+
+def verdict_counts(verdicts: list[str]) -> str:
+    """"<s> of <n> claims supported; <c> contradicted; <u> unverified" (zero counts of contradicted and unverified left
+    out): what the verification figure is made of."""
+    total, supported = len(verdicts), verdicts.count("SUPPORTED")
+    counted = [f"{supported} of {total} claims supported"]
+    counted += [f"{n} {word}" for word, n in (("contradicted", verdicts.count("CONTRADICTED")), ("unverified", verdicts.count(UNVERIFIED))) if n]
+    return "; ".join(counted)
 
 
 def _sent_section(llm_use: pd.DataFrame) -> Section:
@@ -169,8 +248,9 @@ def _claims_section(claims: pd.DataFrame, verdicts: pd.DataFrame) -> Section:
         if position not in judged:
             return "", "not judged", ""
         row = judged[position]
-        evidence = (f'"{row["evidence"]}" ({_cell(row["evidence_doi"]) or row["evidence_key"]}; {row["judge"]})' if _cell(row["evidence"])
-                    else f'{row["why"]} ({row["judge"]})')
+        judge = judge_name(row["judge"])  # claim_verdicts.judge keeps the id
+        evidence = (f'"{row["evidence"]}" ({_cell(row["evidence_doi"]) or row["evidence_key"]}; {judge})' if _cell(row["evidence"])
+                    else f'{row["why"]} ({judge})')
         return row["verdict"], evidence, "; ".join(f"{flag}: {reason}" for flag, reason in zip(row["flags"], row["flag_reasons"]))
 
     return Section(

@@ -145,7 +145,7 @@ def paper_scores(
         ),
         "verification": "not assessed: the claims were not judged (claim_verdicts failed: see the stages that failed)" if verdicts is None else (
             f"max(0, 10 x {verdicts.count(SUPPORTED)}/{len(verdicts)} supported - 3 x {verdicts.count(CONTRADICTED)}/{len(verdicts)} contradicted) = {verification:g}"
-            if verdicts else f"no claim: {NO_CLAIM_VERIFICATION:g}"
+            + _unverified_note(verdicts) if verdicts else f"no claim: {NO_CLAIM_VERIFICATION:g}"
         ),
         "literary": f"not assessed: {missing}" if literary == NOT_ASSESSED else (
             f"{claim_avg:.2f} x 10 x 0.35 + {argumentation:g} x 0.35 + {citation:g} x 0.15 + {verification:g} x 0.15 = {literary:.2f}"
@@ -158,6 +158,16 @@ def paper_scores(
         "current_version_share": _share_how(superseded, share),
     }
     return PaperScores(citation, verification, literary, overall, share, how)
+
+
+def _unverified_note(verdicts: Sequence[str]) -> str:
+    """What verification's `how` adds when claims are UNVERIFIED: they count in the total only, so a low figure from
+    them means claims not checked (no work of the graph about them, or none with a stance), not claims refuted."""
+    unverified = verdicts.count(UNVERIFIED)
+    if not unverified:
+        return ""
+    return (f"; {unverified} of {len(verdicts)} claims UNVERIFIED (not checked: no evidence found either way), counted in the "
+            "total only, so they lower the figure without any claim being contradicted")
 
 
 def _share_how(superseded: Sequence[bool | None], share: float | None) -> str:

@@ -87,7 +87,7 @@ def dataset_rows(
     ] + [
         {
             "matched": False, "dataset_id": None, "name": u.name, "version": None, "stated_version": u.stated_version,
-            "found_by": None, "reason": u.reason, "quote": u.quote, "page": u.page, "section": None, "superseded": u.superseded,
+            "found_by": u.found_by, "reason": u.reason, "quote": u.quote, "page": u.page, "section": u.section or None, "superseded": u.superseded,
             "lifecycle": u.lifecycle,
         }
         for u in unmatched
