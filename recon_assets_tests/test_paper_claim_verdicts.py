@@ -13,6 +13,7 @@ request; every refined keyword is a TF-IDF term or a GCMD keyword of the graph, 
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 
 import duckdb
 import pytest
@@ -25,7 +26,7 @@ from recon_assets.papers import claim_judge, verdicts
 from recon_assets.papers.claim_judge import ClaimToJudge, judge_claims_online
 from recon_assets.papers.keywords import PaperKeyword, ScienceKeyword
 from recon_assets.papers.llm_keywords import gcmd_candidates, keyword_messages, read_refinement, refine_online
-from recon_assets.papers.online import _Asker, StageUse
+from recon_assets.papers.online import PaperAsker, StageUse
 from recon_assets.papers.verdicts import (
     STEWARD_OBJECTION,
     StewardRow,
@@ -226,7 +227,7 @@ def test_the_refinement_sends_the_title_and_terms_only_and_its_answer_is_reused(
         with respx.mock(assert_all_called=False) as router:
             router.post(COMPLETIONS).mock(side_effect=fake)
             client = resource.client(log=print, clock=clock, sleep=clock.sleep)
-            asker = _Asker(con, resource, client, None, lambda: __import__("datetime").datetime.now(__import__("datetime").timezone.utc))
+            asker = PaperAsker(con, resource, client, None, lambda: datetime.now(timezone.utc))
             refined, _ = refine_online(lambda *args: asker.ask(use, *args), "Rainfall", TERMS, KEYWORDS)
             client.close()
         assert len(fake.requests) == expected_requests and [kind(r) for r in fake.requests] == ["keywords"] * expected_requests

@@ -54,7 +54,7 @@ from recon_assets.papers.claim_judge import ClaimToJudge, judge_claims_online
 from recon_assets.papers.keywords import METHOD as KEYWORD_METHOD
 from recon_assets.papers.llm_keywords import PROMPT_VERSION as KEYWORDS_PROMPT_VERSION
 from recon_assets.papers.llm_keywords import refine_online
-from recon_assets.papers.online import FALLBACK, LLM, NOT_SENT, StageUse, _Asker
+from recon_assets.papers.online import FALLBACK, LLM, NOT_SENT, PaperAsker, StageUse
 from recon_assets.papers.verdicts import (
     TOP_K,
     ReplacedDataset,
@@ -276,7 +276,7 @@ def _refined_keywords(context, con: Tables, title: str | None, found, keywords, 
     llm_cache.ensure_table(con)
     day = daily_budget(con, groq.settings, now().date())
     client = groq.client(budget=day.run, log=context.log.warning) if day.run is not None else None
-    asker = _Asker(con, groq, client, day.spent, now)
+    asker = PaperAsker(con, groq, client, day.spent, now)
     use = StageUse(KEYWORDS_STAGE)
     try:
         refinement, asked = refine_online(

@@ -30,7 +30,7 @@ from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.judgement.llm_judge import TriageRules
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION, PairTexts, build_messages, load_answer, read_answer
 from recon_assets.judgement.resources import GroqJudgeResource
-from recon_assets.papers.online import FALLBACK, LLM, NOT_SENT, StageUse, _Asker
+from recon_assets.papers.online import FALLBACK, LLM, NOT_SENT, PaperAsker, StageUse
 from recon_assets.papers.verdicts import Work, WorkJudgement
 
 STAGE = "claim_verdicts"
@@ -118,7 +118,7 @@ def judge_claims_online(
     llm_cache.ensure_table(con)
     day = daily_budget(con, groq.settings, now().date())
     client = groq.client(budget=day.run, log=log, **client_options) if day.run is not None else None
-    asker = _Asker(con, groq, client, day.spent, now)
+    asker = PaperAsker(con, groq, client, day.spent, now)
     use, answers = StageUse(STAGE), {}
     sent_claims = sent_works = counted = 0
     per_request = groq.settings.pairs_per_request

@@ -175,7 +175,7 @@ def refine_online(
     terms: Sequence[PaperKeyword], keywords: Sequence[ScienceKeyword],
 ) -> tuple[Refinement, object]:
     """Ask for the refinement of `terms` with `ask(purpose, prompt_version, messages, max_tokens, usable)` (an
-    `online._Asker.ask` bound to its stage's use) and read it; (refinement, what `ask` returned). No term: nothing
+    `online.PaperAsker.ask` bound to its stage's use) and read it; (refinement, what `ask` returned). No term: nothing
     asked (refinement with problem 'no term to refine', asked None)."""
     if not terms:
         return Refinement(None, [], [], "no term to refine"), None

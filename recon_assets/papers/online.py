@@ -108,14 +108,14 @@ class OnlineReading:
 
 
 @dataclass
-class _Asked:
+class Asked:
     content: str | None
     model: str | None
     reason: str | None
     cached: bool = False
 
 
-class _Asker:
+class PaperAsker:
     """Asks Groq through one `GroqJudgeClient` (None: the daily budget is spent, `why_not` says so: stored answers are
     still reused), through `cached_ask.ask_cached` (llm_answers reused and stored), counting each ask on its stage."""
 
@@ -123,7 +123,7 @@ class _Asker:
         self.con, self.groq, self.client, self.why_not, self.now = con, groq, client, why_not, now
 
     def ask(self, use: StageUse, purpose: str, version: str, messages: list[dict[str, str]], max_tokens: int,
-            usable: Callable[[str | None], str | None]) -> _Asked:
+            usable: Callable[[str | None], str | None]) -> Asked:
         """The answer to `messages` (stored, else asked), counted on `use`; `usable` gives why an answer is not (None:
         it is), and only usable answers are stored."""
         answer = ask_cached(
@@ -137,12 +137,12 @@ class _Asker:
             use.models.append(answer.model)
         if answer.status == CACHED:
             use.cached += 1
-            return _Asked(answer.content, answer.model, None, cached=True)
+            return Asked(answer.content, answer.model, None, cached=True)
         if answer.status != ANSWERED:
-            return _Asked(None, None, f"{'request failed' if answer.status == FAILED else 'not sent'}: {answer.reason}")
+            return Asked(None, None, f"{'request failed' if answer.status == FAILED else 'not sent'}: {answer.reason}")
         if answer.problem is not None:
-            return _Asked(None, answer.model, f"unusable answer: {answer.problem}" + (f" ({answer.reason})" if answer.reason else ""))
-        return _Asked(answer.content, answer.model, None)
+            return Asked(None, answer.model, f"unusable answer: {answer.problem}" + (f" ({answer.reason})" if answer.reason else ""))
+        return Asked(answer.content, answer.model, None)
 
 
 def read_online(
@@ -167,7 +167,7 @@ def read_online(
     llm_cache.ensure_table(con)
     day = daily_budget(con, groq.settings, now().date())
     client = groq.client(budget=day.run, log=log, **client_options) if day.run is not None else None
-    asker = _Asker(con, groq, client, day.spent, now)
+    asker = PaperAsker(con, groq, client, day.spent, now)
     try:
         claims, claims_use = _claims(asker, document)
         argumentation_use = StageUse(ARGUMENTATION_STAGE)
@@ -187,7 +187,7 @@ def read_online(
     return OnlineReading(claims, answer.argumentation if answer else None, by, [claims_use, argumentation_use])
 
 
-def _claims(asker: _Asker, document: PaperDocument) -> tuple[list[Claim], StageUse]:
+def _claims(asker: PaperAsker, document: PaperDocument) -> tuple[list[Claim], StageUse]:
     """The claims chunk by chunk (`llm_claims.chunks`, the first MAX_CHUNKS): the LLM's where its answer is usable, the
     offline extractor's for the other paragraphs; in reading order."""
     use = StageUse(CLAIMS_STAGE)
