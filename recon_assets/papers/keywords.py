@@ -23,7 +23,7 @@ and the keyword's, each lower-cased and Snowball-stemmed ("aerosols" and "AEROSO
 Among several fitting keywords the better kind wins (in that order), then the one with fewest words more or less
 than the term, then the one more datasets and publications link to, then by name.
 A term no keyword fits is kept with no keyword (a paper on a topic the graph has no keyword for is not dropped).
-Online refinement by the LLM (issue 22) is not built.
+Online, with the papers' opt-in, the LLM refines these keywords (`papers.llm_keywords`).
 """
 
 from __future__ import annotations
