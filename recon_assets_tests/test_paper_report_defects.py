@@ -18,6 +18,7 @@ import pytest
 from pypdf import PdfReader
 
 from recon_assets.definitions import build_defs
+from recon_assets.judgement.cues import QUOTE_CHARS, find_cue
 from recon_assets.papers.datasets import (
     DOI_IN_REFERENCES,
     ELLIPSIS,
@@ -38,7 +39,7 @@ from recon_assets.papers.report import how_found, judge_name, verdict_counts
 from recon_assets.papers.resources import PaperIntake
 from recon_assets.papers.scores import paper_scores
 from recon_assets.papers.title import display_name, pdf_title, reads_as_title
-from recon_assets.papers.verdicts import ReplacedDataset, claim_flags
+from recon_assets.papers.verdicts import ReplacedDataset, claim_flags, evidence_quote
 
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, pipeline_defs
 
@@ -121,7 +122,7 @@ def test_unmatched_mentions_say_how_they_were_found():
     }
 
 
-# 3. Quotes cut at word boundaries with an ellipsis.
+# 3. Quotes cut at word boundaries with an ellipsis (the datasets' quotes here; the evidence quotes at the end of this file).
 # kim2020 p. 7, one 577-character sentence (a list of the model's inputs); its 400-character quote began "ed for the SM".
 KIM2020_P7 = (
     "The following spatial datasets were used for the SM and ET simulations with SMART: (1) Shuttle Radar Topography "
@@ -291,3 +292,24 @@ def test_the_real_papers_keywords_lifecycle_judges_and_verification_read_as_word
     # zou2018: every one of its 50 claims UNVERIFIED against the sample: 0.00 says why
     assert "0.00 (0 of 50 claims supported; 50 unverified)" in zou.html
     assert _rows(reports, "SELECT value FROM paper_scores WHERE paper_key = ? AND score = 'verification'", zou.key) == [(0.0,)]
+
+
+def test_evidence_quotes_of_the_graph_s_publications_are_cut_at_word_boundaries(reports):
+    """The offline judge's evidence is the sentence holding a cue, cut to QUOTE_CHARS around it; `Cue.quote` cuts it
+    mid-word. Every real sentence of the sample graph's titles and abstracts longer than that, cut for a claim's
+    evidence (`verdicts.evidence_quote`), starts and ends at a word boundary and keeps the cue's phrase."""
+    with duckdb.connect(str(reports["database"]), read_only=True) as con:
+        texts = [text for (text,) in con.execute("SELECT concat_ws('. ', title, abstract) FROM publications WHERE abstract IS NOT NULL").fetchall()]
+    cut = 0
+    for text in texts:
+        cue = find_cue(text)
+        if cue is None or len(cue.sentence.strip()) <= QUOTE_CHARS:
+            continue
+        quote, sentence = evidence_quote(cue), cue.sentence.strip()
+        inner = quote.strip(ELLIPSIS)
+        at = sentence.index(inner)
+        assert len(quote) <= QUOTE_CHARS and cue.phrase in quote
+        assert at == 0 or sentence[at - 1].isspace(), quote
+        assert at + len(inner) == len(sentence) or sentence[at + len(inner)].isspace(), quote
+        cut += 1
+    assert cut >= 3  # real long sentences were cut (6 in the sample graph when written)

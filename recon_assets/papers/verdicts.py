@@ -52,10 +52,11 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from recon_assets.judgement.cues import find_cue
+from recon_assets.judgement.cues import QUOTE_CHARS, Cue, find_cue
 from recon_assets.judgement.llm_judge import NOT_AN_OBJECTION, llm_answer_counts
 from recon_assets.judgement.offline_judge import DEFAULT_MIN_SIMILARITY, JUDGE_ID, judge_pair
 from recon_assets.judgement.verdict_scale import CONTRADICTED, OBJECTIONS, SUPPORTED, UNVERIFIED
+from recon_assets.papers.datasets import excerpt
 
 TOP_K = 5
 REPLACED_DATASET, SUPERSEDED_PAPER = "rests on a replaced dataset version", "rests on a paper labelled SUPERSEDED"
@@ -132,7 +133,7 @@ def judge_claim(
     for work in nearest:
         cue = find_cue(work.text) if work.similarity >= min_similarity else None
         offline = judge_pair(work.similarity, cue, min_similarity=min_similarity) if work.similarity >= min_similarity else None
-        judged = WorkJudgement(offline.verdict, offline.coherence, offline.rationale, cue.quote() if cue else None, JUDGE_ID) if offline else None
+        judged = WorkJudgement(offline.verdict, offline.coherence, offline.rationale, evidence_quote(cue), JUDGE_ID) if offline else None
         if work.publication_id in steward:
             judged = steward[work.publication_id]
         elif (answer := llm.get(work.publication_id)) is not None:
@@ -216,6 +217,15 @@ def claim_flags(claim: str, replaced: Sequence[ReplacedDataset], superseded: Seq
     ]
     flags += [(SUPERSEDED_PAPER, f"[{ref.number}] {ref.reason}") for ref in superseded if cites(claim, ref.number, ref.text)]
     return flags
+
+
+def evidence_quote(cue: Cue | None) -> str | None:
+    """The sentence holding the cue, cut to the cue quote's length (`cues.QUOTE_CHARS`) around its phrase at word
+    boundaries with '…' at a cut end (`datasets.excerpt`; `Cue.quote` cuts mid-word); None without a cue."""
+    if cue is None:
+        return None
+    at = max(cue.sentence.find(cue.phrase), 0)
+    return excerpt(cue.sentence, at, at + len(cue.phrase), QUOTE_CHARS)
 
 
 def _same_sentence(claim: str, quote: str) -> bool:
