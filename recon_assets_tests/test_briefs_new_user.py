@@ -156,13 +156,11 @@ def test_a_time_step_word_narrows_a_product_line(question, named):
     assert datasets_named_in(question, _MERRA2) == named
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known, not fixed: the words describing a name are read up to the first word no entry title holds, and each narrows "
-    "in turn: 'MERRA-2 hourly surface solar radiation' reads 'hourly surface' (stops at 'solar'), and 'surface' keeps "
-    "the Surface Flux and Land Surface collections, never reading 'radiation' (M2T1NXRAD, q-c02's scope). 'MERRA-2 "
-    "surface solar radiation' did so before 'hourly' was read; now q-c02 asked without its scope is INSUFFICIENT "
-    "(benchmarks/briefs_offline.py --unscoped: position 15/18 -> 14/18)"))
 def test_a_describing_word_of_a_variable_does_not_narrow_away_the_collection_that_holds_it():
+    """Was a known defect (q-c02 unscoped INSUFFICIENT): the describing words were read up to the first word no entry
+    title holds ('solar'), and each narrowed in turn, so 'surface' kept the Surface Flux and Land Surface collections
+    and 'radiation' was never read. Now the reading goes on past up to 2 such words, and the words are weighed
+    together (dataset_names.TitleVocabulary.narrow): the collections the most words describe are kept."""
     rows = [
         DatasetRow(f"r{i}", f"M2T1NX{part}", "V5.12.4", None, f"MERRA-2 tavg1_2d_{part.lower()}_Nx: 2d,1-Hourly,Time-Averaged,"
                    f"Single-Level,Assimilation,{what} 0.625 x 0.5 degree V5.12.4 (M2T1NX{part}) at GES DISC")

@@ -96,13 +96,14 @@ class TitleVocabulary:
         return letters.isalpha() and letters.isupper() and 2 <= len(letters) <= 5 and letters in self.initials.get(family, frozenset())
 
     def narrow(self, families: list[str], words: Iterable[str]) -> list[str]:
-        """`families` less those a describing word rules out: for each word that describes some of them, only those
-        are kept (a word describing none of them is ignored)."""
-        for word in words:
-            kept = [f for f in families if self.describes(word, f)]
-            if kept:
-                families = kept
-        return families
+        """The members of `families` that the most describing words describe (all of `families` when no word describes
+        any). Weighed together, not one word after another: "MERRA-2 hourly surface solar radiation" keeps every
+        hourly collection that "surface" or "radiation" describes, where narrowing word by word kept the surface ones
+        and then ignored "radiation", which described none of them."""
+        words = list(words)
+        counts = {family: sum(self.describes(word, family) for word in words) for family in families}
+        best = max(counts.values(), default=0)
+        return [family for family in families if counts[family] == best] if best else families
 
 
 # An acronym followed by its expansion, the row of an abbreviations table ("SMAP Soil Moisture Active Passive").

@@ -361,8 +361,11 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
         if not (own and stated_sort_key(stated) == (int(own.group(1)),)):
             # the words after the name describe it too ("version 2.2 of the MLS O3 data")
             return _Reading(stated, offset + found.start(), end, tuple(describing))
-    # no version: the describing words on both sides ("MODIS land cover"); paper detection narrows only names read with one
-    return _Reading(None, start, end, tuple(describing))
+    # no version: the describing words on both sides ("MODIS land cover"), after the name read on past words that
+    # describe nothing to the clause's end ("MERRA-2 hourly surface solar radiation": "radiation" too); paper
+    # detection narrows only names read with a version
+    past, _ = _words_past(text, end, _clause_end(text, end, limit), catalogue, families)
+    return _Reading(None, start, end, tuple([w for w in past if w.lower() not in FILLER] + before))
 
 
 def _algorithm_only(text: str, version: re.Match, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
@@ -378,13 +381,15 @@ def _algorithm_only(text: str, version: re.Match, catalogue: DatasetCatalogue, f
     return not any(catalogued_version(key, (k.sort_key for k in catalogue.by_family[f])) for f in families)
 
 
-def _words_trailing(text: str, pos: int, limit: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> list[str]:
-    """The describing words after a version, up to a comma, semicolon or full stop ("V6 Daily accumulated"), past at
-    most SKIPPED_WORDS words that describe no candidate ("version 5 O3 standard products": "standard" is read though
-    "O3" describes no AIRS product); none when they open a list of alternatives ("version 6 early, late and final runs"
-    names three products, not the early one)."""
+def _clause_end(text: str, pos: int, limit: int) -> int:
+    """Where the clause from `pos` ends: its first comma, semicolon or full stop before `limit`, else `limit`."""
     clause = _CLAUSE_END.search(text, pos, limit)
-    stop = clause.start() if clause else limit
+    return clause.start() if clause else limit
+
+
+def _words_past(text: str, pos: int, stop: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> tuple[list[str], int]:
+    """`_words_after` up to `stop`, read on past at most SKIPPED_WORDS words in a row that describe no candidate (never
+    past a version), and where they end."""
     words, end = _words_after(text, pos, stop, catalogue, families)
     skipped = 0
     while end < stop and skipped < SKIPPED_WORDS:
@@ -396,6 +401,15 @@ def _words_trailing(text: str, pos: int, limit: int, catalogue: DatasetCatalogue
             words, end, skipped = words + more, after, 0
         else:
             end, skipped = passed.end(), skipped + 1
+    return words, end
+
+
+def _words_trailing(text: str, pos: int, limit: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> list[str]:
+    """The describing words after a version, up to a comma, semicolon or full stop ("V6 Daily accumulated"), past at
+    most SKIPPED_WORDS words that describe no candidate ("version 5 O3 standard products": "standard" is read though
+    "O3" describes no AIRS product); none when they open a list of alternatives ("version 6 early, late and final runs"
+    names three products, not the early one)."""
+    words, end = _words_past(text, pos, _clause_end(text, pos, limit), catalogue, families)
     words = [w for w in words if w.lower() not in FILLER]
     rest = re.match(r"[\s\-]*(?:,|\band\b|\bor\b)\s*(?:and\s+|or\s+)?", text[end:limit])
     if words and rest:
