@@ -32,3 +32,5 @@ def test_an_unmatched_replaced_version_shows_its_lifecycle_and_a_name_without_ve
         f"  unmatched: MCD15A2H 006 (p. 5): the graph has MCD15A2H but not version 006; {REPLACED}",
         "  unmatched: Landsat (p. 1): no version stated",
     ]
+    # paper_claims, which records what was sent online, is optional: without its table nothing is said to be sent
+    assert "sent online: nothing (no online stage recorded its use)" in printed

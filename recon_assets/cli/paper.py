@@ -115,10 +115,13 @@ def _print_summary(database: Path, key: str, report: dict) -> None:
         ).fetchall()
         scores = con.execute("SELECT score, value, how FROM paper_scores WHERE paper_key = ?", [key]).fetchall()
         failures = con.execute("SELECT stage, error FROM paper_stage_failures WHERE paper_key = ? ORDER BY stage", [key]).fetchall()
+        # written by paper_claims, an optional stage: absent when it failed on a database's first paper
+        recorded = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'paper_llm_use'").fetchone()[0]
         sent = con.execute(
             "SELECT service, sum(requests), sum(prompt_tokens + completion_tokens), string_agg(stage, ', ' ORDER BY stage) "
-            "FROM paper_llm_use WHERE paper_key = ? AND sent GROUP BY service ORDER BY service", [key]).fetchall()
-        unsent = con.execute("SELECT summary FROM paper_llm_use WHERE paper_key = ? AND NOT sent ORDER BY stage LIMIT 1", [key]).fetchone()
+            "FROM paper_llm_use WHERE paper_key = ? AND sent GROUP BY service ORDER BY service", [key]).fetchall() if recorded else []
+        unsent = con.execute(
+            "SELECT summary FROM paper_llm_use WHERE paper_key = ? AND NOT sent ORDER BY stage LIMIT 1", [key]).fetchone() if recorded else None
     lines = [f"datasets ({sum(row[0] for row in datasets)} matched, {sum(not row[0] for row in datasets)} unmatched):"]
     lines += [
         f"  {_named(name, version)} ({found_by}, p. {page}): {lifecycle}" if matched
@@ -132,7 +135,7 @@ def _print_summary(database: Path, key: str, report: dict) -> None:
     # issue 22: requests and tokens per paper online, and what was sent where (the report's table has every stage)
     lines += [f"sent online: {service}: {requests} request(s), {tokens:,} token(s) ({stages})" for service, requests, tokens, stages in sent]
     if not sent:
-        lines.append(f"sent online: nothing ({unsent[0].split(': ', 1)[1] if unsent else 'no online stage ran'})")
+        lines.append(f"sent online: nothing ({unsent[0].split(': ', 1)[1] if unsent else 'no online stage recorded its use'})")
     if "html" in report:
         lines.append(f"report: {report['html'].value} and {report['pdf'].value}")
     else:
