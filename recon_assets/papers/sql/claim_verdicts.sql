@@ -19,7 +19,7 @@ CREATE TABLE IF NOT EXISTS claim_verdicts (
 COMMENT ON COLUMN claim_verdicts.paper_key IS 'The paper (paper_documents.paper_key).';
 COMMENT ON COLUMN claim_verdicts.position IS 'The claim judged (paper_claims.position).';
 COMMENT ON COLUMN claim_verdicts.verdict IS 'SUPPORTED, CONTRADICTED or UNVERIFIED against the graph''s publications most similar to the claim, through the offline judge, Groq (online, opted in; an objection only) and the stewards'' pair judgements (papers.verdicts.judge_claim).';
-COMMENT ON COLUMN claim_verdicts.evidence IS 'What decided it, quoted: the deciding work''s cue sentence (offline judge), Groq''s quote of the work''s own stance wording, or the steward''s words; NULL when UNVERIFIED.';
+COMMENT ON COLUMN claim_verdicts.evidence IS 'What decided it, quoted: the deciding work''s cue sentence (offline judge), Groq''s quote of the work''s own stance wording, or the steward''s words, cut between words with "…" at a cut end; NULL when UNVERIFIED.';
 COMMENT ON COLUMN claim_verdicts.evidence_key IS 'The deciding work (publications.publication_id); NULL when UNVERIFIED.';
 COMMENT ON COLUMN claim_verdicts.evidence_doi IS 'Its canonical DOI; NULL when UNVERIFIED or it has none.';
 COMMENT ON COLUMN claim_verdicts.similarity IS 'Cosine similarity of the claim to the deciding work (the best one when none decides), WordLlama embeddings as the offline judge uses; NULL with no publication to read.';

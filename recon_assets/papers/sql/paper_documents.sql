@@ -19,7 +19,7 @@ COMMENT ON COLUMN paper_documents.paper_key IS 'The paper''s partition key: the 
 COMMENT ON COLUMN paper_documents.kind IS 'pdf (parsed from the file) or doi (title, abstract and references from the graph''s tables).';
 COMMENT ON COLUMN paper_documents.source IS 'Where it was read: the PDF''s path when it was parsed, or the DOI.';
 COMMENT ON COLUMN paper_documents.doi IS 'The paper''s canonical DOI when given by DOI; NULL for a PDF.';
-COMMENT ON COLUMN paper_documents.title IS 'The publication''s title from the graph (DOI), or the PDF''s own Title metadata; NULL when it has none.';
+COMMENT ON COLUMN paper_documents.title IS 'The publication''s title from the graph or OpenAlex (DOI); for a PDF its Title metadata when it reads as a title, else the largest type on page 1 (papers.title); NULL when neither gives one.';
 COMMENT ON COLUMN paper_documents.pages IS 'Pages of the PDF; NULL for a paper given by DOI.';
 COMMENT ON COLUMN paper_documents.sections IS 'Headings found (numbered and named ones: Abstract, 2.1. Study Area, References, ...).';
 COMMENT ON COLUMN paper_documents.paragraphs IS 'Body paragraphs found (a DOI''s abstract is one).';
