@@ -4,9 +4,9 @@ import sqlite3
 
 import dagster as dg
 import pytest
+from dagster._core.storage.defs_state.base import _current_storage
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from dagster._core.storage.defs_state.base import _current_storage
 
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, PipelineRun, run_pipeline
 
