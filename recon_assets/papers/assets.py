@@ -48,13 +48,12 @@ from recon_assets.papers.stored import (
     llm_use_rows,
     verdict_rows,
 )
-from recon_assets.judgement import llm_cache, steward
-from recon_assets.judgement.cached_ask import daily_budget
+from recon_assets.judgement import steward
 from recon_assets.papers.claim_judge import ClaimToJudge, judge_claims_online
 from recon_assets.papers.keywords import METHOD as KEYWORD_METHOD
 from recon_assets.papers.llm_keywords import PROMPT_VERSION as KEYWORDS_PROMPT_VERSION
 from recon_assets.papers.llm_keywords import refine_online
-from recon_assets.papers.online import FALLBACK, LLM, NOT_SENT, PaperAsker, StageUse
+from recon_assets.papers.online import FALLBACK, LLM, NOT_SENT, StageUse, groq_asker
 from recon_assets.papers.verdicts import (
     TOP_K,
     ReplacedDataset,
@@ -272,19 +271,11 @@ KEYWORDS_STAGE = "keywords"
 def _refined_keywords(context, con: Tables, title: str | None, found, keywords, groq: GroqJudgeResource):
     """(`llm_keywords.Refinement`, its `online.StageUse`): the TF-IDF keywords refined by Groq through the cached ask
     (llm_answers, the shared daily budget), for a paper opted in with Groq online."""
-    now = lambda: datetime.now(timezone.utc)  # noqa: E731
-    llm_cache.ensure_table(con)
-    day = daily_budget(con, groq.settings, now().date())
-    client = groq.client(budget=day.run, log=context.log.warning) if day.run is not None else None
-    asker = PaperAsker(con, groq, client, day.spent, now)
     use = StageUse(KEYWORDS_STAGE)
-    try:
-        refinement, asked = refine_online(
+    with groq_asker(con, groq, "paper_keywords", log=context.log.warning) as asker:
+        refinement, _ = refine_online(
             lambda purpose, version, messages, tokens, usable: asker.ask(use, purpose, version, messages, tokens, usable), title, found, keywords,
         )
-    finally:
-        if client is not None:
-            client.close()
     if refinement.keywords is not None:
         use.outcome = LLM
         use.dropped = list(refinement.rejected)

@@ -22,15 +22,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 
-from recon_assets.judgement import llm_cache
-from recon_assets.judgement.cached_ask import daily_budget
 from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.judgement.llm_judge import TriageRules
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION, PairTexts, build_messages, load_answer, read_answer
 from recon_assets.judgement.resources import GroqJudgeResource
-from recon_assets.papers.online import FALLBACK, LLM, NOT_SENT, PaperAsker, StageUse
+from recon_assets.papers.online import FALLBACK, LLM, NOT_SENT, StageUse, groq_asker
 from recon_assets.papers.verdicts import Work, WorkJudgement
 
 STAGE = "claim_verdicts"
@@ -112,17 +110,10 @@ def judge_claims_online(
     Raises:
         ValueError: `groq` is offline.
     """
-    if (offline := groq.offline_reason()) is not None:
-        raise ValueError(f"judge_claims_online needs the Groq resource online: {offline}")
-    now = now or (lambda: datetime.now(timezone.utc))
-    llm_cache.ensure_table(con)
-    day = daily_budget(con, groq.settings, now().date())
-    client = groq.client(budget=day.run, log=log, **client_options) if day.run is not None else None
-    asker = PaperAsker(con, groq, client, day.spent, now)
     use, answers = StageUse(STAGE), {}
     sent_claims = sent_works = counted = 0
     per_request = groq.settings.pairs_per_request
-    try:
+    with groq_asker(con, groq, "judge_claims_online", log=log, now=now, **client_options) as asker:
         for claim in claims:
             pairs = claim_pairs(claim, title, datasets, use.removed)
             for start in range(0, len(pairs), per_request):
@@ -148,9 +139,6 @@ def judge_claims_online(
                         f"groq/{asked.model}",
                     )
                     counted += 1
-    finally:
-        if client is not None:
-            client.close()
     if use.sent:
         use.reasons.insert(0, f"{sent_claims} claims with {sent_works} works' titles and abstracts sent, {counted} pair answers read")
     use.outcome = LLM if answers else (FALLBACK if use.sent or use.cached else NOT_SENT)

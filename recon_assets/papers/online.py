@@ -14,7 +14,8 @@ the offline extractor's claims for its paragraphs, with the reason; a failed arg
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 
@@ -145,6 +146,30 @@ class PaperAsker:
         return Asked(answer.content, answer.model, None)
 
 
+@contextmanager
+def groq_asker(con, groq: GroqJudgeResource, caller: str, *, log: Callable[[str], None], now: Callable[[], datetime] | None = None,
+               **client_options) -> Iterator[PaperAsker]:
+    """A `PaperAsker` for one stage's asks, its client closed after: llm_answers created when missing, the day's budget
+    read (`cached_ask.daily_budget`: a client allowed what is left of it; none when it is spent, and stored answers are
+    still reused). `now` gives the UTC time; `client_options` go to the client (http_client, clock, sleep).
+
+    Raises:
+        ValueError: `groq` is offline, naming `caller` (a paper's text is sent only with Groq online and the opt-in on;
+            the caller checks both).
+    """
+    if (offline := groq.offline_reason()) is not None:
+        raise ValueError(f"{caller} needs the Groq resource online: {offline}")
+    now = now or (lambda: datetime.now(timezone.utc))
+    llm_cache.ensure_table(con)
+    day = daily_budget(con, groq.settings, now().date())
+    client = groq.client(budget=day.run, log=log, **client_options) if day.run is not None else None
+    try:
+        yield PaperAsker(con, groq, client, day.spent, now)
+    finally:
+        if client is not None:
+            client.close()
+
+
 def read_online(
     con, document: PaperDocument, title: str | None, groq: GroqJudgeResource, *, log: Callable[[str], None],
     now: Callable[[], datetime] | None = None, **client_options,
@@ -161,22 +186,12 @@ def read_online(
     Raises:
         ValueError: `groq` is offline.
     """
-    if (offline := groq.offline_reason()) is not None:
-        raise ValueError(f"read_online needs the Groq resource online: {offline}")
-    now = now or (lambda: datetime.now(timezone.utc))
-    llm_cache.ensure_table(con)
-    day = daily_budget(con, groq.settings, now().date())
-    client = groq.client(budget=day.run, log=log, **client_options) if day.run is not None else None
-    asker = PaperAsker(con, groq, client, day.spent, now)
-    try:
+    with groq_asker(con, groq, "read_online", log=log, now=now, **client_options) as asker:
         claims, claims_use = _claims(asker, document)
         argumentation_use = StageUse(ARGUMENTATION_STAGE)
         asked = asker.ask(argumentation_use, ARGUMENTATION_PURPOSE, ARGUMENTATION_PROMPT_VERSION,
                           argumentation_messages(title, document, claims), ARGUMENTATION_COMPLETION_TOKENS,
                           lambda raw: read_argumentation(raw)[1])
-    finally:
-        if client is not None:
-            client.close()
     answer = read_argumentation(asked.content)[0] if asked.content is not None else None
     if answer is not None:
         argumentation_use.outcome, argumentation_use.value, argumentation_use.rationale = LLM, answer.argumentation, answer.rationale
