@@ -35,7 +35,6 @@ from functools import lru_cache
 
 import numpy as np
 import snowballstemmer
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from recon_assets.papers.parse import PaperDocument
 
@@ -90,6 +89,10 @@ class TfidfCorpus:
     """
 
     def __init__(self, paper_text: str, texts: Sequence[str]):
+        # imported here, not with the module: every code server and run worker loads the definitions, which import
+        # this module, and scikit-learn (with scipy) takes about 1.2 CPU-s to import (issue 23, suite time)
+        from sklearn.feature_extraction.text import TfidfVectorizer
+
         documents = [text or "" for text in texts] + [paper_text or ""]
         words = TfidfVectorizer(stop_words="english", ngram_range=(1, 2), token_pattern=_TOKEN).build_analyzer()
         vectorizer = TfidfVectorizer(  # a pair of words never spans a sentence or clause break ("basin. Aerosols")
