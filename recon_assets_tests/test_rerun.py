@@ -44,6 +44,11 @@ def recon_refusal(arguments, variables, capsys, monkeypatch) -> tuple[int, str, 
     return code, shown.out, shown.err
 
 
+def unwrapped(text: str) -> str:
+    """Plain output as printed before wrapping: continuation lines (4 spaces, shared/display.wrapped) joined back."""
+    return re.sub(r"\n {4}(?=\S)", " ", text)
+
+
 def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home")}
     database = tmp_path / "recon.duckdb"
@@ -54,7 +59,7 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     # Issue 23: plain output is wrapped at 120 characters (continuations indented by 4 spaces); read here unwrapped
     # (the baseline table is up to about 150; a line naming a path of this machine may run longer, the path unbroken)
     assert max(len(line) for line in first.stdout.splitlines() if str(tmp_path) not in line and "/recon_assets/" not in line) <= 150
-    summary = re.sub(r"\n {4}(?=\S)", " ", first.stdout)
+    summary = unwrapped(first.stdout)
     offline, online = [line for line in summary.splitlines() if line.startswith("evaluation on the labelled I and F cases")]
     assert offline.startswith("evaluation on the labelled I and F cases, offline (default settings): superseded versions flagged ")
     assert re.fullmatch(
@@ -95,7 +100,7 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     # a new as_of makes stale only what reads it, and what reads what changed with it: the KG tables are not run
     assert "recon: input changed: as_of 2026-11-29 -> 1960-01-01" in early.stdout
     assert "[kg_tables_job] fresh, not run: 10 assets (unchanged inputs); nothing launched" in early.stdout
-    assert re.search(r"^\[openalex_refresh_job\] .*: (?=.*edge_reliability)(?=.*dataset_verdicts)(?!.*openalex_works).* \(input as_of has a new data version", early.stdout, re.M)
+    assert re.search(r"^\[openalex_refresh_job\] .*: (?=.*edge_reliability)(?=.*dataset_verdicts)(?!.*openalex_works).* \(input as_of has a new data version", unwrapped(early.stdout), re.M)
     assert re.search(r"edges scored: 0 - all \d+ Publication-USES_DATASET->Dataset edges are of publications from after as_of 1960-01-01", early.stdout)
     assert early.returncode == 1
     assert early.stderr.strip().splitlines()[-1].startswith("error: 1 asset check(s) of severity ERROR failed: ")
