@@ -129,8 +129,8 @@ def question_plans(
         metadata = _metadata(con, "question_plans", key, ["kind", "text", "source"])
     if scope.problem:
         context.log.warning(f"{key}: {scope.problem}; the verdict will be INSUFFICIENT")
-    if note:
-        context.log.warning(f"{key}: {note}")
+    if note:  # the datasets the question names alone are no warning: `recon ask` says them once, after the run
+        (context.log.warning if removed or plan.note else context.log.info)(f"{key}: {note}")
     return dg.MaterializeResult(metadata={**metadata, "subquestions": len(plan.subquestions), "plan_source": plan.source,
                                           "scope_unknown": ", ".join(scope.unknown) or "none", **usage_metadata("llm_planner", answer, groq_judge)})
 

@@ -105,7 +105,7 @@ def paper_sections(
         ),
         Section(
             "Datasets and their lifecycle",
-            f"{len(used)} Dataset nodes of the graph matched ({replaced} on a replaced version), "
+            f"{len(used)} Dataset node{'' if len(used) == 1 else 's'} of the graph matched ({replaced} on a replaced version), "
             f"{len(datasets) - len(used)} named datasets unmatched (listed with why, and with its lifecycle for a version "
             "the graph lacks of one of its datasets).",
             tables=[ReportTable(

@@ -190,7 +190,7 @@ def staleness_check(edges: Sequence[Edge], lifecycle: Lifecycle, rules: VerdictR
         listed = "" if weak_majority else f": {list_edges(sorted(edges, key=lambda edge: edge.reliability), rules)}"
         causes.append(
             f"dataset version {lifecycle.version or '(unknown)'} superseded by {lifecycle.successor_version or 'a successor'}{since}, "
-            f"under all {len(edges)} edges{listed}"
+            f"under {'its one edge' if len(edges) == 1 else f'all {len(edges)} edges'}{listed}"
         )
     if weak_majority:
         causes.append(f"{share}: {list_edges(weak, rules)}")
