@@ -140,6 +140,13 @@ def _paper(text: str, references: tuple[str, ...] = ()) -> PaperDocument:
         ("We also used CHIRPS V2.0 and PERSIANN-CDR version 1.", (), [], [("CHIRPS", "2.0", "no Dataset node of the graph has this name"), ("PERSIANN-CDR", "1", "no Dataset node of the graph has this name")]),
         ("Snow data: doi:10.5067/MODIS/MOD10A1.006.", (), [], [("10.5067/modis/mod10a1.006", None, "NASA data DOI that is no Dataset node of the graph")]),
         ("We used no satellite product; the R2 = 0.8 regression used 25 stations.", (), [], []),
+        # hostile pass: a version before a name belongs to it only when the words between tie them ("of the", a word
+        # describing it); after a conjunction or a verb it is the earlier name's
+        ("We used the TRMM 3B42 Version 7 precipitation product and MERRA-2 hourly fields.", (),
+         [("C1281704371-GES_DISC", "short name and version", "7")], []),
+        ("The IMERG V06 product outperforms TRMM 3B42 in mountains.", (), [],
+         [("IMERG", "06", "ambiguous: IMERG 06 is one of GPM_3IMERGHH, GPM_3IMERGDF in the graph; the paper does not say which"),
+          ("TRMM 3B42", None, "named without a version")]),
     ],
 )
 def test_dataset_detection(catalogue, text, references, matched, unmatched):

@@ -355,7 +355,7 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
         return _Reading(version.group(1), start, version.end(), tuple(describing + trailing))
     offset = max(0, start - _BEFORE_WINDOW)
     found = _VERSION_BEFORE.search(text[offset:start])
-    if found:
+    if found and _joins_name(text[offset + found.end(1 if found.group(1) else 2):start], catalogue, families):
         stated = found.group(1) or found.group(2)
         own = re.search(r"(\d+)$", text[start:end])
         if not (own and stated_sort_key(stated) == (int(own.group(1)),)):
@@ -379,6 +379,15 @@ def _algorithm_only(text: str, version: re.Match, catalogue: DatasetCatalogue, f
     if not key or not any(is_algorithm_version(text, m.end()) for m in re.finditer(r"(?<![\w.])" + re.escape(written) + r"(?![\w.])", text)):
         return False
     return not any(catalogued_version(key, (k.sort_key for k in catalogue.by_family[f])) for f in families)
+
+
+def _joins_name(between: str, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
+    """Whether the words between a version and the name after it tie the version to that name: each a FILLER word,
+    "of" or a word describing a candidate ("version 7 of the 3B42 data set", "V06 IMERG"). A verb or a conjunction
+    ties it to what came before (hostile pass: "TRMM 3B42 Version 7 precipitation product and MERRA-2" read a MERRA-2
+    version 7, "IMERG V06 product outperforms TRMM 3B42" a TRMM 3B42 V06)."""
+    return all(word.lower() in FILLER or word.lower() == "of" or _describes(catalogue, word, families)
+               for word in re.findall(r"[^\W_][\w\-]*", between))
 
 
 def _clause_end(text: str, pos: int, limit: int) -> int:
