@@ -72,6 +72,9 @@ def test_a_real_paper_s_title_comes_from_its_metadata_or_first_page(pdf, title):
         ("Microsoft Word - manuscript_v3.docx", False), ("untitled", False), ("paper.pdf", False), ("Manuscript", False),
         ("/gid00030/gid00035/gid00032/gid00030/gid00038", False), ("remote sensing", False), (None, False),
         ("Linking Total Precipitable Water to Precipitation Extremes Globally", True),
+        # hostile pass: an ANSI or bidi-override title passed (70 % letters) and reached the report's <h1> raw
+        ("\x1b[2J\x1b[31mRainfall Variability Over The Amazon Basin Revisited In Detail\x1b]0;pwned\x07", False),
+        ("Rainfall Variability \u202eOver The Amazon Basin", False), ("Rainfall Variability\x00 Over The Amazon", False),
     ],
 )
 def test_reads_as_title(text, title):

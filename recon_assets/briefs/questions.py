@@ -12,6 +12,7 @@ a scope that matches nothing makes the verdict INSUFFICIENT with the reason, nev
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from recon_assets.kg.doi import canonical_doi
+from recon_assets.shared.display import hidden_characters
 from recon_assets.lifecycle.versions import version_sort_key
 from recon_assets.papers.datasets import DatasetCatalogue, named_products, stated_sort_key
 
@@ -31,6 +33,8 @@ QUESTION_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
 # the labelled set is under 200 characters; 1,000 leaves five times that and refuses a pasted document (the
 # embedding model cuts its input at 10,000 characters, `judgement.model_input`).
 MAX_QUESTION_CHARS = 1_000
+# A question holds at least one word of letters or digits.
+_A_WORD = re.compile(r"[^\W_]")
 
 
 # An ad-hoc question's id (`recon ask`) starts with this; the question file sensor never removes such a partition.
@@ -82,6 +86,17 @@ class Question(BaseModel):
     @classmethod
     def _stripped(cls, value: object) -> object:
         return " ".join(value.split()) if isinstance(value, str) else value
+
+    @field_validator("question")
+    @classmethod
+    def _readable(cls, value: str) -> str:
+        """Hostile pass: a question of punctuation only was answered PASS from unrelated papers, and control characters
+        (ANSI, bidi overrides) reached the brief's HTML and Markdown raw."""
+        if hidden := hidden_characters(value):
+            raise ValueError(f"it holds control characters ({', '.join(hidden)}): write the question as plain text")
+        if not _A_WORD.search(value):
+            raise ValueError("it holds no word (letters or digits)")
+        return value
 
 
 @dataclass(frozen=True)

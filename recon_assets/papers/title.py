@@ -20,6 +20,8 @@ from pathlib import PurePath
 from pypdf import PdfReader
 from pypdf.errors import PyPdfError
 
+from recon_assets.shared.display import hidden_characters
+
 # A title has at least this many words ("Linking Total Precipitable Water to Precipitation Extremes Globally": 8).
 TITLE_MIN_WORDS = 3
 TITLE_MAX_CHARACTERS = 300
@@ -31,10 +33,13 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 
 def reads_as_title(text: str | None) -> bool:
     """The text can be a paper's title: TITLE_MIN_WORDS words of 2+ letters or more, at most TITLE_MAX_CHARACTERS
-    characters, mostly letters, and not a file name, 'untitled' or glyph names ('/gid00030')."""
+    characters, mostly letters, no control character (`display.hidden_characters`, white space apart), and not a file
+    name, 'untitled' or glyph names ('/gid00030')."""
     if not text:
         return False
     text = " ".join(text.split())
+    if hidden_characters(text):  # hostile pass: an ANSI or bidi-override title reached the report's <h1> raw
+        return False
     solid = text.replace(" ", "")
     if not solid or len(text) > TITLE_MAX_CHARACTERS or _FILE_LIKE.search(text) or "/gid" in text:
         return False

@@ -90,3 +90,10 @@ def wrapped(line: str, width: int = PLAIN_WIDTH) -> str:
     """`line` broken at spaces into lines of at most `width` characters, each after the first indented by 4 spaces
     (`textwrap.fill`); a word longer than `width` (a path, a URL) stays whole, and so may exceed it."""
     return textwrap.fill(line, width, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
+
+
+def hidden_characters(text: str) -> list[str]:
+    """The control characters of `text` (C0 and C1, DEL, the Unicode bidirectional controls: `_CONTROLS`, tab and line
+    breaks included), each once as 'U+001B', in order of first appearance: what a title or a question given as data
+    must not hold, since a file (HTML, Markdown) shows them raw."""
+    return list(dict.fromkeys(f"U+{ord(found.group(0)):04X}" for found in _CONTROLS.finditer(text)))
