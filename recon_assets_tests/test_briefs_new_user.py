@@ -281,21 +281,25 @@ def test_a_pass_reads_as_a_pass():
     assert brief.verdict == brief.verdict_text == PASS and "not a pass" not in brief.markdown()
 
 
-@pytest.mark.parametrize(("scope", "note", "said"), [
-    (None, None, "the critic weighed every edge of every retrieved paper, to any dataset; ask again with --dataset"),
+@pytest.mark.parametrize(("scope", "note", "said", "problem"), [
+    (None, None, "the critic weighed every edge of every retrieved paper, to any dataset; ask again with --dataset", None),
     (["kg:trmm"], "no dataset in the scope, but the question names TRMM_3B42: the critic weighs the papers' edges to those "
-                  "datasets (every version); the planner's note", "no dataset in the scope, but the question names TRMM_3B42: "),
-    (["kg:trmm"], None, None),  # --dataset given: nothing to add
+                  "datasets (every version); the planner's note", "no dataset in the scope, but the question names TRMM_3B42: ", None),
+    (["kg:trmm"], None, None, None),  # --dataset given: nothing to add
+    # hostile pass: a --dataset matching nothing was INSUFFICIENT with its reason only in a step's log line
+    ([], None, "no dataset of the KG matches the scope's datasets 'x'; the verdict is INSUFFICIENT",
+     "no dataset of the KG matches the scope's datasets 'x'"),
 ])
-def test_recon_ask_says_what_scope_the_critic_weighed(tmp_path, scope, note, said):
+def test_recon_ask_says_what_scope_the_critic_weighed(tmp_path, scope, note, said, problem):
     import duckdb
 
     from recon_assets.cli.ask import scope_said
 
     database = tmp_path / "plans.duckdb"
     with duckdb.connect(str(database)) as con:
-        con.execute("CREATE TABLE question_plans (question_id VARCHAR, position INTEGER, scope_datasets VARCHAR[], note VARCHAR)")
-        con.execute("INSERT INTO question_plans VALUES ('ask-1', 0, ?, ?)", [scope, note])
+        con.execute("CREATE TABLE question_plans (question_id VARCHAR, position INTEGER, scope_datasets VARCHAR[], note VARCHAR, "
+                    "scope_problem VARCHAR)")
+        con.execute("INSERT INTO question_plans VALUES ('ask-1', 0, ?, ?, ?)", [scope, note, problem])
     found = scope_said("ask-1", database)
     assert found == said if said is None else said in found
     assert "the planner's note" not in (found or "")

@@ -151,18 +151,21 @@ def print_brief(key: str, database: Path) -> int:
 
 
 def scope_said(key: str, database: Path) -> str | None:
-    """What the user should know of question `key`'s scope as question_plans stored it, or None: the datasets its text
-    named when no --dataset was given (the critic weighs the edges to those), or that it names none, so the critic
+    """What the user should know of question `key`'s scope as question_plans stored it, or None: why its scope matches
+    nothing (scope_problem: the verdict is INSUFFICIENT), the datasets its text named when no --dataset was given (the critic weighs the edges to those), or that it names none, so the critic
     weighed every edge of every retrieved paper (to any dataset) and a --dataset gives a verdict on one dataset's
     evidence. None too when the plan cannot be read (the brief is printed all the same)."""
     try:
         with local_read_only(str(database)) as con:
-            row = con.execute("SELECT scope_datasets, note FROM question_plans WHERE question_id = ? ORDER BY position LIMIT 1", [key]).fetchone()
+            row = con.execute("SELECT scope_datasets, note, scope_problem FROM question_plans WHERE question_id = ? ORDER BY position LIMIT 1",
+                              [key]).fetchone()
     except duckdb.Error:
         return None
     if row is None:
         return None
-    scope, note = row
+    scope, note, problem = row
+    if problem:  # hostile pass: a --dataset matching nothing gave INSUFFICIENT with its reason only in a step's log line
+        return f"{problem}; the verdict is INSUFFICIENT"
     if scope is None:
         return ("the question names no dataset of the knowledge graph and no --dataset was given: the critic weighed every "
                 "edge of every retrieved paper, to any dataset; ask again with --dataset SHORT_NAME for a verdict on one "
