@@ -226,8 +226,8 @@ def test_recon_ask_answers_through_the_instance_prints_the_brief_and_says_how_to
     assert asked.returncode == 0, asked.stderr
     assert "## Trust summary" in asked.stdout and "[Batista, 2025]  Network reliability: MEDIUM." in asked.stdout
     # the issue's "online, the requests and tokens per brief printed": offline, nothing was sent, and said so
-    assert ("recon: online use for this brief: Groq 0 request(s), 0 token(s); OpenAlex search 0 request(s), 0 list "
-            "call(s) of the daily budget\n") in asked.stdout
+    assert ("recon: online use for this brief: Groq 0 request(s) attempted, 0 token(s) answered; OpenAlex search 0 "
+            "request(s) attempted, 0 list call(s) of the daily budget\n") in asked.stdout
     (key,) = {word.strip(".,`'") for word in asked.stdout.split() if word.startswith("ask-")}
     assert f"`recon brief {key} --remove` removes the partition" in asked.stdout
     again = subprocess.run([*command, "brief", key, "--db", str(database)], capture_output=True, text=True, env=env, timeout=120)
@@ -253,9 +253,10 @@ def test_the_usage_line_adds_the_planner_synthesizer_and_every_round_s_search():
         "question_verdicts": done("question_verdicts", openalex_requests=2, openalex_list_calls=20),
         "research_briefs": done("research_briefs", brief_llm_requests=2, brief_llm_tokens=5321),
     }
-    assert usage_line(materializations) == ("online use for this brief: Groq 2 request(s), 5,321 token(s); OpenAlex search 6 "
-                                            "request(s), 60 list call(s) of the daily budget")
-    assert usage_line({}).endswith("Groq 0 request(s), 0 token(s); OpenAlex search 0 request(s), 0 list call(s) of the daily budget")
+    assert usage_line(materializations) == ("online use for this brief: Groq 2 request(s) attempted, 5,321 token(s) answered; "
+                                            "OpenAlex search 6 request(s) attempted, 60 list call(s) of the daily budget")
+    assert usage_line({}).endswith("Groq 0 request(s) attempted, 0 token(s) answered; OpenAlex search 0 request(s) attempted, "
+                                   "0 list call(s) of the daily budget")
 
 
 def test_recon_ask_refuses_an_empty_question_and_a_database_without_scores_before_any_run(tmp_path, capsys):

@@ -560,7 +560,7 @@ def test_with_the_opt_in_the_llm_s_claims_and_argumentation_make_literary_and_ov
 
     _print_summary(graph.database, key, {})
     sent_tokens = sum(use[stage]["prompt_tokens"] + use[stage]["completion_tokens"] for stage in use if use[stage]["sent"])
-    assert f"\nsent online: Groq: 3 request(s), {sent_tokens:,} token(s) (argumentation, claims, keywords)\n" in capsys.readouterr().out
+    assert f"\nsent online: Groq: 3 request(s) attempted, {sent_tokens:,} token(s) answered (argumentation, claims, keywords)\n" in capsys.readouterr().out
 
 
 def test_a_429_leaves_the_offline_claims_and_the_partition_succeeds(graph):

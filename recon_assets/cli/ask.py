@@ -126,8 +126,9 @@ def usage_line(materializations: dict[str, dg.AssetMaterialization]) -> str:
     groq = count("research_briefs", "brief_llm_requests"), count("research_briefs", "brief_llm_tokens")
     openalex = [sum(count(asset, key) for asset in ("question_evidence", "question_verdicts"))
                 for key in ("openalex_requests", "openalex_list_calls")]
-    return (f"online use for this brief: Groq {groq[0]} request(s), {groq[1]:,} token(s); OpenAlex search {openalex[0]} "
-            f"request(s), {openalex[1]} list call(s) of the daily budget")
+    # attempted: a request that failed counts too (and is charged to the daily budget); tokens are those answered
+    return (f"online use for this brief: Groq {groq[0]} request(s) attempted, {groq[1]:,} token(s) answered; OpenAlex "
+            f"search {openalex[0]} request(s) attempted, {openalex[1]} list call(s) of the daily budget")
 
 
 def print_brief(key: str, database: Path) -> int:

@@ -133,7 +133,9 @@ def _print_summary(database: Path, key: str, report: dict) -> None:
     lines += [f"  {score}: {how}" if value is None else f"  {score}: {value:.2f} ({how})" for score, value, how in scores]
     lines += [f"stage failed: {stage}: {error}" for stage, error in failures]
     # issue 22: requests and tokens per paper online, and what was sent where (the report's table has every stage)
-    lines += [f"sent online: {service}: {requests} request(s), {tokens:,} token(s) ({stages})" for service, requests, tokens, stages in sent]
+    # attempted: a request that failed (no connection, an HTTP error) counts too; tokens are those answered
+    lines += [f"sent online: {service}: {requests} request(s) attempted, {tokens:,} token(s) answered ({stages})"
+              for service, requests, tokens, stages in sent]
     if not sent:
         lines.append(f"sent online: nothing ({unsent[0].split(': ', 1)[1] if unsent else 'no online stage recorded its use'})")
     if "html" in report:

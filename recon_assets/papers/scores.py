@@ -131,7 +131,10 @@ def paper_scores(
     overall = overall_score(literary, argumentation, citation, verification) if assessed else NOT_ASSESSED
     share = current_version_share(superseded)
     argued = argumentation_by or "given"
-    offline = "argumentation needs the LLM (online: RECON_PAPERS_ONLINE=online and the Groq judge online); it was not assessed"
+    # the LLM gives it only online with the opt-in, and may give none then (a failed request, the budget): the stage's
+    # row of paper_llm_use says which (hostile pass: "needs ... online" was printed when both were on and Groq failed)
+    offline = ("argumentation is the LLM's answer, and there is none (it is asked only with RECON_PAPERS_ONLINE=online and the "
+               "Groq judge online; paper_llm_use says why, stage argumentation)")
     missing = "; ".join(
         why for why, absent in (
             ("the citation gaps were not searched", citation == NOT_ASSESSED),
