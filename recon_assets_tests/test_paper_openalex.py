@@ -142,6 +142,19 @@ def test_with_the_opt_in_gaps_come_from_openalex_search_counted_on_the_budget_an
     assert papers.rows("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'openalex_search_cache'") == [(0,)]
 
 
+def test_searches_that_fail_are_said_to_have_failed_not_to_be_cached(papers):
+    """Hostile pass: with OpenAlex unreachable the row said "nothing of the paper sent to OpenAlex (every search
+    answered from the cache)", with no cache at all."""
+    key = doi_key("10.3390/rs11192314")
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mocked:
+        mocked.add(responses.GET, API, status=500, json={"error": "unavailable"})
+        assert papers.analyse(key, ONLINE, opt_in=True).success
+    sent, _, outcome, requests, cached, _, summary = _gaps_row(papers, key)
+    assert (sent, outcome, cached) == (False, "not sent", 0) and requests > 0
+    assert summary.startswith("citation gaps: no answer from OpenAlex (") and "search(es) failed after" in summary
+    assert "answered from the cache" not in summary
+
+
 def test_offline_no_request_and_no_openalex_row(papers, fake):
     key = doi_key("10.3390/min11050474")
     assert papers.analyse(key, OpenAlexResource(offline=True), opt_in=True).success

@@ -21,7 +21,7 @@ from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
 from recon_assets.kg.assets import OWNERS
 from recon_assets.papers.datasets import DatasetCatalogue, UnmatchedMention, detect_datasets, with_graph_links
 from recon_assets.enrichment.openalex_records import rebuild_abstract
-from recon_assets.enrichment.openalex_search import CACHED, cached_results, search_query, search_works
+from recon_assets.enrichment.openalex_search import CACHED, FAILED, cached_results, search_query, search_works
 from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.papers.gaps import HIGH, MEDIUM, Comment, References, UsedDataset, citation_gaps, search_texts
 from recon_assets.papers.gaps import openalex_works as openalex_gap_works
@@ -579,8 +579,11 @@ def _openalex_gap_works(
         summary = (f"citation gaps: {len(sent)} OpenAlex search(es) built from the paper's terms and dataset names sent to {where}: "
                    + "; ".join(f"'{text}'" for text in sent) + f" ({report.requests} requests, {report.list_calls} list calls)")
     else:
-        why = papers.online_reason() or report.budget_spent or "every search answered from the cache"
-        summary = f"citation gaps: nothing of the paper sent to OpenAlex ({why})"
+        failed = [result for result in report.results if result.status == FAILED]
+        # hostile pass: with OpenAlex at a closed port this said "every search answered from the cache" (there was none)
+        attempted = f"{len(failed)} search(es) failed after {report.requests} request(s) to {where}: {failed[0].reason}" if failed else None
+        why = papers.online_reason() or report.budget_spent or attempted or "every search answered from the cache"
+        summary = f"citation gaps: no answer from OpenAlex ({why})" if failed else f"citation gaps: nothing of the paper sent to OpenAlex ({why})"
     cached = sum(result.status == CACHED for result in report.results)
     reasons = sorted({result.reason for result in report.results if result.reason})
     row = {column: None for column in declared_columns("paper_llm_use")} | {
