@@ -229,6 +229,14 @@ def test_claims_skip_statements_about_the_paper():
     assert claims.extract_claims(PaperDocument(9, (), paragraphs, (), ())) == []
 
 
+def test_a_repeated_sentence_is_one_claim():
+    """Hostile pass: a sentence repeated 20 times made 20 claims, each counted in verification's total."""
+    sentence = "We show that the product improved by 20% over ten basins in the study."
+    paragraphs = (Paragraph("Results", 3, " ".join([sentence] * 20)), Paragraph("Discussion", 5, sentence.upper()))
+    found = claims.extract_claims(PaperDocument(9, (), paragraphs, (), ()))
+    assert [(claim.text, claim.page) for claim in found] == [(sentence, 3)]
+
+
 @pytest.mark.parametrize(("high", "medium", "expected"), [(0, 0, 10.0), (2, 1, 5.0), (3, 5, 0.0), (6, 0, 0.0)])
 def test_citation_score(high, medium, expected):
     assert scores.citation_score(high, medium) == expected

@@ -96,14 +96,16 @@ def extract_claims(document: PaperDocument) -> list[Claim]:
 
     A sentence (40-600 characters, outside the reference list, acknowledgements, funding, author contributions and
     data statements) is a claim when it holds a type's cue, or states a number with a unit or a statistic (then it
-    is EMPIRICAL). Types are tried in the order COMPARATIVE, METHODOLOGICAL, THEORETICAL, EMPIRICAL.
+    is EMPIRICAL). Types are tried in the order COMPARATIVE, METHODOLOGICAL, THEORETICAL, EMPIRICAL. A sentence
+    repeated (the same words, case and spacing apart) is one claim, where it first appears.
     """
-    claims = []
+    claims, seen = [], set()
     for paragraph in claim_paragraphs(document):
         for sentence in _SENTENCE_END.split(paragraph.text):
             sentence = sentence.strip()
-            if not _MIN_LENGTH <= len(sentence) <= _MAX_LENGTH:
+            if not _MIN_LENGTH <= len(sentence) <= _MAX_LENGTH or (said := " ".join(sentence.lower().split())) in seen:
                 continue
+            seen.add(said)
             results = results_in(sentence)
             claim_type = next((kind for kind, cue in _TYPE_CUES if cue.search(sentence)), EMPIRICAL if results else None)
             if claim_type is None:
