@@ -294,6 +294,9 @@ def test_recon_ask_refuses_an_empty_question_and_a_database_without_scores_befor
     assert "no brief for question 'nope'" in err and "gets its partition from question_file_sensor" in err
     assert main(["brief", "ask-0123456789ab", "--db", str(tmp_path / "empty.duckdb")]) == 1
     assert "ask it again with `recon ask`" in capsys.readouterr().err
+    # hostile pass: a missing database was exit 1 for `recon brief`, 2 for ask and paper: 2, as they say it
+    assert main(["brief", "ask-0123456789ab", "--db", str(tmp_path / "missing.duckdb")]) == 2
+    assert capsys.readouterr().err.startswith(f"error: no database file at {tmp_path / 'missing.duckdb'} ")
 
 
 def test_the_weekly_briefs_schedule_is_stopped_and_refreshes_every_question_as_of_its_tick(tmp_path):

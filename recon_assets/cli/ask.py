@@ -132,9 +132,10 @@ def usage_line(materializations: dict[str, dg.AssetMaterialization]) -> str:
 
 
 def print_brief(key: str, database: Path) -> int:
-    """Print the stored brief of question `key`: 0, or 1 (why on stderr) when there is none."""
+    """Print the stored brief of question `key`: 0; 2 when `database` is unusable (`database_problem`: as `recon ask`
+    and `recon paper` say it); 1 when it holds no brief of `key` (why on stderr)."""
     if problem := database_problem(database):
-        return _fail(problem, 1)
+        return _fail(problem, 2)
     try:
         with local_read_only(str(database)) as con:
             row = con.execute("SELECT markdown, html_path, as_of FROM research_briefs WHERE question_id = ?", [key]).fetchone()
