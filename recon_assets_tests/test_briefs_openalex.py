@@ -14,6 +14,8 @@ rewrite rounds search OpenAlex for their rewritten sub-questions, through the sa
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime, timezone
 from urllib.parse import parse_qs
 
@@ -103,6 +105,18 @@ def _ask(defs, instance):
     return key, result
 
 
+KEY = "oa-brief-key-42"
+
+
+@contextmanager
+def fake_openalex() -> Iterator[FakeOpenAlex]:
+    """OpenAlex faked at the HTTP transport (responses), answering with the repository's recorded real works."""
+    fake = FakeOpenAlex(real_works())
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mocked:
+        mocked.add_callback(responses.GET, API, callback=fake.responses_callback)
+        yield fake
+
+
 def _materialization(result, name: str):
     return next(event.materialization for event in result.all_events
                 if event.is_step_materialization and event.asset_key.to_user_string() == name)
@@ -110,10 +124,8 @@ def _materialization(result, name: str):
 
 def test_online_brief_merges_openalex_with_the_kg_by_doi_counts_the_budget_and_marks_openalex_only_papers(graph_lacking_two, tmp_path):
     database, instance = graph_lacking_two
-    fake = FakeOpenAlex(real_works())
-    online = OpenAlexResource(offline=False, api_key="oa-brief-key-42")
-    with responses.RequestsMock(assert_all_requests_are_fired=False) as mocked:
-        mocked.add_callback(responses.GET, API, callback=fake.responses_callback)
+    online = OpenAlexResource(offline=False, api_key=KEY)
+    with fake_openalex() as fake:
         key, result = _ask(_defs(database, tmp_path, online), instance)
         searches = [query for path, query in fake.requests if "search=" in query]
         assert len(searches) == len(fake.requests)  # nothing but searches: the question and each sub-question once, then
@@ -191,10 +203,8 @@ def _rewrite_queries(database, key: str, planned: list[str]) -> list[str]:
 
 def test_a_rewrite_round_searches_openalex_for_its_rewritten_subquestions_and_a_rerun_reads_the_cache(graph_lacking_two, tmp_path):
     database, instance = graph_lacking_two
-    fake = FakeOpenAlex(real_works())
-    online = OpenAlexResource(offline=False, api_key="oa-brief-key-42")
-    with responses.RequestsMock(assert_all_requests_are_fired=False) as mocked:
-        mocked.add_callback(responses.GET, API, callback=fake.responses_callback)
+    online = OpenAlexResource(offline=False, api_key=KEY)
+    with fake_openalex() as fake:
         result = answer(_defs(database, tmp_path, online), instance, IMERG)
         assert result.success
         log = _log(database, IMERG)
@@ -264,7 +274,7 @@ def test_a_failed_search_in_a_rewrite_round_leaves_the_round_judged_over_the_poo
             _timeout(request)
         return 500, {"Content-Type": "application/json"}, '{"error": "Internal Server Error"}'
 
-    online = OpenAlexResource(offline=False, api_key="oa-brief-key-42", retries=0)
+    online = OpenAlexResource(offline=False, api_key=KEY, retries=0)
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mocked:
         mocked.add_callback(responses.GET, API, callback=callback)
         result = answer(_defs(database, tmp_path, online), instance, IMERG)
