@@ -242,7 +242,7 @@ ASSET_TABLES = TableGraph(
             keeps=("openalex_usage", "paper_llm_use"),
             modules=(
                 "enrichment.openalex_batches", "enrichment.openalex_records", "kg.doi", "papers.doi_lookup",
-                "papers.intake", "papers.parse", "papers.partitions", "papers.stored", *_OPENALEX_SEARCH_MODULES,
+                "papers.intake", "papers.parse", "papers.partitions", "papers.stored", "papers.title", *_OPENALEX_SEARCH_MODULES,
             ),
             sql=("openalex_usage", "paper_llm_use"),
         ),
@@ -301,8 +301,8 @@ ASSET_TABLES = TableGraph(
             modules=(
                 "enrichment.retries", "judgement.cached_ask", "judgement.cues", "judgement.groq_client", "judgement.judge_address",
                 "judgement.llm_cache", "judgement.llm_judge", "judgement.llm_prompt", "judgement.model_input", "judgement.offline_judge",
-                "judgement.steward", "judgement.text_embedding", "judgement.verdict_scale", "papers.claim_judge", "papers.intake",
-                "papers.online", "papers.stored", "papers.verdicts",
+                "judgement.steward", "judgement.text_embedding", "judgement.verdict_scale", "papers.claim_judge", "papers.datasets",
+                "papers.intake", "papers.online", "papers.stored", "papers.verdicts",
             ),
             sql=("paper_stage_failures", "paper_claims", "edge_reliability", "text_embeddings", "paper_llm_use", "llm_answers",
                  "llm_judgements", "llm_usage_on_day"), files=(_CUES,),
@@ -319,7 +319,10 @@ ASSET_TABLES = TableGraph(
                 "paper_scores", "paper_stage_failures", "paper_llm_use",
             ),
             keeps=("paper_stage_failures",),
-            modules=("papers.gaps", "papers.report", "report.figures", "report.render", "reliability.labels", "verdicts.critic"),
+            modules=(
+                "papers.datasets", "papers.gaps", "papers.parse", "papers.report", "papers.title", "report.figures", "report.render",
+                "reliability.labels", "verdicts.critic",
+            ),
             sql=("paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts", "paper_stage_failures", "paper_llm_use"),
             files=("report/templates/*",),
         ),
