@@ -101,7 +101,7 @@ from recon_assets.centrality.assets import publication_centrality
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.assets import crossref_relations, crossref_retractions, openalex_citing_works, openalex_works
 from recon_assets.enrichment.checks import openalex_cache_one_row_per_doi, openalex_match_rate, openalex_retracted_share
-from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource, crossref_offline, openalex_offline
+from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource, crossref_offline, openalex_offline_from_env
 from recon_assets.evaluation.assets import dispute_evaluation, reliability_evaluation
 from recon_assets.exports.assets import gnn_edge_weights, neo4j_edge_reliability
 from recon_assets.judgement.assets import coherence_judgements, recorded_disputes, steward_judgements
@@ -247,7 +247,7 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
         "outputs": OutputFiles(database=str(database)),
         "as_of": AsOfDate(as_of=_env_var("RECON_AS_OF", "")),
         "openalex": OpenAlexResource(
-            offline=openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=secret_is_set("OPENALEX_API_KEY")),
+            offline=openalex_offline_from_env(),
             # An EnvVar keeps the key's value out of the Dagster UI and the run config.
             api_key=_env_var("OPENALEX_API_KEY", None),
             mailto=_env_var("OPENALEX_MAILTO", None),
@@ -275,7 +275,7 @@ def resources_from_environment() -> dict[str, dg.ConfigurableResource]:
 def _env_var(name: str, default: str | None) -> str | None:
     """`dg.EnvVar(name)` when the variable is set to more than whitespace (Dagster reads it when a run's resources start
     and the UI shows where the value comes from, never a secret's value), else `default`: a blank key is no key."""
-    return dg.EnvVar(name) if (os.environ.get(name) or "").strip() else default
+    return dg.EnvVar(name) if secret_is_set(name) else default
 
 
 @dg.definitions

@@ -116,7 +116,7 @@ def settings_versions() -> dict[dg.AssetKey, str]:
         ValueError: RECON_OPENALEX, RECON_CROSSREF, RECON_GROQ or RECON_PAPERS_ONLINE is not 'online', 'offline' or unset.
     """
     from recon_assets.enrichment.assets import CitingWorksConfig, OpenAlexConfig
-    from recon_assets.enrichment.resources import crossref_offline, openalex_offline
+    from recon_assets.enrichment.resources import crossref_offline, openalex_offline_from_env
     from recon_assets.judgement.assets import JudgeConfig, StewardConfig
     from recon_assets.judgement.resources import groq_offline
     from recon_assets.papers.resources import papers_online
@@ -125,7 +125,7 @@ def settings_versions() -> dict[dg.AssetKey, str]:
     from recon_assets.verdicts.critic import VerdictRules
 
     today = datetime.now(timezone.utc).date()
-    openalex_online = not openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=secret_is_set("OPENALEX_API_KEY"))
+    openalex_online = not openalex_offline_from_env()
     crossref_online = not crossref_offline(os.environ.get("RECON_CROSSREF") or "")
     groq_online = not groq_offline(os.environ.get("RECON_GROQ") or "") and secret_is_set("GROQ_API_KEY")
     enrichment = {

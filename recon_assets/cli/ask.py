@@ -24,7 +24,7 @@ import duckdb
 
 from recon_assets.briefs.questions import ASKED_PREFIX, NAMED_IN_QUESTION, Question, Scope, asked_key
 from recon_assets.shared.credentials import redact
-from recon_assets.shared.display import terminal_text
+from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.storage.duckdb_files import database_problem, local_read_only
 
 if TYPE_CHECKING:  # imported when a question is asked: `recon brief` starts without Dagster
@@ -142,7 +142,7 @@ def print_brief(key: str, database: Path) -> int:
     except duckdb.CatalogException:
         row = None
     except duckdb.Error as error:
-        return _fail(f"cannot read {database}: {type(error).__name__}: {str(error).splitlines()[0]}", 1)
+        return _fail(f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}", 1)
     if row is None:
         return _fail(f"no brief for question {key!r} in {database}: {_how_to_answer(key)}", 1)
     # The brief quotes abstracts: shown as data, never a control sequence (line by line: terminal_text makes one line).

@@ -26,10 +26,10 @@ import dagster as dg
 from pydantic import BaseModel, ValidationError
 
 from recon_assets.cli.launched_runs import RUN_CONFIG
-from recon_assets.enrichment.resources import crossref_offline, openalex_offline
+from recon_assets.enrichment.resources import crossref_offline, openalex_offline_from_env
 from recon_assets.judgement.resources import groq_offline
 from recon_assets.shared.as_of import parse_as_of
-from recon_assets.shared.credentials import redact, secret_is_set, usable_secrets
+from recon_assets.shared.credentials import redact, usable_secrets
 from recon_assets.shared.key_transport import ALLOW_PLAIN_HTTP, plain_http_allowed
 from recon_assets.shared.paths import resolved
 from recon_assets.shared.run_tags import AS_OF_TAG
@@ -69,7 +69,7 @@ def check_environment(database: Path) -> None:
         # Stripped once here so every client of this process sends the key as issued (a trailing '\n' made the HTTP
         # library refuse the header, and its error text held the key).
         os.environ.update(usable_secrets())
-        openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=secret_is_set("OPENALEX_API_KEY"))
+        openalex_offline_from_env()
         crossref_offline(os.environ.get("RECON_CROSSREF") or "")
         groq_offline(os.environ.get("RECON_GROQ") or "")
         plain_http_allowed(os.environ.get(ALLOW_PLAIN_HTTP) or "")

@@ -28,16 +28,17 @@ from recon_assets.cli.launched_runs import (
     RUN_CONFIG, LaunchError, follow, interrupted, launch, open_instance, run_failures,
 )
 from recon_assets.cli.progress import RunDisplay
-from recon_assets.enrichment.resources import openalex_offline
+from recon_assets.enrichment.resources import openalex_offline_from_env
 from recon_assets.papers.intake import doi_key, key_doi, pdf_key
 from recon_assets.papers.parse import UnreadablePaper, check_pdf_header
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, PAPERS_PARTITIONS
-from recon_assets.shared.credentials import redact, secret_is_set
+from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.paths import database_path, resolved
 from recon_assets.storage.duckdb_settings import is_motherduck
 from recon_assets.storage.duckdb_files import database_problem
 from recon_assets.storage.duckdb_store import read_only
+from recon_assets.storage.tables import table_exists
 
 PAPER_JOB = "paper_analysis_job"
 # Dagster's tag naming the partition of a launched run (what the UI's "Materialize" of one partition sets).
@@ -116,7 +117,7 @@ def _print_summary(database: Path, key: str, report: dict) -> None:
         scores = con.execute("SELECT score, value, how FROM paper_scores WHERE paper_key = ?", [key]).fetchall()
         failures = con.execute("SELECT stage, error FROM paper_stage_failures WHERE paper_key = ? ORDER BY stage", [key]).fetchall()
         # written by paper_claims, an optional stage: absent when it failed on a database's first paper
-        recorded = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'paper_llm_use'").fetchone()[0]
+        recorded = table_exists(con, "paper_llm_use")
         sent = con.execute(
             "SELECT service, sum(requests), sum(prompt_tokens + completion_tokens), string_agg(stage, ', ' ORDER BY stage) "
             "FROM paper_llm_use WHERE paper_key = ? AND sent GROUP BY service ORDER BY service", [key]).fetchall() if recorded else []
@@ -158,7 +159,7 @@ def _unusable_graph(database: Path, doi: str | None) -> str | None:
     graph has while OpenAlex, which the run's paper_documents step would ask for it, is offline. None when it can."""
     if problem := database_problem(database, ("datasets", "publications"), "graph", connect=read_only):
         return problem
-    if doi is None or not _openalex_offline():  # online, the run's paper_documents step asks OpenAlex for it
+    if doi is None or not openalex_offline_from_env():  # online, the run's paper_documents step asks OpenAlex for it
         return None
     try:
         with read_only(str(database)) as con:
@@ -170,12 +171,6 @@ def _unusable_graph(database: Path, doi: str | None) -> str | None:
     return (f"DOI {doi} is no publication of the graph in {database} and OpenAlex, which would give its title, abstract and "
             "references, is offline (RECON_OPENALEX=offline, or OPENALEX_API_KEY is not set): set OPENALEX_API_KEY, or give "
             "the paper's PDF instead, `recon paper PATH.pdf`")
-
-
-def _openalex_offline() -> bool:
-    """Whether the run would read OpenAlex from its recording only (`enrichment.resources.openalex_offline`, as
-    definitions.py decides it); a bad RECON_OPENALEX was refused before (`check_launch`)."""
-    return openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=secret_is_set("OPENALEX_API_KEY"))
 
 
 def _refuse(message: str) -> int:

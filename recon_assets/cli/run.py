@@ -34,7 +34,7 @@ from recon_assets.automation.run_inputs import AS_OF, KG_EXPORT, RUN_INPUTS, kg_
 from recon_assets.automation.staleness import FRESH, freshness, partition_ranges, stale_partitions
 from recon_assets.shared.data_versions import ABSENT, written_digests
 from recon_assets.evaluation.baselines import BASELINES
-from recon_assets.evaluation.measure import ALL, COMPARED, CONDITIONS, HEADLINE, INDEPENDENT, RULES, online_cases, targets_of
+from recon_assets.evaluation.measure import HEADLINE, comparison_table, online_cases, targets_of
 from recon_assets.kg.export_reader import detect_format
 from recon_assets.kg.resources import HUGGING_FACE, kg_source
 from recon_assets.exports import export_folder
@@ -444,16 +444,11 @@ def baseline_lines(comparisons: pd.DataFrame) -> list[str]:
     row per condition, case set and measure with a measured case (`measure.comparison_table`'s rows), a column per rule
     (`baseline_cell`); the per-node counts and each rate's own interval are in reliability_evaluation_baselines and the
     report. [] when nothing was measured."""
-    rows = []
-    for condition in CONDITIONS:
-        for case_set in (HEADLINE, INDEPENDENT):
-            group = comparisons[(comparisons["condition"] == condition) & (comparisons["case_set"] == case_set)
-                                & (comparisons["split"] == ALL)].set_index(["measure", "rule"])
-            for measure in COMPARED:
-                if measure == "base_rate" or not any((measure, rule) in group.index and not pd.isna(group.loc[(measure, rule), "value"]) for rule in RULES):
-                    continue  # the base rate has its own line; a measure no rule measured is left out
-                rows.append({"measure": f"{condition} {case_set} {measure}",
-                             **{rule: baseline_cell(group.loc[(measure, rule)]) if (measure, rule) in group.index else "n/a" for rule in RULES}})
+    columns, table_rows = comparison_table(comparisons, cell=baseline_cell)
+    rows = [  # the base rate has its own line; a measure no rule measured is left out
+        {"measure": f"{condition} {case_set} {measure}", **dict(zip(columns[3:], cells))}
+        for condition, case_set, measure, *cells in table_rows if measure != "base_rate" and any(cell != "n/a" for cell in cells)
+    ]
     if not rows:
         return []
     table = tabulate(rows, headers="keys", tablefmt="plain", disable_numparse=True)

@@ -38,7 +38,7 @@ from recon_assets.enrichment.citing_plan import MAX_PAGE_SIZE
 from recon_assets.enrichment.openalex_client import BudgetSpent, OpenAlexClient, describe
 from recon_assets.enrichment.openalex_records import CITING_FIELDS, OpenAlexCitingWork, invalid_reason
 from recon_assets.enrichment.openalex_usage import record_usage, run_allowance
-from recon_assets.storage.tables import create_tables, upsert
+from recon_assets.storage.tables import create_tables, table_exists, upsert
 
 # Part of the cache key: a change of what is asked (fields, normalisation) makes every query new.
 SEARCH_VERSION = "openalex-search-v1"
@@ -239,12 +239,6 @@ def write_question_searches(con: duckdb.DuckDBPyConnection, rows: pd.DataFrame) 
 
 
 QUESTION_SEARCHES = SearchCache(read_question_searches, write_question_searches)
-
-
-def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
-    """Whether the database holds table `table` (read without creating it)."""
-    (found,) = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND NOT internal", [table]).fetchone()
-    return bool(found)
 
 
 def cached_answers(rows: Sequence[tuple]) -> dict[str, dict[str, Any]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
@@ -14,7 +15,7 @@ from pydantic import Field
 
 from recon_assets.enrichment import crossref, openalex_client
 from recon_assets.enrichment.retries import RetryPolicy
-from recon_assets.shared.credentials import redact
+from recon_assets.shared.credentials import redact, secret_is_set
 from recon_assets.shared.key_transport import check_key_transport
 from recon_assets.shared.paths import SAMPLE_DIR
 from recon_assets.shared.switches import OFFLINE, ONLINE, checked_switch
@@ -180,6 +181,16 @@ def openalex_offline(setting: str, *, has_key: bool) -> bool:
     """
     setting = checked_switch("RECON_OPENALEX", setting)
     return setting == OFFLINE or (setting == "" and not has_key)
+
+
+def openalex_offline_from_env() -> bool:
+    """`openalex_offline` for this process's environment: RECON_OPENALEX, and OPENALEX_API_KEY set to more than
+    whitespace (`credentials.secret_is_set`: a blank key is no key).
+
+    Raises:
+        ValueError: RECON_OPENALEX is another setting.
+    """
+    return openalex_offline(os.environ.get("RECON_OPENALEX") or "", has_key=secret_is_set("OPENALEX_API_KEY"))
 
 
 def crossref_offline(setting: str) -> bool:

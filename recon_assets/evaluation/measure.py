@@ -20,7 +20,7 @@ reliability, sound against superseded edges), never by a catch rate, which any s
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 
@@ -457,12 +457,15 @@ def targets_of(comparisons: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def comparison_table(comparisons: pd.DataFrame) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+def comparison_table(
+    comparisons: pd.DataFrame, cell: Callable[[pd.Series], str] = comparison_text,
+) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """The default beside each baseline as a text table, all cases, per condition and headline case set (IF, then I):
     (columns, rows), one row per (condition, case set, measure of COMPARED; base_rate, over every KG edge, under IF
     only), one cell per rule of RULES
-    (`metrics.comparison_text`: the figure, its node counts, and on a baseline's cell the paired difference default
-    minus it with its interval). Read by the asset's metadata, `recon run`'s summary and the report.
+    (`cell`, by default `metrics.comparison_text`: the figure, its node counts, and on a baseline's cell the paired
+    difference default minus it with its interval; `recon run`'s console table gives a shorter one). Read by the
+    asset's metadata, `recon run`'s summary and the report.
 
     Args:
         comparisons: `Evaluation.comparisons` rows, or reliability_evaluation_baselines as stored.
@@ -473,7 +476,7 @@ def comparison_table(comparisons: pd.DataFrame) -> tuple[tuple[str, ...], list[t
         for case_set in (HEADLINE, INDEPENDENT):
             group = chosen[(chosen["condition"] == condition) & (chosen["case_set"] == case_set)].set_index(["measure", "rule"])
             rows += [
-                (condition, case_set, measure, *(comparison_text(group.loc[(measure, rule)]) if (measure, rule) in group.index else "n/a" for rule in RULES))
+                (condition, case_set, measure, *(cell(group.loc[(measure, rule)]) if (measure, rule) in group.index else "n/a" for rule in RULES))
                 for measure in COMPARED if not group.empty and (measure != "base_rate" or case_set == HEADLINE)
             ]
     return ("condition", "cases", "measure", *RULES), rows

@@ -49,6 +49,8 @@ from recon_assets.papers.stored import (
     verdict_rows,
 )
 from recon_assets.judgement import steward
+from recon_assets.judgement.assets import stored_steward_judgements
+from recon_assets.papers import claim_judge, llm_keywords
 from recon_assets.papers.claim_judge import ClaimToJudge, judge_claims_online
 from recon_assets.papers.keywords import METHOD as KEYWORD_METHOD
 from recon_assets.papers.llm_keywords import PROMPT_VERSION as KEYWORDS_PROMPT_VERSION
@@ -265,7 +267,7 @@ def paper_keywords(
 
 
 # The stage name of the LLM's keyword refinement in paper_llm_use.
-KEYWORDS_STAGE = "keywords"
+KEYWORDS_STAGE = llm_keywords.STAGE
 
 
 def _refined_keywords(context, con: Tables, title: str | None, found, keywords, groq: GroqJudgeResource):
@@ -416,16 +418,13 @@ def claim_verdicts(
 
 
 # The stage name of Groq's claim judging in paper_llm_use.
-CLAIM_VERDICTS_STAGE = "claim_verdicts"
+CLAIM_VERDICTS_STAGE = claim_judge.STAGE
 
 
 def _steward_rows(con: Tables) -> list[StewardRow]:
     """The steward judgements that apply today (UTC; `steward.applicable`), pair and edge, as `verdicts.StewardRow`s;
     none before steward_judgements was first materialized."""
-    # the stewardship group's table, none before its first materialization (never created here: its DDL replaces it)
-    if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'steward_judgements'").fetchone()[0]:
-        return []
-    stored = con.execute("SELECT * FROM steward_judgements ORDER BY line").df()
+    stored = stored_steward_judgements(con)  # never created here: its DDL replaces it
     today = datetime.now(timezone.utc).date()
     rows = []
     for scope in ("pair", "edge"):

@@ -112,10 +112,12 @@ def judge_claims_online(
     """
     use, answers = StageUse(STAGE), {}
     sent_claims = sent_works = counted = 0
+    any_pairs = False
     per_request = groq.settings.pairs_per_request
     with groq_asker(con, groq, "judge_claims_online", log=log, now=now, **client_options) as asker:
         for claim in claims:
             pairs = claim_pairs(claim, title, datasets, use.removed)
+            any_pairs = any_pairs or bool(pairs)
             for start in range(0, len(pairs), per_request):
                 batch = pairs[start:start + per_request]
                 texts = [pair for _, pair in batch]
@@ -142,7 +144,7 @@ def judge_claims_online(
     if use.sent:
         use.reasons.insert(0, f"{sent_claims} claims with {sent_works} works' titles and abstracts sent, {counted} pair answers read")
     use.outcome = LLM if answers else (FALLBACK if use.sent or use.cached else NOT_SENT)
-    if not any(claim_pairs(claim, title, datasets, []) for claim in claims):
+    if not any_pairs:
         use.reasons.append(f"no claim has a work of similarity {SEND_FROM_SIMILARITY:.1f} or more to ask about")
     return ClaimJudging(answers, use)
 

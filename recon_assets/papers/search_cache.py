@@ -9,8 +9,8 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from recon_assets.enrichment.openalex_search import SearchCache, cached_answers, table_exists
-from recon_assets.storage.tables import create_tables, upsert
+from recon_assets.enrichment.openalex_search import SearchCache, cached_answers
+from recon_assets.storage.tables import create_tables, table_exists, upsert
 
 
 def read_paper_searches(con: duckdb.DuckDBPyConnection, keys: list[str]) -> dict[str, dict[str, Any]]:

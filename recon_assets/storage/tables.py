@@ -35,6 +35,12 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
     con.commit()
 
 
+def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
+    """Whether the database holds table `table` (read without creating it)."""
+    (found,) = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND NOT internal", [table]).fetchone()
+    return bool(found)
+
+
 def replace_partitions(
     con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, research_areas: Sequence[str], column: str = "research_area"
 ) -> None:
