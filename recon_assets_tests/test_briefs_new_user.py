@@ -170,6 +170,14 @@ def test_a_describing_word_of_a_variable_does_not_narrow_away_the_collection_tha
     assert "M2T1NXRAD" in datasets_named_in("How accurate is MERRA-2 hourly surface solar radiation?", rows)
 
 
+def test_a_minor_version_scopes_the_collection_paper_detection_reads_it_as():
+    """Review finding: "ML2O3 v4.2" was read as ML2O3 with a version (the detector maps 4.2 to the whole-numbered V004)
+    but the scope compared the keys directly, found no node and left the question weighing every edge."""
+    rows = [DatasetRow(f"m{version}", "ML2O3", version, None, f"MLS/Aura Level 2 Ozone (O3) Mixing Ratio {version} (ML2O3) at GES DISC")
+            for version in ("V004", "V005")]
+    assert datasets_named_in("Is ML2O3 v4.2 still sound?", rows) == ("ML2O3 V004",)
+
+
 def test_a_named_short_name_scopes_every_version():
     named = datasets_named_in("Is GPM_3IMERGDF accurate?", SAMPLE_LIKE)
     assert resolve_scope(Scope(datasets=named), SAMPLE_LIKE).dataset_ids == ("d", "e")

@@ -26,6 +26,7 @@ from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.display import hidden_characters
 from recon_assets.lifecycle.versions import version_sort_key
 from recon_assets.papers.datasets import DatasetCatalogue, named_products, stated_sort_key
+from recon_assets.papers.stated_lifecycle import catalogued_version
 
 # A partition key and a file name: lower-case letters, digits, '-' and '_', up to 64 characters.
 QUESTION_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
@@ -255,7 +256,10 @@ def datasets_named_in(question: str, datasets: Sequence[DatasetRow]) -> tuple[st
         key = stated_sort_key(named.stated) if named.stated else ()
         for family in named.families:
             nodes = [by_id[known.dataset_id] for known in catalogue.by_family.get(family, ())]
-            versioned = [by_id[known.dataset_id] for known in catalogue.by_family.get(family, ()) if key and known.sort_key == key]
+            known_versions = catalogue.by_family.get(family, ())
+            # the collection the stated version names, as paper detection reads it ("MLS v4.2" -> V004)
+            held = catalogued_version(key, (known.sort_key for known in known_versions)) if key else None
+            versioned = [by_id[known.dataset_id] for known in known_versions if held is not None and known.sort_key == held]
             if named.with_version and versioned:
                 found = [f"{row.short_name} {row.version}" if row.version else row.short_name for row in versioned]
             elif named.with_version:
