@@ -61,9 +61,11 @@ def canonical_tokens(text: str) -> frozenset[str]:
 def initialisms(title: str) -> frozenset[str]:
     """The upper-case initials of every run of two to five consecutive capitalised words of an entry title, small
     words skipped: "GLDAS Catchment Land Surface Model L4" -> {"CL", "CLS", "CLSM", "LS", ...}. A paper's
-    "GLDAS-CLS" or "SM" (soil moisture) is read against them."""
-    words = [w for w in re.findall(r"[A-Za-z][A-Za-z\-]*", title) if w.lower() not in _SMALL]
-    capitals = [w[0] if w[0].isupper() else None for w in words]
+    "GLDAS-CLS" or "SM" (soil moisture) is read against them. Numbers are skipped like small words, but a word that
+    mixes letters and digits ("CH3OH", "L4", "V004") has no initial and ends the run: a chemical formula spells no
+    initialism ("Methanol (CH3OH)" once gave "CO" from "CH" and "OH", so a paper's "MLS CO" also read as methanol)."""
+    words = [w for w in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-]*", title) if w.lower() not in _SMALL and not w.replace("-", "").isdigit()]
+    capitals = [w[0] if w[0].isupper() and not any(c.isdigit() for c in w) else None for w in words]
     found = set()
     for start in range(len(capitals)):
         for size in range(2, 6):
@@ -78,10 +80,16 @@ class TitleVocabulary:
 
     Args:
         titles: {family: its collections' entry titles (long names)}.
+        codes: {family: further words that name it} (optional): the parameter code its short name holds after its
+            product line's prefix (`line_codes`: ML2IWC's "IWC", which its entry title "Cloud Ice Product" never writes).
     """
 
-    def __init__(self, titles: dict[str, Iterable[str]]) -> None:
-        self.tokens = {family: frozenset().union(*(canonical_tokens(t) for t in texts), canonical_tokens(family)) for family, texts in titles.items()}
+    def __init__(self, titles: dict[str, Iterable[str]], codes: dict[str, Iterable[str]] | None = None) -> None:
+        codes = codes or {}
+        self.tokens = {
+            family: frozenset().union(*(canonical_tokens(t) for t in texts), canonical_tokens(family), *(canonical_tokens(c) for c in codes.get(family, ())))
+            for family, texts in titles.items()
+        }
         self.initials = {family: frozenset().union(*(initialisms(t) for t in texts)) for family, texts in titles.items()}
 
     def describes(self, word: str, family: str) -> bool:
@@ -104,6 +112,25 @@ class TitleVocabulary:
         counts = {family: sum(self.describes(word, family) for word in words) for family in families}
         best = max(counts.values(), default=0)
         return [family for family in families if counts[family] == best] if best else families
+
+
+# What a product line's pattern ends with after its fixed prefix ("ML2*"), and what a parameter code looks like: a
+# capital, then capitals and digits, one token ("IWC", "CO", "HNO3"; not "3STD", "NOAH025_M" or a one-letter "T").
+_LINE_PREFIX = re.compile(r"^([A-Za-z0-9_\-]+)\*$")
+_CODE = re.compile(r"[A-Z][A-Z0-9]+")
+
+
+def line_codes(pattern: str, families: Iterable[str]) -> dict[str, str]:
+    """{family: its parameter code} for the members of a product line whose pattern is a fixed prefix and a wildcard
+    ("ML2*"): the rest of the short name after the prefix, when it is a code (`_CODE`): ML2IWC -> "IWC", ML2CO -> "CO",
+    ML2HNO3 -> "HNO3". A Level-2 short name is the instrument's prefix plus the parameter's code (GES DISC's MLS
+    collections ML2O3, ML2T, ML2IWC; its entry titles spell most codes out, "Ozone (O3)", but not all: ML2IWC's is
+    "Cloud Ice Product"), so a paper's "MLS IWC" names ML2IWC as "MLS O3" names ML2O3. {} for any other pattern."""
+    fixed = _LINE_PREFIX.match(pattern)
+    if not fixed:
+        return {}
+    prefix = fixed.group(1)
+    return {f: f[len(prefix):] for f in families if f.startswith(prefix) and _CODE.fullmatch(f[len(prefix):])}
 
 
 # An acronym followed by its expansion, the row of an abbreviations table ("SMAP Soil Moisture Active Passive").

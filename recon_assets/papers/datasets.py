@@ -34,10 +34,10 @@ from recon_assets.kg.doi import canonical_doi
 from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED, since_text
 from recon_assets.lifecycle.versions import parse_version, version_sort_key
 from recon_assets.papers.dataset_names import (
-    FILLER, WORD, TitleVocabulary, is_algorithm_version, is_data_citation, is_glossary, is_reference_like, parenthesis_end, reference_entries,
+    FILLER, WORD, TitleVocabulary, is_algorithm_version, line_codes, is_data_citation, is_glossary, is_reference_like, parenthesis_end, reference_entries,
 )
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
-from recon_assets.papers.stated_lifecycle import catalogued_version, stated_version_lineage
+from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
 # How an unmatched mention was found when no version is stated with the name ("named without a version").
@@ -78,6 +78,8 @@ _DATA_SECTION = re.compile(r"data|method|material|availability|study area|experi
 # periods, GLDAS's models), which a version and describing words can resolve to one member; or an instrument's
 # collection (MODIS Collection 5), whose stated version applies to the member products named with it.
 LINE, COLLECTION = "line", "collection"
+# The section `_units` gives a figure or table caption.
+CAPTION = "caption"
 
 
 @dataclass(frozen=True)
@@ -197,7 +199,14 @@ class DatasetCatalogue:
                 self.by_family.setdefault(parsed.family, []).append(known)
                 titles.setdefault(parsed.family, set()).update([row.long_name] if isinstance(row.long_name, str) else [])
         self._rows = rows.assign(family=families)[["dataset_id", "short_name", "long_name", "doi", "cmr_id", "family"]]
-        self.vocabulary = TitleVocabulary(titles)
+        # a product line's members named by the parameter code after the line's prefix (ML2* -> ML2IWC "IWC")
+        codes: dict[str, set[str]] = {}
+        for alias, group in alias_table().groupby("alias", sort=False):
+            if (group["kind"] == LINE).all():
+                for pattern in group["family"]:
+                    for family, code in line_codes(pattern, self.by_family).items():
+                        codes.setdefault(family, set()).add(code)
+        self.vocabulary = TitleVocabulary(titles, codes)
         # Each name papers use -> the families it may stand for: one for a product, several for a product line.
         self.members: dict[str, list[str]] = {family: [family] for family in self.by_family}
         self.kind: dict[str, str] = {}
@@ -519,7 +528,7 @@ def _units(document: PaperDocument) -> list[tuple[str, int, str, str, bool]]:
             units += [(entry, paragraph.page, DOI_IN_TEXT, "References", is_data_citation(entry)) for _, entry in reference_entries(paragraph.text)]
         else:
             units.append((paragraph.text, paragraph.page, DOI_IN_TEXT, paragraph.section, not is_glossary(paragraph.text, paragraph.section)))
-    units += [(c.text, c.page, DOI_IN_TEXT, "caption", not is_glossary(c.text)) for c in document.captions]
+    units += [(c.text, c.page, DOI_IN_TEXT, CAPTION, not is_glossary(c.text)) for c in document.captions]
     units += [(r.text, r.page, DOI_IN_REFERENCES, "References", is_data_citation(r.text)) for r in document.references]
     return units
 
@@ -560,9 +569,13 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         titles ("IMERG Final V6 Daily" is GPM_3IMERGDF); the base stream over its variants (`_without_variants`); the
         one candidate the paper names elsewhere by short name or DOI ("MERRA2 (V5.12.4, M2T1NXINT)"). An
         instrument's collection (MODIS Collection 5) lends its version to the member products named without one in
-        the same paragraph. Names in abbreviations tables and in references that cite papers are not read.
+        the same paragraph. Names in abbreviations tables and in references that cite papers are not read. A line named
+        twice in a sentence, once with its parameter and once with its version, is one product
+        (`_with_sentence_words`); a table titled with a line and its version lists the members its rows name
+        (`_with_table_rows`); a member is also named by its parameter code (ML2* + "IWC", `dataset_names.line_codes`).
 
-        unmatched: one per (name, version): a NASA data DOI (10.5067/) that is no Dataset node; a graph family
+        unmatched: one per (name, version): a NASA data DOI (10.5067/) that is no Dataset node (unless the archive's
+        records name it the collection another row names by short name and version: `_fold_data_dois`); a graph family
         named with a version the graph lacks (with that version's lifecycle: `UnmatchedMention`); a product line
         whose stated version several of its families have (the candidates are named) or none; a collection
         statement that no product of it is named with; a graph family named without a version anywhere in the
@@ -591,6 +604,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             reason = f"the graph has {family} but not version {named.stated}"
             unmatched.setdefault((family, key), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, family, section=named.section))
 
+    tables = {(c.text, c.page) for c in document.captions if c.kind == "table"}  # a table's caption holds its rows
     for text, page, doi_place, section, read_names in _units(document):
         for found in DOI_PATTERN.finditer(text):
             doi = canonical_doi(found.group(0))
@@ -610,7 +624,10 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         read_spans: list[tuple[int, int]] = []
         statements: list[tuple[str, str, int, int]] = []  # collection statements: (alias, version, start, end)
         unversioned: list[tuple[str, int, int]] = []
-        for name, start, end, reading in readings:
+        for index, (name, start, end, reading) in enumerate(readings):
+            reading = _with_sentence_words(text, readings, index, catalogue)
+            if section == CAPTION and (text, page) in tables:
+                reading = _with_table_rows(text, name, start, reading, catalogue)
             read_spans.append((reading.first, reading.last))
             if catalogue.kind.get(name) == COLLECTION:
                 if reading.stated is not None:
@@ -669,10 +686,38 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         else:
             reason = f"the graph has {named.name} but not version {named.stated}"
             unmatched.setdefault((named.name, stated_sort_key(named.stated)), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, named.name, section=named.section))
+    _fold_data_dois(matches, unmatched)
     named_families = {m.family for m in matches.values()} | {u.family for u in unmatched.values() if u.family}
     named_families |= {alias for alias, families in catalogue.members.items() if named_families & set(families)}
     unmatched.update({(name, ()): mention for name, mention in versionless.items() if name not in named_families})
     return list(matches.values()), [_with_lifecycle(u, catalogue) for u in unmatched.values()]
+
+
+def _fold_data_dois(matches: dict[str, DatasetMatch], unmatched: dict[tuple[str, tuple[int, ...]], UnmatchedMention]) -> None:
+    """One row per data set: a NASA data DOI that is no Dataset node but names, in the archive's records
+    (`stated_lifecycle.collection_of_doi`), the collection a row of the paper already names by short name and version
+    (the same family, the stated version naming that collection: `catalogued_version`) is folded into that row, not
+    listed again: the row keeps its quote and page, its found_by adds the DOI's (SOURCE_SEPARATOR), and an unmatched
+    row's reason says which DOI names it too. A paper's data statement ("SPL4SMGP, v7") and the DOI of its dataset
+    citation (10.5067/EVKPQZ4AFC4D) are one data set, which a graph holding neither listed twice. In place."""
+    for (name, key), mention in list(unmatched.items()):
+        if key or not name.startswith(NASA_DATA_DOI_PREFIX) or not (collection := collection_of_doi(name)):
+            continue
+        family, version = collection
+
+        def names_it(row_family: str | None, stated: str | None) -> bool:
+            return row_family == family and stated is not None and catalogued_version(stated_sort_key(stated), (version,)) == version
+
+        source = f"{SOURCE_SEPARATOR}{mention.found_by}"
+        if held := next((m for m in matches.values() if names_it(m.family, m.stated_version)), None):
+            matches[held.dataset_id] = replace(held, found_by=held.found_by + source)
+        elif row := next(((k, u) for k, u in unmatched.items() if u is not mention and names_it(u.family or u.name, u.stated_version)), None):
+            row_key, row_mention = row
+            unmatched[row_key] = replace(row_mention, found_by=row_mention.found_by + source,
+                                         reason=f"{row_mention.reason}; its data DOI {name} (p. {mention.page}) names the same collection")
+        else:
+            continue
+        del unmatched[(name, key)]
 
 
 def name_readings(text: str, catalogue: DatasetCatalogue) -> list[tuple[str, int, int, _Reading]]:
@@ -828,6 +873,40 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
         describing = [w for w in around if w.lower() not in FILLER and w.upper() != name.upper() and _describes(catalogue, w, families)]
         found.append((name, start, end, _Reading(version.group(1), at, after, tuple(trailing + describing))))
     return found
+
+
+def _with_sentence_words(text: str, readings: Sequence[tuple[str, int, int, _Reading]], index: int, catalogue: DatasetCatalogue) -> _Reading:
+    """The reading of `readings[index]`, with the describing words of the same product line's earlier readings in its
+    sentence that were read without a version, when its own words leave several members: a sentence that names the
+    line twice, once with the parameter and once with the version ("The MLS ozone is from MLS version 4.2 Level 2
+    data"), names one product. Its own words are kept first and the rest are weighed with them (`narrow`), so words
+    that already pick one member are never overruled."""
+    name, start, _, reading = readings[index]
+    members = catalogue.members[name]
+    if reading.stated is None or len(members) < 2 or len(_without_variants(catalogue.vocabulary.narrow(members, reading.words))) < 2:
+        return reading
+    left = max((m.end() for m in _SENTENCE.finditer(text, 0, start)), default=0)
+    earlier = [w for other, first, _, r in readings[:index] if other == name and first >= left and r.stated is None for w in r.words]
+    return replace(reading, words=reading.words + tuple(earlier)) if earlier else reading
+
+
+def _with_table_rows(text: str, name: str, start: int, reading: _Reading, catalogue: DatasetCatalogue) -> _Reading:
+    """The reading of a product line named with a version in a table caption's first sentence (its title: "Species
+    retrieved from MLS v4.2 and used here."), with the words of the rest of the caption (the table's rows, which the
+    parser keeps with its caption) when its own words leave several members and the rows name two or more members,
+    each by a word that names it alone (`parameter_list`: a row "O3 ...", a row "HNO3 ..."): such a table lists the
+    products of that line at that version. A name read after the first sentence (a column heading "(for MLS v2.2)")
+    is not given the rows."""
+    members = catalogue.members[name]
+    if reading.stated is None or len(members) < 2 or parameter_list(catalogue, name, reading.words):
+        return reading
+    if len(_without_variants(catalogue.vocabulary.narrow(members, reading.words))) < 2:
+        return reading
+    title_end = _SENTENCE.search(text)
+    if title_end is None or start >= title_end.start():
+        return reading
+    rows = [w.group(0).rstrip(".") for w in WORD.finditer(text, title_end.end())]
+    return replace(reading, words=reading.words + tuple(rows)) if parameter_list(catalogue, name, rows) else reading
 
 
 def _with_lifecycle(mention: UnmatchedMention, catalogue: DatasetCatalogue) -> UnmatchedMention:

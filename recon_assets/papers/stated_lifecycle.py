@@ -46,6 +46,28 @@ def _concept_by_doi() -> dict[str, str]:
     return found
 
 
+@lru_cache(maxsize=1)
+def _collection_by_doi() -> dict[str, tuple[str, tuple[int, ...]]]:
+    """{canonical DOI: (family, version sort key)} of the shipped CMR records whose version `parse_version` reads (the
+    first record of a DOI held at two providers; both name the same collection)."""
+    records = _references()[1]
+    found: dict[str, tuple[str, tuple[int, ...]]] = {}
+    for short_name, title, doi in zip(records["ShortName"], records["EntryTitle"], records["DOI"]):
+        key = canonical_doi(doi) if isinstance(doi, str) else None
+        parsed = parse_version(short_name if isinstance(short_name, str) else "", title, doi) if key else None
+        if key and parsed.family and parsed.sort_key:
+            found.setdefault(key, (parsed.family, parsed.sort_key))
+    return found
+
+
+def collection_of_doi(doi: str) -> tuple[str, tuple[int, ...]] | None:
+    """The collection a data DOI names in the archive's records (the shipped CMR extract): (family, version sort key),
+    e.g. "10.5067/EVKPQZ4AFC4D" -> ("SPL4SMGP", (7,)); None for a DOI no record holds (or one whose version no field
+    states). What the graph's Dataset nodes lack, the archive may still say: a paper's data DOI and its "SPL4SMGP, v7"
+    are one data set although the graph holds neither."""
+    return _collection_by_doi().get(canonical_doi(doi) or "")
+
+
 def family_lineage(rows: pd.DataFrame, family: str, stated: str | None = None) -> pd.DataFrame:
     """`dataset_lineage` over one family's collections, with the stated version added as a row of its own.
 
