@@ -30,7 +30,7 @@ _HEADER_WINDOW, _TRAILER_WINDOW = 1024, 2048
 MIN_CHARACTERS_PER_PAGE = 20
 
 _NAMED_HEADINGS = (
-    "abstract", "introduction", "background", "data", "data and methods", "materials and methods", "methods",
+    "abstract", "plain language summary", "introduction", "background", "data", "data and methods", "materials and methods", "methods",
     "methodology", "study area", "results", "discussion", "results and discussion", "conclusion", "conclusions",
     "summary", "acknowledgements", "acknowledgments", "acknowledgement", "acknowledgment", "references",
     "bibliography", "literature cited", "data availability", "data availability statement", "code and data availability",
@@ -42,11 +42,44 @@ REFERENCE_HEADINGS = frozenset({"references", "bibliography", "literature cited"
 # starts with a capital letter and is mostly letters (table rows such as "2 0.85 1.3" fail that).
 _NUMBERED_HEADING = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,2})\.?\s+([A-Z][A-Za-z][^\n]{1,88})$")
 _CAPTION = re.compile(r"^(Figure|Fig\.|Table)\s*(S?\d{1,2}[a-z]?)\s*[.:|]\s*(.+)", re.IGNORECASE)
+_CAPTION_LABEL = re.compile(r"^(?:Figure|Fig\.|Table)\s*S?\d{1,2}[a-z]?\b", re.IGNORECASE)
 _NUMBERED_REFERENCE = re.compile(r"^\s*(?:\[(\d{1,3})\]|(\d{1,3})\.)\s+\S")
-# "Huffman, G. J.", "van Dijk, A.", "Los, S. O." opening an author-year entry.
-_AUTHOR_OPENING = re.compile(r"^(?:[a-z]{1,3}\s)?[A-Z][A-Za-z'’\-]+(?:\s[A-Z][A-Za-z'’\-]+)?,\s+[A-Z]\.")
+# "Huffman, G. J.", "van Dijk, A.", "Los, S. O.", "O’Gorman, P. A." opening an author-year entry; also with the word
+# spaces a text layer drops ("Akaike,H.(1974)") and AGU's hyphen U+2010 ("Abolafia‐Rosenzweig, R.").
+_AUTHOR_OPENING = re.compile(r"^(?:[a-z]{1,3}\s)?[A-Z][^\W\d_]*(?:['’‐‑\-][^\W\d_]+)*(?:\s[A-Z][^\W\d_]+)?,\s*[A-Z]\.")
+# An entry whose author is a body, its year in brackets after it: "WMO. (2009).", "AIRS Project. (2019)." (APA, AGU);
+# a word of two letters or more first, so an initial that a column break left at a line's start ("M. (2015).") is none.
+_GROUP_AUTHOR_OPENING = re.compile(r"^[A-Z][^\W\d_]+[^()\d]{0,60}?\s*\((?:1[89]|20)\d{2}[a-z]?\)\.")
+_YEAR = re.compile(r"\b(?:1[89]|20)\d{2}[a-z]?\b")
 DOI_PATTERN = re.compile(r"10\.\d{4,9}/[^\s\"<>]+")
 _SENTENCE_END = (".", "?", "!", ":")
+# Headings publishers set run-in, the text following on the same line: "Abstract. We use" (Copernicus), "Abstract:"
+# (MDPI), "Abstract The ..." and "Plain Language Summary How ..." (AGU, bold): each is split into its heading and text.
+_RUN_IN_HEADING = re.compile(r"^(Abstract|Plain Language Summary)(?:\s*[.:]\s*|\s+)(?=[A-Z0-9(\"“‘'])(\S.*)$")
+
+# Running heads and feet (journal name, running title, "Terms and Conditions" download notes, "© Author(s)", page
+# numbers): a line among the first or last EDGE_LINES lines of a page (pypdf puts a page's head or foot there, not
+# always first or last) that repeats, digits aside, on RUNNING_MIN_PAGES pages or more and on RUNNING_PAGE_SHARE of
+# them (Copernicus alternates two heads on even and odd pages, so each is on half); every line of that form is dropped
+# wherever it is on a page. A bare page number ("7", "3 of 12", "Page 4") among those lines is dropped too.
+EDGE_LINES = 5
+RUNNING_MIN_PAGES = 3
+RUNNING_PAGE_SHARE = 0.25
+_PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE)
+# Characters a page's text layer may hold that a reader never sees and a report must not show (what
+# `shared.display.hidden_characters` calls hidden, and more). Unicode general categories (Unicode 15.1, UAX #44):
+# Cc controls (C0, DEL, C1; tab becomes a space, CR a line break) and Co private use (a symbol font's glyphs without a
+# Unicode mapping, "\uf071" for θ) become a space, since each stands where a glyph was; Cf format characters
+# (zero-width space and joiners, word joiner, BOM, the bidirectional controls U+061C, U+200E-F, U+202A-E, U+2066-9)
+# are removed; a soft hyphen (U+00AD) ending a line becomes "-", so the line join undoes the hyphenation.
+_SPACED_OUT = re.compile(
+    "[ ]*(?:[\x00-\x08\x0b-\x1f\x7f-\x9f\ue000-\uf8ff\U000f0000-\U0010ffff][ ]*)+"
+)
+_REMOVED = re.compile(
+    "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
+    "\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0001\U000e0020-\U000e007f]"
+)
 
 
 class UnreadablePaper(ValueError):
@@ -112,9 +145,13 @@ def parse_pdf(data: bytes, page_limit: int = DEFAULT_PAGE_LIMIT) -> PaperDocumen
             before any page's text is read, so its cost stays that of opening the file.
 
     Returns:
-        a PaperDocument. Headings are numbered ones ("2.1. Study Area") and the usual named ones (Abstract,
-        References, Data Availability Statement, ...); the reference list is what follows the last References
-        heading, split at "[n]" / "n." numbers or, for author-year lists, at "Surname, I." openings.
+        a PaperDocument. Each page's text loses its invisible characters first (`visible_text`) and its running heads,
+        feet and page numbers (`running_lines`). Headings are numbered ones ("2.1. Study Area") and the usual named
+        ones (Abstract, Plain Language Summary, References, Data Availability Statement, ...), a run-in "Abstract." or
+        "Plain Language Summary" split from its text; the reference list is what follows the last References heading
+        (a named heading pypdf reads inside it, such as AGU's Acknowledgments in the margin, is an aside the list
+        resumes after), split at "[n]" / "n." numbers or, for author-year lists, at "Surname, I." (or "Body. (year).")
+        openings. A caption runs from its "Figure N." / "Table N." label to its last sentence (`_caption_ended`).
 
     Raises:
         UnreadablePaper: empty file; no `%PDF-` header (not a PDF); no `%%EOF` trailer (truncated) or a structure
@@ -127,7 +164,7 @@ def parse_pdf(data: bytes, page_limit: int = DEFAULT_PAGE_LIMIT) -> PaperDocumen
     if count > page_limit:
         raise UnreadablePaper(f"{count} pages, over the page limit of {page_limit}")
     try:
-        page_texts = [page.extract_text() or "" for page in reader.pages]
+        page_texts = [visible_text(page.extract_text() or "") for page in reader.pages]
     except (PyPdfError, ValueError, KeyError, TypeError) as error:
         raise UnreadablePaper(f"unreadable page content: {type(error).__name__}: {error}") from error
     characters = sum(len(text.strip()) for text in page_texts)
@@ -136,6 +173,22 @@ def parse_pdf(data: bytes, page_limit: int = DEFAULT_PAGE_LIMIT) -> PaperDocumen
             f"no text layer: {characters} characters over {count} pages (image-only or scanned; OCR is not done)"
         )
     return _structure(page_texts)
+
+
+def visible_text(text: str) -> str:
+    """A page's text without the characters a reader never sees (`_SPACED_OUT`, `_REMOVED`: controls, private-use
+    glyphs, zero-width and bidirectional format characters), so none reaches a paragraph, a report cell or the PDF
+    report. Line breaks are kept (CR and CRLF become LF); a control or private-use run becomes one space, a format
+    character nothing, a soft hyphen at a line's end "-".
+
+    Args:
+        text: one page's extracted text.
+    Returns:
+        the text, each kept line's visible characters unchanged.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
+    text = re.sub("\u00ad(?=\n|$)", "-", text)
+    return _SPACED_OUT.sub(" ", _REMOVED.sub("", text))
 
 
 def check_pdf_header(data: bytes) -> None:
@@ -197,13 +250,54 @@ def _heading_number(line: str) -> tuple[int, ...] | None:
     return tuple(int(part) for part in numbered.group(1).split(".")) if numbered else None
 
 
+def running_lines(pages: list[list[str]]) -> set[str]:
+    """The running heads and feet of a paper (`EDGE_LINES`, `RUNNING_MIN_PAGES`, `RUNNING_PAGE_SHARE`), each as its
+    `_running_key`.
+
+    Args:
+        pages: each page's non-empty lines, stripped, in pypdf's order.
+    Returns:
+        the keys of the lines to drop; empty for a paper under RUNNING_MIN_PAGES pages. A caption's opening line
+        ("Figure 3." set on its own line at several pages' tops) is never one.
+    """
+    seen: dict[str, int] = {}
+    for lines in pages:
+        for key in {_running_key(line) for line in lines[:EDGE_LINES] + lines[-EDGE_LINES:] if not _CAPTION_LABEL.match(line)}:
+            seen[key] = seen.get(key, 0) + 1
+    least = max(RUNNING_MIN_PAGES, RUNNING_PAGE_SHARE * len(pages))
+    return {key for key, count in seen.items() if count >= least and any(c.isalpha() for c in key)}
+
+
+def _running_key(line: str) -> str:
+    # digits aside (page numbers, volume and page ranges), spaces collapsed, case folded
+    return " ".join(re.sub(r"\d+", "", line).split()).casefold()
+
+
+def _body_lines(page_texts: list[str]) -> list[tuple[int, str]]:
+    """(page, line) of the text without running heads, feet and page numbers, run-in headings on lines of their own."""
+    pages = [[line.strip() for line in text.splitlines() if line.strip()] for text in page_texts]
+    running = running_lines(pages)
+    lines = []
+    for page, page_lines in enumerate(pages, start=1):
+        edges = set(range(EDGE_LINES)) | set(range(len(page_lines) - EDGE_LINES, len(page_lines)))
+        for index, line in enumerate(page_lines):
+            if _running_key(line) in running or (index in edges and _PAGE_NUMBER.match(line)):
+                continue
+            run_in = _RUN_IN_HEADING.match(line)
+            if run_in:
+                lines += [(page, run_in.group(1)), (page, run_in.group(2))]
+            else:
+                lines.append((page, line))
+    return lines
+
+
 def _structure(page_texts: list[str]) -> PaperDocument:
-    lines = [(page, line.strip()) for page, text in enumerate(page_texts, start=1) for line in text.splitlines() if line.strip()]
+    lines = _body_lines(page_texts)
     typical = statistics.median(len(line) for _, line in lines) if lines else 0
     sections: list[Section] = []
     blocks: list[tuple[str, int, list[str]]] = []  # (section, page, lines) of body text and captions
     reference_lines: list[tuple[int, str]] = []
-    current, last_number, in_references = "", (), False
+    current, last_number, in_references, aside = "", (), False, False
     for page, line in lines:
         heading = _is_heading(line)
         number = _heading_number(line) if heading else None
@@ -211,16 +305,21 @@ def _structure(page_texts: list[str]) -> PaperDocument:
             last_number = number or last_number
             sections.append(Section(heading, page))
             current = heading
+            # A named heading after the References heading (AGU sets Acknowledgments in the margin beside the list,
+            # pypdf reads it between two entries) is an aside: the list resumes at the next line that opens an entry.
+            aside = (in_references or aside) and number is None and _bare(heading) not in REFERENCE_HEADINGS
             in_references = _bare(heading) in REFERENCE_HEADINGS
             if in_references:
                 reference_lines = []
             blocks.append((current, page, []))
             continue
+        if aside and _resumes_references(line, reference_lines):
+            in_references, aside = True, False
         if in_references:
             reference_lines.append((page, line))
             continue
         starts_caption = bool(_CAPTION.match(line))
-        if not blocks or starts_caption or _paragraph_ended(blocks[-1][2], typical):
+        if not blocks or starts_caption or _paragraph_ended(blocks[-1][2], typical) or _caption_ended(blocks[-1][2], line):
             blocks.append((current, page, []))
         blocks[-1][2].append(line)
     paragraphs, captions = [], []
@@ -246,6 +345,16 @@ def _paragraph_ended(block: list[str], typical: float) -> bool:
     return bool(block) and block[-1].endswith(_SENTENCE_END) and len(block[-1]) < 0.75 * typical
 
 
+def _caption_ended(block: list[str], line: str) -> bool:
+    """Whether a caption's block ends before `line`: its last line ends a sentence and is short of the caption's width
+    (the body text that follows is no part of it; zou2018's data paragraph followed its Figure 1 caption), or `line` is
+    under half that width (a table's rows or a figure's labels follow its caption)."""
+    if not block or not _CAPTION.match(block[0]) or not block[-1].endswith(_SENTENCE_END):
+        return False
+    widest = max(len(text) for text in block)
+    return len(block[-1]) < 0.85 * widest or len(line) < 0.5 * widest
+
+
 def _join(lines: list[str]) -> str:
     text = ""
     for line in lines:
@@ -256,6 +365,23 @@ def _join(lines: list[str]) -> str:
     return text
 
 
+def _resumes_references(line: str, reference_lines: list[tuple[int, str]]) -> bool:
+    """Whether `line`, after an aside heading (`_structure`), opens the reference list's next entry: the next number
+    of a numbered list, or an author-year opening with its year on the line."""
+    numbered = [int(found.group(1) or found.group(2)) for _, text in reference_lines if (found := _NUMBERED_REFERENCE.match(text))]
+    if len(numbered) >= 3:
+        found = _NUMBERED_REFERENCE.match(line)
+        return bool(found) and int(found.group(1) or found.group(2)) == numbered[-1] + 1
+    return bool(_AUTHOR_OPENING.match(line) and _YEAR.search(line) or _GROUP_AUTHOR_OPENING.match(line))
+
+
+def _entry_complete(entry: list[str]) -> bool:
+    """An author-year entry can end here: its last line ends with "." or ")", or it has printed its DOI or address
+    (which close APA and AGU entries; a DOI broken over lines ends in neither)."""
+    text = " ".join(entry)
+    return entry[-1].rstrip().endswith((".", ")")) or DOI_PATTERN.search(text) is not None or "doi.org/" in text or "http" in text
+
+
 def _references(lines: list[tuple[int, str]]) -> list[Reference]:
     numbered = sum(bool(_NUMBERED_REFERENCE.match(line)) for _, line in lines)
     entries: list[tuple[int, list[str]]] = []
@@ -263,7 +389,7 @@ def _references(lines: list[tuple[int, str]]) -> list[Reference]:
         if numbered >= 3:
             opens = bool(_NUMBERED_REFERENCE.match(line))
         else:
-            opens = bool(_AUTHOR_OPENING.match(line)) and (not entries or entries[-1][1][-1].rstrip().endswith((".", ")")) or DOI_PATTERN.search(entries[-1][1][-1]) is not None)
+            opens = bool(_AUTHOR_OPENING.match(line) or _GROUP_AUTHOR_OPENING.match(line)) and (not entries or _entry_complete(entries[-1][1]))
         if opens or not entries:
             entries.append((page, []))
         entries[-1][1].append(line)
