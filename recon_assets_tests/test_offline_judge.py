@@ -553,6 +553,30 @@ def test_judge_pair_rationale_quotes_the_cue_and_gives_the_similarity():
     assert len(quote) <= QUOTE_CHARS + 2  # two ellipses
 
 
+# The abstract sentence of Funk et al. 2015 (10.1038/sdata.2015.66, CHIRPS) in the sample graph: its cue quote in edge
+# reasons and claim verdicts was cut mid-word ("...long period of record precipitati…").
+CHIRPS_SENTENCE = (
+    "The Climate Hazards group Infrared Precipitation with Stations (CHIRPS) dataset builds on previous approaches to "
+    "‘smart’ interpolation techniques and high resolution, long period of record precipitation estimates based on "
+    "infrared Cold Cloud Duration (CCD) observations."
+)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [CHIRPS_SENTENCE, "Early validation " + "over many gauges " * 20 + "shows that V06 overestimated rain " + "in wet seasons " * 20],
+    ids=["chirps-refinement", "long-contradiction"],
+)
+def test_a_cue_quote_is_cut_between_words_around_its_phrase(sentence):
+    cue = find_cue(sentence)
+    quote = cue.quote()
+    inner = quote.strip("…")
+    at = sentence.index(inner)
+    assert len(sentence) > QUOTE_CHARS >= len(quote) and cue.phrase in quote
+    assert (at == 0 or sentence[at - 1] == " ") and (at + len(inner) == len(sentence) or sentence[at + len(inner)] == " "), quote
+    assert quote.startswith("…") == (at > 0) and quote.endswith("…") == (at + len(inner) < len(sentence))
+
+
 def test_judge_pair_names_support_wording():
     judgement = judge_pair(0.8, find_cue("Monthly estimates from 3B43V7 were in agreement with rain gauge observations."))
     assert judgement.rationale == (

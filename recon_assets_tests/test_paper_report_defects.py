@@ -21,14 +21,12 @@ from recon_assets.definitions import build_defs
 from recon_assets.judgement.cues import QUOTE_CHARS, find_cue
 from recon_assets.papers.datasets import (
     DOI_IN_REFERENCES,
-    ELLIPSIS,
     GRAPH_LINK,
     NAME_AND_VERSION,
     NAME_WITHOUT_VERSION,
     DatasetCatalogue,
     DatasetMatch,
     detect_datasets,
-    excerpt,
     lifecycle_statement,
 )
 from recon_assets.papers.intake import pdf_key
@@ -40,6 +38,7 @@ from recon_assets.papers.resources import PaperIntake
 from recon_assets.papers.scores import paper_scores
 from recon_assets.papers.title import display_name, pdf_title, reads_as_title
 from recon_assets.papers.verdicts import ReplacedDataset, claim_flags, evidence_quote
+from recon_assets.shared.excerpt import ELLIPSIS, excerpt
 
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, pipeline_defs
 

@@ -33,6 +33,7 @@ import yaml
 
 from recon_assets.judgement.judge_address import find_cue_sentence_address
 from recon_assets.judgement.text_embedding import is_missing_text
+from recon_assets.shared.excerpt import excerpt
 
 CUES_FILE = files("recon_assets.judgement").joinpath("cues.yaml")
 QUOTE_CHARS = 200  # enough for one clause of context, short enough for a reason string
@@ -67,13 +68,11 @@ class Cue:
     cue_id: str
 
     def quote(self) -> str:
-        """The sentence, cut to about QUOTE_CHARS characters around the phrase."""
-        if len(self.sentence) <= QUOTE_CHARS:
-            return self.sentence
-        at = self.sentence.find(self.phrase)
-        start = max(0, min(at - (QUOTE_CHARS - len(self.phrase)) // 2, len(self.sentence) - QUOTE_CHARS))
-        cut = self.sentence[start : start + QUOTE_CHARS]
-        return ("…" if start > 0 else "") + cut + ("…" if start + QUOTE_CHARS < len(self.sentence) else "")
+        """The sentence, or when it is longer than QUOTE_CHARS characters its part around the phrase, cut between
+        words with '…' at each cut end, at most QUOTE_CHARS characters in all (`shared.excerpt.excerpt`, the rule the
+        papers' quotes follow; it once cut mid-word: "…long period of record precipitati…")."""
+        at = max(self.sentence.find(self.phrase), 0)
+        return excerpt(self.sentence, at, at + len(self.phrase), QUOTE_CHARS)
 
 
 @dataclass(frozen=True)
@@ -279,7 +278,9 @@ class CueMatch:
     negated: bool
 
 
-def _sentences(text: str) -> Iterator[str]:
+def sentences(text: str) -> Iterator[str]:
+    """The text's sentences as the cues are read in them (module docstring: `[.!?]` before white space ends one), each
+    with its white space as in the text; a blank rest after the last end is no sentence."""
     start = 0
     for end in _SENTENCE_END.finditer(text):
         yield text[start : end.end()]
@@ -307,7 +308,7 @@ def matches(text: str | None, rules: CueRules | None = None) -> Iterator[CueMatc
         return
     rules = rules or packaged_cue_rules()
     by_first_word = rules.rules_by_first_word
-    for sentence_index, sentence in enumerate(_sentences(text)):
+    for sentence_index, sentence in enumerate(sentences(text)):
         # One apostrophe: "hasn’t" and "hasn't" both give the negator "n't".
         forms = [word.lower() for word in _TOKEN.findall(sentence)]
         if not forms:

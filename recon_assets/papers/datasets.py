@@ -38,6 +38,7 @@ from recon_assets.papers.dataset_names import (
 )
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
+from recon_assets.shared.excerpt import excerpt
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
 # How an unmatched mention was found when no version is stated with the name ("named without a version").
@@ -467,37 +468,7 @@ def _quote(text: str, start: int, end: int) -> str:
     return excerpt(text[left:right], start - left, end - left, QUOTE_LIMIT)
 
 
-ELLIPSIS, ELISION = "…", " [...] "
-
-
-def excerpt(sentence: str, start: int, end: int, limit: int) -> str:
-    """The sentence, or when it is longer than `limit` characters the part around sentence[start:end] (the
-    mention), cut at word boundaries (whitespace) with ELLIPSIS at each cut end; at most `limit` characters with
-    the ellipses. A word is never cut, except a single word longer than the room left (then it is cut, with the
-    ellipses). Leading and trailing whitespace is dropped.
-
-    Raises:
-        ValueError: limit < 3 (no room for a word and two ellipses).
-    """
-    if limit < 3:
-        raise ValueError(f"limit must be >= 3, got {limit}")
-    stripped = sentence.strip()
-    offset = len(sentence) - len(sentence.lstrip())
-    start, end = max(0, start - offset), max(0, end - offset)
-    if len(stripped) <= limit:
-        return stripped
-    room = limit - 2  # two ellipses at most
-    middle = (start + end) // 2
-    begin = max(0, min(middle - room // 2, len(stripped) - room))
-    stop = begin + room
-    if begin > 0 and not stripped[begin - 1].isspace():  # mid-word: move to the next word's start
-        following = re.search(r"\s", stripped[begin:stop])
-        begin = begin + following.end() if following else begin
-    if stop < len(stripped) and not stripped[stop].isspace():  # mid-word: move back to the last word's end
-        space = stripped.rfind(" ", begin, stop)
-        stop = space if space > begin else stop
-    part = stripped[begin:stop].strip()
-    return (ELLIPSIS if begin > 0 else "") + part + (ELLIPSIS if stop < len(stripped) else "")
+ELISION = " [...] "
 
 
 def _joined_quote(text: str, first: tuple[int, int], second: tuple[int, int]) -> str:
