@@ -301,8 +301,8 @@ ASSET_TABLES = TableGraph(
             modules=(
                 "enrichment.retries", "judgement.cached_ask", "judgement.cues", "judgement.groq_client", "judgement.judge_address",
                 "judgement.llm_cache", "judgement.llm_judge", "judgement.llm_prompt", "judgement.model_input", "judgement.offline_judge",
-                "judgement.steward", "judgement.text_embedding", "judgement.verdict_scale", "papers.claim_judge", "papers.datasets",
-                "papers.intake", "papers.online", "papers.stored", "papers.verdicts",
+                "judgement.steward", "judgement.text_embedding", "judgement.verdict_scale", "papers.claim_judge", "papers.intake",
+                "papers.online", "papers.stored", "papers.verdicts",
             ),
             sql=("paper_stage_failures", "paper_claims", "edge_reliability", "text_embeddings", "paper_llm_use", "llm_answers",
                  "llm_judgements", "llm_usage_on_day"), files=(_CUES,),

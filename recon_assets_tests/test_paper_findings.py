@@ -4,6 +4,7 @@ made-up sentences as test inputs; the graph's own rows are exercised in test_pap
 
 import pytest
 
+from recon_assets.judgement.cues import find_cue
 from recon_assets.judgement.offline_judge import JUDGE_ID
 from recon_assets.papers.gaps import (
     COMMENT_ON_CITED_WORK,
@@ -21,6 +22,7 @@ from recon_assets.papers.gaps import (
 from recon_assets.papers.keywords import KEYWORD_IN_TERM, SAME_WORDS, TERM_IN_KEYWORD, ScienceKeyword, TfidfCorpus, match_keyword, paper_keywords
 from recon_assets.papers.scores import citation_score, verification_score
 from recon_assets.papers.verdicts import (
+    MIN_SENTENCE_SIMILARITY,
     REPLACED_DATASET,
     SUPERSEDED_PAPER,
     ReplacedDataset,
@@ -132,31 +134,71 @@ def test_gaps_without_datasets_or_works_and_the_medium_cap():
         citation_gaps(References(), [], [], highly_cited=0)
 
 
-SUPPORTING = "Our results agree with earlier estimates and confirm the drying trend."
-CONTRADICTING = "These estimates contradict earlier reports of a drying trend."
+CLAIM = "Annual rainfall across the northern catchments decreased between 2001 and 2010."
+SUPPORTING = "Gauge records confirm that annual rainfall across the northern catchments decreased between 2001 and 2010."
+CONTRADICTING = "Gauge records across the northern catchments contradict the reported decrease of annual rainfall between 2001 and 2010."
+# Stance wording about something else: a work can be about the claim's topic (its similarity passes the gate) and still
+# agree or disagree only on another subject.
+UNRELATED_SUPPORT = "Leaf area index over croplands was in good agreement with field measurements."
+UNRELATED_CONTRADICTION = "The satellite product overestimated aerosol optical depth over deserts."
+# Real rows of the fixture papers (issue 22, papers 1-5 against the sample graph, offline), SUPPORTED or CONTRADICTED
+# before the quoted sentence had to be about the claim: the claim as the paper's text gives it, the graph's work's stance
+# sentence and the work's similarity to the claim.
+KIM2021_CLAIM = ("(2019) presented L-band SM products (SMAP and SMOS-IC) are generally better than a Xband derived product "
+                 "(AMSR2-LPRM) using global groundbased observations distributed over varied climate zones.")
+RS11091113 = ("SM2RAIN-ASCAT largely underestimated rainfall across the country, particularly over the CAAT and CER biomes (bias "
+              "median < −16.05%), while SM2RAIN-CCI is characterized by providing rainfall estimates with only a slight bias (bias "
+              "median: −0.20%), and TRMM TMPA tended to overestimate the amount of rainfall (bias median: 7.82%).")
+KIM2022_CLAIM = ("This study investigated the relationship between extreme precipitation (EP), atmospheric precipitable water (W), "
+                 "and temperature using 17\xa0years of global daily data.")
+SDATA201566 = ("The Climate Hazards group Infrared Precipitation with Stations (CHIRPS) dataset builds on previous approaches to "
+               "‘smart’ interpolation techniques and high resolution, long period of record precipitation estimates based on "
+               "infrared Cold Cloud Duration (CCD) observations.")
 
 
 @pytest.mark.parametrize(
-    ("works", "verdict", "read"),
+    ("claim", "works", "verdict", "read"),
     [
-        ([], "UNVERIFIED", 0),  # no literature
-        ([Evidence("p1", "10.1/p1", SUPPORTING, 0.3)], "UNVERIFIED", 0),  # nothing about the same thing
-        ([Evidence("p1", "10.1/p1", SUPPORTING, 0.7), Evidence("p2", None, "Unrelated words.", 0.6)], "SUPPORTED", 2),
-        ([Evidence("p1", "10.1/p1", CONTRADICTING, 0.7)], "CONTRADICTED", 1),  # a lone objection decides
+        (CLAIM, [], "UNVERIFIED", 0),  # no literature
+        (CLAIM, [Evidence("p1", "10.1/p1", SUPPORTING, 0.3)], "UNVERIFIED", 0),  # nothing about the same thing
+        (CLAIM, [Evidence("p1", "10.1/p1", SUPPORTING, 0.7), Evidence("p2", None, "Unrelated words.", 0.6)], "SUPPORTED", 2),
+        (CLAIM, [Evidence("p1", "10.1/p1", CONTRADICTING, 0.7)], "CONTRADICTED", 1),  # a lone objection decides
         # one objection against one work read without objection: does not decide
-        ([Evidence("p1", "10.1/p1", CONTRADICTING, 0.7), Evidence("p2", None, "Rain was measured.", 0.6)], "UNVERIFIED", 2),
-        ([Evidence("p1", None, None, float("nan"))], "UNVERIFIED", 0),
+        (CLAIM, [Evidence("p1", "10.1/p1", CONTRADICTING, 0.7), Evidence("p2", None, "Rain was measured.", 0.6)], "UNVERIFIED", 2),
+        (CLAIM, [Evidence("p1", None, None, float("nan"))], "UNVERIFIED", 0),
+        # a work about the same thing whose stance wording is about something else: read, no stance
+        (CLAIM, [Evidence("p1", "10.1/p1", f"Rainfall over the northern catchments. {UNRELATED_SUPPORT}", 0.7)], "UNVERIFIED", 1),
+        (CLAIM, [Evidence("p1", "10.1/p1", f"Rainfall over the northern catchments. {UNRELATED_CONTRADICTION}", 0.7)], "UNVERIFIED", 1),
+        # the stance taken on the claim's subject decides, not the most severe wording anywhere in the work
+        (CLAIM, [Evidence("p1", "10.1/p1", f"{UNRELATED_CONTRADICTION} {SUPPORTING}", 0.7)], "SUPPORTED", 1),
+        (KIM2021_CLAIM, [Evidence("w", "10.3390/rs11091113", RS11091113, 0.519)], "UNVERIFIED", 1),  # was CONTRADICTED
+        (KIM2022_CLAIM, [Evidence("w", "10.1038/sdata.2015.66", SDATA201566, 0.559)], "UNVERIFIED", 1),  # was SUPPORTED
     ],
-    ids=["no-literature", "below-gate", "supported", "contradicted", "outweighed", "nan"],
+    ids=["no-literature", "below-gate", "supported", "contradicted", "outweighed", "nan", "unrelated-support",
+         "unrelated-contradiction", "the-related-sentence-decides", "kim2021-claim-10", "kim2022-claim-7"],
 )
-def test_judge_claim(works, verdict, read):
-    judged = judge_claim(works)
+def test_judge_claim(claim, works, verdict, read):
+    judged = judge_claim(works, claim=claim)
     assert (judged.verdict, judged.works_read, judged.judge) == (verdict, read, JUDGE_ID)
     assert (judged.evidence is not None) == (verdict != "UNVERIFIED") and judged.why
+    if judged.evidence is not None:  # the quoted sentence is the one about the claim
+        assert judged.evidence in (SUPPORTING, CONTRADICTING) and "the quoted sentence's similarity to the claim" in judged.why
+    if verdict == "UNVERIFIED" and read == 1:  # stance wording there, but about something else: the why says so
+        assert all(find_cue(w.text) for w in works)
+        assert "only in a sentence not about the claim (similarity" in judged.why and "no stance on it" in judged.why
+
+
+def test_a_sentence_just_below_the_bar_says_so_in_three_decimals():
+    judged = judge_claim([Evidence("p1", "10.1/p1", f"Rainfall. {UNRELATED_SUPPORT}", 0.7)], claim=CLAIM,
+                         similarities=lambda claim, sentences: [0.547] * len(sentences))
+    assert judged.verdict == "UNVERIFIED" and "(similarity 0.547 < 0.55)" in judged.why
+    at_the_bar = judge_claim([Evidence("p1", "10.1/p1", UNRELATED_SUPPORT, 0.7)], claim=CLAIM,
+                             similarities=lambda claim, sentences: [MIN_SENTENCE_SIMILARITY] * len(sentences))
+    assert at_the_bar.verdict == "SUPPORTED"
 
 
 def test_verdicts_feed_the_verification_score():
-    verdicts = [judge_claim([Evidence("p1", None, SUPPORTING, 0.7)]).verdict, judge_claim([]).verdict]
+    verdicts = [judge_claim([Evidence("p1", None, SUPPORTING, 0.7)], claim=CLAIM).verdict, judge_claim([], claim=CLAIM).verdict]
     assert verification_score(verdicts) == 5.0 and verification_score([]) == 5.0
 
 

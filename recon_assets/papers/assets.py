@@ -404,7 +404,7 @@ def claim_verdicts(
         judged = []
         for (position, text), works in zip(claims, nearest_works):
             rests_on = {publication_id for number, reference, publication_id in cited if cites(text, number, reference)} | itself
-            verdict = judge_claim(works, llm=online_answers.get(position), steward=steward_pair_judgements(rests_on, works, stewards))
+            verdict = judge_claim(works, claim=text, llm=online_answers.get(position), steward=steward_pair_judgements(rests_on, works, stewards))
             flags = claim_flags(text, replaced, superseded) + steward_flags(rests_on, verdict.publication_id, stewards, names)
             judged.append((position, verdict, flags))
         frame = verdict_rows(key, judged)

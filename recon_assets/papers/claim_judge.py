@@ -4,7 +4,8 @@ schema validated with pydantic, quote checks and `states_stance`), asked through
 llm_answers and reused, the run's and the day's budget shared with the judges and every other prompt), only when the
 paper's text may go out (the papers' opt-in, RECON_PAPERS_ONLINE=online, and the Groq resource online); the caller
 checks both. What an answer may do to a verdict is `papers.verdicts.judge_claim`'s (an objection at least as strong as
-the offline judge's, never a support: `llm_judge.llm_answer_counts`).
+the offline judge's, never a support: `llm_judge.llm_answer_counts`; and only quoting a sentence of the work about the
+claim, `verdicts.MIN_SENTENCE_SIMILARITY`).
 
 A pair as the pair judge reads it: p (the older publication, whose claim is judged) is the claim: the paper's title and
 the claim's sentence, year unknown; q (the newer publication, whose text must state the stance) is the work: its title,
