@@ -175,6 +175,19 @@ def test_a_run_in_heading_is_its_own_section(line, heading):
         assert any(p.text.endswith(line) and p.section == "" for p in document.paragraphs)
 
 
+def test_an_abstract_number_in_a_reference_list_is_no_heading():
+    # AGU meeting abstracts are cited as "Abstract H21A-01": past the first RUN_IN_PAGES pages no run-in heading is read
+    pages = [_body(0), _body(1), [
+        "References",
+        "Smith, J. (2010). Rain over the test basin from satellites. Eos Trans. AGU, 91(52), Fall Meet. Suppl.,",
+        "Abstract H21A-01.",
+        "Jones, K. (2011). Gauges of the test basin. Journal of Tests, 3, 1-9.",
+    ]]
+    document = parse_pdf(_lines_pdf(pages))
+    assert [s.title for s in document.sections] == ["1. Introduction", "2. Study Area", "References"]
+    assert [r.text[:5] for r in document.references] == ["Smith", "Jones"] and document.references[0].text.endswith("Abstract H21A-01.")
+
+
 def test_a_real_paper_s_abstract_is_its_own_section(zou2018, araki2025):
     abstract = [p for p in zou2018.paragraphs if p.section == "Abstract"]
     assert abstract and abstract[0].text.startswith("Satellite thermal remote sensing provides land surface temperatures")

@@ -54,7 +54,9 @@ _YEAR = re.compile(r"\b(?:1[89]|20)\d{2}[a-z]?\b")
 DOI_PATTERN = re.compile(r"10\.\d{4,9}/[^\s\"<>]+")
 _SENTENCE_END = (".", "?", "!", ":")
 # Headings publishers set run-in, the text following on the same line: "Abstract. We use" (Copernicus), "Abstract:"
-# (MDPI), "Abstract The ..." and "Plain Language Summary How ..." (AGU, bold): each is split into its heading and text.
+# (MDPI), "Abstract The ..." and "Plain Language Summary How ..." (AGU, bold): each is split into its heading and text
+# on the first RUN_IN_PAGES pages, where a paper's abstract is (a reference list's "Abstract H21A-01." is no heading).
+RUN_IN_PAGES = 2
 _RUN_IN_HEADING = re.compile(r"^(Abstract|Plain Language Summary)(?:\s*[.:]\s*|\s+)(?=[A-Z0-9(\"“‘'])(\S.*)$")
 
 # Running heads and feet (journal name, running title, "Terms and Conditions" download notes, "© Author(s)", page
@@ -283,7 +285,7 @@ def _body_lines(page_texts: list[str]) -> list[tuple[int, str]]:
         for index, line in enumerate(page_lines):
             if _running_key(line) in running or (index in edges and _PAGE_NUMBER.match(line)):
                 continue
-            run_in = _RUN_IN_HEADING.match(line)
+            run_in = _RUN_IN_HEADING.match(line) if page <= RUN_IN_PAGES else None
             if run_in:
                 lines += [(page, run_in.group(1)), (page, run_in.group(2))]
             else:
