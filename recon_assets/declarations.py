@@ -115,7 +115,8 @@ ASSET_TABLES = TableGraph(
         ),
         TableAsset(
             "steward_judgements", reads=("publications", "datasets", "dataset_publication_edges"), writes=("steward_judgements",), run_inputs=("judge_settings",),
-            modules=("judgement.steward", "judgement.verdict_scale", "kg.doi"), files=("reference/steward_judgements.csv",),
+            modules=("judgement.steward", "judgement.verdict_scale", "kg.doi"), sql=("steward_kg_datasets", "steward_kg_publications", "dataset_publication_pairs"),
+            files=("reference/steward_judgements.csv",),
         ),
         TableAsset(
             "recorded_disputes",
@@ -132,14 +133,15 @@ ASSET_TABLES = TableGraph(
             ),
             writes=("coherence_judgements",), run_inputs=("as_of", "judge_settings"), keeps=("text_embeddings", "llm_judgements", "llm_answers"),
             modules=(
-                "centrality.citation_centrality", "judgement.citing_pairs", "judgement.cues", "judgement.disputes",
+                "centrality.citation_centrality", "judgement.citing_pairs", "judgement.cues", "judgement.disputes", "judgement.embedding_store",
                 "judgement.judge_address", "judgement.llm_judge", "judgement.llm_prompt", "judgement.model_input",
                 "judgement.newer_neighbours", "judgement.offline_judge", "judgement.steward", "judgement.text_embedding",
                 "judgement.verdict_scale",
             ),
             sql=(
                 "judge_inputs", "judge_citing_works", "judged_publications", "judge_citing_texts", "judge_pairs", "judge_input_digests",
-                "judge_pairs_with_stored_answers", "coherence_judgement_rows", "dataset_evidence_edges", "text_embeddings",
+                "judge_pairs_with_stored_answers", "judged_dataset_names", "recorded_dispute_pairs", "coherence_judgement_rows",
+                "coherence_verdicts", "stored_steward_judgements", "dataset_evidence_edges", "text_embeddings", "text_embedding_vectors",
                 "llm_judgements", "openalex_citing_works", "recorded_disputes",
             ),
             files=(_CUES,),
@@ -153,7 +155,7 @@ ASSET_TABLES = TableGraph(
             ),
             writes=("edge_reliability",), run_inputs=("as_of", "scoring_settings"),
             modules=(*_SCORING_MODULES, "judgement.steward", "kg.ingest", "reliability.edge_scores", "reliability.scoring"),
-            sql=("edges_in_research_areas", "area_judgements"), files=(_CUES,),
+            sql=("edges_in_research_areas", "area_judgements", "stored_steward_judgements"), files=(_CUES,),
         ),
         TableAsset(
             "dataset_verdicts",
@@ -244,13 +246,14 @@ ASSET_TABLES = TableGraph(
                 "enrichment.openalex_batches", "enrichment.openalex_records", "kg.doi", "papers.doi_lookup",
                 "papers.intake", "papers.parse", "papers.partitions", "papers.stored", "papers.title", *_OPENALEX_SEARCH_MODULES,
             ),
-            sql=("openalex_usage", "paper_llm_use"),
+            sql=("openalex_usage", "paper_llm_use", "paper_graph_publication", "paper_graph_references", "paper_llm_use_delete"),
         ),
         TableAsset(
             "paper_datasets",
             reads=("paper_documents", "paper_texts", "datasets", "dataset_lineage", "publications", "dataset_publication_edges"),
             writes=("paper_datasets",),
             modules=(*_DATASET_NAME_MODULES, "papers.intake", "papers.parse", "papers.stored"),
+            sql=("paper_pages", "paper_dataset_catalogue", "paper_graph_dataset_links", "paper_dataset_lineage"),
             files=_DATASET_NAME_FILES,
         ),
         TableAsset(
@@ -261,7 +264,11 @@ ASSET_TABLES = TableGraph(
                 "judgement.llm_prompt", "judgement.text_embedding", "judgement.verdict_scale", "papers.claims", "papers.llm_claims",
                 "papers.online", "papers.parse", "papers.scores", "papers.stored",
             ),
-            sql=("paper_stage_failures", "paper_llm_use", "llm_answers", "llm_judgements", "llm_usage_on_day"), files=(_CUES,),
+            sql=(
+                "paper_stage_failures", "paper_stage_failure_delete", "paper_llm_use", "paper_llm_use_delete", "paper_pages", "paper_title",
+                "llm_answers", "llm_judgements", "llm_usage_on_day",
+            ),
+            files=(_CUES,),
         ),
         TableAsset(
             "paper_keywords", reads=("paper_documents", "paper_texts", "publications", "science_keywords"), writes=("paper_keywords",),
@@ -272,7 +279,11 @@ ASSET_TABLES = TableGraph(
                 "judgement.llm_cache", "judgement.llm_prompt", "judgement.text_embedding", "judgement.verdict_scale", "papers.intake",
                 "papers.keywords", "papers.llm_claims", "papers.llm_keywords", "papers.online", "papers.parse", "papers.stored",
             ),
-            sql=("paper_stage_failures", "paper_llm_use", "llm_answers", "llm_judgements", "llm_usage_on_day"), files=(_CUES,),
+            sql=(
+                "paper_stage_failures", "paper_stage_failure_delete", "paper_llm_use", "paper_llm_use_delete", "paper_pages", "paper_title",
+                "paper_literature", "paper_science_keywords", "llm_answers", "llm_judgements", "llm_usage_on_day",
+            ),
+            files=(_CUES,),
         ),
         TableAsset(
             "paper_citation_gaps",
@@ -288,8 +299,11 @@ ASSET_TABLES = TableGraph(
                 "enrichment.citing_plan", "enrichment.openalex_records", "enrichment.openalex_search", "kg.doi", "papers.gaps",
                 "papers.intake", "papers.keywords", "papers.parse", "papers.search_cache", "papers.stored", *_OPENALEX_SEARCH_MODULES,
             ),
-            sql=("paper_gap_works", "paper_stage_failures", "openalex_works", "recorded_disputes", "paper_llm_use", "paper_search_cache",
-                 "openalex_usage"),
+            sql=(
+                "paper_gap_works", "paper_stage_failures", "paper_stage_failure_delete", "paper_pages", "paper_title",
+                "paper_matched_dataset_names", "paper_used_datasets", "recorded_comments", "openalex_works", "recorded_disputes",
+                "paper_llm_use", "paper_llm_use_delete", "paper_search_cache", "openalex_usage",
+            ),
         ),
         TableAsset(
             "claim_verdicts",
@@ -299,18 +313,24 @@ ASSET_TABLES = TableGraph(
             # and its paper_llm_use row
             keeps=("paper_stage_failures", "text_embeddings", "paper_llm_use", "llm_answers", "llm_judgements"), run_inputs=("paper_settings",),
             modules=(
-                "enrichment.retries", "judgement.cached_ask", "judgement.cues", "judgement.groq_client", "judgement.judge_address",
-                "judgement.llm_cache", "judgement.llm_judge", "judgement.llm_prompt", "judgement.model_input", "judgement.offline_judge",
-                "judgement.steward", "judgement.text_embedding", "judgement.verdict_scale", "papers.claim_judge", "papers.intake",
-                "papers.online", "papers.stored", "papers.verdicts",
+                "enrichment.retries", "judgement.cached_ask", "judgement.cues", "judgement.embedding_store", "judgement.groq_client",
+                "judgement.judge_address", "judgement.llm_cache", "judgement.llm_judge", "judgement.llm_prompt", "judgement.model_input",
+                "judgement.offline_judge", "judgement.steward", "judgement.text_embedding", "judgement.verdict_scale", "papers.claim_judge",
+                "papers.intake", "papers.online", "papers.stored", "papers.verdicts",
             ),
-            sql=("paper_stage_failures", "paper_claims", "edge_reliability", "text_embeddings", "paper_llm_use", "llm_answers",
-                 "llm_judgements", "llm_usage_on_day"), files=(_CUES,),
+            sql=(
+                "paper_stage_failures", "paper_stage_failure", "paper_stage_failure_delete", "paper_claims", "paper_claim_texts",
+                "paper_literature", "paper_replaced_datasets", "paper_superseded_references", "paper_cited_publications",
+                "publication_ids_of_doi", "paper_work_texts", "paper_title", "paper_dataset_text", "stored_steward_judgements",
+                "edge_reliability", "text_embeddings", "text_embedding_vectors", "paper_llm_use", "paper_llm_use_delete", "llm_answers",
+                "llm_judgements", "llm_usage_on_day",
+            ),
+            files=(_CUES,),
         ),
         TableAsset(
             "paper_scores", reads=("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts", "paper_llm_use"),
-            writes=("paper_scores",), modules=("papers.scores",),
-            sql=("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts", "paper_llm_use"),
+            writes=("paper_scores",), modules=("papers.scores", "papers.stored"),
+            sql=("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts", "paper_llm_use", "paper_argumentation", "paper_score_inputs"),
         ),
         TableAsset(
             "paper_reports",
@@ -320,10 +340,13 @@ ASSET_TABLES = TableGraph(
             ),
             keeps=("paper_stage_failures",),
             modules=(
-                "papers.datasets", "papers.gaps", "papers.parse", "papers.report", "papers.title", "report.figures", "report.render",
-                "reliability.labels", "verdicts.critic",
+                "papers.datasets", "papers.gaps", "papers.parse", "papers.report", "papers.stored", "papers.title", "report.figures",
+                "report.render", "reliability.labels", "verdicts.critic",
             ),
-            sql=("paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts", "paper_stage_failures", "paper_llm_use"),
+            sql=(
+                "paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts", "paper_stage_failures", "paper_stage_failure_delete",
+                "paper_earlier_failures", "paper_llm_use",
+            ),
             files=("report/templates/*",),
         ),
         # One research question per partition (issue 21): planned, answered, judged, written up, tracked.

@@ -16,7 +16,7 @@ from recon_assets_tests.pipeline_runs import REPO_ROOT
 # table store connection's methods (`storage.duckdb_store.Tables`) whose first argument names one (`con.query(name,
 # params)`) or whose every argument does (`con.create(*names)`).
 NAMING_CALLS = {"load_sql", "sql_path", "create_tables", "replace_table", "replace_table_from_query"}
-FIRST_NAMING_METHODS = {"query", "arrow"}
+FIRST_NAMING_METHODS = {"query", "query_rows", "query_row", "run_sql", "arrow"}
 ALL_NAMING_METHODS = {"create"}
 
 

@@ -35,10 +35,10 @@ logging.getLogger("sqlglot").setLevel(logging.ERROR)
 FRAMEWORK = ("shared", "storage", "declarations")
 # Calls whose string arguments name SQL files or tables, as functions (`create_tables(con, ...)`) or as the table
 # store's methods (`con.create(...)`): their string arguments, in order, are what each names.
-SQL_OR_TEXT = {"load_sql", "sql_path", "query", "arrow"}  # a SQL file's name, or SQL text (it has a space)
+SQL_OR_TEXT = {"load_sql", "sql_path", "query", "query_rows", "query_row", "run_sql", "arrow"}  # a SQL file's name, or SQL text (it has a space)
 TABLES_CREATED = {"create_tables", "create"}  # DDL files, each named by its table
-TABLE_WRITTEN = {"replace_table", "replace_partitions", "upsert", "replace_table_from_query"}  # (table, [SQL name])
-TABLE_READ = {"table_metadata", "table_description_metadata", "add_partition_metadata", "table"}
+TABLE_WRITTEN = {"replace_table", "replace_partitions", "upsert", "replace_table_from_query", "delete_partitions"}  # (table, [SQL name])
+TABLE_READ = {"table_metadata", "table_description_metadata", "add_partition_metadata", "table", "partition_rows"}
 SQL_TEXT = {"execute", "executemany", "sql"}  # connection methods run on SQL text
 TABLE_NAMES = {table for declared in ASSET_TABLES.values() for table in (*declared.reads, *declared.writes, *declared.keeps)}
 ASSET_FUNCTIONS = {asset.key.to_user_string(): asset.op.compute_fn.decorated_fn for asset in ASSETS}
@@ -149,7 +149,7 @@ def read_calls(node: ast.AST, module: str, reach: Reach) -> None:
             reach.sql.update(named[1:2])
         elif called in TABLE_READ:
             reach.tables_read.add(named[0])
-        elif called == "register":  # a Python object DuckDB reads as a view of that name
+        elif called in ("register", "temp_table"):  # a Python object DuckDB reads as a view (or temporary table) of that name
             reach.registered.add(named[0])
         else:  # a helper building its SQL from a table's name (`_most_frequent(con, "dataset_verdicts", ...)`)
             reach.tables_read.update(value for value in named if value in TABLE_NAMES)

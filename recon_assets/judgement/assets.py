@@ -31,7 +31,8 @@ from recon_assets.judgement.offline_judge import (
     JUDGE_ID,
     judge_edges,
 )
-from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
+from recon_assets.judgement.embedding_store import cached_vectors, store_vectors
+from recon_assets.judgement.text_embedding import embed_cached
 from recon_assets.judgement.verdict_scale import VERDICTS
 from recon_assets.kg.assets import OWNERS
 from recon_assets.judgement.resources import GroqJudgeResource
@@ -40,6 +41,7 @@ from recon_assets.shared.as_of import AsOfDate
 from recon_assets.storage.fingerprints import PARTITION_INPUT, kept_partitions, stage
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata, table_metadata
 from recon_assets.storage.duckdb_store import Tables, TableStore
+from recon_assets.storage.tables import table_exists
 
 STEWARD_JUDGEMENTS, RECORDED_DISPUTES, COHERENCE_JUDGEMENTS = (
     ASSET_TABLES[name] for name in ("steward_judgements", "recorded_disputes", "coherence_judgements")
@@ -93,10 +95,7 @@ def steward_judgements(context: dg.AssetExecutionContext, config: StewardConfig,
     Re-materialize it after editing the file."""
     read = steward.read_steward_file(Path(config.path))
     with store.connect() as con:
-        kg_datasets = con.execute("SELECT dataset_id, doi FROM datasets").df()
-        kg_publications = con.execute("SELECT publication_id, doi FROM publications").df()
-        edges = con.execute("SELECT DISTINCT dataset_id, publication_id FROM dataset_publication_edges").df()
-        rows = steward.resolve(read, kg_datasets, kg_publications, edges)
+        rows = steward.resolve(read, con.query("steward_kg_datasets"), con.query("steward_kg_publications"), con.query("dataset_publication_pairs"))
         con.replace_table("steward_judgements", rows)
         metadata = table_metadata(
             con, "steward_judgements", preview_columns=["line", "scope", "dataset", "publication_doi", "verdict", "steward", "status", "reason"],
@@ -140,9 +139,9 @@ def recorded_disputes(context: dg.AssetExecutionContext, store: TableStore) -> d
         entries = con.query("crossref_dispute_entries", [areas])
         recorded, set_aside = disputes_from_crossref(entries)
         found, overridden = merge_recorded_disputes(titled, recorded)
-        con.execute("CREATE OR REPLACE TEMP TABLE found_disputes AS SELECT * FROM found")
+        con.temp_table("found_disputes", found)
         rows = con.query("recorded_dispute_rows", [areas, datetime.now(timezone.utc)])
-        con.execute("DROP TABLE found_disputes")
+        con.drop_temp_table("found_disputes")
         con.replace_partitions("recorded_disputes", rows, areas)
         run.record(con)
         metadata = table_description_metadata(con, "recorded_disputes", lineage=DISPUTE_LINEAGE)
@@ -226,9 +225,7 @@ def coherence_judgements(
         judged = _judge(context, con, config, groq_judge, stewards, as_of_date, to_judge) if to_judge else None
         if not skipped:
             run.record(con)
-        stored = con.execute(
-            "SELECT research_area, verdict FROM coherence_judgements WHERE list_contains(?, research_area)", [areas]
-        ).df()
+        stored = con.query("coherence_verdicts", [areas])
         metadata = table_description_metadata(
             con, "coherence_judgements",
             lineage=COHERENCE_JUDGEMENTS.column_lineage({
@@ -283,18 +280,18 @@ def _judge(
     of a pair whose texts held one says what was removed. Returns the LLM judge's report, its agreement with the
     offline judge and how many publications' texts addressed the judge."""
     pool = con.query("judge_inputs", [areas])
-    con.execute("CREATE OR REPLACE TEMP TABLE judge_pool AS SELECT * FROM pool")
+    con.temp_table("judge_pool", pool)
     citing = con.query("judge_citing_works")
     # a work OpenAlex lists and the KG lacks has no PageRank: its citation count weighs it (DOMAIN.md "centrality")
     citing["citing_centrality"] = citing["citing_centrality"].fillna(
         pd.Series(citation_centrality(citing["citing_cited_by_count"].astype("Float64").fillna(0.0).to_numpy()), index=citing.index)
     )
-    con.execute("CREATE OR REPLACE TEMP TABLE judge_citing AS SELECT * FROM citing")
+    con.temp_table("judge_citing", citing)
     # Wording that addresses the judge (a planted instruction) is no evidence: no judge reads it (`judge_address`).
     texts, removed = judge_address.strip_judge_address(
         con.query("judged_publications"), "publication_id", {"title": "title", "abstract": "abstract"}
     )
-    con.execute("CREATE OR REPLACE TEMP TABLE judge_texts AS SELECT * FROM texts")
+    con.temp_table("judge_texts", texts)
     citing_texts = con.query("judge_citing_texts", [OPENALEX_KEY_PREFIX])
     # its KG rows are judge_texts' (stripped above); the works only OpenAlex lists are read here
     listed = citing_texts["key"].str.startswith(OPENALEX_KEY_PREFIX)
@@ -317,7 +314,7 @@ def _judge(
 
     def embed_through_cache(batch: list[object]) -> np.ndarray:
         # the texts this run embedded already (for the other kind of pair) are not in the table yet
-        vectors, new = embed_cached(batch, lambda keys: _cached_vectors(con, keys) | {key: fresh[key] for key in keys if key in fresh})
+        vectors, new = embed_cached(batch, lambda keys: cached_vectors(con, keys) | {key: fresh[key] for key in keys if key in fresh})
         fresh.update(new)
         return vectors
 
@@ -330,18 +327,18 @@ def _judge(
         pool[~pool["via_successor"]], citing, citing_texts, as_of=as_of_date,
         top_k=config.top_k_citing, embedder=embed_through_cache,
     )
-    con.execute("CREATE OR REPLACE TEMP TABLE judged_citing_pairs AS SELECT * FROM cited")
-    con.execute("CREATE OR REPLACE TEMP TABLE judged_same_dataset_pairs AS SELECT * FROM same_dataset")
+    con.temp_table("judged_citing_pairs", cited)
+    con.temp_table("judged_same_dataset_pairs", same_dataset)
     pairs = con.query("judge_pairs")
-    datasets = con.execute("SELECT dataset_id, short_name, long_name FROM datasets WHERE list_contains(?, dataset_id)", [pairs["dataset_id"].unique().tolist()]).df()
-    disputed = set(con.execute("SELECT publication_id, other_key FROM recorded_disputes").fetchall())
+    datasets = con.query("judged_dataset_names", [pairs["dataset_id"].unique().tolist()])
+    disputed = set(con.query_rows("recorded_dispute_pairs"))
     asked = pairs
     if groq_judge.offline_reason():
         # Offline only stored answers can be used: the pairs that have one are the only candidates (building and
         # digesting every pair's texts for nothing took most of the judging time at full scale).
-        con.execute("CREATE OR REPLACE TEMP TABLE judge_pair_candidates AS SELECT * FROM pairs")
+        con.temp_table("judge_pair_candidates", pairs)
         asked = con.query("judge_pairs_with_stored_answers")
-        con.execute("DROP TABLE judge_pair_candidates")
+        con.drop_temp_table("judge_pair_candidates")
     candidates = llm_judge.pair_candidates(asked, citing_texts, datasets, disputed)
     llm = groq_judge.judge(con, candidates, log=context.log)
     agreement = llm_judge.judge_agreement(pairs, llm.judgements)
@@ -349,12 +346,12 @@ def _judge(
     pairs = steward.prefer_steward_pairs(pairs, stewards[stewards["dataset_id"].isin(pool["dataset_id"])], texts.rename(columns={"publication_id": "key"}))
     pairs = judge_address.note_removed(pairs, removed)
     if fresh:
-        con.upsert("text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
+        store_vectors(con, fresh)
     context.log.info(f"embedded {len(fresh):,} texts not in text_embeddings")
     judged_at = datetime.now(timezone.utc)
-    con.execute("CREATE OR REPLACE TEMP TABLE judged_pairs AS SELECT * FROM pairs")
+    con.temp_table("judged_pairs", pairs)
     rows = con.query("coherence_judgement_rows", [areas, as_of_date, judged_at])
-    con.execute("DROP TABLE judged_pairs")
+    con.drop_temp_table("judged_pairs")
     con.replace_partitions("coherence_judgements", rows, areas)
     context.log.info(f"{len(rows):,} judged pairs: {rows['verdict'].value_counts().to_dict()}; {agreement.markdown.splitlines()[0]}")
     return llm, agreement, len(removed)
@@ -362,10 +359,9 @@ def _judge(
 
 def stored_steward_judgements(con: Tables) -> pd.DataFrame:
     """The steward_judgements table (empty, with its columns, before the asset was first materialized)."""
-    exists = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'steward_judgements'").fetchone()[0]
-    if not exists:
+    if not table_exists(con, "steward_judgements"):
         return pd.DataFrame(columns=list(steward.RESOLVED_COLUMNS))
-    return con.execute("SELECT * FROM steward_judgements ORDER BY line").df()
+    return con.query("stored_steward_judgements")
 
 
 def _judging_metadata(judged: tuple[LlmJudgeReport, Agreement, int] | None, offline_reason: str | None) -> dict[str, object]:
@@ -382,13 +378,3 @@ def _judging_metadata(judged: tuple[LlmJudgeReport, Agreement, int] | None, offl
         "judge_agreement": dg.MetadataValue.md(agreement.markdown),
         "judge_agreement_rate": agreement.rate,
     }
-
-
-def _cached_vectors(con: Tables, keys: list[str]) -> dict[str, np.ndarray]:
-    """Vectors of `text_embeddings` for MODEL_ID and these text_sha256 keys (absent keys are left out)."""
-    wanted = pd.DataFrame({"text_sha256": keys}, dtype=str)
-    found = con.execute(
-        "SELECT e.text_sha256, e.vector FROM text_embeddings AS e JOIN wanted USING (text_sha256) WHERE e.model_id = ?",
-        [MODEL_ID],
-    ).fetchnumpy()
-    return dict(zip(found["text_sha256"], found["vector"]))

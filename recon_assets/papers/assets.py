@@ -17,9 +17,9 @@ import pandas as pd
 
 from recon_assets.declarations import ASSET_TABLES
 from recon_assets.judgement.resources import GroqJudgeResource
-from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
+from recon_assets.judgement.embedding_store import embedded
 from recon_assets.kg.assets import OWNERS
-from recon_assets.papers.datasets import DatasetCatalogue, UnmatchedMention, detect_datasets, with_graph_links
+from recon_assets.papers.datasets import DatasetCatalogue, detect_datasets, with_graph_links
 from recon_assets.enrichment.openalex_records import rebuild_abstract
 from recon_assets.enrichment.openalex_search import CACHED, FAILED, cached_results, search_query, search_works
 from recon_assets.enrichment.resources import OpenAlexResource
@@ -31,7 +31,7 @@ from recon_assets.papers.search_cache import PAPER_SEARCHES, read_paper_searches
 from recon_assets.papers.intake import doi_document, key_doi
 from recon_assets.papers.keywords import ScienceKeyword, TfidfCorpus, document_text
 from recon_assets.papers.keywords import paper_keywords as find_paper_keywords
-from recon_assets.papers.parse import PaperDocument, UnreadablePaper, parse_pdf
+from recon_assets.papers.parse import UnreadablePaper, parse_pdf
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, paper_partitions
 from recon_assets.papers.report import PaperFindings, paper_sections, write_paper_report
 from recon_assets.papers.title import display_name, pdf_title
@@ -39,14 +39,20 @@ from recon_assets.papers.online import offline_reading, read_online
 from recon_assets.papers.resources import PaperIntake, PaperNotFound
 from recon_assets.papers.scores import paper_scores as compute_paper_scores
 from recon_assets.papers.stored import (
+    PAPER_KEY,
     claim_rows,
     dataset_rows,
-    document_from_rows,
+    dataset_text,
     document_rows,
+    forget_llm_use,
     gap_rows,
     keyword_rows,
+    literature,
     llm_use_rows,
+    paper_title,
+    stored_document,
     verdict_rows,
+    work_texts,
 )
 from recon_assets.judgement import steward
 from recon_assets.judgement.assets import stored_steward_judgements
@@ -76,7 +82,6 @@ from recon_assets.storage.duckdb_store import Tables, TableStore
 from recon_assets.storage.outputs import OutputFiles
 
 PAPERS = dict(group_name="papers", kinds={"duckdb"}, owners=OWNERS, pool="duckdb", partitions_def=paper_partitions)
-PAPER_KEY = "paper_key"
 PAPER_ASSETS = (
     "paper_documents", "paper_datasets", "paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts", "paper_scores",
     "paper_reports",
@@ -113,20 +118,12 @@ def paper_documents(
     doi = key_doi(key)
     with store.connect() as con:
         try:
-            in_graph = con.execute("SELECT title, abstract FROM publications WHERE doi = ? ORDER BY publication_id LIMIT 1", [doi]).df() if doi else None
+            in_graph = con.query("paper_graph_publication", [doi]) if doi else None
             if doi and in_graph.empty:
                 title, document, source = _openalex_document(context, con, key, doi, openalex)
                 page_limit = None
             elif doi:
-                title, document = doi_document(
-                    doi, in_graph,
-                    con.execute(
-                        "SELECT cited.doi, cited.title FROM publications AS paper JOIN publication_citations AS c "
-                        "ON c.citing_publication_id = paper.publication_id JOIN publications AS cited "
-                        "ON cited.publication_id = c.cited_publication_id WHERE paper.doi = ? ORDER BY cited.doi, cited.title",
-                        [doi],
-                    ).df(),
-                )
+                title, document = doi_document(doi, in_graph, con.query("paper_graph_references", [doi]))
                 source, page_limit = doi, None
             else:
                 path, data = papers.pdf(key, context.run.tags.get(PAPER_SOURCE_TAG))
@@ -161,19 +158,13 @@ def paper_datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.M
     lacks gets that version's lifecycle (`stated_lifecycle`), unknown for a version no record attests. Critical."""
     key = context.partition_key
     with store.connect() as con:
-        document = _stored_document(con, key)
-        catalogue = DatasetCatalogue(con.execute("SELECT dataset_id, short_name, long_name, doi FROM datasets ORDER BY dataset_id").df())
+        document = stored_document(con, key)
+        catalogue = DatasetCatalogue(con.query("paper_dataset_catalogue"))
         matches, unmatched = detect_datasets(document, catalogue)
         if doi := key_doi(key):
-            linked = con.execute(
-                "SELECT e.dataset_id, list_sort(flatten(list(e.relationship_ids))) FROM dataset_publication_edges AS e "
-                "JOIN publications AS p USING (publication_id) WHERE p.doi = ? GROUP BY e.dataset_id ORDER BY e.dataset_id", [doi],
-            ).fetchall()
+            linked = con.query_rows("paper_graph_dataset_links", [doi])
             matches, unmatched = with_graph_links(matches, unmatched, dict(linked), catalogue)
-        lineage = con.execute(
-            "SELECT dataset_id, superseded, successor_family, successor_version, superseded_since, succession_basis "
-            "FROM dataset_lineage WHERE list_contains(?, dataset_id)", [[m.dataset_id for m in matches]],
-        ).df()
+        lineage = con.query("paper_dataset_lineage", [[m.dataset_id for m in matches]])
         frame = dataset_rows(key, matches, unmatched, {row["dataset_id"]: row for row in lineage.to_dict("records")})
         _replace(con, "paper_datasets", frame, key)
         metadata = _partition_metadata(con, "paper_datasets", key, ["matched", "name", "stated_version", "page", "lifecycle", "reason"])
@@ -197,14 +188,12 @@ def paper_claims(context: dg.AssetExecutionContext, store: TableStore, papers: P
     key = context.partition_key
 
     def extract(con: Tables) -> dict[str, object]:
-        con.create("paper_llm_use")
         # no earlier run's row passes for this one's (the citation gaps' search row is that stage's own)
-        con.execute("DELETE FROM paper_llm_use WHERE paper_key = ? AND stage IN ('claims', 'argumentation')", [key])
-        document = _stored_document(con, key)
+        forget_llm_use(con, key, ["claims", "argumentation"])
+        document = stored_document(con, key)
         why_not = papers.online_reason() or groq_judge.offline_reason()
         if why_not is None:
-            (title,) = con.execute("SELECT title FROM paper_documents WHERE paper_key = ?", [key]).fetchone()
-            reading = read_online(con, document, title, groq_judge, log=context.log.warning)
+            reading = read_online(con, document, paper_title(con, key), groq_judge, log=context.log.warning)
         else:
             reading = offline_reading(document, why_not)
         frame = claim_rows(key, reading.claims)
@@ -239,19 +228,14 @@ def paper_keywords(
     key = context.partition_key
 
     def find(con: Tables) -> dict[str, object]:
-        con.create("paper_llm_use")
-        con.execute("DELETE FROM paper_llm_use WHERE paper_key = ? AND stage = ?", [key, KEYWORDS_STAGE])
-        literature = _literature(con, key)
-        keywords = [
-            ScienceKeyword(keyword_id, name, int(links)) for keyword_id, name, links in con.execute(
-                "SELECT keyword_id, name, datasets + publications FROM science_keywords WHERE name IS NOT NULL ORDER BY keyword_id"
-            ).fetchall()
-        ]
-        found = find_paper_keywords(_paper_text(con, key), literature["text"].tolist(), keywords)
+        forget_llm_use(con, key, [KEYWORDS_STAGE])
+        publications = literature(con, key_doi(key))
+        keywords = [ScienceKeyword(keyword_id, name, int(links)) for keyword_id, name, links in con.query_rows("paper_science_keywords")]
+        found = find_paper_keywords(_paper_text(con, key), publications["text"].tolist(), keywords)
         frame = keyword_rows(key, found)
         refined = {}
         if (papers.online_reason() or groq_judge.offline_reason()) is None:
-            refinement, use = _refined_keywords(context, con, _title(con, key), found, keywords, groq_judge)
+            refinement, use = _refined_keywords(context, con, paper_title(con, key), found, keywords, groq_judge)
             if refinement.keywords is not None:
                 frame = keyword_rows(key, refinement.keywords)
                 frame["method"] = f"LLM refinement ({', '.join(dict.fromkeys(use.models))}, {KEYWORDS_PROMPT_VERSION}) of the {KEYWORD_METHOD}"
@@ -261,7 +245,7 @@ def paper_keywords(
                        "keywords_rejected": len(refinement.rejected), "terms_dropped": len(refinement.dropped_terms)}
         _replace(con, "paper_keywords", frame, key)
         return {**_partition_metadata(con, "paper_keywords", key, ["term", "weight", "keyword_name", "match"]),
-                "terms": len(frame), "matched_to_gcmd": int(frame["keyword_id"].notna().sum()), "publications_read": len(literature), **refined}
+                "terms": len(frame), "matched_to_gcmd": int(frame["keyword_id"].notna().sum()), "publications_read": len(publications), **refined}
 
     return _optional_stage(context, store, find, table="paper_keywords")
 
@@ -307,25 +291,18 @@ def paper_citation_gaps(
         con.create("openalex_works", "recorded_disputes")  # research-area runs write them: none before the first
         works = con.query("paper_gap_works", [key_doi(key)])
         paper_text = _paper_text(con, key)
-        document, (title,) = _stored_document(con, key), con.execute("SELECT title FROM paper_documents WHERE paper_key = ?", [key]).fetchone()
-        references = References(frozenset(r.doi for r in document.references if r.doi), tuple(r.text for r in document.references), key_doi(key), title)
-        names = [name for (name,) in con.execute(
-            "SELECT name FROM paper_datasets WHERE paper_key = ? AND matched ORDER BY position", [key]).fetchall()]
+        document = stored_document(con, key)
+        references = References(
+            frozenset(r.doi for r in document.references if r.doi), tuple(r.text for r in document.references), key_doi(key), paper_title(con, key),
+        )
+        names = [name for (name,) in con.query_rows("paper_matched_dataset_names", [key])]
         found, searched = _openalex_gap_works(context, con, key, openalex, papers, paper_text, works["text"].tolist(), names)
         corpus = TfidfCorpus(paper_text, works["text"].tolist() + [_work_text(work) for work in found])
         similarity = corpus.similarities()
         extra = openalex_gap_works(found, similarity[len(works):], set(works["doi"].dropna()), references)
         similarity = similarity[: len(works)]
-        used = {row[0]: UsedDataset(*row) for row in con.execute(
-            "SELECT d.dataset_id, concat_ws(' ', d.name, d.version), l.successor_dataset_id, "
-            "nullif(concat_ws(' ', l.successor_family, l.successor_version), '') FROM paper_datasets AS d "
-            "LEFT JOIN dataset_lineage AS l ON l.dataset_id = d.dataset_id AND l.superseded "
-            "WHERE d.paper_key = ? AND d.matched ORDER BY d.position DESC", [key],
-        ).fetchall()}
-        comments = [Comment(*row) for row in con.execute(
-            "SELECT DISTINCT r.publication_id, p.doi, r.other_key, r.other_doi, r.other_title, r.other_year FROM recorded_disputes AS r "
-            "LEFT JOIN publications AS p ON p.publication_id = r.publication_id WHERE r.relation = 'comment' ORDER BY ALL"
-        ).fetchall()]
+        used = {row[0]: UsedDataset(*row) for row in con.query_rows("paper_used_datasets", [key])}
+        comments = [Comment(*row) for row in con.query_rows("recorded_comments")]
         candidates = [
             GapWork(row.publication_id, row.doi, row.title, _int(row.year),
                     _int(row.openalex_citations) if not pd.isna(row.openalex_citations) else int(row.kg_citations),
@@ -360,41 +337,35 @@ def claim_verdicts(
     key = context.partition_key
 
     def judge(con: Tables) -> dict[str, object]:
-        con.create("paper_claims", "edge_reliability", "text_embeddings", "paper_llm_use")
-        con.execute("DELETE FROM paper_llm_use WHERE paper_key = ? AND stage = ?", [key, CLAIM_VERDICTS_STAGE])
-        failed = con.execute("SELECT error FROM paper_stage_failures WHERE paper_key = ? AND stage = 'paper_claims'", [key]).fetchone()
+        con.create("paper_claims", "edge_reliability", "text_embeddings")
+        forget_llm_use(con, key, [CLAIM_VERDICTS_STAGE])
+        failed = con.query_row("paper_stage_failure", [key, "paper_claims"])
         if failed:
             raise RuntimeError(f"paper_claims failed for this paper, so its claims cannot be judged ({failed[0]})")
-        claims = con.execute("SELECT position, text FROM paper_claims WHERE paper_key = ? ORDER BY position", [key]).fetchall()
-        literature = _literature(con, key)
-        similarity = _embedded(con, [text for _, text in claims]) @ _embedded(con, literature["text"].tolist()).T
+        claims = con.query_rows("paper_claim_texts", [key])
+        publications = literature(con, key_doi(key))
+        similarity = embedded(con, [text for _, text in claims]) @ embedded(con, publications["text"].tolist()).T
         # matched or not: a version the graph lacks that the lifecycle replaces flags the claims resting on it too
-        replaced = [ReplacedDataset(*row) for row in con.execute(
-            "SELECT name, quote, lifecycle FROM paper_datasets WHERE paper_key = ? AND superseded ORDER BY position", [key]
-        ).fetchall()]
-        superseded = [SupersededReference(int(number), text, reason) for number, text, reason in con.execute(
-            "SELECT t.label, any_value(t.text), arg_min(e.reason, e.dataset_id) FROM paper_texts AS t JOIN publications AS p ON p.doi = t.doi "
-            "JOIN edge_reliability AS e ON e.publication_id = p.publication_id WHERE t.paper_key = ? AND t.part = 'reference' "
-            "AND e.label = 'SUPERSEDED' GROUP BY t.label ORDER BY t.label", [key],
-        ).fetchall()]
+        replaced = [ReplacedDataset(*row) for row in con.query_rows("paper_replaced_datasets", [key])]
+        superseded = [SupersededReference(int(number), text, reason) for number, text, reason in con.query_rows("paper_superseded_references", [key])]
         # the references' publications in the graph (a claim citing one rests on it) and the paper itself, given by DOI
-        cited = [(int(number), text, publication_id) for number, text, publication_id in con.execute(
-            "SELECT t.label, any_value(t.text), min(p.publication_id) FROM paper_texts AS t JOIN publications AS p ON p.doi = t.doi "
-            "WHERE t.paper_key = ? AND t.part = 'reference' GROUP BY t.label ORDER BY t.label", [key],
-        ).fetchall()]
-        itself = {row[0] for row in con.execute("SELECT publication_id FROM publications WHERE doi = ?", [key_doi(key)]).fetchall()} if key_doi(key) else set()
+        cited = [(int(number), text, publication_id) for number, text, publication_id in con.query_rows("paper_cited_publications", [key])]
+        itself = {row[0] for row in con.query_rows("publication_ids_of_doi", [key_doi(key)])} if key_doi(key) else set()
         stewards = _steward_rows(con)
-        names = dict(zip(literature["publication_id"], literature["doi"].fillna(literature["publication_id"])))
+        names = dict(zip(publications["publication_id"], publications["doi"].fillna(publications["publication_id"])))
         nearest_works = []
         for (position, text), row in zip(claims, similarity):
             nearest = np.argsort(-row, kind="stable")[:TOP_K]
-            nearest_works.append([ClaimWork(literature["publication_id"][i], literature["doi"][i], literature["text"][i], float(row[i])) for i in nearest])
+            nearest_works.append([
+                ClaimWork(publications["publication_id"][i], publications["doi"][i], publications["text"][i], float(row[i])) for i in nearest
+            ])
         why_not = papers.online_reason() or groq_judge.offline_reason()
         online_answers, sent = {}, {}
         if why_not is None and claims:
             judging = judge_claims_online(
-                con, [ClaimToJudge(position, text, works, *_work_texts(con, works)) for (position, text), works in zip(claims, nearest_works)],
-                _title(con, key), _dataset_text(con, key), groq_judge, log=context.log.warning,
+                con, [ClaimToJudge(position, text, works, *work_texts(con, [work.publication_id for work in works]))
+                      for (position, text), works in zip(claims, nearest_works)],
+                paper_title(con, key), dataset_text(con, key), groq_judge, log=context.log.warning,
             )
             online_answers = judging.answers
             uses = llm_use_rows(key, [judging.use])
@@ -412,7 +383,7 @@ def claim_verdicts(
         return {**_partition_metadata(con, "claim_verdicts", key, ["position", "verdict", "judge", "evidence", "flags"]),
                 **{f"claims_{verdict}": int(n) for verdict, n in frame["verdict"].value_counts().items()},
                 "judges": ", ".join(sorted(set(frame["judge"]))) or "none", "groq": why_not or "asked",
-                "flagged": int(frame["flags"].map(len).gt(0).sum()), "publications_read": len(literature), **sent}
+                "flagged": int(frame["flags"].map(len).gt(0).sum()), "publications_read": len(publications), **sent}
 
     return _optional_stage(context, store, judge, table="claim_verdicts")
 
@@ -435,27 +406,6 @@ def _steward_rows(con: Tables) -> list[StewardRow]:
     return rows
 
 
-def _work_texts(con: Tables, works: list[ClaimWork]) -> tuple[dict, dict, dict]:
-    """({id: title}, {id: abstract}, {id: year}) of the works, as the graph holds them."""
-    found = con.execute(
-        "SELECT publication_id, title, abstract, year FROM publications WHERE list_contains(?, publication_id)", [[work.publication_id for work in works]]
-    ).fetchall()
-    return ({i: t for i, t, _, _ in found}, {i: a for i, _, a, _ in found}, {i: (int(y) if y is not None else None) for i, _, _, y in found})
-
-
-def _title(con: Tables, key: str) -> str | None:
-    (title,) = con.execute("SELECT title FROM paper_documents WHERE paper_key = ?", [key]).fetchone()
-    return title
-
-
-def _dataset_text(con: Tables, key: str) -> str | None:
-    """What the pair judge reads as d for a paper's claims: the datasets it uses, as named with their versions."""
-    names = [name for (name,) in con.execute(
-        "SELECT DISTINCT concat_ws(' ', name, coalesce(version, stated_version)) FROM paper_datasets WHERE paper_key = ? ORDER BY 1", [key]
-    ).fetchall()]
-    return "; ".join(names) or None
-
-
 @dg.asset(**_arguments("paper_scores"), **PAPERS)
 def paper_scores(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """The paper's scores (`papers.scores.paper_scores`): CitationEdge's citation, verification, literary and overall
@@ -471,19 +421,12 @@ def paper_scores(context: dg.AssetExecutionContext, store: TableStore) -> dg.Mat
     with store.connect() as con:
         # the optional stages' tables may never have been written
         con.create("paper_datasets", "paper_claims", "paper_citation_gaps", "claim_verdicts", "paper_llm_use")
-        argued = con.execute(
-            "SELECT value, model FROM paper_llm_use WHERE paper_key = ? AND stage = 'argumentation' AND value IS NOT NULL", [key]
-        ).fetchone() if claims_read else None
+        argued = con.query_row("paper_argumentation", [key]) if claims_read else None
         # every dataset use, matched or a version the graph lacks; NULL superseded: status unknown, not counted
-        superseded = con.execute("SELECT superseded FROM paper_datasets WHERE paper_key = ? ORDER BY position", [key]).fetchall()
-        confidences = con.execute("SELECT confidence FROM paper_claims WHERE paper_key = ? ORDER BY position", [key]).fetchall()
-        high, medium = con.execute(
-            "SELECT count(*) FILTER (WHERE severity = 'high'), count(*) FILTER (WHERE severity = 'medium') FROM paper_citation_gaps WHERE paper_key = ?", [key]
-        ).fetchone()
-        verdicts = [v for (v,) in con.execute("SELECT verdict FROM claim_verdicts WHERE paper_key = ? ORDER BY position", [key]).fetchall()]
+        superseded, confidences, high, medium, verdicts = con.query_row("paper_score_inputs", [key])
         scores = compute_paper_scores(
             high if gaps_searched else None, medium if gaps_searched else None, verdicts if claims_judged else None,
-            [c for (c,) in confidences], argued[0] if argued else None, [None if s is None else bool(s) for (s,) in superseded],
+            confidences, argued[0] if argued else None, [None if s is None else bool(s) for s in superseded],
             argumentation_by=f"the LLM's (Groq, {argued[1]}; paper_llm_use)" if argued else None,
         )
         frame = pd.DataFrame(scores.rows(), columns=["score", "value", "how"])
@@ -506,17 +449,16 @@ def paper_reports(context: dg.AssetExecutionContext, store: TableStore, outputs:
 
     def report(con: Tables) -> dict[str, object]:
         folder = outputs.folder(REPORTS) / PAPER_REPORTS_FOLDER
-        document = con.execute("SELECT * FROM paper_documents WHERE paper_key = ?", [key]).df().iloc[0].to_dict()
+        document = con.partition_rows("paper_documents", key, PAPER_KEY).iloc[0].to_dict()
         con.create("paper_claims", "paper_keywords", "paper_citation_gaps", "claim_verdicts", "paper_llm_use")
 
         def rows(table: str, order: str) -> pd.DataFrame:
-            return con.execute(f"SELECT * FROM {table} WHERE paper_key = ? ORDER BY {order}", [key]).df()
+            return con.partition_rows(table, key, PAPER_KEY, order_by=order)
 
         sections = paper_sections(
-            document, rows("paper_datasets", "position"), rows("paper_claims", "position"),
-            con.execute("SELECT * FROM paper_scores WHERE paper_key = ?", [key]).df(),
+            document, rows("paper_datasets", "position"), rows("paper_claims", "position"), con.partition_rows("paper_scores", key, PAPER_KEY),
             # its own failure of an earlier run is not this report's news
-            con.execute("SELECT * FROM paper_stage_failures WHERE paper_key = ? AND stage <> 'paper_reports' ORDER BY stage", [key]).df(),
+            con.query("paper_earlier_failures", [key, "paper_reports"]),
             PaperFindings(rows("paper_keywords", "rank"), rows("paper_citation_gaps", "position"), rows("claim_verdicts", "position"),
                           rows("paper_llm_use", "stage DESC")),
         )
@@ -545,10 +487,10 @@ def _optional_stage(
             con.upsert("paper_stage_failures", pd.DataFrame([{PAPER_KEY: key, "stage": stage, "error": line, "failed_at": _now()}]))
             if table is not None:
                 con.create(table)
-                con.execute(f"DELETE FROM {table} WHERE paper_key = ?", [key])
+                con.delete_partitions(table, [key], PAPER_KEY)
             context.log.warning(f"{stage} failed for paper {key}: {line}; recorded in paper_stage_failures, the other stages go on")
             return dg.MaterializeResult(metadata={"stage_failed": stage, "error": line})
-        con.execute("DELETE FROM paper_stage_failures WHERE paper_key = ? AND stage = ?", [key, stage])
+        con.run_sql("paper_stage_failure_delete", [key, stage])
     return dg.MaterializeResult(metadata={**metadata, "stage_failed": "none"})
 
 
@@ -591,8 +533,7 @@ def _openalex_gap_works(
         "prompt_tokens": 0, "completion_tokens": 0, "paragraphs_sent": 0, "paragraphs_offline": 0, "claims_dropped": 0,
         "drop_reasons": [], "removed": [], "reason": "; ".join(reasons) or None, "summary": summary,
     }
-    con.create("paper_llm_use")
-    con.execute("DELETE FROM paper_llm_use WHERE paper_key = ? AND stage = ?", [key, GAPS_SEARCH_STAGE])
+    forget_llm_use(con, key, [GAPS_SEARCH_STAGE])
     con.upsert("paper_llm_use", pd.DataFrame([row]))
     context.log.info(summary)
     usable = [result for result in report.results if result.works]
@@ -608,8 +549,7 @@ def _openalex_document(context: dg.AssetExecutionContext, con: Tables, key: str,
 
     Raises:
         UnreadablePaper: neither the cache nor OpenAlex gives it (one line, `lookup_doi`)."""
-    con.create("paper_llm_use")
-    con.execute("DELETE FROM paper_llm_use WHERE paper_key = ? AND stage = ?", [key, DOI_LOOKUP_STAGE])
+    forget_llm_use(con, key, [DOI_LOOKUP_STAGE])
     where = redact(openalex.base_url)
     why_not = "RECON_OPENALEX=offline" if openalex.offline else "OPENALEX_API_KEY is not set"
     found = lookup_doi(con, doi, openalex.client(), run_id=context.run.run_id, now=datetime.now(timezone.utc),
@@ -640,34 +580,7 @@ def _work_text(work: dict) -> str:
 
 def _paper_text(con: Tables, key: str) -> str:
     """The paper's title and stored text (`keywords.document_text`)."""
-    (title,) = con.execute("SELECT title FROM paper_documents WHERE paper_key = ?", [key]).fetchone()
-    return document_text(_stored_document(con, key), title)
-
-
-def _literature(con: Tables, key: str) -> pd.DataFrame:
-    """The graph's publications the paper is read against, one row each (publication_id, doi, title, year, text:
-    title + abstract as the offline judge reads them), leaving out the paper itself when it was given by DOI."""
-    return con.execute(
-        "SELECT publication_id, doi, title, year, concat_ws('. ', title, abstract) AS text FROM publications "
-        "WHERE doi IS DISTINCT FROM ? AND coalesce(title, abstract) IS NOT NULL ORDER BY publication_id",
-        [key_doi(key)],
-    ).df()
-
-
-def _embedded(con: Tables, texts: list[str]) -> np.ndarray:
-    """The texts' unit vectors (the offline judge's embedding model), shape (len(texts), EMBEDDING_DIM), through the
-    text_embeddings cache: vectors it lacks are computed and stored."""
-    def lookup(keys: list[str]) -> dict[str, np.ndarray]:
-        wanted = pd.DataFrame({"text_sha256": keys}, dtype=str)  # a join, not list_contains: the whole graph's texts
-        found = con.execute(
-            "SELECT e.text_sha256, e.vector FROM text_embeddings AS e JOIN wanted USING (text_sha256) WHERE e.model_id = ?", [MODEL_ID]
-        ).fetchnumpy()
-        return dict(zip(found["text_sha256"], found["vector"]))
-
-    vectors, fresh = embed_cached(texts, lookup)
-    if fresh:
-        con.upsert("text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
-    return vectors
+    return document_text(stored_document(con, key), paper_title(con, key))
 
 
 def _text(value: object) -> str | None:
@@ -690,12 +603,6 @@ def _stage_completed(context: dg.AssetExecutionContext, stage: str) -> bool:
         return False
     failed = records[0].asset_materialization.metadata.get("stage_failed")
     return failed is not None and failed.value == "none"
-
-
-def _stored_document(con: Tables, key: str) -> PaperDocument:
-    """The paper's document as paper_documents and paper_texts hold it."""
-    (pages,) = con.execute("SELECT coalesce(pages, 0) FROM paper_documents WHERE paper_key = ?", [key]).fetchone()
-    return document_from_rows(con.execute("SELECT * FROM paper_texts WHERE paper_key = ?", [key]).df(), pages)
 
 
 def _replace(con: Tables, table: str, rows: pd.DataFrame, key: str) -> None:

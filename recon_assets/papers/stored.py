@@ -1,7 +1,9 @@
 """A paper's analysis as table rows: the parsed document as `paper_texts` rows and back (the later stages read the
 stored text, not the PDF again), the datasets it uses as `paper_datasets` rows, its claims as `paper_claims` rows (and
 what the LLM was sent as `paper_llm_use` rows), its keywords, citation gaps and claim verdicts as `paper_keywords`, `paper_citation_gaps` and `claim_verdicts` rows.
-Plain values and DataFrames; the tables' DDL is in recon_assets/papers/sql/.
+Plain values and DataFrames; the tables' DDL is in recon_assets/papers/sql/. The reads the paper stages share are here
+too (`stored_document`, `paper_title`, `literature`, ...), each a SQL file of recon_assets/papers/sql/ run through the
+table store (`storage.duckdb_store.Tables`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ from recon_assets.papers.keywords import PaperKeyword
 from recon_assets.papers.online import StageUse
 from recon_assets.papers.parse import Caption, PaperDocument, Paragraph, Reference, Section
 from recon_assets.papers.verdicts import Judged
+from recon_assets.storage.duckdb_store import Tables
 
+# The partition column of every paper table: the paper's key (`papers.partitions`).
+PAPER_KEY = "paper_key"
 HEADING, PARAGRAPH, CAPTION, REFERENCE = "heading", "paragraph", "caption", "reference"
 TEXT_COLUMNS = ("paper_key", "position", "part", "section", "page", "label", "doi", "text")
 
@@ -159,3 +164,40 @@ def verdict_rows(key: str, judged: Sequence[tuple[int, Judged, Sequence[tuple[st
     )
     frame.insert(0, "paper_key", key)
     return frame
+
+
+def stored_document(con: Tables, key: str) -> PaperDocument:
+    """The paper's document as paper_documents and paper_texts hold it (`document_from_rows`)."""
+    (pages,) = con.query_row("paper_pages", [key])
+    return document_from_rows(con.partition_rows("paper_texts", key, PAPER_KEY), pages)
+
+
+def paper_title(con: Tables, key: str) -> str | None:
+    """The title paper_documents holds for the paper (None when none was found)."""
+    (title,) = con.query_row("paper_title", [key])
+    return title
+
+
+def literature(con: Tables, doi: str | None) -> pd.DataFrame:
+    """The graph's publications a paper is read against, one row each (publication_id, doi, title, year, text:
+    title + abstract as the offline judge reads them), leaving out the paper itself when it was given by DOI `doi`."""
+    return con.query("paper_literature", [doi])
+
+
+def work_texts(con: Tables, publication_ids: Sequence[str]) -> tuple[dict, dict, dict]:
+    """({id: title}, {id: abstract}, {id: year or None}) of the graph's publications `publication_ids`."""
+    found = con.query_rows("paper_work_texts", [list(publication_ids)])
+    return ({i: t for i, t, _, _ in found}, {i: a for i, _, a, _ in found}, {i: (int(y) if y is not None else None) for i, _, _, y in found})
+
+
+def dataset_text(con: Tables, key: str) -> str | None:
+    """What the pair judge reads as d for a paper's claims: the datasets it uses, as named with their versions
+    ('; '-joined; None when it names none)."""
+    return "; ".join(name for (name,) in con.query_rows("paper_dataset_text", [key])) or None
+
+
+def forget_llm_use(con: Tables, key: str, stages: Sequence[str]) -> None:
+    """Remove the paper's paper_llm_use rows of `stages` (created when missing): no earlier run's row passes for this
+    one's, and another stage's row stays."""
+    con.create("paper_llm_use")
+    con.run_sql("paper_llm_use_delete", [key, list(stages)])

@@ -228,6 +228,20 @@ class Tables:
         DuckDB's pandas conversion)."""
         return self.connection.execute(load_sql(sql_name), list(params)).df()
 
+    def query_rows(self, sql_name: str, params: Sequence[object] = ()) -> list[tuple]:
+        """The rows of the SELECT in `<sql_name>.sql` with `params` bound, as tuples of Python values."""
+        return self.connection.execute(load_sql(sql_name), list(params)).fetchall()
+
+    def query_row(self, sql_name: str, params: Sequence[object] = ()) -> tuple | None:
+        """The first row of the SELECT in `<sql_name>.sql` with `params` bound, as a tuple; None when there is none.
+        Every row is fetched: a result left unfinished keeps the connection from a relation's work (`sql`, `table`)."""
+        rows = self.connection.execute(load_sql(sql_name), list(params)).fetchall()
+        return rows[0] if rows else None
+
+    def run_sql(self, sql_name: str, params: Sequence[object] = ()) -> None:
+        """Run the statement in `<sql_name>.sql` (a DELETE, an UPDATE) with `params` bound."""
+        self.connection.execute(load_sql(sql_name), list(params))
+
     def arrow(self, sql_name: str, params: Sequence[object] = ()) -> pa.Table:
         """The rows of the SELECT in `<sql_name>.sql` with `params` bound, as an Arrow table (through a relation: a
         DB-API result's Arrow output copies the rows once more)."""
@@ -250,6 +264,24 @@ class Tables:
         """Recreate `table` from its DDL holding the rows of the SELECT in `<query>.sql`
         (`tables.replace_table_from_query`)."""
         tables.replace_table_from_query(self.connection, table, query, params)
+
+    def partition_rows(self, table: str, key: object, column: str = "research_area", order_by: str | None = None) -> pd.DataFrame:
+        """Every column of `table`'s rows of partition `key` (in `column`), ordered by the columns `order_by`
+        (`tables.partition_rows`)."""
+        return tables.partition_rows(self.connection, table, key, column, order_by)
+
+    def delete_partitions(self, table: str, keys: Sequence[object], column: str = "research_area") -> None:
+        """Delete `table`'s rows of the partitions `keys` (in `column`; `tables.delete_partitions`)."""
+        tables.delete_partitions(self.connection, table, keys, column)
+
+    def temp_table(self, name: str, rows: pd.DataFrame) -> None:
+        """Hold `rows` as the temporary table `name` of this connection (replacing one of that name), for the SQL files
+        run next to read (`tables.temp_table`)."""
+        tables.temp_table(self.connection, name, rows)
+
+    def drop_temp_table(self, name: str) -> None:
+        """Drop the temporary table `name` (`tables.drop_temp_table`)."""
+        tables.drop_temp_table(self.connection, name)
 
     def upsert(self, table: str, rows: pd.DataFrame) -> None:
         """Insert `rows`, replacing those with the same primary key (`tables.upsert`)."""

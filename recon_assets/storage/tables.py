@@ -56,8 +56,34 @@ def replace_partitions(
         # Migrated before the delete: a primary key added after it would still index the deleted rows, and the insert
         # of the same keys would fail on them.
         migrate(con, table)
-        con.execute(f"DELETE FROM {table} WHERE list_contains(?, {column})", [list(research_areas)])
+        delete_partitions(con, table, research_areas, column)
         _insert(con, table, rows)
+
+
+def delete_partitions(con: duckdb.DuckDBPyConnection, table: str, keys: Sequence[object], column: str = "research_area") -> None:
+    """Delete `table`'s rows whose partition column `column` holds one of `keys` (table and column are the code's
+    names, never a user's: they are formatted into the statement, the keys bound)."""
+    con.execute(f"DELETE FROM {table} WHERE list_contains(?, {column})", [list(keys)])
+
+
+def temp_table(con: duckdb.DuckDBPyConnection, name: str, rows: pd.DataFrame) -> None:
+    """Copy `rows` into the temporary table `name` of this connection (replacing one of that name): the SQL run next
+    joins it as a table (the name is the code's, formatted in; DuckDB reads the frame by its variable's name)."""
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM rows")
+
+
+def drop_temp_table(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    """Drop the temporary table `name` (`temp_table`) once read, freeing its rows."""
+    con.execute(f"DROP TABLE {name}")
+
+
+def partition_rows(
+    con: duckdb.DuckDBPyConnection, table: str, key: object, column: str = "research_area", order_by: str | None = None
+) -> pd.DataFrame:
+    """Every column of `table`'s rows whose partition column `column` is `key`, ordered by `order_by` (the code's column
+    list, e.g. "stage DESC"; None: as the table holds them), as a DataFrame."""
+    order = f" ORDER BY {order_by}" if order_by else ""
+    return con.execute(f"SELECT * FROM {table} WHERE {column} = ?{order}", [key]).df()
 
 
 def replace_table(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> None:
