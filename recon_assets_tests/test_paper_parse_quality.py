@@ -292,3 +292,25 @@ def zou2018():
 @pytest.fixture(scope="module")
 def kim2022():
     return parse_pdf((REAL / "kim2022_earths_future_tpw_extremes.pdf").read_bytes())
+
+
+# 6. A table's numbered rows after a heading ("3 Evergreen broadleaf forest" after "2.3. Description of SMART") took
+# the chapter numbers, so the paper's own "3. Results and Discussion" no longer followed (kim2020: 10 of its 15).
+@pytest.mark.parametrize(
+    ("rows", "sections"),
+    [
+        (["3 Evergreen broadleaf forest", "4 Deciduous broadleaf forest"], ["1. Introduction", "2. Data", "3. Results"]),
+        (["3. Evergreen Broadleaf Forest"], ["1. Introduction", "2. Data", "3. Evergreen Broadleaf Forest"]),  # written as a heading: taken
+    ],
+    ids=["undotted-rows-after-dotted-headings", "dotted-row"],
+)
+def test_a_numbered_heading_writes_its_number_as_the_paper_s_do(rows, sections):
+    lines = ["1. Introduction", *_body(0)[1:], "2. Data", *_body(1)[1:], *rows, "3. Results", *_body(2)[1:]]
+    assert [s.title for s in parse_pdf(_lines_pdf([lines])).sections] == sections
+
+
+def test_a_real_paper_s_table_rows_are_no_headings():
+    document = parse_pdf((REAL / "kim2020_remotesensing_smart_lai.pdf").read_bytes())
+    titles = [s.title for s in document.sections]
+    assert len(titles) == 15 and "3. Results and Discussion" in titles and "4. Conclusions" in titles
+    assert not [t for t in titles if "forest" in t or "shrublands" in t]

@@ -247,6 +247,15 @@ def _follows(number: tuple[int, ...], last: tuple[int, ...]) -> bool:
     return number > last and number[0] <= last[0] + 1
 
 
+def _numbered_as_before(line: str, sections: list[Section]) -> bool:
+    """Whether a numbered heading writes its number as the paper's numbered headings so far do: with a full stop after
+    it ("2.1. Study Area", MDPI and AGU) or without ("2.1 Ozone data", Copernicus). kim2020's table rows "3 Evergreen
+    broadleaf forest" ... "6 Closed shrublands" after "2.3. Description of SMART" are no headings."""
+    before = [_NUMBERED_HEADING.match(section.title) for section in sections]
+    dotted = [found.group(0)[len(found.group(1))] == "." for found in before if found]
+    return not dotted or (line[len(_NUMBERED_HEADING.match(line).group(1))] == ".") == dotted[-1]
+
+
 def _heading_number(line: str) -> tuple[int, ...] | None:
     numbered = _NUMBERED_HEADING.match(line)
     return tuple(int(part) for part in numbered.group(1).split(".")) if numbered else None
@@ -303,7 +312,7 @@ def _structure(page_texts: list[str]) -> PaperDocument:
     for page, line in lines:
         heading = _is_heading(line)
         number = _heading_number(line) if heading else None
-        if heading and (number is None or _follows(number, last_number)):
+        if heading and (number is None or _follows(number, last_number) and _numbered_as_before(line, sections)):
             last_number = number or last_number
             sections.append(Section(heading, page))
             current = heading
