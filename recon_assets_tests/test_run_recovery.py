@@ -145,12 +145,18 @@ def test_a_lost_run_worker_is_failed_in_one_line_and_never_wedges_the_next_run(t
     assert instance.get_run_by_id(lost).status == dg.DagsterRunStatus.FAILURE
     assert not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots
     # Issue 23: the runs were launched through the code location, as the UI launches them: each job's page lists them.
+    servers = set()
     for job_name in ("kg_tables_job", "openalex_refresh_job", "reliability_evaluation_job"):
         [latest] = instance.get_runs(dg.RunsFilter(job_name=job_name, statuses=[dg.DagsterRunStatus.SUCCESS]), limit=1)
         assert latest.remote_job_origin is not None
         assert latest.remote_job_origin.repository_origin.code_location_origin.location_name == "recon_assets"
         assert latest.tags["dagster/code_location"] == "recon_assets" and latest.tags["recon/as_of"] == AS_OF
         assert f"(run {latest.run_id})" in out
+        servers.add(json.loads(latest.tags[".dagster/grpc_info"])["socket"])
+        # and the code server `recon run` started for them stopped with it (launched_runs.CodeServer)
+        assert not _code_servers(latest)
+    # Issue 23 (suite time): one code server served the three runs of a `recon run`, not one per launch
+    assert len(servers) == 1, servers
 
 
 def _holding_run(instance: dg.DagsterInstance, *, pid: int | None, host: str | None = None, step: str = "kg_snapshot") -> str:
@@ -317,3 +323,53 @@ def test_no_private_dagster_import_in_the_product():
         if re.match(r"\s*(from|import)\s+dagster\._", line)
     ]
     assert private == []
+
+
+def test_the_code_server_of_a_killed_command_ends_by_itself(tmp_path):
+    """Issue 23: `recon run` starts one code server for all its runs (`launched_runs.CodeServer`), in a session of its
+    own so that Ctrl-C reaches `recon` alone, and stops it when it ends. Killed (SIGKILL), it cannot: the server, with no
+    run under way, must still end by itself (Linux sends it SIGINT when its parent dies), not outlive the command."""
+    home = _home(tmp_path)
+    holder_script = (
+        "import sys, time\nfrom pathlib import Path\nfrom recon_assets.cli.launched_runs import CodeServer\n"
+        "server = CodeServer(Path(sys.argv[1]))\nserver.workspace()\nprint(server.process.pid, flush=True)\ntime.sleep(600)\n"
+    )
+    folder = tmp_path / "consoles"
+    folder.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", holder_script, str(folder)], env=_env(home), text=True, stdout=subprocess.PIPE)
+    try:
+        line = holder.stdout.readline()
+        assert line.strip().isdigit(), "the code server did not start"
+        server = psutil.Process(int(line))
+        assert server.is_running() and str(folder / "code_server.sock") in " ".join(server.cmdline())
+        assert os.getsid(server.pid) != os.getsid(holder.pid)  # a session of its own: Ctrl-C reaches `recon` alone
+    finally:
+        holder.kill()
+        holder.communicate()
+    deadline = time.monotonic() + 60
+    try:
+        while _alive(server):
+            assert time.monotonic() < deadline, "the code server outlived the command that started it"
+            time.sleep(0.2)
+    finally:
+        if _alive(server):
+            server.kill()
+
+
+def _alive(process: psutil.Process) -> bool:
+    """Running and not a zombie (an ended process whose new parent has not reaped it yet)."""
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def test_the_code_server_recon_run_starts_is_the_packaged_code_location():
+    """`recon run`'s one code server (`launched_runs.CodeServer`) serves the module and location name of the packaged
+    workspace that `recon paper`, `recon ask` and `dagster dev` load: its runs show on the same UI pages."""
+    import yaml
+
+    from recon_assets.cli.launched_runs import WORKSPACE, CodeServer
+
+    [location] = yaml.safe_load(WORKSPACE.read_text())["load_from"]
+    assert location == {"python_module": {"module_name": CodeServer.MODULE_NAME, "location_name": CodeServer.LOCATION_NAME}}

@@ -5,7 +5,10 @@ named by its path).
 
 `launch` starts `dagster job launch -w <the packaged workspace.yaml>`: Dagster starts the code location's code server,
 creates the run with its remote origin (so it shows on the UI's timeline and its job's page) and the instance's run
-launcher starts its run worker in a process of its own. `follow` then reads the run's event log through the instance
+launcher starts its run worker in a process of its own. A command that launches several runs (`recon run`) starts the
+code location's code server once instead (`CodeServer`: `dagster api grpc` on a socket of its own, the same location
+name) and launches each run through it: every launch loaded the definitions in a code server of its own (about 6
+CPU-s each, issue 23). `follow` then reads the run's event log through the instance
 until the run ends: each asset step as it completes, the warnings of the steps, asset check evaluations,
 materializations and failures. The run worker's own console (Dagster's log lines) goes to a file, shown with
 `--verbose` only; the run's event log in the UI holds it all.
@@ -20,12 +23,15 @@ cancel timeout, with `dagster dev` only): its worker, when still alive, is stopp
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import json
 import logging
 import os
 import re
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -56,7 +62,9 @@ INSTANCE_SETTINGS = Path(__file__).resolve().with_name("dagster.yaml")
 # (seconds): creating the storage of a new instance takes a few seconds.
 INSTANCE_LOCK = "recon_instance.lock"
 INSTANCE_LOCK_WAIT_SECONDS = 300.0
-POLL_SECONDS = 0.5
+# How often a followed run's status and new events are read (each read opens the run storage and the event log: about
+# 10 ms of CPU; at 0.5 s, several CPU-seconds of a `recon run`, issue 23).
+POLL_SECONDS = 1.0
 # How often the run worker's health is checked while the run goes on.
 HEALTH_SECONDS = 5.0
 # How long a run may stay STARTING after its launch ended (Dagster's run monitoring default start_timeout_seconds).
@@ -77,7 +85,9 @@ class LaunchError(RuntimeError):
 
 @dataclass
 class Launch:
-    """A `dagster job launch` under way: its process, the tag value that finds its run, and its console output."""
+    """A `dagster job launch` under way: its process, the tag value that finds its run, and its console output; when
+    launched through a `CodeServer`, that server's console too (its run worker writes there), from `server_from` bytes
+    on (what it held when the launch started)."""
 
     job_name: str
     process: subprocess.Popen
@@ -85,6 +95,102 @@ class Launch:
     output: Path
     shown: int = 0  # bytes of `output` already shown (--verbose)
     ended: float | None = None  # when the launch process was first seen ended (time.monotonic)
+    server_output: Path | None = None
+    server_from: int = 0
+    server_shown: int = 0  # bytes of `server_output` after `server_from` already shown (--verbose)
+
+    def console_text(self) -> str:
+        """All the launch and its run worker wrote so far: the launch's console, then its code server's since the
+        launch started (when it has a `CodeServer`)."""
+        text = self.output.read_text(errors="replace") if self.output.is_file() else ""
+        if self.server_output is not None and self.server_output.is_file():
+            with self.server_output.open("rb") as source:
+                source.seek(self.server_from)
+                text += source.read().decode(errors="replace")
+        return text
+
+
+class CodeServer:
+    """The code location's code server, started once for all the runs one command launches (`recon run`: up to three
+    jobs, and more launches when partitions are stale in several ranges), instead of one per `dagster job launch`.
+
+    `workspace()` starts `dagster api grpc` (Dagster's documented command for a code server a workspace points at)
+    on first use, on a Unix socket in `folder`, under the location name of the packaged workspace (so the runs carry
+    the same location name and show on the UI's pages as before), with this process's environment (the RECON_*
+    settings reach it and its run workers), in a session of its own (Ctrl-C reaches the `recon` command alone, which
+    then terminates its run through it); it writes a workspace file pointing at it, the `-w` of each `launch`. The
+    server's console (and its run workers', which it starts) goes to `output`.
+
+    `close()` (or leaving the `with` block) asks it to stop as Dagster's own code servers stop: SIGINT, after which it
+    ends once no run it started is under way, waited for at most STOP_WAIT_SECONDS. On Linux the server gets the
+    same SIGINT when this process dies without closing it (killed): it never outlives its runs, as the code server
+    `dagster job launch` starts did.
+
+    Raises (from `workspace()`):
+        LaunchError: the code server ended before it served (its last line of output: the definitions do not load, ...)
+            or did not serve within START_TIMEOUT_SECONDS.
+    """
+
+    LOCATION_NAME = "recon_assets"
+    MODULE_NAME = "recon_assets.definitions"
+    STOP_WAIT_SECONDS = 10.0
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self.socket = self.folder / "code_server.sock"
+        self.output = self.folder / "code_server.log"
+        self.process: subprocess.Popen | None = None
+        self._workspace = self.folder / "workspace.yaml"
+
+    def __enter__(self) -> CodeServer:
+        return self
+
+    def __exit__(self, *_) -> None:
+        self.close()
+
+    def console_text(self) -> str:
+        """All the code server (and its run workers) wrote so far; '' before it started."""
+        return self.output.read_text(errors="replace") if self.output.is_file() else ""
+
+    def workspace(self) -> Path:
+        """The workspace file of the running code server, started (and waited for) on first use."""
+        if self.process is None:
+            self._start()
+        elif self.process.poll() is not None:
+            raise LaunchError(_last_line(self.output) or f"the code server exited with status {self.process.returncode}")
+        return self._workspace
+
+    def _start(self) -> None:
+        command = [
+            sys.executable, "-m", "dagster", "api", "grpc", "--socket", str(self.socket), "--module-name", self.MODULE_NAME,
+            "--location-name", self.LOCATION_NAME, "--inject-env-vars-from-instance", "--log-level", "INFO",
+        ]
+        with self.output.open("ab") as sink:
+            self.process = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True,
+                preexec_fn=_interrupt_when_parent_dies(),
+            )
+        self._workspace.write_text(json.dumps({"load_from": [{"grpc_server": {
+            "host": "localhost", "socket": str(self.socket), "location_name": self.LOCATION_NAME,
+        }}]}))  # JSON is YAML
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while not _accepts(self.socket):
+            if self.process.poll() is not None:
+                raise LaunchError(_last_line(self.output) or f"the code server exited with status {self.process.returncode}")
+            if time.monotonic() > deadline:
+                self.close()
+                raise LaunchError(f"the code server did not serve within {START_TIMEOUT_SECONDS:.0f}s")
+            time.sleep(0.1)
+
+    def close(self) -> None:
+        """Ask the code server to stop (SIGINT: it ends once its runs have ended) and wait STOP_WAIT_SECONDS at most."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        try:
+            self.process.send_signal(signal.SIGINT)
+            self.process.wait(timeout=self.STOP_WAIT_SECONDS)
+        except subprocess.TimeoutExpired:  # a run of it still under way: it stops once that run ends
+            pass
 
 
 @dataclass
@@ -103,20 +209,61 @@ class RunOutcome:
 
 
 def launch(
-    job_name: str, tags: Mapping[str, str], run_config: Mapping[str, Any], output: Path, ops: Sequence[str] = ()
+    job_name: str, tags: Mapping[str, str], run_config: Mapping[str, Any], output: Path, ops: Sequence[str] = (),
+    server: CodeServer | None = None,
 ) -> Launch:
     """Start `dagster job launch` for `job_name` with `tags` and `run_config` (this process's environment: the RECON_*
     settings reach the code server and the run worker), its console written to `output`; only the steps `ops` (asset
-    and asset check op names: the CLI's --op-selection) when given, else the whole job."""
+    and asset check op names: the CLI's --op-selection) when given, else the whole job. Through `server` (started
+    here when not yet) when given, else through a code server of its own (the packaged workspace).
+
+    Raises:
+        LaunchError: `server` could not be started.
+    """
     token = uuid.uuid4().hex
+    workspace = WORKSPACE if server is None else server.workspace()
+    server_from = server.output.stat().st_size if server is not None and server.output.is_file() else 0
     command = [
-        sys.executable, "-m", "dagster", "job", "launch", "-w", str(WORKSPACE), "-j", job_name,
+        sys.executable, "-m", "dagster", "job", "launch", "-w", str(workspace), "-j", job_name,
         "--tags", json.dumps({**tags, LAUNCH_TAG: token}), "--config-json", json.dumps(run_config),
         *(["--op-selection", ",".join(ops)] if ops else []),
     ]
     with output.open("wb") as sink:
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
-    return Launch(job_name, process, token, output)
+    return Launch(job_name, process, token, output, server_output=server.output if server else None, server_from=server_from)
+
+
+def _interrupt_when_parent_dies() -> Callable[[], None]:
+    """What a code server runs before it starts (`CodeServer`): SIGINT back to its default, so that Python turns it into
+    KeyboardInterrupt (a `recon` started in the background, by nohup or `&` in a script, has SIGINT ignored, and the
+    server would inherit that and ignore `CodeServer.close`), and, on Linux, SIGINT sent to it when the process that
+    started it dies (prctl PR_SET_PDEATHSIG), as `CodeServer.close` would."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl  # resolved here, before the fork
+    except (OSError, AttributeError):  # no prctl: not Linux
+        prctl = None
+
+    def before_start() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGINT, 0, 0, 0)
+
+    return before_start
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _accepts(path: Path) -> bool:
+    """Whether a server listens on the Unix socket `path`."""
+    if not path.exists():
+        return False
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+    return True
 
 
 def follow(
@@ -308,13 +455,20 @@ def _terminated(instance: dg.DagsterInstance, run_id: str) -> str | None:
 
 
 def _show(launched: Launch, console: IO[str] | None) -> None:
-    """Copy what the launch wrote since last time to `console` (--verbose)."""
+    """Copy what the launch, and its code server when shared (`CodeServer`: its run worker's lines), wrote since last
+    time to `console` (--verbose)."""
     if console is None:
         return
     with launched.output.open("rb") as source:
         source.seek(launched.shown)
         new = source.read()
     launched.shown += len(new)
+    if launched.server_output is not None and launched.server_output.is_file():
+        with launched.server_output.open("rb") as source:
+            source.seek(launched.server_from + launched.server_shown)
+            served = source.read()
+        launched.server_shown += len(served)
+        new += served
     if new:
         console.write(new.decode(errors="replace"))
         console.flush()
@@ -399,9 +553,10 @@ _FAILED_FROM_OUTSIDE_MESSAGE = "This run has been marked as failed from outside 
 _FAILED_FROM_OUTSIDE = "its run was marked failed from outside it (Dagster's run monitoring, or the UI)"
 
 
-def run_failures(outcome: RunOutcome, database: Path, console: Path) -> list[str]:
+def run_failures(outcome: RunOutcome, database: Path, console: Path | Launch) -> list[str]:
     """Why the run of `outcome` did not succeed, as lines to print: `database` is the DuckDB file it wrote (a full
-    disk there is named), `console` the launch's console file (`Launch.output`).
+    disk there is named), `console` the launch's console file (`Launch.output`), or the launch itself (its console and
+    its shared code server's: `Launch.console_text`).
 
     'step <key> failed: <root cause>' for every failed step (else the run's own failure), one line each: the
     innermost cause of each error chain, its first line, or the full disk it names (`disk_full_text`). A run that
@@ -415,7 +570,8 @@ def run_failures(outcome: RunOutcome, database: Path, console: Path) -> list[str
     messages = [f"step {step} failed: {_root_cause(error, database)}" for step, error in outcome.step_errors]
     if not messages and outcome.run_error is not None:
         messages.append(f"the run failed: {_root_cause(outcome.run_error, database)}")
-    full = disk_full_text(console.read_text(errors="replace"), database) if console.is_file() else None
+    text = console.console_text() if isinstance(console, Launch) else console.read_text(errors="replace") if console.is_file() else ""
+    full = disk_full_text(text, database) if text else None
     if full is not None and not any(full in message for message in messages):
         messages.insert(0, full)
     if not messages and outcome.run_failure:

@@ -26,7 +26,7 @@ from tabulate import tabulate
 from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim_lost_runs, wait_for_pool
 from recon_assets.cli.launch_checks import PreflightError, as_of_not_after_today, check_environment, check_launch
 from recon_assets.cli.launched_runs import (
-    RUN_CONFIG, InstanceLockTimeout, LaunchError, RunOutcome, disk_full_message, disk_full_text, follow,
+    RUN_CONFIG, CodeServer, InstanceLockTimeout, LaunchError, RunOutcome, disk_full_message, disk_full_text, follow,
     interrupted, launch, open_instance, run_failures,
 )
 from recon_assets.cli.progress import RunDisplay
@@ -231,13 +231,16 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
     for line in report_run_inputs(instance, versions):
         _say(f"input changed: {line}")
     plan = _StalePlan(definitions, instance, database)
-    with display, tempfile.TemporaryDirectory(prefix="recon-run-") as consoles:
+    # One code server for every run launched here, started at the first launch (none when everything is fresh).
+    with display, tempfile.TemporaryDirectory(prefix="recon-run-") as consoles, CodeServer(Path(consoles)) as server:
         for job_name, what in runs:
             while launches := plan.launches(job_name):
                 for ops, partitions, why in launches:
                     display.stage(job_name, f"{what}: {why}")
                     console = Path(consoles) / f"{job_name}-{len(outcomes)}.log"
-                    outcome = _launched(instance, job_name, {**(partitions or {}), **inputs}, ops, console, database, home, wait, verbose, display)
+                    outcome = _launched(
+                        instance, job_name, {**(partitions or {}), **inputs}, ops, console, database, home, wait, verbose, display, server,
+                    )
                     if outcome is None:
                         return 1
                     outcomes.append(outcome)
@@ -255,26 +258,27 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
 
 def _launched(
     instance: dg.DagsterInstance, job_name: str, tags: dict[str, str], ops: list[str], console: Path, database: Path,
-    home: Path, wait: float, verbose: bool, display: RunDisplay,
+    home: Path, wait: float, verbose: bool, display: RunDisplay, server: CodeServer,
 ) -> RunOutcome | None:
-    """Launch `ops` of `job_name` with `tags` once the `duckdb` pool is free, follow the run to its end and say how
-    it ended; its outcome, or None when it could not be launched or did not succeed (said on stderr)."""
+    """Launch `ops` of `job_name` with `tags` through `server` once the `duckdb` pool is free, follow the run to its
+    end and say how it ended; its outcome, or None when it could not be launched or did not succeed (said on stderr)."""
     try:  # a live holder is waited for, a bounded time
         wait_for_pool(instance, timeout_seconds=wait, say=_say)
     except PoolWaitTimeout as error:
         print(f"error: {error}", file=sys.stderr)
         return None
-    launched = launch(job_name, tags, RUN_CONFIG, console, ops)
+    launched = None
     try:
+        launched = launch(job_name, tags, RUN_CONFIG, console, ops, server=server)
         outcome = follow(instance, launched, display=display, console=sys.stderr if verbose else None)
     except LaunchError as error:
-        said = disk_full_text(launched.output.read_text(errors="replace"), database)
+        said = disk_full_text(launched.console_text() if launched else server.console_text(), database)
         print(f"error: [{job_name}] {said or f'Dagster did not launch the run: {terminal_text(redact(error))}'} "
               "(`recon run --verbose` shows all Dagster said)", file=sys.stderr, flush=True)
         return None
     run_id = outcome.run.run_id
     if outcome.run.status != dg.DagsterRunStatus.SUCCESS:
-        print(f"error: [{job_name}] {'; '.join(run_failures(outcome, database, launched.output))} (run {run_id}: its full logs "
+        print(f"error: [{job_name}] {'; '.join(run_failures(outcome, database, launched))} (run {run_id}: its full logs "
               f"with `recon run --verbose`, or in `dagster dev` with DAGSTER_HOME={home})", file=sys.stderr, flush=True)
         return None
     display.stage_done(f"[{job_name}] succeeded in {outcome.seconds:.1f}s (run {run_id})")
