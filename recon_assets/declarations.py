@@ -49,7 +49,7 @@ ASSET_TABLES = TableGraph(
         ),
         TableAsset(
             "publications", reads=("kg_snapshots", "kg_nodes"), writes=("publications",),
-            modules=("kg.authors", "kg.doi", "kg.ingest", "kg.typed_tables", "kg.years"), sql=("publication_nodes", "publication_rows"),
+            modules=("kg.authors", "kg.doi", "kg.ingest", "kg.typed_tables", "kg.years"), sql=("publication_nodes", "kg_ingested_year", "publication_rows"),
         ),
         TableAsset(
             "datasets", reads=("kg_snapshots", "kg_nodes"), writes=("datasets",),
@@ -62,16 +62,16 @@ ASSET_TABLES = TableGraph(
         ),
         TableAsset(
             "dataset_publication_edges", reads=("kg_snapshots", "kg_relationships", "publications", "datasets"),
-            writes=("dataset_publication_edges",), modules=("kg.ingest",), sql=("dataset_publication_edges_rows",),
+            writes=("dataset_publication_edges",), modules=("kg.ingest",), sql=("dataset_publication_edges_rows", "uses_dataset_relationship_count"),
         ),
         TableAsset(
             "publication_citations", reads=("kg_snapshots", "kg_relationships", "publications"), writes=("publication_citations",),
-            modules=("kg.ingest",), sql=("kg_citation_pairs", "publication_citations_rows"),
+            modules=("kg.ingest",), sql=("kg_citation_pairs", "publication_citations_rows", "kg_citation_pair_counts"),
         ),
         TableAsset(
             "publication_research_areas", reads=("kg_snapshots", "kg_nodes", "kg_relationships", "publications"),
             writes=("publication_research_areas",), modules=("kg.ingest", "kg.research_areas", "kg.typed_tables"),
-            sql=("relationships_of_type",), files=("reference/applied_research_areas.json",),
+            sql=("publication_node_ids", "relationships_of_type", "publications_per_research_area"), files=("reference/applied_research_areas.json",),
         ),
         TableAsset(
             "science_keywords", reads=("kg_snapshots", "kg_nodes", "kg_relationships"), writes=("science_keywords",),

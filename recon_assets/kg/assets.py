@@ -19,8 +19,8 @@ from recon_assets.storage.fingerprints import Stage, kept_table, stage
 from recon_assets.shared.metadata import column_schema, table_metadata
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.table_docs import declared_columns
-from recon_assets.storage.duckdb_store import TableStore
-from recon_assets.storage.tables import replace_table_from_query
+from recon_assets.storage.duckdb_store import Tables, TableStore
+from recon_assets.storage.tables import drop_temp_table, replace_table_from_query, temp_table
 
 OWNERS = ["team:recon"]
 KG = dict(group_name="kg", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")
@@ -79,7 +79,7 @@ def publications(context: dg.AssetExecutionContext, store: TableStore) -> dg.Mat
         if skipped:
             return kept_table(context, con, run, skipped, **preview)
         nodes = con.query("publication_nodes")
-        ingested_year = con.execute("SELECT year(ingested_at) FROM kg_snapshots WHERE snapshot_id = ?", [current_snapshot_id(con)]).fetchone()[0]
+        (ingested_year,) = con.query_row("kg_ingested_year", [current_snapshot_id(con)])
         written = store_publications(con, nodes, latest_year=ingested_year + 1)
         context.log.info(f"{len(nodes):,} Publication nodes -> {written:,} publications")
         run.record(con)
@@ -121,7 +121,7 @@ def dataset_publication_edges(context: dg.AssetExecutionContext, store: TableSto
             return kept_table(context, con, run, skipped)
         con.replace_table_from_query("dataset_publication_edges", "dataset_publication_edges_rows")
         run.record(con)
-        uses = con.execute("SELECT count(*) FROM kg_relationships WHERE rel_type = 'USES_DATASET'").fetchone()[0]
+        (uses,) = con.query_row("uses_dataset_relationship_count")
         metadata = table_metadata(
             con, "dataset_publication_edges",
             lineage=ASSET_TABLES["dataset_publication_edges"].column_lineage({
@@ -142,12 +142,10 @@ def publication_citations(context: dg.AssetExecutionContext, store: TableStore) 
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_table(context, con, run, skipped)
-        con.execute(load_sql("kg_citation_pairs"))
+        con.run_sql("kg_citation_pairs")
         con.replace_table_from_query("publication_citations", "publication_citations_rows")
         run.record(con)
-        cites, self_citations = con.execute(
-            "SELECT count(*), count(*) FILTER (citing_publication_id = cited_publication_id) FROM kg_citation_pairs"
-        ).fetchone()
+        cites, self_citations = con.query_row("kg_citation_pair_counts")
         metadata = table_metadata(
             con, "publication_citations",
             lineage=ASSET_TABLES["publication_citations"].column_lineage({
@@ -171,7 +169,7 @@ def publication_research_areas(context: dg.AssetExecutionContext, store: TableSt
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_table(context, con, run, skipped, publications_per_research_area=_publications_per_area(con))
-        frame = research_areas_from_kg(con, con.sql("SELECT publication_id, node_ids FROM publications").df())
+        frame = research_areas_from_kg(con, con.query("publication_node_ids"))
         con.replace_table("publication_research_areas", frame)
         run.record(con)
         metadata = table_metadata(
@@ -214,8 +212,8 @@ def science_keywords(context: dg.AssetExecutionContext, store: TableStore) -> dg
     return dg.MaterializeResult(metadata={**metadata, "computed": why}, data_version=run.data_version)
 
 
-def _publications_per_area(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
-    return dict(con.execute("SELECT research_area, count(*) FROM publication_research_areas GROUP BY 1 ORDER BY 1").fetchall())
+def _publications_per_area(con: Tables) -> dict[str, int]:
+    return dict(con.query_rows("publications_per_research_area"))
 
 
 def _snapshot_stage(context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection) -> Stage:
@@ -234,12 +232,13 @@ def store_publications(con: duckdb.DuckDBPyConnection, nodes: pd.DataFrame, *, l
         duckdb.Error: a row breaks the table's types or keys; the table is left as it was.
     """
     rows, members = build_publications(nodes, latest_year=latest_year)
-    con.execute("CREATE OR REPLACE TEMP TABLE merged_publications AS SELECT * FROM rows")
-    con.execute("CREATE OR REPLACE TEMP TABLE publication_members AS SELECT * FROM members")
+    temp_table(con, "merged_publications", rows)
+    temp_table(con, "publication_members", members)
     try:
         replace_table_from_query(con, "publications", "publication_rows")
     finally:
-        con.execute("DROP TABLE merged_publications; DROP TABLE publication_members")
+        drop_temp_table(con, "merged_publications")
+        drop_temp_table(con, "publication_members")
     return len(rows)
 
 
@@ -251,11 +250,11 @@ def store_datasets(con: duckdb.DuckDBPyConnection, nodes: pd.DataFrame) -> int:
         duckdb.Error: a row breaks the table's types or keys; the table is left as it was.
     """
     keyed = dataset_node_keys(nodes)
-    con.execute("CREATE OR REPLACE TEMP TABLE dataset_node_keys AS SELECT * FROM keyed")
+    temp_table(con, "dataset_node_keys", keyed)
     try:
         replace_table_from_query(con, "datasets", "dataset_rows")
     finally:
-        con.execute("DROP TABLE dataset_node_keys")
+        drop_temp_table(con, "dataset_node_keys")
     return keyed["dataset_id"].nunique()
 
 
