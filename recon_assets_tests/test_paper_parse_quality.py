@@ -314,3 +314,13 @@ def test_a_real_paper_s_table_rows_are_no_headings():
     titles = [s.title for s in document.sections]
     assert len(titles) == 15 and "3. Results and Discussion" in titles and "4. Conclusions" in titles
     assert not [t for t in titles if "forest" in t or "shrublands" in t]
+
+
+# 7. A heading naming a chemical formula was taken for a table row ("4.3 Verification of HNO3", skachko2016; "3.1
+# Methane (CH4)", siskind2016), and a sentence's last word on a line of its own for a named heading ("data.").
+def test_formula_headings_are_headings_and_a_lower_case_word_is_none():
+    lines = [
+        "1 Introduction", *_body(0)[1:3], "data.", "2 Verification of HNO3", *_body(1)[1:3], "2.1 Methane (CH4)", *_body(2)[1:],
+        "3 MOD13Q1 250m 16-day", "4 CARD32 ALIAS_LIST_OFFSET",
+    ]
+    assert [s.title for s in parse_pdf(_lines_pdf([lines])).sections] == ["1 Introduction", "2 Verification of HNO3", "2.1 Methane (CH4)"]

@@ -42,6 +42,8 @@ REFERENCE_HEADINGS = frozenset({"references", "bibliography", "literature cited"
 # starts with a capital letter and is mostly letters (table rows such as "2 0.85 1.3" fail that).
 _NUMBERED_HEADING = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,2})\.?\s+([A-Z][A-Za-z][^\n]{1,88})$")
 _CAPTION = re.compile(r"^(Figure|Fig\.|Table)\s*(S?\d{1,2}[a-z]?)\s*[.:|]\s*(.+)", re.IGNORECASE)
+# A chemical formula as headings print it: element symbols with counts, at most 6 characters (HNO3, CH4, ClONO2).
+_FORMULA = re.compile(r"(?=\w{2,6}$)(?:[A-Z][a-z]?\d{0,2})+")
 _CAPTION_LABEL = re.compile(r"^(?:Figure|Fig\.|Table)\s*S?\d{1,2}[a-z]?\b", re.IGNORECASE)
 _NUMBERED_REFERENCE = re.compile(r"^\s*(?:\[(\d{1,3})\]|(\d{1,3})\.)\s+\S")
 # "Huffman, G. J.", "van Dijk, A.", "Los, S. O.", "O’Gorman, P. A." opening an author-year entry; also with the word
@@ -226,14 +228,18 @@ def _open(data: bytes) -> PdfReader:
 def _is_heading(line: str) -> str | None:
     """The heading's title if `line` is one, else None (numbered headings are checked for order by the caller)."""
     bare = re.sub(r"^(?:\d{1,2}(?:\.\d{1,2}){0,2}\.?|[IVX]{1,4}\.)\s+", "", line).strip().rstrip(".:").lower()
-    if bare in _NAMED_HEADINGS and len(line) < 60:
+    # a heading starts with a capital or its number ("data." ending a sentence on a line of its own is none)
+    if bare in _NAMED_HEADINGS and len(line) < 60 and not line[:1].islower():
         return line
     numbered = _NUMBERED_HEADING.match(line)
     if numbered and not numbered.group(2).rstrip().endswith((".", ",", ";")):
         title = numbered.group(2)
         letters = sum(c.isalpha() for c in title)
-        # Table rows and code listings ("4 CARD32 ALIAS_LIST_OFFSET") carry identifiers no heading has.
-        identifier = "_" in title or re.search(r"\b(?=\w*\d)(?=\w*[A-Z]{2})\w+\b", title)
+        # Table rows and code listings ("4 CARD32 ALIAS_LIST_OFFSET", "3 MOD13Q1 250m") carry identifiers no heading
+        # has; a chemical formula ("4.3 Verification of HNO3", "3.1 Methane (CH4)") is a heading's word.
+        identifier = "_" in title or any(
+            not _FORMULA.fullmatch(word) for word in re.findall(r"\b(?=\w*\d)(?=\w*[A-Z]{2})\w+\b", title)
+        )
         if letters >= 0.7 * len(title.replace(" ", "")) and not identifier:
             return line
     return None
