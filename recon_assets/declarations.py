@@ -81,7 +81,10 @@ ASSET_TABLES = TableGraph(
             "openalex_works", reads=("publications", "publication_research_areas", "openalex_cache"), writes=("openalex_works",), run_inputs=("enrichment_settings",),
             keeps=("openalex_cache", "openalex_usage"),
             modules=("enrichment.openalex_client", "enrichment.openalex_records", "enrichment.openalex_usage", "enrichment.retries", "kg.doi"),
-            sql=("openalex_cache", "openalex_usage", "openalex_work_rows", "publication_dois_in_research_areas"),
+            sql=(
+                "openalex_cache", "openalex_cache_records", "openalex_cache_delete", "openalex_fetched_at", "openalex_usage", "openalex_work_rows",
+                "publication_dois_in_research_areas",
+            ),
         ),
         TableAsset(
             "openalex_citing_works",
@@ -94,7 +97,10 @@ ASSET_TABLES = TableGraph(
                 "enrichment.citing_plan", "enrichment.citing_works", "enrichment.openalex_client", "enrichment.openalex_records",
                 "enrichment.openalex_usage", "enrichment.retries", "kg.authors", "kg.doi",
             ),
-            sql=("citing_works_targets", "openalex_cache", "openalex_citing_cache", "openalex_usage"),
+            sql=(
+                "citing_works_targets", "openalex_cache", "openalex_cache_records", "openalex_cache_delete", "openalex_fetched_at",
+                "openalex_citing_cache", "openalex_citing_fetched_at", "openalex_citing_cache_rows", "openalex_usage",
+            ),
         ),
         TableAsset(
             "crossref_retractions", reads=("publications", "publication_research_areas", "crossref_cache"),
@@ -105,7 +111,10 @@ ASSET_TABLES = TableGraph(
             "crossref_relations", reads=("publications", "publication_research_areas", "crossref_cache", "crossref_record_cache"),
             writes=("crossref_relations",), run_inputs=("enrichment_settings",), keeps=("crossref_record_cache",),
             modules=("enrichment.crossref", "enrichment.crossref_relations", "kg.doi"),
-            sql=("crossref_cache", "crossref_record_cache", "publication_dois_in_research_areas"),
+            sql=(
+                "crossref_cache", "crossref_record_cache", "crossref_found_records", "crossref_checked_at", "crossref_updates",
+                "publication_dois_in_research_areas",
+            ),
         ),
         TableAsset(
             "publication_centrality",

@@ -86,11 +86,10 @@ def drop_unusable_cache_rows(con: Tables, dois: pd.DataFrame) -> dict[str, str]:
     """Delete the openalex_cache rows of `dois` (a frame with a doi column) that cannot be used
     (`openalex_records.unusable_cache_rows`: a record that no longer meets its schema), so that they are asked again;
     returns {doi: why each went}."""
-    cached = con.execute("SELECT doi, status, CAST(work AS VARCHAR) AS work FROM openalex_cache JOIN dois USING (doi)").df()
-    unusable = unusable_cache_rows(cached)
+    unusable = unusable_cache_rows(con.query("openalex_cache_records", [dois["doi"].dropna().tolist()]))
     if unusable:
         with con.transaction():
-            con.execute("DELETE FROM openalex_cache WHERE list_contains(?, doi)", [list(unusable)])
+            con.run_sql("openalex_cache_delete", [list(unusable)])
     return unusable
 
 
@@ -115,7 +114,7 @@ def openalex_works(
         wanted = requested[["doi"]].drop_duplicates()
 
         def refresh() -> tuple[Stage, list[str]]:
-            fetched_at = dict(con.execute("SELECT doi, fetched_at FROM openalex_cache JOIN wanted USING (doi)").fetchall())
+            fetched_at = dict(con.query_rows("openalex_fetched_at", [wanted["doi"].dropna().tolist()]))
             due = stale_dois(wanted["doi"], fetched_at, now=now, ttl=timedelta(days=config.ttl_days))
             return refresh_stage(
                 context, con, reads=OPENALEX_WORKS.digested_reads, writes=OPENALEX_WORKS.writes, settings=config.model_dump(),
@@ -130,7 +129,7 @@ def openalex_works(
                 preview_columns=WORKS_PREVIEW, run_extra={"dois_requested": len(wanted), "dois_due_for_refresh": len(due), "http_requests": 0},
             )
         dropped = drop_unusable_cache_rows(con, wanted)
-        fetched_at = dict(con.execute("SELECT doi, fetched_at FROM openalex_cache JOIN wanted USING (doi)").fetchall())
+        fetched_at = dict(con.query_rows("openalex_fetched_at", [wanted["doi"].dropna().tolist()]))
         due = stale_dois(wanted["doi"], fetched_at, now=now, ttl=timedelta(days=config.ttl_days))
         budget = run_allowance(con, day=now.date(), daily_list_calls=openalex.daily_list_calls)
         report = openalex.fetch(due, context.log, budget)
@@ -246,12 +245,10 @@ def openalex_citing_works(
             # the targets; the dataset DOIs to look up; {cited OpenAlex id: cited_by_count} of the works found; the due ones
             targets = con.query("citing_works_targets", [areas])
             dataset_targets = targets.loc[targets["cited_kind"] == "dataset", "cited_doi"]
-            known = dict(con.execute("SELECT doi, fetched_at FROM openalex_cache WHERE list_contains(?, doi)", [dataset_targets.tolist()]).fetchall())
+            known = dict(con.query_rows("openalex_fetched_at", [dataset_targets.tolist()]))
             found = targets[targets["openalex_status"].eq("found") & targets["cited_openalex_id"].notna()]
             counts = dict(zip(found["cited_openalex_id"], found["cited_by_count"].fillna(0).astype(int)))
-            fetched_at = dict(con.execute(
-                "SELECT openalex_id, fetched_at FROM openalex_citing_cache WHERE list_contains(?, openalex_id)", [list(counts)]
-            ).fetchall())
+            fetched_at = dict(con.query_rows("openalex_citing_fetched_at", [list(counts)]))
             # a work whose record counts no citation needs no request (its row says so); the others when due
             due = {i: n for i, n in counts.items() if n > 0 and citing_works.refresh_due(i, fetched_at.get(i), now=now, ttl=ttl, spread=config.refresh_spread)}
             return targets, stale_dois(dataset_targets, known, now=now, ttl=ttl), counts, due
@@ -291,7 +288,7 @@ def openalex_citing_works(
         con.upsert("openalex_citing_cache", citing_works.cache_rows(fetch, due, queries, fetched_at=now))
         requests = lookup.requests + citing_requests
         record_usage(con, day=now.date(), run_id=context.run.run_id, asset="openalex_citing_works", list_calls=budget.spent, requests=requests)
-        cache = con.execute("SELECT * FROM openalex_citing_cache WHERE list_contains(?, openalex_id)", [list(counts)]).df()
+        cache = con.query("openalex_citing_cache_rows", [list(counts)])
         lookup_errors = {result.doi: redact(result.error) for result in lookup.results if result.status in (ERROR, MISMATCH)}
         lookup_errors |= {doi: f"not fetched: {lookup.budget_spent}" for doi in lookup.unfetched}
         lookup_errors |= {doi: f"{lookup_errors[doi]}; {why}" for doi, why in dropped.items() if doi in lookup_errors}
@@ -474,16 +471,11 @@ def crossref_relations(context: dg.AssetExecutionContext, store: TableStore, cro
             # ask Crossref (nothing offline), keep what it answered, and read back every record held for `dois`
             reports.append(report := crossref.records(dois, context.log))
             con.upsert("crossref_record_cache", crossref_records.record_cache_rows(report.results, checked_at=now))
-            asked = pd.DataFrame({"doi": dois})
-            return {doi: json.loads(record) for doi, record in con.execute(
-                "SELECT doi, record FROM crossref_record_cache JOIN asked USING (doi) WHERE status = 'found'"
-            ).fetchall()}
+            return {doi: json.loads(record) for doi, record in con.query_rows("crossref_found_records", [list(dois)])}
 
         records = relations.collect_records(requested["doi"], ask)
-        held = pd.DataFrame({"doi": list(records)})
-        checked_at = dict(con.execute("SELECT doi, checked_at FROM crossref_record_cache JOIN held USING (doi)").fetchall())
-        wanted = requested[["doi"]].drop_duplicates()
-        updates = con.execute("SELECT doi, updates, checked_at FROM crossref_cache JOIN wanted USING (doi)").df()
+        checked_at = dict(con.query_rows("crossref_checked_at", [list(records)]))
+        updates = con.query("crossref_updates", [requested["doi"].dropna().drop_duplicates().tolist()])
         rows = relations.relation_rows(requested, records, checked_at, updates)
         con.replace_partitions("crossref_relations", rows, areas)
         recorded = refresh()  # the caches as this run leaves them
