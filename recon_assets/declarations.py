@@ -209,6 +209,10 @@ ASSET_TABLES = TableGraph(
                 "evaluation.metrics", "evaluation.pairs", "judgement.citing_pairs", "judgement.cues", "judgement.disputes",
                 "judgement.judge_address", "judgement.offline_judge", "judgement.text_embedding", "judgement.verdict_scale", "kg.doi",
             ),
+            sql=(
+                "dispute_evaluation_publications", "dataset_publication_pairs", "dispute_evaluation_judgements", "dispute_evaluation_recorded",
+                "dispute_evaluation_citations",
+            ),
             files=("reference/evaluation/labelled_pairs.csv", "reference/evaluation/publications.json", _CUES),
         ),
         TableAsset(

@@ -49,15 +49,15 @@ def reliability_evaluation(context: dg.AssetExecutionContext, store: TableStore,
         skipped, why = run.skip_reason(con)
         if skipped:
             # the figures of the tables as they stand: the same metadata as when they were written
-            measures = con.execute("SELECT * FROM reliability_evaluation").df()
-            comparisons = con.execute("SELECT * FROM reliability_evaluation_baselines").df()
-            outcomes = con.execute("SELECT * FROM reliability_evaluation_cases").df()
-            default = _most_frequent(con, "edge_reliability", "scoring_settings") or "{}"
+            measures = con.table_rows("reliability_evaluation")
+            comparisons = con.table_rows("reliability_evaluation_baselines")
+            outcomes = con.table_rows("reliability_evaluation_cases")
+            default = con.most_frequent("edge_reliability", "scoring_settings") or "{}"
             figures = _evaluation_figures(measures, comparisons, outcomes, len(load_cases()), default)
             return kept_table(context, con, run, skipped, preview_columns=preview, as_of=as_of_date.isoformat(), **figures)
         cases = load_cases()
-        scoring = ScoringSettings.model_validate_json(_most_frequent(con, "edge_reliability", "scoring_settings") or "{}")
-        rules = VerdictRules.model_validate_json(_most_frequent(con, "dataset_verdicts", "verdict_rules") or "{}")
+        scoring = ScoringSettings.model_validate_json(con.most_frequent("edge_reliability", "scoring_settings") or "{}")
+        rules = VerdictRules.model_validate_json(con.most_frequent("dataset_verdicts", "verdict_rules") or "{}")
         recent_from = as_of_date.year - scoring.thresholds.recent_citation_years
         edges = con.query("edges_in_research_areas", [areas, as_of_date.year, recent_from])
         existing = published_by(edges, as_of_date)  # as scoring does: an edge published after as_of did not exist yet
@@ -118,12 +118,10 @@ def dispute_evaluation(context: dg.AssetExecutionContext, store: TableStore, as_
         skipped, why = run.skip_reason(con)
         if skipped:
             return kept_table(context, con, run, skipped, preview_columns=preview, as_of=as_of_date.isoformat())
-        publications = con.execute("SELECT publication_id, doi, title FROM publications").df()
-        edges = con.execute("SELECT DISTINCT dataset_id, publication_id FROM dataset_publication_edges").df()
-        judgements = con.execute("SELECT older_publication_id, newer_publication_id, verdict FROM coherence_judgements").df()
-        recorded = con.execute("SELECT publication_id, relation, other_key, other_doi FROM recorded_disputes").df()
-        citations = con.execute("SELECT citing_publication_id, cited_publication_id FROM publication_citations").df()
-        outcomes = pipeline_outcomes(judged_on_texts(load_pairs()), publications, edges, judgements, recorded, citations)
+        outcomes = pipeline_outcomes(
+            judged_on_texts(load_pairs()), con.query("dispute_evaluation_publications"), con.query("dataset_publication_pairs"),
+            con.query("dispute_evaluation_judgements"), con.query("dispute_evaluation_recorded"), con.query("dispute_evaluation_citations"),
+        )
         result = evaluate_pairs(outcomes)
         targets = result.targets.set_index("measure")
         evaluated_at = datetime.now(timezone.utc)
@@ -196,12 +194,6 @@ def _evaluation_figures(
         "targets_missed": int((targets["met"] == False).sum()),  # noqa: E712 - NA (unmeasured) is neither
         "best_settings_by_roc_auc": dg.MetadataValue.md(_best_settings(measures).to_markdown(index=False)),
     }
-
-
-def _most_frequent(con, table: str, column: str) -> str | None:
-    """The most frequent value of `column` in `table` (settings stored on every row), None when the table is empty."""
-    found = con.execute(f"SELECT {column}, count(*) AS n FROM {table} GROUP BY 1 ORDER BY n DESC, 1 LIMIT 1").fetchone()
-    return found[0] if found else None
 
 
 def _default_values(measures: pd.DataFrame) -> dict[str, pd.Series]:

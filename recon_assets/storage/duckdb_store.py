@@ -265,10 +265,18 @@ class Tables:
         (`tables.replace_table_from_query`)."""
         tables.replace_table_from_query(self.connection, table, query, params)
 
+    def table_rows(self, table: str) -> pd.DataFrame:
+        """Every row and column of `table` (`tables.table_rows`)."""
+        return tables.table_rows(self.connection, table)
+
     def partition_rows(self, table: str, key: object, column: str = "research_area", order_by: str | None = None) -> pd.DataFrame:
         """Every column of `table`'s rows of partition `key` (in `column`), ordered by the columns `order_by`
         (`tables.partition_rows`)."""
         return tables.partition_rows(self.connection, table, key, column, order_by)
+
+    def most_frequent(self, table: str, column: str) -> object | None:
+        """The most frequent value of `column` in `table` (`tables.most_frequent`)."""
+        return tables.most_frequent(self.connection, table, column)
 
     def delete_partitions(self, table: str, keys: Sequence[object], column: str = "research_area") -> None:
         """Delete `table`'s rows of the partitions `keys` (in `column`; `tables.delete_partitions`)."""

@@ -66,6 +66,13 @@ def delete_partitions(con: duckdb.DuckDBPyConnection, table: str, keys: Sequence
     con.execute(f"DELETE FROM {table} WHERE list_contains(?, {column})", [list(keys)])
 
 
+def most_frequent(con: duckdb.DuckDBPyConnection, table: str, column: str) -> object | None:
+    """The most frequent value of `column` in `table` (e.g. settings stored on every row; the least by sort order among
+    equally frequent ones), None when the table is empty."""
+    found = con.execute(f"SELECT {column}, count(*) AS n FROM {table} GROUP BY 1 ORDER BY n DESC, 1 LIMIT 1").fetchone()
+    return found[0] if found else None
+
+
 def temp_table(con: duckdb.DuckDBPyConnection, name: str, rows: pd.DataFrame) -> None:
     """Copy `rows` into the temporary table `name` of this connection (replacing one of that name): the SQL run next
     joins it as a table (the name is the code's, formatted in; DuckDB reads the frame by its variable's name)."""
@@ -75,6 +82,11 @@ def temp_table(con: duckdb.DuckDBPyConnection, name: str, rows: pd.DataFrame) ->
 def drop_temp_table(con: duckdb.DuckDBPyConnection, name: str) -> None:
     """Drop the temporary table `name` (`temp_table`) once read, freeing its rows."""
     con.execute(f"DROP TABLE {name}")
+
+
+def table_rows(con: duckdb.DuckDBPyConnection, table: str) -> pd.DataFrame:
+    """Every row and column of `table` (the code's name, formatted in) as a DataFrame, as the table holds them."""
+    return con.execute(f"SELECT * FROM {table}").df()
 
 
 def partition_rows(
