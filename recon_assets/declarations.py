@@ -36,7 +36,7 @@ _DATASET_NAME_MODULES = (
 )
 _DATASET_NAME_FILES = (
     "reference/dataset_aliases.csv", "reference/dataset_successors.csv", "reference/cmr/cmr_collections_version_families.csv",
-    "reference/cmr/umm_json_*",
+    "reference/cmr/umm_json_*", "reference/cmr/retired_collection_records.csv",
 )
 # OpenAlex search (online; `enrichment.openalex_search`), cached and on the shared daily budget.
 _OPENALEX_SEARCH_MODULES = ("enrichment.openalex_client", "enrichment.openalex_usage", "enrichment.retries")

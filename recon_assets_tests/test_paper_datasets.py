@@ -467,3 +467,68 @@ def test_a_data_doi_of_a_collection_named_by_short_name_and_version_is_one_row()
     other = _paper("Precipitation forcing came from SMAP SPL4SMGP (v6) fields.", references=(document.references[0].text,))
     _, missing = datasets.detect_datasets(other, catalogue)
     assert sorted(u.name for u in missing if u.stated_version or "10.5067" in u.name) == ["10.5067/evkpqz4afc4d", "SPL4SMGP"]
+
+
+@pytest.mark.parametrize(
+    ("rule", "texts", "matched", "unmatched"),
+    [
+        ("a list of a line's members right after a version stated apart from the name: each member at that version, not "
+         "the first one alone",
+         ["The Microwave Limb Sounder (MLS) on Aura observes the limb. We have used the version 3.3 products for HOCl, HCl, HO2 and ClO."],
+         [], [("ML2CLO", "3.3", "the graph has ML2CLO but not version 3.3", True), ("ML2HCL", "3.3", "the graph has ML2HCL but not version 3.3", True),
+              ("ML2HO2", "3.3", "the graph has ML2HO2 but not version 3.3", True), ("ML2HOCL", "3.3", "the graph has ML2HOCL but not version 3.3", True)]),
+        ("a member named in the version's sentence by its entry title's parameter name ('water vapour' = 'Water Vapor')",
+         ["Humidity is initialised from MLS observations (version 3.3) of water vapour in the tropics."],
+         [], [("ML2H2O", "3.3", "the graph has ML2H2O but not version 3.3", True)]),
+        ("members tied by a data word to another mention of the line in the paragraph ('X and Y data from MLS')",
+         ["We use temperature and geopotential height data from MLS on the Aura satellite. MLS covers 82S to 82N. Version 4 MLS level 2 data are used."],
+         [("ML2GPH", "V004", "4"), ("ML2T", "V004", "4")], []),
+        ("... but a member merely written in another paragraph is not borrowed (ambiguous stays ambiguous)",
+         ["Ozone and temperature matter in the tropics.", "We use MLS v3.3 data for the comparison with SMILES."],
+         [], [("MLS", "3.3", f"ambiguous: MLS 3.3 is one of {MLS_LEVEL_2} in the graph, none of them at version 3.3; the paper does not say which", None)]),
+        ("the version restated in parentheses right after itself is skipped: the parameter after it describes the product",
+         ["Upper tropospheric humidity is taken from the Aura MLS version 2.2 (v2.2) RHi product."],
+         [], [("ML2RHI", "2.2", "the graph has ML2RHI but not version 2.2", True)]),
+        ("a version in parentheses closing the clause of the name and its describing words",
+         ["We took the Aura MLS water vapour and ozone measurements (version 3.3) from the archive."],
+         [], [("ML2H2O", "3.3", "the graph has ML2H2O but not version 3.3", True), ("ML2O3", "3.3", "the graph has ML2O3 but not version 3.3", True)]),
+        ("... not one that words describing nothing keep apart from the name",
+         ["SMAP uses external vegetation water content maps with updated filtering (V2) in the tables."],
+         [], []),
+        ("... nor one past a capitalised word (another name): SMOS-IC's V2 is no SMAP version",
+         ["The retrievals of SMAP (SCA-V) and SMOS-IC (V2) differ in their vegetation model."],
+         [], [("SMOS-IC", "2", "no Dataset node of the graph has this name", None)]),
+        ("a collection stated before the name beats a version after it that no candidate has as a collection (an algorithm's)",
+         ["Total ozone is from the collection 3 OMTO3 version 8.5 (v8.5) product."],
+         [("OMTO3", "V003", "3")], []),
+        ("... while a version after the name that is a collection keeps its place",
+         ["Total ozone is from the collection 3 OMTO3 version 4 product."],
+         [("OMTO3", "V004", "4")], []),
+    ],
+)
+def test_members_named_by_the_catalogue_s_words_and_collections_over_algorithm_versions(cmr, rule, texts, matched, unmatched):
+    assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule
+
+
+@pytest.mark.parametrize(
+    ("family", "stated", "superseded", "known"),
+    [
+        # a retired collection record (ML2CO V002, 'The current version is 2.2.') attests v2.2 for the MLS Level 2 line:
+        # replaced by version order (the record names no successor), where it was 'not known to the catalogue'
+        ("ML2O3", "2.2", True, True),
+        ("ML2CO", "2.2", True, True),
+        # V004's predecessor stays attested ("one below the oldest" is the oldest CMR lists, not the retired record's)
+        ("ML2T", "3.3", True, True),
+        # a version neither listed nor retired stays unknown
+        ("ML2O3", "1.5", None, False),
+    ],
+)
+def test_a_retired_collection_record_attests_its_version_for_the_line(family, stated, superseded, known):
+    from recon_assets.papers.stated_lifecycle import retired_collection_versions, stated_version_lineage
+
+    assert retired_collection_versions()["ML2CO"] == frozenset({(2,)})
+    rows = load_datasets(CMR).query("short_name == @family").assign(cmr_id=None)
+    lineage = stated_version_lineage(rows, family, stated)
+    assert (lineage["superseded"], lineage["known"]) == (superseded, known)
+    if superseded:
+        assert lineage["succession_basis"] == "inferred"

@@ -133,6 +133,69 @@ def line_codes(pattern: str, families: Iterable[str]) -> dict[str, str]:
     return {f: f[len(prefix):] for f in families if f.startswith(prefix) and _CODE.fullmatch(f[len(prefix):])}
 
 
+# A member's parameter name in its entry title ends at the first parenthesis or version ("Ozone (O3) Mixing Ratio V004",
+# "Temperature V005", "Relative Humidity With Respect To Ice V004").
+_TITLE_NAME_END = re.compile(r"\(|\bV\d")
+
+
+def parameter_names(titles: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """{family: its parameter name as canonical tokens in order} for the members of one product line, from their CMR
+    entry titles (one per family): the words after the prefix every member's title shares, up to the first
+    parenthesis or version ("MLS/Aura Level 2 Geopotential Height V004 (ML2GPH)" -> ("geopotential", "height"),
+    "MLS/Aura Level 2 Water Vapor (H2O) Mixing Ratio V004" -> ("water", "vapor")). A family whose name is empty after
+    the prefix, or a line of one member, gets none. The entry title is the archive's own word for what the member holds."""
+    heads = {family: list(canonical_sequence(_TITLE_NAME_END.split(title, 1)[0])) for family, title in titles.items()}
+    if len(heads) < 2:
+        return {}
+    shared = 0
+    sequences = list(heads.values())
+    while all(len(seq) > shared for seq in sequences) and len({seq[shared] for seq in sequences}) == 1:
+        shared += 1
+    return {family: tuple(seq[shared:]) for family, seq in heads.items() if seq[shared:]}
+
+
+def canonical_sequence(text: str) -> tuple[str, ...]:
+    """`canonical_tokens` in reading order, repeats kept ("Water Vapour" -> ("water", "vapor"))."""
+    text = text.lower()
+    for pattern, replacement in _CANONICAL:
+        text = pattern.sub(replacement, text)
+    return tuple(_TOKENS.findall(text))
+
+
+_SPECIES_TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def species_mentions(text: str, names: dict[str, tuple[str, ...]], codes: dict[str, str]) -> list[tuple[int, int, str]]:
+    """[(start, end, family)] in `text` for each member of a product line written by its parameter name (`names`, the
+    canonical tokens of `parameter_names`, matched as consecutive words: "geopotential height", "water vapour") or by
+    its parameter code (`codes`, `line_codes`: "HCl", "ClO", "RHi", "H2O"; a code is written with a digit or at least
+    two capitals, so the word "Co" is no CO). Longest name first where two overlap; in reading order."""
+    tokens = list(_SPECIES_TOKEN.finditer(text))
+    words = [canonical_sequence(t.group(0)) for t in tokens]
+    found: list[tuple[int, int, str]] = []
+    index = 0
+    ordered = sorted(names.items(), key=lambda item: -len(item[1]))
+    while index < len(tokens):
+        hit = None
+        for family, name in ordered:
+            size = len(name)
+            if index + size <= len(tokens) and all(words[index + k] == (name[k],) for k in range(size)):
+                hit = (tokens[index].start(), tokens[index + size - 1].end(), family, size)
+                break
+        if hit is None:
+            raw = tokens[index].group(0)
+            capitals = sum(c.isupper() for c in raw)
+            family = next((f for f, code in codes.items() if raw.upper() == code), None)
+            if family and (any(c.isdigit() for c in raw) or capitals >= 2):
+                hit = (tokens[index].start(), tokens[index].end(), family, 1)
+        if hit:
+            found.append(hit[:3])
+            index += hit[3]
+        else:
+            index += 1
+    return found
+
+
 # An acronym followed by its expansion, the row of an abbreviations table ("SMAP Soil Moisture Active Passive").
 _ACRONYM_ROW = re.compile(r"\b([A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9\-]*)\s+((?:[A-Z][a-z][\w’'\-]*[\s,]*(?:(?:and|of|for|the|de|d’)\s+)?){1,8})")
 _GLOSSARY_HEADING = re.compile(r"abbreviation|acronym|glossary|nomenclature", re.IGNORECASE)

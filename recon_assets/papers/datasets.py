@@ -36,6 +36,7 @@ from recon_assets.lifecycle.versions import parse_version, version_sort_key
 from recon_assets.papers.dataset_names import (
     FILLER, WORD, TitleVocabulary, is_algorithm_version, line_codes, is_data_citation, is_glossary, is_reference_like, parenthesis_end, reference_entries,
 )
+from recon_assets.papers.dataset_names import parameter_names, species_mentions
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
 from recon_assets.shared.excerpt import excerpt
@@ -208,6 +209,8 @@ class DatasetCatalogue:
                     for family, code in line_codes(pattern, self.by_family).items():
                         codes.setdefault(family, set()).add(code)
         self.vocabulary = TitleVocabulary(titles, codes)
+        self._titles, self._codes = titles, codes
+        self._species: dict[str, tuple[dict[str, tuple[str, ...]], dict[str, str]]] = {}
         # Each name papers use -> the families it may stand for: one for a product, several for a product line.
         self.members: dict[str, list[str]] = {family: [family] for family in self.by_family}
         self.kind: dict[str, str] = {}
@@ -227,6 +230,17 @@ class DatasetCatalogue:
             self.spellings.setdefault(_key(name), set()).add(re.sub(r"[\s_\-]+", "", name))
         self._longest = max((len(re.split(r"[\s_\-]+", name)) for name in names), default=1)
         self._lineage: dict[tuple[str, tuple[int, ...]], dict] = {}
+
+    def species(self, name: str) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+        """The words that name each member of product line `name` (a LINE alias) alone: ({family: its parameter name,
+        `dataset_names.parameter_names` of the members' entry titles}, {family: its parameter code, `line_codes`});
+        variant streams left out (`_without_variants`). ({}, {}) for any other name. Cached."""
+        if name not in self._species:
+            members = _without_variants(self.members.get(name, [])) if self.kind.get(name) == LINE else []
+            titles = {f: sorted(self._titles[f])[0] for f in members if self._titles.get(f)}
+            codes = {f: sorted(self._codes[f])[0] for f in members if self._codes.get(f)}
+            self._species[name] = (parameter_names(titles), codes)
+        return self._species[name]
 
     def family_rows(self, family: str) -> pd.DataFrame:
         """The family's Dataset nodes: columns dataset_id, short_name, long_name, doi, cmr_id."""
@@ -359,10 +373,14 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     if version and _algorithm_only(text, version, catalogue, families):
         # the version after the name is its algorithm's: no dataset version, and none read before the name either
         return _Reading(None, start, end, tuple(describing))
+    if version and (collection := _collection_before(text, start, version, catalogue, families)):
+        # "the collection 3 OMTO3 version 8.5 product": the collection names the data set, the version its algorithm
+        return _Reading(collection[0], collection[1], version.end(), tuple(describing))
     if version:
         closing = parenthesis_end(text, start, version.end(), limit)
-        trailing = _words_trailing(text, version.end(), closing, catalogue, families)
-        return _Reading(version.group(1), start, version.end(), tuple(describing + trailing))
+        resume = _past_restatement(text, version.end(), version.group(1))
+        trailing = _words_trailing(text, resume, closing, catalogue, families)
+        return _Reading(version.group(1), start, resume, tuple(describing + trailing))
     offset = max(0, start - _BEFORE_WINDOW)
     found = _VERSION_BEFORE.search(text[offset:start])
     if found and _joins_name(text[offset + found.end(1 if found.group(1) else 2):start], catalogue, families):
@@ -371,11 +389,51 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
         if not (own and stated_sort_key(stated) == (int(own.group(1)),)):
             # the words after the name describe it too ("version 2.2 of the MLS O3 data")
             return _Reading(stated, offset + found.start(), end, tuple(describing))
+    stop = _clause_end(text, end, limit)
+    closing = _PARENTHESISED_VERSION.search(text, end, stop)
+    between, reached = _words_past(text, end, closing.start(), catalogue, families) if closing else ([], end)
+    if (closing and _SEPARATOR.match(text, reached).end() >= closing.start() and not is_algorithm_version(text, closing.end())
+            and all(re.fullmatch(r"[a-z]+", w) or w.lower() in FILLER or _describes(catalogue, w, families)
+                    for w in (m.group(0).rstrip(".") for m in WORD.finditer(text, end, closing.start())))):
+        # the words after the name (describing words, at most SKIPPED_WORDS others in a row, each a lower-case word:
+        # a capitalised one is another name, "SMAP SPL4SMGP (v7)", "SMAP (SCA-V) SMOS-IC (V2)") run into a version in
+        # parentheses: "Aura MLS water vapour and ozone measurements (version 3.3)", "MLS observations (version 3.3)"
+        return _Reading(closing.group(1), start, closing.end(), tuple([w for w in between if w.lower() not in FILLER] + before))
     # no version: the describing words on both sides ("MODIS land cover"), after the name read on past words that
     # describe nothing to the clause's end ("MERRA-2 hourly surface solar radiation": "radiation" too); paper
     # detection narrows only names read with a version
     past, _ = _words_past(text, end, _clause_end(text, end, limit), catalogue, families)
     return _Reading(None, start, end, tuple([w for w in past if w.lower() not in FILLER] + before))
+
+
+# A version alone in parentheses ("(version 3.3)", "(v2.2)"): the version of what the clause before it names.
+_PARENTHESISED_VERSION = re.compile(r"\(\s*(?:version|collection|v\.?)\s*(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\s*\)", re.IGNORECASE)
+
+
+def _past_restatement(text: str, pos: int, stated: str) -> int:
+    """Where the words after a version begin: past the same version restated in parentheses right after it ("version
+    2.2 (v2.2) RHi": "RHi" describes the product, the parenthesis only abbreviates the version), else `pos`."""
+    again = _PARENTHESISED_VERSION.match(text, pos + len(text[pos:]) - len(text[pos:].lstrip()))
+    return again.end() if again and stated_sort_key(again.group(1)) == stated_sort_key(stated) else pos
+
+
+def _collection_before(text: str, start: int, version: re.Match, catalogue: DatasetCatalogue, families: Sequence[str]) -> tuple[str, int] | None:
+    """A collection stated right before the name when the version after it is no collection of any candidate: ("3",
+    where it starts) for "the collection 3 OMTO3 version 8.5 (v8.5) product", whose candidates have collections 3 and
+    4 but no 8.5 (OMI's algorithm version; DOMAIN.md: "OMI 003 -> 004"). A catalogue that has the version after the name
+    keeps it (the after-version wins, as before); None when no "collection N" ties to the name (`_joins_name`) or no
+    candidate has collection N."""
+    held = [k.sort_key for f in families for k in catalogue.by_family[f]]
+    if catalogued_version(stated_sort_key(version.group(1)), held):
+        return None
+    offset = max(0, start - _BEFORE_WINDOW)
+    found = _VERSION_BEFORE.search(text[offset:start])
+    if not found or not found.group(1) or not found.group(0).lower().startswith("collection"):
+        return None
+    if not _joins_name(text[offset + found.end(1):start], catalogue, families):
+        return None
+    key = stated_sort_key(found.group(1))
+    return (found.group(1), offset + found.start()) if key and catalogued_version(key, held) else None
 
 
 def _algorithm_only(text: str, version: re.Match, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
@@ -544,6 +602,13 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         twice in a sentence, once with its parameter and once with its version, is one product
         (`_with_sentence_words`); a table titled with a line and its version lists the members its rows name
         (`_with_table_rows`); a member is also named by its parameter code (ML2* + "IWC", `dataset_names.line_codes`).
+        Outside captions, a line named with a version also names the members the catalogue's own words for them name
+        (entry-title parameter name or code) in a list right after the version, else in the version's sentence, else
+        tied by a data word to another mention of the line in the paragraph (`_each_species`). A version restated in
+        parentheses right after itself is passed over ("version 2.2 (v2.2) RHi"); a version alone in parentheses that
+        closes the name's clause is the name's ("MLS water vapour and ozone measurements (version 3.3)"); a collection
+        stated before the name beats a version after it that no candidate has as a collection ("collection 3 OMTO3
+        version 8.5", `_collection_before`).
 
         unmatched: one per (name, version): a NASA data DOI (10.5067/) that is no Dataset node (unless the archive's
         records name it the collection another row names by short name and version: `_fold_data_dois`); a graph family
@@ -607,12 +672,14 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             if reading.stated is None:
                 unversioned.append((name, start, end))
                 continue
-            pending += _each_parameter(catalogue, _candidates(catalogue, name, text[start:end], reading, _quote(text, start, end), page, section), reading)
+            named = _candidates(catalogue, name, text[start:end], reading, _quote(text, start, end), page, section)
+            pending += _each_parameter(catalogue, named, reading) if section == CAPTION else _each_species(text, readings, name, reading, named, catalogue)
             if name in catalogue.by_family:
                 identified.add(name)
         for name, start, end, reading in detached_versions(text, readings, catalogue):
             quote = _joined_quote(text, (start, end), (reading.first, reading.last))
-            pending += _each_parameter(catalogue, _candidates(catalogue, name, text[start:end], reading, quote, page, section), reading)
+            named = _candidates(catalogue, name, text[start:end], reading, quote, page, section)
+            pending += _each_parameter(catalogue, named, reading) if section == CAPTION else _each_species(text, readings, name, reading, named, catalogue)
             read_spans.append((reading.first, reading.last))
         for alias, stated, first, last in statements:
             lent = [(name, start, end) for name, start, end in unversioned if name in catalogue.members[alias]]
@@ -786,6 +853,73 @@ def _each_parameter(catalogue: DatasetCatalogue, named: _Named, reading: _Readin
     key = stated_sort_key(named.stated)
     return [replace(named, candidates=(family,), decided=True,
                     with_version=bool(key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[family])))) for family in parts]
+
+
+# How far (characters) after a version a list of a line's parameters may begin ("version 3.3 products for HOCl, HCl").
+LIST_WINDOW = 40
+# Between a list of parameters and the line it is measured by: "... data from (the) (Aura) MLS", "profiles of MLS".
+_DATA_FROM = re.compile(r"\s+(?:data|datasets?|measurements|observations|products?|retrievals?|profiles|fields)\s+(?:from|by|of)\s+"
+                        r"(?:the\s+)?(?:[A-Z][\w\-]*[\s/\-]+)?", re.IGNORECASE)
+# What joins the items of a list of parameters ("HOCl, HCl, HO2 and ClO", "temperature and geopotential height").
+_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)", re.IGNORECASE)
+
+
+def _each_species(text: str, readings: Sequence[tuple[str, int, int, _Reading]], name: str, reading: _Reading, named: _Named,
+                  catalogue: DatasetCatalogue) -> list[_Named]:
+    """`_each_parameter`, or, for a product line (LINE alias) named with a version outside a caption, one _Named per
+    member the text names by the catalogue's own words for it (`DatasetCatalogue.species`: the entry title's parameter
+    name, "geopotential height", "water vapour", or the short name's code, "HCl", "RHi"), each with the stated version:
+
+    1. a list of two or more members right after the version (within LIST_WINDOW characters, in its clause): "the
+       version 3.3 products for HOCl, HCl, HO2 and ClO" names four products, not the first one;
+    2. else, when the reading's own words leave several members: the members named in the version's sentence ("Water
+       vapour is initialised according to MLS observations (version 3.3)");
+    3. else the members another mention of the same line in the paragraph, without a version, is read with: a list
+       of members, a data word, "from", "by" or "of", then the name ("we use temperature and geopotential height data
+       from MLS [...]. Version 4 MLS level 2 data are used"); a member merely written in another sentence ("The MLS
+       HNO3 is noisy.") is not borrowed.
+    A sentence or paragraph that names no member leaves the mention as it was (ambiguous stays ambiguous)."""
+    parts = _each_parameter(catalogue, named, reading)
+    names, codes = catalogue.species(name)
+    if len(parts) > 1 or not (names or codes):
+        return parts
+    found = species_mentions(text, names, codes)
+    if not found:
+        return parts
+    lists: list[list[tuple[int, int, str]]] = []
+    for mention in found:
+        if lists and (joined := _LIST_JOIN.match(text, lists[-1][-1][1])) and joined.end() == mention[0]:
+            lists[-1].append(mention)
+        else:
+            lists.append([mention])
+    families: list[str] = []
+    after = [group for group in lists if reading.last <= group[0][0] <= reading.last + LIST_WINDOW and not _CLAUSE_END.search(text, reading.last, group[0][0])]
+    if after and len({family for _, _, family in after[0]}) >= 2:
+        families = [family for _, _, family in after[0]]
+    elif len(named.candidates) > 1:
+        bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
+
+        def sentence(pos: int) -> tuple[int, int]:
+            return max(b for b in bounds if b <= pos), min((b for b in bounds if b > pos), default=len(text))
+
+        left, right = sentence(reading.first)
+        right = max(right, sentence(max(reading.first, reading.last - 1))[1])
+        closing = parenthesis_end(text, reading.first, reading.last, right)
+        if closing < right:
+            # a name inside a parenthesis ("(as in MLS v4.2) ozone ..."): only the parenthesis speaks of it
+            left, right = max(left, text.rfind("(", left, reading.first)), closing
+        families = [family for begin, _, family in found if left <= begin < right]
+        if not families:
+            # "temperature and geopotential height data from MLS": a list of members tied to the name by a data word
+            starts = [start for other, start, _, r in readings if other == name and r.stated is None]
+            families = [family for group in lists for start in starts
+                        if _DATA_FROM.fullmatch(text, group[-1][1], start) for _, _, family in group]
+    families = list(dict.fromkeys(families))
+    if not families:
+        return parts
+    key = stated_sort_key(named.stated)
+    return [replace(named, candidates=(family,), decided=True,
+                    with_version=bool(key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[family])))) for family in families]
 
 
 # A version written as a word ("Version 3.3", "level 2 version 3", "collection 5") that a data word follows in its clause

@@ -11,6 +11,7 @@ current nor replaced, and its line says "version not known to the catalogue; the
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterable
 from fnmatch import fnmatchcase
 from functools import lru_cache
@@ -132,6 +133,36 @@ def _catalogue_versions() -> dict[str, frozenset[tuple[int, ...]]]:
     return {family: frozenset(keys) for family, keys in versions.items()}
 
 
+RETIRED_COLUMNS = ["ShortName", "Version", "EntryTitle", "data_version", "source", "quote"]
+
+
+@lru_cache(maxsize=1)
+def retired_collection_versions() -> dict[str, frozenset[tuple[int, ...]]]:
+    """{family: the version sort keys of its retired collections} from `reference/cmr/retired_collection_records.csv`:
+    archive collection records CMR no longer lists, each row with the record's short name, collection version, entry
+    title, the data version its description states, and its source (URL) and quote. ML2CO V002 ("The current version
+    is 2.2."): the MLS Level 2 line had collections before the V004 and V005 the shipped extract holds, so a paper's
+    "MLS v2.2" is a version the archive had, not a misprint (`version_known`); whether and when it was replaced the
+    record does not say, so its succession stays the lifecycle's reading of the version order (basis inferred).
+
+    Raises:
+        ValueError: other columns, or a row without a source or a version `parse_version` reads.
+    """
+    from importlib import resources
+
+    text = resources.files("recon_assets.reference").joinpath("cmr", "retired_collection_records.csv").read_text()
+    table = pd.read_csv(io.StringIO(text), dtype=str)
+    if list(table.columns) != RETIRED_COLUMNS:
+        raise ValueError(f"retired_collection_records.csv: columns must be {', '.join(RETIRED_COLUMNS)}; got {list(table.columns)}")
+    versions: dict[str, set[tuple[int, ...]]] = {}
+    for line, row in enumerate(table.itertuples(index=False), start=2):
+        parsed = parse_version(row.ShortName, f"{row.EntryTitle}", None)
+        if pd.isna(row.source) or not str(row.source).strip() or not parsed.family or not parsed.sort_key:
+            raise ValueError(f"retired_collection_records.csv line {line}: needs a source and a version in its entry title")
+        versions.setdefault(parsed.family, set()).add(parsed.sort_key)
+    return {family: frozenset(keys) for family, keys in versions.items()}
+
+
 def _line_patterns(family: str) -> tuple[str, ...]:
     """The family's product-line patterns of `dataset_aliases.csv` it matches (MCD12C1: "MCD*"; not MODIS's MOD* and
     MYD*, whose other products number their versions otherwise)."""
@@ -165,11 +196,16 @@ def version_known(rows: pd.DataFrame, family: str, stated: str) -> bool:
     "replaced by V061". Leading numbers, and one below the oldest, because the CMR extract keeps only the collections
     CMR still lists (MCD12C1 061 alone; GPM IMERG V06 and V07, not V05; GLDAS 2.x, not GLDAS-1; GPCP 3.x, not 2.2): the
     predecessor of the oldest listed version is the one the archive retired last, which papers still state; an older
-    one stays unattested unless the curated lifecycle names it. A family without any attested version attests none.
+    one stays unattested unless the curated lifecycle names it or a retired collection record of the family or its
+    product line holds its leading number (`retired_collection_versions`: ML2CO V002 attests MLS "v2.2" for every ML2*
+    family; it does not move "one below the oldest", so V003 stays attested as V004's predecessor). A family without
+    any attested version attests none.
     Raises ValueError when `stated` has no digit."""
     key = version_sort_key(stated)
     leading = {known[0] for known in known_versions(rows, family)}
-    return bool(leading) and (key[0] in leading or key[0] == min(leading) - 1)
+    patterns = (family, *_line_patterns(family))
+    retired = {known[0] for other, keys in retired_collection_versions().items() if any(fnmatchcase(other, p) for p in patterns) for known in keys}
+    return key[0] in retired or (bool(leading) and (key[0] in leading or key[0] == min(leading) - 1))
 
 
 def current_versions(lineage: pd.DataFrame) -> list[str]:
