@@ -28,7 +28,9 @@ _QUESTION_POOL_MODULES = (
 )
 # The tables a question's pool is read from; openalex_search_cache is question_evidence's and question_verdicts' (research_briefs reads it).
 _QUESTION_POOL = ("publications", "publication_citations", "edge_reliability", "coherence_judgements", "recorded_disputes")
-_QUESTION_POOL_SQL = ("question_pool_papers", "question_pool_edges", "question_pool_debates")
+# The plan's scope terms (dataset_short_names) and the graph's publications of the DOIs OpenAlex search found
+# (publications_of_dois) come with it.
+_QUESTION_POOL_SQL = ("question_pool_papers", "question_pool_edges", "question_pool_debates", "dataset_short_names", "publications_of_dois")
 # The dataset detector (papers.datasets.DatasetCatalogue) that reads dataset names in a paper and in a research question:
 # its modules and the reference files it reads (the lifecycle of a stated version the graph lacks runs on them).
 _DATASET_NAME_MODULES = (
@@ -371,23 +373,29 @@ ASSET_TABLES = TableGraph(
                 "briefs.answers", "briefs.online", "briefs.planner", "briefs.questions", "judgement.cached_ask", "judgement.cues", "judgement.groq_client",
                 "judgement.judge_address", "judgement.llm_cache", "judgement.llm_prompt", "judgement.verdict_scale", *_DATASET_NAME_MODULES,
             ),
-            sql=("question_datasets", "question_sessions", "llm_judgements", "llm_answers", "llm_usage_on_day"),
+            sql=(
+                "question_datasets", "question_research_areas", "question_session_asked", "asked_question", "asked_question_record",
+                "question_sessions", "llm_judgements", "llm_answers", "llm_usage_on_day",
+            ),
             files=_DATASET_NAME_FILES,  # a question's datasets are read by the papers' detector (questions.datasets_named_in)
         ),
         TableAsset(
             "question_evidence", reads=("question_plans", "datasets", *_QUESTION_POOL), writes=("question_evidence",),
             keeps=("text_embeddings", "openalex_search_cache", "openalex_usage"),
-            modules=(*_QUESTION_POOL_MODULES, *_OPENALEX_SEARCH_MODULES, "judgement.model_input", "judgement.text_embedding"),
-            sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings", "openalex_search_cache", "openalex_usage"),
+            modules=(*_QUESTION_POOL_MODULES, *_OPENALEX_SEARCH_MODULES, "judgement.embedding_store", "judgement.model_input", "judgement.text_embedding"),
+            sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings", "text_embedding_vectors", "openalex_search_cache", "openalex_usage"),
         ),
         TableAsset(
             "question_verdicts", reads=("question_plans", "question_evidence", "datasets", *_QUESTION_POOL),
             writes=("question_verdicts", "question_verdict_log"), keeps=("text_embeddings", "openalex_search_cache", "openalex_usage"),
             modules=(
-                *_QUESTION_POOL_MODULES, *_OPENALEX_SEARCH_MODULES, "briefs.answers", "judgement.llm_prompt", "judgement.model_input",
-                "judgement.text_embedding", "reliability.reasons", "verdicts.critic",
+                *_QUESTION_POOL_MODULES, *_OPENALEX_SEARCH_MODULES, "briefs.answers", "judgement.embedding_store", "judgement.llm_prompt",
+                "judgement.model_input", "judgement.text_embedding", "reliability.reasons", "verdicts.critic",
             ),
-            sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings", "openalex_search_cache", "openalex_usage"),
+            sql=(
+                *_QUESTION_POOL_SQL, "question_plans", "question_stored_evidence", "text_embeddings", "text_embedding_vectors",
+                "openalex_search_cache", "openalex_usage",
+            ),
         ),
         TableAsset(
             "research_briefs", reads=(
@@ -398,11 +406,15 @@ ASSET_TABLES = TableGraph(
                 *_QUESTION_POOL_MODULES, "briefs.answers", "briefs.online", "briefs.synthesis", "judgement.cached_ask", "judgement.cues", "judgement.groq_client",
                 "judgement.llm_cache", "judgement.llm_prompt", "reliability.reasons", "report.figures", "report.render", "verdicts.critic",
             ),
-            sql=(*_QUESTION_POOL_SQL, "question_plans", "llm_judgements", "llm_answers", "llm_usage_on_day"),
+            sql=(
+                *_QUESTION_POOL_SQL, "question_plans", "question_verdict_state", "question_verdict_rounds", "llm_judgements", "llm_answers",
+                "llm_usage_on_day",
+            ),
             files=("report/templates/*",),
         ),
         TableAsset(
             "question_verdict_history", reads=("question_verdicts", "research_briefs"), writes=("question_verdict_history",),
+            sql=("question_verdict_reason", "question_trust_summary", "question_last_refresh"),
         ),
     ],
     snapshot="kg_snapshot",

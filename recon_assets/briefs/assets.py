@@ -22,7 +22,6 @@ from dataclasses import replace
 from datetime import date, datetime, timezone
 
 import dagster as dg
-import numpy as np
 import pandas as pd
 
 from recon_assets.briefs.answering import Pool, RoundSearch, answer_rounds, assess, cosine_similarity, debates_of, empty_pool_problem, load_pool, retrieve
@@ -43,7 +42,7 @@ from recon_assets.enrichment.openalex_search import (
 from recon_assets.enrichment.resources import OpenAlexResource
 from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.judgement.resources import GroqJudgeResource
-from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
+from recon_assets.judgement.embedding_store import embedded
 from recon_assets.kg.assets import OWNERS
 from recon_assets.report.figures import LABEL_COLOURS
 from recon_assets.report.render import ReportTable, Section, sections_html
@@ -52,7 +51,6 @@ from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.storage.output_files import REPORTS
 from recon_assets.shared.run_tags import QUESTION_DATASETS_TAG, QUESTION_TAG
-from recon_assets.shared.sql_files import load_sql
 from recon_assets.storage.duckdb_store import Tables, TableStore
 from recon_assets.storage.outputs import OutputFiles
 from recon_assets.verdicts.critic import VerdictRules
@@ -100,18 +98,15 @@ def question_plans(
         con.create("asked_questions", "question_sessions", "question_plans")
         question = _question(con, key, questions, context.run.tags)
         text, removed = question_text(question.question)
-        datasets = [DatasetRow(*row) for row in con.execute(load_sql("question_datasets")).fetchall()]
-        areas = [name for (name,) in con.execute(
-            "SELECT DISTINCT coalesce(research_area_name, research_area) FROM publication_research_areas ORDER BY 1").fetchall()]
+        datasets = [DatasetRow(*row) for row in con.query_rows("question_datasets")]
+        areas = [name for (name,) in con.query_rows("question_research_areas")]
         scope, inferred = resolve_scope(question.scope, datasets, areas), None
         if not question.scope.datasets and (named := datasets_named_in(text, datasets)):
             # DOMAIN.md weighs the edges to the question's datasets: a question naming one is about it (`datasets_named_in`)
             scope = resolve_scope(question.scope.model_copy(update={"datasets": named}), datasets, areas)
             inferred = f"{NAMED_IN_QUESTION} {', '.join(named)}: the critic weighs the papers' edges to those datasets (every version where no version is named)"
         session = question.session or question.id
-        asked = [without_judge_address(earlier)[0] for (earlier,) in con.execute(
-            "SELECT question FROM question_sessions WHERE session = ? AND question_id <> ? ORDER BY asked_at DESC LIMIT ?",
-            [session, key, SESSION_QUESTIONS]).fetchall()][::-1]
+        asked = [without_judge_address(earlier)[0] for (earlier,) in con.query_rows("question_session_asked", [session, key, SESSION_QUESTIONS])][::-1]
         earlier = [item for item in asked if item]
         names = {row.dataset_id: row.short_name for row in datasets}
         terms = scope_terms([names.get(dataset_id) for dataset_id in scope.dataset_ids or ()] or list(question.scope.datasets))
@@ -197,7 +192,7 @@ def _in_graph(con: Tables) -> GraphDois:
     def lookup(dois: list[str]) -> dict[str, str]:
         if not dois:
             return {}
-        return dict(con.execute("SELECT doi, min(publication_id) FROM publications WHERE list_contains(?, doi) GROUP BY doi", [dois]).fetchall())
+        return dict(con.query_rows("publications_of_dois", [dois]))
 
     return lookup
 
@@ -284,11 +279,10 @@ def research_briefs(context: dg.AssetExecutionContext, store: TableStore, output
     key, rules = context.partition_key, VerdictRules()
     with store.connect() as con:
         plan = _plan(con, key)
-        stored = con.execute("SELECT verdict, rounds, judged_at FROM question_verdicts WHERE question_id = ?", [key]).fetchone()
+        stored = con.query_row("question_verdict_state", [key])
         if stored is None:
             raise dg.Failure(description=f"{key} has no verdict: materialize question_verdicts first")
-        logged = con.execute("SELECT subquestions, evidence_ids, evidence_semantic FROM question_verdict_log "
-                             "WHERE question_id = ? AND judged_at = ? ORDER BY round", [key, stored[2]]).fetchall()
+        logged = con.query_rows("question_verdict_rounds", [key, stored[2]])
         _, ids, semantic = logged[-1]
         # the pool the rounds had: the plan's and every rewrite round's searches, as cached
         pool, _, _ = _cached_pool(con, plan, [plan.question, *(text for subquestions, *_ in logged for text in subquestions)])
@@ -327,10 +321,9 @@ def question_verdict_history(context: dg.AssetExecutionContext, store: TableStor
     key = context.partition_key
     with store.connect() as con:
         con.create("question_verdict_history")
-        verdict, reason, as_of_day = con.execute("SELECT verdict, reason, as_of FROM question_verdicts WHERE question_id = ?", [key]).fetchone()
-        (summary,) = con.execute("SELECT trust_summary FROM research_briefs WHERE question_id = ?", [key]).fetchone()
-        before = con.execute(
-            "SELECT verdict, cited_labels FROM question_verdict_history WHERE question_id = ? ORDER BY refreshed_at DESC LIMIT 1", [key]).fetchone()
+        verdict, reason, as_of_day = con.query_row("question_verdict_reason", [key])
+        (summary,) = con.query_row("question_trust_summary", [key])
+        before = con.query_row("question_last_refresh", [key])
         labels = sorted(cited_label(line) for line in summary)
         changes = verdict_changes(before, verdict, reason, labels, summary)
         row = pd.DataFrame([{QUESTION_ID: key, "refreshed_at": _now(), "as_of": as_of_day, "verdict": verdict,
@@ -410,11 +403,11 @@ class _Plan:
 
 def _plan(con: Tables, key: str) -> _Plan:
     con.create("question_plans")
-    rows = con.execute("SELECT * FROM question_plans WHERE question_id = ? ORDER BY position", [key]).df()
+    rows = con.partition_rows("question_plans", key, QUESTION_ID, order_by="position")
     if rows.empty:
         raise dg.Failure(description=f"{key} has no plan: materialize question_plans first")
     plan = _Plan(rows)
-    names = dict(con.execute("SELECT dataset_id, short_name FROM datasets").fetchall())
+    names = dict(con.query_rows("dataset_short_names"))
     plan.terms = scope_terms([names.get(dataset_id) for dataset_id in plan.dataset_ids or ()])
     return plan
 
@@ -430,8 +423,8 @@ def _question(con: Tables, key: str, questions: QuestionFileResource, tags: dict
     if key.startswith(ASKED_PREFIX):
         if QUESTION_TAG in tags:
             datasets = json.loads(tags.get(QUESTION_DATASETS_TAG) or "[]")
-            con.execute("INSERT INTO asked_questions VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", [key, tags[QUESTION_TAG], datasets, _now()])
-        row = con.execute("SELECT question, datasets FROM asked_questions WHERE question_id = ?", [key]).fetchone()
+            con.run_sql("asked_question_record", [key, tags[QUESTION_TAG], datasets, _now()])
+        row = con.query_row("asked_question", [key])
         if row is None:
             raise dg.Failure(description=f"{key} is an ad-hoc question never asked on this database: ask it with `recon ask`")
         try:
@@ -454,27 +447,14 @@ def _question(con: Tables, key: str, questions: QuestionFileResource, tags: dict
 def _similarity(con: Tables):
     """Cosine similarity with the project's embedding model, through text_embeddings (new vectors stored)."""
 
-    def embed_texts(texts):
-        vectors, fresh = embed_cached(list(texts), lambda keys: _cached_vectors(con, keys))
-        if fresh:
-            con.upsert("text_embeddings", pd.DataFrame({"model_id": MODEL_ID, "text_sha256": list(fresh), "vector": list(fresh.values())}))
-        return vectors
-
     con.create("text_embeddings")
-    return cosine_similarity(embed_texts)
-
-
-def _cached_vectors(con: Tables, keys: list[str]) -> dict[str, np.ndarray]:
-    found = con.execute("SELECT text_sha256, vector FROM text_embeddings WHERE model_id = ? AND list_contains(?, text_sha256)",
-                        [MODEL_ID, keys]).fetchnumpy()
-    return dict(zip(found["text_sha256"], found["vector"]))
+    return cosine_similarity(lambda texts: embedded(con, texts))
 
 
 def _stored_evidence(con: Tables, pool: Pool, key: str):
     """Round 0's candidates as question_evidence holds them: the pool's papers with their stored similarity (a paper
     found only in OpenAlex is in the pool by its DOI, the paper_key)."""
-    rows = con.execute("SELECT coalesce(publication_id, paper_key), semantic FROM question_evidence WHERE question_id = ? ORDER BY rank",
-                       [key]).fetchall()
+    rows = con.query_rows("question_stored_evidence", [key])
     return [replace(pool.papers[publication_id], semantic=semantic) for publication_id, semantic in rows if publication_id in pool.papers]
 
 
