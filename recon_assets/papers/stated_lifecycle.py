@@ -228,7 +228,9 @@ def catalogued_version(stated: tuple[int, ...], held: Iterable[tuple[int, ...]])
     version; one data quality and description document per version, e.g. Livesey et al.'s "Version 4.2x Level 2
     data quality and description document", JPL, which the papers using v4.2 cite), while GES DISC's CMR records number
     the collections 004 and 005 (entry title "MLS/Aura Level 2 Ozone (O3) Mixing Ratio V004"); OMI's "collection 3"
-    is CMR's V003 (OMTO3 V003). No search of ours found a document that maps v4.2x to V004 in so many words. A
+    is CMR's V003 (OMTO3 V003). GES DISC's own collection descriptions say it for MLS: "ML2HO2 [...] The data version is
+    4.2" in the V004 record (https://d3vpnmsr9g81nw.cloudfront.net/data/catalog/ges-disc-ml2ho2-004), and the retired
+    V002 record of ML2CO says "The current version is 2.2." (`retired_collection_versions`). A
     family that keeps minor parts in its own numbering (GLDAS 2.0 / 2.1 / 2.2, MODIS 6 / 6.1) has no such reading:
     a stated "2.2" or "6.1" names only that version."""
     held = set(held)
