@@ -48,7 +48,7 @@ def test_explain_reads_the_scores_without_dagster(sample_run):
 
 def test_explain_of_a_bad_doi_imports_no_dagster():
     result = recon_in_fresh_python("explain", "not a doi", "--db", "/nonexistent/recon.duckdb")
-    assert result["status"] == 1 and "dagster" not in result["modules"]
+    assert result["status"] == 2 and "dagster" not in result["modules"]
 
 
 @pytest.mark.parametrize("table", list(table_docs.TABLE_DOCS))
@@ -73,9 +73,9 @@ def test_explain_without_a_database_names_the_absolute_path_and_how_it_was_chose
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("RECON_DB_PATH", raising=False)
-    assert main(["explain", "10.1002/2014jb011547"]) == 1
+    assert main(["explain", "10.1002/2014jb011547"]) == 2
     assert capsys.readouterr().err.strip() == (
-        f"no database file at {tmp_path / 'data' / 'recon.duckdb'} (--db, else RECON_DB_PATH, else data/recon.duckdb "
+        f"error: no database file at {tmp_path / 'data' / 'recon.duckdb'} (--db, else RECON_DB_PATH, else data/recon.duckdb "
         "under the current folder): run `recon run` first, or give --db"
     )
 
@@ -91,7 +91,7 @@ def test_main_called_in_process_leaves_sigpipe_to_its_caller(tmp_path, monkeypat
 
     monkeypatch.chdir(tmp_path)
     before = signal.getsignal(signal.SIGPIPE)
-    assert main(["explain", "10.1002/2014jb011547"]) == 1
+    assert main(["explain", "10.1002/2014jb011547"]) == 2
     capsys.readouterr()
     assert signal.getsignal(signal.SIGPIPE) == before
     scripts = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())["project"]["scripts"]

@@ -374,7 +374,7 @@ def test_explain_prints_a_missing_dataset_short_name_as_such(sample_run, tmp_pat
 def test_explain_on_a_database_of_another_version_says_so(sample_run, tmp_path, capsys):
     """Bug row: an edge_reliability without a column explain prints raised AttributeError."""
     database = sample_run.copy_database(tmp_path / "recon.duckdb", "ALTER TABLE edge_reliability DROP COLUMN dataset_superseded")
-    assert explain_doi("10.3390/rs12081239", database) == 1
+    assert explain_doi("10.3390/rs12081239", database) == 2
     assert "written by another version of recon_assets (missing columns ['dataset_superseded'])" in capsys.readouterr().err
 
 
@@ -387,20 +387,20 @@ def test_explain_on_a_database_another_process_writes_says_so(sample_run, capsys
     )
     try:
         assert holder.stdout.readline().strip() == "ready"
-        assert explain_doi("10.3390/rs12081239", sample_run.database) == 1
+        assert explain_doi("10.3390/rs12081239", sample_run.database) == 2
     finally:
         holder.communicate("")
     err = capsys.readouterr().err
-    assert f"cannot read {sample_run.database}: IOException: " in err and "lock" in err
+    assert f"error: cannot read {sample_run.database}: IOException: " in err and "lock" in err
     assert "no scores yet" not in err
 
 
 def test_explain_on_a_database_without_scores_says_to_run_first(tmp_path, capsys):
     database = tmp_path / "empty.duckdb"
     duckdb.connect(str(database)).close()
-    assert explain_doi("10.3390/rs12081239", database) == 1
+    assert explain_doi("10.3390/rs12081239", database) == 2
     assert capsys.readouterr().err == (
-        f"{database} holds no scores yet (no edge_reliability, publications, datasets, dataset_publication_edges, "
+        f"error: {database} holds no scores yet (no edge_reliability, publications, datasets, dataset_publication_edges, "
         f"openalex_works, crossref_retractions, kg_snapshots table): run `recon run --db {database}` first\n"
     )
 
@@ -410,8 +410,8 @@ def test_explain_on_a_symbolic_link_loop_says_so(tmp_path, capsys):
     database = tmp_path / "loop.duckdb"
     database.symlink_to(tmp_path / "back.duckdb")
     (tmp_path / "back.duckdb").symlink_to(database)
-    assert explain_doi("10.3390/rs12081239", database) == 1
-    assert capsys.readouterr().err == f"--db {database} is a symbolic-link loop: point it at a file\n"
+    assert explain_doi("10.3390/rs12081239", database) == 2
+    assert capsys.readouterr().err == f"error: --db {database} is a symbolic-link loop: point it at a file\n"
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "json"])
@@ -424,9 +424,9 @@ def test_explain_on_a_file_that_is_not_duckdb_says_so(tmp_path, capsys, kind):
             con.execute("CREATE TABLE edge_reliability (doi TEXT)")
     else:
         database.write_text('{"type": "node", "id": "1"}\n')
-    assert explain_doi("10.3390/rs12081239", database) == 1
+    assert explain_doi("10.3390/rs12081239", database) == 2
     err = capsys.readouterr().err
-    assert f"{database} is not a DuckDB database file (no DuckDB header): give the --db of a `recon run`" in err
+    assert f"error: {database} is not a DuckDB database file (no DuckDB header): give the --db of a `recon run`" in err
     assert "download" not in err.lower() and "no scores yet" not in err
 
 

@@ -59,7 +59,12 @@ def main(argv: list[str] | None = None) -> int:
     # Read as text and judged by `recon run`'s pre-check: a bad date is its one error line, as for RECON_AS_OF.
     run.add_argument("--as-of", help="score as of this date (YYYY-MM-DD, not after today); default today")
     run.add_argument("--verbose", action="store_true", help="also print Dagster's log lines (the run workers' console: every event, failure records and stack traces)")
-    explain = commands.add_parser("explain", help="print every scored edge of a publication or dataset DOI")
+    explain = commands.add_parser(
+        "explain", help="print every scored edge of a publication or dataset DOI",
+        description="Print every scored edge of a publication or dataset DOI, with its label, why, and its signals.",
+        epilog="exit status: 0 edges printed; 1 the DOI has no scored edge (why on stderr); 2 unusable input, in one "
+        "line: not a DOI, no database or not one `recon run` wrote, one of another version, or one another process holds",
+    )
     explain.add_argument("doi", help="publication or dataset DOI, in any spelling (https://doi.org/..., doi:..., upper case)")
     explain.add_argument("--db", type=Path, help="DuckDB file to read; default data/recon.duckdb")
     paper = commands.add_parser(
@@ -112,7 +117,9 @@ def explain_doi(doi: str, database: Path) -> int:
     """Print every scored edge of the publication or dataset with this DOI.
 
     Returns:
-        0 when edges were printed, 1 when there is none (or no usable database), with the reason on stderr.
+        0 when edges were printed; 1 when the DOI has none, with why on stderr; 2 when the input is unusable (not a
+        DOI, no database or not one `recon run` wrote, one of another version, or one another process holds), in one
+        line on stderr starting "error: ", as `recon run`, `paper` and `ask` refuse input.
     """
     import duckdb
     import pandas as pd
@@ -121,44 +128,34 @@ def explain_doi(doi: str, database: Path) -> int:
     from recon_assets.reliability.label_comparisons import label_comparisons
     from recon_assets.shared.display import first_line, terminal_text
     from recon_assets.shared.paths import resolved
+    from recon_assets.shared.sql_files import load_sql
     from recon_assets.shared.table_docs import declared_columns
     from recon_assets.storage.duckdb_files import database_problem, local_read_only
 
     key = canonical_doi(doi)
     if key is None:
-        return _fail(f"{doi!r} is not a DOI")
+        return _refuse(f"{doi!r} is not a DOI")
     try:
         resolved(database, "--db")  # a symbolic-link loop read as "no database file"
     except ValueError as error:
-        return _fail(str(error))
+        return _refuse(str(error))
     # New-user findings: run from another folder, the default data/recon.duckdb named no folder to look in; a JSON
     # file given as --db read "holds no scores yet (Catalog Error ...)"
     if problem := database_problem(database, _EXPLAINED_TABLES, "scores"):
-        return _fail(problem)
+        return _refuse(problem)
     try:
         with local_read_only(str(database)) as con:
-            rows = con.execute(
-                "SELECT e.*, p.title, x.status AS crossref_status, o.error AS openalex_error FROM edge_reliability AS e "
-                "LEFT JOIN publications AS p USING (publication_id) "
-                "LEFT JOIN openalex_works AS o ON o.research_area = e.research_area AND o.doi = e.publication_doi "
-                "LEFT JOIN crossref_retractions AS x ON x.research_area = e.research_area AND x.doi = e.publication_doi "
-                "WHERE e.publication_doi = ? OR e.dataset_doi = ? ORDER BY e.research_area, e.reliability DESC, e.dataset_short_name",
-                [key, key],
-            ).df()
+            rows = con.execute(load_sql("explained_edges"), [key]).df()
             current = current_snapshot_id(con)
             # Only needed to say why a DOI has no scored edge.
-            known, edges, year, scored_as_of = con.execute(
-                "SELECT (SELECT count(*) FROM publications WHERE doi = ?) + (SELECT count(*) FROM datasets WHERE doi = ?), "
-                "(SELECT count(*) FROM dataset_publication_edges JOIN publications AS p USING (publication_id) "
-                "JOIN datasets AS d USING (dataset_id) WHERE p.doi = ? OR d.doi = ?), "
-                "(SELECT max(year) FROM publications WHERE doi = ?), (SELECT max(as_of) FROM edge_reliability)",
-                [key, key, key, key, key],
-            ).fetchone() if rows.empty else (None, None, None, None)
+            known, edges, year, scored_as_of = (
+                con.execute(load_sql("unexplained_doi"), [key]).fetchone() if rows.empty else (None, None, None, None)
+            )
     except duckdb.Error as error:  # e.g. locked by a running `recon run` since it was checked
-        return _fail(f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}")
+        return _refuse(f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}")
     missing = [column for column in declared_columns("edge_reliability") if column not in rows.columns]
     if missing:
-        return _fail(
+        return _refuse(
             f"edge_reliability in {database} was written by another version of recon_assets (missing columns {missing}): "
             "run `recon run` with a new --db"
         )
@@ -203,10 +200,17 @@ def _text(value: object, missing: str) -> str:
 
 
 def _fail(message: str) -> int:
+    """Say on stderr why there is nothing to print: exit status 1."""
     from recon_assets.shared.display import terminal_text
 
     print(terminal_text(redact(message)), file=sys.stderr)
     return 1
+
+
+def _refuse(message: str) -> int:
+    """Refuse unusable input in one line, "error: <why>": exit status 2."""
+    _fail(f"error: {message}")
+    return 2
 
 
 def _reliability_line(row) -> str:
