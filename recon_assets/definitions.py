@@ -141,7 +141,8 @@ from recon_assets.shared.credentials import secret_is_set, usable_secrets
 from recon_assets.shared.paths import database_path
 from recon_assets.snapshots.diff import kg_snapshot_diff
 from recon_assets.storage.duckdb_settings import duckdb_connection_config, output_anchor
-from recon_assets.storage.duckdb_store import MOTHERDUCK_TOKEN_VARIABLE, TableStore
+from recon_assets.storage.duckdb_settings import MOTHERDUCK_TOKEN_VARIABLE
+from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.storage.outputs import OutputFiles
 from recon_assets.verdicts.assets import dataset_verdicts
 from recon_assets.verdicts.checks import dataset_verdicts_one_valid_per_dataset

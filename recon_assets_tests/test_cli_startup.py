@@ -51,6 +51,18 @@ def test_explain_of_a_bad_doi_imports_no_dagster():
     assert result["status"] == 2 and "dagster" not in result["modules"]
 
 
+def test_explain_opens_a_motherduck_database_as_the_other_commands_do(monkeypatch, capsys):
+    """Bug row (review): `recon explain` and `recon ask` opened the database with a local-file-only opener, so a
+    MotherDuck --db was never asked for its token; one read-only opener (`duckdb_files.read_only`) serves them all."""
+    from recon_assets.cli.main import main
+
+    monkeypatch.delenv("MOTHERDUCK_TOKEN", raising=False)
+    assert main(["explain", "10.3390/rs12081239", "--db", "md:recon"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "error: cannot read md:recon: MissingTokenError: md:recon is a MotherDuck database but MOTHERDUCK_TOKEN is not set"
+    )
+
+
 @pytest.mark.parametrize("table", list(table_docs.TABLE_DOCS))
 def test_declared_columns_run_only_the_declaring_file(table):
     """`declared_columns` runs one SQL file, the one of the table's name when there is one (as `recon explain` does

@@ -10,7 +10,6 @@ import duckdb
 import pytest
 
 from recon_assets.storage.duckdb_files import database_problem
-from recon_assets.storage.duckdb_store import read_only
 
 
 def _duckdb_with(path, *tables):
@@ -78,5 +77,5 @@ def test_a_database_another_process_writes_is_said_to_be_unreadable_not_empty(tm
 
 def test_a_motherduck_database_without_its_token_is_said_in_one_line(monkeypatch):
     monkeypatch.delenv("MOTHERDUCK_TOKEN", raising=False)
-    problem = database_problem(Path("md:recon"), ("datasets",), "graph", connect=read_only)
+    problem = database_problem(Path("md:recon"), ("datasets",), "graph")
     assert problem.startswith("cannot read md:recon: MissingTokenError: md:recon is a MotherDuck database but MOTHERDUCK_TOKEN")

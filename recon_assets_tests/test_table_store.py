@@ -13,7 +13,8 @@ from recon_assets.cli.main import main
 from recon_assets.definitions import resources_from_environment
 from recon_assets.storage.duckdb_files import NO_EXTENSIONS
 from recon_assets.storage.duckdb_settings import duckdb_connection_config, output_anchor
-from recon_assets.storage.duckdb_store import MissingTokenError, TableStore, connection_target
+from recon_assets.storage.duckdb_settings import MissingTokenError
+from recon_assets.storage.duckdb_store import TableStore, connection_target
 from recon_assets.storage.outputs import OutputFiles
 
 TOKEN = "md_token_0123456789abcdef"

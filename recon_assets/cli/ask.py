@@ -25,7 +25,7 @@ import duckdb
 from recon_assets.briefs.questions import ASKED_PREFIX, NAMED_IN_QUESTION, Question, Scope, asked_key
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import first_line, terminal_text
-from recon_assets.storage.duckdb_files import database_problem, local_read_only
+from recon_assets.storage.duckdb_files import database_problem, read_only
 
 if TYPE_CHECKING:  # imported when a question is asked: `recon brief` starts without Dagster
     import dagster as dg
@@ -137,7 +137,7 @@ def print_brief(key: str, database: Path) -> int:
     if problem := database_problem(database):
         return _fail(problem, 2)
     try:
-        with local_read_only(str(database)) as con:
+        with read_only(str(database)) as con:
             row = con.execute("SELECT markdown, html_path, as_of FROM research_briefs WHERE question_id = ?", [key]).fetchone()
     except duckdb.CatalogException:
         row = None
@@ -158,7 +158,7 @@ def scope_said(key: str, database: Path) -> str | None:
     weighed every edge of every retrieved paper (to any dataset) and a --dataset gives a verdict on one dataset's
     evidence. None too when the plan cannot be read (the brief is printed all the same)."""
     try:
-        with local_read_only(str(database)) as con:
+        with read_only(str(database)) as con:
             row = con.execute("SELECT scope_datasets, note, scope_problem FROM question_plans WHERE question_id = ? ORDER BY position LIMIT 1",
                               [key]).fetchone()
     except duckdb.Error:

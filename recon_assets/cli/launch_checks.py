@@ -34,7 +34,7 @@ from recon_assets.shared.key_transport import ALLOW_PLAIN_HTTP, plain_http_allow
 from recon_assets.shared.paths import resolved
 from recon_assets.shared.run_tags import AS_OF_TAG
 from recon_assets.storage.duckdb_settings import duckdb_connection_config, is_motherduck
-from recon_assets.storage.duckdb_store import MOTHERDUCK_TOKEN_VARIABLE, usable_token
+from recon_assets.storage.duckdb_settings import MOTHERDUCK_TOKEN_VARIABLE, usable_token
 from recon_assets.storage.output_files import earlier_runs_kept
 
 

@@ -130,7 +130,7 @@ def explain_doi(doi: str, database: Path) -> int:
     from recon_assets.shared.paths import resolved
     from recon_assets.shared.sql_files import load_sql
     from recon_assets.shared.table_docs import declared_columns
-    from recon_assets.storage.duckdb_files import database_problem, local_read_only
+    from recon_assets.storage.duckdb_files import database_problem, read_only
 
     key = canonical_doi(doi)
     if key is None:
@@ -144,7 +144,7 @@ def explain_doi(doi: str, database: Path) -> int:
     if problem := database_problem(database, _EXPLAINED_TABLES, "scores"):
         return _refuse(problem)
     try:
-        with local_read_only(str(database)) as con:
+        with read_only(str(database)) as con:
             rows = con.execute(load_sql("explained_edges"), [key]).df()
             current = current_snapshot_id(con)
             # Only needed to say why a DOI has no scored edge.

@@ -36,8 +36,7 @@ from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.paths import database_path, resolved
 from recon_assets.storage.duckdb_settings import is_motherduck
-from recon_assets.storage.duckdb_files import database_problem
-from recon_assets.storage.duckdb_store import read_only
+from recon_assets.storage.duckdb_files import database_problem, read_only
 from recon_assets.storage.tables import table_exists
 
 PAPER_JOB = "paper_analysis_job"
@@ -157,7 +156,7 @@ def _unusable_graph(database: Path, doi: str | None) -> str | None:
     fail on it, after writing the paper's first tables into the file): what `duckdb_files.database_problem` finds for
     the graph's `datasets` and `publications` tables; and for a paper given by DOI `doi`, a DOI no publication of the
     graph has while OpenAlex, which the run's paper_documents step would ask for it, is offline. None when it can."""
-    if problem := database_problem(database, ("datasets", "publications"), "graph", connect=read_only):
+    if problem := database_problem(database, ("datasets", "publications"), "graph"):
         return problem
     if doi is None or not openalex_offline_from_env():  # online, the run's paper_documents step asks OpenAlex for it
         return None

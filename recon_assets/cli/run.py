@@ -44,7 +44,7 @@ from recon_assets.storage.output_files import LATEST_REPORT_STEM
 from recon_assets.shared.as_of import parse_as_of
 from recon_assets.shared.credentials import redact, shown_setting
 from recon_assets.storage.duckdb_settings import is_motherduck
-from recon_assets.storage.duckdb_store import read_only
+from recon_assets.storage.duckdb_files import read_only
 from recon_assets.shared.display import TerminalSafeStream, first_line, terminal_text, wrapped
 from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 from recon_assets.shared.paths import database_lock, database_path, resolved

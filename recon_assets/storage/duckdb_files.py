@@ -4,13 +4,14 @@ No Dagster import: `recon explain` starts without it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+import os
+from collections.abc import Collection
 from pathlib import Path
 
 import duckdb
 
 from recon_assets.shared.display import first_line
-from recon_assets.storage.duckdb_settings import is_motherduck
+from recon_assets.storage.duckdb_settings import MOTHERDUCK_TOKEN_SETTING, MOTHERDUCK_TOKEN_VARIABLE, is_motherduck, usable_token
 
 # A DuckDB database file opens with an 8-byte checksum and the magic bytes "DUCK" (DuckDB storage format, main header:
 # https://duckdb.org/docs/stable/internals/storage). DuckDB itself opened a `.json` file as an empty database.
@@ -31,30 +32,34 @@ def is_duckdb_file(path: Path) -> bool:
     return not head or head[_DUCKDB_MAGIC_OFFSET:] == _DUCKDB_MAGIC
 
 
-def local_read_only(database: str) -> duckdb.DuckDBPyConnection:
-    """A read-only connection to the local DuckDB file `database`, loading no extension (NO_EXTENSIONS).
+def read_only(database: str) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to `database` outside a run (the reading commands, `recon run`'s summary): a local
+    DuckDB file, loading no extension (NO_EXTENSIONS) and without its lock (a reader does not wait for writers), or a
+    MotherDuck database (`md:<name>`) with the token of MOTHERDUCK_TOKEN.
 
     Raises:
-        duckdb.Error: the file cannot be opened (e.g. another process holds its write lock).
+        MissingTokenError: a MotherDuck database without MOTHERDUCK_TOKEN.
+        duckdb.Error: the database cannot be opened (e.g. another process holds a local file's write lock).
     """
-    return duckdb.connect(database, read_only=True, config=NO_EXTENSIONS)
+    if not is_motherduck(database):
+        return duckdb.connect(database, read_only=True, config=NO_EXTENSIONS)
+    token = usable_token(database, os.environ.get(MOTHERDUCK_TOKEN_VARIABLE))
+    return duckdb.connect(database, read_only=True, config={MOTHERDUCK_TOKEN_SETTING: token})
 
 
 def database_problem(
     database: Path,
     tables: Collection[str] = (),
     holds: str = "the tables it needs",
-    connect: Callable[[str], duckdb.DuckDBPyConnection] = local_read_only,
 ) -> str | None:
     """Why the database a user gave a reading command (`recon explain`, `recon ask`, `recon paper`) cannot be read for
     `tables`, in one line; None when it can. Nothing is written: a file is opened read-only, and only when its header is
     DuckDB's.
 
     In order: no regular file at a local path; a file that cannot be read or does not start with DuckDB's header (an
-    empty file too: it holds nothing a reader needs); a database `connect` cannot open (another process writing it, a
+    empty file too: it holds nothing a reader needs); a database `read_only` cannot open (another process writing it, a
     MotherDuck database without its token); one without every table of `tables` ("holds no `holds` yet", naming the
-    missing tables). A MotherDuck database (`md:`) skips the file checks and is opened by `connect` (the caller passes
-    one that can: `duckdb_store.read_only`).
+    missing tables). A MotherDuck database (`md:`) skips the file checks.
     """
     if not is_motherduck(database):
         if not database.is_file():
@@ -67,9 +72,9 @@ def database_problem(
         if foreign:
             return f"{database} is not a DuckDB database file (no DuckDB header): give the --db of a `recon run`"
     try:
-        with connect(str(database)) as con:
+        with read_only(str(database)) as con:
             present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
-    except (duckdb.Error, ValueError) as error:  # ValueError: MotherDuck's token missing (duckdb_store.MissingTokenError)
+    except (duckdb.Error, ValueError) as error:  # ValueError: MotherDuck's token missing (MissingTokenError)
         return f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}"
     if missing := [table for table in tables if table not in present]:
         return f"{database} holds no {holds} yet (no {', '.join(missing)} table): run `recon run --db {database}` first"

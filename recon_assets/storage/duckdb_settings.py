@@ -1,5 +1,5 @@
 """The settings of each connection to the DuckDB database every asset writes: its memory limit and where it spills
-(`duckdb_store.TableStore` opens the connections). No Dagster import: `recon run`'s pre-check reads it."""
+(`duckdb_store.TableStore` opens the connections), and MotherDuck's token. No Dagster import: `recon run`'s pre-check reads it."""
 
 from __future__ import annotations
 
@@ -127,3 +127,29 @@ def _duckdb_bytes(memory_limit: str) -> int:
             return int(TypeAdapter(ByteSize).validate_python(con.execute("SELECT current_setting('memory_limit')").fetchone()[0]))
     except duckdb.OutOfMemoryException:
         return 0
+
+
+# Where MotherDuck's token is read from (the environment only), and the DuckDB setting the motherduck extension reads
+# it from (the page above: config={"motherduck_token": ...}).
+MOTHERDUCK_TOKEN_VARIABLE = "MOTHERDUCK_TOKEN"
+MOTHERDUCK_TOKEN_SETTING = "motherduck_token"
+
+
+class MissingTokenError(ValueError):
+    """A MotherDuck database is set but MOTHERDUCK_TOKEN is not (or a token was written into the database setting)."""
+
+
+def usable_token(database: str, token: str | None) -> str:
+    """The token of the MotherDuck database `database` (the value of MOTHERDUCK_TOKEN, `token`), stripped; it goes
+    into the connection's settings only, never into a log, a tag or a message.
+
+    Raises:
+        MissingTokenError: `token` is None or blank, in one line.
+    """
+    if not (token or "").strip():
+        raise MissingTokenError(
+            f"{database} is a MotherDuck database but {MOTHERDUCK_TOKEN_VARIABLE} is not set: create a token in "
+            f"MotherDuck's settings (Access Tokens) and export {MOTHERDUCK_TOKEN_VARIABLE}=<token>, or set RECON_DB_PATH "
+            f"to a local file"
+        )
+    return token.strip()

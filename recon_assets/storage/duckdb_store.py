@@ -9,7 +9,6 @@ tables, upsert, read a SQL file's rows as a DataFrame or an Arrow table).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -31,19 +30,14 @@ from recon_assets.storage import tables
 from recon_assets.storage.duckdb_settings import (
     DEFAULT_LOCK_WAIT_SECONDS,
     MEMORY_LIMIT_VARIABLE,
+    MOTHERDUCK_TOKEN_SETTING,
+    MOTHERDUCK_TOKEN_VARIABLE,
+    MissingTokenError,
     check_memory_limit,
     is_motherduck,
     memory_limit_warning,
+    usable_token,
 )
-
-MOTHERDUCK_TOKEN_VARIABLE = "MOTHERDUCK_TOKEN"
-# The DuckDB setting the motherduck extension reads its token from (the same page: config={"motherduck_token": ...}).
-_MOTHERDUCK_TOKEN_SETTING = "motherduck_token"
-
-
-class MissingTokenError(ValueError):
-    """A MotherDuck database is set but MOTHERDUCK_TOKEN is not (or a token was written into the database setting)."""
-
 
 @dataclass(frozen=True)
 class ConnectionTarget:
@@ -74,36 +68,6 @@ def connection_target(database: str, connection_config: dict[str, Any] | None = 
             f"{MOTHERDUCK_TOKEN_VARIABLE}, which is read from the environment and never shown"
         )
     return ConnectionTarget(database, config, None)
-
-
-def usable_token(database: str, token: str | None) -> str:
-    """The token of the MotherDuck database `database` (the value of MOTHERDUCK_TOKEN, `token`), stripped; it goes
-    into the connection's settings only, never into a log, a tag or a message.
-
-    Raises:
-        MissingTokenError: `token` is None or blank, in one line.
-    """
-    if not (token or "").strip():
-        raise MissingTokenError(
-            f"{database} is a MotherDuck database but {MOTHERDUCK_TOKEN_VARIABLE} is not set: create a token in "
-            f"MotherDuck's settings (Access Tokens) and export {MOTHERDUCK_TOKEN_VARIABLE}=<token>, or set RECON_DB_PATH "
-            f"to a local file"
-        )
-    return token.strip()
-
-
-def read_only(database: str) -> duckdb.DuckDBPyConnection:
-    """A read-only connection to `database` outside a run (`recon run`'s summary): a local file without its lock (a
-    reader does not wait for writers), a MotherDuck database with MOTHERDUCK_TOKEN.
-
-    Raises:
-        MissingTokenError: a MotherDuck database without MOTHERDUCK_TOKEN.
-        duckdb.Error: the database cannot be opened.
-    """
-    if not is_motherduck(database):
-        return duckdb.connect(database, read_only=True)
-    token = usable_token(database, os.environ.get(MOTHERDUCK_TOKEN_VARIABLE))
-    return duckdb.connect(database, read_only=True, config={_MOTHERDUCK_TOKEN_SETTING: token})
 
 
 class TableStore(dg.ConfigurableResource):
@@ -172,7 +136,7 @@ class TableStore(dg.ConfigurableResource):
         target = self.target
         config = {"custom_user_agent": "recon_assets", **target.config}
         if target.local_file is None:
-            config[_MOTHERDUCK_TOKEN_SETTING] = self._token()
+            config[MOTHERDUCK_TOKEN_SETTING] = self._token()
         with self._lock(target.local_file):
             con = duckdb.connect(target.database, config=config) if target.local_file is None else _open(target.database, config)
             try:
