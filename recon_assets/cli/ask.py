@@ -25,6 +25,7 @@ import duckdb
 from recon_assets.briefs.questions import ASKED_PREFIX, NAMED_IN_QUESTION, Question, Scope, asked_key
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import first_line, terminal_text
+from recon_assets.shared.sql_files import load_sql
 from recon_assets.storage.duckdb_files import database_problem, read_only
 
 if TYPE_CHECKING:  # imported when a question is asked: `recon brief` starts without Dagster
@@ -138,7 +139,7 @@ def print_brief(key: str, database: Path) -> int:
         return _fail(problem, 2)
     try:
         with read_only(str(database)) as con:
-            row = con.execute("SELECT markdown, html_path, as_of FROM research_briefs WHERE question_id = ?", [key]).fetchone()
+            row = con.execute(load_sql("stored_brief"), [key]).fetchone()
     except duckdb.CatalogException:
         row = None
     except duckdb.Error as error:
@@ -159,8 +160,7 @@ def scope_said(key: str, database: Path) -> str | None:
     evidence. None too when the plan cannot be read (the brief is printed all the same)."""
     try:
         with read_only(str(database)) as con:
-            row = con.execute("SELECT scope_datasets, note, scope_problem FROM question_plans WHERE question_id = ? ORDER BY position LIMIT 1",
-                              [key]).fetchone()
+            row = con.execute(load_sql("question_scope"), [key]).fetchone()
     except duckdb.Error:
         return None
     if row is None:

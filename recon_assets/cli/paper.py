@@ -35,6 +35,7 @@ from recon_assets.papers.partitions import PAPER_SOURCE_TAG, PAPERS_PARTITIONS
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.paths import database_path, resolved
+from recon_assets.shared.sql_files import load_sql
 from recon_assets.storage.duckdb_settings import is_motherduck
 from recon_assets.storage.duckdb_files import database_problem, read_only
 from recon_assets.storage.tables import table_exists
@@ -109,19 +110,13 @@ def _print_summary(database: Path, key: str, report: dict) -> None:
     """The paper's datasets with their lifecycle (unmatched ones with why), scores, failed stages, what was sent online
     (requests and tokens per service, from paper_llm_use) and report files."""
     with read_only(str(database)) as con:
-        datasets = con.execute(
-            "SELECT matched, name, coalesce(stated_version, version, '') AS version, found_by, page, lifecycle, reason "
-            "FROM paper_datasets WHERE paper_key = ? ORDER BY position", [key],
-        ).fetchall()
-        scores = con.execute("SELECT score, value, how FROM paper_scores WHERE paper_key = ?", [key]).fetchall()
-        failures = con.execute("SELECT stage, error FROM paper_stage_failures WHERE paper_key = ? ORDER BY stage", [key]).fetchall()
+        datasets = con.execute(load_sql("paper_summary_datasets"), [key]).fetchall()
+        scores = con.execute(load_sql("paper_summary_scores"), [key]).fetchall()
+        failures = con.execute(load_sql("paper_summary_failures"), [key]).fetchall()
         # written by paper_claims, an optional stage: absent when it failed on a database's first paper
         recorded = table_exists(con, "paper_llm_use")
-        sent = con.execute(
-            "SELECT service, sum(requests), sum(prompt_tokens + completion_tokens), string_agg(stage, ', ' ORDER BY stage) "
-            "FROM paper_llm_use WHERE paper_key = ? AND sent GROUP BY service ORDER BY service", [key]).fetchall() if recorded else []
-        unsent = con.execute(
-            "SELECT summary FROM paper_llm_use WHERE paper_key = ? AND NOT sent ORDER BY stage LIMIT 1", [key]).fetchone() if recorded else None
+        sent = con.execute(load_sql("paper_summary_sent"), [key]).fetchall() if recorded else []
+        unsent = con.execute(load_sql("paper_summary_unsent"), [key]).fetchone() if recorded else None
     lines = [f"datasets ({sum(row[0] for row in datasets)} matched, {sum(not row[0] for row in datasets)} unmatched):"]
     lines += [
         f"  {_named(name, version)} ({found_by}, p. {page}): {lifecycle}" if matched
@@ -162,7 +157,7 @@ def _unusable_graph(database: Path, doi: str | None) -> str | None:
         return None
     try:
         with read_only(str(database)) as con:
-            (found,) = con.execute("SELECT count(*) FROM publications WHERE doi = ?", [doi]).fetchone()
+            found = con.execute(load_sql("publication_ids_of_doi"), [doi]).fetchall()
     except duckdb.Error as error:  # another process took the file since it was checked
         return f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}"
     if found:

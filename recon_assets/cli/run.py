@@ -49,6 +49,7 @@ from recon_assets.shared.display import TerminalSafeStream, first_line, terminal
 from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 from recon_assets.shared.paths import database_lock, database_path, resolved
 from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, KG_SOURCE_TAG
+from recon_assets.shared.sql_files import load_sql
 
 # How long `recon run` waits for another live run to release the `duckdb` pool before it gives up (seconds): a
 # full run on the real KG takes minutes (docs/OPERATIONS.md "Benchmarks at full scale"), an online OpenAlex refresh of it up to about an hour.
@@ -505,21 +506,14 @@ def _print_summary(
 ) -> None:
     reused = _snapshot_reused(materializations)
     with read_only(str(database)) as con:
-        labels = con.execute("SELECT label, count(*) FROM edge_reliability GROUP BY 1 ORDER BY 2 DESC").fetchall()
-        verdicts = con.execute("SELECT verdict, count(*) FROM dataset_verdicts GROUP BY 1 ORDER BY 2 DESC").fetchall()
-        evaluation = con.execute(
-            "SELECT condition, measure, numerator, denominator FROM reliability_evaluation "
-            "WHERE is_default AND split = 'all' AND case_set = 'IF' AND list_contains(?, measure) ORDER BY condition DESC",
-            [list(_SUMMARY_MEASURES)],
-        ).fetchall()
-        comparisons = con.execute("SELECT * FROM reliability_evaluation_baselines").df()
-        cases = con.execute("SELECT condition, grade, found, has_openalex_record FROM reliability_evaluation_cases").df()
-        stewards = con.execute("SELECT status, count(*) FROM steward_judgements GROUP BY 1 ORDER BY 1").fetchall()
-        kg_edges = con.execute("SELECT count(*) FROM dataset_publication_edges").fetchone()[0]
-        snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(
-            "SELECT snapshot_id, lines_read, nodes_accepted, relationships_accepted, rejected, ingested_at "
-            "FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1"
-        ).fetchone()
+        labels = con.execute(load_sql("run_summary_labels")).fetchall()
+        verdicts = con.execute(load_sql("run_summary_verdicts")).fetchall()
+        evaluation = con.execute(load_sql("run_summary_evaluation"), [list(_SUMMARY_MEASURES)]).fetchall()
+        comparisons = con.table("reliability_evaluation_baselines").df()
+        cases = con.table("reliability_evaluation_cases").select("condition, grade, found, has_openalex_record").df()
+        stewards = con.execute(load_sql("run_summary_stewards")).fetchall()
+        kg_edges = con.table("dataset_publication_edges").shape[0]
+        snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(load_sql("run_summary_snapshot")).fetchone()
     print(f"\n{'MotherDuck' if is_motherduck(database) else 'DuckDB'}: {_shown(database)}")  # absolute, as the report's path below
     unchanged = f" (unchanged since {ingested_at:%Y-%m-%d %H:%M}: not ingested again)" if reused else ""
     print(f"snapshot {snapshot_id}{unchanged}: {lines:,} lines -> {nodes:,} nodes, {relationships:,} relationships, {rejected:,} rejected (see kg_rejects)")
