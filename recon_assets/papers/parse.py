@@ -65,10 +65,13 @@ _RUN_IN_HEADING = re.compile(r"^(Abstract|Plain Language Summary)(?:\s*[.:]\s*|\
 # numbers): a line among the first or last EDGE_LINES lines of a page (pypdf puts a page's head or foot there, not
 # always first or last) that repeats, digits aside, on RUNNING_MIN_PAGES pages or more and on RUNNING_PAGE_SHARE of
 # them (Copernicus alternates two heads on even and odd pages, so each is on half); every line of that form is dropped
-# wherever it is on a page. A bare page number ("7", "3 of 12", "Page 4") among those lines is dropped too.
+# wherever it is on a page. A bare page number ("7", "3 of 12", "Page 4") among those lines is dropped too. A form that
+# makes more than RUNNING_LINE_SHARE of the lines of the pages it heads or foots is body text (table rows alike but for
+# their numbers), not a head: the 26 real papers keep their parse unchanged with it.
 EDGE_LINES = 5
 RUNNING_MIN_PAGES = 3
 RUNNING_PAGE_SHARE = 0.25
+RUNNING_LINE_SHARE = 0.5
 _PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE)
 # Characters a page's text layer may hold that a reader never sees and a report must not show (what
 # `shared.display.hidden_characters` calls hidden, and more). Unicode general categories (Unicode 15.1, UAX #44):
@@ -76,8 +79,9 @@ _PAGE_NUMBER = re.compile(r"^(?:page\s*)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re
 # Unicode mapping, "\uf071" for θ) become a space, since each stands where a glyph was; Cf format characters
 # (zero-width space and joiners, word joiner, BOM, the bidirectional controls U+061C, U+200E-F, U+202A-E, U+2066-9)
 # are removed; a soft hyphen (U+00AD) ending a line becomes "-", so the line join undoes the hyphenation.
+# (a run of spaces is entered at its first space only, so a line of many spaces costs linear time, not quadratic)
 _SPACED_OUT = re.compile(
-    "[ ]*(?:[\x00-\x08\x0b-\x1f\x7f-\x9f\ue000-\uf8ff\U000f0000-\U0010ffff][ ]*)+"
+    "(?<![ ])[ ]*(?:[\x00-\x08\x0b-\x1f\x7f-\x9f\ue000-\uf8ff\U000f0000-\U0010ffff][ ]*)+"
 )
 _REMOVED = re.compile(
     "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u08e2\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f"
@@ -161,7 +165,8 @@ def parse_pdf(data: bytes, page_limit: int = DEFAULT_PAGE_LIMIT) -> PaperDocumen
         UnreadablePaper: empty file; no `%PDF-` header (not a PDF); no `%%EOF` trailer (truncated) or a structure
         pypdf cannot read; encrypted with a password (one that opens with the empty password is read); more pages
         than `page_limit`; fewer than MIN_CHARACTERS_PER_PAGE characters of text a page on average (image-only or
-        scanned: no OCR is done).
+        scanned: no OCR is done); no line left once the running heads, feet and page numbers are dropped (a template
+        or cover pages only).
     """
     reader = _open(data)
     count = len(reader.pages)
@@ -176,7 +181,10 @@ def parse_pdf(data: bytes, page_limit: int = DEFAULT_PAGE_LIMIT) -> PaperDocumen
         raise UnreadablePaper(
             f"no text layer: {characters} characters over {count} pages (image-only or scanned; OCR is not done)"
         )
-    return _structure(page_texts)
+    document = _structure(page_texts)
+    if not (document.sections or document.paragraphs or document.references or document.captions):
+        raise UnreadablePaper(f"no body text: every line of its {count} pages is a running head, foot or page number")
+    return document
 
 
 def visible_text(text: str) -> str:
@@ -275,14 +283,23 @@ def running_lines(pages: list[list[str]]) -> set[str]:
         pages: each page's non-empty lines, stripped, in pypdf's order.
     Returns:
         the keys of the lines to drop; empty for a paper under RUNNING_MIN_PAGES pages. A caption's opening line
-        ("Figure 3." set on its own line at several pages' tops) is never one.
+        ("Figure 3." set on its own line at several pages' tops) is never one, nor a line whose form makes more than
+        RUNNING_LINE_SHARE of the lines of the pages it heads or foots (a table's rows that differ only in their
+        numbers filling pages; all of a paper's text was dropped when each of its lines read alike digits aside).
     """
     seen: dict[str, int] = {}
+    under: dict[str, int] = {}  # lines of the pages each form heads or foots
+    written: dict[str, int] = {}
     for lines in pages:
         for key in {_running_key(line) for line in lines[:EDGE_LINES] + lines[-EDGE_LINES:] if not _CAPTION_LABEL.match(line)}:
             seen[key] = seen.get(key, 0) + 1
+            under[key] = under.get(key, 0) + len(lines)
+        for line in lines:
+            key = _running_key(line)
+            written[key] = written.get(key, 0) + 1
     least = max(RUNNING_MIN_PAGES, RUNNING_PAGE_SHARE * len(pages))
-    return {key for key, count in seen.items() if count >= least and any(c.isalpha() for c in key)}
+    return {key for key, count in seen.items()
+            if count >= least and written[key] <= RUNNING_LINE_SHARE * under[key] and any(c.isalpha() for c in key)}
 
 
 def _running_key(line: str) -> str:
@@ -315,6 +332,7 @@ def _structure(page_texts: list[str]) -> PaperDocument:
     blocks: list[tuple[str, int, list[str]]] = []  # (section, page, lines) of body text and captions
     reference_lines: list[tuple[int, str]] = []
     current, last_number, in_references, aside = "", (), False, False
+    listed: list[int] = []  # the numbers of a numbered reference list's entries so far (read when an aside starts)
     for page, line in lines:
         heading = _is_heading(line)
         number = _heading_number(line) if heading else None
@@ -325,12 +343,14 @@ def _structure(page_texts: list[str]) -> PaperDocument:
             # A named heading after the References heading (AGU sets Acknowledgments in the margin beside the list,
             # pypdf reads it between two entries) is an aside: the list resumes at the next line that opens an entry.
             aside = (in_references or aside) and number is None and _bare(heading) not in REFERENCE_HEADINGS
+            if aside:  # the list is read once here, not again for each line of the aside (quadratic in a long appendix)
+                listed = [int(found.group(1) or found.group(2)) for _, text in reference_lines if (found := _NUMBERED_REFERENCE.match(text))]
             in_references = _bare(heading) in REFERENCE_HEADINGS
             if in_references:
                 reference_lines = []
             blocks.append((current, page, []))
             continue
-        if aside and _resumes_references(line, reference_lines):
+        if aside and _resumes_references(line, listed):
             in_references, aside = True, False
         if in_references:
             reference_lines.append((page, line))
@@ -382,34 +402,43 @@ def _join(lines: list[str]) -> str:
     return text
 
 
-def _resumes_references(line: str, reference_lines: list[tuple[int, str]]) -> bool:
+def _resumes_references(line: str, numbered: list[int]) -> bool:
     """Whether `line`, after an aside heading (`_structure`), opens the reference list's next entry: the next number
-    of a numbered list, or an author-year opening with its year on the line."""
-    numbered = [int(found.group(1) or found.group(2)) for _, text in reference_lines if (found := _NUMBERED_REFERENCE.match(text))]
+    of a numbered list (`numbered`, the list's entry numbers so far), or an author-year opening with its year on the
+    line."""
     if len(numbered) >= 3:
         found = _NUMBERED_REFERENCE.match(line)
         return bool(found) and int(found.group(1) or found.group(2)) == numbered[-1] + 1
     return bool(_AUTHOR_OPENING.match(line) and _YEAR.search(line) or _GROUP_AUTHOR_OPENING.match(line))
 
 
-def _entry_complete(entry: list[str]) -> bool:
+def _entry_complete(last_line: str, printed: bool) -> bool:
     """An author-year entry can end here: its last line ends with "." or ")", or it has printed its DOI or address
-    (which close APA and AGU entries; a DOI broken over lines ends in neither)."""
-    text = " ".join(entry)
-    return entry[-1].rstrip().endswith((".", ")")) or DOI_PATTERN.search(text) is not None or "doi.org/" in text or "http" in text
+    (`printed`, `_prints_address` of any of its lines; these close APA and AGU entries; a DOI broken over lines ends in
+    neither)."""
+    return last_line.rstrip().endswith((".", ")")) or printed
+
+
+def _prints_address(line: str) -> bool:
+    """Whether a reference line prints a DOI or web address (none of these spans two lines joined by a space, so each
+    line is read once: an entry of thousands of lines costs linear time)."""
+    return DOI_PATTERN.search(line) is not None or "doi.org/" in line or "http" in line
 
 
 def _references(lines: list[tuple[int, str]]) -> list[Reference]:
     numbered = sum(bool(_NUMBERED_REFERENCE.match(line)) for _, line in lines)
     entries: list[tuple[int, list[str]]] = []
+    printed = False  # the current entry has printed its DOI or address
     for page, line in lines:
         if numbered >= 3:
             opens = bool(_NUMBERED_REFERENCE.match(line))
         else:
-            opens = bool(_AUTHOR_OPENING.match(line) or _GROUP_AUTHOR_OPENING.match(line)) and (not entries or _entry_complete(entries[-1][1]))
+            opens = bool(_AUTHOR_OPENING.match(line) or _GROUP_AUTHOR_OPENING.match(line)) and (not entries or _entry_complete(entries[-1][1][-1], printed))
         if opens or not entries:
             entries.append((page, []))
+            printed = False
         entries[-1][1].append(line)
+        printed = printed or _prints_address(line)
     references = []
     for number, (page, entry) in enumerate(entries, start=1):
         # A DOI broken over two lines ("10.1175/" + "JHM560.1") is joined before it is looked for.

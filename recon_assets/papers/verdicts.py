@@ -298,8 +298,8 @@ def cites(claim: str, number: int, reference_text: str) -> bool:
     """The claim cites the reference: its number in brackets ([3], [2-4], [1, 3]), or its first author's surname
     followed by 'et al.', 'and <name>' or a year."""
     for group in _BRACKETS.findall(claim):
-        for part in group.split(","):
-            low, high = _RANGE.fullmatch(part.strip()).groups()
+        # each range of each part: "[1-2-3]" (a typo'd range) reads as 1-2 and 3, where a single match raised
+        for low, high in (found for part in group.split(",") for found in _RANGE.findall(part)):
             if int(low) <= number <= int(high or low):
                 return True
     surname = _SURNAME.match(reference_text or "")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 ELLIPSIS = "…"
+_SPACE = re.compile(r"\s")
 
 
 def excerpt(sentence: str, start: int, end: int, limit: int) -> str:
@@ -42,7 +43,7 @@ def excerpt(sentence: str, start: int, end: int, limit: int) -> str:
         following = re.search(r"\s", stripped[begin:stop])
         begin = begin + following.end() if following else begin
     if stop < len(stripped) and not stripped[stop].isspace():  # mid-word: move back to the last word's end
-        space = stripped.rfind(" ", begin, stop)
-        stop = space if space > begin else stop
+        spaces = [found.start() for found in _SPACE.finditer(stripped, begin, stop)]  # any white space, as above
+        stop = spaces[-1] if spaces and spaces[-1] > begin else stop
     part = stripped[begin:stop].strip()
     return (ELLIPSIS if begin > 0 else "") + part + (ELLIPSIS if stop < len(stripped) else "")
