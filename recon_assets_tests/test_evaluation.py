@@ -13,6 +13,7 @@ from recon_assets.evaluation.cases import COLUMNS, GRADES, LABELLED_EDGES, VERSI
 from recon_assets.evaluation.baselines import AGE_ONLY, FLAG_EVERYTHING, LIFECYCLE_ONLY, baseline_rules
 from recon_assets.evaluation.measure import compare_rules, flag_sets, match_cases, online_cases, record_as_of, targets_of, without_openalex
 from recon_assets.evaluation.metrics import (
+    cluster_draws,
     cluster_weights,
     node_rate,
     percentile_interval,
@@ -223,6 +224,32 @@ def test_resampling_nodes_gives_a_wider_interval_than_resampling_cases_when_a_no
     low, high = Rate(30, 60).interval
     assert high - low < by_node[1] - by_node[0]
     assert node_rate(nodes, in_set, hit) == Rate(5, 10)
+
+
+@pytest.mark.parametrize(
+    ("units", "nodes", "seed"),
+    [(1, 1, 0), (6, 3, 1), (60, 10, 2), (400, 37, 3), (3000, 300, 4), (50, 50, 5)],
+)
+def test_per_node_bootstrap_sums_equal_the_per_unit_weights_to_the_last_digit(units, nodes, seed):
+    """Issue 23 (suite time): compare_rules sums each node's units once (`ClusterResamples`) instead of weighting every
+    unit in every resample. Same draws, and every rate, ROC AUC, interval and node count equal to the last digit to
+    the per-unit definitions (`weighted_rates`, `weighted_roc_auc`, `node_rate` over `cluster_weights`), ties and
+    resamples missing a group included."""
+    rng = np.random.default_rng(seed)
+    clusters = rng.integers(0, nodes, units).astype(str)
+    draws = cluster_draws(clusters, resamples=300, seed=seed)
+    weights = cluster_weights(clusters, resamples=300, seed=seed)
+    assert np.array_equal(draws.weights(), weights)
+    for _ in range(5):
+        in_set, hit = rng.random(units) < 0.3, rng.random(units) < 0.5
+        rates = draws.rates(in_set, hit)
+        assert np.array_equal(rates, weighted_rates(weights, in_set, hit), equal_nan=True)
+        assert percentile_interval(rates) == percentile_interval(weighted_rates(weights, in_set, hit))
+        assert draws.node_rate(in_set, hit) == node_rate(clusters, in_set, hit)
+        scores = np.round(rng.random(units), 1)  # ties count half
+        sound = rng.random(units) < 0.4
+        stale = ~sound & (rng.random(units) < 0.5)
+        assert np.array_equal(draws.roc_auc(scores, sound, stale), weighted_roc_auc(weights, scores, sound, stale), equal_nan=True)
 
 
 @pytest.mark.parametrize(

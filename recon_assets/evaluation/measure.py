@@ -12,7 +12,7 @@ Every measure is taken per case set (CASE_SETS, by the cases' grade): `IF` (grad
 (independent cases alone: what the score adds) and `C` (labelled from a scorer input: kept apart). Each measure is a
 rate beside its base rate (DOMAIN.md: "every rate is reported with its base rate ... and the labelled prevalence");
 an UNVERIFIED case is not caught. The default and each baseline are compared on the same cases with the paired
-difference and its 95 % interval from resampling dataset nodes (`metrics.cluster_weights`), and counted per node as
+difference and its 95 % interval from resampling dataset nodes (`metrics.cluster_draws`), and counted per node as
 well as per case (`metrics.node_rate`). The ablation ranks settings by discrimination on the I cases (ROC AUC of
 reliability, sound against superseded edges), never by a catch rate, which any setting flagging everything wins.
 """
@@ -41,17 +41,14 @@ from recon_assets.evaluation.cases import (
     SUPERSEDED_VERSION,
 )
 from recon_assets.evaluation.metrics import (
-    cluster_weights,
+    cluster_draws,
     comparison_text,
-    node_rate,
     percentile_interval,
     Rate,
     RESAMPLES,
     roc_auc,
     SEED,
     settings_grid,
-    weighted_rates,
-    weighted_roc_auc,
 )
 from recon_assets.reliability.citations import count_visible, has_year_breakdown
 from recon_assets.reliability.labels import FLAGGED_LABELS, SUPERSEDED, UNVERIFIED, label_edges
@@ -318,28 +315,28 @@ def compare_rules(cases: pd.DataFrame, edges: pd.DataFrame, *, resamples: int = 
         cases: one row per measured case: dataset_id (the node; cases of one node move together), class,
             version_status, case_age, and the `rule_outcomes` columns for every rule.
         edges: `rule_outcomes` of every scored KG edge (the base rate's units, resampled by their own nodes).
-        resamples, seed: of the cluster bootstrap (`metrics.cluster_weights`).
+        resamples, seed: of the cluster bootstrap (`metrics.cluster_draws`).
 
     Returns:
         rows of COMPARISON_COLUMNS but condition, split and case_set; roc_auc has no counts nor Wilson interval, the
         default's own row no difference.
     """
-    units = {"cases": (cases, cluster_weights(cases["dataset_id"].to_numpy(), resamples=resamples, seed=seed)),
-             "edges": (edges, cluster_weights(edges["dataset_id"].to_numpy(), resamples=resamples, seed=seed))}
+    units = {"cases": cluster_draws(cases["dataset_id"].to_numpy(), resamples=resamples, seed=seed),
+             "edges": cluster_draws(edges["dataset_id"].to_numpy(), resamples=resamples, seed=seed)}
     sound, superseded = _auc_groups(cases)
     figures: dict[tuple[str, str], tuple[Rate | float, np.ndarray, Rate | None]] = {}
     for rule in RULES:
         flagged = cases[f"flagged/{rule}"].to_numpy(dtype=bool)
         sets = flag_sets(cases, flagged) | {"base_rate": (np.ones(len(edges), dtype=bool), edges[f"flagged/{rule}"].to_numpy(dtype=bool))}
         for measure, (in_set, hit) in sets.items():
-            frame, weights = units["edges" if measure == "base_rate" else "cases"]
+            draws = units["edges" if measure == "base_rate" else "cases"]
             figures[measure, rule] = (
-                Rate(int((in_set & hit).sum()), int(in_set.sum())), weighted_rates(weights, in_set, hit),
-                node_rate(frame["dataset_id"].to_numpy(), in_set, hit),
+                Rate(int((in_set & hit).sum()), int(in_set.sum())), draws.rates(in_set, hit),
+                draws.node_rate(in_set, hit),
             )
         scores = cases[f"score/{rule}"].to_numpy(dtype=float)
         figures["roc_auc", rule] = (
-            roc_auc(scores[sound], scores[superseded]), weighted_roc_auc(units["cases"][1], scores, sound, superseded), None,
+            roc_auc(scores[sound], scores[superseded]), units["cases"].roc_auc(scores, sound, superseded), None,
         )
     rows = []
     for measure in COMPARED:

@@ -13,6 +13,7 @@ of two rules is taken on the same resamples.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -55,16 +56,24 @@ class Rate:
         """The 95 % Wilson score interval of the rate, (NaN, NaN) without cases."""
         if not self.denominator:
             return math.nan, math.nan
-        from scipy.stats import binomtest  # deferred: scipy.stats takes about 1 s to import, and loading the definitions needs none of it
-
-        interval = binomtest(self.numerator, self.denominator).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
-        return float(interval.low), float(interval.high)
+        return _wilson_interval(self.numerator, self.denominator)
 
     def __str__(self) -> str:
         if not self.denominator:
             return "n/a (0 cases)"
         low, high = self.interval
         return f"{self.value:.0%} ({self.numerator}/{self.denominator}; 95% CI {low:.0%}-{high:.0%})"
+
+
+@functools.cache
+def _wilson_interval(numerator: int, denominator: int) -> tuple[float, float]:
+    """`Rate.interval` of numerator/denominator (denominator > 0), kept per pair: the ablation asks for the same few
+    hundred pairs about 26,000 times, and scipy's binomtest also runs a two-sided test whose p-value is not used
+    (issue 23: about 3 CPU-s of each evaluation)."""
+    from scipy.stats import binomtest  # deferred: scipy.stats takes about 1 s to import, and loading the definitions needs none of it
+
+    interval = binomtest(numerator, denominator).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
+    return float(interval.low), float(interval.high)
 
 
 def roc_auc(sound: np.ndarray, stale: np.ndarray) -> float:
@@ -81,9 +90,9 @@ def roc_auc(sound: np.ndarray, stale: np.ndarray) -> float:
     return float(mannwhitneyu(sound, stale).statistic / (len(sound) * len(stale)))
 
 
-def cluster_weights(clusters: np.ndarray, *, resamples: int = RESAMPLES, seed: int = SEED) -> np.ndarray:
-    """How often each unit is drawn in each resample of whole clusters: shape (resamples, n) of ints. Each resample
-    draws as many clusters as there are, uniformly with replacement; a unit counts as often as its cluster was drawn.
+def cluster_draws(clusters: np.ndarray, *, resamples: int = RESAMPLES, seed: int = SEED) -> ClusterResamples:
+    """The cluster bootstrap's draws, kept per cluster: each resample draws as many clusters as there are, uniformly
+    with replacement (one multinomial draw per resample from `np.random.default_rng(seed)`).
 
     Args:
         clusters: the cluster (dataset node) of each unit, shape (n,); any hashable values, NA not allowed.
@@ -95,9 +104,97 @@ def cluster_weights(clusters: np.ndarray, *, resamples: int = RESAMPLES, seed: i
     if (codes < 0).any():
         raise ValueError("every unit needs a cluster (dataset node); got NA")
     if not len(uniques):
-        return np.zeros((resamples, 0), dtype=int)
+        return ClusterResamples(np.zeros((resamples, 0), dtype=int), codes)
     drawn = np.random.default_rng(seed).multinomial(len(uniques), np.full(len(uniques), 1 / len(uniques)), size=resamples)
-    return drawn[:, codes]
+    return ClusterResamples(drawn, codes)
+
+
+def cluster_weights(clusters: np.ndarray, *, resamples: int = RESAMPLES, seed: int = SEED) -> np.ndarray:
+    """How often each unit is drawn in each resample of whole clusters: shape (resamples, n) of ints; a unit counts as
+    often as its cluster was drawn (`cluster_draws` spread over the units).
+
+    Args:
+        clusters: the cluster (dataset node) of each unit, shape (n,); any hashable values, NA not allowed.
+
+    Raises:
+        ValueError: a cluster is NA.
+    """
+    return cluster_draws(clusters, resamples=resamples, seed=seed).weights()
+
+
+@dataclass(frozen=True)
+class ClusterResamples:
+    """The resamples of a cluster bootstrap, per cluster: `drawn` (resamples, k) ints, how often each of the k
+    clusters was drawn; `codes` (n,) each unit's cluster (0..k-1).
+
+    `rates` and `roc_auc` equal `weighted_rates` and `weighted_roc_auc` over `weights()` to the last digit, at a
+    fraction of the cost (issue 23, suite time): a unit's weight is its cluster's draw count, so the units are summed
+    per cluster first and each resample multiplies k numbers, not n. Every sum is of integers (rates) or of halves
+    (ROC AUC) far below 2**52, exact in float64 in any order, so the quotients are the same floats.
+    """
+
+    drawn: np.ndarray
+    codes: np.ndarray
+
+    @functools.cached_property
+    def _drawn(self) -> np.ndarray:
+        """`drawn` as floats, converted once (a matrix product with an int matrix converts it on every call)."""
+        return self.drawn.astype(float)
+
+    def weights(self) -> np.ndarray:
+        """Each unit's draw count per resample: shape (resamples, n) of ints."""
+        return self.drawn[:, self.codes]
+
+    def _per_cluster(self, mask: np.ndarray) -> np.ndarray:
+        """How many units of each cluster `mask` (bool, shape (n,)) holds: shape (k,) floats."""
+        return np.bincount(self.codes, weights=np.asarray(mask, dtype=float), minlength=self.drawn.shape[1])
+
+    def rates(self, in_set: np.ndarray, hit: np.ndarray) -> np.ndarray:
+        """`weighted_rates(self.weights(), in_set, hit)`: shape (resamples,), NaN where a resample holds no unit of
+        the set.
+
+        Args:
+            in_set, hit: bool, shape (n,).
+        """
+        in_set = np.asarray(in_set, dtype=bool)
+        counted = self._drawn @ self._per_cluster(in_set)
+        hits = self._drawn @ self._per_cluster(in_set & np.asarray(hit, dtype=bool))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(counted > 0, hits / counted, np.nan)
+
+    def roc_auc(self, scores: np.ndarray, sound: np.ndarray, stale: np.ndarray) -> np.ndarray:
+        """`weighted_roc_auc(self.weights(), scores, sound, stale)`: shape (resamples,), NaN where a resample lacks
+        either group. The pairs' 1, 1/2, 0 are summed per (sound unit's cluster, stale unit's cluster), then weighted
+        by both clusters' draw counts.
+
+        Args:
+            scores: (n,) floats. sound, stale: bool masks, shape (n,).
+        """
+        scores = np.asarray(scores, dtype=float)
+        sound, stale = np.asarray(sound, dtype=bool), np.asarray(stale, dtype=bool)
+        a, b = scores[sound], scores[stale]
+        above = (a[:, None] > b[None, :]) + 0.5 * (a[:, None] == b[None, :])
+        k = self.drawn.shape[1]
+        by_cluster = np.zeros((k, len(b)))
+        np.add.at(by_cluster, self.codes[sound], above)
+        pairs_by_cluster = np.zeros((k, k))
+        np.add.at(pairs_by_cluster.T, self.codes[stale], by_cluster.T)
+        numerator = ((self._drawn @ pairs_by_cluster) * self._drawn).sum(axis=1)
+        pairs = (self._drawn @ self._per_cluster(sound)) * (self._drawn @ self._per_cluster(stale))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(pairs > 0, numerator / pairs, np.nan)
+
+    def node_rate(self, in_set: np.ndarray, hit: np.ndarray) -> Rate:
+        """`node_rate(clusters, in_set, hit)` over the clusters these draws were made from, counted per cluster
+        (more than half of a node's units in the set are hits: 2 * hits > units, exact in integers).
+
+        Args:
+            in_set, hit: bool, shape (n,).
+        """
+        in_set = np.asarray(in_set, dtype=bool)
+        units = self._per_cluster(in_set)
+        hits = self._per_cluster(in_set & np.asarray(hit, dtype=bool))
+        return Rate(int((2 * hits > units).sum()), int((units > 0).sum()))
 
 
 def weighted_rates(weights: np.ndarray, in_set: np.ndarray, hit: np.ndarray) -> np.ndarray:
