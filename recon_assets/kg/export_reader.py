@@ -43,7 +43,16 @@ _RECOVERED = "recovered: the element there may be damaged or lost"
 _NOT_READ = "rest of file not read"
 # Errors after which libxml2 stops parsing (content after the root element closed; resource limits such as nesting
 # deeper than 2048 or entity amplification, libxml2's xmlIsCatastrophicError): nothing later is read.
-_HALTING = {"ERR_DOCUMENT_END", "ERR_RESOURCE_LIMIT", "ERR_NO_MEMORY"}
+# By libxml2's error codes (xmlerror.h: XML_ERR_NO_MEMORY 2, XML_ERR_DOCUMENT_END 5, XML_ERR_RESOURCE_LIMIT 114), not
+# lxml's names for them: lxml 5.x names 114 'unknown'.
+_ERR_DOCUMENT_END = 5
+_HALTING_INSIDE = {2, 114}
+# The halting errors other than content after the root stop the parser inside the document, with elements still open.
+# lxml 6.2 then ends those open elements itself (end events for elements cut short); lxml up to 6.1 does not.
+_HALTING = _HALTING_INSIDE | {_ERR_DOCUMENT_END}
+# APOC writes no DTD and so no entity reference: the parser expands none, so that none is ever loaded from a file
+# or the network and no parser version's recovery from a missing one matters; an element holding one is rejected.
+_UNEXPANDED = "entity reference &{name}; in <data key=\"{key}\"> not expanded (APOC writes none; entities are never read)"
 
 # Byte-order marks of encodings neither reader decodes; UTF-32 before UTF-16, whose LE mark is a prefix of UTF-32's.
 _FOREIGN_BOMS = [(codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"), (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16")]
@@ -383,38 +392,57 @@ def _graphml_rows(path: Path, stats: ReadStats) -> Iterator[Row]:
     without that data (GraphML Primer, section 2.4: http://graphml.graphdrawing.org/primer/graphml-primer.html).
 
     libxml2's recovering parser reads on past damage; each of its errors becomes one row with the error as
-    `read_error`. Entities: internal ones expand, external ones (files, network) are never loaded.
+    `read_error`. Entities (APOC writes none): the parser expands none in element text (`resolve_entities=False`),
+    so no entity is ever loaded and how a parser version recovers from a missing one does not matter (lxml 6.2,
+    expanding internal ones, stops at a declared external one); an element whose data holds a reference is a
+    rejected row, the reference kept as `&name;` in its text. libxml2 expands internal references in attribute
+    values whatever the option and drops external ones with an error row (the same in every lxml).
+
+    After an error that stops the parser inside the document (`_HALTING_INSIDE`), an element may arrive whose end
+    tag was never read: lxml 6.2 ends the elements open at that point itself, with their content cut. So each
+    element is handed on only once the parser is known to have read past it (a later element or a following
+    sibling began): the element open where the parser stopped is not handed on, with every lxml. It is counted
+    with the rest of the file, not read.
     """
     keys: dict[str, tuple[str, str]] = {}  # key id -> (attr.name, attr.type)
     defaults: dict[str, dict[str, object]] = {"node": {}, "edge": {}}
     context = etree.iterparse(
         str(path), events=("end",), tag=("{*}key", "{*}node", "{*}edge", "{*}hyperedge"),
-        recover=True, resolve_entities="internal", load_dtd=False, no_network=True, huge_tree=True, remove_comments=True,
+        recover=True, resolve_entities=False, load_dtd=False, no_network=True, huge_tree=True, remove_comments=True,
     )
     reported = 0
+    halted = False  # an error that stops the parser inside the document has been reported
+    held: tuple[etree._Element, int | None, str, str | None] | None = None  # the last element read, not yet handed on
     for number, (_, element) in enumerate(context):
         if number == 0 and (root := etree.QName(element.getroottree().getroot()).localname) != "graphml":
             raise KgExportError(f"KG export {path} is XML but not GraphML: its root element is <{root}>, not <graphml>")
         # libxml2 reports errors while it parses ahead, so they are handed on before the element at hand.
         errors = context.error_log.filter_from_errors()
+        halted = halted or any(error.type in _HALTING_INSIDE for error in errors[reported:])
+        if held is not None:
+            # An element ending now that does not hold the held one began after the held one's end tag was read.
+            if not halted or held[0].getnext() is not None or element not in held[0].iterancestors():
+                yield _element_row(held, stats)
+            held = None
         yield from _error_rows(errors[reported:], stats)
         reported = len(errors)
         tag = element.tag.rpartition("}")[2]  # the local name (the tag filter above lets only elements through)
         if tag == "key":
             _declare(element, keys, defaults)
+        elif tag == "hyperedge":
+            raw = etree.tostring(element, encoding="unicode", with_tail=False)[:RAW_TEXT_LIMIT]
+            held = element, element.sourceline, raw, "hyperedge is not supported"
         else:
-            stats.lines_read += 1
-            stats.elements_read += 1
-            if tag == "hyperedge":
-                raw = etree.tostring(element, encoding="unicode", with_tail=False)[:RAW_TEXT_LIMIT]
-                yield stats.lines_read, element.sourceline, raw, "hyperedge is not supported", None
-            else:
-                element_json = _graphml_element(tag, element, keys, defaults[tag])
-                yield stats.lines_read, element.sourceline, _JSON_TEXT.encode(element_json), None, None
+            element_json, unexpanded = _graphml_element(tag, element, keys, defaults[tag])
+            held = element, element.sourceline, _JSON_TEXT.encode(element_json), unexpanded
         element.clear(keep_tail=False)
         while element.getprevious() is not None:
             del element.getparent()[0]
     errors = context.error_log.filter_from_errors()
+    halted = halted or any(error.type in _HALTING_INSIDE for error in errors[reported:])
+    # The last element is whole unless the parser stopped while it was open (then nothing follows it in the tree).
+    if held is not None and (not halted or held[0].getnext() is not None):
+        yield _element_row(held, stats)
     if any(error.type_name == "ERR_TAG_NOT_FINISHED" for error in errors) and not _ends_with_root_end_tag(path):
         stats.incomplete_end = "it ends before its GraphML root element is closed (no </graphml> at the end)"
     yield from _error_rows(errors[reported:], stats)
@@ -425,6 +453,13 @@ def _graphml_rows(path: Path, stats: ReadStats) -> Iterator[Row]:
     if stats.elements_read == 0:
         hint = f" (first GraphML error, line {errors[0].line}: {errors[0].message.strip()})" if errors else ""
         raise KgExportError(f"no node or edge element could be read from KG export {path}{hint}")
+
+
+def _element_row(held: tuple[etree._Element, int | None, str, str | None], stats: ReadStats) -> Row:
+    _, line, raw, read_error = held
+    stats.lines_read += 1
+    stats.elements_read += 1
+    return stats.lines_read, line, raw, read_error, None
 
 
 _ROOT_END_TAG = re.compile(rb"</(?:[A-Za-z_][\w.-]*:)?graphml\s*>\s*\Z")
@@ -440,7 +475,7 @@ def _ends_with_root_end_tag(path: Path, tail_bytes: int = 4096) -> bool:
 def _error_rows(errors: list[etree._LogEntry], stats: ReadStats) -> Iterator[Row]:
     for error in errors:
         stats.lines_read += 1
-        outcome = _NOT_READ if error.type_name in _HALTING else _RECOVERED
+        outcome = _NOT_READ if error.type in _HALTING else _RECOVERED
         message = f"GraphML syntax error at line {error.line}, column {error.column}: {error.message.strip()}; {outcome}"
         yield stats.lines_read, error.line, None, message, None
 
@@ -458,19 +493,30 @@ def _declare(key: etree._Element, keys: dict[str, tuple[str, str]], defaults: di
 _JSON_TEXT = json.JSONEncoder(ensure_ascii=False)
 
 
-def _graphml_element(tag: str, element: etree._Element, keys: dict[str, tuple[str, str]], defaults: dict[str, object]) -> dict:
+def _graphml_element(
+    tag: str, element: etree._Element, keys: dict[str, tuple[str, str]], defaults: dict[str, object]
+) -> tuple[dict, str | None]:
+    """(APOC JSON element, read_error): the error names the first entity reference in a value (the value keeps it
+    as `&name;`), else None."""
     properties = dict(defaults)
+    unexpanded = None
     for data in element.iterchildren("{*}data"):
         name, attr_type = keys.get(data.get("key"), (data.get("key"), "string"))
-        # itertext: a value with markup in it (`Aer<i>o</i>sol`) keeps all its text, not the part before the first child;
-        # a value without (nearly all) is its .text, read without the iterator.
-        text = "".join(data.itertext()) if len(data) else data.text or ""
+        if not len(data):
+            text = data.text or ""  # nearly every value: no markup, read without the iterator
+        elif next(data.iter(etree.Entity), None) is None:
+            # itertext: a value with markup in it (`Aer<i>o</i>sol`) keeps all its text, not the part before the first child.
+            text = "".join(data.itertext())
+        else:
+            text, reference = _text_with_references(data)
+            if unexpanded is None:
+                unexpanded = _UNEXPANDED.format(name=reference, key=data.get("key"))
         properties[name] = _typed(text, attr_type)
     if tag == "node":
         label_text = element.get("labels") or properties.get("labels") or ""
         properties.pop("labels", None)
         labels = [label for label in str(label_text).split(":") if label]
-        return {"type": "node", "id": element.get("id"), "labels": labels, "properties": properties}
+        return {"type": "node", "id": element.get("id"), "labels": labels, "properties": properties}, unexpanded
     rel_type = element.get("label") or properties.get("label")
     properties.pop("label", None)
     return {
@@ -480,7 +526,31 @@ def _graphml_element(tag: str, element: etree._Element, keys: dict[str, tuple[st
         "start": {"id": element.get("source")},
         "end": {"id": element.get("target")},
         "properties": properties,
-    }
+    }, unexpanded
+
+
+def _text_with_references(data: etree._Element) -> tuple[str, str]:
+    """The text of a value holding entity references (the parser expands none), each kept as `&name;`:
+    (text, name of the first reference)."""
+    parts, names = [data.text or ""], []
+    # Depth first without recursion: a value may hold markup nested some thousand levels deep.
+    stack = [(data, iter(data))]
+    while stack:
+        parent, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if stack:
+                parts.append(parent.tail or "")
+        elif isinstance(child.tag, str):
+            parts.append(child.text or "")
+            stack.append((child, iter(child)))
+        else:
+            if child.tag is etree.Entity:
+                names.append(child.name)
+                parts.append(child.text)
+            parts.append(child.tail or "")  # comments and processing instructions give only their tail
+    return "".join(parts), names[0]
 
 
 def _typed(text: str, attr_type: str) -> object:
