@@ -133,6 +133,36 @@ def line_codes(pattern: str, families: Iterable[str]) -> dict[str, str]:
     return {f: f[len(prefix):] for f in families if f.startswith(prefix) and _CODE.fullmatch(f[len(prefix):])}
 
 
+# The instruments a retrieval combines, as an entry title gives them in parentheses: "(AIRS-only)", "(AIRS+AMSU)",
+# "(AIRS+AMSU+HSB)" (GES DISC's AIRS* / AIRX* / AIRH* collections of one product). A short name in parentheses
+# ("(AIRS3STD)") is none.
+_COMBINATION = re.compile(r"\(([A-Za-z0-9]+(?:\+[A-Za-z0-9]+)+|[A-Za-z0-9]+-only)\)")
+# The combination a paper means when it names none: AIRS's standard retrieval is the AIRS+AMSU one (AIRX*); the
+# AIRS-only stream (AIRS*) is the variant papers name as "AIRS-only", and AIRS+AMSU+HSB (AIRH*) covers only 2002-08 to
+# 2003-02 (the AIRH* V006 records in CMR end 2003-02-05). Source: the CMR entry titles and temporal extents of the AIRS
+# collections (recon_assets/reference/cmr/cmr_collections_version_families.csv); SOURCES.md of the paper fixtures reads
+# AIRS "version 5 daily Level 3" as AIRX3STD (papers 7 and 9).
+STANDARD_COMBINATIONS = frozenset({"AIRS+AMSU"})
+# The word a line's entry titles give its standard product ("AIRS/Aqua L3 Daily Standard Physical Retrieval"), beside
+# its support and special products ("Support Product", "CO2 in the free troposphere", "Quantization").
+STANDARD_WORD = "standard"
+
+
+def combination(title: str) -> str | None:
+    """The instrument combination an entry title states in parentheses (`_COMBINATION`: "AIRS+AMSU", "AIRS-only"), or
+    None."""
+    found = _COMBINATION.search(title)
+    return found.group(1) if found else None
+
+
+def product_tokens(title: str, family: str) -> frozenset[str]:
+    """The canonical tokens of an entry title less its instrument combination, its short name, its version and its
+    numbers: what one product's streams share ("Aqua/AIRS L3 Daily Standard Physical Retrieval (AIRS-only) 1 degree x
+    1 degree V7.0" and "... (AIRS+AMSU) ... V006 (AIRX3STD)" give the same tokens)."""
+    tokens = canonical_tokens(_COMBINATION.sub(" ", title)) - canonical_tokens(family)
+    return frozenset(t for t in tokens if not re.fullmatch(r"v?\d+", t))
+
+
 # A member's parameter name in its entry title ends at the first parenthesis or version ("Ozone (O3) Mixing Ratio V004",
 # "Temperature V005", "Relative Humidity With Respect To Ice V004").
 _TITLE_NAME_END = re.compile(r"\(|\bV\d")
@@ -169,7 +199,8 @@ def species_mentions(text: str, names: dict[str, tuple[str, ...]], codes: dict[s
     """[(start, end, family)] in `text` for each member of a product line written by its parameter name (`names`, the
     canonical tokens of `parameter_names`, matched as consecutive words: "geopotential height", "water vapour") or by
     its parameter code (`codes`, `line_codes`: "HCl", "ClO", "RHi", "H2O"; a code is written with a digit or at least
-    two capitals, so the word "Co" is no CO). Longest name first where two overlap; in reading order."""
+    two capitals, so the word "Co" is no CO). A name's last word may take a plural "s" ("temperatures"). Longest name
+    first where two overlap; in reading order."""
     tokens = list(_SPECIES_TOKEN.finditer(text))
     words = [canonical_sequence(t.group(0)) for t in tokens]
     found: list[tuple[int, int, str]] = []
@@ -179,7 +210,9 @@ def species_mentions(text: str, names: dict[str, tuple[str, ...]], codes: dict[s
         hit = None
         for family, name in ordered:
             size = len(name)
-            if index + size <= len(tokens) and all(words[index + k] == (name[k],) for k in range(size)):
+            # the name's last word may be written in the plural ("MLS temperatures")
+            if index + size <= len(tokens) and all(
+                    words[index + k] in ((name[k],), (name[k] + "s",) if k == size - 1 else ()) for k in range(size)):
                 hit = (tokens[index].start(), tokens[index + size - 1].end(), family, size)
                 break
         if hit is None:

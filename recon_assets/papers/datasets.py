@@ -36,6 +36,7 @@ from recon_assets.lifecycle.versions import parse_version, version_sort_key
 from recon_assets.papers.dataset_names import (
     FILLER, WORD, TitleVocabulary, is_algorithm_version, line_codes, is_data_citation, is_glossary, is_reference_like, parenthesis_end, reference_entries,
 )
+from recon_assets.papers.dataset_names import STANDARD_COMBINATIONS, STANDARD_WORD, canonical_tokens, combination, product_tokens
 from recon_assets.papers.dataset_names import parameter_names, species_mentions
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
@@ -241,6 +242,34 @@ class DatasetCatalogue:
             codes = {f: sorted(self._codes[f])[0] for f in members if self._codes.get(f)}
             self._species[name] = (parameter_names(titles), codes)
         return self._species[name]
+
+    def default_product(self, candidates: Sequence[str]) -> list[str]:
+        """The candidates a paper means when its words leave several members of one product line and name neither a
+        special product nor an instrument combination. First, of those, the ones whose entry titles call them the
+        line's standard product (`dataset_names.STANDARD_WORD`: "Daily Standard Physical Retrieval", not the "Support
+        Product", "CO2 in the free troposphere" or "Quantization" ones), when some but not all are. Then, for each
+        product left, of its streams that differ only by their instrument combination (`dataset_names.product_tokens`
+        equal over every title of the family, `combination` different: AIRS3STD "(AIRS-only)", AIRX3STD
+        "(AIRS+AMSU)", AIRH3STD "(AIRS+AMSU+HSB)"), the one in `STANDARD_COMBINATIONS`. Words that named a support
+        product or "AIRS-only" have already narrowed the candidates (`TitleVocabulary.narrow`), so neither default
+        overrules them. Several products left (Level 2 and Level 3, daily and monthly) stay several: the paper does
+        not say which. Only lines whose titles say so are touched (in the CMR extract: AIRS)."""
+        left = list(candidates)
+        standard = [f for f in left if any(STANDARD_WORD in canonical_tokens(t) for t in self._titles.get(f, ()))]
+        if standard and len(standard) < len(left):
+            left = standard
+        if len(left) > 1:
+            # the tokens all of a family's titles share (a family may hold its near-real-time records' titles too)
+            keys = {f: frozenset.intersection(*(product_tokens(t, f) for t in self._titles[f])) if self._titles.get(f) else frozenset() for f in left}
+            streams = {f: {combination(t) for t in self._titles.get(f, ())} for f in left}
+            kept = []
+            for key in dict.fromkeys(keys.values()):
+                product = [f for f in left if keys[f] == key]
+                chosen = [f for f in product if streams[f] <= STANDARD_COMBINATIONS]
+                one_each = all(len(streams[f]) == 1 and None not in streams[f] for f in product)
+                kept += chosen if len(product) > 1 and one_each and len(chosen) == 1 else product
+            left = [f for f in left if f in kept]
+        return left
 
     def family_rows(self, family: str) -> pd.DataFrame:
         """The family's Dataset nodes: columns dataset_id, short_name, long_name, doi, cmr_id."""
@@ -610,7 +639,12 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         parentheses right after itself is passed over ("version 2.2 (v2.2) RHi"); a version alone in parentheses that
         closes the name's clause is the name's ("MLS water vapour and ozone measurements (version 3.3)"); a collection
         stated before the name beats a version after it that no candidate has as a collection ("collection 3 OMTO3
-        version 8.5", `_collection_before`).
+        version 8.5", `_collection_before`). A version stated apart from the name (`detached_versions`) may also follow
+        the heading that names the line, in a paragraph that states that one version before any name of its own
+        ("2.1 MLS/Aura observations" ... "we use Version 3.3 Level 2 nighttime OH"). Several members of one line left
+        by the paper's words: the line's standard product, in its standard instrument combination
+        (`DatasetCatalogue.default_product`: AIRS "version 5 daily Level 3" is AIRX3STD); several products left stay
+        ambiguous.
 
         unmatched: one per (name, version): a NASA data DOI (10.5067/) that is no Dataset node (unless the archive's
         records name it the collection another row names by short name and version: `_fold_data_dois`); a graph family
@@ -683,6 +717,20 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             named = _candidates(catalogue, name, text[start:end], reading, quote, page, section)
             pending += _each_parameter(catalogue, named, reading) if section == CAPTION else _each_species(text, readings, name, reading, named, catalogue)
             read_spans.append((reading.first, reading.last))
+        if section not in ("", CAPTION, "References") and (heading := name_readings(f"{section}. ", catalogue)) \
+                and len({name for name, *_ in heading}) == 1 and len({stated_sort_key(v.group(1)) for v in _WORDED_VERSION.finditer(text)}) == 1:
+            # a paragraph under a heading that names one line ("2.1 MLS/Aura observations") that states one version
+            # before any name of its own: the version is read as stated after the heading's name
+            lead = f"{section}. "
+            combined = lead + text
+            shifted = heading + [(name, start + len(lead), end + len(lead), replace(r, first=r.first + len(lead), last=r.last + len(lead)))
+                                 for name, start, end, r in readings]
+            for name, start, end, reading in detached_versions(combined, shifted, catalogue):
+                if start >= len(lead):
+                    continue  # a name of the paragraph's own: read above
+                quote = _joined_quote(combined, (start, end), (reading.first, reading.last))
+                named = _candidates(catalogue, name, combined[start:end], reading, quote, page, section)
+                pending += _each_species(combined, shifted, name, reading, named, catalogue)
         for alias, stated, first, last in statements:
             lent = [(name, start, end) for name, start, end in unversioned if name in catalogue.members[alias]]
             for name, start, end in lent:
@@ -713,6 +761,8 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         candidates = list(named.candidates)
         if len(candidates) > 1 and len(named_elsewhere := [f for f in candidates if f in identified]) == 1:
             candidates = named_elsewhere
+        if len(candidates) > 1:
+            candidates = catalogue.default_product(candidates)
         if len(candidates) == 1 and (named.decided or candidates != list(named.candidates)):
             settle(named, candidates[0])
         elif named.with_version:
@@ -930,6 +980,14 @@ _WORDED_VERSION = re.compile(r"\b(?:version|collection|release)[\s\-]*(\d{1,3}(?
 _DATA_WORD_AFTER = re.compile(r"(?:[\s\-]+[^\s,;.]+){0,5}?[\s\-]+(?:data|datasets?|products?|retrievals?|fields|profiles)\b", re.IGNORECASE)
 
 
+# A parenthesis that opens with data words and holds a version ("(data product version 3.3)"), closed right after the
+# version at the end of its sentence: the version of what the sentence states was used. Not a bare "(version 3.3)",
+# which may be any thing's ("The model (version 3.3) has ...").
+_DATA_PARENTHESIS = re.compile(r"\(\s*(?:(?:data|datasets?|products?)\s+){1,2}(?=(?:version|collection|release)\b)", re.IGNORECASE)
+_PARENTHESIS_CLOSE = re.compile(r"\s*\)\s*(?:[.;]|$)")
+# What ties a version to a name later in its sentence: "from", "of" or "by", at most three words before the name
+# ("... data products obtained from the IR radiances of the AIRS sounder"), not "compared with MLS".
+_SOURCE_BEFORE_NAME = re.compile(r"\b(?:from|of|by)\s+(?:[\w\-]+\s+){0,3}$", re.IGNORECASE)
 # Words that may stand right before a version stated without its name ("the version 3 data", "its version 3.3").
 _DETERMINERS = frozenset({"the", "a", "an", "its", "their", "this", "that", "these", "those", "of", "used", "use"})
 # How far (characters) after the name a version stated without it may stand.
@@ -938,14 +996,20 @@ DETACHED_WINDOW = 400
 
 def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue) -> list[tuple[str, int, int, _Reading]]:
     """Versions a paragraph states for a product line named shortly before (at most DETACHED_WINDOW characters, no
-    other name read between) without repeating its name: "The MLS instrument scans the limb to retrieve the ozone profile. Version 3.3 data on
-    the 38 layers were used". Each is (name, its start, its end, a _Reading of the version) for the nearest name before
-    it that was read without a version (a LINE alias or a family, not an instrument COLLECTION), when the version is
-    written as a word (`_WORDED_VERSION`), a data word follows it in its clause (`_DATA_WORD_AFTER`), it opens its
-    phrase (the word before it is a determiner or describes the line: not "the model version 3.3"), it is not an
-    algorithm's (`dataset_names.is_algorithm_version`), and it lies
-    in no name's reading. The reading's describing words: those after the version (`_words_trailing`) and those of the
-    name's sentence (the "ozone" of "retrieve the ozone vertical profile")."""
+    other name read between) without repeating its name: "The MLS instrument scans the limb to retrieve the ozone
+    profile. Version 3.3 data on the 38 layers were used". Each is (name, its start, its end, a _Reading of the version)
+    for the nearest name before it that was read without a version (a LINE alias or a family, not an instrument
+    COLLECTION), or, with no name shortly before, the one name of the version's sentence when it stands after the
+    version behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`: "the level 3 version 5 daily data products obtained
+    from the radiances of the AIRS sounder"), when the version is written as a word (`_WORDED_VERSION`), it is not an
+    algorithm's (`dataset_names.is_algorithm_version`), it lies in no name's reading, and either:
+    - a data word follows it in its clause (`_DATA_WORD_AFTER`), or a member of the line is named in its clause by
+      the catalogue's own word for it ("Version 3.3 Level 2 nighttime OH", `species_mentions`), and it opens its
+      phrase (the word before it is a determiner or describes the line: not "the model version 3.3"); or
+    - it closes, at its sentence's end, a parenthesis that opens with data words (`_DATA_PARENTHESIS`: "temperature and
+      water are used (data product version 3.3)"; never a bare "(version 3.3)", any thing's).
+    The reading's describing words: those after the version (`_words_trailing`) and those of the name's sentence (the
+    "ozone" of "retrieve the ozone vertical profile"), less the version's own ("version 5" is no "2.5 degrees")."""
     found = []
     bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
 
@@ -957,28 +1021,48 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
         at, after = version.start(), version.end()
         if any(r.first <= at < r.last or start <= at < end for _, start, end, r in readings):
             continue
-        if not _DATA_WORD_AFTER.match(text, after) or is_algorithm_version(text, after) or _CLAUSE_END.search(text, after, _DATA_WORD_AFTER.match(text, after).end()):
+        if is_algorithm_version(text, after):
             continue
-        before = [(name, start, end, r) for name, start, end, r in readings if end <= at]
-        if not before:
+        before = [(name, start, end, r) for name, start, end, r in readings if end <= at and at - end <= DETACHED_WINDOW]
+        version_left, version_right = sentence_of(at)
+        in_sentence = [(name, start, end, r) for name, start, end, r in readings if version_left <= start < version_right]
+        if before:
+            name, start, end, reading = before[-1]
+        elif len(in_sentence) == 1 and in_sentence[0][1] >= after and _SOURCE_BEFORE_NAME.search(text, after, in_sentence[0][1]):
+            # no name shortly before: the one name of the version's sentence, later in it ("We used the level 3
+            # version 5 daily data products [...] obtained from the radiances of the AIRS sounder")
+            name, start, end, reading = in_sentence[0]
+        else:
             continue
-        name, start, end, reading = before[-1]
         if reading.stated is not None or catalogue.kind.get(name) == COLLECTION:
             continue
         name_left, name_right = sentence_of(start)
-        if at - end > DETACHED_WINDOW:
-            continue
         families = catalogue.members[name]
-        # the version opens its phrase ("Version 3.3 data", "the level 2 version 3 ..."), never another thing's ("the
-        # model version 3.3"): the word before it, if any in its sentence, is a determiner or describes the line
-        opening = [w.group(0) for w in WORD.finditer(text, sentence_of(at)[0], at)]
-        if opening and opening[-1].lower() not in _DETERMINERS and not _describes(catalogue, opening[-1], families):
-            continue
         clause_stop = _CLAUSE_END.search(text, after)
-        trailing = _words_trailing(text, after, clause_stop.start() if clause_stop else len(text), catalogue, families)
-        around = [w.group(0).rstrip(".") for w in WORD.finditer(text, name_left, name_right)]
+        clause_end = clause_stop.start() if clause_stop else len(text)
+        data_word = _DATA_WORD_AFTER.match(text, after)
+        # "(data product version 3.3)": the version alone with data words in a parenthesis that closes its sentence's
+        # statement ("temperature and water are used (data product version 3.3)")
+        parenthesis = next((m for m in _DATA_PARENTHESIS.finditer(text, sentence_of(at)[0], after) if m.end() == at), None) \
+            if _PARENTHESIS_CLOSE.match(text, after) else None
+        if parenthesis is None:
+            names, codes = catalogue.species(name)
+            # a data word after the version in its clause ("Version 3.3 data"), or a member of the line named in its
+            # clause by the catalogue's own word for it ("Version 3.3 Level 2 nighttime OH")
+            if not ((data_word and not _CLAUSE_END.search(text, after, data_word.end()))
+                    or ((names or codes) and species_mentions(text[after:clause_end], names, codes))):
+                continue
+            # the version opens its phrase ("Version 3.3 data", "the level 2 version 3 ..."), never another thing's
+            # ("the model version 3.3"): the word before it, if any in its sentence, is a determiner or describes the line
+            opening = [w.group(0) for w in WORD.finditer(text, sentence_of(at)[0], at)]
+            if opening and opening[-1].lower() not in _DETERMINERS and not _describes(catalogue, opening[-1], families):
+                continue
+        trailing = _words_trailing(text, after, clause_end, catalogue, families)
+        # the version's own words are no describing words ("version 5" in the name's sentence is no "2.5 degrees")
+        around = [w.group(0).rstrip(".") for w in WORD.finditer(text, name_left, name_right) if not (at <= w.start() < after)]
         describing = [w for w in around if w.lower() not in FILLER and w.upper() != name.upper() and _describes(catalogue, w, families)]
-        found.append((name, start, end, _Reading(version.group(1), at, after, tuple(trailing + describing))))
+        first = parenthesis.start() if parenthesis else at
+        found.append((name, start, end, _Reading(version.group(1), first, after, tuple(trailing + describing))))
     return found
 
 
