@@ -564,6 +564,9 @@ def test_a_retired_collection_record_attests_its_version_for_the_line(family, st
          "2.1 MLS/Aura observations", ["The instrument scans the limb.", "In this study, we use Version 3.3 Level 2 nighttime "
                                         "(solar zenith angle >100) OH for 2005-2009."], [],
          [("ML2OH", "3.3", "the graph has ML2OH but not version 3.3", True)]),
+        ("... nor a member named more than ten words after the version, at the end of a long clause",
+         "2.1 MLS/Aura observations", ["We use Version 3.3 of the scheme which was developed over many years by the team and "
+                                        "improves OH."], [], []),
         ("... not under a heading that names no line",
          "2.1 Model setup", ["In this study, we use Version 3.3 Level 2 nighttime OH for 2005-2009."], [], []),
         ("... nor when the paragraph states two versions (the line's version is not stated once)",

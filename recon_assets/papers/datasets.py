@@ -988,6 +988,9 @@ _PARENTHESIS_CLOSE = re.compile(r"\s*\)\s*(?:[.;]|$)")
 # What ties a version to a name later in its sentence: "from", "of" or "by", at most three words before the name
 # ("... data products obtained from the IR radiances of the AIRS sounder"), not "compared with MLS".
 _SOURCE_BEFORE_NAME = re.compile(r"\b(?:from|of|by)\s+(?:[\w\-]+\s+){0,3}$", re.IGNORECASE)
+# How far after a version stated without its name a member of the line may be named, in words ("Version 3.3 Level 2
+# nighttime (solar zenith angle >100) OH": eight), so that a member at the end of a long clause is not its product.
+_MEMBER_AFTER = re.compile(r"(?:\s*[^\s,;]+){0,10}")
 # Words that may stand right before a version stated without its name ("the version 3 data", "its version 3.3").
 _DETERMINERS = frozenset({"the", "a", "an", "its", "their", "this", "that", "these", "those", "of", "used", "use"})
 # How far (characters) after the name a version stated without it may stand.
@@ -1004,7 +1007,8 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
     from the radiances of the AIRS sounder"), when the version is written as a word (`_WORDED_VERSION`), it is not an
     algorithm's (`dataset_names.is_algorithm_version`), it lies in no name's reading, and either:
     - a data word follows it in its clause (`_DATA_WORD_AFTER`), or a member of the line is named in its clause by
-      the catalogue's own word for it ("Version 3.3 Level 2 nighttime OH", `species_mentions`), and it opens its
+      the catalogue's own word for it within ten words (`_MEMBER_AFTER`: "Version 3.3 Level 2 nighttime OH",
+      `species_mentions`), and it opens its
       phrase (the word before it is a determiner or describes the line: not "the model version 3.3"); or
     - it closes, at its sentence's end, a parenthesis that opens with data words (`_DATA_PARENTHESIS`: "temperature and
       water are used (data product version 3.3)"; never a bare "(version 3.3)", any thing's).
@@ -1050,7 +1054,7 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
             # a data word after the version in its clause ("Version 3.3 data"), or a member of the line named in its
             # clause by the catalogue's own word for it ("Version 3.3 Level 2 nighttime OH")
             if not ((data_word and not _CLAUSE_END.search(text, after, data_word.end()))
-                    or ((names or codes) and species_mentions(text[after:clause_end], names, codes))):
+                    or ((names or codes) and species_mentions(text[after:_MEMBER_AFTER.match(text, after, clause_end).end()], names, codes))):
                 continue
             # the version opens its phrase ("Version 3.3 data", "the level 2 version 3 ..."), never another thing's
             # ("the model version 3.3"): the word before it, if any in its sentence, is a determiner or describes the line
