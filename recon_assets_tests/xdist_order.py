@@ -8,8 +8,10 @@ tests, minutes each), and one of them alone could end the run minutes after the 
 files of SLOWEST go first, in that order, then the others by number of tests, most first (xdist's own order); the
 tests of a file keep their order. A serial run (`-n 0`) is left in pytest's order.
 
-SLOWEST: the files' idle times as measured on the full suite (2 workers, issue 23), slowest first. A name that no
-longer matches a file is ignored; a new slow file should be added here.
+SLOWEST: the files' times on the full suite (2 workers, issue 23), longest first, so the greedy hand-out (the next
+file to the first free worker) ends with short files on both workers; times from the slowest durations of the clean
+clone's CI of 171771a (2 idle cores, 1,181 s), summed per file. A name that no longer matches a file is ignored; a new
+slow file should be added here.
 """
 
 from __future__ import annotations
@@ -17,17 +19,20 @@ from __future__ import annotations
 import pytest
 
 SLOWEST = (
-    "test_rerun.py",  # three `recon run` of the sample (first, unchanged, as_of 1960): about 3-5 min
-    "test_run_recovery.py",  # three `recon run` of the tiny KG, one worker killed, one run lost: about 3 min
-    "test_keys_in_transit.py",  # a `recon run` of the sample: about 3 min
-    "test_end_to_end.py",  # a wheel built and installed, then run: about 3 min
-    "test_run_recovery_ctrl_c.py",  # four launched runs stopped with Ctrl-C, one after a 30 s wait: about 2-3 min
-    "test_stage_fingerprints.py",  # in-process re-runs and two fresh runs of the sample: about 2-3 min
-    "test_benchmarks.py",  # about 2 min
-    "test_browser.py",  # `dagster dev` and a browser: about 2 min
+    "test_end_to_end.py",  # a wheel built, installed and run (110 s), a GraphML and a JSON-lines run, the sample run: about 4-5 min
+    "test_stage_fingerprints.py",  # in-process re-runs and two fresh runs of the sample: about 3 min
+    "test_run_recovery.py",  # three `recon run` of the tiny KG, one worker killed, one run lost: about 2-3 min
+    "test_rerun.py",  # three `recon run` of the sample (first, unchanged, as_of 1960): about 2-3 min
+    "test_openalex_validation.py",  # three pipeline runs against stand-in OpenAlex servers: about 2 min
+    "test_benchmarks.py",  # the benchmark on a tiny KG (108 s): about 2 min
+    "test_run_recovery_ctrl_c.py",  # four launched runs stopped with Ctrl-C, one after a 30 s wait: about 2 min
     "test_keeping_fresh.py",  # about 2 min
-    "test_openalex_validation.py",  # about 2 min
-    "test_new_instance_race.py",  # two `recon run` on a new DAGSTER_HOME: about 1 min
+    "test_browser.py",  # `dagster dev` and a browser (102 s): about 2 min
+    "test_keys_in_transit.py",  # a `recon run` of the sample: about 1.5 min
+    "test_disk_full.py",  # two `recon run` on a full disk (34 s, 31 s): about 1 min; few tests, so near the end in xdist's order
+    "test_briefs_assets.py",  # `recon ask` through the instance (31 s) and in-process runs: about 1 min
+    "test_new_instance_race.py",  # two `recon run` on a new DAGSTER_HOME: about 30 s
+    "test_paper_openalex.py",  # paper runs against a stand-in OpenAlex (24 s): about 30 s
 )
 
 
