@@ -256,3 +256,34 @@ def test_the_refinement_sends_the_title_and_terms_only_and_its_answer_is_reused(
         assert [(k.term, k.keyword and k.keyword.name) for k in refined.keywords] == [
             ("precipitation", "PRECIPITATION"), ("rain gauges", "RAIN GAUGES"), ("satellite precipitation", None), ("et al", None),
         ]
+
+
+def test_sentence_similarities_are_the_shared_cosine_through_the_embedder_given(tmp_path) -> None:
+    """One cosine similarity (`text_embedding.cosine_similarities`) serves the claim verdicts and the briefs; the claim
+    verdicts pass the embedding cache, so the quoted sentences are embedded once across runs (review finding)."""
+    from recon_assets.briefs.answering import cosine_similarity
+    from recon_assets.judgement.embedding_store import embedded
+    from recon_assets.judgement.text_embedding import cosine_similarities, embed, text_sha256
+    from recon_assets.storage.duckdb_store import TableStore
+
+    texts = [SUPPORTING, "", NEUTRAL, CONTRADICTING]
+    calls: list[list[object]] = []
+
+    def counting(batch):
+        calls.append(list(batch))
+        return embed(batch)
+
+    got = verdicts.sentence_similarities(CLAIM, texts, counting)
+    # the formula before (one embedding of claim and sentences, their dot products), to the last bit
+    vectors = embed([CLAIM, *texts])
+    assert got == [float(value) for value in vectors[1:] @ vectors[0]]
+    assert calls == [[CLAIM], texts] and got[1] == 0.0
+    assert verdicts.sentence_similarities(CLAIM, [], counting) == [] and len(calls) == 2
+    assert list(cosine_similarity(embed)([CLAIM, NEUTRAL], texts)) == list(cosine_similarities(embed, [CLAIM, NEUTRAL], texts).max(axis=0))
+
+    store = TableStore(database=str(tmp_path / "recon.duckdb"))
+    with store.connect() as con:
+        con.create("text_embeddings")
+        assert verdicts.sentence_similarities(CLAIM, texts, lambda batch: embedded(con, batch)) == got
+        stored = {key for (key,) in con.execute("SELECT text_sha256 FROM text_embeddings").fetchall()}
+    assert stored == {text_sha256(text) for text in [CLAIM, SUPPORTING, NEUTRAL, CONTRADICTING]}

@@ -28,6 +28,7 @@ from recon_assets.briefs.critic import Comment, Debates, EdgeAssessment, Evidenc
 from recon_assets.briefs.planner import SubQuestion, rewrite
 from recon_assets.briefs.retrieval import KG, Candidate, candidate_key, citation_tags, merge_candidates, score_papers
 from recon_assets.judgement.judge_address import without_judge_address
+from recon_assets.judgement.text_embedding import cosine_similarities
 from recon_assets.kg.authors import author_names
 from recon_assets.reliability.settings import Decay
 from recon_assets.verdicts.critic import VerdictRules
@@ -132,11 +133,11 @@ def load_pool(con, dataset_ids: Sequence[str] | None) -> Pool:
 
 
 def cosine_similarity(embed_texts: Callable[[Sequence[str]], np.ndarray]) -> Similarity:
-    """A `Similarity` from an embedder of L2-normalised vectors (n texts -> shape (n, d)): the dot product of each
-    text with each query, its best over the queries."""
+    """A `Similarity` from an embedder of L2-normalised vectors (n texts -> shape (n, d)): the cosine similarity of
+    each text with each query (`text_embedding.cosine_similarities`), its best over the queries."""
 
     def similarity(queries: Sequence[str], texts: Sequence[str]) -> np.ndarray:
-        return (embed_texts(queries) @ embed_texts(texts).T).max(axis=0)
+        return cosine_similarities(embed_texts, queries, texts).max(axis=0)
 
     return similarity
 

@@ -3,7 +3,8 @@
 WordLlama (github.com/dleemiller/WordLlama, MIT) pools token embeddings taken from a large language
 model's embedding table; the `l2_supercat` weights (256 dimensions) and their tokenizer ship inside the
 wheel, so loading never needs the network. `embed` computes vectors; `embed_cached` wraps it with a cache
-of earlier vectors keyed by `text_sha256`, so that only texts not seen before are embedded.
+of earlier vectors keyed by `text_sha256`, so that only texts not seen before are embedded. `cosine_similarities` is the
+one similarity of two lists of texts, over either (the claim verdicts and the research briefs use it).
 
 Every text is cut to `model_input.MAX_MODEL_TEXT_CHARACTERS` before it reaches the model, and texts are embedded in
 batches of at most `BATCH_CHARACTERS` characters (padding included), so memory is bounded by the batch, never by
@@ -90,6 +91,21 @@ def embed(texts: Sequence[object]) -> np.ndarray:
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         vectors[batch] = np.divide(pooled, norms, out=np.zeros_like(pooled), where=norms > 0)
     return vectors
+
+
+def cosine_similarities(embed_texts: Callable[[Sequence[object]], np.ndarray], queries: Sequence[object], texts: Sequence[object]) -> np.ndarray:
+    """Cosine similarity of each query to each text: the dot products of their unit vectors.
+
+    Args:
+        embed_texts: n texts -> float32 array of shape (n, d) of L2-normalised rows (zero rows for missing texts), as
+            `embed` or the cache in front of it (`embedding_store.embedded`) return; called once for the queries and
+            once for the texts.
+        queries, texts: any texts; missing ones get similarity 0.
+
+    Returns:
+        float32 array of shape (len(queries), len(texts)), values in [-1, 1].
+    """
+    return embed_texts(list(queries)) @ embed_texts(list(texts)).T
 
 
 def _batches(order: list[int], lengths: list[int]) -> list[list[int]]:

@@ -8,6 +8,7 @@ a paper's text online, and only with the papers' own opt-in (RECON_PAPERS_ONLINE
 """
 
 
+import functools
 from collections.abc import Callable
 from datetime import datetime, timezone
 
@@ -18,6 +19,7 @@ import pandas as pd
 from recon_assets.declarations import ASSET_TABLES
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.judgement.embedding_store import embedded
+from recon_assets.judgement.text_embedding import cosine_similarities
 from recon_assets.kg.assets import OWNERS
 from recon_assets.papers.datasets import DatasetCatalogue, detect_datasets, with_graph_links
 from recon_assets.enrichment.openalex_records import rebuild_abstract
@@ -70,6 +72,7 @@ from recon_assets.papers.verdicts import (
     cites,
     claim_flags,
     judge_claim,
+    sentence_similarities,
     steward_flags,
     steward_pair_judgements,
 )
@@ -344,7 +347,9 @@ def claim_verdicts(
             raise RuntimeError(f"paper_claims failed for this paper, so its claims cannot be judged ({failed[0]})")
         claims = con.query_rows("paper_claim_texts", [key])
         publications = literature(con, key_doi(key))
-        similarity = embedded(con, [text for _, text in claims]) @ embedded(con, publications["text"].tolist()).T
+        # one embedder for the works and the quoted sentences: the embedding cache, so a re-run embeds no text again
+        embed_texts = functools.partial(embedded, con)
+        similarity = cosine_similarities(embed_texts, [text for _, text in claims], publications["text"].tolist())
         # matched or not: a version the graph lacks that the lifecycle replaces flags the claims resting on it too
         replaced = [ReplacedDataset(*row) for row in con.query_rows("paper_replaced_datasets", [key])]
         superseded = [SupersededReference(int(number), text, reason) for number, text, reason in con.query_rows("paper_superseded_references", [key])]
@@ -375,7 +380,10 @@ def claim_verdicts(
         judged = []
         for (position, text), works in zip(claims, nearest_works):
             rests_on = {publication_id for number, reference, publication_id in cited if cites(text, number, reference)} | itself
-            verdict = judge_claim(works, claim=text, llm=online_answers.get(position), steward=steward_pair_judgements(rests_on, works, stewards))
+            verdict = judge_claim(
+                works, claim=text, llm=online_answers.get(position), steward=steward_pair_judgements(rests_on, works, stewards),
+                similarities=functools.partial(sentence_similarities, embed_texts=embed_texts),
+            )
             flags = claim_flags(text, replaced, superseded) + steward_flags(rests_on, verdict.publication_id, stewards, names)
             judged.append((position, verdict, flags))
         frame = verdict_rows(key, judged)

@@ -67,10 +67,12 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from recon_assets.judgement.cues import Cue, CueKind, find_cues, sentences
 from recon_assets.judgement.llm_judge import NOT_AN_OBJECTION, llm_answer_counts
 from recon_assets.judgement.offline_judge import DEFAULT_MIN_SIMILARITY, JUDGE_ID, judge_pair
-from recon_assets.judgement.text_embedding import embed
+from recon_assets.judgement.text_embedding import cosine_similarities, embed
 from recon_assets.judgement.verdict_scale import CONTRADICTED, NEUTRAL_COHERENCE, OBJECTIONS, SUPPORTED, UNVERIFIED
 
 TOP_K = 5
@@ -131,13 +133,15 @@ class WorkJudgement:
     judge: str
 
 
-def sentence_similarities(claim: str, texts: Sequence[str]) -> list[float]:
-    """Cosine similarity of the claim to each text (a sentence): the offline judge's WordLlama embeddings
-    (`text_embedding.embed`, unit vectors), one float in [-1, 1] per text, 0.0 for a blank one; [] for none."""
+def sentence_similarities(claim: str, texts: Sequence[str], embed_texts: Callable[[Sequence[object]], np.ndarray] = embed) -> list[float]:
+    """Cosine similarity of the claim to each text (a sentence) (`text_embedding.cosine_similarities`): one float in
+    [-1, 1] per text, 0.0 for a blank one; [] for none.
+
+    `embed_texts`: n texts -> (n, d) unit vectors, the offline judge's WordLlama embeddings (`text_embedding.embed`) or
+    the same through the embedding cache (`embedding_store.embedded`, as the claim_verdicts asset passes it)."""
     if not texts:
         return []
-    vectors = embed([claim, *texts])
-    return [float(value) for value in vectors[1:] @ vectors[0]]
+    return [float(value) for value in cosine_similarities(embed_texts, [claim], texts)[0]]
 
 
 def judge_claim(
