@@ -260,6 +260,20 @@ def test_a_node_counts_when_more_than_half_of_its_cases_meet_the_measure(hits, n
     assert node_rate(np.zeros(len(hits)), np.ones(len(hits), dtype=bool), np.array(hits)) == Rate(numerator, 1)
 
 
+@pytest.mark.parametrize(
+    ("sound", "stale"),
+    [([0.9, 0.4, 0.5], [0.1, 0.5, 0.7]), ([0.5, 0.5], [0.5]), ([1.0, 0.2, 0.2, 0.3], [0.2, math.inf, 0.0]),
+     ([0.3, math.nan], [0.1]), ([-5.0, -6.0, -1.0], [-12.0, -1.0]), (np.round(np.linspace(0, 1, 57), 1), np.round(np.linspace(1, 0, 41), 1))],
+)
+def test_roc_auc_is_mann_whitney_u_over_the_pairs_to_the_last_digit(sound, stale):
+    """Issue 23 (suite time): roc_auc takes U from the average ranks itself, without mannwhitneyu's p-value; the same
+    float as mannwhitneyu's statistic / (n1 * n2), ties, infinities and NaN (NaN out) included."""
+    from scipy.stats import mannwhitneyu
+
+    expected = mannwhitneyu(sound, stale).statistic / (len(sound) * len(stale))
+    assert np.array_equal([roc_auc(np.array(sound), np.array(stale))], [expected], equal_nan=True)
+
+
 def test_weighted_roc_auc_with_unit_weights_is_the_roc_auc():
     scores = np.array([0.9, 0.4, 0.5, 0.1, 0.5, 0.7])
     sound, stale = np.array([1, 1, 1, 0, 0, 0], dtype=bool), np.array([0, 0, 0, 1, 1, 1], dtype=bool)
