@@ -580,3 +580,32 @@ def test_a_retired_collection_record_attests_its_version_for_the_line(family, st
 )
 def test_round_5_standard_products_and_versions_stated_apart(cmr, rule, section, texts, matched, unmatched):
     assert _found(cmr, _paper(*texts, section=section)) == (matched, unmatched), rule
+
+
+# Issue 22, rules round 6: written from the misses of papers 27-32 (development data since the round-5 measurement);
+# each row a made-up sentence.
+@pytest.mark.parametrize(
+    ("rule", "texts", "matched", "unmatched"),
+    [
+        ("a version spelt 'version vN' after the line and its member",
+         ["Cloud ice came from the MLS IWC version v4.2 files."], [("ML2IWC", "V004", "4.2")], []),
+        ("a version spelt 'version (v) N' after the line and a data word ('measurements' reads like 'data'), the members "
+         "each named with a data word in the sentence right after",
+         ["We take the Aura MLS measurements version (v) 3.3 throughout. The temperature measurements span 261-0.001 hPa, and "
+          "the HNO3 measurements 215-3 hPa."], [],
+         [("ML2HNO3", "3.3", "the graph has ML2HNO3 but not version 3.3", True), ("ML2T", "3.3", "the graph has ML2T but not version 3.3", True)]),
+        ("... not a member whose data word ties it to another source in that sentence (ambiguous stays ambiguous)",
+         ["We take the Aura MLS measurements version (v) 3.3 throughout. Ozone profiles from SAGE II span the same years."], [],
+         [("MLS", "3.3", f"ambiguous: MLS 3.3 is one of {MLS_LEVEL_2} in the graph, none of them at version 3.3; the paper does not say which", None)]),
+        ("a '(retrieval version vN)' closing the clause of the line and the members named before it",
+         ["Here we take the ozone and temperature data from Aura MLS (retrieval version v3.3) over the Arctic."], [],
+         [("ML2O3", "3.3", "the graph has ML2O3 but not version 3.3", True), ("ML2T", "3.3", "the graph has ML2T but not version 3.3", True)]),
+        ("a version in apposition to a member's data word, the line named after it behind 'from'",
+         ["The MLS instrument scans the limb. The ozone profiles, version v2.2, were derived from MLS radiances by the team."], [],
+         [("ML2O3", "2.2", "the graph has ML2O3 but not version 2.2", True)]),
+        ("... not when the line comes after it only to be compared with",
+         ["The MLS instrument scans the limb. Our ozone profiles, version 3, are compared with MLS data."], [], []),
+    ],
+)
+def test_round_6_version_spellings_and_members_around_the_version(cmr, rule, texts, matched, unmatched):
+    assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
@@ -51,9 +52,14 @@ GRAPH_LINK = "the graph's USES_DATASET relationship"
 SOURCE_SEPARATOR = "; "
 # DOIs that NASA's Earth Science Data and Information System registers for its data products (EOSDIS DOI guidance).
 NASA_DATA_DOI_PREFIX = "10.5067/"
+# What may stand between the word that opens a version and its number: the "v" some papers write there too ("version
+# v3.3", "version (v) 3.3"; the number is the version either way).
+_V_AFTER_WORD = r"(?:[\s\-]*(?:\(v\)|v\.?)(?=\s?\d))?[\s\-]*"
+_VERSION_WORD = r"\b(?:version|collection|release|edition)" + _V_AFTER_WORD
 # A version stated next to a product name: after it ("3B42 V7", "MOD13Q1 Collection 5", "MOD13Q1.006",
-# "GDEM version 2", "collection-5") or before it ("Collection 6 MOD13Q1", "version 7 of the 3B42").
-_VERSION = r"(?:\b(?:version|collection|release|edition)[\s\-]*|(?<![A-Za-z])V\.?\s?|\bC(?=\d)|\.(?=0\d\d\b))(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
+# "GDEM version 2", "collection-5", "MLS measurements version (v) 3.3") or before it ("Collection 6 MOD13Q1", "version 7
+# of the 3B42").
+_VERSION = r"(?:" + _VERSION_WORD + r"|(?<![A-Za-z])V\.?\s?|\bC(?=\d)|\.(?=0\d\d\b))(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
 _VERSION_AT = re.compile(_VERSION, re.IGNORECASE)
 # Before the name, at most three words may stand between ("Collection 5 NDVI (MOD13Q1)", "version 7 of the 3B42"), or
 # the version opens the parenthesis that holds the name ("MERRA2 (V5.12.4, M2T1NXINT)").
@@ -69,6 +75,11 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
 # Separators skipped between a name, its describing words and its version (never a full stop: "3B42. Version 7 of").
 _SEPARATOR = re.compile(r"[\s,;:()\[\]/\-–]*")
 _AFTER_WINDOW, _BEFORE_WINDOW, QUOTE_LIMIT = 100, 40, 400
+# Words for a product's data that the reading after a name passes over on the way to its version, as it does FILLER,
+# without counting them as describing words ("the Aura MLS measurements version 3.3"; compared after NFKC, so
+# "profiles" written with the fi ligature U+FB01, as PDF text often has it, is one too); only there: "the v2.2
+# measurements of MLS" does not tie a version to the name after it (`_joins_name`).
+DATA_NOUNS = frozenset({"measurements", "observations", "retrievals", "profiles"})
 _CLAUSE_END = re.compile(r"[,;]|\.(?=\s|$)")
 # Words that describe no candidate which the reading after a version passes over ("version 5 O3 standard products").
 SKIPPED_WORDS = 2
@@ -378,6 +389,10 @@ def _words_after(text: str, pos: int, limit: int, catalogue: DatasetCatalogue, f
         if not found:
             break
         word = found.group(0).rstrip(".")
+        if unicodedata.normalize("NFKC", word).lower() in DATA_NOUNS:
+            # passed over, read as no describing word ("MLS measurements version 3.3")
+            pos = begin + len(word)
+            continue
         if not word or (word.lower() not in FILLER and not _describes(catalogue, word, families)):
             break
         words.append(word)
@@ -437,8 +452,10 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     return _Reading(None, start, end, tuple([w for w in past if w.lower() not in FILLER] + before))
 
 
-# A version alone in parentheses ("(version 3.3)", "(v2.2)"): the version of what the clause before it names.
-_PARENTHESISED_VERSION = re.compile(r"\(\s*(?:version|collection|v\.?)\s*(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\s*\)", re.IGNORECASE)
+# A version alone in parentheses ("(version 3.3)", "(v2.2)", "(retrieval version v3.3)", "(data version 4.2)"): the
+# version of what the clause before it names.
+_PARENTHESISED_VERSION = re.compile(r"\(\s*(?:(?:retrieval|data|product)\s+)?(?:" + _VERSION_WORD + r"|v\.?\s*)(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\s*\)",
+                                    re.IGNORECASE)
 
 
 def _past_restatement(text: str, pos: int, stated: str) -> int:
@@ -635,9 +652,12 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         (`_with_table_rows`); a member is also named by its parameter code (ML2* + "IWC", `dataset_names.line_codes`).
         Outside captions, a line named with a version also names the members the catalogue's own words for them name
         (entry-title parameter name or code) in a list right after the version, else in the version's sentence, else
-        tied by a data word to another mention of the line in the paragraph (`_each_species`). A version restated in
-        parentheses right after itself is passed over ("version 2.2 (v2.2) RHi"); a version alone in parentheses that
-        closes the name's clause is the name's ("MLS water vapour and ozone measurements (version 3.3)"); a collection
+        tied by a data word to another mention of the line in the paragraph, else each with a data word in the
+        sentence right after the version's (`_each_species`). A version may be spelt "version v3.3" or "version (v)
+        3.3"; a data word between the name and it is passed over ("MLS measurements version 3.3", DATA_NOUNS). A version
+        restated in parentheses right after itself is passed over ("version 2.2 (v2.2) RHi"); a version alone in
+        parentheses that closes the name's clause is the name's ("MLS water vapour and ozone measurements (version
+        3.3)", "data from MLS (retrieval version v3.3)"); a collection
         stated before the name beats a version after it that no candidate has as a collection ("collection 3 OMTO3
         version 8.5", `_collection_before`). A version stated apart from the name (`detached_versions`) may also follow
         the heading that names the line, in a paragraph that states that one version before any name of its own
@@ -912,6 +932,10 @@ LIST_WINDOW = 40
 # Between a list of parameters and the line it is measured by: "... data from (the) (Aura) MLS", "profiles of MLS".
 _DATA_FROM = re.compile(r"\s+(?:data|datasets?|measurements|observations|products?|retrievals?|profiles|fields)\s+(?:from|by|of)\s+"
                         r"(?:the\s+)?(?:[A-Z][\w\-]*[\s/\-]+)?", re.IGNORECASE)
+# A member's data word right after it ("ozone measurements", "ClO profiles"), and what after it names another source
+# than the line ("... from SAGE II", "... by the ACE-FTS"): `_each_species`' sentence after the version's.
+_MEMBER_DATA = re.compile(r"\s+(?:data|measurements|observations|pro(?:fi|\ufb01)les|retrievals)\b\s*", re.IGNORECASE)
+_OTHER_SOURCE = re.compile(r"(?:from|by|of|with)\s+(?:the\s+)?[A-Z]")
 # What joins the items of a list of parameters ("HOCl, HCl, HO2 and ClO", "temperature and geopotential height").
 _LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)", re.IGNORECASE)
 
@@ -929,7 +953,11 @@ def _each_species(text: str, readings: Sequence[tuple[str, int, int, _Reading]],
     3. else the members another mention of the same line in the paragraph, without a version, is read with: a list
        of members, a data word, "from", "by" or "of", then the name ("we use temperature and geopotential height data
        from MLS [...]. Version 4 MLS level 2 data are used"); a member merely written in another sentence ("The MLS
-       HNO3 is noisy.") is not borrowed.
+       HNO3 is noisy.") is not borrowed;
+    4. else the members the sentence right after the version's names each with a data word right after it
+       (`_MEMBER_DATA`: "We use the Aura MLS measurements version (v) 3.3. The ozone measurements have [...], and the
+       ClO measurements [...]"), unless "from", "by", "of" or "with" and a capitalised word other than the line's name
+       follow that data word ("Ozone profiles from SAGE II": `_OTHER_SOURCE`).
     A sentence or paragraph that names no member leaves the mention as it was (ambiguous stays ambiguous)."""
     parts = _each_parameter(catalogue, named, reading)
     names, codes = catalogue.species(name)
@@ -966,6 +994,17 @@ def _each_species(text: str, readings: Sequence[tuple[str, int, int, _Reading]],
             starts = [start for other, start, _, r in readings if other == name and r.stated is None]
             families = [family for group in lists for start in starts
                         if _DATA_FROM.fullmatch(text, group[-1][1], start) for _, _, family in group]
+        if not families and right < len(text):
+            # the sentence right after the version's goes on to describe its data, each member with a data word ("We use
+            # the MLS measurements version 3.3. The ozone measurements have ..., and the ClO measurements ..."): not
+            # a member whose data word ties it to another source ("Ozone profiles from SAGE II ...")
+            following = sentence(right)[1]
+            names_at = {first for other, first, _, _ in readings if other == name}
+            for begin, finish, family in found:
+                if right <= begin < following and (tied := _MEMBER_DATA.match(text, finish)):
+                    source = _OTHER_SOURCE.match(text, tied.end())
+                    if source is None or source.end() - 1 in names_at:
+                        families.append(family)
     families = list(dict.fromkeys(families))
     if not families:
         return parts
@@ -976,7 +1015,11 @@ def _each_species(text: str, readings: Sequence[tuple[str, int, int, _Reading]],
 
 # A version written as a word ("Version 3.3", "level 2 version 3", "collection 5") that a data word follows in its clause
 # ("Version 3.3 data on the 38 layers", "version 3 temperature and water vapour data").
-_WORDED_VERSION = re.compile(r"\b(?:version|collection|release)[\s\-]*(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b", re.IGNORECASE)
+_WORDED_VERSION = re.compile(r"\b(?:version|collection|release)" + _V_AFTER_WORD + r"(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b", re.IGNORECASE)
+# A data word right before a version stated without its name, a comma between at most ("The O3 profiles, version v2.2,",
+# "ozone data version 3.3"): the version is that data's.
+_DATA_WORD_BEFORE = re.compile(r"\b(?:data|datasets?|products?|retrievals?|(?:fi|\ufb01)elds|pro(?:fi|\ufb01)les|measurements|observations)\s*,?\s*$",
+                               re.IGNORECASE)
 _DATA_WORD_AFTER = re.compile(r"(?:[\s\-]+[^\s,;.]+){0,5}?[\s\-]+(?:data|datasets?|products?|retrievals?|fields|profiles)\b", re.IGNORECASE)
 
 
@@ -1011,7 +1054,11 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
       `species_mentions`), and it opens its
       phrase (the word before it is a determiner or describes the line: not "the model version 3.3"); or
     - it closes, at its sentence's end, a parenthesis that opens with data words (`_DATA_PARENTHESIS`: "temperature and
-      water are used (data product version 3.3)"; never a bare "(version 3.3)", any thing's).
+      water are used (data product version 3.3)"; never a bare "(version 3.3)", any thing's); or
+    - it stands in apposition to a data word (`_DATA_WORD_BEFORE`) whose phrase, from its clause's start, names a member
+      of the line, and the line is named later in its sentence behind "from", "of" or "by": "The O3 profiles, version
+      v2.2, derived from MLS measurements" (not "our ozone profiles, version 3, compared with MLS").
+    A version may be spelt "version v3.3" or "version (v) 3.3" (`_V_AFTER_WORD`).
     The reading's describing words: those after the version (`_words_trailing`) and those of the name's sentence (the
     "ozone" of "retrieve the ozone vertical profile"), less the version's own ("version 5" is no "2.5 degrees")."""
     found = []
@@ -1051,15 +1098,23 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
             if _PARENTHESIS_CLOSE.match(text, after) else None
         if parenthesis is None:
             names, codes = catalogue.species(name)
-            # a data word after the version in its clause ("Version 3.3 data"), or a member of the line named in its
-            # clause by the catalogue's own word for it ("Version 3.3 Level 2 nighttime OH")
-            if not ((data_word and not _CLAUSE_END.search(text, after, data_word.end()))
-                    or ((names or codes) and species_mentions(text[after:_MEMBER_AFTER.match(text, after, clause_end).end()], names, codes))):
+            # "The O3 profiles, version v2.2, derived from MLS measurements": the version in apposition to a data word
+            # whose phrase (from its clause's start) names a member of the line, the line named later in the sentence
+            # behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`; not "our ozone profiles, version 3, compared with MLS")
+            apposed = _DATA_WORD_BEFORE.search(text, version_left, at)
+            phrase_start = max((m.end() for m in _CLAUSE_END.finditer(text, version_left, apposed.start())), default=version_left) \
+                if apposed else at
+            by_apposition = bool(apposed and (names or codes) and species_mentions(text[phrase_start:apposed.start()], names, codes) and any(
+                other == name and first >= after and _SOURCE_BEFORE_NAME.search(text, after, first) for other, first, _, _ in in_sentence))
+            # else a data word after the version in its clause ("Version 3.3 data"), or a member of the line named in
+            # its clause by the catalogue's own word for it ("Version 3.3 Level 2 nighttime OH")
+            if not by_apposition and not ((data_word and not _CLAUSE_END.search(text, after, data_word.end()))
+                                          or ((names or codes) and species_mentions(text[after:_MEMBER_AFTER.match(text, after, clause_end).end()], names, codes))):
                 continue
             # the version opens its phrase ("Version 3.3 data", "the level 2 version 3 ..."), never another thing's
             # ("the model version 3.3"): the word before it, if any in its sentence, is a determiner or describes the line
             opening = [w.group(0) for w in WORD.finditer(text, sentence_of(at)[0], at)]
-            if opening and opening[-1].lower() not in _DETERMINERS and not _describes(catalogue, opening[-1], families):
+            if not by_apposition and opening and opening[-1].lower() not in _DETERMINERS and not _describes(catalogue, opening[-1], families):
                 continue
         trailing = _words_trailing(text, after, clause_end, catalogue, families)
         # the version's own words are no describing words ("version 5" in the name's sentence is no "2.5 degrees")
