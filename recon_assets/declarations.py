@@ -47,7 +47,11 @@ ASSET_TABLES = TableGraph(
     [
         TableAsset(
             "kg_snapshot", writes=_KG_TABLES, run_inputs=("kg_export",),
-            modules=("kg.cypher_export", "kg.export_reader", "kg.ingest", "kg.schema"), sql=("kg_elements", "kg_snapshot"),
+            modules=("kg.cypher_export", "kg.export_reader", "kg.ingest", "kg.schema"),
+            sql=(
+                "kg_elements", "kg_snapshot", "kg_snapshot_tables_drop", "kg_accepted_nodes", "kg_accepted_relationships", "kg_element_counts",
+                "kg_reject_offsets", "kg_elements_reject_heads", "kg_rejected_lines", "kg_snapshot_record", "kg_stored_snapshot", "kg_loaded_counts",
+            ),
         ),
         TableAsset(
             "publications", reads=("kg_snapshots", "kg_nodes"), writes=("publications",),
@@ -85,7 +89,7 @@ ASSET_TABLES = TableGraph(
             modules=("enrichment.openalex_client", "enrichment.openalex_records", "enrichment.openalex_usage", "enrichment.retries", "kg.doi"),
             sql=(
                 "openalex_cache", "openalex_cache_records", "openalex_cache_delete", "openalex_fetched_at", "openalex_usage", "openalex_work_rows",
-                "publication_dois_in_research_areas",
+                "publication_dois_in_research_areas", "openalex_usage_spent_on", "openalex_usage_record",
             ),
         ),
         TableAsset(
@@ -101,7 +105,7 @@ ASSET_TABLES = TableGraph(
             ),
             sql=(
                 "citing_works_targets", "openalex_cache", "openalex_cache_records", "openalex_cache_delete", "openalex_fetched_at",
-                "openalex_citing_cache", "openalex_citing_fetched_at", "openalex_citing_cache_rows", "openalex_usage",
+                "openalex_citing_cache", "openalex_citing_fetched_at", "openalex_citing_cache_rows", "openalex_usage", "openalex_usage_spent_on", "openalex_usage_record",
             ),
         ),
         TableAsset(
@@ -250,7 +254,11 @@ ASSET_TABLES = TableGraph(
             "kg_snapshot_diff",
             reads=("kg_snapshots", "kg_nodes", "kg_relationships", "publications", "datasets", "edge_reliability", "openalex_works"),
             writes=("kg_snapshot_diff", "kg_snapshot_history", "kg_snapshot_history_elements", "kg_snapshot_history_edges"),
-            modules=("kg.ingest",), sql=("kg_snapshot_history_record", "kg_snapshot_diff_rows"),
+            modules=("kg.ingest",),
+            sql=(
+                "kg_snapshot_history_record", "kg_snapshot_history_previous", "kg_snapshot_diff_rows", "kg_snapshot_diff_changes",
+                "kg_snapshot_diff_named", "kg_snapshot_diff_causes", "kg_snapshot_history_sizes",
+            ),
         ),
         # One paper per partition (issue 22): read, its datasets matched, its claims, scores and report.
         TableAsset(
@@ -261,7 +269,7 @@ ASSET_TABLES = TableGraph(
                 "enrichment.openalex_batches", "enrichment.openalex_records", "kg.doi", "papers.doi_lookup",
                 "papers.intake", "papers.parse", "papers.partitions", "papers.stored", "papers.title", *_OPENALEX_SEARCH_MODULES,
             ),
-            sql=("openalex_usage", "paper_llm_use", "paper_graph_publication", "paper_graph_references", "paper_llm_use_delete"),
+            sql=("openalex_usage", "paper_llm_use", "paper_graph_publication", "paper_graph_references", "paper_llm_use_delete", "openalex_usage_spent_on", "openalex_usage_record"),
         ),
         TableAsset(
             "paper_datasets",
@@ -281,7 +289,7 @@ ASSET_TABLES = TableGraph(
             ),
             sql=(
                 "paper_stage_failures", "paper_stage_failure_delete", "paper_llm_use", "paper_llm_use_delete", "paper_pages", "paper_title",
-                "llm_answers", "llm_judgements", "llm_usage_on_day",
+                "llm_answers", "llm_judgements", "llm_usage_on_day", "llm_answer_cached",
             ),
             files=(_CUES,),
         ),
@@ -296,7 +304,7 @@ ASSET_TABLES = TableGraph(
             ),
             sql=(
                 "paper_stage_failures", "paper_stage_failure_delete", "paper_llm_use", "paper_llm_use_delete", "paper_pages", "paper_title",
-                "paper_literature", "paper_science_keywords", "llm_answers", "llm_judgements", "llm_usage_on_day",
+                "paper_literature", "paper_science_keywords", "llm_answers", "llm_judgements", "llm_usage_on_day", "llm_answer_cached",
             ),
             files=(_CUES,),
         ),
@@ -317,7 +325,7 @@ ASSET_TABLES = TableGraph(
             sql=(
                 "paper_gap_works", "paper_stage_failures", "paper_stage_failure_delete", "paper_pages", "paper_title",
                 "paper_matched_dataset_names", "paper_used_datasets", "recorded_comments", "openalex_works", "recorded_disputes",
-                "paper_llm_use", "paper_llm_use_delete", "paper_search_cache", "openalex_usage",
+                "paper_llm_use", "paper_llm_use_delete", "paper_search_cache", "openalex_usage", "openalex_usage_spent_on", "openalex_usage_record",
             ),
         ),
         TableAsset(
@@ -338,7 +346,7 @@ ASSET_TABLES = TableGraph(
                 "paper_literature", "paper_replaced_datasets", "paper_superseded_references", "paper_cited_publications",
                 "publication_ids_of_doi", "paper_work_texts", "paper_title", "paper_dataset_text", "stored_steward_judgements",
                 "edge_reliability", "text_embeddings", "text_embedding_vectors", "paper_llm_use", "paper_llm_use_delete", "llm_answers",
-                "llm_judgements", "llm_usage_on_day",
+                "llm_judgements", "llm_usage_on_day", "llm_answer_cached",
             ),
             files=(_CUES,),
         ),
@@ -375,7 +383,7 @@ ASSET_TABLES = TableGraph(
             ),
             sql=(
                 "question_datasets", "question_research_areas", "question_session_asked", "asked_question", "asked_question_record",
-                "question_sessions", "llm_judgements", "llm_answers", "llm_usage_on_day",
+                "question_sessions", "llm_judgements", "llm_answers", "llm_usage_on_day", "llm_answer_cached",
             ),
             files=_DATASET_NAME_FILES,  # a question's datasets are read by the papers' detector (questions.datasets_named_in)
         ),
@@ -383,7 +391,7 @@ ASSET_TABLES = TableGraph(
             "question_evidence", reads=("question_plans", "datasets", *_QUESTION_POOL), writes=("question_evidence",),
             keeps=("text_embeddings", "openalex_search_cache", "openalex_usage"),
             modules=(*_QUESTION_POOL_MODULES, *_OPENALEX_SEARCH_MODULES, "judgement.embedding_store", "judgement.model_input", "judgement.text_embedding"),
-            sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings", "text_embedding_vectors", "openalex_search_cache", "openalex_usage"),
+            sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings", "text_embedding_vectors", "openalex_search_cache", "openalex_usage", "openalex_usage_spent_on", "openalex_usage_record"),
         ),
         TableAsset(
             "question_verdicts", reads=("question_plans", "question_evidence", "datasets", *_QUESTION_POOL),
@@ -394,7 +402,7 @@ ASSET_TABLES = TableGraph(
             ),
             sql=(
                 *_QUESTION_POOL_SQL, "question_plans", "question_stored_evidence", "text_embeddings", "text_embedding_vectors",
-                "openalex_search_cache", "openalex_usage",
+                "openalex_search_cache", "openalex_usage", "openalex_usage_spent_on", "openalex_usage_record",
             ),
         ),
         TableAsset(
@@ -408,7 +416,7 @@ ASSET_TABLES = TableGraph(
             ),
             sql=(
                 *_QUESTION_POOL_SQL, "question_plans", "question_verdict_state", "question_verdict_rounds", "llm_judgements", "llm_answers",
-                "llm_usage_on_day",
+                "llm_usage_on_day", "llm_answer_cached",
             ),
             files=("report/templates/*",),
         ),

@@ -13,16 +13,17 @@ from datetime import date, datetime, timezone
 import duckdb
 
 from recon_assets.enrichment.openalex_client import ListCallBudget
-from recon_assets.storage.tables import create_tables
+from recon_assets.storage.tables import Tables
 
 
-def spent_on(con: duckdb.DuckDBPyConnection, day: date) -> dict[str, int]:
+def spent_on(con: duckdb.DuckDBPyConnection | Tables, day: date) -> dict[str, int]:
     """{asset: list calls spent on `day` (UTC), all runs}; creates the openalex_usage table when missing."""
-    create_tables(con, "openalex_usage")
-    return dict(con.execute("SELECT asset, sum(list_calls)::BIGINT FROM openalex_usage WHERE day = ? GROUP BY asset ORDER BY asset", [day]).fetchall())
+    con = Tables.of(con)
+    con.create("openalex_usage")
+    return dict(con.query_rows("openalex_usage_spent_on", [day]))
 
 
-def run_allowance(con: duckdb.DuckDBPyConnection, *, day: date, daily_list_calls: int, run_cap: int | None = None) -> ListCallBudget:
+def run_allowance(con: duckdb.DuckDBPyConnection | Tables, *, day: date, daily_list_calls: int, run_cap: int | None = None) -> ListCallBudget:
     """The list calls an asset may spend now: what is left of `daily_list_calls` on `day` after every run's spending,
     at most `run_cap` (None: no cap of its own); the budget's `why` names the limit that set it."""
     spent = sum(spent_on(con, day).values())
@@ -32,15 +33,11 @@ def run_allowance(con: duckdb.DuckDBPyConnection, *, day: date, daily_list_calls
     return ListCallBudget(left, f"the daily OpenAlex budget of {daily_list_calls:,} list calls, {spent:,} spent earlier on {day} UTC")
 
 
-def record_usage(con: duckdb.DuckDBPyConnection, *, day: date, run_id: str, asset: str, list_calls: int, requests: int) -> None:
+def record_usage(con: duckdb.DuckDBPyConnection | Tables, *, day: date, run_id: str, asset: str, list_calls: int, requests: int) -> None:
     """Add what `asset` spent in run `run_id` on `day` to the ledger (a retried step adds to its run's row); a step that
     sent nothing (offline, all cached) writes no row."""
     if not (list_calls or requests):
         return
-    create_tables(con, "openalex_usage")
-    con.execute(
-        "INSERT INTO openalex_usage VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (day, run_id, asset) DO UPDATE SET "
-        "list_calls = openalex_usage.list_calls + excluded.list_calls, requests = openalex_usage.requests + excluded.requests, "
-        "recorded_at = excluded.recorded_at",
-        [day, run_id, asset, list_calls, requests, datetime.now(timezone.utc)],
-    )
+    con = Tables.of(con)
+    con.create("openalex_usage")
+    con.run_sql("openalex_usage_record", [day, run_id, asset, list_calls, requests, datetime.now(timezone.utc)])

@@ -20,8 +20,7 @@ import pandas as pd
 
 from recon_assets.judgement.llm_judge import CACHE_COLUMNS, KEY
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION
-from recon_assets.shared.sql_files import load_sql
-from recon_assets.storage.tables import upsert
+from recon_assets.storage.tables import Tables
 
 TABLE = "llm_judgements"
 ANSWERS = "llm_answers"
@@ -31,10 +30,11 @@ ANSWER_COLUMNS = [
 ]
 
 
-def ensure_table(con: duckdb.DuckDBPyConnection) -> None:
+def ensure_table(con: duckdb.DuckDBPyConnection | Tables) -> None:
     """Create `llm_judgements` and `llm_answers` when missing."""
-    con.execute(load_sql(TABLE))
-    con.execute(load_sql(ANSWERS))
+    con = Tables.of(con)
+    con.run_sql(TABLE)
+    con.run_sql(ANSWERS)
 
 
 def messages_sha256(messages: Sequence[dict[str, str]]) -> str:
@@ -43,19 +43,16 @@ def messages_sha256(messages: Sequence[dict[str, str]]) -> str:
 
 
 def cached_answer(
-    con: duckdb.DuckDBPyConnection, purpose: str, input_sha256: str, models: Sequence[str], prompt_version: str
+    con: duckdb.DuckDBPyConnection | Tables, purpose: str, input_sha256: str, models: Sequence[str], prompt_version: str
 ) -> dict | None:
     """The stored `llm_answers` row (ANSWER_COLUMNS as a dict) of this purpose, input and prompt version, the first
     of `models` that has one; None when none has."""
-    rows = con.execute(
-        f"SELECT {', '.join(ANSWER_COLUMNS)} FROM llm_answers WHERE purpose = ? AND input_sha256 = ? AND prompt_version = ? "
-        "AND list_contains(?, model) ORDER BY list_position(?, model) LIMIT 1",
-        [purpose, input_sha256, prompt_version, list(models), list(models)],
-    ).fetchall()
-    return dict(zip(ANSWER_COLUMNS, rows[0])) if rows else None
+    con = Tables.of(con)
+    row = con.query_row("llm_answer_cached", [purpose, input_sha256, prompt_version, list(models)])
+    return dict(zip(ANSWER_COLUMNS, row)) if row else None
 
 
-def store_answer(con: duckdb.DuckDBPyConnection, row: dict) -> None:
+def store_answer(con: duckdb.DuckDBPyConnection | Tables, row: dict) -> None:
     """Upsert one `llm_answers` row (ANSWER_COLUMNS as a dict; answered_at a UTC datetime).
 
     Raises:
@@ -64,21 +61,21 @@ def store_answer(con: duckdb.DuckDBPyConnection, row: dict) -> None:
     frame = pd.DataFrame([{column: row.get(column) for column in ANSWER_COLUMNS}])
     for column in ("prompt_tokens", "completion_tokens"):
         frame[column] = frame[column].astype("Int64")
-    upsert(con, ANSWERS, frame)
+    Tables.of(con).upsert(ANSWERS, frame)
 
 
 def cached_judgements(
-    con: duckdb.DuckDBPyConnection, candidates: pd.DataFrame, models: Sequence[str], prompt_version: str = PROMPT_VERSION
+    con: duckdb.DuckDBPyConnection | Tables, candidates: pd.DataFrame, models: Sequence[str], prompt_version: str = PROMPT_VERSION
 ) -> pd.DataFrame:
     """Stored rows (CACHE_COLUMNS) of the KEY pairs of `candidates`, for `models` and `prompt_version`."""
-    keys = candidates[KEY].astype(str)  # noqa: F841 (read by DuckDB by name)
-    con.execute("CREATE OR REPLACE TEMP TABLE llm_candidate_keys AS SELECT DISTINCT * FROM keys")
-    found = con.execute(load_sql("llm_judgements_cached"), [list(models), prompt_version]).df()
-    con.execute("DROP TABLE llm_candidate_keys")
+    con = Tables.of(con)
+    con.temp_table("llm_candidate_keys", candidates[KEY].astype(str))
+    found = con.query("llm_judgements_cached", [list(models), prompt_version])
+    con.drop_temp_table("llm_candidate_keys")
     return found[CACHE_COLUMNS] if not found.empty else pd.DataFrame(columns=CACHE_COLUMNS)
 
 
-def store_judgements(con: duckdb.DuckDBPyConnection, rows: pd.DataFrame) -> int:
+def store_judgements(con: duckdb.DuckDBPyConnection | Tables, rows: pd.DataFrame) -> int:
     """Upsert `rows` (CACHE_COLUMNS) into `llm_judgements`, in one transaction; returns the rows written.
 
     Raises:
@@ -90,14 +87,15 @@ def store_judgements(con: duckdb.DuckDBPyConnection, rows: pd.DataFrame) -> int:
     frame["evidence"] = [list(value) for value in frame["evidence"]]
     for column in ("pairs_in_request", "prompt_tokens", "completion_tokens"):
         frame[column] = frame[column].astype("Int64")
-    upsert(con, TABLE, frame)
+    Tables.of(con).upsert(TABLE, frame)
     return len(frame)
 
 
-def usage_on_day(con: duckdb.DuckDBPyConnection, model: str, day: date) -> tuple[int, int]:
+def usage_on_day(con: duckdb.DuckDBPyConnection | Tables, model: str, day: date) -> tuple[int, int]:
     """(requests, tokens) that the stored answers of `model` (llm_judgements and llm_answers, both created when
     missing) spent on the UTC `day`: what the daily budget has already used. Requests that stored nothing (failures,
     rejections) are not counted: Groq's own 429 on its daily limit still stops the run when they add up."""
+    con = Tables.of(con)
     ensure_table(con)
-    requests, tokens = con.execute(load_sql("llm_usage_on_day"), [model, day]).fetchone()
+    requests, tokens = con.query_row("llm_usage_on_day", [model, day])
     return int(requests), int(tokens)

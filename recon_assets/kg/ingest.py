@@ -2,10 +2,18 @@
 
 Conservation holds for every file: lines read = nodes accepted + relationships accepted + rejects.
 A file without a single accepted node never replaces the current snapshot.
+
+The SQL is in recon_assets/kg/sql, run through the store's operations (`storage.tables.Tables`): kg_elements judges
+the lines, kg_reject_offsets and kg_elements_reject_heads add the rejected lines' starts, kg_element_counts counts
+them; kg_snapshot_tables_drop, kg_snapshot, kg_accepted_nodes, kg_accepted_relationships, kg_rejected_lines and
+kg_snapshot_record store them. What is DuckDB's own is the DuckDB port's (`storage.tables`): the lines reach DuckDB
+as an Arrow stream it reads as view kg_lines (`register`), the raw-text limit is a session variable
+(`tables.session_variable`), the node properties are written with ZSTD (`tables.zstd_compression`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -32,8 +40,7 @@ from recon_assets.kg.export_reader import (
     read_export,
 )
 from recon_assets.kg.schema import RELATIONSHIP_TYPES
-from recon_assets.shared.sql_files import load_sql
-from recon_assets.storage.tables import create_tables, transaction
+from recon_assets.storage.tables import Tables, session_variable, transaction, zstd_compression
 
 
 @dataclass(frozen=True)
@@ -62,7 +69,7 @@ def snapshot_id_for(sha256: str) -> str:
 
 
 def ingest_export(
-    con: duckdb.DuckDBPyConnection,
+    con: duckdb.DuckDBPyConnection | Tables,
     path: Path,
     source: str,
     *,
@@ -82,10 +89,11 @@ def ingest_export(
             kept in kg_rejects (under its snapshot id) while kg_nodes, kg_relationships and kg_snapshots keep the
             current snapshot.
     """
+    con = Tables.of(con)
     fmt = detect_format(path)
     before = path.stat()
     size_bytes = before.st_size
-    create_tables(con, "kg_snapshot")
+    con.create("kg_snapshot")
     # The file is hashed in a thread while it is read (hashlib and file reads release the GIL). Only a file of
     # the current snapshot's size can be that snapshot, so only then is the hash awaited before reading.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="kg-sha256") as pool:
@@ -132,7 +140,7 @@ def _sha256_and_size(path: Path) -> tuple[str, int]:
 
 
 def _refuse_incomplete_file(
-    con: duckdb.DuckDBPyConnection, path: Path, before: os.stat_result, hashed_bytes: int, stats: ReadStats
+    con: Tables, path: Path, before: os.stat_result, hashed_bytes: int, stats: ReadStats
 ) -> None:
     """Raise KgExportError, before anything is stored, when the file read was not one whole, unchanging export:
     it ends inside an element (`stats.incomplete_end`), or its size or modification time changed between the start
@@ -159,7 +167,7 @@ def _mtime(stat: os.stat_result) -> str:
     return datetime.fromtimestamp(stat.st_mtime_ns / 1e9, timezone.utc).isoformat(timespec="microseconds")
 
 
-def _judge_lines(con: duckdb.DuckDBPyConnection, path: Path, fmt: KgFormat, progress: Callable[[str], None]) -> ReadStats:
+def _judge_lines(con: Tables, path: Path, fmt: KgFormat, progress: Callable[[str], None]) -> ReadStats:
     """Fill temp table kg_elements (recon_assets/kg/sql/kg_elements.sql) from the file's lines.
 
     The lines are never stored: DuckDB pulls them batch by batch from the reader (view kg_lines) and parses
@@ -170,13 +178,13 @@ def _judge_lines(con: duckdb.DuckDBPyConnection, path: Path, fmt: KgFormat, prog
         [(name, start, end) for name, (start, end) in RELATIONSHIP_TYPES.items()],
         columns=["rel_type", "start_label", "end_label"],
     )
-    con.execute("CREATE OR REPLACE TEMP TABLE kg_relationship_types AS SELECT * FROM types")
-    con.execute("SET VARIABLE raw_text_limit = ?", [RAW_TEXT_LIMIT])
+    con.temp_table("kg_relationship_types", types)
     stats = ReadStats()
     failures: list[Exception] = []
     con.register("kg_lines", pa.RecordBatchReader.from_batches(LINE_SCHEMA, _batches(read_export(path, fmt, stats), failures)))
     try:
-        con.execute(load_sql("kg_elements"))
+        with session_variable(con, "raw_text_limit", RAW_TEXT_LIMIT):
+            con.run_sql("kg_elements")
     finally:
         con.unregister("kg_lines")
     if failures:
@@ -188,19 +196,15 @@ def _judge_lines(con: duckdb.DuckDBPyConnection, path: Path, fmt: KgFormat, prog
     return stats
 
 
-def _read_back_reject_heads(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+def _read_back_reject_heads(con: Tables, path: Path) -> None:
     # Only the rejected lines' starts are read back, from the file by byte offset: keeping every line's start would
     # hold the whole export's text in the judging step.
     # Only JSON lines have a byte offset: a GraphML element's text was kept by the reader (recon_assets/kg/sql/kg_elements.sql).
-    rejected = con.sql(
-        "SELECT position, byte_offset FROM kg_elements WHERE reject_reason IS NOT NULL AND byte_offset IS NOT NULL ORDER BY byte_offset"
-    ).to_arrow_table()
+    rejected = con.arrow("kg_reject_offsets")
     heads = pa.table({"position": rejected["position"], "raw_head": json_line_heads(path, rejected["byte_offset"].to_pylist())})
     con.register("kg_reject_heads", heads)
     try:
-        con.execute(
-            "UPDATE kg_elements SET raw_head = heads.raw_head FROM kg_reject_heads AS heads WHERE kg_elements.position = heads.position"
-        )
+        con.run_sql("kg_elements_reject_heads")
     finally:
         con.unregister("kg_reject_heads")
 
@@ -218,13 +222,7 @@ def _batches(tables: Iterator[pa.Table], failures: list[Exception]) -> Iterator[
 def _summarise(con, snapshot_id, sha256, source, fmt, size_bytes, stats, known) -> SnapshotSummary:
     now = datetime.now(timezone.utc)
     # One scan of kg_elements: accepted nodes grouped by label list, accepted relationships by type, rejects as one group.
-    groups = con.execute(
-        """SELECT reject_reason IS NULL AS accepted, element_type,
-                  CASE WHEN accepted AND element_type = 'node' THEN labels END,
-                  CASE WHEN accepted AND element_type = 'relationship' THEN rel_type END,
-                  count(*)
-           FROM kg_elements GROUP BY ALL"""
-    ).fetchall()
+    groups = con.query_rows("kg_element_counts")
     node_counts: Counter[str] = Counter()
     relationship_counts: Counter[str] = Counter()
     nodes = rejected = 0
@@ -254,31 +252,19 @@ def _summarise(con, snapshot_id, sha256, source, fmt, size_bytes, stats, known) 
     )
 
 
-def _replace_current(con: duckdb.DuckDBPyConnection, summary: SnapshotSummary) -> None:
+def _replace_current(con: Tables, summary: SnapshotSummary) -> None:
     with transaction(con):
-        # Dropped and made again (recon_assets/kg/sql/kg_snapshot.sql), not emptied: refilled in the transaction that deleted them,
-        # DuckDB checks each new primary key against the deleted ones.
-        con.execute("DROP TABLE kg_nodes")
-        con.execute("DROP TABLE kg_relationships")
-        con.execute(load_sql("kg_snapshot"))
-        # DuckDB tries every string compression on every segment; on the node properties (long abstracts) ZSTD alone
-        # is both faster to write and smaller than what that analysis picks.
-        con.execute("SET force_compression = 'zstd'")
-        try:
-            con.execute(
-                "INSERT INTO kg_nodes SELECT element_id, line_number, labels, properties FROM kg_elements "
-                "WHERE reject_reason IS NULL AND element_type = 'node' ORDER BY position"
-            )
-        finally:
-            con.execute("RESET force_compression")
-        con.execute(
-            "INSERT INTO kg_relationships SELECT element_id, line_number, rel_type, start_id, end_id, properties "
-            "FROM kg_elements WHERE reject_reason IS NULL AND element_type = 'relationship' ORDER BY position"
-        )
+        # Dropped and made again (recon_assets/kg/sql/kg_snapshot.sql), not emptied: refilled in the transaction that
+        # deleted them, DuckDB checks each new primary key against the deleted ones.
+        con.run_sql("kg_snapshot_tables_drop")
+        con.run_sql("kg_snapshot")
+        with zstd_compression(con):  # the node properties: long abstracts
+            con.run_sql("kg_accepted_nodes")
+        con.run_sql("kg_accepted_relationships")
         _replace_rejects(con, summary)
-        con.execute("DELETE FROM kg_snapshots WHERE snapshot_id = ?", [summary.snapshot_id])
-        con.execute(
-            "INSERT INTO kg_snapshots VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        con.delete_partitions("kg_snapshots", [summary.snapshot_id], column="snapshot_id")
+        con.run_sql(
+            "kg_snapshot_record",
             [
                 summary.snapshot_id, summary.sha256, summary.source, summary.format, summary.size_bytes,
                 summary.lines_read, summary.nodes_accepted, summary.relationships_accepted, summary.rejected,
@@ -288,46 +274,43 @@ def _replace_current(con: duckdb.DuckDBPyConnection, summary: SnapshotSummary) -
     _drop_staging(con)
 
 
-def _replace_rejects(con: duckdb.DuckDBPyConnection, summary: SnapshotSummary) -> None:
-    con.execute("DELETE FROM kg_rejects WHERE snapshot_id = ?", [summary.snapshot_id])
-    con.execute(
-        "INSERT INTO kg_rejects SELECT ?, ?, line_number, element_id, reject_reason, raw_head "
-        "FROM kg_elements WHERE reject_reason IS NOT NULL ORDER BY position",
-        [summary.snapshot_id, summary.source],
-    )
+def _replace_rejects(con: Tables, summary: SnapshotSummary) -> None:
+    con.delete_partitions("kg_rejects", [summary.snapshot_id], column="snapshot_id")
+    con.run_sql("kg_rejected_lines", [summary.snapshot_id, summary.source])
 
 
-def _drop_staging(con: duckdb.DuckDBPyConnection) -> None:
-    con.execute("DROP TABLE IF EXISTS kg_elements")
+def _drop_staging(con: Tables) -> None:
+    con.drop_temp_table("kg_elements", missing_ok=True)
 
 
-def current_snapshot_id(con: duckdb.DuckDBPyConnection) -> str | None:
+def current_snapshot_id(con: duckdb.DuckDBPyConnection | Tables) -> str | None:
     """Id of the snapshot whose nodes are in kg_nodes (the one ingested last), or None before any ingest."""
-    latest = _latest_snapshot(con)
+    latest = _latest_snapshot(Tables.of(con))
     return latest.snapshot_id if latest else None
 
 
-def _latest_snapshot(con: duckdb.DuckDBPyConnection) -> SnapshotSummary | None:
+def _latest_snapshot(con: Tables) -> SnapshotSummary | None:
     """The stored summary of the snapshot loaded last (the one in kg_nodes), or None before any ingest."""
-    return _summary_row(con.execute("SELECT * FROM kg_snapshots ORDER BY loaded_at DESC LIMIT 1"))
+    return _summary(con.latest_row("kg_snapshots", "loaded_at"))
 
 
-def _stored_summary(con: duckdb.DuckDBPyConnection, snapshot_id: str) -> SnapshotSummary | None:
-    return _summary_row(con.execute("SELECT * FROM kg_snapshots WHERE snapshot_id = ?", [snapshot_id]))
+def _stored_summary(con: Tables, snapshot_id: str) -> SnapshotSummary | None:
+    row = con.query_row("kg_stored_snapshot", [snapshot_id])
+    return None if row is None else _summary(dict(zip((field.name for field in dataclasses.fields(SnapshotSummary)), row)))
 
 
-def _summary_row(cursor: duckdb.DuckDBPyConnection) -> SnapshotSummary | None:
-    row = cursor.fetchone()
-    if row is None:
+def _summary(values: dict[str, object] | None) -> SnapshotSummary | None:
+    """The `SnapshotSummary` (reused) of a kg_snapshots row ({column: value}), None for no row."""
+    if values is None:
         return None
-    values = dict(zip([column[0] for column in cursor.description], row))
+    values = dict(values)
     values["node_counts"] = json.loads(values["node_counts"])
     values["relationship_counts"] = json.loads(values["relationship_counts"])
     return SnapshotSummary(**values, reused=True)
 
 
-def _is_loaded(con: duckdb.DuckDBPyConnection, current: SnapshotSummary, sha256: str) -> bool:
+def _is_loaded(con: Tables, current: SnapshotSummary, sha256: str) -> bool:
     """True when the file with this hash is the `current` snapshot and kg_nodes and kg_relationships hold all of it."""
-    return current.snapshot_id == snapshot_id_for(sha256) and con.execute(
-        "SELECT (SELECT count(*) FROM kg_nodes), (SELECT count(*) FROM kg_relationships)"
-    ).fetchone() == (current.nodes_accepted, current.relationships_accepted)
+    return current.snapshot_id == snapshot_id_for(sha256) and con.query_row("kg_loaded_counts") == (
+        current.nodes_accepted, current.relationships_accepted
+    )

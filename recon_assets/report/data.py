@@ -10,7 +10,7 @@ import duckdb
 import pandas as pd
 
 from recon_assets.reliability.labels import SUPERSEDED
-from recon_assets.shared.sql_files import load_sql
+from recon_assets.storage.tables import Tables
 from recon_assets.verdicts.critic import CONTRADICTED, STALE, VERDICTS
 
 # Dataset verdicts the report lists with their reasons (DOMAIN.md "Verdicts over an evidence set").
@@ -72,31 +72,29 @@ class ReportData:
         return sum(self.verdict_counts[verdict] for verdict in FLAGGED_VERDICTS)
 
 
-def gather_report(con: duckdb.DuckDBPyConnection, *, as_of: date, run_id: str = "") -> ReportData:
+def gather_report(con: duckdb.DuckDBPyConnection | Tables, *, as_of: date, run_id: str = "") -> ReportData:
     """Read the report's figures from the pipeline's final tables.
 
     Raises:
         duckdb.CatalogException: a table the report reads (edge_reliability, dataset_verdicts, reliability_evaluation,
             reliability_evaluation_baselines, dispute_evaluation, coherence_judgements, publications, kg_snapshots) does not exist yet.
     """
-    def query(name: str, params: list | None = None) -> pd.DataFrame:
-        return con.execute(load_sql(name), params or []).df()
-
-    verdicts = query("report_verdict_counts").set_index("verdict")["verdicts"]
-    superseded = query("report_central_superseded", [SUPERSEDED, MAX_EDGES_LISTED])
+    con = Tables.of(con)
+    verdicts = con.query("report_verdict_counts").set_index("verdict")["verdicts"]
+    superseded = con.query("report_central_superseded", [SUPERSEDED, MAX_EDGES_LISTED])
     return ReportData(
         as_of=as_of,
         run_id=run_id,
-        label_counts=query("report_label_distribution"),
-        reliabilities=query("report_reliabilities"),
-        flagged_verdicts=query("report_flagged_verdicts", [list(FLAGGED_VERDICTS), MAX_VERDICTS_LISTED]),
+        label_counts=con.query("report_label_distribution"),
+        reliabilities=con.query("report_reliabilities"),
+        flagged_verdicts=con.query("report_flagged_verdicts", [list(FLAGGED_VERDICTS), MAX_VERDICTS_LISTED]),
         verdict_counts={verdict: int(verdicts.get(verdict, 0)) for verdict in VERDICTS},
         central_superseded=superseded.drop(columns="total_superseded"),
         superseded_total=int(superseded["total_superseded"].iloc[0]) if len(superseded) else 0,
-        evaluation=query("report_evaluation"),
-        baselines=query("report_evaluation_baselines"),
-        dispute_evaluation=query("report_dispute_evaluation"),
-        lineage=query("report_lineage"),
-        judges=query("report_judges"),
-        verdict_rules=query("report_verdict_rules"),
+        evaluation=con.query("report_evaluation"),
+        baselines=con.query("report_evaluation_baselines"),
+        dispute_evaluation=con.query("report_dispute_evaluation"),
+        lineage=con.query("report_lineage"),
+        judges=con.query("report_judges"),
+        verdict_rules=con.query("report_verdict_rules"),
     )

@@ -11,14 +11,11 @@ from recon_assets.declarations import ASSET_TABLES
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.shared.metadata import table_metadata
-from recon_assets.shared.sql_files import load_sql
 from recon_assets.storage.duckdb_store import TableStore
-from recon_assets.storage.tables import create_tables, transaction
-
-HISTORY_TABLES = ("kg_snapshot_history", "kg_snapshot_history_elements", "kg_snapshot_history_edges")
+from recon_assets.storage.tables import Tables, session_variable, transaction
 
 
-def record_and_diff(con: duckdb.DuckDBPyConnection) -> tuple[str | None, str]:
+def record_and_diff(con: duckdb.DuckDBPyConnection | Tables) -> tuple[str | None, str]:
     """Record the snapshot in kg_nodes and its scoring in the history tables, then rewrite kg_snapshot_diff against
     the previous snapshot's record, in one transaction.
 
@@ -28,18 +25,19 @@ def record_and_diff(con: duckdb.DuckDBPyConnection) -> tuple[str | None, str]:
     Raises:
         ValueError: no KG snapshot has been ingested.
     """
+    con = Tables.of(con)
     snapshot_id = current_snapshot_id(con)
     if snapshot_id is None:
         raise ValueError("no KG snapshot has been ingested: materialize kg_snapshot first")
-    create_tables(con, "kg_snapshot_history")  # the history an older version kept gains the columns it lacks
+    con.create("kg_snapshot_history")  # the history an older version kept gains the columns it lacks
     with transaction(con):
-        con.execute("SET VARIABLE history_snapshot_id = ?", [snapshot_id])
-        con.execute(load_sql("kg_snapshot_history_record"))
-        con.execute("RESET VARIABLE history_snapshot_id")
-        previous = con.execute("SELECT snapshot_id FROM kg_snapshot_history WHERE role = 'previous'").fetchone()
-        con.execute(load_sql("kg_snapshot_diff"))
-        if previous is not None:
-            con.execute(f"INSERT INTO kg_snapshot_diff {load_sql('kg_snapshot_diff_rows')}")
+        with session_variable(con, "history_snapshot_id", snapshot_id):
+            con.run_sql("kg_snapshot_history_record")
+        previous = con.query_row("kg_snapshot_history_previous")
+        if previous is None:  # nothing to compare with: the table is made empty
+            con.run_sql("kg_snapshot_diff")
+        else:
+            con.replace_table_from_query("kg_snapshot_diff", "kg_snapshot_diff_rows", atomic=False)
     return (previous[0] if previous else None), snapshot_id
 
 
@@ -52,12 +50,10 @@ def kg_snapshot_diff(context: dg.AssetExecutionContext, store: TableStore) -> dg
     nothing to be compared with and writes no row."""
     with store.connect() as con:
         previous, current = record_and_diff(con)
-        changes = dict(con.execute("SELECT change, sum(elements) FROM kg_snapshot_diff GROUP BY 1 ORDER BY 1").fetchall())
-        named = con.execute("SELECT change, element_type, reason FROM kg_snapshot_diff WHERE names IS NOT NULL ORDER BY 1, 2").fetchall()
-        causes = dict(con.execute(
-            "SELECT cause, count(*) FROM (SELECT unnest(causes) AS cause FROM kg_snapshot_diff WHERE change = 'edge_label_changed') GROUP BY 1 ORDER BY 1"
-        ).fetchall())
-        kept = {table: con.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in HISTORY_TABLES[1:]}
+        changes = dict(con.query_rows("kg_snapshot_diff_changes"))
+        named = con.query_rows("kg_snapshot_diff_named")
+        causes = dict(con.query_rows("kg_snapshot_diff_causes"))
+        kept = dict(zip(("kg_snapshot_history_elements", "kg_snapshot_history_edges"), con.query_row("kg_snapshot_history_sizes")))
         metadata = table_metadata(
             con, "kg_snapshot_diff", preview_columns=["change", "element_type", "elements", "names", "element_key", "before", "after", "causes", "reason"],
         )

@@ -9,7 +9,7 @@ tables, upsert, read a SQL file's rows as a DataFrame or an Arrow table).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -17,16 +17,13 @@ from pathlib import Path
 
 import dagster as dg
 import duckdb
-import pandas as pd
-import pyarrow as pa
 from filelock import Timeout
 from pydantic import Field, field_validator
 from tenacity import retry, retry_if_exception_type, stop_after_attempt, wait_exponential
 
 from recon_assets.shared.paths import database_lock
 from recon_assets.shared.run_tags import DATABASE_TAG, tag_run
-from recon_assets.shared.sql_files import load_sql
-from recon_assets.storage import tables
+from recon_assets.storage.tables import Tables
 from recon_assets.storage.duckdb_settings import (
     DEFAULT_LOCK_WAIT_SECONDS,
     MEMORY_LIMIT_VARIABLE,
@@ -173,92 +170,3 @@ class TableStore(dg.ConfigurableResource):
 )
 def _open(database: str, config: dict[str, Any]) -> duckdb.DuckDBPyConnection:
     return duckdb.connect(database, config=config)
-
-
-class Tables:
-    """One connection to the store: its operations on tables, and the engine connection's own methods (`execute`,
-    `begin`, ...) passed through for the modules that speak SQL themselves (`shared.metadata`,
-    `storage.fingerprints`, `kg.ingest`). A table's DDL is `recon_assets/<domain>/sql/<table>.sql`, a query's SQL
-    `recon_assets/<domain>/sql/<query>.sql` (`sql_files.load_sql`); parameters are bound, never formatted in."""
-
-    def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
-        self.connection = connection
-
-    def __getattr__(self, name: str):
-        return getattr(self.connection, name)
-
-    def query(self, sql_name: str, params: Sequence[object] = ()) -> pd.DataFrame:
-        """The rows of the SELECT in `<sql_name>.sql` with `params` bound, as a DataFrame (DuckDB's types mapped by
-        DuckDB's pandas conversion)."""
-        return self.connection.execute(load_sql(sql_name), list(params)).df()
-
-    def query_rows(self, sql_name: str, params: Sequence[object] = ()) -> list[tuple]:
-        """The rows of the SELECT in `<sql_name>.sql` with `params` bound, as tuples of Python values."""
-        return self.connection.execute(load_sql(sql_name), list(params)).fetchall()
-
-    def query_row(self, sql_name: str, params: Sequence[object] = ()) -> tuple | None:
-        """The first row of the SELECT in `<sql_name>.sql` with `params` bound, as a tuple; None when there is none.
-        Every row is fetched: a result left unfinished keeps the connection from a relation's work (`sql`, `table`)."""
-        rows = self.connection.execute(load_sql(sql_name), list(params)).fetchall()
-        return rows[0] if rows else None
-
-    def run_sql(self, sql_name: str, params: Sequence[object] = ()) -> None:
-        """Run the statement in `<sql_name>.sql` (a DELETE, an UPDATE) with `params` bound."""
-        self.connection.execute(load_sql(sql_name), list(params))
-
-    def arrow(self, sql_name: str, params: Sequence[object] = ()) -> pa.Table:
-        """The rows of the SELECT in `<sql_name>.sql` with `params` bound, as an Arrow table (through a relation: a
-        DB-API result's Arrow output copies the rows once more)."""
-        return self.connection.sql(load_sql(sql_name), params=list(params)).to_arrow_table()
-
-    def create(self, *sql_names: str) -> None:
-        """Create the tables the files declare when missing, migrating older ones (`tables.create_tables`)."""
-        tables.create_tables(self.connection, *sql_names)
-
-    def replace_partitions(self, table: str, rows: pd.DataFrame, research_areas: Sequence[str], column: str = "research_area") -> None:
-        """Replace `table`'s rows of `research_areas` (the partition keys in `column`) by `rows`, atomically
-        (`tables.replace_partitions`)."""
-        tables.replace_partitions(self.connection, table, rows, research_areas, column)
-
-    def replace_table(self, table: str, rows: pd.DataFrame) -> None:
-        """Recreate `table` from its DDL holding `rows` (`tables.replace_table`)."""
-        tables.replace_table(self.connection, table, rows)
-
-    def replace_table_from_query(self, table: str, query: str, params: Sequence[object] = ()) -> None:
-        """Recreate `table` from its DDL holding the rows of the SELECT in `<query>.sql`
-        (`tables.replace_table_from_query`)."""
-        tables.replace_table_from_query(self.connection, table, query, params)
-
-    def table_rows(self, table: str) -> pd.DataFrame:
-        """Every row and column of `table` (`tables.table_rows`)."""
-        return tables.table_rows(self.connection, table)
-
-    def partition_rows(self, table: str, key: object, column: str = "research_area", order_by: str | None = None) -> pd.DataFrame:
-        """Every column of `table`'s rows of partition `key` (in `column`), ordered by the columns `order_by`
-        (`tables.partition_rows`)."""
-        return tables.partition_rows(self.connection, table, key, column, order_by)
-
-    def most_frequent(self, table: str, column: str) -> object | None:
-        """The most frequent value of `column` in `table` (`tables.most_frequent`)."""
-        return tables.most_frequent(self.connection, table, column)
-
-    def delete_partitions(self, table: str, keys: Sequence[object], column: str = "research_area") -> None:
-        """Delete `table`'s rows of the partitions `keys` (in `column`; `tables.delete_partitions`)."""
-        tables.delete_partitions(self.connection, table, keys, column)
-
-    def temp_table(self, name: str, rows: pd.DataFrame) -> None:
-        """Hold `rows` as the temporary table `name` of this connection (replacing one of that name), for the SQL files
-        run next to read (`tables.temp_table`)."""
-        tables.temp_table(self.connection, name, rows)
-
-    def drop_temp_table(self, name: str) -> None:
-        """Drop the temporary table `name` (`tables.drop_temp_table`)."""
-        tables.drop_temp_table(self.connection, name)
-
-    def upsert(self, table: str, rows: pd.DataFrame) -> None:
-        """Insert `rows`, replacing those with the same primary key (`tables.upsert`)."""
-        tables.upsert(self.connection, table, rows)
-
-    def transaction(self):
-        """A block run in one transaction (`tables.transaction`)."""
-        return tables.transaction(self.connection)

@@ -1,16 +1,18 @@
 """Table writes: whole tables are recreated from their DDL in `recon_assets/<domain>/sql/<table>.sql`; a partition's rows are
-replaced, and keyed rows upserted, in one transaction, so a re-run never duplicates."""
+replaced, and keyed rows upserted, in one transaction, so a re-run never duplicates. `Tables` is one connection with
+these operations and the named SQL files' reads and writes; no Dagster import (the reading commands start without it)."""
 
 from __future__ import annotations
 
 import functools
 import logging
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 import duckdb
 import pandas as pd
+import pyarrow as pa
 
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.table_docs import DECLARING_FILES, declared_column_docs, declaring_file
@@ -73,15 +75,24 @@ def most_frequent(con: duckdb.DuckDBPyConnection, table: str, column: str) -> ob
     return found[0] if found else None
 
 
+def latest_row(con: duckdb.DuckDBPyConnection, table: str, order_by: str) -> dict[str, object] | None:
+    """The row of `table` with the greatest `order_by` (the code's column, formatted in) as {column: Python value} in
+    the table's column order; None when the table is empty."""
+    cursor = con.execute(f"SELECT * FROM {table} ORDER BY {order_by} DESC LIMIT 1")
+    row = cursor.fetchone()
+    return None if row is None else dict(zip([column[0] for column in cursor.description], row))
+
+
 def temp_table(con: duckdb.DuckDBPyConnection, name: str, rows: pd.DataFrame) -> None:
     """Copy `rows` into the temporary table `name` of this connection (replacing one of that name): the SQL run next
     joins it as a table (the name is the code's, formatted in; DuckDB reads the frame by its variable's name)."""
     con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM rows")
 
 
-def drop_temp_table(con: duckdb.DuckDBPyConnection, name: str) -> None:
-    """Drop the temporary table `name` (`temp_table`) once read, freeing its rows."""
-    con.execute(f"DROP TABLE {name}")
+def drop_temp_table(con: duckdb.DuckDBPyConnection, name: str, missing_ok: bool = False) -> None:
+    """Drop the temporary table `name` (`temp_table`, or one a SQL file made) once read, freeing its rows; one that was
+    never made is no error when `missing_ok`."""
+    con.execute(f"DROP TABLE {'IF EXISTS ' if missing_ok else ''}{name}")
 
 
 def table_rows(con: duckdb.DuckDBPyConnection, table: str) -> pd.DataFrame:
@@ -285,14 +296,139 @@ def _constraints(con: duckdb.DuckDBPyConnection, table: str, kind: str) -> tuple
     return tuple(sorted(tuple(columns) for (columns,) in rows))
 
 
-def replace_table_from_query(con: duckdb.DuckDBPyConnection, table: str, query: str, params: Sequence[object] = ()) -> None:
+def replace_table_from_query(
+    con: duckdb.DuckDBPyConnection, table: str, query: str, params: Sequence[object] = (), *, atomic: bool = True
+) -> None:
     """Recreate `table` from `recon_assets/<domain>/sql/<table>.sql` and fill it with the rows of the SELECT in
     `recon_assets/<domain>/sql/<query>.sql` (bound `params`), matched by column name, in one transaction: rows shaped by joins
-    and groupings stay in DuckDB.
+    and groupings stay in DuckDB. `atomic=False` runs both in the caller's transaction (DuckDB nests none).
 
     Raises:
         duckdb.Error: the query failed or a row breaks the table's types or keys; the transaction is rolled back.
     """
-    with transaction(con):
+    with transaction(con) if atomic else nullcontext():
         con.execute(load_sql(table))
         con.execute(f"INSERT INTO {table} BY NAME {load_sql(query)}", list(params))
+
+
+@contextmanager
+def session_variable(con: duckdb.DuckDBPyConnection, name: str, value: object) -> Iterator[None]:
+    """Set DuckDB's variable `name` (read by a SQL file as `getvariable('name')`) to `value`, bound, for the block, and
+    reset it after. DuckDB's own statement (SET VARIABLE): a port to another engine binds the value in the file instead.
+    `name` is the code's, formatted in."""
+    con.execute(f"SET VARIABLE {name} = ?", [value])
+    try:
+        yield
+    finally:
+        con.execute(f"RESET VARIABLE {name}")
+
+
+@contextmanager
+def zstd_compression(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
+    """Store what the block writes compressed with ZSTD alone, then let DuckDB choose again. DuckDB tries every string
+    compression on every segment; on long texts (a KG's node properties: abstracts) ZSTD alone is both faster to
+    write and smaller than what that analysis picks. A DuckDB setting: a port to another engine makes it a no-op."""
+    con.execute("SET force_compression = 'zstd'")
+    try:
+        yield
+    finally:
+        con.execute("RESET force_compression")
+
+
+class Tables:
+    """One connection to the store: its operations on tables, and the engine connection's own methods (`execute`,
+    `begin`, `register`, ...) passed through for the modules that speak SQL themselves (`shared.metadata`,
+    `shared.data_versions`). A table's DDL is `recon_assets/<domain>/sql/<table>.sql`, a query's SQL
+    `recon_assets/<domain>/sql/<query>.sql` (`sql_files.load_sql`); parameters are bound, never formatted in."""
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection) -> None:
+        self.connection = connection
+
+    @classmethod
+    def of(cls, connection: duckdb.DuckDBPyConnection | Tables) -> Tables:
+        """`connection` with the store's operations: itself when it is a `Tables` already (a store's connection), else
+        wrapped (a plain DuckDB connection: a test's, a benchmark's, a reading command's from `duckdb_files.read_only`)."""
+        return connection if isinstance(connection, Tables) else cls(connection)
+
+    def __getattr__(self, name: str):
+        return getattr(self.connection, name)
+
+    def query(self, sql_name: str, params: Sequence[object] = ()) -> pd.DataFrame:
+        """The rows of the SELECT in `<sql_name>.sql` with `params` bound, as a DataFrame (DuckDB's types mapped by
+        DuckDB's pandas conversion)."""
+        return self.connection.execute(load_sql(sql_name), list(params)).df()
+
+    def query_rows(self, sql_name: str, params: Sequence[object] = ()) -> list[tuple]:
+        """The rows of the SELECT in `<sql_name>.sql` with `params` bound, as tuples of Python values."""
+        return self.connection.execute(load_sql(sql_name), list(params)).fetchall()
+
+    def query_row(self, sql_name: str, params: Sequence[object] = ()) -> tuple | None:
+        """The first row of the SELECT in `<sql_name>.sql` with `params` bound, as a tuple; None when there is none.
+        Every row is fetched: a result left unfinished keeps the connection from a relation's work (`sql`, `table`)."""
+        rows = self.connection.execute(load_sql(sql_name), list(params)).fetchall()
+        return rows[0] if rows else None
+
+    def run_sql(self, sql_name: str, params: Sequence[object] = ()) -> None:
+        """Run the statement in `<sql_name>.sql` (a DELETE, an UPDATE) with `params` bound."""
+        self.connection.execute(load_sql(sql_name), list(params))
+
+    def arrow(self, sql_name: str, params: Sequence[object] = ()) -> pa.Table:
+        """The rows of the SELECT in `<sql_name>.sql` with `params` bound, as an Arrow table (through a relation: a
+        DB-API result's Arrow output copies the rows once more)."""
+        return self.connection.sql(load_sql(sql_name), params=list(params)).to_arrow_table()
+
+    def create(self, *sql_names: str) -> None:
+        """Create the tables the files declare when missing, migrating older ones (`create_tables`)."""
+        create_tables(self.connection, *sql_names)
+
+    def replace_partitions(self, table: str, rows: pd.DataFrame, research_areas: Sequence[str], column: str = "research_area") -> None:
+        """Replace `table`'s rows of `research_areas` (the partition keys in `column`) by `rows`, atomically
+        (`replace_partitions`)."""
+        replace_partitions(self.connection, table, rows, research_areas, column)
+
+    def replace_table(self, table: str, rows: pd.DataFrame) -> None:
+        """Recreate `table` from its DDL holding `rows` (`replace_table`)."""
+        replace_table(self.connection, table, rows)
+
+    def replace_table_from_query(self, table: str, query: str, params: Sequence[object] = (), *, atomic: bool = True) -> None:
+        """Recreate `table` from its DDL holding the rows of the SELECT in `<query>.sql`
+        (`replace_table_from_query`; `atomic=False` inside the caller's transaction)."""
+        replace_table_from_query(self.connection, table, query, params, atomic=atomic)
+
+    def table_rows(self, table: str) -> pd.DataFrame:
+        """Every row and column of `table` (`table_rows`)."""
+        return table_rows(self.connection, table)
+
+    def partition_rows(self, table: str, key: object, column: str = "research_area", order_by: str | None = None) -> pd.DataFrame:
+        """Every column of `table`'s rows of partition `key` (in `column`), ordered by the columns `order_by`
+        (`partition_rows`)."""
+        return partition_rows(self.connection, table, key, column, order_by)
+
+    def most_frequent(self, table: str, column: str) -> object | None:
+        """The most frequent value of `column` in `table` (`most_frequent`)."""
+        return most_frequent(self.connection, table, column)
+
+    def delete_partitions(self, table: str, keys: Sequence[object], column: str = "research_area") -> None:
+        """Delete `table`'s rows of the partitions `keys` (in `column`; `delete_partitions`)."""
+        delete_partitions(self.connection, table, keys, column)
+
+    def latest_row(self, table: str, order_by: str) -> dict[str, object] | None:
+        """The row of `table` with the greatest `order_by`, as {column: value} (`latest_row`)."""
+        return latest_row(self.connection, table, order_by)
+
+    def temp_table(self, name: str, rows: pd.DataFrame) -> None:
+        """Hold `rows` as the temporary table `name` of this connection (replacing one of that name), for the SQL files
+        run next to read (`temp_table`)."""
+        temp_table(self.connection, name, rows)
+
+    def drop_temp_table(self, name: str, missing_ok: bool = False) -> None:
+        """Drop the temporary table `name` (`drop_temp_table`)."""
+        drop_temp_table(self.connection, name, missing_ok)
+
+    def upsert(self, table: str, rows: pd.DataFrame) -> None:
+        """Insert `rows`, replacing those with the same primary key (`upsert`)."""
+        upsert(self.connection, table, rows)
+
+    def transaction(self):
+        """A block run in one transaction (`transaction`)."""
+        return transaction(self.connection)

@@ -1,4 +1,5 @@
--- kg_snapshot_diff's rows: the 'previous' record of kg_snapshot_history against the 'current' one.
+-- kg_snapshot_diff's rows (its columns, by name and in order): the 'previous' record of kg_snapshot_history against the
+-- 'current' one.
 -- Nodes and relationships added and removed per label / type (a multiset difference: parallel copies count), named
 -- (the first 10 by name: kg_snapshot_history_elements.name, else the key of a record from before names were kept), the
 -- publications whose DOI or year changed, and the scored edges whose label changed, with every recorded input of
@@ -62,12 +63,13 @@ edges AS (
     JOIN kg_snapshot_history_edges AS p USING (research_area, dataset_id, publication_id)
     WHERE c.role = 'current' AND p.role = 'previous' AND c.label <> p.label
 )
-SELECT s.previous_id, s.current_id, change, element_type, elements, list_slice(names, 1, 10), NULL, NULL, NULL, NULL, NULL, NULL,
-       ['graph'],
+SELECT s.previous_id AS previous_snapshot_id, s.current_id AS current_snapshot_id, change, element_type, elements,
+       list_slice(names, 1, 10) AS names, NULL AS element_key, NULL AS research_area, NULL AS dataset_id,
+       NULL AS publication_id, NULL AS before, NULL AS after, ['graph'] AS causes,
        CASE WHEN change LIKE '%_added' THEN 'in snapshot ' || s.current_id || ', not in ' || s.previous_id
             ELSE 'in snapshot ' || s.previous_id || ', not in ' || s.current_id END
        || ': ' || array_to_string(list_slice(names, 1, 10), ', ')
-       || CASE WHEN len(names) > 10 THEN ' and ' || (len(names) - 10) || ' more' ELSE '' END
+       || CASE WHEN len(names) > 10 THEN ' and ' || (len(names) - 10) || ' more' ELSE '' END AS reason
 FROM element_changes, snapshots AS s
 UNION ALL
 SELECT s.previous_id, s.current_id, 'publication_doi_changed', 'Publication', 1, NULL, element_key, NULL, NULL, NULL,
