@@ -26,7 +26,7 @@ from recon_assets.briefs.questions import ASKED_PREFIX, NAMED_IN_QUESTION, Quest
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.storage.duckdb_files import database_problem, read_only
+from recon_assets.storage.duckdb_files import UnreadableDatabase, database_problem, read_only, readable
 
 if TYPE_CHECKING:  # imported when a question is asked: `recon brief` starts without Dagster
     import dagster as dg
@@ -135,13 +135,14 @@ def usage_line(materializations: dict[str, dg.AssetMaterialization]) -> str:
 def print_brief(key: str, database: Path) -> int:
     """Print the stored brief of question `key`: 0; 2 when `database` is unusable (`database_problem`: as `recon ask`
     and `recon paper` say it); 1 when it holds no brief of `key` (why on stderr)."""
-    if problem := database_problem(database):
-        return _fail(problem, 2)
-    try:
-        with read_only(str(database)) as con:
-            row = con.execute(load_sql("stored_brief"), [key]).fetchone()
-    except duckdb.CatalogException:
-        row = None
+    try:  # opened once: checked (`duckdb_files.database_problem`'s line when unusable), then read
+        with readable(database) as con:
+            try:
+                row = con.execute(load_sql("stored_brief"), [key]).fetchone()
+            except duckdb.CatalogException:  # no research_briefs table: no brief yet
+                row = None
+    except UnreadableDatabase as problem:
+        return _fail(str(problem), 2)
     except duckdb.Error as error:
         return _fail(f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}", 1)
     if row is None:

@@ -130,7 +130,7 @@ def explain_doi(doi: str, database: Path) -> int:
     from recon_assets.shared.paths import resolved
     from recon_assets.shared.sql_files import load_sql
     from recon_assets.shared.table_docs import declared_columns
-    from recon_assets.storage.duckdb_files import database_problem, read_only
+    from recon_assets.storage.duckdb_files import UnreadableDatabase, readable
 
     key = canonical_doi(doi)
     if key is None:
@@ -141,17 +141,17 @@ def explain_doi(doi: str, database: Path) -> int:
         return _refuse(str(error))
     # New-user findings: run from another folder, the default data/recon.duckdb named no folder to look in; a JSON
     # file given as --db read "holds no scores yet (Catalog Error ...)"
-    if problem := database_problem(database, _EXPLAINED_TABLES, "scores"):
-        return _refuse(problem)
-    try:
-        with read_only(str(database)) as con:
+    try:  # opened once: checked (`duckdb_files.database_problem`'s line when unusable), then read
+        with readable(database, _EXPLAINED_TABLES, "scores") as con:
             rows = con.execute(load_sql("explained_edges"), [key]).df()
             current = current_snapshot_id(con)
             # Only needed to say why a DOI has no scored edge.
             known, edges, year, scored_as_of = (
                 con.execute(load_sql("unexplained_doi"), [key]).fetchone() if rows.empty else (None, None, None, None)
             )
-    except duckdb.Error as error:  # e.g. locked by a running `recon run` since it was checked
+    except UnreadableDatabase as problem:
+        return _refuse(str(problem))
+    except duckdb.Error as error:  # a table of another version's shape, say
         return _refuse(f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}")
     missing = [column for column in declared_columns("edge_reliability") if column not in rows.columns]
     if missing:

@@ -5,7 +5,8 @@ No Dagster import: `recon explain` starts without it."""
 from __future__ import annotations
 
 import os
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import duckdb
@@ -47,6 +48,11 @@ def read_only(database: str) -> duckdb.DuckDBPyConnection:
     return duckdb.connect(database, read_only=True, config={MOTHERDUCK_TOKEN_SETTING: token})
 
 
+class UnreadableDatabase(Exception):
+    """The database a reading command was given cannot be read for what it needs; the message is the one line
+    `database_problem` says."""
+
+
 def database_problem(
     database: Path,
     tables: Collection[str] = (),
@@ -59,23 +65,55 @@ def database_problem(
     In order: no regular file at a local path; a file that cannot be read or does not start with DuckDB's header (an
     empty file too: it holds nothing a reader needs); a database `read_only` cannot open (another process writing it, a
     MotherDuck database without its token); one without every table of `tables` ("holds no `holds` yet", naming the
-    missing tables). A MotherDuck database (`md:`) skips the file checks.
+    missing tables). A MotherDuck database (`md:`) skips the file checks. A command that goes on to read the database
+    opens it once with `readable` instead.
+    """
+    try:
+        with readable(database, tables, holds):
+            return None
+    except UnreadableDatabase as problem:
+        return str(problem)
+
+
+@contextmanager
+def readable(
+    database: Path,
+    tables: Collection[str] = (),
+    holds: str = "the tables it needs",
+) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The read-only connection (`read_only`) a reading command reads `database` through, opened once, after the
+    checks `database_problem` lists; closed when the block ends.
+
+    Raises:
+        UnreadableDatabase: the database cannot be read for `tables` (the message is `database_problem`'s line).
     """
     if not is_motherduck(database):
         if not database.is_file():
-            return (f"no database file at {database.absolute()} (--db, else RECON_DB_PATH, else data/recon.duckdb under the "
-                    "current folder): run `recon run` first, or give --db")
+            raise UnreadableDatabase(
+                f"no database file at {database.absolute()} (--db, else RECON_DB_PATH, else data/recon.duckdb under the "
+                "current folder): run `recon run` first, or give --db"
+            )
         try:
             foreign = database.stat().st_size == 0 or not is_duckdb_file(database)
         except OSError as error:
-            return f"cannot read {database}: {error.strerror or error}"
+            raise UnreadableDatabase(f"cannot read {database}: {error.strerror or error}") from error
         if foreign:
-            return f"{database} is not a DuckDB database file (no DuckDB header): give the --db of a `recon run`"
+            raise UnreadableDatabase(f"{database} is not a DuckDB database file (no DuckDB header): give the --db of a `recon run`")
     try:
-        with read_only(str(database)) as con:
-            present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+        con = read_only(str(database))
     except (duckdb.Error, ValueError) as error:  # ValueError: MotherDuck's token missing (MissingTokenError)
-        return f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}"
-    if missing := [table for table in tables if table not in present]:
-        return f"{database} holds no {holds} yet (no {', '.join(missing)} table): run `recon run --db {database}` first"
-    return None
+        raise UnreadableDatabase(_cannot_read(database, error)) from error
+    with con:
+        try:
+            present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+        except duckdb.Error as error:
+            raise UnreadableDatabase(_cannot_read(database, error)) from error
+        if missing := [table for table in tables if table not in present]:
+            raise UnreadableDatabase(
+                f"{database} holds no {holds} yet (no {', '.join(missing)} table): run `recon run --db {database}` first"
+            )
+        yield con
+
+
+def _cannot_read(database: Path, error: Exception) -> str:
+    return f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}"
