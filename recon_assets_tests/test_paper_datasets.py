@@ -605,6 +605,18 @@ def test_round_5_standard_products_and_versions_stated_apart(cmr, rule, section,
          [("ML2O3", "2.2", "the graph has ML2O3 but not version 2.2", True)]),
         ("... not when the line comes after it only to be compared with",
          ["The MLS instrument scans the limb. Our ozone profiles, version 3, are compared with MLS data."], [], []),
+        ("members a list ties to the line named without a version ('X and Y with the MLS observations'): the one version "
+         "the paper states for the line",
+         ["We use the Aura MLS data version 4.2 in this study.", "We compared the simulated HNO3 and ClO with the MLS observations."],
+         [("ML2CLO", "V004", "4.2"), ("ML2HNO3", "V004", "4.2")],
+         [("MLS", "4.2", f"ambiguous: MLS 4.2 is one of {MLS_LEVEL_2} in the graph; the paper does not say which", None)]),
+        ("... not when the paper states two versions of the line",
+         ["We use MLS v4.2 data.", "Earlier work used MLS v3.3 data.", "We compared the simulated HNO3 with the MLS observations."], [],
+         [("MLS", "3.3", f"ambiguous: MLS 3.3 is one of {MLS_LEVEL_2} in the graph, none of them at version 3.3; the paper does not say which", None),
+          ("MLS", "4.2", f"ambiguous: MLS 4.2 is one of {MLS_LEVEL_2} in the graph; the paper does not say which", None)]),
+        ("... nor a member that no list ties to the line's name",
+         ["We use the Aura MLS data version 4.2 in this study.", "The simulated HNO3 is shown in Fig. 3 beside MLS."], [],
+         [("MLS", "4.2", f"ambiguous: MLS 4.2 is one of {MLS_LEVEL_2} in the graph; the paper does not say which", None)]),
     ],
 )
 def test_round_6_version_spellings_and_members_around_the_version(cmr, rule, texts, matched, unmatched):

@@ -653,7 +653,9 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         Outside captions, a line named with a version also names the members the catalogue's own words for them name
         (entry-title parameter name or code) in a list right after the version, else in the version's sentence, else
         tied by a data word to another mention of the line in the paragraph, else each with a data word in the
-        sentence right after the version's (`_each_species`). A version may be spelt "version v3.3" or "version (v)
+        sentence right after the version's (`_each_species`). A paper that states one version of a line gives it to the
+        members it ties to the line's name elsewhere ("we compared the simulated HCl, N2O, and HNO3 with the MLS
+        observations", `_members_compared_with`); two versions stated, none. A version may be spelt "version v3.3" or "version (v)
         3.3"; a data word between the name and it is passed over ("MLS measurements version 3.3", DATA_NOUNS). A version
         restated in parentheses right after itself is passed over ("version 2.2 (v2.2) RHi"); a version alone in
         parentheses that closes the name's clause is the name's ("MLS water vapour and ozone measurements (version
@@ -678,6 +680,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
     versionless: dict[str, UnmatchedMention] = {}
     identified: set[str] = set()  # families the paper names by their short name (with a version) or by DOI
     pending: list[_Named] = []
+    compared: list[tuple[str, str, str, str, int, str]] = []  # `_members_compared_with`, over the paper
 
     def keep(match: DatasetMatch) -> None:
         held = matches.get(match.dataset_id)
@@ -767,6 +770,8 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             if not others and not any(name in catalogue.members[alias] for name, _, _ in spans):
                 reason = f"{alias} {stated} is a collection of many products; the paper names none of them with it"
                 unmatched.setdefault((alias, stated_sort_key(stated)), UnmatchedMention(alias, stated, reason, _quote(text, first, last), page, section=section))
+        if section != CAPTION:
+            compared += _members_compared_with(text, readings, catalogue, page, section)
         for name, start, end in unversioned:
             versionless.setdefault(name, UnmatchedMention(
                 text[start:end].strip(), None, "named without a version", _quote(text, start, end), page, name, found_by=NAME_WITHOUT_VERSION, section=section))
@@ -777,6 +782,17 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             unmatched.setdefault((name, stated_sort_key(stated)), UnmatchedMention(
                 name, stated, "no Dataset node of the graph has this name", _quote(text, *found.span()), page, section=section))
 
+    # a line the paper states one version of: that version for the members it compares with the line elsewhere
+    stated_keys: dict[str, set[tuple[int, ...]]] = {}
+    for named in pending:
+        if catalogue.kind.get(named.name) == LINE:
+            stated_keys.setdefault(named.name, set()).add(stated_sort_key(named.stated))
+    for name, family, written, quote, page, section in compared:
+        keys = stated_keys.get(name, set())
+        if len(keys) == 1 and (stated := next(n.stated for n in pending if n.name == name)):
+            key = stated_sort_key(stated)
+            held = bool(key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[family])))
+            pending.append(_Named(name, written, stated, (family,), held, quote, page, section))
     for named in pending:
         candidates = list(named.candidates)
         if len(candidates) > 1 and len(named_elsewhere := [f for f in candidates if f in identified]) == 1:
@@ -801,6 +817,43 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
     named_families |= {alias for alias, families in catalogue.members.items() if named_families & set(families)}
     unmatched.update({(name, ()): mention for name, mention in versionless.items() if name not in named_families})
     return list(matches.values()), [_with_lifecycle(u, catalogue) for u in unmatched.values()]
+
+
+# What ties a list of a line's members to the line named right after it ("HCl, N2O, and HNO3 with the MLS
+# observations", "ozone and temperature from MLS", "N2O data from the Aura MLS"): `_members_compared_with`.
+_TIED_TO_LINE = re.compile(r"\s*(?:(?:data|measurements|observations|pro(?:fi|\ufb01)les|retrievals|fields)\s+)?(?:with|from|by|of|against)\s+"
+                           r"(?:the\s+)?(?:[A-Z][\w\-]*[\s/\-]+)?", re.IGNORECASE)
+
+
+def _members_compared_with(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue, page: int,
+                           section: str) -> list[tuple[str, str, str, str, int, str]]:
+    """The members of a product line (LINE alias) named without a version that a list of the catalogue's own words for
+    them (`species_mentions`) ties to the line's name right after it ("we compared the simulated HCl, N2O, and HNO3
+    with the MLS observations", `_TIED_TO_LINE`): [(line, member family, the line's name as written, quote, page,
+    section)].
+    `detect_datasets` gives them the line's version when the paper states exactly one version of that line: a version
+    stated for "the Aura MLS measurements" as a whole is that of each species the paper compares with them."""
+    found = []
+    for name, start, end, reading in readings:
+        if reading.stated is not None or catalogue.kind.get(name) != LINE:
+            continue
+        names, codes = catalogue.species(name)
+        if not (names or codes):
+            continue
+        head = max(0, start - 200)
+        mentions = [(b + head, e + head, f) for b, e, f in species_mentions(text[head:start], names, codes)]
+        group: list[tuple[int, int, str]] = []
+        for mention in reversed(mentions):
+            # the list whose last member the tie to the name follows, read back item by item
+            if not group:
+                if not _TIED_TO_LINE.fullmatch(text, mention[1], start):
+                    break
+            elif not ((joined := _LIST_JOIN.match(text, mention[1])) and joined.end() == group[0][0]):
+                break
+            group.insert(0, mention)
+        for begin, finish, family in group:
+            found.append((name, family, text[start:end].strip(), _quote(text, begin, end), page, section))
+    return found
 
 
 def _fold_data_dois(matches: dict[str, DatasetMatch], unmatched: dict[tuple[str, tuple[int, ...]], UnmatchedMention]) -> None:
