@@ -92,6 +92,9 @@ _DATA_SECTION = re.compile(r"data|method|material|availability|study area|experi
 # periods, GLDAS's models), which a version and describing words can resolve to one member; or an instrument's
 # collection (MODIS Collection 5), whose stated version applies to the member products named with it.
 LINE, COLLECTION = "line", "collection"
+# What calls the version read with the name after it an earlier one ("The earlier version of MLS CO (V2.2) was biased"):
+# no use of that version (`detect_datasets`).
+_EARLIER_VERSION_OF = re.compile(r"\b(?:earlier|previous|older|former|prior)\s+(?:versions?|releases?|collections?)\s+of\s+(?:the\s+)?$", re.IGNORECASE)
 # The section `_units` gives a figure or table caption.
 CAPTION = "caption"
 
@@ -655,7 +658,8 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         tied by a data word to another mention of the line in the paragraph, else each with a data word in the
         sentence right after the version's (`_each_species`). A paper that states one version of a line gives it to the
         members it ties to the line's name elsewhere ("we compared the simulated HCl, N2O, and HNO3 with the MLS
-        observations", `_members_compared_with`); two versions stated, none. A version may be spelt "version v3.3" or "version (v)
+        observations", `_members_compared_with`); two versions stated, none. A version read with a name the text calls
+        its earlier one is no use ("The earlier version of MLS CO (V2.2)", `_EARLIER_VERSION_OF`). A version may be spelt "version v3.3" or "version (v)
         3.3"; a data word between the name and it is passed over ("MLS measurements version 3.3", DATA_NOUNS). A version
         restated in parentheses right after itself is passed over ("version 2.2 (v2.2) RHi"); a version alone in
         parentheses that closes the name's clause is the name's ("MLS water vapour and ozone measurements (version
@@ -730,6 +734,9 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
                 continue
             if reading.stated is None:
                 unversioned.append((name, start, end))
+                continue
+            if _EARLIER_VERSION_OF.search(text, max(0, start - _BEFORE_WINDOW), start):
+                # "The earlier version of MLS CO (V2.2) was biased high": a version the paper sets aside, not one it uses
                 continue
             named = _candidates(catalogue, name, text[start:end], reading, _quote(text, start, end), page, section)
             pending += _each_parameter(catalogue, named, reading) if section == CAPTION else _each_species(text, readings, name, reading, named, catalogue)
