@@ -1,5 +1,5 @@
 """What each asset reads, writes and runs, in the order data flows (`shared.table_assets`): the one place it is said.
-Each asset's `deps`, code version, fingerprint inputs and column lineage are derived from its declaration here;
+Each asset's `deps`, code version and column lineage are derived from its declaration here;
 recon_assets_tests/test_table_assets.py holds every declaration to the asset's code and SQL.
 
 Module names are under recon_assets ("reliability.signals"); SQL files by name (`sql_files.load_sql`); the DDL of
@@ -58,8 +58,8 @@ ASSET_TABLES = TableGraph(
             modules=("kg.authors", "kg.doi", "kg.ingest", "kg.typed_tables", "kg.years"), sql=("publication_nodes", "kg_ingested_year", "publication_rows"),
         ),
         TableAsset(
-            "datasets", reads=("kg_snapshots", "kg_nodes"), writes=("datasets",),
-            modules=("kg.doi", "kg.ingest", "kg.typed_tables"), sql=("dataset_nodes", "dataset_rows"),
+            "datasets", reads=("kg_nodes",), writes=("datasets",),
+            modules=("kg.doi", "kg.typed_tables"), sql=("dataset_nodes", "dataset_rows"),
         ),
         TableAsset(
             "dataset_lineage", reads=("datasets",), writes=("dataset_lineage",),
@@ -67,21 +67,21 @@ ASSET_TABLES = TableGraph(
             files=("reference/dataset_successors.csv", "reference/cmr/cmr_collections_version_families.csv", "reference/cmr/umm_json_*"),
         ),
         TableAsset(
-            "dataset_publication_edges", reads=("kg_snapshots", "kg_relationships", "publications", "datasets"),
-            writes=("dataset_publication_edges",), modules=("kg.ingest",), sql=("dataset_publication_edges_rows", "uses_dataset_relationship_count"),
+            "dataset_publication_edges", reads=("kg_relationships", "publications", "datasets"),
+            writes=("dataset_publication_edges",), sql=("dataset_publication_edges_rows", "uses_dataset_relationship_count"),
         ),
         TableAsset(
-            "publication_citations", reads=("kg_snapshots", "kg_relationships", "publications"), writes=("publication_citations",),
-            modules=("kg.ingest",), sql=("kg_citation_pairs", "publication_citations_rows", "kg_citation_pair_counts"),
+            "publication_citations", reads=("kg_relationships", "publications"), writes=("publication_citations",),
+            sql=("kg_citation_pairs", "publication_citations_rows", "kg_citation_pair_counts"),
         ),
         TableAsset(
-            "publication_research_areas", reads=("kg_snapshots", "kg_nodes", "kg_relationships", "publications"),
-            writes=("publication_research_areas",), modules=("kg.ingest", "kg.research_areas", "kg.typed_tables"),
+            "publication_research_areas", reads=("kg_nodes", "kg_relationships", "publications"),
+            writes=("publication_research_areas",), modules=("kg.research_areas", "kg.typed_tables"),
             sql=("publication_node_ids", "relationships_of_type", "publications_per_research_area"), files=("reference/applied_research_areas.json",),
         ),
         TableAsset(
-            "science_keywords", reads=("kg_snapshots", "kg_nodes", "kg_relationships"), writes=("science_keywords",),
-            modules=("kg.ingest",), sql=("science_keyword_rows",),
+            "science_keywords", reads=("kg_nodes", "kg_relationships"), writes=("science_keywords",),
+            sql=("science_keyword_rows",),
         ),
         TableAsset(
             "openalex_works", reads=("publications", "publication_research_areas", "openalex_cache"), writes=("openalex_works",), run_inputs=("enrichment_settings",),
@@ -154,7 +154,7 @@ ASSET_TABLES = TableGraph(
                 "judgement.verdict_scale",
             ),
             sql=(
-                "judge_inputs", "judge_citing_works", "judged_publications", "judge_citing_texts", "judge_pairs", "judge_input_digests",
+                "judge_inputs", "judge_citing_works", "judged_publications", "judge_citing_texts", "judge_pairs",
                 "judge_pairs_with_stored_answers", "judged_dataset_names", "recorded_dispute_pairs", "coherence_judgement_rows",
                 "coherence_verdicts", "stored_steward_judgements", "dataset_evidence_edges", "text_embeddings", "text_embedding_vectors",
                 "llm_judgements", "openalex_citing_works", "recorded_disputes",
@@ -424,6 +424,5 @@ ASSET_TABLES = TableGraph(
             "question_verdict_history", reads=("question_verdicts", "research_briefs"), writes=("question_verdict_history",),
             sql=("question_verdict_reason", "question_trust_summary", "question_last_refresh"),
         ),
-    ],
-    snapshot="kg_snapshot",
+    ]
 )

@@ -464,10 +464,9 @@ def test_cypher_export_gives_exactly_the_typed_tables_of_json_lines(sample_run, 
         assert defs.resolve_job_def("kg_tables_job").execute_in_process(instance=instance).success
     with duckdb.connect(str(database), read_only=True) as con:
         tables = sorted(name for (name,) in con.execute(
-            # steward_judgements comes from the steward file, not from the KG (and the shipped file has no row);
-            # stage_fingerprints records when each table was computed (storage.fingerprints), not KG content
+            # steward_judgements comes from the steward file, not from the KG (and the shipped file has no row)
             "SELECT table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_name NOT LIKE 'kg\\_%' ESCAPE '\\' "
-            "AND table_name NOT IN ('steward_judgements', 'stage_fingerprints')"
+            "AND table_name != 'steward_judgements'"
         ).fetchall())
         cypher_ids = dict(con.execute(
             "SELECT relationship_id, rel_type || ':' || start_id || '->' || end_id FROM kg_relationships"

@@ -1,6 +1,7 @@
-"""The judgement cache of `coherence_judgements`: a research area whose settings and inputs are unchanged keeps
-its rows without judging; areas judged again embed only texts not in `text_embeddings`; and the rows are
-always those of a fresh judge. Real Dagster instance, real DuckDB: a copy of the shared sample run's database."""
+"""The caches under `coherence_judgements`: a launched run judges every research area it covers (which ones is
+Dagster's staleness), embeds only texts not in `text_embeddings`, writes the rows a fresh judge writes, and gives
+the same data version when it writes the same rows. Real Dagster instance, real DuckDB: a copy of the shared sample
+run's database."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from recon_assets.judgement import assets, text_embedding
 from recon_assets.judgement.llm_prompt import PROMPT_VERSION
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.shared.as_of import AsOfDate
+from recon_assets.shared.data_versions import TABLE_DIGESTS, table_digest, version_of
 from recon_assets.shared.metadata import PARTITION_ROW_COUNT
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets_tests.groq_fakes import BASE_URL, COMPLETIONS, FakeGroq
@@ -26,7 +28,7 @@ ROW_COLUMNS = (
     "research_area, dataset_id, older_publication_id, newer_publication_id, similarity, verdict, coherence, "
     "rationale, judge, newer_centrality"
 )
-CACHE_TABLES = ("coherence_judgements", "stage_fingerprints", "text_embeddings")
+CACHE_TABLES = ("coherence_judgements", "text_embeddings")
 CHANGED_ABSTRACT = "We show that the earlier retrieval overestimated rainfall; a revised product replaces it."
 
 
@@ -78,11 +80,9 @@ def _materialize(
     materializations = result.asset_materializations_for_node("coherence_judgements")
     assert sorted(m.partition for m in materializations) == sorted(AREAS)
     by_area = {m.partition: m.metadata for m in materializations}
-    outcome = materializations[0].metadata.get("skipped") or materializations[0].metadata["computed"]
+    assert not [area for area, metadata in by_area.items() if "skipped" in metadata]
     return run_figures(materializations[0]) | {
-        "outcome": outcome.value,
         "data_version": materializations[0].tags["dagster/data_version"],
-        "judging_per_research_area": {area: metadata["judging"].value for area, metadata in by_area.items()},
         "rows_per_research_area": {area: metadata[PARTITION_ROW_COUNT].value for area, metadata in by_area.items()},
     }
 
@@ -108,6 +108,12 @@ def _fresh_rows(database: Path, tmp_path: Path, **kwargs) -> list[tuple]:
     return _rows(fresh)
 
 
+def _version(database: Path) -> str:
+    """The data version of coherence_judgements as the database holds it (`data_versions.written_version`)."""
+    with duckdb.connect(str(database), read_only=True) as con:
+        return version_of({"coherence_judgements": table_digest(con, "coherence_judgements")})
+
+
 def _areas_using(database: Path, publication_id: str) -> set[str]:
     """Research areas whose evidence pool holds a dataset used by this publication."""
     return {area for (area,) in _query(
@@ -119,12 +125,22 @@ def _areas_using(database: Path, publication_id: str) -> set[str]:
     )}
 
 
+def _rows_by_area(database: Path) -> dict[str, list[tuple]]:
+    """{research area: its rows but judged_at}."""
+    by_area: dict[str, list[tuple]] = {}
+    for row in _rows(database):
+        by_area.setdefault(row[0], []).append(row)
+    return by_area
+
+
 def test_sample_run_judged_pairs_and_recorded_every_area(sample_run):
     assert sample_run.query("SELECT count(*) FROM coherence_judgements")[0][0] > 0
-    recorded = dict(sample_run.query(
-        "SELECT research_area, CAST(split_part(outputs->>'coherence_judgements', ':', 1) AS BIGINT) FROM stage_fingerprints "
-        "WHERE asset = 'coherence_judgements'"
-    ))
+    materializations = [
+        event.materialization for result in sample_run.results for event in result.get_asset_materialization_events()
+        if event.asset_key == dg.AssetKey("coherence_judgements")
+    ]
+    # each partition's own table digest ('<rows>:<hash sum>:<columns>'): what `recon run` compares with the database
+    recorded = {m.partition: int(m.metadata[TABLE_DIGESTS].data["coherence_judgements"].split(":")[0]) for m in materializations}
     stored = dict(sample_run.query("SELECT research_area, count(*) FROM coherence_judgements GROUP BY 1"))
     assert set(recorded) == set(AREAS)
     assert {area: pairs for area, pairs in recorded.items() if pairs} == stored
@@ -139,25 +155,26 @@ def test_sample_run_judged_pairs_and_recorded_every_area(sample_run):
         pytest.param("2026-12-31", id="same-year"),
     ],
 )
-def test_unchanged_inputs_rerun_judges_and_embeds_nothing(database, instance, monkeypatch, as_of):
-    before = _query(database, "SELECT * FROM coherence_judgements ORDER BY ALL")
-    first = _materialize(database, instance, as_of=as_of)
+def test_unchanged_inputs_rejudged_embed_nothing_and_keep_the_data_version(sample_run, database, instance, monkeypatch, as_of):
+    before = _rows(database)
     spies = Spies(monkeypatch)
-    second = _materialize(database, instance, as_of=as_of)
-    assert (spies.judge_calls, spies.embedded) == (0, [])
-    for metadata in (first, second):
-        assert metadata["outcome"].startswith("skipped: inputs unchanged since"), metadata["outcome"]
-        assert metadata["judging"] == f"unchanged inputs: {len(AREAS)} research areas reused, 0 judged"
-        assert (metadata["research_areas_reused"], metadata["research_areas_judged"]) == (len(AREAS), 0)
-        assert set(metadata["judging_per_research_area"].values()) == {"reused"}
-    # Rows, judged_at included, are those the pipeline wrote; the data version stays, so nothing is stale.
-    assert _query(database, "SELECT * FROM coherence_judgements ORDER BY ALL") == before
-    assert second["data_version"] == first["data_version"]
-    assert sum(second["rows_per_research_area"].values()) == len(before)
+    metadata = _materialize(database, instance, as_of=as_of)
+    # judged again (Dagster launched it), every text's vector from the cache
+    assert (spies.judge_calls, spies.embedded) == (1, [])
+    assert metadata["research_areas_judged"] == len(AREAS)
+    # the same judgements; at the same as_of the same rows (judged_at aside), so the same data version as the
+    # pipeline's: nothing below turns stale (another day's as_of is in each row)
+    assert _rows(database) == before
+    pipeline = next(
+        event.materialization for result in sample_run.results for event in result.get_asset_materialization_events()
+        if event.asset_key == dg.AssetKey("coherence_judgements")
+    )
+    assert (metadata["data_version"] == pipeline.tags["dagster/data_version"]) is (as_of == AS_OF)
+    assert sum(metadata["rows_per_research_area"].values()) == len(before)
 
 
-def test_changed_abstract_rejudges_only_its_areas_and_embeds_only_its_text(database, instance, monkeypatch, tmp_path):
-    first = _materialize(database, instance)
+def test_changed_abstract_changes_only_its_areas_rows_and_embeds_only_its_text(database, instance, monkeypatch, tmp_path):
+    version = _version(database)
     publication_id, title = _query(
         database,
         "SELECT publication_id, title FROM publications WHERE publication_id IN "
@@ -167,57 +184,46 @@ def test_changed_abstract_rejudges_only_its_areas_and_embeds_only_its_text(datab
     assert 0 < len(expected_areas) < len(AREAS)
     with duckdb.connect(str(database)) as con:
         con.execute("UPDATE publications SET abstract = ? WHERE publication_id = ?", [CHANGED_ABSTRACT, publication_id])
-    judged_at = dict(_query(database, "SELECT research_area, max(judged_at) FROM coherence_judgements GROUP BY 1"))
+    before = _rows_by_area(database)
 
     spies = Spies(monkeypatch)
     second = _materialize(database, instance)
 
-    judged = {area for area, outcome in second["judging_per_research_area"].items() if outcome != "reused"}
-    assert judged == expected_areas
-    assert {second["judging_per_research_area"][area] for area in judged} == {"changed: partition inputs_md5"}
-    assert second["outcome"] == "changed: table publications"
+    assert second["research_areas_judged"] == len(AREAS)
     assert spies.judge_calls == 1
     assert spies.embedded == [[f"{title}. {CHANGED_ABSTRACT}"]]
-    after = dict(_query(database, "SELECT research_area, max(judged_at) FROM coherence_judgements GROUP BY 1"))
-    assert {area for area in after if after[area] != judged_at.get(area)} <= expected_areas
-    assert {area: after[area] for area in after if area not in expected_areas} == {
-        area: judged_at[area] for area in judged_at if area not in expected_areas
-    }
-    assert second["data_version"] != first["data_version"]
+    after = _rows_by_area(database)
+    assert {area for area in set(before) | set(after) if before.get(area) != after.get(area)} <= expected_areas
+    assert second["data_version"] != version
     assert _rows(database) == _fresh_rows(database, tmp_path)
 
 
 @pytest.mark.parametrize(
-    ("change", "reason"),
+    "change",
     [
-        pytest.param({"top_k": 1}, "changed: settings (top_k 5 -> 1)", id="judge-config"),
-        pytest.param({"as_of": "2027-03-01"}, "changed: settings (as_of_year 2026 -> 2027)", id="as-of-year"),
+        pytest.param({"top_k": 1}, id="judge-config"),
+        pytest.param({"as_of": "2027-03-01"}, id="as-of-year"),
     ],
 )
-def test_settings_change_rejudges_every_area_from_cached_vectors(database, instance, monkeypatch, tmp_path, change, reason):
-    first = _materialize(database, instance)
+def test_settings_change_rejudges_every_area_from_cached_vectors(database, instance, monkeypatch, tmp_path, change):
+    version = _version(database)
     spies = Spies(monkeypatch)
     second = _materialize(database, instance, **change)
     assert second["research_areas_judged"] == len(AREAS)
-    assert set(second["judging_per_research_area"].values()) == {reason}
     # Every text was embedded by the pipeline's run: judging again needs no model call.
     assert (spies.judge_calls, spies.embedded) == (1, [])
-    assert second["data_version"] != first["data_version"]
+    assert second["data_version"] != version
     assert _rows(database) == _fresh_rows(database, tmp_path, **change)
-    third = _materialize(database, instance, **change)
-    assert third["research_areas_reused"] == len(AREAS) and third["outcome"].startswith("skipped:")
 
 
 def test_lost_rows_are_judged_again(database, instance):
     area, = _query(database, "SELECT research_area FROM coherence_judgements GROUP BY 1 ORDER BY count(*) DESC LIMIT 1")[0]
+    before = _rows(database)
     with duckdb.connect(str(database)) as con:
         con.execute("DELETE FROM coherence_judgements WHERE research_area = ?", [area])
     metadata = _materialize(database, instance)
-    assert {a: outcome for a, outcome in metadata["judging_per_research_area"].items() if outcome != "reused"} == {
-        area: metadata["judging_per_research_area"][area]
-    }
-    assert metadata["judging_per_research_area"][area] == f"coherence_judgements changed since it was written ({area})"
     assert metadata["rows_per_research_area"][area] > 0
+    assert _rows(database) == before
 
 
 def test_an_unreachable_llm_judge_is_named_in_the_metadata_and_its_pairs_keep_the_offline_verdicts(sample_run, tmp_path):

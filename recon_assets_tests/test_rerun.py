@@ -54,7 +54,7 @@ def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
     database = tmp_path / "recon.duckdb"
     first = recon_run(database, env)
     assert first.returncode == 0, first.stderr[-3000:]
-    assert "not ingested again" not in first.stdout and "0 research area(s) reused" in first.stdout
+    assert "not ingested again" not in first.stdout and "judging: 22 research area(s) judged" in first.stdout
     # New-user finding: offline, the online evaluation printed a row of "n/a (0 cases)"; one line says why now.
     # Issue 23: plain output is wrapped at 120 characters (continuations indented by 4 spaces); read here unwrapped
     # (the baseline table is up to about 150; a line naming a path of this machine may run longer, the path unbroken)
@@ -260,11 +260,11 @@ def test_the_summary_says_when_the_llm_judge_was_unavailable_and_over_how_many_c
     from recon_assets.cli.run import _judging_lines, evaluation_lines
 
     reason = "unavailable: cannot connect to https://127.0.0.1:9: [Errno 111] Connection refused; 129 pairs kept the offline judge's verdict"
-    judged = {"run/research_areas_reused": 0, "run/research_areas_judged": 22}
+    judged = {"run/research_areas_judged": 22}
     down = {"coherence_judgements": dg.AssetMaterialization("coherence_judgements", metadata={**judged, "run/llm_judge": reason})}
-    assert _judging_lines(down) == ["judging: 0 research area(s) reused (unchanged inputs), 22 judged", f"LLM judge {reason}"]
+    assert _judging_lines(down) == ["judging: 22 research area(s) judged", f"LLM judge {reason}"]
     offline = {"coherence_judgements": dg.AssetMaterialization("coherence_judgements", metadata={**judged, "run/llm_judge": "offline"})}
-    assert _judging_lines(offline) == ["judging: 0 research area(s) reused (unchanged inputs), 22 judged"]
+    assert _judging_lines(offline) == ["judging: 22 research area(s) judged"]
     assert _judging_lines({}) == []
     # Read from the table, not the run's metadata: an unchanged re-run (nothing evaluated again) said it too. The base
     # rate stands apart, over every scored edge: on one line with the case figures it read as over the 7 cases.

@@ -335,7 +335,7 @@ def test_the_sql_parser_tells_reads_from_writes_ctes_and_temporary_objects():
 
 def test_a_lineage_naming_an_undeclared_table_is_refused():
     graph = TableGraph(
-        [TableAsset("source", writes=("raw",)), TableAsset("derived", reads=("raw",), writes=("derived",))], snapshot="source"
+        [TableAsset("source", writes=("raw",)), TableAsset("derived", reads=("raw",), writes=("derived",))]
     )
     assert graph["derived"].column_lineage({"x": [("raw", "y")]}) == {"x": [("source", "y")]}
     with pytest.raises(ValueError, match="derived's column lineage names tables it does not declare it reads: other"):
@@ -352,7 +352,7 @@ def test_a_lineage_naming_an_undeclared_table_is_refused():
 )
 def test_a_graph_that_cannot_be_resolved_is_a_clear_error(declarations, message):
     with pytest.raises(ValueError, match=message):
-        TableGraph(declarations, snapshot="a")
+        TableGraph(declarations)
 
 
 def test_a_table_kept_by_several_assets_resolves_to_each_but_never_to_the_reader_itself():
@@ -361,8 +361,7 @@ def test_a_table_kept_by_several_assets_resolves_to_each_but_never_to_the_reader
             TableAsset("works", writes=("works",), keeps=("cache",), reads=("cache",)),
             TableAsset("citing", writes=("citing",), keeps=("cache",), reads=("cache", "works")),
             TableAsset("verdicts", writes=("verdicts",), reads=("cache",)),
-        ],
-        snapshot="works",
+        ]
     )
     assert graph["works"].deps == []
     assert graph["citing"].deps == [dg.AssetKey("works")]
@@ -413,5 +412,5 @@ def test_turning_the_papers_opt_in_on_or_off_makes_paper_claims_stale_and_nothin
 
 
 def test_a_run_input_is_a_dependency_of_the_assets_that_declare_it():
-    graph = TableGraph([TableAsset("source", writes=("raw",)), TableAsset("derived", reads=("raw",), run_inputs=("as_of",))], snapshot="source")
+    graph = TableGraph([TableAsset("source", writes=("raw",)), TableAsset("derived", reads=("raw",), run_inputs=("as_of",))])
     assert graph["derived"].deps == [dg.AssetKey("as_of"), dg.AssetKey("source")]

@@ -78,12 +78,10 @@ def test_a_dataset_moves_from_pass_to_stale_and_history_keeps_each_change(databa
         listed = re.findall(r"\[[^\]]+\] \d\.\d+ [A-Z]+", reason)  # '[Pour et al., 2019] 0.39 DECLINING'
         assert listed and len(listed) == len(set(listed))  # each edge once (issue 24: twice when both causes held)
 
-        # unchanged: not judged again (it says why), no history row, the row kept as it was written
-        unchanged = _materialize(instance, database, [dataset_verdicts], AREA)
-        skipped = unchanged.asset_materializations_for_node("dataset_verdicts")[0].metadata["skipped"].value
-        assert skipped.startswith("skipped: inputs unchanged since")
-        [(verdict, previous, kept_changed_at, kept_judged_at, *_)] = _query(database, verdict_sql, [AREA, AST_L1T_V003])
-        assert (verdict, previous, kept_changed_at, kept_judged_at) == ("STALE", "PASS", stale_changed_at, judged_at)
+        # unchanged inputs, judged again (launched): the same verdict, when it changed kept, no history row
+        _materialize(instance, database, [dataset_verdicts], AREA)
+        [(verdict, previous, kept_changed_at, rejudged_at, *_)] = _query(database, verdict_sql, [AREA, AST_L1T_V003])
+        assert (verdict, previous, kept_changed_at) == ("STALE", "PASS", stale_changed_at) and rejudged_at > judged_at
 
         history = _query(
             database, "SELECT verdict, previous_verdict, changed_at FROM dataset_verdict_history "

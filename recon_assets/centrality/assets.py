@@ -8,7 +8,7 @@ from recon_assets.centrality.pagerank import publication_centrality as compute_p
 from recon_assets.declarations import ASSET_TABLES
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.storage.fingerprints import kept_table, stage
+from recon_assets.shared.data_versions import written_version
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.storage.duckdb_store import TableStore
 
@@ -25,16 +25,8 @@ def publication_centrality(context: dg.AssetExecutionContext, store: TableStore)
     """Each publication's PageRank (the KG property, or computed with networkx where it is missing) and its
     centrality in [0, 1]: PageRank read as a number of citations against a reference recorded with the snapshot
     (table centrality_reference: the GDS floor and the projection's mean out-degree), on the citation scale
-    min(1, log1p(n)/log1p(10000)). Kept as it is when the snapshot, the code and the four tables it reads are
-    unchanged (`storage.fingerprints`)."""
+    min(1, log1p(n)/log1p(10000))."""
     with store.connect() as con:
-        run = stage(
-            context, con, reads=PUBLICATION_CENTRALITY.digested_reads, writes=PUBLICATION_CENTRALITY.writes,
-            snapshot_id=current_snapshot_id(con),
-        )
-        skipped, why = run.skip_reason(con)
-        if skipped:
-            return kept_table(context, con, run, skipped)
         frame, reference = compute_publication_centrality(
             con.table("publications").df(), con.table("datasets").df(),
             con.table("dataset_publication_edges").df(), con.table("publication_citations").df(),
@@ -46,7 +38,7 @@ def publication_centrality(context: dg.AssetExecutionContext, store: TableStore)
             "citation_saturation": CITATION_SATURATION, "method": REFERENCE_METHOD,
         }
         con.replace_table("centrality_reference", pd.DataFrame([recorded]))
-        run.record(con)
+        version = written_version(context, con, PUBLICATION_CENTRALITY.writes)
         sources = frame["pagerank_source"].value_counts().to_dict()
         context.log.info(
             f"centrality of {len(frame):,} publications; PageRank sources {sources}; one citation from a typical "
@@ -64,9 +56,9 @@ def publication_centrality(context: dg.AssetExecutionContext, store: TableStore)
             }),
         )
     return dg.MaterializeResult(
-        data_version=run.data_version,
+        data_version=version,
         metadata={
-            **metadata, "computed": why, "pagerank_sources": sources, "pagerank_floor": reference.floor,
+            **metadata, "pagerank_sources": sources, "pagerank_floor": reference.floor,
             "mean_out_degree": reference.mean_out_degree, "pagerank_per_citation": reference.per_citation,
             "share_central": float((frame["centrality"] >= 0.6).mean()) if len(frame) else 0.0,
         }

@@ -403,17 +403,16 @@ def _snapshot_reused(materializations: dict[str, dg.AssetMaterialization]) -> bo
 
 
 def _judging_lines(materializations: dict[str, dg.AssetMaterialization]) -> list[str]:
-    """['judging: 20 research areas reused (unchanged inputs), 2 judged'], with 'LLM judge unavailable: <why>; N pairs
-    kept the offline judge's verdict' after it when the Groq judge could not be reached (its `run/llm_judge`,
-    already redacted), or [] when no run judged."""
+    """['judging: 2 research area(s) judged'], with 'LLM judge unavailable: <why>; N pairs kept the offline judge's
+    verdict' after it when the Groq judge could not be reached (its `run/llm_judge`, already redacted), or [] when no
+    run judged (the areas not launched were fresh: `recon run` says so per job)."""
     judgements = materializations.get("coherence_judgements")
     if judgements is None:
         return []
-    reused = judgements.metadata["run/research_areas_reused"].value
     judged = judgements.metadata["run/research_areas_judged"].value
     llm = judgements.metadata.get("run/llm_judge")
     unavailable = [f"LLM judge {terminal_text(llm.value)}"] if llm is not None and str(llm.value).startswith("unavailable") else []
-    return [f"judging: {reused} research area(s) reused (unchanged inputs), {judged} judged", *unavailable]
+    return [f"judging: {judged} research area(s) judged", *unavailable]
 
 
 def evaluation_lines(evaluation: list[tuple[str, str, int, int]], online: int) -> list[str]:

@@ -2,10 +2,8 @@
 publication and dataset, its Crossref update notices (retractions, corrections) and its Crossref relations (comments,
 replies), one partition per research area. The OpenAlex assets draw on one daily budget (`openalex_usage`)."""
 
-import hashlib
 import itertools
 import json
-from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timedelta, timezone
 
 import dagster as dg
@@ -30,7 +28,7 @@ from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.credentials import redact
-from recon_assets.storage.fingerprints import Stage, kept_partitions, stage
+from recon_assets.shared.data_versions import written_version
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
 from recon_assets.storage.duckdb_store import Tables, TableStore
 
@@ -42,40 +40,13 @@ ENRICHMENT = dict(
     pool="duckdb",
 )
 
-# What each asset reads, its caches among them (a cache is read as the last run left it: `refresh_stage`).
+# What each asset reads, its caches among them.
 OPENALEX_WORKS, OPENALEX_CITING_WORKS, CROSSREF_RETRACTIONS, CROSSREF_RELATIONS = (
     ASSET_TABLES[name] for name in ("openalex_works", "openalex_citing_works", "crossref_retractions", "crossref_relations")
 )
 WORKS_PREVIEW = ["doi", "status", "cited_by_count", "citation_percentile_low", "is_retracted", "publication_year", "error"]
 CITING_PREVIEW = ["cited_doi", "status", "citing_citation", "citing_title", "citing_year", "selections"]
 RELATION_PREVIEW = ["doi", "record_doi", "relation", "update_type", "other_id", "other_type", "other_year"]
-
-
-def refresh_stage(
-    context: dg.AssetExecutionContext, con: Tables, *, reads: list[str], writes: list[str], settings: object,
-    source: dict[str, object], due: Iterable[str],
-) -> Stage:
-    """The Stage of an enrichment asset (`storage.fingerprints`): besides its code, settings and the tables it reads
-    (its caches among them), what answers a lookup (`source`: the API, or the recording and its digest) and the keys due
-    for a refresh now (their count and a digest), so that a key coming due by the wall clock (the TTL) recomputes.
-    Taken at the start of a run to decide whether it may be skipped, and recorded at its end (the caches as it left
-    them), which the next run's start then matches when nothing changed in between."""
-    due = sorted(due)
-    return stage(
-        context, con, reads=reads, writes=writes,
-        settings={
-            "config": settings, **source,
-            "due_for_refresh": {"count": len(due), "digest": hashlib.sha256("\n".join(due).encode()).hexdigest()[:16]},
-        },
-    )
-
-
-def skip_reason(con: Tables, run: Stage, *, requests_due: int, what: str) -> tuple[str | None, str]:
-    """`Stage.skip_reason`, except that a run with requests to send (`requests_due` keys due, online) is never skipped:
-    what the services answer is not known before asking."""
-    if requests_due:
-        return None, f"{requests_due:,} {what} due for a request"
-    return run.skip_reason(con)
 
 
 class OpenAlexConfig(dg.Config):
@@ -104,30 +75,13 @@ def openalex_works(
     step fails as retryable. Every record is checked against the schema of the fields used before it is cached
     (`openalex_records.OpenAlexWork`): one that fails is an error row with the reason, asked again next run, and
     a cached one that no longer passes is dropped and asked again; a lookup answered with another DOI's work is a
-    mismatch row. Kept as it is when nothing would be requested (offline, or no DOI due) and the DOIs, the cache
-    as the last run left it, the DOIs due, the settings and the code are unchanged (`storage.fingerprints`)."""
+    mismatch row. Offline, or with no DOI due, nothing is requested: the rows come from the cache."""
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     with store.connect() as con:
         con.create("openalex_cache", "openalex_works")
         requested = con.query("publication_dois_in_research_areas", [areas])
         wanted = requested[["doi"]].drop_duplicates()
-
-        def refresh() -> tuple[Stage, list[str]]:
-            fetched_at = dict(con.query_rows("openalex_fetched_at", [wanted["doi"].dropna().tolist()]))
-            due = stale_dois(wanted["doi"], fetched_at, now=now, ttl=timedelta(days=config.ttl_days))
-            return refresh_stage(
-                context, con, reads=OPENALEX_WORKS.digested_reads, writes=OPENALEX_WORKS.writes, settings=config.model_dump(),
-                source=openalex.answer_source(), due=due,
-            ), due
-
-        run, due = refresh()
-        skipped, computed = skip_reason(con, run, requests_due=len(due) if openalex.may_request else 0, what="DOIs")
-        if skipped:
-            return kept_partitions(
-                context, con, run, skipped, columns=["status"], figures=works_figures,
-                preview_columns=WORKS_PREVIEW, run_extra={"dois_requested": len(wanted), "dois_due_for_refresh": len(due), "http_requests": 0},
-            )
         dropped = drop_unusable_cache_rows(con, wanted)
         fetched_at = dict(con.query_rows("openalex_fetched_at", [wanted["doi"].dropna().tolist()]))
         due = stale_dois(wanted["doi"], fetched_at, now=now, ttl=timedelta(days=config.ttl_days))
@@ -148,8 +102,7 @@ def openalex_works(
         ])
         rows = openalex_rows(paired)
         con.replace_partitions("openalex_works", rows, areas)
-        recorded, _ = refresh()  # the cache as this run leaves it, and what is due then
-        recorded.record(con)
+        version = written_version(context, con, OPENALEX_WORKS.writes)
         metadata = table_description_metadata(
             con, "openalex_works",
             lineage=OPENALEX_WORKS.column_lineage({"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]}),
@@ -200,7 +153,7 @@ def openalex_works(
             },
             allow_retries=True,
         )
-    return partitioned_result(context, {**metadata, "computed": computed, **run_figures(fetch)}, recorded.data_version)
+    return partitioned_result(context, {**metadata, **run_figures(fetch)}, version)
 
 
 def works_figures(rows: pd.DataFrame) -> dict[str, object]:
@@ -232,9 +185,8 @@ def openalex_citing_works(
     recent and every one titled as a comment, reply or correction. Cached by OpenAlex id with a TTL, "OpenAlex has
     none" included, so a re-run within the TTL makes no request; at most `max_list_calls_per_run` list calls a run
     and never past the day's shared OpenAlex budget: what is left out is counted, said, and fetched next run. A
-    dataset DOI OpenAlex was not asked about yet is looked up first (its work goes to the works cache). Kept as it is
-    when nothing would be requested (offline, or nothing due) and the targets, the caches as the last run left them,
-    what is due, the settings and the code are unchanged (`storage.fingerprints`)."""
+    dataset DOI OpenAlex was not asked about yet is looked up first (its work goes to the works cache). Offline, or
+    with nothing due, nothing is requested: the rows come from the caches."""
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     ttl = timedelta(days=config.ttl_days)
@@ -253,25 +205,6 @@ def openalex_citing_works(
             due = {i: n for i, n in counts.items() if n > 0 and citing_works.refresh_due(i, fetched_at.get(i), now=now, ttl=ttl, spread=config.refresh_spread)}
             return targets, stale_dois(dataset_targets, known, now=now, ttl=ttl), counts, due
 
-        def refresh() -> tuple[Stage, int]:
-            _, dataset_dois, _, due = due_now()
-            keys = [*dataset_dois, *due]
-            return refresh_stage(
-                context, con, reads=OPENALEX_CITING_WORKS.digested_reads, writes=OPENALEX_CITING_WORKS.writes, settings=config.model_dump(),
-                source=openalex.answer_source(), due=keys,
-            ), len(keys)
-
-        run, due_keys = refresh()
-        skipped, computed = skip_reason(con, run, requests_due=due_keys if openalex.may_request else 0, what="dataset DOIs and cited works")
-        if skipped:
-            return kept_partitions(
-                context, con, run, skipped, columns=["cited_doi", "status", "citing_openalex_id"], figures=citing_figures,
-                preview_columns=CITING_PREVIEW,
-                run_extra={
-                    "http_requests": 0, "due_for_refresh": due_keys, "openalex_list_calls": 0,
-                    "openalex_list_calls_today_by_asset": spent_on(con, now.date()), "openalex_daily_list_calls": openalex.daily_list_calls,
-                },
-            )
         budget = run_allowance(con, day=now.date(), daily_list_calls=openalex.daily_list_calls, run_cap=config.max_list_calls_per_run)
         targets, _, _, _ = due_now()
         dropped = drop_unusable_cache_rows(con, targets.loc[targets["cited_kind"] == "dataset", ["cited_doi"]].rename(columns={"cited_doi": "doi"}))
@@ -294,8 +227,7 @@ def openalex_citing_works(
         lookup_errors |= {doi: f"{lookup_errors[doi]}; {why}" for doi, why in dropped.items() if doi in lookup_errors}
         rows = citing_works.citing_rows(targets, cache, fetch.failed | lookup_errors)
         con.replace_partitions("openalex_citing_works", rows, areas)
-        recorded, _ = refresh()  # the caches as this run leaves them, and what is due then
-        recorded.record(con)
+        version = written_version(context, con, OPENALEX_CITING_WORKS.writes)
         metadata = table_description_metadata(
             con, "openalex_citing_works",
             lineage=OPENALEX_CITING_WORKS.column_lineage({
@@ -340,7 +272,7 @@ def openalex_citing_works(
                 "they keep their cached citing works, if any, and are asked on the next run"
             )
     context.log.info(f"citing works: {figures['citing_works']:,} rows; {figures['cited_dois_by_status']}; {requests:,} requests, {budget.spent:,} list calls")
-    return partitioned_result(context, {**metadata, "computed": computed, **run_figures(figures)}, recorded.data_version)
+    return partitioned_result(context, {**metadata, **run_figures(figures)}, version)
 
 
 def citing_figures(rows: pd.DataFrame) -> dict[str, object]:
@@ -383,21 +315,11 @@ def crossref_retractions(context: dg.AssetExecutionContext, store: TableStore, c
     update notice of the answer (corrections and errata too, read by crossref_relations: no second request); a row
     is checked (the notices of the DOI's last successful check) or error when Crossref was never asked
     successfully (offline: not checked), so an offline run or a Crossref failure never loses a notice. Online every
-    DOI is checked each run; offline it is kept as it is when the DOIs, the cache and the code are unchanged
-    (`storage.fingerprints`)."""
+    DOI is checked each run; offline the rows come from the cache."""
     areas = list(context.partition_keys)
     with store.connect() as con:
         con.create("crossref_cache", "crossref_retractions")
         requested = con.query("publication_dois_in_research_areas", [areas])
-
-        refresh = crossref_refresh(context, con, crossref, requested, reads=CROSSREF_RETRACTIONS.digested_reads, writes=CROSSREF_RETRACTIONS.writes)
-        run = refresh()
-        skipped, computed = skip_reason(con, run, requests_due=0 if crossref.offline else requested["doi"].nunique(), what="DOIs")
-        if skipped:
-            return kept_partitions(
-                context, con, run, skipped, columns=["status", "notice_dois"], figures=retraction_figures, run_extra={"http_requests": 0},
-                preview_columns=None,
-            )
         report = crossref.check(requested["doi"], context.log)
         con.upsert("crossref_cache", crossref_records.cache_rows(report.results, checked_at=datetime.now(timezone.utc)))
         errors = {check.doi: redact(check.error) for check in report.results if check.status == crossref_records.ERROR}
@@ -405,8 +327,7 @@ def crossref_retractions(context: dg.AssetExecutionContext, store: TableStore, c
             "crossref_retraction_rows", [requested["research_area"].tolist(), requested["doi"].tolist(), list(errors), list(errors.values())]
         )
         con.replace_partitions("crossref_retractions", rows, areas)
-        recorded = refresh()  # the cache as this run leaves it
-        recorded.record(con)
+        version = written_version(context, con, CROSSREF_RETRACTIONS.writes)
         metadata = table_description_metadata(
             con, "crossref_retractions",
             lineage=CROSSREF_RETRACTIONS.column_lineage({"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]}),
@@ -418,20 +339,7 @@ def crossref_retractions(context: dg.AssetExecutionContext, store: TableStore, c
         f"notices: {figures['statuses']}"
         + (" (offline: an `error` row is a DOI never checked, expected offline; RECON_CROSSREF=online to check)" if crossref.offline else "")
     )
-    return partitioned_result(context, {**metadata, "computed": computed, **run_figures({**figures, "http_requests": report.requests})}, recorded.data_version)
-
-
-def crossref_refresh(
-    context: dg.AssetExecutionContext, con: Tables, crossref: CrossrefResource, requested: pd.DataFrame,
-    *, reads: Sequence[str], writes: list[str],
-) -> Callable[[], Stage]:
-    """The stage of a Crossref asset as its tables stand when called (before the run, and as the run leaves them): its
-    inputs are what answers (`crossref.answer_source()`), the tables `reads` and, online, the DOIs `requested` (every
-    one is asked each run)."""
-    return lambda: refresh_stage(
-        context, con, reads=reads, writes=writes, settings=None, source=crossref.answer_source(),
-        due=[] if crossref.offline else requested["doi"],
-    )
+    return partitioned_result(context, {**metadata, **run_figures({**figures, "http_requests": report.requests})}, version)
 
 
 def retraction_figures(rows: pd.DataFrame) -> dict[str, object]:
@@ -450,21 +358,13 @@ def crossref_relations(context: dg.AssetExecutionContext, store: TableStore, cro
     DOI, type, title, relation and dates), of the works those comments and replies name (two works away: a reply to
     a comment), and its update notices (corrections, errata, retractions) from the check crossref_retractions made.
     Every answer is kept in crossref_record_cache, so an offline run or a Crossref failure reads the records found
-    before. Read as recorded disputes by recorded_disputes. Online the records are asked for each run; offline it is
-    kept as it is when the DOIs, the caches and the code are unchanged (`storage.fingerprints`)."""
+    before. Read as recorded disputes by recorded_disputes. Online the records are asked for each run; offline they
+    come from the caches."""
     areas = list(context.partition_keys)
     now = datetime.now(timezone.utc)
     with store.connect() as con:
         con.create("crossref_cache", "crossref_record_cache", "crossref_relations")
         requested = con.query("publication_dois_in_research_areas", [areas])
-
-        refresh = crossref_refresh(context, con, crossref, requested, reads=CROSSREF_RELATIONS.digested_reads, writes=CROSSREF_RELATIONS.writes)
-        run = refresh()
-        skipped, computed = skip_reason(con, run, requests_due=0 if crossref.offline else requested["doi"].nunique(), what="DOIs")
-        if skipped:
-            return kept_partitions(
-                context, con, run, skipped, columns=[], figures=lambda rows: {}, preview_columns=RELATION_PREVIEW, run_extra={"http_requests": 0},
-            )
         reports: list[crossref_records.RecordReport] = []
 
         def ask(dois: list[str]) -> dict[str, dict]:
@@ -478,8 +378,7 @@ def crossref_relations(context: dg.AssetExecutionContext, store: TableStore, cro
         updates = con.query("crossref_updates", [requested["doi"].dropna().drop_duplicates().tolist()])
         rows = relations.relation_rows(requested, records, checked_at, updates)
         con.replace_partitions("crossref_relations", rows, areas)
-        recorded = refresh()  # the caches as this run leaves them
-        recorded.record(con)
+        version = written_version(context, con, CROSSREF_RELATIONS.writes)
         metadata = table_description_metadata(
             con, "crossref_relations",
             lineage=CROSSREF_RELATIONS.column_lineage({"doi": [("publications", "doi")], "research_area": [("publication_research_areas", "research_area")]}),
@@ -497,4 +396,4 @@ def crossref_relations(context: dg.AssetExecutionContext, store: TableStore, cro
             f"Crossref answered for none of the {fetch['kg_dois']:,} DOIs (e.g. {example_error}): the records cached "
             "before are used; re-materialize when Crossref is reachable"
         )
-    return partitioned_result(context, {**metadata, "computed": computed, **run_figures(fetch)}, recorded.data_version)
+    return partitioned_result(context, {**metadata, **run_figures(fetch)}, version)

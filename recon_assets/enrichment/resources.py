@@ -3,7 +3,6 @@ resources, each with its offline mode."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Iterable
@@ -91,16 +90,6 @@ class OpenAlexResource(dg.ConfigurableResource):
     def setup_for_execution(self, context: dg.InitResourceContext) -> None:
         self.check_key_transport()
 
-    def answer_source(self) -> dict[str, object]:
-        """What answers a lookup, for a stage fingerprint (`storage.fingerprints`): the API (its root) when requests may
-        be sent, else the recording (the SHA-256 of its file: answers are a function of it) and why. Never the key."""
-        if self.may_request:
-            return {"source": "api", "base_url": redact(self.base_url)}
-        return {
-            "source": "recording" if self.offline else "recording (OPENALEX_API_KEY not set)",
-            "recording_sha256": hashlib.sha256(Path(self.recording_path).read_bytes()).hexdigest()[:16],
-        }
-
     def client(self, budget: openalex_client.ListCallBudget | None = None) -> openalex_client.OpenAlexClient | None:
         """A client of the API as configured, spending at most `budget`, or None offline or without an API key
         (nothing may be requested)."""
@@ -135,11 +124,6 @@ class CrossrefResource(dg.ConfigurableResource):
     )
     retries: int = Field(default=3, ge=0)
     backoff_seconds: float = Field(allow_inf_nan=False, default=1.0, ge=0)
-
-    def answer_source(self) -> dict[str, object]:
-        """What answers a check, for a stage fingerprint (`storage.fingerprints`): the API (its root), or nothing when
-        offline (every DOI an error)."""
-        return {"source": "offline"} if self.offline else {"source": "api", "base_url": redact(self.base_url)}
 
     def check(self, dois: Iterable[str], log) -> crossref.CheckReport:
         """One RetractionCheck per DOI of `dois`."""

@@ -16,7 +16,7 @@ from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.reliability.edge_scores import edge_coherence, published_by
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.storage.fingerprints import kept_table, stage
+from recon_assets.shared.data_versions import written_version
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.verdicts.critic import VerdictRules
@@ -39,22 +39,11 @@ def reliability_evaluation(context: dg.AssetExecutionContext, store: TableStore,
     node) and reliability_evaluation_cases (every case's outcome and reason under the default, in both conditions). The
     default is what edge_reliability was scored with (its scoring_settings; the most frequent when areas differ) and
     the verdict rules dataset_verdicts used. An edge whose publication came out after as_of's year is left out, as
-    scoring leaves it out (`edges_left_out_after_as_of`): its case is reported not found. Kept as it is when as_of,
-    the code, the labelled cases and every table read are unchanged (`storage.fingerprints`)."""
+    scoring leaves it out (`edges_left_out_after_as_of`): its case is reported not found."""
     as_of_date = as_of.for_run(context)
     areas = research_area_partitions.get_partition_keys()
     preview = ["condition", "measure", "value", "numerator", "denominator", "ci_low", "ci_high"]
     with store.connect() as con:
-        run = stage(context, con, reads=RELIABILITY_EVALUATION.digested_reads, writes=RELIABILITY_EVALUATION.writes, as_of=as_of_date)
-        skipped, why = run.skip_reason(con)
-        if skipped:
-            # the figures of the tables as they stand: the same metadata as when they were written
-            measures = con.table_rows("reliability_evaluation")
-            comparisons = con.table_rows("reliability_evaluation_baselines")
-            outcomes = con.table_rows("reliability_evaluation_cases")
-            default = con.most_frequent("edge_reliability", "scoring_settings") or "{}"
-            figures = _evaluation_figures(measures, comparisons, outcomes, len(load_cases()), default)
-            return kept_table(context, con, run, skipped, preview_columns=preview, as_of=as_of_date.isoformat(), **figures)
         cases = load_cases()
         scoring = ScoringSettings.model_validate_json(con.most_frequent("edge_reliability", "scoring_settings") or "{}")
         rules = VerdictRules.model_validate_json(con.most_frequent("dataset_verdicts", "verdict_rules") or "{}")
@@ -76,7 +65,7 @@ def reliability_evaluation(context: dg.AssetExecutionContext, store: TableStore,
         con.replace_table("reliability_evaluation", result.measures.assign(**stamp))
         con.replace_table("reliability_evaluation_baselines", result.comparisons.assign(**stamp))
         con.replace_table("reliability_evaluation_cases", result.cases.assign(labels_version=version))
-        run.record(con)
+        data_version = written_version(context, con, RELIABILITY_EVALUATION.writes)
         metadata = table_metadata(
             con, "reliability_evaluation", where=f"is_default AND split = 'all' AND case_set = '{HEADLINE}'", preview_columns=preview,
             lineage=RELIABILITY_EVALUATION.column_lineage(
@@ -86,10 +75,9 @@ def reliability_evaluation(context: dg.AssetExecutionContext, store: TableStore,
     headline = {f"{condition}/{measure}": measure_text(row) for condition, measure, row in iter_headline(result.measures)}
     context.log.info(f"labels v{version}, default setting, as of {as_of_date}: " + "; ".join(f"{key} {text}" for key, text in headline.items()))
     return dg.MaterializeResult(
-        data_version=run.data_version,
+        data_version=data_version,
         metadata={
             **metadata,
-            "computed": why,
             "as_of": as_of_date.isoformat(),
             "edges_left_out_after_as_of": after_as_of,
             **_evaluation_figures(result.measures.assign(labels_version=version), result.comparisons, result.cases, len(cases), scoring.model_dump_json()),
@@ -107,17 +95,10 @@ def dispute_evaluation(context: dg.AssetExecutionContext, store: TableStore, as_
     through the pipeline (were the in-scope pairs judged, recorded as disputes, judged CONTRADICTED) and on the pairs'
     own texts (the content judge with the metadata hidden, and the title reading), each dispute rate beside its
     false-positive rate on the controls with a Wilson interval, and the issue's targets. The LLM judge is reported
-    as not measured. Writes dispute_evaluation (one row per measure) and dispute_evaluation_pairs (one per pair); kept
-    as they are when as_of, the code, the labelled pairs and the tables read are unchanged."""
+    as not measured. Writes dispute_evaluation (one row per measure) and dispute_evaluation_pairs (one per pair)."""
     as_of_date = as_of.for_run(context)
     preview = ["measure", "value", "numerator", "denominator", "ci_low", "ci_high", "target", "met"]
     with store.connect() as con:
-        run = stage(
-            context, con, reads=DISPUTE_EVALUATION.digested_reads, writes=DISPUTE_EVALUATION.writes, as_of=as_of_date,
-        )
-        skipped, why = run.skip_reason(con)
-        if skipped:
-            return kept_table(context, con, run, skipped, preview_columns=preview, as_of=as_of_date.isoformat())
         outcomes = pipeline_outcomes(
             judged_on_texts(load_pairs()), con.query("dispute_evaluation_publications"), con.query("dataset_publication_pairs"),
             con.query("dispute_evaluation_judgements"), con.query("dispute_evaluation_recorded"), con.query("dispute_evaluation_citations"),
@@ -138,15 +119,15 @@ def dispute_evaluation(context: dg.AssetExecutionContext, store: TableStore, as_
         ])
         con.replace_table("dispute_evaluation", rows)
         con.replace_table("dispute_evaluation_pairs", result.pairs)
-        run.record(con)
+        data_version = written_version(context, con, DISPUTE_EVALUATION.writes)
         metadata = table_metadata(
             con, "dispute_evaluation", preview_columns=preview,
             lineage=DISPUTE_EVALUATION.column_lineage({"value": [("coherence_judgements", "verdict"), ("recorded_disputes", "relation")]}),
         )
     figures = {measure: str(rate) if rate else "not measured" for measure, rate in result.measures.items()}
     context.log.info("labelled dispute pairs: " + "; ".join(f"{measure} {text}" for measure, text in figures.items()))
-    return dg.MaterializeResult(data_version=run.data_version, metadata={
-        **metadata, "as_of": as_of_date.isoformat(), "computed": why,
+    return dg.MaterializeResult(data_version=data_version, metadata={
+        **metadata, "as_of": as_of_date.isoformat(),
         **{
             name: number for measure, rate in result.measures.items() if rate and rate.denominator
             for name, number in rate_numbers(measure, rate.value, rate.numerator, rate.denominator).items()

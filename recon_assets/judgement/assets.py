@@ -1,14 +1,10 @@
 """Assets of the `judgement` group: pairwise coherence judgements, one partition per research area.
 
-Judging is cached at two levels, so that re-running with an unchanged snapshot and configuration judges
-nothing: through the stage fingerprints (`storage.fingerprints`), a run whose settings (judge, its code, JudgeConfig,
-as_of year) and upstream tables are unchanged is skipped, and otherwise a research area whose settings and own inputs
-(digest of `recon_assets/judgement/sql/judge_input_digests.sql`) are unchanged keeps its judgements; the areas that are judged
-again embed only texts whose vectors `text_embeddings` does not hold yet.
+Which research areas are judged is Dagster's staleness (`automation.staleness`): a launched run judges every area it
+covers. What a judging costs is cached below it: the texts embedded (`text_embeddings`: only texts whose vectors it does
+not hold yet are embedded) and the LLM judge's answers (`llm_judgements`).
 """
 
-import hashlib
-from dataclasses import replace
 from datetime import date, datetime, timezone
 from pathlib import Path
 
@@ -23,12 +19,10 @@ from recon_assets.judgement import judge_address, llm_judge, steward
 from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
 from recon_assets.judgement.disputes import RELATIONS, disputes_from_crossref, disputes_from_titles, merge_recorded_disputes
 from recon_assets.judgement.llm_judge import Agreement, LlmJudgeReport
-from recon_assets.judgement.llm_prompt import PROMPT_VERSION
 from recon_assets.judgement.offline_judge import (
     DEFAULT_MIN_SIMILARITY,
     DEFAULT_TOP_K,
     DEFAULT_WINDOW_YEARS,
-    JUDGE_ID,
     judge_edges,
 )
 from recon_assets.judgement.embedding_store import cached_vectors, store_vectors
@@ -38,7 +32,7 @@ from recon_assets.kg.assets import OWNERS
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.storage.fingerprints import PARTITION_INPUT, kept_partitions, stage
+from recon_assets.shared.data_versions import written_version
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata, table_metadata
 from recon_assets.storage.duckdb_store import Tables, TableStore
 from recon_assets.storage.tables import table_exists
@@ -46,11 +40,6 @@ from recon_assets.storage.tables import table_exists
 STEWARD_JUDGEMENTS, RECORDED_DISPUTES, COHERENCE_JUDGEMENTS = (
     ASSET_TABLES[name] for name in ("steward_judgements", "recorded_disputes", "coherence_judgements")
 )
-# What the judge reads (`storage.fingerprints`): an unchanged re-run is skipped on the digests of the tables it reads
-# alone (COHERENCE_JUDGEMENTS.reads); when one changed, each research area's own digest of its evidence pool
-# (recon_assets/judgement/sql/judge_input_digests.sql, AREA_INPUTS) says which areas to judge again. The judge's code
-# and its cue file are in its code_version.
-AREA_INPUTS = f"{PARTITION_INPUT}inputs_md5"
 # Key of a citing work OpenAlex lists and the KG lacks (recon_assets/judgement/sql/judge_citing_works.sql).
 OPENALEX_KEY_PREFIX = "openalex:"
 
@@ -123,18 +112,10 @@ def recorded_disputes(context: dg.AssetExecutionContext, store: TableStore) -> d
     has-comment, is-reply-to / has-reply, update notices of type correction, corrigendum, erratum or addendum). A
     comment is dispute evidence against the paper, a reply makes it debated, a correction a refinement; where both
     sources name the same work, Crossref's relation stands. Dated by the answering work's year (a correction by its
-    notice's), so a past as_of sees only what was published by then. Kept as it is when the tables read and the code
-    are unchanged (`storage.fingerprints`)."""
+    notice's), so a past as_of sees only what was published by then."""
     areas = list(context.partition_keys)
     with store.connect() as con:
         con.create("recorded_disputes", "openalex_citing_works", "crossref_relations")
-        run = stage(context, con, reads=RECORDED_DISPUTES.digested_reads, writes=RECORDED_DISPUTES.writes)
-        skipped, computed = run.skip_reason(con)
-        if skipped:
-            return kept_partitions(
-                context, con, run, skipped, columns=["relation", "source"], figures=dispute_figures, preview_columns=DISPUTE_PREVIEW,
-                lineage=DISPUTE_LINEAGE,
-            )
         titled = disputes_from_titles(con.query("citing_titles", [areas]))
         entries = con.query("crossref_dispute_entries", [areas])
         recorded, set_aside = disputes_from_crossref(entries)
@@ -143,7 +124,7 @@ def recorded_disputes(context: dg.AssetExecutionContext, store: TableStore) -> d
         rows = con.query("recorded_dispute_rows", [areas, datetime.now(timezone.utc)])
         con.drop_temp_table("found_disputes")
         con.replace_partitions("recorded_disputes", rows, areas)
-        run.record(con)
+        version = written_version(context, con, RECORDED_DISPUTES.writes)
         metadata = table_description_metadata(con, "recorded_disputes", lineage=DISPUTE_LINEAGE)
         add_partition_metadata(context, con, "recorded_disputes", rows, dispute_figures, preview_columns=DISPUTE_PREVIEW)
     entries_read = len(entries)  # one row per entry (crossref_dispute_entries.sql)
@@ -159,7 +140,7 @@ def recorded_disputes(context: dg.AssetExecutionContext, store: TableStore) -> d
         f"{len(rows):,} recorded disputes and corrections in {len(areas)} research area(s): {figures['relations']}, by source "
         f"{figures['sources']}; Crossref entries: {entries_read:,} read, {len(set_aside):,} set aside {crossref['crossref_set_aside_reasons']}"
     )
-    return partitioned_result(context, {**metadata, "computed": computed, **run_figures({**figures, **crossref})}, run.data_version)
+    return partitioned_result(context, {**metadata, **run_figures({**figures, **crossref})}, version)
 
 
 def dispute_figures(rows: pd.DataFrame) -> dict[str, object]:
@@ -187,44 +168,19 @@ def coherence_judgements(
     With GROQ_API_KEY set, the Groq LLM judge then reads the pairs triage picks (`judgement.llm_judge`), within its
     budgets and through its cache, and its answer takes precedence for its pair (`judge` and `prompt_version` say
     whose verdict a row holds; `judge_agreement` in the metadata compares the two judges).
-    One run judges every selected research area whose settings or inputs changed since it was last judged
-    (module docstring; with the LLM judge online every area, so pairs it has not answered yet can be asked) and
-    keeps the others' rows; each judged area's rows are replaced, never duplicated."""
+    One run judges every research area it covers (Dagster launches the stale ones); each area's rows are replaced,
+    never duplicated, and the other areas' rows are left as they are."""
     areas = list(context.partition_keys)
     as_of_date = as_of.for_run(context)
-    # Judgements depend on as_of through its year only (the evidence window), so a new day reuses them.
     llm_offline = groq_judge.offline_reason()
     with store.connect() as con:
         stewards = steward.applicable(stored_steward_judgements(con), "pair", as_of_date)
-    settings = {
-        "judge": JUDGE_ID, "as_of_year": as_of_date.year, **config.model_dump(),
-        "llm_judge": "offline" if llm_offline else f"{'|'.join(groq_judge.models())} {PROMPT_VERSION}",
-        # the steward's pair judgements that apply: editing one re-judges (they take precedence)
-        "steward_pairs": hashlib.sha256(stewards.to_json(orient="records", date_format="iso").encode()).hexdigest()[:16],
-    }
-    with store.connect() as con:
         con.create(
             "coherence_judgements", "text_embeddings", "dataset_evidence_edges", "openalex_citing_works", "llm_judgements",
             "recorded_disputes",
         )
-        run = stage(context, con, reads=COHERENCE_JUDGEMENTS.digested_reads, writes=COHERENCE_JUDGEMENTS.writes, settings=settings)
-        skipped, why = run.skip_reason(con) if llm_offline else (None, "the LLM judge is online: pairs it has not answered yet may be asked")
-        if skipped:
-            context.log.info(f"coherence_judgements: {skipped}")
-            reasons: dict[str, str | None] = dict.fromkeys(areas)
-        else:
-            # Some input changed: each area's own digest says which areas it changed.
-            digests = con.query("judge_input_digests", [areas]).set_index("research_area")["inputs_md5"]
-            run = replace(run, partition_inputs={area: {AREA_INPUTS: digests[area]} for area in areas})
-            reasons = run.partition_reasons(con) if llm_offline else dict.fromkeys(areas, why)
-        to_judge = [area for area in areas if reasons[area]]
-        summary = f"unchanged inputs: {len(areas) - len(to_judge)} research areas reused, {len(to_judge)} judged"
-        context.log.info(summary)
-        for area in areas:
-            context.log.info(f"{area}: {f'judged ({reasons[area]})' if reasons[area] else 'reused'}")
-        judged = _judge(context, con, config, groq_judge, stewards, as_of_date, to_judge) if to_judge else None
-        if not skipped:
-            run.record(con)
+        judged = _judge(context, con, config, groq_judge, stewards, as_of_date, areas)
+        version = written_version(context, con, COHERENCE_JUDGEMENTS.writes)
         stored = con.query("coherence_verdicts", [areas])
         metadata = table_description_metadata(
             con, "coherence_judgements",
@@ -245,22 +201,19 @@ def coherence_judgements(
             context, con, "coherence_judgements", stored, lambda area_rows: {"verdicts": distribution(area_rows["verdict"], VERDICTS)},
             preview_columns=["dataset_id", "older_publication_id", "newer_publication_id", "verdict", "coherence", "rationale"],
         )
-    for area in areas:
-        context.add_asset_metadata({"judging": reasons[area] or "reused"}, partition_key=area)
     return partitioned_result(
         context,
         {
-            **metadata, "as_of": as_of_date.isoformat(), **({"skipped": skipped} if skipped else {"computed": why}),
+            **metadata, "as_of": as_of_date.isoformat(),
             **run_figures({
-                "verdicts": distribution(stored["verdict"], VERDICTS), "judging": summary,
-                "research_areas_reused": len(areas) - len(to_judge), "research_areas_judged": len(to_judge),
+                "verdicts": distribution(stored["verdict"], VERDICTS), "research_areas_judged": len(areas),
                 **_judging_metadata(judged, llm_offline),
             }),
         },
         # A single-run backfill gives every partition of the run this one version (there is no per-partition
-        # result): it changes when any input of the run changes, so an unchanged re-run leaves edge_reliability
-        # fresh, and a change in one area marks all the run's areas stale.
-        run.data_version,
+        # result): that of the whole table, so a re-run writing the same rows leaves edge_reliability fresh, and a
+        # change in one area marks all the run's areas stale.
+        version,
     )
 
 
@@ -274,8 +227,7 @@ def _judge(
     areas: list[str],
 ) -> tuple[LlmJudgeReport, Agreement, int]:
     """Judge `areas` (offline judge, then the LLM judge on the pairs triage picks, then the steward's pair
-    judgements `stewards` over both) and replace their rows (the caller records the stage's fingerprint after, so
-    that a failure part-way leaves the run unrecorded: judged again next time). Every judge reads the titles and
+    judgements `stewards` over both) and replace their rows. Every judge reads the titles and
     abstracts without the sentences that address the judge (`judge_address.strip_judge_address`), and the rationale
     of a pair whose texts held one says what was removed. Returns the LLM judge's report, its agreement with the
     offline judge and how many publications' texts addressed the judge."""
@@ -364,12 +316,10 @@ def stored_steward_judgements(con: Tables) -> pd.DataFrame:
     return con.query("stored_steward_judgements")
 
 
-def _judging_metadata(judged: tuple[LlmJudgeReport, Agreement, int] | None, offline_reason: str | None) -> dict[str, object]:
+def _judging_metadata(judged: tuple[LlmJudgeReport, Agreement, int], offline_reason: str | None) -> dict[str, object]:
     """The judging figures for the asset's metadata: the LLM judge's run totals and `judge_agreement` as markdown, or
-    why it did not run (offline, or no research area judged in this run), and `texts_addressing_judge` (publications
-    whose title or abstract addressed the judge: those sentences were removed before judging)."""
-    if judged is None:
-        return {"llm_judge": offline_reason or "no research area judged in this run: nothing asked"}
+    why it did not run (offline), and `texts_addressing_judge` (publications whose title or abstract addressed the
+    judge: those sentences were removed before judging)."""
     report, agreement, addressing = judged
     return {
         "texts_addressing_judge": addressing,

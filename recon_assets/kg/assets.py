@@ -14,8 +14,7 @@ from recon_assets.kg.typed_tables import (
 )
 from recon_assets.kg.resources import KgExportSource
 from recon_assets.shared.credentials import redact
-from recon_assets.shared.data_versions import TABLE_DIGESTS, table_digest
-from recon_assets.storage.fingerprints import Stage, kept_table, stage
+from recon_assets.shared.data_versions import TABLE_DIGESTS, table_digest, written_version
 from recon_assets.shared.metadata import column_schema, table_metadata
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.table_docs import declared_columns
@@ -70,57 +69,43 @@ def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, st
 def publications(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """One row per publication (per canonical DOI, or per node without one), with DOI and year normalised
     and the raw values and reasons kept beside them. A year after the one following the snapshot's ingest is
-    implausible (NULL, with year_issue): the bound belongs to the snapshot, not to any as_of. Kept as it is when
-    the snapshot and the code are unchanged (`storage.fingerprints`)."""
+    implausible (NULL, with year_issue): the bound belongs to the snapshot, not to any as_of."""
     preview = dict(preview_columns=["publication_id", "doi_raw", "year", "year_issue", "title"])
     with store.connect() as con:
-        run = _snapshot_stage(context, con)
-        skipped, why = run.skip_reason(con)
-        if skipped:
-            return kept_table(context, con, run, skipped, **preview)
         nodes = con.query("publication_nodes")
         (ingested_year,) = con.query_row("kg_ingested_year", [current_snapshot_id(con)])
         written = store_publications(con, nodes, latest_year=ingested_year + 1)
         context.log.info(f"{len(nodes):,} Publication nodes -> {written:,} publications")
-        run.record(con)
+        version = _written(context, con)
         lineage = ASSET_TABLES["publications"].column_lineage({column: [("kg_nodes", "properties")] for column in declared_columns("publications")})
         metadata = table_metadata(con, "publications", **preview, lineage=lineage)
     return dg.MaterializeResult(
-        metadata={**metadata, "computed": why, "publication_nodes": len(nodes), "merged_nodes": len(nodes) - written},
-        data_version=run.data_version,
+        metadata={**metadata, "publication_nodes": len(nodes), "merged_nodes": len(nodes) - written},
+        data_version=version,
     )
 
 
 @dg.asset(**ASSET_TABLES["datasets"].asset_arguments(), **KG)
 def datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
-    """One row per Dataset (keyed by its globalId), with its canonical DOI, short and long name; kept as it is when
-    the snapshot and the code are unchanged."""
+    """One row per Dataset (keyed by its globalId), with its canonical DOI, short and long name."""
     preview = dict(preview_columns=["dataset_id", "doi", "short_name", "long_name"])
     with store.connect() as con:
-        run = _snapshot_stage(context, con)
-        skipped, why = run.skip_reason(con)
-        if skipped:
-            return kept_table(context, con, run, skipped, **preview)
         nodes = con.query("dataset_nodes")
         written = store_datasets(con, nodes)
         context.log.info(f"{len(nodes):,} Dataset nodes -> {written:,} datasets")
-        run.record(con)
+        version = _written(context, con)
         lineage = ASSET_TABLES["datasets"].column_lineage({column: [("kg_nodes", "properties")] for column in declared_columns("datasets")})
         metadata = table_metadata(con, "datasets", **preview, lineage=lineage)
-    return dg.MaterializeResult(metadata={**metadata, "computed": why}, data_version=run.data_version)
+    return dg.MaterializeResult(metadata=metadata, data_version=version)
 
 
 @dg.asset(**ASSET_TABLES["dataset_publication_edges"].asset_arguments(), **KG)
 def dataset_publication_edges(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """One row per Dataset→Publication edge (the KG's Publication-[:USES_DATASET]->Dataset, merged publications
-    merged); kept as it is when the snapshot, the code and publications and datasets are unchanged."""
+    merged)."""
     with store.connect() as con:
-        run = _snapshot_stage(context, con)
-        skipped, why = run.skip_reason(con)
-        if skipped:
-            return kept_table(context, con, run, skipped)
         con.replace_table_from_query("dataset_publication_edges", "dataset_publication_edges_rows")
-        run.record(con)
+        version = _written(context, con)
         (uses,) = con.query_row("uses_dataset_relationship_count")
         metadata = table_metadata(
             con, "dataset_publication_edges",
@@ -130,21 +115,16 @@ def dataset_publication_edges(context: dg.AssetExecutionContext, store: TableSto
                 "relationship_ids": [("kg_relationships", "relationship_id")],
             }),
         )
-    return dg.MaterializeResult(metadata={**metadata, "computed": why, "uses_dataset_relationships": uses}, data_version=run.data_version)
+    return dg.MaterializeResult(metadata={**metadata, "uses_dataset_relationships": uses}, data_version=version)
 
 
 @dg.asset(**ASSET_TABLES["publication_citations"].asset_arguments(), **KG)
 def publication_citations(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
-    """Distinct citing → cited publication pairs from the KG's CITES relationships; kept as it is when the snapshot,
-    the code and publications are unchanged."""
+    """Distinct citing → cited publication pairs from the KG's CITES relationships."""
     with store.connect() as con:
-        run = _snapshot_stage(context, con)
-        skipped, why = run.skip_reason(con)
-        if skipped:
-            return kept_table(context, con, run, skipped)
         con.run_sql("kg_citation_pairs")
         con.replace_table_from_query("publication_citations", "publication_citations_rows")
-        run.record(con)
+        version = _written(context, con)
         cites, self_citations = con.query_row("kg_citation_pair_counts")
         metadata = table_metadata(
             con, "publication_citations",
@@ -155,23 +135,18 @@ def publication_citations(context: dg.AssetExecutionContext, store: TableStore) 
             }),
         )
     return dg.MaterializeResult(
-        metadata={**metadata, "computed": why, "cites_relationships": cites, "dropped_self_citations_after_merge": self_citations},
-        data_version=run.data_version,
+        metadata={**metadata, "cites_relationships": cites, "dropped_self_citations_after_merge": self_citations},
+        data_version=version,
     )
 
 
 @dg.asset(**ASSET_TABLES["publication_research_areas"].asset_arguments(), **KG)
 def publication_research_areas(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
-    """Each publication's applied research areas as partition slugs; publications without one are `unclassified`.
-    Kept as it is when the snapshot, the code and publications are unchanged."""
+    """Each publication's applied research areas as partition slugs; publications without one are `unclassified`."""
     with store.connect() as con:
-        run = _snapshot_stage(context, con)
-        skipped, why = run.skip_reason(con)
-        if skipped:
-            return kept_table(context, con, run, skipped, publications_per_research_area=_publications_per_area(con))
         frame = research_areas_from_kg(con, con.query("publication_node_ids"))
         con.replace_table("publication_research_areas", frame)
-        run.record(con)
+        version = _written(context, con)
         metadata = table_metadata(
             con, "publication_research_areas",
             lineage=ASSET_TABLES["publication_research_areas"].column_lineage({
@@ -183,23 +158,18 @@ def publication_research_areas(context: dg.AssetExecutionContext, store: TableSt
         )
         per_area = _publications_per_area(con)
     return dg.MaterializeResult(
-        metadata={**metadata, "computed": why, "publications_per_research_area": per_area}, data_version=run.data_version
+        metadata={**metadata, "publications_per_research_area": per_area}, data_version=version
     )
 
 
 @dg.asset(**ASSET_TABLES["science_keywords"].asset_arguments(), **KG)
 def science_keywords(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
     """One row per GCMD ScienceKeyword of the graph (keyed by its globalId), with its broader keywords and how many
-    datasets and publications link to it: what a paper's TF-IDF terms are matched to (`paper_keywords`). Kept as it
-    is when the snapshot and the code are unchanged."""
+    datasets and publications link to it: what a paper's TF-IDF terms are matched to (`paper_keywords`)."""
     preview = dict(preview_columns=["keyword_id", "name", "parent_names", "datasets", "publications"])
     with store.connect() as con:
-        run = _snapshot_stage(context, con)
-        skipped, why = run.skip_reason(con)
-        if skipped:
-            return kept_table(context, con, run, skipped, **preview)
         con.replace_table_from_query("science_keywords", "science_keyword_rows")
-        run.record(con)
+        version = _written(context, con)
         metadata = table_metadata(
             con, "science_keywords", **preview,
             lineage=ASSET_TABLES["science_keywords"].column_lineage({
@@ -209,18 +179,16 @@ def science_keywords(context: dg.AssetExecutionContext, store: TableStore) -> dg
                 "node_ids": [("kg_nodes", "node_id")],
             }),
         )
-    return dg.MaterializeResult(metadata={**metadata, "computed": why}, data_version=run.data_version)
+    return dg.MaterializeResult(metadata=metadata, data_version=version)
 
 
 def _publications_per_area(con: Tables) -> dict[str, int]:
     return dict(con.query_rows("publications_per_research_area"))
 
 
-def _snapshot_stage(context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection) -> Stage:
-    """The fingerprint of a typed table: the current snapshot, the asset's code version and the typed tables it reads
-    (its declaration, `recon_assets.declarations`)."""
-    declared = ASSET_TABLES[context.asset_key.to_user_string()]
-    return stage(context, con, reads=declared.digested_reads, writes=declared.writes, snapshot_id=current_snapshot_id(con))
+def _written(context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection) -> dg.DataVersion:
+    """The data version of the tables a typed-table asset just wrote (its declaration, `recon_assets.declarations`)."""
+    return written_version(context, con, ASSET_TABLES[context.asset_key.to_user_string()].writes)
 
 
 def store_publications(con: duckdb.DuckDBPyConnection, nodes: pd.DataFrame, *, latest_year: int) -> int:

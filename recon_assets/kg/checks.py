@@ -2,26 +2,15 @@
 (blocking, Great Expectations 1.x suites, per research area in metadata). Every result names the DuckDB file it read
 (`database`), so a check run against another database (`recon run --db`) is told apart on the asset's page."""
 
-from collections.abc import Callable
-from pathlib import Path
-
 import dagster as dg
 import pandas as pd
 from pydantic import Field
 
-from recon_assets.kg import research_areas
 from recon_assets.kg.assets import kg_snapshot, publications, research_areas_from_kg
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.shared import quality
-from recon_assets.storage.fingerprints import evaluated_once
 from recon_assets.shared.metadata import database_file, suite_check_result
-from recon_assets.shared.sql_files import code_version
 from recon_assets.shared.quality import doi_is_well_formed, share_by_group, validate_publication_dois, validate_publication_years
-from recon_assets.storage.duckdb_store import Tables, TableStore
-
-
-# This module, the suites and how publications get their research areas: a change re-evaluates the checks.
-CHECKS_CODE = code_version(quality, research_areas, files=[Path(__file__)], sql=["relationships_of_type"])
+from recon_assets.storage.duckdb_store import TableStore
 
 
 class YearCoverageConfig(dg.Config):
@@ -68,31 +57,19 @@ def _publications_by_area(con) -> pd.DataFrame:
     return table.merge(areas[["publication_id", "research_area"]], on="publication_id")
 
 
-def _once_per_publications_version(
-    context: dg.AssetCheckExecutionContext, con: Tables, config: dg.Config, evaluate: Callable[[], dg.AssetCheckResult]
-) -> dg.AssetCheckResult:
-    """`evaluate()` once per version of what a publication check reads (the publications table, the snapshot's
-    research-area links, the config and this code): `storage.fingerprints.evaluated_once`."""
-    return evaluated_once(
-        context, con, evaluate, code=CHECKS_CODE, reads=["publications"], settings=config.model_dump(), snapshot_id=current_snapshot_id(con),
-    )
-
-
 @dg.asset_check(asset=publications, blocking=True)
-def publication_year_coverage(context: dg.AssetCheckExecutionContext, config: YearCoverageConfig, store: TableStore) -> dg.AssetCheckResult:
-    """Enough publications have a parsed year (Great Expectations: expect year not null, mostly=min_share). Evaluated
-    once per version of the publications and the snapshot (`storage.fingerprints.evaluated_once`)."""
+def publication_year_coverage(config: YearCoverageConfig, store: TableStore) -> dg.AssetCheckResult:
+    """Enough publications have a parsed year (Great Expectations: expect year not null, mostly=min_share)."""
     with store.connect() as con:
-        return _once_per_publications_version(context, con, config, lambda: _year_coverage(config, _publications_by_area(con), database_file(con)))
+        return _year_coverage(config, _publications_by_area(con), database_file(con))
 
 
 @dg.asset_check(asset=publications, blocking=True)
-def publication_doi_coverage(context: dg.AssetCheckExecutionContext, config: DoiCoverageConfig, store: TableStore) -> dg.AssetCheckResult:
+def publication_doi_coverage(config: DoiCoverageConfig, store: TableStore) -> dg.AssetCheckResult:
     """Enough publications have a DOI, and enough of the DOIs found in the KG normalise to a canonical DOI
-    (a malformed raw DOI is checked as found, so it fails the well-formed expectation). Evaluated once per version of
-    the publications and the snapshot (`storage.fingerprints.evaluated_once`)."""
+    (a malformed raw DOI is checked as found, so it fails the well-formed expectation)."""
     with store.connect() as con:
-        return _once_per_publications_version(context, con, config, lambda: _doi_coverage(config, _publications_by_area(con), database_file(con)))
+        return _doi_coverage(config, _publications_by_area(con), database_file(con))
 
 
 def _year_coverage(config: YearCoverageConfig, by_area: pd.DataFrame, database: str) -> dg.AssetCheckResult:

@@ -9,7 +9,7 @@ from recon_assets.lifecycle.cmr import shipped_collection_progress, shipped_coll
 from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED, ON_RECORD_BY
 from recon_assets.lifecycle.lineage import dataset_lineage as build_dataset_lineage
 from recon_assets.lifecycle.versions import curated_lifecycle
-from recon_assets.storage.fingerprints import kept_table, stage
+from recon_assets.shared.data_versions import written_version
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.storage.duckdb_store import TableStore
 
@@ -26,22 +26,14 @@ def dataset_lineage(context: dg.AssetExecutionContext, store: TableStore) -> dg.
     CollectionProgress SUPERSEDED / DEPRECATED, the curated lifecycle file (recon_assets/reference/
     dataset_successors.csv: cross-family successors and renamed lines, parallel streams that both stay current,
     each line with its source), or, inferred from version ordering alone, the next version of its family.
-    Release dates and CollectionProgress come from the real CMR extracts in recon_assets/reference/cmr/. Kept as it
-    is when datasets, the code and those reference files are unchanged (`storage.fingerprints`)."""
+    Release dates and CollectionProgress come from the real CMR extracts in recon_assets/reference/cmr/."""
     with store.connect() as con:
-        run = stage(context, con, reads=DATASET_LINEAGE.digested_reads, writes=DATASET_LINEAGE.writes)
-        skipped, why = run.skip_reason(con)
-        if skipped:
-            kept = con.execute(
-                "SELECT superseded, succession_basis, superseded_since, collection_progress, version_issue FROM dataset_lineage"
-            ).df()
-            return kept_table(context, con, run, skipped, preview_columns=_PREVIEW, **lineage_figures(kept))
         frame = build_dataset_lineage(
             con.execute("SELECT dataset_id, short_name, long_name, doi, cmr_id FROM datasets ORDER BY dataset_id").df(),
             curated_lifecycle(), shipped_collection_records(), shipped_collection_progress(),
         )
         con.replace_table("dataset_lineage", frame)
-        run.record(con)
+        version = written_version(context, con, DATASET_LINEAGE.writes)
         metadata = table_metadata(
             con, "dataset_lineage",
             preview_columns=_PREVIEW,
@@ -55,7 +47,7 @@ def dataset_lineage(context: dg.AssetExecutionContext, store: TableStore) -> dg.
         )
     figures = lineage_figures(frame)
     context.log.info(f"{len(frame):,} datasets: {figures}")
-    return dg.MaterializeResult(metadata={**metadata, "computed": why, **figures}, data_version=run.data_version)
+    return dg.MaterializeResult(metadata={**metadata, **figures}, data_version=version)
 
 
 def lineage_figures(frame: pd.DataFrame) -> dict[str, int]:

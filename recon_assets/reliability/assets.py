@@ -15,7 +15,7 @@ from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.labels import EVIDENCE, LABELS, UNVERIFIED
 from recon_assets.reliability.run_config import ScoringConfig
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.storage.fingerprints import kept_partitions, stage
+from recon_assets.shared.data_versions import written_version
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
 from recon_assets.storage.duckdb_store import TableStore
 
@@ -37,23 +37,12 @@ def edge_reliability(
     and a label concluded from the evidence observed (DOMAIN.md "Labels are findings": SUPERSEDED, FOUNDATIONAL,
     DECLINING, CURRENT, or UNVERIFIED when nothing can be concluded), with the evidence, the negative signals, the
     signal that drove the label and a reason. One row per edge and research area; each area's rows are replaced
-    on re-materialization. Edges of publications from after as_of's year are not scored. Kept as they are when the
-    snapshot, as_of, the settings, the code and every table read are unchanged (`storage.fingerprints`)."""
+    on re-materialization. Edges of publications from after as_of's year are not scored."""
     areas = list(context.partition_keys)
     as_of_date = as_of.for_run(context)
     recent_from = as_of_date.year - config.thresholds.recent_citation_years
     with store.connect() as con:
         con.create("edge_reliability")
-        run = stage(
-            context, con, reads=EDGE_RELIABILITY.digested_reads, writes=EDGE_RELIABILITY.writes, settings=config.model_dump(), as_of=as_of_date,
-            snapshot_id=current_snapshot_id(con),
-        )
-        skipped, why = run.skip_reason(con)
-        if skipped:
-            return kept_partitions(
-                context, con, run, skipped, columns=EDGE_FIGURE_COLUMNS, figures=edge_figures, preview_columns=PREVIEW,
-                lineage=EDGE_RELIABILITY_LINEAGE, as_of=as_of_date.isoformat(),
-            )
         edges = con.query("edges_in_research_areas", [areas, as_of_date.year, recent_from])
         # through Arrow: DuckDB converts text columns to a DataFrame faster that way than with .df()
         pairs = con.arrow("area_judgements", [areas]).to_pandas()
@@ -64,7 +53,7 @@ def edge_reliability(
             scored_at=datetime.now(timezone.utc),
         )
         con.replace_partitions("edge_reliability", rows, areas)
-        run.record(con)
+        version = written_version(context, con, EDGE_RELIABILITY.writes)
         metadata = table_description_metadata(con, "edge_reliability", lineage=EDGE_RELIABILITY_LINEAGE)
         add_partition_metadata(context, con, "edge_reliability", rows, edge_figures, preview_columns=PREVIEW)
     # `rows` are exactly the rows just written for these areas: count them here rather than query them back.
@@ -76,13 +65,12 @@ def edge_reliability(
     )
     return partitioned_result(
         context,
-        {**metadata, "as_of": as_of_date.isoformat(), "computed": why, **run_figures({**figures, "edges_after_as_of": after_as_of})},
-        run.data_version,
+        {**metadata, "as_of": as_of_date.isoformat(), **run_figures({**figures, "edges_after_as_of": after_as_of})},
+        version,
     )
 
 
 PREVIEW = ["dataset_short_name", "publication_doi", "reliability", "label", "reason"]
-EDGE_FIGURE_COLUMNS = ["label", "evidence", "centrality_source", "centrality_evidence", "year_source", "dataset_superseded"]
 
 
 def edge_figures(rows: pd.DataFrame) -> dict[str, object]:

@@ -1,39 +1,25 @@
 """Asset check of edge_reliability: every score in [0, 1], every label and coherence status an allowed string
 (non-blocking, a Great Expectations 1.x suite, per research area in metadata; the DuckDB file read as `database`)."""
 
-from pathlib import Path
-
 import dagster as dg
 
-from recon_assets.judgement import verdict_scale
 from recon_assets.judgement.verdict_scale import VERDICTS
-from recon_assets.reliability import labels
 from recon_assets.reliability.assets import edge_reliability
 from recon_assets.reliability.labels import LABELS
-from recon_assets.shared import quality
-from recon_assets.storage.fingerprints import evaluated_once
 from recon_assets.shared.metadata import database_file, suite_check_result
 from recon_assets.shared.quality import share_by_group, validate_edge_reliability
-from recon_assets.shared.sql_files import code_version
 from recon_assets.storage.duckdb_store import TableStore
-
-# This module and the suites, with the allowed labels and verdicts: a change re-evaluates the check.
-CHECKS_CODE = code_version(quality, labels, verdict_scale, files=[Path(__file__)])
 
 
 @dg.asset_check(asset=edge_reliability, blocking=False)
-def edge_reliability_values_valid(context: dg.AssetCheckExecutionContext, store: TableStore) -> dg.AssetCheckResult:
+def edge_reliability_values_valid(store: TableStore) -> dg.AssetCheckResult:
     """Every centrality, recency, coherence and reliability is in [0, 1]; every label and coherence status is
-    one of the allowed strings (exact case). Evaluated once per version of edge_reliability's rows
-    (`storage.fingerprints.evaluated_once`)."""
+    one of the allowed strings (exact case)."""
     with store.connect() as con:
-
-        def evaluate() -> dg.AssetCheckResult:
-            table = con.execute(
-                "SELECT research_area, centrality, recency, coherence, reliability, label, coherence_status FROM edge_reliability"
-            ).df()
-            outcome = validate_edge_reliability(table, labels=LABELS, coherence_statuses=VERDICTS)
-            per_area = share_by_group(table, "reliability", "research_area", lambda values: values.between(0.0, 1.0))
-            return suite_check_result(outcome, per_area, database_file(con))
-
-        return evaluated_once(context, con, evaluate, code=CHECKS_CODE, reads=["edge_reliability"])
+        table = con.execute(
+            "SELECT research_area, centrality, recency, coherence, reliability, label, coherence_status FROM edge_reliability"
+        ).df()
+        database = database_file(con)
+    outcome = validate_edge_reliability(table, labels=LABELS, coherence_statuses=VERDICTS)
+    per_area = share_by_group(table, "reliability", "research_area", lambda values: values.between(0.0, 1.0))
+    return suite_check_result(outcome, per_area, database)

@@ -10,6 +10,7 @@ area's rows: a run of one area that rewrites the same rows gets the version of t
 that changes them a new one. Each materialization also records the digest of every table it wrote (per research area
 for a partitioned asset) as its TABLE_DIGESTS metadata, so that `automation.staleness` can tell when the database
 being run no longer holds what was recorded (another --db under the same DAGSTER_HOME, a table rewritten by hand).
+`written_version` does both for an asset that has just written its tables.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 
+import dagster as dg
 import duckdb
 
 # The metadata entry holding {table: digest} of what a materialization wrote (of its own research area's rows for a
@@ -85,3 +87,16 @@ def version_of(digests: Mapping[str, str]) -> str:
     if len(digests) == 1:
         return next(iter(digests.values()))
     return hashlib.sha256(json.dumps(dict(digests), sort_keys=True).encode()).hexdigest()[:16]
+
+
+def written_version(context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection, tables: Sequence[str]) -> dg.DataVersion:
+    """The data version of what this materialization just wrote: `version_of` the digests of the whole `tables`
+    (every research area's rows); each digest, per research area of the run for a partitioned asset, is added to the
+    materialization's TABLE_DIGESTS metadata (what `automation.staleness` compares with the database being run)."""
+    whole = written_digests(con, tables, None)[None]
+    if context.assets_def.partitions_def is None:
+        context.add_asset_metadata({TABLE_DIGESTS: whole})
+    else:
+        for area, digests in written_digests(con, tables, list(context.partition_keys)).items():
+            context.add_asset_metadata({TABLE_DIGESTS: digests}, partition_key=area)
+    return dg.DataVersion(version_of(whole))

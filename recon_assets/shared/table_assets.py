@@ -5,7 +5,6 @@ model: the dependency is the reference):
 - the asset's `deps`: each table read, resolved to the asset that writes it (`TableGraph`), and each run input it
   reads (`automation.run_inputs`);
 - its `code_version`: a digest of its modules' source, its SQL files and reference files (`sql_files.code_version`);
-- the inputs of its fingerprint (`storage.fingerprints.stage`): the tables read (`digested_reads`) and written;
 - its column lineage: `{column: [(table, column)]}` with each table resolved to the asset that writes it.
 
 recon_assets_tests/test_table_assets.py holds each declaration to the code: every project module the asset's code
@@ -34,7 +33,7 @@ class TableAsset:
 
     Attributes:
         name: the asset's key.
-        reads: tables whose rows decide the asset's rows (its fingerprint digests them; each resolves to a `deps` entry).
+        reads: tables whose rows decide the asset's rows (each resolves to a `deps` entry).
         writes: the tables it owns and writes, its own first (no other asset writes them).
         keeps: tables it updates besides and reads back (caches, usage records, histories); another asset may keep
             them too. Reading a table it keeps makes no dependency.
@@ -55,10 +54,8 @@ class TableAsset:
     sql: tuple[str, ...] = ()
     files: tuple[str, ...] = ()
     run_inputs: tuple[str, ...] = ()
-    # filled by TableGraph: the asset that writes each table read (or the assets that keep it), and the tables whose
-    # digest the KG snapshot id stands for
+    # filled by TableGraph: the asset that writes each table read (or the assets that keep it)
     upstream: Mapping[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
-    snapshot_tables: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
 
     @property
     def deps(self) -> list[dg.AssetKey]:
@@ -98,12 +95,6 @@ class TableAsset:
             paths.extend(matched)
         return paths
 
-    @property
-    def digested_reads(self) -> tuple[str, ...]:
-        """The tables read whose digest goes into the fingerprint: every table read but the raw KG tables the snapshot
-        asset writes, for which the snapshot id stands (a digest of kg_nodes would scan the whole KG each run)."""
-        return tuple(table for table in self.reads if table not in self.snapshot_tables)
-
     def asset_arguments(self) -> dict[str, object]:
         """The `@dg.asset` arguments the declaration decides: `deps` and `code_version`."""
         return {"deps": self.deps, "code_version": self.code_version}
@@ -139,15 +130,14 @@ def module_path(name: str) -> Path:
 class TableGraph(Mapping[str, TableAsset]):
     """The declarations of every asset, by name, each with its upstream assets resolved: a table read resolves to the
     asset that writes it, or, when no asset writes it, to the assets that keep it (a table an asset keeps itself
-    resolves to nothing: it is the asset's own memory). `snapshot` names the asset whose tables the KG snapshot id
-    stands for.
+    resolves to nothing: it is the asset's own memory).
 
     Raises:
         ValueError: two declarations share a name, two assets write one table, or a table read is neither written
             nor kept by any asset.
     """
 
-    def __init__(self, declarations: Iterable[TableAsset], *, snapshot: str):
+    def __init__(self, declarations: Iterable[TableAsset]):
         declared = list(declarations)
         names = [declaration.name for declaration in declared]
         if len(set(names)) != len(names):
@@ -161,8 +151,6 @@ class TableGraph(Mapping[str, TableAsset]):
                 writers[table] = declaration.name
             for table in declaration.keeps:
                 keepers.setdefault(table, []).append(declaration.name)
-        by_name = {declaration.name: declaration for declaration in declared}
-        snapshot_tables = frozenset(by_name[snapshot].writes)
 
         def upstream(declaration: TableAsset) -> dict[str, tuple[str, ...]]:
             resolved = {}
@@ -178,7 +166,7 @@ class TableGraph(Mapping[str, TableAsset]):
             return resolved
 
         self._declarations = MappingProxyType({
-            declaration.name: replace(declaration, upstream=MappingProxyType(upstream(declaration)), snapshot_tables=snapshot_tables)
+            declaration.name: replace(declaration, upstream=MappingProxyType(upstream(declaration)))
             for declaration in declared
         })
 

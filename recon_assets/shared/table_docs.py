@@ -80,7 +80,6 @@ DECLARING_FILES = (
     "text_embeddings",
     "llm_judgements",
     "llm_answers",
-    "stage_fingerprints",
     "edge_reliability",
     "dataset_verdicts",
     "dataset_verdict_history",

@@ -11,7 +11,7 @@ from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.storage.fingerprints import kept_partitions, stage
+from recon_assets.shared.data_versions import written_version
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.verdicts.critic import VERDICTS, VerdictRules
@@ -43,23 +43,13 @@ def dataset_verdicts(
     the citing works openalex_citing_works fetched) still do not make the evidence sufficient after 2 rounds that ran
     (when OpenAlex was not asked for the DOI, round 2 did not run and the verdict stays INSUFFICIENT); no request is
     made here; with a reason naming the edges that drove it. Verdicts keep history: the
-    previous verdict and when it changed, and a row in dataset_verdict_history whenever a verdict is new or changes.
-    Kept as they are when as_of, the rules, the code and every table read are unchanged (`storage.fingerprints`)."""
+    previous verdict and when it changed, and a row in dataset_verdict_history whenever a verdict is new or changes."""
     areas = list(context.partition_keys)
     as_of_date = as_of.for_run(context)
     rules = config
     now = datetime.now(timezone.utc)
     with store.connect() as con:
         con.create("openalex_cache", "openalex_citing_works", "dataset_verdicts", "dataset_verdict_history")
-        run = stage(
-            context, con, reads=DATASET_VERDICTS.digested_reads, writes=DATASET_VERDICTS.writes, settings=rules.model_dump(), as_of=as_of_date,
-        )
-        skipped, why = run.skip_reason(con)
-        if skipped:
-            return kept_partitions(
-                context, con, run, skipped, columns=VERDICT_FIGURE_COLUMNS, figures=verdict_figures, preview_columns=PREVIEW,
-                lineage=DATASET_VERDICTS_LINEAGE, as_of=as_of_date.isoformat(),
-            )
         edges = con.query("verdict_evidence", [areas])
         pairs = con.query("contradicting_pairs", [areas, as_of_date])
         disputes = con.query("dataset_disputes", [areas, as_of_date.year])
@@ -82,7 +72,7 @@ def dataset_verdicts(
         # History first: were the replace to fail, a re-run finds the verdict unchanged and appends nothing twice.
         con.upsert("dataset_verdict_history", history)
         con.replace_partitions("dataset_verdicts", rows, areas)
-        run.record(con)
+        version = written_version(context, con, DATASET_VERDICTS.writes)
         metadata = table_description_metadata(con, "dataset_verdicts", lineage=DATASET_VERDICTS_LINEAGE)
         add_partition_metadata(context, con, "dataset_verdicts", rows, verdict_figures, preview_columns=PREVIEW)
     figures = verdict_figures(rows)
@@ -91,10 +81,9 @@ def dataset_verdicts(
         f"{figures['expanded_datasets']:,} datasets, {figures['expanded_publications']:,} publications; "
         f"{figures['verdicts_changed']:,} verdicts changed"
     )
-    return partitioned_result(context, {**metadata, "as_of": as_of_date.isoformat(), "computed": why, **run_figures(figures)}, run.data_version)
+    return partitioned_result(context, {**metadata, "as_of": as_of_date.isoformat(), **run_figures(figures)}, version)
 
 PREVIEW = ["research_area", "dataset_short_name", "verdict", "previous_verdict", "reason"]
-VERDICT_FIGURE_COLUMNS = ["verdict", "expansion_rounds", "expanded_publications", "verdict_changed_at", "judged_at"]
 
 
 def verdict_figures(rows: pd.DataFrame) -> dict[str, object]:

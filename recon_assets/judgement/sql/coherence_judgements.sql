@@ -39,5 +39,5 @@ COMMENT ON COLUMN coherence_judgements.newer_via_successor IS 'The newer publica
 COMMENT ON COLUMN coherence_judgements.evidence_kind IS 'cites (the newer work cites the publication: judged at any date up to as_of, no similarity gate), same_dataset or successor_version (it uses the dataset, or its successor version, in the window before as_of), or steward (a pair only a steward judged).';
 COMMENT ON COLUMN coherence_judgements.newer_citation IS 'Citation tag of the newer work (''[Chen et al., 2023]'').';
 COMMENT ON COLUMN coherence_judgements.newer_year IS 'Publication year of the newer work.';
-COMMENT ON COLUMN coherence_judgements.as_of IS 'The as_of the pair was judged against; its year sets the evidence window, so a later as_of of the same year reuses the row.';
-COMMENT ON COLUMN coherence_judgements.judged_at IS 'When the pair was judged (UTC); a re-run with unchanged settings and inputs keeps it.';
+COMMENT ON COLUMN coherence_judgements.as_of IS 'The as_of the pair was judged against; its year sets the evidence window.';
+COMMENT ON COLUMN coherence_judgements.judged_at IS 'When the pair was judged (UTC).';

@@ -14,8 +14,7 @@ WHERE l.superseded
   )
 ;
 -- The judge's evidence pool of each research area: every dataset used by a publication of the area, with
--- everyone speaking to it (above), whatever their own area. judge_inputs.sql judges it; judge_input_digests.sql
--- fingerprints it, so the two can never read different pools.
+-- everyone speaking to it (above), whatever their own area. judge_inputs.sql judges it.
 CREATE OR REPLACE TEMP VIEW judge_area_pool AS
 WITH area_datasets AS (
     SELECT DISTINCT a.research_area, e.dataset_id
