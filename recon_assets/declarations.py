@@ -188,7 +188,7 @@ ASSET_TABLES = TableGraph(
             ),
             sql=(
                 "verdict_evidence", "contradicting_pairs", "dataset_disputes", "latest_dataset_verdicts", "dataset_verdict_history",
-                "openalex_cache", "openalex_citing_works",
+                "openalex_cache", "openalex_citing_works", "expansion_cached_targets", "expansion_cached_citing", "expansion_enriched_citing",
             ),
         ),
         TableAsset(
@@ -326,6 +326,7 @@ ASSET_TABLES = TableGraph(
                 "paper_gap_works", "paper_stage_failures", "paper_stage_failure_delete", "paper_pages", "paper_title",
                 "paper_matched_dataset_names", "paper_used_datasets", "recorded_comments", "openalex_works", "recorded_disputes",
                 "paper_llm_use", "paper_llm_use_delete", "paper_search_cache", "openalex_usage", "openalex_usage_spent_on", "openalex_usage_record",
+                "paper_search_cache_answers",
             ),
         ),
         TableAsset(
@@ -391,7 +392,10 @@ ASSET_TABLES = TableGraph(
             "question_evidence", reads=("question_plans", "datasets", *_QUESTION_POOL), writes=("question_evidence",),
             keeps=("text_embeddings", "openalex_search_cache", "openalex_usage"),
             modules=(*_QUESTION_POOL_MODULES, *_OPENALEX_SEARCH_MODULES, "judgement.embedding_store", "judgement.model_input", "judgement.text_embedding"),
-            sql=(*_QUESTION_POOL_SQL, "question_plans", "text_embeddings", "text_embedding_vectors", "openalex_search_cache", "openalex_usage", "openalex_usage_spent_on", "openalex_usage_record"),
+            sql=(
+                *_QUESTION_POOL_SQL, "question_plans", "text_embeddings", "text_embedding_vectors", "openalex_search_cache", "openalex_usage",
+                "openalex_usage_spent_on", "openalex_usage_record", "openalex_search_cache_answers",
+            ),
         ),
         TableAsset(
             "question_verdicts", reads=("question_plans", "question_evidence", "datasets", *_QUESTION_POOL),
@@ -402,7 +406,7 @@ ASSET_TABLES = TableGraph(
             ),
             sql=(
                 *_QUESTION_POOL_SQL, "question_plans", "question_stored_evidence", "text_embeddings", "text_embedding_vectors",
-                "openalex_search_cache", "openalex_usage", "openalex_usage_spent_on", "openalex_usage_record",
+                "openalex_search_cache", "openalex_usage", "openalex_usage_spent_on", "openalex_usage_record", "openalex_search_cache_answers",
             ),
         ),
         TableAsset(
@@ -416,7 +420,7 @@ ASSET_TABLES = TableGraph(
             ),
             sql=(
                 *_QUESTION_POOL_SQL, "question_plans", "question_verdict_state", "question_verdict_rounds", "llm_judgements", "llm_answers",
-                "llm_usage_on_day", "llm_answer_cached",
+                "llm_usage_on_day", "llm_answer_cached", "openalex_search_cache_answers",
             ),
             files=("report/templates/*",),
         ),

@@ -38,7 +38,7 @@ from recon_assets.enrichment.citing_plan import MAX_PAGE_SIZE
 from recon_assets.enrichment.openalex_client import BudgetSpent, OpenAlexClient, describe
 from recon_assets.enrichment.openalex_records import CITING_FIELDS, OpenAlexCitingWork, invalid_reason
 from recon_assets.enrichment.openalex_usage import record_usage, run_allowance
-from recon_assets.storage.tables import create_tables, table_exists, upsert
+from recon_assets.storage.tables import Tables, create_tables, table_exists, upsert
 
 # Part of the cache key: a change of what is asked (fields, normalisation) makes every query new.
 SEARCH_VERSION = "openalex-search-v1"
@@ -224,12 +224,12 @@ class SearchCache:
     write: Callable[[duckdb.DuckDBPyConnection, pd.DataFrame], None]
 
 
-def read_question_searches(con: duckdb.DuckDBPyConnection, keys: list[str]) -> dict[str, dict[str, Any]]:
+def read_question_searches(con: duckdb.DuckDBPyConnection | Tables, keys: list[str]) -> dict[str, dict[str, Any]]:
     """The cached answers of openalex_search_cache to `keys` (`cached_answers`); {} when the table does not exist."""
+    con = Tables.of(con)
     if not table_exists(con, "openalex_search_cache"):
         return {}
-    return cached_answers(con.execute(
-        "SELECT query_key, works, invalid, fetched_at FROM openalex_search_cache WHERE list_contains(?, query_key)", [keys]).fetchall())
+    return cached_answers(con.query_rows("openalex_search_cache_answers", [keys]))
 
 
 def write_question_searches(con: duckdb.DuckDBPyConnection, rows: pd.DataFrame) -> None:

@@ -10,16 +10,16 @@ import duckdb
 import pandas as pd
 
 from recon_assets.enrichment.openalex_search import SearchCache, cached_answers
-from recon_assets.storage.tables import create_tables, table_exists, upsert
+from recon_assets.storage.tables import Tables, create_tables, table_exists, upsert
 
 
-def read_paper_searches(con: duckdb.DuckDBPyConnection, keys: list[str]) -> dict[str, dict[str, Any]]:
+def read_paper_searches(con: duckdb.DuckDBPyConnection | Tables, keys: list[str]) -> dict[str, dict[str, Any]]:
     """The cached answers of paper_search_cache to `keys` (`openalex_search.cached_answers`); {} when the table does
     not exist (no paper was ever searched online)."""
+    con = Tables.of(con)
     if not table_exists(con, "paper_search_cache"):
         return {}
-    return cached_answers(con.execute(
-        "SELECT query_key, works, invalid, fetched_at FROM paper_search_cache WHERE list_contains(?, query_key)", [keys]).fetchall())
+    return cached_answers(con.query_rows("paper_search_cache_answers", [keys]))
 
 
 def write_paper_searches(con: duckdb.DuckDBPyConnection, rows: pd.DataFrame) -> None:

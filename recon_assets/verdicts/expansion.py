@@ -36,7 +36,7 @@ from recon_assets.judgement.verdict_scale import NEUTRAL_COHERENCE, UNVERIFIED
 from recon_assets.kg.authors import citation_tag
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.kg.years import parse_year
-from recon_assets.storage.tables import create_tables
+from recon_assets.storage.tables import Tables
 from recon_assets.verdicts.critic import Edge, ExpansionRound, VerdictRules
 
 CACHE_SOURCE, ENRICHMENT_SOURCE = "OpenAlex cache", "OpenAlex citing works"
@@ -67,7 +67,7 @@ class CitingWorks:
 Lookup = Callable[[list[str]], Mapping[str, CitingWorks]]
 
 
-def cached_citing_works(con: duckdb.DuckDBPyConnection, dataset_dois: Sequence[str]) -> dict[str, CitingWorks]:
+def cached_citing_works(con: duckdb.DuckDBPyConnection | Tables, dataset_dois: Sequence[str]) -> dict[str, CitingWorks]:
     """Round 1: for each dataset DOI, the cached works whose referenced_works hold the OpenAlex id of the
     DOI's own cached work, leaving out a cached work that no longer meets its schema (`openalex_records.invalid_reason`).
     The openalex_cache table must exist.
@@ -75,19 +75,11 @@ def cached_citing_works(con: duckdb.DuckDBPyConnection, dataset_dois: Sequence[s
     Returns:
         {dataset DOI: CitingWorks}, one entry per DOI of `dataset_dois`.
     """
-    targets = dict(con.execute(
-        "SELECT doi, json_extract_string(work, '$.id') FROM openalex_cache WHERE status = ? AND list_contains(?, doi)",
-        [FOUND, list(dataset_dois)],
-    ).fetchall())
+    con = Tables.of(con)
+    targets = dict(con.query_rows("expansion_cached_targets", [FOUND, list(dataset_dois)]))
     citing: dict[str, list[CitingWork]] = {}
     if targets:
-        rows = con.execute(
-            "SELECT t.dataset_doi, c.work, c.fetched_at FROM openalex_cache AS c "
-            "JOIN (SELECT unnest(?) AS dataset_doi, unnest(?) AS work_id) AS t "
-            "ON list_contains(json_extract_string(c.work, '$.referenced_works[*]'), t.work_id) "
-            "WHERE c.status = ? ORDER BY t.dataset_doi, c.doi",
-            [list(targets), list(targets.values()), FOUND],
-        ).fetchall()
+        rows = con.query_rows("expansion_cached_citing", [list(targets), list(targets.values()), FOUND])
         for dataset_doi, work, fetched_at in rows:
             record = json.loads(work)
             if invalid_reason(record):  # cached by an older version and no longer valid: no evidence (asked again when due)
@@ -106,7 +98,7 @@ def cached_citing_works(con: duckdb.DuckDBPyConnection, dataset_dois: Sequence[s
     }
 
 
-def enriched_citing_works(con: duckdb.DuckDBPyConnection, dataset_dois: Sequence[str]) -> dict[str, CitingWorks]:
+def enriched_citing_works(con: duckdb.DuckDBPyConnection | Tables, dataset_dois: Sequence[str]) -> dict[str, CitingWorks]:
     """Round 2: for each dataset DOI, the works the openalex_citing_works table lists as citing it (any research
     area; each work once). The round ran when OpenAlex was asked (status fetched or none) or has no work with the
     DOI; it did not run when the DOI was not asked (the table's note says why) or the table has no row for it.
@@ -114,12 +106,9 @@ def enriched_citing_works(con: duckdb.DuckDBPyConnection, dataset_dois: Sequence
     Returns:
         {dataset DOI: CitingWorks}, one entry per DOI of `dataset_dois`.
     """
-    create_tables(con, "openalex_citing_works")
-    rows = con.execute(
-        "SELECT DISTINCT ON (cited_doi, coalesce(citing_openalex_id, '')) * FROM openalex_citing_works "
-        "WHERE cited_kind = 'dataset' AND list_contains(?, cited_doi) ORDER BY cited_doi, coalesce(citing_openalex_id, '')",
-        [list(dataset_dois)],
-    ).df()
+    con = Tables.of(con)
+    con.create("openalex_citing_works")
+    rows = con.query("expansion_enriched_citing", [list(dataset_dois)])
     found: dict[str, CitingWorks] = {}
     for doi in dataset_dois:
         mine = rows[rows["cited_doi"] == doi]

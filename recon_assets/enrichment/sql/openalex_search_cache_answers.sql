@@ -1,0 +1,3 @@
+-- The briefs' cached OpenAlex search answers to the query keys of the list $1: (query_key, works JSON, invalid,
+-- fetched_at), from openalex_search_cache (one row per query key).
+SELECT query_key, works, invalid, fetched_at FROM openalex_search_cache WHERE list_contains($1, query_key)
