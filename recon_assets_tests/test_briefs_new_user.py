@@ -308,11 +308,38 @@ def test_recon_ask_says_what_scope_the_critic_weighed(tmp_path, scope, note, sai
         con.execute("CREATE TABLE question_plans (question_id VARCHAR, position INTEGER, scope_datasets VARCHAR[], note VARCHAR, "
                     "scope_problem VARCHAR)")
         con.execute("INSERT INTO question_plans VALUES ('ask-1', 0, ?, ?, ?)", [scope, note, problem])
-    found = scope_said("ask-1", database)
+    with duckdb.connect(str(database), read_only=True) as con:  # print_brief's reading connection
+        found = scope_said("ask-1", con)
+        assert scope_said("ask-unknown", con) is None
     assert found == said if said is None else said in found
     assert "the planner's note" not in (found or "")
-    assert scope_said("ask-unknown", database) is None and scope_said("ask-1", tmp_path / "none.duckdb") is None
+    with duckdb.connect() as empty:  # no question_plans table: the plan cannot be read
+        assert scope_said("ask-1", empty) is None
 
+
+def test_recon_ask_reads_the_scope_and_the_brief_through_one_connection(tmp_path, capsys, monkeypatch):
+    """Issue 23 (storage seam): after its run `recon ask` opened the database twice, for the scope line and for the
+    brief; once now (`print_brief(with_scope=True)`), printing the same: the scope line, a blank line, the brief."""
+    import duckdb
+
+    from recon_assets.cli.ask import print_brief
+    from recon_assets.storage import duckdb_files
+
+    database = tmp_path / "asked.duckdb"
+    with duckdb.connect(str(database)) as con:
+        con.execute("CREATE TABLE question_plans (question_id VARCHAR, position INTEGER, scope_datasets VARCHAR[], note VARCHAR, "
+                    "scope_problem VARCHAR)")
+        con.execute("INSERT INTO question_plans VALUES ('ask-1', 0, NULL, NULL, 'no dataset of the KG matches x')")
+        con.execute("CREATE TABLE research_briefs (question_id VARCHAR, markdown VARCHAR, html_path VARCHAR, as_of DATE)")
+        con.execute("INSERT INTO research_briefs VALUES ('ask-1', '# Brief', 'brief.html', DATE '2026-01-02')")
+    opened = []
+    read_only = duckdb_files.read_only
+    monkeypatch.setattr(duckdb_files, "read_only", lambda path: opened.append(path) or read_only(path))
+    assert print_brief("ask-1", database, with_scope=True) == 0
+    assert len(opened) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "recon: no dataset of the KG matches x; the verdict is INSUFFICIENT", "", "# Brief", "(as of 2026-01-02; HTML page: brief.html)",
+    ]
 
 def test_a_scoped_dataset_no_paper_uses_is_insufficient_with_the_reason_and_not_retried():
     """New-user pass: the sample's TRMM_3B42RT V7 node matches `--dataset TRMM_3B42RT` but no paper uses it; the

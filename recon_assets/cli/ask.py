@@ -26,7 +26,7 @@ from recon_assets.briefs.questions import ASKED_PREFIX, NAMED_IN_QUESTION, Quest
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.storage.duckdb_files import UnreadableDatabase, database_problem, read_only, readable
+from recon_assets.storage.duckdb_files import UnreadableDatabase, database_problem, readable
 
 if TYPE_CHECKING:  # imported when a question is asked: `recon brief` starts without Dagster
     import dagster as dg
@@ -87,7 +87,7 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
         check_launch(database, tags)
     except PreflightError as error:
         return _fail(str(error), 2)
-    if problem := database_problem(database, ("edge_reliability",), "scores"):
+    if problem := database_problem(database, ("edge_reliability",), "scores"):  # opened and closed before the run writes it
         return _fail(problem, 2)
     home, instance = open_instance()
     if not instance.has_dynamic_partition(QUESTIONS_PARTITIONS, key):
@@ -106,10 +106,7 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
             return _fail(f"[{JOB}] {'; '.join(run_failures(outcome, database, launched.output))} (run {outcome.run.run_id}; DAGSTER_HOME={home})", 1)
     print(f"recon: answered in {time.monotonic() - started:.1f}s (run {outcome.run.run_id})", flush=True)
     print(f"recon: {usage_line(outcome.materializations)}", flush=True)
-    if said := scope_said(key, database):
-        print(f"recon: {terminal_text(said)}", flush=True)
-    print(flush=True)
-    code = print_brief(key, database)
+    code = print_brief(key, database, with_scope=True)  # after the run, which wrote the database: opened once again
     print(f"\nThe question is kept as partition {key} of '{QUESTIONS_PARTITIONS}' (research_briefs_weekly_schedule refreshes it once started: it is stopped by default); "
           f"`recon brief {key}` prints it again, `recon brief {key} --remove` removes the partition.")
     return code
@@ -132,19 +129,29 @@ def usage_line(materializations: dict[str, dg.AssetMaterialization]) -> str:
             f"search {openalex[0]} request(s) attempted, {openalex[1]} list call(s) of the daily budget")
 
 
-def print_brief(key: str, database: Path) -> int:
+def print_brief(key: str, database: Path, *, with_scope: bool = False) -> int:
     """Print the stored brief of question `key`: 0; 2 when `database` is unusable (`database_problem`: as `recon ask`
-    and `recon paper` say it); 1 when it holds no brief of `key` (why on stderr)."""
+    and `recon paper` say it); 1 when it holds no brief of `key` (why on stderr). `with_scope` (`recon ask`, after its
+    run): first what `scope_said` says of the question's scope ('recon: ...', when it says anything) and a blank line,
+    read through the same connection as the brief."""
+    said, row, failure = None, None, None
     try:  # opened once: checked (`duckdb_files.database_problem`'s line when unusable), then read
         with readable(database) as con:
+            said = scope_said(key, con) if with_scope else None
             try:
                 row = con.execute(load_sql("stored_brief"), [key]).fetchone()
             except duckdb.CatalogException:  # no research_briefs table: no brief yet
                 row = None
     except UnreadableDatabase as problem:
-        return _fail(str(problem), 2)
+        failure = (str(problem), 2)
     except duckdb.Error as error:
-        return _fail(f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}", 1)
+        failure = (f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}", 1)
+    if with_scope:  # said before the brief, or before why there is none
+        if said:
+            print(f"recon: {terminal_text(said)}", flush=True)
+        print(flush=True)
+    if failure:
+        return _fail(*failure)
     if row is None:
         return _fail(f"no brief for question {key!r} in {database}: {_how_to_answer(key)}", 1)
     # The brief quotes abstracts: shown as data, never a control sequence (line by line: terminal_text makes one line).
@@ -154,14 +161,14 @@ def print_brief(key: str, database: Path) -> int:
     return 0
 
 
-def scope_said(key: str, database: Path) -> str | None:
-    """What the user should know of question `key`'s scope as question_plans stored it, or None: why its scope matches
+def scope_said(key: str, con: duckdb.DuckDBPyConnection) -> str | None:
+    """What the user should know of question `key`'s scope as question_plans stored it, read through `con` (the reading
+    connection of `print_brief`), or None: why its scope matches
     nothing (scope_problem: the verdict is INSUFFICIENT), the datasets its text named when no --dataset was given (the critic weighs the edges to those), or that it names none, so the critic
     weighed every edge of every retrieved paper (to any dataset) and a --dataset gives a verdict on one dataset's
     evidence. None too when the plan cannot be read (the brief is printed all the same)."""
     try:
-        with read_only(str(database)) as con:
-            row = con.execute(load_sql("question_scope"), [key]).fetchone()
+        row = con.execute(load_sql("question_scope"), [key]).fetchone()
     except duckdb.Error:
         return None
     if row is None:

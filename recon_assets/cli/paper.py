@@ -37,7 +37,7 @@ from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.paths import database_path, resolved
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.storage.duckdb_settings import is_motherduck
-from recon_assets.storage.duckdb_files import database_problem, read_only
+from recon_assets.storage.duckdb_files import UnreadableDatabase, read_only, readable
 from recon_assets.storage.tables import table_exists
 
 PAPER_JOB = "paper_analysis_job"
@@ -150,15 +150,16 @@ def _unusable_graph(database: Path, doi: str | None) -> str | None:
     """Why the paper cannot be analysed against `database`'s graph, before any run is launched (the run's steps would
     fail on it, after writing the paper's first tables into the file): what `duckdb_files.database_problem` finds for
     the graph's `datasets` and `publications` tables; and for a paper given by DOI `doi`, a DOI no publication of the
-    graph has while OpenAlex, which the run's paper_documents step would ask for it, is offline. None when it can."""
-    if problem := database_problem(database, ("datasets", "publications"), "graph"):
-        return problem
-    if doi is None or not openalex_offline_from_env():  # online, the run's paper_documents step asks OpenAlex for it
-        return None
-    try:
-        with read_only(str(database)) as con:
+    graph has while OpenAlex, which the run's paper_documents step would ask for it, is offline. None when it can.
+    The database is opened once, checked and read, and closed before the run writes it."""
+    try:  # opened once: checked (`duckdb_files.database_problem`'s line when unusable), then read
+        with readable(database, ("datasets", "publications"), "graph") as con:
+            if doi is None or not openalex_offline_from_env():  # online, the run's paper_documents step asks OpenAlex for it
+                return None
             found = con.execute(load_sql("publication_ids_of_doi"), [doi]).fetchall()
-    except duckdb.Error as error:  # another process took the file since it was checked
+    except UnreadableDatabase as problem:
+        return str(problem)
+    except duckdb.Error as error:  # a table of another version's shape, say
         return f"cannot read {database}: {type(error).__name__}: {first_line(str(error))}"
     if found:
         return None
