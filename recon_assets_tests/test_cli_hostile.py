@@ -1,0 +1,77 @@
+"""A hostile user's inputs to the reading commands (`recon explain`, `recon brief`, `recon ask`, `recon paper`), called
+in process through `recon_assets.cli.main.main`: each unusable input should be refused in one `error: ...` line with
+exit status 2, before any run is launched. The rows marked xfail are breaks found on 2026-12-03 and not fixed yet.
+"""
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from recon_assets.cli.main import main
+
+# One path component longer than NAME_MAX (255 bytes on Linux): stat() fails with ENAMETOOLONG, not ENOENT.
+_LONG_NAME = "a" * 300
+
+
+def _one_error_line(err: str) -> None:
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), err[:2000]
+    assert "Traceback" not in err
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="storage/duckdb_files.readable calls Path.is_file(), which raises OSError ENAMETOOLONG (Python 3.11 "
+    "swallows only ENOENT, ENOTDIR, EBADF, ELOOP): a traceback and exit 1 instead of one line and exit 2",
+)
+@pytest.mark.parametrize("command", [["explain", "10.3390/rs12081239"], ["brief", "q1"]])
+def test_a_db_path_with_an_overlong_name_is_refused_in_one_line(command, tmp_path, capsys):
+    database = tmp_path / f"{_LONG_NAME}.duckdb"
+    assert main([*command, "--db", str(database)]) == 2
+    _one_error_line(capsys.readouterr().err)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="cli/paper._analyse_paper calls Path(source).is_file() first: a DOI (or path) longer than PATH_MAX "
+    "raises OSError ENAMETOOLONG, a traceback and exit 1",
+)
+def test_paper_with_an_overlong_source_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("RECON_OPENALEX", "offline")
+    assert main(["paper", "10.1234/" + "a" * 5000, "--db", str(tmp_path / "none.duckdb")]) == 2
+    _one_error_line(capsys.readouterr().err)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="recon brief on a DuckDB file of another program says 'no brief for question ...' with a hint about "
+    "question_file_sensor and exits 1, where recon explain says the file holds no scores and exits 2",
+)
+def test_brief_on_a_duckdb_file_of_another_program_is_unusable_input(tmp_path, capsys):
+    database = tmp_path / "other.duckdb"
+    with duckdb.connect(str(database)) as con:
+        con.execute("CREATE TABLE foo (x INTEGER)")
+    assert main(["brief", "q1", "--db", str(database)]) == 2
+    err = capsys.readouterr().err
+    _one_error_line(err)
+    assert "question_file_sensor" not in err
+
+
+@pytest.mark.parametrize("name", ["empty.duckdb", "text.duckdb"])
+@pytest.mark.parametrize("command", [["explain", "10.3390/rs12081239"], ["brief", "q1"]])
+def test_a_file_that_is_no_duckdb_database_is_refused_in_one_line(name, command, tmp_path, capsys):
+    database = tmp_path / name
+    database.write_bytes(b"" if name == "empty.duckdb" else b"hello world\n")
+    assert main([*command, "--db", str(database)]) == 2
+    err = capsys.readouterr().err
+    _one_error_line(err)
+    assert "not a DuckDB database file" in err
+
+
+def test_explain_of_a_doi_with_control_characters_is_refused_in_one_line(capsys):
+    assert main(["explain", "10.3390/\x1b[31mRED"]) == 2
+    err = capsys.readouterr().err
+    _one_error_line(err)
+    assert "\x1b" not in err
