@@ -1,8 +1,11 @@
 """Run the real pipeline on a generated KG and print one JSON report: per stage wall time, rows per second and
-peak RSS, the DuckDB parse floor, PageRank recomputation, and what a re-run with nothing changed redoes.
+peak RSS, the DuckDB parse floor and PageRank recomputation. Re-run figures (what an unchanged or as_of-moved re-run
+redoes, and its share of the first run) come from benchmarks/recon_run_reruns.py, which runs `recon run` as a user
+does: what to re-run is Dagster's decision there, and a stage re-materialized in process here recomputes everything,
+as the UI's Materialize does.
 
     python benchmarks/run_benchmark.py [--scale v1|v2|FLOAT] [--preset v1|v2] [--seed N]
-                                       [--workdir DIR] [--keep] [--profile] [--rerun STAGE,...]
+                                       [--workdir DIR] [--keep] [--profile]
 
 How it measures (benchmarks/README.md says why):
 - The KG is made by benchmarks/generate_kg.py into WORKDIR/kg (reused when WORKDIR/kg/manifest.json already
@@ -18,11 +21,6 @@ How it measures (benchmarks/README.md says why):
   storing the columns the ingest keeps, the file's SHA-256, and both at once (the least an ingest can take).
 - PageRank recomputation times `compute_pagerank` on the full Publication+Dataset projection read back from
   the pipeline's tables, in a forked child of its own.
-- The re-run runs the `--rerun` stages (default all) again with the same file and configuration and reports
-  whether the snapshot was ingested again (kg_snapshot's `reused_unchanged_snapshot`) and whether judgements
-  were written again (coherence_judgements.judged_at changed), its share of the first run's time against the
-  15 % target of issue 13, and which assets said `skipped`. Then the same stages once more with as_of moved by
-  `--rerun-as-of-days` (default 2; 0 for none): only what depends on as_of should be redone.
 
 The report is the only thing written to stdout; progress goes to stderr.
 """
@@ -39,7 +37,6 @@ import sys
 import tempfile
 import time
 import traceback
-from datetime import date, timedelta
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,7 +44,6 @@ from pathlib import Path
 BENCHMARKS = Path(__file__).resolve().parent
 REPO_ROOT = BENCHMARKS.parent
 AS_OF = "2026-11-29"
-RERUN_SHARE_TARGET = 0.15  # issue 13: an unchanged re-run takes at most 15 % of the first run
 # Targets of issues 5 and 13 (this 2-core, 24 GB machine): issue 13 replaced issue 5's "ingest within 2x the parse
 # floor" by "within 1.5x of DuckDB storing the kept columns while the file is hashed" (load_and_sha256).
 TARGETS = {
@@ -204,13 +200,6 @@ def run_stage(name: str, dg, defs, every_area: dict[str, str]) -> dict:
         figures["reused_unchanged_snapshot"] = metadata["reused_unchanged_snapshot"].value
     else:
         figures["rows"] = _rows(sorted(key.to_user_string() for key in keys))
-    figures["skipped_assets"] = sorted({
-        event.asset_key.to_user_string() for event in result.get_asset_materialization_events()
-        if "skipped" in event.materialization.metadata
-    })
-    figures["skipped_checks"] = sorted(evaluation.check_name for evaluation in checks if "skipped" in evaluation.metadata)
-    if name == "offline_judge":
-        figures["judged_at"] = _query("SELECT CAST(max(judged_at) AS VARCHAR) FROM coherence_judgements")[0][0]
     if name == "scoring":  # what the method concludes at this scale (issue 11): the labels and the UNVERIFIED share
         figures["labels"] = dict(_query("SELECT label, count(*) FROM edge_reliability GROUP BY 1 ORDER BY 1"))
     if name == "verdicts":
@@ -390,10 +379,8 @@ def ensure_kg(workdir: Path, preset: str, scale: float, seed: int) -> tuple[Path
     return kg_dir / "graph.json", manifest, time.monotonic() - started
 
 
-def benchmark(
-    workdir: Path, preset: str, scale: float, seed: int, profile: bool, rerun_stages: list[str], rerun_as_of_days: int = 0
-) -> dict:
-    """Generate (or reuse) the KG, run every stage, the floor and PageRank, then `rerun_stages` again; return the report."""
+def benchmark(workdir: Path, preset: str, scale: float, seed: int, profile: bool) -> dict:
+    """Generate (or reuse) the KG, run the floor, every stage and PageRank; return the report."""
     kg, manifest, generation_s = ensure_kg(workdir, preset, scale, seed)
     database = workdir / "recon.duckdb"
     home = workdir / "dagster_home"
@@ -424,24 +411,7 @@ def benchmark(
         pagerank = _run(server, "pagerank") if complete else None
     finally:
         server.close()
-    rerun: dict[str, dict] = {}
-    if complete and rerun_stages:
-        # The re-run: a new server (nothing cached in memory), same file, same configuration, no profiler.
-        server = StageServer(env, workdir / "rerun.log", None)
-        try:
-            rerun = {name: _run(server, name) for name in STAGE_NAMES if name in rerun_stages}
-        finally:
-            server.close()
-    rerun_as_of: dict[str, dict] = {}
-    if rerun and rerun_as_of_days:
-        moved = (date.fromisoformat(AS_OF) + timedelta(days=rerun_as_of_days)).isoformat()
-        server = StageServer({**env, "RECON_AS_OF": moved}, workdir / "rerun_as_of.log", None)
-        try:
-            rerun_as_of = {name: _run(server, name) for name in STAGE_NAMES if name in rerun_stages}
-        finally:
-            server.close()
-        rerun_as_of["as_of"] = moved
-    return report(preset, scale, seed, kg, manifest, generation_s, baseline, floor, stages, pagerank, rerun, profile_dir, rerun_as_of)
+    return report(preset, scale, seed, kg, manifest, generation_s, baseline, floor, stages, pagerank, profile_dir)
 
 
 def _run(server: StageServer, task: str) -> dict:
@@ -454,13 +424,12 @@ def _progress(message: str) -> None:
     print(f"[benchmark] {message}", file=sys.stderr, flush=True)
 
 
-def report(preset, scale, seed, kg, manifest, generation_s, baseline, floor, stages, pagerank, rerun, profile_dir, rerun_as_of=None) -> dict:
+def report(preset, scale, seed, kg, manifest, generation_s, baseline, floor, stages, pagerank, profile_dir) -> dict:
     """The JSON report (shape in benchmarks/README.md)."""
     success = len(stages) == len(STAGE_NAMES) and all(f["success"] for f in stages.values())
     pipeline_s = sum(f.get("wall_s", 0.0) for f in stages.values())
     peak = max(f["peak_rss_mb"] for f in stages.values())
     ingest = stages["ingest"]
-    judged_again = rerun["offline_judge"]["judged_at"] != stages["offline_judge"]["judged_at"] if "offline_judge" in rerun else None
     # A figure of a failed or missing stage is null, and a null figure meets no target.
     figures = {
         "pipeline_s": pipeline_s if success else None,
@@ -497,42 +466,11 @@ def report(preset, scale, seed, kg, manifest, generation_s, baseline, floor, sta
             "failed_stage": next((name for name, f in stages.items() if not f["success"]), None),
             "checks": {name: passed for f in stages.values() for name, passed in f.get("checks", {}).items()},
         },
-        "rerun_unchanged": {
-            "stages": {name: _stage_view(f) for name, f in rerun.items()},
-            "wall_s": sum(f.get("wall_s", 0.0) for f in rerun.values()),
-            **_rerun_share(rerun, pipeline_s if success else None),
-            "ingest_redone": not rerun["ingest"]["reused_unchanged_snapshot"] if "ingest" in rerun else None,
-            "judging_redone": judged_again,
-            "note": (
-                "ingest_redone: kg_snapshot's reused_unchanged_snapshot metadata; judging_redone: whether "
-                "coherence_judgements.judged_at changed ("
-                + {True: "it did: pairs were judged again", False: "it did not: judging was skipped", None: "not re-run"}[judged_again]
-                + "); null = stage not re-run"
-            ),
-        },
-        "rerun_as_of_changed": {
-            "as_of": rerun_as_of.get("as_of"),
-            "stages": {name: _stage_view(f) for name, f in rerun_as_of.items() if name != "as_of"},
-            "wall_s": sum(f.get("wall_s", 0.0) for name, f in rerun_as_of.items() if name != "as_of"),
-            **_rerun_share({name: f for name, f in rerun_as_of.items() if name != "as_of"}, pipeline_s if success else None),
-        } if rerun_as_of else None,
         "targets": {
             name: {"target": target, "value": figures[name], "met": figures[name] is not None and figures[name] <= target}
             for name, target in targets.items()
         },
         "profiles": str(profile_dir) if profile_dir else None,
-    }
-
-
-def _rerun_share(rerun: dict[str, dict], first_s: float | None) -> dict:
-    """A re-run's wall time as a share of the first run's (`pipeline_s`), against RERUN_SHARE_TARGET, and the
-    assets and asset checks that said `skipped` in it."""
-    wall = sum(f.get("wall_s", 0.0) for f in rerun.values())
-    share = wall / first_s if first_s and len(rerun) == len(STAGE_NAMES) else None
-    return {
-        "share_of_first_run": share, "share_target": RERUN_SHARE_TARGET, "share_met": share is not None and share <= RERUN_SHARE_TARGET,
-        "skipped_assets": sorted(asset for f in rerun.values() for asset in f.get("skipped_assets", [])),
-        "skipped_checks": sorted(check for f in rerun.values() for check in f.get("skipped_checks", [])),
     }
 
 
@@ -561,11 +499,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workdir", type=Path, help="where the KG, DuckDB file and Dagster instance go (default: a temporary folder)")
     parser.add_argument("--keep", action="store_true", help="keep the workdir (always kept when --workdir is given)")
-    parser.add_argument("--profile", action="store_true", help="record each first-run stage with py-spy into WORKDIR/profiles")
-    parser.add_argument("--rerun", default=",".join(STAGE_NAMES),
-                        help="stages to run a second time with nothing changed (comma-separated; default all; '' for none)")
-    parser.add_argument("--rerun-as-of-days", type=int, default=2,
-                        help="after the unchanged re-run, run the --rerun stages again with as_of moved this many days (0: not)")
+    parser.add_argument("--profile", action="store_true", help="record each stage with py-spy into WORKDIR/profiles")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # internal: the stage server
     parser.add_argument("--profile-dir", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--floor", nargs=2, type=Path, metavar=("KG", "SCRATCH"), help=argparse.SUPPRESS)  # internal: run_floor
@@ -580,18 +514,12 @@ def main(argv: list[str] | None = None) -> int:
     from benchmarks.generate_kg import parse_scale
 
     preset, scale = parse_scale(args.scale, args.preset)
-    unknown = set(filter(None, args.rerun.split(","))) - set(STAGE_NAMES)
-    if unknown:
-        parser.error(f"--rerun: unknown stages {sorted(unknown)}; stages are {STAGE_NAMES}")
     if args.profile:
         py_spy()
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="recon_benchmark_"))
     workdir.mkdir(parents=True, exist_ok=True)
     try:
-        result = benchmark(
-            workdir.resolve(), preset, scale, args.seed, args.profile, [name for name in args.rerun.split(",") if name],
-            args.rerun_as_of_days,
-        )
+        result = benchmark(workdir.resolve(), preset, scale, args.seed, args.profile)
         print(json.dumps(result, indent=1))
     finally:
         if args.workdir is None and not args.keep:

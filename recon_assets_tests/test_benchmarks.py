@@ -115,11 +115,11 @@ def test_manifest_matches_what_the_ingest_reads(generated, fmt, tmp_path):
 
 def test_benchmark_prints_a_report_with_every_stage(tmp_path):
     completed = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "benchmarks" / "run_benchmark.py"), "--scale", str(TINY), "--workdir", str(tmp_path),
-         # The re-run of the two stages issue 5 asks about; a full re-run doubles the time for nothing more to check.
-         "--rerun", "ingest,offline_judge"],
-        capture_output=True, text=True, cwd=REPO_ROOT, check=True, timeout=300,
+        [sys.executable, str(REPO_ROOT / "benchmarks" / "run_benchmark.py"), "--scale", str(TINY), "--workdir", str(tmp_path)],
+        capture_output=True, text=True, cwd=REPO_ROOT, timeout=300,
     )
+    # On failure: the progress lines and the failed stage's error (in the report), not only the exit status.
+    assert completed.returncode == 0, completed.stderr[-2000:] + completed.stdout[-3000:]
     report = json.loads(completed.stdout)
     assert set(report["stages"]) == set(STAGE_NAMES)
     for name, stage in report["stages"].items():
@@ -135,9 +135,11 @@ def test_benchmark_prints_a_report_with_every_stage(tmp_path):
     assert floor["repeats"] == 3 and min(floor["load_columns_s"], floor["sha256_s"], floor["load_and_sha256_s"]) > 0
     assert report["over_floor"]["load_and_sha256"] == floor["load_and_sha256_s"] / floor["wall_s"]
     assert report["pagerank_recompute"]["rows"] > 0
-    assert set(report["rerun_unchanged"]["stages"]) == {"ingest", "offline_judge"}
-    assert report["rerun_unchanged"]["ingest_redone"] is False
-    assert isinstance(report["rerun_unchanged"]["judging_redone"], bool)
+    assert report["stages"]["ingest"]["reused_unchanged_snapshot"] is False  # a fresh database: the file is ingested
+    assert report["stages"]["offline_judge"]["rows"] > 0 and report["stages"]["scoring"]["rows"] > 0
+    assert report["labels"]["total"] > 0 and report["verdicts"]["total"] > 0
+    # Re-run figures are benchmarks/recon_run_reruns.py's (through `recon run`), no longer this report's.
+    assert not {key for key in report if key.startswith("rerun")}
 
 
 def test_a_failed_floor_measurement_says_why_and_leaves_no_scratch(tmp_path):
