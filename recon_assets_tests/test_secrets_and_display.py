@@ -24,6 +24,7 @@ from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.credentials import REDACTED, UnusableSecretError, redact, shown_setting, usable_secrets
 from recon_assets.shared.display import markdown_text, terminal_text
 from recon_assets.shared.metadata import table_metadata
+from recon_assets.shared.paths import is_pseudo_file
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
 
@@ -145,6 +146,15 @@ def _recon(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedPr
     return subprocess.run(
         [sys.executable, "-m", "recon_assets.cli.main", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=120
     )
+
+
+@pytest.mark.parametrize(("path", "pseudo"), [
+    ("/proc/self/environ", True), ("/sys/kernel/mm/transparent_hugepage/enabled", True), ("/dev/zero", True),
+    ("/dev/shm/graph.json", False), ("/tmp/graph.json", False),
+])
+def test_pseudo_files_are_under_proc_sys_and_dev_but_not_shared_memory(path, pseudo):
+    """Bug row: an export kept in /dev/shm (a tmpfs of ordinary files) was refused as a kernel pseudo-file."""
+    assert is_pseudo_file(Path(path)) is pseudo
 
 
 def test_recon_run_refuses_proc_self_environ_without_echoing_it(tmp_path):

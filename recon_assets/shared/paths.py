@@ -40,11 +40,15 @@ def database_lock(database: Path) -> FileLock:
 
 
 PSEUDO_FILESYSTEMS = (Path("/proc"), Path("/sys"), Path("/dev"))
+# POSIX shared memory: a tmpfs whose files are ordinary files a user may keep an export in (Linux's shm_overview(7)).
+SHARED_MEMORY = Path("/dev/shm")
 
 
 def is_pseudo_file(path: Path) -> bool:
-    """True for a file under /proc, /sys or /dev (after resolving links): the kernel reports such files as regular
-    files of 0 bytes whose reads return live process or device state (the environment, with its keys). Any input
-    file a user names (a KG export, a steward file) is refused there."""
+    """True for a file under /proc, /sys or /dev but not /dev/shm (after resolving links): the kernel reports such
+    files as regular files of 0 bytes whose reads return live process or device state (the environment, with its
+    keys). Any input file a user names (a KG export, a steward file) is refused there."""
     resolved = path.resolve()
+    if resolved.is_relative_to(SHARED_MEMORY):
+        return False
     return any(resolved.is_relative_to(root) for root in PSEUDO_FILESYSTEMS)
