@@ -133,12 +133,9 @@ def test_round_2_runs_only_when_openalex_was_asked(tmp_path, targets, failed, ex
     assert enriched_citing_works(con, [CITED_DOI]) == {CITED_DOI: expected}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "found while moving round 2's read to expansion_enriched_citing.sql (issue 23, no behaviour change there): the DOI's "
-    "first row by (cited_doi, citing id) decides the round, and a research area's row without a citing work (not_asked, "
-    "none: citing id NULL, sorted first) hides the works another area fetched"
-))
 def test_round_2_uses_the_works_one_research_area_fetched_when_another_area_was_not_asked():
+    """Bug row (found moving this read to expansion_enriched_citing.sql): a research area's row without a citing work
+    (not_asked: citing id NULL, sorted first) decided the DOI's round and hid the works another area fetched."""
     con = duckdb.connect()
     con.execute(load_sql("openalex_citing_works"))
     con.execute("INSERT INTO openalex_citing_works (research_area, cited_doi, cited_kind, status, note) "
