@@ -219,6 +219,21 @@ def test_match_rate_and_retracted_share_checks_read_the_recorded_sample(tmp_path
     assert not strict.passed and strict.metadata["retracted_share"].value == pytest.approx(2 / 44)
 
 
+def test_match_rate_and_retracted_share_are_not_measured_when_nothing_was_answered(tmp_path):
+    """Bug row: offline, with no DOI of the recording, every lookup is an error row and the match rate read 1.000
+    (and the retracted share 0.000): a made-up figure that read as a measure."""
+    database = _database(tmp_path, ["10.5555/not-recorded-1", "10.5555/not-recorded-2"])
+    assert _materialize(database, OpenAlexResource(offline=True)).success
+    resource = TableStore(database=database)
+    match = openalex_match_rate(config=OpenAlexMatchConfig(min_match_rate=0.99), store=resource)
+    assert match.passed and match.description == "match_rate not measured: no answered rows (found 0, not_found 0, mismatch 0, error 2, answered 0)"
+    assert "match_rate" not in match.metadata and match.metadata["error"].value == 2
+    assert match.metadata["per_research_area"].value[AREA] == {"found": 0, "not_found": 0, "mismatch": 0, "error": 2, "answered": 0}
+    share = openalex_retracted_share(config=RetractedShareConfig(max_retracted_share=0.0), store=resource)
+    assert share.passed and share.description == "retracted_share not measured: no found rows (retracted 0, found 0)"
+    assert "retracted_share" not in share.metadata
+
+
 def _crossref(database: str, resource: CrossrefResource):
     return dg.materialize(
         [crossref_retractions], partition_key=AREA, resources={"store": TableStore(database=database), "crossref": resource},

@@ -45,13 +45,13 @@ def openalex_match_rate(config: OpenAlexMatchConfig, store: TableStore) -> dg.As
     areas): a low rate means DOIs that do not match, whatever is offline. A mismatch (a lookup answered with a work
     carrying another DOI) is an answer that did not match. DOIs without an answer (error: offline, not fetched, a
     failed request, an invalid record) are counted beside it, not against it; per research area: found, not_found,
-    mismatch, error, answered and the match rate."""
+    mismatch, error, answered and the match rate; not measured (and passed) when no DOI was answered."""
     return _per_area_share(
         store,
         "SELECT research_area, count(*) FILTER (status = 'found'), count(*) FILTER (status = 'not_found'), "
         "count(*) FILTER (status = 'mismatch'), count(*) FILTER (status = 'error'), count(*) FILTER (status <> 'error') "
         "FROM openalex_works GROUP BY 1 ORDER BY 1",
-        counts=("found", "not_found", "mismatch", "error", "answered"), share="match_rate", empty=1.0,
+        counts=("found", "not_found", "mismatch", "error", "answered"), share="match_rate",
         passes=lambda rate: rate >= config.min_match_rate,
     )
 
@@ -59,34 +59,39 @@ def openalex_match_rate(config: OpenAlexMatchConfig, store: TableStore) -> dg.As
 @dg.asset_check(asset=openalex_works, blocking=False)
 def openalex_retracted_share(config: RetractedShareConfig, store: TableStore) -> dg.AssetCheckResult:
     """The share of found works that are retracted (OpenAlex is_retracted, retraction notices left out) is
-    plausible; per research area: retracted works, found works and their share."""
+    plausible; per research area: retracted works, found works and their share; not measured (and passed) when no work
+    was found."""
     return _per_area_share(
         store,
         "SELECT research_area, count(*) FILTER (is_retracted AND NOT is_retraction_notice), count(*) "
         "FROM openalex_works WHERE status = 'found' GROUP BY 1 ORDER BY 1",
-        counts=("retracted", "found"), share="retracted_share", empty=0.0,
+        counts=("retracted", "found"), share="retracted_share",
         passes=lambda share: share <= config.max_retracted_share,
     )
 
 
 def _per_area_share(
-    store: TableStore, sql: str, *, counts: tuple[str, ...], share: str, empty: float, passes: Callable[[float], bool]
+    store: TableStore, sql: str, *, counts: tuple[str, ...], share: str, passes: Callable[[float], bool]
 ) -> dg.AssetCheckResult:
     """A check on a share over all research areas: `sql` gives one row per research area, the area then the
-    `counts` (named in order; the share is the first over the last). Metadata: the share (`empty` when the
-    last count is 0), each count summed, and per research area the counts and the share."""
+    `counts` (named in order; the share is the first over the last). Metadata: the share, each count summed, and per
+    research area the counts and the share. When the last count is 0 (offline, nothing answered) the share is not
+    measured: the check passes saying so, and no share is written (a made-up 1.0 or 0.0 would read as a measure)."""
     with store.connect() as con:
         per_area = con.execute(sql).fetchall()
         database = database_file(con)
     totals = {name: sum(row[index + 1] for row in per_area) for index, name in enumerate(counts)}
-    overall = totals[counts[0]] / totals[counts[-1]] if totals[counts[-1]] else empty
+    counted = ", ".join(f"{name} {value:,}" for name, value in totals.items())
+    per_research_area = {
+        area: {**dict(zip(counts, values)), **({share: values[0] / values[-1]} if values[-1] else {})} for area, *values in per_area
+    }
+    if not totals[counts[-1]]:
+        return dg.AssetCheckResult(
+            passed=True, description=f"{share} not measured: no {counts[-1]} rows ({counted})",
+            metadata={"database": database, **totals, "per_research_area": per_research_area},
+        )
+    overall = totals[counts[0]] / totals[counts[-1]]
     return dg.AssetCheckResult(
-        passed=passes(overall),
-        description=f"{share} {overall:.3f} ({', '.join(f'{name} {value:,}' for name, value in totals.items())})",
-        metadata={
-            "database": database, share: float(overall), **totals,
-            "per_research_area": {
-                area: {**dict(zip(counts, values)), share: values[0] / values[-1] if values[-1] else empty} for area, *values in per_area
-            },
-        },
+        passed=passes(overall), description=f"{share} {overall:.3f} ({counted})",
+        metadata={"database": database, share: float(overall), **totals, "per_research_area": per_research_area},
     )
