@@ -1,13 +1,18 @@
 """A hostile user's inputs to the reading commands (`recon explain`, `recon brief`, `recon ask`, `recon paper`), called
 in process through `recon_assets.cli.main.main`: each unusable input should be refused in one `error: ...` line with
-exit status 2, before any run is launched. The rows marked xfail are breaks found on 2026-12-03 and not fixed yet.
+exit status 2, before any run is launched. Rows marked xfail are breaks found on 2026-12-03 and not fixed yet; the others are fixed, or were never broken.
 """
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
 import pytest
 
+import recon_assets
+from recon_assets.cli.launched_runs import installed_code_only
 from recon_assets.cli.main import main
 
 # One path component longer than NAME_MAX (255 bytes on Linux): stat() fails with ENAMETOOLONG, not ENOENT.
@@ -20,27 +25,22 @@ def _one_error_line(err: str) -> None:
     assert "Traceback" not in err
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="storage/duckdb_files.readable calls Path.is_file(), which raises OSError ENAMETOOLONG (Python 3.11 "
-    "swallows only ENOENT, ENOTDIR, EBADF, ELOOP): a traceback and exit 1 instead of one line and exit 2",
-)
 @pytest.mark.parametrize("command", [["explain", "10.3390/rs12081239"], ["brief", "q1"]])
 def test_a_db_path_with_an_overlong_name_is_refused_in_one_line(command, tmp_path, capsys):
+    """Bug row: Path.is_file() raises ENAMETOOLONG (Python 3.11 swallows only ENOENT, ENOTDIR, EBADF, ELOOP): a
+    traceback and exit 1."""
     database = tmp_path / f"{_LONG_NAME}.duckdb"
     assert main([*command, "--db", str(database)]) == 2
     _one_error_line(capsys.readouterr().err)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cli/paper._analyse_paper calls Path(source).is_file() first: a DOI (or path) longer than PATH_MAX "
-    "raises OSError ENAMETOOLONG, a traceback and exit 1",
-)
-def test_paper_with_an_overlong_source_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize("source", ["10.1234/" + "a" * 5000, "/tmp/" + _LONG_NAME + ".pdf"])
+def test_paper_with_an_overlong_source_is_refused_in_one_line(source, tmp_path, capsys, monkeypatch):
+    """Bug row: `recon paper` tried Path(source).is_file() first, and a DOI or path over the system's limits raised
+    ENAMETOOLONG: a traceback and exit 1."""
     monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("RECON_OPENALEX", "offline")
-    assert main(["paper", "10.1234/" + "a" * 5000, "--db", str(tmp_path / "none.duckdb")]) == 2
+    assert main(["paper", source, "--db", str(tmp_path / "none.duckdb")]) == 2
     _one_error_line(capsys.readouterr().err)
 
 
@@ -75,3 +75,15 @@ def test_explain_of_a_doi_with_control_characters_is_refused_in_one_line(capsys)
     err = capsys.readouterr().err
     _one_error_line(err)
     assert "\x1b" not in err
+
+
+def test_the_processes_recon_starts_never_import_a_recon_assets_folder_of_the_current_directory(tmp_path):
+    """Bug row: `recon run` from a folder holding a `recon_assets/` package ran that folder's code in its code server
+    and runs (`python -m` puts the current directory first on sys.path), not the installed code."""
+    (tmp_path / "recon_assets").mkdir()
+    (tmp_path / "recon_assets" / "__init__.py").write_text("")
+    command = [sys.executable, "-c", "import recon_assets; print(recon_assets.__file__)"]
+    imported = subprocess.run(command, cwd=tmp_path, env=installed_code_only(), capture_output=True, text=True, check=True)
+    assert Path(imported.stdout.strip()).resolve() == Path(recon_assets.__file__).resolve()
+    unsafe = subprocess.run(command, cwd=tmp_path, env={**os.environ, "PYTHONSAFEPATH": ""}, capture_output=True, text=True, check=True)
+    assert Path(unsafe.stdout.strip()).parent == tmp_path / "recon_assets"  # what happened before

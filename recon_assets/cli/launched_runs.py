@@ -168,7 +168,7 @@ class CodeServer:
         with self.output.open("ab") as sink:
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True,
-                preexec_fn=_interrupt_when_parent_dies(),
+                preexec_fn=_interrupt_when_parent_dies(), env=installed_code_only(),
             )
         self._workspace.write_text(json.dumps({"load_from": [{"grpc_server": {
             "host": "localhost", "socket": str(self.socket), "location_name": self.LOCATION_NAME,
@@ -229,8 +229,18 @@ def launch(
         *(["--op-selection", ",".join(ops)] if ops else []),
     ]
     with output.open("wb") as sink:
-        process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True, env=installed_code_only(),
+        )
     return Launch(job_name, process, token, output, server_output=server.output if server else None, server_from=server_from)
+
+
+def installed_code_only() -> dict[str, str]:
+    """This process's environment for the Dagster processes `recon` starts (code server, `dagster job launch` and,
+    inheriting it, every run worker), with PYTHONSAFEPATH=1 (Python 3.11+, "Command line and environment" in the
+    Python docs): `python -m` then puts no current directory on sys.path, so a `recon_assets/` folder where the user
+    runs `recon` never replaces the installed code in the runs (PYTHONPATH is still honoured)."""
+    return {**os.environ, "PYTHONSAFEPATH": "1"}
 
 
 def _interrupt_when_parent_dies() -> Callable[[], None]:

@@ -61,7 +61,13 @@ def analyse_paper(source: str, db: Path | None, verbose: bool = False) -> int:
 
 def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
     path, data = Path(source), None
-    if path.is_file():
+    try:
+        is_file = path.is_file()
+    except OSError as error:  # a name too long (a long DOI too) or a folder that cannot be searched
+        if not doi_key(source):
+            return _refuse(f"cannot read {source[:200]}: {error.strerror or error}")
+        is_file = False
+    if is_file:
         data = path.read_bytes()
         key, given = pdf_key(data), str(resolved(path, "PATH"))
     elif doi_key(source):

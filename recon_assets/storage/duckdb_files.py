@@ -88,15 +88,16 @@ def readable(
         UnreadableDatabase: the database cannot be read for `tables` (the message is `database_problem`'s line).
     """
     if not is_motherduck(database):
-        if not database.is_file():
+        try:  # is_file raises for a name too long or a folder that cannot be searched
+            present_file = database.is_file()
+            foreign = present_file and (database.stat().st_size == 0 or not is_duckdb_file(database))
+        except OSError as error:
+            raise UnreadableDatabase(f"cannot read {database}: {error.strerror or error}") from error
+        if not present_file:
             raise UnreadableDatabase(
                 f"no database file at {database.absolute()} (--db, else RECON_DB_PATH, else data/recon.duckdb under the "
                 "current folder): run `recon run` first, or give --db"
             )
-        try:
-            foreign = database.stat().st_size == 0 or not is_duckdb_file(database)
-        except OSError as error:
-            raise UnreadableDatabase(f"cannot read {database}: {error.strerror or error}") from error
         if foreign:
             raise UnreadableDatabase(f"{database} is not a DuckDB database file (no DuckDB header): give the --db of a `recon run`")
     try:
