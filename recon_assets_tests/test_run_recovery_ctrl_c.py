@@ -47,12 +47,16 @@ def test_ctrl_c_terminates_the_launched_run_and_exits_130(tmp_path):
         pass
 
 
-@pytest.mark.parametrize("command", ["ask", "paper"])
-def test_ctrl_c_during_recon_ask_or_paper_terminates_its_run_and_exits_130_without_a_traceback(tmp_path, command):
+@pytest.mark.parametrize(("command", "stop", "said", "status"), [
+    ("ask", signal.SIGINT, "Ctrl-C", 130), ("paper", signal.SIGTERM, "SIGTERM", 143),
+])
+def test_ctrl_c_during_recon_ask_or_paper_terminates_its_run_and_exits_130_without_a_traceback(tmp_path, command, stop, said, status):
     """Ctrl-C during `recon ask` (or `recon paper`) printed a Python traceback (KeyboardInterrupt from `follow`, which
     had terminated the run), and a Ctrl-C before the run was seen left it launched: each ends as `recon run` does, the
     run terminated (one line), 'error: interrupted (Ctrl-C)', exit 130. The run is held in its first step, before it
-    can end by itself, by the database's lock, which this test holds (each step takes it to connect: a run writing it)."""
+    can end by itself, by the database's lock, which this test holds (each step takes it to connect: a run writing it).
+    Bug row (hostile pass): SIGTERM killed the command silently (143) and its run went on; now it stops as Ctrl-C does,
+    saying SIGTERM, exit 143."""
     home = _home(tmp_path)
     instance = _instance(home)
     database = tmp_path / "scored.duckdb"
@@ -74,17 +78,17 @@ def test_ctrl_c_during_recon_ask_or_paper_terminates_its_run_and_exits_130_witho
     )
     try:
         run_id, pid = _holder_with_worker(instance, recon)  # its first step holds the duckdb slot, waiting for the lock
-        recon.send_signal(signal.SIGINT)
+        recon.send_signal(stop)
         out, err = recon.communicate(timeout=HANG_GUARD_SECONDS)
     finally:
         if recon.poll() is None:
             recon.kill()
         lock.release()
-    assert recon.returncode == 130, err[-3000:]
+    assert recon.returncode == status, err[-3000:]
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
     assert err.splitlines()[-3:] == [
         f"recon: terminating run {run_id} ({job}): waiting up to 30s for it to end",
-        f"recon: run {run_id} ({job}) terminated: CANCELED", "error: interrupted (Ctrl-C)",
+        f"recon: run {run_id} ({job}) terminated: CANCELED", f"error: interrupted ({said})",
     ]
     assert instance.get_run_by_id(run_id).status == dg.DagsterRunStatus.CANCELED
     assert not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots

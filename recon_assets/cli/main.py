@@ -41,12 +41,13 @@ records and stack traces)."""
 def console() -> int:
     """The `recon` command's entry point ([project.scripts]): `main` with SIGPIPE back to its default first, so that
     piping into `head` ends quietly, as for any Unix tool. Only here, never in `main`: a process that calls `main` and
-    goes on (a test worker) would be killed by the next write to a closed socket or pipe."""
+    goes on (a test worker) would be killed by the next write to a closed socket or pipe. For the same reason only a
+    command of its own process stops on SIGTERM as on Ctrl-C (`launched_runs.stop_on_sigterm`)."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    return main()
+    return main(own_process=True)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, own_process: bool = False) -> int:
     parser = argparse.ArgumentParser(prog="recon", description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser(
@@ -88,6 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     brief.add_argument("--db", type=Path, help="DuckDB file to read; default data/recon.duckdb")
     brief.add_argument("--remove", action="store_true", help="remove the ad-hoc question's partition from the instance instead")
     args = parser.parse_args(argv)
+    if own_process and args.command in ("run", "ask", "paper"):  # the commands that launch runs
+        from recon_assets.cli.launched_runs import stop_on_sigterm
+
+        stop_on_sigterm()
     if args.command in ("ask", "brief"):
         from recon_assets.cli import ask as questions  # Dagster and DuckDB: only these commands need them
         from recon_assets.shared.paths import database_path
