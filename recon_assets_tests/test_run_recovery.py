@@ -289,6 +289,25 @@ def test_a_database_another_run_is_writing_is_named_by_its_lock_not_duckdbs_erro
     )
 
 
+def test_a_second_recon_run_on_one_database_is_refused_while_the_first_runs(tmp_path, capsys, monkeypatch):
+    """Hostile finding: the steps hold the database's lock only while connected, so a second `recon run` on the same
+    --db started between two steps of the first ran too; one `recon run` now holds `<db>.recon-run.lock` from its
+    checks to its summary (here held by another process, as a running `recon run` holds it)."""
+    database = tmp_path / "r.duckdb"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from recon_assets.shared.paths import recon_run_lock; "
+         f"lock = recon_run_lock({str(database)!r}); lock.acquire(); print('running', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline() == "running\n"
+        code, out, err = _refused(database, _home(tmp_path), capsys, monkeypatch)
+    finally:
+        holder.communicate("")
+    assert code == 2
+    assert err == f"error: another `recon run` is running on {database} (lock {database}.recon-run.lock); wait for it to finish\n"
+
+
 @pytest.mark.parametrize(
     ("where", "error"),
     [

@@ -47,7 +47,7 @@ from recon_assets.storage.duckdb_settings import is_motherduck
 from recon_assets.storage.duckdb_files import read_only
 from recon_assets.shared.display import TerminalSafeStream, first_line, terminal_text, wrapped
 from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
-from recon_assets.shared.paths import database_lock, database_path, resolved
+from recon_assets.shared.paths import database_lock, database_path, recon_run_lock, resolved
 from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, KG_SOURCE_TAG
 from recon_assets.shared.sql_files import load_sql
 
@@ -122,9 +122,21 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: 
         print(terminal_text(f"error: cannot create the lock file {database}.lock beside --db ({error.strerror or error}): "
                             "give --db in a folder this user can write (DuckDB writes its .wal file there too)"), file=sys.stderr)
         return 2
+    # One `recon run` per database file from here to its summary (the steps hold `database_lock` only while connected).
+    run_lock = None if is_motherduck(database) else recon_run_lock(database)
+    if run_lock is not None:
+        try:
+            run_lock.acquire(timeout=0)
+        except Timeout:
+            print(terminal_text(f"error: another `recon run` is running on {database} (lock {run_lock.lock_file}); wait for it to finish"), file=sys.stderr)
+            return 2
     display = RunDisplay.for_terminal(sys.stdout, sys.stderr, verbose=verbose)  # drawn on the terminal itself
-    with _terminal_safe_output():
-        return _run_jobs(database, run_as_of, verbose, display)
+    try:
+        with _terminal_safe_output():
+            return _run_jobs(database, run_as_of, verbose, display)
+    finally:
+        if run_lock is not None:
+            run_lock.release()
 
 
 @contextmanager

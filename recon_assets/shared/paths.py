@@ -39,6 +39,13 @@ def database_lock(database: Path) -> FileLock:
     return FileLock(f"{Path(database).resolve()}.lock", is_singleton=True)
 
 
+def recon_run_lock(database: Path) -> FileLock:
+    """The lock one `recon run` holds on `database` from its checks to its summary: `<database>.recon-run.lock`
+    beside it. The steps take `database_lock` for each connection only, so without it a second `recon run` started
+    between two steps of the first ran too (hostile pass, 2026-12-03)."""
+    return FileLock(f"{Path(database).resolve()}.recon-run.lock")
+
+
 PSEUDO_FILESYSTEMS = (Path("/proc"), Path("/sys"), Path("/dev"))
 # POSIX shared memory: a tmpfs whose files are ordinary files a user may keep an export in (Linux's shm_overview(7)).
 SHARED_MEMORY = Path("/dev/shm")
