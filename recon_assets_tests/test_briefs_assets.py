@@ -288,11 +288,16 @@ def test_recon_ask_refuses_an_empty_question_and_a_database_without_scores_befor
     loop.symlink_to(loop)
     assert main(["ask", "Is it?", "--db", str(loop)]) == 2
     assert capsys.readouterr().err == f"error: --db {loop} is a symbolic-link loop: point it at a file\n"
-    assert main(["brief", "nope", "--db", str(tmp_path / "empty.duckdb")]) == 1
+    # hostile pass: a database no `recon run` wrote is unusable input (2), as `recon explain` says it
+    assert main(["brief", "nope", "--db", str(tmp_path / "empty.duckdb")]) == 2
+    assert capsys.readouterr().err.startswith(f"error: {tmp_path / 'empty.duckdb'} holds no scores yet (no edge_reliability table)")
+    with duckdb.connect(str(scored := tmp_path / "scored.duckdb")) as con:
+        con.execute("CREATE TABLE edge_reliability (edge_id VARCHAR)")
+    assert main(["brief", "nope", "--db", str(scored)]) == 1
     # New-user finding: a standing id was told to "answer it with `recon ask`", which answers ad-hoc questions only
     err = capsys.readouterr().err
     assert "no brief for question 'nope'" in err and "gets its partition from question_file_sensor" in err
-    assert main(["brief", "ask-0123456789ab", "--db", str(tmp_path / "empty.duckdb")]) == 1
+    assert main(["brief", "ask-0123456789ab", "--db", str(scored)]) == 1
     assert "ask it again with `recon ask`" in capsys.readouterr().err
     # hostile pass: a missing database was exit 1 for `recon brief`, 2 for ask and paper: 2, as they say it
     assert main(["brief", "ask-0123456789ab", "--db", str(tmp_path / "missing.duckdb")]) == 2

@@ -44,12 +44,9 @@ def test_paper_with_an_overlong_source_is_refused_in_one_line(source, tmp_path, 
     _one_error_line(capsys.readouterr().err)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="recon brief on a DuckDB file of another program says 'no brief for question ...' with a hint about "
-    "question_file_sensor and exits 1, where recon explain says the file holds no scores and exits 2",
-)
 def test_brief_on_a_duckdb_file_of_another_program_is_unusable_input(tmp_path, capsys):
+    """Bug row: `recon brief` on a DuckDB file of another program said 'no brief for question ...' with a hint about
+    question_file_sensor and exited 1, where `recon explain` says the file holds no scores and exits 2."""
     database = tmp_path / "other.duckdb"
     with duckdb.connect(str(database)) as con:
         con.execute("CREATE TABLE foo (x INTEGER)")

@@ -136,7 +136,7 @@ def print_brief(key: str, database: Path, *, with_scope: bool = False) -> int:
     read through the same connection as the brief."""
     said, row, failure = None, None, None
     try:  # opened once: checked (`duckdb_files.database_problem`'s line when unusable), then read
-        with readable(database) as con:
+        with readable(database, ("edge_reliability",), "scores") as con:  # another program's file is unusable input
             said = scope_said(key, con) if with_scope else None
             try:
                 row = con.execute(load_sql("stored_brief"), [key]).fetchone()

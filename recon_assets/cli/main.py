@@ -84,7 +84,12 @@ def main(argv: list[str] | None = None, *, own_process: bool = False) -> int:
     ask.add_argument("--dataset", action="append", default=[], help="a dataset of its scope (DOI, short name, or 'SHORT_NAME VERSION'); repeatable")
     ask.add_argument("--as-of", help="answer as of this date (YYYY-MM-DD, not after today); default today")
     ask.add_argument("--db", type=Path, help="DuckDB file holding the scores; default data/recon.duckdb")
-    brief = commands.add_parser("brief", help="print the stored brief of a question (its id, or ask-<hash>)")
+    brief = commands.add_parser(
+        "brief", help="print the stored brief of a question (its id, or ask-<hash>)",
+        epilog="exit status: 0 brief printed (or, with --remove, partition removed); 1 no brief of that question in the "
+        "database, or a read that failed (why on stderr); 2 unusable input, in one line: no database, or not one "
+        "`recon run` wrote",
+    )
     brief.add_argument("question_id", help="a question file id, or ask-<hash> as `recon ask` printed it")
     brief.add_argument("--db", type=Path, help="DuckDB file to read; default data/recon.duckdb")
     brief.add_argument("--remove", action="store_true", help="remove the ad-hoc question's partition from the instance instead")
