@@ -28,7 +28,7 @@ import pytest
 from dagster._core.events import EngineEventData
 
 from recon_assets.cli.instance_health import POOL, pool_holders, reclaim_lost_runs, wait_for_pool, worker_pid
-from recon_assets.cli.launched_runs import INSTANCE_SETTINGS
+from recon_assets.cli.launched_runs import INSTANCE_SETTINGS, CodeServer
 from recon_assets.shared.run_tags import HOST_TAG
 
 from recon_assets_tests.pipeline_runs import AS_OF
@@ -342,6 +342,21 @@ def test_no_private_dagster_import_in_the_product():
         if re.match(r"\s*(from|import)\s+dagster\._", line)
     ]
     assert private == []
+
+
+def test_a_code_server_in_a_folder_too_deep_for_a_socket_serves_from_tmp_and_cleans_up(tmp_path, monkeypatch):
+    """Bug row (clean-clone CI with the tests' files in /dev/shm): a code server whose folder's path left its socket
+    over the 108 bytes a Unix socket path may hold failed "Failed to bind to address"; its socket now goes to a folder
+    of its own in /tmp, removed when the server is closed."""
+    monkeypatch.setenv("DAGSTER_HOME", str(_home(tmp_path)))
+    folder = tmp_path / ("deep" * 20) / "consoles"
+    folder.mkdir(parents=True)
+    assert len(os.fsencode(folder / "code_server.sock")) > CodeServer.SOCKET_PATH_MAX
+    with CodeServer(folder) as server:
+        server.workspace()
+        socket_folder = server.socket.parent
+        assert socket_folder.parent == Path("/tmp") and server.process.poll() is None
+    assert not socket_folder.exists()
 
 
 def test_the_code_server_of_a_killed_command_ends_by_itself(tmp_path):

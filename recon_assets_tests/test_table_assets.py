@@ -171,19 +171,28 @@ def asset_reach(name: str) -> Reach:
     reach = Reach()
     seen: set[tuple[str, str]] = set()
 
-    def walk(module: str, name: str) -> None:
+    # A work list, not recursion: ast.parse deep in a recursion raised CPython 3.11.7's "AST constructor recursion
+    # depth mismatch" SystemError (clean-clone CI, 2026-12-03).
+    function = ASSET_FUNCTIONS[name]
+    pending = [(function.__module__, function.__name__)]
+
+    def walk(module: str, top_name: str) -> None:
+        pending.append((module, top_name))
+
+    while pending:
+        module, top_name = pending.pop()
         kind = module_kind(module)
-        if (module, name) in seen or kind in ("framework", "resources"):
-            return
-        seen.add((module, name))
+        if (module, top_name) in seen or kind in ("framework", "resources"):
+            continue
+        seen.add((module, top_name))
         if kind == "code":
             reach.modules.add(relative(module))
-        node = top_level(module).get(name)
+        node = top_level(module).get(top_name)
         if node is None:
-            if name in imported_names(module):  # `offline_judge.find_cue`: a name the module imports
-                source, object_name = imported_names(module)[name]
+            if top_name in imported_names(module):  # `offline_judge.find_cue`: a name the module imports
+                source, object_name = imported_names(module)[top_name]
                 walk(source, object_name or "")
-            return  # else a module named as a whole (passed on, not called through)
+            continue  # else a module named as a whole (passed on, not called through)
         # a function's body and its arguments' defaults (`load_pairs(path=LABELLED_PAIRS)`)
         body = ast.Module(body=[*node.body, *map(ast.Expr, node.args.defaults)], type_ignores=[]) if isinstance(node, ast.FunctionDef) else node
         read_calls(body, module, reach)
@@ -206,8 +215,6 @@ def asset_reach(name: str) -> Reach:
                 elif child.id in top_level(module) and top_level(module)[child.id] is not node:
                     walk(module, child.id)
 
-    function = ASSET_FUNCTIONS[name]
-    walk(function.__module__, function.__name__)
     return reach
 
 

@@ -34,6 +34,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -136,6 +137,9 @@ class CodeServer:
     LOCATION_NAME = "recon_assets"
     MODULE_NAME = "recon_assets.definitions"
     STOP_WAIT_SECONDS = 10.0
+    # The longest path a Unix socket can bind: sockaddr_un.sun_path holds 108 bytes with its NUL on Linux (unix(7)),
+    # 104 on macOS; a longer one (a long TMPDIR) fails "Failed to bind to address".
+    SOCKET_PATH_MAX = 103
 
     def __init__(self, folder: Path):
         self.folder = Path(folder)
@@ -143,6 +147,7 @@ class CodeServer:
         self.output = self.folder / "code_server.log"
         self.process: subprocess.Popen | None = None
         self._workspace = self.folder / "workspace.yaml"
+        self._socket_folder: Path | None = None  # made in /tmp when `folder`'s path is too long for a socket
 
     def __enter__(self) -> CodeServer:
         return self
@@ -163,6 +168,9 @@ class CodeServer:
         return self._workspace
 
     def _start(self) -> None:
+        if len(os.fsencode(self.socket)) > self.SOCKET_PATH_MAX:
+            self._socket_folder = Path(tempfile.mkdtemp(prefix="recon-", dir="/tmp"))
+            self.socket = self._socket_folder / "code_server.sock"
         command = [
             sys.executable, "-m", "dagster", "api", "grpc", "--socket", str(self.socket), "--module-name", self.MODULE_NAME,
             "--location-name", self.LOCATION_NAME, "--inject-env-vars-from-instance", "--log-level", "INFO",
@@ -185,14 +193,17 @@ class CodeServer:
             time.sleep(0.1)
 
     def close(self) -> None:
-        """Ask the code server to stop (SIGINT: it ends once its runs have ended) and wait STOP_WAIT_SECONDS at most."""
-        if self.process is None or self.process.poll() is not None:
-            return
+        """Ask the code server to stop (SIGINT: it ends once its runs have ended) and wait STOP_WAIT_SECONDS at most;
+        remove the folder made for its socket, if one was."""
         try:
-            self.process.send_signal(signal.SIGINT)
-            self.process.wait(timeout=self.STOP_WAIT_SECONDS)
+            if self.process is not None and self.process.poll() is None:
+                self.process.send_signal(signal.SIGINT)
+                self.process.wait(timeout=self.STOP_WAIT_SECONDS)
         except subprocess.TimeoutExpired:  # a run of it still under way: it stops once that run ends
             pass
+        finally:
+            if self._socket_folder is not None:
+                shutil.rmtree(self._socket_folder, ignore_errors=True)
 
 
 @dataclass
