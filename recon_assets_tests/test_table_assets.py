@@ -49,8 +49,21 @@ def relative(module: str) -> str:
     return module.removeprefix(f"{PACKAGE}.")
 
 
-@cache
+# Every project module parsed when this file is imported, before any test runs (pytest-xdist workers collect every
+# file first): parsed later in a worker where other tests had run, one module raised CPython 3.11.7's
+# "SystemError: AST constructor recursion depth mismatch" (two clean-clone CIs, 2026-12-03; never with -n 0).
+_MODULE_TREES = {
+    ".".join((PACKAGE, *path.relative_to(PACKAGE_DIR).with_suffix("").parts)).removesuffix(".__init__"): ast.parse(path.read_text())
+    for path in PACKAGE_DIR.rglob("*.py")
+}
+
+
 def module_tree(module: str) -> ast.Module:
+    return _MODULE_TREES.get(module) or _parsed(module)
+
+
+@cache
+def _parsed(module: str) -> ast.Module:
     return ast.parse(Path(importlib.util.find_spec(module).origin).read_text())
 
 
