@@ -66,6 +66,19 @@ def _refused(database: Path, home: Path, capsys, monkeypatch, **extra: str) -> t
     return recon_refusal(["--db", str(database), "--as-of", AS_OF], variables, capsys, monkeypatch)
 
 
+def _refused_while_held(holding: str, database: Path, tmp_path: Path, capsys, monkeypatch) -> tuple[int, str, str]:
+    """`_refused` while another process runs the Python statements `holding` (taking a lock) and waits."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", f"import sys; {holding}; print('held', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline() == "held\n"
+        return _refused(database, _home(tmp_path), capsys, monkeypatch)
+    finally:
+        holder.communicate("")
+
+
 def _instance(home: Path) -> dg.DagsterInstance:
     return dg.DagsterInstance.from_config(str(home))
 
@@ -273,16 +286,10 @@ def test_a_database_another_run_is_writing_is_named_by_its_lock_not_duckdbs_erro
     before taking the lock and printed DuckDB's own "Could not set lock" error; the lock is now taken first."""
     database = tmp_path / "r.duckdb"
     writer = (
-        "import sys, duckdb; from recon_assets.shared.paths import database_lock; "
-        f"lock = database_lock({str(database)!r}); lock.acquire(); con = duckdb.connect({str(database)!r}); "
-        "print('writing', flush=True); sys.stdin.read()"
+        "import duckdb; from recon_assets.shared.paths import database_lock; "
+        f"lock = database_lock({str(database)!r}); lock.acquire(); con = duckdb.connect({str(database)!r})"
     )
-    holder = subprocess.Popen([sys.executable, "-c", writer], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    try:
-        assert holder.stdout.readline() == "writing\n"
-        code, out, err = _refused(database, _home(tmp_path), capsys, monkeypatch)
-    finally:
-        holder.communicate("")
+    code, out, err = _refused_while_held(writer, database, tmp_path, capsys, monkeypatch)
     assert code == 2
     assert err == (
         f"error: another run (`recon run` or one from the UI) is writing {database} (lock {database}.lock); wait for it to finish\n"
@@ -294,16 +301,8 @@ def test_a_second_recon_run_on_one_database_is_refused_while_the_first_runs(tmp_
     --db started between two steps of the first ran too; one `recon run` now holds `<db>.recon-run.lock` from its
     checks to its summary (here held by another process, as a running `recon run` holds it)."""
     database = tmp_path / "r.duckdb"
-    holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from recon_assets.shared.paths import recon_run_lock; "
-         f"lock = recon_run_lock({str(database)!r}); lock.acquire(); print('running', flush=True); sys.stdin.read()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )
-    try:
-        assert holder.stdout.readline() == "running\n"
-        code, out, err = _refused(database, _home(tmp_path), capsys, monkeypatch)
-    finally:
-        holder.communicate("")
+    running = f"from recon_assets.shared.paths import recon_run_lock; lock = recon_run_lock({str(database)!r}); lock.acquire()"
+    code, out, err = _refused_while_held(running, database, tmp_path, capsys, monkeypatch)
     assert code == 2
     assert err == f"error: another `recon run` is running on {database} (lock {database}.recon-run.lock); wait for it to finish\n"
 
