@@ -51,7 +51,8 @@ from recon_assets.shared.as_of import AsOfDate
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.storage.output_files import REPORTS
 from recon_assets.shared.run_tags import QUESTION_DATASETS_TAG, QUESTION_TAG
-from recon_assets.storage.duckdb_store import Tables, TableStore
+from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.tables import Tables
 from recon_assets.storage.outputs import OutputFiles
 from recon_assets.verdicts.critic import VerdictRules
 

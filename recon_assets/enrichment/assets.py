@@ -30,7 +30,8 @@ from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.data_versions import written_version
 from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
-from recon_assets.storage.duckdb_store import Tables, TableStore
+from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.tables import Tables
 
 ENRICHMENT = dict(
     partitions_def=research_area_partitions,

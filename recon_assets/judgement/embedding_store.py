@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.judgement.text_embedding import MODEL_ID, embed_cached
-from recon_assets.storage.duckdb_store import Tables
+from recon_assets.storage.tables import Tables
 
 
 def cached_vectors(con: Tables, keys: list[str]) -> dict[str, np.ndarray]:

@@ -18,8 +18,8 @@ from recon_assets.shared.data_versions import TABLE_DIGESTS, table_digest, writt
 from recon_assets.shared.metadata import column_schema, table_metadata
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.table_docs import declared_columns
-from recon_assets.storage.duckdb_store import Tables, TableStore
-from recon_assets.storage.tables import drop_temp_table, replace_table_from_query, temp_table
+from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.tables import Tables, drop_temp_table, replace_table_from_query, temp_table
 
 OWNERS = ["team:recon"]
 KG = dict(group_name="kg", kinds={"duckdb"}, owners=OWNERS, pool="duckdb")

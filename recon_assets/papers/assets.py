@@ -81,7 +81,8 @@ from recon_assets.shared.credentials import redact
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.shared.table_docs import declared_columns
 from recon_assets.storage.output_files import REPORTS
-from recon_assets.storage.duckdb_store import Tables, TableStore
+from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.tables import Tables
 from recon_assets.storage.outputs import OutputFiles
 
 PAPERS = dict(group_name="papers", kinds={"duckdb"}, owners=OWNERS, pool="duckdb", partitions_def=paper_partitions)

@@ -20,7 +20,7 @@ from recon_assets.papers.keywords import PaperKeyword
 from recon_assets.papers.online import StageUse
 from recon_assets.papers.parse import Caption, PaperDocument, Paragraph, Reference, Section
 from recon_assets.papers.verdicts import Judged
-from recon_assets.storage.duckdb_store import Tables
+from recon_assets.storage.tables import Tables
 
 # The partition column of every paper table: the paper's key (`papers.partitions`).
 PAPER_KEY = "paper_key"
