@@ -63,7 +63,7 @@ ASSET_TABLES = TableGraph(
         ),
         TableAsset(
             "dataset_lineage", reads=("datasets",), writes=("dataset_lineage",),
-            modules=("kg.doi", "lifecycle.cmr", "lifecycle.lineage", "lifecycle.versions"),
+            modules=("kg.doi", "lifecycle.cmr", "lifecycle.lineage", "lifecycle.versions"), sql=("dataset_lineage_datasets",),
             files=("reference/dataset_successors.csv", "reference/cmr/cmr_collections_version_families.csv", "reference/cmr/umm_json_*"),
         ),
         TableAsset(

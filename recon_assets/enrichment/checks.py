@@ -28,10 +28,8 @@ def openalex_cache_one_row_per_doi(store: TableStore) -> dg.AssetCheckResult:
     """The OpenAlex cache holds at most one row per canonical DOI (a second row would make the refresh and
     the join to publications ambiguous)."""
     with store.connect() as con:
-        duplicated = con.execute(
-            "SELECT doi, count(*) AS n FROM openalex_cache GROUP BY doi HAVING count(*) > 1 ORDER BY n DESC, doi"
-        ).fetchall()
-        rows = con.execute("SELECT count(*) FROM openalex_cache").fetchone()[0]
+        duplicated = con.query_rows("openalex_cache_duplicated_dois")
+        (rows,) = con.query_row("openalex_cache_rows")
         database = database_file(con)
     return dg.AssetCheckResult(
         passed=not duplicated,
@@ -46,11 +44,10 @@ def openalex_match_rate(config: OpenAlexMatchConfig, store: TableStore) -> dg.As
     carrying another DOI) is an answer that did not match. DOIs without an answer (error: offline, not fetched, a
     failed request, an invalid record) are counted beside it, not against it; per research area: found, not_found,
     mismatch, error, answered and the match rate; not measured (and passed) when no DOI was answered."""
+    with store.connect() as con:
+        per_area, database = con.query_rows("openalex_match_counts"), database_file(con)
     return _per_area_share(
-        store,
-        "SELECT research_area, count(*) FILTER (status = 'found'), count(*) FILTER (status = 'not_found'), "
-        "count(*) FILTER (status = 'mismatch'), count(*) FILTER (status = 'error'), count(*) FILTER (status <> 'error') "
-        "FROM openalex_works GROUP BY 1 ORDER BY 1",
+        per_area, database,
         counts=("found", "not_found", "mismatch", "error", "answered"), share="match_rate",
         passes=lambda rate: rate >= config.min_match_rate,
     )
@@ -61,25 +58,22 @@ def openalex_retracted_share(config: RetractedShareConfig, store: TableStore) ->
     """The share of found works that are retracted (OpenAlex is_retracted, retraction notices left out) is
     plausible; per research area: retracted works, found works and their share; not measured (and passed) when no work
     was found."""
+    with store.connect() as con:
+        per_area, database = con.query_rows("openalex_retracted_counts"), database_file(con)
     return _per_area_share(
-        store,
-        "SELECT research_area, count(*) FILTER (is_retracted AND NOT is_retraction_notice), count(*) "
-        "FROM openalex_works WHERE status = 'found' GROUP BY 1 ORDER BY 1",
+        per_area, database,
         counts=("retracted", "found"), share="retracted_share",
         passes=lambda share: share <= config.max_retracted_share,
     )
 
 
 def _per_area_share(
-    store: TableStore, sql: str, *, counts: tuple[str, ...], share: str, passes: Callable[[float], bool]
+    per_area: list[tuple], database: str, *, counts: tuple[str, ...], share: str, passes: Callable[[float], bool]
 ) -> dg.AssetCheckResult:
-    """A check on a share over all research areas: `sql` gives one row per research area, the area then the
-    `counts` (named in order; the share is the first over the last). Metadata: the share, each count summed, and per
+    """A check on a share over all research areas, read from the DuckDB file `database`: `per_area` holds one row per
+    research area, the area then the `counts` (named in order; the share is the first over the last). Metadata: the share, each count summed, and per
     research area the counts and the share. When the last count is 0 (offline, nothing answered) the share is not
     measured: the check passes saying so, and no share is written (a made-up 1.0 or 0.0 would read as a measure)."""
-    with store.connect() as con:
-        per_area = con.execute(sql).fetchall()
-        database = database_file(con)
     totals = {name: sum(row[index + 1] for row in per_area) for index, name in enumerate(counts)}
     counted = ", ".join(f"{name} {value:,}" for name, value in totals.items())
     per_research_area = {

@@ -11,6 +11,7 @@ from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.shared.metadata import database_file, suite_check_result
 from recon_assets.shared.quality import doi_is_well_formed, share_by_group, validate_publication_dois, validate_publication_years
 from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.tables import Tables
 
 
 class YearCoverageConfig(dg.Config):
@@ -30,13 +31,8 @@ def kg_lines_conserved(store: TableStore) -> dg.AssetCheckResult:
     and the stored tables hold exactly those rows."""
     with store.connect() as con:
         snapshot_id = current_snapshot_id(con)
-        lines, nodes, relationships, rejected = con.execute(
-            "SELECT lines_read, nodes_accepted, relationships_accepted, rejected FROM kg_snapshots WHERE snapshot_id = ?", [snapshot_id]
-        ).fetchone()
-        stored = con.execute(
-            "SELECT (SELECT count(*) FROM kg_nodes), (SELECT count(*) FROM kg_relationships), "
-            "(SELECT count(*) FROM kg_rejects WHERE snapshot_id = ?)", [snapshot_id]
-        ).fetchone()
+        lines, nodes, relationships, rejected = con.query_row("kg_snapshot_line_counts", [snapshot_id])
+        stored = con.query_row("kg_stored_row_counts", [snapshot_id])
         database = database_file(con)
     passed = lines == nodes + relationships + rejected and stored == (nodes, relationships, rejected)
     return dg.AssetCheckResult(
@@ -49,10 +45,10 @@ def kg_lines_conserved(store: TableStore) -> dg.AssetCheckResult:
     )
 
 
-def _publications_by_area(con) -> pd.DataFrame:
+def _publications_by_area(con: Tables) -> pd.DataFrame:
     """Publications with their research areas, derived as the publication_research_areas asset derives them
     (it is downstream of publications, so cannot be read by its checks)."""
-    table = con.execute("SELECT publication_id, year, doi, doi_raw, node_ids FROM publications").df()
+    table = con.query("publications_check_rows")
     areas = research_areas_from_kg(con, table)
     return table.merge(areas[["publication_id", "research_area"]], on="publication_id")
 

@@ -29,7 +29,7 @@ def dataset_lineage(context: dg.AssetExecutionContext, store: TableStore) -> dg.
     Release dates and CollectionProgress come from the real CMR extracts in recon_assets/reference/cmr/."""
     with store.connect() as con:
         frame = build_dataset_lineage(
-            con.execute("SELECT dataset_id, short_name, long_name, doi, cmr_id FROM datasets ORDER BY dataset_id").df(),
+            con.query("dataset_lineage_datasets"),
             curated_lifecycle(), shipped_collection_records(), shipped_collection_progress(),
         )
         con.replace_table("dataset_lineage", frame)

@@ -16,9 +16,7 @@ def edge_reliability_values_valid(store: TableStore) -> dg.AssetCheckResult:
     """Every centrality, recency, coherence and reliability is in [0, 1]; every label and coherence status is
     one of the allowed strings (exact case)."""
     with store.connect() as con:
-        table = con.execute(
-            "SELECT research_area, centrality, recency, coherence, reliability, label, coherence_status FROM edge_reliability"
-        ).df()
+        table = con.query("edge_reliability_check_values")
         database = database_file(con)
     outcome = validate_edge_reliability(table, labels=LABELS, coherence_statuses=VERDICTS)
     per_area = share_by_group(table, "reliability", "research_area", lambda values: values.between(0.0, 1.0))

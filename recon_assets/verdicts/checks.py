@@ -19,30 +19,8 @@ def dataset_verdicts_one_valid_per_dataset(store: TableStore) -> dg.AssetCheckRe
     Only research areas with verdicts are compared: a run of one partition must not fail for the areas it
     did not judge (the areas with edges but no verdict at all are listed in `unjudged_research_areas`)."""
     with store.connect() as con:
-        per_area = con.execute(
-            """
-            WITH edges AS (SELECT DISTINCT research_area, dataset_id FROM edge_reliability
-                           WHERE research_area IN (SELECT research_area FROM dataset_verdicts)),
-                 verdicts AS (SELECT research_area, dataset_id, count(*) AS n,
-                                     count(*) FILTER (NOT list_contains(?, verdict)) AS invalid
-                              FROM dataset_verdicts GROUP BY ALL)
-            SELECT research_area,
-                   count(e.dataset_id) AS datasets,
-                   coalesce(sum(v.n), 0) AS verdicts,
-                   count(*) FILTER (v.n IS NULL) AS missing,
-                   count(*) FILTER (v.n > 1) AS duplicated,
-                   coalesce(sum(v.invalid), 0) AS invalid,
-                   list(coalesce(e.dataset_id, v.dataset_id) ORDER BY coalesce(e.dataset_id, v.dataset_id))
-                       FILTER (v.n IS NULL OR v.n > 1 OR v.invalid > 0) AS failing
-            FROM edges AS e FULL JOIN verdicts AS v USING (research_area, dataset_id)
-            GROUP BY research_area ORDER BY research_area
-            """,
-            [list(VERDICTS)],
-        ).fetchall()
-        unjudged = [area for (area,) in con.execute(
-            "SELECT DISTINCT research_area FROM edge_reliability "
-            "WHERE research_area NOT IN (SELECT research_area FROM dataset_verdicts) ORDER BY 1"
-        ).fetchall()]
+        per_area = con.query_rows("dataset_verdicts_per_area", [list(VERDICTS)])
+        unjudged = [area for (area,) in con.query_rows("dataset_verdicts_unjudged_areas")]
         database = database_file(con)
     counts = ("datasets", "verdicts", "missing", "duplicated", "invalid")
     totals = {name: sum(int(row[index + 1]) for row in per_area) for index, name in enumerate(counts)}

@@ -1,0 +1,2 @@
+-- The rows in openalex_cache (one column).
+SELECT count(*) FROM openalex_cache
