@@ -516,7 +516,7 @@ def _columns(table: str) -> list[str]:
 
 
 def _metadata(con: Tables, table: str, key: str, preview: list[str]) -> dict[str, object]:
-    return table_metadata(con, table, where="question_id = ?", params=[key], preview_columns=preview)
+    return table_metadata(con, table, match={"question_id": key}, preview_columns=preview)
 
 
 def _now() -> datetime:

@@ -8,8 +8,7 @@ from recon_assets.centrality.pagerank import publication_centrality as compute_p
 from recon_assets.declarations import ASSET_TABLES
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
-from recon_assets.shared.data_versions import written_version
-from recon_assets.shared.metadata import table_metadata
+from recon_assets.shared.metadata import table_metadata, written_version
 from recon_assets.storage.duckdb_store import TableStore
 
 REFERENCE_METHOD = (

@@ -28,8 +28,7 @@ from recon_assets.enrichment.resources import CrossrefResource, OpenAlexResource
 from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.credentials import redact
-from recon_assets.shared.data_versions import written_version
-from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
+from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata, written_version
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.storage.tables import Tables
 

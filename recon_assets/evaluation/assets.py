@@ -16,8 +16,7 @@ from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.reliability.edge_scores import edge_coherence, published_by
 from recon_assets.reliability.settings import ScoringSettings
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.data_versions import written_version
-from recon_assets.shared.metadata import table_metadata
+from recon_assets.shared.metadata import table_metadata, written_version
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.verdicts.critic import VerdictRules
 
@@ -67,7 +66,7 @@ def reliability_evaluation(context: dg.AssetExecutionContext, store: TableStore,
         con.replace_table("reliability_evaluation_cases", result.cases.assign(labels_version=version))
         data_version = written_version(context, con, RELIABILITY_EVALUATION.writes)
         metadata = table_metadata(
-            con, "reliability_evaluation", where=f"is_default AND split = 'all' AND case_set = '{HEADLINE}'", preview_columns=preview,
+            con, "reliability_evaluation", match={"is_default": True, "split": "all", "case_set": HEADLINE}, preview_columns=preview,
             lineage=RELIABILITY_EVALUATION.column_lineage(
                 {"value": [("edge_reliability", "label"), ("edge_reliability", "reliability"), ("coherence_judgements", "verdict")]}
             ),

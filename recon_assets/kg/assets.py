@@ -14,8 +14,8 @@ from recon_assets.kg.typed_tables import (
 )
 from recon_assets.kg.resources import KgExportSource
 from recon_assets.shared.credentials import redact
-from recon_assets.shared.data_versions import TABLE_DIGESTS, table_digest, written_version
-from recon_assets.shared.metadata import column_schema, table_metadata
+from recon_assets.shared.data_versions import TABLE_DIGESTS, table_digest
+from recon_assets.shared.metadata import column_schema, table_metadata, written_version
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.table_docs import declared_columns
 from recon_assets.storage.duckdb_store import TableStore
@@ -35,7 +35,7 @@ def kg_snapshot(context: dg.AssetExecutionContext, kg_export: KgExportSource, st
     export = kg_export.fetch(context.log)
     with store.connect() as con:
         summary = ingest_export(con, export.path, redact(export.source), progress=context.log.info)  # kept in tables and metadata
-        rejects = table_metadata(con, "kg_rejects", where="snapshot_id = ?", params=[summary.snapshot_id])
+        rejects = table_metadata(con, "kg_rejects", match={"snapshot_id": summary.snapshot_id})
         # what `recon run` compares with the database being run (automation.staleness): the snapshots it holds
         context.add_asset_metadata({TABLE_DIGESTS: {"kg_snapshots": table_digest(con, "kg_snapshots")}})
         schemas = {

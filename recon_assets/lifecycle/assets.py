@@ -9,8 +9,7 @@ from recon_assets.lifecycle.cmr import shipped_collection_progress, shipped_coll
 from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED, ON_RECORD_BY
 from recon_assets.lifecycle.lineage import dataset_lineage as build_dataset_lineage
 from recon_assets.lifecycle.versions import curated_lifecycle
-from recon_assets.shared.data_versions import written_version
-from recon_assets.shared.metadata import table_metadata
+from recon_assets.shared.metadata import table_metadata, written_version
 from recon_assets.storage.duckdb_store import TableStore
 
 _FROM_DATASETS = [("datasets", "short_name"), ("datasets", "long_name"), ("datasets", "doi"), ("datasets", "cmr_id")]

@@ -621,7 +621,7 @@ def _replace(con: Tables, table: str, rows: pd.DataFrame, key: str) -> None:
 
 
 def _partition_metadata(con: Tables, table: str, key: str, preview: list[str]) -> dict[str, object]:
-    return table_metadata(con, table, where="paper_key = ?", params=[key], preview_columns=preview)
+    return table_metadata(con, table, match={"paper_key": key}, preview_columns=preview)
 
 
 def _one_line(error: BaseException) -> str:

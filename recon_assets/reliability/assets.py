@@ -15,8 +15,7 @@ from recon_assets.reliability.edge_scores import score_research_area_edges
 from recon_assets.reliability.labels import EVIDENCE, LABELS, UNVERIFIED
 from recon_assets.reliability.run_config import ScoringConfig
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.data_versions import written_version
-from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
+from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata, written_version
 from recon_assets.storage.duckdb_store import TableStore
 
 

@@ -10,7 +10,9 @@ area's rows: a run of one area that rewrites the same rows gets the version of t
 that changes them a new one. Each materialization also records the digest of every table it wrote (per research area
 for a partitioned asset) as its TABLE_DIGESTS metadata, so that `automation.staleness` can tell when the database
 being run no longer holds what was recorded (another --db under the same DAGSTER_HOME, a table rewritten by hand).
-`written_version` does both for an asset that has just written its tables.
+`shared.metadata.written_version` does both for an asset that has just written its tables. No Dagster import: the
+digests' SQL is shared/sql/table_column_names, table_digest and table_area_digests, run on the connection given (a
+store's `Tables` or a plain DuckDB connection: `recon run` reads the database being run read-only).
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 
-import dagster as dg
 import duckdb
+
+from recon_assets.shared.sql_files import load_sql
 
 # The metadata entry holding {table: digest} of what a materialization wrote (of its own research area's rows for a
 # partition of a partitioned asset).
@@ -31,12 +34,9 @@ WRITE_TIME_COLUMNS = frozenset({"recorded_at", "judged_at", "scored_at", "evalua
 ABSENT = "absent"
 
 
-def _hashed_columns(con: duckdb.DuckDBPyConnection, table: str) -> tuple[list[str], str]:
-    """(every column name of `table` in order, the SQL list of those hashed); ([], '') when it does not exist."""
-    columns = [name for name, *_ in con.execute(
-        "SELECT column_name FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index", [table]
-    ).fetchall()]
-    return columns, ", ".join(f'"{name}"' for name in columns if name not in WRITE_TIME_COLUMNS)
+def _columns(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
+    """Every column name of `table` in order; [] when it does not exist."""
+    return [name for (name,) in con.execute(load_sql("table_column_names"), [table]).fetchall()]
 
 
 def _digest(rows: int, hashes: int, columns: Sequence[str]) -> str:
@@ -47,25 +47,24 @@ def _digest(rows: int, hashes: int, columns: Sequence[str]) -> str:
 def table_digest(con: duckdb.DuckDBPyConnection, table: str, research_area: str | None = None) -> str:
     """'<rows>:<sum of row hashes>:<md5 of the column names, 8 hex digits>' of `table` (only the rows of
     `research_area` when given), every column but WRITE_TIME_COLUMNS hashed; 'absent' when the table does not exist."""
-    columns, hashed = _hashed_columns(con, table)
+    if research_area is not None:
+        return area_digests(con, table, [research_area])[research_area]
+    columns = _columns(con, table)
     if not columns:
         return ABSENT
-    where, params = ("WHERE research_area = ?", [research_area]) if research_area is not None else ("", [])
-    rows, hashes = con.execute(f"SELECT count(*), coalesce(sum(hash({hashed})), 0) FROM {table} {where}", params).fetchone()
+    rows, hashes = con.execute(load_sql("table_digest"), [table, sorted(WRITE_TIME_COLUMNS)]).fetchone()
     return _digest(rows, hashes, columns)
 
 
 def area_digests(con: duckdb.DuckDBPyConnection, table: str, areas: Sequence[str]) -> dict[str, str]:
     """{research area: `table_digest(con, table, area)`} for each of `areas`, in one scan of `table` (an area without
     rows has the digest of zero rows; every area 'absent' when the table does not exist)."""
-    columns, hashed = _hashed_columns(con, table)
+    columns = _columns(con, table)
     if not columns:
         return dict.fromkeys(areas, ABSENT)
     found = dict(
-        (area, (rows, hashes)) for area, rows, hashes in con.execute(
-            f"SELECT research_area, count(*), coalesce(sum(hash({hashed})), 0) FROM {table} "
-            "WHERE list_contains(?, research_area) GROUP BY research_area", [list(areas)],
-        ).fetchall()
+        (area, (rows, hashes))
+        for area, rows, hashes in con.execute(load_sql("table_area_digests"), [table, sorted(WRITE_TIME_COLUMNS), list(areas)]).fetchall()
     )
     return {area: _digest(*found.get(area, (0, 0)), columns) for area in areas}
 
@@ -87,16 +86,3 @@ def version_of(digests: Mapping[str, str]) -> str:
     if len(digests) == 1:
         return next(iter(digests.values()))
     return hashlib.sha256(json.dumps(dict(digests), sort_keys=True).encode()).hexdigest()[:16]
-
-
-def written_version(context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection, tables: Sequence[str]) -> dg.DataVersion:
-    """The data version of what this materialization just wrote: `version_of` the digests of the whole `tables`
-    (every research area's rows); each digest, per research area of the run for a partitioned asset, is added to the
-    materialization's TABLE_DIGESTS metadata (what `automation.staleness` compares with the database being run)."""
-    whole = written_digests(con, tables, None)[None]
-    if context.assets_def.partitions_def is None:
-        context.add_asset_metadata({TABLE_DIGESTS: whole})
-    else:
-        for area, digests in written_digests(con, tables, list(context.partition_keys)).items():
-            context.add_asset_metadata({TABLE_DIGESTS: digests}, partition_key=area)
-    return dg.DataVersion(version_of(whole))

@@ -1,6 +1,8 @@
 """Materialization metadata for DuckDB tables: the database file, row count, column schema and lineage (also as a
 markdown table), a markdown preview, and each research-area partition's own figures (first on its page, the run's
-after them, none shown as the asset's); the asset check result of a Great Expectations suite."""
+after them, none shown as the asset's); the data version of what an asset wrote (`written_version`); the asset check
+result of a Great Expectations suite. The tables are read by the SQL files in shared/sql/ (the table's name bound, as
+DuckDB's `query_table`), run on the connection given."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ import dagster as dg
 import duckdb
 import pandas as pd
 
+from recon_assets.shared.data_versions import TABLE_DIGESTS, version_of, written_digests
 from recon_assets.shared.display import markdown_table, markdown_text
 from recon_assets.shared import table_docs  # its TABLE_DOCS is built on first use: read where used, not imported
+from recon_assets.shared.sql_files import load_sql
 
 PREVIEW_ROWS = 5
 # The row count of a research-area partition's own rows. Not Dagster's `dagster/row_count`: the asset overview shows
@@ -25,17 +29,16 @@ def table_metadata(
     con: duckdb.DuckDBPyConnection,
     table: str,
     *,
-    where: str = "TRUE",
-    params: Sequence[object] = (),
+    match: Mapping[str, object] | None = None,
     lineage: Mapping[str, Sequence[tuple[str, str]]] | None = None,
     preview_columns: Sequence[str] | None = None,
 ) -> dict[str, object]:
-    """Standard metadata of an unpartitioned `table` (restricted to rows matching `where` with bound `params`):
-    `table_description_metadata` plus dagster/row_count and a markdown preview (every text cell escaped by
-    `display.markdown_text`)."""
+    """Standard metadata of an unpartitioned `table` (restricted to the rows whose columns named in `match` hold its
+    values, {column: value}, bound; None: every row): `table_description_metadata` plus dagster/row_count and a
+    markdown preview (every text cell escaped by `display.markdown_text`)."""
     return {
         **table_description_metadata(con, table, lineage=lineage),
-        **_rows_metadata(con, table, where, params, preview_columns, count_key="dagster/row_count"),
+        **_rows_metadata(con, table, match, preview_columns, count_key="dagster/row_count"),
     }
 
 
@@ -70,17 +73,23 @@ def lineage_markdown(lineage: Mapping[str, Sequence[tuple[str, str]]]) -> str:
 
 def database_file(con: duckdb.DuckDBPyConnection) -> str:
     """The path of the DuckDB file `con` writes (':memory:' for an in-memory database)."""
-    return con.execute("SELECT path FROM duckdb_databases() WHERE database_name = current_database()").fetchone()[0] or ":memory:"
+    return con.execute(load_sql("database_file")).fetchone()[0] or ":memory:"
 
 
 def _rows_metadata(
-    con: duckdb.DuckDBPyConnection, table: str, where: str, params: Sequence[object], preview_columns: Sequence[str] | None,
+    con: duckdb.DuckDBPyConnection, table: str, match: Mapping[str, object] | None, preview_columns: Sequence[str] | None,
     *, count_key: str,
 ) -> dict[str, object]:
-    rows = con.execute(f"SELECT count(*) FROM {table} WHERE {where}", list(params)).fetchone()[0]
-    names = preview_columns or [name for name, *_ in con.execute(f"DESCRIBE {table}").fetchall()]
-    shown = ", ".join(f'"{name}"' for name in names)
-    preview = con.execute(f"SELECT {shown} FROM {table} WHERE {where} LIMIT {PREVIEW_ROWS}", list(params)).df()
+    """{count_key: the rows of `table` matching `match` (None: all), "preview": the first PREVIEW_ROWS of them as a
+    markdown table of `preview_columns` (None: every column)}."""
+    if match:
+        (rows,) = con.execute(load_sql("table_row_count_matching"), [table, dict(match)]).fetchone()
+        preview = con.execute(load_sql("table_preview_matching"), [table, dict(match), PREVIEW_ROWS]).df()
+    else:
+        (rows,) = con.execute(load_sql("table_row_count"), [table]).fetchone()
+        preview = con.execute(load_sql("table_preview"), [table, PREVIEW_ROWS]).df()
+    if preview_columns:
+        preview = preview[list(preview_columns)]
     return {
         count_key: rows,
         # Titles, names and error texts come from the KG and OpenAlex: escaped, they show as typed and make no markup.
@@ -95,7 +104,7 @@ def column_schema(con: duckdb.DuckDBPyConnection, table: str) -> dg.TableSchema:
     return dg.TableSchema(
         columns=[
             dg.TableColumn(name, str(column_type), description=markdown_text(docs[name]) if name in docs else None)
-            for name, column_type, *_ in con.execute(f"DESCRIBE {table}").fetchall()
+            for name, column_type in con.execute(load_sql("table_columns"), [table]).fetchall()
         ]
     )
 
@@ -128,7 +137,7 @@ def add_partition_metadata(
         area_rows = rows[rows["research_area"] == area]
         context.add_asset_metadata(
             {
-                **_rows_metadata(con, table, "research_area = ?", [area], preview_columns, count_key=PARTITION_ROW_COUNT),
+                **_rows_metadata(con, table, {"research_area": area}, preview_columns, count_key=PARTITION_ROW_COUNT),
                 **plottable(figures(area_rows) if figures else {}),
             },
             partition_key=area,
@@ -145,6 +154,19 @@ def partitioned_result(
     for area in context.partition_keys:
         context.add_asset_metadata(dict(metadata), partition_key=area)
     return dg.MaterializeResult(data_version=data_version)
+
+
+def written_version(context: dg.AssetExecutionContext, con: duckdb.DuckDBPyConnection, tables: Sequence[str]) -> dg.DataVersion:
+    """The data version of what this materialization just wrote: `version_of` the digests of the whole `tables`
+    (every research area's rows); each digest, per research area of the run for a partitioned asset, is added to the
+    materialization's TABLE_DIGESTS metadata (what `automation.staleness` compares with the database being run)."""
+    whole = written_digests(con, tables, None)[None]
+    if context.assets_def.partitions_def is None:
+        context.add_asset_metadata({TABLE_DIGESTS: whole})
+    else:
+        for area, digests in written_digests(con, tables, list(context.partition_keys)).items():
+            context.add_asset_metadata({TABLE_DIGESTS: digests}, partition_key=area)
+    return dg.DataVersion(version_of(whole))
 
 
 def run_figures(figures: Mapping[str, object]) -> dict[str, object]:

@@ -35,13 +35,10 @@ def declared_column_docs(sql_name: str) -> dict[str, dict[str, str]]:
     schema = f"declared_{sql_name}"
     with _CATALOG_LOCK:
         con = _catalog(os.getpid())
+        # DuckDB's own statements, the schema's name formatted in (a name cannot be bound): recon_assets_tests/test_sql_text.py KEPT
         con.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE; CREATE SCHEMA "{schema}"; SET schema = \'{schema}\'')
         con.execute(load_sql(sql_name))
-        rows = con.execute(
-            "SELECT table_name, column_name, comment FROM duckdb_columns() WHERE NOT internal AND schema_name = ? "
-            "ORDER BY table_oid, column_index",
-            [schema],
-        ).fetchall()
+        rows = con.execute(load_sql("declared_column_comments"), [schema]).fetchall()
     docs: dict[str, dict[str, str]] = {}
     for table, column, comment in rows:
         if not comment:

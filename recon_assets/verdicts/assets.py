@@ -11,8 +11,7 @@ from recon_assets.kg.assets import OWNERS
 from recon_assets.kg.ingest import current_snapshot_id
 from recon_assets.kg.partitions import research_area_partitions
 from recon_assets.shared.as_of import AsOfDate
-from recon_assets.shared.data_versions import written_version
-from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata
+from recon_assets.shared.metadata import add_partition_metadata, distribution, partitioned_result, run_figures, table_description_metadata, written_version
 from recon_assets.storage.duckdb_store import TableStore
 from recon_assets.verdicts.critic import VERDICTS, VerdictRules
 from recon_assets.verdicts.dataset_judgements import (
