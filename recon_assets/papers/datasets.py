@@ -41,6 +41,7 @@ from recon_assets.papers.dataset_names import STANDARD_COMBINATIONS, STANDARD_WO
 from recon_assets.papers.dataset_names import parameter_names, species_mentions
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
+from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, version_at, versions_in
 from recon_assets.shared.excerpt import excerpt
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
@@ -52,34 +53,39 @@ GRAPH_LINK = "the graph's USES_DATASET relationship"
 SOURCE_SEPARATOR = "; "
 # DOIs that NASA's Earth Science Data and Information System registers for its data products (EOSDIS DOI guidance).
 NASA_DATA_DOI_PREFIX = "10.5067/"
-# What may stand between the word that opens a version and its number: the "v" some papers write there too ("version
-# v3.3", "version (v) 3.3"; the number is the version either way).
-_V_AFTER_WORD = r"(?:[\s\-]*(?:\(v\)|v\.?)(?=\s?\d))?[\s\-]*"
-_VERSION_WORD = r"\b(?:version|collection|release|edition)" + _V_AFTER_WORD
-# A version stated next to a product name: after it ("3B42 V7", "MOD13Q1 Collection 5", "MOD13Q1.006",
-# "GDEM version 2", "collection-5", "MLS measurements version (v) 3.3") or before it ("Collection 6 MOD13Q1", "version 7
-# of the 3B42").
-_VERSION = r"(?:" + _VERSION_WORD + r"|(?<![A-Za-z])V\.?\s?|\bC(?=\d)|\.(?=0\d\d\b))(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
-_VERSION_AT = re.compile(_VERSION, re.IGNORECASE)
+# A version stated next to a product name (`version_grammar.VERSION`): after it ("3B42 V7", "MOD13Q1 Collection 5",
+# "MOD13Q1.006", "GDEM version 2", "MLS measurements (retrieval version v3.3)") or before it ("Collection 6 MOD13Q1",
+# "version 7 of the 3B42").
 # Before the name, at most three words may stand between ("Collection 5 NDVI (MOD13Q1)", "version 7 of the 3B42"), or
 # the version opens the parenthesis that holds the name ("MERRA2 (V5.12.4, M2T1NXINT)").
-_VERSION_BEFORE = re.compile(r"(?:" + _VERSION + r"(?:\s+[A-Za-z][\w\-]*){0,3}\s*[\s(]{0,2}|\(\s*" + _VERSION + r"\s*[,;]\s*)$", re.IGNORECASE)
+_VERSION_BEFORE = re.compile(r"(?:" + VERSION_TEXT + r"(?:\s+[A-Za-z][\w\-]*){0,3}\s*[\s(]{0,2}|\(\s*" + VERSION_TEXT + r"\s*[,;]\s*)$",
+                             re.IGNORECASE)
 # A product-like name (capitals and digits, at least one digit or four capitals) stated with a version, or with it in
 # parentheses: what an unknown dataset looks like ("PERSIANN-CDR v1", "CHIRPS V2.0", "SRTM version 4.1", "SMOS-IC (V2)").
-_PRODUCT_WITH_VERSION = re.compile(
-    r"(?<![A-Za-z0-9_\-])([A-Z][A-Z0-9]{2,}(?:[_\-][A-Z0-9]+)*)(?:\s+|\s*[(,]\s*)(?:[Vv]\.?\s?|(?i:version|collection)\s+|C(?=\d))(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
-)
+_PRODUCT_WITH_VERSION = re.compile(r"(?<![A-Za-z0-9_\-])([A-Z][A-Z0-9]{2,}(?:[_\-][A-Z0-9]+)*)(?:\s+|\s*[(,]\s*)(?=(?i:" + VERSION_TEXT + "))")
 # A short name as CMR spells them: capitals and digits, one underscore at most between parts ("MYD13A2", "MOD04_L2").
 _PRODUCT_NAME = re.compile(r"(?<![\w\-])[A-Z][A-Z0-9]{3,}(?:_[A-Z0-9]+)*(?![\w\-])")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+# Where a sentence ends: after ".", "!" or "?" before a capital or a parenthesis, never after an abbreviation papers
+# write inside a sentence ("Smith et al. (2006) describe", "e.g. MODIS", "Fig. 3", "Sect. 2").
+_ABBREVIATIONS = ("al", "e.g", "i.e", "cf", "vs", "ca", "Fig", "Figs", "Eq", "Eqs", "Sect", "Ref", "No", "ver")
+_SENTENCE = re.compile(r"(?<=[.!?])" + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS) + r"\s+(?=[A-Z(])")
 # Separators skipped between a name, its describing words and its version (never a full stop: "3B42. Version 7 of").
 _SEPARATOR = re.compile(r"[\s,;:()\[\]/\-–]*")
 _AFTER_WINDOW, _BEFORE_WINDOW, QUOTE_LIMIT = 100, 40, 400
-# Words for a product's data that the reading after a name passes over on the way to its version, as it does FILLER,
-# without counting them as describing words ("the Aura MLS measurements version 3.3"; compared after NFKC, so
-# "profiles" written with the fi ligature U+FB01, as PDF text often has it, is one too); only there: "the v2.2
-# measurements of MLS" does not tie a version to the name after it (`_joins_name`).
-DATA_NOUNS = frozenset({"measurements", "observations", "retrievals", "profiles"})
+# Words for a product's data, singular or plural (how papers refer to what a product holds): the reading after a name
+# passes over them on the way to its version, as it does FILLER, without counting them as describing words ("the Aura
+# MLS measurements version 3.3", "MLS ozone profiles (v4.2)"; compared after NFKC, so "profiles" written with the fi
+# ligature U+FB01, as PDF text often has it, is one too); only there: "the v2.2 measurements of MLS" does not tie a
+# version to the name after it (`_joins_name`). The same words tie a version or a list of members to a line elsewhere
+# (`DATA_WORD`).
+DATA_WORDS = frozenset({"data", "dataset", "product", "measurement", "observation", "retrieval", "profile", "field", "record", "file",
+                        "granule", "estimate"} | {w + "s" for w in ("dataset", "product", "measurement", "observation",
+                        "retrieval", "profile", "field", "record", "file", "granule", "estimate")})
+# DATA_WORDS in a pattern (the fi ligature as PDF text has it).
+DATA_WORD = r"(?:" + "|".join(sorted((re.escape(w).replace("fi", "(?:fi|\ufb01)") for w in DATA_WORDS), key=len, reverse=True)) + r")\b"
+# What joins the items of a list between a name and its version ("MLS O3, H2O and HNO3 version 4.2"): passed over when
+# the word after it describes a candidate or is a data word.
+_LIST_WORD = frozenset({"and", "or", "&"})
 _CLAUSE_END = re.compile(r"[,;]|\.(?=\s|$)")
 # Words that describe no candidate which the reading after a version passes over ("version 5 O3 standard products").
 SKIPPED_WORDS = 2
@@ -380,20 +386,30 @@ def _describes(catalogue: DatasetCatalogue, word: str, families: Sequence[str]) 
     return any(catalogue.vocabulary.describes(word, family) for family in families)
 
 
+def _data_word(word: str) -> bool:
+    """Whether `word` is one of DATA_WORDS (after NFKC, without case)."""
+    return unicodedata.normalize("NFKC", word).lower() in DATA_WORDS
+
+
 def _words_after(text: str, pos: int, limit: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> tuple[list[str], int]:
     """The describing words from `pos` on, up to a version or `limit` (each a word of some family's entry titles or a
     FILLER word), and where they end."""
     words = []
     while pos < limit:
         begin = _SEPARATOR.match(text, pos).end()
-        if _VERSION_AT.match(text, begin):
+        if version_at(text, begin, named=True):
             break
         found = WORD.match(text, begin, limit)
         if not found:
             break
         word = found.group(0).rstrip(".")
-        if unicodedata.normalize("NFKC", word).lower() in DATA_NOUNS:
+        if _data_word(word):
             # passed over, read as no describing word ("MLS measurements version 3.3")
+            pos = begin + len(word)
+            continue
+        if word.lower() in _LIST_WORD and (following := WORD.match(text, _SEPARATOR.match(text, begin + len(word)).end(), limit)) \
+                and (_data_word(following.group(0).rstrip(".")) or _describes(catalogue, following.group(0).rstrip("."), families)):
+            # a list of the product's parameters runs on to its version ("MLS O3, H2O and HNO3 version 4.2")
             pos = begin + len(word)
             continue
         if not word or (word.lower() not in FILLER and not _describes(catalogue, word, families)):
@@ -418,7 +434,7 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     before = _words_before(text, start, catalogue, families)
     describing = [w for w in words if w.lower() not in FILLER] + before
     at = _SEPARATOR.match(text, pos).end()
-    version = _VERSION_AT.match(text, at) if at < limit else None
+    version = version_at(text, at, named=True) if at < limit else None
     if version and _algorithm_only(text, version, catalogue, families):
         # the version after the name is its algorithm's: no dataset version, and none read before the name either
         return _Reading(None, start, end, tuple(describing))
@@ -457,7 +473,7 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
 
 # A version alone in parentheses ("(version 3.3)", "(v2.2)", "(retrieval version v3.3)", "(data version 4.2)"): the
 # version of what the clause before it names.
-_PARENTHESISED_VERSION = re.compile(r"\(\s*(?:(?:retrieval|data|product)\s+)?(?:" + _VERSION_WORD + r"|v\.?\s*)(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\s*\)",
+_PARENTHESISED_VERSION = re.compile(r"\(\s*(?:" + QUALIFIER + r")?(?:" + WORD_OPENER + r"|v\.?\s*)" + NUMBER + r"\s*\)",
                                     re.IGNORECASE)
 
 
@@ -522,7 +538,7 @@ def _words_past(text: str, pos: int, stop: int, catalogue: DatasetCatalogue, fam
     skipped = 0
     while end < stop and skipped < SKIPPED_WORDS:
         passed = WORD.match(text, _SEPARATOR.match(text, end).end(), stop)
-        if not passed or _VERSION_AT.match(text, passed.start()):
+        if not passed or version_at(text, passed.start(), named=True):
             break
         more, after = _words_after(text, passed.end(), stop, catalogue, families)
         if more:
@@ -659,8 +675,11 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         sentence right after the version's (`_each_species`). A paper that states one version of a line gives it to the
         members it ties to the line's name elsewhere ("we compared the simulated HCl, N2O, and HNO3 with the MLS
         observations", `_members_compared_with`); two versions stated, none. A version read with a name the text calls
-        its earlier one is no use ("The earlier version of MLS CO (V2.2)", `_EARLIER_VERSION_OF`). A version may be spelt "version v3.3" or "version (v)
-        3.3"; a data word between the name and it is passed over ("MLS measurements version 3.3", DATA_NOUNS). A version
+        its earlier one is no use ("The earlier version of MLS CO (V2.2)", `_EARLIER_VERSION_OF`). A version is any spelling
+        of the general grammar (`version_grammar`: "V7", "version v3.3", "version (v) 3.3", "ver. 2", "C6.1", "RL06",
+        "MOD13Q1.006"), less what it excludes (cross-references, programs' and models' versions); data words and a list
+        of the line's parameters between the name and it are passed over ("MLS measurements version 3.3", "MLS O3, H2O
+        and HNO3 version 4.2": DATA_WORDS, `_LIST_WORD`). A version
         restated in parentheses right after itself is passed over ("version 2.2 (v2.2) RHi"); a version alone in
         parentheses that closes the name's clause is the name's ("MLS water vapour and ozone measurements (version
         3.3)", "data from MLS (retrieval version v3.3)"); a collection
@@ -748,14 +767,14 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             pending += _each_parameter(catalogue, named, reading) if section == CAPTION else _each_species(text, readings, name, reading, named, catalogue)
             read_spans.append((reading.first, reading.last))
         if section not in ("", CAPTION, "References") and (heading := name_readings(f"{section}. ", catalogue)) \
-                and len({name for name, *_ in heading}) == 1 and len({stated_sort_key(v.group(1)) for v in _WORDED_VERSION.finditer(text)}) == 1:
+                and len({name for name, *_ in heading}) == 1 and len({stated_sort_key(v.group(1)) for v in versions_in(text, worded=True)}) == 1:
             # a paragraph under a heading that names one line ("2.1 MLS/Aura observations") that states one version
             # before any name of its own: the version is read as stated after the heading's name
             lead = f"{section}. "
             combined = lead + text
             shifted = heading + [(name, start + len(lead), end + len(lead), replace(r, first=r.first + len(lead), last=r.last + len(lead)))
                                  for name, start, end, r in readings]
-            for name, start, end, reading in detached_versions(combined, shifted, catalogue):
+            for name, start, end, reading in detached_versions(combined, shifted, catalogue, paragraph_wide=True):
                 if start >= len(lead):
                     continue  # a name of the paragraph's own: read above
                 quote = _joined_quote(combined, (start, end), (reading.first, reading.last))
@@ -783,11 +802,12 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             versionless.setdefault(name, UnmatchedMention(
                 text[start:end].strip(), None, "named without a version", _quote(text, start, end), page, name, found_by=NAME_WITHOUT_VERSION, section=section))
         for found in _PRODUCT_WITH_VERSION.finditer(text):
-            if any(s < found.end() and found.start() < e for s, e in read_spans):
+            version = version_at(text, found.end())
+            if version is None or any(s < version.end() and found.start() < e for s, e in read_spans):
                 continue
-            name, stated = found.group(1), found.group(2)
+            name, stated = found.group(1), version.group(1)
             unmatched.setdefault((name, stated_sort_key(stated)), UnmatchedMention(
-                name, stated, "no Dataset node of the graph has this name", _quote(text, *found.span()), page, section=section))
+                name, stated, "no Dataset node of the graph has this name", _quote(text, found.start(), version.end()), page, section=section))
 
     # a line the paper states one version of: that version for the members it compares with the line elsewhere
     stated_keys: dict[str, set[tuple[int, ...]]] = {}
@@ -828,7 +848,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
 
 # What ties a list of a line's members to the line named right after it ("HCl, N2O, and HNO3 with the MLS
 # observations", "ozone and temperature from MLS", "N2O data from the Aura MLS"): `_members_compared_with`.
-_TIED_TO_LINE = re.compile(r"\s*(?:(?:data|measurements|observations|pro(?:fi|\ufb01)les|retrievals|fields)\s+)?(?:with|from|by|of|against)\s+"
+_TIED_TO_LINE = re.compile(r"\s*(?:" + DATA_WORD + r"\s+)?(?:with|from|by|of|against)\s+"
                            r"(?:the\s+)?(?:[A-Z][\w\-]*[\s/\-]+)?", re.IGNORECASE)
 
 
@@ -990,11 +1010,13 @@ def _each_parameter(catalogue: DatasetCatalogue, named: _Named, reading: _Readin
 # How far (characters) after a version a list of a line's parameters may begin ("version 3.3 products for HOCl, HCl").
 LIST_WINDOW = 40
 # Between a list of parameters and the line it is measured by: "... data from (the) (Aura) MLS", "profiles of MLS".
-_DATA_FROM = re.compile(r"\s+(?:data|datasets?|measurements|observations|products?|retrievals?|profiles|fields)\s+(?:from|by|of)\s+"
+_DATA_FROM = re.compile(r"\s+" + DATA_WORD + r"\s+(?:from|by|of)\s+"
                         r"(?:the\s+)?(?:[A-Z][\w\-]*[\s/\-]+)?", re.IGNORECASE)
 # A member's data word right after it ("ozone measurements", "ClO profiles"), and what after it names another source
 # than the line ("... from SAGE II", "... by the ACE-FTS"): `_each_species`' sentence after the version's.
-_MEMBER_DATA = re.compile(r"\s+(?:data|measurements|observations|pro(?:fi|\ufb01)les|retrievals)\b\s*", re.IGNORECASE)
+# Only the words for measured data count here, not DATA_WORDS' generic ones ("the humidity product is derived from the
+# water vapour and temperature products" names inputs of another product, not products used).
+_MEMBER_DATA = re.compile(r"\s+(?:data|measurements?|observations?|pro(?:fi|\ufb01)les?|retrievals?)\b\s*", re.IGNORECASE)
 _OTHER_SOURCE = re.compile(r"(?:from|by|of|with)\s+(?:the\s+)?[A-Z]")
 # What joins the items of a list of parameters ("HOCl, HCl, HO2 and ClO", "temperature and geopotential height").
 _LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)", re.IGNORECASE)
@@ -1073,52 +1095,64 @@ def _each_species(text: str, readings: Sequence[tuple[str, int, int, _Reading]],
                     with_version=bool(key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[family])))) for family in families]
 
 
-# A version written as a word ("Version 3.3", "level 2 version 3", "collection 5") that a data word follows in its clause
-# ("Version 3.3 data on the 38 layers", "version 3 temperature and water vapour data").
-_WORDED_VERSION = re.compile(r"\b(?:version|collection|release)" + _V_AFTER_WORD + r"(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b", re.IGNORECASE)
 # A data word right before a version stated without its name, a comma between at most ("The O3 profiles, version v2.2,",
 # "ozone data version 3.3"): the version is that data's.
-_DATA_WORD_BEFORE = re.compile(r"\b(?:data|datasets?|products?|retrievals?|(?:fi|\ufb01)elds|pro(?:fi|\ufb01)les|measurements|observations)\s*,?\s*$",
-                               re.IGNORECASE)
-_DATA_WORD_AFTER = re.compile(r"(?:[\s\-]+[^\s,;.]+){0,5}?[\s\-]+(?:data|datasets?|products?|retrievals?|fields|profiles)\b", re.IGNORECASE)
+_DATA_WORD_BEFORE = re.compile(r"\b" + DATA_WORD + r"\s*,?\s*$", re.IGNORECASE)
+# A data word after a version stated without its name, in its clause, within five words ("Version 3.3 Level 2 ozone
+# data", "version 3 temperature and water vapour data").
+_DATA_WORD_AFTER = re.compile(r"(?:[\s\-]+[^\s,;.]+){0,5}?[\s\-]+" + DATA_WORD, re.IGNORECASE)
+# The words right before a version word that say it is a data product's ("data version v3.3", "product version 2").
+_DATA_QUALIFIERS = frozenset({"data", "dataset", "product"})
 
 
 # A parenthesis that opens with data words and holds a version ("(data product version 3.3)"), closed right after the
 # version at the end of its sentence: the version of what the sentence states was used. Not a bare "(version 3.3)",
 # which may be any thing's ("The model (version 3.3) has ...").
-_DATA_PARENTHESIS = re.compile(r"\(\s*(?:(?:data|datasets?|products?)\s+){1,2}(?=(?:version|collection|release)\b)", re.IGNORECASE)
+_DATA_PARENTHESIS = re.compile(r"\(\s*(?:" + DATA_WORD + r"\s+){1,2}$", re.IGNORECASE)
 _PARENTHESIS_CLOSE = re.compile(r"\s*\)\s*(?:[.;]|$)")
 # What ties a version to a name later in its sentence: "from", "of" or "by", at most three words before the name
 # ("... data products obtained from the IR radiances of the AIRS sounder"), not "compared with MLS".
 _SOURCE_BEFORE_NAME = re.compile(r"\b(?:from|of|by)\s+(?:[\w\-]+\s+){0,3}$", re.IGNORECASE)
-# How far after a version stated without its name a member of the line may be named, in words ("Version 3.3 Level 2
-# nighttime (solar zenith angle >100) OH": eight), so that a member at the end of a long clause is not its product.
-_MEMBER_AFTER = re.compile(r"(?:\s*[^\s,;]+){0,10}")
-# Words that may stand right before a version stated without its name ("the version 3 data", "its version 3.3").
-_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "this", "that", "these", "those", "of", "used", "use"})
-# How far (characters) after the name a version stated without it may stand.
-DETACHED_WINDOW = 400
+# Words that may stand right before a version stated without its name, so that the version opens its phrase: a
+# determiner ("the version 3 data", "its version 3.3"), a preposition ("from version 4.2") or a verb papers state a use
+# with ("we used version 3.3", "we took version 4.2"); not a noun that would own it ("the model version 3.3").
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "this", "that", "these", "those", "of", "from", "with", "in", "on", "is", "are",
+                          "was", "were", "use", "used", "uses", "using", "take", "took", "taken", "employ", "employed", "adopt", "adopted",
+                          "apply", "applied", "choose", "chose", "select", "selected", "download", "downloaded", "obtain", "obtained",
+                          "analyse", "analysed", "analyze", "analyzed", "process", "processed"})
+# "version N of <thing>": the version is the thing's (`detached_versions` keeps it only when the thing is a data word or
+# describes the line: "version 3.3 of the data", not "version 2 of our model").
+_OF_THING = re.compile(r"\s+of\s+(?:(?:the|a|an|this|that|our|their|its)\s+)?([^\s,;.()]+)", re.IGNORECASE)
+# Possessives that make a phrase the authors' own ("our ozone profiles, version 3", "my retrieval version 2"): its version
+# is theirs ("we use version 3.3 data" states a use, and stays).
+_OWN_WORDS = frozenset({"our", "my"})
 
 
-def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue) -> list[tuple[str, int, int, _Reading]]:
-    """Versions a paragraph states for a product line named shortly before (at most DETACHED_WINDOW characters, no
-    other name read between) without repeating its name: "The MLS instrument scans the limb to retrieve the ozone
-    profile. Version 3.3 data on the 38 layers were used". Each is (name, its start, its end, a _Reading of the version)
-    for the nearest name before it that was read without a version (a LINE alias or a family, not an instrument
-    COLLECTION), or, with no name shortly before, the one name of the version's sentence when it stands after the
-    version behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`: "the level 3 version 5 daily data products obtained
-    from the radiances of the AIRS sounder"), when the version is written as a word (`_WORDED_VERSION`), it is not an
-    algorithm's (`dataset_names.is_algorithm_version`), it lies in no name's reading, and either:
-    - a data word follows it in its clause (`_DATA_WORD_AFTER`), or a member of the line is named in its clause by
-      the catalogue's own word for it within ten words (`_MEMBER_AFTER`: "Version 3.3 Level 2 nighttime OH",
-      `species_mentions`), and it opens its
-      phrase (the word before it is a determiner or describes the line: not "the model version 3.3"); or
+def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue,
+                      paragraph_wide: bool = False) -> list[tuple[str, int, int, _Reading]]:
+    """Versions a paragraph states for a product line without repeating its name, by proximity: a worded version
+    (`version_grammar.WORDED_VERSION`, not `excluded`), in no name's reading and no algorithm's
+    (`dataset_names.is_algorithm_version`), goes to the nearest name before it in its sentence, else in the sentence
+    before ("The MLS instrument scans the limb to retrieve the ozone profile. Version 3.3 data on the 38 layers were
+    used"; anywhere before it in the paragraph when `paragraph_wide`, a heading that names the line leading the
+    paragraph), else to the one name of its sentence after it behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`: "the
+    level 3 version 5 daily data products obtained from the radiances of the AIRS sounder"). The name must have been
+    read without a version (a LINE alias or a family, not an instrument COLLECTION). Each is (name, its start, its
+    end, a _Reading of the version).
+    The version is the name's only when the words around it make it no other thing's:
+    - "version N of X" names X's version: kept only when X is a data word or describes the line (`_OF_THING`: not
+      "Version 3.3 of the scheme", "version 2 of our model");
     - it closes, at its sentence's end, a parenthesis that opens with data words (`_DATA_PARENTHESIS`: "temperature and
       water are used (data product version 3.3)"; never a bare "(version 3.3)", any thing's); or
     - it stands in apposition to a data word (`_DATA_WORD_BEFORE`) whose phrase, from its clause's start, names a member
       of the line, and the line is named later in its sentence behind "from", "of" or "by": "The O3 profiles, version
-      v2.2, derived from MLS measurements" (not "our ozone profiles, version 3, compared with MLS").
-    A version may be spelt "version v3.3" or "version (v) 3.3" (`_V_AFTER_WORD`).
+      v2.2, derived from MLS measurements"; or
+    - it is said to be data's, by a data word right before it (`_DATA_QUALIFIERS`: "data version v3.3"), a data word
+      after it in its clause (`_DATA_WORD_AFTER`: "Version 3.3 data") or a member of the line named in its clause by the
+      catalogue's own word for it (`species_mentions`: "Version 3.3 Level 2 nighttime OH"), and it opens its phrase: the
+      word before it in its sentence, if any, is a determiner, a preposition, a verb of use (`_DETERMINERS`), a data
+      word or describes the line (not "the model version 3.3"), and its phrase is not the authors' own (`_OWN_WORDS`:
+      not "Our ozone profiles, version 3").
     The reading's describing words: those after the version (`_words_trailing`) and those of the name's sentence (the
     "ozone" of "retrieve the ozone vertical profile"), less the version's own ("version 5" is no "2.5 degrees")."""
     found = []
@@ -1128,20 +1162,21 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
         left = max(b for b in bounds if b <= pos)
         return left, min((b for b in bounds if b > pos), default=len(text))
 
-    for version in _WORDED_VERSION.finditer(text):
+    for version in versions_in(text, worded=True):
         at, after = version.start(), version.end()
         if any(r.first <= at < r.last or start <= at < end for _, start, end, r in readings):
             continue
         if is_algorithm_version(text, after):
             continue
-        before = [(name, start, end, r) for name, start, end, r in readings if end <= at and at - end <= DETACHED_WINDOW]
         version_left, version_right = sentence_of(at)
+        reach = 0 if paragraph_wide else sentence_of(version_left - 1)[0] if version_left else 0
+        before = [(name, start, end, r) for name, start, end, r in readings if end <= at and start >= reach]
         in_sentence = [(name, start, end, r) for name, start, end, r in readings if version_left <= start < version_right]
         if before:
             name, start, end, reading = before[-1]
         elif len(in_sentence) == 1 and in_sentence[0][1] >= after and _SOURCE_BEFORE_NAME.search(text, after, in_sentence[0][1]):
-            # no name shortly before: the one name of the version's sentence, later in it ("We used the level 3
-            # version 5 daily data products [...] obtained from the radiances of the AIRS sounder")
+            # no name before: the one name of the version's sentence, later in it ("We used the level 3 version 5
+            # daily data products [...] obtained from the radiances of the AIRS sounder")
             name, start, end, reading = in_sentence[0]
         else:
             continue
@@ -1151,11 +1186,12 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
         families = catalogue.members[name]
         clause_stop = _CLAUSE_END.search(text, after)
         clause_end = clause_stop.start() if clause_stop else len(text)
-        data_word = _DATA_WORD_AFTER.match(text, after)
+        thing = _OF_THING.match(text, after)
+        if thing and not (_data_word(thing.group(1)) or _describes(catalogue, thing.group(1), families) or thing.group(1).upper() == name.upper()):
+            continue
         # "(data product version 3.3)": the version alone with data words in a parenthesis that closes its sentence's
         # statement ("temperature and water are used (data product version 3.3)")
-        parenthesis = next((m for m in _DATA_PARENTHESIS.finditer(text, sentence_of(at)[0], after) if m.end() == at), None) \
-            if _PARENTHESIS_CLOSE.match(text, after) else None
+        parenthesis = _DATA_PARENTHESIS.search(text, version_left, at) if _PARENTHESIS_CLOSE.match(text, after) else None
         if parenthesis is None:
             names, codes = catalogue.species(name)
             # "The O3 profiles, version v2.2, derived from MLS measurements": the version in apposition to a data word
@@ -1163,18 +1199,21 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
             # behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`; not "our ozone profiles, version 3, compared with MLS")
             apposed = _DATA_WORD_BEFORE.search(text, version_left, at)
             phrase_start = max((m.end() for m in _CLAUSE_END.finditer(text, version_left, apposed.start())), default=version_left) \
-                if apposed else at
+                if apposed else max((m.end() for m in _CLAUSE_END.finditer(text, version_left, at)), default=version_left)
             by_apposition = bool(apposed and (names or codes) and species_mentions(text[phrase_start:apposed.start()], names, codes) and any(
                 other == name and first >= after and _SOURCE_BEFORE_NAME.search(text, after, first) for other, first, _, _ in in_sentence))
-            # else a data word after the version in its clause ("Version 3.3 data"), or a member of the line named in
-            # its clause by the catalogue's own word for it ("Version 3.3 Level 2 nighttime OH")
-            if not by_apposition and not ((data_word and not _CLAUSE_END.search(text, after, data_word.end()))
-                                          or ((names or codes) and species_mentions(text[after:_MEMBER_AFTER.match(text, after, clause_end).end()], names, codes))):
-                continue
-            # the version opens its phrase ("Version 3.3 data", "the level 2 version 3 ..."), never another thing's
-            # ("the model version 3.3"): the word before it, if any in its sentence, is a determiner or describes the line
-            opening = [w.group(0) for w in WORD.finditer(text, sentence_of(at)[0], at)]
-            if not by_apposition and opening and opening[-1].lower() not in _DETERMINERS and not _describes(catalogue, opening[-1], families):
+            # else the version is said to be data's: a data word right before it ("data version v3.3") or after it in
+            # its clause ("Version 3.3 data"), or a member of the line named in its clause by the catalogue's own word for
+            # it ("Version 3.3 Level 2 nighttime OH"), not "Details of version 2.2 are given by Smith et al."
+            opening = [w.group(0).rstrip(",") for w in WORD.finditer(text, version_left, at)]
+            data_word = _DATA_WORD_AFTER.match(text, after)
+            said = bool((opening and opening[-1].lower() in _DATA_QUALIFIERS) or (data_word and not _CLAUSE_END.search(text, after, data_word.end()))
+                        or ((names or codes) and species_mentions(text[after:clause_end], names, codes)))
+            # and it opens its phrase, never another thing's ("the model version 3.3") nor the authors' own ("Our ozone
+            # profiles, version 3, are compared")
+            own = any(w.group(0).lower() in _OWN_WORDS for w in WORD.finditer(text, phrase_start, at))
+            opens = not opening or opening[-1].lower() in _DETERMINERS or _data_word(opening[-1]) or _describes(catalogue, opening[-1], families)
+            if not by_apposition and (own or not opens or not said):
                 continue
         trailing = _words_trailing(text, after, clause_end, catalogue, families)
         # the version's own words are no describing words ("version 5" in the name's sentence is no "2.5 degrees")

@@ -1,0 +1,77 @@
+"""One grammar for a data product's version as papers state it, and what is no product's version (issue 22, round 7).
+
+Shapes (how papers write a version next to a product, and how CMR spells versions: its version ids are "006", "061",
+"7.0", "V07B", "04.2x" in `cmr_collections_version_families.csv`):
+- a word that opens a version: "version", "ver.", "release", "collection", "edition", optionally before the "v" some
+  papers repeat ("version v3.3", "version (v) 3.3", "Collection-5"); the words before it that say what it versions
+  ("data version", "retrieval version", "data product version": QUALIFIER) are no part of it, so that a caller reads
+  them as the words they are (a data word, an algorithm's);
+- a letter that opens one: "V"/"v" after no letter ("V7", "v2.2", "V.5", "(v4.2)"), "C" before a digit ("C6.1",
+  CMR's MODIS collections), "RL" before a digit (GRACE's release numbers, "RL06");
+- the ".NNN" CMR glues to a short name ("MOD13Q1.006");
+- the number: one to three digits, then dotted parts of one or two digits, then at most one letter ("2.2", "006",
+  "6.1", "07B", "04.2x", "5.12.4"). A year is never one (four digits).
+Brackets and parentheses around a version ("(V2)", "[v3.3]", "(retrieval version v3.3)") are the caller's separators.
+
+`VERSION` captures the number as its only group. `excluded` says when a match is no data product's version.
+"""
+
+from __future__ import annotations
+
+import re
+
+# What a version word may say it versions ("retrieval version", "data product version", "algorithm version"): at most
+# two words, for a caller to pass over (a parenthesis that holds only a version, "(retrieval version v3.3)").
+QUALIFIER = r"(?:(?:data|dataset|retrieval|product|algorithm|processing)\s+){1,2}"
+# The "v" some papers repeat after the word ("version v3.3", "version (v) 3.3").
+_REPEATED_V = r"(?:[\s\-]*(?:\(v\)|v\.?)(?=\s?\d))?"
+WORD_OPENER = r"\b(?:version|ver\.|release|collection|edition)" + _REPEATED_V + r"[\s\-]*"
+_LETTER_OPENER = r"(?<![A-Za-z])V\.?\s?|(?<![A-Za-z])(?-i:C|RL)(?=\d)|\.(?=0\d\d\b)"
+NUMBER = r"(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
+# A version, any opener (the text to compile with re.IGNORECASE; "C" and "RL" keep their case).
+VERSION_TEXT = r"(?:" + WORD_OPENER + r"|" + _LETTER_OPENER + r")" + NUMBER
+# A version opened by a word only ("Version 3.3", "collection 5", "data version v4.2"): the form a sentence uses when it
+# states a version apart from the product's name.
+WORDED_TEXT = WORD_OPENER + NUMBER
+VERSION = re.compile(VERSION_TEXT, re.IGNORECASE)
+WORDED_VERSION = re.compile(WORDED_TEXT, re.IGNORECASE)
+
+# A cross-reference right before a letter opener: "Fig. C2", "Table C1", "Eq. (C3)", "Sect. V2", "p. V3" name no version.
+_CROSS_REFERENCE = re.compile(r"\b(?:fig(?:ure)?s?|tables?|eqs?|equations?|sect(?:ion)?s?|appendix|app|pp?|pages?|panels?|steps?)\.?\s*\(?\s*$",
+                              re.IGNORECASE)
+# The owner right before a version word that makes it a program's or a model's, not a data product's: a word for a
+# program or model ("the model version 3.3", "code version 2") or a program or model papers name with their versions
+# ("WRF version 3.9.1", "Python v3.8", "GEOS-Chem version 12.9", "CESM2 release 2.1").
+SOFTWARE_WORDS = frozenset({
+    "model", "models", "software", "code", "package", "library", "toolbox", "tool", "toolkit", "program", "compiler",
+    "scheme", "mechanism", "script", "python", "matlab", "idl", "ncl", "wrf", "geos-chem", "cesm", "cesm2", "waccm",
+    "gfortran", "arcgis", "qgis", "envi", "gdal", "cdo", "nco", "snap", "sen2cor", "r",
+})
+_WORD_BEFORE = re.compile(r"([\w\-]+)\W{0,3}$")
+
+
+def excluded(text: str, match: re.Match, named: bool = False) -> bool:
+    """Whether a `VERSION` or `WORDED_VERSION` match in `text` is no data product's version: a letter opener after a
+    cross-reference word ("Fig. C2", "Table V1"), or, unless `named` (the version is read right after a product's name
+    and the words that describe it, so the product owns it), a version whose owner, the word right before it, is a
+    program or a model (SOFTWARE_WORDS: "the model version 3.3", "WRF version 3.9.1"). Years never match (four digits);
+    a version of another named product closer in the sentence, an earlier version the text sets aside and an
+    algorithm's version are the association's business (`datasets`)."""
+    head = text[max(0, match.start() - 24) : match.start()]
+    if not re.match(r"[A-Za-z]{2}", match.group(0)) and _CROSS_REFERENCE.search(head):
+        return True
+    owner = None if named else _WORD_BEFORE.search(head)
+    return bool(owner and owner.group(1).lower() in SOFTWARE_WORDS)
+
+
+def version_at(text: str, pos: int, worded: bool = False, named: bool = False) -> re.Match | None:
+    """The version that begins at text[pos] (`VERSION`, or `WORDED_VERSION` when `worded`), None when there is none or
+    it is `excluded` (`named` as there). Its group 1 is the number as written ("3.3", "006", "07B")."""
+    found = (WORDED_VERSION if worded else VERSION).match(text, pos)
+    return found if found and not excluded(text, found, named) else None
+
+
+def versions_in(text: str, start: int = 0, end: int | None = None, worded: bool = False) -> list[re.Match]:
+    """Every version in text[start:end] (`version_at` from each place one begins), in reading order."""
+    pattern = WORDED_VERSION if worded else VERSION
+    return [m for m in pattern.finditer(text, start, len(text) if end is None else end) if not excluded(text, m)]

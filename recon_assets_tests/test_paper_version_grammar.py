@@ -1,0 +1,87 @@
+"""The general version grammar of paper detection (issue 22, round 7: `papers.version_grammar`) and the association of
+a product with the nearest version (`papers.datasets`). Every sentence is written for the grammar; none is taken from
+a paper in fixtures/papers/ (those are measured by benchmarks/paper_analysis.py)."""
+
+import pytest
+
+from benchmarks.paper_analysis import REPO_ROOT, load_datasets
+from recon_assets.papers import datasets
+from recon_assets.papers.parse import Paragraph, PaperDocument
+from recon_assets.papers.version_grammar import versions_in
+
+CMR = REPO_ROOT / "recon_assets" / "reference" / "cmr" / "cmr_collections_version_families.csv"
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("granules of version 7", ["7"]),
+        ("the Version 3.3 files", ["3.3"]),
+        ("the ver. 2 grid", ["2"]),
+        ("data of release 5", ["5"]),
+        ("the collection-6 tiles", ["6"]),
+        ("the 2nd edition 4 maps", ["4"]),
+        ("fields at version v4.2", ["4.2"]),
+        ("fields at version (v) 4.2", ["4.2"]),
+        ("fields at version V07B", ["07B"]),
+        ("tiles of C6.1", ["6.1"]),
+        ("the RL06 solutions", ["06"]),
+        ("a V.5 grid and a v04.2x grid", ["5", "04.2x"]),
+        ("the [v3.3] record", ["3.3"]),
+        ("the product ABC12Q3.061 tiles", ["061"]),
+        ("(retrieval version v3.3)", ["3.3"]),
+        ("version 5.12.4 of the system", ["5.12.4"]),
+        # exclusions: cross-references, programs and models, years, words that only contain the letters
+        ("as Fig. C2 and Table V1 show (Eq. C3; p. V4)", []),
+        ("runs of the WRF version 3.9.1 and Python v3.8", []),
+        ("the model version 2 and the code release 4", []),
+        ("the version 2019 record", []),
+        ("Covid-19 and CV5 and revision 3", []),
+    ],
+)
+def test_the_version_grammar_reads_each_spelling_and_excludes_other_numbers(text, numbers):
+    assert [m.group(1) for m in versions_in(text)] == numbers
+
+
+@pytest.fixture(scope="module")
+def cmr():
+    return datasets.DatasetCatalogue(load_datasets(CMR))
+
+
+def _found(catalogue, *texts):
+    document = PaperDocument(9, (), tuple(Paragraph("2. Data", 4, text) for text in texts), (), ())
+    found, missing = datasets.detect_datasets(document, catalogue)
+    return sorted((m.family, m.stated_version) for m in found), sorted((u.family or u.name, u.stated_version) for u in missing if u.stated_version)
+
+
+@pytest.mark.parametrize(
+    ("rule", "texts", "matched", "unmatched"),
+    [
+        ("a data word between the product and its version",
+         ["Snow cover came from MOD10A1 granules, collection 6."], [], [("MOD10A1", "6")]),
+        ("a qualified version word ('product version') after the product",
+         ["Rain rates are GPM_3IMERGHH product version 06 values."], [("GPM_3IMERGHH", "06")], []),
+        ("a list of the line's species between the instrument and its version: each species at that version",
+         ["Our profiles are Aura MLS ozone, nitric acid and carbon monoxide version 4.2 files."],
+         [("ML2CO", "4.2"), ("ML2HNO3", "4.2"), ("ML2O3", "4.2")], []),
+        ("a version in the sentence after the one naming the product, with no other name between",
+         ["The MLS instrument measures ozone in the stratosphere (Smith et al. (2004) describe it). We took the version 4.2 "
+          "profiles for 2010-2015."], [("ML2O3", "4.2")], []),
+        ("... not two sentences later",
+         ["The MLS instrument measures ozone in the stratosphere. It flies on Aura. We took the version 4.2 profiles for 2010-2015."],
+         [], []),
+        ("... nor a version no data word or member says is data's",
+         ["The MLS instrument measures ozone in the stratosphere. Details of version 4.2 are given by Smith et al. (2004)."], [], []),
+        ("... not a version of a thing named after 'of'",
+         ["The MLS instrument measures ozone in the stratosphere. Version 4.2 of the transport scheme was used."], [], []),
+        ("... not a program's version",
+         ["The MLS instrument measures ozone in the stratosphere. The WRF version 3.9.1 ran at 9 km."], [], []),
+        ("... nor the authors' own product's",
+         ["The MLS instrument measures ozone in the stratosphere. Our ozone record, version 4.2, is compared with it."], [], []),
+        ("a version of an earlier kind the sentence sets aside, a figure number, and a year are no versions of the product",
+         ["Unlike the previous version of MOD10A1 (C5), see Fig. C6, the 2019 MOD10A1 maps are finer."], [], []),
+    ],
+)
+def test_a_product_takes_the_nearest_version_the_grammar_reads(cmr, rule, texts, matched, unmatched):
+    found, missing = _found(cmr, *texts)
+    assert ([(f, v) for f, v in found], missing) == (matched, unmatched), rule
