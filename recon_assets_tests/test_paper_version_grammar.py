@@ -85,3 +85,20 @@ def _found(catalogue, *texts):
 def test_a_product_takes_the_nearest_version_the_grammar_reads(cmr, rule, texts, matched, unmatched):
     found, missing = _found(cmr, *texts)
     assert ([(f, v) for f, v in found], missing) == (matched, unmatched), rule
+
+
+@pytest.mark.parametrize(
+    ("rule", "texts", "matched", "unmatched"),
+    [
+        ("products listed together share the version stated after the list",
+         ["Land surface temperature came from MOD11A1 and MYD11A1 collection 6.1 tiles."], [("MOD11A1", "6.1"), ("MYD11A1", "6.1")], []),
+        ("... or before it",
+         ["We took the version 6.1 MOD11A1, MYD11A1 or MOD13A2 grids."], [("MOD11A1", "6.1"), ("MOD13A2", "6.1"), ("MYD11A1", "6.1")], []),
+        ("... only a version the catalogue holds for the product that shares it (the other stays named without a version)",
+         ["We took MOD13Q1 and GLDAS_NOAH025_3H V2.1 files."], [("GLDAS_NOAH025_3H", "2.1")], []),
+        ("... and never across '/', which joins the parts of one product",
+         ["We took the MOD11A1/MYD11A1 collection 6.1 tiles."], [("MYD11A1", "6.1")], []),
+    ],
+)
+def test_products_listed_together_share_the_list_s_version(cmr, rule, texts, matched, unmatched):
+    assert _found(cmr, *texts) == (matched, unmatched), rule

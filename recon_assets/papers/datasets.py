@@ -914,10 +914,52 @@ def name_readings(text: str, catalogue: DatasetCatalogue) -> list[tuple[str, int
     """Each graph product or product-line name in `text` (`DatasetCatalogue.mentions`: (name, start, end), a key of
     `catalogue.members`) with what the words around it say (`_read`: the stated version, the describing words), each
     name read up to where the next begins. The one reading of names that paper detection (`detect_datasets`) and a
-    research question's scope (`briefs.questions.datasets_named_in` through `named_products`) share."""
+    research question's scope (`briefs.questions.datasets_named_in` through `named_products`) share. Products listed
+    together share the list's one version (`_shared_versions`)."""
     spans = list(catalogue.mentions(text))
-    return [(name, start, end, _read(text, start, end, spans[i + 1][1] if i + 1 < len(spans) else len(text), name, catalogue))
-            for i, (name, start, end) in enumerate(spans)]
+    readings = [(name, start, end, _read(text, start, end, spans[i + 1][1] if i + 1 < len(spans) else len(text), name, catalogue))
+                for i, (name, start, end) in enumerate(spans)]
+    return _shared_versions(text, readings, catalogue)
+
+
+# What joins the names of a list of products ("MOD11A1, MYD11A1 and MOD13A2", "AIRS or IASI"); not "/", which joins the
+# parts of one product ("OMI/MLS").
+_PRODUCT_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*)", re.IGNORECASE)
+
+
+def _shared_versions(text: str, readings: list[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue) -> list[tuple[str, int, int, _Reading]]:
+    """`readings` where products listed together, names joined by commas, "and", "or" (`_PRODUCT_LIST_JOIN`), share
+    the one version stated for the list: after its last name ("MOD11A1 and MYD11A1 collection 6") or before its first
+    ("Collection 6 MOD11A1 and MYD11A1"). A name read without a version of its own takes its neighbour's in the list
+    when that version is one its families hold (`catalogued_version`: a shared version is a weaker reading than one
+    stated with the name, so the catalogue must attest it); an instrument collection (MODIS) lends its version by its
+    own rule, not here. Each name keeps its own span and describing words."""
+    out = list(readings)
+
+    def share(index: int, neighbour: int) -> bool:
+        name, start, end, reading = out[index]
+        stated = out[neighbour][3].stated
+        key = stated_sort_key(stated) if stated else ()
+        if reading.stated is None and key and COLLECTION not in (catalogue.kind.get(name), catalogue.kind.get(out[neighbour][0])) \
+                and any(catalogued_version(key, (k.sort_key for k in catalogue.by_family[f])) for f in catalogue.members[name]):
+            out[index] = (name, start, end, replace(reading, stated=stated))
+            return True
+        return False
+
+    for index in range(len(out) - 2, -1, -1):
+        # the version after the list's last name, passed back along the list
+        _, _, end, _ = out[index]
+        _, next_start, _, following = out[index + 1]
+        if following.stated is not None and following.first >= next_start and _PRODUCT_LIST_JOIN.fullmatch(text, end, next_start):
+            share(index, index + 1)
+    passed_on = False
+    for index in range(1, len(out)):
+        # the version before the list's first name, passed on along the list
+        _, start, _, _ = out[index]
+        _, previous_start, previous_end, previous = out[index - 1]
+        before = passed_on or previous.first < previous_start
+        passed_on = bool(previous.stated is not None and before and _PRODUCT_LIST_JOIN.fullmatch(text, previous_end, start) and share(index, index - 1))
+    return out
 
 
 @dataclass(frozen=True)
