@@ -80,6 +80,8 @@ def _found(catalogue, *texts):
          ["The MLS instrument measures ozone in the stratosphere. Our ozone record, version 4.2, is compared with it."], [], []),
         ("a version of an earlier kind the sentence sets aside, a figure number, and a year are no versions of the product",
          ["Unlike the previous version of MOD10A1 (C5), see Fig. C6, the 2019 MOD10A1 maps are finer."], [], []),
+        ("... nor a figure number right before the product's name",
+         ["Snow maps as in Fig. C6 MOD10A1 show the melt."], [], []),
     ],
 )
 def test_a_product_takes_the_nearest_version_the_grammar_reads(cmr, rule, texts, matched, unmatched):

@@ -446,14 +446,13 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
         resume = _past_restatement(text, version.end(), version.group(1))
         trailing = _words_trailing(text, resume, closing, catalogue, families)
         return _Reading(version.group(1), start, resume, tuple(describing + trailing))
-    offset = max(0, start - _BEFORE_WINDOW)
-    found = _VERSION_BEFORE.search(text[offset:start])
-    if found and _joins_name(text[offset + found.end(1 if found.group(1) else 2):start], catalogue, families):
+    found = _version_before(text, start)
+    if found and _joins_name(text[found.end(1 if found.group(1) else 2):start], catalogue, families):
         stated = found.group(1) or found.group(2)
         own = re.search(r"(\d+)$", text[start:end])
         if not (own and stated_sort_key(stated) == (int(own.group(1)),)):
             # the words after the name describe it too ("version 2.2 of the MLS O3 data")
-            return _Reading(stated, offset + found.start(), end, tuple(describing))
+            return _Reading(stated, found.start(), end, tuple(describing))
     stop = _clause_end(text, end, limit)
     closing = _PARENTHESISED_VERSION.search(text, end, stop)
     between, reached = _words_past(text, end, closing.start(), catalogue, families) if closing else ([], end)
@@ -493,14 +492,23 @@ def _collection_before(text: str, start: int, version: re.Match, catalogue: Data
     held = [k.sort_key for f in families for k in catalogue.by_family[f]]
     if catalogued_version(stated_sort_key(version.group(1)), held):
         return None
-    offset = max(0, start - _BEFORE_WINDOW)
-    found = _VERSION_BEFORE.search(text[offset:start])
+    found = _version_before(text, start)
     if not found or not found.group(1) or not found.group(0).lower().startswith("collection"):
         return None
-    if not _joins_name(text[offset + found.end(1):start], catalogue, families):
+    if not _joins_name(text[found.end(1):start], catalogue, families):
         return None
     key = stated_sort_key(found.group(1))
-    return (found.group(1), offset + found.start()) if key and catalogued_version(key, held) else None
+    return (found.group(1), found.start()) if key and catalogued_version(key, held) else None
+
+
+def _version_before(text: str, start: int) -> re.Match | None:
+    """The version stated before the name at text[start] (`_VERSION_BEFORE`, within _BEFORE_WINDOW characters), None
+    when there is none or the grammar excludes it (`version_grammar.excluded`: "Fig. C6 MOD10A1" names a figure)."""
+    found = _VERSION_BEFORE.search(text, max(0, start - _BEFORE_WINDOW), start)
+    if found is None:
+        return None
+    opener = found.start() + len(re.match(r"\(?\s*", found.group(0)).group(0)) if found.group(2) else found.start()
+    return found if version_at(text, opener) else None
 
 
 def _algorithm_only(text: str, version: re.Match, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
