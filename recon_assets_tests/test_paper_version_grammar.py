@@ -104,3 +104,16 @@ def test_a_product_takes_the_nearest_version_the_grammar_reads(cmr, rule, texts,
 )
 def test_products_listed_together_share_the_list_s_version(cmr, rule, texts, matched, unmatched):
     assert _found(cmr, *texts) == (matched, unmatched), rule
+
+
+@pytest.mark.parametrize(
+    ("rule", "texts", "matched"),
+    [
+        ("a version opened by a letter stated apart from the name, said to be data's",
+         ["The MLS instrument measures ozone in the stratosphere; we took the v4.2 profiles for 2010-2015."], [("ML2O3", "4.2")]),
+        ("... not a chemical formula or a number glued to another word",
+         ["The MLS instrument measures ozone in the stratosphere; the C2H6 and XYZ.004 profiles were not used."], []),
+    ],
+)
+def test_a_version_stated_apart_may_open_with_a_letter(cmr, rule, texts, matched):
+    assert _found(cmr, *texts)[0] == matched, rule

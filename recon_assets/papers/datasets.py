@@ -41,7 +41,7 @@ from recon_assets.papers.dataset_names import STANDARD_COMBINATIONS, STANDARD_WO
 from recon_assets.papers.dataset_names import parameter_names, species_mentions
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
-from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, version_at, versions_in
+from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, WORDED_VERSION, version_at, versions_in
 from recon_assets.shared.excerpt import excerpt
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
@@ -1180,8 +1180,9 @@ _OWN_WORDS = frozenset({"our", "my"})
 
 def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue,
                       paragraph_wide: bool = False) -> list[tuple[str, int, int, _Reading]]:
-    """Versions a paragraph states for a product line without repeating its name, by proximity: a worded version
-    (`version_grammar.WORDED_VERSION`, not `excluded`), in no name's reading and no algorithm's
+    """Versions a paragraph states for a product line without repeating its name, by proximity: a version of the
+    grammar (`version_grammar.VERSION`, worded or opened by a letter, not `excluded`, not a number glued to a word as
+    "XYZ.004"), in no name's reading and no algorithm's
     (`dataset_names.is_algorithm_version`), goes to the nearest name before it in its sentence, else in the sentence
     before ("The MLS instrument scans the limb to retrieve the ozone profile. Version 3.3 data on the 38 layers were
     used"; anywhere before it in the paragraph when `paragraph_wide`, a heading that names the line leading the
@@ -1212,8 +1213,11 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
         left = max(b for b in bounds if b <= pos)
         return left, min((b for b in bounds if b > pos), default=len(text))
 
-    for version in versions_in(text, worded=True):
+    for version in sorted(versions_in(text, worded=True) + [v for v in versions_in(text) if not WORDED_VERSION.match(text, v.start())],
+                          key=lambda v: v.start()):
         at, after = version.start(), version.end()
+        if version.group(0).startswith("."):
+            continue  # a number glued to a word ("MOD13Q1.006") is that word's
         if any(r.first <= at < r.last or start <= at < end for _, start, end, r in readings):
             continue
         if is_algorithm_version(text, after):
