@@ -82,14 +82,15 @@ def _rows_metadata(
 ) -> dict[str, object]:
     """{count_key: the rows of `table` matching `match` (None: all), "preview": the first PREVIEW_ROWS of them as a
     markdown table of `preview_columns` (None: every column)}."""
+    shown = list(preview_columns) if preview_columns else None
     if match:
         (rows,) = con.execute(load_sql("table_row_count_matching"), [table, dict(match)]).fetchone()
-        preview = con.execute(load_sql("table_preview_matching"), [table, dict(match), PREVIEW_ROWS]).df()
+        preview = con.execute(load_sql("table_preview_matching"), [table, dict(match), shown, PREVIEW_ROWS]).df()
     else:
         (rows,) = con.execute(load_sql("table_row_count"), [table]).fetchone()
-        preview = con.execute(load_sql("table_preview"), [table, PREVIEW_ROWS]).df()
-    if preview_columns:
-        preview = preview[list(preview_columns)]
+        preview = con.execute(load_sql("table_preview"), [table, shown, PREVIEW_ROWS]).df()
+    if shown:
+        preview = preview[shown]  # the file gives them in the table's order
     return {
         count_key: rows,
         # Titles, names and error texts come from the KG and OpenAlex: escaped, they show as typed and make no markup.
