@@ -37,6 +37,7 @@ CMR = REPO_ROOT / "recon_assets" / "reference" / "cmr" / "cmr_collections_versio
         ("the model version 2 and the code release 4", []),
         ("the version 2019 record", []),
         ("Covid-19 and CV5 and revision 3", []),
+        ("the previous version 2.2 and an earlier v3.3 and the former collection 5", []),
     ],
 )
 def test_the_version_grammar_reads_each_spelling_and_excludes_other_numbers(text, numbers):
@@ -80,6 +81,9 @@ def _found(catalogue, *texts):
          ["The MLS instrument measures ozone in the stratosphere. Our ozone record, version 4.2, is compared with it."], [], []),
         ("a version of an earlier kind the sentence sets aside, a figure number, and a year are no versions of the product",
          ["Unlike the previous version of MOD10A1 (C5), see Fig. C6, the 2019 MOD10A1 maps are finer."], [], []),
+        ("... nor a version the words before it set aside, before the name or apart from it",
+         ["The previous collection 5 MOD10A1 maps were coarser.", "We used the MLS ozone profiles. The earlier version 2.2 "
+          "profiles were biased."], [], []),
         ("... nor a figure number right before the product's name",
          ["Snow maps as in Fig. C6 MOD10A1 show the melt."], [], []),
     ],

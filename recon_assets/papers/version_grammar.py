@@ -11,9 +11,14 @@ Shapes (how papers write a version next to a product, and how CMR spells version
 - the ".NNN" CMR glues to a short name ("MOD13Q1.006");
 - the number: one to three digits, then dotted parts of one or two digits, then at most one letter ("2.2", "006",
   "6.1", "07B", "04.2x", "5.12.4"). A year is never one (four digits).
-Brackets and parentheses around a version ("(V2)", "[v3.3]", "(retrieval version v3.3)") are the caller's separators.
+Brackets and parentheses around a version ("(V2)", "[v3.3]", "(retrieval version v3.3)") are the caller's separators, and
+so is a processing level before it ("Level 2 version 4.2": the level is a word that describes the product).
 
-`VERSION` captures the number as its only group. `excluded` says when a match is no data product's version.
+`VERSION` captures the number as its only group. `excluded` says when a match is no version of a data product in use:
+one the words before it set aside ("the previous version 2.2"), a cross-reference ("Fig. C2", "Table V1"), a program's
+or a model's ("WRF version 3.9.1", "the model version 3.3"). Which product a version belongs to (the nearest name, a
+list sharing one version, a version of another thing named after "of") is `datasets`' association, and whether the
+product has that version is the catalogue's check (`stated_lifecycle.catalogued_version`).
 """
 
 from __future__ import annotations
@@ -48,16 +53,22 @@ SOFTWARE_WORDS = frozenset({
     "gfortran", "arcgis", "qgis", "envi", "gdal", "cdo", "nco", "snap", "sen2cor", "r",
 })
 _WORD_BEFORE = re.compile(r"([\w\-]+)\W{0,3}$")
+# A word that sets the version aside as one the paper does not use ("the previous version 2.2", "an earlier v3.3",
+# "the former collection 5").
+_SET_ASIDE = re.compile(r"\b(?:earlier|previous|older|former|prior|outdated|superseded)\s*\(?\s*$", re.IGNORECASE)
 
 
 def excluded(text: str, match: re.Match, named: bool = False) -> bool:
-    """Whether a `VERSION` or `WORDED_VERSION` match in `text` is no data product's version: a letter opener after a
-    cross-reference word ("Fig. C2", "Table V1"), or, unless `named` (the version is read right after a product's name
+    """Whether a `VERSION` or `WORDED_VERSION` match in `text` is no data product's version in use: one the words right
+    before it set aside (`_SET_ASIDE`: "the previous version 2.2"), a letter opener after a cross-reference word ("Fig.
+    C2", "Table V1"), or, unless `named` (the version is read right after a product's name
     and the words that describe it, so the product owns it), a version whose owner, the word right before it, is a
     program or a model (SOFTWARE_WORDS: "the model version 3.3", "WRF version 3.9.1"). Years never match (four digits);
     a version of another named product closer in the sentence, an earlier version the text sets aside and an
     algorithm's version are the association's business (`datasets`)."""
     head = text[max(0, match.start() - 24) : match.start()]
+    if _SET_ASIDE.search(head):
+        return True
     if not re.match(r"[A-Za-z]{2}", match.group(0)) and _CROSS_REFERENCE.search(head):
         return True
     owner = None if named else _WORD_BEFORE.search(head)
