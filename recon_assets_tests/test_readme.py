@@ -66,7 +66,9 @@ def test_declared_meanings_are_in_the_database_the_pipeline_writes(sample_run):
 
 
 def test_a_declared_column_without_a_meaning_is_refused(monkeypatch):
-    monkeypatch.setattr(table_docs, "load_sql", lambda name: "CREATE TABLE t (a INTEGER, b INTEGER); COMMENT ON COLUMN t.a IS 'A.';")
+    declaring = "CREATE TABLE t (a INTEGER, b INTEGER); COMMENT ON COLUMN t.a IS 'A.';"
+    shipped = table_docs.load_sql  # the catalog's own query (declared_column_comments) is the shipped file
+    monkeypatch.setattr(table_docs, "load_sql", lambda name: declaring if name == "x" else shipped(name))
     with pytest.raises(ValueError, match=r"column t.b has no COMMENT ON COLUMN in x.sql"):
         table_docs.declared_column_docs.__wrapped__("x")
 
