@@ -84,6 +84,8 @@ def _found(catalogue, *texts):
         ("... nor a version the words before it set aside, before the name or apart from it",
          ["The previous collection 5 MOD10A1 maps were coarser.", "We used the MLS ozone profiles. The earlier version 2.2 "
           "profiles were biased."], [], []),
+        ("... nor a version of another product named closer to it",
+         ["MLS ozone was compared with SAGE II version 7.0 data.", "MLS ozone and SAGE II v7.0 ozone data were merged."], [], []),
         ("... nor a figure number right before the product's name",
          ["Snow maps as in Fig. C6 MOD10A1 show the melt."], [], []),
     ],
