@@ -109,7 +109,7 @@ def _fresh_rows(database: Path, tmp_path: Path, **kwargs) -> list[tuple]:
 
 
 def _version(database: Path) -> str:
-    """The data version of coherence_judgements as the database holds it (`data_versions.written_version`)."""
+    """The data version of coherence_judgements as the database holds it (`metadata.written_version`)."""
     with duckdb.connect(str(database), read_only=True) as con:
         return version_of({"coherence_judgements": table_digest(con, "coherence_judgements")})
 
