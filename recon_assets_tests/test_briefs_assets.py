@@ -131,6 +131,22 @@ def test_an_unscoped_question_naming_a_replaced_dataset_is_judged_on_its_edges_n
         assert "not a pass: the retry ceiling of 2 rewrite rounds was hit and the evidence is still stale (STALE)" in markdown
 
 
+UNKNOWN_QUESTION = "Is FOOBAR-9 V3 still a sound basis for daily rainfall estimates?"
+
+
+def test_an_unscoped_question_naming_only_a_product_the_graph_lacks_is_insufficient_with_why(scored, tmp_path):
+    """Noted in the hostile pass of 2026-12-03: a question naming a dataset the graph lacks ("FOOBAR-9 V3") was
+    scoped to nothing, so the critic weighed every edge of every retrieved paper and could PASS on other datasets'
+    evidence. The product it names is its scope: that matches no dataset of the KG, so INSUFFICIENT, saying so."""
+    database, instance = scored
+    key = asked_key(UNKNOWN_QUESTION, [])
+    assert answer(briefs_defs(database, tmp_path), instance, key, {QUESTION_TAG: UNKNOWN_QUESTION, QUESTION_DATASETS_TAG: "[]"}).success
+    assert rows(database, "SELECT DISTINCT scope_unknown, scope_problem FROM question_plans WHERE question_id = ?", [key]) == [
+        (["FOOBAR-9 V3"], "no dataset of the KG matches the scope's datasets 'FOOBAR-9 V3' (by short name, short name and version, or DOI)")]
+    ((verdict, reason),) = rows(database, "SELECT verdict, reason FROM question_verdicts WHERE question_id = ?", [key])
+    assert verdict == "INSUFFICIENT" and reason.startswith("INSUFFICIENT: no dataset of the KG matches the scope's datasets 'FOOBAR-9 V3'")
+
+
 def test_a_changed_cited_label_is_named_with_why_by_the_warn_check(scored, tmp_path):
     database, instance = scored
     defs = briefs_defs(database, tmp_path)

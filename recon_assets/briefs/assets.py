@@ -44,6 +44,7 @@ from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.judgement.embedding_store import embedded
 from recon_assets.kg.assets import OWNERS
+from recon_assets.papers.datasets import products_with_versions
 from recon_assets.report.figures import LABEL_COLOURS
 from recon_assets.report.render import ReportTable, Section, sections_html
 from recon_assets.reliability.labels import CURRENT, DECLINING, SUPERSEDED, UNVERIFIED
@@ -102,8 +103,10 @@ def question_plans(
         datasets = [DatasetRow(*row) for row in con.query_rows("question_datasets")]
         areas = [name for (name,) in con.query_rows("question_research_areas")]
         scope, inferred = resolve_scope(question.scope, datasets, areas), None
-        if not question.scope.datasets and (named := datasets_named_in(text, datasets)):
-            # DOMAIN.md weighs the edges to the question's datasets: a question naming one is about it (`datasets_named_in`)
+        if not question.scope.datasets and (named := datasets_named_in(text, datasets) or tuple(products_with_versions(text))):
+            # DOMAIN.md weighs the edges to the question's datasets: a question naming one is about it (`datasets_named_in`);
+            # one naming only products the graph lacks ("FOOBAR-9 V3") is about none of its datasets: the scope matches
+            # nothing, and the verdict is INSUFFICIENT with that reason (it weighed every edge and could PASS)
             scope = resolve_scope(question.scope.model_copy(update={"datasets": named}), datasets, areas)
             inferred = f"{NAMED_IN_QUESTION} {', '.join(named)}: the critic weighs the papers' edges to those datasets (every version where no version is named)"
         session = question.session or question.id

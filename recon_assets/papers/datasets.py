@@ -1005,6 +1005,20 @@ def named_products(text: str, catalogue: DatasetCatalogue) -> list[NamedProduct]
     return found
 
 
+def products_with_versions(text: str) -> list[str]:
+    """Every product a short text (a research question) writes as a short name followed by a version, as paper
+    detection lists the products the graph lacks (`_PRODUCT_WITH_VERSION`: capitals and digits, parts joined by "_"
+    or "-", then a version of `version_grammar`), as written with its spaces collapsed: "FOOBAR-9  V3" ->
+    ["FOOBAR-9 V3"]. Each once, in reading order, whether or not the graph holds it (the caller tells known from
+    unknown). Never raises on odd text."""
+    found = []
+    for product in _PRODUCT_WITH_VERSION.finditer(text):
+        version = version_at(text, product.end())
+        if version is not None:
+            found.append(" ".join(text[product.start(1):version.end()].split()))
+    return list(dict.fromkeys(found))
+
+
 def _candidates(catalogue: DatasetCatalogue, name: str, written: str, reading: _Reading, quote: str, page: int, section: str) -> _Named:
     """The families a name read with a version may stand for: its members narrowed by the describing words (a
     product line's), then those that have the stated version (all of them when none has) and those whose catalogue
