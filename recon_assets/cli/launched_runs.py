@@ -47,6 +47,7 @@ import dagster as dg
 from filelock import FileLock, Timeout
 
 from recon_assets.cli.instance_health import fail_lost_run, stop_worker, worker_gone
+from recon_assets.cli.interrupts import INTERRUPTED_EXIT, interrupted, stop_on_sigterm  # noqa: F401 (their home before)
 from recon_assets.cli.progress import RunDisplay
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import first_line, terminal_text
@@ -72,10 +73,6 @@ HEALTH_SECONDS = 5.0
 START_TIMEOUT_SECONDS = 180.0
 # How long a terminated run may take to end after Ctrl-C before `recon run` stops its worker and marks it CANCELED.
 TERMINATE_WAIT_SECONDS = 30.0
-# The exit status of a `recon` command stopped by Ctrl-C: 128 + SIGINT (2), as a shell reports a process it interrupted.
-INTERRUPTED_EXIT = 130
-# What stopped the command, as `interrupted` says it: Ctrl-C, unless `stop_on_sigterm`'s handler saw SIGTERM.
-_stopped_by = {"name": "Ctrl-C", "exit": INTERRUPTED_EXIT}
 # The engine event Dagster's code server stores when a run worker it started exits with its run unfinished
 # (dagster._utils.get_run_crash_explanation, after the name of the reporting class): "[DagsterApiServer] Run execution
 # process for <run id> was terminated by signal 9 (SIGKILL). ..." or "... unexpectedly exited with code 1."
@@ -336,26 +333,6 @@ def follow(
         instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
     outcome.run, outcome.seconds = run, time.monotonic() - started
     return outcome
-
-
-def stop_on_sigterm() -> None:
-    """Make SIGTERM (what `timeout`, `docker stop` and systemd send) stop a command that launches runs as Ctrl-C does:
-    its run terminated, its code server stopped, its temporary folder removed, one line said (`interrupted`). Without
-    it the command died at once, saying nothing, and its run went on writing the database."""
-
-    def terminate(signum: int, _frame: object) -> None:
-        _stopped_by.update(name=signal.Signals(signum).name, exit=128 + signum)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
-
-
-def interrupted() -> int:
-    """Say on stderr, in one line, that Ctrl-C (or SIGTERM: `stop_on_sigterm`) stopped the command ('error: interrupted
-    (Ctrl-C)'; `follow` has said how the run under way ended) and return the command's exit status: INTERRUPTED_EXIT,
-    or 143 (128 + SIGTERM) after SIGTERM."""
-    print(f"error: interrupted ({_stopped_by['name']})", file=sys.stderr, flush=True)
-    return _stopped_by["exit"]
 
 
 def _never_started(instance: dg.DagsterInstance, run: dg.DagsterRun, launched: Launch) -> str | None:

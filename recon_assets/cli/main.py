@@ -38,13 +38,28 @@ full disk named by its path); --verbose adds Dagster's log lines (the run worker
 records and stack traces)."""
 
 
+# Whether the command was given --verbose (set by `main`): `console` then lets a Ctrl-C's traceback show.
+_verbose = {"on": False}
+
+
 def console() -> int:
     """The `recon` command's entry point ([project.scripts]): `main` with SIGPIPE back to its default first, so that
     piping into `head` ends quietly, as for any Unix tool. Only here, never in `main`: a process that calls `main` and
     goes on (a test worker) would be killed by the next write to a closed socket or pipe. For the same reason only a
-    command of its own process stops on SIGTERM as on Ctrl-C (`launched_runs.stop_on_sigterm`)."""
+    command of its own process stops on SIGTERM as on Ctrl-C (`interrupts.stop_on_sigterm`).
+
+    Ctrl-C (or SIGTERM) at a moment no command handles it, the first seconds of `recon run`, `ask` and `paper`
+    importing Dagster included (which printed a Python traceback), ends as a command's own handling does: one line
+    'error: interrupted (Ctrl-C)', exit status 130 (`interrupts.interrupted`); with --verbose the traceback shows."""
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    return main(own_process=True)
+    from recon_assets.cli.interrupts import interrupted
+
+    try:
+        return main(own_process=True)
+    except KeyboardInterrupt:
+        if _verbose["on"]:
+            raise
+        return interrupted()
 
 
 def main(argv: list[str] | None = None, *, own_process: bool = False) -> int:
@@ -94,8 +109,9 @@ def main(argv: list[str] | None = None, *, own_process: bool = False) -> int:
     brief.add_argument("--db", type=Path, help="DuckDB file to read; default data/recon.duckdb")
     brief.add_argument("--remove", action="store_true", help="remove the ad-hoc question's partition from the instance instead")
     args = parser.parse_args(argv)
+    _verbose["on"] = getattr(args, "verbose", False)
     if own_process and args.command in ("run", "ask", "paper"):  # the commands that launch runs
-        from recon_assets.cli.launched_runs import stop_on_sigterm
+        from recon_assets.cli.interrupts import stop_on_sigterm  # the standard library only: before Dagster's import
 
         stop_on_sigterm()
     if args.command in ("ask", "brief"):
