@@ -21,8 +21,10 @@ from pathlib import Path
 
 import dagster as dg
 
+from recon_assets_tests.held_step import sitecustomize_line
 from recon_assets_tests.instance_race import stamps
 from recon_assets_tests.pipeline_runs import AS_OF
+from recon_assets_tests.test_run_recovery import sigint_as_at_a_terminal
 
 # A guard, not a timed assertion: two `recon run` starting together on 2 loaded cores.
 HANG_GUARD_SECONDS = 600
@@ -36,7 +38,7 @@ def _recon_run(tmp_path: Path, name: str, env: dict[str, str]) -> tuple[subproce
     with out.open("w") as stdout, err.open("w") as stderr:
         process = subprocess.Popen(
             [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / f"{name}.duckdb"), "--as-of", AS_OF],
-            env=env, stdout=stdout, stderr=stderr, text=True,
+            env=env, stdout=stdout, stderr=stderr, text=True, preexec_fn=sigint_as_at_a_terminal,
         )
     return process, out, err
 
@@ -56,13 +58,18 @@ def _alembic_rows(database: Path) -> list[str]:
 
 
 def test_two_recon_runs_on_a_new_dagster_home_create_its_storage_once(tmp_path):
-    home, race_dir, site = tmp_path / "dagster_home", tmp_path / "race", tmp_path / "site"
+    home, race_dir, site, hold = tmp_path / "dagster_home", tmp_path / "race", tmp_path / "site", tmp_path / "hold"
     race_dir.mkdir()
     site.mkdir()
-    (site / "sitecustomize.py").write_text("import instance_race\ninstance_race.install()\n")
+    hold.mkdir()
+    # ... and every run held in its first step until the end (held_step.py): no `recon run` gets past its first run
+    # before the test's Ctrl-C, however fast the machine (one that did warned "[kg_tables_job] still stale after its
+    # own run": the other's materializations, on the same instance, made its assets stale).
+    (site / "sitecustomize.py").write_text("import instance_race\ninstance_race.install()\n" + sitecustomize_line())
     tests = Path(__file__).parent
     env = {
         **os.environ, "DAGSTER_HOME": str(home), "RECON_KG_PATH": "", "RECON_AS_OF": "", "RACE_DIR": str(race_dir),
+        "HOLD_DIR": str(hold),
         "PYTHONPATH": os.pathsep.join([str(site), str(tests), *filter(None, [os.environ.get("PYTHONPATH")])]),
     }
     first = second = None
@@ -92,6 +99,7 @@ def test_two_recon_runs_on_a_new_dagster_home_create_its_storage_once(tmp_path):
             process.wait(timeout=HANG_GUARD_SECONDS)
     finally:
         (race_dir / "go").touch()
+        (hold / "go").touch()
         for process in (first, second):
             if process is not None and process.poll() is None:
                 process.kill()

@@ -50,10 +50,19 @@ def _env(home: Path, **extra: str) -> dict[str, str]:
     return {**os.environ, "DAGSTER_HOME": str(home), "RECON_KG_PATH": "", "RECON_AS_OF": "", **extra}
 
 
+def sigint_as_at_a_terminal() -> None:
+    """What a `recon` these tests start runs before it starts (`preexec_fn`): SIGINT back to its default, as a command
+    run in the foreground of a terminal has it, so that the tests' Ctrl-C (SIGINT) reaches it. A test run started in
+    the background by a script (`pytest ... &`, nohup: no job control) has SIGINT ignored, inherited by every process it
+    starts, and Python keeps an inherited ignored SIGINT: the tests' Ctrl-C was then lost (a `recon run` finished its
+    runs and exited 0, a `recon ask` held by the test waited for ever)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _recon_run(database: Path, env: dict[str, str], **popen) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(database), "--as-of", AS_OF],
-        env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **popen,
+        env=env, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=sigint_as_at_a_terminal, **popen,
     )
 
 

@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import dagster as dg
 import duckdb
@@ -17,8 +18,41 @@ import psutil
 import pytest
 
 from recon_assets.cli.instance_health import POOL
+from recon_assets_tests.held_step import sitecustomize_line
 from recon_assets.shared.paths import database_lock
-from recon_assets_tests.test_run_recovery import HANG_GUARD_SECONDS, _code_servers, _env, _holder_with_worker, _home, _instance, _recon_run
+from recon_assets_tests.test_run_recovery import (
+    HANG_GUARD_SECONDS, _code_servers, _env, _holder_with_worker, _home, _instance, _recon_run,
+    sigint_as_at_a_terminal,
+)
+
+
+def _held_runs(tmp_path: Path) -> dict[str, str]:
+    """The environment that holds the runs of a `recon run` in their first step until the test ends (held_step.py):
+    the run found holding the pool is still under way when the test signals `recon run`, however slow or fast the
+    machine."""
+    site, hold = tmp_path / "site", tmp_path / "hold"
+    site.mkdir()
+    hold.mkdir()
+    (site / "sitecustomize.py").write_text(sitecustomize_line())
+    tests = Path(__file__).parent
+    return {"HOLD_DIR": str(hold), "PYTHONPATH": os.pathsep.join([str(site), str(tests), *filter(None, [os.environ.get("PYTHONPATH")])])}
+
+
+def test_a_recon_these_tests_start_takes_sigint_even_when_the_test_run_ignores_it():
+    """Bug row (full suite started in the background by a script, on a loaded machine): the Ctrl-C tests below failed,
+    `recon ask` waiting for ever on its held run, `recon run` finishing its runs and exiting 0, because the test run
+    had SIGINT ignored (a background job of a shell without job control) and every `recon` it started inherited that:
+    Python keeps an ignored SIGINT, so the tests' SIGINT was lost. The tests' `recon` now starts with SIGINT at its
+    default (`sigint_as_at_a_terminal`), as a command in the foreground of a terminal has it."""
+    shown = "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    saved = signal.signal(signal.SIGINT, signal.SIG_IGN)  # as `pytest ... &` in a script has it
+    try:
+        inherited = subprocess.run([sys.executable, "-c", shown], capture_output=True, text=True, check=True).stdout
+        started = subprocess.run([sys.executable, "-c", shown], capture_output=True, text=True, check=True,
+                                 preexec_fn=sigint_as_at_a_terminal).stdout
+    finally:
+        signal.signal(signal.SIGINT, saved)
+    assert (inherited, started) == ("False\n", "True\n")
 
 
 def test_ctrl_c_terminates_the_launched_run_and_exits_130(tmp_path):
@@ -26,14 +60,15 @@ def test_ctrl_c_terminates_the_launched_run_and_exits_130(tmp_path):
     the instance's run launcher (as the UI's "Terminate" does), waits for it to end and exits 130."""
     home = _home(tmp_path)
     instance = _instance(home)
-    recon = _recon_run(tmp_path / "r.duckdb", _env(home))
+    recon = _recon_run(tmp_path / "r.duckdb", _env(home, **_held_runs(tmp_path)))
     try:
-        run_id, pid = _holder_with_worker(instance, recon)
+        run_id, pid = _holder_with_worker(instance, recon)  # held in its first step (held_step.py)
         recon.send_signal(signal.SIGINT)
         out, err = recon.communicate(timeout=HANG_GUARD_SECONDS)
     finally:
         if recon.poll() is None:
             recon.kill()
+        (tmp_path / "hold" / "go").touch()  # a run left held (a failed test) goes on and ends
     assert recon.returncode == 130, err[-3000:]
     run = instance.get_run_by_id(run_id)
     assert err.splitlines()[-3:] == [
@@ -75,6 +110,7 @@ def test_ctrl_c_during_recon_ask_or_paper_terminates_its_run_and_exits_130_witho
     recon = subprocess.Popen(
         [sys.executable, "-m", "recon_assets.cli.main", *arguments, "--db", str(database)],
         env=_env(home, RECON_PAPERS_DIR=str(tmp_path / "papers")), text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=sigint_as_at_a_terminal,
     )
     try:
         run_id, pid = _holder_with_worker(instance, recon)  # its first step holds the duckdb slot, waiting for the lock
@@ -104,16 +140,17 @@ def test_ctrl_c_on_a_run_whose_worker_does_not_answer_stops_it_and_marks_the_run
     (said), then stops the worker and the processes it started and marks the run CANCELED, freeing its pool slots."""
     home = _home(tmp_path)
     instance = _instance(home)
-    recon = _recon_run(tmp_path / "r.duckdb", _env(home))
+    recon = _recon_run(tmp_path / "r.duckdb", _env(home, **_held_runs(tmp_path)))
     run_id = pid = None
     try:
-        run_id, pid = _holder_with_worker(instance, recon)
+        run_id, pid = _holder_with_worker(instance, recon)  # held in its first step (held_step.py), then stopped
         os.kill(pid, signal.SIGSTOP)
         recon.send_signal(signal.SIGINT)
         out, err = recon.communicate(timeout=HANG_GUARD_SECONDS)
     finally:
         if recon.poll() is None:
             recon.kill()
+        (tmp_path / "hold" / "go").touch()
         if pid is not None and psutil.pid_exists(pid):
             os.kill(pid, signal.SIGKILL)
         # The code server asked to cancel the run can block for good on the stopped worker (its cancel request waits
@@ -133,3 +170,4 @@ def test_ctrl_c_on_a_run_whose_worker_does_not_answer_stops_it_and_marks_the_run
     assert instance.get_run_by_id(run_id).status == dg.DagsterRunStatus.CANCELED
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     assert not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots
+
