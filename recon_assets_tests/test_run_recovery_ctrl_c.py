@@ -171,3 +171,60 @@ def test_ctrl_c_on_a_run_whose_worker_does_not_answer_stops_it_and_marks_the_run
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     assert not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots
 
+
+@pytest.mark.parametrize("second_at", ["saying-it-terminates", "finding-the-run"])
+def test_a_second_ctrl_c_before_the_wait_still_stops_the_run_and_marks_it_canceled(tmp_path, second_at):
+    """Bug row (a quick double Ctrl-C): a second Ctrl-C that came while the first was being handled but before the
+    wait for the run to end (finding the run, saying 'terminating ...') left `_terminate` at once: the command ended
+    with the run not asked to stop, still STARTED and writing. It now ends as a second Ctrl-C during the wait does: the
+    worker stopped, the run marked CANCELED and said. The second Ctrl-C comes at a chosen point (the instance's run
+    lookup, or the first line said, raise KeyboardInterrupt once), on a run record of a real instance whose worker is a
+    live process (test_run_recovery's way: the run's engine event records its pid)."""
+    import uuid
+
+    from dagster._core.events import EngineEventData
+
+    from recon_assets.cli.launched_runs import Launch, _terminate
+    from recon_assets.shared.run_tags import LAUNCH_TAG
+
+    worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])  # created before its run starts
+    launch = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])  # `dagster job launch`, still going
+    try:
+        with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+            token = uuid.uuid4().hex
+            run = dg.DagsterRun(job_name="kg_tables_job", run_id=str(uuid.uuid4()), status=dg.DagsterRunStatus.STARTED,
+                                tags={LAUNCH_TAG: token})
+            instance.add_run(run)
+            instance.report_engine_event(f"Started process for run (pid: {worker.pid}).", run, EngineEventData.in_process(worker.pid))
+            said: list[str] = []
+            interrupted = []
+
+            def second_ctrl_c(where: str) -> None:
+                if where == second_at and not interrupted:
+                    interrupted.append(where)
+                    raise KeyboardInterrupt
+
+            def say(line: str) -> None:
+                second_ctrl_c("saying-it-terminates")
+                said.append(line)
+
+            real_get_runs = instance.get_runs
+
+            def get_runs(*args, **kwargs):
+                second_ctrl_c("finding-the-run")
+                return real_get_runs(*args, **kwargs)
+
+            instance.get_runs = get_runs
+            _terminate(instance, Launch("kg_tables_job", launch, token, tmp_path / "launch.log"), None, say)
+            assert interrupted == [second_at]
+            assert said[-1] == (f"recon: run {run.run_id} (kg_tables_job) was still ending at a second Ctrl-C: its run worker "
+                                f"(pid {worker.pid}) was stopped and the run is marked CANCELED")
+            assert instance.get_run_by_id(run.run_id).status == dg.DagsterRunStatus.CANCELED
+        # ended (its 600 s sleep cut short; reaped by `stop_worker`'s psutil, so Popen cannot see its signal)
+        worker.wait(timeout=10)
+        assert launch.poll() is not None
+    finally:
+        for process in (worker, launch):
+            if process.poll() is None:
+                process.kill()
+            process.wait()

@@ -38,7 +38,8 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -413,30 +414,69 @@ def _take(entry: dg.EventLogEntry, outcome: RunOutcome, display: RunDisplay) -> 
 def _terminate(instance: dg.DagsterInstance, launched: Launch, run: dg.DagsterRun | None, say: Callable[[str], None]) -> None:
     """Ctrl-C: stop the launch (a run it created before it was stopped is found by its LAUNCH_TAG), terminate the run
     through the run launcher and wait TERMINATE_WAIT_SECONDS (said) for it to end; a run still unfinished then (or at
-    a second Ctrl-C) has its worker stopped when alive (`instance_health.stop_worker`) and is marked CANCELED, so no
-    run stays CANCELING. `say` how it ended."""
-    if launched.process.poll() is None:
-        launched.process.kill()  # the launch itself: nothing more to start
-        launched.process.wait()
-    if run is None:  # interrupted before the run was seen: it may have been created since
-        runs = instance.get_runs(dg.RunsFilter(tags={LAUNCH_TAG: launched.token}), limit=1)
-        if not runs:
+    a second Ctrl-C, whenever it comes: during the wait or before it) has its worker stopped when alive
+    (`instance_health.stop_worker`) and is marked CANCELED, so no run stays CANCELING. `say` how it ended. Ctrl-C
+    and SIGTERM are held back while the run is marked (`_interrupts_held`: at most the 10 s `stop_worker` waits), so
+    a third one cannot leave it unmarked; it returns, and the command ends, after that."""
+    unanswered: str | None = None
+    try:
+        _stop_launch(launched)
+        run = run or _launched_run(instance, launched)
+        if run is not None and not instance.get_run_by_id(run.run_id).is_finished:
+            say(f"recon: terminating run {run.run_id} ({run.job_name}): waiting up to {TERMINATE_WAIT_SECONDS:.0f}s for it to end")
+            unanswered = _terminated(instance, run.run_id)
+    except KeyboardInterrupt:  # a second Ctrl-C before the wait began (a quick double Ctrl-C): as one during it
+        unanswered = _SECOND_INTERRUPT
+    with _interrupts_held():
+        _stop_launch(launched)
+        run = run or _launched_run(instance, launched)
+        if run is None:  # the launch was stopped before it created the run
             return
-        run = runs[0]
-    described = f"run {run.run_id} ({run.job_name})"
-    unanswered = None
-    if not instance.get_run_by_id(run.run_id).is_finished:
-        say(f"recon: terminating {described}: waiting up to {TERMINATE_WAIT_SECONDS:.0f}s for it to end")
-        unanswered = _terminated(instance, run.run_id)
-    ended = instance.get_run_by_id(run.run_id)
-    if not ended.is_finished:
-        stopped = stop_worker(instance, ended)
-        instance.report_run_canceled(ended, message=f"Marked canceled by `recon run` after Ctrl-C: {unanswered}.")
-        worker = f"its run worker (pid {stopped}) was stopped and " if stopped is not None else ""
-        say(f"recon: {described} {unanswered}: {worker}the run is marked CANCELED")
-    else:
-        say(f"recon: {described} terminated: {ended.status.value}")
-    instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
+        described = f"run {run.run_id} ({run.job_name})"
+        ended = instance.get_run_by_id(run.run_id)
+        if not ended.is_finished:
+            unanswered = unanswered or f"did not end within {TERMINATE_WAIT_SECONDS:.0f}s"
+            stopped = stop_worker(instance, ended)
+            instance.report_run_canceled(ended, message=f"Marked canceled by `recon run` after Ctrl-C: {unanswered}.")
+            worker = f"its run worker (pid {stopped}) was stopped and " if stopped is not None else ""
+            say(f"recon: {described} {unanswered}: {worker}the run is marked CANCELED")
+        else:
+            say(f"recon: {described} terminated: {ended.status.value}")
+        instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
+
+
+_SECOND_INTERRUPT = "was still ending at a second Ctrl-C"
+
+
+def _stop_launch(launched: Launch) -> None:
+    """Kill `dagster job launch` when still running: nothing more to start."""
+    if launched.process.poll() is None:
+        launched.process.kill()
+        launched.process.wait()
+
+
+def _launched_run(instance: dg.DagsterInstance, launched: Launch) -> dg.DagsterRun | None:
+    """The run `launched` created (its LAUNCH_TAG), None when it created none."""
+    runs = instance.get_runs(dg.RunsFilter(tags={LAUNCH_TAG: launched.token}), limit=1)
+    return runs[0] if runs else None
+
+
+@contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C and SIGTERM are taken and dropped for the block (the command is already ending on one), on the main
+    thread; an ignored SIGINT (a command started in the background) stays ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    for number, handler in saved.items():
+        if handler is not signal.SIG_IGN:
+            signal.signal(number, lambda *_: None)
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
 
 
 def _terminated(instance: dg.DagsterInstance, run_id: str) -> str | None:
@@ -463,7 +503,7 @@ def _terminated(instance: dg.DagsterInstance, run_id: str) -> str | None:
                 return f"did not end within {TERMINATE_WAIT_SECONDS:.0f}s" + ("" if answers else " (its code server did not answer)")
             time.sleep(POLL_SECONDS)
     except KeyboardInterrupt:
-        return "was still ending at a second Ctrl-C"
+        return _SECOND_INTERRUPT
     return None
 
 
