@@ -23,7 +23,7 @@ SLOWEST = (
     "test_launched_assets_recompute.py",  # in-process runs on a revised copy of the sample and a fresh run: about 4 min at load 8
     "test_run_recovery.py",  # three `recon run` of the tiny KG, one worker killed, one run lost: about 2-3 min
     "test_rerun.py",  # three `recon run` of the sample (first, unchanged, as_of 1960): about 2-3 min
-    "test_openalex_validation.py",  # three pipeline runs against stand-in OpenAlex servers: about 2 min
+    "test_openalex_validation.py",  # two runs of a 7-publication KG against stand-in servers, three shorter ones: 111 CPU-s serial (127 before, 2026-12-03)
     "test_benchmarks.py",  # the benchmark on a tiny KG (108 s; 123 s at load 6 without its re-run section, 2026-12-03): about 2-2.5 min
     "test_run_recovery_ctrl_c.py",  # four launched runs stopped with Ctrl-C, one after a 30 s wait: about 2 min
     "test_keeping_fresh.py",  # about 2 min
