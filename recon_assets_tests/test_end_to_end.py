@@ -3,6 +3,8 @@
 import json
 import math
 import os
+import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -14,6 +16,7 @@ import duckdb
 import pytest
 import respx
 
+from recon_assets.automation.jobs import kg_tables_job, openalex_refresh_job, reliability_evaluation_job
 from recon_assets.cli.main import explain_doi
 from recon_assets.definitions import ASSETS
 from recon_assets.enrichment.resources import CrossrefResource
@@ -32,6 +35,7 @@ from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
 from recon_assets_tests.pipeline_runs import (
     AREAS, AS_OF, REPO_ROOT, SAMPLE_CYPHER, SAMPLE_GRAPHML, SAMPLE_JSONL, PipelineRun, pipeline_defs, run_pipeline,
 )
+from recon_assets_tests.test_rerun import unwrapped
 from recon_assets_tests.wheel_install import clean_environment, install_from_wheel
 
 SUPERSEDED_BAR = ScoringSettings().thresholds.superseded_reliability
@@ -149,7 +153,11 @@ def test_weights_not_summing_to_one_fail_the_run_with_a_clear_error(sample_run, 
 def test_recon_installed_from_its_wheel_runs_the_sample_and_explains_a_doi(tmp_path):
     """`recon run` and `recon explain` as a user gets them from `pip install .`: the wheel in a fresh venv
     (recon_assets_tests/wheel_install.py says how), run from a folder outside the checkout; the shipped sample, its
-    recorded OpenAlex answers, the SQL and dagster.yaml all come from the installed package."""
+    recorded OpenAlex answers, the SQL and dagster.yaml all come from the installed package.
+
+    Then, on that instance and database, a second `recon run` on the unchanged snapshot and config redoes no ingest
+    and no judging, and says so; and a run as of 1960 re-runs only what reads as_of (test_rerun's three runs, whose
+    first was a run of the sample like this one: issue 23, suite time, one `recon run` fewer)."""
     bin_dir = install_from_wheel(tmp_path / "install")
     located = subprocess.run(
         [str(bin_dir / "python"), "-c", "import recon_assets; print(recon_assets.__file__)"],
@@ -164,6 +172,24 @@ def test_recon_installed_from_its_wheel_runs_the_sample_and_explains_a_doi(tmp_p
     )
     assert run.returncode == 0, run.stderr[-3000:]
     assert "edges scored per label:" in run.stdout and "asset checks passed: 8/8" in run.stdout
+    assert "not ingested again" not in run.stdout and f"judging: {len(AREAS)} research area(s) judged" in run.stdout
+    # New-user finding: offline, the online evaluation printed a row of "n/a (0 cases)"; one line
+    # says why now. Issue 23: plain output is wrapped at 120 characters (continuations indented by 4 spaces); read
+    # here unwrapped (the baseline table is up to about 150; a line naming a path of this machine may run longer, the
+    # path unbroken)
+    assert max(len(line) for line in run.stdout.splitlines() if str(tmp_path) not in line and "/recon_assets/" not in line) <= 150
+    summary = unwrapped(run.stdout)
+    offline, online = [line for line in summary.splitlines() if line.startswith("evaluation on the labelled I and F cases")]
+    assert offline.startswith("evaluation on the labelled I and F cases, offline (default settings): superseded versions flagged ")
+    assert re.fullmatch(
+        r"evaluation on the labelled I and F cases, online \(default settings\): not measured \(no labelled I or F case has "
+        r"a citation record as of as_of\); over every scored edge: all edges flagged \(base rate\) \d+/\d+", online,
+    )
+    # the default beside each baseline, offline (online has no case), and the targets with what was missed
+    assert re.search(r"^  measure +default +lifecycle_only +age_only +flag_everything$", summary, re.MULTILINE)
+    assert re.search(r"^  offline IF staleness_catch +\d+% \d+/\d+ +\d+% \d+/\d+ [+-]\d+ \([+-]\d+ to [+-]\d+\) ", summary, re.MULTILINE)
+    assert not any(line.startswith("  online ") for line in summary.splitlines())
+    assert re.search(r"^targets \(default, I cases\): \d+ met(: .+?)?; \d+ missed(: .+?)?; \d+ not measured$", summary, re.MULTILINE)
     report = tmp_path / "reports" / "recon.duckdb" / "reliability_report_latest.html"
     assert f"reliability report: {report} (and .pdf)" in run.stdout and report.with_suffix(".pdf").is_file()
     # each of its three runs names what it used: the file it wrote, the installed package's sample, the as_of
@@ -196,6 +222,50 @@ def test_recon_installed_from_its_wheel_runs_the_sample_and_explains_a_doi(tmp_p
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60,
     )
     assert missing.returncode == 1 and "no scored edge" in missing.stderr
+
+    # A second `recon run` on the unchanged snapshot and config (here after the explains, which only read: the run as
+    # of 1960 below rewrites the scores they read).
+    def recon_run(*arguments: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [str(bin_dir / "recon"), "run", "--db", str(database), *arguments], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=900,
+        )
+
+    second = recon_run("--as-of", AS_OF)
+    assert second.returncode == 0, second.stderr[-3000:]
+    # Issue 23: what to re-run is Dagster's staleness: with nothing changed every asset is fresh and nothing is launched
+    # (every asset of each job: 10, 8 and 6 when written)
+    job_assets = {job.name: len(job.selection.resolve(ASSETS)) for job in (kg_tables_job, openalex_refresh_job, reliability_evaluation_job)}
+    assert [line.split("] ", 1)[1] for line in second.stdout.splitlines() if " fresh, not run: " in line] == [
+        f"fresh, not run: {count} assets (unchanged inputs); nothing launched" for count in job_assets.values()
+    ]
+    # New-user finding: a first run printed 'fresh, not run: 0 assets' per job, and the unchanged re-run 'asset checks
+    # passed: 0/0', read as a failure
+    assert " fresh, not run: " not in run.stdout
+    assert "asset checks: none run (every checked asset fresh; their last results stand)" in second.stdout.splitlines()
+    assert " succeeded in " not in second.stdout
+    assert "not ingested again" in second.stdout
+    assert "judging: every research area kept (coherence_judgements fresh, not run)" in second.stdout
+    scored = [line for line in second.stdout.splitlines() if line.startswith("edges scored per label")]
+    assert scored == [line for line in run.stdout.splitlines() if line.startswith("edges scored per label")]
+
+    # New-user finding: as of 1800 every edge is left out (no paper existed yet); the summary blamed the snapshot
+    # ("no usable ... relationship") and the run exited 0 with an ERROR asset check failed. (1800 is refused now,
+    # before the earliest as_of: 1960 leaves every sample edge out as well.) With --kg at a copy of the sample: the
+    # same content is the same snapshot (its data version is the file's SHA-256), and --kg reaches the runs'
+    # recon/kg_source tag as the file itself (the resource's setting is a dg.EnvVar until a run resolves it).
+    kg = tmp_path / "graph.json"
+    shutil.copy(sample, kg)
+    early = recon_run("--kg", str(kg), "--as-of", "1960-01-01")
+    # a new as_of makes stale only what reads it, and what reads what changed with it: the KG tables are not run
+    assert f"recon: input changed: as_of {AS_OF} -> 1960-01-01" in early.stdout and "input changed: kg_export" not in early.stdout
+    assert f"[kg_tables_job] fresh, not run: {job_assets['kg_tables_job']} assets (unchanged inputs); nothing launched" in early.stdout
+    assert re.search(r"^\[openalex_refresh_job\] .*: (?=.*edge_reliability)(?=.*dataset_verdicts)(?!.*openalex_works).* \(input as_of has a new data version", unwrapped(early.stdout), re.M)
+    assert re.search(r"edges scored: 0 - all \d+ Publication-USES_DATASET->Dataset edges are of publications from after as_of 1960-01-01", early.stdout)
+    assert early.returncode == 1
+    assert early.stderr.strip().splitlines()[-1].startswith("error: 1 asset check(s) of severity ERROR failed: ")
+    with dg.DagsterInstance.from_config(str(tmp_path / "home")) as instance:
+        sources = {run.tags.get("recon/kg_source") for run in instance.get_runs() if run.tags.get("recon/as_of") == "1960-01-01"}
+    assert sources == {str(kg.resolve())}
 
 
 def test_every_sample_doi_has_one_openalex_row_per_research_area_and_the_recorded_works_are_found(sample_run):

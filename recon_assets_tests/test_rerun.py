@@ -1,4 +1,8 @@
-"""A second `recon run` on an unchanged snapshot and config redoes no ingest and no judging, and says so."""
+"""`recon run`'s refusals of unusable input before any run, its help, and the lines of its summary.
+
+A second `recon run` on an unchanged snapshot and config redoes no ingest and no judging, and says so: that test is
+in test_end_to_end (`test_recon_installed_from_its_wheel_runs_the_sample_and_explains_a_doi`), on the installed
+wheel's run of the sample, which was the first of its three runs here (issue 23, suite time: one `recon run` fewer)."""
 
 import os
 import re
@@ -8,12 +12,7 @@ import sys
 import dagster as dg
 import pytest
 
-from recon_assets_tests.pipeline_runs import AS_OF, SAMPLE_JSONL
-
-
-def recon_run(database, env, as_of=AS_OF):
-    command = [sys.executable, "-m", "recon_assets.cli.main", "run", "--kg", str(SAMPLE_JSONL), "--db", str(database), "--as-of", as_of]
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=900)
+from recon_assets_tests.pipeline_runs import SAMPLE_JSONL
 
 
 def recon_refusal(arguments, variables, capsys, monkeypatch) -> tuple[int, str, str]:
@@ -47,63 +46,6 @@ def recon_refusal(arguments, variables, capsys, monkeypatch) -> tuple[int, str, 
 def unwrapped(text: str) -> str:
     """Plain output as printed before wrapping: continuation lines (4 spaces, shared/display.wrapped) joined back."""
     return re.sub(r"\n {4}(?=\S)", " ", text)
-
-
-def test_second_run_reuses_the_snapshot_and_every_judgement(tmp_path):
-    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home")}
-    database = tmp_path / "recon.duckdb"
-    first = recon_run(database, env)
-    assert first.returncode == 0, first.stderr[-3000:]
-    assert "not ingested again" not in first.stdout and "judging: 22 research area(s) judged" in first.stdout
-    # New-user finding: offline, the online evaluation printed a row of "n/a (0 cases)"; one line says why now.
-    # Issue 23: plain output is wrapped at 120 characters (continuations indented by 4 spaces); read here unwrapped
-    # (the baseline table is up to about 150; a line naming a path of this machine may run longer, the path unbroken)
-    assert max(len(line) for line in first.stdout.splitlines() if str(tmp_path) not in line and "/recon_assets/" not in line) <= 150
-    summary = unwrapped(first.stdout)
-    offline, online = [line for line in summary.splitlines() if line.startswith("evaluation on the labelled I and F cases")]
-    assert offline.startswith("evaluation on the labelled I and F cases, offline (default settings): superseded versions flagged ")
-    assert re.fullmatch(
-        r"evaluation on the labelled I and F cases, online \(default settings\): not measured \(no labelled I or F case has "
-        r"a citation record as of as_of\); over every scored edge: all edges flagged \(base rate\) \d+/\d+", online,
-    )
-    # the default beside each baseline, offline (online has no case), and the targets with what was missed
-    assert re.search(r"^  measure +default +lifecycle_only +age_only +flag_everything$", summary, re.MULTILINE)
-    assert re.search(r"^  offline IF staleness_catch +\d+% \d+/\d+ +\d+% \d+/\d+ [+-]\d+ \([+-]\d+ to [+-]\d+\) ", summary, re.MULTILINE)
-    assert not any(line.startswith("  online ") for line in summary.splitlines())
-    assert re.search(r"^targets \(default, I cases\): \d+ met(: .+?)?; \d+ missed(: .+?)?; \d+ not measured$", summary, re.MULTILINE)
-    # --kg reaches the runs' recon/kg_source tag as the file itself (the resource's setting is a dg.EnvVar until a run resolves it)
-    with dg.DagsterInstance.from_config(str(tmp_path / "home")) as instance:
-        sources = {run.tags.get("recon/kg_source") for run in instance.get_runs()}
-    assert sources == {str(SAMPLE_JSONL.resolve())}
-
-    second = recon_run(database, env)
-
-    assert second.returncode == 0, second.stderr[-3000:]
-    # Issue 23: what to re-run is Dagster's staleness: with nothing changed every asset is fresh and nothing is launched
-    assert [line.split("] ", 1)[1] for line in second.stdout.splitlines() if " fresh, not run: " in line] == [
-        f"fresh, not run: {count} assets (unchanged inputs); nothing launched" for count in (10, 8, 6)
-    ]
-    # New-user finding: a first run printed 'fresh, not run: 0 assets' per job, and the unchanged re-run 'asset checks
-    # passed: 0/0', read as a failure
-    assert " fresh, not run: " not in first.stdout
-    assert "asset checks: none run (every checked asset fresh; their last results stand)" in second.stdout.splitlines()
-    assert " succeeded in " not in second.stdout
-    assert "not ingested again" in second.stdout
-    assert "judging: every research area kept (coherence_judgements fresh, not run)" in second.stdout
-    scored = [line for line in second.stdout.splitlines() if line.startswith("edges scored per label")]
-    assert scored == [line for line in first.stdout.splitlines() if line.startswith("edges scored per label")]
-
-    # New-user finding: as of 1800 every edge is left out (no paper existed yet); the summary blamed the snapshot
-    # ("no usable ... relationship") and the run exited 0 with an ERROR asset check failed. (1800 is refused now,
-    # before the earliest as_of: 1960 leaves every sample edge out as well.)
-    early = recon_run(database, env, as_of="1960-01-01")
-    # a new as_of makes stale only what reads it, and what reads what changed with it: the KG tables are not run
-    assert "recon: input changed: as_of 2026-11-29 -> 1960-01-01" in early.stdout
-    assert "[kg_tables_job] fresh, not run: 10 assets (unchanged inputs); nothing launched" in early.stdout
-    assert re.search(r"^\[openalex_refresh_job\] .*: (?=.*edge_reliability)(?=.*dataset_verdicts)(?!.*openalex_works).* \(input as_of has a new data version", unwrapped(early.stdout), re.M)
-    assert re.search(r"edges scored: 0 - all \d+ Publication-USES_DATASET->Dataset edges are of publications from after as_of 1960-01-01", early.stdout)
-    assert early.returncode == 1
-    assert early.stderr.strip().splitlines()[-1].startswith("error: 1 asset check(s) of severity ERROR failed: ")
 
 
 def test_unusable_inputs_exit_2_with_one_line_before_any_run(tmp_path, capsys, monkeypatch):

@@ -19,10 +19,12 @@ from __future__ import annotations
 import pytest
 
 SLOWEST = (
-    "test_end_to_end.py",  # a wheel built, installed and run (110 s), a GraphML and a JSON-lines run, the sample run: about 4-5 min
+    # a wheel built, installed and run (110 s), then re-run unchanged and as of 1960 (test_rerun's runs until
+    # 2026-12-03; the wheel test alone 113 -> 150 CPU-s, 3:52 -> 4:17 wall at load 6-7), a GraphML and a JSON-lines
+    # run, the sample run: about 5 min
+    "test_end_to_end.py",
     "test_launched_assets_recompute.py",  # in-process runs on a revised copy of the sample and a fresh run: about 4 min at load 8
     "test_run_recovery.py",  # three `recon run` of the tiny KG, one worker killed, one run lost: about 2-3 min
-    "test_rerun.py",  # three `recon run` of the sample (first, unchanged, as_of 1960): about 2-3 min
     "test_openalex_validation.py",  # two runs of a 7-publication KG against stand-in servers, three shorter ones: 111 CPU-s serial (127 before, 2026-12-03)
     "test_benchmarks.py",  # the benchmark on a tiny KG (108 s; 123 s at load 6 without its re-run section, 2026-12-03): about 2-2.5 min
     "test_run_recovery_ctrl_c.py",  # four launched runs stopped with Ctrl-C, one after a 30 s wait: about 2 min
