@@ -2,6 +2,7 @@
 changed export, and kg_snapshot_diff says what changed between two snapshots and why."""
 
 import json
+import shutil
 from datetime import datetime
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from recon_assets.kg.partitions import every_research_area_tags
 from recon_assets.kg.resources import HuggingFaceKgExport, LocalKgExport
 from recon_assets.shared.run_tags import AS_OF_TAG, KG_SHA256_TAG, KG_SOURCE_TAG
 from recon_assets.shared.sql_files import load_sql
-from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, PipelineRun, run_pipeline
+from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, PipelineRun, pipeline_defs
 
 # the fake Hugging Face transport and its recorded exchanges (fixtures/huggingface/PROVENANCE.md)
 from recon_assets_tests.test_hub_source import BODY_SHA256, FakeHub, go_offline, hub  # noqa: F401 (hub is a fixture)
@@ -68,20 +69,26 @@ def changed_sample(path: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def refreshed(tmp_path_factory) -> PipelineRun:
-    """The pipeline on a copy of the sample, then the daily schedule's run as the daemon would launch it. The tests
-    below run in file order on this one instance (a pipeline run each would add minutes to the suite)."""
-    workdir = tmp_path_factory.mktemp("fresh")
+def refreshed(sample_run, tmp_path_factory) -> PipelineRun:
+    """The session's sample run, copied (its Dagster instance's storage and its database, which the tests below write
+    to; the shared run stays as it is), its definitions pointed at a copy of the sample, then the daily schedule's run
+    as the daemon would launch it. The tests below run in file order on this one instance (a pipeline run each would
+    add minutes to the suite; issue 23: a copy in place of this file's own run of the sample)."""
+    workdir = tmp_path_factory.mktemp("fresh") / "run"
+    # sample_run's folder: its instance (temp_dir) and recon.duckdb; nothing writes to it once its run is done
+    shutil.copytree(sample_run.database.parent, workdir)
     kg = workdir / "graph.json"
     kg.write_bytes(SAMPLE_JSONL.read_bytes())
+    database = workdir / "recon.duckdb"
     with dg.instance_for_test(temp_dir=str(workdir)) as instance:
-        run = run_pipeline(kg, workdir, instance)
-        schedule = run.defs.resolve_schedule_def("edge_reliability_daily_schedule")
+        defs = pipeline_defs(kg, database)
+        assert instance.get_latest_materialization_event(dg.AssetKey("reliability_evaluation")) is not None  # the copy's history
+        schedule = defs.resolve_schedule_def("edge_reliability_daily_schedule")
         context = dg.build_schedule_context(instance=instance, scheduled_execution_time=datetime(2026, 11, 30, 6))
         (request,) = schedule.evaluate_tick(context).run_requests
-        result = run.defs.resolve_job_def(schedule.job_name).execute_in_process(instance=instance, tags=request.tags)
+        result = defs.resolve_job_def(schedule.job_name).execute_in_process(instance=instance, tags=request.tags)
         assert result.success
-        yield run
+        yield PipelineRun(instance, defs, database, [result])
 
 
 def test_added_and_removed_elements_are_named_the_first_10_and_the_rest_counted():

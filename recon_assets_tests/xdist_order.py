@@ -28,7 +28,7 @@ SLOWEST = (
     "test_openalex_validation.py",  # two runs of a 7-publication KG against stand-in servers, three shorter ones: 111 CPU-s serial (127 before, 2026-12-03)
     "test_benchmarks.py",  # the benchmark on a tiny KG (108 s; 123 s at load 6 without its re-run section, 2026-12-03): about 2-2.5 min
     "test_run_recovery_ctrl_c.py",  # four launched runs stopped with Ctrl-C, one after a 30 s wait: about 2 min
-    "test_keeping_fresh.py",  # about 2 min
+    "test_keeping_fresh.py",  # a copy of the session's sample run, the daily schedule's run, one-area runs, a KG refresh: 137 CPU-s serial with the sample run (163 before, 2026-12-03)
     "test_browser.py",  # `dagster dev` and a browser (102 s): about 2 min
     "test_keys_in_transit.py",  # a `recon run` of the sample: about 1.5 min
     "test_disk_full.py",  # two `recon run` on a full disk (34 s, 31 s): about 1 min; few tests, so near the end in xdist's order
