@@ -1,7 +1,7 @@
 """What to re-run is Dagster's decision (issue 23): an asset launched on a database that already holds its tables
 computes them again, with the rows a fresh run writes, and gives the data version of the tables it wrote; an asset
 check evaluates each time it runs. (That an unchanged re-run launches nothing and a new as_of launches only its
-readers is `recon run`'s: test_rerun.py and test_staleness.py.)"""
+readers is `recon run`'s: test_end_to_end.py's wheel test and test_staleness.py.)"""
 
 import dagster as dg
 import duckdb
