@@ -11,6 +11,7 @@ import select
 import subprocess
 import sys
 
+import dagster as dg
 from rich.console import Console
 
 from recon_assets.cli.progress import RunDisplay
@@ -106,3 +107,33 @@ def test_on_a_pseudo_terminal_the_display_is_live_and_plain_with_verbose_or_in_a
     piped = _script(subprocess.PIPE, subprocess.PIPE)
     out, err = piped.communicate(timeout=60)
     assert out.decode().splitlines() == PLAIN_OUT and err.decode().splitlines() == [WARNING, FAILURE]
+
+
+def test_a_failed_warn_check_is_said_to_warn_and_a_failed_error_check_to_fail(capsys):
+    """New-user pass: a WARN check that did not pass (question_verdict_unchanged on a re-asked question) printed
+    "asset check FAILED" while the command exited 0; a newcomer could not tell a warning from a failure. The events
+    of a real run are read as `follow` reads them (`_read_events`)."""
+    from recon_assets.cli.launched_runs import RunOutcome, _read_events
+
+    @dg.asset
+    def shown() -> int:
+        return 1
+
+    def check(name: str, severity: dg.AssetCheckSeverity) -> dg.AssetChecksDefinition:
+        @dg.asset_check(asset=shown, name=name)
+        def _check() -> dg.AssetCheckResult:
+            return dg.AssetCheckResult(passed=False, severity=severity, description=f"{name} did not hold")
+        return _check
+
+    with dg.instance_for_test() as instance:
+        result = dg.materialize([shown, check("soft", dg.AssetCheckSeverity.WARN), check("hard", dg.AssetCheckSeverity.ERROR)],
+                                instance=instance, raise_on_error=False)
+        outcome = RunOutcome(run=instance.get_run_by_id(result.run_id), seconds=0.0)
+        capsys.readouterr()
+        _read_events(instance, result.run_id, None, outcome, RunDisplay())
+    warned = sorted(line for line in capsys.readouterr().err.splitlines() if "asset check" in line)
+    assert warned == [
+        "[__ephemeral_asset_job__] asset check FAILED: hard: hard did not hold",
+        "[__ephemeral_asset_job__] asset check warned (severity WARN, not a failure): soft: soft did not hold",
+    ]
+    assert sorted(evaluation.check_name for evaluation in outcome.checks) == ["hard", "soft"]

@@ -394,8 +394,9 @@ def _take(entry: dg.EventLogEntry, outcome: RunOutcome, display: RunDisplay) -> 
     elif event.event_type == dg.DagsterEventType.ASSET_CHECK_EVALUATION:
         evaluation = entry.asset_check_evaluation
         outcome.checks.append(evaluation)
-        if not evaluation.passed:
-            display.warn(f"[{job}] asset check FAILED: {evaluation.check_name}: {evaluation.description}")
+        if not evaluation.passed:  # a WARN check's failure is a warning (exit 0), an ERROR one's a failure (exit 1)
+            said = "FAILED" if evaluation.severity == dg.AssetCheckSeverity.ERROR else "warned (severity WARN, not a failure)"
+            display.warn(f"[{job}] asset check {said}: {evaluation.check_name}: {evaluation.description}")
     elif event.event_type == dg.DagsterEventType.ASSET_MATERIALIZATION:
         materialization = entry.asset_materialization
         outcome.materializations.setdefault("/".join(materialization.asset_key.path), materialization)

@@ -31,11 +31,12 @@ environment (docs/CONFIGURATION.md; each flag above overrides its variable):
                                               OPENALEX_URL, HF_ENDPOINT); default: refused in one line
   DAGSTER_HOME                                the Dagster instance (default ./.dagster_home)
 
-exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unusable input, said in one line
-before any run (a missing KG file, a bad date or one after today, a bad setting, a --db that is not a DuckDB file);
-130 interrupted (Ctrl-C: the run under way is terminated). Every failure ends with its cause in one line on stderr (a
-full disk named by its path); --verbose adds Dagster's log lines (the run workers' console: every event, failure
-records and stack traces)."""
+exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unusable input, said in one line before
+any run (a missing KG file, a bad date or one after today, a bad setting, a --db that is not a DuckDB file, another
+`recon run` already running on the same --db); 130 interrupted (Ctrl-C: the run under way is terminated), 143 after
+SIGTERM. Reports and exports go to reports/ and exports/ beside the --db file. Every failure ends with its cause in
+one line on stderr (a full disk named by its path); --verbose adds Dagster's log lines (the run workers' console:
+every event, failure records and stack traces)."""
 
 
 # Whether the command was given --verbose (set by `main`): `console` then lets a Ctrl-C's traceback show.
