@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import dagster as dg
 import duckdb
@@ -336,3 +337,21 @@ def test_the_weekly_briefs_schedule_is_stopped_and_refreshes_every_question_as_o
         requests = schedule.evaluate_tick(context).run_requests
     assert sorted(request.partition_key for request in requests) == sorted([IMERG, "ask-0123456789ab"])
     assert {request.tags[AS_OF_TAG] for request in requests} == {"2026-11-30"}
+
+
+def test_a_brief_is_as_of_its_scores_unless_told_otherwise_and_then_says_they_differ():
+    """New-user pass: `recon ask` on a database scored as of 2026-11-29 answered as of today, its trust lines quoting
+    the scores of 11-29, and said nothing. Without --as-of or RECON_AS_OF a brief is now as of its scores; with a
+    date of its own that differs it says so once (stderr) and goes on."""
+    from datetime import date
+
+    from recon_assets.cli.ask import brief_as_of
+
+    scored, database = date(2026, 11, 29), Path("data/recon.duckdb")
+    assert brief_as_of(None, scored, database) == (scored, None)
+    assert brief_as_of(scored, scored, database) == (scored, None)
+    assert brief_as_of(None, None, database) == (date.today(), None)  # no scored edge: refused before, as today
+    day, warning = brief_as_of(date(2026, 12, 1), scored, database)
+    assert day == date(2026, 12, 1) and warning == (
+        "the scores in data/recon.duckdb are as of 2026-11-29, not 2026-12-01: the brief's trust lines are those scores "
+        "as they stand (`recon run --as-of 2026-12-01 --db data/recon.duckdb` rescores)")

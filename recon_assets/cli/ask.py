@@ -26,7 +26,7 @@ from recon_assets.briefs.questions import ASKED_PREFIX, NAMED_IN_QUESTION, Quest
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.storage.duckdb_files import UnreadableDatabase, database_problem, readable
+from recon_assets.storage.duckdb_files import UnreadableDatabase, readable
 
 if TYPE_CHECKING:  # imported when a question is asked: `recon brief` starts without Dagster
     import dagster as dg
@@ -37,7 +37,8 @@ PARTITION_TAG = "dagster/partition"
 
 
 def ask(question: str, datasets: list[str], as_of: str | None, database: Path) -> int:
-    """Answer `question` (scope: `datasets`) as of `as_of` (default today) from `database` and print its brief.
+    """Answer `question` (scope: `datasets`) as of `as_of` (default: the as_of of the database's scores,
+    `brief_as_of`) from `database` and print its brief.
 
     Returns:
         0 with the brief printed; 1 when the run failed (its step's error on stderr); 2 when an input is unusable
@@ -68,10 +69,10 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
 
     try:
         asked = Question(id="ask-x", question=question, scope=Scope(datasets=tuple(datasets)))
-        # as `recon run` resolves it: --as-of, else RECON_AS_OF (which the run's resources read too), else today
+        # --as-of, else RECON_AS_OF (which the run's resources read too), else the as_of of the scores (below)
         source = "--as-of" if as_of is not None else "RECON_AS_OF"
         given = as_of if as_of is not None else os.environ.get("RECON_AS_OF") or None
-        day = as_of_not_after_today(parse_as_of(given, source=source), source=source) if given is not None else date.today()
+        day = as_of_not_after_today(parse_as_of(given, source=source), source=source) if given is not None else None
         resolved(database, "--db")  # a symbolic-link loop is its one error line (ValueError)
     except ValidationError as error:
         return _fail(f"the question cannot be asked: {'; '.join(item['msg'] for item in error.errors())}", 2)
@@ -79,16 +80,24 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
         return _fail(str(error), 2)
     key = asked_key(asked.question, list(asked.scope.datasets))
     os.environ["RECON_DB_PATH"] = str(database.resolve())  # the code location's table store reads it
-    tags = {
-        PARTITION_TAG: key, AS_OF_TAG: day.isoformat(), DATABASE_TAG: str(database.resolve()), QUESTION_TAG: asked.question,
+    tags = {  # AS_OF_TAG checked with today when no date is given; set to the brief's as_of once the scores' is read
+        PARTITION_TAG: key, AS_OF_TAG: (day or date.today()).isoformat(), DATABASE_TAG: str(database.resolve()),
+        QUESTION_TAG: asked.question,
         QUESTION_DATASETS_TAG: json.dumps(list(asked.scope.datasets)), **host_tags(),
     }
     try:  # what `recon run` refuses before a run: the environment and the settings' rules
         check_launch(database, tags)
     except PreflightError as error:
         return _fail(str(error), 2)
-    if problem := database_problem(database, ("edge_reliability",), "scores"):  # opened and closed before the run writes it
-        return _fail(problem, 2)
+    try:  # opened and closed before the run writes it: checked, and the as_of of its scores read
+        with readable(database, ("edge_reliability",), "scores") as con:
+            (scored,) = con.execute(load_sql("scores_as_of")).fetchone()
+    except UnreadableDatabase as problem:
+        return _fail(str(problem), 2)
+    day, warning = brief_as_of(day, scored, database)
+    if warning:
+        print(f"recon: warning: {warning}", file=sys.stderr, flush=True)
+    tags[AS_OF_TAG] = day.isoformat()
     home, instance = open_instance()
     if not instance.has_dynamic_partition(QUESTIONS_PARTITIONS, key):
         instance.add_dynamic_partitions(QUESTIONS_PARTITIONS, [key])
@@ -110,6 +119,26 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
     print(f"\nThe question is kept as partition {key} of '{QUESTIONS_PARTITIONS}' (research_briefs_weekly_schedule refreshes it once started: it is stopped by default); "
           f"`recon brief {key}` prints it again, `recon brief {key} --remove` removes the partition.")
     return code
+
+
+def brief_as_of(given: date | None, scored: date | None, database: Path) -> tuple[date, str | None]:
+    """The as_of a brief is answered as of, and a warning when it is not the as_of of the scores it reads.
+
+    Args:
+        given: the date of --as-of or RECON_AS_OF (None when neither is given); scored: the as_of of `database`'s
+            scores (edge_reliability's latest; None when it holds no scored edge); database: named in the warning.
+
+    Returns:
+        (given, else the scores' as_of, else today; a warning when `given` differs from the scores' as_of, else None).
+        Why (new-user pass): a brief dated today on scores computed as of another day said nothing of it, its trust
+        lines quoting ages and labels of the other day.
+    """
+    if given is None:
+        return scored or date.today(), None
+    if scored is None or scored == given:
+        return given, None
+    return given, (f"the scores in {database} are as of {scored:%Y-%m-%d}, not {given:%Y-%m-%d}: the brief's trust lines "
+                   f"are those scores as they stand (`recon run --as-of {given:%Y-%m-%d} --db {database}` rescores)")
 
 
 def usage_line(materializations: dict[str, dg.AssetMaterialization]) -> str:

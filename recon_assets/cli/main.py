@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None, *, own_process: bool = False) -> int:
     )
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--dataset", action="append", default=[], help="a dataset of its scope (DOI, short name, or 'SHORT_NAME VERSION'); repeatable")
-    ask.add_argument("--as-of", help="answer as of this date (YYYY-MM-DD, not after today); default today")
+    ask.add_argument("--as-of", help="answer as of this date (YYYY-MM-DD, not after today); default: the as_of of the database's scores")
     ask.add_argument("--db", type=Path, help="DuckDB file holding the scores; default data/recon.duckdb")
     brief = commands.add_parser(
         "brief", help="print the stored brief of a question (its id, or ask-<hash>)",
