@@ -91,7 +91,10 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
         return _fail(str(error), 2)
     try:  # opened and closed before the run writes it: checked, and the as_of of its scores read
         with readable(database, ("edge_reliability",), "scores") as con:
-            (scored,) = con.execute(load_sql("scores_as_of")).fetchone()
+            try:
+                (scored,) = con.execute(load_sql("scores_as_of")).fetchone()
+            except duckdb.Error:  # an edge_reliability without as_of (not this version's): no date to follow
+                scored = None
     except UnreadableDatabase as problem:
         return _fail(str(problem), 2)
     day, warning = brief_as_of(day, scored, database)
