@@ -46,7 +46,7 @@ def ask(question: str, datasets: list[str], as_of: str | None, database: Path) -
         refuses before its runs: `launch_checks.check_launch`), said in one line before any run; 130 on Ctrl-C: the run under way is terminated (`launched_runs.follow`, said in one line), as `recon
         run` does, and the process ends without a stack trace.
     """
-    from recon_assets.cli.launched_runs import interrupted
+    from recon_assets.cli.interrupts import interrupted
 
     try:
         return _ask(question, datasets, as_of, database)

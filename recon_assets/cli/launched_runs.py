@@ -18,7 +18,7 @@ through the instance's run launcher (`RunLauncher.terminate`), as the UI's "Term
 TERMINATE_WAIT_SECONDS for it to end. A run that has not ended by then (its worker stopped, hung or gone, or its code
 server unreachable) would stay CANCELING for ever without a daemon (Dagster's run monitoring ends such a run after its
 cancel timeout, with `dagster dev` only): its worker, when still alive, is stopped and the run marked CANCELED
-(`report_run_canceled`). The command then ends with `interrupted`: one line, exit status 130, no stack trace.
+(`report_run_canceled`). The command then ends with `interrupts.interrupted`: one line, exit status 130, no stack trace.
 """
 
 from __future__ import annotations
@@ -48,7 +48,6 @@ import dagster as dg
 from filelock import FileLock, Timeout
 
 from recon_assets.cli.instance_health import fail_lost_run, stop_worker, worker_gone
-from recon_assets.cli.interrupts import INTERRUPTED_EXIT, interrupted, stop_on_sigterm  # noqa: F401 (their home before)
 from recon_assets.cli.progress import RunDisplay
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import first_line, terminal_text

@@ -24,9 +24,8 @@ import duckdb
 
 from recon_assets.cli.instance_health import host_tags
 from recon_assets.cli.launch_checks import PreflightError, check_launch
-from recon_assets.cli.launched_runs import (
-    RUN_CONFIG, LaunchError, follow, interrupted, launch, open_instance, run_failures,
-)
+from recon_assets.cli.interrupts import interrupted
+from recon_assets.cli.launched_runs import RUN_CONFIG, LaunchError, follow, launch, open_instance, run_failures
 from recon_assets.cli.progress import RunDisplay
 from recon_assets.enrichment.resources import openalex_offline_from_env
 from recon_assets.papers.intake import doi_key, key_doi, pdf_key

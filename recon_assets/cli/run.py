@@ -27,8 +27,9 @@ from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim
 from recon_assets.cli.launch_checks import PreflightError, as_of_not_after_today, check_environment, check_launch
 from recon_assets.cli.launched_runs import (
     RUN_CONFIG, CodeServer, InstanceLockTimeout, LaunchError, RunOutcome, disk_full_message, disk_full_text, follow,
-    interrupted, launch, open_instance, run_failures,
+    launch, open_instance, run_failures,
 )
+from recon_assets.cli.interrupts import interrupted
 from recon_assets.cli.progress import RunDisplay
 from recon_assets.automation.run_inputs import AS_OF, KG_EXPORT, RUN_INPUTS, kg_export_version, report_run_inputs, settings_versions
 from recon_assets.automation.staleness import FRESH, freshness, partition_ranges, stale_partitions
