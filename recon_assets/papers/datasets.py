@@ -41,7 +41,7 @@ from recon_assets.papers.dataset_names import STANDARD_COMBINATIONS, STANDARD_WO
 from recon_assets.papers.dataset_names import parameter_names, species_mentions
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
-from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, WORDED_VERSION, version_at, versions_in
+from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, WORDED_VERSION, shorthand_of, version_at, versions_in
 from recon_assets.shared.excerpt import excerpt
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
@@ -101,6 +101,13 @@ LINE, COLLECTION = "line", "collection"
 # What calls the version read with the name after it an earlier one ("The earlier version of MLS CO (V2.2) was biased"):
 # no use of that version (`detect_datasets`).
 _EARLIER_VERSION_OF = re.compile(r"\b(?:earlier|previous|older|former|prior)\s+(?:versions?|releases?|collections?)\s+of\s+(?:the\s+)?$", re.IGNORECASE)
+# A clause whose subject is a cited work, its verb right after the citation ("while Smith et al. (2006) discuss initial
+# validation of MLS v1.5 data", "Jones and Lee (2010a) compared ..."): what it names with a version is that work's use.
+_CITED_SUBJECT = re.compile(r"(?:^|[,;:]\s*|\b(?:while|whereas|but|and)\s+)(?:[a-z]+\s+)?[A-Z][\w’'\-]+(?:\s+et\s+al\.|\s+and\s+[A-Z][\w’'\-]+)?"
+                            r"\s+\((?:19|20)\d{2}[a-z]?(?:,\s*[a-z])?\)\s+[a-z]+\b")
+# What says a cited work's data are the paper's own ("Smith et al. (2007) found that the version 3 data (used in this
+# study) are biased"): the version stays the paper's.
+_USED_HERE = re.compile(r"\bused\s+(?:here|in\s+this\s+(?:study|work|paper))\b", re.IGNORECASE)
 # The section `_units` gives a figure or table caption.
 CAPTION = "caption"
 
@@ -765,10 +772,16 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             if _EARLIER_VERSION_OF.search(text, max(0, start - _BEFORE_WINDOW), start):
                 # "The earlier version of MLS CO (V2.2) was biased high": a version the paper sets aside, not one it uses
                 continue
+            if _cited_work_s(text, start):
+                # "while Smith et al. (2006) discuss the MLS v1.5 data": the cited work's version, not the paper's
+                continue
             named = _candidates(catalogue, name, text[start:end], reading, _quote(text, start, end), page, section)
             pending += _each_parameter(catalogue, named, reading) if section == CAPTION else _each_species(text, readings, name, reading, named, catalogue)
             if name in catalogue.by_family:
                 identified.add(name)
+        listed, spans_read = _members_listed_with_version(text, readings, catalogue, page, section)
+        pending += listed
+        read_spans += spans_read
         for name, start, end, reading in detached_versions(text, readings, catalogue):
             quote = _joined_quote(text, (start, end), (reading.first, reading.last))
             named = _candidates(catalogue, name, text[start:end], reading, quote, page, section)
@@ -817,6 +830,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             unmatched.setdefault((name, stated_sort_key(stated)), UnmatchedMention(
                 name, stated, "no Dataset node of the graph has this name", _quote(text, found.start(), version.end()), page, section=section))
 
+    pending = _with_shorthands_expanded(pending, catalogue, unmatched)
     # a line the paper states one version of: that version for the members it compares with the line elsewhere
     stated_keys: dict[str, set[tuple[int, ...]]] = {}
     for named in pending:
@@ -852,6 +866,57 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
     named_families |= {alias for alias, families in catalogue.members.items() if named_families & set(families)}
     unmatched.update({(name, ()): mention for name, mention in versionless.items() if name not in named_families})
     return list(matches.values()), [_with_lifecycle(u, catalogue) for u in unmatched.values()]
+
+
+def _cited_work_s(text: str, start: int) -> bool:
+    """Whether the name at text[start] stands in a clause whose subject is a cited work (`_CITED_SUBJECT`: the
+    citation opens its sentence or clause, after a comma, semicolon, "while", "whereas", "but" or "and", and its verb
+    follows it; no comma, semicolon or full stop between it and the name), so the version read with the name is that
+    work's ("Validation of the v2.2 data is described by Lambert et al. (2007), while Froidevaux et al. (2006) discuss
+    initial validation of MLS v1.5 data products": not a use of v1.5), unless its sentence says the data are the paper's
+    own (`_USED_HERE`: "(used in this study)"). A citation after its verb ("is described by Lambert et al. (2007)") is
+    no subject."""
+    left = max((m.end() for m in _SENTENCE.finditer(text, 0, start)), default=0)
+    right = next((m.start() for m in _SENTENCE.finditer(text, start)), len(text))
+    if _USED_HERE.search(text, left, right):
+        return False
+    return any(not _CLAUSE_END.search(text, cited.end(), start) for cited in _CITED_SUBJECT.finditer(text[:start], left))
+
+
+def _whole_numbered(catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
+    """Whether every catalogued version of each of `families` is a whole number (MLS V004, V005; OMI V003): a team's
+    minor release ("3.3") then names the whole-numbered collection (`catalogued_version`), as GLDAS's 2.1 or MODIS's 6.1,
+    numbered with their minor parts, do not."""
+    held = [k.sort_key for f in families for k in catalogue.by_family.get(f, ())]
+    return bool(held) and all(len(key) == 1 for key in held)
+
+
+def _with_shorthands_expanded(pending: list[_Named], catalogue: DatasetCatalogue,
+                              unmatched: dict[tuple[str, tuple[int, ...]], UnmatchedMention]) -> list[_Named]:
+    """`pending` with a whole-number version that shortens a release the paper states in full read as that release
+    (`version_grammar.shorthand_of`: "We use Aura MLS version 3.3 ozone. [...] the MLS v3 ozone profiles" states 3.3
+    once, not a version 3 as well): the fitting releases stated for the same one family, else for the same name (the
+    line: "MLS v3.3" in a table, "MLS v3 HNO3" in the text). Only for families numbered in whole numbers
+    (`_whole_numbered`; MODIS collection 6 and 6.1 are two collections). Several fitting ("v3.3" and "v3.4" both
+    stated) leave the shorthand one of them: it is listed in `unmatched` (in place) with no family, as the line's
+    name ambiguous between them, and not read as a version of its own."""
+    out = []
+    for named in pending:
+        fits: list[str] = []
+        if _whole_numbered(catalogue, named.candidates):
+            same_family = [p.stated for p in pending if len(named.candidates) == 1 and p.candidates == named.candidates]
+            fits = shorthand_of(named.stated, same_family) or shorthand_of(named.stated, [p.stated for p in pending if p.name == named.name])
+        if len(fits) == 1:
+            key = stated_sort_key(fits[0])
+            held = any(catalogued_version(key, (k.sort_key for k in catalogue.by_family[f])) for f in named.candidates)
+            out.append(replace(named, stated=fits[0], with_version=held))
+        elif fits:
+            reason = f"ambiguous: {named.written} v{named.stated} shortens {' or '.join(fits)}, which the paper both states; it does not say which"
+            unmatched.setdefault((named.name, stated_sort_key(named.stated)), UnmatchedMention(
+                named.written, named.stated, reason, named.quote, named.page, section=named.section))
+        else:
+            out.append(named)
+    return out
 
 
 # What ties a list of a line's members to the line named right after it ("HCl, N2O, and HNO3 with the MLS
@@ -1157,6 +1222,59 @@ def _each_species(text: str, readings: Sequence[tuple[str, int, int, _Reading]],
     key = stated_sort_key(named.stated)
     return [replace(named, candidates=(family,), decided=True,
                     with_version=bool(key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[family])))) for family in families]
+
+
+# What may follow a version in parentheses that closes a list: the clause's or the sentence's end.
+_CLOSES_CLAUSE = re.compile(r"\s*(?:[.;,:]|$)")
+
+
+def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue,
+                                 page: int, section: str) -> tuple[list[_Named], list[tuple[int, int]]]:
+    """Members of a product line (LINE alias) a list names that a version alone in parentheses closes (the clause or
+    the sentence ends right after it): "BASCOE assimilates the MLS retrievals. It takes O3, HNO3, H2O, HCl, and N2O
+    (v2.2)." names five products at v2.2. The list is two or more members written with the catalogue's own words for
+    them (`species_mentions`: parameter name or code), joined by commas, "and", "or" or "/" (`_LIST_JOIN`), right
+    before the parenthesis (`_PARENTHESISED_VERSION`, not an algorithm's version); the line is the nearest name before
+    the list in its sentence or the sentence before, read without a version of its own, and no other name stands
+    between. One _Named per member, decided, with the version; a list of one member says nothing here (a version in
+    parentheses after one word is `_read`'s or `detached_versions`' reading). Also the spans read (list to parenthesis),
+    so that no member code is listed again as a product of its own ("N2O (v2.2)")."""
+    found: list[_Named] = []
+    spans: list[tuple[int, int]] = []
+    bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
+    for closing in _PARENTHESISED_VERSION.finditer(text):
+        if not _CLOSES_CLAUSE.match(text, closing.end()) or is_algorithm_version(text, closing.end()):
+            continue
+        left = max(b for b in bounds if b <= closing.start())
+        reach = max((b for b in bounds if b < left), default=0)
+        before = [(name, start, end, r) for name, start, end, r in readings if reach <= start and end <= closing.start()]
+        if not before:
+            continue
+        name, start, end, reading = before[-1]
+        names, codes = catalogue.species(name)
+        if reading.stated is not None or catalogue.kind.get(name) != LINE or not (names or codes):
+            continue
+        mentions = [(b + end, e + end, f) for b, e, f in species_mentions(text[end:closing.start()], names, codes)]
+        group: list[tuple[int, int, str]] = []
+        for mention in reversed(mentions):
+            # the list whose last member the parenthesis follows, read back item by item
+            if not group:
+                if text[mention[1]:closing.start()].strip():
+                    break
+            elif not ((joined := _LIST_JOIN.match(text, mention[1])) and joined.end() == group[0][0]):
+                break
+            group.insert(0, mention)
+        families = list(dict.fromkeys(family for _, _, family in group))
+        if len(families) < 2:
+            continue
+        stated = closing.group(1)
+        key = stated_sort_key(stated)
+        quote = _joined_quote(text, (start, end), (group[0][0], closing.end()))
+        found += [_Named(name, text[start:end].strip(), stated, (family,),
+                         bool(key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[family]))), quote, page, section)
+                  for family in families]
+        spans.append((group[0][0], closing.end()))
+    return found, spans
 
 
 # A data word right before a version stated without its name, a comma between at most ("The O3 profiles, version v2.2,",

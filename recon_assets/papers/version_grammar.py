@@ -86,3 +86,15 @@ def versions_in(text: str, start: int = 0, end: int | None = None, worded: bool 
     """Every version in text[start:end] (`version_at` from each place one begins), in reading order."""
     pattern = WORDED_VERSION if worded else VERSION
     return [m for m in pattern.finditer(text, start, len(text) if end is None else end) if not excluded(text, m)]
+
+
+def shorthand_of(stated: str, written: list[str]) -> list[str]:
+    """The versions a whole-number version may shorten: those of `written` (the other versions a paper states for the
+    same product, as written: "3.3", "04.2x") that have a minor part and the same leading number ("MLS version 3.3"
+    [...] "the MLS v3 data": "3" shortens "3.3"), each once, in the order given; [] when `stated` is no whole number
+    (it has a minor part or a letter) or none fits. A paper's own shorthand for the release it names in full: several
+    fitting ("3.3" and "3.4" both stated) leave "v3" one of them, which the caller does not say."""
+    if not re.fullmatch(r"\d{1,3}", stated):
+        return []
+    fitting = [w for w in written if (m := re.fullmatch(r"(\d{1,3})\.\d.*", w)) and int(m.group(1)) == int(stated)]
+    return list(dict.fromkeys(fitting))
