@@ -690,7 +690,12 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         sentence right after the version's (`_each_species`). A paper that states one version of a line gives it to the
         members it ties to the line's name elsewhere ("we compared the simulated HCl, N2O, and HNO3 with the MLS
         observations", `_members_compared_with`); two versions stated, none. A version read with a name the text calls
-        its earlier one is no use ("The earlier version of MLS CO (V2.2)", `_EARLIER_VERSION_OF`). A version is any spelling
+        its earlier one is no use ("The earlier version of MLS CO (V2.2)", `_EARLIER_VERSION_OF`), nor one read with a name in
+        a clause whose subject is a cited work ("while Smith et al. (2006) discuss the MLS v1.5 data", `_cited_work_s`).
+        A list of a line's members closed by a version alone in parentheses gives each member that version ("O3, HNO3,
+        H2O, HCl, and N2O (v2.2)", `_members_listed_with_version`). A whole-number version that shortens a release the
+        paper states in full for the same family or line is that release ("MLS v3" for "MLS version 3.3",
+        `_with_shorthands_expanded`). A version is any spelling
         of the general grammar (`version_grammar`: "V7", "version v3.3", "version (v) 3.3", "ver. 2", "C6.1", "RL06",
         "MOD13Q1.006"), less what it excludes (cross-references, programs' and models' versions); data words and a list
         of the line's parameters between the name and it are passed over ("MLS measurements version 3.3", "MLS O3, H2O
@@ -880,7 +885,7 @@ def _cited_work_s(text: str, start: int) -> bool:
     right = next((m.start() for m in _SENTENCE.finditer(text, start)), len(text))
     if _USED_HERE.search(text, left, right):
         return False
-    return any(not _CLAUSE_END.search(text, cited.end(), start) for cited in _CITED_SUBJECT.finditer(text[:start], left))
+    return any(not _CLAUSE_END.search(text, left + cited.end(), start) for cited in _CITED_SUBJECT.finditer(text[left:start]))
 
 
 def _whole_numbered(catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:

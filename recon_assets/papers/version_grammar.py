@@ -11,6 +11,8 @@ Shapes (how papers write a version next to a product, and how CMR spells version
 - the ".NNN" CMR glues to a short name ("MOD13Q1.006");
 - the number: one to three digits, then dotted parts of one or two digits, then at most one letter ("2.2", "006",
   "6.1", "07B", "04.2x", "5.12.4"). A year is never one (four digits).
+A whole number may be a paper's shorthand for a release it states in full elsewhere ("MLS version 3.3" [...] "MLS
+v3": `shorthand_of`), which the caller reads as that release.
 Brackets and parentheses around a version ("(V2)", "[v3.3]", "(retrieval version v3.3)") are the caller's separators, and
 so is a processing level before it ("Level 2 version 4.2": the level is a word that describes the product).
 
