@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 import numpy as np
@@ -207,21 +207,32 @@ def evaluate(
         measured = labelled[labelled["dataset_id"].notna()]
         if condition == ONLINE:  # only the cases with a citation record as of as_of: the others are offline-only
             measured = measured[measured["has_openalex_record"].fillna(False).astype(bool)]
+        # Every setting scores `unique`'s edges in its order (`label_edges` keeps its rows), so each measured case's
+        # edge is found once, by its row there, and only labels and reliabilities change from one setting to the next.
+        found = measured.merge(unique[EDGE_KEY].assign(row=np.arange(len(unique))), on=EDGE_KEY)
+        at = found.pop("row").to_numpy()
+        columns = CaseColumns.of(found)
+        case_sets = list(_case_sets(found))
         for decay in DECAYS:
             signals = edge_signals(unique, as_of=as_of, settings=default.model_copy(update={"decay": decay}))
             for settings in (s for s in grid if s.decay == decay):
                 is_default = settings == default
                 scored = label_edges(signals, weights=settings.weights, details=is_default)
-                case_labels = measured.merge(scored[[*EDGE_KEY, "label", "reliability", *(["negative_signals"] if is_default else [])]], on=EDGE_KEY)
+                labels = scored["label"].to_numpy(dtype=object)
+                base_rate = Rate(int(np.isin(labels, FLAGGED_LABELS).sum()), len(labels))
+                scored_cases = columns.scored(labels[at], scored["reliability"].to_numpy(dtype=float)[at],
+                                              scored["negative_signals"].to_numpy(dtype=object)[at] if is_default else None)
                 if is_default:
                     outcomes.append(_outcomes(labelled, scored, signals, condition, as_of=as_of))
                     by_rule = rule_outcomes(scored)
-                for split, case_set, chosen in _case_sets(case_labels):
-                    extra = {"replaced_datasets_stale": _replaced_datasets_stale(inputs, scored, chosen, pairs, disputes, as_of=as_of, rules=rules)} if is_default else {}
-                    for measure, value in _measures(chosen, scored["label"], details=is_default, **extra).items():
+                    shown = scored[["label", "reliability", "negative_signals"]].iloc[at].set_axis(found.index)
+                    case_labels = pd.concat([found, shown], axis=1)
+                for split, case_set, chosen in case_sets:
+                    extra = {"replaced_datasets_stale": _replaced_datasets_stale(inputs, scored, case_labels[chosen], pairs, disputes, as_of=as_of, rules=rules)} if is_default else {}
+                    for measure, value in _measures(scored_cases.subset(chosen), base_rate, **extra).items():
                         rows.append(_row(condition, split, case_set, settings, is_default, measure, value))
                     if is_default:
-                        comparison = compare_rules(chosen.merge(by_rule, on=EDGE_KEY), by_rule)
+                        comparison = compare_rules(case_labels[chosen].merge(by_rule, on=EDGE_KEY), by_rule)
                         compared.append(comparison.assign(condition=condition, split=split, case_set=case_set))
     measures = pd.DataFrame(rows)
     measures["auc_rank"] = _auc_ranks(measures)
@@ -229,15 +240,42 @@ def evaluate(
     return Evaluation(measures, comparisons, pd.concat(outcomes, ignore_index=True), targets_of(comparisons))
 
 
-def _case_sets(case_labels: pd.DataFrame) -> Iterator[tuple[str, str, pd.DataFrame]]:
-    """(split, case set, the measured cases of that split whose grade is in the set)."""
+@dataclass(frozen=True)
+class CaseColumns:
+    """What the measures read of labelled cases, as arrays of shape (n,): class, version_status, case_age (whole years
+    at as_of), and once scored, label, reliability and (the default setting only) negative_signals (lists of names).
+    The ablation measures 198 settings on the same cases: arrays, not data frames, keep that cheap."""
+
+    klass: np.ndarray
+    version_status: np.ndarray
+    case_age: np.ndarray
+    label: np.ndarray | None = None
+    reliability: np.ndarray | None = None
+    negative_signals: np.ndarray | None = None
+
+    @classmethod
+    def of(cls, cases: pd.DataFrame) -> CaseColumns:
+        """The unscored columns of `cases` (class, version_status, case_age)."""
+        return cls(cases["class"].to_numpy(dtype=object), cases["version_status"].to_numpy(dtype=object), cases["case_age"].to_numpy(dtype=float))
+
+    def scored(self, label: np.ndarray, reliability: np.ndarray, negative_signals: np.ndarray | None) -> CaseColumns:
+        """These cases with one setting's label, reliability and negative_signals (None: not kept)."""
+        return replace(self, label=label, reliability=reliability, negative_signals=negative_signals)
+
+    def subset(self, chosen: np.ndarray) -> CaseColumns:
+        """The cases where `chosen` (bool, shape (n,)) holds."""
+        return CaseColumns(**{name: None if value is None else value[chosen] for name, value in vars(self).items()})
+
+
+def _case_sets(cases: pd.DataFrame) -> Iterator[tuple[str, str, np.ndarray]]:
+    """(split, case set, which of the measured `cases` are of that split and have a grade in the set: bool, shape (n,))."""
     for split in (ALL, HELD_OUT):
-        chosen = case_labels if split == ALL else case_labels[case_labels["split"] == HELD_OUT]
+        in_split = np.ones(len(cases), dtype=bool) if split == ALL else (cases["split"] == HELD_OUT).to_numpy(dtype=bool)
         for case_set, grades in CASE_SETS.items():
-            yield split, case_set, chosen[chosen["grade"].isin(grades)]
+            yield split, case_set, in_split & cases["grade"].isin(grades).to_numpy(dtype=bool)
 
 
-def flag_sets(cases: pd.DataFrame, flagged: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+def flag_sets(cases: pd.DataFrame | CaseColumns, flagged: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """{measure: (in_set, hit)} of the measures a flag decides, over `cases` (class, version_status, case_age: whole
     years at as_of) under one rule's `flagged` (bool, shape (n,)): the rate is hits among the cases in the set.
 
@@ -245,7 +283,8 @@ def flag_sets(cases: pd.DataFrame, flagged: np.ndarray) -> dict[str, tuple[np.nd
     the archive calls current (class current_version, or version_status current); recent_replaced_flagged over
     stale cases (superseded_version, disputed, retracted) at most RECENT_YEARS old on a version_status replaced.
     """
-    klass, status, age = cases["class"].to_numpy(dtype=object), cases["version_status"].to_numpy(dtype=object), cases["case_age"].to_numpy(dtype=float)
+    columns = cases if isinstance(cases, CaseColumns) else CaseColumns.of(cases)
+    klass, status, age = columns.klass, columns.version_status, columns.case_age
     flagged = np.asarray(flagged, dtype=bool)
     stale, sound = np.isin(klass, STALE_CLASSES), np.isin(klass, SOUND_CLASSES)
     foundational, replaced = klass == FOUNDATIONAL, status == REPLACED
@@ -260,32 +299,31 @@ def flag_sets(cases: pd.DataFrame, flagged: np.ndarray) -> dict[str, tuple[np.nd
     }
 
 
-def _auc_groups(cases: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """(sound, superseded-version) masks of the ROC AUC: foundational and current_version against superseded_version."""
-    klass = cases["class"].to_numpy(dtype=object)
+def _auc_groups(klass: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(sound, superseded-version) masks of the ROC AUC over the cases' classes: foundational and current_version
+    against superseded_version."""
     return np.isin(klass, SOUND_CLASSES), klass == SUPERSEDED_VERSION
 
 
-def _measures(cases: pd.DataFrame, all_labels: pd.Series, *, details: bool, **extra: Rate) -> dict[str, Rate | float]:
-    """Every measure of MEASURES over the labelled `cases` of one case set (with label, reliability and, with
-    `details`, negative_signals) and the labels of every KG edge."""
-    flagged = cases["label"].isin(FLAGGED_LABELS).to_numpy()
-    klass = cases["class"]
-    sound, superseded = _auc_groups(cases)
+def _measures(cases: CaseColumns, base_rate: Rate, **extra: Rate) -> dict[str, Rate | float]:
+    """Every measure of MEASURES over the labelled, scored `cases` of one case set, beside `base_rate` (every KG edge
+    flagged); contradiction_catch only when the cases keep their negative_signals (the default setting)."""
+    flagged = np.isin(cases.label, FLAGGED_LABELS)
+    klass = cases.klass
+    sound, superseded = _auc_groups(klass)
     result: dict[str, Rate | float] = {
         measure: Rate(int((in_set & hit).sum()), int(in_set.sum())) for measure, (in_set, hit) in flag_sets(cases, flagged).items()
     }
     result |= {
-        "labelled_prevalence": Rate(int(klass.isin(STALE_CLASSES).sum()), len(cases)),
-        "base_rate": Rate(int(all_labels.isin(FLAGGED_LABELS).sum()), len(all_labels)),
-        "retraction_catch": Rate(int(((klass == RETRACTED) & (cases["label"] == SUPERSEDED)).sum()), int((klass == RETRACTED).sum())),
-        "unverified_share": Rate(int((cases["label"] == UNVERIFIED).sum()), len(cases)),
-        "roc_auc": roc_auc(cases["reliability"].to_numpy()[sound], cases["reliability"].to_numpy()[superseded]),
+        "labelled_prevalence": Rate(int(np.isin(klass, STALE_CLASSES).sum()), len(klass)),
+        "base_rate": base_rate,
+        "retraction_catch": Rate(int(((klass == RETRACTED) & (cases.label == SUPERSEDED)).sum()), int((klass == RETRACTED).sum())),
+        "unverified_share": Rate(int((cases.label == UNVERIFIED).sum()), len(klass)),
+        "roc_auc": roc_auc(cases.reliability[sound], cases.reliability[superseded]),
     }
-    if details:
-        disputed = cases[klass == DISPUTED]
-        named = disputed["negative_signals"].map(lambda names: bool({"contradiction", "dispute"} & set(names)))
-        result["contradiction_catch"] = Rate(int(named.sum()), len(disputed))
+    if cases.negative_signals is not None:
+        named = [bool({"contradiction", "dispute"} & set(names)) for names in cases.negative_signals[klass == DISPUTED]]
+        result["contradiction_catch"] = Rate(sum(named), len(named))
     return {measure: result[measure] for measure in MEASURES if measure in result} | extra
 
 
@@ -323,7 +361,7 @@ def compare_rules(cases: pd.DataFrame, edges: pd.DataFrame, *, resamples: int = 
     """
     units = {"cases": cluster_draws(cases["dataset_id"].to_numpy(), resamples=resamples, seed=seed),
              "edges": cluster_draws(edges["dataset_id"].to_numpy(), resamples=resamples, seed=seed)}
-    sound, superseded = _auc_groups(cases)
+    sound, superseded = _auc_groups(cases["class"].to_numpy(dtype=object))
     figures: dict[tuple[str, str], tuple[Rate | float, np.ndarray, Rate | None]] = {}
     for rule in RULES:
         flagged = cases[f"flagged/{rule}"].to_numpy(dtype=bool)
