@@ -251,3 +251,18 @@ def test_the_baselines_are_a_table_of_short_lines_with_each_rule_s_figure_and_di
     ]
     assert max(len(line) for line in lines) <= 150
     assert baseline_lines(comparisons[comparisons["measure"] == "current_flagged"]) == []
+
+
+@pytest.mark.parametrize("command", ["explain", "paper", "ask", "brief"])
+def test_every_command_s_help_describes_it_and_its_exit_statuses(command, capsys):
+    """Noted in the new-user pass (2026-12-03): `recon ask --help` and `recon paper --help` gave no exit statuses and
+    `recon brief --help` no description."""
+    from recon_assets.cli.main import main
+
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0
+    usage, description, *rest = capsys.readouterr().out.split("\n\n")
+    assert description.strip() and not description.startswith(("positional", "options"))
+    epilog = " ".join(rest[-1].split())
+    assert epilog.startswith("exit status: 0 ") and " 2 unusable input" in epilog

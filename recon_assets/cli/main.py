@@ -87,6 +87,10 @@ def main(argv: list[str] | None = None, *, own_process: bool = False) -> int:
     paper = commands.add_parser(
         "paper", help="analyse one paper now: its datasets with their lifecycle, its scores and its report",
         description="Analyse a paper's PDF (or a DOI of the graph) against the database's graph, through the Dagster instance.",
+        epilog="exit status: 0 analysed (an optional stage that failed is said); 1 the run failed (a PDF that cannot be "
+        "parsed included), in one line; 2 unusable input, in one line before any run: neither a file nor a DOI, a file "
+        "with no %PDF- header, a DOI the graph lacks while OpenAlex is offline, no database, or a setting `recon run` "
+        "refuses; 130 interrupted (Ctrl-C: the run under way is terminated), 143 after SIGTERM",
     )
     paper.add_argument("source", help="a PDF file, or a DOI (title, abstract and references from the graph)")
     paper.add_argument("--db", type=Path, help="DuckDB file holding the graph (`recon run` first); default data/recon.duckdb")
@@ -95,6 +99,9 @@ def main(argv: list[str] | None = None, *, own_process: bool = False) -> int:
         "ask", help="answer a research question from the scores and print its brief",
         description="Answer an ad-hoc research question through the research-brief assets (a partition ask-<hash> of the "
         "Dagster instance) from the database's scores (`recon run` first), and print the brief.",
+        epilog="exit status: 0 brief printed; 1 the run failed (its step's error on stderr); 2 unusable input, in one line "
+        "before any run: an empty or over-long question, a bad date or one after today, no scored database, or a setting "
+        "`recon run` refuses; 130 interrupted (Ctrl-C: the run under way is terminated), 143 after SIGTERM",
     )
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--dataset", action="append", default=[], help="a dataset of its scope (DOI, short name, or 'SHORT_NAME VERSION'); repeatable")
@@ -102,6 +109,8 @@ def main(argv: list[str] | None = None, *, own_process: bool = False) -> int:
     ask.add_argument("--db", type=Path, help="DuckDB file holding the scores; default data/recon.duckdb")
     brief = commands.add_parser(
         "brief", help="print the stored brief of a question (its id, or ask-<hash>)",
+        description="Print the brief the database holds for a question: a standing question's file id, or the ask-<hash> "
+        "`recon ask` printed; --remove takes an ad-hoc question's partition off the instance.",
         epilog="exit status: 0 brief printed (or, with --remove, partition removed); 1 no brief of that question in the "
         "database, or a read that failed (why on stderr); 2 unusable input, in one line: no database, or not one "
         "`recon run` wrote",
