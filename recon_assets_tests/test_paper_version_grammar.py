@@ -115,6 +115,18 @@ def _found(catalogue, *texts):
          ["Validation of the MLS v4.2 ozone data is described by Smith et al. (2016)."], [("ML2O3", "4.2")], []),
         ("... nor a cited work's data the sentence says are the paper's",
          ["Smith et al. (2017) found that the MLS version 4.2 ozone data (used in this study) are biased high."], [("ML2O3", "4.2")], []),
+        ("a whole number names a catalogued three-digit version under its integer reading (round 9: HALOE v19 is UARHA2FN "
+         "V019, not a version '1.9' the graph lacks nor one it replaced)",
+         ["Mean profiles for HALOE v19 and the lidar are shown in black."], [("UARHA2FN", "19")], []),
+        ("a version stated apart that the paragraph stated before it named the line restates that earlier thing's "
+         "(round 9, false pair removed)",
+         ["The first ACE validations used the version 1.0 data products. For version 1.0, comparisons with the HALOE instrument "
+          "agreed within 2 K. Smith et al. (2005) compared the version 1.0 temperature profiles with lidar."], [], []),
+        ("... nor, the line named a sentence before, another instrument's the version's phrase names in capitals (round 9, "
+         "false pair removed)",
+         ["The MLS instrument measures temperature. MIPAS temperature data v4.62 are compared with it here."], [], []),
+        ("... the line's own version stated a sentence apart stays the line's",
+         ["The MLS instrument measures temperature. The temperature data v4.2 are compared with it here."], [("ML2T", "4.2")], []),
     ],
 )
 def test_a_product_takes_the_nearest_version_the_grammar_reads(cmr, rule, texts, matched, unmatched):

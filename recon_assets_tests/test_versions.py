@@ -14,6 +14,7 @@ from recon_assets.lifecycle.versions import (
     parse_version,
     successors,
     unparsed_records,
+    version_readings,
     version_sort_key,
 )
 
@@ -149,6 +150,23 @@ def test_version_sort_key_orders_versions(versions, expected_order):
 def test_version_sort_key_reads_one_version_spelled_two_ways_alike(same, other):
     """bug fixed: "V7" was superseded by "7.0" of the same family."""
     assert version_sort_key(same) == version_sort_key(other)
+
+
+@pytest.mark.parametrize(
+    ("text", "readings"),
+    [
+        # a bare three-digit 0XY is collection X.Y (LP DAAC MODIS 061) or the padded integer XY (GES DISC HALOE V019)
+        ("V019", ((1, 9), (19,))),
+        ("061", ((6, 1), (61,))),
+        # any other spelling has its one sort key
+        ("006", ((6,),)),
+        ("010", ((10,),)),
+        ("7.0", ((7,),)),
+        ("-V4-21", ((4, 21),)),
+    ],
+)
+def test_version_readings_read_a_padded_three_digit_version_both_ways(text, readings):
+    assert version_readings(text) == readings
 
 
 def test_version_sort_key_rejects_text_without_digit():

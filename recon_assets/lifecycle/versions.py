@@ -112,6 +112,25 @@ def version_sort_key(version_text: str) -> tuple[int, ...]:
     return tuple(numbers)
 
 
+def version_readings(version_text: str) -> tuple[tuple[int, ...], ...]:
+    """Every sort key a catalogued version spelling may stand for, `version_sort_key`'s first.
+
+    A bare three-digit "0XY" (X, Y > 0; "V019", "061") is read two ways, because the archives use the spelling for two
+    numberings: LP DAAC and LAADS number MODIS and ASTER collections so ("061" is Collection 6.1, DOI
+    10.5067/MODIS/MOD09A1.061), while GES DISC and NSIDC pad a whole-number version to three digits: the UARS HALOE
+    Level 2 record "UARS Halogen Occultation Experiment (HALOE) Level 2 V019 (UARHA2FN) at GES DISC" (CMR
+    C1273348497-GES_DISC) holds HALOE's third public release, version 19 (Russell et al.'s "HALOE version 19", the
+    V19 papers state), SORCE's "V019" its version 19 and GLAS's "V033" / "V034" NSIDC's Release 33 / 34. A record
+    rarely says which (UARHA2FN has no DOI), so a version a paper states names a catalogued "0XY" under either
+    reading: (X, Y) or (XY,). Any other spelling has its one `version_sort_key`.
+
+    Returns: a tuple of one or two sort keys. Raises ValueError if the text holds no digit.
+    """
+    key = version_sort_key(version_text)
+    padded = _COLLECTION.fullmatch(version_text.strip().lstrip("Vv"))
+    return (key, (int(padded.group(0)),)) if padded else (key,)
+
+
 def _status(*texts: str) -> str:
     if any(_NRT.search(t) for t in texts):
         return NEAR_REAL_TIME

@@ -33,7 +33,7 @@ import pandas as pd
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED, since_text
-from recon_assets.lifecycle.versions import parse_version, version_sort_key
+from recon_assets.lifecycle.versions import parse_version, version_readings, version_sort_key
 from recon_assets.papers.dataset_names import (
     FILLER, WORD, TitleVocabulary, is_algorithm_version, line_codes, is_data_citation, is_glossary, is_reference_like, parenthesis_end, reference_entries,
 )
@@ -161,6 +161,7 @@ class _Known:
     family: str
     version: str | None
     sort_key: tuple[int, ...]
+    readings: tuple[tuple[int, ...], ...] = ()  # `version_readings` of `version`: the keys a stated version may name
 
 
 ALIAS_COLUMNS = ["alias", "family", "kind", "source"]
@@ -220,7 +221,8 @@ class DatasetCatalogue:
             short_name = row.short_name if isinstance(row.short_name, str) else ""
             parsed = parse_version(short_name, row.long_name, row.doi)
             families.append(parsed.family)
-            known = _Known(row.dataset_id, parsed.family, parsed.version_text, parsed.sort_key)
+            readings = version_readings(parsed.version_text) if parsed.version_text else ()
+            known = _Known(row.dataset_id, parsed.family, parsed.version_text, parsed.sort_key, readings)
             self.by_id.setdefault(row.dataset_id, known)
             doi = canonical_doi(row.doi)
             if doi:
@@ -297,6 +299,11 @@ class DatasetCatalogue:
                 kept += chosen if len(product) > 1 and one_each and len(chosen) == 1 else product
             left = [f for f in left if f in kept]
         return left
+
+    def held(self, family: str) -> list[tuple[int, ...]]:
+        """The version keys a stated version may name among `family`'s Dataset nodes: each node's `version_readings`
+        (HALOE's "V019" is 1.9 or 19); [] for a family the graph lacks."""
+        return [key for known in self.by_family.get(family, ()) for key in known.readings]
 
     def family_rows(self, family: str) -> pd.DataFrame:
         """The family's Dataset nodes: columns dataset_id, short_name, long_name, doi, cmr_id."""
@@ -496,7 +503,7 @@ def _collection_before(text: str, start: int, version: re.Match, catalogue: Data
     4 but no 8.5 (OMI's algorithm version; DOMAIN.md: "OMI 003 -> 004"). A catalogue that has the version after the name
     keeps it (the after-version wins, as before); None when no "collection N" ties to the name (`_joins_name`) or no
     candidate has collection N."""
-    held = [k.sort_key for f in families for k in catalogue.by_family[f]]
+    held = [key for f in families for key in catalogue.held(f)]
     if catalogued_version(stated_sort_key(version.group(1)), held):
         return None
     found = _version_before(text, start)
@@ -528,7 +535,7 @@ def _algorithm_only(text: str, version: re.Match, catalogue: DatasetCatalogue, f
     written = version.group(0).strip()
     if not key or not any(is_algorithm_version(text, m.end()) for m in re.finditer(r"(?<![\w.])" + re.escape(written) + r"(?![\w.])", text)):
         return False
-    return not any(catalogued_version(key, (k.sort_key for k in catalogue.by_family[f])) for f in families)
+    return not any(catalogued_version(key, catalogue.held(f)) for f in families)
 
 
 def _joins_name(between: str, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
@@ -733,8 +740,8 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
     def settle(named: _Named, family: str) -> None:
         key = stated_sort_key(named.stated)
         # the stated version's collection: the same key, or a whole-numbered catalogue's major ("4.2" of V004)
-        held = catalogued_version(key, (k.sort_key for k in catalogue.by_family[family])) if key else None
-        same = sorted((k for k in catalogue.by_family[family] if held and k.sort_key == held), key=lambda k: k.dataset_id)
+        held = catalogued_version(key, catalogue.held(family)) if key else None
+        same = sorted((k for k in catalogue.by_family[family] if held and held in k.readings), key=lambda k: k.dataset_id)
         if same:
             known = same[0]
             keep(DatasetMatch(known.dataset_id, known.family, known.version, NAME_AND_VERSION, named.stated, named.quote, named.page, named.section))
@@ -845,7 +852,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         keys = stated_keys.get(name, set())
         if len(keys) == 1 and (stated := next(n.stated for n in pending if n.name == name)):
             key = stated_sort_key(stated)
-            held = bool(key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[family])))
+            held = bool(key and catalogued_version(key, catalogue.held(family)))
             pending.append(_Named(name, written, stated, (family,), held, quote, page, section))
     for named in pending:
         candidates = list(named.candidates)
@@ -913,7 +920,7 @@ def _with_shorthands_expanded(pending: list[_Named], catalogue: DatasetCatalogue
             fits = shorthand_of(named.stated, same_family) or shorthand_of(named.stated, [p.stated for p in pending if p.name == named.name])
         if len(fits) == 1:
             key = stated_sort_key(fits[0])
-            held = any(catalogued_version(key, (k.sort_key for k in catalogue.by_family[f])) for f in named.candidates)
+            held = any(catalogued_version(key, catalogue.held(f)) for f in named.candidates)
             out.append(replace(named, stated=fits[0], with_version=held))
         elif fits:
             reason = f"ambiguous: {named.written} v{named.stated} shortens {' or '.join(fits)}, which the paper both states; it does not say which"
@@ -1019,7 +1026,7 @@ def _shared_versions(text: str, readings: list[tuple[str, int, int, _Reading]], 
         stated = out[neighbour][3].stated
         key = stated_sort_key(stated) if stated else ()
         if reading.stated is None and key and COLLECTION not in (catalogue.kind.get(name), catalogue.kind.get(out[neighbour][0])) \
-                and any(catalogued_version(key, (k.sort_key for k in catalogue.by_family[f])) for f in catalogue.members[name]):
+                and any(catalogued_version(key, catalogue.held(f)) for f in catalogue.members[name]):
             out[index] = (name, start, end, replace(reading, stated=stated))
             return True
         return False
@@ -1096,7 +1103,7 @@ def _candidates(catalogue: DatasetCatalogue, name: str, written: str, reading: _
     key = stated_sort_key(reading.stated)
     members = catalogue.members[name]
     narrowed = catalogue.vocabulary.narrow(members, reading.words) if len(members) > 1 else members
-    with_version = [f for f in narrowed if key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[f]))]
+    with_version = [f for f in narrowed if key and catalogued_version(key, catalogue.held(f))]
     if with_version:
         with_version += [f for f in narrowed if f not in with_version and _catalogued_after(catalogue, f, key)]
     candidates = _without_variants(with_version or narrowed)
@@ -1138,7 +1145,7 @@ def _each_parameter(catalogue: DatasetCatalogue, named: _Named, reading: _Readin
         return [named]
     key = stated_sort_key(named.stated)
     return [replace(named, candidates=(family,), decided=True,
-                    with_version=bool(key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[family])))) for family in parts]
+                    with_version=bool(key and catalogued_version(key, catalogue.held(family)))) for family in parts]
 
 
 # How far (characters) after a version a list of a line's parameters may begin ("version 3.3 products for HOCl, HCl").
@@ -1226,7 +1233,7 @@ def _each_species(text: str, readings: Sequence[tuple[str, int, int, _Reading]],
         return parts
     key = stated_sort_key(named.stated)
     return [replace(named, candidates=(family,), decided=True,
-                    with_version=bool(key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[family])))) for family in families]
+                    with_version=bool(key and catalogued_version(key, catalogue.held(family)))) for family in families]
 
 
 # What may follow a version in parentheses that closes a list: the clause's or the sentence's end.
@@ -1276,7 +1283,7 @@ def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, i
         key = stated_sort_key(stated)
         quote = _joined_quote(text, (start, end), (group[0][0], closing.end()))
         found += [_Named(name, text[start:end].strip(), stated, (family,),
-                         bool(key and catalogued_version(key, (k.sort_key for k in catalogue.by_family[family]))), quote, page, section)
+                         bool(key and catalogued_version(key, catalogue.held(family))), quote, page, section)
                   for family in families]
         spans.append((group[0][0], closing.end()))
     return found, spans
@@ -1315,6 +1322,9 @@ _OF_THING = re.compile(r"\s+of\s+(?:(?:the|a|an|this|that|our|their|its)\s+)?([^
 _OWN_WORDS = frozenset({"our", "my"})
 
 
+_ACRONYM = re.compile(r"[A-Z][A-Z-]{2,}")
+
+
 def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue,
                       paragraph_wide: bool = False) -> list[tuple[str, int, int, _Reading]]:
     """Versions a paragraph states for a product line without repeating its name, by proximity: a version of the
@@ -1325,8 +1335,10 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
     used"; anywhere before it in the paragraph when `paragraph_wide`, a heading that names the line leading the
     paragraph), else to the one name of its sentence after it behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`: "the
     level 3 version 5 daily data products obtained from the radiances of the AIRS sounder"). The name must have been
-    read without a version (a LINE alias or a family, not an instrument COLLECTION). Each is (name, its start, its
-    end, a _Reading of the version).
+    read without a version (a LINE alias or a family, not an instrument COLLECTION), and the paragraph must not have
+    stated the same version before the name ("the version 1.0 data products. For version 1.0, comparisons with the
+    HALOE instrument [...] compared the version 1.0 temperature profiles": another instrument's version, restated).
+    Each is (name, its start, its end, a _Reading of the version).
     The version is the name's only when the words around it make it no other thing's:
     - "version N of X" names X's version: kept only when X is a data word or describes the line (`_OF_THING`: not
       "Version 3.3 of the scheme", "version 2 of our model");
@@ -1340,7 +1352,8 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
       catalogue's own word for it (`species_mentions`: "Version 3.3 Level 2 nighttime OH"), and it opens its phrase: the
       word before it in its sentence, if any, is a determiner, a preposition, a verb of use (`_DETERMINERS`), a data
       word or describes the line (not "the model version 3.3"), and its phrase is not the authors' own (`_OWN_WORDS`:
-      not "Our ozone profiles, version 3").
+      not "Our ozone profiles, version 3") nor, the line named in an earlier sentence, another instrument's (a word in
+      capitals the catalogue does not know: "MIPAS temperature data v4.62").
     The reading's describing words: those after the version (`_words_trailing`) and those of the name's sentence (the
     "ozone" of "retrieve the ozone vertical profile"), less the version's own ("version 5" is no "2.5 degrees")."""
     found = []
@@ -1350,8 +1363,9 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
         left = max(b for b in bounds if b <= pos)
         return left, min((b for b in bounds if b > pos), default=len(text))
 
-    for version in sorted(versions_in(text, worded=True) + [v for v in versions_in(text) if not WORDED_VERSION.match(text, v.start())],
-                          key=lambda v: v.start()):
+    stated = sorted(versions_in(text, worded=True) + [v for v in versions_in(text) if not WORDED_VERSION.match(text, v.start())],
+                    key=lambda v: v.start())
+    for version in stated:
         at, after = version.start(), version.end()
         if version.group(0).startswith("."):
             continue  # a number glued to a word ("MOD13Q1.006") is that word's
@@ -1373,6 +1387,8 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
             continue
         if reading.stated is not None or catalogue.kind.get(name) == COLLECTION:
             continue
+        if any(v.start() < min(start, at) and stated_sort_key(v.group(1)) == stated_sort_key(version.group(1)) for v in stated):
+            continue  # the paragraph stated this version before it named the line: it restates that earlier thing's
         name_left, name_right = sentence_of(start)
         families = catalogue.members[name]
         clause_stop = _CLAUSE_END.search(text, after)
@@ -1403,6 +1419,11 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
             # and it opens its phrase, never another thing's ("the model version 3.3") nor the authors' own ("Our ozone
             # profiles, version 3, are compared")
             own = any(w.group(0).lower() in _OWN_WORDS for w in WORD.finditer(text, phrase_start, at))
+            # and, the line named in an earlier sentence, its phrase names no other instrument in capitals the catalogue
+            # does not know ("coincident MLS profiles. MIPAS temperature data v4.62 are compared": MIPAS's version)
+            if start < version_left:
+                own = own or any(_ACRONYM.fullmatch(w.group(0)) and _key(w.group(0)) not in catalogue.by_key and not _describes(catalogue, w.group(0), families)
+                                 for w in WORD.finditer(text, phrase_start, at))
             opens = not opening or opening[-1].lower() in _DETERMINERS or _data_word(opening[-1]) or _describes(catalogue, opening[-1], families)
             if not by_apposition and (own or not opens or not said):
                 continue
