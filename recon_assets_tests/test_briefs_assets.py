@@ -286,7 +286,7 @@ def test_recon_ask_refuses_an_empty_question_and_a_database_without_scores_befor
     for question, why in (("?!.,;:--", "it holds no word (letters or digits)"),
                           ("Is \x1b[31mMERRA-2 \u202ereliable?", "it holds control characters (U+001B, U+202E): write the question as plain text")):
         assert main(["ask", question, "--db", str(tmp_path / "none.duckdb")]) == 2
-        assert capsys.readouterr().err == f"error: the question cannot be asked: Value error, {why}\n"
+        assert capsys.readouterr().err == f"error: the question cannot be asked: {why}\n"
     duckdb.connect(str(tmp_path / "empty.duckdb")).close()
     assert main(["ask", "Is it?", "--db", str(tmp_path / "empty.duckdb")]) == 2
     assert "holds no scores yet (no edge_reliability table): run `recon run --db " in capsys.readouterr().err

@@ -60,7 +60,7 @@ def test_defaults_and_runs_without_settings_pass():
         ({"resources": {"openalex": {"config": {"timeout_seconds": float("inf")}}}}, None, "resource openalex: timeout_seconds: Input should be a finite number"),
         (None, {"recon/as_of": "2026-02-30"}, "as_of: as_of '2026-02-30' from the run tag recon/as_of is not a calendar date (day is out of range for month)"),
         ({"resources": {"as_of": {"config": {"as_of": "yesterday"}}}}, None,
-         "resource as_of: as_of: Value error, as_of must be a date YYYY-MM-DD, got 'yesterday' from RECON_AS_OF"),
+         "resource as_of: as_of: as_of must be a date YYYY-MM-DD, got 'yesterday' from RECON_AS_OF"),
         # a UI run as of year 1: refused at launch as `recon run --as-of 0001-01-01` is (test_rerun)
         (None, {"recon/as_of": "0001-01-01"}, "as_of: as_of 0001-01-01 from the run tag recon/as_of is before 1950-01-01, the "
          "earliest as_of scored (no NASA Earth-observation dataset existed before the satellite era): give a later date"),
@@ -75,7 +75,7 @@ def test_a_broken_resource_setting_or_as_of_tag_is_named(run_config, tags, probl
 def test_a_resource_setting_from_the_environment_is_judged_at_launch_without_its_secret(monkeypatch):
     monkeypatch.setenv("RECON_AS_OF", "1 Dec 2026")
     monkeypatch.setenv("GROQ_API_KEY", "gsk_launch_check_secret")
-    assert settings_problems(None) == ["resource as_of: as_of: Value error, as_of must be a date YYYY-MM-DD, got '1 Dec 2026' from RECON_AS_OF"]
+    assert settings_problems(None) == ["resource as_of: as_of: as_of must be a date YYYY-MM-DD, got '1 Dec 2026' from RECON_AS_OF"]
     monkeypatch.setenv("RECON_AS_OF", "2026-12-01")
     assert settings_problems(None, {"recon/as_of": "2026-11-29"}) == []
     # A setting the run config gives overrides the environment's; the key is never part of a message.
@@ -212,7 +212,7 @@ def test_a_setting_read_from_the_environment_by_run_config_is_judged_on_its_valu
         "resource groq_judge: settings.retries: Input should be less than or equal to 10"]
     assert settings_problems({"resources": {"as_of": {"config": {"as_of": {"env": "GROQ_API_KEY"}}}}}, {"recon/as_of": "gsk_launchchecksecret12345678"}) == [
         "as_of: as_of must be a date YYYY-MM-DD, got a value of 29 characters (not shown: it may be a key) from the run tag recon/as_of",
-        "resource as_of: as_of: Value error, as_of must be a date YYYY-MM-DD, got a value of 29 characters (not shown: it may be a key) from RECON_AS_OF",
+        "resource as_of: as_of: as_of must be a date YYYY-MM-DD, got a value of 29 characters (not shown: it may be a key) from RECON_AS_OF",
     ]
 
 

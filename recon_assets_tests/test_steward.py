@@ -45,7 +45,7 @@ def test_the_shipped_file_is_well_formed_and_every_row_applies_or_says_why():
         ("edge,kg:d,10.1000/a,,UNVERIFIED,0.5,r,ann,2026-01-02", "verdict: Input should be 'SUPPORTED', 'CONTRADICTED' or 'SUPERSEDED'"),
         ("edge,kg:d,10.1000/a,,SUPPORTED,1.5,r,ann,2026-01-02", "coherence: Input should be less than or equal to 1"),
         ("edge,kg:d,10.1000/a,,SUPPORTED,nan,r,ann,2026-01-02", "coherence: Input should be a finite number"),
-        ("edge,kg:d,not-a-doi,,SUPPORTED,0.7,r,ann,2026-01-02", "publication_doi: Value error, 'not-a-doi' is not a DOI"),
+        ("edge,kg:d,not-a-doi,,SUPPORTED,0.7,r,ann,2026-01-02", "publication_doi: 'not-a-doi' is not a DOI"),
         ("edge,kg:d,10.1000/a,,SUPPORTED,0.7,r,ann,02/01/2026", "judged_on: Input should be a valid date"),
         ("edge,kg:d,10.1000/a,,SUPPORTED,0.7,,ann,2026-01-02", "rationale: Input should be a valid string"),
         ("lemma,kg:d,10.1000/a,,SUPPORTED,0.7,r,ann,2026-01-02", "scope: Input should be 'pair' or 'edge'"),

@@ -12,6 +12,7 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from recon_assets.briefs.questions import repeated
+from recon_assets.shared.validation import problem_line
 
 SUBQUESTION_KINDS = ("foundational", "recent", "contested")
 # A sub-question is a search query: RECON's planner asks for "under 20 words"; 300 characters leaves room.
@@ -87,6 +88,4 @@ def read_answer(model: type[Answer], raw: str | None) -> tuple[Answer | None, st
     try:
         return model.model_validate(data), None
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "answer"
-        return None, f"invalid {model.__name__}: {where}: {first['msg']} ({error.error_count()} error(s))"
+        return None, f"invalid {model.__name__}: {problem_line(error.errors()[0], 'answer')} ({error.error_count()} error(s))"

@@ -27,6 +27,7 @@ from recon_assets.shared.display import hidden_characters
 from recon_assets.lifecycle.versions import version_sort_key
 from recon_assets.papers.datasets import DatasetCatalogue, named_products, stated_sort_key
 from recon_assets.papers.stated_lifecycle import catalogued_version
+from recon_assets.shared.validation import problem_line
 
 # A partition key and a file name: lower-case letters, digits, '-' and '_', up to 64 characters.
 QUESTION_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]{0,63}$"
@@ -157,11 +158,7 @@ def repeated(values: Sequence[str | None]) -> list[str]:
 
 
 def _validation_reason(error: ValidationError) -> str:
-    parts = []
-    for item in error.errors():
-        where = ".".join(str(part) for part in item["loc"]) or "entry"
-        parts.append(f"{where}: {item['msg']}")
-    return "; ".join(parts)
+    return "; ".join(problem_line(item, "entry") for item in error.errors())
 
 
 @dataclass(frozen=True)

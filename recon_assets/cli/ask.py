@@ -26,6 +26,7 @@ from recon_assets.briefs.questions import ASKED_PREFIX, NAMED_IN_QUESTION, Quest
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.validation import problem_message
 from recon_assets.storage.duckdb_files import UnreadableDatabase, readable
 
 if TYPE_CHECKING:  # imported when a question is asked: `recon brief` starts without Dagster
@@ -75,7 +76,7 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
         day = as_of_not_after_today(parse_as_of(given, source=source), source=source) if given is not None else None
         resolved(database, "--db")  # a symbolic-link loop is its one error line (ValueError)
     except ValidationError as error:
-        return _fail(f"the question cannot be asked: {'; '.join(item['msg'] for item in error.errors())}", 2)
+        return _fail(f"the question cannot be asked: {'; '.join(problem_message(item) for item in error.errors())}", 2)
     except ValueError as error:
         return _fail(str(error), 2)
     key = asked_key(asked.question, list(asked.scope.datasets))

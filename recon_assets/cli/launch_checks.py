@@ -33,6 +33,7 @@ from recon_assets.shared.credentials import redact, usable_secrets
 from recon_assets.shared.key_transport import ALLOW_PLAIN_HTTP, plain_http_allowed
 from recon_assets.shared.paths import resolved
 from recon_assets.shared.run_tags import AS_OF_TAG
+from recon_assets.shared.validation import problem_line
 from recon_assets.storage.duckdb_settings import duckdb_connection_config, is_motherduck
 from recon_assets.storage.duckdb_settings import MOTHERDUCK_TOKEN_VARIABLE, usable_token
 from recon_assets.storage.output_files import earlier_runs_kept
@@ -218,7 +219,7 @@ def _named(owner: str, error: ValidationError, only: set[str] | None = None) -> 
     """'owner: field.sub: message' for each error of `error` (those on a field of `only`, when given), without the
     value that broke the rule."""
     return [
-        f"{owner}: {'.'.join(map(str, e['loc'])) or 'config'}: {e['msg']}"
+        f"{owner}: {problem_line(e, 'config')}"
         for e in error.errors(include_url=False, include_input=False)
         if only is None or (e["loc"] and e["loc"][0] in only)
     ]

@@ -33,6 +33,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.table_docs import declared_columns
+from recon_assets.shared.validation import problem_line
 
 # The fields requested with `select` (OpenAlex bills by request, not by field, but smaller pages are faster).
 SELECT_FIELDS = (
@@ -233,7 +234,7 @@ def invalid_reason(work: object, schema: type[_Work] = OpenAlexWork) -> str | No
         schema.model_validate(work)
     except ValidationError as error:
         problems = [
-            f"{'.'.join(str(part) for part in problem['loc']) or 'the record'}: {problem['msg']}"
+            problem_line(problem, "the record")
             + (f" (got {_cut(repr(problem['input']))})" if problem["type"] != "missing" else "")
             for problem in error.errors(include_url=False)
         ]

@@ -46,6 +46,7 @@ from recon_assets.judgement.verdict_scale import (
     Stance,
     Verdict,
 )
+from recon_assets.shared.validation import problem_line
 
 # Bump whenever the messages, the answer schema or its checks change: cached judgements of other versions are not
 # reused. v2: rule 4 asks for q's stance wording, and an answer counts only when a quote states it (`states_stance`).
@@ -328,9 +329,7 @@ def _pair_result(entries: list[object], pair: PairTexts, missing: str) -> PairRe
     try:
         answer = PairAnswer.model_validate(entries[0])
     except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "entry"
-        return PairResult(None, f"answer does not validate: {where}: {first['msg']}")
+        return PairResult(None, f"answer does not validate: {problem_line(error.errors()[0], 'entry')}")
     found = tuple(quote for quote in answer.evidence if quote_found(quote, pair))
     if answer.verdict != UNVERIFIED:
         in_newer = [quote for quote in found if quote_found(quote, pair, newer_only=True)]

@@ -48,6 +48,7 @@ from recon_assets.judgement.verdict_scale import (
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.paths import is_pseudo_file
 from recon_assets.shared.table_docs import declared_columns
+from recon_assets.shared.validation import problem_line
 
 STEWARD_FILE = Path(__file__).resolve().parents[1] / "reference" / "steward_judgements.csv"
 STEWARD_COLUMNS: dict[str, str] = {
@@ -164,7 +165,7 @@ def read_steward_file(path: Path = STEWARD_FILE) -> pd.DataFrame:
         try:
             checked = StewardJudgement.model_validate({key: (value if value.strip() != "" else None) for key, value in values.items()})
         except ValidationError as error:
-            reason = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'row'}: {e['msg']}" for e in error.errors(include_url=False))
+            reason = "; ".join(problem_line(e, "row") for e in error.errors(include_url=False))
             rows.append({**values, "coherence": None, "judged_on": None, **lines_of, "status": REJECTED, "reason": reason})
             continue
         rows.append({**checked.model_dump(), **lines_of, "status": "", "reason": None})

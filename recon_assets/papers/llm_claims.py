@@ -31,6 +31,7 @@ from recon_assets.judgement.judge_address import kept_passages, without_judge_ad
 from recon_assets.judgement.llm_prompt import clean_text
 from recon_assets.papers.claims import Claim, claim_paragraphs, results_in
 from recon_assets.papers.parse import PaperDocument, Paragraph
+from recon_assets.shared.validation import problem_line
 
 CLAIMS_PURPOSE, ARGUMENTATION_PURPOSE = "paper_claims", "paper_argumentation"
 # Bump when the messages, the answer shape or its checks change: answers stored for another version are not reused.
@@ -193,8 +194,7 @@ def read_claims(raw: str | None, chunk: Sequence[SentParagraph], extractor: str)
         try:
             claim = LlmClaim.model_validate(entry)
         except ValidationError as error:
-            first = error.errors()[0]
-            dropped.append(f"entry {index} invalid: {'.'.join(str(part) for part in first['loc']) or 'entry'}: {first['msg']}")
+            dropped.append(f"entry {index} invalid: {problem_line(error.errors()[0], 'entry')}")
             continue
         named = by_number.get(claim.paragraph)
         candidates = [named] if named else []
@@ -258,5 +258,4 @@ def read_argumentation(raw: str | None) -> tuple[ArgumentationAnswer | None, str
     try:
         return ArgumentationAnswer.model_validate_json(raw), None
     except ValidationError as error:
-        first = error.errors()[0]
-        return None, f"invalid answer: {'.'.join(str(part) for part in first['loc']) or 'answer'}: {first['msg']}"
+        return None, f"invalid answer: {problem_line(error.errors()[0], 'answer')}"

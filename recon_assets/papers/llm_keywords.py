@@ -29,6 +29,7 @@ from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.judgement.llm_prompt import clean_text
 from recon_assets.papers.keywords import PaperKeyword, ScienceKeyword, stems
 from recon_assets.papers.llm_claims import fenced
+from recon_assets.shared.validation import problem_line
 
 PURPOSE, PROMPT_VERSION = "paper_keywords", "paper-keywords-v1"
 STAGE = "keywords"
@@ -121,8 +122,7 @@ def problem_of(raw: str | None) -> str | None:
     try:
         KeywordAnswer.model_validate_json(raw)
     except ValidationError as error:
-        first = error.errors()[0]
-        return f"invalid answer: {'.'.join(str(part) for part in first['loc']) or 'answer'}: {first['msg']}"
+        return f"invalid answer: {problem_line(error.errors()[0], 'answer')}"
     return None
 
 

@@ -1,0 +1,24 @@
+"""One line per problem of a pydantic `ValidationError`, for refusals, quarantine reasons and error rows.
+
+pydantic words the message of a ValueError or AssertionError raised in a validator with its error type in front
+("Value error, as_of must be a date ...", "Assertion failed, ..."; pydantic 2 docs, "Validation Errors":
+value_error, assertion_error). The rule's own words are what a user reads: the prefix is taken off.
+"""
+
+from __future__ import annotations
+
+from pydantic_core import ErrorDetails
+
+# The prefix pydantic puts before a validator's own message, by error type.
+_TYPE_PREFIXES = {"value_error": "Value error, ", "assertion_error": "Assertion failed, "}
+
+
+def problem_message(problem: ErrorDetails) -> str:
+    """The message of one item of `ValidationError.errors()`, without pydantic's prefix on a validator's own."""
+    return problem["msg"].removeprefix(_TYPE_PREFIXES.get(problem["type"], ""))
+
+
+def problem_line(problem: ErrorDetails, whole: str) -> str:
+    """'field.sub: message' for one item of `ValidationError.errors()`; `whole` names where an error on the whole
+    object is (an empty location), e.g. 'row' or 'the record'."""
+    return f"{'.'.join(map(str, problem['loc'])) or whole}: {problem_message(problem)}"
