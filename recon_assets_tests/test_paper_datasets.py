@@ -631,3 +631,38 @@ def test_round_5_standard_products_and_versions_stated_apart(cmr, rule, section,
 )
 def test_round_6_version_spellings_and_members_around_the_version(cmr, rule, texts, matched, unmatched):
     assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule
+
+
+# Issue 22, rules round 10: written from the misses of papers 1-50 (development data since round 9); each row a
+# made-up sentence.
+@pytest.mark.parametrize(
+    ("rule", "texts", "matched", "unmatched"),
+    [
+        ("a version without a name in a sentence stating the authors' use ('we use') goes to the line the paragraph "
+         "named sentences before, its member from the name's sentence",
+         ["The MLS instrument on Aura measures ozone since 2004. Its orbit is polar. We use the version 4.2 ozone data."],
+         [("ML2O3", "V004", "4.2")], []),
+        ("... but a version two sentences from the line with no use stated stays no one's",
+         ["The MLS instrument on Aura measures ozone since 2004. Its orbit is polar. The model version 4.2 ozone data are shown."],
+         [], []),
+        ("a version the paragraph says a cited work validated yields to the version the authors say they use (the "
+         "cited one is a false pair removed)",
+         ["The MLS instrument on Aura measures ClO since 2004. The version 2.2 ClO measurements were validated in Smith et "
+          "al. (2008). Here, we use the v4.2 retrievals (Jones, 2015)."],
+         [("ML2CLO", "V004", "4.2")], []),
+        ("... while with no use stated for another version the cited one stays",
+         ["The MLS instrument on Aura measures ClO since 2004. The version 2.2 ClO measurements were validated in Smith et "
+          "al. (2008). The v4.2 retrievals are shown in Fig. 2."],
+         [], [("ML2CLO", "2.2", "the graph has ML2CLO but not version 2.2", True)]),
+        ("two versions listed ('Both v2.2 and v3.3'), the line named in the sentence before: each version's",
+         ["A description of Aura MLS can be found in Smith et al. (2006). Both v2.2 and v3.3 water vapour products are used "
+          "for the comparison."],
+         [], [("ML2H2O", "2.2", "the graph has ML2H2O but not version 2.2", True),
+              ("ML2H2O", "3.3", "the graph has ML2H2O but not version 3.3", True)]),
+        ("... but not a list that another noun owns ('The model v2.2 and v3.3')",
+         ["A description of Aura MLS can be found in Smith et al. (2006). The model v2.2 and v3.3 water vapour products are used."],
+         [], []),
+    ],
+)
+def test_round_10_use_statements_cited_versions_and_version_lists(cmr, rule, texts, matched, unmatched):
+    assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule

@@ -1310,7 +1310,7 @@ _SOURCE_BEFORE_NAME = re.compile(r"\b(?:from|of|by)\s+(?:[\w\-]+\s+){0,3}$", re.
 # Words that may stand right before a version stated without its name, so that the version opens its phrase: a
 # determiner ("the version 3 data", "its version 3.3"), a preposition ("from version 4.2") or a verb papers state a use
 # with ("we used version 3.3", "we took version 4.2"); not a noun that would own it ("the model version 3.3").
-_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "this", "that", "these", "those", "of", "from", "with", "in", "on", "is", "are",
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "this", "that", "these", "those", "both", "of", "from", "with", "in", "on", "is", "are",
                           "was", "were", "use", "used", "uses", "using", "take", "took", "taken", "employ", "employed", "adopt", "adopted",
                           "apply", "applied", "choose", "chose", "select", "selected", "download", "downloaded", "obtain", "obtained",
                           "analyse", "analysed", "analyze", "analyzed", "process", "processed"})
@@ -1323,6 +1323,15 @@ _OWN_WORDS = frozenset({"our", "my"})
 
 
 _ACRONYM = re.compile(r"[A-Z][A-Z-]{2,}")
+# A sentence in which the authors state their own use ("Here, we use the v4.2 retrievals", "we used version 3.3"): a
+# version it states without a name belongs to the line the paragraph named before, however many sentences back.
+_WE_USE = re.compile(r"\bwe\s+(?:\w+\s+)?(?:use|used|take|took|employ|employed|analy[sz]e|analy[sz]ed)\b", re.IGNORECASE)
+# A citation in a sentence ("validated in Santee et al. (2008)", "(Lambert et al., 2007)"): what it states a version
+# for may be the cited work's.
+_CITATION = re.compile(r"[A-Z][\w’'\-]+(?:\s+et\s+al\.?|\s+and\s+[A-Z][\w’'\-]+)?,?\s+\(?(?:19|20)\d{2}[a-z]?\b")
+# What joins two versions of one list ("Both v2.2 and v3.3 water vapour products", "v2.2 or v3.3"): the second opens
+# its phrase as the first does.
+_VERSION_LIST_JOIN = re.compile(r"\s*(?:,\s*)?(?:and|or|&|,|/)\s*", re.IGNORECASE)
 
 
 def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue,
@@ -1374,7 +1383,8 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
         if is_algorithm_version(text, after):
             continue
         version_left, version_right = sentence_of(at)
-        reach = 0 if paragraph_wide else sentence_of(version_left - 1)[0] if version_left else 0
+        # the sentence before, or the whole paragraph before when the authors state their use in the version's sentence
+        reach = 0 if paragraph_wide or _WE_USE.search(text, version_left, version_right) else sentence_of(version_left - 1)[0] if version_left else 0
         before = [(name, start, end, r) for name, start, end, r in readings if end <= at and start >= reach]
         in_sentence = [(name, start, end, r) for name, start, end, r in readings if version_left <= start < version_right]
         if before:
@@ -1424,7 +1434,9 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
             if start < version_left:
                 own = own or any(_ACRONYM.fullmatch(w.group(0)) and _key(w.group(0)) not in catalogue.by_key and not _describes(catalogue, w.group(0), families)
                                  for w in WORD.finditer(text, phrase_start, at))
-            opens = not opening or opening[-1].lower() in _DETERMINERS or _data_word(opening[-1]) or _describes(catalogue, opening[-1], families)
+            # the second of a list of versions opens its phrase as the first ("Both v2.2 and v3.3 water vapour products")
+            listed = any(v.end() <= at and _VERSION_LIST_JOIN.fullmatch(text, v.end(), at) for v in stated)
+            opens = not opening or listed or opening[-1].lower() in _DETERMINERS or _data_word(opening[-1]) or _describes(catalogue, opening[-1], families)
             if not by_apposition and (own or not opens or not said):
                 continue
         trailing = _words_trailing(text, after, clause_end, catalogue, families)
@@ -1433,7 +1445,23 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
         describing = [w for w in around if w.lower() not in FILLER and w.upper() != name.upper() and _describes(catalogue, w, families)]
         first = parenthesis.start() if parenthesis else at
         found.append((name, start, end, _Reading(version.group(1), first, after, tuple(trailing + describing))))
-    return found
+    return _used_over_cited(text, found, sentence_of)
+
+
+def _used_over_cited(text: str, found: list[tuple[str, int, int, _Reading]], sentence_of) -> list[tuple[str, int, int, _Reading]]:
+    """`found` (detached versions: (name, start, end, _Reading)) less the versions of a line whose sentence cites a work
+    (`_CITATION`) and states no use of the authors' (`_WE_USE`), when another sentence of the paragraph states the
+    authors' use of another version of that line: "The version 2.2 ClO measurements were validated in Smith et al.
+    (2008). Here, we use the v4.2 retrievals" uses v4.2; v2.2 is the cited validation's. `sentence_of(pos)` gives the
+    (start, end) of the sentence at text[pos]."""
+    def sentence(reading: _Reading) -> str:
+        left, right = sentence_of(reading.first)
+        return text[left:right]
+
+    used = {(name, stated_sort_key(r.stated)) for name, _, _, r in found if _WE_USE.search(sentence(r))}
+    return [(name, start, end, r) for name, start, end, r in found
+            if not (_CITATION.search(sentence(r)) and not _WE_USE.search(sentence(r))
+                    and any(other == name and key != stated_sort_key(r.stated) for other, key in used))]
 
 
 def _with_sentence_words(text: str, readings: Sequence[tuple[str, int, int, _Reading]], index: int, catalogue: DatasetCatalogue) -> _Reading:
