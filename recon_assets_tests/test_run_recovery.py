@@ -419,3 +419,33 @@ def test_the_code_server_recon_run_starts_is_the_packaged_code_location():
 
     [location] = yaml.safe_load(WORKSPACE.read_text())["load_from"]
     assert location == {"python_module": {"module_name": CodeServer.MODULE_NAME, "location_name": CodeServer.LOCATION_NAME}}
+
+
+def test_an_instance_that_queues_runs_with_no_daemon_is_refused_before_any_launch(tmp_path, capsys, monkeypatch):
+    """Hostile pass (2026-12-04): a DAGSTER_HOME whose dagster.yaml names no run coordinator (one shared with other
+    projects) queues runs for a daemon, Dagster's default; `recon run` launched its first run there and waited for ever
+    with nothing said. Now: one line and exit 2 before any launch; the project's own settings start runs at once."""
+    from recon_assets.cli import run as run_module
+    from recon_assets.cli.launched_runs import RunsWouldWait, check_runs_start
+    from recon_assets.cli.main import main
+
+    home = tmp_path / "shared_home"
+    home.mkdir()
+    (home / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
+    with pytest.raises(RunsWouldWait, match="queues runs for a Dagster daemon .* and no daemon is running"):
+        check_runs_start(home, _instance(home))
+    check_runs_start(tmp_path, _instance(_home(tmp_path)))  # the project's dagster.yaml: nothing to wait for
+
+    def launched(*_args, **_kwargs):
+        raise AssertionError("a run was launched on an instance that queues runs with no daemon")
+
+    monkeypatch.setattr(run_module, "launch", launched)
+    for name, value in _env(home, RECON_KG_PATH=str(TINY_KG)).items():
+        monkeypatch.setenv(name, value)
+    code = main(["run", "--db", str(tmp_path / "r.duckdb"), "--as-of", AS_OF])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err == (f"error: the Dagster instance in {home} queues runs for a Dagster daemon (its dagster.yaml names no run "
+                   "coordinator, or QueuedRunCoordinator) and no daemon is running: a run launched now would wait QUEUED for "
+                   f"ever. Start `dagster dev` (or `dagster-daemon run`) with DAGSTER_HOME={home}, or give recon a "
+                   "DAGSTER_HOME of its own (it writes its dagster.yaml there)\n")

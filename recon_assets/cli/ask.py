@@ -62,7 +62,9 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
     from recon_assets.briefs.partitions import QUESTIONS_PARTITIONS
     from recon_assets.cli.instance_health import host_tags
     from recon_assets.cli.launch_checks import PreflightError, as_of_not_after_today, check_launch
-    from recon_assets.cli.launched_runs import RUN_CONFIG, LaunchError, follow, launch, open_instance, run_failures
+    from recon_assets.cli.launched_runs import (
+        RUN_CONFIG, LaunchError, RunsWouldWait, check_runs_start, follow, launch, open_instance, run_failures,
+    )
     from recon_assets.cli.progress import RunDisplay
     from recon_assets.shared.as_of import parse_as_of
     from recon_assets.shared.paths import resolved
@@ -103,6 +105,10 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
         print(f"recon: warning: {warning}", file=sys.stderr, flush=True)
     tags[AS_OF_TAG] = day.isoformat()
     home, instance = open_instance()
+    try:
+        check_runs_start(home, instance)
+    except RunsWouldWait as error:
+        return _fail(str(error), 2)
     if not instance.has_dynamic_partition(QUESTIONS_PARTITIONS, key):
         instance.add_dynamic_partitions(QUESTIONS_PARTITIONS, [key])
     print(f"recon: question {key} as of {day.isoformat()} on {database} (Dagster instance {home})", flush=True)

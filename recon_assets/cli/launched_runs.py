@@ -548,6 +548,37 @@ class InstanceLockTimeout(RuntimeError):
     """Another process held the instance lock of DAGSTER_HOME longer than INSTANCE_LOCK_WAIT_SECONDS; the message names it."""
 
 
+# The daemon that takes runs off a QueuedRunCoordinator's queue (its type among Dagster's daemons).
+QUEUE_DAEMON = "QUEUED_RUN_COORDINATOR"
+
+
+class RunsWouldWait(RuntimeError):
+    """The instance queues launched runs for a Dagster daemon and none is running; the message says what to do."""
+
+
+def check_runs_start(home: Path, instance: dg.DagsterInstance) -> None:
+    """Before `recon run`, `recon paper` or `recon ask` launches a run on `instance` (in the folder `home`): an instance
+    whose run coordinator queues runs (Dagster's default when a dagster.yaml names none, as in a DAGSTER_HOME shared
+    with other projects) starts them only from a running daemon's QUEUED_RUN_COORDINATOR loop; without one a launched
+    run waits QUEUED for ever (hostile pass, 2026-12-04: `recon run` hung silently). The project's own dagster.yaml
+    (INSTANCE_SETTINGS) starts runs at once, with or without a daemon.
+
+    Raises:
+        RunsWouldWait: the coordinator queues and no daemon has a healthy heartbeat (`DagsterInstance.get_daemon_statuses`).
+    """
+    if not isinstance(instance.run_coordinator, dg.QueuedRunCoordinator):
+        return
+    status = instance.get_daemon_statuses([QUEUE_DAEMON]).get(QUEUE_DAEMON)
+    if status is not None and status.healthy:
+        return
+    raise RunsWouldWait(
+        f"the Dagster instance in {home} queues runs for a Dagster daemon (its dagster.yaml names no run coordinator, "
+        f"or QueuedRunCoordinator) and no daemon is running: a run launched now would wait QUEUED for ever. Start "
+        f"`dagster dev` (or `dagster-daemon run`) with DAGSTER_HOME={home}, or give recon a DAGSTER_HOME of its own "
+        f"(it writes its dagster.yaml there)"
+    )
+
+
 def open_instance() -> tuple[Path, dg.DagsterInstance]:
     """(the instance's folder, the instance) that `recon run`, `recon paper` and `recon ask` launch their runs on:
     DAGSTER_HOME (else ./.dagster_home, created; `dagster_home`) and its instance, with the project's dagster.yaml

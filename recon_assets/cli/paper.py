@@ -25,7 +25,9 @@ import duckdb
 from recon_assets.cli.instance_health import host_tags
 from recon_assets.cli.launch_checks import PreflightError, check_launch
 from recon_assets.cli.interrupts import interrupted
-from recon_assets.cli.launched_runs import RUN_CONFIG, LaunchError, follow, launch, open_instance, run_failures
+from recon_assets.cli.launched_runs import (
+    RUN_CONFIG, LaunchError, RunsWouldWait, check_runs_start, follow, launch, open_instance, run_failures,
+)
 from recon_assets.cli.progress import RunDisplay
 from recon_assets.enrichment.resources import openalex_offline_from_env
 from recon_assets.papers.intake import doi_key, key_doi, pdf_key
@@ -89,6 +91,10 @@ def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
         except UnreadablePaper as error:
             return _refuse(str(error))
     home, instance = open_instance()
+    try:
+        check_runs_start(home, instance)
+    except RunsWouldWait as error:
+        return _refuse(str(error))
     if not instance.has_dynamic_partition(PAPERS_PARTITIONS, key):
         instance.add_dynamic_partitions(PAPERS_PARTITIONS, [key])
     with tempfile.TemporaryDirectory(prefix="recon-paper-") as consoles:

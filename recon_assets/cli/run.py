@@ -26,8 +26,8 @@ from tabulate import tabulate
 from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim_lost_runs, wait_for_pool
 from recon_assets.cli.launch_checks import PreflightError, as_of_not_after_today, check_environment, check_launch
 from recon_assets.cli.launched_runs import (
-    RUN_CONFIG, CodeServer, InstanceLockTimeout, LaunchError, RunOutcome, disk_full_message, disk_full_text, follow,
-    launch, open_instance, run_failures,
+    RUN_CONFIG, CodeServer, InstanceLockTimeout, LaunchError, RunOutcome, RunsWouldWait, check_runs_start, disk_full_message,
+    disk_full_text, follow, launch, open_instance, run_failures,
 )
 from recon_assets.cli.interrupts import interrupted
 from recon_assets.cli.progress import RunDisplay
@@ -217,9 +217,13 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
     definitions = load_definitions()  # reads the RECON_* environment set above
     try:
         home, instance = open_instance()
+        check_runs_start(home, instance)
     except InstanceLockTimeout as error:
         print(f"error: {terminal_text(error)}", file=sys.stderr, flush=True)
         return 1
+    except RunsWouldWait as error:
+        print(f"error: {terminal_text(error)}", file=sys.stderr, flush=True)
+        return 2
     print(f"Dagster instance: {home}; as_of {as_of.isoformat()}")
     areas = research_area_partitions.get_partition_keys()
     runs = [
