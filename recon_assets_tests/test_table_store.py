@@ -112,3 +112,22 @@ def test_recon_run_on_motherduck_without_a_token_stops_in_one_line_before_any_ru
     error = capsys.readouterr().err
     assert error.startswith("error: md:recon is a MotherDuck database but MOTHERDUCK_TOKEN is not set") and error.count("\n") == 1
     assert not (tmp_path / "history").exists()  # no run was launched: Dagster keeps its runs there
+
+
+@pytest.mark.parametrize("token", [None, "fake-token-123"])
+def test_recon_run_refuses_a_token_written_into_db_without_repeating_it(token, tmp_path, capsys, monkeypatch):
+    """Hostile pass (2026-12-04): `recon run --db 'md:recon?motherduck_token=xyz'` went on to connect with it (and to
+    tag every run and name the database on a command line with it) when MOTHERDUCK_TOKEN was set, and without it was
+    refused for the wrong reason, the setting with its token echoed in the message."""
+    from recon_assets_tests.test_rerun import recon_refusal
+
+    variables = {"DAGSTER_HOME": str(tmp_path / "home"), "RECON_KG_PATH": "", "RECON_AS_OF": ""}
+    if token is None:
+        monkeypatch.delenv("MOTHERDUCK_TOKEN", raising=False)
+    else:
+        variables["MOTHERDUCK_TOKEN"] = token
+    code, out, err = recon_refusal(["--db", "md:recon?motherduck_token=xyz-written-in"], variables, capsys, monkeypatch)
+    assert code == 2
+    assert err == ("error: the database setting holds a MotherDuck token: give the database as md:<name> and the token "
+                   "in MOTHERDUCK_TOKEN, which is read from the environment and never shown\n")
+    assert "xyz-written-in" not in out + err

@@ -139,13 +139,28 @@ class MissingTokenError(ValueError):
     """A MotherDuck database is set but MOTHERDUCK_TOKEN is not (or a token was written into the database setting)."""
 
 
+def refuse_written_token(database: str) -> None:
+    """Refuse a MotherDuck database setting that carries a token (`md:x?motherduck_token=...`): it would be shown in
+    the UI, on every run's tags and on the command lines `ps` lists. The message never repeats the setting.
+
+    Raises:
+        MissingTokenError: a `token=` parameter in `database`, in one line saying to use MOTHERDUCK_TOKEN.
+    """
+    if "token=" in database.lower():
+        raise MissingTokenError(
+            f"the database setting holds a MotherDuck token: give the database as md:<name> and the token in "
+            f"{MOTHERDUCK_TOKEN_VARIABLE}, which is read from the environment and never shown"
+        )
+
+
 def usable_token(database: str, token: str | None) -> str:
     """The token of the MotherDuck database `database` (the value of MOTHERDUCK_TOKEN, `token`), stripped; it goes
     into the connection's settings only, never into a log, a tag or a message.
 
     Raises:
-        MissingTokenError: `token` is None or blank, in one line.
+        MissingTokenError: a token written into `database` (`refuse_written_token`), or `token` None or blank, in one line.
     """
+    refuse_written_token(database)
     if not (token or "").strip():
         raise MissingTokenError(
             f"{database} is a MotherDuck database but {MOTHERDUCK_TOKEN_VARIABLE} is not set: create a token in "

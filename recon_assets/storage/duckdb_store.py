@@ -29,10 +29,10 @@ from recon_assets.storage.duckdb_settings import (
     MEMORY_LIMIT_VARIABLE,
     MOTHERDUCK_TOKEN_SETTING,
     MOTHERDUCK_TOKEN_VARIABLE,
-    MissingTokenError,
     check_memory_limit,
     is_motherduck,
     memory_limit_warning,
+    refuse_written_token,
     usable_token,
 )
 
@@ -59,11 +59,7 @@ def connection_target(database: str, connection_config: dict[str, Any] | None = 
     config = dict(connection_config or {})
     if not is_motherduck(database):
         return ConnectionTarget(database, config, Path(database))
-    if "token=" in database.lower():
-        raise MissingTokenError(
-            f"the database setting holds a MotherDuck token: give the database as md:<name> and the token in "
-            f"{MOTHERDUCK_TOKEN_VARIABLE}, which is read from the environment and never shown"
-        )
+    refuse_written_token(database)
     return ConnectionTarget(database, config, None)
 
 
