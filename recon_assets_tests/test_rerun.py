@@ -266,3 +266,14 @@ def test_every_command_s_help_describes_it_and_its_exit_statuses(command, capsys
     assert description.strip() and not description.startswith(("positional", "options"))
     epilog = " ".join(rest[-1].split())
     assert epilog.startswith("exit status: 0 ") and " 2 unusable input" in epilog
+
+
+def test_a_db_link_to_a_missing_folder_is_refused_and_no_folder_is_made(tmp_path, capsys, monkeypatch):
+    """Hostile pass (2026-12-04): `--db` a symbolic link to /nonexistent/x.duckdb ran, making /nonexistent/ with the
+    database and its reports/ and exports/ at the link's target, anywhere on the machine."""
+    link, target = tmp_path / "dangling.duckdb", tmp_path / "missing" / "x.duckdb"
+    link.symlink_to(target)
+    code, _, err = recon_refusal(["--db", str(link)], {"RECON_KG_PATH": "", "RECON_AS_OF": ""}, capsys, monkeypatch)
+    assert code == 2
+    assert err == f"error: --db {link} is a link to {target}, whose folder does not exist: create it, or give another --db\n"
+    assert not target.parent.exists()

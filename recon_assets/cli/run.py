@@ -103,6 +103,8 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: 
             os.environ["RECON_KG_PATH"] = str(resolved(kg, "--kg"))
         if db is not None:
             os.environ["RECON_DB_PATH"] = str(database := db if is_motherduck(db) else resolved(db, "--db"))
+            if db.is_symlink() and not database.parent.is_dir():  # the folders of the database and its outputs would be made there
+                raise ValueError(f"--db {db} is a link to {database}, whose folder does not exist: create it, or give another --db")
         source = "--as-of" if as_of is not None else "RECON_AS_OF"  # an empty --as-of is an error, not "unset"
         given = as_of if as_of is not None else os.environ.get("RECON_AS_OF") or None
         run_as_of = date.today() if given is None else as_of_not_after_today(parse_as_of(given, source=source), source=source)
