@@ -137,3 +137,18 @@ def test_a_failed_warn_check_is_said_to_warn_and_a_failed_error_check_to_fail(ca
         "[__ephemeral_asset_job__] asset check warned (severity WARN, not a failure): soft: soft did not hold",
     ]
     assert sorted(evaluation.check_name for evaluation in outcome.checks) == ["hard", "soft"]
+
+
+def test_on_an_80_column_terminal_a_long_stage_leaves_room_for_the_bar_the_count_and_the_time(capsys):
+    """Hostile pass (2026-12-04): the live line's description was the stage's whole sentence (`recon run`'s are
+    100-200 characters), which left no bar, step count or time at any width."""
+    screen = io.StringIO()
+    with RunDisplay(Console(file=screen, force_terminal=True, width=80, color_system=None)) as display:
+        display.stage("openalex_refresh_job", "OpenAlex (online only with OPENALEX_API_KEY) and Crossref (RECON_CROSSREF="
+                      "online), judge, score and give dataset verdicts for the 22 research areas, in one run")
+        display.planned(13)
+        display.step_done("crossref_retractions", 1.0)
+    drawn = screen.getvalue()
+    assert "[openalex_refresh_job] OpenAlex (online only with OPENALEX_API_KEY)" in drawn  # the sentence, above
+    live = [line for line in drawn.split("\n") if "1/13" in line]
+    assert live and "0:00:0" in live[-1] and "\u2501" in live[-1]  # the count, the time and the bar, on one line

@@ -68,14 +68,16 @@ class RunDisplay:
             self._progress.stop()
 
     def stage(self, job: str, what: str) -> None:
-        """A stage begins: `job`'s run is launched to do `what`."""
+        """A stage begins: `job`'s run is launched to do `what`, said on a line of its own (above the live line, whose
+        description is `[job]` alone: a stage's whole sentence there left no room for the bar, the count of steps
+        and the time at any terminal width; hostile pass, 2026-12-04)."""
         self._job = job
+        print(wrapped(_safe(f"[{job}] {what} ...")), flush=True)
         if self._progress is None:
-            print(wrapped(_safe(f"[{job}] {what} ...")), flush=True)
             return
         if self._task is not None:
             self._progress.remove_task(self._task)
-        self._task = self._progress.add_task(_safe(f"[{job}] {what}"), total=None, last="")
+        self._task = self._progress.add_task(_safe(f"[{job}]"), total=None, last="")
         self._progress.refresh()
 
     def planned(self, steps: int) -> None:
