@@ -277,3 +277,26 @@ def test_a_db_link_to_a_missing_folder_is_refused_and_no_folder_is_made(tmp_path
     assert code == 2
     assert err == f"error: --db {link} is a link to {target}, whose folder does not exist: create it, or give another --db\n"
     assert not target.parent.exists()
+
+
+def test_an_asset_still_stale_after_its_own_run_is_named_with_why_and_not_launched_again(tmp_path, monkeypatch, capsys):
+    """Hostile pass (2026-12-04): two --db files on one DAGSTER_HOME, run at once, each said 'still stale after its
+    own run' of assets the other's run had materialized since, with no reason: now the first cause is said."""
+    import dagster as dg
+
+    from recon_assets.automation.staleness import DATABASE, STALE, Cause, Freshness
+    from recon_assets.cli import run as run_module
+    from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, pipeline_defs
+
+    database = tmp_path / "r.duckdb"
+    why = "materialized for another database (/data/c.db)"
+    stale = [Freshness(dg.AssetKey("reliability_evaluation"), None, STALE, (Cause(DATABASE, why),))]
+    monkeypatch.setattr(run_module, "freshness", lambda *_args, **_kwargs: stale)
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        plan = run_module._StalePlan(pipeline_defs(SAMPLE_JSONL, database), instance, database)
+        assert plan.launches("reliability_evaluation_job")  # launched once
+        capsys.readouterr()
+        assert plan.launches("reliability_evaluation_job") == []  # and not again
+    assert capsys.readouterr().err == (
+        f"[reliability_evaluation_job] still stale after its own run, not launched again: reliability_evaluation ({why})\n"
+    )

@@ -339,9 +339,10 @@ class _StalePlan:
                 database_digests=digests,
             )
         due = stale_partitions(statuses)
-        again = sorted(s.label for s in statuses if s.status != FRESH and (s.asset, s.partition) in self.launched)
-        if again:
-            _warn(f"[{job_name}] still stale after its own run, not launched again: {', '.join(again[:5])}{' ...' if len(again) > 5 else ''}")
+        again = sorted((s for s in statuses if s.status != FRESH and (s.asset, s.partition) in self.launched), key=lambda s: s.label)
+        if again:  # why, as a run of another --db on this instance since (hostile pass, 2026-12-04) is not a fault of this one
+            names = ", ".join(s.label for s in again[:5]) + (" ..." if len(again) > 5 else "")
+            _warn(f"[{job_name}] still stale after its own run, not launched again: {names} ({again[0].why})")
         due = {key: [p for p in parts if (key, p) not in self.launched] for key, parts in due.items()}
         due = {key: parts for key, parts in due.items() if parts}
         by_range: dict[tuple[str, str] | None, list[dg.AssetKey]] = {}
