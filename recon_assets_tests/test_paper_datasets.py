@@ -291,6 +291,12 @@ def test_a_stated_version_no_record_attests_is_unknown_not_replaced_by_version_o
         assert lineage["succession_basis"] is None and lineage["successor_family"] is None
 
 
+# The TOMS collections CMR holds at version 8 (every TOMS satellite's: Nimbus-7, Earth Probe, Meteor-3), which the TOMS
+# alias names (round 10).
+TOMS_V8 = ", ".join(["TOMSEPL2", "TOMSEPL3", "TOMSEPL3daer", "TOMSEPL3dery", "TOMSEPL3dref", "TOMSEPL3dtoz", "TOMSEPL3maer", "TOMSEPL3mery",
+                     "TOMSEPL3mref", "TOMSEPL3mtoz", "TOMSEPL3zaer", "TOMSEPL3zref", "TOMSEPL3ztoz", "TOMSEPOVP", "TOMSM3L3", "TOMSM3L3dref",
+                     "TOMSM3L3dtoz", "TOMSM3OVP", "TOMSN7L2", "TOMSN7L3", "TOMSN7L3daer", "TOMSN7L3dery", "TOMSN7L3dref", "TOMSN7L3dtoz",
+                     "TOMSN7L3maer", "TOMSN7L3mery", "TOMSN7L3mref", "TOMSN7L3mtoz", "TOMSN7L3zaer", "TOMSN7L3zref", "TOMSN7L3ztoz", "TOMSN7OVP"])
 MLS_LEVEL_2 = ("ML2BRO, ML2CH3CL, ML2CH3CN, ML2CH3OH, ML2CLO, ML2CO, ML2DGG, ML2DGM, ML2GPH, ML2H2O, ML2HCL, ML2HCN, ML2HNO3, ML2HO2, "
                "ML2HOCL, ML2IWC, ML2N2O, ML2O3, ML2OH, ML2RHI, ML2SO2, ML2T")
 
@@ -312,7 +318,7 @@ MLS_LEVEL_2 = ("ML2BRO, ML2CH3CL, ML2CH3CN, ML2CH3OH, ML2CLO, ML2CO, ML2DGG, ML2
          "Total ozone came from OMTO3 v8.5 algorithm retrievals.", [], []),
         ("... nor where the same paragraph calls that version an algorithm's, and no version before the name is taken instead",
          "The TOMS v8 and the OMTO3 v8.5 algorithms differ. Here the OMTO3 v8.5 uses new cloud pressures.", [],
-         [("TOMS", "8", "no Dataset node of the graph has this name", None)]),  # no graph product: listed, not scored
+         [("TOMS", "8", f"ambiguous: TOMS 8 is one of {TOMS_V8} in the graph; the paper does not say which", None)]),  # listed, not scored
         ("an algorithm version that is also a collection's number stays the collection (TRMM 3B42 V7)",
          "Rainfall came from the TRMM 3B42 V7 algorithm.", [("TRMM_3B42", "V7", "7")], []),
         ("words after the version are read past one that describes no candidate; of the streams of that one product "
@@ -639,11 +645,14 @@ def test_round_6_version_spellings_and_members_around_the_version(cmr, rule, tex
     ("rule", "texts", "matched", "unmatched"),
     [
         ("a version without a name in a sentence stating the authors' use ('we use') goes to the line the paragraph "
-         "named sentences before, its member from the name's sentence",
-         ["The MLS instrument on Aura measures ozone since 2004. Its orbit is polar. We use the version 4.2 ozone data."],
+         "named sentences before when each sentence between names a member of the line",
+         ["The MLS instrument on Aura measures ozone since 2004. The ozone record is long. We use the version 4.2 ozone data."],
          [("ML2O3", "V004", "4.2")], []),
-        ("... but a version two sentences from the line with no use stated stays no one's",
-         ["The MLS instrument on Aura measures ozone since 2004. Its orbit is polar. The model version 4.2 ozone data are shown."],
+        ("... not when a sentence between names no member",
+         ["The MLS instrument on Aura measures ozone since 2004. Its orbit is polar. We use the version 4.2 ozone data."],
+         [], []),
+        ("... nor with no use stated",
+         ["The MLS instrument on Aura measures ozone since 2004. The ozone record is long. The version 4.2 ozone data are shown."],
          [], []),
         ("a version the paragraph says a cited work validated yields to the version the authors say they use (the "
          "cited one is a false pair removed)",
@@ -659,10 +668,19 @@ def test_round_6_version_spellings_and_members_around_the_version(cmr, rule, tex
           "for the comparison."],
          [], [("ML2H2O", "2.2", "the graph has ML2H2O but not version 2.2", True),
               ("ML2H2O", "3.3", "the graph has ML2H2O but not version 3.3", True)]),
+        ("TOMS and SBUV are product lines (aliases from their CMR entry titles): the satellite and level written with the "
+         "name pick the collection",
+         ["Total ozone came from the Nimbus 7 TOMS level-2 version 8 data."], [("TOMSN7L2", "V008", "8")], []),
+        ("... 'NOAA-9 SBUV' the NOAA-9 SBUV/2 collection",
+         ["Total ozone came from the NOAA-9 SBUV version 8 profiles."], [("SBUV2N09O3", "V008", "8")], []),
+        ("... no satellite written: ambiguous, never the first",
+         ["Total ozone came from the SBUV version 8 profiles."], [],
+         [("SBUV", "8", "ambiguous: SBUV 8 is one of SBUV2N09O3, SBUV2N11O3, SBUV2N16O3, SBUVN7O3 in the graph; the paper does "
+           "not say which", None)]),
         ("... but not a list that another noun owns ('The model v2.2 and v3.3')",
          ["A description of Aura MLS can be found in Smith et al. (2006). The model v2.2 and v3.3 water vapour products are used."],
          [], []),
     ],
 )
-def test_round_10_use_statements_cited_versions_and_version_lists(cmr, rule, texts, matched, unmatched):
+def test_round_10_use_statements_cited_versions_version_lists_and_toms_sbuv(cmr, rule, texts, matched, unmatched):
     assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule

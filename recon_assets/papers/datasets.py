@@ -1324,7 +1324,7 @@ _OWN_WORDS = frozenset({"our", "my"})
 
 _ACRONYM = re.compile(r"[A-Z][A-Z-]{2,}")
 # A sentence in which the authors state their own use ("Here, we use the v4.2 retrievals", "we used version 3.3"): a
-# version it states without a name belongs to the line the paragraph named before, however many sentences back.
+# version it states without a name may belong to a line named more than a sentence before (`_named_through_members`).
 _WE_USE = re.compile(r"\bwe\s+(?:\w+\s+)?(?:use|used|take|took|employ|employed|analy[sz]e|analy[sz]ed)\b", re.IGNORECASE)
 # A citation in a sentence ("validated in Santee et al. (2008)", "(Lambert et al., 2007)"): what it states a version
 # for may be the cited work's.
@@ -1342,12 +1342,14 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
     (`dataset_names.is_algorithm_version`), goes to the nearest name before it in its sentence, else in the sentence
     before ("The MLS instrument scans the limb to retrieve the ozone profile. Version 3.3 data on the 38 layers were
     used"; anywhere before it in the paragraph when `paragraph_wide`, a heading that names the line leading the
-    paragraph), else to the one name of its sentence after it behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`: "the
+    paragraph; further back when its sentence states the authors' use, `_WE_USE`, and each sentence between names a
+    member of the line, `_named_through_members`), else to the one name of its sentence after it behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`: "the
     level 3 version 5 daily data products obtained from the radiances of the AIRS sounder"). The name must have been
     read without a version (a LINE alias or a family, not an instrument COLLECTION), and the paragraph must not have
     stated the same version before the name ("the version 1.0 data products. For version 1.0, comparisons with the
     HALOE instrument [...] compared the version 1.0 temperature profiles": another instrument's version, restated).
-    Each is (name, its start, its end, a _Reading of the version).
+    Each is (name, its start, its end, a _Reading of the version); a version a cited work validated yields to the one
+    the authors use (`_used_over_cited`).
     The version is the name's only when the words around it make it no other thing's:
     - "version N of X" names X's version: kept only when X is a data word or describes the line (`_OF_THING`: not
       "Version 3.3 of the scheme", "version 2 of our model");
@@ -1383,9 +1385,10 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
         if is_algorithm_version(text, after):
             continue
         version_left, version_right = sentence_of(at)
-        # the sentence before, or the whole paragraph before when the authors state their use in the version's sentence
-        reach = 0 if paragraph_wide or _WE_USE.search(text, version_left, version_right) else sentence_of(version_left - 1)[0] if version_left else 0
+        reach = 0 if paragraph_wide else sentence_of(version_left - 1)[0] if version_left else 0
         before = [(name, start, end, r) for name, start, end, r in readings if end <= at and start >= reach]
+        if not before and _WE_USE.search(text, version_left, version_right):
+            before = _named_through_members(text, readings, catalogue, at, version_left, sentence_of)
         in_sentence = [(name, start, end, r) for name, start, end, r in readings if version_left <= start < version_right]
         if before:
             name, start, end, reading = before[-1]
@@ -1446,6 +1449,27 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
         first = parenthesis.start() if parenthesis else at
         found.append((name, start, end, _Reading(version.group(1), first, after, tuple(trailing + describing))))
     return _used_over_cited(text, found, sentence_of)
+
+
+def _named_through_members(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue, at: int,
+                           version_left: int, sentence_of) -> list[tuple[str, int, int, _Reading]]:
+    """[the last name read before text[at]] when every sentence between that name's sentence and the version's (which
+    starts at `version_left`) names a member of its line (`species_mentions`: "Aura MLS measurements of ClO are
+    available. The version 2.2 ClO measurements were validated in Smith et al. (2008). Here, we use the v4.2
+    retrievals": the paragraph has stayed on the line's ClO), else []. A sentence that names none ("It flies on Aura.")
+    ends the reach. `sentence_of(pos)` gives the (start, end) of the sentence at text[pos]."""
+    earlier = [(name, start, end, r) for name, start, end, r in readings if end <= at]
+    if not earlier:
+        return []
+    name, start = earlier[-1][0], earlier[-1][1]
+    names, codes = catalogue.species(name)
+    pos = sentence_of(start)[1]
+    while pos < version_left:
+        right = sentence_of(pos)[1]
+        if not (names or codes) or not species_mentions(text[pos:right], names, codes):
+            return []
+        pos = right
+    return earlier[-1:]
 
 
 def _used_over_cited(text: str, found: list[tuple[str, int, int, _Reading]], sentence_of) -> list[tuple[str, int, int, _Reading]]:
