@@ -157,6 +157,9 @@ def explain_doi(doi: str, database: Path) -> int:
         DOI, no database or not one `recon run` wrote, one of another version, or one another process holds), in one
         line on stderr starting "error: ", as `recon run`, `paper` and `ask` refuse input.
     """
+    key = canonical_doi(doi)
+    if key is None:  # said before the imports below (a second and more on a loaded machine; hostile pass, 2026-12-04)
+        return _refuse(f"{doi!r} is not a DOI")
     import duckdb
     import pandas as pd
 
@@ -168,9 +171,6 @@ def explain_doi(doi: str, database: Path) -> int:
     from recon_assets.shared.table_docs import declared_columns
     from recon_assets.storage.duckdb_files import UnreadableDatabase, readable
 
-    key = canonical_doi(doi)
-    if key is None:
-        return _refuse(f"{doi!r} is not a DOI")
     try:
         resolved(database, "--db")  # a symbolic-link loop read as "no database file"
     except ValueError as error:

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import re
 import textwrap
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-import pandas as pd
+if TYPE_CHECKING:  # a type only: a refusal of the CLI prints through this module without importing pandas
+    import pandas as pd
 
 # ECMA-48 escape sequences: CSI (ESC [ ... final byte), OSC/DCS/SOS/PM/APC strings (ESC ] ... BEL or ESC \), and
 # two-character ESC sequences; the 8-bit C1 forms (U+009B CSI, U+009D OSC, ...) the same.
