@@ -449,3 +449,19 @@ def test_an_instance_that_queues_runs_with_no_daemon_is_refused_before_any_launc
                    "coordinator, or QueuedRunCoordinator) and no daemon is running: a run launched now would wait QUEUED for "
                    f"ever. Start `dagster dev` (or `dagster-daemon run`) with DAGSTER_HOME={home}, or give recon a "
                    "DAGSTER_HOME of its own (it writes its dagster.yaml there)\n")
+
+
+def test_a_dagster_home_that_cannot_be_made_or_written_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
+    """Hostile pass (2026-12-04): a read-only DAGSTER_HOME gave "error: OSError: [Errno 30] Read-only file system:
+    '.../recon_instance.lock' (...)", exit 1. Here a DAGSTER_HOME under a file (what a user reads is the same line)."""
+    from recon_assets.cli.main import main
+
+    (tmp_path / "a_file").write_text("")
+    home = tmp_path / "a_file" / "dagster_home"
+    for name, value in _env(home, RECON_KG_PATH=str(TINY_KG)).items():
+        monkeypatch.setenv(name, value)
+    code = main(["run", "--db", str(tmp_path / "r.duckdb"), "--as-of", AS_OF])
+    assert code == 2
+    assert capsys.readouterr().err == (
+        f"error: cannot use DAGSTER_HOME {home}: Not a directory: give DAGSTER_HOME a folder this user can write\n"
+    )

@@ -552,8 +552,12 @@ class InstanceLockTimeout(RuntimeError):
 QUEUE_DAEMON = "QUEUED_RUN_COORDINATOR"
 
 
-class RunsWouldWait(RuntimeError):
-    """The instance queues launched runs for a Dagster daemon and none is running; the message says what to do."""
+class InstanceUnusable(RuntimeError):
+    """The instance in DAGSTER_HOME cannot run recon's runs; the message says why and what to do (exit status 2)."""
+
+
+class RunsWouldWait(InstanceUnusable):
+    """The instance queues launched runs for a Dagster daemon and none is running."""
 
 
 def check_runs_start(home: Path, instance: dg.DagsterInstance) -> None:
@@ -596,12 +600,13 @@ def open_instance() -> tuple[Path, dg.DagsterInstance]:
 
     Raises:
         InstanceLockTimeout: another process held the lock for INSTANCE_LOCK_WAIT_SECONDS.
+        InstanceUnusable: DAGSTER_HOME cannot be created or written (a read-only folder, a file in its way), in one line.
     """
     home = dagster_home()
-    home.mkdir(parents=True, exist_ok=True)
     os.environ["DAGSTER_HOME"] = str(home)
     lock = FileLock(home / INSTANCE_LOCK)
     try:
+        home.mkdir(parents=True, exist_ok=True)
         lock.acquire(timeout=0)
     except Timeout:
         _say_instance(f"waiting for another process to finish setting up the Dagster instance in {home} (lock {lock.lock_file})")
@@ -612,6 +617,10 @@ def open_instance() -> tuple[Path, dg.DagsterInstance]:
                 f"gave up after {INSTANCE_LOCK_WAIT_SECONDS:.0f}s waiting for the lock {lock.lock_file}, held by another "
                 f"process setting up the Dagster instance in {home}: run again once it is done"
             ) from error
+    except OSError as error:  # after Timeout, a TimeoutError (an OSError too)
+        raise InstanceUnusable(
+            f"cannot use DAGSTER_HOME {home}: {error.strerror or error}: give DAGSTER_HOME a folder this user can write"
+        ) from error
     try:
         settings = home / "dagster.yaml"
         if settings.exists() and _REMOVED_COORDINATOR in settings.read_text(errors="replace"):

@@ -26,7 +26,7 @@ from recon_assets.cli.instance_health import host_tags
 from recon_assets.cli.launch_checks import PreflightError, check_launch
 from recon_assets.cli.interrupts import interrupted
 from recon_assets.cli.launched_runs import (
-    RUN_CONFIG, LaunchError, RunsWouldWait, check_runs_start, follow, launch, open_instance, run_failures,
+    RUN_CONFIG, InstanceUnusable, LaunchError, check_runs_start, follow, launch, open_instance, run_failures,
 )
 from recon_assets.cli.progress import RunDisplay
 from recon_assets.enrichment.resources import openalex_offline_from_env
@@ -90,10 +90,10 @@ def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
             check_pdf_header(data)
         except UnreadablePaper as error:
             return _refuse(str(error))
-    home, instance = open_instance()
     try:
+        home, instance = open_instance()
         check_runs_start(home, instance)
-    except RunsWouldWait as error:
+    except InstanceUnusable as error:
         return _refuse(str(error))
     if not instance.has_dynamic_partition(PAPERS_PARTITIONS, key):
         instance.add_dynamic_partitions(PAPERS_PARTITIONS, [key])

@@ -26,7 +26,7 @@ from tabulate import tabulate
 from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim_lost_runs, wait_for_pool
 from recon_assets.cli.launch_checks import PreflightError, as_of_not_after_today, check_environment, check_launch
 from recon_assets.cli.launched_runs import (
-    RUN_CONFIG, CodeServer, InstanceLockTimeout, LaunchError, RunOutcome, RunsWouldWait, check_runs_start, disk_full_message,
+    RUN_CONFIG, CodeServer, InstanceLockTimeout, InstanceUnusable, LaunchError, RunOutcome, check_runs_start, disk_full_message,
     disk_full_text, follow, launch, open_instance, run_failures,
 )
 from recon_assets.cli.interrupts import interrupted
@@ -223,7 +223,7 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
     except InstanceLockTimeout as error:
         print(f"error: {terminal_text(error)}", file=sys.stderr, flush=True)
         return 1
-    except RunsWouldWait as error:
+    except InstanceUnusable as error:
         print(f"error: {terminal_text(error)}", file=sys.stderr, flush=True)
         return 2
     print(f"Dagster instance: {home}; as_of {as_of.isoformat()}")
