@@ -280,13 +280,16 @@ def test_recon_ask_refuses_an_empty_question_and_a_database_without_scores_befor
     from recon_assets.cli.main import main
 
     assert main(["ask", "   ", "--db", str(tmp_path / "none.duckdb")]) == 2
-    assert "the question cannot be asked: String should have at least 1 character" in capsys.readouterr().err
+    assert "the question cannot be asked: the question: String should have at least 1 character" in capsys.readouterr().err
     # hostile pass: punctuation only was answered PASS from unrelated papers; ANSI and bidi controls reached the brief's
     # HTML and Markdown raw. Each is refused in one line before any run
     for question, why in (("?!.,;:--", "it holds no word (letters or digits)"),
                           ("Is \x1b[31mMERRA-2 \u202ereliable?", "it holds control characters (U+001B, U+202E): write the question as plain text")):
         assert main(["ask", question, "--db", str(tmp_path / "none.duckdb")]) == 2
-        assert capsys.readouterr().err == f"error: the question cannot be asked: {why}\n"
+        assert capsys.readouterr().err == f"error: the question cannot be asked: the question: {why}\n"
+    # hostile pass (2026-12-04): a blank --dataset was refused as "a blank entry", of what unsaid
+    assert main(["ask", "Is it?", "--dataset", "", "--db", str(tmp_path / "none.duckdb")]) == 2
+    assert capsys.readouterr().err == "error: the question cannot be asked: --dataset: a blank entry\n"
     duckdb.connect(str(tmp_path / "empty.duckdb")).close()
     assert main(["ask", "Is it?", "--db", str(tmp_path / "empty.duckdb")]) == 2
     assert "holds no scores yet (no edge_reliability table): run `recon run --db " in capsys.readouterr().err

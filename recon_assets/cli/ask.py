@@ -31,6 +31,7 @@ from recon_assets.storage.duckdb_files import UnreadableDatabase, readable
 
 if TYPE_CHECKING:  # imported when a question is asked: `recon brief` starts without Dagster
     import dagster as dg
+    from pydantic_core import ErrorDetails
 
 # Dagster and the launch wiring are imported by `ask` and `remove` only: `recon brief` reads one row of DuckDB.
 JOB = "question_briefs_job"
@@ -78,7 +79,7 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
         day = as_of_not_after_today(parse_as_of(given, source=source), source=source) if given is not None else None
         resolved(database, "--db")  # a symbolic-link loop is its one error line (ValueError)
     except ValidationError as error:
-        return _fail(f"the question cannot be asked: {'; '.join(problem_message(item) for item in error.errors())}", 2)
+        return _fail(f"the question cannot be asked: {'; '.join(_asked_problem(item) for item in error.errors())}", 2)
     except ValueError as error:
         return _fail(str(error), 2)
     key = asked_key(asked.question, list(asked.scope.datasets))
@@ -245,6 +246,16 @@ def remove(key: str) -> int:
     instance.delete_dynamic_partition(QUESTIONS_PARTITIONS, key)
     print(f"recon: partition {key} removed; its rows stay in the database as history")
     return 0
+
+
+# What the user gave each field of the question with (hostile pass, 2026-12-04: "a blank entry" did not say of what).
+_GIVEN_AS = {"question": "the question", "datasets": "--dataset"}
+
+
+def _asked_problem(problem: ErrorDetails) -> str:
+    """'--dataset: a blank entry' for one error of the question's validation, named as the user gave the field."""
+    field = str(problem["loc"][0]) if problem["loc"] else ""
+    return f"{_GIVEN_AS.get(field, field or 'the question')}: {problem_message(problem)}"
 
 
 def _fail(message: str, code: int) -> int:
