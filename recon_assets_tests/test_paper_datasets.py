@@ -663,6 +663,16 @@ def test_round_6_version_spellings_and_members_around_the_version(cmr, rule, tex
          ["The MLS instrument on Aura measures ClO since 2004. The version 2.2 ClO measurements were validated in Smith et "
           "al. (2008). The v4.2 retrievals are shown in Fig. 2."],
          [], [("ML2CLO", "2.2", "the graph has ML2CLO but not version 2.2", True)]),
+        ("a version read with the line in a sentence that cites a work and states no use yields to another version the "
+         "paragraph says is used here (the cited one is a false pair removed)",
+         ["The MLS version 2.2 ozone product agrees with sondes (Smith et al., 2007). Differences with version 4.2, used here, "
+          "are small."], [], []),
+        ("... but stays when the paragraph states no use of another version",
+         ["The MLS version 2.2 ozone product agrees with sondes (Smith et al., 2007). Differences with version 4.2 are small."],
+         [], [("ML2O3", "2.2", "the graph has ML2O3 but not version 2.2", True)]),
+        ("... or when the version used is another instrument's",
+         ["The MLS version 2.2 ozone product agrees with sondes (Smith et al., 2007). We use the MIPAS version 5 data."],
+         [], [("MIPAS", "5", "no Dataset node of the graph has this name", None), ("ML2O3", "2.2", "the graph has ML2O3 but not version 2.2", True)]),
         ("two versions listed ('Both v2.2 and v3.3'), the line named in the sentence before: each version's",
          ["A description of Aura MLS can be found in Smith et al. (2006). Both v2.2 and v3.3 water vapour products are used "
           "for the comparison."],

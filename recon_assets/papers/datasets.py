@@ -784,7 +784,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             if _EARLIER_VERSION_OF.search(text, max(0, start - _BEFORE_WINDOW), start):
                 # "The earlier version of MLS CO (V2.2) was biased high": a version the paper sets aside, not one it uses
                 continue
-            if _cited_work_s(text, start):
+            if _cited_work_s(text, start) or _yields_to_used(text, readings, name, reading):
                 # "while Smith et al. (2006) discuss the MLS v1.5 data": the cited work's version, not the paper's
                 continue
             named = _candidates(catalogue, name, text[start:end], reading, _quote(text, start, end), page, section)
@@ -888,8 +888,7 @@ def _cited_work_s(text: str, start: int) -> bool:
     initial validation of MLS v1.5 data products": not a use of v1.5), unless its sentence says the data are the paper's
     own (`_USED_HERE`: "(used in this study)"). A citation after its verb ("is described by Lambert et al. (2007)") is
     no subject."""
-    left = max((m.end() for m in _SENTENCE.finditer(text, 0, start)), default=0)
-    right = next((m.start() for m in _SENTENCE.finditer(text, start)), len(text))
+    left, right = _sentence_span(text, start)
     if _USED_HERE.search(text, left, right):
         return False
     return any(not _CLAUSE_END.search(text, left + cited.end(), start) for cited in _CITED_SUBJECT.finditer(text[left:start]))
@@ -1326,9 +1325,9 @@ _ACRONYM = re.compile(r"[A-Z][A-Z-]{2,}")
 # A sentence in which the authors state their own use ("Here, we use the v4.2 retrievals", "we used version 3.3"): a
 # version it states without a name may belong to a line named more than a sentence before (`_named_through_members`).
 _WE_USE = re.compile(r"\bwe\s+(?:\w+\s+)?(?:use|used|take|took|employ|employed|analy[sz]e|analy[sz]ed)\b", re.IGNORECASE)
-# A citation in a sentence ("validated in Santee et al. (2008)", "(Lambert et al., 2007)"): what it states a version
-# for may be the cited work's.
-_CITATION = re.compile(r"[A-Z][\w’'\-]+(?:\s+et\s+al\.?|\s+and\s+[A-Z][\w’'\-]+)?,?\s+\(?(?:19|20)\d{2}[a-z]?\b")
+# A citation in a sentence ("validated in Santee et al. (2008)", "(Lambert et al., 2007)"; not a date, "July 2004"):
+# what it states a version for may be the cited work's.
+_CITATION = re.compile(r"[A-Z][\w’'\-]+(?:\s+et\s+al\.?|\s+and\s+[A-Z][\w’'\-]+)?(?:,\s+|\s+\()(?:19|20)\d{2}[a-z]?\b")
 # What joins two versions of one list ("Both v2.2 and v3.3 water vapour products", "v2.2 or v3.3"): the second opens
 # its phrase as the first does.
 _VERSION_LIST_JOIN = re.compile(r"\s*(?:,\s*)?(?:and|or|&|,|/)\s*", re.IGNORECASE)
@@ -1349,7 +1348,7 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
     stated the same version before the name ("the version 1.0 data products. For version 1.0, comparisons with the
     HALOE instrument [...] compared the version 1.0 temperature profiles": another instrument's version, restated).
     Each is (name, its start, its end, a _Reading of the version); a version a cited work validated yields to the one
-    the authors use (`_used_over_cited`).
+    the authors use (`_yields_to_used`).
     The version is the name's only when the words around it make it no other thing's:
     - "version N of X" names X's version: kept only when X is a data word or describes the line (`_OF_THING`: not
       "Version 3.3 of the scheme", "version 2 of our model");
@@ -1448,7 +1447,7 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Readin
         describing = [w for w in around if w.lower() not in FILLER and w.upper() != name.upper() and _describes(catalogue, w, families)]
         first = parenthesis.start() if parenthesis else at
         found.append((name, start, end, _Reading(version.group(1), first, after, tuple(trailing + describing))))
-    return _used_over_cited(text, found, sentence_of)
+    return [(name, start, end, r) for name, start, end, r in found if not _yields_to_used(text, readings, name, r)]
 
 
 def _named_through_members(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue, at: int,
@@ -1472,20 +1471,36 @@ def _named_through_members(text: str, readings: Sequence[tuple[str, int, int, _R
     return earlier[-1:]
 
 
-def _used_over_cited(text: str, found: list[tuple[str, int, int, _Reading]], sentence_of) -> list[tuple[str, int, int, _Reading]]:
-    """`found` (detached versions: (name, start, end, _Reading)) less the versions of a line whose sentence cites a work
-    (`_CITATION`) and states no use of the authors' (`_WE_USE`), when another sentence of the paragraph states the
-    authors' use of another version of that line: "The version 2.2 ClO measurements were validated in Smith et al.
-    (2008). Here, we use the v4.2 retrievals" uses v4.2; v2.2 is the cited validation's. `sentence_of(pos)` gives the
-    (start, end) of the sentence at text[pos]."""
-    def sentence(reading: _Reading) -> str:
-        left, right = sentence_of(reading.first)
-        return text[left:right]
+def _sentence_span(text: str, pos: int) -> tuple[int, int]:
+    """(start, end) of the sentence (`_SENTENCE`) that holds text[pos]."""
+    left = max((m.end() for m in _SENTENCE.finditer(text, 0, pos)), default=0)
+    return left, next((m.start() for m in _SENTENCE.finditer(text, pos)), len(text))
 
-    used = {(name, stated_sort_key(r.stated)) for name, _, _, r in found if _WE_USE.search(sentence(r))}
-    return [(name, start, end, r) for name, start, end, r in found
-            if not (_CITATION.search(sentence(r)) and not _WE_USE.search(sentence(r))
-                    and any(other == name and key != stated_sort_key(r.stated) for other, key in used))]
+
+def _use_stated(sentence: str) -> bool:
+    """Whether a sentence states the authors' use (`_WE_USE`: "we use", `_USED_HERE`: "used here")."""
+    return bool(_WE_USE.search(sentence) or _USED_HERE.search(sentence))
+
+
+def _yields_to_used(text: str, readings: Sequence[tuple[str, int, int, _Reading]], name: str, reading: _Reading) -> bool:
+    """Whether the version `reading` gives line `name` in paragraph `text` is a cited work's, not the paper's: its
+    sentence cites a work (`_CITATION`) and states no use (`_use_stated`), while another sentence of the paragraph
+    states a use of another version, one no other name is read with and no other acronym stands before in its sentence
+    ("We use the MIPAS version 5 data" is MIPAS's) ("The version 2.2 ClO measurements were
+    validated in Smith et al. (2008). Here, we use the v4.2 retrievals": v4.2 is used, v2.2 the validation's; "The MLS
+    version 2 N2O product agrees with other observations (Smith et al., 2007). Differences with version 3, used here,
+    are negligible"). `readings`: (name, start, end, _Reading) of the paragraph's names."""
+    left, right = _sentence_span(text, reading.first)
+    if not _CITATION.search(text, left, right) or _use_stated(text[left:right]):
+        return False
+    used = set()
+    bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
+    for start, end in zip(bounds, bounds[1:]):
+        if _use_stated(text[start:end]):
+            used |= {stated_sort_key(v.group(1)) for v in versions_in(text, start, end, worded=True) + versions_in(text, start, end)
+                     if not any(other != name and r.first <= v.start() < r.last for other, _, _, r in readings)
+                     and not any(_ACRONYM.fullmatch(w.group(0)) and w.group(0).upper() != name.upper() for w in WORD.finditer(text, start, v.start()))}
+    return bool(used) and stated_sort_key(reading.stated) not in used
 
 
 def _with_sentence_words(text: str, readings: Sequence[tuple[str, int, int, _Reading]], index: int, catalogue: DatasetCatalogue) -> _Reading:
