@@ -291,8 +291,9 @@ def test_a_pass_reads_as_a_pass():
 
 @pytest.mark.parametrize(("scope", "note", "said", "problem"), [
     (None, None, "the critic weighed every edge of every retrieved paper, to any dataset; ask again with --dataset", None),
-    (["kg:trmm"], "no dataset in the scope, but the question names TRMM_3B42: the critic weighs the papers' edges to those "
-                  "datasets (every version); the planner's note", "no dataset in the scope, but the question names TRMM_3B42: ", None),
+    (["kg:trmm"], "no dataset was given (by --dataset or a standing question's scope), but the question names TRMM_3B42: the critic weighs the papers' edges to those "
+                  "datasets (every version); the planner's note",
+     "no dataset was given (by --dataset or a standing question's scope), but the question names TRMM_3B42: ", None),
     (["kg:trmm"], None, None, None),  # --dataset given: nothing to add
     # hostile pass: a --dataset matching nothing was INSUFFICIENT with its reason only in a step's log line
     ([], None, "no dataset of the KG matches the scope's datasets 'x'; the verdict is INSUFFICIENT",

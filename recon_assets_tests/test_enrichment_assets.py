@@ -443,21 +443,22 @@ def test_a_recorded_retraction_and_an_openalex_year_reach_the_score_and_explain(
 
 
 @pytest.mark.parametrize(
-    ("reliability", "thresholds", "shown"),
+    ("reliability", "thresholds", "shown", "bar"),
     [
-        (0.3995, {}, "0.399"),  # bug row: shown as "0.40" beside verdict reasons counting it below 0.40
-        (0.3496, {}, "0.349"),  # just below SUPERSEDED's 0.35
-        (0.35, {}, "0.35"),
-        (0.4567, {}, "0.46"),
-        (0.4567, {"superseded_reliability": 0.46}, "0.456"),  # the bar the edge was scored with
+        (0.3995, {}, "0.399", "0.40"),  # bug row: shown as "0.40" beside verdict reasons counting it below 0.40
+        (0.3496, {}, "0.349", "0.35"),  # just below SUPERSEDED's 0.35
+        (0.35, {}, "0.35", None),
+        (0.4567, {}, "0.46", None),
+        (0.4567, {"superseded_reliability": 0.46}, "0.456", "0.46"),  # the bar the edge was scored with
     ],
 )
-def test_explain_never_shows_a_reliability_at_a_bar_it_is_below(reliability, thresholds, shown):
+def test_explain_never_shows_a_reliability_at_a_bar_it_is_below(reliability, thresholds, shown, bar):
     settings = ScoringSettings(thresholds=LabelThresholds(**thresholds)).model_dump_json()
     row = SimpleNamespace(reliability=reliability, scoring_settings=settings, label="DECLINING", dominant_signal="superseded_version",
                           evidence=["superseded_version"])
+    below = f" (below the {bar} bar: three decimals, as two would round it up onto the bar)" if bar else ""
     assert _reliability_line(row) == (
-        f"reliability {shown}  DECLINING  (dominant signal: superseded_version; evidence: superseded_version)"
+        f"reliability {shown}{below}  DECLINING  (dominant signal: superseded_version; evidence: superseded_version)"
     )
 
 
@@ -465,7 +466,10 @@ def test_explain_never_shows_a_reliability_at_a_bar_it_is_below(reliability, thr
 def test_explain_shows_an_edge_scored_with_settings_it_cannot_read(stored):
     """Bug row: settings stored before they were checked (True as a weight) made recon explain raise."""
     row = SimpleNamespace(reliability=0.3496, scoring_settings=stored, label="DECLINING", dominant_signal="citation_decline", evidence=[])
-    assert _reliability_line(row) == "reliability 0.349  DECLINING  (dominant signal: citation_decline; evidence: none)"  # default bars
+    assert _reliability_line(row) == (  # default bars
+        "reliability 0.349 (below the 0.35 bar: three decimals, as two would round it up onto the bar)  DECLINING  "
+        "(dominant signal: citation_decline; evidence: none)"
+    )
 
 
 def _edge(**fields):

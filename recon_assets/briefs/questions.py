@@ -216,7 +216,7 @@ def resolve_scope(scope: Scope, datasets: Sequence[DatasetRow], research_areas: 
 
 # How question_plans.note opens when the scope was taken from the datasets the question names (`datasets_named_in`);
 # `recon ask` prints that part of the note.
-NAMED_IN_QUESTION = "no dataset in the scope, but the question names"
+NAMED_IN_QUESTION = "no dataset was given (by --dataset or a standing question's scope), but the question names"
 
 
 def datasets_named_in(question: str, datasets: Sequence[DatasetRow]) -> tuple[str, ...]:

@@ -91,6 +91,11 @@ EXTRACTIVE_NOTE = (
 TRUST_REASON_CHARS = 200
 # An edge reason's opening (`reliability.reasons`): 'reliability 0.27 DECLINING '.
 _RESTATED = re.compile(rf"^reliability \d+(?:\.\d+)? (?:{'|'.join(LABELS)}) ")
+# What the levels mean, said once above the trust lines (new-user pass, 2026-12-04: the tags were never explained).
+TRUST_LEGEND = (f"_Network reliability of each cited paper's edge: {HIGH} (FOUNDATIONAL or CURRENT at {HIGH_RELIABILITY:.2f} "
+                f"or more, on a current dataset version), {MEDIUM}, {LOW} (SUPERSEDED, or DECLINING below the bar of reliable "
+                f"evidence or on a replaced version), {UNASSESSED} (UNVERIFIED, or no edge to the question's datasets); a "
+                f"claim's (confidence) is never above its cited papers'._")
 TRUST_NOTE = ("_Each trust line shows its edge reason's first clause ('…' marks a cut); the whole reasons are in "
               "research_briefs.trust_summary and edge_reliability.reason._")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
@@ -146,7 +151,7 @@ class Brief:
         lines = [f"# {self.question}", "", f"Verdict: {verdict}", "", f"_{self.note}_"]
         for title, claims in zip(SECTIONS, (self.overview, self.key_findings, self.active_debates, self.outlook)):
             lines += ["", f"## {title}", ""] + [f"- {claim.text} ({claim.confidence})" for claim in claims]
-        lines += ["", "## Trust summary", ""] + [f"    {short_trust_line(line)}" for line in self.trust_summary]
+        lines += ["", "## Trust summary", "", TRUST_LEGEND, ""] + [f"    {short_trust_line(line)}" for line in self.trust_summary]
         if any(short_trust_line(line) != line for line in self.trust_summary):
             lines += ["", TRUST_NOTE]
         return "\n".join(lines) + "\n"
@@ -572,7 +577,11 @@ def _outlook(stale: Sequence[Evidence], standing: Sequence[Evidence], judgement:
     dated = [item for item in standing if item.paper.candidate.year]
     if dated:
         newest = max(dated, key=lambda item: (item.paper.candidate.year, item.paper.hybrid))
-        claims.append(BriefClaim(f"The most recent standing evidence is {newest.paper.citation}.", MEDIUM, (newest.paper.citation,)))
+        # new-user pass, 2026-12-04: "the most recent standing evidence is [Huffman, 2007]" read oddly beside 2024 papers
+        newer = sum(1 for item in stale if (item.paper.candidate.year or 0) > newest.paper.candidate.year)
+        flagged = f"; {newer} newer retrieved paper(s) are flagged (above)" if newer else ""
+        claims.append(BriefClaim(f"Of the retrieved papers not flagged, the most recent is {newest.paper.citation}{flagged}.",
+                                 MEDIUM, (newest.paper.citation,)))
     if judgement.unresolved:
         found = replacements([*stale, *standing]) if judgement.unresolved == STALE else []
         what = f" Per the dataset lineage in the edge reasons, {'; '.join(found)}." if found else ""

@@ -1,4 +1,5 @@
-"""`recon`: run the whole pipeline on the local Dagster instance, explain the scores of one DOI, and analyse a paper.
+"""`recon`: run the whole pipeline on the local Dagster instance, explain the scores of one DOI, analyse a paper, and
+answer a research question with a trust summary per cited paper (ask; brief prints a stored one).
 
     recon run [--kg PATH] [--db PATH] [--as-of YYYY-MM-DD] [--verbose]
     recon explain DOI [--db PATH]
@@ -34,9 +35,10 @@ environment (docs/CONFIGURATION.md; each flag above overrides its variable):
 exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unusable input, said in one line before
 any run (a missing KG file, a bad date or one after today, a bad setting, a --db that is not a DuckDB file, another
 `recon run` already running on the same --db); 130 interrupted (Ctrl-C: the run under way is terminated), 143 after
-SIGTERM. Reports and exports go to reports/ and exports/ beside the --db file. Every failure ends with its cause in
-one line on stderr (a full disk named by its path); --verbose adds Dagster's log lines (the run workers' console:
-every event, failure records and stack traces)."""
+SIGTERM. Reports and exports go to reports/<db file name>/ and exports/<db file name>/ beside the --db file
+(data/reports/recon.duckdb/ by default): the newest also under a *_latest name, RECON_KEEP_OUTPUTS earlier runs'
+kept (default 5). Every failure ends with its cause in one line on stderr (a full disk named by its path);
+--verbose adds Dagster's log lines (the run workers' console: every event, failure records and stack traces)."""
 
 
 # Whether the command was given --verbose (set by `main`): `console` then lets a Ctrl-C's traceback show.
@@ -255,12 +257,15 @@ def _reliability_line(row) -> str:
     below, the SUPERSEDED bar it was scored with (the default when its stored settings are not readable) or the
     verdicts' reliable-edge bar (0.40)."""
     from recon_assets.reliability.label_comparisons import stored_settings
-    from recon_assets.reliability.reasons import shown_reliability
+    from recon_assets.reliability.reasons import RELIABLE_BAR, bar_rounded_onto, shown_reliability
 
     settings, _ = stored_settings(row.scoring_settings)
     shown = shown_reliability(row.reliability, settings.thresholds.superseded_reliability)
+    # new-user pass, 2026-12-04: a third decimal among two-decimal figures read as a slip, not as "below the bar"
+    bar = bar_rounded_onto(row.reliability, (settings.thresholds.superseded_reliability, RELIABLE_BAR))
+    below = f" (below the {bar:.2f} bar: three decimals, as two would round it up onto the bar)" if bar is not None else ""
     evidence = ", ".join(row.evidence) if len(row.evidence) else "none"
-    return f"reliability {shown}  {row.label}  (dominant signal: {row.dominant_signal}; evidence: {evidence})"
+    return f"reliability {shown}{below}  {row.label}  (dominant signal: {row.dominant_signal}; evidence: {evidence})"
 
 
 def _lifecycle_part(row) -> str:

@@ -220,12 +220,9 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
     try:
         home, instance = open_instance()
         check_runs_start(home, instance)
-    except InstanceLockTimeout as error:
+    except (InstanceLockTimeout, InstanceUnusable) as error:
         print(f"error: {terminal_text(error)}", file=sys.stderr, flush=True)
-        return 1
-    except InstanceUnusable as error:
-        print(f"error: {terminal_text(error)}", file=sys.stderr, flush=True)
-        return 2
+        return 1 if isinstance(error, InstanceLockTimeout) else 2
     print(f"Dagster instance: {home}; as_of {as_of.isoformat()}")
     areas = research_area_partitions.get_partition_keys()
     runs = [

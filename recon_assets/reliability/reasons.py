@@ -35,12 +35,18 @@ RELIABLE_BAR = 0.40
 
 def reliability_text(reliability: float, bars: Iterable[float]) -> str:
     """`reliability` with two decimals; cut (not rounded) to three when two would round it up onto a bar of `bars`
-    that it is below: 0.3495 beside a 0.35 bar shows as "0.349", never as "0.35"."""
-    two = f"{reliability:.2f}"
-    value = round(reliability, RELIABILITY_DECIMALS)  # summation noise must not put it below a bar it is on
-    if any(float(two) >= bar > value for bar in bars):
-        return f"{math.floor(value * 1000) / 1000:.3f}"
-    return two
+    that it is below (`bar_rounded_onto`): 0.3495 beside a 0.35 bar shows as "0.349", never as "0.35"."""
+    if bar_rounded_onto(reliability, bars) is not None:
+        return f"{math.floor(round(reliability, RELIABILITY_DECIMALS) * 1000) / 1000:.3f}"
+    return f"{reliability:.2f}"
+
+
+def bar_rounded_onto(reliability: float, bars: Iterable[float]) -> float | None:
+    """The bar of `bars` that `reliability` is below but two decimals would round it onto (0.3995 and 0.40), else
+    None. Compared at RELIABILITY_DECIMALS decimals: summation noise must not put it below a bar it is on."""
+    two = float(f"{reliability:.2f}")
+    value = round(reliability, RELIABILITY_DECIMALS)
+    return next((bar for bar in bars if two >= bar > value), None)
 
 
 def shown_reliability(reliability: float, superseded_bar: float) -> str:
