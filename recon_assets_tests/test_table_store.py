@@ -13,7 +13,7 @@ from recon_assets.cli.main import main
 from recon_assets.definitions import resources_from_environment
 from recon_assets.storage.duckdb_files import NO_EXTENSIONS
 from recon_assets.storage.duckdb_settings import duckdb_connection_config, output_anchor
-from recon_assets.storage.duckdb_settings import MissingTokenError
+from recon_assets.storage.duckdb_settings import MissingTokenError, MotherDuckUnreachable
 from recon_assets.storage.duckdb_store import TableStore, connection_target
 from recon_assets.storage.outputs import OutputFiles
 
@@ -51,6 +51,23 @@ def test_a_motherduck_database_without_a_token_is_refused_in_one_line(monkeypatc
     with pytest.raises(MissingTokenError, match="MOTHERDUCK_TOKEN is not set"):
         with TableStore(database="md:recon", motherduck_token="  ").connect():
             pass
+
+
+def test_a_motherduck_database_whose_extension_cannot_be_downloaded_is_said_in_one_line(tmp_path):
+    """Hostile pass, 2026-12-04: offline, MotherDuck's failure was DuckDB's three-line 'Failed to download extension'
+    with its URL. The extension is looked for in an empty folder and fetched from a port nothing listens on, so the
+    download fails here whatever network the machine has."""
+    store = TableStore(database="md:recon", motherduck_token="a-token", connection_config={
+        "extension_directory": str(tmp_path / "extensions"), "custom_extension_repository": "http://127.0.0.1:9",
+    })
+    with pytest.raises(MotherDuckUnreachable) as refused:
+        with store.connect():
+            pass
+    message = str(refused.value)
+    assert "\n" not in message and "a-token" not in message and "127.0.0.1" not in message
+    assert message.startswith("md:recon is a MotherDuck database, reached through DuckDB's motherduck extension, which could "
+                              "not be downloaded or loaded (")
+    assert message.endswith("connect this machine to the internet (the extension is downloaded once), or set RECON_DB_PATH to a local file")
 
 
 def test_a_run_on_motherduck_without_a_token_fails_when_its_resources_start(tmp_path, monkeypatch):

@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 
 from recon_assets.shared.display import first_line
-from recon_assets.storage.duckdb_settings import MOTHERDUCK_TOKEN_SETTING, MOTHERDUCK_TOKEN_VARIABLE, is_motherduck, usable_token
+from recon_assets.storage.duckdb_settings import MOTHERDUCK_TOKEN_VARIABLE, connect_motherduck, is_motherduck, usable_token
 
 # A DuckDB database file opens with an 8-byte checksum and the magic bytes "DUCK" (DuckDB storage format, main header:
 # https://duckdb.org/docs/stable/internals/storage). DuckDB itself opened a `.json` file as an empty database.
@@ -40,12 +40,12 @@ def read_only(database: str) -> duckdb.DuckDBPyConnection:
 
     Raises:
         MissingTokenError: a MotherDuck database without MOTHERDUCK_TOKEN.
+        MotherDuckUnreachable: DuckDB's motherduck extension could not be downloaded (`connect_motherduck`).
         duckdb.Error: the database cannot be opened (e.g. another process holds a local file's write lock).
     """
     if not is_motherduck(database):
         return duckdb.connect(database, read_only=True, config=NO_EXTENSIONS)
-    token = usable_token(database, os.environ.get(MOTHERDUCK_TOKEN_VARIABLE))
-    return duckdb.connect(database, read_only=True, config={MOTHERDUCK_TOKEN_SETTING: token})
+    return connect_motherduck(database, usable_token(database, os.environ.get(MOTHERDUCK_TOKEN_VARIABLE)), read_only=True)
 
 
 class UnreadableDatabase(Exception):

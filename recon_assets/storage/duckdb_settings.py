@@ -168,3 +168,32 @@ def usable_token(database: str, token: str | None) -> str:
             f"to a local file"
         )
     return token.strip()
+
+
+class MotherDuckUnreachable(duckdb.IOException):
+    """DuckDB could not download or load its `motherduck` extension (no network, a proxy in the way): the message
+    says so in one line and what to do, in place of DuckDB's message with the extension's download URL."""
+
+
+def connect_motherduck(database: str, token: str, *, read_only: bool = False, config: dict | None = None) -> duckdb.DuckDBPyConnection:
+    """A connection to the MotherDuck database `database` (md:<name>) with `token` (`usable_token`) and the DuckDB
+    settings `config`. DuckDB downloads its motherduck extension on first use
+    (https://duckdb.org/docs/current/extensions/overview#autoloading-extensions).
+
+    Raises:
+        MotherDuckUnreachable: the extension could not be downloaded or loaded (hostile pass, 2026-12-04: offline,
+            DuckDB's three-line 'Failed to download extension' with its URL was the whole message).
+        duckdb.Error: MotherDuck refused the connection (a bad token, an unknown database).
+    """
+    try:
+        return duckdb.connect(database, read_only=read_only, config={**(config or {}), MOTHERDUCK_TOKEN_SETTING: token})
+    except duckdb.IOException as error:
+        if 'extension "motherduck"' not in str(error):
+            raise
+        cause = re.search(r"\(ERROR ([^)]*)\)", str(error))
+        raise MotherDuckUnreachable(
+            f"{database} is a MotherDuck database, reached through DuckDB's motherduck extension, which could not be "
+            f"downloaded or loaded ({cause.group(1) if cause else 'no network?'}): connect this machine to the internet "
+            f"(the extension is downloaded once), or set RECON_DB_PATH to a local file"
+        ) from error
+

@@ -27,9 +27,9 @@ from recon_assets.storage.tables import Tables
 from recon_assets.storage.duckdb_settings import (
     DEFAULT_LOCK_WAIT_SECONDS,
     MEMORY_LIMIT_VARIABLE,
-    MOTHERDUCK_TOKEN_SETTING,
     MOTHERDUCK_TOKEN_VARIABLE,
     check_memory_limit,
+    connect_motherduck,
     is_motherduck,
     memory_limit_warning,
     refuse_written_token,
@@ -124,14 +124,16 @@ class TableStore(dg.ConfigurableResource):
         Raises:
             TimeoutError: another process held a local file's lock for lock_wait_seconds (its path named).
             MissingTokenError: a MotherDuck database without MOTHERDUCK_TOKEN.
+            MotherDuckUnreachable: DuckDB's motherduck extension could not be downloaded (`connect_motherduck`).
             duckdb.Error: the database cannot be opened.
         """
         target = self.target
         config = {"custom_user_agent": "recon_assets", **target.config}
-        if target.local_file is None:
-            config[MOTHERDUCK_TOKEN_SETTING] = self._token()
         with self._lock(target.local_file):
-            con = duckdb.connect(target.database, config=config) if target.local_file is None else _open(target.database, config)
+            con = (
+                connect_motherduck(target.database, self._token(), config=config) if target.local_file is None
+                else _open(target.database, config)
+            )
             try:
                 yield Tables(con)
             finally:
