@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import io
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
@@ -33,15 +32,20 @@ import pandas as pd
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED, since_text
-from recon_assets.lifecycle.versions import parse_version, version_readings, version_sort_key
+from recon_assets.lifecycle.versions import parse_version, version_readings
 from recon_assets.papers.dataset_names import (
     FILLER, WORD, TitleVocabulary, is_algorithm_version, line_codes, is_data_citation, is_glossary, is_reference_like, parenthesis_end, reference_entries,
 )
 from recon_assets.papers.dataset_names import STANDARD_COMBINATIONS, STANDARD_WORD, canonical_tokens, combination, product_tokens
 from recon_assets.papers.dataset_names import parameter_names, species_mentions
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
+from recon_assets.papers.phrases import (
+    CLAUSE_END, COLLECTION, DATA_WORD, LINE, SENTENCE, SEPARATOR, Reading, clause_end_at, describes_line, name_key, stated_sort_key, words_after, words_past,
+    words_trailing,
+)
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
-from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, WORDED_VERSION, shorthand_of, version_at, versions_in
+from recon_assets.papers.version_association import cited_work_s, detached_versions, yields_to_used
+from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, shorthand_of, version_at, versions_in
 from recon_assets.shared.excerpt import excerpt
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
@@ -65,49 +69,15 @@ _VERSION_BEFORE = re.compile(r"(?:" + VERSION_TEXT + r"(?:\s+[A-Za-z][\w\-]*){0,
 _PRODUCT_WITH_VERSION = re.compile(r"(?<![A-Za-z0-9_\-])([A-Z][A-Z0-9]{2,}(?:[_\-][A-Z0-9]+)*)(?:\s+|\s*[(,]\s*)(?=(?i:" + VERSION_TEXT + "))")
 # A short name as CMR spells them: capitals and digits, one underscore at most between parts ("MYD13A2", "MOD04_L2").
 _PRODUCT_NAME = re.compile(r"(?<![\w\-])[A-Z][A-Z0-9]{3,}(?:_[A-Z0-9]+)*(?![\w\-])")
-# Where a sentence ends: after ".", "!" or "?" before a capital or a parenthesis, never after an abbreviation papers
-# write inside a sentence ("Smith et al. (2006) describe", "e.g. MODIS", "Fig. 3", "Sect. 2").
-_ABBREVIATIONS = ("al", "e.g", "i.e", "cf", "vs", "ca", "Fig", "Figs", "Eq", "Eqs", "Sect", "Ref", "No", "ver")
-_SENTENCE = re.compile(r"(?<=[.!?])" + "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS) + r"\s+(?=[A-Z(])")
-# Separators skipped between a name, its describing words and its version (never a full stop: "3B42. Version 7 of").
-_SEPARATOR = re.compile(r"[\s,;:()\[\]/\-–]*")
 _AFTER_WINDOW, _BEFORE_WINDOW, QUOTE_LIMIT = 100, 40, 400
-# Words for a product's data, singular or plural (how papers refer to what a product holds): the reading after a name
-# passes over them on the way to its version, as it does FILLER, without counting them as describing words ("the Aura
-# MLS measurements version 3.3", "MLS ozone profiles (v4.2)"; compared after NFKC, so "profiles" written with the fi
-# ligature U+FB01, as PDF text often has it, is one too); only there: "the v2.2 measurements of MLS" does not tie a
-# version to the name after it (`_joins_name`). The same words tie a version or a list of members to a line elsewhere
-# (`DATA_WORD`).
-DATA_WORDS = frozenset({"data", "dataset", "product", "measurement", "observation", "retrieval", "profile", "field", "record", "file",
-                        "granule", "estimate"} | {w + "s" for w in ("dataset", "product", "measurement", "observation",
-                        "retrieval", "profile", "field", "record", "file", "granule", "estimate")})
-# DATA_WORDS in a pattern (the fi ligature as PDF text has it).
-DATA_WORD = r"(?:" + "|".join(sorted((re.escape(w).replace("fi", "(?:fi|\ufb01)") for w in DATA_WORDS), key=len, reverse=True)) + r")\b"
-# What joins the items of a list between a name and its version ("MLS O3, H2O and HNO3 version 4.2"): passed over when
-# the word after it describes a candidate or is a data word.
-_LIST_WORD = frozenset({"and", "or", "&"})
-_CLAUSE_END = re.compile(r"[,;]|\.(?=\s|$)")
-# Words that describe no candidate which the reading after a version passes over ("version 5 O3 standard products").
-SKIPPED_WORDS = 2
 # Describing words read before a product line's name ("Half-hourly IMERG V07", "SM data SMAP ... V7").
 _WORDS_BEFORE = 3
 # Sections that state what the paper used (data statements, methods): their evidence is kept over a mention
 # elsewhere (an introduction citing what others used).
 _DATA_SECTION = re.compile(r"data|method|material|availability|study area|experiment", re.IGNORECASE)
-# Kinds of alias (`dataset_aliases.csv`): a product line whose members are variants of one product (IMERG's runs and
-# periods, GLDAS's models), which a version and describing words can resolve to one member; or an instrument's
-# collection (MODIS Collection 5), whose stated version applies to the member products named with it.
-LINE, COLLECTION = "line", "collection"
 # What calls the version read with the name after it an earlier one ("The earlier version of MLS CO (V2.2) was biased"):
 # no use of that version (`detect_datasets`).
 _EARLIER_VERSION_OF = re.compile(r"\b(?:earlier|previous|older|former|prior)\s+(?:versions?|releases?|collections?)\s+of\s+(?:the\s+)?$", re.IGNORECASE)
-# A clause whose subject is a cited work, its verb right after the citation ("while Smith et al. (2006) discuss initial
-# validation of MLS v1.5 data", "Jones and Lee (2010a) compared ..."): what it names with a version is that work's use.
-_CITED_SUBJECT = re.compile(r"(?:^|[,;:]\s*|\b(?:while|whereas|but|and)\s+)(?:[a-z]+\s+)?[A-Z][\w’'\-]+(?:\s+et\s+al\.|\s+and\s+[A-Z][\w’'\-]+)?"
-                            r"\s+\((?:19|20)\d{2}[a-z]?(?:,\s*[a-z])?\)\s+[a-z]+\b")
-# What says a cited work's data are the paper's own ("Smith et al. (2007) found that the version 3 data (used in this
-# study) are biased"): the version stays the paper's.
-_USED_HERE = re.compile(r"\bused\s+(?:here|in\s+this\s+(?:study|work|paper))\b", re.IGNORECASE)
 # The section `_units` gives a figure or table caption.
 CAPTION = "caption"
 
@@ -254,10 +224,10 @@ class DatasetCatalogue:
                 self.kind[alias] = group["kind"].iloc[0]
                 self.patterns[alias] = tuple(group["family"])
                 names[alias] = alias
-        self.by_key = {_key(name): target for name, target in names.items()}
+        self.by_key = {name_key(name): target for name, target in names.items()}
         self.spellings: dict[str, set[str]] = {}
         for name in names:
-            self.spellings.setdefault(_key(name), set()).add(re.sub(r"[\s_\-]+", "", name))
+            self.spellings.setdefault(name_key(name), set()).add(re.sub(r"[\s_\-]+", "", name))
         self._longest = max((len(re.split(r"[\s_\-]+", name)) for name in names), default=1)
         self._lineage: dict[tuple[str, tuple[int, ...]], dict] = {}
 
@@ -370,10 +340,6 @@ def _written_as_name(written: str, spellings: set[str]) -> bool:
 _GLUED_VERSION = re.compile(r"(.*?)(V\d{1,3}[A-Z]?)")
 
 
-def _key(name: str) -> str:
-    return re.sub(r"[\s_\-]+", "", name).upper()
-
-
 def _name_variants(family: str) -> set[str]:
     """A family's names as papers write them: the short name, and its product part after a mission prefix when that
     part is distinctive (letters and digits, four characters or more: TRMM_3B42 -> 3B42, GPM_3IMERGDF -> 3IMERGDF)."""
@@ -385,55 +351,7 @@ def _name_variants(family: str) -> set[str]:
     return {v for v in variants if len(v) >= 4 or re.search(r"\d", v)}
 
 
-@dataclass(frozen=True)
-class _Reading:
-    """What the words around one name say: the stated version (None if none), the span of name and version, and
-    the describing words (between name and version, right after the version, right before the name)."""
-
-    stated: str | None
-    first: int
-    last: int
-    words: tuple[str, ...]
-
-
-def _describes(catalogue: DatasetCatalogue, word: str, families: Sequence[str]) -> bool:
-    return any(catalogue.vocabulary.describes(word, family) for family in families)
-
-
-def _data_word(word: str) -> bool:
-    """Whether `word` is one of DATA_WORDS (after NFKC, without case)."""
-    return unicodedata.normalize("NFKC", word).lower() in DATA_WORDS
-
-
-def _words_after(text: str, pos: int, limit: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> tuple[list[str], int]:
-    """The describing words from `pos` on, up to a version or `limit` (each a word of some family's entry titles or a
-    FILLER word), and where they end."""
-    words = []
-    while pos < limit:
-        begin = _SEPARATOR.match(text, pos).end()
-        if version_at(text, begin, named=True):
-            break
-        found = WORD.match(text, begin, limit)
-        if not found:
-            break
-        word = found.group(0).rstrip(".")
-        if _data_word(word):
-            # passed over, read as no describing word ("MLS measurements version 3.3")
-            pos = begin + len(word)
-            continue
-        if word.lower() in _LIST_WORD and (following := WORD.match(text, _SEPARATOR.match(text, begin + len(word)).end(), limit)) \
-                and (_data_word(following.group(0).rstrip(".")) or _describes(catalogue, following.group(0).rstrip("."), families)):
-            # a list of the product's parameters runs on to its version ("MLS O3, H2O and HNO3 version 4.2")
-            pos = begin + len(word)
-            continue
-        if not word or (word.lower() not in FILLER and not _describes(catalogue, word, families)):
-            break
-        words.append(word)
-        pos = begin + len(word)
-    return words, pos
-
-
-def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: DatasetCatalogue) -> _Reading:
+def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: DatasetCatalogue) -> Reading:
     """The version stated next to the name at text[start:end] and the words that describe it.
 
     After the name (up to `limit`, where the next name begins, and _AFTER_WINDOW characters): the version may follow
@@ -444,44 +362,44 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     describing words after the name and before it ("MODIS land cover", "half-hourly GPM IMERG")."""
     families = catalogue.members[name]
     limit = min(limit, end + _AFTER_WINDOW)
-    words, pos = _words_after(text, end, limit, catalogue, families)
+    words, pos = words_after(text, end, limit, catalogue, families)
     before = _words_before(text, start, catalogue, families)
     describing = [w for w in words if w.lower() not in FILLER] + before
-    at = _SEPARATOR.match(text, pos).end()
+    at = SEPARATOR.match(text, pos).end()
     version = version_at(text, at, named=True) if at < limit else None
     if version and _algorithm_only(text, version, catalogue, families):
         # the version after the name is its algorithm's: no dataset version, and none read before the name either
-        return _Reading(None, start, end, tuple(describing))
+        return Reading(None, start, end, tuple(describing))
     if version and (collection := _collection_before(text, start, version, catalogue, families)):
         # "the collection 3 OMTO3 version 8.5 product": the collection names the data set, the version its algorithm
-        return _Reading(collection[0], collection[1], version.end(), tuple(describing))
+        return Reading(collection[0], collection[1], version.end(), tuple(describing))
     if version:
         closing = parenthesis_end(text, start, version.end(), limit)
         resume = _past_restatement(text, version.end(), version.group(1))
-        trailing = _words_trailing(text, resume, closing, catalogue, families)
-        return _Reading(version.group(1), start, resume, tuple(describing + trailing))
+        trailing = words_trailing(text, resume, closing, catalogue, families)
+        return Reading(version.group(1), start, resume, tuple(describing + trailing))
     found = _version_before(text, start)
     if found and _joins_name(text[found.end(1 if found.group(1) else 2):start], catalogue, families):
         stated = found.group(1) or found.group(2)
         own = re.search(r"(\d+)$", text[start:end])
         if not (own and stated_sort_key(stated) == (int(own.group(1)),)):
             # the words after the name describe it too ("version 2.2 of the MLS O3 data")
-            return _Reading(stated, found.start(), end, tuple(describing))
-    stop = _clause_end(text, end, limit)
+            return Reading(stated, found.start(), end, tuple(describing))
+    stop = clause_end_at(text, end, limit)
     closing = _PARENTHESISED_VERSION.search(text, end, stop)
-    between, reached = _words_past(text, end, closing.start(), catalogue, families) if closing else ([], end)
-    if (closing and _SEPARATOR.match(text, reached).end() >= closing.start() and not is_algorithm_version(text, closing.end())
-            and all(re.fullmatch(r"[a-z]+", w) or w.lower() in FILLER or _describes(catalogue, w, families)
+    between, reached = words_past(text, end, closing.start(), catalogue, families) if closing else ([], end)
+    if (closing and SEPARATOR.match(text, reached).end() >= closing.start() and not is_algorithm_version(text, closing.end())
+            and all(re.fullmatch(r"[a-z]+", w) or w.lower() in FILLER or describes_line(catalogue, w, families)
                     for w in (m.group(0).rstrip(".") for m in WORD.finditer(text, end, closing.start())))):
         # the words after the name (describing words, at most SKIPPED_WORDS others in a row, each a lower-case word:
         # a capitalised one is another name, "SMAP SPL4SMGP (v7)", "SMAP (SCA-V) SMOS-IC (V2)") run into a version in
         # parentheses: "Aura MLS water vapour and ozone measurements (version 3.3)", "MLS observations (version 3.3)"
-        return _Reading(closing.group(1), start, closing.end(), tuple([w for w in between if w.lower() not in FILLER] + before))
+        return Reading(closing.group(1), start, closing.end(), tuple([w for w in between if w.lower() not in FILLER] + before))
     # no version: the describing words on both sides ("MODIS land cover"), after the name read on past words that
     # describe nothing to the clause's end ("MERRA-2 hourly surface solar radiation": "radiation" too); paper
     # detection narrows only names read with a version
-    past, _ = _words_past(text, end, _clause_end(text, end, limit), catalogue, families)
-    return _Reading(None, start, end, tuple([w for w in past if w.lower() not in FILLER] + before))
+    past, _ = words_past(text, end, clause_end_at(text, end, limit), catalogue, families)
+    return Reading(None, start, end, tuple([w for w in past if w.lower() not in FILLER] + before))
 
 
 # A version alone in parentheses ("(version 3.3)", "(v2.2)", "(retrieval version v3.3)", "(data version 4.2)"): the
@@ -543,46 +461,8 @@ def _joins_name(between: str, catalogue: DatasetCatalogue, families: Sequence[st
     "of" or a word describing a candidate ("version 7 of the 3B42 data set", "V06 IMERG"). A verb or a conjunction
     ties it to what came before (hostile pass: "TRMM 3B42 Version 7 precipitation product and MERRA-2" read a MERRA-2
     version 7, "IMERG V06 product outperforms TRMM 3B42" a TRMM 3B42 V06)."""
-    return all(word.lower() in FILLER or word.lower() == "of" or _describes(catalogue, word, families)
+    return all(word.lower() in FILLER or word.lower() == "of" or describes_line(catalogue, word, families)
                for word in re.findall(r"[^\W_][\w\-]*", between))
-
-
-def _clause_end(text: str, pos: int, limit: int) -> int:
-    """Where the clause from `pos` ends: its first comma, semicolon or full stop before `limit`, else `limit`."""
-    clause = _CLAUSE_END.search(text, pos, limit)
-    return clause.start() if clause else limit
-
-
-def _words_past(text: str, pos: int, stop: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> tuple[list[str], int]:
-    """`_words_after` up to `stop`, read on past at most SKIPPED_WORDS words in a row that describe no candidate (never
-    past a version), and where they end."""
-    words, end = _words_after(text, pos, stop, catalogue, families)
-    skipped = 0
-    while end < stop and skipped < SKIPPED_WORDS:
-        passed = WORD.match(text, _SEPARATOR.match(text, end).end(), stop)
-        if not passed or version_at(text, passed.start(), named=True):
-            break
-        more, after = _words_after(text, passed.end(), stop, catalogue, families)
-        if more:
-            words, end, skipped = words + more, after, 0
-        else:
-            end, skipped = passed.end(), skipped + 1
-    return words, end
-
-
-def _words_trailing(text: str, pos: int, limit: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> list[str]:
-    """The describing words after a version, up to a comma, semicolon or full stop ("V6 Daily accumulated"), past at
-    most SKIPPED_WORDS words that describe no candidate ("version 5 O3 standard products": "standard" is read though
-    "O3" describes no AIRS product); none when they open a list of alternatives ("version 6 early, late and final runs"
-    names three products, not the early one)."""
-    words, end = _words_past(text, pos, _clause_end(text, pos, limit), catalogue, families)
-    words = [w for w in words if w.lower() not in FILLER]
-    rest = re.match(r"[\s\-]*(?:,|\band\b|\bor\b)\s*(?:and\s+|or\s+)?", text[end:limit])
-    if words and rest:
-        follower = WORD.match(text, end + rest.end(), limit)
-        if follower and _describes(catalogue, follower.group(0).rstrip(".-"), families):
-            return []
-    return words
 
 
 def _words_before(text: str, start: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> list[str]:
@@ -594,7 +474,7 @@ def _words_before(text: str, start: int, catalogue: DatasetCatalogue, families: 
             break
         if word.lower() in FILLER:
             continue
-        if not _describes(catalogue, word, families):
+        if not describes_line(catalogue, word, families):
             break
         words.append(word)
     return words
@@ -609,7 +489,7 @@ def _without_variants(families: list[str]) -> list[str]:
 def _quote(text: str, start: int, end: int) -> str:
     """The sentence around text[start:end], cut to QUOTE_LIMIT characters around the mention at word boundaries, an
     ellipsis marking each cut end (`excerpt`)."""
-    bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
+    bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
     left = max(b for b in bounds if b <= start)
     right = min((b for b in bounds if b >= end), default=len(text))
     return excerpt(text[left:right], start - left, end - left, QUOTE_LIMIT)
@@ -698,7 +578,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         members it ties to the line's name elsewhere ("we compared the simulated HCl, N2O, and HNO3 with the MLS
         observations", `_members_compared_with`); two versions stated, none. A version read with a name the text calls
         its earlier one is no use ("The earlier version of MLS CO (V2.2)", `_EARLIER_VERSION_OF`), nor one read with a name in
-        a clause whose subject is a cited work ("while Smith et al. (2006) discuss the MLS v1.5 data", `_cited_work_s`).
+        a clause whose subject is a cited work ("while Smith et al. (2006) discuss the MLS v1.5 data", `cited_work_s`).
         A list of a line's members closed by a version alone in parentheses gives each member that version ("O3, HNO3,
         H2O, HCl, and N2O (v2.2)", `_members_listed_with_version`). A whole-number version that shortens a release the
         paper states in full for the same family or line is that release ("MLS v3" for "MLS version 3.3",
@@ -706,7 +586,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         of the general grammar (`version_grammar`: "V7", "version v3.3", "version (v) 3.3", "ver. 2", "C6.1", "RL06",
         "MOD13Q1.006"), less what it excludes (cross-references, programs' and models' versions); data words and a list
         of the line's parameters between the name and it are passed over ("MLS measurements version 3.3", "MLS O3, H2O
-        and HNO3 version 4.2": DATA_WORDS, `_LIST_WORD`). A version
+        and HNO3 version 4.2": DATA_WORDS, `LIST_WORD`). A version
         restated in parentheses right after itself is passed over ("version 2.2 (v2.2) RHi"); a version alone in
         parentheses that closes the name's clause is the name's ("MLS water vapour and ozone measurements (version
         3.3)", "data from MLS (retrieval version v3.3)"); a collection
@@ -784,7 +664,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             if _EARLIER_VERSION_OF.search(text, max(0, start - _BEFORE_WINDOW), start):
                 # "The earlier version of MLS CO (V2.2) was biased high": a version the paper sets aside, not one it uses
                 continue
-            if _cited_work_s(text, start) or _yields_to_used(text, readings, name, reading):
+            if cited_work_s(text, start) or yields_to_used(text, readings, name, reading):
                 # "while Smith et al. (2006) discuss the MLS v1.5 data": the cited work's version, not the paper's
                 continue
             named = _candidates(catalogue, name, text[start:end], reading, _quote(text, start, end), page, section)
@@ -880,20 +760,6 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
     return list(matches.values()), [_with_lifecycle(u, catalogue) for u in unmatched.values()]
 
 
-def _cited_work_s(text: str, start: int) -> bool:
-    """Whether the name at text[start] stands in a clause whose subject is a cited work (`_CITED_SUBJECT`: the
-    citation opens its sentence or clause, after a comma, semicolon, "while", "whereas", "but" or "and", and its verb
-    follows it; no comma, semicolon or full stop between it and the name), so the version read with the name is that
-    work's ("Validation of the v2.2 data is described by Lambert et al. (2007), while Froidevaux et al. (2006) discuss
-    initial validation of MLS v1.5 data products": not a use of v1.5), unless its sentence says the data are the paper's
-    own (`_USED_HERE`: "(used in this study)"). A citation after its verb ("is described by Lambert et al. (2007)") is
-    no subject."""
-    left, right = _sentence_span(text, start)
-    if _USED_HERE.search(text, left, right):
-        return False
-    return any(not _CLAUSE_END.search(text, left + cited.end(), start) for cited in _CITED_SUBJECT.finditer(text[left:start]))
-
-
 def _whole_numbered(catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
     """Whether every catalogued version of each of `families` is a whole number (MLS V004, V005; OMI V003): a team's
     minor release ("3.3") then names the whole-numbered collection (`catalogued_version`), as GLDAS's 2.1 or MODIS's 6.1,
@@ -936,7 +802,7 @@ _TIED_TO_LINE = re.compile(r"\s*(?:" + DATA_WORD + r"\s+)?(?:with|from|by|of|aga
                            r"(?:the\s+)?(?:[A-Z][\w\-]*[\s/\-]+)?", re.IGNORECASE)
 
 
-def _members_compared_with(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue, page: int,
+def _members_compared_with(text: str, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue, page: int,
                            section: str) -> list[tuple[str, str, str, str, int, str]]:
     """The members of a product line (LINE alias) named without a version that a list of the catalogue's own words for
     them (`species_mentions`) ties to the line's name right after it ("we compared the simulated HCl, N2O, and HNO3
@@ -994,7 +860,7 @@ def _fold_data_dois(matches: dict[str, DatasetMatch], unmatched: dict[tuple[str,
         del unmatched[(name, key)]
 
 
-def name_readings(text: str, catalogue: DatasetCatalogue) -> list[tuple[str, int, int, _Reading]]:
+def name_readings(text: str, catalogue: DatasetCatalogue) -> list[tuple[str, int, int, Reading]]:
     """Each graph product or product-line name in `text` (`DatasetCatalogue.mentions`: (name, start, end), a key of
     `catalogue.members`) with what the words around it say (`_read`: the stated version, the describing words), each
     name read up to where the next begins. The one reading of names that paper detection (`detect_datasets`) and a
@@ -1011,7 +877,7 @@ def name_readings(text: str, catalogue: DatasetCatalogue) -> list[tuple[str, int
 _PRODUCT_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*)", re.IGNORECASE)
 
 
-def _shared_versions(text: str, readings: list[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue) -> list[tuple[str, int, int, _Reading]]:
+def _shared_versions(text: str, readings: list[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue) -> list[tuple[str, int, int, Reading]]:
     """`readings` where products listed together, names joined by commas, "and", "or" (`_PRODUCT_LIST_JOIN`), share
     the one version stated for the list: after its last name ("MOD11A1 and MYD11A1 collection 6") or before its first
     ("Collection 6 MOD11A1 and MYD11A1"). A name read without a version of its own takes its neighbour's in the list
@@ -1095,7 +961,7 @@ def products_with_versions(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _candidates(catalogue: DatasetCatalogue, name: str, written: str, reading: _Reading, quote: str, page: int, section: str) -> _Named:
+def _candidates(catalogue: DatasetCatalogue, name: str, written: str, reading: Reading, quote: str, page: int, section: str) -> _Named:
     """The families a name read with a version may stand for: its members narrowed by the describing words (a
     product line's), then those that have the stated version (all of them when none has) and those whose catalogue
     begins after it (`_catalogued_after`), then the base streams."""
@@ -1137,7 +1003,7 @@ def parameter_list(catalogue: DatasetCatalogue, name: str, words: Sequence[str])
     return found if len(found) >= 2 else []
 
 
-def _each_parameter(catalogue: DatasetCatalogue, named: _Named, reading: _Reading) -> list[_Named]:
+def _each_parameter(catalogue: DatasetCatalogue, named: _Named, reading: Reading) -> list[_Named]:
     """`named`, or one _Named per member its parameter list names (`parameter_list`), each with the stated version."""
     parts = parameter_list(catalogue, named.name, reading.words)
     if not parts:
@@ -1162,7 +1028,7 @@ _OTHER_SOURCE = re.compile(r"(?:from|by|of|with)\s+(?:the\s+)?[A-Z]")
 _LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)", re.IGNORECASE)
 
 
-def _each_species(text: str, readings: Sequence[tuple[str, int, int, _Reading]], name: str, reading: _Reading, named: _Named,
+def _each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], name: str, reading: Reading, named: _Named,
                   catalogue: DatasetCatalogue) -> list[_Named]:
     """`_each_parameter`, or, for a product line (LINE alias) named with a version outside a caption, one _Named per
     member the text names by the catalogue's own words for it (`DatasetCatalogue.species`: the entry title's parameter
@@ -1195,11 +1061,11 @@ def _each_species(text: str, readings: Sequence[tuple[str, int, int, _Reading]],
         else:
             lists.append([mention])
     families: list[str] = []
-    after = [group for group in lists if reading.last <= group[0][0] <= reading.last + LIST_WINDOW and not _CLAUSE_END.search(text, reading.last, group[0][0])]
+    after = [group for group in lists if reading.last <= group[0][0] <= reading.last + LIST_WINDOW and not CLAUSE_END.search(text, reading.last, group[0][0])]
     if after and len({family for _, _, family in after[0]}) >= 2:
         families = [family for _, _, family in after[0]]
     elif len(named.candidates) > 1:
-        bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
+        bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
 
         def sentence(pos: int) -> tuple[int, int]:
             return max(b for b in bounds if b <= pos), min((b for b in bounds if b > pos), default=len(text))
@@ -1239,7 +1105,7 @@ def _each_species(text: str, readings: Sequence[tuple[str, int, int, _Reading]],
 _CLOSES_CLAUSE = re.compile(r"\s*(?:[.;,:]|$)")
 
 
-def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue,
+def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue,
                                  page: int, section: str) -> tuple[list[_Named], list[tuple[int, int]]]:
     """Members of a product line (LINE alias) a list names that a version alone in parentheses closes (the clause or
     the sentence ends right after it): "BASCOE assimilates the MLS retrievals. It takes O3, HNO3, H2O, HCl, and N2O
@@ -1252,7 +1118,7 @@ def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, i
     so that no member code is listed again as a product of its own ("N2O (v2.2)")."""
     found: list[_Named] = []
     spans: list[tuple[int, int]] = []
-    bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
+    bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
     for closing in _PARENTHESISED_VERSION.finditer(text):
         if not _CLOSES_CLAUSE.match(text, closing.end()) or is_algorithm_version(text, closing.end()):
             continue
@@ -1288,222 +1154,7 @@ def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, i
     return found, spans
 
 
-# A data word right before a version stated without its name, a comma between at most ("The O3 profiles, version v2.2,",
-# "ozone data version 3.3"): the version is that data's.
-_DATA_WORD_BEFORE = re.compile(r"\b" + DATA_WORD + r"\s*,?\s*$", re.IGNORECASE)
-# A data word after a version stated without its name, in its clause, within five words ("Version 3.3 Level 2 ozone
-# data", "version 3 temperature and water vapour data").
-_DATA_WORD_AFTER = re.compile(r"(?:[\s\-]+[^\s,;.]+){0,5}?[\s\-]+" + DATA_WORD, re.IGNORECASE)
-# The words right before a version word that say it is a data product's ("data version v3.3", "product version 2").
-_DATA_QUALIFIERS = frozenset({"data", "dataset", "product"})
-
-
-# A parenthesis that opens with data words and holds a version ("(data product version 3.3)"), closed right after the
-# version at the end of its sentence: the version of what the sentence states was used. Not a bare "(version 3.3)",
-# which may be any thing's ("The model (version 3.3) has ...").
-_DATA_PARENTHESIS = re.compile(r"\(\s*(?:" + DATA_WORD + r"\s+){1,2}$", re.IGNORECASE)
-_PARENTHESIS_CLOSE = re.compile(r"\s*\)\s*(?:[.;]|$)")
-# What ties a version to a name later in its sentence: "from", "of" or "by", at most three words before the name
-# ("... data products obtained from the IR radiances of the AIRS sounder"), not "compared with MLS".
-_SOURCE_BEFORE_NAME = re.compile(r"\b(?:from|of|by)\s+(?:[\w\-]+\s+){0,3}$", re.IGNORECASE)
-# Words that may stand right before a version stated without its name, so that the version opens its phrase: a
-# determiner ("the version 3 data", "its version 3.3"), a preposition ("from version 4.2") or a verb papers state a use
-# with ("we used version 3.3", "we took version 4.2"); not a noun that would own it ("the model version 3.3").
-_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "this", "that", "these", "those", "both", "of", "from", "with", "in", "on", "is", "are",
-                          "was", "were", "use", "used", "uses", "using", "take", "took", "taken", "employ", "employed", "adopt", "adopted",
-                          "apply", "applied", "choose", "chose", "select", "selected", "download", "downloaded", "obtain", "obtained",
-                          "analyse", "analysed", "analyze", "analyzed", "process", "processed"})
-# "version N of <thing>": the version is the thing's (`detached_versions` keeps it only when the thing is a data word or
-# describes the line: "version 3.3 of the data", not "version 2 of our model").
-_OF_THING = re.compile(r"\s+of\s+(?:(?:the|a|an|this|that|our|their|its)\s+)?([^\s,;.()]+)", re.IGNORECASE)
-# Possessives that make a phrase the authors' own ("our ozone profiles, version 3", "my retrieval version 2"): its version
-# is theirs ("we use version 3.3 data" states a use, and stays).
-_OWN_WORDS = frozenset({"our", "my"})
-
-
-_ACRONYM = re.compile(r"[A-Z][A-Z-]{2,}")
-# A sentence in which the authors state their own use ("Here, we use the v4.2 retrievals", "we used version 3.3"): a
-# version it states without a name may belong to a line named more than a sentence before (`_named_through_members`).
-_WE_USE = re.compile(r"\bwe\s+(?:\w+\s+)?(?:use|used|take|took|employ|employed|analy[sz]e|analy[sz]ed)\b", re.IGNORECASE)
-# A citation in a sentence ("validated in Santee et al. (2008)", "(Lambert et al., 2007)"; not a date, "July 2004"):
-# what it states a version for may be the cited work's.
-_CITATION = re.compile(r"[A-Z][\w’'\-]+(?:\s+et\s+al\.?|\s+and\s+[A-Z][\w’'\-]+)?(?:,\s+|\s+\()(?:19|20)\d{2}[a-z]?\b")
-# What joins two versions of one list ("Both v2.2 and v3.3 water vapour products", "v2.2 or v3.3"): the second opens
-# its phrase as the first does.
-_VERSION_LIST_JOIN = re.compile(r"\s*(?:,\s*)?(?:and|or|&|,|/)\s*", re.IGNORECASE)
-
-
-def detached_versions(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue,
-                      paragraph_wide: bool = False) -> list[tuple[str, int, int, _Reading]]:
-    """Versions a paragraph states for a product line without repeating its name, by proximity: a version of the
-    grammar (`version_grammar.VERSION`, worded or opened by a letter, not `excluded`, not a number glued to a word as
-    "XYZ.004"), in no name's reading and no algorithm's
-    (`dataset_names.is_algorithm_version`), goes to the nearest name before it in its sentence, else in the sentence
-    before ("The MLS instrument scans the limb to retrieve the ozone profile. Version 3.3 data on the 38 layers were
-    used"; anywhere before it in the paragraph when `paragraph_wide`, a heading that names the line leading the
-    paragraph; further back when its sentence states the authors' use, `_WE_USE`, and each sentence between names a
-    member of the line, `_named_through_members`), else to the one name of its sentence after it behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`: "the
-    level 3 version 5 daily data products obtained from the radiances of the AIRS sounder"). The name must have been
-    read without a version (a LINE alias or a family, not an instrument COLLECTION), and the paragraph must not have
-    stated the same version before the name ("the version 1.0 data products. For version 1.0, comparisons with the
-    HALOE instrument [...] compared the version 1.0 temperature profiles": another instrument's version, restated).
-    Each is (name, its start, its end, a _Reading of the version); a version a cited work validated yields to the one
-    the authors use (`_yields_to_used`).
-    The version is the name's only when the words around it make it no other thing's:
-    - "version N of X" names X's version: kept only when X is a data word or describes the line (`_OF_THING`: not
-      "Version 3.3 of the scheme", "version 2 of our model");
-    - it closes, at its sentence's end, a parenthesis that opens with data words (`_DATA_PARENTHESIS`: "temperature and
-      water are used (data product version 3.3)"; never a bare "(version 3.3)", any thing's); or
-    - it stands in apposition to a data word (`_DATA_WORD_BEFORE`) whose phrase, from its clause's start, names a member
-      of the line, and the line is named later in its sentence behind "from", "of" or "by": "The O3 profiles, version
-      v2.2, derived from MLS measurements"; or
-    - it is said to be data's, by a data word right before it (`_DATA_QUALIFIERS`: "data version v3.3"), a data word
-      after it in its clause (`_DATA_WORD_AFTER`: "Version 3.3 data") or a member of the line named in its clause by the
-      catalogue's own word for it (`species_mentions`: "Version 3.3 Level 2 nighttime OH"), and it opens its phrase: the
-      word before it in its sentence, if any, is a determiner, a preposition, a verb of use (`_DETERMINERS`), a data
-      word or describes the line (not "the model version 3.3"), and its phrase is not the authors' own (`_OWN_WORDS`:
-      not "Our ozone profiles, version 3") nor, the line named in an earlier sentence, another instrument's (a word in
-      capitals the catalogue does not know: "MIPAS temperature data v4.62").
-    The reading's describing words: those after the version (`_words_trailing`) and those of the name's sentence (the
-    "ozone" of "retrieve the ozone vertical profile"), less the version's own ("version 5" is no "2.5 degrees")."""
-    found = []
-    bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
-
-    def sentence_of(pos: int) -> tuple[int, int]:
-        left = max(b for b in bounds if b <= pos)
-        return left, min((b for b in bounds if b > pos), default=len(text))
-
-    stated = sorted(versions_in(text, worded=True) + [v for v in versions_in(text) if not WORDED_VERSION.match(text, v.start())],
-                    key=lambda v: v.start())
-    for version in stated:
-        at, after = version.start(), version.end()
-        if version.group(0).startswith("."):
-            continue  # a number glued to a word ("MOD13Q1.006") is that word's
-        if any(r.first <= at < r.last or start <= at < end for _, start, end, r in readings):
-            continue
-        if is_algorithm_version(text, after):
-            continue
-        version_left, version_right = sentence_of(at)
-        reach = 0 if paragraph_wide else sentence_of(version_left - 1)[0] if version_left else 0
-        before = [(name, start, end, r) for name, start, end, r in readings if end <= at and start >= reach]
-        if not before and _WE_USE.search(text, version_left, version_right):
-            before = _named_through_members(text, readings, catalogue, at, version_left, sentence_of)
-        in_sentence = [(name, start, end, r) for name, start, end, r in readings if version_left <= start < version_right]
-        if before:
-            name, start, end, reading = before[-1]
-        elif len(in_sentence) == 1 and in_sentence[0][1] >= after and _SOURCE_BEFORE_NAME.search(text, after, in_sentence[0][1]):
-            # no name before: the one name of the version's sentence, later in it ("We used the level 3 version 5
-            # daily data products [...] obtained from the radiances of the AIRS sounder")
-            name, start, end, reading = in_sentence[0]
-        else:
-            continue
-        if reading.stated is not None or catalogue.kind.get(name) == COLLECTION:
-            continue
-        if any(v.start() < min(start, at) and stated_sort_key(v.group(1)) == stated_sort_key(version.group(1)) for v in stated):
-            continue  # the paragraph stated this version before it named the line: it restates that earlier thing's
-        name_left, name_right = sentence_of(start)
-        families = catalogue.members[name]
-        clause_stop = _CLAUSE_END.search(text, after)
-        clause_end = clause_stop.start() if clause_stop else len(text)
-        thing = _OF_THING.match(text, after)
-        if thing and not (_data_word(thing.group(1)) or _describes(catalogue, thing.group(1), families) or thing.group(1).upper() == name.upper()):
-            continue
-        # "(data product version 3.3)": the version alone with data words in a parenthesis that closes its sentence's
-        # statement ("temperature and water are used (data product version 3.3)")
-        parenthesis = _DATA_PARENTHESIS.search(text, version_left, at) if _PARENTHESIS_CLOSE.match(text, after) else None
-        if parenthesis is None:
-            names, codes = catalogue.species(name)
-            # "The O3 profiles, version v2.2, derived from MLS measurements": the version in apposition to a data word
-            # whose phrase (from its clause's start) names a member of the line, the line named later in the sentence
-            # behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`; not "our ozone profiles, version 3, compared with MLS")
-            apposed = _DATA_WORD_BEFORE.search(text, version_left, at)
-            phrase_start = max((m.end() for m in _CLAUSE_END.finditer(text, version_left, apposed.start())), default=version_left) \
-                if apposed else max((m.end() for m in _CLAUSE_END.finditer(text, version_left, at)), default=version_left)
-            by_apposition = bool(apposed and (names or codes) and species_mentions(text[phrase_start:apposed.start()], names, codes) and any(
-                other == name and first >= after and _SOURCE_BEFORE_NAME.search(text, after, first) for other, first, _, _ in in_sentence))
-            # else the version is said to be data's: a data word right before it ("data version v3.3") or after it in
-            # its clause ("Version 3.3 data"), or a member of the line named in its clause by the catalogue's own word for
-            # it ("Version 3.3 Level 2 nighttime OH"), not "Details of version 2.2 are given by Smith et al."
-            opening = [w.group(0).rstrip(",") for w in WORD.finditer(text, version_left, at)]
-            data_word = _DATA_WORD_AFTER.match(text, after)
-            said = bool((opening and opening[-1].lower() in _DATA_QUALIFIERS) or (data_word and not _CLAUSE_END.search(text, after, data_word.end()))
-                        or ((names or codes) and species_mentions(text[after:clause_end], names, codes)))
-            # and it opens its phrase, never another thing's ("the model version 3.3") nor the authors' own ("Our ozone
-            # profiles, version 3, are compared")
-            own = any(w.group(0).lower() in _OWN_WORDS for w in WORD.finditer(text, phrase_start, at))
-            # and, the line named in an earlier sentence, its phrase names no other instrument in capitals the catalogue
-            # does not know ("coincident MLS profiles. MIPAS temperature data v4.62 are compared": MIPAS's version)
-            if start < version_left:
-                own = own or any(_ACRONYM.fullmatch(w.group(0)) and _key(w.group(0)) not in catalogue.by_key and not _describes(catalogue, w.group(0), families)
-                                 for w in WORD.finditer(text, phrase_start, at))
-            # the second of a list of versions opens its phrase as the first ("Both v2.2 and v3.3 water vapour products")
-            listed = any(v.end() <= at and _VERSION_LIST_JOIN.fullmatch(text, v.end(), at) for v in stated)
-            opens = not opening or listed or opening[-1].lower() in _DETERMINERS or _data_word(opening[-1]) or _describes(catalogue, opening[-1], families)
-            if not by_apposition and (own or not opens or not said):
-                continue
-        trailing = _words_trailing(text, after, clause_end, catalogue, families)
-        # the version's own words are no describing words ("version 5" in the name's sentence is no "2.5 degrees")
-        around = [w.group(0).rstrip(".") for w in WORD.finditer(text, name_left, name_right) if not (at <= w.start() < after)]
-        describing = [w for w in around if w.lower() not in FILLER and w.upper() != name.upper() and _describes(catalogue, w, families)]
-        first = parenthesis.start() if parenthesis else at
-        found.append((name, start, end, _Reading(version.group(1), first, after, tuple(trailing + describing))))
-    return [(name, start, end, r) for name, start, end, r in found if not _yields_to_used(text, readings, name, r)]
-
-
-def _named_through_members(text: str, readings: Sequence[tuple[str, int, int, _Reading]], catalogue: DatasetCatalogue, at: int,
-                           version_left: int, sentence_of) -> list[tuple[str, int, int, _Reading]]:
-    """[the last name read before text[at]] when every sentence between that name's sentence and the version's (which
-    starts at `version_left`) names a member of its line (`species_mentions`: "Aura MLS measurements of ClO are
-    available. The version 2.2 ClO measurements were validated in Smith et al. (2008). Here, we use the v4.2
-    retrievals": the paragraph has stayed on the line's ClO), else []. A sentence that names none ("It flies on Aura.")
-    ends the reach. `sentence_of(pos)` gives the (start, end) of the sentence at text[pos]."""
-    earlier = [(name, start, end, r) for name, start, end, r in readings if end <= at]
-    if not earlier:
-        return []
-    name, start = earlier[-1][0], earlier[-1][1]
-    names, codes = catalogue.species(name)
-    pos = sentence_of(start)[1]
-    while pos < version_left:
-        right = sentence_of(pos)[1]
-        if not (names or codes) or not species_mentions(text[pos:right], names, codes):
-            return []
-        pos = right
-    return earlier[-1:]
-
-
-def _sentence_span(text: str, pos: int) -> tuple[int, int]:
-    """(start, end) of the sentence (`_SENTENCE`) that holds text[pos]."""
-    left = max((m.end() for m in _SENTENCE.finditer(text, 0, pos)), default=0)
-    return left, next((m.start() for m in _SENTENCE.finditer(text, pos)), len(text))
-
-
-def _use_stated(sentence: str) -> bool:
-    """Whether a sentence states the authors' use (`_WE_USE`: "we use", `_USED_HERE`: "used here")."""
-    return bool(_WE_USE.search(sentence) or _USED_HERE.search(sentence))
-
-
-def _yields_to_used(text: str, readings: Sequence[tuple[str, int, int, _Reading]], name: str, reading: _Reading) -> bool:
-    """Whether the version `reading` gives line `name` in paragraph `text` is a cited work's, not the paper's: its
-    sentence cites a work (`_CITATION`) and states no use (`_use_stated`), while another sentence of the paragraph
-    states a use of another version, one no other name is read with and no other acronym stands before in its sentence
-    ("We use the MIPAS version 5 data" is MIPAS's) ("The version 2.2 ClO measurements were
-    validated in Smith et al. (2008). Here, we use the v4.2 retrievals": v4.2 is used, v2.2 the validation's; "The MLS
-    version 2 N2O product agrees with other observations (Smith et al., 2007). Differences with version 3, used here,
-    are negligible"). `readings`: (name, start, end, _Reading) of the paragraph's names."""
-    left, right = _sentence_span(text, reading.first)
-    if not _CITATION.search(text, left, right) or _use_stated(text[left:right]):
-        return False
-    used = set()
-    bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
-    for start, end in zip(bounds, bounds[1:]):
-        if _use_stated(text[start:end]):
-            used |= {stated_sort_key(v.group(1)) for v in versions_in(text, start, end, worded=True) + versions_in(text, start, end)
-                     if not any(other != name and r.first <= v.start() < r.last for other, _, _, r in readings)
-                     and not any(_ACRONYM.fullmatch(w.group(0)) and w.group(0).upper() != name.upper() for w in WORD.finditer(text, start, v.start()))}
-    return bool(used) and stated_sort_key(reading.stated) not in used
-
-
-def _with_sentence_words(text: str, readings: Sequence[tuple[str, int, int, _Reading]], index: int, catalogue: DatasetCatalogue) -> _Reading:
+def _with_sentence_words(text: str, readings: Sequence[tuple[str, int, int, Reading]], index: int, catalogue: DatasetCatalogue) -> Reading:
     """The reading of `readings[index]`, with the describing words of the same product line's earlier readings in its
     sentence that were read without a version, when its own words leave several members: a sentence that names the
     line twice, once with the parameter and once with the version ("The MLS ozone is from MLS version 4.2 Level 2
@@ -1513,12 +1164,12 @@ def _with_sentence_words(text: str, readings: Sequence[tuple[str, int, int, _Rea
     members = catalogue.members[name]
     if reading.stated is None or len(members) < 2 or len(_without_variants(catalogue.vocabulary.narrow(members, reading.words))) < 2:
         return reading
-    left = max((m.end() for m in _SENTENCE.finditer(text, 0, start)), default=0)
+    left = max((m.end() for m in SENTENCE.finditer(text, 0, start)), default=0)
     earlier = [w for other, first, _, r in readings[:index] if other == name and first >= left and r.stated is None for w in r.words]
     return replace(reading, words=reading.words + tuple(earlier)) if earlier else reading
 
 
-def _with_table_rows(text: str, name: str, start: int, reading: _Reading, catalogue: DatasetCatalogue) -> _Reading:
+def _with_table_rows(text: str, name: str, start: int, reading: Reading, catalogue: DatasetCatalogue) -> Reading:
     """The reading of a product line named with a version in a table caption's first sentence (its title: "Species
     retrieved from MLS v4.2 and used here."), with the words of the rest of the caption (the table's rows, which the
     parser keeps with its caption) when its own words leave several members and the rows name two or more members,
@@ -1530,7 +1181,7 @@ def _with_table_rows(text: str, name: str, start: int, reading: _Reading, catalo
         return reading
     if len(_without_variants(catalogue.vocabulary.narrow(members, reading.words))) < 2:
         return reading
-    title_end = _SENTENCE.search(text)
+    title_end = SENTENCE.search(text)
     if title_end is None or start >= title_end.start():
         return reading
     rows = [w.group(0).rstrip(".") for w in WORD.finditer(text, title_end.end())]
@@ -1586,14 +1237,6 @@ def with_graph_links(
     covered = families | {name for name, members in catalogue.members.items() if families & set(members)}
     kept = [u for u in unmatched if not (u.stated_version is None and u.family is not None and u.family in covered)]
     return merged, kept
-
-
-def stated_sort_key(stated: str) -> tuple[int, ...]:
-    """`version_sort_key`, or () for a text without a digit."""
-    try:
-        return version_sort_key(stated)
-    except ValueError:
-        return ()
 
 
 def lifecycle_statement(match: DatasetMatch, lineage: dict) -> str:

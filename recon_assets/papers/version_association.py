@@ -1,0 +1,251 @@
+"""Which product line a version belongs to when the words next to a name do not say it: versions a paragraph
+states apart from the line's name (`detached_versions`), the versions of cited works (`cited_work_s`,
+`yields_to_used`) and the statements of the authors' own use that decide between them. Pure functions over a
+paragraph's text and its name readings (`datasets.name_readings`: [(name, start, end, Reading)]); the catalogue is
+read, never changed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from recon_assets.papers.dataset_names import FILLER, WORD, is_algorithm_version, species_mentions
+from recon_assets.papers.phrases import (
+    CLAUSE_END, COLLECTION, DATA_WORD, SENTENCE, Reading, describes_line, is_data_word, name_key, sentence_span, stated_sort_key, words_trailing,
+)
+from recon_assets.papers.version_grammar import WORDED_VERSION, versions_in
+
+if TYPE_CHECKING:
+    from recon_assets.papers.datasets import DatasetCatalogue
+
+# A clause whose subject is a cited work, its verb right after the citation ("while Smith et al. (2006) discuss initial
+# validation of MLS v1.5 data", "Jones and Lee (2010a) compared ..."): what it names with a version is that work's use.
+_CITED_SUBJECT = re.compile(r"(?:^|[,;:]\s*|\b(?:while|whereas|but|and)\s+)(?:[a-z]+\s+)?[A-Z][\w’'\-]+(?:\s+et\s+al\.|\s+and\s+[A-Z][\w’'\-]+)?"
+                            r"\s+\((?:19|20)\d{2}[a-z]?(?:,\s*[a-z])?\)\s+[a-z]+\b")
+# What says a cited work's data are the paper's own ("Smith et al. (2007) found that the version 3 data (used in this
+# study) are biased"): the version stays the paper's.
+_USED_HERE = re.compile(r"\bused\s+(?:here|in\s+this\s+(?:study|work|paper))\b", re.IGNORECASE)
+
+
+def cited_work_s(text: str, start: int) -> bool:
+    """Whether the name at text[start] stands in a clause whose subject is a cited work (`_CITED_SUBJECT`: the
+    citation opens its sentence or clause, after a comma, semicolon, "while", "whereas", "but" or "and", and its verb
+    follows it; no comma, semicolon or full stop between it and the name), so the version read with the name is that
+    work's ("Validation of the v2.2 data is described by Lambert et al. (2007), while Froidevaux et al. (2006) discuss
+    initial validation of MLS v1.5 data products": not a use of v1.5), unless its sentence says the data are the paper's
+    own (`_USED_HERE`: "(used in this study)"). A citation after its verb ("is described by Lambert et al. (2007)") is
+    no subject."""
+    left, right = sentence_span(text, start)
+    if _USED_HERE.search(text, left, right):
+        return False
+    return any(not CLAUSE_END.search(text, left + cited.end(), start) for cited in _CITED_SUBJECT.finditer(text[left:start]))
+
+
+# A data word right before a version stated without its name, a comma between at most ("The O3 profiles, version v2.2,",
+# "ozone data version 3.3"): the version is that data's.
+_DATA_WORD_BEFORE = re.compile(r"\b" + DATA_WORD + r"\s*,?\s*$", re.IGNORECASE)
+# A data word after a version stated without its name, in its clause, within five words ("Version 3.3 Level 2 ozone
+# data", "version 3 temperature and water vapour data").
+_DATA_WORD_AFTER = re.compile(r"(?:[\s\-]+[^\s,;.]+){0,5}?[\s\-]+" + DATA_WORD, re.IGNORECASE)
+# The words right before a version word that say it is a data product's ("data version v3.3", "product version 2").
+_DATA_QUALIFIERS = frozenset({"data", "dataset", "product"})
+
+
+# A parenthesis that opens with data words and holds a version ("(data product version 3.3)"), closed right after the
+# version at the end of its sentence: the version of what the sentence states was used. Not a bare "(version 3.3)",
+# which may be any thing's ("The model (version 3.3) has ...").
+_DATA_PARENTHESIS = re.compile(r"\(\s*(?:" + DATA_WORD + r"\s+){1,2}$", re.IGNORECASE)
+_PARENTHESIS_CLOSE = re.compile(r"\s*\)\s*(?:[.;]|$)")
+# What ties a version to a name later in its sentence: "from", "of" or "by", at most three words before the name
+# ("... data products obtained from the IR radiances of the AIRS sounder"), not "compared with MLS".
+_SOURCE_BEFORE_NAME = re.compile(r"\b(?:from|of|by)\s+(?:[\w\-]+\s+){0,3}$", re.IGNORECASE)
+# Words that may stand right before a version stated without its name, so that the version opens its phrase: a
+# determiner ("the version 3 data", "its version 3.3"), a preposition ("from version 4.2") or a verb papers state a use
+# with ("we used version 3.3", "we took version 4.2"); not a noun that would own it ("the model version 3.3").
+_DETERMINERS = frozenset({"the", "a", "an", "its", "their", "this", "that", "these", "those", "both", "of", "from", "with", "in", "on", "is", "are",
+                          "was", "were", "use", "used", "uses", "using", "take", "took", "taken", "employ", "employed", "adopt", "adopted",
+                          "apply", "applied", "choose", "chose", "select", "selected", "download", "downloaded", "obtain", "obtained",
+                          "analyse", "analysed", "analyze", "analyzed", "process", "processed"})
+# "version N of <thing>": the version is the thing's (`detached_versions` keeps it only when the thing is a data word or
+# describes the line: "version 3.3 of the data", not "version 2 of our model").
+_OF_THING = re.compile(r"\s+of\s+(?:(?:the|a|an|this|that|our|their|its)\s+)?([^\s,;.()]+)", re.IGNORECASE)
+# Possessives that make a phrase the authors' own ("our ozone profiles, version 3", "my retrieval version 2"): its version
+# is theirs ("we use version 3.3 data" states a use, and stays).
+_OWN_WORDS = frozenset({"our", "my"})
+
+
+_ACRONYM = re.compile(r"[A-Z][A-Z-]{2,}")
+# A sentence in which the authors state their own use ("Here, we use the v4.2 retrievals", "we used version 3.3"): a
+# version it states without a name may belong to a line named more than a sentence before (`_named_through_members`).
+_WE_USE = re.compile(r"\bwe\s+(?:\w+\s+)?(?:use|used|take|took|employ|employed|analy[sz]e|analy[sz]ed)\b", re.IGNORECASE)
+# A citation in a sentence ("validated in Santee et al. (2008)", "(Lambert et al., 2007)"; not a date, "July 2004"):
+# what it states a version for may be the cited work's.
+_CITATION = re.compile(r"[A-Z][\w’'\-]+(?:\s+et\s+al\.?|\s+and\s+[A-Z][\w’'\-]+)?(?:,\s+|\s+\()(?:19|20)\d{2}[a-z]?\b")
+# What joins two versions of one list ("Both v2.2 and v3.3 water vapour products", "v2.2 or v3.3"): the second opens
+# its phrase as the first does.
+_VERSION_LIST_JOIN = re.compile(r"\s*(?:,\s*)?(?:and|or|&|,|/)\s*", re.IGNORECASE)
+
+
+def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue,
+                      paragraph_wide: bool = False) -> list[tuple[str, int, int, Reading]]:
+    """Versions a paragraph states for a product line without repeating its name, by proximity: a version of the
+    grammar (`version_grammar.VERSION`, worded or opened by a letter, not `excluded`, not a number glued to a word as
+    "XYZ.004"), in no name's reading and no algorithm's
+    (`dataset_names.is_algorithm_version`), goes to the nearest name before it in its sentence, else in the sentence
+    before ("The MLS instrument scans the limb to retrieve the ozone profile. Version 3.3 data on the 38 layers were
+    used"; anywhere before it in the paragraph when `paragraph_wide`, a heading that names the line leading the
+    paragraph; further back when its sentence states the authors' use, `_WE_USE`, and each sentence between names a
+    member of the line, `_named_through_members`), else to the one name of its sentence after it behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`: "the
+    level 3 version 5 daily data products obtained from the radiances of the AIRS sounder"). The name must have been
+    read without a version (a LINE alias or a family, not an instrument COLLECTION), and the paragraph must not have
+    stated the same version before the name ("the version 1.0 data products. For version 1.0, comparisons with the
+    HALOE instrument [...] compared the version 1.0 temperature profiles": another instrument's version, restated).
+    Each is (name, its start, its end, a Reading of the version); a version a cited work validated yields to the one
+    the authors use (`yields_to_used`).
+    The version is the name's only when the words around it make it no other thing's:
+    - "version N of X" names X's version: kept only when X is a data word or describes the line (`_OF_THING`: not
+      "Version 3.3 of the scheme", "version 2 of our model");
+    - it closes, at its sentence's end, a parenthesis that opens with data words (`_DATA_PARENTHESIS`: "temperature and
+      water are used (data product version 3.3)"; never a bare "(version 3.3)", any thing's); or
+    - it stands in apposition to a data word (`_DATA_WORD_BEFORE`) whose phrase, from its clause's start, names a member
+      of the line, and the line is named later in its sentence behind "from", "of" or "by": "The O3 profiles, version
+      v2.2, derived from MLS measurements"; or
+    - it is said to be data's, by a data word right before it (`_DATA_QUALIFIERS`: "data version v3.3"), a data word
+      after it in its clause (`_DATA_WORD_AFTER`: "Version 3.3 data") or a member of the line named in its clause by the
+      catalogue's own word for it (`species_mentions`: "Version 3.3 Level 2 nighttime OH"), and it opens its phrase: the
+      word before it in its sentence, if any, is a determiner, a preposition, a verb of use (`_DETERMINERS`), a data
+      word or describes the line (not "the model version 3.3"), and its phrase is not the authors' own (`_OWN_WORDS`:
+      not "Our ozone profiles, version 3") nor, the line named in an earlier sentence, another instrument's (a word in
+      capitals the catalogue does not know: "MIPAS temperature data v4.62").
+    The reading's describing words: those after the version (`words_trailing`) and those of the name's sentence (the
+    "ozone" of "retrieve the ozone vertical profile"), less the version's own ("version 5" is no "2.5 degrees")."""
+    found = []
+    bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
+
+    def sentence_of(pos: int) -> tuple[int, int]:
+        left = max(b for b in bounds if b <= pos)
+        return left, min((b for b in bounds if b > pos), default=len(text))
+
+    stated = sorted(versions_in(text, worded=True) + [v for v in versions_in(text) if not WORDED_VERSION.match(text, v.start())],
+                    key=lambda v: v.start())
+    for version in stated:
+        at, after = version.start(), version.end()
+        if version.group(0).startswith("."):
+            continue  # a number glued to a word ("MOD13Q1.006") is that word's
+        if any(r.first <= at < r.last or start <= at < end for _, start, end, r in readings):
+            continue
+        if is_algorithm_version(text, after):
+            continue
+        version_left, version_right = sentence_of(at)
+        reach = 0 if paragraph_wide else sentence_of(version_left - 1)[0] if version_left else 0
+        before = [(name, start, end, r) for name, start, end, r in readings if end <= at and start >= reach]
+        if not before and _WE_USE.search(text, version_left, version_right):
+            before = _named_through_members(text, readings, catalogue, at, version_left, sentence_of)
+        in_sentence = [(name, start, end, r) for name, start, end, r in readings if version_left <= start < version_right]
+        if before:
+            name, start, end, reading = before[-1]
+        elif len(in_sentence) == 1 and in_sentence[0][1] >= after and _SOURCE_BEFORE_NAME.search(text, after, in_sentence[0][1]):
+            # no name before: the one name of the version's sentence, later in it ("We used the level 3 version 5
+            # daily data products [...] obtained from the radiances of the AIRS sounder")
+            name, start, end, reading = in_sentence[0]
+        else:
+            continue
+        if reading.stated is not None or catalogue.kind.get(name) == COLLECTION:
+            continue
+        if any(v.start() < min(start, at) and stated_sort_key(v.group(1)) == stated_sort_key(version.group(1)) for v in stated):
+            continue  # the paragraph stated this version before it named the line: it restates that earlier thing's
+        name_left, name_right = sentence_of(start)
+        families = catalogue.members[name]
+        clause_stop = CLAUSE_END.search(text, after)
+        clause_end = clause_stop.start() if clause_stop else len(text)
+        thing = _OF_THING.match(text, after)
+        if thing and not (is_data_word(thing.group(1)) or describes_line(catalogue, thing.group(1), families) or thing.group(1).upper() == name.upper()):
+            continue
+        # "(data product version 3.3)": the version alone with data words in a parenthesis that closes its sentence's
+        # statement ("temperature and water are used (data product version 3.3)")
+        parenthesis = _DATA_PARENTHESIS.search(text, version_left, at) if _PARENTHESIS_CLOSE.match(text, after) else None
+        if parenthesis is None:
+            names, codes = catalogue.species(name)
+            # "The O3 profiles, version v2.2, derived from MLS measurements": the version in apposition to a data word
+            # whose phrase (from its clause's start) names a member of the line, the line named later in the sentence
+            # behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`; not "our ozone profiles, version 3, compared with MLS")
+            apposed = _DATA_WORD_BEFORE.search(text, version_left, at)
+            phrase_start = max((m.end() for m in CLAUSE_END.finditer(text, version_left, apposed.start())), default=version_left) \
+                if apposed else max((m.end() for m in CLAUSE_END.finditer(text, version_left, at)), default=version_left)
+            by_apposition = bool(apposed and (names or codes) and species_mentions(text[phrase_start:apposed.start()], names, codes) and any(
+                other == name and first >= after and _SOURCE_BEFORE_NAME.search(text, after, first) for other, first, _, _ in in_sentence))
+            # else the version is said to be data's: a data word right before it ("data version v3.3") or after it in
+            # its clause ("Version 3.3 data"), or a member of the line named in its clause by the catalogue's own word for
+            # it ("Version 3.3 Level 2 nighttime OH"), not "Details of version 2.2 are given by Smith et al."
+            opening = [w.group(0).rstrip(",") for w in WORD.finditer(text, version_left, at)]
+            data_word = _DATA_WORD_AFTER.match(text, after)
+            said = bool((opening and opening[-1].lower() in _DATA_QUALIFIERS) or (data_word and not CLAUSE_END.search(text, after, data_word.end()))
+                        or ((names or codes) and species_mentions(text[after:clause_end], names, codes)))
+            # and it opens its phrase, never another thing's ("the model version 3.3") nor the authors' own ("Our ozone
+            # profiles, version 3, are compared")
+            own = any(w.group(0).lower() in _OWN_WORDS for w in WORD.finditer(text, phrase_start, at))
+            # and, the line named in an earlier sentence, its phrase names no other instrument in capitals the catalogue
+            # does not know ("coincident MLS profiles. MIPAS temperature data v4.62 are compared": MIPAS's version)
+            if start < version_left:
+                own = own or any(_ACRONYM.fullmatch(w.group(0)) and name_key(w.group(0)) not in catalogue.by_key and not describes_line(catalogue, w.group(0), families)
+                                 for w in WORD.finditer(text, phrase_start, at))
+            # the second of a list of versions opens its phrase as the first ("Both v2.2 and v3.3 water vapour products")
+            listed = any(v.end() <= at and _VERSION_LIST_JOIN.fullmatch(text, v.end(), at) for v in stated)
+            opens = not opening or listed or opening[-1].lower() in _DETERMINERS or is_data_word(opening[-1]) or describes_line(catalogue, opening[-1], families)
+            if not by_apposition and (own or not opens or not said):
+                continue
+        trailing = words_trailing(text, after, clause_end, catalogue, families)
+        # the version's own words are no describing words ("version 5" in the name's sentence is no "2.5 degrees")
+        around = [w.group(0).rstrip(".") for w in WORD.finditer(text, name_left, name_right) if not (at <= w.start() < after)]
+        describing = [w for w in around if w.lower() not in FILLER and w.upper() != name.upper() and describes_line(catalogue, w, families)]
+        first = parenthesis.start() if parenthesis else at
+        found.append((name, start, end, Reading(version.group(1), first, after, tuple(trailing + describing))))
+    return [(name, start, end, r) for name, start, end, r in found if not yields_to_used(text, readings, name, r)]
+
+
+def _named_through_members(text: str, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue, at: int,
+                           version_left: int, sentence_of) -> list[tuple[str, int, int, Reading]]:
+    """[the last name read before text[at]] when every sentence between that name's sentence and the version's (which
+    starts at `version_left`) names a member of its line (`species_mentions`: "Aura MLS measurements of ClO are
+    available. The version 2.2 ClO measurements were validated in Smith et al. (2008). Here, we use the v4.2
+    retrievals": the paragraph has stayed on the line's ClO), else []. A sentence that names none ("It flies on Aura.")
+    ends the reach. `sentence_of(pos)` gives the (start, end) of the sentence at text[pos]."""
+    earlier = [(name, start, end, r) for name, start, end, r in readings if end <= at]
+    if not earlier:
+        return []
+    name, start = earlier[-1][0], earlier[-1][1]
+    names, codes = catalogue.species(name)
+    pos = sentence_of(start)[1]
+    while pos < version_left:
+        right = sentence_of(pos)[1]
+        if not (names or codes) or not species_mentions(text[pos:right], names, codes):
+            return []
+        pos = right
+    return earlier[-1:]
+
+
+def _use_stated(sentence: str) -> bool:
+    """Whether a sentence states the authors' use (`_WE_USE`: "we use", `_USED_HERE`: "used here")."""
+    return bool(_WE_USE.search(sentence) or _USED_HERE.search(sentence))
+
+
+def yields_to_used(text: str, readings: Sequence[tuple[str, int, int, Reading]], name: str, reading: Reading) -> bool:
+    """Whether the version `reading` gives line `name` in paragraph `text` is a cited work's, not the paper's: its
+    sentence cites a work (`_CITATION`) and states no use (`_use_stated`), while another sentence of the paragraph
+    states a use of another version, one no other name is read with and no other acronym stands before in its sentence
+    ("We use the MIPAS version 5 data" is MIPAS's) ("The version 2.2 ClO measurements were
+    validated in Smith et al. (2008). Here, we use the v4.2 retrievals": v4.2 is used, v2.2 the validation's; "The MLS
+    version 2 N2O product agrees with other observations (Smith et al., 2007). Differences with version 3, used here,
+    are negligible"). `readings`: (name, start, end, Reading) of the paragraph's names."""
+    left, right = sentence_span(text, reading.first)
+    if not _CITATION.search(text, left, right) or _use_stated(text[left:right]):
+        return False
+    used = set()
+    bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
+    for start, end in zip(bounds, bounds[1:]):
+        if _use_stated(text[start:end]):
+            used |= {stated_sort_key(v.group(1)) for v in versions_in(text, start, end, worded=True) + versions_in(text, start, end)
+                     if not any(other != name and r.first <= v.start() < r.last for other, _, _, r in readings)
+                     and not any(_ACRONYM.fullmatch(w.group(0)) and w.group(0).upper() != name.upper() for w in WORD.finditer(text, start, v.start()))}
+    return bool(used) and stated_sort_key(reading.stated) not in used
