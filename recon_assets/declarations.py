@@ -34,8 +34,8 @@ _QUESTION_POOL_SQL = ("question_pool_papers", "question_pool_edges", "question_p
 # The dataset detector (papers.datasets.DatasetCatalogue) that reads dataset names in a paper and in a research question:
 # its modules and the reference files it reads (the lifecycle of a stated version the graph lacks runs on them).
 _DATASET_NAME_MODULES = (
-    "kg.doi", "lifecycle.cmr", "lifecycle.lineage", "lifecycle.versions", "papers.dataset_names", "papers.datasets", "papers.stated_lifecycle",
-    "papers.version_grammar",
+    "kg.doi", "lifecycle.cmr", "lifecycle.lineage", "lifecycle.versions", "papers.dataset_names", "papers.datasets", "papers.phrases",
+    "papers.stated_lifecycle", "papers.version_grammar",
 )
 _DATASET_NAME_FILES = (
     "reference/dataset_aliases.csv", "reference/dataset_successors.csv", "reference/cmr/cmr_collections_version_families.csv",
@@ -276,7 +276,7 @@ ASSET_TABLES = TableGraph(
             "paper_datasets",
             reads=("paper_documents", "paper_texts", "datasets", "dataset_lineage", "publications", "dataset_publication_edges"),
             writes=("paper_datasets",),
-            modules=(*_DATASET_NAME_MODULES, "papers.intake", "papers.parse", "papers.stored"),
+            modules=(*_DATASET_NAME_MODULES, "papers.intake", "papers.parse", "papers.stored", "papers.version_association"),
             sql=("paper_pages", "paper_dataset_catalogue", "paper_graph_dataset_links", "paper_dataset_lineage"),
             files=_DATASET_NAME_FILES,
         ),
