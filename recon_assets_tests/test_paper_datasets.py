@@ -648,8 +648,9 @@ def test_round_6_version_spellings_and_members_around_the_version(cmr, rule, tex
          "named sentences before when each sentence between names a member of the line",
          ["The MLS instrument on Aura measures ozone since 2004. The ozone record is long. We use the version 4.2 ozone data."],
          [("ML2O3", "V004", "4.2")], []),
-        ("... not when a sentence between names no member",
-         ["The MLS instrument on Aura measures ozone since 2004. Its orbit is polar. We use the version 4.2 ozone data."],
+        ("... not when a sentence between names no member (nor does the version's clause: round 11's 'Version 4.2 RHi "
+         "retrievals ... are considered')",
+         ["The MLS instrument on Aura measures ozone since 2004. Its orbit is polar. We use the version 4.2 data."],
          [], []),
         ("... nor with no use stated",
          ["The MLS instrument on Aura measures ozone since 2004. The ozone record is long. The version 4.2 ozone data are shown."],
@@ -693,4 +694,59 @@ def test_round_6_version_spellings_and_members_around_the_version(cmr, rule, tex
     ],
 )
 def test_round_10_use_statements_cited_versions_version_lists_and_toms_sbuv(cmr, rule, texts, matched, unmatched):
+    assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule
+
+
+# Issue 22, rules round 11: written from the misses of papers 1-56 (development data since round 10), for the kinds of
+# statement the held-out sets missed rather than one paper's phrase; each row a made-up sentence.
+@pytest.mark.parametrize(
+    ("rule", "texts", "matched", "unmatched"),
+    [
+        ("a version stated for an instrument's data in a sentence stating the authors' use, naming no product, goes to "
+         "each member the paragraph describes in sentences that cite no work (HNO3, named only with a citation, is not "
+         "taken)",
+         ["The MLS instrument on Aura was launched in 2004. Here we use MLS v4.2 data. The precision of N2O is 10 %. The "
+          "precision of O3 is 5 %. Validation of MLS HNO3 is given by Smith et al. (2007)."],
+         [("ML2N2O", "V004", "4.2"), ("ML2O3", "V004", "4.2")], []),
+        ("... with no use stated, the line's version stays ambiguous",
+         ["The MLS instrument on Aura was launched in 2004. The MLS v4.2 data are shown in Fig. 2. The precision of N2O is "
+          "10 %."],
+         [], [("MLS", "4.2", f"ambiguous: MLS 4.2 is one of {MLS_LEVEL_2} in the graph; the paper does not say which", None)]),
+        ("a version whose clause names a member of the line ('RHi retrievals') goes to the line named sentences before "
+         "in the paragraph",
+         ["AURA-MLS is a limb sounder. Its antenna scans the limb. Version 4.2 RHi retrievals from 2005 are considered."],
+         [("ML2RHI", "V004", "4.2")], []),
+        ("... not when its sentence names another instrument in capitals the catalogue does not know",
+         ["AURA-MLS is a limb sounder. Its antenna scans the limb. Version 4.2 ozone retrievals from SAGE are considered."],
+         [], []),
+        ("... nor when its sentence states no use",
+         ["AURA-MLS is a limb sounder. Its antenna scans the limb. Version 4.2 RHi retrievals are shown in Fig. 2."], [], []),
+        ("... the instrument's version, stated in a use sentence with its line, goes to the members the paragraph goes "
+         "on to describe, not to one written before that sentence ('The MLS HNO3 is noisy.') nor one another instrument "
+         "measured",
+         ["The MLS HNO3 is noisy. We take MLS version 4.2 data. The MLS N2O has a precision of 10 %. Ozone profiles from "
+          "SAGE II span the same years."],
+         [("ML2N2O", "V004", "4.2")], []),
+        ("a verb of use and one word in lower case before the version open its phrase ('We use daily version 4.2 data')",
+         ["The MLS instrument measures H2O. We use daily version 4.2 data which have been validated by Smith et al. (2007)."],
+         [("ML2H2O", "V004", "4.2")], []),
+        ("... a determiner and a noun do not ('the model version 4.2')",
+         ["The MLS instrument measures H2O. We use the model version 4.2 data."], [], []),
+        ("'We obtained the version N data' states the authors' use: the version reaches the line named sentences before "
+         "through a sentence naming its member",
+         ["The MLS instrument on Aura measures ozone. This instrument measures the emission of ozone at 240 GHz. We obtained "
+          "the version 4.2 data from the GES DISC."],
+         [("ML2O3", "V004", "4.2")], []),
+        ("... not through a sentence that names no member",
+         ["The MLS instrument on Aura measures ozone. Its orbit is polar. We obtained the version 4.2 data from the GES DISC."],
+         [], []),
+        ("a version padded with zeros ('ML2H2O_V003') is the collection's label, no shorthand of the release stated in "
+         "full ('version 3.3'): both stay",
+         ["In this study, we use the MLS version 3.3 Level 2 water vapour data. They are at "
+          "http://disc.gsfc.nasa.gov/ML2H2O_V003.html."],
+         [], [("ML2H2O", "003", "the graph has ML2H2O but not version 003", True),
+              ("ML2H2O", "3.3", "the graph has ML2H2O but not version 3.3", True)]),
+    ],
+)
+def test_round_11_instrument_versions_reach_the_members_the_paper_uses(cmr, rule, texts, matched, unmatched):
     assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule

@@ -177,6 +177,8 @@ def test_a_version_stated_apart_may_open_with_a_letter(cmr, rule, texts, matched
         ("07B", ["7.0"], []),
         ("3", ["3", "4.2"], []),
         ("3", ["33.1", "13.3"], []),
+        # round 11: three digits padded with zeros are a collection's label ("ML2H2O_V003"), kept beside "version 3.3"
+        ("003", ["3.3"], []),
     ],
 )
 def test_a_whole_number_version_shortens_the_release_stated_in_full(stated, written, fits):

@@ -44,7 +44,7 @@ from recon_assets.papers.phrases import (
     words_trailing,
 )
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
-from recon_assets.papers.version_association import cited_work_s, detached_versions, yields_to_used
+from recon_assets.papers.version_association import cited_work_s, cites_work, detached_versions, other_instrument, use_stated, yields_to_used
 from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, shorthand_of, version_at, versions_in
 from recon_assets.shared.excerpt import excerpt
 
@@ -1045,7 +1045,11 @@ def _each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], 
     4. else the members the sentence right after the version's names each with a data word right after it
        (`_MEMBER_DATA`: "We use the Aura MLS measurements version (v) 3.3. The ozone measurements have [...], and the
        ClO measurements [...]"), unless "from", "by", "of" or "with" and a capitalised word other than the line's name
-       follow that data word ("Ozone profiles from SAGE II": `_OTHER_SOURCE`).
+       follow that data word ("Ozone profiles from SAGE II": `_OTHER_SOURCE`);
+    5. else, when the version's sentence states the authors' use (`use_stated`: "Here we use MLS v2.2 data"), the
+       members the paragraph names after that sentence, or between the line's name and a version stated apart from it
+       ("measured with Aura-MLS. This instrument measures [...] ozone [...]. We obtained the version 3.3 data"), in
+       sentences that cite no work (`cites_work`) and name no other instrument (`other_instrument`).
     A sentence or paragraph that names no member leaves the mention as it was (ambiguous stays ambiguous)."""
     parts = _each_parameter(catalogue, named, reading)
     names, codes = catalogue.species(name)
@@ -1093,6 +1097,14 @@ def _each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], 
                     source = _OTHER_SOURCE.match(text, tied.end())
                     if source is None or source.end() - 1 in names_at:
                         families.append(family)
+        if not families and use_stated(text[left:right]):
+            # the version's sentence states the authors' use of the line's data and names no member ("Here we use MLS v2.2
+            # data."): the members the paragraph goes on to describe, or describes between the line's name and a version
+            # stated apart from it, in sentences that cite no work and name no other instrument ("The estimated precision
+            # of a retrieved profile of N2O is ...", not "Validation of MLS HNO3 is given by Smith et al. (2007)")
+            named_at = sentence(max((first for other, first, _, _ in readings if other == name and first <= reading.first), default=left))[0]
+            families = [family for begin, _, family in found if (begin >= right or named_at <= begin < left)
+                        and not cites_work(text[slice(*sentence(begin))]) and not other_instrument(text, *sentence(begin), catalogue, name)]
     families = list(dict.fromkeys(families))
     if not families:
         return parts

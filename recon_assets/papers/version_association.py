@@ -67,6 +67,10 @@ _DETERMINERS = frozenset({"the", "a", "an", "its", "their", "this", "that", "the
                           "was", "were", "use", "used", "uses", "using", "take", "took", "taken", "employ", "employed", "adopt", "adopted",
                           "apply", "applied", "choose", "chose", "select", "selected", "download", "downloaded", "obtain", "obtained",
                           "analyse", "analysed", "analyze", "analyzed", "process", "processed"})
+# The verbs of use among them: one word in lower case may stand between such a verb and the version ("We use daily
+# version 2.2 data", "we used monthly version 4 fields"; not "the model version 3.3": "the" is no verb).
+_USE_VERBS = frozenset({"use", "used", "uses", "using", "take", "took", "employ", "employed", "adopt", "adopted", "apply", "applied", "choose",
+                        "chose", "select", "selected", "download", "downloaded", "obtain", "obtained", "analyse", "analysed", "analyze", "analyzed"})
 # "version N of <thing>": the version is the thing's (`detached_versions` keeps it only when the thing is a data word or
 # describes the line: "version 3.3 of the data", not "version 2 of our model").
 _OF_THING = re.compile(r"\s+of\s+(?:(?:the|a|an|this|that|our|their|its)\s+)?([^\s,;.()]+)", re.IGNORECASE)
@@ -78,7 +82,8 @@ _OWN_WORDS = frozenset({"our", "my"})
 _ACRONYM = re.compile(r"[A-Z][A-Z-]{2,}")
 # A sentence in which the authors state their own use ("Here, we use the v4.2 retrievals", "we used version 3.3"): a
 # version it states without a name may belong to a line named more than a sentence before (`_named_through_members`).
-_WE_USE = re.compile(r"\bwe\s+(?:\w+\s+)?(?:use|used|take|took|employ|employed|analy[sz]e|analy[sz]ed)\b", re.IGNORECASE)
+_WE_USE = re.compile(r"\bwe\s+(?:\w+\s+)?(?:use|used|take|took|employ|employed|analy[sz]e|analy[sz]ed|obtain|obtained|download|downloaded)\b"
+                     r"|\b(?:is|are|was|were)\s+(?:used|considered|analy[sz]ed|employed)\b", re.IGNORECASE)
 # A citation in a sentence ("validated in Santee et al. (2008)", "(Lambert et al., 2007)"; not a date, "July 2004"):
 # what it states a version for may be the cited work's.
 _CITATION = re.compile(r"[A-Z][\w’'\-]+(?:\s+et\s+al\.?|\s+and\s+[A-Z][\w’'\-]+)?(?:,\s+|\s+\()(?:19|20)\d{2}[a-z]?\b")
@@ -95,8 +100,9 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
     (`dataset_names.is_algorithm_version`), goes to the nearest name before it in its sentence, else in the sentence
     before ("The MLS instrument scans the limb to retrieve the ozone profile. Version 3.3 data on the 38 layers were
     used"; anywhere before it in the paragraph when `paragraph_wide`, a heading that names the line leading the
-    paragraph; further back when its sentence states the authors' use, `_WE_USE`, and each sentence between names a
-    member of the line, `_named_through_members`), else to the one name of its sentence after it behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`: "the
+    paragraph; further back when its sentence states the authors' use, `_WE_USE`: "we use", "we obtained", "are
+    considered", and each sentence between names a member of the line, `_named_through_members`, or its own clause names
+    one, `_member_in_clause`), else to the one name of its sentence after it behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`: "the
     level 3 version 5 daily data products obtained from the radiances of the AIRS sounder"). The name must have been
     read without a version (a LINE alias or a family, not an instrument COLLECTION), and the paragraph must not have
     stated the same version before the name ("the version 1.0 data products. For version 1.0, comparisons with the
@@ -115,7 +121,8 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
       after it in its clause (`_DATA_WORD_AFTER`: "Version 3.3 data") or a member of the line named in its clause by the
       catalogue's own word for it (`species_mentions`: "Version 3.3 Level 2 nighttime OH"), and it opens its phrase: the
       word before it in its sentence, if any, is a determiner, a preposition, a verb of use (`_DETERMINERS`), a data
-      word or describes the line (not "the model version 3.3"), and its phrase is not the authors' own (`_OWN_WORDS`:
+      word or describes the line (not "the model version 3.3"), or a verb of use and one word in lower case stand
+      before it (`_USE_VERBS`: "We use daily version 2.2 data"), and its phrase is not the authors' own (`_OWN_WORDS`:
       not "Our ozone profiles, version 3") nor, the line named in an earlier sentence, another instrument's (a word in
       capitals the catalogue does not know: "MIPAS temperature data v4.62").
     The reading's describing words: those after the version (`words_trailing`) and those of the name's sentence (the
@@ -141,7 +148,8 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
         reach = 0 if paragraph_wide else sentence_of(version_left - 1)[0] if version_left else 0
         before = [(name, start, end, r) for name, start, end, r in readings if end <= at and start >= reach]
         if not before and _WE_USE.search(text, version_left, version_right):
-            before = _named_through_members(text, readings, catalogue, at, version_left, sentence_of)
+            before = _named_through_members(text, readings, catalogue, at, version_left, sentence_of) \
+                or _member_in_clause(text, readings, catalogue, at, version_left, version_right)
         in_sentence = [(name, start, end, r) for name, start, end, r in readings if version_left <= start < version_right]
         if before:
             name, start, end, reading = before[-1]
@@ -188,11 +196,13 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
             # and, the line named in an earlier sentence, its phrase names no other instrument in capitals the catalogue
             # does not know ("coincident MLS profiles. MIPAS temperature data v4.62 are compared": MIPAS's version)
             if start < version_left:
-                own = own or any(_ACRONYM.fullmatch(w.group(0)) and name_key(w.group(0)) not in catalogue.by_key and not describes_line(catalogue, w.group(0), families)
-                                 for w in WORD.finditer(text, phrase_start, at))
+                own = own or other_instrument(text, phrase_start, at, catalogue, name)
             # the second of a list of versions opens its phrase as the first ("Both v2.2 and v3.3 water vapour products")
             listed = any(v.end() <= at and _VERSION_LIST_JOIN.fullmatch(text, v.end(), at) for v in stated)
-            opens = not opening or listed or opening[-1].lower() in _DETERMINERS or is_data_word(opening[-1]) or describes_line(catalogue, opening[-1], families)
+            # or a verb of use and one word in lower case stand before it ("We use daily version 2.2 data")
+            qualified = len(opening) >= 2 and opening[-2].lower() in _USE_VERBS and opening[-1].islower()
+            opens = not opening or listed or qualified or opening[-1].lower() in _DETERMINERS or is_data_word(opening[-1]) \
+                or describes_line(catalogue, opening[-1], families)
             if not by_apposition and (own or not opens or not said):
                 continue
         trailing = words_trailing(text, after, clause_end, catalogue, families)
@@ -202,6 +212,24 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
         first = parenthesis.start() if parenthesis else at
         found.append((name, start, end, Reading(version.group(1), first, after, tuple(trailing + describing))))
     return [(name, start, end, r) for name, start, end, r in found if not yields_to_used(text, readings, name, r)]
+
+
+def _member_in_clause(text: str, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue, at: int,
+                      version_left: int, version_right: int) -> list[tuple[str, int, int, Reading]]:
+    """[the last name read before text[at], any number of sentences back in the paragraph] when the version's clause,
+    in a sentence stating the authors' use (`_WE_USE`, checked by the caller), names a member of that name's line by the catalogue's own word for it (`species_mentions`: "AURA-MLS is a passive
+    instrument [...]. Version 2.2 RHi retrievals from 2004 to 2007 are considered": RHi is an MLS product) and the
+    version's sentence (`version_left`, `version_right`) writes no other instrument in capitals the catalogue does not
+    know ("Version 5 ozone data from SAGE II": SAGE's), else []."""
+    earlier = [(name, start, end, r) for name, start, end, r in readings if end <= at]
+    if not earlier:
+        return []
+    name = earlier[-1][0]
+    names, codes = catalogue.species(name)
+    clause = CLAUSE_END.search(text, at, version_right)
+    if not (names or codes) or not species_mentions(text[at:clause.start() if clause else version_right], names, codes):
+        return []
+    return [] if other_instrument(text, version_left, version_right, catalogue, name) else earlier[-1:]
 
 
 def _named_through_members(text: str, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue, at: int,
@@ -225,26 +253,39 @@ def _named_through_members(text: str, readings: Sequence[tuple[str, int, int, Re
     return earlier[-1:]
 
 
-def _use_stated(sentence: str) -> bool:
+def cites_work(sentence: str) -> bool:
+    """Whether a sentence cites a work (`_CITATION`: "validated in Santee et al. (2008)", "(Lambert et al., 2007)")."""
+    return bool(_CITATION.search(sentence))
+
+
+def other_instrument(text: str, left: int, right: int, catalogue: DatasetCatalogue, name: str) -> bool:
+    """Whether text[left:right] writes an instrument in capitals (`_ACRONYM`) that the catalogue does not know and
+    that describes none of line `name`'s members ("Ozone profiles from SAGE II", "MIPAS temperature data v4.62")."""
+    families = catalogue.members[name]
+    return any(_ACRONYM.fullmatch(w.group(0)) and name_key(w.group(0)) not in catalogue.by_key and not describes_line(catalogue, w.group(0), families)
+               for w in WORD.finditer(text, left, right))
+
+
+def use_stated(sentence: str) -> bool:
     """Whether a sentence states the authors' use (`_WE_USE`: "we use", `_USED_HERE`: "used here")."""
     return bool(_WE_USE.search(sentence) or _USED_HERE.search(sentence))
 
 
 def yields_to_used(text: str, readings: Sequence[tuple[str, int, int, Reading]], name: str, reading: Reading) -> bool:
     """Whether the version `reading` gives line `name` in paragraph `text` is a cited work's, not the paper's: its
-    sentence cites a work (`_CITATION`) and states no use (`_use_stated`), while another sentence of the paragraph
+    sentence cites a work (`_CITATION`) and states no use (`use_stated`), while another sentence of the paragraph
     states a use of another version, one no other name is read with and no other acronym stands before in its sentence
     ("We use the MIPAS version 5 data" is MIPAS's) ("The version 2.2 ClO measurements were
     validated in Smith et al. (2008). Here, we use the v4.2 retrievals": v4.2 is used, v2.2 the validation's; "The MLS
     version 2 N2O product agrees with other observations (Smith et al., 2007). Differences with version 3, used here,
     are negligible"). `readings`: (name, start, end, Reading) of the paragraph's names."""
     left, right = sentence_span(text, reading.first)
-    if not _CITATION.search(text, left, right) or _use_stated(text[left:right]):
+    if not cites_work(text[left:right]) or use_stated(text[left:right]):
         return False
     used = set()
     bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
     for start, end in zip(bounds, bounds[1:]):
-        if _use_stated(text[start:end]):
+        if use_stated(text[start:end]):
             used |= {stated_sort_key(v.group(1)) for v in versions_in(text, start, end, worded=True) + versions_in(text, start, end)
                      if not any(other != name and r.first <= v.start() < r.last for other, _, _, r in readings)
                      and not any(_ACRONYM.fullmatch(w.group(0)) and w.group(0).upper() != name.upper() for w in WORD.finditer(text, start, v.start()))}

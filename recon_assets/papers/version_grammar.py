@@ -95,8 +95,9 @@ def shorthand_of(stated: str, written: list[str]) -> list[str]:
     same product, as written: "3.3", "04.2x") that have a minor part and the same leading number ("MLS version 3.3"
     [...] "the MLS v3 data": "3" shortens "3.3"), each once, in the order given; [] when `stated` is no whole number
     (it has a minor part or a letter) or none fits. A paper's own shorthand for the release it names in full: several
-    fitting ("3.3" and "3.4" both stated) leave "v3" one of them, which the caller does not say."""
-    if not re.fullmatch(r"\d{1,3}", stated):
+    fitting ("3.3" and "3.4" both stated) leave "v3" one of them, which the caller does not say. Three digits padded
+    with zeros ("003", as in "ML2H2O_V003") are a catalogue's collection label written out, not a shorthand: [] as well."""
+    if not re.fullmatch(r"\d{1,3}", stated) or re.fullmatch(r"0\d\d", stated):
         return []
     fitting = [w for w in written if (m := re.fullmatch(r"(\d{1,3})\.\d.*", w)) and int(m.group(1)) == int(stated)]
     return list(dict.fromkeys(fitting))
