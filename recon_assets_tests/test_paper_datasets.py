@@ -746,6 +746,14 @@ def test_round_10_use_statements_cited_versions_version_lists_and_toms_sbuv(cmr,
           "http://disc.gsfc.nasa.gov/ML2H2O_V003.html."],
          [], [("ML2H2O", "003", "the graph has ML2H2O but not version 003", True),
               ("ML2H2O", "3.3", "the graph has ML2H2O but not version 3.3", True)]),
+        ("a member written right after another source's name in capitals is that source's ('using ECMWF temperature'): "
+         "the line's version stays ambiguous (a false ML2T pair removed)",
+         ["The MLS profiles (version 4.2) were interpolated on the model levels (using ECMWF temperature) and averaged."],
+         [], [("MLS", "4.2", f"ambiguous: MLS 4.2 is one of {MLS_LEVEL_2} in the graph; the paper does not say which", None)]),
+        ("... while the line's own member in the version's sentence is its",
+         ["The MLS profiles (version 4.2) were interpolated on the model levels (using the retrieved temperature) and "
+          "averaged."],
+         [("ML2T", "V004", "4.2")], []),
     ],
 )
 def test_round_11_instrument_versions_reach_the_members_the_paper_uses(cmr, rule, texts, matched, unmatched):

@@ -252,6 +252,26 @@ def test_same_version_at_two_providers_resolves_to_one_successor():
     assert linked["superseded"].tolist() == [False, False, True]
 
 
+@pytest.mark.parametrize(
+    ("versions", "successor_of"),
+    [
+        # round 11: a whole number of two digits written without padding (a paper's "HALOE V17") numbers the family in
+        # integers, so CMR's "V019" (GES DISC's padded release 19) is 19 and follows it; read as collection 1.9 it came
+        # first, and V17 looked current
+        (["V019", "V17"], {"V17": "V019", "V019": None}),
+        # a family of collections X.Y keeps that reading beside a whole number of one digit (MODIS 6 before 061)
+        (["061", "V6"], {"V6": "061", "061": None}),
+    ],
+)
+def test_a_padded_version_follows_the_numbering_of_the_versions_beside_it(versions, successor_of):
+    parsed = pd.DataFrame({
+        "dataset_id": [f"C{i}" for i in range(len(versions))], "family": ["UARHA2FN"] * len(versions), "version_text": versions,
+        "sort_key": [version_sort_key(v) for v in versions], "status": ["standard"] * len(versions), "source": ["long name"] * len(versions),
+    })
+    linked = successors(parsed)
+    assert dict(zip(linked["version_text"], linked["successor_version"])) == successor_of
+
+
 def test_curated_lifecycle_covers_the_cross_family_replacements_renames_and_parallel_streams():
     table = curated_lifecycle()
     assert list(table.columns) == CURATED_COLUMNS

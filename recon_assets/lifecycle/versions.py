@@ -55,7 +55,7 @@ _FAMILY_STRIP = re.compile(
 ORNL_DATASET_ID = "ORNL DAAC record: its trailing number is the DAAC's dataset id, not a version"
 _COLLECTION = re.compile(r"0([1-9])([1-9])")
 _THREE_DIGITS = re.compile(r"[Vv]?0\d\d")
-_INTEGER_VERSION = re.compile(r"[Vv]?0[1-9]0")
+_INTEGER_VERSION = re.compile(r"[Vv]?0[1-9]0|[Vv]?[1-9]\d")
 _RELEASE_PARTS = re.compile(r"RL(\d+)(?:\.(\d+))?(?:.*?v(\d+))?", re.IGNORECASE)
 
 
@@ -216,9 +216,10 @@ def successors(parsed: pd.DataFrame) -> pd.DataFrame:
     evidence, e.g. "AIRS3STD 006 -> 7.0 (version from CMR Version / CMR Version)". Within one (family,
     status) the successor is the dataset with the next larger sort_key; several datasets sharing it (the same
     collection at two providers) resolve to the smallest dataset_id. A NRT or provisional stream never
-    succeeds the standard one, as they are different statuses. A family with a "0X0" version (SMAP 010)
-    numbers its versions as integers: its "0XY" are read as XY, not as collection X.Y (the returned
-    sort_key says so).
+    succeeds the standard one, as they are different statuses. A family with a "0X0" version (SMAP 010), or with a
+    whole number of two digits written without padding (a paper's "HALOE V17" beside CMR's UARHA2FN "V019", GES DISC's
+    padding of release 19: `version_readings`), numbers its versions as integers: its "0XY" are read as XY, not as
+    collection X.Y (the returned sort_key says so), so V17 comes before V019.
     """
     out = parsed.copy()
     integer_families = {

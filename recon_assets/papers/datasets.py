@@ -44,7 +44,9 @@ from recon_assets.papers.phrases import (
     words_trailing,
 )
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
-from recon_assets.papers.version_association import cited_work_s, cites_work, detached_versions, other_instrument, use_stated, yields_to_used
+from recon_assets.papers.version_association import (
+    cited_work_s, cites_work, detached_versions, other_instrument, other_source_s, use_stated, yields_to_used,
+)
 from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, shorthand_of, version_at, versions_in
 from recon_assets.shared.excerpt import excerpt
 
@@ -1037,7 +1039,8 @@ def _each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], 
     1. a list of two or more members right after the version (within LIST_WINDOW characters, in its clause): "the
        version 3.3 products for HOCl, HCl, HO2 and ClO" names four products, not the first one;
     2. else, when the reading's own words leave several members: the members named in the version's sentence ("Water
-       vapour is initialised according to MLS observations (version 3.3)");
+       vapour is initialised according to MLS observations (version 3.3)"), not one written right after another
+       source's name ("using ECMWF temperature": `other_source_s`);
     3. else the members another mention of the same line in the paragraph, without a version, is read with: a list
        of members, a data word, "from", "by" or "of", then the name ("we use temperature and geopotential height data
        from MLS [...]. Version 4 MLS level 2 data are used"); a member merely written in another sentence ("The MLS
@@ -1080,7 +1083,7 @@ def _each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], 
         if closing < right:
             # a name inside a parenthesis ("(as in MLS v4.2) ozone ..."): only the parenthesis speaks of it
             left, right = max(left, text.rfind("(", left, reading.first)), closing
-        families = [family for begin, _, family in found if left <= begin < right]
+        families = [family for begin, _, family in found if left <= begin < right and not other_source_s(text, begin, catalogue, name)]
         if not families:
             # "temperature and geopotential height data from MLS": a list of members tied to the name by a data word
             starts = [start for other, start, _, r in readings if other == name and r.stated is None]

@@ -266,6 +266,14 @@ def other_instrument(text: str, left: int, right: int, catalogue: DatasetCatalog
                for w in WORD.finditer(text, left, right))
 
 
+def other_source_s(text: str, begin: int, catalogue: DatasetCatalogue, name: str) -> bool:
+    """Whether the member word at text[begin] is written right after another source's name in capitals, which makes it
+    that source's parameter, not line `name`'s ("interpolated on the model levels (using ECMWF temperature)", "SAGE
+    ozone"): the word before it is an instrument or centre the catalogue does not know (`other_instrument`)."""
+    before = list(WORD.finditer(text, max(0, begin - 40), begin))
+    return bool(before) and before[-1].end() >= begin - 1 and other_instrument(text, before[-1].start(), before[-1].end(), catalogue, name)
+
+
 def use_stated(sentence: str) -> bool:
     """Whether a sentence states the authors' use (`_WE_USE`: "we use", `_USED_HERE`: "used here")."""
     return bool(_WE_USE.search(sentence) or _USED_HERE.search(sentence))
