@@ -2,7 +2,7 @@
 111 lines, Dagster's stack traces included. `recon run` now prints one line saying which path is full and exits 1, and
 nothing else about it unless --verbose. The full disk is simulated at Dagster's event-log storage or at the DuckDB
 resource, in every process of the run (full_disk_fault.py says how); the run itself is a real `recon run` subprocess on
-the shipped sample."""
+the tiny KG (`tiny_kg`: what is tested is the process handling, not the science; the fault comes in its first job)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ import sqlalchemy
 
 from recon_assets.cli import run as run_module
 from recon_assets.cli.run import disk_full_message
+from recon_assets_tests.tiny_kg import TINY_KG
 
 FAULT_SCRIPT = Path(__file__).with_name("full_disk_fault.py")
 
@@ -43,7 +44,7 @@ FAULT_SCRIPT = Path(__file__).with_name("full_disk_fault.py")
 )
 def test_a_full_disk_under_dagster_home_is_one_line_naming_the_path(tmp_path, fault, expected):
     home = tmp_path / "home"
-    env = {**os.environ, "DAGSTER_HOME": str(home), "RECON_KG_PATH": "", "FAULT": fault}
+    env = {**os.environ, "DAGSTER_HOME": str(home), "RECON_KG_PATH": str(TINY_KG), "FAULT": fault}
     run = subprocess.run(
         [sys.executable, str(FAULT_SCRIPT), "run", "--db", str(tmp_path / "r.duckdb")],
         capture_output=True, text=True, env=env, timeout=900,
@@ -67,7 +68,7 @@ def test_a_full_disk_beside_the_database_is_one_line_and_nothing_else_unless_ver
     """Hostile pass: a full disk beside the database printed 111 lines, Dagster's stack traces included, before the
     clear cause. Every step failure now ends `recon run` with one line; --verbose adds Dagster's failure records."""
     home, database = tmp_path / "home", tmp_path / "r.duckdb"
-    env = {**os.environ, "DAGSTER_HOME": str(home), "RECON_KG_PATH": "", "FAULT": "duckdb"}
+    env = {**os.environ, "DAGSTER_HOME": str(home), "RECON_KG_PATH": str(TINY_KG), "FAULT": "duckdb"}
     run = subprocess.run(
         [sys.executable, str(FAULT_SCRIPT), "run", "--db", str(database), *(["--verbose"] if verbose else [])],
         capture_output=True, text=True, env=env, timeout=900,

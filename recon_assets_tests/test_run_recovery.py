@@ -264,21 +264,33 @@ def test_waiting_for_a_live_holder_says_what_it_waits_for_and_gives_up(instance)
     assert instance.get_run_by_id(run_id).status == dg.DagsterRunStatus.STARTED
 
 
-def test_recon_run_gives_up_on_a_live_holder_with_a_clear_error(tmp_path):
+def test_recon_run_gives_up_on_a_live_holder_with_a_clear_error(tmp_path, capsys, monkeypatch):
+    """`recon run` called in this process (`main`, as the console entry point calls it: no Python and Dagster start-up
+    of a process of its own, issue 23); a run launched fails the test."""
+    from recon_assets.cli import run as run_module
+    from recon_assets.cli.main import main
+
+    def launched(*_args, **_kwargs):
+        raise AssertionError("a run was launched while a live run held the pool")
+
+    monkeypatch.setattr(run_module, "launch", launched)
     home = _home(tmp_path)
+    # RECON_DB_PATH too: `recon run` sets it to --db, and monkeypatch undoes only what it set
+    for name, value in _env(home, RECON_POOL_WAIT_SECONDS="1", RECON_DB_PATH="").items():
+        monkeypatch.setenv(name, value)
     holder = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
     try:
         with _instance(home) as instance:
             run_id = _holding_run(instance, pid=holder.pid, host=socket.gethostname())
-        run = _recon_run(tmp_path / "r.duckdb", _env(home, RECON_POOL_WAIT_SECONDS="3"))
-        out, err = run.communicate(timeout=HANG_GUARD_SECONDS)
+        code = main(["run", "--db", str(tmp_path / "r.duckdb"), "--as-of", AS_OF])
     finally:
         holder.communicate("")
+    out, err = capsys.readouterr()
     described = f"run {run_id} (kg_tables_job)"
-    assert run.returncode == 1, err
-    assert f"recon: waiting up to 3s for pool 'duckdb' (one DuckDB writer at a time), held by {described}" in out, err
+    assert code == 1, err
+    assert f"recon: waiting up to 1s for pool 'duckdb' (one DuckDB writer at a time), held by {described}" in out, err
     assert err.strip().splitlines()[-1] == (
-        f"error: gave up after 3s waiting for pool 'duckdb', held by {described}: let that run finish (or stop it) "
+        f"error: gave up after 1s waiting for pool 'duckdb', held by {described}: let that run finish (or stop it) "
         "and run again; RECON_POOL_WAIT_SECONDS sets how long to wait"
     )
 

@@ -27,6 +27,7 @@ from recon_assets.shared.metadata import table_metadata
 from recon_assets.shared.paths import is_pseudo_file
 
 from recon_assets_tests.fake_openalex import FakeOpenAlex, real_works, serve_on_loopback
+from recon_assets_tests.test_rerun import recon_refusal
 
 WORKS = real_works()
 DOIS = [canonical_doi(work["doi"]) for work in WORKS]
@@ -158,7 +159,9 @@ def test_pseudo_files_are_under_proc_sys_and_dev_but_not_shared_memory(path, pse
 
 
 def test_recon_run_refuses_proc_self_environ_without_echoing_it(tmp_path):
-    """Bug row: `--kg /proc/self/environ` printed the first 40 bytes of the environment, key prefix included."""
+    """Bug row: `--kg /proc/self/environ` printed the first 40 bytes of the environment, key prefix included. In a
+    process of its own: /proc/self/environ holds the environment a process started with, the key included; the other
+    refusals below run in this process (`test_rerun.recon_refusal`: no Python and Dagster start-up, issue 23)."""
     env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), "OPENALEX_API_KEY": SECRET, "RECON_OPENALEX": "offline"}
     run = _recon("run", "--kg", "/proc/self/environ", "--db", str(tmp_path / "r.duckdb"), env=env, cwd=tmp_path)
     assert run.returncode == 2
@@ -168,21 +171,22 @@ def test_recon_run_refuses_proc_self_environ_without_echoing_it(tmp_path):
     assert SECRET not in run.stdout + run.stderr and "PATH=" not in run.stderr
 
 
-def test_an_export_that_is_not_one_is_refused_without_echoing_its_bytes(tmp_path):
+def test_an_export_that_is_not_one_is_refused_without_echoing_its_bytes(tmp_path, capsys, monkeypatch):
     keyfile = tmp_path / "openalex.key"
     keyfile.write_text(f"{SECRET}\n")
-    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home")}
-    run = _recon("run", "--kg", str(keyfile), "--db", str(tmp_path / "r.duckdb"), env=env, cwd=tmp_path)
-    assert run.returncode == 2 and "is neither APOC JSON-lines, GraphML nor a Cypher export" in run.stderr
-    assert SECRET[:6] not in run.stderr
+    code, out, err = recon_refusal(
+        ["--kg", str(keyfile), "--db", str(tmp_path / "r.duckdb")], {"DAGSTER_HOME": str(tmp_path / "home")}, capsys, monkeypatch,
+    )
+    assert code == 2 and "is neither APOC JSON-lines, GraphML nor a Cypher export" in err
+    assert SECRET[:6] not in err
 
 
-def test_recon_run_stops_at_start_on_an_unusable_key_with_one_line(tmp_path):
-    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), "OPENALEX_API_KEY": f"{SECRET}\r\nBearer x"}
-    run = _recon("run", "--db", str(tmp_path / "r.duckdb"), env=env, cwd=tmp_path)
-    assert run.returncode == 2
-    assert run.stderr.count("\n") == 1 and run.stderr.startswith("error: OPENALEX_API_KEY is not usable: character")
-    assert SECRET not in run.stderr and not (tmp_path / "r.duckdb").exists()
+def test_recon_run_stops_at_start_on_an_unusable_key_with_one_line(tmp_path, capsys, monkeypatch):
+    variables = {"DAGSTER_HOME": str(tmp_path / "home"), "OPENALEX_API_KEY": f"{SECRET}\r\nBearer x"}
+    code, out, err = recon_refusal(["--db", str(tmp_path / "r.duckdb")], variables, capsys, monkeypatch)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("error: OPENALEX_API_KEY is not usable: character")
+    assert SECRET not in err and not (tmp_path / "r.duckdb").exists()
 
 
 def test_preflight_strips_the_keys_for_the_whole_run(monkeypatch, tmp_path):

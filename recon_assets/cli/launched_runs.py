@@ -15,7 +15,7 @@ materializations and failures. The run worker's own console (Dagster's log lines
 
 The launch runs in a session of its own, so Ctrl-C reaches the `recon` command alone, which then terminates the run
 through the instance's run launcher (`RunLauncher.terminate`), as the UI's "Terminate" does, and waits
-TERMINATE_WAIT_SECONDS for it to end. A run that has not ended by then (its worker stopped, hung or gone, or its code
+`terminate_wait_seconds()` for it to end. A run that has not ended by then (its worker stopped, hung or gone, or its code
 server unreachable) would stay CANCELING for ever without a daemon (Dagster's run monitoring ends such a run after its
 cancel timeout, with `dagster dev` only): its worker, when still alive, is stopped and the run marked CANCELED
 (`report_run_canceled`). The command then ends with `interrupts.interrupted`: one line, exit status 130, no stack trace.
@@ -49,7 +49,7 @@ from filelock import FileLock, Timeout
 
 from recon_assets.cli.instance_health import fail_lost_run, stop_worker, worker_gone
 from recon_assets.cli.progress import RunDisplay
-from recon_assets.shared.credentials import redact
+from recon_assets.shared.credentials import redact, shown_setting
 from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.run_tags import LAUNCH_TAG
 
@@ -71,8 +71,11 @@ POLL_SECONDS = 1.0
 HEALTH_SECONDS = 5.0
 # How long a run may stay STARTING after its launch ended (Dagster's run monitoring default start_timeout_seconds).
 START_TIMEOUT_SECONDS = 180.0
-# How long a terminated run may take to end after Ctrl-C before `recon run` stops its worker and marks it CANCELED.
-TERMINATE_WAIT_SECONDS = 30.0
+# How long a terminated run may take to end after Ctrl-C before `recon run` stops its worker and marks it CANCELED,
+# unless TERMINATE_WAIT_SETTING says otherwise (`terminate_wait_seconds`): a run of the sample ends within a few
+# seconds of being asked; a machine under heavy load may want longer, a script that must not hang shorter.
+DEFAULT_TERMINATE_WAIT_SECONDS = 30.0
+TERMINATE_WAIT_SETTING = "RECON_TERMINATE_WAIT_SECONDS"
 # The engine event Dagster's code server stores when a run worker it started exits with its run unfinished
 # (dagster._utils.get_run_crash_explanation, after the name of the reporting class): "[DagsterApiServer] Run execution
 # process for <run id> was terminated by signal 9 (SIGKILL). ..." or "... unexpectedly exited with code 1."
@@ -413,18 +416,19 @@ def _take(entry: dg.EventLogEntry, outcome: RunOutcome, display: RunDisplay) -> 
 
 def _terminate(instance: dg.DagsterInstance, launched: Launch, run: dg.DagsterRun | None, say: Callable[[str], None]) -> None:
     """Ctrl-C: stop the launch (a run it created before it was stopped is found by its LAUNCH_TAG), terminate the run
-    through the run launcher and wait TERMINATE_WAIT_SECONDS (said) for it to end; a run still unfinished then (or at
+    through the run launcher and wait `terminate_wait_seconds()` (said) for it to end; a run still unfinished then (or at
     a second Ctrl-C, whenever it comes: during the wait or before it) has its worker stopped when alive
     (`instance_health.stop_worker`) and is marked CANCELED, so no run stays CANCELING. `say` how it ended. Ctrl-C
     and SIGTERM are held back while the run is marked (`_interrupts_held`: at most the 10 s `stop_worker` waits), so
     a third one cannot leave it unmarked; it returns, and the command ends, after that."""
     unanswered: str | None = None
+    wait = terminate_wait_seconds()
     try:
         _stop_launch(launched)
         run = run or _launched_run(instance, launched)
         if run is not None and not instance.get_run_by_id(run.run_id).is_finished:
-            say(f"recon: terminating run {run.run_id} ({run.job_name}): waiting up to {TERMINATE_WAIT_SECONDS:.0f}s for it to end")
-            unanswered = _terminated(instance, run.run_id)
+            say(f"recon: terminating run {run.run_id} ({run.job_name}): waiting up to {wait:g}s for it to end")
+            unanswered = _terminated(instance, run.run_id, wait)
     except KeyboardInterrupt:  # a second Ctrl-C before the wait began (a quick double Ctrl-C): as one during it
         unanswered = _SECOND_INTERRUPT
     with _interrupts_held():
@@ -435,7 +439,7 @@ def _terminate(instance: dg.DagsterInstance, launched: Launch, run: dg.DagsterRu
         described = f"run {run.run_id} ({run.job_name})"
         ended = instance.get_run_by_id(run.run_id)
         if not ended.is_finished:
-            unanswered = unanswered or f"did not end within {TERMINATE_WAIT_SECONDS:.0f}s"
+            unanswered = unanswered or f"did not end within {wait:g}s"
             stopped = stop_worker(instance, ended)
             instance.report_run_canceled(ended, message=f"Marked canceled by `recon run` after Ctrl-C: {unanswered}.")
             worker = f"its run worker (pid {stopped}) was stopped and " if stopped is not None else ""
@@ -479,9 +483,9 @@ def _interrupts_held() -> Iterator[None]:
             signal.signal(number, handler if handler is not None else signal.SIG_DFL)
 
 
-def _terminated(instance: dg.DagsterInstance, run_id: str) -> str | None:
-    """Ask the run launcher to terminate run `run_id` and wait TERMINATE_WAIT_SECONDS for the run to end: None when it
-    did, else why not ('did not end within 30s', 'could not be asked to stop (...)'). The request is sent from a thread
+def _terminated(instance: dg.DagsterInstance, run_id: str, wait: float) -> str | None:
+    """Ask the run launcher to terminate run `run_id` and wait `wait` seconds for the run to end: None when it did,
+    else why not ('did not end within 30s', 'could not be asked to stop (...)'). The request is sent from a thread
     of its own: the code server of a worker that does not answer may hold it for Dagster's gRPC timeout (60 s)."""
     answers: list[bool | Exception] = []
 
@@ -492,7 +496,7 @@ def _terminated(instance: dg.DagsterInstance, run_id: str) -> str | None:
             answers.append(error)
 
     threading.Thread(target=ask, daemon=True).start()
-    deadline = time.monotonic() + TERMINATE_WAIT_SECONDS
+    deadline = time.monotonic() + wait
     try:
         while not instance.get_run_by_id(run_id).is_finished:
             if answers and answers[0] is False:
@@ -500,7 +504,7 @@ def _terminated(instance: dg.DagsterInstance, run_id: str) -> str | None:
             if answers and isinstance(answers[0], Exception):
                 return f"could not be asked to stop (its code server did not answer: {type(answers[0]).__name__})"
             if time.monotonic() >= deadline:
-                return f"did not end within {TERMINATE_WAIT_SECONDS:.0f}s" + ("" if answers else " (its code server did not answer)")
+                return f"did not end within {wait:g}s" + ("" if answers else " (its code server did not answer)")
             time.sleep(POLL_SECONDS)
     except KeyboardInterrupt:
         return _SECOND_INTERRUPT
@@ -560,16 +564,41 @@ class RunsWouldWait(InstanceUnusable):
     """The instance queues launched runs for a Dagster daemon and none is running."""
 
 
+class TerminateWaitRefused(InstanceUnusable):
+    """RECON_TERMINATE_WAIT_SECONDS is not a positive number of seconds: a run launched now could not be stopped as set."""
+
+
+def terminate_wait_seconds() -> float:
+    """How long (seconds) a run terminated on Ctrl-C may take to end before its worker is stopped and the run marked
+    CANCELED (`_terminate`): TERMINATE_WAIT_SETTING when set (a positive, finite number), else
+    DEFAULT_TERMINATE_WAIT_SECONDS.
+
+    Raises:
+        TerminateWaitRefused: anything else, in one line quoting the value (`shown_setting`).
+    """
+    text = os.environ.get(TERMINATE_WAIT_SETTING) or str(DEFAULT_TERMINATE_WAIT_SECONDS)
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise TerminateWaitRefused(f"{TERMINATE_WAIT_SETTING} must be a positive number of seconds, got {shown_setting(text)}")
+    return seconds
+
+
 def check_runs_start(home: Path, instance: dg.DagsterInstance) -> None:
     """Before `recon run`, `recon paper` or `recon ask` launches a run on `instance` (in the folder `home`): an instance
     whose run coordinator queues runs (Dagster's default when a dagster.yaml names none, as in a DAGSTER_HOME shared
     with other projects) starts them only from a running daemon's QUEUED_RUN_COORDINATOR loop; without one a launched
     run waits QUEUED for ever (hostile pass, 2026-12-04: `recon run` hung silently). The project's own dagster.yaml
-    (INSTANCE_SETTINGS) starts runs at once, with or without a daemon.
+    (INSTANCE_SETTINGS) starts runs at once, with or without a daemon. The wait for a run stopped on Ctrl-C
+    (`terminate_wait_seconds`) is read here too, so that a bad value is refused before a run, not at the Ctrl-C.
 
     Raises:
+        TerminateWaitRefused: RECON_TERMINATE_WAIT_SECONDS is not a positive number of seconds.
         RunsWouldWait: the coordinator queues and no daemon has a healthy heartbeat (`DagsterInstance.get_daemon_statuses`).
     """
+    terminate_wait_seconds()
     if not isinstance(instance.run_coordinator, dg.QueuedRunCoordinator):
         return
     status = instance.get_daemon_statuses([QUEUE_DAEMON]).get(QUEUE_DAEMON)
