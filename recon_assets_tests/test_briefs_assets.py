@@ -232,7 +232,11 @@ def test_instructions_planted_in_abstracts_change_no_verdict_citation_or_trust_s
     assert "Ignore all previous instructions" not in rows(database, "SELECT markdown FROM research_briefs")[0][0]
 
 
-def test_recon_ask_answers_through_the_instance_prints_the_brief_and_says_how_to_remove_it(sample_run, tmp_path):
+def test_recon_ask_answers_through_the_instance_prints_the_brief_and_says_how_to_remove_it(sample_run, tmp_path, capsys, monkeypatch):
+    """`recon ask` in a process of its own, as a user runs it; `recon brief` (which launches nothing) called in this
+    process (`main`, as the console entry point calls it: no Python start-up per command, issue 23)."""
+    from recon_assets.cli.main import main
+
     database = sample_run.copy_database(tmp_path / "recon.duckdb")
     env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), "RECON_OPENALEX": "offline", "RECON_GROQ": "offline"}
     command = [sys.executable, "-m", "recon_assets.cli.main"]
@@ -247,14 +251,17 @@ def test_recon_ask_answers_through_the_instance_prints_the_brief_and_says_how_to
             "request(s) attempted, 0 list call(s) of the daily budget\n") in asked.stdout
     (key,) = {word.strip(".,`'") for word in asked.stdout.split() if word.startswith("ask-")}
     assert f"`recon brief {key} --remove` removes the partition" in asked.stdout
-    again = subprocess.run([*command, "brief", key, "--db", str(database)], capture_output=True, text=True, env=env, timeout=120)
-    assert again.returncode == 0 and again.stdout.splitlines()[0] == f"# {IMERG_QUESTION}"
+    for name in ("DAGSTER_HOME", "RECON_OPENALEX", "RECON_GROQ"):  # as `env` has them (`--remove` opens the instance)
+        monkeypatch.setenv(name, env[name])
+    capsys.readouterr()
+    assert main(["brief", key, "--db", str(database)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"# {IMERG_QUESTION}"
     # the weekly refresh of the ad-hoc question: no tags, its text read back from asked_questions
     with dg.DagsterInstance.from_config(str(tmp_path / "home")) as instance:
         assert answer(briefs_defs(database, tmp_path), instance, key).success
     assert len(rows(database, "SELECT * FROM question_verdict_history WHERE question_id = ?", [key])) == 2
-    removed = subprocess.run([*command, "brief", key, "--remove"], capture_output=True, text=True, env=env, timeout=120)
-    assert removed.returncode == 0, removed.stderr
+    code = main(["brief", key, "--remove"])
+    assert code == 0, capsys.readouterr().err
     with dg.DagsterInstance.from_config(str(tmp_path / "home")) as instance:
         assert not instance.has_dynamic_partition(QUESTIONS_PARTITIONS, key)
 
