@@ -754,6 +754,20 @@ def test_round_10_use_statements_cited_versions_version_lists_and_toms_sbuv(cmr,
          ["The MLS profiles (version 4.2) were interpolated on the model levels (using the retrieved temperature) and "
           "averaged."],
          [("ML2T", "V004", "4.2")], []),
+        ("an instrument's generation after a slash is part of its name ('NOAA-9 SBUV/2 version 8': the version was not "
+         "read past '/2')",
+         ["Ozone came from the NOAA-9 SBUV/2 version 8 profiles."], [("SBUV2N09O3", "V008", "8")], []),
+        ("... and picks the series: 'SBUV/2' is the NOAA SBUV2 instruments, not Nimbus-7's SBUV",
+         ["Ozone came from the SBUV/2 version 8.6 profiles of NOAA-17."], [],
+         [("SBUV", "8.6", "ambiguous: SBUV 8.6 is one of SBUV2N17L2, SBUV2N17L3zm in the graph, none of them at version 8.6; the "
+           "paper does not say which", None)]),
+        ("... and its number is no version ('Solar Backscatter Ultraviolet version 2 (SBUV/2)': a false 'SBUV 2' removed)",
+         ["Ozone came from the Solar Backscatter Ultraviolet version 2 (SBUV/2) instruments."], [], []),
+        ("MOPITT is a product line (alias from the CMR entry titles): a version none of its collections has, with no words "
+         "that pick one, is listed ambiguous, never the first",
+         ["The horizontal resolution of MOPITT CO data (version 3) is 22 km."], [],
+         [("MOPITT", "3", "ambiguous: MOPITT 3 is one of MOP02J, MOP02N, MOP02T, MOP03J, MOP03JM, MOP03N, MOP03NM, MOP03T, "
+           "MOP03TM in the graph, none of them at version 3; the paper does not say which", None)]),
     ],
 )
 def test_round_11_instrument_versions_reach_the_members_the_paper_uses(cmr, rule, texts, matched, unmatched):

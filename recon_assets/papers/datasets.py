@@ -361,12 +361,17 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     candidate's entry title, an initialism of consecutive title words ("CLS") or a FILLER word; describing words
     right after the version are read too ("V6 Daily"). Else before the name (`_VERSION_BEFORE`), unless that number
     is the name's own ("version 2 (MERRA-2)" names the reanalysis, not a collection version). No version at all: the
-    describing words after the name and before it ("MODIS land cover", "half-hourly GPM IMERG")."""
+    describing words after the name and before it ("MODIS land cover", "half-hourly GPM IMERG"). An instrument's
+    generation written after a slash is part of its name and describes it (`_GENERATION`: "SBUV/2 version 8" is the
+    SBUV2 series' version 8; in "version 2 (SBUV/2)" the 2 is the name's own)."""
     families = catalogue.members[name]
+    generation = _GENERATION.match(text, end)
+    glued = [re.sub(r"\W", "", text[start:generation.end()])] if generation else []
+    end = generation.end() if generation else end
     limit = min(limit, end + _AFTER_WINDOW)
     words, pos = words_after(text, end, limit, catalogue, families)
     before = _words_before(text, start, catalogue, families)
-    describing = [w for w in words if w.lower() not in FILLER] + before
+    describing = [w for w in words if w.lower() not in FILLER] + before + [w for w in glued if describes_line(catalogue, w, families)]
     at = SEPARATOR.match(text, pos).end()
     version = version_at(text, at, named=True) if at < limit else None
     if version and _algorithm_only(text, version, catalogue, families):
@@ -404,6 +409,8 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     return Reading(None, start, end, tuple([w for w in past if w.lower() not in FILLER] + before))
 
 
+# An instrument's generation glued to its name by a slash ("SBUV/2", "AVHRR/3"): one digit, no version after it.
+_GENERATION = re.compile(r"/(\d)(?![\w./])")
 # A version alone in parentheses ("(version 3.3)", "(v2.2)", "(retrieval version v3.3)", "(data version 4.2)"): the
 # version of what the clause before it names.
 _PARENTHESISED_VERSION = re.compile(r"\(\s*(?:" + QUALIFIER + r")?(?:" + WORD_OPENER + r"|v\.?\s*)" + NUMBER + r"\s*\)",
