@@ -370,8 +370,8 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     end = generation.end() if generation else end
     limit = min(limit, end + _AFTER_WINDOW)
     words, pos = words_after(text, end, limit, catalogue, families)
-    before = _words_before(text, start, catalogue, families)
-    describing = [w for w in words if w.lower() not in FILLER] + before + [w for w in glued if describes_line(catalogue, w, families)]
+    before = _words_before(text, start, catalogue, families) + [w for w in glued if describes_line(catalogue, w, families)]
+    describing = [w for w in words if w.lower() not in FILLER] + before
     at = SEPARATOR.match(text, pos).end()
     version = version_at(text, at, named=True) if at < limit else None
     if version and _algorithm_only(text, version, catalogue, families):
