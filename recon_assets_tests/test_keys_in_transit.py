@@ -43,6 +43,7 @@ from recon_assets_tests.groq_fakes import (
 )
 from recon_assets_tests.pipeline_runs import REPO_ROOT
 from recon_assets_tests.test_hub_source import chain_texts
+from recon_assets_tests.test_rerun import recon_refusal
 
 # The issue's key, and one of an unusual shape (no known prefix, both quotes, a backslash, HTML's specials). Each holds
 # a run of letters and digits no redaction marker has: any spelling of a leaked key still holds that run.
@@ -359,13 +360,13 @@ def test_recon_run_pre_checks_refuse_plain_http_before_any_run(monkeypatch, tmp_
     assert str(raised.value).startswith(refused)
 
 
-def test_recon_run_refuses_plain_http_in_one_line_exit_2(tmp_path):
-    env = {**os.environ, "DAGSTER_HOME": str(tmp_path / "home"), "GROQ_API_KEY": LIVE_KEY, "GROQ_BASE_URL": "http://10.1.2.3:8080",
-           "RECON_OPENALEX": "offline"}
-    env.pop("RECON_ALLOW_PLAIN_HTTP", None)
-    run = subprocess.run([sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(tmp_path / "r.duckdb")],
-                         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
-    assert run.returncode == 2 and run.stderr == f"error: {REFUSED_GROQ}\n"
+def test_recon_run_refuses_plain_http_in_one_line_exit_2(tmp_path, capsys, monkeypatch):
+    """`recon run` called in this process (`test_rerun.recon_refusal`: no Python and Dagster start-up, issue 23)."""
+    monkeypatch.delenv("RECON_ALLOW_PLAIN_HTTP", raising=False)
+    variables = {"DAGSTER_HOME": str(tmp_path / "home"), "GROQ_API_KEY": LIVE_KEY, "GROQ_BASE_URL": "http://10.1.2.3:8080",
+                 "RECON_OPENALEX": "offline"}
+    code, out, err = recon_refusal(["--db", str(tmp_path / "r.duckdb")], variables, capsys, monkeypatch)
+    assert code == 2 and err == f"error: {REFUSED_GROQ}\n"
     assert not (tmp_path / "r.duckdb").exists() and not (tmp_path / "home").exists()
 
 

@@ -47,7 +47,9 @@ def _home(tmp_path: Path) -> Path:
 
 
 def _env(home: Path, **extra: str) -> dict[str, str]:
-    return {**os.environ, "DAGSTER_HOME": str(home), "RECON_KG_PATH": "", "RECON_AS_OF": "", **extra}
+    """The environment of a `recon` these tests run, in a process of its own or, set with monkeypatch, in the test's:
+    RECON_DB_PATH is named (empty: --db decides) so that monkeypatch undoes the `recon run --db` that sets it."""
+    return {**os.environ, "DAGSTER_HOME": str(home), "RECON_KG_PATH": "", "RECON_AS_OF": "", "RECON_DB_PATH": "", **extra}
 
 
 def sigint_as_at_a_terminal() -> None:
@@ -275,8 +277,7 @@ def test_recon_run_gives_up_on_a_live_holder_with_a_clear_error(tmp_path, capsys
 
     monkeypatch.setattr(run_module, "launch", launched)
     home = _home(tmp_path)
-    # RECON_DB_PATH too: `recon run` sets it to --db, and monkeypatch undoes only what it set
-    for name, value in _env(home, RECON_POOL_WAIT_SECONDS="1", RECON_DB_PATH="").items():
+    for name, value in _env(home, RECON_POOL_WAIT_SECONDS="1").items():
         monkeypatch.setenv(name, value)
     holder = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"], stdin=subprocess.PIPE)
     try:
