@@ -303,6 +303,20 @@ def test_a_bad_pool_wait_setting_is_refused_before_anything_runs(tmp_path, capsy
     assert err == "error: RECON_POOL_WAIT_SECONDS must be a positive number of seconds, got 'forever'\n"
 
 
+def test_recon_run_called_in_the_test_process_with_env_leaves_recon_db_path_as_it_was(tmp_path, monkeypatch):
+    """Bug row (2026-12-04): a test calling `recon run --db` through `main` in its own process, its environment set
+    from `_env` with monkeypatch, left RECON_DB_PATH (which `recon run` sets to --db) set for every test after it in
+    that process; `_env` names RECON_DB_PATH, so monkeypatch undoes it."""
+    from recon_assets.cli.main import main
+
+    before = os.environ.get("RECON_DB_PATH")
+    with monkeypatch.context() as patched:
+        for name, value in _env(_home(tmp_path), RECON_POOL_WAIT_SECONDS="forever").items():
+            patched.setenv(name, value)
+        assert main(["run", "--db", str(tmp_path / "r.duckdb"), "--as-of", AS_OF]) == 2  # refused after setting it
+    assert os.environ.get("RECON_DB_PATH") == before
+
+
 def test_a_database_another_run_is_writing_is_named_by_its_lock_not_duckdbs_error(tmp_path, capsys, monkeypatch):
     """Hostile finding: with a step of another run writing the file, `recon run`'s pre-check opened the DuckDB file
     before taking the lock and printed DuckDB's own "Could not set lock" error; the lock is now taken first."""
