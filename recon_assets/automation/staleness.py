@@ -210,9 +210,11 @@ def freshness(
         partitions = spec.partitions_def.get_partition_keys(dynamic_partitions_store=instance) if spec.partitions_def is not None else [None]
         if spec.partitions_def is not None:
             records.prefetch(key, partitions)
-            for dep in spec.deps:
-                if by_key[dep.asset_key].partitions_def is not None:
-                    records.prefetch(dep.asset_key, by_key[dep.asset_key].partitions_def.get_partition_keys(dynamic_partitions_store=instance))
+        # an unpartitioned asset reads every partition of a partitioned dependency: fetched together too (146 queries
+        # of one record each for reliability_evaluation's dependencies before, the most of a `recon run`'s planning)
+        for dep in spec.deps:
+            if by_key[dep.asset_key].partitions_def is not None:
+                records.prefetch(dep.asset_key, by_key[dep.asset_key].partitions_def.get_partition_keys(dynamic_partitions_store=instance))
         statuses = [_status(records, by_key, spec, partition) for partition in partitions]
         if database is not None:
             statuses = [_other_database(records, status, database) for status in statuses]
