@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 from recon_assets.evaluation.assets import reliability_evaluation
-from recon_assets.judgement import text_readings
+from recon_assets.judgement import cues, judge_address, text_readings
 from recon_assets.judgement.assets import coherence_judgements
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.reliability.assets import edge_reliability
@@ -45,20 +45,16 @@ def _rows(database: Path, table: str) -> list[tuple]:
 
 @pytest.fixture
 def reading_counts(monkeypatch) -> dict[str, int]:
-    """How many texts the judge reads (wording addressing the judge, cues), counted at the readings' cache."""
-    counts = {"addressing": 0, "cues": 0}
-    address, cue = text_readings.without_judge_address, text_readings.find_cue
+    """How many texts the judge reads (wording addressing the judge, cues): the readings its cache did not hold."""
+    counts = {"texts_read": 0}
+    cached = text_readings.cached_readings
 
-    def counted_address(text):
-        counts["addressing"] += 1
-        return address(text)
+    def counted(texts, read, lookup):
+        readings, fresh = cached(texts, read, lookup)
+        counts["texts_read"] += len(fresh)
+        return readings, fresh
 
-    def counted_cue(text):
-        counts["cues"] += 1
-        return cue(text)
-
-    monkeypatch.setattr(text_readings, "without_judge_address", counted_address)
-    monkeypatch.setattr(text_readings, "find_cue", counted_cue)
+    monkeypatch.setattr(text_readings, "cached_readings", counted)
     return counts
 
 
@@ -68,9 +64,9 @@ def test_an_as_of_rerun_reads_no_text_again_and_writes_what_a_fresh_database_wri
     before = _rows(rerun, "coherence_judgements")
 
     _run_at(rerun, MOVED)
-    assert reading_counts == {"addressing": 0, "cues": 0}  # every text was read by the sample run
+    assert reading_counts == {"texts_read": 0}  # every text was read by the sample run
     _run_at(fresh, MOVED)
-    assert reading_counts["addressing"] > 0 and reading_counts["cues"] > 0
+    assert reading_counts["texts_read"] > 0
 
     moved = _rows(rerun, "coherence_judgements")
     # the moved window judges other pairs: the comparison below is not of unchanged tables
@@ -94,8 +90,8 @@ READ_TEXTS = [
 
 def test_the_readings_kept_are_the_readings_made(tmp_path):
     """Read once into an empty cache, then from it: both equal `without_judge_address` and `find_cue` read directly."""
-    direct_address = [text_readings.without_judge_address(text) for text in READ_TEXTS]
-    direct_cues = [text_readings.find_cue(text) for text in READ_TEXTS]
+    direct_address = [judge_address.without_judge_address(text) for text in READ_TEXTS]
+    direct_cues = [cues.find_cue(text) for text in READ_TEXTS]
     with TableStore(database=str(tmp_path / "readings.duckdb")).connect() as con:
         con.create("judge_text_readings")
         for _ in range(2):

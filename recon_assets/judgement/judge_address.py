@@ -337,7 +337,7 @@ def strip_judge_address(
     frame: pd.DataFrame,
     key: str,
     columns: Mapping[str, str],
-    read: Callable[[str], tuple[str | None, JudgeAddress | None]] = without_judge_address,
+    read: Callable[[str], tuple[str | None, JudgeAddress | None]] | None = None,
 ) -> tuple[pd.DataFrame, dict[str, str]]:
     """`frame` with its text `columns` ({column: what it holds, e.g. "abstract"}) passed through
     `without_judge_address` (or `read`, a function giving the same for each present text, e.g. from a cache:
@@ -347,6 +347,7 @@ def strip_judge_address(
     Raises:
         KeyError: `key` or a column is missing.
     """
+    read = read or without_judge_address
     stripped, removed = frame.copy(), {}
     for column, what in columns.items():
         for index, identifier, text in zip(frame.index, frame[key].tolist(), frame[column].tolist()):

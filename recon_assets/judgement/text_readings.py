@@ -3,7 +3,7 @@
 text. A reading depends on the text and on the reading code alone, not on as_of (which only decides which pairs are in
 the evidence window), so a run reads only the texts no run with the same code read before: a re-run at a moved as_of
 reads none (issue 23: reading every text again was most of such a re-run's judging time). Keyed by the SHA-256 of the
-text and READER_VERSION, as `text_embeddings` keeps the vectors by the text and the model."""
+text and `reader_version()`, as `text_embeddings` keeps the vectors by the text and the model."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from pathlib import Path
 import pandas as pd
 
 from recon_assets.judgement import cues, judge_address, text_embedding
-from recon_assets.judgement.cues import CUES_FILE, Cue, CueKind, find_cue
-from recon_assets.judgement.judge_address import JudgeAddress, without_judge_address
+from recon_assets.judgement.cues import CUES_FILE, Cue, CueKind
+from recon_assets.judgement.judge_address import JudgeAddress
 from recon_assets.judgement.text_embedding import is_missing_text
 from recon_assets.shared.sql_files import code_version
 from recon_assets.storage.tables import Tables
@@ -26,11 +26,20 @@ ADDRESS, CUE = "judge_address", "cue"
 # What decides a reading: the patterns and the sentence rule (judge_address), the cue reading and its rules (cues,
 # cues.yaml), what counts as a missing text (text_embedding.is_missing_text), the Snowball stemmer and the Unicode
 # database NFKC normalisation uses. Another version reads every text again.
-READER_VERSION = (
+READING_CODE = (
     f"{code_version(judge_address, cues, text_embedding, files=[Path(str(CUES_FILE))])}"
     f"-snowball{version('snowballstemmer')}-unicode{unicodedata.unidata_version}"
 )
 STRIPPED = tuple[str | None, JudgeAddress | None]
+
+
+def reader_version() -> str:
+    """READING_CODE and the names of the reading functions in use (`judge_address.without_judge_address`,
+    `cues.find_cue` and the sentence test it applies, `judge_address.find_cue_sentence_address`): a reading made by
+    another function (a test switching a defence off) is neither taken nor given."""
+    functions = (judge_address.without_judge_address, cues.find_cue, cues.find_cue_sentence_address)
+    names = ",".join(f"{function.__module__}.{function.__qualname__}" for function in functions)
+    return f"{READING_CODE}-{hashlib.sha256(names.encode()).hexdigest()[:8]}"
 
 
 def text_key(text: str) -> str:
@@ -62,13 +71,13 @@ def cached_readings(
 
 
 def _stored(con: Tables, reading: str, keys: list[str]) -> pd.DataFrame:
-    return con.query("judge_text_readings_cached", [READER_VERSION, reading, keys]).set_index("text_sha256")
+    return con.query("judge_text_readings_cached", [reader_version(), reading, keys]).set_index("text_sha256")
 
 
 def _store(con: Tables, reading: str, rows: list[dict[str, object]]) -> None:
     if rows:
         columns = ["text_sha256", "kept", "pattern_id", "language", "wording", "cue_kind", "cue_phrase", "cue_sentence", "cue_id"]
-        con.upsert("judge_text_readings", pd.DataFrame(rows, columns=columns).assign(reader_version=READER_VERSION, reading=reading))
+        con.upsert("judge_text_readings", pd.DataFrame(rows, columns=columns).assign(reader_version=reader_version(), reading=reading))
 
 
 def stripped_texts(con: Tables, texts: Iterable[object]) -> Callable[[str], STRIPPED]:
@@ -83,7 +92,7 @@ def stripped_texts(con: Tables, texts: Iterable[object]) -> Callable[[str], STRI
             for key, row in zip(rows.index, rows.itertuples())
         }
 
-    readings, fresh = cached_readings(texts, without_judge_address, lookup)
+    readings, fresh = cached_readings(texts, judge_address.without_judge_address, lookup)
     _store(con, ADDRESS, [
         {"text_sha256": key, "kept": rest if found else None, "pattern_id": found and found.pattern_id,
          "language": found and found.language, "wording": found and found.wording}
@@ -93,7 +102,7 @@ def stripped_texts(con: Tables, texts: Iterable[object]) -> Callable[[str], STRI
     def stripped(text: str) -> STRIPPED:
         reading = readings.get(text)
         # a text stored as unchanged has the reading None: it is returned as it is, as without_judge_address does
-        return reading if reading is not None else (text, None) if text.strip() else without_judge_address(text)
+        return reading if reading is not None else (text, None) if text.strip() else judge_address.without_judge_address(text)
 
     return stripped
 
@@ -111,7 +120,7 @@ def read_cues(con: Tables) -> Callable[[Sequence[str | None]], list[Cue | None]]
         }
 
     def read(texts: Sequence[str | None]) -> list[Cue | None]:
-        readings, fresh = cached_readings(texts, find_cue, lookup)
+        readings, fresh = cached_readings(texts, cues.find_cue, lookup)
         _store(con, CUE, [
             {"text_sha256": key, "cue_kind": cue and str(cue.kind), "cue_phrase": cue and cue.phrase,
              "cue_sentence": cue and cue.sentence, "cue_id": cue and cue.cue_id}
