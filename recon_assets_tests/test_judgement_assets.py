@@ -28,7 +28,7 @@ ROW_COLUMNS = (
     "research_area, dataset_id, older_publication_id, newer_publication_id, similarity, verdict, coherence, "
     "rationale, judge, newer_centrality"
 )
-CACHE_TABLES = ("coherence_judgements", "text_embeddings")
+CACHE_TABLES = ("coherence_judgements", "text_embeddings", "judge_text_readings")
 CHANGED_ABSTRACT = "We show that the earlier retrieval overestimated rainfall; a revised product replaces it."
 
 

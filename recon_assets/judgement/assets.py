@@ -2,7 +2,8 @@
 
 Which research areas are judged is Dagster's staleness (`automation.staleness`): a launched run judges every area it
 covers. What a judging costs is cached below it: the texts embedded (`text_embeddings`: only texts whose vectors it does
-not hold yet are embedded) and the LLM judge's answers (`llm_judgements`).
+not hold yet are embedded), the texts read (`judge_text_readings`: the wording addressing the judge and the cue of each
+text, which as_of does not change) and the LLM judge's answers (`llm_judgements`).
 """
 
 from datetime import date, datetime, timezone
@@ -15,7 +16,7 @@ from pydantic import Field
 
 from recon_assets.centrality.citation_centrality import citation_centrality
 from recon_assets.declarations import ASSET_TABLES
-from recon_assets.judgement import judge_address, llm_judge, steward
+from recon_assets.judgement import judge_address, llm_judge, steward, text_readings
 from recon_assets.judgement.citing_pairs import DEFAULT_TOP_K_CITING, SAME_DATASET, SUCCESSOR_VERSION, judge_citing_pairs
 from recon_assets.judgement.disputes import RELATIONS, disputes_from_crossref, disputes_from_titles, merge_recorded_disputes
 from recon_assets.judgement.llm_judge import Agreement, LlmJudgeReport
@@ -177,8 +178,8 @@ def coherence_judgements(
     with store.connect() as con:
         stewards = steward.applicable(stored_steward_judgements(con), "pair", as_of_date)
         con.create(
-            "coherence_judgements", "text_embeddings", "dataset_evidence_edges", "openalex_citing_works", "llm_judgements",
-            "recorded_disputes",
+            "coherence_judgements", "text_embeddings", "judge_text_readings", "dataset_evidence_edges", "openalex_citing_works",
+            "llm_judgements", "recorded_disputes",
         )
         judged = _judge(context, con, config, groq_judge, stewards, as_of_date, areas)
         version = written_version(context, con, COHERENCE_JUDGEMENTS.writes)
@@ -241,14 +242,20 @@ def _judge(
     )
     con.temp_table("judge_citing", citing)
     # Wording that addresses the judge (a planted instruction) is no evidence: no judge reads it (`judge_address`).
+    # What each text reads as (the wording removed, the cue) is kept between runs: as_of does not change it.
+    publications = con.query("judged_publications")
     texts, removed = judge_address.strip_judge_address(
-        con.query("judged_publications"), "publication_id", {"title": "title", "abstract": "abstract"}
+        publications, "publication_id", {"title": "title", "abstract": "abstract"},
+        read=text_readings.stripped_texts(con, [*publications["title"], *publications["abstract"]]),
     )
     con.temp_table("judge_texts", texts)
     citing_texts = con.query("judge_citing_texts", [OPENALEX_KEY_PREFIX])
     # its KG rows are judge_texts' (stripped above); the works only OpenAlex lists are read here
     listed = citing_texts["key"].str.startswith(OPENALEX_KEY_PREFIX)
-    stripped, removed_citing = judge_address.strip_judge_address(citing_texts[listed], "key", {"title": "title", "abstract": "abstract"})
+    stripped, removed_citing = judge_address.strip_judge_address(
+        citing_texts[listed], "key", {"title": "title", "abstract": "abstract"},
+        read=text_readings.stripped_texts(con, [*citing_texts.loc[listed, "title"], *citing_texts.loc[listed, "abstract"]]),
+    )
     citing_texts.loc[listed, ["title", "abstract"]] = stripped[["title", "abstract"]]
     removed |= removed_citing
     if removed:
@@ -273,12 +280,13 @@ def _judge(
 
     same_dataset = judge_edges(
         pool, texts, as_of=as_of_date, top_k=config.top_k, min_similarity=config.min_similarity,
-        window_years=config.window_years, embedder=embed_through_cache, progress=context.log.info,
+        window_years=config.window_years, embedder=embed_through_cache, read_cues=text_readings.read_cues(con),
+        progress=context.log.info,
     )
     same_dataset = same_dataset.assign(evidence_kind=np.where(same_dataset["newer_via_successor"], SUCCESSOR_VERSION, SAME_DATASET))
     cited = judge_citing_pairs(
         pool[~pool["via_successor"]], citing, citing_texts, as_of=as_of_date,
-        top_k=config.top_k_citing, embedder=embed_through_cache,
+        top_k=config.top_k_citing, embedder=embed_through_cache, read_cues=text_readings.read_cues(con),
     )
     con.temp_table("judged_citing_pairs", cited)
     con.temp_table("judged_same_dataset_pairs", same_dataset)

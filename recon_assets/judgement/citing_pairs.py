@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from recon_assets.judgement.disputes import title_relation
-from recon_assets.judgement.offline_judge import JUDGE_ID, NOT_EVIDENCE_TITLE, find_cue, judge_pair
+from recon_assets.judgement.cues import Cue
+from recon_assets.judgement.offline_judge import JUDGE_ID, NOT_EVIDENCE_TITLE, find_each_cue, judge_pair
 from recon_assets.judgement.text_embedding import embed, is_missing_text
 
 CITES, SAME_DATASET, SUCCESSOR_VERSION = "cites", "same_dataset", "successor_version"
@@ -45,6 +46,7 @@ def judge_citing_pairs(
     as_of: date,
     top_k: int = DEFAULT_TOP_K_CITING,
     embedder: Callable[[Sequence[object]], np.ndarray] = embed,
+    read_cues: Callable[[Sequence[str | None]], list[Cue | None]] = find_each_cue,
 ) -> pd.DataFrame:
     """One judgement per (edge, citing work of its publication).
 
@@ -55,6 +57,9 @@ def judge_citing_pairs(
         texts: columns key, year, title, abstract for every cited publication and every citing work (keys are
             publication ids or citing keys).
         top_k: citing works judged per publication besides comments, replies and corrections (>= 1).
+        embedder: `text_embedding.embed` or a function giving the same vectors (e.g. from a cache).
+        read_cues: `offline_judge.find_each_cue` or a function giving the same cues (e.g. from a cache:
+            `text_readings.read_cues`); called once, with the texts of the citing works judged.
 
     Returns:
         columns dataset_id, older_publication_id, newer_publication_id, similarity, verdict, coherence, rationale,
@@ -83,7 +88,8 @@ def judge_citing_pairs(
         return pd.DataFrame(columns=columns)
     keys = sorted(set(kept["cited_publication_id"]) | set(kept["citing_key"]))
     position = {key: index for index, key in enumerate(keys)}
-    vectors = embedder([work_text(text_of.at[key, "title"], text_of.at[key, "abstract"]) for key in keys])
+    title_of, abstract_of = text_of["title"].to_dict(), text_of["abstract"].to_dict()
+    vectors = embedder([work_text(title_of[key], abstract_of[key]) for key in keys])
     cited_pos = kept["cited_publication_id"].map(position).to_numpy()
     citing_pos = kept["citing_key"].map(position).to_numpy()
     kept = kept.assign(
@@ -92,7 +98,8 @@ def judge_citing_pairs(
     )
     ranked = kept.sort_values(["cited_publication_id", "similarity", "citing_key"], ascending=[True, False, True], kind="stable")
     ranked = ranked[ranked.groupby("cited_publication_id").cumcount().lt(top_k) | ranked["answers"]]
-    cue_of = {key: find_cue(work_text(text_of.at[key, "title"], text_of.at[key, "abstract"])) for key in ranked["citing_key"].unique()}
+    read = ranked["citing_key"].unique()
+    cue_of = dict(zip(read, read_cues([work_text(title_of[key], abstract_of[key]) for key in read])))
     # No similarity gate: the citation links the two works (module docstring).
     judgements = [judge_pair(similarity, cue_of[key], min_similarity=-1.0) for similarity, key in zip(ranked["similarity"], ranked["citing_key"])]
     pairs = pd.DataFrame({

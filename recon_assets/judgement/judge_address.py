@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -333,18 +333,25 @@ def _kept_passages(text: str) -> tuple[list[str], JudgeAddress | None]:
     return passages, _address(found)
 
 
-def strip_judge_address(frame: pd.DataFrame, key: str, columns: Mapping[str, str]) -> tuple[pd.DataFrame, dict[str, str]]:
+def strip_judge_address(
+    frame: pd.DataFrame,
+    key: str,
+    columns: Mapping[str, str],
+    read: Callable[[str], tuple[str | None, JudgeAddress | None]] | None = None,
+) -> tuple[pd.DataFrame, dict[str, str]]:
     """`frame` with its text `columns` ({column: what it holds, e.g. "abstract"}) passed through
-    `without_judge_address`, and {key value: 'abstract addressed the judge: <JudgeAddress.describe()>'} for the rows
-    changed (the first column in `columns` order that held such wording).
+    `without_judge_address` (or `read`, a function giving the same for each present text, e.g. from a cache:
+    `text_readings.stripped_texts`), and {key value: 'abstract addressed the judge: <JudgeAddress.describe()>'} for the
+    rows changed (the first column in `columns` order that held such wording).
 
     Raises:
         KeyError: `key` or a column is missing.
     """
+    read = read or without_judge_address
     stripped, removed = frame.copy(), {}
     for column, what in columns.items():
         for index, identifier, text in zip(frame.index, frame[key].tolist(), frame[column].tolist()):
-            rest, found = (None, None) if pd.isna(text) else without_judge_address(text)
+            rest, found = (None, None) if pd.isna(text) else read(text)
             if found is not None:
                 stripped.at[index, column] = rest
                 removed.setdefault(identifier, f"{what} addressed the judge: {found.describe()}")

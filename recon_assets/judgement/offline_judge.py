@@ -139,6 +139,12 @@ def _evidence(cue: Cue | None) -> str:
     return f'{cue.kind} wording "{cue.phrase}": "{cue.quote()}"'
 
 
+def find_each_cue(texts: Sequence[str | None]) -> list[Cue | None]:
+    """`find_cue` of each text (None, NA and 'N/A' allowed), each distinct text read once."""
+    cue_of = functools.cache(find_cue)
+    return [cue_of(text) for text in texts]
+
+
 def judge_pair(
     similarity: float, newer_cue: Cue | None, *, min_similarity: float = DEFAULT_MIN_SIMILARITY
 ) -> PairJudgement:
@@ -178,6 +184,7 @@ def judge_edges(
     min_similarity: float = DEFAULT_MIN_SIMILARITY,
     window_years: int = DEFAULT_WINDOW_YEARS,
     embedder: Callable[[Sequence[object]], np.ndarray] = embed,
+    read_cues: Callable[[Sequence[str | None]], list[Cue | None]] = find_each_cue,
     exact_up_to: int = EXACT_SEARCH_LIMIT,
     progress: Callable[[str], None] | None = None,
 ) -> pd.DataFrame:
@@ -196,6 +203,8 @@ def judge_edges(
         window_years: width of the evidence window in years.
         embedder: `text_embedding.embed` or a function giving the same vectors (e.g. from a cache); called
             once, with the title + abstract text of every publication of `edges`.
+        read_cues: `find_each_cue` (`find_cue` of each text, each distinct text read once) or a function giving the same
+            (e.g. from a cache: `text_readings.read_cues`); called once, with the newer publications' texts.
         exact_up_to: a dataset with more older x newer publications than this is searched through an index
             (`newer_neighbours.top_pairs`: sub-quadratic, its recall against the exact search measured and reported).
         progress: called with a line of progress (embedding, each indexed dataset's search, the totals), e.g. a
@@ -274,8 +283,8 @@ def judge_edges(
 
     # Each newer publication's cue is found once, however many pairs it is part of, and each distinct text once.
     started = time.monotonic()
-    cue_of_text = functools.cache(find_cue)
-    cue_of = {n: cue_of_text(texts[n]) for n in np.unique(newer_pos)}
+    newer_read = np.unique(newer_pos)
+    cue_of = dict(zip(newer_read, read_cues([texts[n] for n in newer_read])))
     judgements = [judge_pair(s, cue_of[n], min_similarity=min_similarity) for s, n in zip(similarity, newer_pos)]
     if progress:
         progress(f"{len(judgements):,} pairs judged, the wording of {len(cue_of):,} newer publications read, in "

@@ -75,6 +75,7 @@ DECLARING_FILES = (
     "coherence_judgements",
     "recorded_disputes",
     "text_embeddings",
+    "judge_text_readings",
     "llm_judgements",
     "llm_answers",
     "edge_reliability",
