@@ -344,7 +344,9 @@ def test_one_edge_shows_one_reliability_in_its_reason_and_in_recon_explain():
     assert scored["reason"].startswith("[Smith et al., 2015] reliability 0.399 UNVERIFIED")
     stored = SimpleNamespace(**scored[["reliability", "label", "dominant_signal", "evidence"]].to_dict(),
                              scoring_settings=ScoringSettings().model_dump_json())
-    assert _reliability_line(stored).startswith("reliability 0.399  UNVERIFIED")
+    assert _reliability_line(stored).startswith(
+        "reliability 0.399 (below the 0.40 bar: three decimals, as two would round it up onto the bar)  UNVERIFIED"
+    )
 
 
 def test_edges_keep_their_order_and_get_every_output_column():
