@@ -36,9 +36,9 @@ exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unus
 any run (a missing KG file, a bad date or one after today, a bad setting, a --db that is not a DuckDB file, another
 `recon run` already running on the same --db); 130 interrupted (Ctrl-C: the run under way is terminated), 143 after
 SIGTERM. Reports and exports go to reports/<db file name>/ and exports/<db file name>/ beside the --db file
-(data/reports/recon.duckdb/ by default): the newest also under a *_latest name, RECON_KEEP_OUTPUTS earlier runs'
-kept (default 5). Every failure ends with its cause in one line on stderr (a full disk named by its path);
---verbose adds Dagster's log lines (the run workers' console: every event, failure records and stack traces)."""
+(data/reports/recon.duckdb/ by default): the newest also under a *_latest name, with the files of the
+RECON_KEEP_OUTPUTS earlier runs (default 5). Every failure ends with its cause in one line on stderr (a full disk
+named by its path)."""
 
 
 # Whether the command was given --verbose (set by `main`): `console` then lets a Ctrl-C's traceback show.
