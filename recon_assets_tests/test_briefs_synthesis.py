@@ -167,17 +167,17 @@ def test_extractive_brief_grounds_findings_on_current_evidence_and_marks_the_sta
     assert all(level in TRUST_LEGEND for level in (HIGH, MEDIUM, LOW, UNASSESSED))
 
 
-def test_the_outlook_names_the_newest_paper_not_flagged_and_how_many_flagged_ones_are_newer():
+def test_the_outlook_names_the_newest_paper_trusted_high_or_medium_and_how_many_low_ones_are_newer():
     """New-user pass, 2026-12-04: 'The most recent standing evidence is [Huffman, 2007]' read oddly beside flagged
     2022 and 2024 papers, which it did not mention."""
     papers = q_v02_evidence()
     current = papers[3]
     older = replace(current, paper=replace(current.paper, candidate=replace(current.paper.candidate, year=2015)))
-    for retrieved, said in ((papers, ""), ([*papers[:3], older], "; 3 newer retrieved paper(s) are flagged (above)")):
+    for retrieved, said in ((papers, ""), ([*papers[:3], older], "; 3 newer retrieved paper(s) are trusted LOW (above)")):
         judgement = judge_question(retrieved, Debates(), RULES, AS_OF)
         brief = extractive_brief("How accurate is GPM IMERG daily precipitation?", retrieved, judgement, Debates(), RULES)
         newest = [claim.text for claim in brief.outlook if claim.citations == (current.paper.citation,)]
-        assert newest == [f"Of the retrieved papers not flagged, the most recent is {current.paper.citation}{said}."]
+        assert newest == [f"Of the retrieved papers trusted HIGH or MEDIUM, the most recent is {current.paper.citation}{said}."]
 
 
 def test_extractive_brief_quotes_the_abstract_sentence_nearest_the_question():

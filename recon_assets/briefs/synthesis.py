@@ -572,15 +572,17 @@ def _outlook(stale: Sequence[Evidence], standing: Sequence[Evidence], judgement:
     claims = []
     if stale:
         named = ", ".join(f"{item.paper.citation} ({item.governing_edge.dataset})" for item in stale)
-        claims.append(BriefClaim(f"{len(stale)} retrieved paper(s) rest on flagged edges or replaced dataset versions and ground no "
-                                 f"finding: {named}.", HIGH, tuple(item.paper.citation for item in stale)))
+        claims.append(BriefClaim(f"{len(stale)} retrieved paper(s) are trusted {LOW} (SUPERSEDED, or DECLINING below the bar of "
+                                 f"reliable evidence or on a replaced version) and ground no finding: {named}.", HIGH,
+                                 tuple(item.paper.citation for item in stale)))
     dated = [item for item in standing if item.paper.candidate.year]
     if dated:
         newest = max(dated, key=lambda item: (item.paper.candidate.year, item.paper.hybrid))
         # new-user pass, 2026-12-04: "the most recent standing evidence is [Huffman, 2007]" read oddly beside 2024 papers
         newer = sum(1 for item in stale if (item.paper.candidate.year or 0) > newest.paper.candidate.year)
-        flagged = f"; {newer} newer retrieved paper(s) are flagged (above)" if newer else ""
-        claims.append(BriefClaim(f"Of the retrieved papers not flagged, the most recent is {newest.paper.citation}{flagged}.",
+        # and it must not read "not flagged": a MEDIUM paper may be on a replaced version, which the Overview counts
+        flagged = f"; {newer} newer retrieved paper(s) are trusted {LOW} (above)" if newer else ""
+        claims.append(BriefClaim(f"Of the retrieved papers trusted {HIGH} or {MEDIUM}, the most recent is {newest.paper.citation}{flagged}.",
                                  MEDIUM, (newest.paper.citation,)))
     if judgement.unresolved:
         found = replacements([*stale, *standing]) if judgement.unresolved == STALE else []
