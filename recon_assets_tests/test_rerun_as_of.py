@@ -6,6 +6,7 @@ as_of), each scored and evaluated at the moved as_of."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import dagster as dg
@@ -101,3 +102,36 @@ def test_the_readings_kept_are_the_readings_made(tmp_path):
         stored = con.connection.execute("SELECT reading, count(*) FROM judge_text_readings GROUP BY ALL ORDER BY ALL").fetchall()
     assert direct_address[1][1] is not None and direct_address[2] == (None, direct_address[2][1]) and direct_cues[0] is not None
     assert stored == [("cue", 4), ("judge_address", 4)]  # the blank text is never stored
+
+
+def test_a_damaged_kept_reading_is_read_again_not_the_runs_failure(tmp_path):
+    """Hostile pass, 2026-12-04: one row with cue_kind 'bogus' failed every later run ("'bogus' is not a valid
+    CueKind"); an address row without its pattern's language or wording would give a reading with holes."""
+    direct_address = [judge_address.without_judge_address(text) for text in READ_TEXTS]
+    direct_cues = [cues.find_cue(text) for text in READ_TEXTS]
+    with TableStore(database=str(tmp_path / "readings.duckdb")).connect() as con:
+        con.create("judge_text_readings")
+        text_readings.stripped_texts(con, READ_TEXTS)
+        text_readings.read_cues(con)(READ_TEXTS)
+        damaged = con.connection.execute(
+            "UPDATE judge_text_readings SET cue_kind = 'bogus' WHERE cue_kind IS NOT NULL RETURNING 1"
+        ).fetchall() + con.connection.execute(
+            "UPDATE judge_text_readings SET wording = NULL WHERE pattern_id IS NOT NULL RETURNING 1"
+        ).fetchall()
+        stripped = text_readings.stripped_texts(con, READ_TEXTS)
+        assert [stripped(text) for text in READ_TEXTS] == direct_address
+        assert text_readings.read_cues(con)(READ_TEXTS) == direct_cues
+        left = con.connection.execute(
+            "SELECT count(*) FROM judge_text_readings WHERE cue_kind = 'bogus' OR (pattern_id IS NOT NULL AND wording IS NULL)"
+        ).fetchone()[0]
+    assert len(damaged) >= 2 and left == 0  # read again and stored over the damaged rows
+
+
+def test_the_reader_version_covers_every_project_module_the_readings_import():
+    """Hostile pass, 2026-12-04: judge_address builds patterns from verdict_scale, which the version left out, so a
+    verdict added there changed readings under the same version."""
+    imported = set()
+    for module in (judge_address, cues):
+        tree = ast.parse(Path(module.__file__).read_text())
+        imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("recon_assets")}
+    assert imported and imported <= {module.__name__ for module in text_readings.READING_MODULES}

@@ -131,6 +131,35 @@ def test_recon_run_on_motherduck_without_a_token_stops_in_one_line_before_any_ru
     assert not (tmp_path / "history").exists()  # no run was launched: Dagster keeps its runs there
 
 
+def test_recon_run_on_motherduck_whose_extension_cannot_be_downloaded_is_unusable_input_in_one_line(tmp_path, monkeypatch, capsys):
+    """Hostile pass, 2026-12-04: `recon run --db md:x` offline exited 1 with 'error: MotherDuckUnreachable: ...
+    (`recon run --verbose` prints its stack trace)'. DuckDB is made to fail as it did on this machine offline (its
+    message recorded here), since a networked machine would download the extension."""
+    import duckdb
+
+    from recon_assets.storage import duckdb_settings
+    from recon_assets_tests.test_rerun import recon_refusal
+
+    offline = ('IO Error: Failed to download extension "motherduck" at URL "http://extensions.duckdb.org/v2.0.1/linux_amd64/'
+               'motherduck.duckdb_extension.gz"\nExtension "motherduck" is an existing extension.\n\nFor more info, visit '
+               'https://duckdb.org/docs/current/extensions/troubleshooting (ERROR Could not establish connection)')
+
+    connect_duckdb = duckdb.connect
+
+    def connect(database=":memory:", **options):
+        if str(database).startswith("md:"):
+            raise duckdb.IOException(offline)
+        return connect_duckdb(database, **options)
+
+    monkeypatch.setattr(duckdb_settings.duckdb, "connect", connect)
+    variables = {"DAGSTER_HOME": str(tmp_path / "home"), "RECON_KG_PATH": "", "RECON_AS_OF": "", "MOTHERDUCK_TOKEN": "a-token"}
+    code, out, err = recon_refusal(["--db", "md:recon"], variables, capsys, monkeypatch)
+    assert code == 2 and err.count("\n") == 1 and "a-token" not in out + err
+    assert err.startswith("error: md:recon is a MotherDuck database, reached through DuckDB's motherduck extension, which could not "
+                          "be downloaded or loaded (Could not establish connection)")
+    assert not (tmp_path / "home" / "history").exists()  # no run was launched
+
+
 @pytest.mark.parametrize("token", [None, "fake-token-123"])
 def test_recon_run_refuses_a_token_written_into_db_without_repeating_it(token, tmp_path, capsys, monkeypatch):
     """Hostile pass (2026-12-04): `recon run --db 'md:recon?motherduck_token=xyz'` went on to connect with it (and to

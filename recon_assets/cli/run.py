@@ -44,7 +44,7 @@ from recon_assets.report.figures import NOT_MEASURED_WHY
 from recon_assets.storage.output_files import LATEST_REPORT_STEM
 from recon_assets.shared.as_of import parse_as_of
 from recon_assets.shared.credentials import redact, shown_setting
-from recon_assets.storage.duckdb_settings import is_motherduck
+from recon_assets.storage.duckdb_settings import MOTHERDUCK_TOKEN_VARIABLE, MotherDuckUnreachable, connect_motherduck, is_motherduck, usable_token
 from recon_assets.storage.duckdb_files import read_only
 from recon_assets.shared.display import TerminalSafeStream, first_line, terminal_text, wrapped
 from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
@@ -112,7 +112,9 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: 
         check_launch(database, {AS_OF_TAG: run_as_of.isoformat()})  # the rules Dagster checks mid-run
         # Taken to see that no run is writing the file now, then left to the run workers' steps, which take it for each
         # connection (storage.duckdb_store.TableStore). MotherDuck serves several writers itself: no lock.
-        if not is_motherduck(database):
+        if is_motherduck(database):
+            _can_reach(str(database))
+        else:
             with database_lock(database).acquire(timeout=0):
                 _can_open(database)
     except Timeout:
@@ -199,6 +201,18 @@ def _preflight(database: Path) -> None:
         database.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise PreflightError(f"cannot create the folder of --db {database.parent}: {error.strerror or error}") from error
+
+
+def _can_reach(database: str) -> None:
+    """Connect to the MotherDuck database once before any run: DuckDB's motherduck extension that cannot be downloaded
+    (offline) or a database MotherDuck refuses (a bad token) is unusable input said in one line (hostile pass,
+    2026-12-04: the extension failed the first step's planning with exit 1, its class named)."""
+    try:
+        connect_motherduck(database, usable_token(database, os.environ.get(MOTHERDUCK_TOKEN_VARIABLE))).close()
+    except MotherDuckUnreachable as error:
+        raise PreflightError(str(error)) from error
+    except duckdb.Error as error:
+        raise PreflightError(f"cannot open MotherDuck database {database}: {redact(first_line(str(error)))}") from error
 
 
 def _can_open(database: Path) -> None:

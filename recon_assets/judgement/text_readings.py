@@ -15,19 +15,24 @@ from pathlib import Path
 
 import pandas as pd
 
-from recon_assets.judgement import cues, judge_address, text_embedding
+from recon_assets.judgement import cues, judge_address, text_embedding, verdict_scale
 from recon_assets.judgement.cues import CUES_FILE, Cue, CueKind
 from recon_assets.judgement.judge_address import JudgeAddress
 from recon_assets.judgement.text_embedding import is_missing_text
+from recon_assets.shared import excerpt
 from recon_assets.shared.sql_files import code_version
 from recon_assets.storage.tables import Tables
 
 ADDRESS, CUE = "judge_address", "cue"
-# What decides a reading: the patterns and the sentence rule (judge_address), the cue reading and its rules (cues,
-# cues.yaml), what counts as a missing text (text_embedding.is_missing_text), the Snowball stemmer and the Unicode
-# database NFKC normalisation uses. Another version reads every text again.
+# What decides a reading: the patterns and the sentence rule (judge_address, with the verdict words of verdict_scale
+# its patterns are built from), the cue reading and its rules (cues, cues.yaml, the sentence cut of shared.excerpt),
+# what counts as a missing text (text_embedding.is_missing_text), the Snowball stemmer and the Unicode database NFKC
+# normalisation uses. Another version reads every text again. Every project module judge_address and cues import is
+# here (hostile pass, 2026-12-04: a verdict added to verdict_scale changed readings under the same version;
+# recon_assets_tests/test_rerun_as_of.py holds the list to their imports).
+READING_MODULES = (judge_address, cues, text_embedding, verdict_scale, excerpt)
 READING_CODE = (
-    f"{code_version(judge_address, cues, text_embedding, files=[Path(str(CUES_FILE))])}"
+    f"{code_version(*READING_MODULES, files=[Path(str(CUES_FILE))])}"
     f"-snowball{version('snowballstemmer')}-unicode{unicodedata.unidata_version}"
 )
 STRIPPED = tuple[str | None, JudgeAddress | None]
@@ -80,6 +85,13 @@ def _store(con: Tables, reading: str, rows: list[dict[str, object]]) -> None:
         con.upsert("judge_text_readings", pd.DataFrame(rows, columns=columns).assign(reader_version=reader_version(), reading=reading))
 
 
+def _readable_cue(row) -> bool:
+    """Whether a stored cue row holds a cue: a kind `CueKind` knows and every other field (hostile pass, 2026-12-04:
+    one row with cue_kind 'bogus' failed every later run with "'bogus' is not a valid CueKind")."""
+    known = {kind.value for kind in CueKind}
+    return row.cue_kind in known and not any(pd.isna(value) for value in (row.cue_phrase, row.cue_sentence, row.cue_id))
+
+
 def stripped_texts(con: Tables, texts: Iterable[object]) -> Callable[[str], STRIPPED]:
     """`without_judge_address` of every present text of `texts`, through the cache (the texts it lacks are read and
     stored), as a function of one text: the `read` argument of `judge_address.strip_judge_address`. A blank text is
@@ -90,6 +102,7 @@ def stripped_texts(con: Tables, texts: Iterable[object]) -> Callable[[str], STRI
         return {
             key: None if pd.isna(row.pattern_id) else (None if pd.isna(row.kept) else row.kept, JudgeAddress(row.pattern_id, row.language, row.wording))
             for key, row in zip(rows.index, rows.itertuples())
+            if pd.isna(row.pattern_id) or not (pd.isna(row.language) or pd.isna(row.wording))  # else damaged: read again
         }
 
     readings, fresh = cached_readings(texts, judge_address.without_judge_address, lookup)
@@ -117,6 +130,7 @@ def read_cues(con: Tables) -> Callable[[Sequence[str | None]], list[Cue | None]]
         return {
             key: None if pd.isna(row.cue_kind) else Cue(CueKind(row.cue_kind), row.cue_phrase, row.cue_sentence, row.cue_id)
             for key, row in zip(rows.index, rows.itertuples())
+            if pd.isna(row.cue_kind) or _readable_cue(row)  # a damaged row is read again, never the run's failure
         }
 
     def read(texts: Sequence[str | None]) -> list[Cue | None]:

@@ -18,8 +18,8 @@ CREATE TABLE IF NOT EXISTS judge_text_readings (
 
 -- What each column means: read back from DuckDB's catalog for the Dagster column schema and docs/TABLES.md
 -- (recon_assets/shared/table_docs.py).
-COMMENT ON COLUMN judge_text_readings.reader_version IS 'Digest of the code and rules that decide a reading (text_readings.reader_version(): judge_address, cues and cues.yaml, the stemmer and Unicode versions, the reading functions in use); another version finds none of these rows.';
-COMMENT ON COLUMN judge_text_readings.reading IS 'judge_address (what judge_address.without_judge_address removes from a title or an abstract) or cue (the cue cues.find_cue reads in a work''s title. abstract).';
+COMMENT ON COLUMN judge_text_readings.reader_version IS 'Digest of the code and rules that decide a reading (text_readings.reader_version(): judge_address, verdict_scale, cues and cues.yaml, shared.excerpt, the stemmer and Unicode versions, the reading functions in use); another version finds none of these rows.';
+COMMENT ON COLUMN judge_text_readings.reading IS 'judge_address (what judge_address.without_judge_address removes from a title or an abstract) or cue (the cue cues.find_cue reads in a work''s title and abstract).';
 COMMENT ON COLUMN judge_text_readings.text_sha256 IS 'SHA-256 of the text read, in UTF-8.';
 COMMENT ON COLUMN judge_text_readings.kept IS 'judge_address: the text without the wording addressing the judge (NULL when nothing is left, or when nothing addressed the judge: pattern_id NULL).';
 COMMENT ON COLUMN judge_text_readings.pattern_id IS 'judge_address: the pattern of the first wording addressing the judge; NULL when none did.';
