@@ -271,6 +271,8 @@ def test_a_bad_terminate_wait_is_refused_in_one_line_before_any_launch(tmp_path,
     home = _home(tmp_path)
     for name, value in _env(home, RECON_KG_PATH=str(TINY_KG), RECON_TERMINATE_WAIT_SECONDS="forever").items():
         monkeypatch.setenv(name, value)
-    code = main(["run", "--db", str(tmp_path / "r.duckdb"), "--as-of", AS_OF])
+    code = main(["run", "--db", str(tmp_path / "sub" / "r.duckdb"), "--as-of", AS_OF])
     assert code == 2
     assert capsys.readouterr().err == "error: RECON_TERMINATE_WAIT_SECONDS must be a positive number of seconds, got 'forever'\n"
+    # hostile pass (2026-12-04): refused after the database file, its locks and its folder were made; now before
+    assert not (tmp_path / "sub").exists()

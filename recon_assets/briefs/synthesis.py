@@ -94,8 +94,8 @@ _RESTATED = re.compile(rf"^reliability \d+(?:\.\d+)? (?:{'|'.join(LABELS)}) ")
 # What the levels mean, said once above the trust lines (new-user pass, 2026-12-04: the tags were never explained).
 TRUST_LEGEND = (f"_Network reliability of each cited paper's edge: {HIGH} (FOUNDATIONAL or CURRENT at {HIGH_RELIABILITY:.2f} "
                 f"or more, on a current dataset version), {MEDIUM}, {LOW} (SUPERSEDED, or DECLINING below the bar of reliable "
-                f"evidence or on a replaced version), {UNASSESSED} (UNVERIFIED, or no edge to the question's datasets); a "
-                f"claim's (confidence) is never above its cited papers'._")
+                f"evidence or on a replaced version), {UNASSESSED} (UNVERIFIED, or no edge to the question's datasets); a Key "
+                f"Finding's (confidence) is never above its cited paper's._")
 TRUST_NOTE = ("_Each trust line shows its edge reason's first clause ('…' marks a cut); the whole reasons are in "
               "research_briefs.trust_summary and edge_reliability.reason._")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)")

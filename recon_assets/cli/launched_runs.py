@@ -49,9 +49,10 @@ from filelock import FileLock, Timeout
 
 from recon_assets.cli.instance_health import fail_lost_run, stop_worker, worker_gone
 from recon_assets.cli.progress import RunDisplay
-from recon_assets.shared.credentials import redact, shown_setting
+from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.run_tags import LAUNCH_TAG
+from recon_assets.shared.validation import positive_seconds
 
 WORKSPACE = Path(__file__).resolve().with_name("workspace.yaml")
 # The run config of every launched run: its worker's console (shown with --verbose) at INFO shows each asset's own
@@ -574,16 +575,12 @@ def terminate_wait_seconds() -> float:
     DEFAULT_TERMINATE_WAIT_SECONDS.
 
     Raises:
-        TerminateWaitRefused: anything else, in one line quoting the value (`shown_setting`).
+        TerminateWaitRefused: anything else, in one line quoting the value (`validation.positive_seconds`).
     """
-    text = os.environ.get(TERMINATE_WAIT_SETTING) or str(DEFAULT_TERMINATE_WAIT_SECONDS)
     try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds < float("inf"):
-        raise TerminateWaitRefused(f"{TERMINATE_WAIT_SETTING} must be a positive number of seconds, got {shown_setting(text)}")
-    return seconds
+        return positive_seconds(TERMINATE_WAIT_SETTING, DEFAULT_TERMINATE_WAIT_SECONDS)
+    except ValueError as error:
+        raise TerminateWaitRefused(str(error)) from error
 
 
 def check_runs_start(home: Path, instance: dg.DagsterInstance) -> None:

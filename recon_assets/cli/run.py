@@ -26,8 +26,8 @@ from tabulate import tabulate
 from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim_lost_runs, wait_for_pool
 from recon_assets.cli.launch_checks import PreflightError, as_of_not_after_today, check_environment, check_launch
 from recon_assets.cli.launched_runs import (
-    RUN_CONFIG, CodeServer, InstanceLockTimeout, InstanceUnusable, LaunchError, RunOutcome, check_runs_start, disk_full_message,
-    disk_full_text, follow, launch, open_instance, run_failures,
+    RUN_CONFIG, CodeServer, InstanceLockTimeout, InstanceUnusable, LaunchError, RunOutcome, TerminateWaitRefused, check_runs_start,
+    disk_full_message, disk_full_text, follow, launch, open_instance, run_failures, terminate_wait_seconds,
 )
 from recon_assets.cli.interrupts import interrupted
 from recon_assets.cli.progress import RunDisplay
@@ -43,7 +43,7 @@ from recon_assets.report import report_folder
 from recon_assets.report.figures import NOT_MEASURED_WHY
 from recon_assets.storage.output_files import LATEST_REPORT_STEM
 from recon_assets.shared.as_of import parse_as_of
-from recon_assets.shared.credentials import redact, shown_setting
+from recon_assets.shared.credentials import redact
 from recon_assets.storage.duckdb_settings import MOTHERDUCK_TOKEN_VARIABLE, MotherDuckUnreachable, connect_motherduck, is_motherduck, usable_token
 from recon_assets.storage.duckdb_files import read_only
 from recon_assets.shared.display import TerminalSafeStream, first_line, terminal_text, wrapped
@@ -51,6 +51,7 @@ from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 from recon_assets.shared.paths import database_lock, database_path, recon_run_lock, resolved
 from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, KG_SOURCE_TAG
 from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared.validation import positive_seconds
 
 # How long `recon run` waits for another live run to release the `duckdb` pool before it gives up (seconds): a
 # full run on the real KG takes minutes (docs/OPERATIONS.md "Benchmarks at full scale"), an online OpenAlex refresh of it up to about an hour.
@@ -165,12 +166,13 @@ def _preflight(database: Path) -> None:
     kg_path = os.environ.get("RECON_KG_PATH")
     try:
         _pool_wait_seconds()
+        terminate_wait_seconds()  # here too, before the database file is made (hostile pass, 2026-12-04: it was left)
         from_hub = kg_source(os.environ.get("RECON_KG_SOURCE") or "") == HUGGING_FACE
         if kg_path and from_hub:
             raise ValueError("--kg / RECON_KG_PATH names a file while RECON_KG_SOURCE=huggingface reads the KG from Hugging Face: give one")
         if kg_path:
             detect_format(Path(kg_path))  # missing, empty, compressed, a /proc file or unknown: named before any run
-    except ValueError as error:  # KgExportError is a ValueError too
+    except (ValueError, TerminateWaitRefused) as error:  # KgExportError is a ValueError too
         raise PreflightError(str(error)) from error
     if is_motherduck(database):
         return
@@ -408,14 +410,10 @@ def _pool_wait_seconds() -> float:
     Raises:
         PreflightError: not a positive number.
     """
-    text = os.environ.get("RECON_POOL_WAIT_SECONDS") or str(DEFAULT_POOL_WAIT_SECONDS)
     try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not seconds > 0 or seconds == float("inf"):
-        raise PreflightError(f"RECON_POOL_WAIT_SECONDS must be a positive number of seconds, got {shown_setting(text)}")
-    return seconds
+        return positive_seconds("RECON_POOL_WAIT_SECONDS", DEFAULT_POOL_WAIT_SECONDS)
+    except ValueError as error:
+        raise PreflightError(str(error)) from error
 
 
 def _say(line: str) -> None:

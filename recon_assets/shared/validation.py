@@ -7,7 +7,11 @@ value_error, assertion_error). The rule's own words are what a user reads: the p
 
 from __future__ import annotations
 
+import os
+
 from pydantic_core import ErrorDetails
+
+from recon_assets.shared.credentials import shown_setting
 
 # The prefix pydantic puts before a validator's own message, by error type.
 _TYPE_PREFIXES = {"value_error": "Value error, ", "assertion_error": "Assertion failed, "}
@@ -22,3 +26,21 @@ def problem_line(problem: ErrorDetails, whole: str) -> str:
     """'field.sub: message' for one item of `ValidationError.errors()`; `whole` names where an error on the whole
     object is (an empty location), e.g. 'row' or 'the record'."""
     return f"{'.'.join(map(str, problem['loc'])) or whole}: {problem_message(problem)}"
+
+
+def positive_seconds(variable: str, default: float) -> float:
+    """The environment variable `variable` as a number of seconds: positive and finite; unset or empty, `default`.
+
+    Raises:
+        ValueError: anything else ('nan', 'inf', '0', '-1', '5s'), in one line naming `variable` and quoting its value
+            (`credentials.shown_setting`).
+    """
+    text = os.environ.get(variable) or str(default)
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise ValueError(f"{variable} must be a positive number of seconds, got {shown_setting(text)}")
+    return seconds
+
