@@ -411,3 +411,16 @@ def test_a_forced_pass_for_stale_says_what_replaced_the_stale_version_from_the_e
     assert "replaced by" not in extractive_brief("Is X still reliable?", plain, judgement, Debates(), RULES).outlook[-1].text
     other = replace(judgement, unresolved=CONTRADICTED)
     assert "replaced by" not in extractive_brief("Is X still reliable?", stale, other, Debates(), RULES).outlook[-1].text
+
+
+@pytest.mark.parametrize(("clause", "said"), [
+    ("superseded by V7.0 since 2019-11-27 (lifecycle penalty -0.15)", "replaced by V7.0 since 2019-11-27"),
+    # new-user pass, 2026-12-04: "superseded by GPM_3IMERGHH V07 since 2019" read as V07's date (V07 is of 2023); the
+    # reason names the successor line with its version now, and the date stays the line's
+    ("superseded by GPM_3IMERGHH (now V07) since 2019 (lifecycle penalty -0.15)", "replaced by GPM_3IMERGHH (now V07) since 2019"),
+    ("superseded by GPM_3IMERGHH (now V07): not counted, no lifecycle penalty", "replaced by GPM_3IMERGHH (now V07)"),
+])
+def test_what_replaced_a_version_is_read_from_the_reasons_clause(clause, said):
+    item = q_v02_evidence()[0]
+    stale = replace(item, edges=tuple(replace(edge, reason=f"{edge.reason}; uses X V7; {clause}") for edge in item.edges))
+    assert replacements([stale]) == [f"GPM_3IMERGDF 06 {said}"]

@@ -405,6 +405,13 @@ def test_dataset_lineage_finds_the_sample_version_families(sample_run):
     assert rows["AIRS3SPD V006"] == "V7.0"
     assert rows["GPM_3IMERGDF V06"] == "V07"
     assert rows["TRMM_3B43 V7"] == "V07"  # curated: TRMM TMPA -> GPM IMERG (GPM_3IMERGM V07)
+    # the reasons name a successor line with its version now, the date being the line's (new-user pass, 2026-12-04:
+    # "superseded by GPM_3IMERGHH V07 since 2019" read as V07's date, which is 2023); within a family, the version
+    clauses = {reason.split("; uses ", 1)[1].split(" (lifecycle", 1)[0] for (reason,) in sample_run.query(
+        "SELECT reason FROM edge_reliability WHERE dataset_short_name IN ('TRMM_3B42', 'AST_L1T') AND dataset_superseded"
+    )}
+    assert clauses >= {"TRMM_3B42 V7; superseded by GPM_3IMERGHH (now V07) since 2019"}
+    assert "AST_L1T V003; superseded by V031 since 2021-07-07" in clauses
 
 
 def test_explain_says_when_a_doi_has_edges_not_scored_yet(sample_run, tmp_path, capsys):

@@ -193,7 +193,7 @@ def test_the_graph_s_uses_dataset_links_join_the_text_s_matches_each_dataset_onc
     ("lineage", "line"),
     [
         ({"superseded": True, "successor_family": "GPM_3IMERGHH", "successor_version": "07", "superseded_since": "2019", "succession_basis": "curated"},
-         "uses TRMM_3B42 V7: replaced by GPM_3IMERGHH 07 (since 2019, on the authority of curated)"),
+         "uses TRMM_3B42 V7: replaced by GPM_3IMERGHH (now 07) (since 2019, on the authority of curated)"),
         ({"superseded": False}, "uses TRMM_3B42 V7: current"),
         ({}, "uses TRMM_3B42 V7: lifecycle unknown (no dataset_lineage row)"),
     ],

@@ -530,23 +530,27 @@ def _with_uncited(sections: Sequence[Sequence[BriefClaim]], evidence: Sequence[E
 
 def replacements(evidence: Iterable[Evidence]) -> list[str]:
     """What replaced each replaced dataset version the evidence's edges use, as their reasons state it
-    (`reliability.reasons`' lifecycle clause 'superseded by GPM_3IMERGHH V07 since 2019'), distinct, in order:
-    ['TRMM_3B42 V7 replaced by GPM_3IMERGHH V07 since 2019']. An edge whose reason names no successor adds nothing
-    (nothing is guessed)."""
+    (`reliability.reasons`' lifecycle clause 'superseded by GPM_3IMERGHH (now V07) since 2019'), distinct, in order:
+    ['TRMM_3B42 V7 replaced by GPM_3IMERGHH (now V07) since 2019']. An edge whose reason names no successor adds
+    nothing (nothing is guessed)."""
     found: list[str] = []
     for item in evidence:
         for edge in item.edges:
             match = _SUPERSEDED_BY.search(edge.reason) if edge.dataset_replaced else None
             if match:
                 since = f" since {match['since']}" if match["since"] else ""
-                text = f"{edge.dataset} replaced by {match['successor'].strip()}{since}"
+                now = f" ({match['now']})" if match["now"] else ""
+                text = f"{edge.dataset} replaced by {match['successor'].strip()}{now}{since}"
                 if text not in found:
                     found.append(text)
     return found
 
 
-# reliability.reasons' lifecycle clause: 'superseded by V7.0 since 2019-11-27 (lifecycle penalty -0.15)'.
-_SUPERSEDED_BY = re.compile(r"superseded by (?P<successor>[^;:(),]+?)(?: since (?P<since>\d{4}(?:-\d{2}(?:-\d{2})?)?))?(?=\s*[;:(),]|$)")
+# reliability.reasons' lifecycle clause: 'superseded by V7.0 since 2019-11-27 (lifecycle penalty -0.15)', across
+# families 'superseded by GPM_3IMERGHH (now V07) since 2019'.
+_SUPERSEDED_BY = re.compile(
+    r"superseded by (?P<successor>[^;:(),]+?)(?: \((?P<now>now [^()]+)\))?(?: since (?P<since>\d{4}(?:-\d{2}(?:-\d{2})?)?))?(?=\s*[;:(),]|$)"
+)
 
 
 def _debates(debates: Debates, judgement: QuestionJudgement) -> tuple[BriefClaim, ...]:

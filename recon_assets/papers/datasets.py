@@ -1262,8 +1262,9 @@ def with_graph_links(
 
 
 def lifecycle_statement(match: DatasetMatch, lineage: dict) -> str:
-    """One line on a used dataset's lifecycle, e.g. "uses TRMM_3B42 V7: replaced by GPM_3IMERGHH 07 (since 2019, on
-    the authority of curated)" or "uses MOD13Q1 061: current"; the authority in words (`authority_words`): an
+    """One line on a used dataset's lifecycle, e.g. "uses TRMM_3B42 V7: replaced by GPM_3IMERGHH (now V07) (since 2019,
+    on the authority of curated)", a successor line named with its version now (the date is the line's), or "uses
+    MYD11A1 5: replaced by MYD11A1 V006 (...)" within a family, or "uses MOD13Q1 061: current"; the authority in words (`authority_words`): an
     inferred succession says it is inferred from the version order, no notice recorded (DOMAIN.md "Dataset
     lifecycle"); a date known only by its first record says so ("on an unknown date, on record by 2021-02-04").
 
@@ -1277,7 +1278,9 @@ def lifecycle_statement(match: DatasetMatch, lineage: dict) -> str:
         return f"{used}: lifecycle unknown (no dataset_lineage row)"
     if not lineage.get("superseded"):
         return f"{used}: current"
-    successor = " ".join(str(part) for part in (lineage.get("successor_family"), lineage.get("successor_version")) if part)
+    family, version = lineage.get("successor_family"), lineage.get("successor_version")
+    across = family and version and family != match.family  # new-user pass: "GPM_3IMERGHH V07 (since 2019" read as V07's date
+    successor = f"{family} (now {version})" if across else " ".join(str(part) for part in (family, version) if part)
     since = lineage.get("superseded_since")
     when = since_text(since).strip() if isinstance(since, str) and since else "since date unknown"
     return f"{used}: replaced by {successor or 'a successor'} ({when}, {authority_words(lineage.get('succession_basis'))})"

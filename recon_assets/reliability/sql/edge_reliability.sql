@@ -78,7 +78,7 @@ COMMENT ON COLUMN edge_reliability.coherence_judges IS 'The judges behind the co
 COMMENT ON COLUMN edge_reliability.dispute_status IS 'Recorded dispute as of as_of: commented (a published comment on it that its authors have not answered on record: a standing dispute), debated (commented and answered by its authors: DECLINING at most), corrected; NULL when none is recorded.';
 COMMENT ON COLUMN edge_reliability.dataset_superseded IS 'The dataset version is superseded (dataset_lineage.superseded), on any date.';
 COMMENT ON COLUMN edge_reliability.dataset_version IS 'The dataset''s version text (dataset_lineage.version_text).';
-COMMENT ON COLUMN edge_reliability.successor_version IS 'What replaced it: the newer version (''V7.0''), or the successor family and its version (''M2T1NXSLV V5.12.4'').';
+COMMENT ON COLUMN edge_reliability.successor_version IS 'What replaced it: the newer version (''V7.0''), or the successor family with its version now (''GPM_3IMERGHH (now V07)''; superseded_since is the family''s date).';
 COMMENT ON COLUMN edge_reliability.superseded_since IS 'When the successor came out, or ''by YYYY-MM-DD'' of the first record of a supersession whose date is unknown (dataset_lineage.superseded_since); NULL when nothing dates it (no lifecycle penalty).';
 COMMENT ON COLUMN edge_reliability.succession_basis IS 'Where the succession comes from (dataset_lineage.succession_basis): cmr_collection_progress, curated or inferred (version ordering alone).';
 COMMENT ON COLUMN edge_reliability.lifecycle_penalty IS 'Subtracted from the reliability because the dataset version was superseded on or before as_of (setting lifecycle_penalty, default 0.15); 0 otherwise.';

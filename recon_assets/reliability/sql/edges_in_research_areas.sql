@@ -52,9 +52,11 @@ SELECT a.research_area,
        CASE WHEN x.status = 'checked' THEN x.notice_dois END AS crossref_notice_dois,
        coalesce(l.superseded, false) AS dataset_superseded,
        l.version_text AS dataset_version,
-       -- the successor as the reason names it: 'V7.0' within a family, 'M2T1NXSLV V5.12.4' across families
+       -- the successor as the reason names it: 'V7.0' within a family; across families the line and its version now,
+       -- 'GPM_3IMERGHH (now V07)', since the date is the line's ("superseded by GPM_3IMERGHH V07 since 2019" read as
+       -- V07's date, which is 2023: new-user pass, 2026-12-04)
        CASE WHEN l.successor_family = l.family THEN l.successor_version
-            ELSE l.successor_family || coalesce(' ' || l.successor_version, '') END AS successor_version,
+            ELSE l.successor_family || coalesce(' (now ' || l.successor_version || ')', '') END AS successor_version,
        l.superseded_since,
        l.collection_progress AS dataset_collection_progress,
        l.succession_basis,
