@@ -64,7 +64,7 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
     from recon_assets.cli.instance_health import host_tags
     from recon_assets.cli.launch_checks import PreflightError, as_of_not_after_today, check_launch
     from recon_assets.cli.launched_runs import (
-        RUN_CONFIG, InstanceUnusable, LaunchError, check_runs_start, follow, launch, open_instance, run_failures,
+        RUN_CONFIG, InstanceUnusable, LaunchError, follow, instance_for_launches, launch, run_failures,
     )
     from recon_assets.cli.progress import RunDisplay
     from recon_assets.shared.as_of import parse_as_of
@@ -106,8 +106,7 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
         print(f"recon: warning: {warning}", file=sys.stderr, flush=True)
     tags[AS_OF_TAG] = day.isoformat()
     try:
-        home, instance = open_instance()
-        check_runs_start(home, instance)
+        home, instance = instance_for_launches()
     except InstanceUnusable as error:
         return _fail(str(error), 2)
     if not instance.has_dynamic_partition(QUESTIONS_PARTITIONS, key):

@@ -609,6 +609,20 @@ def check_runs_start(home: Path, instance: dg.DagsterInstance) -> None:
     )
 
 
+def instance_for_launches() -> tuple[Path, dg.DagsterInstance]:
+    """`open_instance`, then `check_runs_start`: the instance `recon run`, `recon paper` and `recon ask` launch their
+    runs on, refused before any launch when it could not start or stop them as set (`recon brief --remove`, which
+    launches nothing, uses `open_instance` alone).
+
+    Raises:
+        InstanceLockTimeout: see `open_instance`.
+        InstanceUnusable: see `open_instance` and `check_runs_start` (RunsWouldWait, TerminateWaitRefused).
+    """
+    home, instance = open_instance()
+    check_runs_start(home, instance)
+    return home, instance
+
+
 def open_instance() -> tuple[Path, dg.DagsterInstance]:
     """(the instance's folder, the instance) that `recon run`, `recon paper` and `recon ask` launch their runs on:
     DAGSTER_HOME (else ./.dagster_home, created; `dagster_home`) and its instance, with the project's dagster.yaml

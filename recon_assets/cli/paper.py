@@ -26,7 +26,7 @@ from recon_assets.cli.instance_health import host_tags
 from recon_assets.cli.launch_checks import PreflightError, check_launch
 from recon_assets.cli.interrupts import interrupted
 from recon_assets.cli.launched_runs import (
-    RUN_CONFIG, InstanceUnusable, LaunchError, check_runs_start, follow, launch, open_instance, run_failures,
+    RUN_CONFIG, InstanceUnusable, LaunchError, follow, instance_for_launches, launch, run_failures,
 )
 from recon_assets.cli.progress import RunDisplay
 from recon_assets.enrichment.resources import openalex_offline_from_env
@@ -91,8 +91,7 @@ def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
         except UnreadablePaper as error:
             return _refuse(str(error))
     try:
-        home, instance = open_instance()
-        check_runs_start(home, instance)
+        home, instance = instance_for_launches()
     except InstanceUnusable as error:
         return _refuse(str(error))
     if not instance.has_dynamic_partition(PAPERS_PARTITIONS, key):

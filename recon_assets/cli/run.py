@@ -26,8 +26,8 @@ from tabulate import tabulate
 from recon_assets.cli.instance_health import PoolWaitTimeout, host_tags, reclaim_lost_runs, wait_for_pool
 from recon_assets.cli.launch_checks import PreflightError, as_of_not_after_today, check_environment, check_launch
 from recon_assets.cli.launched_runs import (
-    RUN_CONFIG, CodeServer, InstanceLockTimeout, InstanceUnusable, LaunchError, RunOutcome, TerminateWaitRefused, check_runs_start,
-    disk_full_message, disk_full_text, follow, launch, open_instance, run_failures, terminate_wait_seconds,
+    RUN_CONFIG, CodeServer, InstanceLockTimeout, InstanceUnusable, LaunchError, RunOutcome, TerminateWaitRefused, disk_full_message,
+    disk_full_text, follow, instance_for_launches, launch, run_failures, terminate_wait_seconds,
 )
 from recon_assets.cli.interrupts import interrupted
 from recon_assets.cli.progress import RunDisplay
@@ -234,8 +234,7 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
 
     definitions = load_definitions()  # reads the RECON_* environment set above
     try:
-        home, instance = open_instance()
-        check_runs_start(home, instance)
+        home, instance = instance_for_launches()
     except (InstanceLockTimeout, InstanceUnusable) as error:
         print(f"error: {terminal_text(error)}", file=sys.stderr, flush=True)
         return 1 if isinstance(error, InstanceLockTimeout) else 2
