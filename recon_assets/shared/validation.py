@@ -1,4 +1,5 @@
-"""One line per problem of a pydantic `ValidationError`, for refusals, quarantine reasons and error rows.
+"""One line per problem of a pydantic `ValidationError`, for refusals, quarantine reasons and error rows; and one
+reading of a setting given in seconds (`positive_seconds`), for the waits `recon` reads from the environment.
 
 pydantic words the message of a ValueError or AssertionError raised in a validator with its error type in front
 ("Value error, as_of must be a date ...", "Assertion failed, ..."; pydantic 2 docs, "Validation Errors":
