@@ -71,7 +71,7 @@ def test_sufficiency_needs_3_assessed_edges_and_3_reliable(evidence, insufficien
         (edges(0.2, label="DECLINING") + edges(0.9, 0.9, label="UNVERIFIED"), CURRENT, True, "1 of 1 assessed edges weak"),
         (edges(0.9, 0.8, 0.7), SUPERSEDED_V006, True, "dataset version V006 superseded by V7.0 since 2019-11-27, under all 3 edges: "
          "[Author2 et al., 2020] 0.70 CURRENT"),
-        (edges(0.7, 0.6), Lifecycle(superseded=True), True, "dataset version (unknown) superseded by a successor, under all 2 edges"),
+        (edges(0.7, 0.6), Lifecycle(superseded=True), True, "dataset version (unknown) superseded by a successor, under both its edges"),  # not "all 2 edges" (new-user pass)
         # new-user finding: 'under all 1 edges'
         (edges(0.7), Lifecycle(superseded=True), True, "dataset version (unknown) superseded by a successor, under its one edge"),
         # Issue 24: both causes listed the same edges twice ('under all 7 edges: [Pour, 2019] ...; 7 of 7 assessed

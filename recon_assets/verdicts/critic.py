@@ -190,13 +190,18 @@ def staleness_check(edges: Sequence[Edge], lifecycle: Lifecycle, rules: VerdictR
         listed = "" if weak_majority else f": {list_edges(sorted(edges, key=lambda edge: edge.reliability), rules)}"
         causes.append(
             f"dataset version {lifecycle.version or '(unknown)'} superseded by {lifecycle.successor_version or 'a successor'}{since}, "
-            f"under {'its one edge' if len(edges) == 1 else f'all {len(edges)} edges'}{listed}"
+            f"under {_its_edges(len(edges))}{listed}"
         )
     if weak_majority:
         causes.append(f"{share}: {list_edges(weak, rules)}")
     if causes:
         return Check(True, "; ".join(causes))
     return Check(False, f"not stale: dataset version current, {share}")
+
+
+def _its_edges(count: int) -> str:
+    """'its one edge', 'both its edges', 'all 3 edges' (a new user read 'under all 2 edges' in a report)."""
+    return {1: "its one edge", 2: "both its edges"}.get(count, f"all {count} edges")
 
 
 def contradiction_check(pairs: Sequence[ContradictingPair], disputes: Sequence[RecordedDispute], rules: VerdictRules) -> Check:
