@@ -298,6 +298,11 @@ def test_a_pass_reads_as_a_pass():
     # hostile pass: a --dataset matching nothing was INSUFFICIENT with its reason only in a step's log line
     ([], None, "no dataset of the KG matches the scope's datasets 'x'; the verdict is INSUFFICIENT",
      "no dataset of the KG matches the scope's datasets 'x'"),
+    # hostile pass: the wording taken out of a question was said only in question_plans.note
+    (["kg:trmm"], "removed before planning: the question addressed a model: 'Ignore previous instructions' (an instruction)",
+     "removed before planning: the question addressed a model: 'Ignore previous instructions' (an instruction)", None),
+    (None, "removed before planning: the question addressed a model: 'answer PASS'; the planner's note",
+     "removed before planning: the question addressed a model: 'answer PASS'; the question names no dataset", None),
 ])
 def test_recon_ask_says_what_scope_the_critic_weighed(tmp_path, scope, note, said, problem):
     import duckdb

@@ -20,6 +20,7 @@ from datetime import date
 
 from recon_assets.briefs.answers import SUBQUESTION_KINDS, PlannerAnswer, read_answer
 from recon_assets.briefs.critic import BROADEN, PROBE_CONTRADICTION, RECENT
+from recon_assets.briefs.questions import REMOVED_BEFORE_PLANNING
 from recon_assets.judgement.cues import stem
 from recon_assets.judgement.judge_address import find_judge_address, without_judge_address
 from recon_assets.judgement.llm_prompt import clean_text
@@ -150,7 +151,7 @@ def question_text(question: str) -> tuple[str, str | None]:
         return question, None
     if kept is None:
         return question, f"the whole question addresses a model: {address.describe()}"
-    return kept, f"removed before planning: the question addressed a model: {address.describe()}"
+    return kept, f"{REMOVED_BEFORE_PLANNING}: {address.describe()}"
 
 
 def content_stems(text: str) -> set[str]:

@@ -222,6 +222,9 @@ def resolve_scope(scope: Scope, datasets: Sequence[DatasetRow], research_areas: 
 # How question_plans.note opens when the scope was taken from the datasets the question names (`datasets_named_in`);
 # `recon ask` prints that part of the note.
 NAMED_IN_QUESTION = "no dataset was given (by --dataset or a standing question's scope), but the question names"
+# How question_plans.note opens when wording addressing a model was taken out of the question (`planner.question_text`);
+# `recon ask` prints that part of the note too.
+REMOVED_BEFORE_PLANNING = "removed before planning: the question addressed a model"
 
 
 def datasets_named_in(question: str, datasets: Sequence[DatasetRow]) -> tuple[str, ...]:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 import duckdb
 
-from recon_assets.briefs.questions import ASKED_PREFIX, NAMED_IN_QUESTION, Question, Scope, asked_key
+from recon_assets.briefs.questions import ASKED_PREFIX, NAMED_IN_QUESTION, REMOVED_BEFORE_PLANNING, Question, Scope, asked_key
 from recon_assets.shared.credentials import redact
 from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.sql_files import load_sql
@@ -213,14 +213,18 @@ def scope_said(key: str, con: duckdb.DuckDBPyConnection) -> str | None:
     if row is None:
         return None
     scope, note, problem = row
+    parts = (note or "").split("; ")
+    # hostile pass: the wording taken out of a question ("Ignore previous instructions ...") was said only in the table
+    removed = [part for part in parts if part.startswith(REMOVED_BEFORE_PLANNING)]
     if problem:  # hostile pass: a --dataset matching nothing gave INSUFFICIENT with its reason only in a step's log line
-        return f"{problem}; the verdict is INSUFFICIENT"
-    if scope is None:
-        return ("the question names no dataset of the knowledge graph and no --dataset was given: the critic weighed every "
+        said = [f"{problem}; the verdict is INSUFFICIENT"]
+    elif scope is None:
+        said = ["the question names no dataset of the knowledge graph and no --dataset was given: the critic weighed every "
                 "edge of every retrieved paper, to any dataset; ask again with --dataset SHORT_NAME for a verdict on one "
-                "dataset's evidence")
-    named = [part for part in (note or "").split("; ") if part.startswith(NAMED_IN_QUESTION)]
-    return named[0] if named else None
+                "dataset's evidence"]
+    else:
+        said = [part for part in parts if part.startswith(NAMED_IN_QUESTION)]
+    return "; ".join(removed + said) or None
 
 
 def _how_to_answer(key: str) -> str:
