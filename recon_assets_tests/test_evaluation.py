@@ -329,6 +329,24 @@ def test_targets_compare_with_a_number_or_a_baseline_and_say_by_how_much():
     assert targets.loc[("offline", "staleness_catch"), "met"] is False and targets.loc[("offline", "staleness_catch"), "bound"] == 0.9
     assert targets.loc[("offline", "roc_auc"), "met"] is True
     assert targets.loc[("online", "flag_precision"), "met"] is None  # not measured is neither met nor missed
+    assert targets.loc[("online", "flag_precision"), "status"] == "not measured"
+    assert targets.loc[("offline", "roc_auc"), "status"] == "met" and targets.loc[("offline", "staleness_catch"), "status"] == "missed"
+
+
+def test_a_rate_tied_with_a_baseline_at_zero_is_neither_met_nor_missed_but_tied_at_zero():
+    """New-user finding: 'offline staleness_catch 0% against >= lifecycle_only 0%' was counted as met; neither rule
+    flags a case, so the tie says nothing. A tie above zero is met, a number target at zero is judged as usual."""
+    def row(measure, rule, value):
+        return {"condition": "offline", "split": "all", "case_set": "I", "measure": measure, "rule": rule, "value": value,
+                "numerator": None, "denominator": None, "ci_low": None, "ci_high": None, "cluster_ci_low": None, "cluster_ci_high": None}
+    tied = targets_of(pd.DataFrame([
+        row("staleness_catch", "default", 0.0), row("staleness_catch", "lifecycle_only", 0.0),
+        row("foundational_false_flag", "default", 0.0),
+    ])).set_index(["condition", "measure"])
+    assert tied.loc[("offline", "staleness_catch"), "status"] == "tied at zero" and tied.loc[("offline", "staleness_catch"), "met"] is None
+    assert tied.loc[("offline", "foundational_false_flag"), "status"] == "met"  # at most 30 %: 0 % is met
+    above = targets_of(pd.DataFrame([row("staleness_catch", "default", 0.5), row("staleness_catch", "lifecycle_only", 0.5)]))
+    assert above.set_index(["condition", "measure"]).loc[("offline", "staleness_catch"), "status"] == "met"
 
 
 def test_online_counts_a_case_only_from_the_day_its_citation_record_can_be_read():

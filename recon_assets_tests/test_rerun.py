@@ -186,14 +186,19 @@ def test_the_targets_line_names_each_met_target_with_its_figure_as_well_as_each_
     from recon_assets.cli.run import targets_line
 
     targets = pd.DataFrame([
-        {"condition": "offline", "measure": "staleness_catch", "target": ">= 80%", "bound": 0.8, "value": 0.87, "met": True},
-        {"condition": "offline", "measure": "roc_auc", "target": ">= lifecycle_only", "bound": 0.36, "value": 0.21, "met": False},
-        {"condition": "online", "measure": "staleness_catch", "target": ">= 80%", "bound": 0.8, "value": float("nan"), "met": None},
+        {"condition": "offline", "measure": "staleness_catch", "target": ">= 80%", "bound": 0.8, "value": 0.87, "status": "met"},
+        {"condition": "offline", "measure": "roc_auc", "target": ">= lifecycle_only", "bound": 0.36, "value": 0.21, "status": "missed"},
+        {"condition": "online", "measure": "staleness_catch", "target": ">= 80%", "bound": 0.8, "value": float("nan"), "status": "not measured"},
     ])
     assert targets_line(targets) == (
         "targets (default, I cases): 1 met: offline staleness_catch 87% against >= 80%; 1 missed: offline roc_auc 0.21 "
         "against >= lifecycle_only 0.36; 1 not measured"
     )
+    tie = {"condition": "offline", "measure": "staleness_catch", "target": ">= lifecycle_only", "bound": 0.0, "value": 0.0, "status": "tied at zero"}
+    assert targets_line(pd.DataFrame([tie])) == (
+        "targets (default, I cases): 0 met; 1 tied at zero, which says nothing (neither flags a case): offline "
+        "staleness_catch 0% against >= lifecycle_only 0%; 0 missed; 0 not measured"
+    )  # new-user finding: '1 met: offline staleness_catch 0% against >= lifecycle_only 0%' read as gaming the target
 
 
 def test_the_summary_says_when_the_llm_judge_was_unavailable_and_over_how_many_cases_online():

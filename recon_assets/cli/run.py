@@ -35,7 +35,7 @@ from recon_assets.automation.run_inputs import AS_OF, KG_EXPORT, RUN_INPUTS, kg_
 from recon_assets.automation.staleness import FRESH, freshness, partition_ranges, stale_partitions
 from recon_assets.shared.data_versions import ABSENT, written_digests
 from recon_assets.evaluation.baselines import BASELINES
-from recon_assets.evaluation.measure import HEADLINE, comparison_table, online_cases, targets_of
+from recon_assets.evaluation.measure import HEADLINE, TARGET_STATUSES, comparison_table, online_cases, targets_of
 from recon_assets.kg.export_reader import detect_format
 from recon_assets.kg.resources import HUGGING_FACE, kg_source
 from recon_assets.exports import export_folder
@@ -505,14 +505,19 @@ def baseline_cell(row: pd.Series) -> str:
 
 
 def targets_line(targets: pd.DataFrame) -> str:
-    """'targets (default, I cases): 3 met: <each with its figure>; 2 missed: <each>; 4 not measured' from
-    `measure.targets_of` (`met` True, False, or None when not measured)."""
+    """'targets (default, I cases): 3 met: <each with its figure>; 1 tied at zero, which says nothing: <each>;
+    2 missed: <each>; 4 not measured' from `measure.targets_of` (its `status`); a status no target has is left out,
+    but for met and missed."""
     parts = []
-    for word, met in (("met", True), ("missed", False)):
-        chosen = targets[targets["met"] == met]  # None (not measured) is neither met nor missed
-        figures = "; ".join(_target_text(row) for row in chosen.itertuples())
-        parts.append(f"{len(chosen)} {word}" + (f": {figures}" if figures else ""))
-    return f"targets (default, I cases): {'; '.join(parts)}; {int(targets['met'].isna().sum())} not measured"
+    for status in TARGET_STATUSES:
+        chosen = targets[targets["status"] == status]
+        if status == "not measured":
+            parts.append(f"{len(chosen)} not measured")
+        elif len(chosen) or status != "tied at zero":
+            said = "tied at zero, which says nothing (neither flags a case)" if status == "tied at zero" else status
+            figures = "; ".join(_target_text(row) for row in chosen.itertuples())
+            parts.append(f"{len(chosen)} {said}" + (f": {figures}" if figures else ""))
+    return f"targets (default, I cases): {'; '.join(parts)}"
 
 
 def _target_text(row) -> str:

@@ -8,7 +8,7 @@ import pandas as pd
 
 from recon_assets.declarations import ASSET_TABLES
 from recon_assets.evaluation.cases import load_cases
-from recon_assets.evaluation.measure import HEADLINE, INDEPENDENT, MEASURES, comparison_table, evaluate, iter_headline, online_cases, targets_of
+from recon_assets.evaluation.measure import HEADLINE, INDEPENDENT, MEASURES, TARGET_STATUSES, comparison_table, evaluate, iter_headline, online_cases, targets_of
 from recon_assets.evaluation.metrics import measure_text
 from recon_assets.evaluation.pairs import PAIR_MEASURES, evaluate_pairs, judged_on_texts, load_pairs, pipeline_outcomes
 from recon_assets.kg.assets import OWNERS
@@ -170,8 +170,7 @@ def _evaluation_figures(
         "headline": dg.MetadataValue.md(_headline_markdown(measures, online_cases(cases))),
         "baselines": dg.MetadataValue.md(_baselines_markdown(comparisons)),
         "targets": dg.MetadataValue.md(targets.to_markdown(index=False)),
-        "targets_met": int(targets["met"].fillna(False).sum()),
-        "targets_missed": int((targets["met"] == False).sum()),  # noqa: E712 - NA (unmeasured) is neither
+        **{f"targets_{status.replace(' ', '_')}": int((targets["status"] == status).sum()) for status in TARGET_STATUSES},
         "best_settings_by_roc_auc": dg.MetadataValue.md(_best_settings(measures).to_markdown(index=False)),
     }
 

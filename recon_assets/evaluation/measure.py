@@ -468,7 +468,10 @@ def _auc_ranks(measures: pd.DataFrame) -> pd.Series:
 def targets_of(comparisons: pd.DataFrame) -> pd.DataFrame:
     """Each target of TARGETS on the default setting, TARGET_CASE_SET cases, all of them (split all): the figure
     with its counts and intervals, the bound (a number, or the named baseline's figure on the same cases), whether it
-    is met (None when either figure was not measured) and by how much the figure clears (+) or misses (-) the bound.
+    is met and by how much the figure clears (+) or misses (-) the bound. `status` says which of TARGET_STATUSES it
+    is: "not measured" when either figure is missing, and "tied at zero" when a rate must reach a baseline that is 0
+    and the default is 0 too (neither flags a single case, so the tie says nothing either way; a new user read it
+    counted as met as gaming the target); `met` is True or False for met or missed and None otherwise.
 
     Args:
         comparisons: `Evaluation.comparisons` rows (or as stored in reliability_evaluation_baselines).
@@ -487,9 +490,22 @@ def targets_of(comparisons: pd.DataFrame) -> pd.DataFrame:
             "target": f"{'<=' if kind == 'max' else '>='} {versus or f'{bound:.0%}'}",
             "bound": limit, "value": value, "numerator": row.get("numerator"), "denominator": row.get("denominator"),
             "ci_low": row.get("ci_low" if is_rate else "cluster_ci_low"), "ci_high": row.get("ci_high" if is_rate else "cluster_ci_high"),
-            "met": None if pd.isna(margin) else bool(margin >= -1e-12), "margin": margin,
+            **_target_outcome(margin, both_zero=kind == "min" and versus is not None and limit == 0 and value == 0),
+            "margin": margin,
         })
     return pd.DataFrame(rows)
+
+
+TARGET_STATUSES = ("met", "tied at zero", "missed", "not measured")
+
+
+def _target_outcome(margin: float, both_zero: bool) -> dict[str, object]:
+    """{"met": True | False | None, "status": one of TARGET_STATUSES} for a target cleared by `margin` (NaN when not
+    measured)."""
+    if pd.isna(margin) or both_zero:
+        return {"met": None, "status": "not measured" if pd.isna(margin) else "tied at zero"}
+    met = bool(margin >= -1e-12)
+    return {"met": met, "status": "met" if met else "missed"}
 
 
 def comparison_table(
