@@ -34,20 +34,18 @@ from recon_assets.kg.doi import canonical_doi
 from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED, since_text
 from recon_assets.lifecycle.versions import parse_version, version_readings
 from recon_assets.papers.dataset_names import (
-    FILLER, WORD, TitleVocabulary, is_algorithm_version, line_codes, is_data_citation, is_glossary, is_reference_like, parenthesis_end, reference_entries,
+    WORD, TitleVocabulary, is_algorithm_version, line_codes, is_data_citation, is_glossary, is_reference_like, reference_entries,
 )
 from recon_assets.papers.dataset_names import STANDARD_COMBINATIONS, STANDARD_WORD, canonical_tokens, combination, product_tokens
 from recon_assets.papers.dataset_names import parameter_names, species_mentions
+from recon_assets.papers.name_readings import (
+    BEFORE_WINDOW, LIST_JOIN, PARENTHESISED_VERSION, Named, each_parameter, each_species, name_readings, parameter_list, without_variants,
+)
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
-from recon_assets.papers.phrases import (
-    CLAUSE_END, COLLECTION, DATA_WORD, LINE, SENTENCE, SEPARATOR, Reading, clause_end_at, describes_line, name_key, stated_sort_key, words_after, words_past,
-    words_trailing,
-)
+from recon_assets.papers.phrases import COLLECTION, DATA_WORD, LINE, SENTENCE, Reading, name_key, stated_sort_key
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
-from recon_assets.papers.version_association import (
-    cited_work_s, cites_work, detached_versions, other_instrument, other_source_s, use_stated, yields_to_used,
-)
-from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, shorthand_of, version_at, versions_in
+from recon_assets.papers.version_association import cited_work_s, detached_versions, yields_to_used
+from recon_assets.papers.version_grammar import VERSION_TEXT, shorthand_of, version_at, versions_in
 from recon_assets.shared.excerpt import excerpt
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
@@ -59,21 +57,12 @@ GRAPH_LINK = "the graph's USES_DATASET relationship"
 SOURCE_SEPARATOR = "; "
 # DOIs that NASA's Earth Science Data and Information System registers for its data products (EOSDIS DOI guidance).
 NASA_DATA_DOI_PREFIX = "10.5067/"
-# A version stated next to a product name (`version_grammar.VERSION`): after it ("3B42 V7", "MOD13Q1 Collection 5",
-# "MOD13Q1.006", "GDEM version 2", "MLS measurements (retrieval version v3.3)") or before it ("Collection 6 MOD13Q1",
-# "version 7 of the 3B42").
-# Before the name, at most three words may stand between ("Collection 5 NDVI (MOD13Q1)", "version 7 of the 3B42"), or
-# the version opens the parenthesis that holds the name ("MERRA2 (V5.12.4, M2T1NXINT)").
-_VERSION_BEFORE = re.compile(r"(?:" + VERSION_TEXT + r"(?:\s+[A-Za-z][\w\-]*){0,3}\s*[\s(]{0,2}|\(\s*" + VERSION_TEXT + r"\s*[,;]\s*)$",
-                             re.IGNORECASE)
 # A product-like name (capitals and digits, at least one digit or four capitals) stated with a version, or with it in
 # parentheses: what an unknown dataset looks like ("PERSIANN-CDR v1", "CHIRPS V2.0", "SRTM version 4.1", "SMOS-IC (V2)").
 _PRODUCT_WITH_VERSION = re.compile(r"(?<![A-Za-z0-9_\-])([A-Z][A-Z0-9]{2,}(?:[_\-][A-Z0-9]+)*)(?:\s+|\s*[(,]\s*)(?=(?i:" + VERSION_TEXT + "))")
 # A short name as CMR spells them: capitals and digits, one underscore at most between parts ("MYD13A2", "MOD04_L2").
 _PRODUCT_NAME = re.compile(r"(?<![\w\-])[A-Z][A-Z0-9]{3,}(?:_[A-Z0-9]+)*(?![\w\-])")
-_AFTER_WINDOW, _BEFORE_WINDOW, QUOTE_LIMIT = 100, 40, 400
-# Describing words read before a product line's name ("Half-hourly IMERG V07", "SM data SMAP ... V7").
-_WORDS_BEFORE = 3
+QUOTE_LIMIT = 400
 # Sections that state what the paper used (data statements, methods): their evidence is kept over a mention
 # elsewhere (an introduction citing what others used).
 _DATA_SECTION = re.compile(r"data|method|material|availability|study area|experiment", re.IGNORECASE)
@@ -236,9 +225,9 @@ class DatasetCatalogue:
     def species(self, name: str) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
         """The words that name each member of product line `name` (a LINE alias) alone: ({family: its parameter name,
         `dataset_names.parameter_names` of the members' entry titles}, {family: its parameter code, `line_codes`});
-        variant streams left out (`_without_variants`). ({}, {}) for any other name. Cached."""
+        variant streams left out (`without_variants`). ({}, {}) for any other name. Cached."""
         if name not in self._species:
-            members = _without_variants(self.members.get(name, [])) if self.kind.get(name) == LINE else []
+            members = without_variants(self.members.get(name, [])) if self.kind.get(name) == LINE else []
             titles = {f: sorted(self._titles[f])[0] for f in members if self._titles.get(f)}
             codes = {f: sorted(self._codes[f])[0] for f in members if self._codes.get(f)}
             self._species[name] = (parameter_names(titles), codes)
@@ -353,148 +342,6 @@ def _name_variants(family: str) -> set[str]:
     return {v for v in variants if len(v) >= 4 or re.search(r"\d", v)}
 
 
-def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: DatasetCatalogue) -> Reading:
-    """The version stated next to the name at text[start:end] and the words that describe it.
-
-    After the name (up to `limit`, where the next name begins, and _AFTER_WINDOW characters): the version may follow
-    describing words ("IMERG Final V6", "GLDAS-CLS L4 V2.2", "SMAP Level 3 Radiometer V7"), each a word of a
-    candidate's entry title, an initialism of consecutive title words ("CLS") or a FILLER word; describing words
-    right after the version are read too ("V6 Daily"). Else before the name (`_VERSION_BEFORE`), unless that number
-    is the name's own ("version 2 (MERRA-2)" names the reanalysis, not a collection version). No version at all: the
-    describing words after the name and before it ("MODIS land cover", "half-hourly GPM IMERG"). An instrument's
-    generation written after a slash is part of its name and describes it (`_GENERATION`: "SBUV/2 version 8" is the
-    SBUV2 series' version 8; in "version 2 (SBUV/2)" the 2 is the name's own)."""
-    families = catalogue.members[name]
-    generation = _GENERATION.match(text, end)
-    glued = [re.sub(r"\W", "", text[start:generation.end()])] if generation else []
-    end = generation.end() if generation else end
-    limit = min(limit, end + _AFTER_WINDOW)
-    words, pos = words_after(text, end, limit, catalogue, families)
-    before = _words_before(text, start, catalogue, families) + [w for w in glued if describes_line(catalogue, w, families)]
-    describing = [w for w in words if w.lower() not in FILLER] + before
-    at = SEPARATOR.match(text, pos).end()
-    version = version_at(text, at, named=True) if at < limit else None
-    if version and _algorithm_only(text, version, catalogue, families):
-        # the version after the name is its algorithm's: no dataset version, and none read before the name either
-        return Reading(None, start, end, tuple(describing))
-    if version and (collection := _collection_before(text, start, version, catalogue, families)):
-        # "the collection 3 OMTO3 version 8.5 product": the collection names the data set, the version its algorithm
-        return Reading(collection[0], collection[1], version.end(), tuple(describing))
-    if version:
-        closing = parenthesis_end(text, start, version.end(), limit)
-        resume = _past_restatement(text, version.end(), version.group(1))
-        trailing = words_trailing(text, resume, closing, catalogue, families)
-        return Reading(version.group(1), start, resume, tuple(describing + trailing))
-    found = _version_before(text, start)
-    if found and _joins_name(text[found.end(1 if found.group(1) else 2):start], catalogue, families):
-        stated = found.group(1) or found.group(2)
-        own = re.search(r"(\d+)$", text[start:end])
-        if not (own and stated_sort_key(stated) == (int(own.group(1)),)):
-            # the words after the name describe it too ("version 2.2 of the MLS O3 data")
-            return Reading(stated, found.start(), end, tuple(describing))
-    stop = clause_end_at(text, end, limit)
-    closing = _PARENTHESISED_VERSION.search(text, end, stop)
-    between, reached = words_past(text, end, closing.start(), catalogue, families) if closing else ([], end)
-    if (closing and SEPARATOR.match(text, reached).end() >= closing.start() and not is_algorithm_version(text, closing.end())
-            and all(re.fullmatch(r"[a-z]+", w) or w.lower() in FILLER or describes_line(catalogue, w, families)
-                    for w in (m.group(0).rstrip(".") for m in WORD.finditer(text, end, closing.start())))):
-        # the words after the name (describing words, at most SKIPPED_WORDS others in a row, each a lower-case word:
-        # a capitalised one is another name, "SMAP SPL4SMGP (v7)", "SMAP (SCA-V) SMOS-IC (V2)") run into a version in
-        # parentheses: "Aura MLS water vapour and ozone measurements (version 3.3)", "MLS observations (version 3.3)"
-        return Reading(closing.group(1), start, closing.end(), tuple([w for w in between if w.lower() not in FILLER] + before))
-    # no version: the describing words on both sides ("MODIS land cover"), after the name read on past words that
-    # describe nothing to the clause's end ("MERRA-2 hourly surface solar radiation": "radiation" too); paper
-    # detection narrows only names read with a version
-    past, _ = words_past(text, end, clause_end_at(text, end, limit), catalogue, families)
-    return Reading(None, start, end, tuple([w for w in past if w.lower() not in FILLER] + before))
-
-
-# An instrument's generation glued to its name by a slash ("SBUV/2", "AVHRR/3"): one digit, no version after it.
-_GENERATION = re.compile(r"/(\d)(?![\w./])")
-# A version alone in parentheses ("(version 3.3)", "(v2.2)", "(retrieval version v3.3)", "(data version 4.2)"): the
-# version of what the clause before it names.
-_PARENTHESISED_VERSION = re.compile(r"\(\s*(?:" + QUALIFIER + r")?(?:" + WORD_OPENER + r"|v\.?\s*)" + NUMBER + r"\s*\)",
-                                    re.IGNORECASE)
-
-
-def _past_restatement(text: str, pos: int, stated: str) -> int:
-    """Where the words after a version begin: past the same version restated in parentheses right after it ("version
-    2.2 (v2.2) RHi": "RHi" describes the product, the parenthesis only abbreviates the version), else `pos`."""
-    again = _PARENTHESISED_VERSION.match(text, pos + len(text[pos:]) - len(text[pos:].lstrip()))
-    return again.end() if again and stated_sort_key(again.group(1)) == stated_sort_key(stated) else pos
-
-
-def _collection_before(text: str, start: int, version: re.Match, catalogue: DatasetCatalogue, families: Sequence[str]) -> tuple[str, int] | None:
-    """A collection stated right before the name when the version after it is no collection of any candidate: ("3",
-    where it starts) for "the collection 3 OMTO3 version 8.5 (v8.5) product", whose candidates have collections 3 and
-    4 but no 8.5 (OMI's algorithm version; DOMAIN.md: "OMI 003 -> 004"). A catalogue that has the version after the name
-    keeps it (the after-version wins, as before); None when no "collection N" ties to the name (`_joins_name`) or no
-    candidate has collection N."""
-    held = [key for f in families for key in catalogue.held(f)]
-    if catalogued_version(stated_sort_key(version.group(1)), held):
-        return None
-    found = _version_before(text, start)
-    if not found or not found.group(1) or not found.group(0).lower().startswith("collection"):
-        return None
-    if not _joins_name(text[found.end(1):start], catalogue, families):
-        return None
-    key = stated_sort_key(found.group(1))
-    return (found.group(1), found.start()) if key and catalogued_version(key, held) else None
-
-
-def _version_before(text: str, start: int) -> re.Match | None:
-    """The version stated before the name at text[start] (`_VERSION_BEFORE`, within _BEFORE_WINDOW characters), None
-    when there is none or the grammar excludes it (`version_grammar.excluded`: "Fig. C6 MOD10A1" names a figure)."""
-    found = _VERSION_BEFORE.search(text, max(0, start - _BEFORE_WINDOW), start)
-    if found is None:
-        return None
-    opener = found.start() + len(re.match(r"\(?\s*", found.group(0)).group(0)) if found.group(2) else found.start()
-    return found if version_at(text, opener) else None
-
-
-def _algorithm_only(text: str, version: re.Match, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
-    """Whether a version read after a name is an algorithm's version and no collection's: the text calls it an
-    algorithm's (`dataset_names.is_algorithm_version`: "OMTO3 v8.5 algorithm"), here or where the same paragraph writes
-    the same version ("the OMTO3 v8.5 algorithms [...] while the OMTO3 v8.5 uses OCCP"), and no candidate family has a
-    collection of that number (`catalogued_version`). TRMM's "3B42 V7 algorithm" names its collection V7, so it stays
-    a dataset version."""
-    key = stated_sort_key(version.group(1))
-    written = version.group(0).strip()
-    if not key or not any(is_algorithm_version(text, m.end()) for m in re.finditer(r"(?<![\w.])" + re.escape(written) + r"(?![\w.])", text)):
-        return False
-    return not any(catalogued_version(key, catalogue.held(f)) for f in families)
-
-
-def _joins_name(between: str, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
-    """Whether the words between a version and the name after it tie the version to that name: each a FILLER word,
-    "of" or a word describing a candidate ("version 7 of the 3B42 data set", "V06 IMERG"). A verb or a conjunction
-    ties it to what came before (hostile pass: "TRMM 3B42 Version 7 precipitation product and MERRA-2" read a MERRA-2
-    version 7, "IMERG V06 product outperforms TRMM 3B42" a TRMM 3B42 V06)."""
-    return all(word.lower() in FILLER or word.lower() == "of" or describes_line(catalogue, word, families)
-               for word in re.findall(r"[^\W_][\w\-]*", between))
-
-
-def _words_before(text: str, start: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> list[str]:
-    """Up to _WORDS_BEFORE describing words right before a name, nearest first ("Half-hourly IMERG")."""
-    words = []
-    head = text[max(0, start - 60) : start]
-    for word in reversed(re.split(r"[\s,;:()\[\]/]+", head.rstrip())):
-        if not word or len(words) >= _WORDS_BEFORE:
-            break
-        if word.lower() in FILLER:
-            continue
-        if not describes_line(catalogue, word, families):
-            break
-        words.append(word)
-    return words
-
-
-def _without_variants(families: list[str]) -> list[str]:
-    """A variant stream is another collection's short name plus a suffix (GLDAS_CLSM025_DA1_D_EP, the early
-    product of GLDAS_CLSM025_DA1_D; SPL3SMP_E, the enhanced SPL3SMP): a paper that names neither means the base."""
-    return [f for f in families if not any(f.startswith(other + "_") for other in families if other != f)]
-
-
 def _quote(text: str, start: int, end: int) -> str:
     """The sentence around text[start:end], cut to QUOTE_LIMIT characters around the mention at word boundaries, an
     ellipsis marking each cut end (`excerpt`)."""
@@ -540,24 +387,6 @@ def _units(document: PaperDocument) -> list[tuple[str, int, str, str, bool]]:
     return units
 
 
-@dataclass(frozen=True)
-class _Named:
-    """One name read with a version: the name (family or alias), as written, the version, the candidate families
-    (narrowed by the describing words and the version), whether some candidate has that version, where, and whether
-    the candidates are evidence (a family's own name, a version some of them have, describing words that ruled some
-    members out or describe the one left) rather than the graph holding only one member of a product line."""
-
-    name: str
-    written: str
-    stated: str
-    candidates: tuple[str, ...]
-    with_version: bool
-    quote: str
-    page: int
-    section: str
-    decided: bool = True
-
-
 def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tuple[list[DatasetMatch], list[UnmatchedMention]]:
     """Find the Dataset nodes a paper uses, and the datasets it names that the graph lacks.
 
@@ -573,7 +402,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
 
         A product line's name (an alias: IMERG, GLDAS, SMAP, MERRA-2) is resolved to one of its families by, in turn:
         the families that have the stated version; the describing words around it, read against the families' entry
-        titles ("IMERG Final V6 Daily" is GPM_3IMERGDF); the base stream over its variants (`_without_variants`); the
+        titles ("IMERG Final V6 Daily" is GPM_3IMERGDF); the base stream over its variants (`without_variants`); the
         one candidate the paper names elsewhere by short name or DOI ("MERRA2 (V5.12.4, M2T1NXINT)"). An
         instrument's collection (MODIS Collection 5) lends its version to the member products named without one in
         the same paragraph. Names in abbreviations tables and in references that cite papers are not read. A line named
@@ -583,7 +412,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         Outside captions, a line named with a version also names the members the catalogue's own words for them name
         (entry-title parameter name or code) in a list right after the version, else in the version's sentence, else
         tied by a data word to another mention of the line in the paragraph, else each with a data word in the
-        sentence right after the version's (`_each_species`). A paper that states one version of a line gives it to the
+        sentence right after the version's (`each_species`). A paper that states one version of a line gives it to the
         members it ties to the line's name elsewhere ("we compared the simulated HCl, N2O, and HNO3 with the MLS
         observations", `_members_compared_with`); two versions stated, none. A version read with a name the text calls
         its earlier one is no use ("The earlier version of MLS CO (V2.2)", `_EARLIER_VERSION_OF`), nor one read with a name in
@@ -618,7 +447,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
     unmatched: dict[tuple[str, tuple[int, ...]], UnmatchedMention] = {}
     versionless: dict[str, UnmatchedMention] = {}
     identified: set[str] = set()  # families the paper names by their short name (with a version) or by DOI
-    pending: list[_Named] = []
+    pending: list[Named] = []
     compared: list[tuple[str, str, str, str, int, str]] = []  # `_members_compared_with`, over the paper
 
     def keep(match: DatasetMatch) -> None:
@@ -626,7 +455,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         if held is None or (not _DATA_SECTION.search(held.section) and _DATA_SECTION.search(match.section)):
             matches[match.dataset_id] = match
 
-    def settle(named: _Named, family: str) -> None:
+    def settle(named: Named, family: str) -> None:
         key = stated_sort_key(named.stated)
         # the stated version's collection: the same key, or a whole-numbered catalogue's major ("4.2" of V004)
         held = catalogued_version(key, catalogue.held(family)) if key else None
@@ -670,14 +499,14 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             if reading.stated is None:
                 unversioned.append((name, start, end))
                 continue
-            if _EARLIER_VERSION_OF.search(text, max(0, start - _BEFORE_WINDOW), start):
+            if _EARLIER_VERSION_OF.search(text, max(0, start - BEFORE_WINDOW), start):
                 # "The earlier version of MLS CO (V2.2) was biased high": a version the paper sets aside, not one it uses
                 continue
             if cited_work_s(text, start) or yields_to_used(text, readings, name, reading):
                 # "while Smith et al. (2006) discuss the MLS v1.5 data": the cited work's version, not the paper's
                 continue
             named = _candidates(catalogue, name, text[start:end], reading, _quote(text, start, end), page, section)
-            pending += _each_parameter(catalogue, named, reading) if section == CAPTION else _each_species(text, readings, name, reading, named, catalogue)
+            pending += each_parameter(catalogue, named, reading) if section == CAPTION else each_species(text, readings, name, reading, named, catalogue)
             if name in catalogue.by_family:
                 identified.add(name)
         listed, spans_read = _members_listed_with_version(text, readings, catalogue, page, section)
@@ -686,7 +515,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         for name, start, end, reading in detached_versions(text, readings, catalogue):
             quote = _joined_quote(text, (start, end), (reading.first, reading.last))
             named = _candidates(catalogue, name, text[start:end], reading, quote, page, section)
-            pending += _each_parameter(catalogue, named, reading) if section == CAPTION else _each_species(text, readings, name, reading, named, catalogue)
+            pending += each_parameter(catalogue, named, reading) if section == CAPTION else each_species(text, readings, name, reading, named, catalogue)
             read_spans.append((reading.first, reading.last))
         if section not in ("", CAPTION, "References") and (heading := name_readings(f"{section}. ", catalogue)) \
                 and len({name for name, *_ in heading}) == 1 and len({stated_sort_key(v.group(1)) for v in versions_in(text, worded=True)}) == 1:
@@ -701,12 +530,12 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
                     continue  # a name of the paragraph's own: read above
                 quote = _joined_quote(combined, (start, end), (reading.first, reading.last))
                 named = _candidates(catalogue, name, combined[start:end], reading, quote, page, section)
-                pending += _each_species(combined, shifted, name, reading, named, catalogue)
+                pending += each_species(combined, shifted, name, reading, named, catalogue)
         for alias, stated, first, last in statements:
             lent = [(name, start, end) for name, start, end in unversioned if name in catalogue.members[alias]]
             for name, start, end in lent:
                 unversioned.remove((name, start, end))
-                pending.append(_Named(name, text[start:end].strip(), stated, (name,), True, _joined_quote(text, (first, last), (start, end)), page, section))
+                pending.append(Named(name, text[start:end].strip(), stated, (name,), True, _joined_quote(text, (first, last), (start, end)), page, section))
             # the collection's products the graph lacks ("MYD13A2" where the graph has no MYD13A2): listed with the version
             known = {text[start:end] for _, start, end in spans}
             others = [p for p in _PRODUCT_NAME.finditer(text, first) if p.group(0) not in known
@@ -742,7 +571,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         if len(keys) == 1 and (stated := next(n.stated for n in pending if n.name == name)):
             key = stated_sort_key(stated)
             held = bool(key and catalogued_version(key, catalogue.held(family)))
-            pending.append(_Named(name, written, stated, (family,), held, quote, page, section))
+            pending.append(Named(name, written, stated, (family,), held, quote, page, section))
     for named in pending:
         candidates = list(named.candidates)
         if len(candidates) > 1 and len(named_elsewhere := [f for f in candidates if f in identified]) == 1:
@@ -777,8 +606,8 @@ def _whole_numbered(catalogue: DatasetCatalogue, families: Sequence[str]) -> boo
     return bool(held) and all(len(key) == 1 for key in held)
 
 
-def _with_shorthands_expanded(pending: list[_Named], catalogue: DatasetCatalogue,
-                              unmatched: dict[tuple[str, tuple[int, ...]], UnmatchedMention]) -> list[_Named]:
+def _with_shorthands_expanded(pending: list[Named], catalogue: DatasetCatalogue,
+                              unmatched: dict[tuple[str, tuple[int, ...]], UnmatchedMention]) -> list[Named]:
     """`pending` with a whole-number version that shortens a release the paper states in full read as that release
     (`version_grammar.shorthand_of`: "We use Aura MLS version 3.3 ozone. [...] the MLS v3 ozone profiles" states 3.3
     once, not a version 3 as well): the fitting releases stated for the same one family, else for the same name (the
@@ -834,7 +663,7 @@ def _members_compared_with(text: str, readings: Sequence[tuple[str, int, int, Re
             if not group:
                 if not _TIED_TO_LINE.fullmatch(text, mention[1], start):
                     break
-            elif not ((joined := _LIST_JOIN.match(text, mention[1])) and joined.end() == group[0][0]):
+            elif not ((joined := LIST_JOIN.match(text, mention[1])) and joined.end() == group[0][0]):
                 break
             group.insert(0, mention)
         for begin, finish, family in group:
@@ -867,58 +696,6 @@ def _fold_data_dois(matches: dict[str, DatasetMatch], unmatched: dict[tuple[str,
         else:
             continue
         del unmatched[(name, key)]
-
-
-def name_readings(text: str, catalogue: DatasetCatalogue) -> list[tuple[str, int, int, Reading]]:
-    """Each graph product or product-line name in `text` (`DatasetCatalogue.mentions`: (name, start, end), a key of
-    `catalogue.members`) with what the words around it say (`_read`: the stated version, the describing words), each
-    name read up to where the next begins. The one reading of names that paper detection (`detect_datasets`) and a
-    research question's scope (`briefs.questions.datasets_named_in` through `named_products`) share. Products listed
-    together share the list's one version (`_shared_versions`)."""
-    spans = list(catalogue.mentions(text))
-    readings = [(name, start, end, _read(text, start, end, spans[i + 1][1] if i + 1 < len(spans) else len(text), name, catalogue))
-                for i, (name, start, end) in enumerate(spans)]
-    return _shared_versions(text, readings, catalogue)
-
-
-# What joins the names of a list of products ("MOD11A1, MYD11A1 and MOD13A2", "AIRS or IASI"); not "/", which joins the
-# parts of one product ("OMI/MLS").
-_PRODUCT_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*)", re.IGNORECASE)
-
-
-def _shared_versions(text: str, readings: list[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue) -> list[tuple[str, int, int, Reading]]:
-    """`readings` where products listed together, names joined by commas, "and", "or" (`_PRODUCT_LIST_JOIN`), share
-    the one version stated for the list: after its last name ("MOD11A1 and MYD11A1 collection 6") or before its first
-    ("Collection 6 MOD11A1 and MYD11A1"). A name read without a version of its own takes its neighbour's in the list
-    when that version is one its families hold (`catalogued_version`: a shared version is a weaker reading than one
-    stated with the name, so the catalogue must attest it); an instrument collection (MODIS) lends its version by its
-    own rule, not here. Each name keeps its own span and describing words."""
-    out = list(readings)
-
-    def share(index: int, neighbour: int) -> bool:
-        name, start, end, reading = out[index]
-        stated = out[neighbour][3].stated
-        key = stated_sort_key(stated) if stated else ()
-        if reading.stated is None and key and COLLECTION not in (catalogue.kind.get(name), catalogue.kind.get(out[neighbour][0])) \
-                and any(catalogued_version(key, catalogue.held(f)) for f in catalogue.members[name]):
-            out[index] = (name, start, end, replace(reading, stated=stated))
-            return True
-        return False
-
-    for index in range(len(out) - 2, -1, -1):
-        # the version after the list's last name, passed back along the list
-        _, _, end, _ = out[index]
-        _, next_start, _, following = out[index + 1]
-        if following.stated is not None and following.first >= next_start and _PRODUCT_LIST_JOIN.fullmatch(text, end, next_start):
-            share(index, index + 1)
-    passed_on = False
-    for index in range(1, len(out)):
-        # the version before the list's first name, passed on along the list
-        _, start, _, _ = out[index]
-        _, previous_start, previous_end, previous = out[index - 1]
-        before = passed_on or previous.first < previous_start
-        passed_on = bool(previous.stated is not None and before and _PRODUCT_LIST_JOIN.fullmatch(text, previous_end, start) and share(index, index - 1))
-    return out
 
 
 @dataclass(frozen=True)
@@ -970,7 +747,7 @@ def products_with_versions(text: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _candidates(catalogue: DatasetCatalogue, name: str, written: str, reading: Reading, quote: str, page: int, section: str) -> _Named:
+def _candidates(catalogue: DatasetCatalogue, name: str, written: str, reading: Reading, quote: str, page: int, section: str) -> Named:
     """The families a name read with a version may stand for: its members narrowed by the describing words (a
     product line's), then those that have the stated version (all of them when none has) and those whose catalogue
     begins after it (`_catalogued_after`), then the base streams."""
@@ -980,10 +757,10 @@ def _candidates(catalogue: DatasetCatalogue, name: str, written: str, reading: R
     with_version = [f for f in narrowed if key and catalogued_version(key, catalogue.held(f))]
     if with_version:
         with_version += [f for f in narrowed if f not in with_version and _catalogued_after(catalogue, f, key)]
-    candidates = _without_variants(with_version or narrowed)
+    candidates = without_variants(with_version or narrowed)
     described = len(candidates) == 1 and any(catalogue.vocabulary.describes(word, candidates[0]) for word in reading.words)
     decided = name in catalogue.by_family or bool(with_version) or len(candidates) < len(members) or described
-    return _Named(name, written.strip(), reading.stated, tuple(candidates), bool(with_version), quote, page, section, decided)
+    return Named(name, written.strip(), reading.stated, tuple(candidates), bool(with_version), quote, page, section, decided)
 
 
 def _catalogued_after(catalogue: DatasetCatalogue, family: str, key: tuple[int, ...]) -> bool:
@@ -994,154 +771,26 @@ def _catalogued_after(catalogue: DatasetCatalogue, family: str, key: tuple[int, 
     return bool(held) and min(held) > key
 
 
-def parameter_list(catalogue: DatasetCatalogue, name: str, words: Sequence[str]) -> list[str]:
-    """The members of a product line a list of parameter words names, one per word ("MLS version 3 temperature and water
-    vapour data": ML2T and ML2H2O): each describing word that, alone, leaves exactly one member (variants left out,
-    `_without_variants`), when two or more such words leave different members; else [] (one product, or none said).
-    Words that leave several members ("Level 3", "daily") say nothing here. In reading order, each member once."""
-    members = catalogue.members[name]
-    if len(members) < 2:
-        return []
-    found: list[str] = []
-    for word in words:
-        if word.lower() in FILLER:
-            continue
-        left = _without_variants([f for f in members if catalogue.vocabulary.describes(word, f)])
-        if len(left) == 1 and left[0] not in found:
-            found.append(left[0])
-    return found if len(found) >= 2 else []
-
-
-def _each_parameter(catalogue: DatasetCatalogue, named: _Named, reading: Reading) -> list[_Named]:
-    """`named`, or one _Named per member its parameter list names (`parameter_list`), each with the stated version."""
-    parts = parameter_list(catalogue, named.name, reading.words)
-    if not parts:
-        return [named]
-    key = stated_sort_key(named.stated)
-    return [replace(named, candidates=(family,), decided=True,
-                    with_version=bool(key and catalogued_version(key, catalogue.held(family)))) for family in parts]
-
-
-# How far (characters) after a version a list of a line's parameters may begin ("version 3.3 products for HOCl, HCl").
-LIST_WINDOW = 40
-# Between a list of parameters and the line it is measured by: "... data from (the) (Aura) MLS", "profiles of MLS".
-_DATA_FROM = re.compile(r"\s+" + DATA_WORD + r"\s+(?:from|by|of)\s+"
-                        r"(?:the\s+)?(?:[A-Z][\w\-]*[\s/\-]+)?", re.IGNORECASE)
-# A member's data word right after it ("ozone measurements", "ClO profiles"), and what after it names another source
-# than the line ("... from SAGE II", "... by the ACE-FTS"): `_each_species`' sentence after the version's.
-# Only the words for measured data count here, not DATA_WORDS' generic ones ("the humidity product is derived from the
-# water vapour and temperature products" names inputs of another product, not products used).
-_MEMBER_DATA = re.compile(r"\s+(?:data|measurements?|observations?|pro(?:fi|\ufb01)les?|retrievals?)\b\s*", re.IGNORECASE)
-_OTHER_SOURCE = re.compile(r"(?:from|by|of|with)\s+(?:the\s+)?[A-Z]")
-# What joins the items of a list of parameters ("HOCl, HCl, HO2 and ClO", "temperature and geopotential height").
-_LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)", re.IGNORECASE)
-
-
-def _each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], name: str, reading: Reading, named: _Named,
-                  catalogue: DatasetCatalogue) -> list[_Named]:
-    """`_each_parameter`, or, for a product line (LINE alias) named with a version outside a caption, one _Named per
-    member the text names by the catalogue's own words for it (`DatasetCatalogue.species`: the entry title's parameter
-    name, "geopotential height", "water vapour", or the short name's code, "HCl", "RHi"), each with the stated version:
-
-    1. a list of two or more members right after the version (within LIST_WINDOW characters, in its clause): "the
-       version 3.3 products for HOCl, HCl, HO2 and ClO" names four products, not the first one;
-    2. else, when the reading's own words leave several members: the members named in the version's sentence ("Water
-       vapour is initialised according to MLS observations (version 3.3)"), not one written right after another
-       source's name ("using ECMWF temperature": `other_source_s`);
-    3. else the members another mention of the same line in the paragraph, without a version, is read with: a list
-       of members, a data word, "from", "by" or "of", then the name ("we use temperature and geopotential height data
-       from MLS [...]. Version 4 MLS level 2 data are used"); a member merely written in another sentence ("The MLS
-       HNO3 is noisy.") is not borrowed;
-    4. else the members the sentence right after the version's names each with a data word right after it
-       (`_MEMBER_DATA`: "We use the Aura MLS measurements version (v) 3.3. The ozone measurements have [...], and the
-       ClO measurements [...]"), unless "from", "by", "of" or "with" and a capitalised word other than the line's name
-       follow that data word ("Ozone profiles from SAGE II": `_OTHER_SOURCE`);
-    5. else, when the version's sentence states the authors' use (`use_stated`: "Here we use MLS v2.2 data"), the
-       members the paragraph names after that sentence, or between the line's name and a version stated apart from it
-       ("measured with Aura-MLS. This instrument measures [...] ozone [...]. We obtained the version 3.3 data"), in
-       sentences that cite no work (`cites_work`) and name no other instrument (`other_instrument`).
-    A sentence or paragraph that names no member leaves the mention as it was (ambiguous stays ambiguous)."""
-    parts = _each_parameter(catalogue, named, reading)
-    names, codes = catalogue.species(name)
-    if len(parts) > 1 or not (names or codes):
-        return parts
-    found = species_mentions(text, names, codes)
-    if not found:
-        return parts
-    lists: list[list[tuple[int, int, str]]] = []
-    for mention in found:
-        if lists and (joined := _LIST_JOIN.match(text, lists[-1][-1][1])) and joined.end() == mention[0]:
-            lists[-1].append(mention)
-        else:
-            lists.append([mention])
-    families: list[str] = []
-    after = [group for group in lists if reading.last <= group[0][0] <= reading.last + LIST_WINDOW and not CLAUSE_END.search(text, reading.last, group[0][0])]
-    if after and len({family for _, _, family in after[0]}) >= 2:
-        families = [family for _, _, family in after[0]]
-    elif len(named.candidates) > 1:
-        bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
-
-        def sentence(pos: int) -> tuple[int, int]:
-            return max(b for b in bounds if b <= pos), min((b for b in bounds if b > pos), default=len(text))
-
-        left, right = sentence(reading.first)
-        right = max(right, sentence(max(reading.first, reading.last - 1))[1])
-        closing = parenthesis_end(text, reading.first, reading.last, right)
-        if closing < right:
-            # a name inside a parenthesis ("(as in MLS v4.2) ozone ..."): only the parenthesis speaks of it
-            left, right = max(left, text.rfind("(", left, reading.first)), closing
-        families = [family for begin, _, family in found if left <= begin < right and not other_source_s(text, begin, catalogue, name)]
-        if not families:
-            # "temperature and geopotential height data from MLS": a list of members tied to the name by a data word
-            starts = [start for other, start, _, r in readings if other == name and r.stated is None]
-            families = [family for group in lists for start in starts
-                        if _DATA_FROM.fullmatch(text, group[-1][1], start) for _, _, family in group]
-        if not families and right < len(text):
-            # the sentence right after the version's goes on to describe its data, each member with a data word ("We use
-            # the MLS measurements version 3.3. The ozone measurements have ..., and the ClO measurements ..."): not
-            # a member whose data word ties it to another source ("Ozone profiles from SAGE II ...")
-            following = sentence(right)[1]
-            names_at = {first for other, first, _, _ in readings if other == name}
-            for begin, finish, family in found:
-                if right <= begin < following and (tied := _MEMBER_DATA.match(text, finish)):
-                    source = _OTHER_SOURCE.match(text, tied.end())
-                    if source is None or source.end() - 1 in names_at:
-                        families.append(family)
-        if not families and use_stated(text[left:right]):
-            # the version's sentence states the authors' use of the line's data and names no member ("Here we use MLS v2.2
-            # data."): the members the paragraph goes on to describe, or describes between the line's name and a version
-            # stated apart from it, in sentences that cite no work and name no other instrument ("The estimated precision
-            # of a retrieved profile of N2O is ...", not "Validation of MLS HNO3 is given by Smith et al. (2007)")
-            named_at = sentence(max((first for other, first, _, _ in readings if other == name and first <= reading.first), default=left))[0]
-            families = [family for begin, _, family in found if (begin >= right or named_at <= begin < left)
-                        and not cites_work(text[slice(*sentence(begin))]) and not other_instrument(text, *sentence(begin), catalogue, name)]
-    families = list(dict.fromkeys(families))
-    if not families:
-        return parts
-    key = stated_sort_key(named.stated)
-    return [replace(named, candidates=(family,), decided=True,
-                    with_version=bool(key and catalogued_version(key, catalogue.held(family)))) for family in families]
-
 
 # What may follow a version in parentheses that closes a list: the clause's or the sentence's end.
 _CLOSES_CLAUSE = re.compile(r"\s*(?:[.;,:]|$)")
 
 
 def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue,
-                                 page: int, section: str) -> tuple[list[_Named], list[tuple[int, int]]]:
+                                 page: int, section: str) -> tuple[list[Named], list[tuple[int, int]]]:
     """Members of a product line (LINE alias) a list names that a version alone in parentheses closes (the clause or
     the sentence ends right after it): "BASCOE assimilates the MLS retrievals. It takes O3, HNO3, H2O, HCl, and N2O
     (v2.2)." names five products at v2.2. The list is two or more members written with the catalogue's own words for
-    them (`species_mentions`: parameter name or code), joined by commas, "and", "or" or "/" (`_LIST_JOIN`), right
-    before the parenthesis (`_PARENTHESISED_VERSION`, not an algorithm's version); the line is the nearest name before
+    them (`species_mentions`: parameter name or code), joined by commas, "and", "or" or "/" (`LIST_JOIN`), right
+    before the parenthesis (`PARENTHESISED_VERSION`, not an algorithm's version); the line is the nearest name before
     the list in its sentence or the sentence before, read without a version of its own, and no other name stands
-    between. One _Named per member, decided, with the version; a list of one member says nothing here (a version in
+    between. One Named per member, decided, with the version; a list of one member says nothing here (a version in
     parentheses after one word is `_read`'s or `detached_versions`' reading). Also the spans read (list to parenthesis),
     so that no member code is listed again as a product of its own ("N2O (v2.2)")."""
-    found: list[_Named] = []
+    found: list[Named] = []
     spans: list[tuple[int, int]] = []
     bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
-    for closing in _PARENTHESISED_VERSION.finditer(text):
+    for closing in PARENTHESISED_VERSION.finditer(text):
         if not _CLOSES_CLAUSE.match(text, closing.end()) or is_algorithm_version(text, closing.end()):
             continue
         left = max(b for b in bounds if b <= closing.start())
@@ -1160,7 +809,7 @@ def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, i
             if not group:
                 if text[mention[1]:closing.start()].strip():
                     break
-            elif not ((joined := _LIST_JOIN.match(text, mention[1])) and joined.end() == group[0][0]):
+            elif not ((joined := LIST_JOIN.match(text, mention[1])) and joined.end() == group[0][0]):
                 break
             group.insert(0, mention)
         families = list(dict.fromkeys(family for _, _, family in group))
@@ -1169,7 +818,7 @@ def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, i
         stated = closing.group(1)
         key = stated_sort_key(stated)
         quote = _joined_quote(text, (start, end), (group[0][0], closing.end()))
-        found += [_Named(name, text[start:end].strip(), stated, (family,),
+        found += [Named(name, text[start:end].strip(), stated, (family,),
                          bool(key and catalogued_version(key, catalogue.held(family))), quote, page, section)
                   for family in families]
         spans.append((group[0][0], closing.end()))
@@ -1184,7 +833,7 @@ def _with_sentence_words(text: str, readings: Sequence[tuple[str, int, int, Read
     that already pick one member are never overruled."""
     name, start, _, reading = readings[index]
     members = catalogue.members[name]
-    if reading.stated is None or len(members) < 2 or len(_without_variants(catalogue.vocabulary.narrow(members, reading.words))) < 2:
+    if reading.stated is None or len(members) < 2 or len(without_variants(catalogue.vocabulary.narrow(members, reading.words))) < 2:
         return reading
     left = max((m.end() for m in SENTENCE.finditer(text, 0, start)), default=0)
     earlier = [w for other, first, _, r in readings[:index] if other == name and first >= left and r.stated is None for w in r.words]
@@ -1201,7 +850,7 @@ def _with_table_rows(text: str, name: str, start: int, reading: Reading, catalog
     members = catalogue.members[name]
     if reading.stated is None or len(members) < 2 or parameter_list(catalogue, name, reading.words):
         return reading
-    if len(_without_variants(catalogue.vocabulary.narrow(members, reading.words))) < 2:
+    if len(without_variants(catalogue.vocabulary.narrow(members, reading.words))) < 2:
         return reading
     title_end = SENTENCE.search(text)
     if title_end is None or start >= title_end.start():
