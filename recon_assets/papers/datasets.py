@@ -37,9 +37,10 @@ from recon_assets.papers.dataset_names import (
     WORD, TitleVocabulary, is_algorithm_version, line_codes, is_data_citation, is_glossary, is_reference_like, reference_entries,
 )
 from recon_assets.papers.dataset_names import STANDARD_COMBINATIONS, STANDARD_WORD, canonical_tokens, combination, product_tokens
-from recon_assets.papers.dataset_names import parameter_names, species_mentions
+from recon_assets.papers.dataset_names import parameter_names
 from recon_assets.papers.name_readings import (
-    BEFORE_WINDOW, LIST_JOIN, PARENTHESISED_VERSION, Named, each_parameter, each_species, name_readings, parameter_list, without_variants,
+    BEFORE_WINDOW, LIST_JOIN, PARENTHESISED_VERSION, MemberMentions, Named, each_parameter, each_species, member_mentions, name_readings, parameter_list,
+    without_variants,
 )
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
 from recon_assets.papers.phrases import COLLECTION, DATA_WORD, LINE, SENTENCE, Reading, name_key, stated_sort_key
@@ -483,6 +484,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         if not read_names:
             continue
         readings = name_readings(text, catalogue)
+        members = member_mentions(text, readings, catalogue)
         spans = [(name, start, end) for name, start, end, _ in readings]
         read_spans: list[tuple[int, int]] = []
         statements: list[tuple[str, str, int, int]] = []  # collection statements: (alias, version, start, end)
@@ -506,16 +508,16 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
                 # "while Smith et al. (2006) discuss the MLS v1.5 data": the cited work's version, not the paper's
                 continue
             named = _candidates(catalogue, name, text[start:end], reading, _quote(text, start, end), page, section)
-            pending += each_parameter(catalogue, named, reading) if section == CAPTION else each_species(text, readings, name, reading, named, catalogue)
+            pending += each_parameter(catalogue, named, reading) if section == CAPTION else each_species(text, readings, members, name, reading, named, catalogue)
             if name in catalogue.by_family:
                 identified.add(name)
-        listed, spans_read = _members_listed_with_version(text, readings, catalogue, page, section)
+        listed, spans_read = _members_listed_with_version(text, readings, members, catalogue, page, section)
         pending += listed
         read_spans += spans_read
         for name, start, end, reading in detached_versions(text, readings, catalogue):
             quote = _joined_quote(text, (start, end), (reading.first, reading.last))
             named = _candidates(catalogue, name, text[start:end], reading, quote, page, section)
-            pending += each_parameter(catalogue, named, reading) if section == CAPTION else each_species(text, readings, name, reading, named, catalogue)
+            pending += each_parameter(catalogue, named, reading) if section == CAPTION else each_species(text, readings, members, name, reading, named, catalogue)
             read_spans.append((reading.first, reading.last))
         if section not in ("", CAPTION, "References") and (heading := name_readings(f"{section}. ", catalogue)) \
                 and len({name for name, *_ in heading}) == 1 and len({stated_sort_key(v.group(1)) for v in versions_in(text, worded=True)}) == 1:
@@ -530,7 +532,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
                     continue  # a name of the paragraph's own: read above
                 quote = _joined_quote(combined, (start, end), (reading.first, reading.last))
                 named = _candidates(catalogue, name, combined[start:end], reading, quote, page, section)
-                pending += each_species(combined, shifted, name, reading, named, catalogue)
+                pending += each_species(combined, shifted, member_mentions(combined, shifted, catalogue), name, reading, named, catalogue)
         for alias, stated, first, last in statements:
             lent = [(name, start, end) for name, start, end in unversioned if name in catalogue.members[alias]]
             for name, start, end in lent:
@@ -548,7 +550,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
                 reason = f"{alias} {stated} is a collection of many products; the paper names none of them with it"
                 unmatched.setdefault((alias, stated_sort_key(stated)), UnmatchedMention(alias, stated, reason, _quote(text, first, last), page, section=section))
         if section != CAPTION:
-            compared += _members_compared_with(text, readings, catalogue, page, section)
+            compared += _members_compared_with(text, readings, members, catalogue, page, section)
         for name, start, end in unversioned:
             versionless.setdefault(name, UnmatchedMention(
                 text[start:end].strip(), None, "named without a version", _quote(text, start, end), page, name, found_by=NAME_WITHOUT_VERSION, section=section))
@@ -640,23 +642,20 @@ _TIED_TO_LINE = re.compile(r"\s*(?:" + DATA_WORD + r"\s+)?(?:with|from|by|of|aga
                            r"(?:the\s+)?(?:[A-Z][\w\-]*[\s/\-]+)?", re.IGNORECASE)
 
 
-def _members_compared_with(text: str, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue, page: int,
-                           section: str) -> list[tuple[str, str, str, str, int, str]]:
+def _members_compared_with(text: str, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions,
+                           catalogue: DatasetCatalogue, page: int, section: str) -> list[tuple[str, str, str, str, int, str]]:
     """The members of a product line (LINE alias) named without a version that a list of the catalogue's own words for
     them (`species_mentions`) ties to the line's name right after it ("we compared the simulated HCl, N2O, and HNO3
     with the MLS observations", `_TIED_TO_LINE`): [(line, member family, the line's name as written, quote, page,
     section)].
     `detect_datasets` gives them the line's version when the paper states exactly one version of that line: a version
-    stated for "the Aura MLS measurements" as a whole is that of each species the paper compares with them."""
+    stated for "the Aura MLS measurements" as a whole is that of each species the paper compares with them. `members`:
+    the paragraph's member mentions (`member_mentions`), queried in the 200 characters before each name."""
     found = []
     for name, start, end, reading in readings:
         if reading.stated is not None or catalogue.kind.get(name) != LINE:
             continue
-        names, codes = catalogue.species(name)
-        if not (names or codes):
-            continue
-        head = max(0, start - 200)
-        mentions = [(b + head, e + head, f) for b, e, f in species_mentions(text[head:start], names, codes)]
+        mentions = members.of(name, max(0, start - 200), start)
         group: list[tuple[int, int, str]] = []
         for mention in reversed(mentions):
             # the list whose last member the tie to the name follows, read back item by item
@@ -776,7 +775,7 @@ def _catalogued_after(catalogue: DatasetCatalogue, family: str, key: tuple[int, 
 _CLOSES_CLAUSE = re.compile(r"\s*(?:[.;,:]|$)")
 
 
-def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue,
+def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions, catalogue: DatasetCatalogue,
                                  page: int, section: str) -> tuple[list[Named], list[tuple[int, int]]]:
     """Members of a product line (LINE alias) a list names that a version alone in parentheses closes (the clause or
     the sentence ends right after it): "BASCOE assimilates the MLS retrievals. It takes O3, HNO3, H2O, HCl, and N2O
@@ -786,7 +785,8 @@ def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, i
     the list in its sentence or the sentence before, read without a version of its own, and no other name stands
     between. One Named per member, decided, with the version; a list of one member says nothing here (a version in
     parentheses after one word is `_read`'s or `detached_versions`' reading). Also the spans read (list to parenthesis),
-    so that no member code is listed again as a product of its own ("N2O (v2.2)")."""
+    so that no member code is listed again as a product of its own ("N2O (v2.2)"). `members`: the paragraph's member
+    mentions (`member_mentions`)."""
     found: list[Named] = []
     spans: list[tuple[int, int]] = []
     bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
@@ -799,10 +799,9 @@ def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, i
         if not before:
             continue
         name, start, end, reading = before[-1]
-        names, codes = catalogue.species(name)
-        if reading.stated is not None or catalogue.kind.get(name) != LINE or not (names or codes):
+        if reading.stated is not None or catalogue.kind.get(name) != LINE:
             continue
-        mentions = [(b + end, e + end, f) for b, e, f in species_mentions(text[end:closing.start()], names, codes)]
+        mentions = members.of(name, end, closing.start())
         group: list[tuple[int, int, str]] = []
         for mention in reversed(mentions):
             # the list whose last member the parenthesis follows, read back item by item

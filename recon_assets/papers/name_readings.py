@@ -7,7 +7,8 @@ changed; `datasets.detect_datasets` and `datasets.named_products` read names thr
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -245,6 +246,35 @@ def _shared_versions(text: str, readings: list[tuple[str, int, int, Reading]], c
     return out
 
 
+@dataclass(frozen=True)
+class MemberMentions:
+    """A paragraph's members of the product lines it names, read once (`member_mentions`) for the rules to query: for
+    each line, [(start, end, family)] in reading order, each member written by the catalogue's own word for it
+    (`dataset_names.species_mentions` over the whole paragraph). Reading the paragraph once per line, not once per
+    mention or per slice, keeps detection linear in a paragraph's mentions (hostile pass: a 33 KB paragraph of 400
+    repeats took 70 CPU-s, each version's reading re-reading the whole paragraph)."""
+
+    by_line: Mapping[str, tuple[tuple[int, int, str], ...]]
+
+    def of(self, name: str, start: int = 0, end: int | None = None) -> list[tuple[int, int, str]]:
+        """The members of line `name` written within [start, end) of the paragraph (end None: to its end); [] for a
+        name that is no line or names no member."""
+        found = self.by_line.get(name, ())
+        last = len(found) if end is None else bisect_left(found, (end,))
+        return [m for m in found[bisect_left(found, (start,)):last] if end is None or m[1] <= end]
+
+
+def member_mentions(text: str, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue) -> MemberMentions:
+    """The members of each product line among `readings` (`name_readings` of `text`) that `text` names by the
+    catalogue's own words for them (`DatasetCatalogue.species`, `species_mentions`), read once per line."""
+    by_line = {}
+    for name in dict.fromkeys(name for name, *_ in readings):
+        names, codes = catalogue.species(name)
+        if names or codes:
+            by_line[name] = tuple(species_mentions(text, names, codes))
+    return MemberMentions(by_line)
+
+
 def parameter_list(catalogue: DatasetCatalogue, name: str, words: Sequence[str]) -> list[str]:
     """The members of a product line a list of parameter words names, one per word ("MLS version 3 temperature and water
     vapour data": ML2T and ML2H2O): each describing word that, alone, leaves exactly one member (variants left out,
@@ -288,8 +318,8 @@ _OTHER_SOURCE = re.compile(r"(?:from|by|of|with)\s+(?:the\s+)?[A-Z]")
 LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)", re.IGNORECASE)
 
 
-def each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], name: str, reading: Reading, named: Named,
-                  catalogue: DatasetCatalogue) -> list[Named]:
+def each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], mentions: MemberMentions, name: str, reading: Reading,
+                 named: Named, catalogue: DatasetCatalogue) -> list[Named]:
     """`each_parameter`, or, for a product line (LINE alias) named with a version outside a caption, one Named per
     member the text names by the catalogue's own words for it (`DatasetCatalogue.species`: the entry title's parameter
     name, "geopotential height", "water vapour", or the short name's code, "HCl", "RHi"), each with the stated version:
@@ -311,13 +341,11 @@ def each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], n
        members the paragraph names after that sentence, or between the line's name and a version stated apart from it
        ("measured with Aura-MLS. This instrument measures [...] ozone [...]. We obtained the version 3.3 data"), in
        sentences that cite no work (`cites_work`) and name no other instrument (`other_instrument`).
-    A sentence or paragraph that names no member leaves the mention as it was (ambiguous stays ambiguous)."""
+    A sentence or paragraph that names no member leaves the mention as it was (ambiguous stays ambiguous). `mentions`:
+    the members `text` names (`member_mentions` of `text` and `readings`, read once for the paragraph)."""
     parts = each_parameter(catalogue, named, reading)
-    names, codes = catalogue.species(name)
-    if len(parts) > 1 or not (names or codes):
-        return parts
-    found = species_mentions(text, names, codes)
-    if not found:
+    found = mentions.of(name)
+    if len(parts) > 1 or not found:
         return parts
     lists: list[list[tuple[int, int, str]]] = []
     for mention in found:
