@@ -253,6 +253,31 @@ def test_a_run_that_ended_holding_a_slot_has_it_freed(instance):
     assert pool_holders(instance) == [] and not instance.event_log_storage.get_concurrency_info(POOL).claimed_slots
 
 
+def test_a_stopped_worker_its_code_server_does_not_reap_is_waited_for_until_it_is_a_zombie_only(instance, monkeypatch):
+    """Bug row (issue 23, suite time): `stop_worker` waited its whole 10 s for a worker it had killed whose parent, the
+    code server, does not reap it (blocked on that worker: the Ctrl-C of a run that does not answer): psutil.wait_procs
+    takes a zombie that is not its caller's child for alive. A zombie has ended: the wait stops there."""
+    from recon_assets.cli import instance_health
+
+    monkeypatch.setattr(instance_health, "STOP_WAIT_SECONDS", 60.0)
+    # a code server that never reaps its worker: a process that starts one and sleeps
+    server = subprocess.Popen(
+        [sys.executable, "-c", "import subprocess, sys, time; worker = subprocess.Popen([sys.executable, '-c', "
+         "'import time; time.sleep(600)']); print(worker.pid, flush=True); time.sleep(600)"],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        pid = int(server.stdout.readline())
+        run_id = _holding_run(instance, pid=pid, host=socket.gethostname())
+        started = time.monotonic()
+        assert instance_health.stop_worker(instance, instance.get_run_by_id(run_id)) == pid
+        assert time.monotonic() - started < 5  # not 10 s (psutil.wait_procs), nor STOP_WAIT_SECONDS (60 s here)
+        assert psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    finally:
+        server.kill()
+        server.wait()
+
+
 def test_waiting_for_a_live_holder_says_what_it_waits_for_and_gives_up(instance):
     from recon_assets.cli.instance_health import PoolWaitTimeout
 

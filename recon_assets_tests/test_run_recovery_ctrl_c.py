@@ -229,8 +229,8 @@ def test_a_second_ctrl_c_before_the_wait_still_stops_the_run_and_marks_it_cancel
             assert said[-1] == (f"recon: run {run.run_id} (kg_tables_job) was still ending at a second Ctrl-C: its run worker "
                                 f"(pid {worker.pid}) was stopped and the run is marked CANCELED")
             assert instance.get_run_by_id(run.run_id).status == dg.DagsterRunStatus.CANCELED
-        # ended (its 600 s sleep cut short; reaped by `stop_worker`'s psutil, so Popen cannot see its signal)
-        worker.wait(timeout=10)
+        # ended by `stop_worker`'s SIGKILL (its 600 s sleep cut short), left for its parent, this process, to reap
+        assert worker.wait(timeout=10) == -signal.SIGKILL
         assert launch.poll() is not None
     finally:
         for process in (worker, launch):

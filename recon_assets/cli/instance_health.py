@@ -33,6 +33,8 @@ RUNNING = [dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING]
 # A process created up to this many seconds after its run's start time is still taken for the run's worker:
 # the worker stamps the start time itself, so the two differ by clock resolution only.
 _CREATE_TIME_SLACK_SECONDS = 2.0
+# How long `stop_worker` waits for the processes it killed to end.
+STOP_WAIT_SECONDS = 10.0
 
 
 class PoolWaitTimeout(RuntimeError):
@@ -87,7 +89,12 @@ def stop_worker(instance: dg.DagsterInstance, run: dg.DagsterRun) -> int | None:
             process.kill()
         except psutil.NoSuchProcess:
             pass
-    psutil.wait_procs(processes, timeout=10)
+    # Waited for until each has ended: gone, or a zombie. The worker is its code server's child, not this process's: a
+    # killed worker stays a zombie until the code server reaps it, which a code server blocked on that worker does not
+    # do; psutil.wait_procs takes a zombie that is not its caller's child for alive, and waited its whole 10 s.
+    deadline = time.monotonic() + STOP_WAIT_SECONDS
+    while any(_running(process) for process in processes) and time.monotonic() < deadline:
+        time.sleep(0.05)
     return pid
 
 
@@ -170,6 +177,14 @@ def wait_for_pool(
                 f"(or stop it) and run again; RECON_POOL_WAIT_SECONDS sets how long to wait"
             )
         time.sleep(poll_seconds)
+
+
+def _running(process: psutil.Process) -> bool:
+    """`process` has not ended: it exists and is no zombie (a zombie has ended; only its exit status is left to reap)."""
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
 
 
 def _alive(pid: int, *, started_at: float) -> bool:
