@@ -146,9 +146,12 @@ def test_searches_that_fail_are_said_to_have_failed_not_to_be_cached(papers):
     """Hostile pass: with OpenAlex unreachable the row said "nothing of the paper sent to OpenAlex (every search
     answered from the cache)", with no cache at all."""
     key = doi_key("10.3390/rs11192314")
+    # Every search is retried as a user's is (OpenAlexResource.retries), with no backoff between the attempts (its
+    # documented backoff_seconds: 1 s doubled each retry, about 21 s of sleep here; issue 23, suite time)
+    unreachable = OpenAlexResource(offline=False, api_key=KEY, backoff_seconds=0.0)
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mocked:
         mocked.add(responses.GET, API, status=500, json={"error": "unavailable"})
-        assert papers.analyse(key, ONLINE, opt_in=True).success
+        assert papers.analyse(key, unreachable, opt_in=True).success
     sent, _, outcome, requests, cached, _, summary = _gaps_row(papers, key)
     assert (sent, outcome, cached) == (False, "not sent", 0) and requests > 0
     assert summary.startswith("citation gaps: no answer from OpenAlex (") and "search(es) failed after" in summary
