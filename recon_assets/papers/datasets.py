@@ -45,7 +45,7 @@ from recon_assets.papers.name_readings import (
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
 from recon_assets.papers.phrases import COLLECTION, DATA_WORD, LINE, SENTENCE, Reading, name_key, stated_sort_key
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
-from recon_assets.papers.version_association import cited_work_s, detached_versions, yields_to_used
+from recon_assets.papers.version_association import cited_work_s, detached_versions, reported_not_used, yields_to_used
 from recon_assets.papers.version_grammar import VERSION_TEXT, shorthand_of, version_at, versions_in
 from recon_assets.shared.excerpt import excerpt
 
@@ -504,7 +504,8 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             if _EARLIER_VERSION_OF.search(text, max(0, start - BEFORE_WINDOW), start):
                 # "The earlier version of MLS CO (V2.2) was biased high": a version the paper sets aside, not one it uses
                 continue
-            if cited_work_s(text, start) or yields_to_used(text, readings, name, reading):
+            if cited_work_s(text, start) or yields_to_used(text, readings, name, reading) \
+                    or (section != CAPTION and reported_not_used(text, reading)):
                 # "while Smith et al. (2006) discuss the MLS v1.5 data": the cited work's version, not the paper's
                 continue
             named = _candidates(catalogue, name, text[start:end], reading, _quote(text, start, end), page, section)
@@ -515,6 +516,9 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
         pending += listed
         read_spans += spans_read
         for name, start, end, reading in detached_versions(text, readings, catalogue):
+            if section != CAPTION and reported_not_used(text, reading):
+                # a table's rows run together as one sentence: its citations and words are the rows', not a finding's
+                continue
             quote = _joined_quote(text, (start, end), (reading.first, reading.last))
             named = _candidates(catalogue, name, text[start:end], reading, quote, page, section)
             pending += each_parameter(catalogue, named, reading) if section == CAPTION else each_species(text, readings, members, name, reading, named, catalogue)

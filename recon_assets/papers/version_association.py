@@ -85,8 +85,10 @@ _ACRONYM = re.compile(r"[A-Z][A-Z-]{2,}")
 _WE_USE = re.compile(r"\bwe\s+(?:\w+\s+)?(?:use|used|take|took|employ|employed|analy[sz]e|analy[sz]ed|obtain|obtained|download|downloaded)\b"
                      r"|\b(?:is|are|was|were)\s+(?:used|considered|analy[sz]ed|employed)\b", re.IGNORECASE)
 # A citation in a sentence ("validated in Santee et al. (2008)", "(Lambert et al., 2007)"; not a date, "July 2004"):
-# what it states a version for may be the cited work's.
-_CITATION = re.compile(r"[A-Z][\w’'\-]+(?:\s+et\s+al\.?|\s+and\s+[A-Z][\w’'\-]+)?(?:,\s+|\s+\()(?:19|20)\d{2}[a-z]?\b")
+# what it states a version for may be the cited work's. An author's name may hold a diacritic the PDF's text layer
+# writes apart from its letter ("Br¨uhl et al., 1996" for Brühl).
+_AUTHOR = r"[A-Z][\w’'\-¨´`ˆ˜¸]+"
+_CITATION = re.compile(_AUTHOR + r"(?:\s+et\s+al\.?|\s+and\s+" + _AUTHOR + r")?(?:,\s+|\s+\()(?:19|20)\d{2}[a-z]?\b")
 # What joins two versions of one list ("Both v2.2 and v3.3 water vapour products", "v2.2 or v3.3"): the second opens
 # its phrase as the first does.
 _VERSION_LIST_JOIN = re.compile(r"\s*(?:,\s*)?(?:and|or|&|,|/)\s*", re.IGNORECASE)
@@ -298,3 +300,33 @@ def yields_to_used(text: str, readings: Sequence[tuple[str, int, int, Reading]],
                      if not any(other != name and r.first <= v.start() < r.last for other, _, _, r in readings)
                      and not any(_ACRONYM.fullmatch(w.group(0)) and w.group(0).upper() != name.upper() for w in WORD.finditer(text, start, v.start()))}
     return bool(used) and stated_sort_key(reading.stated) not in used
+
+
+# What reports a comparison's or a validation's finding ("Comparisons between HALOE V17 data and other correlative
+# measurements showed agreement", "mean differences of MLS v2.2 ozone data with respect to the correlative data are
+# within 8 %", "biased low"): with a citation in its sentence, the cited works' finding (`reported_not_used`).
+_FINDING = re.compile(r"\b(?:agree\w*|differences?|bias\w*|overestimat\w*|underestimat\w*)\b", re.IGNORECASE)
+# What says a newer version mended an earlier one ("has been largely removed in v3.3", "greatly improved in v3.3").
+_MENDED = re.compile(r"\b(?:improv|remov|reduc|correct|fix|resolv|replac|supersed|updat|upgrad)\w*", re.IGNORECASE)
+
+
+def reported_not_used(text: str, reading: Reading) -> bool:
+    """Whether the version `reading` holds (read with a name or apart from it, spanning text[reading.first:reading.last])
+    is one the paper reports rather than uses, in a sentence that states no use (`use_stated`):
+    - another work's finding: the sentence reports what comparisons or a validation found (`_FINDING`) and cites the
+      works that found it (`cites_work`): "Comparisons between HALOE V17 data and other correlative ozone measurements
+      showed agreement to within 5 % (Smith et al., 1996)", "mean differences of MLS v2.2 ozone data are within 8 %
+      (Jones et al., 2007)";
+    - an earlier release a newer one mended: the sentence states a newer version (a greater `stated_sort_key`) and what
+      changed (`_MENDED`): "the negative bias observed in the v2.2 HNO3 profiles has been largely removed in v3.3".
+    A paper that uses the version says so elsewhere ("In this study HALOE V19 data is used."), which is read on its own."""
+    left, _ = sentence_span(text, reading.first)
+    _, right = sentence_span(text, max(reading.first, reading.last - 1))
+    sentence = text[left:right]
+    if use_stated(sentence):
+        return False
+    if _FINDING.search(sentence) and cites_work(sentence):
+        return True
+    key = stated_sort_key(reading.stated or "")
+    newer = any(stated_sort_key(v.group(1)) > key for v in versions_in(text, left, right) + versions_in(text, left, right, worded=True))
+    return bool(key and newer and _MENDED.search(sentence))
