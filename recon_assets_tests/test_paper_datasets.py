@@ -668,11 +668,12 @@ def test_round_6_version_spellings_and_members_around_the_version(cmr, rule, tex
          "paragraph says is used here (the cited one is a false pair removed)",
          ["The MLS version 2.2 ozone product agrees with sondes (Smith et al., 2007). Differences with version 4.2, used here, "
           "are small."], [], []),
-        ("... but stays when the paragraph states no use of another version",
-         ["The MLS version 2.2 ozone product agrees with sondes (Smith et al., 2007). Differences with version 4.2 are small."],
+        ("... but stays when the paragraph states no use of another version (round 12: a sentence that cites no finding, "
+         "'is described by'; one reporting a finding, 'agrees with sondes', is the cited work's: `reported_not_used`)",
+         ["The MLS version 2.2 ozone product is described by Smith et al. (2007). Differences with version 4.2 are small."],
          [], [("ML2O3", "2.2", "the graph has ML2O3 but not version 2.2", True)]),
         ("... or when the version used is another instrument's",
-         ["The MLS version 2.2 ozone product agrees with sondes (Smith et al., 2007). We use the MIPAS version 5 data."],
+         ["The MLS version 2.2 ozone product is described by Smith et al. (2007). We use the MIPAS version 5 data."],
          [], [("MIPAS", "5", "no Dataset node of the graph has this name", None), ("ML2O3", "2.2", "the graph has ML2O3 but not version 2.2", True)]),
         ("two versions listed ('Both v2.2 and v3.3'), the line named in the sentence before: each version's",
          ["A description of Aura MLS can be found in Smith et al. (2006). Both v2.2 and v3.3 water vapour products are used "
@@ -819,6 +820,9 @@ def test_a_paragraph_repeating_a_statement_reads_as_the_statement_once(cmr):
          ["Comparisons between HALOE V17 data and sondes showed agreement to within 5 % (Br¨uhl et al., 1996).",
           "In this study HALOE V19 data are used."],
          [("UARHA2FN", "V019", "19")], []),
+        ("... whether or not the paragraph states another version ('agrees with sondes': round 10 kept it when none was)",
+         ["The MLS version 2.2 ozone product agrees with sondes (Smith et al., 2007). Differences with version 4.2 are small."],
+         [], []),
         ("... a sentence that only says where the validation is discussed reports no finding: its version stays",
          ["Validation of MLS v2.2 ozone data is discussed by Smith et al. (2008)."],
          [], [("ML2O3", "2.2", "the graph has ML2O3 but not version 2.2", True)]),
