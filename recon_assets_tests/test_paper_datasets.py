@@ -838,3 +838,32 @@ def test_a_paragraph_repeating_a_statement_reads_as_the_statement_once(cmr):
 )
 def test_round_12_versions_reported_from_others_findings_or_mended_are_no_use(cmr, rule, texts, matched, unmatched):
     assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule
+
+
+# Issue 22, rules round 12 (hostile pass M4): a list of versions of one family gives one pair per version, after the
+# name or before it (the second and later were dropped).
+@pytest.mark.parametrize(
+    ("rule", "texts", "matched", "unmatched"),
+    [
+        ("versions listed after the name",
+         ["We use the MLS v2.2 and v4.2 ozone data."],
+         [("ML2O3", "V004", "4.2")], [("ML2O3", "2.2", "the graph has ML2O3 but not version 2.2", True)]),
+        ("... three of them, the words after the list describing each",
+         ["We use MLS v2.2, v3.3 and v4.2 ozone profiles."],
+         [("ML2O3", "V004", "4.2")], [("ML2O3", "2.2", "the graph has ML2O3 but not version 2.2", True),
+                                      ("ML2O3", "3.3", "the graph has ML2O3 but not version 3.3", True)]),
+        ("... a plural version word and bare numbers ('versions 2.2 and 4.2')",
+         ["We use the MLS ozone data, versions 2.2 and 4.2."],
+         [("ML2O3", "V004", "4.2")], [("ML2O3", "2.2", "the graph has ML2O3 but not version 2.2", True)]),
+        ("... a one-member line's versions ('HALOE V17 and V19')",
+         ["We use HALOE V17 and V19 ozone data."],
+         [("UARHA2FN", "V019", "19")], [("HALOE", "17", "the graph has HALOE but not version 17", None)]),
+        ("versions listed before the name",
+         ["Both v2.2 and v4.2 MLS water vapour products are used."],
+         [("ML2H2O", "V004", "4.2")], [("ML2H2O", "2.2", "the graph has ML2H2O but not version 2.2", True)]),
+        ("a measure after a version is no second version ('v4.2 and 2.5 km')",
+         ["The MLS v4.2 and 2.5 km ozone data are used."], [("ML2O3", "V004", "4.2")], []),
+    ],
+)
+def test_round_12_a_list_of_versions_gives_one_pair_per_version(cmr, rule, texts, matched, unmatched):
+    assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule

@@ -7,7 +7,7 @@ import pytest
 from benchmarks.paper_analysis import REPO_ROOT, load_datasets
 from recon_assets.papers import datasets
 from recon_assets.papers.parse import Paragraph, PaperDocument
-from recon_assets.papers.version_grammar import shorthand_of, versions_in
+from recon_assets.papers.version_grammar import VERSION, listed_after, listed_before, shorthand_of, versions_in
 
 CMR = REPO_ROOT / "recon_assets" / "reference" / "cmr" / "cmr_collections_version_families.csv"
 
@@ -31,6 +31,7 @@ CMR = REPO_ROOT / "recon_assets" / "reference" / "cmr" / "cmr_collections_versio
         ("the product ABC12Q3.061 tiles", ["061"]),
         ("(retrieval version v3.3)", ["3.3"]),
         ("version 5.12.4 of the system", ["5.12.4"]),
+        ("the versions 2.2 and 3.3, releases 4 and 5, collections 5 and 6", ["2.2", "4", "5"]),
         # exclusions: cross-references, programs and models, years, words that only contain the letters
         ("as Fig. C2 and Table V1 show (Eq. C3; p. V4)", []),
         ("runs of the WRF version 3.9.1 and Python v3.8", []),
@@ -191,3 +192,26 @@ def test_haloe_names_the_level_2_product():
     assert catalogue.members["HALOE"] == ["UARHA2FN"]
     found, missing = _found(catalogue, "This study uses HALOE version 19 NO occultation profiles.")
     assert {family for family, _ in found + missing} == {"UARHA2FN"}
+
+
+# Issue 22, rules round 12 (hostile pass M4): every version of a list, not its first only.
+@pytest.mark.parametrize(
+    ("text", "after_first", "before_last"),
+    [
+        ("MLS v2.2 and v3.3 data", ["3.3"], ["2.2"]),
+        ("HALOE V17 and V019 profiles", ["019"], ["17"]),
+        ("MLS v2.2, v3.3 and v4.2 ozone", ["3.3", "4.2"], ["2.2", "3.3"]),
+        ("MLS ozone versions 2.2 and 3.3", ["3.3"], []),
+        ("the v2.2/v3.3 record", ["3.3"], ["2.2"]),
+        # a bare number only in a version's shape, no measure: "2.5 km" and "3" after "2.2" are no versions
+        ("version 2.2 and 2.5 km", [], []),
+        ("version 2.2 and 3 profiles", [], []),
+        ("v2.2 ozone and v3.3 water vapour", [], []),
+    ],
+)
+def test_a_list_of_versions_reads_each_version(text, after_first, before_last):
+    found = versions_in(text)
+    assert [m.group(1) for m in listed_after(text, found[0])] == after_first
+    last = [m for m in VERSION.finditer(text)][-1]
+    assert [m.group(1) for m in listed_before(text, last.start())] == before_last
+

@@ -508,8 +508,10 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
                     or (section != CAPTION and reported_not_used(text, reading)):
                 # "while Smith et al. (2006) discuss the MLS v1.5 data": the cited work's version, not the paper's
                 continue
-            named = _candidates(catalogue, name, text[start:end], reading, _quote(text, start, end), page, section)
-            pending += each_parameter(catalogue, named, reading) if section == CAPTION else each_species(text, readings, members, name, reading, named, catalogue)
+            for version in (reading, *(replace(reading, stated=more, more=()) for more in reading.more)):
+                # a list of versions ("MLS v2.2 and v3.3 data", "HALOE V17 and V019"): one pair per version
+                named = _candidates(catalogue, name, text[start:end], version, _quote(text, start, end), page, section)
+                pending += each_parameter(catalogue, named, version) if section == CAPTION else each_species(text, readings, members, name, version, named, catalogue)
             if name in catalogue.by_family:
                 identified.add(name)
         listed, spans_read = _members_listed_with_version(text, readings, members, catalogue, page, section)

@@ -18,7 +18,7 @@ from recon_assets.papers.phrases import (
 )
 from recon_assets.papers.stated_lifecycle import catalogued_version
 from recon_assets.papers.version_association import cites_work, other_instrument, other_source_s, use_stated
-from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, version_at
+from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, listed_after, listed_before, version_at
 
 if TYPE_CHECKING:
     from recon_assets.papers.datasets import DatasetCatalogue
@@ -62,17 +62,22 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
         # "the collection 3 OMTO3 version 8.5 product": the collection names the data set, the version its algorithm
         return Reading(collection[0], collection[1], version.end(), tuple(describing))
     if version:
-        closing = parenthesis_end(text, start, version.end(), limit)
-        resume = _past_restatement(text, version.end(), version.group(1))
+        # a list of versions ("MLS v2.2 and v3.3 ozone"): each is the name's, and the words after the list describe it
+        listed = listed_after(text, version)
+        last = listed[-1] if listed else version
+        closing = parenthesis_end(text, start, last.end(), limit)
+        resume = _past_restatement(text, last.end(), last.group(1))
         trailing = words_trailing(text, resume, closing, catalogue, families)
-        return Reading(version.group(1), start, resume, tuple(describing + trailing))
+        return Reading(version.group(1), start, resume, tuple(describing + trailing), tuple(v.group(1) for v in listed))
     found = _version_before(text, start)
     if found and _joins_name(text[found.end(1 if found.group(1) else 2):start], catalogue, families):
         stated = found.group(1) or found.group(2)
         own = re.search(r"(\d+)$", text[start:end])
         if not (own and stated_sort_key(stated) == (int(own.group(1)),)):
-            # the words after the name describe it too ("version 2.2 of the MLS O3 data")
-            return Reading(stated, found.start(), end, tuple(describing))
+            # the words after the name describe it too ("version 2.2 of the MLS O3 data"); a list of versions ends there
+            # ("Both v2.2 and v3.3 MLS data"): each is the name's
+            listed = listed_before(text, found.start()) if found.group(1) else []
+            return Reading(stated, listed[0].start() if listed else found.start(), end, tuple(describing), tuple(v.group(1) for v in listed))
     stop = clause_end_at(text, end, limit)
     closing = PARENTHESISED_VERSION.search(text, end, stop)
     between, reached = words_past(text, end, closing.start(), catalogue, families) if closing else ([], end)

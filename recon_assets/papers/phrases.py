@@ -55,12 +55,15 @@ def name_key(name: str) -> str:
 @dataclass(frozen=True)
 class Reading:
     """What the words around one name say: the stated version (None if none), the span of name and version, and
-    the describing words (between name and version, right after the version, right before the name)."""
+    the describing words (between name and version, right after the version, right before the name); `more`: the
+    further versions of a list the stated one opens ("MLS v2.2 and v3.3 data": stated "2.2", more ("3.3",)), each a
+    version of the same name."""
 
     stated: str | None
     first: int
     last: int
     words: tuple[str, ...]
+    more: tuple[str, ...] = ()
 
 
 def describes_line(catalogue: DatasetCatalogue, word: str, families: Sequence[str]) -> bool:

@@ -32,7 +32,7 @@ import re
 QUALIFIER = r"(?:(?:data|dataset|retrieval|product|algorithm|processing)\s+){1,2}"
 # The "v" some papers repeat after the word ("version v3.3", "version (v) 3.3").
 _REPEATED_V = r"(?:[\s\-]*(?:\(v\)|v\.?)(?=\s?\d))?"
-WORD_OPENER = r"\b(?:version|ver\.|release|collection|edition)" + _REPEATED_V + r"[\s\-]*"
+WORD_OPENER = r"\b(?:versions?|ver\.|releases?|collections?|edition)" + _REPEATED_V + r"[\s\-]*"
 _LETTER_OPENER = r"(?<![A-Za-z])V\.?\s?|(?<![A-Za-z])(?-i:C|RL)(?=\d)|\.(?=0\d\d\b)"
 NUMBER = r"(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
 # A version, any opener (the text to compile with re.IGNORECASE; "C" and "RL" keep their case).
@@ -101,3 +101,47 @@ def shorthand_of(stated: str, written: list[str]) -> list[str]:
         return []
     fitting = [w for w in written if (m := re.fullmatch(r"(\d{1,3})\.\d.*", w)) and int(m.group(1)) == int(stated)]
     return list(dict.fromkeys(fitting))
+
+
+# What joins the versions of one list ("v2.2 and v3.3", "V17, V19 and V20", "versions 2.2 or 3.3", "v2.2/v3.3").
+_VERSIONS_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*|/\s*)", re.IGNORECASE)
+_BARE_NUMBER = re.compile(NUMBER)
+# A unit after a number ("2.5 km", "3.3 %", "1.5 K"): a measure, no version.
+_UNIT = re.compile(r"\s*(?:%|[A-Za-z]{1,3}\b)")
+
+
+def listed_after(text: str, first: re.Match) -> list[re.Match]:
+    """The further versions of a list that the version `first` (a `VERSION` match, group 1 its number) opens, in
+    reading order, each a match whose group 1 is its number: "v2.2 and v3.3", "HALOE V17 and V019", "V17, V19 and V20",
+    "versions 2.2 and 3.3". An item is a version of the grammar (`version_at`), or a bare number written as `first`'s is
+    (dotted, with as many parts, no unit after it: "version 2.2 and 3.3"; not "version 2.2 and 2.5 km"), each after a comma, "and", "or",
+    "&" or "/". [] when no list follows."""
+    parts = first.group(1).count(".")
+    found: list[re.Match] = []
+    pos = first.end()
+    while (joined := _VERSIONS_JOIN.match(text, pos)) and joined.end() > pos:
+        item = version_at(text, joined.end())
+        if item is None and parts and (bare := _BARE_NUMBER.match(text, joined.end())) and bare.group(1).count(".") == parts \
+                and not _UNIT.match(text, bare.end()):
+            item = bare
+        if item is None:
+            break
+        found.append(item)
+        pos = item.end()
+    return found
+
+
+# A version and the join after it, right before a place ("v2.2 and " before "v3.3 MLS"): `listed_before`.
+_VERSION_THEN_JOIN = re.compile(r"(?:" + VERSION_TEXT + r")" + _VERSIONS_JOIN.pattern + r"$", re.IGNORECASE)
+
+
+def listed_before(text: str, pos: int) -> list[re.Match]:
+    """The versions of a list that end right before text[pos], where its last version begins ("Both v2.2 and " before
+    "v3.3 MLS water vapour products"), in reading order, each a `VERSION` match (group 1 its number) less the `excluded`;
+    [] when none does."""
+    found: list[re.Match] = []
+    while (item := _VERSION_THEN_JOIN.search(text, max(0, pos - 40), pos)) and not excluded(text, item):
+        found.insert(0, item)
+        pos = item.start()
+    return found
+
