@@ -867,3 +867,23 @@ def test_round_12_versions_reported_from_others_findings_or_mended_are_no_use(cm
 )
 def test_round_12_a_list_of_versions_gives_one_pair_per_version(cmr, rule, texts, matched, unmatched):
     assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule
+
+
+# Issue 22, rules round 12: the NOAA SBUV/2 series as papers spell it (alias SBUV2, from the CMR entry titles).
+@pytest.mark.parametrize(
+    ("rule", "texts", "matched", "unmatched"),
+    [
+        ("'SBUV2' is the series the CMR entry titles spell SBUV2 (was an unknown product 'SBUV2 8')",
+         ["Ozone came from the NOAA-9 SBUV2 version 8 profiles."], [("SBUV2N09O3", "V008", "8")], []),
+        ("... and so is 'SBUV-2' (was no name at all)",
+         ["Ozone came from the NOAA-9 SBUV-2 version 8 profiles."], [("SBUV2N09O3", "V008", "8")], []),
+        ("... its satellite named apart still narrows it, a version none has stays ambiguous, never the first",
+         ["Ozone came from the SBUV-2 version 8.6 profiles of NOAA-17."], [],
+         [("SBUV2", "8.6", "ambiguous: SBUV-2 8.6 is one of SBUV2N17L2, SBUV2N17L3zm in the graph, none of them at version "
+           "8.6; the paper does not say which", None)]),
+        ("... while Nimbus-7's SBUV stays the SBUV line's",
+         ["Ozone came from the Nimbus-7 SBUV version 8 profiles."], [("SBUVN7O3", "V008", "8")], []),
+    ],
+)
+def test_round_12_sbuv2_spellings_name_the_noaa_series(cmr, rule, texts, matched, unmatched):
+    assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule
