@@ -863,6 +863,12 @@ def test_round_12_versions_reported_from_others_findings_or_mended_are_no_use(cm
          [("ML2H2O", "V004", "4.2")], [("ML2H2O", "2.2", "the graph has ML2H2O but not version 2.2", True)]),
         ("a measure after a version is no second version ('v4.2 and 2.5 km')",
          ["The MLS v4.2 and 2.5 km ozone data are used."], [("ML2O3", "V004", "4.2")], []),
+        ("a listed version right before another name is that name's ('MLS v4.2 and V6 AIRS': no MLS ozone 6)",
+         ["We use the MLS v4.2 and V6 AIRS ozone data."], [("ML2O3", "V004", "4.2")], []),
+        ("... and one right after another name is that name's ('AIRS V6 and v4.2 MLS': no MLS ozone 6)",
+         ["We use the AIRS V6 and v4.2 MLS ozone data."], [("ML2O3", "V004", "4.2")],
+         [("AIRS", "6", "ambiguous: AIRS 6 is one of AIRX2RET, AIRX3ST8, AIRX3STD, AIRX3STM in the graph; the paper does not "
+           "say which", None)]),
     ],
 )
 def test_round_12_a_list_of_versions_gives_one_pair_per_version(cmr, rule, texts, matched, unmatched):

@@ -10,6 +10,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from recon_assets.papers.dataset_names import FILLER, WORD, is_algorithm_version, parenthesis_end, species_mentions
@@ -46,6 +47,7 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     generation written after a slash is part of its name and describes it (`_GENERATION`: "SBUV/2 version 8" is the
     SBUV2 series' version 8; in "version 2 (SBUV/2)" the 2 is the name's own)."""
     families = catalogue.members[name]
+    next_name = limit
     generation = _GENERATION.match(text, end)
     glued = [re.sub(r"\W", "", text[start:generation.end()])] if generation else []
     end = generation.end() if generation else end
@@ -62,8 +64,9 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
         # "the collection 3 OMTO3 version 8.5 product": the collection names the data set, the version its algorithm
         return Reading(collection[0], collection[1], version.end(), tuple(describing))
     if version:
-        # a list of versions ("MLS v2.2 and v3.3 ozone"): each is the name's, and the words after the list describe it
-        listed = listed_after(text, version)
+        # a list of versions ("MLS v2.2 and v3.3 ozone"): each is the name's, and the words after the list describe it,
+        # up to one right before the next name, which is that name's ("MLS v4.2 and V6 AIRS data")
+        listed = list(takewhile(lambda v: SEPARATOR.match(text, v.end()).end() < next_name, listed_after(text, version)))
         last = listed[-1] if listed else version
         closing = parenthesis_end(text, start, last.end(), limit)
         resume = _past_restatement(text, last.end(), last.group(1))
@@ -77,6 +80,9 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
             # the words after the name describe it too ("version 2.2 of the MLS O3 data"); a list of versions ends there
             # ("Both v2.2 and v3.3 MLS data"): each is the name's
             listed = listed_before(text, found.start()) if found.group(1) else []
+            # up to one right after another name, which is that name's ("AIRS V6 and v3.3 MLS data")
+            while listed and _name_ends_before(text, listed[0].start(), catalogue):
+                listed.pop(0)
             return Reading(stated, listed[0].start() if listed else found.start(), end, tuple(describing), tuple(v.group(1) for v in listed))
     stop = clause_end_at(text, end, limit)
     closing = PARENTHESISED_VERSION.search(text, end, stop)
@@ -93,6 +99,13 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     # detection narrows only names read with a version
     past, _ = words_past(text, end, clause_end_at(text, end, limit), catalogue, families)
     return Reading(None, start, end, tuple([w for w in past if w.lower() not in FILLER] + before))
+
+
+def _name_ends_before(text: str, pos: int, catalogue: DatasetCatalogue) -> bool:
+    """Whether a graph product or product-line name (`DatasetCatalogue.mentions`) ends right before text[pos], only
+    separators (`SEPARATOR`) between: a version there is that name's."""
+    head = text[max(0, pos - 60):pos]
+    return any(SEPARATOR.fullmatch(head, end) for _, _, end in catalogue.mentions(head))
 
 
 # An instrument's generation glued to its name by a slash ("SBUV/2", "AVHRR/3"): one digit, no version after it.
