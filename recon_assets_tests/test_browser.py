@@ -6,9 +6,16 @@ counts must be on their pages (and no partition's row count on the asset's overv
 and the HTML report its metadata names; and the overview timeline and each job's Runs tab, where the runs `recon run`
 launched must be (issue 23). Screenshots go to artifacts/browser/ (gitignored), kept after the run.
 
+That `recon run` is also issue 24's keys-in-transit case end to end (test_keys_in_transit.py holds the rest): GROQ_API_KEY
+set as a user sets it, and a Groq-compatible stand-in on loopback (GROQ_BASE_URL) echoing the key in a 429 'per day'
+message, so LLM judging stops at its first request and the scores are the offline judge's; the last test reads every
+file the run and `dagster dev` wrote for the key. One `recon run` of the sample for both (issue 23, suite time: each
+was a whole run, about 50 s).
+
 Chromium is the system's /usr/bin/chromium (`apt-get install -y chromium`, which .ci/run does): Playwright never
 downloads a browser here. Without it the test fails saying so; it is never skipped."""
 
+import json
 import os
 import re
 import shutil
@@ -20,6 +27,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from email.message import Message
 from pathlib import Path
 
 import duckdb
@@ -27,8 +35,10 @@ import httpx
 import pytest
 
 from recon_assets.reliability.labels import LABELS
+from recon_assets.shared.credentials import REDACTED
 from recon_assets.shared.metadata import PARTITION_ROW_COUNT
 from recon_assets_tests.pipeline_runs import AS_OF, REPO_ROOT
+from recon_assets_tests.test_keys_in_transit import LIVE_KEY, LIVE_MARK, per_day_echo, serve_answers
 
 try:
     from playwright.sync_api import Error as PlaywrightError
@@ -55,7 +65,8 @@ UI_TIMEOUT_MS = 30_000
 # A research area with edges of more than one label in the sample, and one with none.
 AREA_WITH_ROWS = "air_quality"
 AREA_WITHOUT_ROWS = "earthquakes"
-# The environment variables that would take a run online or elsewhere: the test scores the shipped sample offline.
+# The environment variables that would take a run online or elsewhere: the test scores the shipped sample offline (its
+# Groq is the loopback stand-in, set for `recon run` alone: `dagster dev` never has the key).
 _ENV_DROPPED = ("OPENALEX_API_KEY", "GROQ_API_KEY", "HF_TOKEN", "CROSSREF_MAILTO", "CROSSREF_URL", "GROQ_BASE_URL")
 
 _READY_QUERY = """{
@@ -67,11 +78,15 @@ _READY_QUERY = """{
 
 @dataclass
 class DagsterUi:
-    """A running `dagster dev` and the DuckDB file the sample was scored into."""
+    """A running `dagster dev`, the DuckDB file the sample was scored into, and the `recon run` that scored it: its
+    output, the keys its Groq stand-in received, and the folder of everything it and `dagster dev` wrote."""
 
     url: str
     database: Path
     log: Path
+    recon_run: subprocess.CompletedProcess
+    groq_keys: list[str]
+    workdir: Path
 
 
 def _free_port() -> int:
@@ -141,7 +156,8 @@ def _default_sigint() -> None:
 @pytest.fixture(scope="module")
 def dagster_ui(tmp_path_factory) -> Iterator[DagsterUi]:
     """`dagster dev` on a free loopback port and a fresh DAGSTER_HOME (with the project's dagster.yaml, as the README
-    says), started while `recon run --db <tmp>/recon.duckdb --as-of AS_OF` scores the sample into that instance."""
+    says), started while `recon run --db <tmp>/recon.duckdb --as-of AS_OF` scores the sample into that instance, OpenAlex
+    offline, with GROQ_API_KEY and a Groq stand-in echoing it (the module docstring)."""
     workdir = tmp_path_factory.mktemp("dagster_ui")
     home, database, log = workdir / "dagster_home", workdir / "recon.duckdb", workdir / "dagster_dev.log"
     home.mkdir()
@@ -157,14 +173,23 @@ def dagster_ui(tmp_path_factory) -> Iterator[DagsterUi]:
             cwd=REPO_ROOT, env=env, stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
             preexec_fn=_default_sigint,
         )
+    received: list[str] = []
+
+    def echo(path: str, headers: Message) -> tuple[int, dict[str, str], bytes]:
+        key = (headers.get("Authorization") or "").removeprefix("Bearer ")
+        received.append(key)
+        return 429, {"Content-Type": "application/json"}, json.dumps(per_day_echo(key)).encode()
+
     try:
-        run = subprocess.run(
-            [bin_dir / "recon", "run", "--db", database, "--as-of", AS_OF],
-            cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=RECON_RUN_DEADLINE_SECONDS,
-        )
+        with serve_answers(echo) as groq_url:
+            run = subprocess.run(
+                [bin_dir / "recon", "run", "--db", database, "--as-of", AS_OF], cwd=REPO_ROOT,
+                env={**env, "GROQ_API_KEY": LIVE_KEY, "GROQ_BASE_URL": groq_url, "RECON_OPENALEX": "offline"},
+                capture_output=True, text=True, timeout=RECON_RUN_DEADLINE_SECONDS,
+            )
         assert run.returncode == 0, f"`recon run` failed ({run.returncode}):\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
         _wait_until_ready(url, server, log)
-        yield DagsterUi(url, database, log)
+        yield DagsterUi(url, database, log, run, received, workdir)
     finally:
         _stop(server)
 
@@ -332,3 +357,40 @@ def test_recon_runs_show_on_the_timeline_and_their_job_pages(chromium, dagster_u
         expect(page.get_by_text("Success", exact=True).first).to_be_visible()
         expect(page.get_by_text("You have not materialized any assets with this job yet")).to_have_count(0)
         _screenshot(page, f"{job}_runs")
+
+
+def _table_texts(database: Path) -> Iterator[str]:
+    with duckdb.connect(str(database), read_only=True) as con:
+        for (table,) in con.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall():
+            for row in con.execute(f'SELECT * FROM "{table}"').fetchall():
+                yield from (str(cell) for cell in row if cell is not None)
+
+
+def _files(folder: Path, leaving: Path) -> dict[Path, bytes]:
+    """Every file under `folder` but `leaving`, as bytes. A file removed between the listing and its reading (a
+    temporary file of `dagster dev`'s daemon, which runs without the key) is left out: it holds nothing any more."""
+    files = {}
+    for path in folder.rglob("*"):
+        try:
+            if path.is_file() and path != leaving:
+                files[path] = path.read_bytes()
+        except FileNotFoundError:
+            pass
+    return files
+
+
+def test_a_run_whose_groq_echoes_the_key_keeps_it_out_of_console_event_log_compute_logs_and_tables(dagster_ui):
+    """Issue 24's case end to end: `recon run`, the key in the environment as a user sets it, a Groq-compatible server
+    (GROQ_BASE_URL, loopback) echoing it in a 429 'per day' message. Every file under DAGSTER_HOME (the event log and
+    its index, the compute logs, run storage) and beside the database (reports, exports) is read as bytes, and
+    `dagster dev`'s own (its console, its daemon's) with them. (The run is the UI's: `dagster_ui`.)"""
+    run, database = dagster_ui.recon_run, dagster_ui.database
+    assert dagster_ui.groq_keys and set(dagster_ui.groq_keys) == {LIVE_KEY}  # the server did see the key, and echoed it
+    console = run.stdout + run.stderr
+    assert "Groq daily limit reached: Rate limit reached for model" in console and LIVE_MARK not in console
+    files = _files(dagster_ui.workdir, database)
+    assert not [path for path, content in files.items() if LIVE_MARK.encode() in content]
+    # The echo reached the run's event log, the event index and the compute log: redacted in each.
+    echoed = {path.name if path.suffix == ".db" else "compute log" for path, content in files.items() if f"for api key {REDACTED}".encode() in content}
+    assert {"index.db", "compute log"} <= echoed and len(echoed) >= 3, echoed
+    assert not [text for text in _table_texts(database) if LIVE_MARK in text]

@@ -2,23 +2,20 @@
 compute logs, tables), whatever its shape; a key is never sent over plain HTTP to another machine unless
 RECON_ALLOW_PLAIN_HTTP=1. Groq is a stand-in at the HTTP transport (respx in process, a loopback HTTP server for
 `recon run`), answering with the recorded 429 tokens-per-day body plus the echoed key; OpenAlex is the loopback fake
-serving the real recorded works (fake_openalex.py)."""
+serving the real recorded works (fake_openalex.py). Issue 24's case end to end, a `recon run` of the sample whose Groq
+stand-in echoes the key, is in test_browser.py: that run is the one the UI test shows (issue 23, suite time: one
+`recon run` of the sample fewer); `serve_answers` and `per_day_echo` here serve it."""
 
 from __future__ import annotations
 
 import html
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from email.message import Message
 from http.server import BaseHTTPRequestHandler
-from pathlib import Path
 from urllib.parse import urlencode
 
-import duckdb
 import httpx
 import pytest
 import requests
@@ -41,7 +38,6 @@ from recon_assets_tests.fake_openalex import real_works, serving
 from recon_assets_tests.groq_fakes import (
     BASE_URL, COMPLETIONS, FakeClock, FakeGroq, fixture, make_pairs, newer_abstracts, reader_entry,
 )
-from recon_assets_tests.pipeline_runs import REPO_ROOT
 from recon_assets_tests.test_hub_source import chain_texts
 from recon_assets_tests.test_rerun import recon_refusal
 
@@ -370,7 +366,7 @@ def test_recon_run_refuses_plain_http_in_one_line_exit_2(tmp_path, capsys, monke
     assert not (tmp_path / "r.duckdb").exists() and not (tmp_path / "home").exists()
 
 
-# ---- the whole run --------------------------------------------------------------------------------------------------
+# ---- the whole run (test_browser.py: the run the UI test shows) -----------------------------------------------------
 
 
 @contextmanager
@@ -395,40 +391,3 @@ def serve_answers(answer: Callable[[str, Message], tuple[int, dict[str, str], by
 
     with serving(Handler) as base:
         yield base
-
-
-def _table_texts(database: Path) -> Iterator[str]:
-    with duckdb.connect(str(database), read_only=True) as con:
-        for (table,) in con.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'main'").fetchall():
-            for row in con.execute(f'SELECT * FROM "{table}"').fetchall():
-                yield from (str(cell) for cell in row if cell is not None)
-
-
-def test_a_run_whose_groq_echoes_the_key_keeps_it_out_of_console_event_log_compute_logs_and_tables(tmp_path):
-    """Issue 24's case end to end: `recon run`, the key in the environment as a user sets it, a Groq-compatible server
-    (GROQ_BASE_URL, loopback) echoing it in a 429 'per day' message. Every file under DAGSTER_HOME (the event log and
-    its index, the compute logs, run storage) and beside the database (reports, exports) is read as bytes."""
-    home, database = tmp_path / "home", tmp_path / "recon.duckdb"
-    received: list[str] = []
-
-    def echo(path: str, headers: Message) -> tuple[int, dict[str, str], bytes]:
-        key = (headers.get("Authorization") or "").removeprefix("Bearer ")
-        received.append(key)
-        return 429, {"Content-Type": "application/json"}, json.dumps(per_day_echo(key)).encode()
-
-    with serve_answers(echo) as base_url:
-        env = {**os.environ, "DAGSTER_HOME": str(home), "GROQ_API_KEY": LIVE_KEY, "GROQ_BASE_URL": base_url,
-               "RECON_OPENALEX": "offline", "RECON_AS_OF": "2026-11-29"}
-        for variable in ("RECON_GROQ", "RECON_ALLOW_PLAIN_HTTP", "RECON_KG_PATH", "RECON_KG_SOURCE", "RECON_DB_PATH"):
-            env.pop(variable, None)
-        run = subprocess.run([sys.executable, "-m", "recon_assets.cli.main", "run", "--db", str(database)],
-                             capture_output=True, text=True, env=env, cwd=REPO_ROOT, timeout=1800)
-    assert received and set(received) == {LIVE_KEY}  # the server did see the key, and echoed it
-    console = run.stdout + run.stderr
-    assert "Groq daily limit reached: Rate limit reached for model" in console and LIVE_MARK not in console
-    files = [path for path in tmp_path.rglob("*") if path.is_file() and path != database]
-    assert not [path for path in files if LIVE_MARK.encode() in path.read_bytes()]
-    # The echo reached the run's event log, the event index and the compute log: redacted in each.
-    echoed = {path.name if path.suffix == ".db" else "compute log" for path in files if f"for api key {REDACTED}".encode() in path.read_bytes()}
-    assert {"index.db", "compute log"} <= echoed and len(echoed) >= 3, echoed
-    assert not [text for text in _table_texts(database) if LIVE_MARK in text]

@@ -29,8 +29,7 @@ SLOWEST = (
     "test_benchmarks.py",  # the benchmark on a tiny KG (108 s; 123 s at load 6 without its re-run section, 2026-12-03): about 2-2.5 min
     "test_run_recovery_ctrl_c.py",  # four launched runs stopped with Ctrl-C, one after a 3 s wait (30 s before 2026-12-04) and its worker's kill (10 s more before stop_worker's fix, 2026-12-04): about 1.5 min
     "test_keeping_fresh.py",  # a copy of the session's sample run, the daily schedule's run, one-area runs, a KG refresh: 137 CPU-s serial with the sample run (163 before, 2026-12-03)
-    "test_browser.py",  # `dagster dev` and a browser (102 s): about 2 min
-    "test_keys_in_transit.py",  # a `recon run` of the sample: about 1.5 min
+    "test_browser.py",  # `dagster dev`, a browser and the keys-in-transit `recon run` of the sample (73 s at load 1-2, 2026-12-04): about 2 min
     "test_disk_full.py",  # four `recon run` of the tiny KG on a full disk (about 20 s each): about 1.5 min; few tests, so near the end in xdist's order
     "test_briefs_assets.py",  # `recon ask` through the instance (31 s) and in-process runs: about 1 min
     "test_new_instance_race.py",  # two `recon run` on a new DAGSTER_HOME: about 30 s
