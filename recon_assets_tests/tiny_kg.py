@@ -1,6 +1,6 @@
 """A tiny, valid KG for process-level tests (`recon run` in a subprocess: killed workers, Ctrl-C, a full disk, OpenAlex
 answers), which test process handling, not the science: the whole shipped sample (601 nodes) made each of their runs
-take minutes on 2 cores. Not for the keys-in-transit run (test_keys_in_transit.py): with a Groq key set, a `recon run`
+take minutes on 2 cores. Not for the keys-in-transit run (test_browser.py): with a Groq key set, a `recon run`
 of this KG sent the Groq stand-in no request (2026-12-04), so that run stays on the sample.
 
 TINY_KG (recon_assets_tests/fixtures/tiny_kg/graph.json) is written once by `python -m recon_assets_tests.tiny_kg`
