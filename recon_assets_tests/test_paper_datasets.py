@@ -893,3 +893,26 @@ def test_round_12_a_list_of_versions_gives_one_pair_per_version(cmr, rule, texts
 )
 def test_round_12_sbuv2_spellings_name_the_noaa_series(cmr, rule, texts, matched, unmatched):
     assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule
+
+
+# Issue 22, rules round 13 (written from papers 1-74): how a version sentence states the version of data the paper uses.
+@pytest.mark.parametrize(
+    ("rule", "texts", "matched", "unmatched"),
+    [
+        ("'in version N' after a name and its data words is the name's version (was no version read)",
+         ["Publicly available MLS HCl measurements in version 2.2 (v2.2) are compared with ours."], [],
+         [("ML2HCL", "2.2", "the graph has ML2HCL but not version 2.2", True)]),
+        ("... and 'in' before anything else is no version's ('in the 2.2 km layer')",
+         ["The MLS HCl measurements in the 2.2 km layer are compared with ours."], [], []),
+        ("'the data version used here is N': the version subject of 'is', sentences after the line, a member between",
+         ["The second data set is provided by the MLS instrument. Here only N2O measurements are available. The data "
+          "version used here is 4.2 and profiles are screened."], [("ML2N2O", "V004", "4.2")], []),
+        ("... no member between the line and the version: the version reaches no product",
+         ["The second data set is provided by the MLS instrument. It flies on the Aura satellite. The data version used "
+          "here is 4.2 and profiles are screened."], [], []),
+        ("... a model's version stated so is no data's",
+         ["The MLS N2O measurements are assimilated. The model version used here is 3.3."], [], []),
+    ],
+)
+def test_round_13_version_sentences_of_the_data_used(cmr, rule, texts, matched, unmatched):
+    assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule

@@ -31,6 +31,9 @@ CMR = REPO_ROOT / "recon_assets" / "reference" / "cmr" / "cmr_collections_versio
         ("the product ABC12Q3.061 tiles", ["061"]),
         ("(retrieval version v3.3)", ["3.3"]),
         ("version 5.12.4 of the system", ["5.12.4"]),
+        # round 13: "version" as the subject of "is" / "was"; a model's still excluded
+        ("the data version used here is 3.3 and the version was 2.2", ["3.3", "2.2"]),
+        ("the model version used here is 3.3", []),
         ("the versions 2.2 and 3.3, releases 4 and 5, collections 5 and 6", ["2.2", "4", "5"]),
         # exclusions: cross-references, programs and models, years, words that only contain the letters
         ("as Fig. C2 and Table V1 show (Eq. C3; p. V4)", []),

@@ -102,8 +102,8 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
     (`dataset_names.is_algorithm_version`), goes to the nearest name before it in its sentence, else in the sentence
     before ("The MLS instrument scans the limb to retrieve the ozone profile. Version 3.3 data on the 38 layers were
     used"; anywhere before it in the paragraph when `paragraph_wide`, a heading that names the line leading the
-    paragraph; further back when its sentence states the authors' use, `_WE_USE`: "we use", "we obtained", "are
-    considered", and each sentence between names a member of the line, `_named_through_members`, or its own clause names
+    paragraph; further back when its sentence states the authors' use, `use_stated`: "we use", "we obtained", "are
+    considered", "used here", and each sentence between names a member of the line, `_named_through_members`, or its own clause names
     one, `_member_in_clause`), else to the one name of its sentence after it behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`: "the
     level 3 version 5 daily data products obtained from the radiances of the AIRS sounder"). The name must have been
     read without a version (a LINE alias or a family, not an instrument COLLECTION), and the paragraph must not have
@@ -149,7 +149,7 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
         version_left, version_right = sentence_of(at)
         reach = 0 if paragraph_wide else sentence_of(version_left - 1)[0] if version_left else 0
         before = [(name, start, end, r) for name, start, end, r in readings if end <= at and start >= reach]
-        if not before and _WE_USE.search(text, version_left, version_right):
+        if not before and use_stated(text[version_left:version_right]):
             before = _named_through_members(text, readings, catalogue, at, version_left, sentence_of) \
                 or _member_in_clause(text, readings, catalogue, at, version_left, version_right)
         in_sentence = [(name, start, end, r) for name, start, end, r in readings if version_left <= start < version_right]
@@ -219,7 +219,7 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
 def _member_in_clause(text: str, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue, at: int,
                       version_left: int, version_right: int) -> list[tuple[str, int, int, Reading]]:
     """[the last name read before text[at], any number of sentences back in the paragraph] when the version's clause,
-    in a sentence stating the authors' use (`_WE_USE`, checked by the caller), names a member of that name's line by the catalogue's own word for it (`species_mentions`: "AURA-MLS is a passive
+    in a sentence stating the authors' use (`use_stated`, checked by the caller), names a member of that name's line by the catalogue's own word for it (`species_mentions`: "AURA-MLS is a passive
     instrument [...]. Version 2.2 RHi retrievals from 2004 to 2007 are considered": RHi is an MLS product) and the
     version's sentence (`version_left`, `version_right`) writes no other instrument in capitals the catalogue does not
     know ("Version 5 ozone data from SAGE II": SAGE's), else []."""

@@ -3,7 +3,8 @@
 Shapes (how papers write a version next to a product, and how CMR spells versions: its version ids are "006", "061",
 "7.0", "V07B", "04.2x" in `cmr_collections_version_families.csv`):
 - a word that opens a version: "version", "ver.", "release", "collection", "edition", optionally before the "v" some
-  papers repeat ("version v3.3", "version (v) 3.3", "Collection-5"); the words before it that say what it versions
+  papers repeat ("version v3.3", "version (v) 3.3", "Collection-5"); "version" also as the subject of "is" / "was"
+  ("the data version used here is 3.3"); the words before it that say what it versions
   ("data version", "retrieval version", "data product version": QUALIFIER) are no part of it, so that a caller reads
   them as the words they are (a data word, an algorithm's);
 - a letter that opens one: "V"/"v" after no letter ("V7", "v2.2", "V.5", "(v4.2)"), "C" before a digit ("C6.1",
@@ -32,7 +33,10 @@ import re
 QUALIFIER = r"(?:(?:data|dataset|retrieval|product|algorithm|processing)\s+){1,2}"
 # The "v" some papers repeat after the word ("version v3.3", "version (v) 3.3").
 _REPEATED_V = r"(?:[\s\-]*(?:\(v\)|v\.?)(?=\s?\d))?"
-WORD_OPENER = r"\b(?:versions?|ver\.|releases?|collections?|edition)" + _REPEATED_V + r"[\s\-]*"
+# A version word stated as the subject of "is" / "was" ("the data version used here is 3.3", "the version was 2.2"):
+# the words between say which version the paper uses and are no part of the number.
+_COPULA = r"(?:\s+used(?:\s+here|\s+in\s+this\s+(?:study|work|paper))?)?\s+(?:is|was)\b"
+WORD_OPENER = r"\b(?:version" + _COPULA + r"|versions?|ver\.|releases?|collections?|edition)" + _REPEATED_V + r"[\s\-]*"
 _LETTER_OPENER = r"(?<![A-Za-z])V\.?\s?|(?<![A-Za-z])(?-i:C|RL)(?=\d)|\.(?=0\d\d\b)"
 NUMBER = r"(\d{1,3}(?:\.\d{1,2})*[A-Za-z]?)\b"
 # A version, any opener (the text to compile with re.IGNORECASE; "C" and "RL" keep their case).
