@@ -916,3 +916,42 @@ def test_round_12_sbuv2_spellings_name_the_noaa_series(cmr, rule, texts, matched
 )
 def test_round_13_version_sentences_of_the_data_used(cmr, rule, texts, matched, unmatched):
     assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule
+
+
+def _with_abstract(abstract: str, body: str) -> PaperDocument:
+    return PaperDocument(9, (), (Paragraph("Abstract", 1, abstract), Paragraph("4. Results", 6, body)), (), ())
+
+
+# Issue 22, rules round 13: a line's version that names no member, in a paper that gives no member of the line a
+# version, goes to the members the title or the abstract names with the line (the paper's subject).
+@pytest.mark.parametrize(
+    ("rule", "abstract", "body", "matched", "unmatched"),
+    [
+        ("the abstract names the line's member with the line: the body's bare line version is that member's",
+         "The merged profiles are validated by comparison with ozone profiles from ACE-FTS and MLS.",
+         "Figure 5 compares the merged data with the MLS version 4.2 data set.", [("ML2O3", "V004", "4.2")], []),
+        ("... several members named with the line: each",
+         "Our analyses agree with independent observations of MLS (N2O and HNO3).",
+         "Figure 5 compares the analyses with the MLS version 4.2 data set.", [("ML2HNO3", "V004", "4.2"), ("ML2N2O", "V004", "4.2")], []),
+        ("a member named in the abstract apart from the line stays no subject of it: the version stays ambiguous",
+         "Ozone profiles are merged from four processors. MLS is used for validation.",
+         "Figure 5 compares the merged data with the MLS version 4.2 data set.", [],
+         [("MLS", "4.2", "ambiguous: MLS 4.2 is one of ML2BRO, ML2CH3CL, ML2CH3CN, ML2CH3OH, ML2CLO, ML2CO, ML2DGG, ML2DGM, ML2GPH, "
+           "ML2H2O, ML2HCL, ML2HCN, ML2HNO3, ML2HO2, ML2HOCL, ML2IWC, ML2N2O, ML2O3, ML2OH, ML2RHI, ML2SO2, ML2T in the graph; "
+           "the paper does not say which", None)]),
+        ("... nor one an abstract's sentence gives from others' work (it cites a work)",
+         "MLS ozone was found biased high (Smith et al., 2008).",
+         "Figure 5 compares the merged data with the MLS version 4.2 data set.", [],
+         [("MLS", "4.2", "ambiguous: MLS 4.2 is one of ML2BRO, ML2CH3CL, ML2CH3CN, ML2CH3OH, ML2CLO, ML2CO, ML2DGG, ML2DGM, ML2GPH, "
+           "ML2H2O, ML2HCL, ML2HCN, ML2HNO3, ML2HO2, ML2HOCL, ML2IWC, ML2N2O, ML2O3, ML2OH, ML2RHI, ML2SO2, ML2T in the graph; "
+           "the paper does not say which", None)]),
+        ("a paper that gives a member of the line a version elsewhere: its other bare versions reach no abstract member",
+         "We compare MLS ozone and CO with the model.",
+         "We use the MLS v4.2 ozone data. An earlier study used MLS version 2.2 data.", [("ML2O3", "V004", "4.2")],
+         [("MLS", "2.2", "ambiguous: MLS 2.2 is one of ML2BRO, ML2CH3CL, ML2CH3CN, ML2CH3OH, ML2CLO, ML2CO, ML2DGG, ML2DGM, ML2GPH, "
+           "ML2H2O, ML2HCL, ML2HCN, ML2HNO3, ML2HO2, ML2HOCL, ML2IWC, ML2N2O, ML2O3, ML2OH, ML2RHI, ML2SO2, ML2T in the graph, none "
+           "of them at version 2.2; the paper does not say which", None)]),
+    ],
+)
+def test_round_13_a_bare_line_version_reaches_the_members_the_abstract_names(cmr, rule, abstract, body, matched, unmatched):
+    assert _found(cmr, _with_abstract(abstract, body)) == (matched, unmatched), rule

@@ -39,6 +39,7 @@ from recon_assets.papers.dataset_names import (
 from recon_assets.papers.dataset_names import STANDARD_COMBINATIONS, STANDARD_WORD, canonical_tokens, combination, product_tokens
 from recon_assets.papers.dataset_names import parameter_names
 from recon_assets.papers.name_readings import (
+    subject_members,
     BEFORE_WINDOW, LIST_JOIN, PARENTHESISED_VERSION, MemberMentions, Named, each_parameter, each_species, member_mentions, name_readings, parameter_list,
     without_variants,
 )
@@ -580,13 +581,23 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             key = stated_sort_key(stated)
             held = bool(key and catalogued_version(key, catalogue.held(family)))
             pending.append(Named(name, written, stated, (family,), held, quote, page, section))
+    # the members the front matter names for each line, for a line no statement of the paper gives a member a version
+    settled_lines = {named.name for named in pending if len(named.candidates) == 1}
+    subjects = {line: members for line, members in subject_members([(p.section, p.text) for p in document.paragraphs], catalogue).items()
+                if line not in settled_lines}
     for named in pending:
         candidates = list(named.candidates)
         if len(candidates) > 1 and len(named_elsewhere := [f for f in candidates if f in identified]) == 1:
             candidates = named_elsewhere
         if len(candidates) > 1:
             candidates = catalogue.default_product(candidates)
-        if len(candidates) == 1 and (named.decided or candidates != list(named.candidates)):
+        if len(candidates) > 1 and (subject := sorted(subjects.get(named.name, frozenset()) & set(candidates))):
+            # a line's version that names no member ("compared with MLS version 3.3") in a paper that names the line's
+            # members with a version nowhere: the members the title or the abstract names with the line, the paper's
+            # subject ("... with ozone profiles from MLS")
+            for family in subject:
+                settle(named, family)
+        elif len(candidates) == 1 and (named.decided or candidates != list(named.candidates)):
             settle(named, candidates[0])
         elif named.with_version:
             reason = f"ambiguous: {named.written} {named.stated} is one of {', '.join(candidates)} in the graph; the paper does not say which"

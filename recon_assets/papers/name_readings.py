@@ -422,3 +422,31 @@ def each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], m
     key = stated_sort_key(named.stated)
     return [replace(named, candidates=(family,), decided=True,
                     with_version=bool(key and catalogued_version(key, catalogue.held(family)))) for family in families]
+
+
+# The sections of a paper's front matter: its title block (the text before the first heading) and its abstract.
+_FRONT_MATTER = frozenset({"", "abstract"})
+
+
+def subject_members(paragraphs: Sequence[tuple[str, str]], catalogue: DatasetCatalogue) -> dict[str, frozenset[str]]:
+    """The members of each product line that a paper's front matter names as its subject: {line: families}, each
+    family written by the catalogue's own word for it (`species_mentions`: "ozone", "N2O", "BrO") in a sentence of the
+    title block or the abstract that names the line too and cites no work (`cites_work`: the paper's own statement,
+    not others' findings): "Validation of the merged dataset is performed by comparison with ozone profiles from MLS",
+    "observations from ACE-FTS (CH4 and N2O) and MLS (N2O)". `paragraphs`: (section, text) in reading order; only those
+    whose section is the title block's ("") or "Abstract" are read. Lines whose members the front matter does not name
+    are absent. A version the paper states for the line with no member named reaches these members
+    (`datasets.detect_datasets`), never members named only in the body, which may be others' work."""
+    subjects: dict[str, set[str]] = {}
+    for section, text in paragraphs:
+        if section.strip().lower() not in _FRONT_MATTER:
+            continue
+        bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
+        for left, right in zip(bounds, bounds[1:]):
+            sentence = text[left:right]
+            if cites_work(sentence):
+                continue
+            for name in dict.fromkeys(name for name, *_ in name_readings(sentence, catalogue)):
+                names, codes = catalogue.species(name)
+                subjects.setdefault(name, set()).update(family for _, _, family in species_mentions(sentence, names, codes))
+    return {name: frozenset(families) for name, families in subjects.items() if families}
