@@ -955,3 +955,27 @@ def _with_abstract(abstract: str, body: str) -> PaperDocument:
 )
 def test_round_13_a_bare_line_version_reaches_the_members_the_abstract_names(cmr, rule, abstract, body, matched, unmatched):
     assert _found(cmr, _with_abstract(abstract, body)) == (matched, unmatched), rule
+
+
+# Issue 22, rules round 13 (precision): data another retrieval starts from, and a member's word inside another quantity.
+@pytest.mark.parametrize(
+    ("rule", "texts", "matched", "unmatched"),
+    [
+        ("a version of data used as another retrieval's a priori is that retrieval's input (was ML2CLO 2.2)",
+         ["The a priori profile of the retrieval is based on monthly mean profiles of ClO, using the MLS version 2.2 data."], [], []),
+        ("... and as a first guess, even said 'used' (was ML2O3 2.2)",
+         ["The MLS v2.2 ozone data are used as the first guess of our retrieval."], [], []),
+        ("... while data the paper analyses keep their version",
+         ["We use the MLS v2.2 ozone data to evaluate our retrieval."], [],
+         [("ML2O3", "2.2", "the graph has ML2O3 but not version 2.2", True)]),
+        ("'potential temperature' is a coordinate, no MLS temperature (was ML2T 4.2)",
+         ["MLS v4.2 profiles are plotted against potential temperature."], [],
+         [("MLS", "4.2", "ambiguous: MLS 4.2 is one of ML2BRO, ML2CH3CL, ML2CH3CN, ML2CH3OH, ML2CLO, ML2CO, ML2DGG, ML2DGM, ML2GPH, "
+           "ML2H2O, ML2HCL, ML2HCN, ML2HNO3, ML2HO2, ML2HOCL, ML2IWC, ML2N2O, ML2O3, ML2OH, ML2RHI, ML2SO2, ML2T in the graph; "
+           "the paper does not say which", None)]),
+        ("... while 'temperature' alone is the temperature product",
+         ["Profiles of MLS (v4.2) HCl and temperature are compared."], [("ML2HCL", "V004", "4.2"), ("ML2T", "V004", "4.2")], []),
+    ],
+)
+def test_round_13_prior_inputs_and_other_quantities_are_no_use(cmr, rule, texts, matched, unmatched):
+    assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule

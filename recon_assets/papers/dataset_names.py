@@ -195,12 +195,18 @@ def canonical_sequence(text: str) -> tuple[str, ...]:
 _SPECIES_TOKEN = re.compile(r"[A-Za-z0-9]+")
 
 
+# Words that make a parameter's name another quantity: "potential temperature" is a vertical coordinate (papers bin
+# profiles by it), "brightness temperature" a radiance; neither is a temperature product.
+_OTHER_QUANTITY = frozenset({("potential",), ("brightness",)})
+
+
 def species_mentions(text: str, names: dict[str, tuple[str, ...]], codes: dict[str, str]) -> list[tuple[int, int, str]]:
     """[(start, end, family)] in `text` for each member of a product line written by its parameter name (`names`, the
     canonical tokens of `parameter_names`, matched as consecutive words: "geopotential height", "water vapour") or by
     its parameter code (`codes`, `line_codes`: "HCl", "ClO", "RHi", "H2O"; a code is written with a digit or at least
-    two capitals, so the word "Co" is no CO). A name's last word may take a plural "s" ("temperatures"). Longest name
-    first where two overlap; in reading order."""
+    two capitals, so the word "Co" is no CO). A name's last word may take a plural "s" ("temperatures"). A name after a
+    word that makes it another quantity is none (`_OTHER_QUANTITY`: "potential temperature"). Longest name first where
+    two overlap; in reading order."""
     tokens = list(_SPECIES_TOKEN.finditer(text))
     words = [canonical_sequence(t.group(0)) for t in tokens]
     found: list[tuple[int, int, str]] = []
@@ -215,6 +221,10 @@ def species_mentions(text: str, names: dict[str, tuple[str, ...]], codes: dict[s
                     words[index + k] in ((name[k],), (name[k] + "s",) if k == size - 1 else ()) for k in range(size)):
                 hit = (tokens[index].start(), tokens[index + size - 1].end(), family, size)
                 break
+        if hit and index and words[index - 1] in _OTHER_QUANTITY:
+            hit = None  # "potential temperature", "brightness temperature": another quantity, no member's parameter
+            index += 1
+            continue
         if hit is None:
             raw = tokens[index].group(0)
             capitals = sum(c.isupper() for c in raw)

@@ -310,6 +310,12 @@ _FINDING = re.compile(r"\b(?:agree\w*|differences?|bias\w*|overestimat\w*|undere
 _MENDED = re.compile(r"\b(?:improv|remov|reduc|correct|fix|resolv|replac|supersed|updat|upgrad)\w*", re.IGNORECASE)
 
 
+# What says data are another retrieval's or analysis's starting point ("The a priori profile of the retrieval is
+# based on MLS version 2.2 data", "the first guess is taken from ..."): that retrieval's input, not data the paper uses
+# (SOURCES.md's labels keep no row for an a priori: paper 63's borderline call).
+_PRIOR_INPUT = re.compile(r"\ba\s+priori\b|\b(?:first|initial)\s+guess(?:es)?\b", re.IGNORECASE)
+
+
 def reported_not_used(text: str, reading: Reading) -> bool:
     """Whether the version `reading` holds (read with a name or apart from it, spanning text[reading.first:reading.last])
     is one the paper reports rather than uses, in a sentence that states no use (`use_stated`):
@@ -319,10 +325,14 @@ def reported_not_used(text: str, reading: Reading) -> bool:
       (Jones et al., 2007)";
     - an earlier release a newer one mended: the sentence states a newer version (a greater `stated_sort_key`) and what
       changed (`_MENDED`): "the negative bias observed in the v2.2 HNO3 profiles has been largely removed in v3.3".
+    - whatever the sentence says of use, another retrieval's a priori or first guess (`_PRIOR_INPUT`): "The a priori
+      profile of the retrieval is based on mean profiles of the MLS version 2.2 data".
     A paper that uses the version says so elsewhere ("In this study HALOE V19 data is used."), which is read on its own."""
     left, _ = sentence_span(text, reading.first)
     _, right = sentence_span(text, max(reading.first, reading.last - 1))
     sentence = text[left:right]
+    if _PRIOR_INPUT.search(sentence):
+        return True
     if use_stated(sentence):
         return False
     if _FINDING.search(sentence) and cites_work(sentence):
