@@ -975,6 +975,14 @@ def test_round_13_a_bare_line_version_reaches_the_members_the_abstract_names(cmr
            "the paper does not say which", None)]),
         ("... while 'temperature' alone is the temperature product",
          ["Profiles of MLS (v4.2) HCl and temperature are compared."], [("ML2HCL", "V004", "4.2"), ("ML2T", "V004", "4.2")], []),
+        ("a later release's news after the paragraph's older version is no use (was ML2CH3CN 4)",
+         ["The 190 GHz CH3CN is the standard product in MLS v3.3. The 640 GHz CH3CN has become the standard CH3CN "
+          "product in version 4 of the MLS data."], [],
+         [("ML2CH3CN", "3.3", "the graph has ML2CH3CN but not version 3.3", True)]),
+        ("... while a later version the paper says it uses is kept",
+         ["The 190 GHz CH3CN is the standard product in MLS v3.3. The 640 GHz CH3CN has become the standard CH3CN "
+          "product in version 4 of the MLS data, used here."], [("ML2CH3CN", "V004", "4")],
+         [("ML2CH3CN", "3.3", "the graph has ML2CH3CN but not version 3.3", True)]),
     ],
 )
 def test_round_13_prior_inputs_and_other_quantities_are_no_use(cmr, rule, texts, matched, unmatched):

@@ -308,6 +308,9 @@ def yields_to_used(text: str, readings: Sequence[tuple[str, int, int, Reading]],
 _FINDING = re.compile(r"\b(?:agree\w*|differences?|bias\w*|overestimat\w*|underestimat\w*)\b", re.IGNORECASE)
 # What says a newer version mended an earlier one ("has been largely removed in v3.3", "greatly improved in v3.3").
 _MENDED = re.compile(r"\b(?:improv|remov|reduc|correct|fix|resolv|replac|supersed|updat|upgrad)\w*", re.IGNORECASE)
+# What says a release changed something, the mending words or "become" ("the 640 GHz product has become the standard
+# one in version 3"): after the paragraph has stated an older version, the later release's news, not data used.
+_CHANGED = re.compile(_MENDED.pattern + r"|\bbec[oa]m\w*", re.IGNORECASE)
 
 
 # What says data are another retrieval's or analysis's starting point ("The a priori profile of the retrieval is
@@ -325,6 +328,9 @@ def reported_not_used(text: str, reading: Reading) -> bool:
       (Jones et al., 2007)";
     - an earlier release a newer one mended: the sentence states a newer version (a greater `stated_sort_key`) and what
       changed (`_MENDED`): "the negative bias observed in the v2.2 HNO3 profiles has been largely removed in v3.3".
+    - a later release's news: the paragraph stated an older version before the sentence, and the sentence says what the
+      later one changed (`_CHANGED`): "The 190 GHz product is the standard one in V2.2. [...] The 640 GHz product has
+      become the standard one in version 3 of the MLS data".
     - whatever the sentence says of use, another retrieval's a priori or first guess (`_PRIOR_INPUT`): "The a priori
       profile of the retrieval is based on mean profiles of the MLS version 2.2 data".
     A paper that uses the version says so elsewhere ("In this study HALOE V19 data is used."), which is read on its own."""
@@ -338,5 +344,8 @@ def reported_not_used(text: str, reading: Reading) -> bool:
     if _FINDING.search(sentence) and cites_work(sentence):
         return True
     key = stated_sort_key(reading.stated or "")
+    if not (key and _CHANGED.search(sentence)):
+        return False
     newer = any(stated_sort_key(v.group(1)) > key for v in versions_in(text, left, right) + versions_in(text, left, right, worded=True))
-    return bool(key and newer and _MENDED.search(sentence))
+    older_before = any(() < stated_sort_key(v.group(1)) < key for v in versions_in(text, 0, left) + versions_in(text, 0, left, worded=True))
+    return bool((newer and _MENDED.search(sentence)) or older_before)
