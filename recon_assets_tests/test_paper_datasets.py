@@ -904,6 +904,11 @@ def test_round_12_sbuv2_spellings_name_the_noaa_series(cmr, rule, texts, matched
          [("ML2HCL", "2.2", "the graph has ML2HCL but not version 2.2", True)]),
         ("... and 'in' before anything else is no version's ('in the 2.2 km layer')",
          ["The MLS HCl measurements in the 2.2 km layer are compared with ours."], [], []),
+        ("a parenthesis after the name citing the data's reference, then their version (was no version read)",
+         ["The RHi results are compared with results from AURA-MLS (Smith et al., 2007, v2.2) in Fig. 10."], [],
+         [("ML2RHI", "2.2", "the graph has ML2RHI but not version 2.2", True)]),
+        ("... a parenthesis of a citation alone gives no version",
+         ["The RHi results are compared with results from AURA-MLS (Smith et al., 2007) in Fig. 10."], [], []),
         ("'the data version used here is N': the version subject of 'is', sentences after the line, a member between",
          ["The second data set is provided by the MLS instrument. Here only N2O measurements are available. The data "
           "version used here is 4.2 and profiles are screened."], [("ML2N2O", "V004", "4.2")], []),

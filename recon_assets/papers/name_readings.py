@@ -18,7 +18,7 @@ from recon_assets.papers.phrases import (
     CLAUSE_END, COLLECTION, DATA_WORD, SENTENCE, SEPARATOR, Reading, clause_end_at, describes_line, stated_sort_key, words_after, words_past, words_trailing,
 )
 from recon_assets.papers.stated_lifecycle import catalogued_version
-from recon_assets.papers.version_association import cites_work, other_instrument, other_source_s, use_stated
+from recon_assets.papers.version_association import CITATION_TEXT, cites_work, other_instrument, other_source_s, use_stated
 from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, listed_after, listed_before, version_at
 
 if TYPE_CHECKING:
@@ -34,9 +34,11 @@ _VERSION_BEFORE = re.compile(r"(?:" + VERSION_TEXT + r"(?:\s+[A-Za-z][\w\-]*){0,
 _AFTER_WINDOW, BEFORE_WINDOW = 100, 40
 # Describing words read before a product line's name ("Half-hourly IMERG V07", "SM data SMAP ... V7").
 _WORDS_BEFORE = 3
-# "in" before a worded version after a name and its words says which version the data are in ("MLS HCl measurements in
-# version 2.2", "MODIS NDVI in collection 6"): passed over as a separator is.
-_IN_VERSION = re.compile(r"in\s+(?=" + WORD_OPENER + NUMBER + r")", re.IGNORECASE)
+# Passed over, as a separator is, between a name and its words and the version: "in" before a worded version, which
+# says which version the data are in ("MLS HCl measurements in version 2.2"), and a citation that a parenthesis opens
+# with before the version ("AURA-MLS (Read et al., 2007, v2.2)": the data's reference, then their version).
+_BEFORE_VERSION = re.compile(r"(?:in\s+(?=" + WORD_OPENER + NUMBER + r")|(?<=\()" + CITATION_TEXT + r"\)?\s*[,;]\s*(?=" + VERSION_TEXT + r"))",
+                             re.IGNORECASE)
 
 def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: DatasetCatalogue) -> Reading:
     """The version stated next to the name at text[start:end] and the words that describe it.
@@ -59,7 +61,7 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     before = _words_before(text, start, catalogue, families) + [w for w in glued if describes_line(catalogue, w, families)]
     describing = [w for w in words if w.lower() not in FILLER] + before
     at = SEPARATOR.match(text, pos).end()
-    at = _IN_VERSION.match(text, at).end() if _IN_VERSION.match(text, at) else at
+    at = passed.end() if (passed := _BEFORE_VERSION.match(text, at)) else at
     version = version_at(text, at, named=True) if at < limit else None
     if version and _algorithm_only(text, version, catalogue, families):
         # the version after the name is its algorithm's: no dataset version, and none read before the name either

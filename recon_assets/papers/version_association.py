@@ -88,7 +88,8 @@ _WE_USE = re.compile(r"\bwe\s+(?:\w+\s+)?(?:use|used|take|took|employ|employed|a
 # what it states a version for may be the cited work's. An author's name may hold a diacritic the PDF's text layer
 # writes apart from its letter ("Br¨uhl et al., 1996" for Brühl).
 _AUTHOR = r"[A-Z][\w’'\-¨´`ˆ˜¸]+"
-_CITATION = re.compile(_AUTHOR + r"(?:\s+et\s+al\.?|\s+and\s+" + _AUTHOR + r")?(?:,\s+|\s+\()(?:19|20)\d{2}[a-z]?\b")
+CITATION_TEXT = _AUTHOR + r"(?:\s+et\s+al\.?|\s+and\s+" + _AUTHOR + r")?(?:,\s+|\s+\()(?:19|20)\d{2}[a-z]?\b"
+_CITATION = re.compile(CITATION_TEXT)
 # What joins two versions of one list ("Both v2.2 and v3.3 water vapour products", "v2.2 or v3.3"): the second opens
 # its phrase as the first does.
 _VERSION_LIST_JOIN = re.compile(r"\s*(?:,\s*)?(?:and|or|&|,|/)\s*", re.IGNORECASE)
