@@ -15,6 +15,7 @@ import dagster as dg
 import duckdb
 import pandas as pd
 import pytest
+from markupsafe import escape  # as the report template escapes
 from pypdf import PdfReader
 
 from recon_assets.definitions import build_defs
@@ -263,6 +264,9 @@ def test_the_real_papers_reports_have_their_titles_not_their_paths(reports):
         assert f"<title>Paper analysis: {title}</title>" in report.html and f"<title>Paper analysis: {pdf}" not in report.html
         assert _rows(reports, "SELECT title FROM paper_documents WHERE paper_key = ?", report.key) == [(title,)]
         assert " ".join(report.pdf.split()).startswith(f"Paper analysis: {title}")  # the PDF still renders, titled
+        # new-user pass: the paper's line read '"<title>". pdf /path: 14 headings ...'
+        assert str(escape(f'"{title}". Read from the PDF ')) in report.html and ". pdf " not in report.html
+    assert "CitationEdge, the single-paper analysis pipeline this project grew from" in reports[KIM2020.name].html
 
 
 def test_the_real_papers_datasets_say_how_found_and_quote_whole_words(reports):

@@ -273,6 +273,16 @@ def test_every_command_s_help_describes_it_and_its_exit_statuses(command, capsys
     assert epilog.startswith("exit status: 0 ") and " 2 unusable input" in epilog
 
 
+@pytest.mark.parametrize("command", [[], ["run"], ["explain"], ["paper"], ["ask"], ["brief"]])
+def test_help_shows_no_markdown(command, capsys):
+    """New-user pass (2026-12-04): `recon --help` opened with "`recon`:", the module docstring's Markdown."""
+    from recon_assets.cli.main import main
+
+    with pytest.raises(SystemExit):
+        main([*command, "--help"])
+    assert "`" not in capsys.readouterr().out
+
+
 def test_a_db_link_to_a_missing_folder_is_refused_and_no_folder_is_made(tmp_path, capsys, monkeypatch):
     """Hostile pass (2026-12-04): `--db` a symbolic link to /nonexistent/x.duckdb ran, making /nonexistent/ with the
     database and its reports/ and exports/ at the link's target, anywhere on the machine."""

@@ -34,7 +34,7 @@ environment (docs/CONFIGURATION.md; each flag above overrides its variable):
 
 exit status: 0 done; 1 a step or an asset check of severity ERROR failed; 2 unusable input, said in one line before
 any run (a missing KG file, a bad date or one after today, a bad setting, a --db that is not a DuckDB file, another
-`recon run` already running on the same --db); 130 interrupted (Ctrl-C: the run under way is terminated), 143 after
+'recon run' already running on the same --db); 130 interrupted (Ctrl-C: the run under way is terminated), 143 after
 SIGTERM. Reports and exports go to reports/<db file name>/ and exports/<db file name>/ beside the --db file
 (data/reports/recon.duckdb/ by default): the newest also under a *_latest name, with the files of the
 RECON_KEEP_OUTPUTS earlier runs (default 5). Every failure ends with its cause in one line on stderr (a full disk
@@ -66,7 +66,7 @@ def console() -> int:
 
 
 def main(argv: list[str] | None = None, *, own_process: bool = False) -> int:
-    parser = argparse.ArgumentParser(prog="recon", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="recon", description=__doc__.split("\n\n")[0].replace("`recon`: ", "recon: "))  # no Markdown in a terminal
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser(
         "run", help="materialize every asset and every research-area partition",
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None, *, own_process: bool = False) -> int:
         "explain", help="print every scored edge of a publication or dataset DOI",
         description="Print every scored edge of a publication or dataset DOI, with its label, why, and its signals.",
         epilog="exit status: 0 edges printed; 1 the DOI has no scored edge (why on stderr); 2 unusable input, in one "
-        "line: not a DOI, no database or not one `recon run` wrote, one of another version, or one another process holds",
+        "line: not a DOI, no database or not one 'recon run' wrote, one of another version, or one another process holds",
     )
     explain.add_argument("doi", help="publication or dataset DOI, in any spelling (https://doi.org/..., doi:..., upper case)")
     explain.add_argument("--db", type=Path, help="DuckDB file to read; default data/recon.duckdb")
@@ -91,19 +91,19 @@ def main(argv: list[str] | None = None, *, own_process: bool = False) -> int:
         description="Analyse a paper's PDF (or a DOI of the graph) against the database's graph, through the Dagster instance.",
         epilog="exit status: 0 analysed (an optional stage that failed is said); 1 the run failed (a PDF that cannot be "
         "parsed included), in one line; 2 unusable input, in one line before any run: neither a file nor a DOI, a file "
-        "with no %PDF- header, a DOI the graph lacks while OpenAlex is offline, no database, or a setting `recon run` "
+        "with no %PDF- header, a DOI the graph lacks while OpenAlex is offline, no database, or a setting 'recon run' "
         "refuses; 130 interrupted (Ctrl-C: the run under way is terminated), 143 after SIGTERM",
     )
     paper.add_argument("source", help="a PDF file, or a DOI (title, abstract and references from the graph)")
-    paper.add_argument("--db", type=Path, help="DuckDB file holding the graph (`recon run` first); default data/recon.duckdb")
+    paper.add_argument("--db", type=Path, help="DuckDB file holding the graph ('recon run' first); default data/recon.duckdb")
     paper.add_argument("--verbose", action="store_true", help="also print Dagster's log lines")
     ask = commands.add_parser(
         "ask", help="answer a research question from the scores and print its brief",
         description="Answer an ad-hoc research question through the research-brief assets (a partition ask-<hash> of the "
-        "Dagster instance) from the database's scores (`recon run` first), and print the brief.",
+        "Dagster instance) from the database's scores ('recon run' first), and print the brief.",
         epilog="exit status: 0 brief printed; 1 the run failed (its step's error on stderr); 2 unusable input, in one line "
         "before any run: an empty or over-long question, a bad date or one after today, no scored database, or a setting "
-        "`recon run` refuses; 130 interrupted (Ctrl-C: the run under way is terminated), 143 after SIGTERM",
+        "'recon run' refuses; 130 interrupted (Ctrl-C: the run under way is terminated), 143 after SIGTERM",
     )
     ask.add_argument("question", help="the question, in quotes")
     ask.add_argument("--dataset", action="append", default=[], help="a dataset of its scope (DOI, short name, or 'SHORT_NAME VERSION'); repeatable")
@@ -112,12 +112,12 @@ def main(argv: list[str] | None = None, *, own_process: bool = False) -> int:
     brief = commands.add_parser(
         "brief", help="print the stored brief of a question (its id, or ask-<hash>)",
         description="Print the brief the database holds for a question: a standing question's file id, or the ask-<hash> "
-        "`recon ask` printed; --remove takes an ad-hoc question's partition off the instance.",
+        "'recon ask' printed; --remove takes an ad-hoc question's partition off the instance.",
         epilog="exit status: 0 brief printed (or, with --remove, partition removed); 1 no brief of that question in the "
         "database, or a read that failed (why on stderr); 2 unusable input, in one line: no database, or not one "
-        "`recon run` wrote",
+        "'recon run' wrote",
     )
-    brief.add_argument("question_id", help="a question file id, or ask-<hash> as `recon ask` printed it")
+    brief.add_argument("question_id", help="a question file id, or ask-<hash> as 'recon ask' printed it")
     brief.add_argument("--db", type=Path, help="DuckDB file to read; default data/recon.duckdb")
     brief.add_argument("--remove", action="store_true", help="remove the ad-hoc question's partition from the instance instead")
     args = parser.parse_args(argv)

@@ -99,7 +99,7 @@ def paper_sections(
         Section(
             "The paper",
             _named(document)
-            + f"{document['kind']} {document['source']}: {document['sections']} headings, {document['paragraphs']} paragraphs, "
+            + f"Read from the {document['kind'].upper()} {document['source']}: {document['sections']} headings, {document['paragraphs']} paragraphs, "
             f"{document['reference_count']} references, {document['captions']} captions"
             + (f", {document['pages']} pages." if not pd.isna(document["pages"]) else "."),
         ),
@@ -121,8 +121,9 @@ def paper_sections(
         ),
         Section(
             "Scores",
-            "CitationEdge's scores (0-10) and this project's share of dataset uses on current versions (0-1); a score "
-            "whose inputs are not assessed is not assessed, not guessed.",
+            "CitationEdge's scores (0-10: the formulas of CitationEdge, the single-paper analysis pipeline this project "
+            "grew from) and this project's share of dataset uses on current versions (0-1); a score whose inputs are not "
+            "assessed is not assessed, not guessed.",
             tables=[ReportTable(
                 ("score", "value", "how"),
                 [(row.score, _score_value(row, findings.verdicts), row.how) for row in scores.itertuples(index=False)],
