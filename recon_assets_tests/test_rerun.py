@@ -196,7 +196,7 @@ def test_the_targets_line_names_each_met_target_with_its_figure_as_well_as_each_
     )
     tie = {"condition": "offline", "measure": "staleness_catch", "target": ">= lifecycle_only", "bound": 0.0, "value": 0.0, "status": "tied at zero"}
     assert targets_line(pd.DataFrame([tie])) == (
-        "targets (default, I cases): 0 met; 1 tied at zero, which says nothing (neither flags a case): offline "
+        "targets (default, I cases): 0 met; 1 tied at zero (neither rule flags a case: no evidence either way): offline "
         "staleness_catch 0% against >= lifecycle_only 0%; 0 missed; 0 not measured"
     )  # new-user finding: '1 met: offline staleness_catch 0% against >= lifecycle_only 0%' read as gaming the target
 

@@ -505,7 +505,7 @@ def baseline_cell(row: pd.Series) -> str:
 
 
 def targets_line(targets: pd.DataFrame) -> str:
-    """'targets (default, I cases): 3 met: <each with its figure>; 1 tied at zero, which says nothing: <each>;
+    """'targets (default, I cases): 3 met: <each with its figure>; 1 tied at zero (...): <each>;
     2 missed: <each>; 4 not measured' from `measure.targets_of` (its `status`); a status no target has is left out,
     but for met and missed."""
     parts = []
@@ -514,7 +514,7 @@ def targets_line(targets: pd.DataFrame) -> str:
         if status == "not measured":
             parts.append(f"{len(chosen)} not measured")
         elif len(chosen) or status != "tied at zero":
-            said = "tied at zero, which says nothing (neither flags a case)" if status == "tied at zero" else status
+            said = "tied at zero (neither rule flags a case: no evidence either way)" if status == "tied at zero" else status
             figures = "; ".join(_target_text(row) for row in chosen.itertuples())
             parts.append(f"{len(chosen)} {said}" + (f": {figures}" if figures else ""))
     return f"targets (default, I cases): {'; '.join(parts)}"
