@@ -35,7 +35,7 @@ _QUESTION_POOL_SQL = ("question_pool_papers", "question_pool_edges", "question_p
 # its modules and the reference files it reads (the lifecycle of a stated version the graph lacks runs on them).
 _DATASET_NAME_MODULES = (
     "kg.doi", "lifecycle.cmr", "lifecycle.lineage", "lifecycle.versions", "papers.dataset_names", "papers.datasets",
-    "papers.name_readings", "papers.phrases", "papers.stated_lifecycle", "papers.version_grammar",
+    "papers.name_readings", "papers.phrases", "papers.stated_lifecycle", "papers.version_association", "papers.version_grammar",
 )
 _DATASET_NAME_FILES = (
     "reference/dataset_aliases.csv", "reference/dataset_successors.csv", "reference/cmr/cmr_collections_version_families.csv",
