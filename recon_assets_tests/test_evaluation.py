@@ -347,6 +347,9 @@ def test_a_rate_tied_with_a_baseline_at_zero_is_neither_met_nor_missed_but_tied_
     assert tied.loc[("offline", "foundational_false_flag"), "status"] == "met"  # at most 30 %: 0 % is met
     above = targets_of(pd.DataFrame([row("staleness_catch", "default", 0.5), row("staleness_catch", "lifecycle_only", 0.5)]))
     assert above.set_index(["condition", "measure"]).loc[("offline", "staleness_catch"), "status"] == "met"
+    # hostile pass: an ROC AUC of 0 is a ranking (every stale case below every sound one), not "no case flagged"
+    ranked = targets_of(pd.DataFrame([row("roc_auc", "default", 0.0), row("roc_auc", "lifecycle_only", 0.0)]))
+    assert ranked.set_index(["condition", "measure"]).loc[("offline", "roc_auc"), "status"] == "met"
 
 
 def test_online_counts_a_case_only_from_the_day_its_citation_record_can_be_read():

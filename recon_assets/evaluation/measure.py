@@ -469,8 +469,8 @@ def targets_of(comparisons: pd.DataFrame) -> pd.DataFrame:
     """Each target of TARGETS on the default setting, TARGET_CASE_SET cases, all of them (split all): the figure
     with its counts and intervals, the bound (a number, or the named baseline's figure on the same cases), whether it
     is met and by how much the figure clears (+) or misses (-) the bound. `status` says which of TARGET_STATUSES it
-    is: "not measured" when either figure is missing, and "tied at zero" when a rate must reach a baseline that is 0
-    and the default is 0 too (neither flags a single case, so the tie says nothing either way; a new user read it
+    is: "not measured" when either figure is missing, and "tied at zero" when a rate (not an ROC AUC) must reach a
+    baseline that is 0 and the default is 0 too (neither flags a single case, so the tie says nothing either way; a new user read it
     counted as met as gaming the target); `met` is True or False for met or missed and None otherwise.
 
     Args:
@@ -490,7 +490,8 @@ def targets_of(comparisons: pd.DataFrame) -> pd.DataFrame:
             "target": f"{'<=' if kind == 'max' else '>='} {versus or f'{bound:.0%}'}",
             "bound": limit, "value": value, "numerator": row.get("numerator"), "denominator": row.get("denominator"),
             "ci_low": row.get("ci_low" if is_rate else "cluster_ci_low"), "ci_high": row.get("ci_high" if is_rate else "cluster_ci_high"),
-            **_target_outcome(margin, both_zero=kind == "min" and versus is not None and limit == 0 and value == 0),
+            # a rate of no case flagged; an ROC AUC of 0 is a ranking (every stale case below every sound one), never a tie
+            **_target_outcome(margin, both_zero=is_rate and kind == "min" and versus is not None and limit == 0 and value == 0),
             "margin": margin,
         })
     return pd.DataFrame(rows)
