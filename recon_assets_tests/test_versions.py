@@ -75,9 +75,9 @@ def _parsed(records: pd.DataFrame) -> pd.DataFrame:
          "GRACEFO_L2_CSR_MONTHLY", "6.2", (6, 2), "standard", "CMR Version"),
         # CALIPSO: version and Prov/Standard in the short name
         ("CAL_LID_L2_05kmAPro-Standard-V4-21", "CALIPSO Lidar Level 2 Aerosol Profile, V4-21", None, None,
-         "CAL_LID_L2_05kmAPro", "-V4-21", (4, 21), "standard", "short name"),
+         "CAL_LID_L2_05kmAPro", "V4-21", (4, 21), "standard", "short name"),  # not "-V4-21" (new-user pass)
         ("CAL_LID_L2_05kmAPro-Prov-V3-41", "CALIPSO Lidar Level 2 Aerosol Profile, Provisional V3-41", None, None,
-         "CAL_LID_L2_05kmAPro", "-V3-41", (3, 41), "provisional", "short name"),
+         "CAL_LID_L2_05kmAPro", "V3-41", (3, 41), "provisional", "short name"),
         ("OCO3_L2_Lite_FP", "OCO-3 Level 2 bias-corrected XCO2 (PROVISIONAL) V10.4r", None, None,
          "OCO3_L2_Lite_FP", "V10.4r", (10, 4, 18), "provisional", "long name"),
         # near real time: NRT in the short name, the CMR Version or the long name
@@ -202,7 +202,7 @@ def test_the_reported_unparsed_records_are_the_current_ones(cmr):
         (
             ["CAL_LID_L2_05kmAPro-Standard-V4-20", "CAL_LID_L2_05kmAPro-Standard-V4-21",
              "CAL_LID_L2_05kmAPro-Standard-V4-51"],
-            ["-V4-20", "-V4-21", "-V4-51"],
+            ["V4-20", "V4-21", "V4-51"],
         ),
     ],
 )

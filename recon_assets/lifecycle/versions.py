@@ -28,7 +28,7 @@ _NUMBER = r"\d+(?:[.-]\d+)*[A-Za-z]?"
 # GRACE / GRACE-FO release and product version: RL06.1Mv03, RL06 v04, RL06.1_LND_v04.
 _RELEASE = re.compile(r"RL\d+(?:\.\d+)?(?:[\s_]*(?:[A-Z]+_)?M?v\d+)?", re.IGNORECASE)
 _SHORT_NAME_PATTERNS = (
-    re.compile(r"-V\d+-\d+$"),  # CALIPSO: CAL_LID_L2_05kmAPro-Standard-V4-21
+    re.compile(r"(?<=-)V\d+-\d+$"),  # CALIPSO: CAL_LID_L2_05kmAPro-Standard-V4-21 (V4-21, not its dash)
     _RELEASE,
 )
 _LONG_NAME_PATTERNS = (
@@ -38,10 +38,10 @@ _LONG_NAME_PATTERNS = (
     re.compile(rf"\b(?:release|edition)\s*{_NUMBER}\b", re.IGNORECASE),  # CERES Edition4A, Release 2
 )
 _DOI_PATTERNS = (
-    re.compile(r"-V\d+-\d+(?=[_/]|$)", re.IGNORECASE),  # CALIPSO
+    re.compile(r"(?<=-)V\d+-\d+(?=[_/]|$)", re.IGNORECASE),  # CALIPSO
     re.compile(r"(?<=\.)\d{3}[A-Z]?$", re.IGNORECASE),  # MODIS / ASTER / VIIRS collection: MOD09A1.061, AST_L1T.031; CERES .001A
     re.compile(r"(?<=/)\d{2}$"),  # GPM: IMERGDF/DAY/07
-    re.compile(rf"[_-]V{_NUMBER}$", re.IGNORECASE),  # SAGE III: SOLAR_BINARY_L1B-V4.0
+    re.compile(rf"(?<=[_-])V{_NUMBER}$", re.IGNORECASE),  # SAGE III: SOLAR_BINARY_L1B-V4.0
     # ocean colour reprocessing: L3B/KD/2022.0, OCTS/L3B/CHL/2014; never ORNL DAAC's 10.3334/ORNLDAAC/1950, a dataset id
     re.compile(r"(?<!ornldaac/)(?<=/)(?:19|20)\d{2}(?:\.\d+)?$", re.IGNORECASE),
 )
@@ -64,7 +64,8 @@ class ParsedVersion:
     """What `parse_version` read from one collection record.
 
     family: the short name without its version and status markers, shared by every version of the product.
-    version_text: the version as spelled where it was found ("006", "V031", "-V4-21"); None if none.
+    version_text: the version as spelled where it was found ("006", "V031", "V4-21"), without the separator before
+        it; None if none.
     sort_key: tuple of ints that orders versions of one family (empty if none).
     status: 'standard', 'provisional' or 'near_real_time'.
     source: the field that revealed the version ('CMR Version', 'short name', 'long name', 'DOI'); None if none.
@@ -82,7 +83,7 @@ class ParsedVersion:
 def version_sort_key(version_text: str) -> tuple[int, ...]:
     """Turn a version spelling into a tuple of ints that orders versions of one family.
 
-    The numbers in the text, in order, trailing zeros dropped ("-V4-21" -> (4, 21), "7.0" and "V7" -> (7,)),
+    The numbers in the text, in order, trailing zeros dropped ("V4-21" -> (4, 21), "7.0" and "V7" -> (7,)),
     with two exceptions. A bare three-digit "0XY" with X, Y > 0 is collection X.Y: LP DAAC and LAADS spell
     MODIS Collection 6.1 as "061" and ASTER version 3.1 as "031" (so 006 < 061 and 003 < 031 < 004); "00X" is
     X and "0X0" is the integer X0 (SMAP "009" < "010"; `successors` then reads every "0XY" of that family

@@ -20,7 +20,7 @@ CREATE OR REPLACE TABLE dataset_lineage (
 -- (recon_assets/shared/table_docs.py).
 COMMENT ON COLUMN dataset_lineage.dataset_id IS 'The dataset (datasets.dataset_id).';
 COMMENT ON COLUMN dataset_lineage.family IS 'Its version family: the short name without version and status markers.';
-COMMENT ON COLUMN dataset_lineage.version_text IS 'The version as spelled where it was found (006, V031, -V4-21), NULL when none.';
+COMMENT ON COLUMN dataset_lineage.version_text IS 'The version as spelled where it was found (006, V031, V4-21), NULL when none.';
 COMMENT ON COLUMN dataset_lineage.version_sort IS 'The version as integers that order the family (061 -> [6, 1]; V031 -> [3, 1]).';
 COMMENT ON COLUMN dataset_lineage.status IS 'standard, provisional or near_real_time (an NRT stream never succeeds the standard product).';
 COMMENT ON COLUMN dataset_lineage.version_source IS 'Field that revealed the version: short name, long name or DOI.';
