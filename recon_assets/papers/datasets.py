@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import io
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
@@ -44,7 +45,7 @@ from recon_assets.papers.name_readings import (
     without_variants,
 )
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
-from recon_assets.papers.phrases import COLLECTION, DATA_WORD, LINE, SENTENCE, Reading, name_key, stated_sort_key
+from recon_assets.papers.phrases import COLLECTION, DATA_WORD, LINE, SENTENCE, Reading, name_key, read_as_ascii, sentence_bounds, sentence_span, stated_sort_key
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
 from recon_assets.papers.version_association import cited_work_s, detached_versions, reported_not_used, yields_to_used
 from recon_assets.papers.version_grammar import VERSION_TEXT, shorthand_of, version_at, versions_in
@@ -347,9 +348,9 @@ def _name_variants(family: str) -> set[str]:
 def _quote(text: str, start: int, end: int) -> str:
     """The sentence around text[start:end], cut to QUOTE_LIMIT characters around the mention at word boundaries, an
     ellipsis marking each cut end (`excerpt`)."""
-    bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
-    left = max(b for b in bounds if b <= start)
-    right = min((b for b in bounds if b >= end), default=len(text))
+    bounds = sentence_bounds(text)
+    left = bounds[bisect_right(bounds, start) - 1]
+    right = bounds[min(bisect_left(bounds, end), len(bounds) - 1)]
     return excerpt(text[left:right], start - left, end - left, QUOTE_LIMIT)
 
 
@@ -470,7 +471,8 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             unmatched.setdefault((family, key), UnmatchedMention(named.written, named.stated, reason, named.quote, named.page, family, section=named.section))
 
     tables = {(c.text, c.page) for c in document.captions if c.kind == "table"}  # a table's caption holds its rows
-    for text, page, doi_place, section, read_names in _units(document):
+    for written, page, doi_place, section, read_names in _units(document):
+        text = read_as_ascii(written)  # names and versions read in ASCII hyphens and digits; quotes as written
         for found in DOI_PATTERN.finditer(text):
             doi = canonical_doi(found.group(0))
             if not doi:
@@ -478,10 +480,10 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             known = catalogue.by_doi.get(doi)
             if known:
                 identified.add(known.family)
-                keep(DatasetMatch(known.dataset_id, known.family, known.version, doi_place, None, _quote(text, *found.span()), page, section))
+                keep(DatasetMatch(known.dataset_id, known.family, known.version, doi_place, None, _quote(written, *found.span()), page, section))
             elif doi.startswith(NASA_DATA_DOI_PREFIX):
                 unmatched.setdefault((doi, ()), UnmatchedMention(
-                    doi, None, "NASA data DOI that is no Dataset node of the graph", _quote(text, *found.span()), page, found_by=doi_place, section=section))
+                    doi, None, "NASA data DOI that is no Dataset node of the graph", _quote(written, *found.span()), page, found_by=doi_place, section=section))
         if not read_names:
             continue
         readings = name_readings(text, catalogue)
@@ -511,7 +513,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
                 continue
             for version in (reading, *(replace(reading, stated=more, more=()) for more in reading.more)):
                 # a list of versions ("MLS v2.2 and v3.3 data", "HALOE V17 and V019"): one pair per version
-                named = _candidates(catalogue, name, text[start:end], version, _quote(text, start, end), page, section)
+                named = _candidates(catalogue, name, text[start:end], version, _quote(written, start, end), page, section)
                 pending += each_parameter(catalogue, named, version) if section == CAPTION else each_species(text, readings, members, name, version, named, catalogue)
             if name in catalogue.by_family:
                 identified.add(name)
@@ -522,7 +524,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             if section != CAPTION and reported_not_used(text, reading):
                 # a table's rows run together as one sentence: its citations and words are the rows', not a finding's
                 continue
-            quote = _joined_quote(text, (start, end), (reading.first, reading.last))
+            quote = _joined_quote(written, (start, end), (reading.first, reading.last))
             named = _candidates(catalogue, name, text[start:end], reading, quote, page, section)
             pending += each_parameter(catalogue, named, reading) if section == CAPTION else each_species(text, readings, members, name, reading, named, catalogue)
             read_spans.append((reading.first, reading.last))
@@ -544,30 +546,30 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             lent = [(name, start, end) for name, start, end in unversioned if name in catalogue.members[alias]]
             for name, start, end in lent:
                 unversioned.remove((name, start, end))
-                pending.append(Named(name, text[start:end].strip(), stated, (name,), True, _joined_quote(text, (first, last), (start, end)), page, section))
+                pending.append(Named(name, text[start:end].strip(), stated, (name,), True, _joined_quote(written, (first, last), (start, end)), page, section))
             # the collection's products the graph lacks ("MYD13A2" where the graph has no MYD13A2): listed with the version
             known = {text[start:end] for _, start, end in spans}
             others = [p for p in _PRODUCT_NAME.finditer(text, first) if p.group(0) not in known
                       and any(fnmatchcase(p.group(0), pattern) for pattern in catalogue.patterns[alias])]
             for other in others:
                 unmatched.setdefault((other.group(0), stated_sort_key(stated)), UnmatchedMention(
-                    other.group(0), stated, "no Dataset node of the graph has this name", _joined_quote(text, (first, last), other.span()), page,
+                    other.group(0), stated, "no Dataset node of the graph has this name", _joined_quote(written, (first, last), other.span()), page,
                     section=section))
             if not others and not any(name in catalogue.members[alias] for name, _, _ in spans):
                 reason = f"{alias} {stated} is a collection of many products; the paper names none of them with it"
-                unmatched.setdefault((alias, stated_sort_key(stated)), UnmatchedMention(alias, stated, reason, _quote(text, first, last), page, section=section))
+                unmatched.setdefault((alias, stated_sort_key(stated)), UnmatchedMention(alias, stated, reason, _quote(written, first, last), page, section=section))
         if section != CAPTION:
             compared += _members_compared_with(text, readings, members, catalogue, page, section)
         for name, start, end in unversioned:
             versionless.setdefault(name, UnmatchedMention(
-                text[start:end].strip(), None, "named without a version", _quote(text, start, end), page, name, found_by=NAME_WITHOUT_VERSION, section=section))
+                text[start:end].strip(), None, "named without a version", _quote(written, start, end), page, name, found_by=NAME_WITHOUT_VERSION, section=section))
         for found in _PRODUCT_WITH_VERSION.finditer(text):
             version = version_at(text, found.end())
             if version is None or any(s < version.end() and found.start() < e for s, e in read_spans):
                 continue
             name, stated = found.group(1), version.group(1)
             unmatched.setdefault((name, stated_sort_key(stated)), UnmatchedMention(
-                name, stated, "no Dataset node of the graph has this name", _quote(text, found.start(), version.end()), page, section=section))
+                name, stated, "no Dataset node of the graph has this name", _quote(written, found.start(), version.end()), page, section=section))
 
     pending = _with_shorthands_expanded(pending, catalogue, unmatched)
     # a line the paper states one version of: that version for the members it compares with the line elsewhere
@@ -635,11 +637,16 @@ def _with_shorthands_expanded(pending: list[Named], catalogue: DatasetCatalogue,
     stated) leave the shorthand one of them: it is listed in `unmatched` (in place) with no family, as the line's
     name ambiguous between them, and not read as a version of its own."""
     out = []
+    by_candidates: dict[tuple[str, ...], list[str]] = {}
+    by_name: dict[str, list[str]] = {}
+    for named in pending:  # read once, not once per named (hostile pass: quadratic in a paragraph's mentions)
+        by_candidates.setdefault(named.candidates, []).append(named.stated)
+        by_name.setdefault(named.name, []).append(named.stated)
     for named in pending:
         fits: list[str] = []
         if _whole_numbered(catalogue, named.candidates):
-            same_family = [p.stated for p in pending if len(named.candidates) == 1 and p.candidates == named.candidates]
-            fits = shorthand_of(named.stated, same_family) or shorthand_of(named.stated, [p.stated for p in pending if p.name == named.name])
+            same_family = by_candidates[named.candidates] if len(named.candidates) == 1 else []
+            fits = shorthand_of(named.stated, same_family) or shorthand_of(named.stated, by_name[named.name])
         if len(fits) == 1:
             key = stated_sort_key(fits[0])
             held = any(catalogued_version(key, catalogue.held(f)) for f in named.candidates)
@@ -806,7 +813,7 @@ def _members_listed_with_version(text: str, readings: Sequence[tuple[str, int, i
     mentions (`member_mentions`)."""
     found: list[Named] = []
     spans: list[tuple[int, int]] = []
-    bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
+    bounds = sentence_bounds(text)
     for closing in PARENTHESISED_VERSION.finditer(text):
         if not _CLOSES_CLAUSE.match(text, closing.end()) or is_algorithm_version(text, closing.end()):
             continue
@@ -851,7 +858,7 @@ def _with_sentence_words(text: str, readings: Sequence[tuple[str, int, int, Read
     members = catalogue.members[name]
     if reading.stated is None or len(members) < 2 or len(without_variants(catalogue.vocabulary.narrow(members, reading.words))) < 2:
         return reading
-    left = max((m.end() for m in SENTENCE.finditer(text, 0, start)), default=0)
+    left = sentence_span(text, start)[0]
     earlier = [w for other, first, _, r in readings[:index] if other == name and first >= left and r.stated is None for w in r.words]
     return replace(reading, words=reading.words + tuple(earlier)) if earlier else reading
 
@@ -929,23 +936,30 @@ def with_graph_links(
 def lifecycle_statement(match: DatasetMatch, lineage: dict) -> str:
     """One line on a used dataset's lifecycle, e.g. "uses TRMM_3B42 V7: replaced by GPM_3IMERGHH (now V07) (since 2019,
     on the authority of curated)", a successor line named with its version now (the date is the line's), or "uses
-    MYD11A1 5: replaced by MYD11A1 V006 (...)" within a family, or "uses MOD13Q1 061: current"; the authority in words (`authority_words`): an
+    MYD11A1 5: replaced by MYD11A1 V006 (...)" within a family, "replaced by MYD11A1 V006 (now V061) (...)" when the
+    lineage gives the line's current version and the successor is no longer it, or "uses MOD13Q1 061: current"; the
+    authority in words (`authority_words`): an
     inferred succession says it is inferred from the version order, no notice recorded (DOMAIN.md "Dataset
     lifecycle"); a date known only by its first record says so ("on an unknown date, on record by 2021-02-04").
 
     Args:
         match: the dataset the paper uses.
         lineage: its `dataset_lineage` row as a mapping (superseded, successor_family, successor_version,
-            superseded_since, succession_basis); None or {} when the lineage has no row for it.
+            superseded_since, succession_basis, and optionally current_version: the version that ends the
+            successor's chain in its family, as `stated_lifecycle.stated_version_lineage` gives it); None or {} when
+            the lineage has no row for it.
     """
     used = f"uses {match.family} {match.version or '(no version)'}"
     if not lineage:
         return f"{used}: lifecycle unknown (no dataset_lineage row)"
     if not lineage.get("superseded"):
         return f"{used}: current"
-    family, version = lineage.get("successor_family"), lineage.get("successor_version")
+    family, version, current = lineage.get("successor_family"), lineage.get("successor_version"), lineage.get("current_version")
     across = family and version and family != match.family  # new-user pass: "GPM_3IMERGHH V07 (since 2019" read as V07's date
     successor = f"{family} (now {version})" if across else " ".join(str(part) for part in (family, version) if part)
+    if not across and family and version and current and current != version:
+        # hostile pass: "replaced by MYD11A1 V006" while V006 was replaced by V061 left the current version unsaid
+        successor = f"{successor} (now {current})"
     since = lineage.get("superseded_since")
     when = since_text(since).strip() if isinstance(since, str) and since else "since date unknown"
     return f"{used}: replaced by {successor or 'a successor'} ({when}, {authority_words(lineage.get('succession_basis'))})"

@@ -10,12 +10,14 @@ import re
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from recon_assets.papers.dataset_names import FILLER, WORD, is_algorithm_version, parenthesis_end, species_mentions
 from recon_assets.papers.phrases import (
-    CLAUSE_END, COLLECTION, DATA_WORD, SENTENCE, SEPARATOR, Reading, clause_end_at, describes_line, stated_sort_key, words_after, words_past, words_trailing,
+    CLAUSE_END, COLLECTION, DATA_WORD, SEPARATOR, Reading, clause_end_at, describes_line, sentence_bounds, stated_sort_key, words_after, words_past,
+    words_trailing,
 )
 from recon_assets.papers.stated_lifecycle import catalogued_version
 from recon_assets.papers.version_association import CITATION_TEXT, cites_work, other_instrument, other_source_s, use_stated
@@ -27,9 +29,11 @@ if TYPE_CHECKING:
 # A version stated next to a product name (`version_grammar.VERSION`): after it ("3B42 V7", "MOD13Q1 Collection 5",
 # "MOD13Q1.006", "GDEM version 2", "MLS measurements (retrieval version v3.3)") or before it ("Collection 6 MOD13Q1",
 # "version 7 of the 3B42").
-# Before the name, at most three words may stand between ("Collection 5 NDVI (MOD13Q1)", "version 7 of the 3B42"), or
+# Before the name, at most three words may stand between ("Collection 5 NDVI (MOD13Q1)", "version 7 of the 3B42"), after
+# the version and any further numbers it lists ("versions 2.2, 3.3 and 4.2 of the MLS ozone data": `listed_after`), or
 # the version opens the parenthesis that holds the name ("MERRA2 (V5.12.4, M2T1NXINT)").
-_VERSION_BEFORE = re.compile(r"(?:" + VERSION_TEXT + r"(?:\s+[A-Za-z][\w\-]*){0,3}\s*[\s(]{0,2}|\(\s*" + VERSION_TEXT + r"\s*[,;]\s*)$",
+_LISTED_NUMBERS = r"(?:\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+)\d{1,3}(?:\.\d{1,2})+\b)*"
+_VERSION_BEFORE = re.compile(r"(?:" + VERSION_TEXT + _LISTED_NUMBERS + r"(?:\s+[A-Za-z][\w\-]*){0,3}\s*[\s(]{0,2}|\(\s*" + VERSION_TEXT + r"\s*[,;]\s*)$",
                              re.IGNORECASE)
 _AFTER_WINDOW, BEFORE_WINDOW = 100, 40
 # Describing words read before a product line's name ("Half-hourly IMERG V07", "SM data SMAP ... V7").
@@ -72,14 +76,18 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     if version:
         # a list of versions ("MLS v2.2 and v3.3 ozone"): each is the name's, and the words after the list describe it,
         # up to one right before the next name, which is that name's ("MLS v4.2 and V6 AIRS data")
-        listed = list(takewhile(lambda v: SEPARATOR.match(text, v.end()).end() < next_name, listed_after(text, version)))
+        listed = list(takewhile(lambda v: SEPARATOR.match(text, v.end()).end() < next_name and not _instrument_after(text, v.end(), catalogue, families),
+                                listed_after(text, version)))
         last = listed[-1] if listed else version
         closing = parenthesis_end(text, start, last.end(), limit)
         resume = _past_restatement(text, last.end(), last.group(1))
         trailing = words_trailing(text, resume, closing, catalogue, families)
         return Reading(version.group(1), start, resume, tuple(describing + trailing), tuple(v.group(1) for v in listed))
     found = _version_before(text, start)
-    if found and _joins_name(text[found.end(1 if found.group(1) else 2):start], catalogue, families):
+    # "versions 2.2 and 4.2 of the MLS ozone data": the numbers the version before the name lists are the name's too
+    following = listed_after(text, version_at(text, found.start())) if found and found.group(1) else []
+    following = list(takewhile(lambda v: v.group(0)[0].isdigit() and v.end() <= start, following))  # the bare numbers `_LISTED_NUMBERS` passed
+    if found and _joins_name(text[following[-1].end() if following else found.end(1 if found.group(1) else 2):start], catalogue, families):
         stated = found.group(1) or found.group(2)
         own = re.search(r"(\d+)$", text[start:end])
         if not (own and stated_sort_key(stated) == (int(own.group(1)),)):
@@ -87,9 +95,10 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
             # ("Both v2.2 and v3.3 MLS data"): each is the name's
             listed = listed_before(text, found.start()) if found.group(1) else []
             # up to one right after another name, which is that name's ("AIRS V6 and v3.3 MLS data")
-            while listed and _name_ends_before(text, listed[0].start(), catalogue):
+            while listed and (_name_ends_before(text, listed[0].start(), catalogue) or _instrument_before(text, listed[0].start(), catalogue, families)):
                 listed.pop(0)
-            return Reading(stated, listed[0].start() if listed else found.start(), end, tuple(describing), tuple(v.group(1) for v in listed))
+            return Reading(stated, listed[0].start() if listed else found.start(), end, tuple(describing),
+                           tuple(v.group(1) for v in listed + following))
     stop = clause_end_at(text, end, limit)
     closing = PARENTHESISED_VERSION.search(text, end, stop)
     between, reached = words_past(text, end, closing.start(), catalogue, families) if closing else ([], end)
@@ -114,6 +123,31 @@ def _name_ends_before(text: str, pos: int, catalogue: DatasetCatalogue) -> bool:
     return any(SEPARATOR.fullmatch(head, end) for _, _, end in catalogue.mentions(head))
 
 
+# A word written as an instrument's name: capitals, digits and hyphens, two capitals at least ("TES", "ACE-FTS",
+# "OSIRIS", the "II" of "SAGE II").
+_INSTRUMENT_LIKE = re.compile(r"[A-Z][A-Z0-9\-]*[A-Z][A-Z0-9\-]*")
+
+
+def _instrument_like(word: str, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
+    """Whether `word` is written as an instrument's name (`_INSTRUMENT_LIKE`), known to the catalogue or not, and
+    describes none of the line's `families` (not "HNO3", "N2O", a member's code)."""
+    return bool(_INSTRUMENT_LIKE.fullmatch(word)) and not describes_line(catalogue, word, families)
+
+
+def _instrument_before(text: str, pos: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
+    """Whether an instrument's name (`_instrument_like`) ends right before the listed version at text[pos], only spaces
+    between: the version is that instrument's ("TES v5 and v4.2 MLS", "SAGE II v7.0 and v4.2 MLS")."""
+    word = re.search(r"([^\s,;:()]+)\s+$", text[max(0, pos - 40):pos])
+    return bool(word) and _instrument_like(word.group(1), catalogue, families)
+
+
+def _instrument_after(text: str, pos: int, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
+    """Whether an instrument's name (`_instrument_like`) follows the listed version ending at text[pos], only spaces
+    between: the version is that instrument's ("MLS v4.2 and V5 TES", "MLS v4.2 and v7.0 SAGE II")."""
+    word = re.match(r"\s+([^\s,;:()]+)", text[pos:pos + 40])
+    return bool(word) and _instrument_like(word.group(1).rstrip("."), catalogue, families)
+
+
 # An instrument's generation glued to its name by a slash ("SBUV/2", "AVHRR/3"): one digit, no version after it.
 _GENERATION = re.compile(r"/(\d)(?![\w./])")
 # A version alone in parentheses ("(version 3.3)", "(v2.2)", "(retrieval version v3.3)", "(data version 4.2)"): the
@@ -122,10 +156,13 @@ PARENTHESISED_VERSION = re.compile(r"\(\s*(?:" + QUALIFIER + r")?(?:" + WORD_OPE
                                     re.IGNORECASE)
 
 
+_SPACES = re.compile(r"\s*")
+
+
 def _past_restatement(text: str, pos: int, stated: str) -> int:
     """Where the words after a version begin: past the same version restated in parentheses right after it ("version
     2.2 (v2.2) RHi": "RHi" describes the product, the parenthesis only abbreviates the version), else `pos`."""
-    again = PARENTHESISED_VERSION.match(text, pos + len(text[pos:]) - len(text[pos:].lstrip()))
+    again = PARENTHESISED_VERSION.match(text, _SPACES.match(text, pos).end())
     return again.end() if again and stated_sort_key(again.group(1)) == stated_sort_key(stated) else pos
 
 
@@ -164,10 +201,16 @@ def _algorithm_only(text: str, version: re.Match, catalogue: DatasetCatalogue, f
     collection of that number (`catalogued_version`). TRMM's "3B42 V7 algorithm" names its collection V7, so it stays
     a dataset version."""
     key = stated_sort_key(version.group(1))
-    written = version.group(0).strip()
-    if not key or not any(is_algorithm_version(text, m.end()) for m in re.finditer(r"(?<![\w.])" + re.escape(written) + r"(?![\w.])", text)):
+    if not key or not _called_algorithm_s(text, version.group(0).strip()):
         return False
     return not any(catalogued_version(key, catalogue.held(f)) for f in families)
+
+
+@lru_cache(maxsize=1024)
+def _called_algorithm_s(text: str, written: str) -> bool:
+    """Whether `text` calls the version `written` (as written: "v8.5") an algorithm's anywhere
+    (`dataset_names.is_algorithm_version`), read once per paragraph and spelling, not once per mention."""
+    return any(is_algorithm_version(text, m.end()) for m in re.finditer(r"(?<![\w.])" + re.escape(written) + r"(?![\w.])", text))
 
 
 def _joins_name(between: str, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
@@ -382,7 +425,7 @@ def each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], m
     if after and len({family for _, _, family in after[0]}) >= 2:
         families = [family for _, _, family in after[0]]
     elif len(named.candidates) > 1:
-        bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
+        bounds = sentence_bounds(text)
 
         def sentence(pos: int) -> tuple[int, int]:
             return max(b for b in bounds if b <= pos), min((b for b in bounds if b > pos), default=len(text))
@@ -443,7 +486,7 @@ def subject_members(paragraphs: Sequence[tuple[str, str]], catalogue: DatasetCat
     for section, text in paragraphs:
         if section.strip().lower() not in _FRONT_MATTER:
             continue
-        bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
+        bounds = sentence_bounds(text)
         for left, right in zip(bounds, bounds[1:]):
             sentence = text[left:right]
             if cites_work(sentence):

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from recon_assets.papers.dataset_names import FILLER, WORD, is_algorithm_version, species_mentions
 from recon_assets.papers.phrases import (
-    CLAUSE_END, COLLECTION, DATA_WORD, SENTENCE, Reading, describes_line, is_data_word, name_key, sentence_span, stated_sort_key, words_trailing,
+    CLAUSE_END, COLLECTION, DATA_WORD, Reading, describes_line, is_data_word, name_key, sentence_bounds, sentence_span, stated_sort_key,
+    words_trailing,
 )
 from recon_assets.papers.version_grammar import WORDED_VERSION, versions_in
 
@@ -36,10 +38,16 @@ def cited_work_s(text: str, start: int) -> bool:
     initial validation of MLS v1.5 data products": not a use of v1.5), unless its sentence says the data are the paper's
     own (`_USED_HERE`: "(used in this study)"). A citation after its verb ("is described by Lambert et al. (2007)") is
     no subject."""
-    left, right = sentence_span(text, start)
+    return any(end <= start and not CLAUSE_END.search(text, end, start) for end in _cited_subject_ends(text, *sentence_span(text, start)))
+
+
+@lru_cache(maxsize=1024)
+def _cited_subject_ends(text: str, left: int, right: int) -> tuple[int, ...]:
+    """Where each clause whose subject is a cited work (`_CITED_SUBJECT`) has read its verb in text[left:right], one
+    sentence, read once for all its mentions; () when the sentence says the data are the paper's own (`_USED_HERE`)."""
     if _USED_HERE.search(text, left, right):
-        return False
-    return any(not CLAUSE_END.search(text, left + cited.end(), start) for cited in _CITED_SUBJECT.finditer(text[left:start]))
+        return ()
+    return tuple(left + cited.end() for cited in _CITED_SUBJECT.finditer(text[left:right]))
 
 
 # A data word right before a version stated without its name, a comma between at most ("The O3 profiles, version v2.2,",
@@ -82,8 +90,14 @@ _OWN_WORDS = frozenset({"our", "my"})
 _ACRONYM = re.compile(r"[A-Z][A-Z-]{2,}")
 # A sentence in which the authors state their own use ("Here, we use the v4.2 retrievals", "we used version 3.3"): a
 # version it states without a name may belong to a line named more than a sentence before (`_named_through_members`).
-_WE_USE = re.compile(r"\bwe\s+(?:\w+\s+)?(?:use|used|take|took|employ|employed|analy[sz]e|analy[sz]ed|obtain|obtained|download|downloaded)\b"
-                     r"|\b(?:is|are|was|were)\s+(?:used|considered|analy[sz]ed|employed)\b", re.IGNORECASE)
+# So does a sentence that makes the data the study's subject or input ("This study relies on MLS v4.2", "this study
+# analyses", "is the basis of this work", "Here MLS v4.2 ozone is compared against ozonesondes", "We compute the
+# differences between MLS v4.2 ozone and ozonesondes").
+_WE_USE = re.compile(r"\bwe\s+(?:\w+\s+)?(?:use|used|take|took|employ|employed|analy[sz]e|analy[sz]ed|obtain|obtained|download|downloaded"
+                     r"|compute|computed|calculate|calculated|compare|compared)\b"
+                     r"|\b(?:is|are|was|were)\s+(?:used|considered|analy[sz]ed|employed|compared)\b"
+                     r"|\b(?:this|the\s+present|our)\s+(?:study|work|paper|analysis)\s+(?:\w+\s+)?(?:uses|used|relies|relied|analy[sz]es|analy[sz]ed|employs|is\s+based)\b"
+                     r"|\b(?:basis|core)\s+of\s+(?:this|the\s+present|our)\s+(?:study|work|paper|analysis)\b", re.IGNORECASE)
 # A citation in a sentence ("validated in Santee et al. (2008)", "(Lambert et al., 2007)"; not a date, "July 2004"):
 # what it states a version for may be the cited work's. An author's name may hold a diacritic the PDF's text layer
 # writes apart from its letter ("Br¨uhl et al., 1996" for Brühl).
@@ -131,7 +145,7 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
     The reading's describing words: those after the version (`words_trailing`) and those of the name's sentence (the
     "ozone" of "retrieve the ozone vertical profile"), less the version's own ("version 5" is no "2.5 degrees")."""
     found = []
-    bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
+    bounds = sentence_bounds(text)
 
     def sentence_of(pos: int) -> tuple[int, int]:
         left = max(b for b in bounds if b <= pos)
@@ -256,6 +270,7 @@ def _named_through_members(text: str, readings: Sequence[tuple[str, int, int, Re
     return earlier[-1:]
 
 
+@lru_cache(maxsize=1024)
 def cites_work(sentence: str) -> bool:
     """Whether a sentence cites a work (`_CITATION`: "validated in Santee et al. (2008)", "(Lambert et al., 2007)")."""
     return bool(_CITATION.search(sentence))
@@ -277,6 +292,7 @@ def other_source_s(text: str, begin: int, catalogue: DatasetCatalogue, name: str
     return bool(before) and before[-1].end() >= begin - 1 and other_instrument(text, before[-1].start(), before[-1].end(), catalogue, name)
 
 
+@lru_cache(maxsize=1024)
 def use_stated(sentence: str) -> bool:
     """Whether a sentence states the authors' use (`_WE_USE`: "we use", `_USED_HERE`: "used here")."""
     return bool(_WE_USE.search(sentence) or _USED_HERE.search(sentence))
@@ -294,7 +310,7 @@ def yields_to_used(text: str, readings: Sequence[tuple[str, int, int, Reading]],
     if not cites_work(text[left:right]) or use_stated(text[left:right]):
         return False
     used = set()
-    bounds = [0] + [m.end() for m in SENTENCE.finditer(text)] + [len(text)]
+    bounds = sentence_bounds(text)
     for start, end in zip(bounds, bounds[1:]):
         if use_stated(text[start:end]):
             used |= {stated_sort_key(v.group(1)) for v in versions_in(text, start, end, worded=True) + versions_in(text, start, end)
@@ -320,15 +336,28 @@ _CHANGED = re.compile(_MENDED.pattern + r"|\bbec[oa]m\w*", re.IGNORECASE)
 _PRIOR_INPUT = re.compile(r"\ba\s+priori\b|\b(?:first|initial)\s+guess(?:es)?\b", re.IGNORECASE)
 
 
+# A citation in parentheses right after the data's phrase ("MLS v4.2 ozone profiles (Livesey et al., 2020) show"): the
+# data's reference, not the source of the sentence's finding.
+_DATA_REFERENCE = re.compile(r"(?:\s+[a-z][\w\-]*){0,3}\s*\(" + CITATION_TEXT + r"[^()]*\)")
+# The authors' own words in a finding ("agrees with our model", "we find"): their finding, not a cited work's.
+_OWN_FINDING = re.compile(r"\b(?:our|we)\b", re.IGNORECASE)
+# Between a mending verb and the newer version that is its agent ("removed in v3.3", "largely corrected by version 5").
+_AGENT_BEFORE = re.compile(r"(?:\s+[a-z]+){0,3}?\s+(?:in|by|with)\s+(?:the\s+)?(?:[\w\-]+\s+){0,2}?", re.IGNORECASE)
+
+
 def reported_not_used(text: str, reading: Reading) -> bool:
     """Whether the version `reading` holds (read with a name or apart from it, spanning text[reading.first:reading.last])
     is one the paper reports rather than uses, in a sentence that states no use (`use_stated`):
     - another work's finding: the sentence reports what comparisons or a validation found (`_FINDING`) and cites the
       works that found it (`cites_work`): "Comparisons between HALOE V17 data and other correlative ozone measurements
       showed agreement to within 5 % (Smith et al., 1996)", "mean differences of MLS v2.2 ozone data are within 8 %
-      (Jones et al., 2007)";
-    - an earlier release a newer one mended: the sentence states a newer version (a greater `stated_sort_key`) and what
-      changed (`_MENDED`): "the negative bias observed in the v2.2 HNO3 profiles has been largely removed in v3.3".
+      (Jones et al., 2007)"; not a finding in the authors' words (`_OWN_FINDING`: "agrees with our model"), and not
+      when the only citation is the data's reference right after their phrase (`_DATA_REFERENCE`: "MLS v4.2 ozone
+      profiles (Livesey et al., 2020) show a small positive bias");
+    - an earlier release a newer one mended: the sentence states a newer version (a greater `stated_sort_key`) that is
+      the mending verb's subject or agent (`_mended_by`, `_MENDED`): "the negative bias observed in the v2.2 HNO3
+      profiles has been largely removed in v3.3"; not "The MLS v4.2 ozone data were reduced to monthly zonal means, and
+      MLS v5.0 data serve as a check".
     - a later release's news: the paragraph stated an older version before the sentence, and the sentence says what the
       later one changed (`_CHANGED`): "The 190 GHz product is the standard one in V2.2. [...] The 640 GHz product has
       become the standard one in version 3 of the MLS data".
@@ -337,16 +366,48 @@ def reported_not_used(text: str, reading: Reading) -> bool:
     A paper that uses the version says so elsewhere ("In this study HALOE V19 data is used."), which is read on its own."""
     left, _ = sentence_span(text, reading.first)
     _, right = sentence_span(text, max(reading.first, reading.last - 1))
-    sentence = text[left:right]
-    if _PRIOR_INPUT.search(sentence):
+    prior, used, finding, changed = _sentence_says(text, left, right)
+    if prior:
         return True
-    if use_stated(sentence):
+    if used:
         return False
-    if _FINDING.search(sentence) and cites_work(sentence):
+    reference = _DATA_REFERENCE.match(text, reading.last)
+    if finding and (cites_work(text[left:reference.start()] + text[reference.end():right]) if reference and reference.end() <= right
+                    else cites_work(text[left:right])):
         return True
     key = stated_sort_key(reading.stated or "")
-    if not (key and _CHANGED.search(sentence)):
+    if not (key and changed):
         return False
-    newer = any(stated_sort_key(v.group(1)) > key for v in versions_in(text, left, right) + versions_in(text, left, right, worded=True))
-    older_before = any(() < stated_sort_key(v.group(1)) < key for v in versions_in(text, 0, left) + versions_in(text, 0, left, worded=True))
-    return bool((newer and _MENDED.search(sentence)) or older_before)
+    newer = [v for v in _versions(text, left, right) if stated_sort_key(v.group(1)) > key]
+    older_before = any(() < stated_sort_key(v.group(1)) < key for v in _versions(text, 0, left))
+    return any(_mended_by(text, reading, v, left, right) for v in newer) or older_before
+
+
+@lru_cache(maxsize=1024)
+def _sentence_says(text: str, left: int, right: int) -> tuple[bool, bool, bool, bool]:
+    """What the sentence text[left:right] says, read once for all its readings: (another retrieval's a priori,
+    `_PRIOR_INPUT`; the authors' use, `use_stated`; a finding not in the authors' words, `_FINDING` without
+    `_OWN_FINDING`; a change, `_CHANGED`)."""
+    sentence = text[left:right]
+    return (bool(_PRIOR_INPUT.search(sentence)), use_stated(sentence), bool(_FINDING.search(sentence) and not _OWN_FINDING.search(sentence)),
+            bool(_CHANGED.search(sentence)))
+
+
+@lru_cache(maxsize=1024)
+def _versions(text: str, left: int, right: int) -> list[re.Match]:
+    """`versions_in` text[left:right], opened by a letter or by a word, read once for all the readings of a sentence."""
+    return versions_in(text, left, right) + versions_in(text, left, right, worded=True)
+
+
+def _mended_by(text: str, reading: Reading, newer: re.Match, left: int, right: int) -> bool:
+    """Whether the newer version `newer` is what mended (`_MENDED`) in its sentence text[left:right]: the subject of the
+    mending verb, written before it in its clause with the reading's version not between ("version 5.0, released in
+    2021, corrected a drift"), or its agent right after it ("has been largely removed in v3.3"); not "The MLS v4.2
+    ozone data were reduced to monthly zonal means, and MLS v5.0 data serve as a check" (the older data's verb)."""
+    for mend in _MENDED.finditer(text, left, right):
+        if newer.end() <= mend.start() and not (newer.end() <= reading.first < mend.start()) \
+                and not re.search(r";|\.(?=\s)", text[newer.end():mend.start()]):
+            return True
+        if mend.end() <= newer.start() and _AGENT_BEFORE.fullmatch(text, mend.end(), newer.start()):
+            return True
+    return False

@@ -110,8 +110,10 @@ def shorthand_of(stated: str, written: list[str]) -> list[str]:
 # What joins the versions of one list ("v2.2 and v3.3", "V17, V19 and V20", "versions 2.2 or 3.3", "v2.2/v3.3").
 _VERSIONS_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|&\s*|/\s*)", re.IGNORECASE)
 _BARE_NUMBER = re.compile(NUMBER)
-# A unit after a number ("2.5 km", "3.3 %", "1.5 K"): a measure, no version.
-_UNIT = re.compile(r"\s*(?:%|[A-Za-z]{1,3}\b)")
+# A unit after a number ("2.5 km", "3.3 %", "1.5 K", "2.5 ppmv", "2.5°", "2.5-km", "10.5 µm", "0.5 degree", "1.5 days",
+# "2.5 x 2.5"): a measure, no version; a short word that is no unit ("of", "and") is none ("versions 2.2 and 4.2 of").
+_UNIT = re.compile(r"\s*(?:[%°µμ‰′″×]|-\s*[A-Za-z]|(?!(?:of|and|or|the|in|to|for|as|at|on|by|is|are|was|we)\b)[A-Za-z]{1,3}\b|x\s*\d|(?:ppmv|ppbv|pptv|degrees?|deg|days?|hours?|months?|years?"
+                   r"|minutes?|seconds?|met(?:er|re)s?|microns?|kelvin|mbar|hpa|dobson)\b)", re.IGNORECASE)
 
 
 def listed_after(text: str, first: re.Match) -> list[re.Match]:
