@@ -504,19 +504,20 @@ def baseline_cell(row: pd.Series) -> str:
     return f"{text} {difference:+.{digits}f} ({low:+.{digits}f} to {high:+.{digits}f})"
 
 
+# A tie at zero says why it is neither met nor missed (new-user pass, 2026-12-04).
+_TARGET_STATUS_WORDS = {"tied at zero": "tied at zero (neither rule flags a case: no evidence either way)"}
+
+
 def targets_line(targets: pd.DataFrame) -> str:
     """'targets (default, I cases): 3 met: <each with its figure>; 1 tied at zero (...): <each>;
-    2 missed: <each>; 4 not measured' from `measure.targets_of` (its `status`); a status no target has is left out,
-    but for met and missed."""
+    2 missed: <each>; 4 not measured' from `measure.targets_of` (its `status`); "tied at zero" only when a target is."""
     parts = []
     for status in TARGET_STATUSES:
         chosen = targets[targets["status"] == status]
-        if status == "not measured":
-            parts.append(f"{len(chosen)} not measured")
-        elif len(chosen) or status != "tied at zero":
-            said = "tied at zero (neither rule flags a case: no evidence either way)" if status == "tied at zero" else status
-            figures = "; ".join(_target_text(row) for row in chosen.itertuples())
-            parts.append(f"{len(chosen)} {said}" + (f": {figures}" if figures else ""))
+        if status == "tied at zero" and chosen.empty:
+            continue
+        figures = "" if status == "not measured" else "; ".join(_target_text(row) for row in chosen.itertuples())
+        parts.append(f"{len(chosen)} {_TARGET_STATUS_WORDS.get(status, status)}" + (f": {figures}" if figures else ""))
     return f"targets (default, I cases): {'; '.join(parts)}"
 
 

@@ -470,8 +470,8 @@ def targets_of(comparisons: pd.DataFrame) -> pd.DataFrame:
     with its counts and intervals, the bound (a number, or the named baseline's figure on the same cases), whether it
     is met and by how much the figure clears (+) or misses (-) the bound. `status` says which of TARGET_STATUSES it
     is: "not measured" when either figure is missing, and "tied at zero" when a rate (not an ROC AUC) must reach a
-    baseline that is 0 and the default is 0 too (neither flags a single case, so the tie says nothing either way; a new user read it
-    counted as met as gaming the target); `met` is True or False for met or missed and None otherwise.
+    baseline that is 0 and the default is 0 too (neither flags a single case, so the tie says nothing either way; a
+    new user read it counted as met as gaming the target); `met` is True or False for met or missed, None otherwise.
 
     Args:
         comparisons: `Evaluation.comparisons` rows (or as stored in reliability_evaluation_baselines).
