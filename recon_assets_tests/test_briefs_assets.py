@@ -18,6 +18,7 @@ from recon_assets.definitions import build_defs
 from recon_assets.papers.resources import PaperIntake
 from recon_assets.briefs.questions import asked_key
 from recon_assets.shared.run_tags import AS_OF_TAG, QUESTION_DATASETS_TAG, QUESTION_TAG
+from recon_assets.storage.tables import create_tables
 
 from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, pipeline_defs
 
@@ -322,7 +323,7 @@ def test_recon_ask_refuses_an_empty_question_and_a_database_without_scores_befor
     assert main(["brief", "nope", "--db", str(tmp_path / "empty.duckdb")]) == 2
     assert capsys.readouterr().err.startswith(f"error: {tmp_path / 'empty.duckdb'} holds no scores yet (no edge_reliability table)")
     with duckdb.connect(str(scored := tmp_path / "scored.duckdb")) as con:
-        con.execute("CREATE TABLE edge_reliability (edge_id VARCHAR)")
+        create_tables(con, "edge_reliability")
     assert main(["brief", "nope", "--db", str(scored)]) == 1
     # New-user finding: a standing id was told to "answer it with `recon ask`", which answers ad-hoc questions only
     err = capsys.readouterr().err

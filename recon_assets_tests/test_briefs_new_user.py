@@ -330,10 +330,11 @@ def test_recon_ask_reads_the_scope_and_the_brief_through_one_connection(tmp_path
 
     from recon_assets.cli.ask import print_brief
     from recon_assets.storage import duckdb_files
+    from recon_assets.storage.tables import create_tables
 
     database = tmp_path / "asked.duckdb"
     with duckdb.connect(str(database)) as con:
-        con.execute("CREATE TABLE edge_reliability (edge_id VARCHAR)")  # a database `recon run` wrote
+        create_tables(con, "edge_reliability")  # a database `recon run` wrote
         con.execute("CREATE TABLE question_plans (question_id VARCHAR, position INTEGER, scope_datasets VARCHAR[], note VARCHAR, "
                     "scope_problem VARCHAR)")
         con.execute("INSERT INTO question_plans VALUES ('ask-1', 0, NULL, NULL, 'no dataset of the KG matches x')")

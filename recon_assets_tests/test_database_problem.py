@@ -10,12 +10,14 @@ import duckdb
 import pytest
 
 from recon_assets.storage.duckdb_files import database_problem
+from recon_assets.shared.table_docs import TABLE_DOCS
+from recon_assets.storage.tables import create_tables
 
 
 def _duckdb_with(path, *tables):
+    """A DuckDB file holding `tables` as recon_assets creates them (from their DDL), empty."""
     with duckdb.connect(str(path)) as con:
-        for table in tables:
-            con.execute(f"CREATE TABLE {table} (id INTEGER)")
+        create_tables(con, *tables)
     return path
 
 
@@ -56,6 +58,24 @@ def test_a_database_without_the_tables_names_the_missing_ones(tmp_path):
     database = _duckdb_with(tmp_path / "recon.duckdb", "publications")
     assert database_problem(database, ("datasets", "publications"), "graph") == (
         f"{database} holds no graph yet (no datasets table): run `recon run --db {database}` first"
+    )
+
+
+def test_tables_of_recon_names_another_program_wrote_are_named_and_a_users_own_tables_are_not(tmp_path):
+    """Hostile pass (2026-12-04): a DuckDB file of another program holding `edge_reliability(x)` was told to "run
+    `recon run --db` first", which replaced its tables. A table of one of recon_assets' names without recon_assets'
+    column comments and with under half its columns is another program's; a table of another name is the user's."""
+    database = _duckdb_with(tmp_path / "recon.duckdb", "datasets", "publications")
+    with duckdb.connect(str(database)) as con:
+        con.execute("CREATE TABLE my_notes (id INTEGER)")
+    assert database_problem(database, ("datasets", "publications"), "graph") is None
+    other = tmp_path / "other.duckdb"
+    with duckdb.connect(str(other)) as con:
+        con.execute("CREATE TABLE edge_reliability (x INTEGER); CREATE TABLE publications (doi VARCHAR)")
+    assert database_problem(other, ("edge_reliability",), "scores") == (
+        f"{other} holds a table named as recon_assets' own that recon_assets did not write (edge_reliability (0 of its "
+        f"{len(TABLE_DOCS['edge_reliability'])} columns, no column comment)), e.g. another program's: give another --db, or "
+        "rename it (a run would replace it)"
     )
 
 

@@ -328,6 +328,25 @@ def test_a_bad_pool_wait_setting_is_refused_before_anything_runs(tmp_path, capsy
     assert err == "error: RECON_POOL_WAIT_SECONDS must be a positive number of seconds, got 'forever'\n"
 
 
+def test_another_programs_duckdb_file_is_refused_before_anything_is_written(tmp_path, capsys, monkeypatch):
+    """Hostile pass (2026-12-04): `recon run --db` on another program's DuckDB file holding `edge_reliability(x)` and
+    `publications(doi)` replaced that `publications` with recon's and wrote 14 tables, then failed on a BinderException.
+    It is refused in one line, exit 2, and the file keeps its two tables and rows."""
+    import duckdb
+
+    database = tmp_path / "other.duckdb"
+    with duckdb.connect(str(database)) as con:
+        con.execute("CREATE TABLE edge_reliability (x INTEGER); CREATE TABLE publications (doi VARCHAR); "
+                    "INSERT INTO publications VALUES ('10.1/theirs')")
+    code, out, err = _refused(database, _home(tmp_path), capsys, monkeypatch)
+    assert code == 2
+    assert err.startswith(f"error: --db {database} holds tables named as recon_assets' own that recon_assets did not write "
+                          "(edge_reliability (0 of its ") and len(err.splitlines()) == 1, err
+    with duckdb.connect(str(database), read_only=True) as con:
+        assert con.execute("SELECT table_name FROM duckdb_tables() ORDER BY 1").fetchall() == [("edge_reliability",), ("publications",)]
+        assert con.execute("SELECT * FROM publications").fetchall() == [("10.1/theirs",)]
+
+
 def test_recon_run_called_in_the_test_process_with_env_leaves_recon_db_path_as_it_was(tmp_path, monkeypatch):
     """Bug row (2026-12-04): a test calling `recon run --db` through `main` in its own process, its environment set
     from `_env` with monkeypatch, left RECON_DB_PATH (which `recon run` sets to --db) set for every test after it in

@@ -21,6 +21,7 @@ from recon_assets.cli.instance_health import POOL
 from recon_assets.cli.launched_runs import TERMINATE_WAIT_SETTING, TerminateWaitRefused, terminate_wait_seconds
 from recon_assets_tests.held_step import sitecustomize_line
 from recon_assets.shared.paths import database_lock
+from recon_assets.storage.tables import create_tables
 from recon_assets_tests.pipeline_runs import AS_OF
 from recon_assets_tests.test_run_recovery import (
     HANG_GUARD_SECONDS, _code_servers, _env, _holder_with_worker, _home, _instance, _recon_run,
@@ -103,9 +104,7 @@ def test_ctrl_c_during_recon_ask_or_paper_terminates_its_run_and_exits_130_witho
     instance = _instance(home)
     database = tmp_path / "scored.duckdb"
     with duckdb.connect(str(database)) as con:  # what `recon ask` and `recon paper` check before they launch
-        con.execute("CREATE TABLE edge_reliability (edge_id VARCHAR)")
-        con.execute("CREATE TABLE datasets (dataset_id VARCHAR)")  # the graph's tables `recon paper` checks
-        con.execute("CREATE TABLE publications (publication_id VARCHAR, doi VARCHAR)")
+        create_tables(con, "edge_reliability", "datasets", "publications")  # the scores; the graph's tables `recon paper` checks
     paper = tmp_path / "paper.pdf"
     paper.write_bytes(b"%PDF-1.4\n")  # never read: the run is stopped before its first step connects
     arguments, job = {

@@ -1,11 +1,13 @@
 """Tables created from their declaring DDL, whose column comments an older version's table cannot take as it is."""
 
 import duckdb
+import pandas as pd
 import pytest
 
 from recon_assets.shared.table_docs import TABLE_DOCS
 from recon_assets.storage.tables import (
-    StaleSchemaError, create_tables, declared_schema, migrate, not_null_columns, primary_key, replace_partitions, transaction,
+    ForeignTablesError, StaleSchemaError, create_tables, declared_schema, foreign_tables, migrate, not_null_columns, primary_key,
+    replace_partitions, replace_table, transaction,
 )
 
 OLDER_USAGE = "CREATE TABLE openalex_usage (day DATE, run_id VARCHAR, asset VARCHAR, requests BIGINT, recorded_at TIMESTAMPTZ)"
@@ -165,3 +167,33 @@ def test_an_older_partitioned_table_without_its_key_is_rewritten_keeping_the_oth
         replace_partitions(con, "edge_reliability", rescored, ["floods"])
         assert con.execute("SELECT research_area, reliability FROM edge_reliability ORDER BY 1").fetchall() == [("floods", 0.5), ("wildfires", None)]
         assert primary_key(con, "edge_reliability") == ("research_area", "dataset_id", "publication_id")
+
+
+@pytest.mark.parametrize("write", ["create_tables", "replace_table", "replace_partitions", "migrate"])
+def test_a_table_another_program_wrote_under_a_recon_name_is_left_as_it_is(write):
+    """Hostile pass (2026-12-04): `recon run` on another program's DuckDB file replaced its `publications(doi)` with
+    recon's. A table of an output table's name holding under half its columns and none of recon's column comments is
+    another program's: every write refuses it in one line, and it keeps its columns and rows."""
+    with duckdb.connect() as con:
+        con.execute("CREATE TABLE publications (doi VARCHAR); INSERT INTO publications VALUES ('10.1/theirs')")
+        rows = pd.DataFrame({"doi": ["10.1/ours"]})
+        attempt = {
+            "create_tables": lambda: create_tables(con, "publications"),
+            "replace_table": lambda: replace_table(con, "publications", rows),
+            "replace_partitions": lambda: replace_partitions(con, "publications", rows, ["floods"], column="doi"),
+            "migrate": lambda: migrate(con, "publications"),
+        }[write]
+        with pytest.raises(ForeignTablesError, match=r"^this database holds a table named as recon_assets' own that recon_assets did not "
+                           r"write \(publications \(1 of its \d+ columns, no column comment\)\), e\.g\. another program's: give another "
+                           r"--db, or rename it \(a run would replace it\)$"):
+            attempt()
+        assert con.execute("SELECT * FROM publications").fetchall() == [("10.1/theirs",)]
+
+
+def test_a_users_own_table_and_recons_commented_tables_are_not_taken_for_another_programs():
+    with duckdb.connect() as con:
+        con.execute("CREATE TABLE my_notes (doi VARCHAR)")
+        create_tables(con, "publications")
+        assert foreign_tables(con) == {}
+        con.execute(OLDER_USAGE)  # an older version's table: most of its columns, no comments (written before they existed)
+        assert foreign_tables(con) == {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
@@ -15,6 +15,7 @@ import pandas as pd
 import pyarrow as pa
 
 from recon_assets.shared.sql_files import load_sql
+from recon_assets.shared import table_docs
 from recon_assets.shared.table_docs import DECLARING_FILES, declared_column_docs, declaring_file
 
 _log = logging.getLogger(__name__)
@@ -23,6 +24,40 @@ _log = logging.getLogger(__name__)
 class StaleSchemaError(RuntimeError):
     """A table that keeps rows across runs was written by another version of recon_assets and cannot be migrated
     (it holds a column this version does not know, or its DDL cannot be read alone)."""
+
+
+class ForeignTablesError(StaleSchemaError):
+    """The database holds tables named as recon_assets' output tables that recon_assets did not write (`foreign_tables`):
+    they are left as they are, and nothing is written in their place."""
+
+
+def foreign_tables(con: duckdb.DuckDBPyConnection, tables: Collection[str] | None = None) -> dict[str, str]:
+    """{table: why} for each table of `con`'s current schema (of `tables` only, when given) that bears an output
+    table's name (`TABLE_DOCS`) but was not written by recon_assets: none of its columns carries a comment (every write
+    sets its table's comments from the DDL, `create_tables`) and it holds fewer than half of the columns its DDL
+    declares (by name; an older version's table lacks only the few columns added since, and `migrate` brings it up to
+    date). {} for a database recon_assets wrote, an empty one, or one holding only tables of other names (a user's own
+    tables are kept and never read). One catalog query; the DDL is read only for a table without comments."""
+    rows = con.execute(
+        "SELECT table_name, list(column_name), count(comment) FROM duckdb_columns() WHERE database_name = current_database() "
+        "AND schema_name = current_schema() AND NOT internal AND ($1::VARCHAR[] IS NULL OR list_contains($1, table_name)) "
+        "GROUP BY table_name ORDER BY table_name", [None if tables is None else list(tables)],
+    ).fetchall()
+    foreign = {}
+    for table, columns in ((table, set(columns)) for table, columns, commented in rows if not commented):
+        declared = table_docs.TABLE_DOCS.get(table, {})
+        if 2 * len(shared := columns & declared.keys()) < len(declared):
+            foreign[table] = f"{len(shared)} of its {len(declared)} columns, no column comment"
+    return foreign
+
+
+def foreign_tables_line(where: str, foreign: dict[str, str]) -> str:
+    """One line saying that `where` (e.g. "--db x.duckdb") holds the tables `foreign_tables` found, and the way out."""
+    named, them = "; ".join(f"{table} ({why})" for table, why in foreign.items()), "it" if len(foreign) == 1 else "them"
+    return (
+        f"{where} holds {'a table' if len(foreign) == 1 else 'tables'} named as recon_assets' own that recon_assets did "
+        f"not write ({named}), e.g. another program's: give another --db, or rename {them} (a run would replace {them})"
+    )
 
 
 @contextmanager
@@ -113,9 +148,11 @@ def replace_table(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame
     """Recreate `table` from `recon_assets/<domain>/sql/<table>.sql` and insert `rows` by column name, in one transaction.
 
     Raises:
+        ForeignTablesError: a table of that name recon_assets did not write is there (`foreign_tables`); it is kept.
         duckdb.Error: a row breaks the table's types or keys; the transaction is rolled back.
     """
     with transaction(con):
+        _refuse_unowned(con, table)
         con.execute(load_sql(table))
         _insert(con, table, rows)
 
@@ -137,13 +174,13 @@ def create_tables(con: duckdb.DuckDBPyConnection, *sql_names: str) -> None:
     are migrated (`migrate`).
 
     Raises:
-        StaleSchemaError: see `migrate`.
+        StaleSchemaError: see `migrate` (ForeignTablesError too: a table the file declares is another program's).
         duckdb.Error: a file failed otherwise.
     """
     for name in sql_names:
         declared = declared_column_docs(name) if name in DECLARING_FILES else {}
         for table in declared:  # `CREATE TABLE IF NOT EXISTS` passes over a view of the table's name
-            _refuse_a_view(con, table)
+            _refuse_unowned(con, table)
         try:
             con.execute(load_sql(name))
         except duckdb.Error:
@@ -178,8 +215,9 @@ def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
             another type than its DDL declares, another primary key, a UNIQUE constraint its DDL does not declare,
             rows that repeat (or leave NULL) the primary key it lacks, or an index that keeps it from being altered;
             the message names what differs and what to do.
+        ForeignTablesError: a table of that name recon_assets did not write (`foreign_tables`); it is left as it is.
     """
-    _refuse_a_view(con, table)
+    _refuse_unowned(con, table)
     stored = {name: column_type for name, column_type, *_ in con.execute(f"DESCRIBE {table}").fetchall()}
     declared = declared_schema(table)
     missing = [c for c in declared.types if c not in stored]
@@ -214,13 +252,16 @@ def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
     return missing
 
 
-def _refuse_a_view(con: duckdb.DuckDBPyConnection, table: str) -> None:
+def _refuse_unowned(con: duckdb.DuckDBPyConnection, table: str) -> None:
     """Raise StaleSchemaError when the current schema holds a view named `table` (no table can be created, migrated or
-    written in its place)."""
+    written in its place), ForeignTablesError when it holds a table of that name recon_assets did not write
+    (`foreign_tables`): either is left as it is."""
     if con.execute(
         "SELECT 1 FROM duckdb_views() WHERE database_name = current_database() AND schema_name = current_schema() AND view_name = ?", [table]
     ).fetchone():
         raise _refused(table, f"{table} is a view, not a table", drop=f"DROP VIEW {table}")
+    if foreign := foreign_tables(con, [table]):
+        raise ForeignTablesError(foreign_tables_line("this database", foreign))
 
 
 def _alter(con: duckdb.DuckDBPyConnection, table: str, change: str) -> None:
@@ -304,9 +345,11 @@ def replace_table_from_query(
     and groupings stay in DuckDB. `atomic=False` runs both in the caller's transaction (DuckDB nests none).
 
     Raises:
+        ForeignTablesError: a table of that name recon_assets did not write is there (`foreign_tables`); it is kept.
         duckdb.Error: the query failed or a row breaks the table's types or keys; the transaction is rolled back.
     """
     with transaction(con) if atomic else nullcontext():
+        _refuse_unowned(con, table)
         con.execute(load_sql(table))
         con.execute(f"INSERT INTO {table} BY NAME {load_sql(query)}", list(params))
 
