@@ -84,3 +84,23 @@ def test_the_processes_recon_starts_never_import_a_recon_assets_folder_of_the_cu
     assert Path(imported.stdout.strip()).resolve() == Path(recon_assets.__file__).resolve()
     unsafe = subprocess.run(command, cwd=tmp_path, env={**os.environ, "PYTHONSAFEPATH": ""}, capture_output=True, text=True, check=True)
     assert Path(unsafe.stdout.strip()).parent == tmp_path / "recon_assets"  # what happened before
+
+
+def test_the_code_server_recon_run_starts_loads_the_installed_code_not_the_current_folders(tmp_path, monkeypatch):
+    """Hostile pass (2026-12-04): the runs of `recon run` imported other code than the command (every run then ended
+    "still stale after its own run: code version changed"). `dagster api grpc` makes the current folder its
+    location's working directory, put first on sys.path where the server and each run worker import the module,
+    whatever PYTHONSAFEPATH says: the code server is started with --empty-working-directory."""
+    from recon_assets.cli.launched_runs import CodeServer
+
+    planted = tmp_path / "cwd" / "recon_assets"
+    planted.mkdir(parents=True)
+    (planted / "__init__.py").write_text("")
+    (planted / "definitions.py").write_text("raise ImportError('the current folder\\'s recon_assets was imported')\n")
+    monkeypatch.chdir(planted.parent)
+    (tmp_path / "server").mkdir()
+    (tmp_path / "home").mkdir()
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
+    with CodeServer(tmp_path / "server") as server:
+        server.workspace()  # LaunchError with the planted module's line when it is loaded
+        assert "current folder's recon_assets" not in server.console_text()

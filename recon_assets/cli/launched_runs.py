@@ -175,6 +175,9 @@ class CodeServer:
         command = [
             sys.executable, "-m", "dagster", "api", "grpc", "--socket", str(self.socket), "--module-name", self.MODULE_NAME,
             "--location-name", self.LOCATION_NAME, "--inject-env-vars-from-instance", "--log-level", "INFO",
+            # Else the current folder is the location's working directory, put first on sys.path where the server
+            # and each run worker import the module: a `recon_assets/` folder there would be the code they run.
+            "--empty-working-directory",
         ]
         with self.output.open("ab") as sink:
             self.process = subprocess.Popen(
