@@ -67,6 +67,14 @@ def test_a_file_that_is_no_duckdb_database_is_refused_in_one_line(name, command,
     assert "not a DuckDB database file" in err
 
 
+@pytest.mark.parametrize("doi, status", [("10.1234/" + "a" * 3000, 1), ("not-a-doi-" + "b" * 3000, 2)])
+def test_explain_echoes_a_3000_character_doi_clipped(doi, status, sample_run, capsys):
+    """Hostile pass (2026-12-04): `recon explain` echoed a 3,000-character DOI whole in its one line."""
+    assert main(["explain", doi, "--db", str(sample_run.database)]) == status
+    (line,) = capsys.readouterr().err.splitlines()
+    assert len(line) < 250 and f"{doi[:100]}... ({len(doi):,} characters)" in line
+
+
 def test_explain_of_a_doi_with_control_characters_is_refused_in_one_line(capsys):
     assert main(["explain", "10.3390/\x1b[31mRED"]) == 2
     err = capsys.readouterr().err

@@ -370,6 +370,22 @@ def test_every_run_names_its_database_kg_source_and_as_of(sample_run):
     assert refresh_run.tags["recon/as_of"] == AS_OF
 
 
+def test_the_summary_names_a_db_path_holding_a_newline_on_one_line_each(sample_run, tmp_path, capsys):
+    """Hostile pass (2026-12-04): a --db path with a newline in a folder's name split the summary's DuckDB and
+    report lines in two."""
+    from recon_assets.cli.run import _print_summary
+    from recon_assets.report import report_folder
+
+    (folder := tmp_path / "two\nlines").mkdir()
+    database = sample_run.copy_database(folder / "recon.duckdb")
+    report_folder(database).mkdir(parents=True)
+    (report_folder(database) / "reliability_report_latest.html").write_text("<html></html>")
+    _print_summary(database, [], {}, date.fromisoformat(AS_OF))
+    lines = capsys.readouterr().out.splitlines()
+    assert f"DuckDB: {tmp_path}/two lines/recon.duckdb" in lines
+    assert f"reliability report: {tmp_path}/two lines/reports/recon.duckdb/reliability_report_latest.html (and .pdf)" in lines
+
+
 def test_a_table_from_an_older_version_is_migrated_keeping_its_rows(sample_run, tmp_path):
     database = sample_run.copy_database(
         tmp_path / "old.duckdb", "CREATE OR REPLACE TABLE edge_reliability AS SELECT * EXCLUDE (year_source) FROM edge_reliability"

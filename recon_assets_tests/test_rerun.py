@@ -315,3 +315,14 @@ def test_an_asset_still_stale_after_its_own_run_is_named_with_why_and_not_launch
     assert capsys.readouterr().err == (
         f"[reliability_evaluation_job] still stale after its own run, not launched again: reliability_evaluation ({why})\n"
     )
+
+
+def test_a_job_launched_as_several_runs_numbers_each_and_one_run_says_no_count():
+    """Hostile pass (2026-12-04): a re-run launched openalex_refresh_job as three runs (one per range of stale
+    research areas), and each said it would do the work "in one run"."""
+    from recon_assets.cli.run import stage_line
+
+    assert stage_line("judge and score", "as_of changed", 1, 1) == "judge and score: as_of changed"
+    assert [stage_line("judge and score", "as_of changed", n, 3) for n in (1, 3)] == [
+        "judge and score: as_of changed (run 1 of 3)", "judge and score: as_of changed (run 3 of 3)",
+    ]

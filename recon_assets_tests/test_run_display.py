@@ -145,7 +145,7 @@ def test_on_an_80_column_terminal_a_long_stage_leaves_room_for_the_bar_the_count
     screen = io.StringIO()
     with RunDisplay(Console(file=screen, force_terminal=True, width=80, color_system=None)) as display:
         display.stage("openalex_refresh_job", "OpenAlex (online only with OPENALEX_API_KEY) and Crossref (RECON_CROSSREF="
-                      "online), judge, score and give dataset verdicts for the 22 research areas, in one run")
+                      "online), judge, score and give dataset verdicts for the 22 research areas")
         display.planned(13)
         display.step_done("crossref_retractions", 1.0)
     drawn = screen.getvalue()

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.credentials import redact
+from recon_assets.shared.display import clipped
 
 # Only the standard library and small pure modules here: pandas, DuckDB and the scoring modules are imported by the
 # `recon explain` functions that use them, Dagster only by `recon run`, so `recon --help` starts in about the time of
@@ -161,7 +162,7 @@ def explain_doi(doi: str, database: Path) -> int:
     """
     key = canonical_doi(doi)
     if key is None:  # said before the imports below (a second and more on a loaded machine; hostile pass, 2026-12-04)
-        return _refuse(f"{doi!r} is not a DOI")
+        return _refuse(f"{clipped(doi)!r} is not a DOI")
     import duckdb
     import pandas as pd
 
@@ -207,7 +208,7 @@ def explain_doi(doi: str, database: Path) -> int:
             what = f"has {edges} Dataset→Publication edge(s) in snapshot {current} not scored yet: run `recon run`"
         else:
             what = "is in the KG but has no Dataset→Publication edge" if known else "is not in the current snapshot"
-        return _fail(f"no scored edge for DOI {key}: it {what}")
+        return _fail(f"no scored edge for DOI {clipped(key)}: it {what}")
     # Every text cell came from the KG or OpenAlex (titles, names, error texts, reasons quoting them): shown as data,
     # one line each, never a control sequence; an error text never with a secret, whenever it was stored.
     rows = rows.apply(lambda column: column.map(lambda cell: terminal_text(redact(cell)) if isinstance(cell, str) else cell))

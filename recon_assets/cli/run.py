@@ -251,7 +251,7 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
         (
             "openalex_refresh_job",
             f"OpenAlex (online only with OPENALEX_API_KEY) and Crossref (RECON_CROSSREF=online), "
-            f"judge, score and give dataset verdicts for the {len(areas)} research areas, in one run",
+            f"judge, score and give dataset verdicts for the {len(areas)} research areas",
         ),
         ("reliability_evaluation_job", "measure the method on the labelled cases (weight and decay ablation), write the report and the exports"),
     ]
@@ -273,8 +273,8 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
     with display, tempfile.TemporaryDirectory(prefix="recon-run-") as consoles, CodeServer(Path(consoles)) as server:
         for job_name, what in runs:
             while launches := plan.launches(job_name):
-                for ops, partitions, why in launches:
-                    display.stage(job_name, f"{what}: {why}")
+                for number, (ops, partitions, why) in enumerate(launches, 1):
+                    display.stage(job_name, stage_line(what, why, number, len(launches)))
                     console = Path(consoles) / f"{job_name}-{len(outcomes)}.log"
                     outcome = _launched(
                         instance, job_name, {**(partitions or {}), **inputs}, ops, console, database, home, wait, verbose, display, server,
@@ -292,6 +292,12 @@ def _run_jobs(database: Path, as_of: date, verbose: bool, display: RunDisplay) -
         print(f"error: {len(failed)} asset check(s) of severity ERROR failed: {', '.join(failed)} (why: above)", file=sys.stderr)
         return 1
     return 0
+
+
+def stage_line(what: str, why: str, number: int, runs: int) -> str:
+    """A launch's line: what its job does and why it runs, numbered "run i of n" when the job is `runs` runs (one per
+    range of consecutive stale research areas; hostile pass, 2026-12-04: each of three said "in one run")."""
+    return f"{what}: {why}" + (f" (run {number} of {runs})" if runs > 1 else "")
 
 
 def _launched(
@@ -553,7 +559,8 @@ def _print_summary(
         stewards = con.execute(load_sql("run_summary_stewards")).fetchall()
         kg_edges = con.table("dataset_publication_edges").shape[0]
         snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(load_sql("run_summary_snapshot")).fetchone()
-    print(f"\n{'MotherDuck' if is_motherduck(database) else 'DuckDB'}: {_shown(database)}")  # absolute, as the report's path below
+    # absolute, as the report's path below; each path on one line (a --db holding a newline broke it: hostile pass)
+    print(f"\n{'MotherDuck' if is_motherduck(database) else 'DuckDB'}: {terminal_text(_shown(database))}")
     unchanged = f" (unchanged since {ingested_at:%Y-%m-%d %H:%M}: not ingested again)" if reused else ""
     print(f"snapshot {snapshot_id}{unchanged}: {lines:,} lines -> {nodes:,} nodes, {relationships:,} relationships, {rejected:,} rejected (see kg_rejects)")
     if labels:
@@ -576,7 +583,7 @@ def _print_summary(
         print(line)
     report = report_folder(database) / f"{LATEST_REPORT_STEM}.html"
     if report.is_file():
-        print(f"reliability report: {report} (and .pdf)")
+        print(f"reliability report: {terminal_text(report)} (and .pdf)")
     if checks:
         print(f"asset checks passed: {sum(e.passed for e in checks)}/{len(checks)}")
     else:  # an unchanged re-run: '0/0' read as a failure

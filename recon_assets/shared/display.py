@@ -82,6 +82,16 @@ def first_line(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
+# The most of a user's input (a DOI, a path) an error line echoes: enough to recognise it.
+ECHOED_CHARACTERS = 100
+
+
+def clipped(text: str, limit: int = ECHOED_CHARACTERS) -> str:
+    """`text` as an error line echoes it: whole when at most `limit` characters, else its first `limit` and
+    '... (N characters)' (hostile pass, 2026-12-04: a 3,000-character DOI was echoed whole)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 # Plain console lines (a pipe, a log file, CI) are wrapped at this width: issue 23 counted 27 lines of 200-410
 # characters in a run's output.
 PLAIN_WIDTH = 120
