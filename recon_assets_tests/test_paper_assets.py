@@ -271,7 +271,10 @@ def test_failing_gap_and_verdict_stages_leave_their_scores_not_assessed(graph, t
         failures = dict(broken.rows("SELECT stage, error FROM paper_stage_failures WHERE paper_key = ?", [key]))
         assert set(failures) == {"paper_citation_gaps", "claim_verdicts"}
         assert failures["paper_citation_gaps"].startswith("BinderException: ")
-        assert failures["claim_verdicts"].startswith("StaleSchemaError: table edge_reliability in this database was written by another")
+        # a one-column table of recon's name is another program's (hostile pass, 2026-12-04): kept, and named
+        assert failures["claim_verdicts"].startswith(
+            "ForeignTablesError: this database holds a table named as recon_assets' own that recon_assets did not write (edge_reliability"
+        )
         assert not [error for error in failures.values() if "\n" in error]
         for table in ("paper_citation_gaps", "claim_verdicts"):
             assert broken.rows(f"SELECT count(*) FROM {table} WHERE paper_key = ?", [key]) == [(0,)]
