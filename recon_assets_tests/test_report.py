@@ -348,3 +348,17 @@ def test_a_condition_with_no_rate_measured_says_so_and_why_in_the_plot(monkeypat
     online, offline = drawn[0].axes
     assert [text.get_text() for text in online.texts] == ["not measured\n(no labelled I or F case has a citation record as of as_of)"]
     assert [text.get_text() for text in offline.texts] == ["not measured (0 cases)"]  # the one rate without cases
+
+
+def test_the_histogram_draws_the_superseded_and_the_reliable_evidence_bars_each_named(monkeypatch):
+    """New-user passes (2026-12-04, 12-05): the report's "SUPERSEDED bar 0.35" and `recon explain`'s "0.40 bar" read
+    as one bar; the histogram draws and names both, and the section says what each decides."""
+    from recon_assets.report import figures
+
+    drawn = []
+    monkeypatch.setattr(figures, "_png", drawn.append)
+    figures.reliability_histogram_png(pd.DataFrame({"reliability": [0.2, 0.5], "label": ["SUPERSEDED", "CURRENT"]}), 0.35, 0.4)
+    (axes,) = drawn[0].axes
+    bars = {line.get_label(): (line.get_xdata()[0], line.get_linestyle()) for line in axes.get_lines()}
+    assert bars == {"SUPERSEDED bar 0.35": (0.35, "--"), "reliable-evidence bar 0.40 (verdicts)": (0.4, ":")}
+    assert {text.get_text() for text in axes.get_legend().get_texts()} >= set(bars)

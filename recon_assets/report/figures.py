@@ -72,12 +72,16 @@ def label_distribution_png(label_counts: pd.DataFrame) -> bytes:
     return _png(figure)
 
 
-def reliability_histogram_png(reliabilities: pd.DataFrame, superseded_bar: float | None = None) -> bytes:
+def reliability_histogram_png(
+    reliabilities: pd.DataFrame, superseded_bar: float | None = None, reliable_bar: float | None = None
+) -> bytes:
     """Histogram of edge reliability in bins of 0.05 over [0, 1], stacked by label (LABEL_COLOURS).
 
     Args:
         reliabilities: reliability in [0, 1] and label per edge (`recon_assets/report/sql/report_reliabilities.sql`).
         superseded_bar: the SUPERSEDED reliability threshold the edges were scored with, drawn as a dashed line.
+        reliable_bar: the reliability from which the dataset verdicts counted an edge as reliable evidence
+            (VerdictRules.reliable), drawn as a dotted line: a new user read the two bars as one.
 
     Returns:
         PNG bytes.
@@ -92,12 +96,14 @@ def reliability_histogram_png(reliabilities: pd.DataFrame, superseded_bar: float
     )
     if superseded_bar is not None:
         axes.axvline(superseded_bar, color="black", linestyle="--", linewidth=1, label=f"SUPERSEDED bar {superseded_bar:.2f}")
+    if reliable_bar is not None:
+        axes.axvline(reliable_bar, color="black", linestyle=":", linewidth=1, label=f"reliable-evidence bar {reliable_bar:.2f} (verdicts)")
     axes.set_xlim(0, 1)
     axes.set_xlabel("reliability")
     axes.set_ylabel("edges")
     axes.set_title("Reliability of every scored edge")
     _no_data_note(axes, reliabilities.empty, "no scored edge")
-    if present or superseded_bar is not None:
+    if present or superseded_bar is not None or reliable_bar is not None:
         axes.legend(fontsize="small")
     return _png(figure)
 

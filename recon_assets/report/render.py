@@ -120,7 +120,7 @@ def report_figures(data: ReportData) -> dict[str, bytes]:
     """{name: PNG bytes} of the report's three plots: label_distribution, reliability_histogram, evaluation."""
     return {
         "label_distribution": label_distribution_png(data.label_counts),
-        "reliability_histogram": reliability_histogram_png(data.reliabilities, _superseded_bar(data.lineage)),
+        "reliability_histogram": reliability_histogram_png(data.reliabilities, _superseded_bar(data.lineage), _reliable_bar(data.verdict_rules)),
         "evaluation": evaluation_png(data.evaluation),
     }
 
@@ -147,7 +147,9 @@ def report_sections(data: ReportData) -> list[Section]:
         Section(
             "Reliability",
             f"reliability = w1 * centrality + w2 * recency + w3 * coherence - lifecycle penalty, over {edges} edges "
-            f"(median {_number(data.reliabilities['reliability'].median())}); the dashed line is the SUPERSEDED bar.",
+            f"(median {_number(data.reliabilities['reliability'].median())}). The dashed line is the SUPERSEDED bar: below "
+            "it an edge with a judged contradiction, judged supersession or standing dispute is SUPERSEDED. The dotted "
+            "line is the bar from which a dataset verdict counts an edge as reliable evidence.",
             figure="reliability_histogram",
         ),
         Section(
@@ -447,6 +449,14 @@ def _superseded_bar(lineage: pd.DataFrame) -> float | None:
     if lineage.empty:
         return None
     return ScoringSettings.model_validate_json(lineage["scoring_settings"].iloc[0]).thresholds.superseded_reliability
+
+
+def _reliable_bar(verdict_rules: pd.DataFrame) -> float | None:
+    """The reliable-evidence bar (VerdictRules.reliable) the most verdicts were given with (`report_verdict_rules`
+    orders by verdicts), None without verdicts."""
+    if verdict_rules.empty:
+        return None
+    return float(json.loads(verdict_rules["verdict_rules"].iloc[0])["reliable"])
 
 
 def _flat_settings(settings_json: str) -> str:
