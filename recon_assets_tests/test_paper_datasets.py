@@ -528,8 +528,12 @@ def test_members_named_by_the_catalogue_s_words_and_collections_over_algorithm_v
         ("ML2CO", "2.2", True, True),
         # V004's predecessor stays attested ("one below the oldest" is the oldest CMR lists, not the retired record's)
         ("ML2T", "3.3", True, True),
-        # a version neither listed nor retired stays unknown
-        ("ML2O3", "1.5", None, False),
+        # a version below a retired record's (MLS v1.5 below V002, papers 76 and 79): a release before one the archive
+        # retired, replaced by version order (round 14; it was 'not known to the catalogue')
+        ("ML2O3", "1.5", True, True),
+        ("ML2N2O", "1.5", True, True),
+        # below the oldest listed version, with no retired record of the line, it stays unknown (MCD12C1 'V1')
+        ("MCD12C1", "1", None, False),
     ],
 )
 def test_a_retired_collection_record_attests_its_version_for_the_line(family, stated, superseded, known):
@@ -1143,3 +1147,35 @@ def test_hostile_rounds_12_13_a_paragraph_with_no_full_stop_reads_as_its_stateme
     sentence now, the detections are those of one statement (not a timed test: the figures are in the mend's report)."""
     statement = "MLS v4.2 ozone, HCl, N2O and HNO3 and AIRS V6 and OMI v3 data, "
     assert _found(cmr, _paper(statement * 40)) == _found(cmr, _paper(statement))
+
+
+# Issue 22, rules round 14 (written from papers 1-86): a data citation's own version for the collection its DOI names.
+_GOZCARDS = ("Wang, R., Froidevaux, L., and Anderson, J.: GOZCARDS Merged Data for Ozone Monthly Zonal Means, {version} "
+             "Greenbelt, MD, USA: NASA Goddard Earth Science Data and Information Services Center, "
+             "doi:10.5067/MEASURES/GOZCARDS/DATA3006, 2013.")
+
+
+@pytest.mark.parametrize(
+    ("rule", "version", "stated"),
+    [
+        ("the entry's one worded version, which names the DOI's collection (1.01 of CMR's V1: paper 81's GOZCARDS)",
+         "version 1.01,", "1.01"),
+        ("... written with a capital and a 'v'", "Version v1.01,", "1.01"),
+        ("a version of another collection of the family is not the DOI's: the DOI's collection, no stated version",
+         "version 2.0,", None),
+        ("two versions in the entry: which is the data's is not said", "version 1.01, updated from version 1.0,", None),
+        ("... a program's version is none (the grammar's exclusion): the data's one stays", "version 1.01 (software version 3.2),", "1.01"),
+        ("no worded version (the year and the DOI's digits are none)", "", None),
+    ],
+)
+def test_a_data_citation_states_the_version_of_the_collection_its_doi_names(cmr, rule, version, stated):
+    document = _paper("We also used the merged GOZCARDS ozone record.", references=(_GOZCARDS.format(version=version),))
+    found, _ = datasets.detect_datasets(document, cmr)
+    assert [(m.family, m.version, m.stated_version) for m in found] == [("GozMmlpO3", "V1", stated)], rule
+
+
+def test_a_data_doi_in_body_text_takes_no_version_from_its_paragraph(cmr):
+    # the paragraph's other versions may be any product's: only a reference entry is one citation
+    document = _paper("GOZCARDS ozone (doi:10.5067/MEASURES/GOZCARDS/DATA3006) was compared with version 1.01 of our model.")
+    found, _ = datasets.detect_datasets(document, cmr)
+    assert [(m.family, m.stated_version) for m in found] == [("GozMmlpO3", None)]

@@ -48,7 +48,7 @@ from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
 from recon_assets.papers.phrases import COLLECTION, DATA_WORD, LINE, SENTENCE, Reading, name_key, read_as_ascii, sentence_bounds, sentence_span, stated_sort_key
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
 from recon_assets.papers.version_association import cited_work_s, detached_versions, reported_not_used, yields_to_used
-from recon_assets.papers.version_grammar import VERSION_TEXT, shorthand_of, version_at, versions_in
+from recon_assets.papers.version_grammar import VERSION_TEXT, cited_version, shorthand_of, version_at, versions_in
 from recon_assets.shared.excerpt import excerpt
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
@@ -480,7 +480,10 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
             known = catalogue.by_doi.get(doi)
             if known:
                 identified.add(known.family)
-                keep(DatasetMatch(known.dataset_id, known.family, known.version, doi_place, None, _quote(written, *found.span()), page, section))
+                # a data citation's own version for the collection its DOI names ("[...] version 1.01 [...] doi:" of V1)
+                cited = cited_version(text, lambda number, known=known: catalogued_version(
+                    stated_sort_key(number), catalogue.held(known.family)) == stated_sort_key(known.version)) if section == "References" else None
+                keep(DatasetMatch(known.dataset_id, known.family, known.version, doi_place, cited, _quote(written, *found.span()), page, section))
             elif doi.startswith(NASA_DATA_DOI_PREFIX):
                 unmatched.setdefault((doi, ()), UnmatchedMention(
                     doi, None, "NASA data DOI that is no Dataset node of the graph", _quote(written, *found.span()), page, found_by=doi_place, section=section))

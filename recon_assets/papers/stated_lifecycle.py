@@ -202,14 +202,19 @@ def version_known(rows: pd.DataFrame, family: str, stated: str) -> bool:
     predecessor of the oldest listed version is the one the archive retired last, which papers still state; an older
     one stays unattested unless the curated lifecycle names it or a retired collection record of the family or its
     product line holds its leading number (`retired_collection_versions`: ML2CO V002 attests MLS "v2.2" for every ML2*
-    family; it does not move "one below the oldest", so V003 stays attested as V004's predecessor). A family without
-    any attested version attests none.
+    family; it does not move "one below the oldest", so V003 stays attested as V004's predecessor). A version below a
+    retired collection record's of the family or its line is attested too (MLS "v1.5" below the retired V002): the
+    record shows the archive numbered the line that way and had already retired a newer number, so the older one is
+    no misprint of a current version but a release before it (papers 76 and 79 of fixtures/papers/SOURCES.md, MLS
+    v1.5 ozone). Below the oldest listed version alone, with no retired record, it stays unattested: the extract
+    keeps only what CMR still lists, and a number far below it may be another numbering (MCD12C1 "V1"). A family
+    without any attested version attests none.
     Raises ValueError when `stated` has no digit."""
     key = version_sort_key(stated)
     leading = {known[0] for known in known_versions(rows, family)}
     patterns = (family, *_line_patterns(family))
     retired = {known[0] for other, keys in retired_collection_versions().items() if any(fnmatchcase(other, p) for p in patterns) for known in keys}
-    return key[0] in retired or (bool(leading) and (key[0] in leading or key[0] == min(leading) - 1))
+    return key[0] in retired or (bool(retired) and key[0] < min(retired)) or (bool(leading) and (key[0] in leading or key[0] == min(leading) - 1))
 
 
 def current_versions(lineage: pd.DataFrame) -> list[str]:

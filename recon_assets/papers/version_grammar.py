@@ -151,3 +151,13 @@ def listed_before(text: str, pos: int) -> list[re.Match]:
         pos = item.start()
     return found
 
+
+
+def cited_version(entry: str, names_collection) -> str | None:
+    """The version a data citation states for the collection its DOI names: the one worded version of the reference
+    entry `entry` ("GOZCARDS Merged Data for Ozone [...], version 1.01, [...] doi:10.5067/MEASURES/GOZCARDS/DATA3006"),
+    as written, when `names_collection(number)` says it names that collection (the caller's catalogue check: "1.01" of
+    CMR's V1); None when the entry words none, several, or one of another collection. Why: the paper states "1.01";
+    the DOI alone gives only the archive's label."""
+    stated = {version.group(1) for version in versions_in(entry, worded=True)}
+    return next(iter(stated)) if len(stated) == 1 and names_collection(next(iter(stated))) else None
