@@ -1179,3 +1179,58 @@ def test_a_data_doi_in_body_text_takes_no_version_from_its_paragraph(cmr):
     document = _paper("GOZCARDS ozone (doi:10.5067/MEASURES/GOZCARDS/DATA3006) was compared with version 1.01 of our model.")
     found, _ = datasets.detect_datasets(document, cmr)
     assert [(m.family, m.stated_version) for m in found] == [("GozMmlpO3", None)]
+
+
+@pytest.mark.parametrize(
+    ("rule", "texts", "matched", "unmatched"),
+    [
+        ("a version restated after the paragraph first named the line is the line's (a table run into the text states "
+         "it first: paper 84's HALOE V19); the header row's v2.2 still goes to the name nearest before it",
+         ["MLS HALOE version v2.2 v19 Retrieval 2-d 1-d. The HALOE processing version used in this study is the third "
+          "public release. Version 19 CH4 data are provided by the archive."],
+         [("UARHA2FN", "V019", "19")], [("HALOE", "2.2", "the graph has HALOE but not version 2.2", None)]),
+        ("a line whose catalogue words name no parameter stays the subject of sentences that write a data word and no "
+         "other instrument, to a use sentence's version; a data word right before the version says it is data's; an "
+         "abbreviation of lower-case words is no instrument (paper 81's HALOE v19)",
+         ["HALOE, on UARS, measured ozone by solar occultation. The vertical resolution of ozone profiles is 2.5 km. The "
+          "ozone volume mixing ratio (VMR) profiles v19 are used for the analysis."],
+         [("UARHA2FN", "V019", "19")], []),
+        ("... not through a sentence that writes another instrument",
+         ["HALOE measured ozone by solar occultation. SAGE II profiles have a finer resolution of 1 km. The ozone profiles "
+          "v19 are used for the analysis."], [], []),
+        ("... nor through a sentence without a data word",
+         ["HALOE measured ozone by solar occultation. It flew on UARS from 1991. The ozone profiles v19 are used for the "
+          "analysis."], [], []),
+        ("... an abbreviation of capitalised words is an instrument: its profiles' version is its own",
+         ["HALOE measured ozone by solar occultation. Its ozone profiles are sparse. The Sub-Millimetre Radiometer (SMR) "
+          "profiles v19 are used here."], [], []),
+        ("a data word right before a version stated apart from the name says it is data's ('retrievals v3.3')",
+         ["The MLS instrument scans the limb. The temperature retrievals v3.3 were used."],
+         [], [("ML2T", "3.3", "the graph has ML2T but not version 3.3", True)]),
+        ("... any other word does not ('model runs v3.3')",
+         ["The MLS instrument scans the limb. The model runs v3.3 were used."], [], []),
+        ("... nor 'retrieval' before a version word, an algorithm's as often (papers 6 and 30: 'Here we use the retrieval "
+         "version 3.5', ACE-FTS's, after MLS N2O sentences; 'Details for the retrieval version v2.2 can be found in')",
+         ["The Aura-MLS N2O precision is 24 ppbv. We validate N2O with ACE-FTS; N2O retrievals from ACE-FTS (version 2.2) "
+          "were validated. Here we use the retrieval version 3.5."], [], [("ACE-FTS", "2.2", "no Dataset node of the graph has this name", None)]),
+    ],
+)
+def test_a_version_stated_apart_reaches_a_line_through_its_data_sentences(cmr, rule, texts, matched, unmatched):
+    assert _found(cmr, _paper(*texts)) == (matched, unmatched), rule
+
+
+@pytest.mark.parametrize(
+    ("rule", "text", "unmatched"),
+    [
+        ("'SBUV MOD' names the merged SBUV/SBUV2 record MSO3L3zm5 (alias row); v8.6, the algorithm's, is a version CMR's "
+         "V1 record does not number: unknown, not replaced (paper 82)",
+         "We use the v8.6 SBUV MOD (Merged Ozone Data set) zonal means.",
+         [("MSO3L3zm5", "8.6", "the graph has MSO3L3zm5 but not version 8.6", None)]),
+        ("... 'SBUV' alone still names the SBUV line, not the merged record",
+         "We use the SBUV v8.6 profiles of the merged record.",
+         [("SBUV", "8.6", "ambiguous: SBUV 8.6 is one of SBUV2N09O3, SBUV2N11O3, SBUV2N16O3, SBUVN7O3 in the graph; the paper does not "
+           "say which", None)]),
+    ],
+)
+def test_the_sbuv_merged_ozone_data_set_is_its_own_family(cmr, rule, text, unmatched):
+    assert _found(cmr, _paper(text)) == ([], unmatched), rule

@@ -53,11 +53,13 @@ def _cited_subject_ends(text: str, left: int, right: int) -> tuple[int, ...]:
 # A data word right before a version stated without its name, a comma between at most ("The O3 profiles, version v2.2,",
 # "ozone data version 3.3"): the version is that data's.
 _DATA_WORD_BEFORE = re.compile(r"\b" + DATA_WORD + r"\s*,?\s*$", re.IGNORECASE)
+# A data word anywhere in a sentence ("The vertical resolution of ozone profiles is 2.5 km"): `_named_through_members`.
+_DATA_WORD_IN = re.compile(r"\b" + DATA_WORD, re.IGNORECASE)
 # A data word after a version stated without its name, in its clause, within five words ("Version 3.3 Level 2 ozone
 # data", "version 3 temperature and water vapour data").
-_DATA_WORD_AFTER = re.compile(r"(?:[\s\-]+[^\s,;.]+){0,5}?[\s\-]+" + DATA_WORD, re.IGNORECASE)
 # The words right before a version word that say it is a data product's ("data version v3.3", "product version 2").
 _DATA_QUALIFIERS = frozenset({"data", "dataset", "product"})
+_DATA_WORD_AFTER = re.compile(r"(?:[\s\-]+[^\s,;.]+){0,5}?[\s\-]+" + DATA_WORD, re.IGNORECASE)
 
 
 # A parenthesis that opens with data words and holds a version ("(data product version 3.3)"), closed right after the
@@ -122,8 +124,11 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
     one, `_member_in_clause`), else to the one name of its sentence after it behind "from", "of" or "by" (`_SOURCE_BEFORE_NAME`: "the
     level 3 version 5 daily data products obtained from the radiances of the AIRS sounder"). The name must have been
     read without a version (a LINE alias or a family, not an instrument COLLECTION), and the paragraph must not have
-    stated the same version before the name ("the version 1.0 data products. For version 1.0, comparisons with the
-    HALOE instrument [...] compared the version 1.0 temperature profiles": another instrument's version, restated).
+    stated the same version before it first names the line ("the version 1.0 data products. For version 1.0, comparisons
+    with the HALOE instrument [...] compared the version 1.0 temperature profiles": another instrument's version,
+    restated); after it, the same version is the line's own, restated (a table run into the paragraph, "MLS MIPAS SMR
+    HALOE L2 version v2.2 [...] v19", before "The HALOE processing version used in this study is the third public
+    release (V19). Version 19 CH4 data are provided by": paper 84).
     Each is (name, its start, its end, a Reading of the version); a version a cited work validated yields to the one
     the authors use (`yields_to_used`).
     The version is the name's only when the words around it make it no other thing's:
@@ -134,7 +139,8 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
     - it stands in apposition to a data word (`_DATA_WORD_BEFORE`) whose phrase, from its clause's start, names a member
       of the line, and the line is named later in its sentence behind "from", "of" or "by": "The O3 profiles, version
       v2.2, derived from MLS measurements"; or
-    - it is said to be data's, by a data word right before it (`_DATA_QUALIFIERS`: "data version v3.3"), a data word
+    - it is said to be data's, by a data word right before it (`_DATA_QUALIFIERS` before a version word: "data version
+      v3.3", not "retrieval version 3.5", an algorithm's as often; any data word before a letter's: "profiles v19"), a data word
       after it in its clause (`_DATA_WORD_AFTER`: "Version 3.3 data") or a member of the line named in its clause by the
       catalogue's own word for it (`species_mentions`: "Version 3.3 Level 2 nighttime OH"), and it opens its phrase: the
       word before it in its sentence, if any, is a determiner, a preposition, a verb of use (`_DETERMINERS`), a data
@@ -178,8 +184,9 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
             continue
         if reading.stated is not None or catalogue.kind.get(name) == COLLECTION:
             continue
-        if any(v.start() < min(start, at) and stated_sort_key(v.group(1)) == stated_sort_key(version.group(1)) for v in stated):
-            continue  # the paragraph stated this version before it named the line: it restates that earlier thing's
+        first_named = min(s for other, s, _, _ in readings if other == name)
+        if any(v.start() < min(first_named, at) and stated_sort_key(v.group(1)) == stated_sort_key(version.group(1)) for v in stated):
+            continue  # the paragraph stated this version before it first named the line: it restates that earlier thing's
         name_left, name_right = sentence_of(start)
         families = catalogue.members[name]
         clause_stop = CLAUSE_END.search(text, after)
@@ -200,12 +207,13 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
                 if apposed else max((m.end() for m in CLAUSE_END.finditer(text, version_left, at)), default=version_left)
             by_apposition = bool(apposed and (names or codes) and species_mentions(text[phrase_start:apposed.start()], names, codes) and any(
                 other == name and first >= after and _SOURCE_BEFORE_NAME.search(text, after, first) for other, first, _, _ in in_sentence))
-            # else the version is said to be data's: a data word right before it ("data version v3.3") or after it in
+            # else the version is said to be data's: a data word right before it ("data version v3.3", "profiles v19") or after it in
             # its clause ("Version 3.3 data"), or a member of the line named in its clause by the catalogue's own word for
             # it ("Version 3.3 Level 2 nighttime OH"), not "Details of version 2.2 are given by Smith et al."
             opening = [w.group(0).rstrip(",") for w in WORD.finditer(text, version_left, at)]
             data_word = _DATA_WORD_AFTER.match(text, after)
-            said = bool((opening and opening[-1].lower() in _DATA_QUALIFIERS) or (data_word and not CLAUSE_END.search(text, after, data_word.end()))
+            said = bool((opening and (opening[-1].lower() in _DATA_QUALIFIERS or (is_data_word(opening[-1]) and not WORDED_VERSION.match(text, at))))
+                        or (data_word and not CLAUSE_END.search(text, after, data_word.end()))
                         or ((names or codes) and species_mentions(text[after:clause_end], names, codes)))
             # and it opens its phrase, never another thing's ("the model version 3.3") nor the authors' own ("Our ozone
             # profiles, version 3, are compared")
@@ -255,7 +263,11 @@ def _named_through_members(text: str, readings: Sequence[tuple[str, int, int, Re
     starts at `version_left`) names a member of its line (`species_mentions`: "Aura MLS measurements of ClO are
     available. The version 2.2 ClO measurements were validated in Smith et al. (2008). Here, we use the v4.2
     retrievals": the paragraph has stayed on the line's ClO), else []. A sentence that names none ("It flies on Aura.")
-    ends the reach. `sentence_of(pos)` gives the (start, end) of the sentence at text[pos]."""
+    ends the reach. A line whose catalogue words name no parameter (HALOE's UARHA2FN, "Level 2 V019") stays the subject
+    of every sentence that writes a data word and no other instrument (`other_instrument`): "HALOE [...] used the solar
+    occultation technique for measuring ozone. The vertical resolution of ozone profiles is 2.5 km. The ozone volume
+    mixing ratio profiles v19 for 1991-2005 are used" (paper 81). `sentence_of(pos)` gives the (start, end) of the
+    sentence at text[pos]."""
     earlier = [(name, start, end, r) for name, start, end, r in readings if end <= at]
     if not earlier:
         return []
@@ -264,7 +276,9 @@ def _named_through_members(text: str, readings: Sequence[tuple[str, int, int, Re
     pos = sentence_of(start)[1]
     while pos < version_left:
         right = sentence_of(pos)[1]
-        if not (names or codes) or not species_mentions(text[pos:right], names, codes):
+        stays = species_mentions(text[pos:right], names, codes) if names or codes \
+            else bool(_DATA_WORD_IN.search(text, pos, right)) and not other_instrument(text, pos, right, catalogue, name)
+        if not stays:
             return []
         pos = right
     return earlier[-1:]
@@ -278,10 +292,24 @@ def cites_work(sentence: str) -> bool:
 
 def other_instrument(text: str, left: int, right: int, catalogue: DatasetCatalogue, name: str) -> bool:
     """Whether text[left:right] writes an instrument in capitals (`_ACRONYM`) that the catalogue does not know and
-    that describes none of line `name`'s members ("Ozone profiles from SAGE II", "MIPAS temperature data v4.62")."""
+    that describes none of line `name`'s members ("Ozone profiles from SAGE II", "MIPAS temperature data v4.62"), and
+    that abbreviates no common words before it (`_LOWER_CASE_ABBREVIATION`: "volume mixing ratio (VMR)" is a measure;
+    an instrument's words are capitalised, "Halogen Occultation Experiment (HALOE)")."""
     families = catalogue.members[name]
     return any(_ACRONYM.fullmatch(w.group(0)) and name_key(w.group(0)) not in catalogue.by_key and not describes_line(catalogue, w.group(0), families)
-               for w in WORD.finditer(text, left, right))
+               and not _abbreviates_common_words(text, w.start(), w.group(0)) for w in WORD.finditer(text, left, right))
+
+
+# Lower-case words right before an opening parenthesis: what an abbreviation in it may spell ("mixing ratio (").
+_LOWER_CASE_WORDS_BEFORE = re.compile(r"((?:\b[a-z]+[\s\-]+){1,6})\($")
+
+
+def _abbreviates_common_words(text: str, start: int, acronym: str) -> bool:
+    """Whether the acronym at text[start] stands in parentheses right after lower-case words whose initials spell it
+    ("volume mixing ratio (VMR)", "upper troposphere (UT)")."""
+    words = _LOWER_CASE_WORDS_BEFORE.search(text, max(0, start - 80), start)
+    initials = "".join(word[0] for word in re.split(r"[\s\-]+", words.group(1)) if word).upper() if words else ""
+    return bool(initials) and initials.endswith(acronym.upper())
 
 
 def other_source_s(text: str, begin: int, catalogue: DatasetCatalogue, name: str) -> bool:
