@@ -4,6 +4,7 @@ exit status 2, before any run is launched. Rows marked xfail are breaks found on
 """
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,6 @@ import duckdb
 import pytest
 
 import recon_assets
-from recon_assets.cli.launched_runs import installed_code_only
 from recon_assets.cli.main import main
 
 # One path component longer than NAME_MAX (255 bytes on Linux): stat() fails with ENAMETOOLONG, not ENOENT.
@@ -82,33 +82,38 @@ def test_explain_of_a_doi_with_control_characters_is_refused_in_one_line(capsys)
     assert "\x1b" not in err
 
 
-def test_the_processes_recon_starts_never_import_a_recon_assets_folder_of_the_current_directory(tmp_path):
-    """Bug row: `recon run` from a folder holding a `recon_assets/` package ran that folder's code in its code server
-    and runs (`python -m` puts the current directory first on sys.path), not the installed code."""
-    (tmp_path / "recon_assets").mkdir()
-    (tmp_path / "recon_assets" / "__init__.py").write_text("")
-    command = [sys.executable, "-c", "import recon_assets; print(recon_assets.__file__)"]
-    imported = subprocess.run(command, cwd=tmp_path, env=installed_code_only(), capture_output=True, text=True, check=True)
-    assert Path(imported.stdout.strip()).resolve() == Path(recon_assets.__file__).resolve()
-    unsafe = subprocess.run(command, cwd=tmp_path, env={**os.environ, "PYTHONSAFEPATH": ""}, capture_output=True, text=True, check=True)
-    assert Path(unsafe.stdout.strip()).parent == tmp_path / "recon_assets"  # what happened before
+def _code_server_loads(cwd: Path, home: Path, pythonpath: str | None = None) -> subprocess.CompletedProcess:
+    """Start the code server of `recon run`, `recon paper` and `recon ask` (`CodeServer`) from a process whose current
+    folder is `cwd`, with PYTHONPATH `pythonpath` (unset when None), as those commands start it; its output. The
+    process runs with -P, as the `recon` console script runs: no current folder on its own sys.path."""
+    script = ("import sys, tempfile, pathlib, recon_assets; from recon_assets.cli.launched_runs import CodeServer; "
+              "print(recon_assets.__file__, flush=True); folder = pathlib.Path(tempfile.mkdtemp()); "
+              "server = CodeServer(folder); server.workspace(); server.close(); print('served', flush=True)")
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"} | {"DAGSTER_HOME": str(home)}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
+    return subprocess.run([sys.executable, "-P", "-c", script], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
 
 
-def test_the_code_server_recon_run_starts_loads_the_installed_code_not_the_current_folders(tmp_path, monkeypatch):
-    """Hostile pass (2026-12-04): the runs of `recon run` imported other code than the command (every run then ended
-    "still stale after its own run: code version changed"). `dagster api grpc` makes the current folder its
-    location's working directory, put first on sys.path where the server and each run worker import the module,
-    whatever PYTHONSAFEPATH says: the code server is started with --empty-working-directory."""
-    from recon_assets.cli.launched_runs import CodeServer
+def _planted(folder: Path, marker: str) -> Path:
+    """A copy of the installed `recon_assets` package in `folder` whose definitions module raises ImportError(marker)."""
+    copy = folder / "recon_assets"
+    shutil.copytree(Path(recon_assets.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__", "*.pdf", "*.jsonl"))
+    (copy / "definitions.py").write_text(f"raise ImportError({marker!r})\n")
+    return copy
 
-    planted = tmp_path / "cwd" / "recon_assets"
-    planted.mkdir(parents=True)
-    (planted / "__init__.py").write_text("")
-    (planted / "definitions.py").write_text("raise ImportError('the current folder\\'s recon_assets was imported')\n")
-    monkeypatch.chdir(planted.parent)
-    (tmp_path / "server").mkdir()
-    (tmp_path / "home").mkdir()
-    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
-    with CodeServer(tmp_path / "server") as server:
-        server.workspace()  # LaunchError with the planted module's line when it is loaded
-        assert "current folder's recon_assets" not in server.console_text()
+
+def test_the_code_server_loads_the_code_the_command_imported_whatever_the_current_folder_or_pythonpath(tmp_path):
+    """Hostile passes (2026-12-04, 12-05): the runs imported other code than the command, and every run then ended
+    "still stale after its own run: code version changed". `dagster api grpc` took the current folder as its
+    location's working directory (a `recon_assets/` folder there was the code the runs ran), and drops sys.path[0],
+    which under the PYTHONSAFEPATH set then was the PYTHONPATH copy the command ran. The server's working directory
+    is now the folder of the package the command imported."""
+    (home := tmp_path / "home").mkdir()
+    _planted(tmp_path / "cwd", "the current folder's recon_assets was imported")
+    served = _code_server_loads(tmp_path / "cwd", home)
+    assert served.stdout.splitlines() == [recon_assets.__file__, "served"], served.stderr[-2000:]
+    copy = _planted(tmp_path / "path", "the PYTHONPATH copy the command ran was imported")
+    loaded = _code_server_loads(tmp_path, home, pythonpath=str(copy.parent))
+    assert loaded.stdout.splitlines()[0] == str(copy / "__init__.py")  # the command ran the copy ...
+    assert "the PYTHONPATH copy the command ran was imported" in loaded.stderr  # ... and so did its code server

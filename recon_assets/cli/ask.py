@@ -64,7 +64,7 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
     from recon_assets.cli.instance_health import host_tags
     from recon_assets.cli.launch_checks import PreflightError, as_of_not_after_today, check_launch
     from recon_assets.cli.launched_runs import (
-        RUN_CONFIG, InstanceUnusable, LaunchError, follow, instance_for_launches, launch, run_failures,
+        RUN_CONFIG, CodeServer, InstanceUnusable, LaunchError, follow, instance_for_launches, launch, run_failures,
     )
     from recon_assets.cli.progress import RunDisplay
     from recon_assets.shared.as_of import parse_as_of
@@ -113,16 +113,16 @@ def _ask(question: str, datasets: list[str], as_of: str | None, database: Path) 
         instance.add_dynamic_partitions(QUESTIONS_PARTITIONS, [key])
     print(f"recon: question {key} as of {day.isoformat()} on {database} (Dagster instance {home})", flush=True)
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="recon-ask-") as folder:
-        launched = launch(JOB, tags, RUN_CONFIG, Path(folder) / "launch.log")
+    with tempfile.TemporaryDirectory(prefix="recon-ask-") as folder, CodeServer(Path(folder)) as server:
         try:
+            launched = launch(JOB, tags, RUN_CONFIG, Path(folder) / "launch.log", server)
             with RunDisplay.for_terminal(sys.stdout, sys.stderr, verbose=False) as display:
                 display.stage(JOB, f"answer question {key}")
                 outcome = follow(instance, launched, display=display)
         except LaunchError as error:
             return _fail(f"[{JOB}] Dagster did not launch the run: {error}", 1)
         if outcome.run.status != dg.DagsterRunStatus.SUCCESS:
-            return _fail(f"[{JOB}] {'; '.join(run_failures(outcome, database, launched.output))} (run {outcome.run.run_id}; DAGSTER_HOME={home})", 1)
+            return _fail(f"[{JOB}] {'; '.join(run_failures(outcome, database, launched))} (run {outcome.run.run_id}; DAGSTER_HOME={home})", 1)
     print(f"recon: answered in {time.monotonic() - started:.1f}s (run {outcome.run.run_id})", flush=True)
     print(f"recon: {usage_line(outcome.materializations)}", flush=True)
     code = print_brief(key, database, with_scope=True)  # after the run, which wrote the database: opened once again

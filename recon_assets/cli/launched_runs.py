@@ -3,12 +3,11 @@ run`, `recon paper` and `recon ask` share. `open_instance` opens the instance in
 `run_failures` says in one line each why a run did not succeed (`disk_full_message` / `disk_full_text`: a full disk
 named by its path).
 
-`launch` starts `dagster job launch -w <the packaged workspace.yaml>`: Dagster starts the code location's code server,
-creates the run with its remote origin (so it shows on the UI's timeline and its job's page) and the instance's run
-launcher starts its run worker in a process of its own. A command that launches several runs (`recon run`) starts the
-code location's code server once instead (`CodeServer`: `dagster api grpc` on a socket of its own, the same location
-name) and launches each run through it: every launch loaded the definitions in a code server of its own (about 6
-CPU-s each, issue 23). `follow` then reads the run's event log through the instance
+A command starts the code location's code server once (`CodeServer`: `dagster api grpc` on a socket of its own, under
+the location name of the packaged workspace.yaml the UI loads, on the code of the `recon_assets` this process imported)
+and `launch` starts `dagster job launch` through it for each run: Dagster creates the run with its remote origin (so
+it shows on the UI's timeline and its job's page) and the instance's run launcher starts its run worker in a process
+of its own (one code server per launch loaded the definitions each time: about 6 CPU-s each, issue 23). `follow` then reads the run's event log through the instance
 until the run ends: each asset step as it completes, the warnings of the steps, asset check evaluations,
 materializations and failures. The run worker's own console (Dagster's log lines) goes to a file, shown with
 `--verbose` only; the run's event log in the UI holds it all.
@@ -54,7 +53,11 @@ from recon_assets.shared.display import first_line, terminal_text
 from recon_assets.shared.run_tags import LAUNCH_TAG
 from recon_assets.shared.validation import positive_seconds
 
+# The code location the UI loads (the checkout's workspace.yaml links here); `CodeServer` serves it under its name.
 WORKSPACE = Path(__file__).resolve().with_name("workspace.yaml")
+# The folder holding the `recon_assets` package this process imported (a checkout, site-packages, or a PYTHONPATH
+# entry): the code server's working directory, so that it and its run workers import the same code as the command.
+CODE_ROOT = Path(__file__).resolve().parents[2]
 # The run config of every launched run: its worker's console (shown with --verbose) at INFO shows each asset's own
 # lines; Dagster's per-event DEBUG lines would bury them.
 RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "INFO"}}}}
@@ -120,7 +123,11 @@ class CodeServer:
 
     `workspace()` starts `dagster api grpc` (Dagster's documented command for a code server a workspace points at)
     on first use, on a Unix socket in `folder`, under the location name of the packaged workspace (so the runs carry
-    the same location name and show on the UI's pages as before), with this process's environment (the RECON_*
+    the same location name and show on the UI's pages as before), with CODE_ROOT as the location's working directory
+    (Dagster puts it first on sys.path where the server and each run worker import the module; by default it is the
+    current folder, whose `recon_assets/` folder, if any, would be the code the runs ran; and it drops sys.path[0],
+    which under PYTHONSAFEPATH is the first PYTHONPATH entry: hostile passes, 2026-12-04 and 12-05), with this
+    process's environment (the RECON_*
     settings reach it and its run workers), in a session of its own (Ctrl-C reaches the `recon` command alone, which
     then terminates its run through it); it writes a workspace file pointing at it, the `-w` of each `launch`. The
     server's console (and its run workers', which it starts) goes to `output`.
@@ -174,15 +181,13 @@ class CodeServer:
             self.socket = self._socket_folder / "code_server.sock"
         command = [
             sys.executable, "-m", "dagster", "api", "grpc", "--socket", str(self.socket), "--module-name", self.MODULE_NAME,
-            "--location-name", self.LOCATION_NAME, "--inject-env-vars-from-instance", "--log-level", "INFO",
-            # Else the current folder is the location's working directory, put first on sys.path where the server
-            # and each run worker import the module: a `recon_assets/` folder there would be the code they run.
-            "--empty-working-directory",
+            "--location-name", self.LOCATION_NAME, "--working-directory", str(CODE_ROOT), "--inject-env-vars-from-instance",
+            "--log-level", "INFO",
         ]
         with self.output.open("ab") as sink:
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True,
-                preexec_fn=_interrupt_when_parent_dies(), env=installed_code_only(),
+                preexec_fn=_interrupt_when_parent_dies(),
             )
         self._workspace.write_text(json.dumps({"load_from": [{"grpc_server": {
             "host": "localhost", "socket": str(self.socket), "location_name": self.LOCATION_NAME,
@@ -226,20 +231,19 @@ class RunOutcome:
 
 
 def launch(
-    job_name: str, tags: Mapping[str, str], run_config: Mapping[str, Any], output: Path, ops: Sequence[str] = (),
-    server: CodeServer | None = None,
+    job_name: str, tags: Mapping[str, str], run_config: Mapping[str, Any], output: Path, server: CodeServer, ops: Sequence[str] = (),
 ) -> Launch:
-    """Start `dagster job launch` for `job_name` with `tags` and `run_config` (this process's environment: the RECON_*
-    settings reach the code server and the run worker), its console written to `output`; only the steps `ops` (asset
-    and asset check op names: the CLI's --op-selection) when given, else the whole job. Through `server` (started
-    here when not yet) when given, else through a code server of its own (the packaged workspace).
+    """Start `dagster job launch` for `job_name` with `tags` and `run_config` through `server` (started here when not
+    yet; this process's environment: the RECON_* settings reach the code server and the run worker), its console
+    written to `output`; only the steps `ops` (asset and asset check op names: the CLI's --op-selection) when given,
+    else the whole job.
 
     Raises:
         LaunchError: `server` could not be started.
     """
     token = uuid.uuid4().hex
-    workspace = WORKSPACE if server is None else server.workspace()
-    server_from = server.output.stat().st_size if server is not None and server.output.is_file() else 0
+    workspace = server.workspace()
+    server_from = server.output.stat().st_size if server.output.is_file() else 0
     command = [
         sys.executable, "-m", "dagster", "job", "launch", "-w", str(workspace), "-j", job_name,
         "--tags", json.dumps({**tags, LAUNCH_TAG: token}), "--config-json", json.dumps(run_config),
@@ -247,17 +251,9 @@ def launch(
     ]
     with output.open("wb") as sink:
         process = subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True, env=installed_code_only(),
+            command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True,
         )
-    return Launch(job_name, process, token, output, server_output=server.output if server else None, server_from=server_from)
-
-
-def installed_code_only() -> dict[str, str]:
-    """This process's environment for the Dagster processes `recon` starts (code server, `dagster job launch` and,
-    inheriting it, every run worker), with PYTHONSAFEPATH=1 (Python 3.11+, "Command line and environment" in the
-    Python docs): `python -m` then puts no current directory on sys.path, so a `recon_assets/` folder where the user
-    runs `recon` never replaces the installed code in the runs (PYTHONPATH is still honoured)."""
-    return {**os.environ, "PYTHONSAFEPATH": "1"}
+    return Launch(job_name, process, token, output, server_output=server.output, server_from=server_from)
 
 
 def _interrupt_when_parent_dies() -> Callable[[], None]:
@@ -689,10 +685,9 @@ _FAILED_FROM_OUTSIDE_MESSAGE = "This run has been marked as failed from outside 
 _FAILED_FROM_OUTSIDE = "its run was marked failed from outside it (Dagster's run monitoring, or the UI)"
 
 
-def run_failures(outcome: RunOutcome, database: Path, console: Path | Launch) -> list[str]:
+def run_failures(outcome: RunOutcome, database: Path, launched: Launch) -> list[str]:
     """Why the run of `outcome` did not succeed, as lines to print: `database` is the DuckDB file it wrote (a full
-    disk there is named), `console` the launch's console file (`Launch.output`), or the launch itself (its console and
-    its shared code server's: `Launch.console_text`).
+    disk there is named), `launched` its launch (its console and its code server's: `Launch.console_text`).
 
     'step <key> failed: <root cause>' for every failed step (else the run's own failure), one line each: the
     innermost cause of each error chain, its first line, or the full disk it names (`disk_full_text`). A run that
@@ -706,7 +701,7 @@ def run_failures(outcome: RunOutcome, database: Path, console: Path | Launch) ->
     messages = [f"step {step} failed: {_root_cause(error, database)}" for step, error in outcome.step_errors]
     if not messages and outcome.run_error is not None:
         messages.append(f"the run failed: {_root_cause(outcome.run_error, database)}")
-    text = console.console_text() if isinstance(console, Launch) else console.read_text(errors="replace") if console.is_file() else ""
+    text = launched.console_text()
     full = disk_full_text(text, database) if text else None
     if full is not None and not any(full in message for message in messages):
         messages.insert(0, full)

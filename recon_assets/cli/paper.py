@@ -26,7 +26,7 @@ from recon_assets.cli.instance_health import host_tags
 from recon_assets.cli.launch_checks import PreflightError, check_launch
 from recon_assets.cli.interrupts import interrupted
 from recon_assets.cli.launched_runs import (
-    RUN_CONFIG, InstanceUnusable, LaunchError, follow, instance_for_launches, launch, run_failures,
+    RUN_CONFIG, CodeServer, InstanceUnusable, LaunchError, follow, instance_for_launches, launch, run_failures,
 )
 from recon_assets.cli.progress import RunDisplay
 from recon_assets.enrichment.resources import openalex_offline_from_env
@@ -96,9 +96,9 @@ def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
         return _refuse(str(error))
     if not instance.has_dynamic_partition(PAPERS_PARTITIONS, key):
         instance.add_dynamic_partitions(PAPERS_PARTITIONS, [key])
-    with tempfile.TemporaryDirectory(prefix="recon-paper-") as consoles:
-        launched = launch(PAPER_JOB, tags, RUN_CONFIG, Path(consoles) / "paper.log")
+    with tempfile.TemporaryDirectory(prefix="recon-paper-") as consoles, CodeServer(Path(consoles)) as server:
         try:
+            launched = launch(PAPER_JOB, tags, RUN_CONFIG, Path(consoles) / "paper.log", server)
             with RunDisplay.for_terminal(sys.stdout, sys.stderr, verbose=verbose) as display:
                 display.stage(PAPER_JOB, f"paper {key} ({given})")  # names the stage on each step's line
                 outcome = follow(instance, launched, display=display, console=sys.stderr if verbose else None)
@@ -108,7 +108,7 @@ def _analyse_paper(source: str, db: Path | None, verbose: bool) -> int:
             print(f"error: [{PAPER_JOB}] Dagster did not launch the run: {terminal_text(redact(error))}", file=sys.stderr)
             return 1
         if outcome.run.status != dg.DagsterRunStatus.SUCCESS:
-            failures = "; ".join(run_failures(outcome, database, launched.output))
+            failures = "; ".join(run_failures(outcome, database, launched))
             print(f"error: [{PAPER_JOB}] {failures} (run {outcome.run.run_id}; DAGSTER_HOME={home})", file=sys.stderr)
             return 1
     report = outcome.materializations.get("paper_reports")

@@ -313,7 +313,7 @@ def _launched(
         return None
     launched = None
     try:
-        launched = launch(job_name, tags, RUN_CONFIG, console, ops, server=server)
+        launched = launch(job_name, tags, RUN_CONFIG, console, server, ops)
         outcome = follow(instance, launched, display=display, console=sys.stderr if verbose else None)
     except LaunchError as error:
         said = disk_full_text(launched.console_text() if launched else server.console_text(), database)
