@@ -64,7 +64,7 @@ def test_a_database_without_the_tables_names_the_missing_ones(tmp_path):
 def test_tables_of_recon_names_another_program_wrote_are_named_and_a_users_own_tables_are_not(tmp_path):
     """Hostile pass (2026-12-04): a DuckDB file of another program holding `edge_reliability(x)` was told to "run
     `recon run --db` first", which replaced its tables. A table of one of recon_assets' names without recon_assets'
-    column comments and with under half its columns is another program's; a table of another name is the user's."""
+    mark, not shaped as an older version's, is another program's (`ownership`); a table of another name is the user's."""
     database = _duckdb_with(tmp_path / "recon.duckdb", "datasets", "publications")
     with duckdb.connect(str(database)) as con:
         con.execute("CREATE TABLE my_notes (id INTEGER)")
@@ -73,9 +73,9 @@ def test_tables_of_recon_names_another_program_wrote_are_named_and_a_users_own_t
     with duckdb.connect(str(other)) as con:
         con.execute("CREATE TABLE edge_reliability (x INTEGER); CREATE TABLE publications (doi VARCHAR)")
     assert database_problem(other, ("edge_reliability",), "scores") == (
-        f"{other} holds a table named as recon_assets' own that recon_assets did not write (edge_reliability (0 of its "
-        f"{len(TABLE_DOCS['edge_reliability'])} columns, no column comment)), e.g. another program's: give another --db, or "
-        "rename it (a run would replace it)"
+        f"{other} holds a table named as recon_assets' own that recon_assets did not write (edge_reliability (no "
+        f"recon_assets mark; 0 of its {len(TABLE_DOCS['edge_reliability'])} columns; 1 it does not declare)), e.g. another "
+        "program's: recon_assets leaves it as it is and writes nothing in its place; give another --db, or rename it"
     )
 
 

@@ -3,12 +3,14 @@ what the project does."""
 
 from collections import Counter
 
+import duckdb
 import pytest
 
 from recon_assets.declarations import ASSET_TABLES
 from recon_assets.judgement.cues import packaged_cue_rules
 from recon_assets.shared import table_docs
 from recon_assets.shared.table_docs import TABLE_DOCS, tables_markdown
+from recon_assets.storage.ownership import OWNER_MARK, foreign_tables
 
 from recon_assets_tests.pipeline_runs import REPO_ROOT
 
@@ -57,12 +59,17 @@ def test_table_docs_cover_every_table_the_pipeline_writes(sample_run):
 
 
 def test_declared_meanings_are_in_the_database_the_pipeline_writes(sample_run):
-    """Every output table declares its column meanings once, in its DDL: the database the pipeline writes holds them."""
+    """Every output table declares its column meanings once, in its DDL: the database the pipeline writes holds them,
+    and each table carries recon_assets' mark of ownership (`storage.ownership`: no other program's table of its name
+    is ever replaced), so the database holds no table another program could have written."""
     for table, columns in TABLE_DOCS.items():
         if table in ON_DEMAND_TABLES:
             continue  # test_paper_assets.py and test_briefs_assets.py write them
         stored = dict(sample_run.query("SELECT column_name, comment FROM duckdb_columns() WHERE table_name = ?", [table]))
         assert stored == columns, table
+        assert sample_run.query("SELECT comment FROM duckdb_tables() WHERE table_name = ?", [table]) == [(OWNER_MARK,)], table
+    with duckdb.connect(str(sample_run.database), read_only=True) as con:
+        assert foreign_tables(con) == {}
 
 
 def test_a_declared_column_without_a_meaning_is_refused(monkeypatch):

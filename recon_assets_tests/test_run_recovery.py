@@ -341,7 +341,7 @@ def test_another_programs_duckdb_file_is_refused_before_anything_is_written(tmp_
     code, out, err = _refused(database, _home(tmp_path), capsys, monkeypatch)
     assert code == 2
     assert err.startswith(f"error: --db {database} holds tables named as recon_assets' own that recon_assets did not write "
-                          "(edge_reliability (0 of its ") and len(err.splitlines()) == 1, err
+                          "(edge_reliability (no recon_assets mark; 0 of its ") and len(err.splitlines()) == 1, err
     with duckdb.connect(str(database), read_only=True) as con:
         assert con.execute("SELECT table_name FROM duckdb_tables() ORDER BY 1").fetchall() == [("edge_reliability",), ("publications",)]
         assert con.execute("SELECT * FROM publications").fetchall() == [("10.1/theirs",)]

@@ -5,9 +5,10 @@ import pandas as pd
 import pytest
 
 from recon_assets.shared.table_docs import TABLE_DOCS
+from recon_assets.storage.ownership import OWNER_MARK, foreign_tables
+from recon_assets.storage.schema import declared_schema, not_null_columns, primary_key
 from recon_assets.storage.tables import (
-    ForeignTablesError, StaleSchemaError, create_tables, declared_schema, foreign_tables, migrate, not_null_columns, primary_key,
-    replace_partitions, replace_table, transaction,
+    ForeignTablesError, StaleSchemaError, create_tables, migrate, replace_partitions, replace_table, transaction,
 )
 
 OLDER_USAGE = "CREATE TABLE openalex_usage (day DATE, run_id VARCHAR, asset VARCHAR, requests BIGINT, recorded_at TIMESTAMPTZ)"
@@ -28,8 +29,11 @@ def test_an_older_table_is_migrated_then_given_its_meanings():
 
 
 def test_an_older_table_with_an_unknown_column_is_refused_naming_it():
+    """An older version's table carrying recon_assets' mark (`ownership`): unmarked, a column its DDL does not declare
+    would make it another program's (test_only_recons_mark_or_an_older_versions_shape_makes_a_table_recons)."""
     with duckdb.connect() as con:
         con.execute(OLDER_USAGE.replace("requests BIGINT", "requests BIGINT, calls_left BIGINT"))
+        con.execute(f"COMMENT ON TABLE openalex_usage IS '{OWNER_MARK}'")
         with pytest.raises(StaleSchemaError, match=r"table openalex_usage .* \(missing columns \['list_calls'\], unknown \['calls_left'\]\): it cannot be migrated"):
             create_tables(con, "openalex_usage")
 
@@ -120,16 +124,15 @@ OLDER_CACHE = "CREATE TABLE openalex_cache (doi VARCHAR, status VARCHAR NOT NULL
         ([OLDER_CACHE, "INSERT INTO openalex_cache VALUES (NULL, 'found', NULL, now())"],
          r"\(no primary key, and the rows do not allow this version's \['doi'\]: 1 rows leave a column of it NULL\): .* DROP TABLE openalex_cache"),
         ([OLDER_CACHE.replace("doi VARCHAR", "doi VARCHAR UNIQUE")], r"\(UNIQUE on \[\['doi'\]\] \(this version: \[\]\)\)"),
-        ([OLDER_CACHE.replace("openalex_cache", "cache_v1"), "CREATE VIEW openalex_cache AS SELECT * FROM cache_v1"],
-         r"\(openalex_cache is a view, not a table\): .* DROP VIEW openalex_cache and run again"),
         ([OLDER_CACHE, "CREATE INDEX cache_doi ON openalex_cache (doi)"], r"\(ADD PRIMARY KEY \(\"doi\"\) is refused by DuckDB while indexes \['cache_doi'\] depend on the table\): .* DROP INDEX cache_doi \(the rows are kept\) and run again"),
     ],
-    ids=["null-in-the-key", "unique-constraint", "view-of-that-name", "index-on-it"],
+    ids=["null-in-the-key", "unique-constraint", "index-on-it"],
 )
 def test_an_older_entry_that_cannot_be_given_its_key_is_refused_in_one_line(older, refused):
-    """Hostile findings: a NULL key was reported as repeated rows; a UNIQUE constraint, a view of the table's name or an
-    index on it ended in DuckDB's Binder, Catalog or Dependency error on the upsert or the ALTER (a view named
-    stage_fingerprints passed `CREATE TABLE IF NOT EXISTS`, and the run failed on 'stage_fingerprints is not an table')."""
+    """Hostile findings: a NULL key was reported as repeated rows; a UNIQUE constraint or an index on the table ended in
+    DuckDB's Binder, Catalog or Dependency error on the upsert or the ALTER. (A view of the table's name, which passed
+    `CREATE TABLE IF NOT EXISTS` and failed the run on 'stage_fingerprints is not an table', is another program's:
+    test_only_recons_mark_or_an_older_versions_shape_makes_a_table_recons and the write rows above.)"""
     with duckdb.connect() as con:
         for statement in older:
             con.execute(statement)
@@ -172,8 +175,8 @@ def test_an_older_partitioned_table_without_its_key_is_rewritten_keeping_the_oth
 @pytest.mark.parametrize("write", ["create_tables", "replace_table", "replace_partitions", "migrate"])
 def test_a_table_another_program_wrote_under_a_recon_name_is_left_as_it_is(write):
     """Hostile pass (2026-12-04): `recon run` on another program's DuckDB file replaced its `publications(doi)` with
-    recon's. A table of an output table's name holding under half its columns and none of recon's column comments is
-    another program's: every write refuses it in one line, and it keeps its columns and rows."""
+    recon's. Every write refuses a table of an output table's name that is not recon_assets' in one line, and the
+    table keeps its columns and rows."""
     with duckdb.connect() as con:
         con.execute("CREATE TABLE publications (doi VARCHAR); INSERT INTO publications VALUES ('10.1/theirs')")
         rows = pd.DataFrame({"doi": ["10.1/ours"]})
@@ -184,16 +187,46 @@ def test_a_table_another_program_wrote_under_a_recon_name_is_left_as_it_is(write
             "migrate": lambda: migrate(con, "publications"),
         }[write]
         with pytest.raises(ForeignTablesError, match=r"^this database holds a table named as recon_assets' own that recon_assets did not "
-                           r"write \(publications \(1 of its \d+ columns, no column comment\)\), e\.g\. another program's: give another "
-                           r"--db, or rename it \(a run would replace it\)$"):
+                           r"write \(publications \(no recon_assets mark; 1 of its \d+ columns\)\), e\.g\. another program's: "
+                           r"recon_assets leaves it as it is and writes nothing in its place; give another --db, or rename it$"):
             attempt()
         assert con.execute("SELECT * FROM publications").fetchall() == [("10.1/theirs",)]
 
 
-def test_a_users_own_table_and_recons_commented_tables_are_not_taken_for_another_programs():
+@pytest.mark.parametrize(("made", "why"), [
+    # hostile pass 27: 7 of 13 names, all VARCHAR, a user's row: replaced silently
+    ("CREATE TABLE publications (publication_id VARCHAR, doi VARCHAR, title VARCHAR, year VARCHAR, first_author_tag VARCHAR, "
+     "doi_raw VARCHAR, year_issue VARCHAR)", "no recon_assets mark; 7 of its 13 columns; other types: year"),
+    # hostile pass 27: a comment on one column made any table recon's
+    ("CREATE TABLE publications (doi VARCHAR, note VARCHAR); COMMENT ON COLUMN publications.doi IS 'the DOI'",
+     "no recon_assets mark; 1 of its 13 columns; 1 it does not declare"),
+    # hostile pass 27: a view with 23 of edge_reliability's 44 columns passed the pre-check and failed mid-run
+    ("CREATE VIEW edge_reliability AS SELECT 1 AS research_area", "a view"),
+], ids=["half-the-columns-other-types", "a-column-comment", "a-view"])
+def test_only_recons_mark_or_an_older_versions_shape_makes_a_table_recons(made, why):
+    with duckdb.connect() as con:
+        con.execute(made)
+        assert list(foreign_tables(con).values()) == [why]
+
+
+def test_a_users_own_table_recons_marked_tables_and_an_older_versions_are_recons():
     with duckdb.connect() as con:
         con.execute("CREATE TABLE my_notes (doi VARCHAR)")
         create_tables(con, "publications")
+        assert con.execute("SELECT comment FROM duckdb_tables() WHERE table_name = 'publications'").fetchone() == (OWNER_MARK,)
         assert foreign_tables(con) == {}
-        con.execute(OLDER_USAGE)  # an older version's table: most of its columns, no comments (written before they existed)
+        con.execute(OLDER_USAGE)  # an older version's table: most of its columns, no mark (written before it existed)
         assert foreign_tables(con) == {}
+        con.execute("CREATE OR REPLACE TABLE publications (doi INTEGER)")  # any shape with the mark
+        con.execute(f"COMMENT ON TABLE publications IS '{OWNER_MARK}'")
+        assert foreign_tables(con) == {}
+
+
+def test_a_view_of_a_recon_name_is_refused_by_a_write_and_kept():
+    """Hostile findings: a view named stage_fingerprints passed `CREATE TABLE IF NOT EXISTS` and the run failed on
+    'stage_fingerprints is not an table'; a view with most of edge_reliability's columns passed the pre-check."""
+    with duckdb.connect() as con:
+        con.execute(OLDER_CACHE.replace("openalex_cache", "cache_v1") + "; CREATE VIEW openalex_cache AS SELECT * FROM cache_v1")
+        with pytest.raises(ForeignTablesError, match=r"\(openalex_cache \(a view\)\)"):
+            create_tables(con, "openalex_cache")
+        assert con.execute("SELECT count(*) FROM duckdb_views() WHERE view_name = 'openalex_cache'").fetchone() == (1,)

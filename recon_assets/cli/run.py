@@ -42,7 +42,7 @@ from recon_assets.exports import export_folder
 from recon_assets.report import report_folder
 from recon_assets.report.figures import NOT_MEASURED_WHY
 from recon_assets.storage.output_files import LATEST_REPORT_STEM
-from recon_assets.storage.tables import foreign_tables, foreign_tables_line
+from recon_assets.storage.ownership import foreign_tables, foreign_tables_line
 from recon_assets.shared.as_of import parse_as_of
 from recon_assets.shared.credentials import redact
 from recon_assets.storage.duckdb_settings import MOTHERDUCK_TOKEN_VARIABLE, MotherDuckUnreachable, connect_motherduck, is_motherduck, usable_token
@@ -221,7 +221,7 @@ def _can_reach(database: str) -> None:
 def _can_open(database: Path) -> None:
     """Open the DuckDB file once, with the database lock held: a run writing it holds that lock first, so DuckDB's own
     lock error is never what a user reads for it. A file holding tables of recon_assets' names that recon_assets did
-    not write (`tables.foreign_tables`: another program's database) is refused before any run writes it (hostile
+    not write (`ownership.foreign_tables`: another program's database) is refused before any run writes it (hostile
     pass, 2026-12-04: its `publications` table was replaced, then the second job failed on it)."""
     try:
         with duckdb.connect(str(database), config=NO_EXTENSIONS) as con:

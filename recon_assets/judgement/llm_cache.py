@@ -31,10 +31,9 @@ ANSWER_COLUMNS = [
 
 
 def ensure_table(con: duckdb.DuckDBPyConnection | Tables) -> None:
-    """Create `llm_judgements` and `llm_answers` when missing."""
-    con = Tables.of(con)
-    con.run_sql(TABLE)
-    con.run_sql(ANSWERS)
+    """Create `llm_judgements` and `llm_answers` when missing (`Tables.create`: migrated when older, refused when
+    another program's)."""
+    Tables.of(con).create(TABLE, ANSWERS)
 
 
 def messages_sha256(messages: Sequence[dict[str, str]]) -> str:

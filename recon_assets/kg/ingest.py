@@ -257,7 +257,7 @@ def _replace_current(con: Tables, summary: SnapshotSummary) -> None:
         # Dropped and made again (recon_assets/kg/sql/kg_snapshot.sql), not emptied: refilled in the transaction that
         # deleted them, DuckDB checks each new primary key against the deleted ones.
         con.run_sql("kg_snapshot_tables_drop")
-        con.run_sql("kg_snapshot")
+        con.create("kg_snapshot")
         with zstd_compression(con):  # the node properties: long abstracts
             con.run_sql("kg_accepted_nodes")
         con.run_sql("kg_accepted_relationships")

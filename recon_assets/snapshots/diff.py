@@ -35,7 +35,7 @@ def record_and_diff(con: duckdb.DuckDBPyConnection | Tables) -> tuple[str | None
             con.run_sql("kg_snapshot_history_record")
         previous = con.query_row("kg_snapshot_history_previous")
         if previous is None:  # nothing to compare with: the table is made empty
-            con.run_sql("kg_snapshot_diff")
+            con.create("kg_snapshot_diff")
         else:
             con.replace_table_from_query("kg_snapshot_diff", "kg_snapshot_diff_rows", atomic=False)
     return (previous[0] if previous else None), snapshot_id

@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 
 from recon_assets.shared.display import first_line
-from recon_assets.storage.tables import foreign_tables, foreign_tables_line
+from recon_assets.storage.ownership import foreign_tables, foreign_tables_line
 from recon_assets.storage.duckdb_settings import MOTHERDUCK_TOKEN_VARIABLE, connect_motherduck, is_motherduck, usable_token
 
 # A DuckDB database file opens with an 8-byte checksum and the magic bytes "DUCK" (DuckDB storage format, main header:
@@ -65,7 +65,7 @@ def database_problem(
 
     In order: no regular file at a local path; a file that cannot be read or does not start with DuckDB's header (an
     empty file too: it holds nothing a reader needs); a database `read_only` cannot open (another process writing it, a
-    MotherDuck database without its token); one whose tables of `tables` recon_assets did not write (`tables.foreign_tables`:
+    MotherDuck database without its token); one whose tables of `tables` recon_assets did not write (`ownership.foreign_tables`:
     another program's file); one without every table of `tables` ("holds no `holds` yet",
     naming the missing tables). A MotherDuck database (`md:`) skips the file checks. A command that goes on to read the database
     opens it once with `readable` instead.

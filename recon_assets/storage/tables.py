@@ -4,19 +4,18 @@ these operations and the named SQL files' reads and writes; no Dagster import (t
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
 
 import duckdb
 import pandas as pd
 import pyarrow as pa
 
 from recon_assets.shared.sql_files import load_sql
-from recon_assets.shared import table_docs
-from recon_assets.shared.table_docs import DECLARING_FILES, declared_column_docs, declaring_file
+from recon_assets.shared.table_docs import DECLARING_FILES, declared_column_docs
+from recon_assets.storage.ownership import foreign_tables, foreign_tables_line, mark_owned
+from recon_assets.storage.schema import declared_schema, not_null_columns, primary_key, unique_keys
 
 _log = logging.getLogger(__name__)
 
@@ -27,37 +26,8 @@ class StaleSchemaError(RuntimeError):
 
 
 class ForeignTablesError(StaleSchemaError):
-    """The database holds tables named as recon_assets' output tables that recon_assets did not write (`foreign_tables`):
-    they are left as they are, and nothing is written in their place."""
-
-
-def foreign_tables(con: duckdb.DuckDBPyConnection, tables: Collection[str] | None = None) -> dict[str, str]:
-    """{table: why} for each table of `con`'s current schema (of `tables` only, when given) that bears an output
-    table's name (`TABLE_DOCS`) but was not written by recon_assets: none of its columns carries a comment (every write
-    sets its table's comments from the DDL, `create_tables`) and it holds fewer than half of the columns its DDL
-    declares (by name; an older version's table lacks only the few columns added since, and `migrate` brings it up to
-    date). {} for a database recon_assets wrote, an empty one, or one holding only tables of other names (a user's own
-    tables are kept and never read). One catalog query; the DDL is read only for a table without comments."""
-    rows = con.execute(
-        "SELECT table_name, list(column_name), count(comment) FROM duckdb_columns() WHERE database_name = current_database() "
-        "AND schema_name = current_schema() AND NOT internal AND ($1::VARCHAR[] IS NULL OR list_contains($1, table_name)) "
-        "GROUP BY table_name ORDER BY table_name", [None if tables is None else list(tables)],
-    ).fetchall()
-    foreign = {}
-    for table, columns in ((table, set(columns)) for table, columns, commented in rows if not commented):
-        declared = table_docs.TABLE_DOCS.get(table, {})
-        if 2 * len(shared := columns & declared.keys()) < len(declared):
-            foreign[table] = f"{len(shared)} of its {len(declared)} columns, no column comment"
-    return foreign
-
-
-def foreign_tables_line(where: str, foreign: dict[str, str]) -> str:
-    """One line saying that `where` (e.g. "--db x.duckdb") holds the tables `foreign_tables` found, and the way out."""
-    named, them = "; ".join(f"{table} ({why})" for table, why in foreign.items()), "it" if len(foreign) == 1 else "them"
-    return (
-        f"{where} holds {'a table' if len(foreign) == 1 else 'tables'} named as recon_assets' own that recon_assets did "
-        f"not write ({named}), e.g. another program's: give another --db, or rename {them} (a run would replace {them})"
-    )
+    """The database holds tables named as recon_assets' output tables that recon_assets did not write
+    (`ownership.foreign_tables`): they are left as they are, and nothing is written in their place."""
 
 
 @contextmanager
@@ -152,8 +122,7 @@ def replace_table(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame
         duckdb.Error: a row breaks the table's types or keys; the transaction is rolled back.
     """
     with transaction(con):
-        _refuse_unowned(con, table)
-        con.execute(load_sql(table))
+        _run_ddl(con, table, [table])
         _insert(con, table, rows)
 
 
@@ -168,8 +137,8 @@ def upsert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> No
 
 
 def create_tables(con: duckdb.DuckDBPyConnection, *sql_names: str) -> None:
-    """Run each `recon_assets/<domain>/sql/<name>.sql` in turn: the tables it declares are created when missing and their
-    columns' meanings (`COMMENT ON COLUMN`) set. A file that fails on a table an older version wrote (`CREATE TABLE IF
+    """Run each `recon_assets/<domain>/sql/<name>.sql` in turn (`_run_ddl`): the tables it declares are created when
+    missing, their columns' meanings (`COMMENT ON COLUMN`) and recon_assets' mark set. A file that fails on a table an older version wrote (`CREATE TABLE IF
     NOT EXISTS` keeps it as it was, and the comment on a column it lacks fails) runs again once the tables it declares
     are migrated (`migrate`).
 
@@ -178,16 +147,28 @@ def create_tables(con: duckdb.DuckDBPyConnection, *sql_names: str) -> None:
         duckdb.Error: a file failed otherwise.
     """
     for name in sql_names:
-        declared = declared_column_docs(name) if name in DECLARING_FILES else {}
-        for table in declared:  # `CREATE TABLE IF NOT EXISTS` passes over a view of the table's name
-            _refuse_unowned(con, table)
+        declared = list(declared_column_docs(name)) if name in DECLARING_FILES else []
         try:
-            con.execute(load_sql(name))
+            _run_ddl(con, name, declared)
         except duckdb.Error:
             stored = {table for (table,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE NOT internal").fetchall()}
             if not any([migrate(con, table) for table in declared if table in stored]):
                 raise
-            con.execute(load_sql(name))
+            _run_ddl(con, name, declared)
+
+
+def _run_ddl(con: duckdb.DuckDBPyConnection, sql_name: str, tables: Sequence[str]) -> None:
+    """Run `<sql_name>.sql`, the DDL of `tables`, once none of them is a table or view recon_assets did not write
+    (`CREATE TABLE IF NOT EXISTS` would pass over it, `CREATE OR REPLACE` replace it), and mark them recon_assets'
+    (`ownership.mark_owned`: a CREATE OR REPLACE leaves a table without its comment).
+
+    Raises:
+        ForeignTablesError: see `_refuse_unowned`; nothing is run.
+    """
+    for table in tables:
+        _refuse_unowned(con, table)
+    con.execute(load_sql(sql_name))
+    mark_owned(con, tables)
 
 
 def _insert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame, verb: str = "INSERT") -> None:
@@ -211,11 +192,11 @@ def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
     the columns added ([] when none was missing).
 
     Raises:
-        StaleSchemaError: `table` is a view, or the table holds a column this version does not document, a column of
+        StaleSchemaError: the table holds a column this version does not document, a column of
             another type than its DDL declares, another primary key, a UNIQUE constraint its DDL does not declare,
             rows that repeat (or leave NULL) the primary key it lacks, or an index that keeps it from being altered;
             the message names what differs and what to do.
-        ForeignTablesError: a table of that name recon_assets did not write (`foreign_tables`); it is left as it is.
+        ForeignTablesError: a table or view of that name recon_assets did not write (`_refuse_unowned`); it is left as it is.
     """
     _refuse_unowned(con, table)
     stored = {name: column_type for name, column_type, *_ in con.execute(f"DESCRIBE {table}").fetchall()}
@@ -253,13 +234,8 @@ def migrate(con: duckdb.DuckDBPyConnection, table: str) -> list[str]:
 
 
 def _refuse_unowned(con: duckdb.DuckDBPyConnection, table: str) -> None:
-    """Raise StaleSchemaError when the current schema holds a view named `table` (no table can be created, migrated or
-    written in its place), ForeignTablesError when it holds a table of that name recon_assets did not write
-    (`foreign_tables`): either is left as it is."""
-    if con.execute(
-        "SELECT 1 FROM duckdb_views() WHERE database_name = current_database() AND schema_name = current_schema() AND view_name = ?", [table]
-    ).fetchone():
-        raise _refused(table, f"{table} is a view, not a table", drop=f"DROP VIEW {table}")
+    """Raise ForeignTablesError when the current schema holds a table or view named `table` that recon_assets did
+    not write (`ownership.foreign_tables`: a view, or another program's table); it is left as it is."""
     if foreign := foreign_tables(con, [table]):
         raise ForeignTablesError(foreign_tables_line("this database", foreign))
 
@@ -287,56 +263,6 @@ def _refused(table: str, differences: str, drop: str | None = None) -> StaleSche
     )
 
 
-@dataclass(frozen=True)
-class DeclaredSchema:
-    """A table as this version declares it: {column: DuckDB type} in order, its primary key's columns (() for none),
-    the columns of each UNIQUE constraint and the columns declared NOT NULL (the key's included)."""
-
-    types: dict[str, str]
-    primary_key: tuple[str, ...]
-    unique_keys: tuple[tuple[str, ...], ...]
-    not_null: frozenset[str]
-
-
-@functools.lru_cache(maxsize=None)
-def declared_schema(table: str) -> DeclaredSchema:
-    """`table` as the SQL file declaring it (`table_docs.declaring_file`, package data) creates it, read from an in-memory
-    database (cached: the DDL does not change while the process runs).
-
-    Raises:
-        KeyError: `table` is not an output table.
-    """
-    with duckdb.connect() as probe:
-        probe.execute(load_sql(declaring_file(table)))
-        types = {name: column_type for name, column_type, *_ in probe.execute(f"DESCRIBE {table}").fetchall()}
-        return DeclaredSchema(types, primary_key(probe, table), unique_keys(probe, table), not_null_columns(probe, table))
-
-
-def primary_key(con: duckdb.DuckDBPyConnection, table: str) -> tuple[str, ...]:
-    """The columns of `table`'s primary key in `con`'s catalog (the table of that name in the current schema, as an
-    unqualified name reads it), () when it has none."""
-    keys = _constraints(con, table, "PRIMARY KEY")
-    return keys[0] if keys else ()
-
-
-def unique_keys(con: duckdb.DuckDBPyConnection, table: str) -> tuple[tuple[str, ...], ...]:
-    """The columns of each UNIQUE constraint of `table` (current schema), sorted."""
-    return _constraints(con, table, "UNIQUE")
-
-
-def not_null_columns(con: duckdb.DuckDBPyConnection, table: str) -> frozenset[str]:
-    """The columns of `table` (current schema) that may not hold NULL: declared NOT NULL, or in its primary key."""
-    return frozenset(column for columns in _constraints(con, table, "NOT NULL") for column in columns)
-
-
-def _constraints(con: duckdb.DuckDBPyConnection, table: str, kind: str) -> tuple[tuple[str, ...], ...]:
-    rows = con.execute(
-        "SELECT constraint_column_names FROM duckdb_constraints() WHERE database_name = current_database() AND schema_name = current_schema() "
-        "AND table_name = ? AND constraint_type = ?", [table, kind],
-    ).fetchall()
-    return tuple(sorted(tuple(columns) for (columns,) in rows))
-
-
 def replace_table_from_query(
     con: duckdb.DuckDBPyConnection, table: str, query: str, params: Sequence[object] = (), *, atomic: bool = True
 ) -> None:
@@ -349,8 +275,7 @@ def replace_table_from_query(
         duckdb.Error: the query failed or a row breaks the table's types or keys; the transaction is rolled back.
     """
     with transaction(con) if atomic else nullcontext():
-        _refuse_unowned(con, table)
-        con.execute(load_sql(table))
+        _run_ddl(con, table, [table])
         con.execute(f"INSERT INTO {table} BY NAME {load_sql(query)}", list(params))
 
 
