@@ -326,3 +326,27 @@ def test_a_job_launched_as_several_runs_numbers_each_and_one_run_says_no_count()
     assert [stage_line("judge and score", "as_of changed", n, 3) for n in (1, 3)] == [
         "judge and score: as_of changed (run 1 of 3)", "judge and score: as_of changed (run 3 of 3)",
     ]
+
+
+def test_each_run_of_a_job_launched_per_range_of_areas_gives_its_own_areas_reasons(tmp_path, monkeypatch):
+    """Hostile pass (2026-12-05): two stale areas apart launched two runs, and the agriculture run's line gave the
+    droughts partition's reason ('... new data version (droughts)) for research area agriculture (run 1 of 2)')."""
+    import dagster as dg
+
+    from recon_assets.automation.staleness import DATABASE, STALE, Cause, Freshness
+    from recon_assets.cli import run as run_module
+    from recon_assets_tests.pipeline_runs import SAMPLE_JSONL, pipeline_defs
+
+    database = tmp_path / "r.duckdb"
+    stale = [
+        Freshness(dg.AssetKey("dataset_verdicts"), area, STALE, (Cause(DATABASE, f"input changed ({area})"),))
+        for area in ("agriculture", "droughts")
+    ]
+    monkeypatch.setattr(run_module, "freshness", lambda *_args, **_kwargs: stale)
+    with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:
+        plan = run_module._StalePlan(pipeline_defs(SAMPLE_JSONL, database), instance, database)
+        whys = [why for _ops, _tags, why in plan.launches("openalex_refresh_job")]
+    assert whys == [
+        "dataset_verdicts (input changed (agriculture)) for research area agriculture",
+        "dataset_verdicts (input changed (droughts)) for research area droughts",
+    ]

@@ -370,18 +370,20 @@ class _StalePlan:
         due = {key: [p for p in parts if (key, p) not in self.launched] for key, parts in due.items()}
         due = {key: parts for key, parts in due.items() if parts}
         by_range: dict[tuple[str, str] | None, list[dg.AssetKey]] = {}
+        spanned: dict[tuple[str, str] | None, set[str | None]] = {}  # the partitions each range covers
         for key, parts in due.items():
             self.launched.update((key, p) for p in parts)
             definition = self.partitions[key]
-            ranges = [None] if definition is None else partition_ranges(parts, definition.get_partition_keys())
-            for span in ranges:
+            order = [] if definition is None else definition.get_partition_keys()
+            for span in [None] if definition is None else partition_ranges(parts, order):
                 by_range.setdefault(span, []).append(key)
-        reasons = {s.asset: s for s in statuses if s.status != FRESH}
+                spanned[span] = {None} if span is None else set(order[order.index(span[0]):order.index(span[1]) + 1])
         return [
             (
                 [op for key in keys for op in (self.ops[key], *self.check_ops[key])],
                 research_area_range_tags(*span) if span else None,
-                _why(keys, [reasons[key] for key in keys], span),
+                # each run's own reasons: another range's (hostile pass 27: "(droughts)" for the agriculture run)
+                _why(keys, [s for s in statuses if s.status != FRESH and s.asset in keys and s.partition in spanned[span]], span),
             )
             for span, keys in by_range.items()
         ]
