@@ -382,8 +382,9 @@ def test_the_summary_names_a_db_path_holding_a_newline_on_one_line_each(sample_r
     (report_folder(database) / "reliability_report_latest.html").write_text("<html></html>")
     _print_summary(database, [], {}, date.fromisoformat(AS_OF))
     lines = capsys.readouterr().out.splitlines()
-    assert f"DuckDB: {tmp_path}/two lines/recon.duckdb" in lines
-    assert f"reliability report: {tmp_path}/two lines/reports/recon.duckdb/reliability_report_latest.html (and .pdf)" in lines
+    # the newline escaped, not a space: "two lines" would name another folder (hostile pass 27)
+    assert f"DuckDB: {tmp_path}/two\\nlines/recon.duckdb" in lines
+    assert f"reliability report: {tmp_path}/two\\nlines/reports/recon.duckdb/reliability_report_latest.html (and .pdf)" in lines
 
 
 def test_a_table_from_an_older_version_is_migrated_keeping_its_rows(sample_run, tmp_path):

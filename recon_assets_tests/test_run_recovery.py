@@ -342,6 +342,7 @@ def test_another_programs_duckdb_file_is_refused_before_anything_is_written(tmp_
     assert code == 2
     assert err.startswith(f"error: --db {database} holds tables named as recon_assets' own that recon_assets did not write "
                           "(edge_reliability (no recon_assets mark; 0 of its ") and len(err.splitlines()) == 1, err
+    assert sorted(path.name for path in tmp_path.glob("other.*")) == ["other.duckdb"]  # no lock file left (hostile pass 27)
     with duckdb.connect(str(database), read_only=True) as con:
         assert con.execute("SELECT table_name FROM duckdb_tables() ORDER BY 1").fetchall() == [("edge_reliability",), ("publications",)]
         assert con.execute("SELECT * FROM publications").fetchall() == [("10.1/theirs",)]

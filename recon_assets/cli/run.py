@@ -47,7 +47,7 @@ from recon_assets.shared.as_of import parse_as_of
 from recon_assets.shared.credentials import redact
 from recon_assets.storage.duckdb_settings import MOTHERDUCK_TOKEN_VARIABLE, MotherDuckUnreachable, connect_motherduck, is_motherduck, usable_token
 from recon_assets.storage.duckdb_files import read_only
-from recon_assets.shared.display import TerminalSafeStream, first_line, terminal_text, wrapped
+from recon_assets.shared.display import TerminalSafeStream, escaped_text, first_line, terminal_text, wrapped
 from recon_assets.storage.duckdb_files import NO_EXTENSIONS, is_duckdb_file
 from recon_assets.shared.paths import database_lock, database_path, recon_run_lock, resolved
 from recon_assets.shared.run_tags import AS_OF_TAG, DATABASE_TAG, KG_SOURCE_TAG
@@ -117,8 +117,7 @@ def _run_pipeline(kg: Path | None, db: Path | None, as_of: str | None, verbose: 
         if is_motherduck(database):
             _can_reach(str(database))
         else:
-            with database_lock(database).acquire(timeout=0):
-                _can_open(database)
+            _can_open_locked(database)
     except Timeout:
         print(terminal_text(f"error: another run (`recon run` or one from the UI) is writing {database} (lock {database}.lock); wait for it to finish"), file=sys.stderr)
         return 2
@@ -216,6 +215,20 @@ def _can_reach(database: str) -> None:
         raise PreflightError(str(error)) from error
     except duckdb.Error as error:
         raise PreflightError(f"cannot open MotherDuck database {database}: {redact(first_line(str(error)))}") from error
+
+
+def _can_open_locked(database: Path) -> None:
+    """`_can_open` with the database lock held (taken at once, or Timeout); a lock file made here for a file that is
+    refused is removed again (hostile pass 27: another program's file was left a `.lock` beside it)."""
+    lock = database_lock(database)
+    made = not Path(lock.lock_file).exists()
+    with lock.acquire(timeout=0):
+        try:
+            _can_open(database)
+        except PreflightError:
+            if made:
+                Path(lock.lock_file).unlink(missing_ok=True)
+            raise
 
 
 def _can_open(database: Path) -> None:
@@ -561,8 +574,8 @@ def _print_summary(
         stewards = con.execute(load_sql("run_summary_stewards")).fetchall()
         kg_edges = con.table("dataset_publication_edges").shape[0]
         snapshot_id, lines, nodes, relationships, rejected, ingested_at = con.execute(load_sql("run_summary_snapshot")).fetchone()
-    # absolute, as the report's path below; each path on one line (a --db holding a newline broke it: hostile pass)
-    print(f"\n{'MotherDuck' if is_motherduck(database) else 'DuckDB'}: {terminal_text(_shown(database))}")
+    # absolute, as the report's path below; each path on one line, a control character in it escaped (hostile passes)
+    print(f"\n{'MotherDuck' if is_motherduck(database) else 'DuckDB'}: {escaped_text(_shown(database))}")
     unchanged = f" (unchanged since {ingested_at:%Y-%m-%d %H:%M}: not ingested again)" if reused else ""
     print(f"snapshot {snapshot_id}{unchanged}: {lines:,} lines -> {nodes:,} nodes, {relationships:,} relationships, {rejected:,} rejected (see kg_rejects)")
     if labels:
@@ -585,7 +598,7 @@ def _print_summary(
         print(line)
     report = report_folder(database) / f"{LATEST_REPORT_STEM}.html"
     if report.is_file():
-        print(f"reliability report: {terminal_text(report)} (and .pdf)")
+        print(f"reliability report: {escaped_text(report)} (and .pdf)")
     if checks:
         print(f"asset checks passed: {sum(e.passed for e in checks)}/{len(checks)}")
     else:  # an unchanged re-run: '0/0' read as a failure

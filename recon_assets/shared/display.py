@@ -82,6 +82,13 @@ def first_line(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
+def escaped_text(value: object) -> str:
+    """`value` as text with each character that does not print (controls, line breaks, bidirectional overrides)
+    written as Python writes it in a string ('\\n', '\\x1b', '\\u202e'): for a path, where `terminal_text`'s space
+    would name another file that could exist (hostile pass 27: 'new\\nline.duckdb' read 'new line.duckdb')."""
+    return "".join(character if character.isprintable() else repr(character)[1:-1] for character in str(value))
+
+
 # The most of a user's input (a DOI, a path) an error line echoes: enough to recognise it.
 ECHOED_CHARACTERS = 100
 
