@@ -127,6 +127,39 @@ def test_a_family_numbering_past_009_reads_its_versions_as_integers(versions, cu
     assert result.loc[~result["superseded"].astype(bool), "version_text"].tolist() == [current]
 
 
+_MYD11A1 = "MODIS/Aqua Land Surface Temperature/Emissivity Daily L3 Global 1km SIN Grid {}"
+
+
+@pytest.mark.parametrize(
+    ("rows", "curated", "current"),
+    [
+        # the successor chain within the family ends at V061, for all three (issue 22 review: one owner of it)
+        ([("v5", "MYD11A1", _MYD11A1.format("V005")), ("v6", "MYD11A1", _MYD11A1.format("V006")), ("v61", "MYD11A1", _MYD11A1.format("V061"))],
+         CURATED, {"v5": "V061", "v6": "V061", "v61": "V061"}),
+        # parallel streams: each is its own current version
+        ([("g20", "GLDAS_NOAH025_3H", "GLDAS Noah Land Surface Model L4 3 hourly 0.25 x 0.25 degree V2.0"),
+          ("g21", "GLDAS_NOAH025_3H", "GLDAS Noah Land Surface Model L4 3 hourly 0.25 x 0.25 degree V2.1")],
+         CURATED, {"g20": "V2.0", "g21": "V2.1"}),
+        # a successor of another family ends the chain: TMPA's own version
+        ([("t", "TRMM_3B42", "TRMM (TMPA) Precipitation L3 3 hour 0.25 degree x 0.25 degree V7"),
+          ("g7", "GPM_3IMERGHH", "GPM IMERG Final Precipitation L3 Half Hourly 0.1 degree x 0.1 degree V07")],
+         CURATED, {"t": "V7", "g7": "V07"}),
+        # a row without a version has none
+        ([("alpha", None, "Alpha sea ice concentration"), ("v61", "MYD11A1", _MYD11A1.format("V061"))],
+         CURATED, {"alpha": None, "v61": "V061"}),
+        # a curated line naming the family's own newest dataset as every version's successor links V061 to itself:
+        # the chain stops there, it does not loop
+        ([("v6", "MYD11A1", _MYD11A1.format("V006")), ("v61", "MYD11A1", _MYD11A1.format("V061"))],
+         pd.DataFrame([("successor", "MYD11A1", None, "MYD11A1", None, "2023", "made up")], columns=CURATED_COLUMNS),
+         {"v6": "V061", "v61": "V061"}),
+    ],
+)
+def test_current_version_ends_the_successor_chain_within_the_family(rows, curated, current):
+    frame = pd.DataFrame([(*row, None, None) for row in rows], columns=["dataset_id", "short_name", "long_name", "doi", "cmr_id"])
+    result = dataset_lineage(frame, curated, CMR_RECORDS, NO_PROGRESS).set_index("dataset_id")
+    assert {dataset_id: version if isinstance(version, str) else None for dataset_id, version in result["current_version"].items()} == current
+
+
 def test_a_curated_successor_is_the_newest_standard_product_never_a_near_real_time_stream():
     """bug fixed: TRMM_3B42 was superseded by a V08 near-real-time IMERG stream."""
     result = lineage(

@@ -205,25 +205,29 @@ def test_the_lifecycle_line_says_its_authority_in_words(basis, since, said):
 
 def test_a_used_dataset_s_lineage_gives_the_version_that_ends_its_family_s_chain():
     """New-user pass: "uses MYD11A1 V005: replaced by MYD11A1 V006" while V006 was replaced by V061; the query the
-    paper's datasets read (paper_dataset_lineage) gives current_version, which the line names."""
+    paper's datasets read (paper_dataset_lineage) gives dataset_lineage's current_version, which the line names."""
+    from recon_assets.lifecycle.cmr import collection_progress, shipped_collection_records
+    from recon_assets.lifecycle.lineage import dataset_lineage
+    from recon_assets.lifecycle.versions import curated_lifecycle
     from recon_assets.shared.sql_files import load_sql
 
-    columns = "dataset_id, family, version_text, successor_dataset_id, successor_family, successor_version, superseded"
-    rows = [
-        ("v5", "MYD11A1", "V005", "v6", "MYD11A1", "V006", True), ("v6", "MYD11A1", "V006", "v61", "MYD11A1", "V061", True),
-        ("v61", "MYD11A1", "V061", None, None, None, False),
-        ("trmm", "TRMM_3B42", "V7", "imerg", "GPM_3IMERGHH", "V07", True),  # another family's line: its own end
-        ("imerg", "GPM_3IMERGHH", "V07", None, None, None, False),
-    ]
+    myd11a1 = "MODIS/Aqua Land Surface Temperature/Emissivity Daily L3 Global 1km SIN Grid {}"
+    datasets = pd.DataFrame(
+        [
+            ("v5", "MYD11A1", myd11a1.format("V005")), ("v6", "MYD11A1", myd11a1.format("V006")), ("v61", "MYD11A1", myd11a1.format("V061")),
+            ("trmm", "TRMM_3B42", "TRMM (TMPA) Precipitation L3 3 hour 0.25 degree x 0.25 degree V7"),  # another family's line: its own end
+            ("imerg", "GPM_3IMERGHH", "GPM IMERG Final Precipitation L3 Half Hourly 0.1 degree x 0.1 degree V07"),
+        ],
+        columns=["dataset_id", "short_name", "long_name"],
+    ).assign(doi=None, cmr_id=None)
+    lineage = dataset_lineage(datasets, curated_lifecycle(), shipped_collection_records(), collection_progress([]))
     with duckdb.connect() as con:
-        con.execute("CREATE TABLE dataset_lineage (dataset_id VARCHAR, family VARCHAR, version_text VARCHAR, successor_dataset_id "
-                    "VARCHAR, successor_family VARCHAR, successor_version VARCHAR, superseded BOOLEAN, superseded_since VARCHAR, "
-                    "succession_basis VARCHAR)")
-        con.executemany(f"INSERT INTO dataset_lineage ({columns}) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        con.execute(load_sql("dataset_lineage"))
+        con.execute("INSERT INTO dataset_lineage SELECT * FROM lineage")
         found = con.execute(load_sql("paper_dataset_lineage"), [["v5", "v6", "v61", "trmm"]]).df().set_index("dataset_id")
     assert found["current_version"].to_dict() == {"v5": "V061", "v6": "V061", "v61": "V061", "trmm": "V7"}
     match = DatasetMatch("v5", "MYD11A1", "V005", NAME_AND_VERSION, "5", "q", 3)
-    line = lifecycle_statement(match, {**found.loc["v5"].to_dict(), "succession_basis": "inferred"})
+    line = lifecycle_statement(match, found.loc["v5"].to_dict())
     assert line.startswith("uses MYD11A1 V005: replaced by MYD11A1 V006 (now V061) (")
 
 

@@ -39,8 +39,8 @@ def dataset_lineage(context: dg.AssetExecutionContext, store: TableStore) -> dg.
             lineage=DATASET_LINEAGE.column_lineage({
                 column: _FROM_DATASETS
                 for column in (
-                    "family", "version_text", "version_sort", "status", "successor_dataset_id", "superseded",
-                    "superseded_since", "collection_progress", "succession_basis",
+                    "family", "version_text", "version_sort", "status", "successor_dataset_id", "current_version",
+                    "superseded", "superseded_since", "collection_progress", "succession_basis",
                 )
             }),
         )

@@ -48,7 +48,8 @@ def dataset_lineage(
         cmr_progress: columns concept_id, doi, collection_progress, revision_date (`cmr.collection_progress`).
 
     Returns:
-        one row per dataset, columns COLUMNS, in `datasets` order.
+        one row per dataset, columns COLUMNS, in `datasets` order; current_version is the version that ends its
+        successor chain within its family (`_current_versions`).
     """
     parsed = [parse_version(s or "", l, d) for s, l, d in zip(datasets["short_name"], datasets["long_name"], datasets["doi"])]
     frame = pd.DataFrame(
@@ -84,7 +85,41 @@ def dataset_lineage(
         )
     ]
     lineage["version_sort"] = lineage["sort_key"].map(list)
+    lineage["current_version"] = _current_versions(lineage)
     return lineage.rename(columns={"source": "version_source"})[COLUMNS]
+
+
+def _current_versions(lineage: pd.DataFrame) -> list[str | None]:
+    """The current version of each row's family line: the version_text that ends its successor chain within its family
+    (MYD11A1 V005 -> V006 -> V061: V061 for all three), followed through successor_dataset_id while the successor_family
+    is the row's family; the row's own version_text when nothing in its family replaces it (a curated successor of
+    another family, a parallel stream, only CMR retiring it). What the lifecycle line names when a successor has itself
+    been replaced ("replaced by MYD11A1 V006 (now V061)": `papers.datasets.lifecycle_statement`).
+
+    Args:
+        lineage: dataset_lineage rows, columns dataset_id, family, version_text, successor_dataset_id, successor_family.
+
+    Returns:
+        one version_text per row, in row order; None for a row without a version. A successor chain that returns to a
+        row it passed (never made by `versions.successors`; a curated line could name a family's own newest dataset)
+        ends at the last row before the repeat.
+    """
+    links = {
+        dataset_id: successor
+        for dataset_id, family, successor, successor_family in zip(
+            lineage["dataset_id"], lineage["family"], lineage["successor_dataset_id"], lineage["successor_family"]
+        )
+        if isinstance(successor, str) and successor_family == family
+    }
+    version = dict(zip(lineage["dataset_id"], lineage["version_text"]))
+    ends = []
+    for dataset_id in lineage["dataset_id"]:
+        end, seen = dataset_id, {dataset_id}
+        while links.get(end) in version and links[end] not in seen:
+            end = links[end]
+            seen.add(end)
+        ends.append(version[end] if isinstance(version[dataset_id], str) and isinstance(version[end], str) else None)
+    return ends
 
 
 def _same_version(sort_key: tuple[int, ...], version: object) -> bool:

@@ -105,19 +105,16 @@ def stated_version_lineage(rows: pd.DataFrame, family: str, stated: str) -> dict
     parallel stream), None (status unknown) when no record attests the version and no authority but version order
     (basis inferred) would replace it: a CMR CollectionProgress or curated successor still replaces it. statement:
     None, or for the unknown status "version not known to the catalogue; the family's current version is <V>" (the
-    versions nothing replaces in the family's lineage, "and"-joined; "unknown" when none). current_version: for a
-    successor in the family, the newest version nothing replaces (`current_versions`), else None.
+    versions nothing replaces in the family's lineage, "and"-joined; "unknown" when none). current_version: the
+    lineage's own (the version that ends the stated version's successor chain in its family, which
+    `datasets.lifecycle_statement` names for a successor that has itself been replaced), None for the unknown status.
     Raises ValueError when `stated` has no digit."""
-    lineage = family_lineage(rows, family, stated)
-    row = lineage.set_index("dataset_id").loc[STATED_ID]
-    values = {field: None if pd.isna(row[field]) else row[field] for field in LINEAGE_FIELDS}
+    row = family_lineage(rows, family, stated).set_index("dataset_id").loc[STATED_ID]
+    values = {field: None if pd.isna(row[field]) else row[field] for field in (*LINEAGE_FIELDS, "current_version")}
     known = version_known(rows, family, stated)
     by_authority = bool(values["superseded"]) and values["succession_basis"] != INFERRED
     if known or by_authority:
-        # the family's current version, for a successor in the family that has itself been replaced ("replaced by
-        # MYD11A1 V006 (now V061)": `datasets.lifecycle_statement`)
-        now = current_versions(lineage) if values["successor_family"] == family else []
-        return values | {"superseded": bool(values["superseded"]), "known": known, "statement": None, "current_version": now[0] if now else None}
+        return values | {"superseded": bool(values["superseded"]), "known": known, "statement": None}
     # the family's own lineage: a stated version above the newest would make it look replaced
     current = " and ".join(current_versions(family_lineage(rows, family))) or "unknown"
     statement = f"{UNKNOWN_VERSION}; the family's current version is {current}"
