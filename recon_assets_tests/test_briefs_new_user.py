@@ -330,6 +330,7 @@ def test_recon_ask_reads_the_scope_and_the_brief_through_one_connection(tmp_path
 
     from recon_assets.cli.ask import print_brief
     from recon_assets.storage import duckdb_files
+    from recon_assets.storage.ownership import mark_owned
     from recon_assets.storage.tables import create_tables
 
     database = tmp_path / "asked.duckdb"
@@ -340,6 +341,7 @@ def test_recon_ask_reads_the_scope_and_the_brief_through_one_connection(tmp_path
         con.execute("INSERT INTO question_plans VALUES ('ask-1', 0, NULL, NULL, 'no dataset of the KG matches x')")
         con.execute("CREATE TABLE research_briefs (question_id VARCHAR, markdown VARCHAR, html_path VARCHAR, as_of DATE)")
         con.execute("INSERT INTO research_briefs VALUES ('ask-1', '# Brief', 'brief.html', DATE '2026-01-02')")
+        mark_owned(con, ["question_plans", "research_briefs"])  # the columns print_brief reads, of tables recon wrote
     opened = []
     read_only = duckdb_files.read_only
     monkeypatch.setattr(duckdb_files, "read_only", lambda path: opened.append(path) or read_only(path))

@@ -117,3 +117,26 @@ def test_the_code_server_loads_the_code_the_command_imported_whatever_the_curren
     loaded = _code_server_loads(tmp_path, home, pythonpath=str(copy.parent))
     assert loaded.stdout.splitlines()[0] == str(copy / "__init__.py")  # the command ran the copy ...
     assert "the PYTHONPATH copy the command ran was imported" in loaded.stderr  # ... and so did its code server
+
+
+@pytest.mark.parametrize("command", [
+    ["ask", "Is IMERG precipitation good for flood mapping?"], ["paper", "10.1016/j.rse.2020.111869"], ["explain", "10.3390/rs12081239"],
+], ids=["ask", "paper", "explain"])
+def test_a_reading_command_refuses_a_file_holding_another_programs_table_of_a_recon_name(command, tmp_path, capsys, monkeypatch):
+    """Hostile pass 28: `recon ask` checked only edge_reliability and `recon paper` only datasets and publications,
+    so their runs failed midway, having written, on a user's research_briefs or paper_scores (or `ask` said "run
+    `recon run` first", which refuses the file). The whole file is checked before any run; the file is unchanged."""
+    from recon_assets.storage.tables import create_tables
+
+    database = tmp_path / "recon.duckdb"
+    with duckdb.connect(str(database)) as con:
+        create_tables(con, "edge_reliability", "datasets", "publications")
+        con.execute("CREATE TABLE research_briefs (my_id INTEGER, note VARCHAR); INSERT INTO research_briefs VALUES (1, 'mine')")
+    before = database.read_bytes()
+    monkeypatch.setenv("DAGSTER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("RECON_OPENALEX", "offline")
+    assert main([*command, "--db", str(database)]) == 2
+    err = capsys.readouterr().err
+    _one_error_line(err)
+    assert "holds a table named as recon_assets' own that recon_assets did not write (research_briefs (" in err
+    assert database.read_bytes() == before

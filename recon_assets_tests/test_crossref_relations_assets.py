@@ -17,6 +17,7 @@ from recon_assets.enrichment.resources import CrossrefResource
 from recon_assets.judgement.assets import recorded_disputes
 
 from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.ownership import OWNER_MARK
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
 from recon_assets_tests.pipeline_runs import run_figures
 
@@ -129,8 +130,9 @@ def test_a_comment_read_from_its_title_and_recorded_by_crossref_is_one_row_with_
     }
 
 
-OLD_CROSSREF_CACHE = """
+OLD_CROSSREF_CACHE = f"""
 CREATE TABLE crossref_cache (doi VARCHAR PRIMARY KEY, notice_dois VARCHAR[] NOT NULL, checked_at TIMESTAMPTZ NOT NULL);
+COMMENT ON TABLE crossref_cache IS '{OWNER_MARK}';
 INSERT INTO crossref_cache VALUES ('10.1371/journal.pone.0200549', ['10.5555/old-notice'], '2026-01-05 10:00:00+00');
 """
 

@@ -72,10 +72,14 @@ def test_tables_of_recon_names_another_program_wrote_are_named_and_a_users_own_t
     other = tmp_path / "other.duckdb"
     with duckdb.connect(str(other)) as con:
         con.execute("CREATE TABLE edge_reliability (x INTEGER); CREATE TABLE publications (doi VARCHAR)")
+    # the whole file, not only the tables the command reads (hostile pass 28: `recon ask` checked edge_reliability
+    # alone, and its run failed midway on another table it writes)
     assert database_problem(other, ("edge_reliability",), "scores") == (
-        f"{other} holds a table named as recon_assets' own that recon_assets did not write (edge_reliability (no "
-        f"recon_assets mark; 0 of its {len(TABLE_DOCS['edge_reliability'])} columns; 1 it does not declare)), e.g. another "
-        "program's: recon_assets leaves it as it is and writes nothing in its place; give another --db, or rename it"
+        f"{other} holds tables named as recon_assets' own that recon_assets did not write (edge_reliability (no "
+        f"recon_assets mark; 0 of its {len(TABLE_DOCS['edge_reliability'])} columns; 1 it does not declare; 1 without a "
+        f"comment); publications (no recon_assets mark; 1 of its {len(TABLE_DOCS['publications'])} columns; 1 without a "
+        "comment)), e.g. another program's: recon_assets leaves them as they are and writes nothing in their place; give "
+        "another --db, or rename them"
     )
 
 

@@ -29,6 +29,7 @@ from recon_assets.shared.data_versions import TABLE_DIGESTS
 from recon_assets.shared.metadata import PARTITION_ROW_COUNT
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.storage.duckdb_store import TableStore
+from recon_assets.storage.ownership import OWNER_MARK
 from recon_assets.verdicts.critic import VERDICTS as VERDICT_LABELS
 
 from recon_assets_tests.fake_crossref import FakeCrossref, fixture_works
@@ -388,8 +389,9 @@ def test_the_summary_names_a_db_path_holding_a_newline_on_one_line_each(sample_r
 
 
 def test_a_table_from_an_older_version_is_migrated_keeping_its_rows(sample_run, tmp_path):
-    database = sample_run.copy_database(
-        tmp_path / "old.duckdb", "CREATE OR REPLACE TABLE edge_reliability AS SELECT * EXCLUDE (year_source) FROM edge_reliability"
+    database = sample_run.copy_database(  # as an older version wrote it: one column fewer, recon_assets' mark on it
+        tmp_path / "old.duckdb", "CREATE OR REPLACE TABLE edge_reliability AS SELECT * EXCLUDE (year_source) FROM edge_reliability; "
+        f"COMMENT ON TABLE edge_reliability IS '{OWNER_MARK}'",
     )
     other = sample_run.query("SELECT count(*) FROM edge_reliability WHERE research_area <> ?", [AREAS[0]])[0][0]
     with dg.instance_for_test(temp_dir=str(tmp_path)) as instance:

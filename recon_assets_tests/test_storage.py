@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from recon_assets.shared.table_docs import TABLE_DOCS
-from recon_assets.storage.ownership import OWNER_MARK, foreign_tables
+from recon_assets.storage.ownership import OWNER_MARK, foreign_tables, mark_owned
 from recon_assets.storage.schema import declared_schema, not_null_columns, primary_key
 from recon_assets.storage.tables import (
     ForeignTablesError, StaleSchemaError, create_tables, migrate, replace_partitions, replace_table, transaction,
@@ -14,13 +14,22 @@ from recon_assets.storage.tables import (
 OLDER_USAGE = "CREATE TABLE openalex_usage (day DATE, run_id VARCHAR, asset VARCHAR, requests BIGINT, recorded_at TIMESTAMPTZ)"
 
 
+def older(con: duckdb.DuckDBPyConnection, *statements: str) -> None:
+    """Run `statements`, making tables as an older version of recon_assets wrote them, and mark the output tables of
+    the current schema recon_assets' (`ownership.mark_owned`): these tests' older tables are recon's own."""
+    for statement in statements:
+        con.execute(statement)
+    made = con.execute("SELECT table_name FROM duckdb_tables() WHERE schema_name = current_schema()").fetchall()
+    mark_owned(con, [table for (table,) in made if table in TABLE_DOCS])
+
+
 def comments(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
     return dict(con.execute("SELECT column_name, comment FROM duckdb_columns() WHERE table_name = ? ORDER BY column_index", [table]).fetchall())
 
 
 def test_an_older_table_is_migrated_then_given_its_meanings():
     with duckdb.connect() as con:
-        con.execute(OLDER_USAGE)
+        older(con, OLDER_USAGE)
         con.execute("INSERT INTO openalex_usage VALUES ('2026-11-30', 'r1', 'openalex_works', 12, now())")
         create_tables(con, "openalex_usage")
         assert con.execute("SELECT run_id, list_calls, requests FROM openalex_usage").fetchall() == [("r1", None, 12)]
@@ -32,8 +41,7 @@ def test_an_older_table_with_an_unknown_column_is_refused_naming_it():
     """An older version's table carrying recon_assets' mark (`ownership`): unmarked, a column its DDL does not declare
     would make it another program's (test_only_recons_mark_or_an_older_versions_shape_makes_a_table_recons)."""
     with duckdb.connect() as con:
-        con.execute(OLDER_USAGE.replace("requests BIGINT", "requests BIGINT, calls_left BIGINT"))
-        con.execute(f"COMMENT ON TABLE openalex_usage IS '{OWNER_MARK}'")
+        older(con, OLDER_USAGE.replace("requests BIGINT", "requests BIGINT, calls_left BIGINT"))
         with pytest.raises(StaleSchemaError, match=r"table openalex_usage .* \(missing columns \['list_calls'\], unknown \['calls_left'\]\): it cannot be migrated"):
             create_tables(con, "openalex_usage")
 
@@ -66,8 +74,8 @@ def test_an_older_table_with_a_not_null_this_version_does_not_declare_is_relaxed
     """Review finding: `migrate` did not compare NOT NULL, so a column an older version declared NOT NULL that this
     version may leave NULL would have failed the first write with DuckDB's constraint error."""
     with duckdb.connect() as con:
-        con.execute(
-            "CREATE TABLE kg_rejects (snapshot_id VARCHAR NOT NULL, source VARCHAR NOT NULL, line_number BIGINT, "
+        older(
+            con, "CREATE TABLE kg_rejects (snapshot_id VARCHAR NOT NULL, source VARCHAR NOT NULL, line_number BIGINT, "
             "element_id VARCHAR, reason VARCHAR NOT NULL, raw VARCHAR NOT NULL)"
         )
         con.execute("INSERT INTO kg_rejects VALUES ('s1', 'graph.json', 3, NULL, 'malformed JSON', '{oops')")
@@ -86,17 +94,17 @@ def test_an_older_table_without_its_primary_key_is_given_it_or_refused_naming_it
     with duckdb.connect() as con:
         create_tables(con, "edge_reliability")
         columns = ", ".join(f'"{c}" {t}' for c, t in declared_schema("edge_reliability").types.items())
-        con.execute(f"DROP TABLE edge_reliability; CREATE TABLE edge_reliability ({columns})")
+        older(con, f"DROP TABLE edge_reliability; CREATE TABLE edge_reliability ({columns})")
         con.execute("INSERT INTO edge_reliability (research_area, dataset_id, publication_id) VALUES ('floods', 'd1', 'p1')")
         assert migrate(con, "edge_reliability") == []
         assert declared_schema("edge_reliability").primary_key == tuple(key)
         assert con.execute("SELECT constraint_column_names FROM duckdb_constraints() WHERE table_name = 'edge_reliability' "
                            "AND constraint_type = 'PRIMARY KEY'").fetchall() == [(key,)]
-        con.execute(f"DROP TABLE edge_reliability; CREATE TABLE edge_reliability ({columns})")
+        older(con, f"DROP TABLE edge_reliability; CREATE TABLE edge_reliability ({columns})")
         con.execute("INSERT INTO edge_reliability (research_area, dataset_id, publication_id) VALUES ('floods', 'd1', 'p1'), ('floods', 'd1', 'p1')")
         with pytest.raises(StaleSchemaError, match=r"table edge_reliability .*\(no primary key, and the rows do not allow this version's \['research_area', 'dataset_id', 'publication_id'\]: 1 rows repeat a key\): it cannot be migrated"):
             migrate(con, "edge_reliability")
-        con.execute(f"DROP TABLE edge_reliability; CREATE TABLE edge_reliability ({columns}, PRIMARY KEY (research_area, dataset_id))")
+        older(con, f"DROP TABLE edge_reliability; CREATE TABLE edge_reliability ({columns}, PRIMARY KEY (research_area, dataset_id))")
         with pytest.raises(StaleSchemaError, match=r"primary key \['research_area', 'dataset_id'\] \(this version: \['research_area', 'dataset_id', 'publication_id'\]\)"):
             migrate(con, "edge_reliability")
 
@@ -119,7 +127,7 @@ OLDER_CACHE = "CREATE TABLE openalex_cache (doi VARCHAR, status VARCHAR NOT NULL
 
 
 @pytest.mark.parametrize(
-    ("older", "refused"),
+    ("older_statements", "refused"),
     [
         ([OLDER_CACHE, "INSERT INTO openalex_cache VALUES (NULL, 'found', NULL, now())"],
          r"\(no primary key, and the rows do not allow this version's \['doi'\]: 1 rows leave a column of it NULL\): .* DROP TABLE openalex_cache"),
@@ -128,14 +136,13 @@ OLDER_CACHE = "CREATE TABLE openalex_cache (doi VARCHAR, status VARCHAR NOT NULL
     ],
     ids=["null-in-the-key", "unique-constraint", "index-on-it"],
 )
-def test_an_older_entry_that_cannot_be_given_its_key_is_refused_in_one_line(older, refused):
+def test_an_older_entry_that_cannot_be_given_its_key_is_refused_in_one_line(older_statements, refused):
     """Hostile findings: a NULL key was reported as repeated rows; a UNIQUE constraint or an index on the table ended in
     DuckDB's Binder, Catalog or Dependency error on the upsert or the ALTER. (A view of the table's name, which passed
     `CREATE TABLE IF NOT EXISTS` and failed the run on 'stage_fingerprints is not an table', is another program's:
     test_only_recons_mark_or_an_older_versions_shape_makes_a_table_recons and the write rows above.)"""
     with duckdb.connect() as con:
-        for statement in older:
-            con.execute(statement)
+        older(con, *older_statements)
         with pytest.raises(StaleSchemaError, match=r"table openalex_cache in this database was written by another version .*" + refused) as error:
             create_tables(con, "openalex_cache")  # refuses a view; a table with every declared column is kept as it is
             with transaction(con):
@@ -149,7 +156,7 @@ def test_a_table_of_that_name_in_another_schema_is_not_taken_for_it():
     with duckdb.connect() as con:
         con.execute("CREATE SCHEMA archive")
         con.execute(OLDER_CACHE.replace("openalex_cache", "archive.openalex_cache").replace("doi VARCHAR", "doi VARCHAR PRIMARY KEY"))
-        con.execute(OLDER_CACHE)
+        older(con, OLDER_CACHE)
         con.execute("INSERT INTO openalex_cache VALUES ('10.1/a', 'found', NULL, now())")
         assert migrate(con, "openalex_cache") == []
         assert con.execute("SELECT schema_name, constraint_column_names FROM duckdb_constraints() WHERE table_name = 'openalex_cache' "
@@ -164,7 +171,7 @@ def test_an_older_partitioned_table_without_its_key_is_rewritten_keeping_the_oth
     with duckdb.connect() as con:
         create_tables(con, "edge_reliability")
         columns = ", ".join(f'"{c}" {t}' for c, t in declared_schema("edge_reliability").types.items())
-        con.execute(f"DROP TABLE edge_reliability; CREATE TABLE edge_reliability ({columns})")
+        older(con, f"DROP TABLE edge_reliability; CREATE TABLE edge_reliability ({columns})")
         con.execute("INSERT INTO edge_reliability (research_area, dataset_id, publication_id) VALUES ('floods', 'd1', 'p1'), ('wildfires', 'd1', 'p1')")
         rescored = con.execute("SELECT * REPLACE (0.5 AS reliability) FROM edge_reliability WHERE research_area = 'floods'").df()
         replace_partitions(con, "edge_reliability", rescored, ["floods"])
@@ -187,7 +194,7 @@ def test_a_table_another_program_wrote_under_a_recon_name_is_left_as_it_is(write
             "migrate": lambda: migrate(con, "publications"),
         }[write]
         with pytest.raises(ForeignTablesError, match=r"^this database holds a table named as recon_assets' own that recon_assets did not "
-                           r"write \(publications \(no recon_assets mark; 1 of its \d+ columns\)\), e\.g\. another program's: "
+                           r"write \(publications \(no recon_assets mark; 1 of its \d+ columns; 1 without a comment\)\), e\.g\. another program's: "
                            r"recon_assets leaves it as it is and writes nothing in its place; give another --db, or rename it$"):
             attempt()
         assert con.execute("SELECT * FROM publications").fetchall() == [("10.1/theirs",)]
@@ -196,13 +203,17 @@ def test_a_table_another_program_wrote_under_a_recon_name_is_left_as_it_is(write
 @pytest.mark.parametrize(("made", "why"), [
     # hostile pass 27: 7 of 13 names, all VARCHAR, a user's row: replaced silently
     ("CREATE TABLE publications (publication_id VARCHAR, doi VARCHAR, title VARCHAR, year VARCHAR, first_author_tag VARCHAR, "
-     "doi_raw VARCHAR, year_issue VARCHAR)", "no recon_assets mark; 7 of its 13 columns; other types: year"),
+     "doi_raw VARCHAR, year_issue VARCHAR)", "no recon_assets mark; 7 of its 13 columns; other types: year; 7 without a comment"),
     # hostile pass 27: a comment on one column made any table recon's
     ("CREATE TABLE publications (doi VARCHAR, note VARCHAR); COMMENT ON COLUMN publications.doi IS 'the DOI'",
-     "no recon_assets mark; 1 of its 13 columns; 1 it does not declare"),
+     "no recon_assets mark; 1 of its 13 columns; 1 it does not declare; 1 without a comment"),
     # hostile pass 27: a view with 23 of edge_reliability's 44 columns passed the pre-check and failed mid-run
     ("CREATE VIEW edge_reliability AS SELECT 1 AS research_area", "a view"),
-], ids=["half-the-columns-other-types", "a-column-comment", "a-view"])
+    # hostile pass 28: DuckDB's names are case-insensitive: CREATE OR REPLACE TABLE publications replaced it
+    ('CREATE TABLE "Publications" (a INTEGER, b VARCHAR)', "no recon_assets mark; 0 of its 13 columns; 2 it does not declare; 2 without a comment"),
+    # hostile pass 28: half of a small table's columns, uncommented, was taken for an older version's and altered
+    ("CREATE TABLE openalex_cache (doi VARCHAR, status VARCHAR)", "no recon_assets mark; 2 of its 4 columns; 2 without a comment"),
+], ids=["half-the-columns-other-types", "a-column-comment", "a-view", "other-capitals", "a-small-table"])
 def test_only_recons_mark_or_an_older_versions_shape_makes_a_table_recons(made, why):
     with duckdb.connect() as con:
         con.execute(made)
@@ -215,7 +226,10 @@ def test_a_users_own_table_recons_marked_tables_and_an_older_versions_are_recons
         create_tables(con, "publications")
         assert con.execute("SELECT comment FROM duckdb_tables() WHERE table_name = 'publications'").fetchone() == (OWNER_MARK,)
         assert foreign_tables(con) == {}
-        con.execute(OLDER_USAGE)  # an older version's table: most of its columns, no mark (written before it existed)
+        con.execute(OLDER_USAGE)  # most of its columns, no mark, no comment: written before 2026-12-01, or not by recon
+        assert list(foreign_tables(con)) == ["openalex_usage"]
+        for column in ("day", "run_id", "asset", "requests", "recorded_at"):  # as versions of 2026-12-01 to 12-04 wrote it
+            con.execute(f"COMMENT ON COLUMN openalex_usage.{column} IS 'a meaning'")
         assert foreign_tables(con) == {}
         con.execute("CREATE OR REPLACE TABLE publications (doi INTEGER)")  # any shape with the mark
         con.execute(f"COMMENT ON TABLE publications IS '{OWNER_MARK}'")

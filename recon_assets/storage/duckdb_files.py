@@ -65,8 +65,9 @@ def database_problem(
 
     In order: no regular file at a local path; a file that cannot be read or does not start with DuckDB's header (an
     empty file too: it holds nothing a reader needs); a database `read_only` cannot open (another process writing it, a
-    MotherDuck database without its token); one whose tables of `tables` recon_assets did not write (`ownership.foreign_tables`:
-    another program's file); one without every table of `tables` ("holds no `holds` yet",
+    MotherDuck database without its token); one holding a table of recon_assets' names that recon_assets did not write
+    (`ownership.foreign_tables`: another program's file; hostile pass 28: `recon ask` checked only the tables it
+    read, and its run failed midway on another it writes); one without every table of `tables` ("holds no `holds` yet",
     naming the missing tables). A MotherDuck database (`md:`) skips the file checks. A command that goes on to read the database
     opens it once with `readable` instead.
     """
@@ -111,7 +112,7 @@ def readable(
             present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
         except duckdb.Error as error:
             raise UnreadableDatabase(_cannot_read(database, error)) from error
-        if foreign := foreign_tables(con, tables):
+        if foreign := foreign_tables(con):  # the whole file: the command's run writes more tables than it reads
             raise UnreadableDatabase(foreign_tables_line(str(database), foreign))
         if missing := [table for table in tables if table not in present]:
             raise UnreadableDatabase(
