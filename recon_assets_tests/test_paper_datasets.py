@@ -1141,15 +1141,27 @@ def test_hostile_rounds_12_13_a_stated_version_s_line_names_the_family_s_current
     assert [u.lifecycle.split(" (since")[0] for u in unmatched] == ["uses ML2O3 2.2 (a version the graph lacks): replaced by ML2O3 V004 (now V005)"]
 
 
-def test_a_stated_version_replaced_by_a_parallel_stream_names_no_other_current_version(cmr):
-    """Issue 22 review (one owner of the current version): GLDAS-1, a version the graph lacks, is replaced by V2.0, and
-    V2.0 and V2.1 are parallel streams that both stay current (dataset_successors.csv). The stated version's current
-    version is the end of its own successor chain (dataset_lineage.current_version, V2.0), so the line no longer says
-    "V2.0 (now V2.1)", as if V2.1 had replaced V2.0 (the family's newest current version stood for it)."""
-    lineage = cmr.stated_lineage("GLDAS_NOAH025_3H", "1")
-    assert (lineage["successor_version"], lineage["current_version"]) == ("V2.0", "V2.0")
-    match = datasets.DatasetMatch("", "GLDAS_NOAH025_3H", "1", datasets.NAME_AND_VERSION, "1", "q", 3)
-    assert datasets.lifecycle_statement(match, lineage).startswith("uses GLDAS_NOAH025_3H 1: replaced by GLDAS_NOAH025_3H V2.0 (")
+@pytest.mark.parametrize(
+    ("family", "stated", "successor", "current"),
+    [
+        # V2.0 and V2.1 are parallel streams that both stay current (dataset_successors.csv): the line said
+        # "V2.0 (now V2.1)", as if V2.1 had replaced V2.0
+        ("GLDAS_NOAH025_3H", "1", "V2.0", "V2.0"),
+        # the near-real-time V107 never succeeds the standard product: the line said "V008 (now V107)"
+        ("SPL2SMP", "7", "V008", "V009"),
+        # the same collection spelled 061 and V061: the line said "V061 (now 061)"
+        ("MOD10_L2", "5", "V061", "V061"),
+    ],
+)
+def test_a_stated_version_s_current_version_ends_its_own_successor_chain(cmr, family, stated, successor, current):
+    """Issue 22 review (one owner of the current version): a stated version the graph lacks takes its current version
+    from its own successor chain in its family (dataset_lineage.current_version), as a Dataset node does, not the
+    family's newest version nothing replaces (a parallel stream, an NRT stream, another spelling stood for it)."""
+    lineage = cmr.stated_lineage(family, stated)
+    assert (lineage["successor_version"], lineage["current_version"]) == (successor, current)
+    match = datasets.DatasetMatch("", family, stated, datasets.NAME_AND_VERSION, stated, "q", 3)
+    now = f" (now {current})" if current != successor else ""
+    assert datasets.lifecycle_statement(match, lineage).startswith(f"uses {family} {stated}: replaced by {family} {successor}{now} (")
 
 
 def test_hostile_rounds_12_13_a_paragraph_with_no_full_stop_reads_as_its_statement_once(cmr):
