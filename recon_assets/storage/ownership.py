@@ -42,7 +42,8 @@ def mark_owned(con: duckdb.DuckDBPyConnection, tables: Iterable[str]) -> None:
 def foreign_tables(con: duckdb.DuckDBPyConnection, tables: Collection[str] | None = None) -> dict[str, str]:
     """{name: why} for each table or view of `con`'s current schema (of `tables` only, when given) that bears an output
     table's name but is not recon_assets' (the module's rule): '(a view)', or what keeps an unmarked table from being
-    an older version's ('no recon_assets mark; 1 of its 13 columns, 2 it does not declare, other types: year').
+    an older version's ('no recon_assets mark; 1 of its 13 columns; 2 it does not declare; other types: year; 3 without
+    a comment'); names as the database spells them ("Publications").
     {} for a database recon_assets wrote, an empty one, or one holding only tables of other names. One catalog
     query; the DDL is read (`TABLE_DOCS`, once per process) only when an unmarked table or a view is found."""
     wanted = None if tables is None else [table.lower() for table in tables]
