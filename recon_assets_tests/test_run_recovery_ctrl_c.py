@@ -223,7 +223,7 @@ def test_a_second_ctrl_c_before_the_wait_still_stops_the_run_and_marks_it_cancel
                 return real_get_runs(*args, **kwargs)
 
             instance.get_runs = get_runs
-            _terminate(instance, Launch("kg_tables_job", launch, token, tmp_path / "launch.log"), None, say)
+            _terminate(instance, Launch("kg_tables_job", launch, token, tmp_path / "launch.log", tmp_path / "server.log"), None, say)
             assert interrupted == [second_at]
             assert said[-1] == (f"recon: run {run.run_id} (kg_tables_job) was still ending at a second Ctrl-C: its run worker "
                                 f"(pid {worker.pid}) was stopped and the run is marked CANCELED")

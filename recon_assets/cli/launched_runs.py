@@ -92,25 +92,25 @@ class LaunchError(RuntimeError):
 
 @dataclass
 class Launch:
-    """A `dagster job launch` under way: its process, the tag value that finds its run, and its console output; when
-    launched through a `CodeServer`, that server's console too (its run worker writes there), from `server_from` bytes
-    on (what it held when the launch started)."""
+    """A `dagster job launch` under way: its process, the tag value that finds its run, its console output, and its
+    `CodeServer`'s console (its run worker writes there), from `server_from` bytes on (what it held when the launch
+    started)."""
 
     job_name: str
     process: subprocess.Popen
     token: str
     output: Path
+    server_output: Path
     shown: int = 0  # bytes of `output` already shown (--verbose)
     ended: float | None = None  # when the launch process was first seen ended (time.monotonic)
-    server_output: Path | None = None
     server_from: int = 0
     server_shown: int = 0  # bytes of `server_output` after `server_from` already shown (--verbose)
 
     def console_text(self) -> str:
         """All the launch and its run worker wrote so far: the launch's console, then its code server's since the
-        launch started (when it has a `CodeServer`)."""
+        launch started."""
         text = self.output.read_text(errors="replace") if self.output.is_file() else ""
-        if self.server_output is not None and self.server_output.is_file():
+        if self.server_output.is_file():
             with self.server_output.open("rb") as source:
                 source.seek(self.server_from)
                 text += source.read().decode(errors="replace")
@@ -253,7 +253,7 @@ def launch(
         process = subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True,
         )
-    return Launch(job_name, process, token, output, server_output=server.output, server_from=server_from)
+    return Launch(job_name, process, token, output, server.output, server_from=server_from)
 
 
 def _interrupt_when_parent_dies() -> Callable[[], None]:
@@ -512,7 +512,7 @@ def _terminated(instance: dg.DagsterInstance, run_id: str, wait: float) -> str |
 
 
 def _show(launched: Launch, console: IO[str] | None) -> None:
-    """Copy what the launch, and its code server when shared (`CodeServer`: its run worker's lines), wrote since last
+    """Copy what the launch, and its code server (`CodeServer`: its run worker's lines), wrote since last
     time to `console` (--verbose)."""
     if console is None:
         return
@@ -520,7 +520,7 @@ def _show(launched: Launch, console: IO[str] | None) -> None:
         source.seek(launched.shown)
         new = source.read()
     launched.shown += len(new)
-    if launched.server_output is not None and launched.server_output.is_file():
+    if launched.server_output.is_file():
         with launched.server_output.open("rb") as source:
             source.seek(launched.server_from + launched.server_shown)
             served = source.read()

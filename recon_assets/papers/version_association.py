@@ -57,9 +57,9 @@ _DATA_WORD_BEFORE = re.compile(r"\b" + DATA_WORD + r"\s*,?\s*$", re.IGNORECASE)
 _DATA_WORD_IN = re.compile(r"\b" + DATA_WORD, re.IGNORECASE)
 # A data word after a version stated without its name, in its clause, within five words ("Version 3.3 Level 2 ozone
 # data", "version 3 temperature and water vapour data").
+_DATA_WORD_AFTER = re.compile(r"(?:[\s\-]+[^\s,;.]+){0,5}?[\s\-]+" + DATA_WORD, re.IGNORECASE)
 # The words right before a version word that say it is a data product's ("data version v3.3", "product version 2").
 _DATA_QUALIFIERS = frozenset({"data", "dataset", "product"})
-_DATA_WORD_AFTER = re.compile(r"(?:[\s\-]+[^\s,;.]+){0,5}?[\s\-]+" + DATA_WORD, re.IGNORECASE)
 
 
 # A parenthesis that opens with data words and holds a version ("(data product version 3.3)"), closed right after the

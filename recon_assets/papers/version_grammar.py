@@ -27,6 +27,7 @@ product has that version is the catalogue's check (`stated_lifecycle.catalogued_
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # What a version word may say it versions ("retrieval version", "data product version", "algorithm version"): at most
 # two words, for a caller to pass over (a parenthesis that holds only a version, "(retrieval version v3.3)").
@@ -152,12 +153,14 @@ def listed_before(text: str, pos: int) -> list[re.Match]:
     return found
 
 
-
-def cited_version(entry: str, names_collection) -> str | None:
+def cited_version(entry: str, names_collection: Callable[[str], bool]) -> str | None:
     """The version a data citation states for the collection its DOI names: the one worded version of the reference
     entry `entry` ("GOZCARDS Merged Data for Ozone [...], version 1.01, [...] doi:10.5067/MEASURES/GOZCARDS/DATA3006"),
     as written, when `names_collection(number)` says it names that collection (the caller's catalogue check: "1.01" of
     CMR's V1); None when the entry words none, several, or one of another collection. Why: the paper states "1.01";
     the DOI alone gives only the archive's label."""
     stated = {version.group(1) for version in versions_in(entry, worded=True)}
-    return next(iter(stated)) if len(stated) == 1 and names_collection(next(iter(stated))) else None
+    if len(stated) != 1:
+        return None
+    (only,) = stated
+    return only if names_collection(only) else None

@@ -67,9 +67,9 @@ def database_problem(
     empty file too: it holds nothing a reader needs); a database `read_only` cannot open (another process writing it, a
     MotherDuck database without its token); one holding a table of recon_assets' names that recon_assets did not write
     (`ownership.foreign_tables`: another program's file; hostile pass 28: `recon ask` checked only the tables it
-    read, and its run failed midway on another it writes); one without every table of `tables` ("holds no `holds` yet",
-    naming the missing tables). A MotherDuck database (`md:`) skips the file checks. A command that goes on to read the database
-    opens it once with `readable` instead.
+    read, and its run failed midway on another it writes); one without every table of `tables` ("holds no `holds`
+    yet", naming the missing tables). A MotherDuck database (`md:`) skips the file checks. A command that goes on to
+    read the database opens it once with `readable` instead.
     """
     try:
         with readable(database, tables, holds):

@@ -138,9 +138,9 @@ def upsert(con: duckdb.DuckDBPyConnection, table: str, rows: pd.DataFrame) -> No
 
 def create_tables(con: duckdb.DuckDBPyConnection, *sql_names: str) -> None:
     """Run each `recon_assets/<domain>/sql/<name>.sql` in turn (`_run_ddl`): the tables it declares are created when
-    missing, their columns' meanings (`COMMENT ON COLUMN`) and recon_assets' mark set. A file that fails on a table an older version wrote (`CREATE TABLE IF
-    NOT EXISTS` keeps it as it was, and the comment on a column it lacks fails) runs again once the tables it declares
-    are migrated (`migrate`).
+    missing, their columns' meanings (`COMMENT ON COLUMN`) and recon_assets' mark set. A file that fails on a table an
+    older version wrote (`CREATE TABLE IF NOT EXISTS` keeps it as it was, and the comment on a column it lacks fails)
+    runs again once the tables it declares are migrated (`migrate`).
 
     Raises:
         StaleSchemaError: see `migrate` (ForeignTablesError too: a table the file declares is another program's).
