@@ -103,3 +103,19 @@ def test_a_motherduck_database_without_its_token_is_said_in_one_line(monkeypatch
     monkeypatch.delenv("MOTHERDUCK_TOKEN", raising=False)
     problem = database_problem(Path("md:recon"), ("datasets",), "graph")
     assert problem.startswith("cannot read md:recon: MissingTokenError: md:recon is a MotherDuck database but MOTHERDUCK_TOKEN")
+
+
+def test_a_users_tables_in_another_schema_are_not_recons(tmp_path):
+    """Hostile pass 29: a file holding only a user's `s.edge_reliability` and `s.publications` was taken to hold the
+    scores (the catalog was read across schemas), and `recon ask` then wrote three tables into it and failed; recon
+    reads and writes the current schema only, and a table's digest there is 'absent'."""
+    from recon_assets.shared.data_versions import ABSENT, table_digest
+
+    database = tmp_path / "other_schema.duckdb"
+    with duckdb.connect(str(database)) as con:
+        con.execute("CREATE SCHEMA s; CREATE TABLE s.edge_reliability (x INTEGER); CREATE TABLE s.publications (doi VARCHAR, note VARCHAR)")
+        con.execute("INSERT INTO s.publications VALUES ('10.1/x', 'mine')")
+        assert table_digest(con, "publications") == ABSENT  # `recon run`'s staleness read main.publications, absent
+    assert database_problem(database, ("edge_reliability",), "scores") == (
+        f"{database} holds no scores yet (no edge_reliability table): run `recon run --db {database}` first"
+    )

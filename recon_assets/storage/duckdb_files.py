@@ -13,6 +13,7 @@ import duckdb
 
 from recon_assets.shared.display import first_line
 from recon_assets.storage.ownership import foreign_tables, foreign_tables_line
+from recon_assets.storage.schema import stored_tables
 from recon_assets.storage.duckdb_settings import MOTHERDUCK_TOKEN_VARIABLE, connect_motherduck, is_motherduck, usable_token
 
 # A DuckDB database file opens with an 8-byte checksum and the magic bytes "DUCK" (DuckDB storage format, main header:
@@ -109,7 +110,7 @@ def readable(
         raise UnreadableDatabase(_cannot_read(database, error)) from error
     with con:
         try:
-            present = {name for (name,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+            present = stored_tables(con)
         except duckdb.Error as error:
             raise UnreadableDatabase(_cannot_read(database, error)) from error
         if foreign := foreign_tables(con):  # the whole file: the command's run writes more tables than it reads

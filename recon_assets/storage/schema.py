@@ -61,3 +61,13 @@ def _constraints(con: duckdb.DuckDBPyConnection, table: str, kind: str) -> tuple
         "AND table_name = ? AND constraint_type = ?", [table, kind],
     ).fetchall()
     return tuple(sorted(tuple(columns) for (columns,) in rows))
+
+
+def stored_tables(con: duckdb.DuckDBPyConnection) -> set[str]:
+    """The names of the tables of `con`'s current database and schema: those an unqualified name reads (a user's
+    table of that name in another schema is not one of them: hostile pass 29)."""
+    rows = con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = current_schema() "
+        "AND NOT internal"
+    ).fetchall()
+    return {name for (name,) in rows}

@@ -15,7 +15,7 @@ import pyarrow as pa
 from recon_assets.shared.sql_files import load_sql
 from recon_assets.shared.table_docs import DECLARING_FILES, declared_column_docs
 from recon_assets.storage.ownership import foreign_tables, foreign_tables_line, mark_owned
-from recon_assets.storage.schema import declared_schema, not_null_columns, primary_key, unique_keys
+from recon_assets.storage.schema import declared_schema, not_null_columns, primary_key, stored_tables, unique_keys
 
 _log = logging.getLogger(__name__)
 
@@ -43,9 +43,8 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
 
 
 def table_exists(con: duckdb.DuckDBPyConnection, table: str) -> bool:
-    """Whether the database holds table `table` (read without creating it)."""
-    (found,) = con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ? AND NOT internal", [table]).fetchone()
-    return bool(found)
+    """Whether the current schema holds table `table` (`schema.stored_tables`; read without creating it)."""
+    return table in stored_tables(con)
 
 
 def replace_partitions(
@@ -151,7 +150,7 @@ def create_tables(con: duckdb.DuckDBPyConnection, *sql_names: str) -> None:
         try:
             _run_ddl(con, name, declared)
         except duckdb.Error:
-            stored = {table for (table,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE NOT internal").fetchall()}
+            stored = stored_tables(con)
             if not any([migrate(con, table) for table in declared if table in stored]):
                 raise
             _run_ddl(con, name, declared)
