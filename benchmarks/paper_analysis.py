@@ -42,7 +42,11 @@ from pathlib import Path
 import pandas as pd
 
 from recon_assets.papers.claims import extract_claims
-from recon_assets.papers.datasets import DatasetCatalogue, DatasetMatch, detect_datasets, lifecycle_statement, stated_sort_key
+from recon_assets.papers.dataset_catalogue import DatasetCatalogue
+from recon_assets.papers.dataset_evidence import DatasetMatch
+from recon_assets.papers.datasets import detect_datasets
+from recon_assets.papers.lifecycle_lines import lifecycle_statement
+from recon_assets.papers.phrases import stated_sort_key
 from recon_assets.papers.stated_lifecycle import LINEAGE_FIELDS, family_lineage
 from recon_assets.papers.parse import PaperDocument, UnreadablePaper, parse_pdf
 

@@ -31,11 +31,13 @@ _QUESTION_POOL = ("publications", "publication_citations", "edge_reliability", "
 # The plan's scope terms (dataset_short_names) and the graph's publications of the DOIs OpenAlex search found
 # (publications_of_dois) come with it.
 _QUESTION_POOL_SQL = ("question_pool_papers", "question_pool_edges", "question_pool_debates", "dataset_short_names", "publications_of_dois")
-# The dataset detector (papers.datasets.DatasetCatalogue) that reads dataset names in a paper and in a research question:
-# its modules and the reference files it reads (the lifecycle of a stated version the graph lacks runs on them).
+# The dataset detector (papers.datasets, over papers.dataset_catalogue.DatasetCatalogue) that reads dataset names in
+# a paper and in a research question: its modules and the reference files it reads (the lifecycle of a stated version
+# the graph lacks runs on them).
 _DATASET_NAME_MODULES = (
-    "kg.doi", "lifecycle.cmr", "lifecycle.lineage", "lifecycle.versions", "papers.dataset_names", "papers.datasets",
-    "papers.name_readings", "papers.phrases", "papers.stated_lifecycle", "papers.version_association", "papers.version_grammar",
+    "kg.doi", "lifecycle.cmr", "lifecycle.lineage", "lifecycle.versions", "papers.dataset_catalogue", "papers.dataset_names",
+    "papers.datasets", "papers.name_readings", "papers.phrases", "papers.stated_lifecycle", "papers.version_association",
+    "papers.version_grammar",
 )
 _DATASET_NAME_FILES = (
     "reference/dataset_aliases.csv", "reference/dataset_successors.csv", "reference/cmr/cmr_collections_version_families.csv",
@@ -277,7 +279,10 @@ ASSET_TABLES = TableGraph(
             "paper_datasets",
             reads=("paper_documents", "paper_texts", "datasets", "dataset_lineage", "publications", "dataset_publication_edges"),
             writes=("paper_datasets",),
-            modules=(*_DATASET_NAME_MODULES, "papers.intake", "papers.parse", "papers.stored", "papers.version_association"),
+            modules=(
+                *_DATASET_NAME_MODULES, "papers.dataset_evidence", "papers.intake", "papers.lifecycle_lines", "papers.parse", "papers.stored",
+                "papers.version_association",
+            ),
             sql=("paper_pages", "paper_dataset_catalogue", "paper_graph_dataset_links", "paper_dataset_lineage"),
             files=_DATASET_NAME_FILES,
         ),
@@ -366,7 +371,7 @@ ASSET_TABLES = TableGraph(
             ),
             keeps=("paper_stage_failures",),
             modules=(
-                "papers.datasets", "papers.gaps", "papers.parse", "papers.report", "papers.stored", "papers.title", "report.figures",
+                "papers.dataset_evidence", "papers.gaps", "papers.parse", "papers.report", "papers.stored", "papers.title", "report.figures",
                 "report.render", "reliability.labels", "verdicts.critic",
             ),
             sql=(

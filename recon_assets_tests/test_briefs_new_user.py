@@ -195,7 +195,8 @@ def test_the_named_entries_resolve_to_the_nodes_named(question, dataset_ids):
 
 def test_a_question_and_a_paper_read_names_by_the_same_rules():
     """One detector for both: what a question names is what `papers.datasets.named_products` reads in the same text."""
-    from recon_assets.papers.datasets import DatasetCatalogue, named_products
+    from recon_assets.papers.dataset_catalogue import DatasetCatalogue
+    from recon_assets.papers.datasets import named_products
 
     text = "Is the Final daily IMERG V06 good enough, and is MODIS land cover?"
     catalogue = DatasetCatalogue(pd.DataFrame([(r.dataset_id, r.short_name, r.long_name, r.doi) for r in SAMPLE_LIKE if r.short_name],

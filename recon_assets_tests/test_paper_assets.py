@@ -27,7 +27,7 @@ from recon_assets.cli.main import main as recon
 from recon_assets.definitions import build_defs
 from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.papers.claims import OFFLINE_EXTRACTOR, claim_confidence, results_in
-from recon_assets.papers.datasets import GRAPH_LINK
+from recon_assets.papers.dataset_evidence import GRAPH_LINK
 from recon_assets.papers.intake import doi_key, pdf_key
 from recon_assets.papers.keywords import METHOD as KEYWORD_METHOD
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, PAPERS_PARTITIONS

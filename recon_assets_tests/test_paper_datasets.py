@@ -10,15 +10,19 @@ import pytest
 from benchmarks.paper_analysis import REPO_ROOT, load_datasets
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.papers import datasets
+from recon_assets.papers.dataset_catalogue import DatasetCatalogue, alias_table, dataset_aliases
+from recon_assets.papers.dataset_evidence import NAME_AND_VERSION, DatasetMatch
 from recon_assets.papers.dataset_names import TitleVocabulary, canonical_tokens, initialisms, is_data_citation, is_glossary, is_reference_like
+from recon_assets.papers.lifecycle_lines import lifecycle_statement
 from recon_assets.papers.parse import DOI_PATTERN, Paragraph, PaperDocument, Reference
+from recon_assets.papers.phrases import COLLECTION, LINE
 
 CMR = REPO_ROOT / "recon_assets" / "reference" / "cmr" / "cmr_collections_version_families.csv"
 
 
 @pytest.fixture(scope="module")
 def cmr():
-    return datasets.DatasetCatalogue(load_datasets(CMR))
+    return DatasetCatalogue(load_datasets(CMR))
 
 
 def _paper(*texts: str, references: tuple[str, ...] = (), section: str = "2. Data and Methods") -> PaperDocument:
@@ -113,7 +117,7 @@ def test_an_instrument_collection_named_with_no_product_is_listed_not_resolved(c
 
 def test_a_product_line_with_one_member_in_the_graph_is_not_resolved_by_that_alone():
     """The graph's only GPCP family is GPCPMON: "GPCP v2.2" could be a daily or monthly product, so it stays the line."""
-    catalogue = datasets.DatasetCatalogue(load_datasets(CMR).query("short_name == 'GPCPMON'"))
+    catalogue = DatasetCatalogue(load_datasets(CMR).query("short_name == 'GPCPMON'"))
     _, missing = datasets.detect_datasets(_paper("We compared GPCP v2.2 with gauges."), catalogue)
     assert [(u.name, u.family, u.reason, u.superseded) for u in missing] == [("GPCP", "GPCP", "the graph has GPCP but not version 2.2", None)]
     _, monthly = datasets.detect_datasets(_paper("We compared GPCP monthly v2.2 with gauges."), catalogue)
@@ -132,7 +136,7 @@ def test_a_product_line_with_one_member_in_the_graph_is_not_resolved_by_that_alo
     ],
 )
 def test_a_stated_version_the_graph_lacks_gets_the_lifecycle_s_verdict(stated, superseded, line):
-    catalogue = datasets.DatasetCatalogue(load_datasets(CMR).query("short_name == 'GLDAS_NOAH025_M' and doi == '10.5067/SXAVCZFAQLNO'"))
+    catalogue = DatasetCatalogue(load_datasets(CMR).query("short_name == 'GLDAS_NOAH025_M' and doi == '10.5067/SXAVCZFAQLNO'"))
     _, (mention,) = datasets.detect_datasets(_paper(f"Soil moisture came from GLDAS Noah L4 monthly 0.25 degree {stated} fields."), catalogue)
     assert (mention.family, mention.superseded) == ("GLDAS_NOAH025_M", superseded)
     assert mention.lifecycle.startswith(line)
@@ -141,7 +145,7 @@ def test_a_stated_version_the_graph_lacks_gets_the_lifecycle_s_verdict(stated, s
 
 
 def test_a_curated_successor_replaces_a_stated_version_the_graph_lacks():
-    catalogue = datasets.DatasetCatalogue(load_datasets(CMR).query("short_name == 'TRMM_3B42'"))
+    catalogue = DatasetCatalogue(load_datasets(CMR).query("short_name == 'TRMM_3B42'"))
     _, (mention,) = datasets.detect_datasets(_paper("Rainfall from TRMM 3B42 version 6 was compared."), catalogue)
     assert mention.superseded is True
     assert "replaced by GPM_3IMERGHH" in mention.lifecycle and "since 2019, on the authority of curated" in mention.lifecycle
@@ -218,15 +222,15 @@ def test_unmatched_lifecycle_reaches_the_paper_datasets_rows(cmr):
 
 
 def test_the_aliases_table_is_checked():
-    table = datasets.alias_table()
-    assert set(table["kind"]) == {datasets.LINE, datasets.COLLECTION} and table["source"].notna().all()
-    assert datasets.dataset_aliases()["MODIS"] == ("MOD*", "MYD*", "MCD*")
+    table = alias_table()
+    assert set(table["kind"]) == {LINE, COLLECTION} and table["source"].notna().all()
+    assert dataset_aliases()["MODIS"] == ("MOD*", "MYD*", "MCD*")
 
 
 def test_a_name_is_not_assembled_from_the_tail_of_a_hyphenated_word():
     """The sample graph's Dataset nodes "Landsat" and "Landsat 7 ETM+" (so names of several words are tried): "ERA5-Land
     SAT/DPT" (ERA5-Land's surface air temperature) names no Landsat; "Land SAT" standing alone would."""
-    catalogue = datasets.DatasetCatalogue(pd.DataFrame([
+    catalogue = DatasetCatalogue(pd.DataFrame([
         {"dataset_id": "kg:landsat", "short_name": "Landsat", "long_name": "Landsat", "doi": None},
         {"dataset_id": "kg:landsat7", "short_name": "Landsat 7 ETM+", "long_name": "Landsat 7 ETM+", "doi": None},
     ]))
@@ -237,7 +241,7 @@ def test_a_name_is_not_assembled_from_the_tail_of_a_hyphenated_word():
 def test_a_collection_s_version_lists_its_products_the_graph_lacks():
     """MODIS Collection 5 lent to MOD09A1 (a graph family) and to MYD13A2, which this graph does not hold: listed with
     the version as no Dataset node, not dropped."""
-    catalogue = datasets.DatasetCatalogue(load_datasets(CMR).query("short_name == 'MOD09A1'"))
+    catalogue = DatasetCatalogue(load_datasets(CMR).query("short_name == 'MOD09A1'"))
     _, missing = datasets.detect_datasets(_paper("The inputs are MODIS Collection 5 products: the reflectance MOD09A1 and the vegetation index MYD13A2."), catalogue)
     assert sorted((u.name, u.stated_version, u.family, u.superseded) for u in missing) == [
         ("MOD09A1", "5", "MOD09A1", True), ("MYD13A2", "5", None, None),
@@ -256,9 +260,9 @@ def test_a_node_without_a_concept_id_gets_its_successor_s_release_date_by_doi():
     """A KG node keyed by its globalId (no cmr_id): the successor's CMR record is found by its DOI, so the stated
     version's supersession has the successor's ReleaseDate, not 'date unknown'."""
     rows = load_datasets(CMR).query("short_name == 'MCD15A2H'").assign(dataset_id="kg:0b9e6c1e")
-    catalogue = datasets.DatasetCatalogue(rows)
+    catalogue = DatasetCatalogue(rows)
     _, (mention,) = datasets.detect_datasets(_paper("Leaf area index came from MCD15A2H (V006) composites."), catalogue)
-    with_concepts = datasets.DatasetCatalogue(load_datasets(CMR).query("short_name == 'MCD15A2H'"))
+    with_concepts = DatasetCatalogue(load_datasets(CMR).query("short_name == 'MCD15A2H'"))
     _, (same,) = datasets.detect_datasets(_paper("Leaf area index came from MCD15A2H (V006) composites."), with_concepts)
     assert mention.lifecycle == same.lifecycle and "(since 20" in mention.lifecycle
 
@@ -459,7 +463,7 @@ def test_a_data_doi_of_a_collection_named_by_short_name_and_version_is_one_row()
     # the graph lacks SPL4SMGP: the data statement and its dataset citation's DOI (the archive's record names the DOI's
     # collection SPL4SMGP V007) were listed as two unmatched rows; one row now, both ways of finding it kept
     graph = load_datasets(CMR)
-    catalogue = datasets.DatasetCatalogue(graph[graph["short_name"] != "SPL4SMGP"])
+    catalogue = DatasetCatalogue(graph[graph["short_name"] != "SPL4SMGP"])
     document = _paper(
         "Precipitation forcing came from SMAP SPL4SMGP (v7) fields.",
         references=("Reichle, R. (2022). SMAP L4 surface and root zone soil moisture geophysical data, version 7. NASA National "
@@ -1129,10 +1133,10 @@ def test_hostile_rounds_12_13_a_range_s_dash_stays_no_hyphen(cmr):
     ],
 )
 def test_hostile_rounds_12_13_a_replaced_successor_names_the_current_version(current, line):
-    match = datasets.DatasetMatch("d", "MYD11A1", "V005", datasets.NAME_AND_VERSION, "5", "q", 3)
+    match = DatasetMatch("d", "MYD11A1", "V005", NAME_AND_VERSION, "5", "q", 3)
     lineage = {"superseded": True, "successor_family": "MYD11A1", "successor_version": "V006", "superseded_since": "2021-03-01",
                "succession_basis": "inferred", "current_version": current}
-    assert datasets.lifecycle_statement(match, lineage) == line
+    assert lifecycle_statement(match, lineage) == line
 
 
 def test_hostile_rounds_12_13_a_stated_version_s_line_names_the_family_s_current_version(cmr):
@@ -1159,9 +1163,9 @@ def test_a_stated_version_s_current_version_ends_its_own_successor_chain(cmr, fa
     family's newest version nothing replaces (a parallel stream, an NRT stream, another spelling stood for it)."""
     lineage = cmr.stated_lineage(family, stated)
     assert (lineage["successor_version"], lineage["current_version"]) == (successor, current)
-    match = datasets.DatasetMatch("", family, stated, datasets.NAME_AND_VERSION, stated, "q", 3)
+    match = DatasetMatch("", family, stated, NAME_AND_VERSION, stated, "q", 3)
     now = f" (now {current})" if current != successor else ""
-    assert datasets.lifecycle_statement(match, lineage).startswith(f"uses {family} {stated}: replaced by {family} {successor}{now} (")
+    assert lifecycle_statement(match, lineage).startswith(f"uses {family} {stated}: replaced by {family} {successor}{now} (")
 
 
 def test_hostile_rounds_12_13_a_paragraph_with_no_full_stop_reads_as_its_statement_once(cmr):

@@ -13,7 +13,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
 from benchmarks.paper_analysis import REPO_ROOT, load_datasets
-from recon_assets.papers import datasets
+from recon_assets.papers.dataset_catalogue import DatasetCatalogue
 from recon_assets.papers.dataset_names import is_glossary
 from recon_assets.papers.parse import UnreadablePaper, _references, _structure, parse_pdf, running_lines, visible_text
 from recon_assets.papers.verdicts import cites
@@ -113,7 +113,7 @@ def test_a_long_run_of_capitals_costs_linear_time_in_is_glossary(text):
 
 @pytest.fixture(scope="module")
 def cmr():
-    return datasets.DatasetCatalogue(load_datasets(CMR))
+    return DatasetCatalogue(load_datasets(CMR))
 
 
 def test_a_long_token_with_digits_costs_linear_time_in_name_mentions(cmr):

@@ -20,16 +20,10 @@ from pypdf import PdfReader
 
 from recon_assets.definitions import build_defs
 from recon_assets.judgement.cues import QUOTE_CHARS, find_cue
-from recon_assets.papers.datasets import (
-    DOI_IN_REFERENCES,
-    GRAPH_LINK,
-    NAME_AND_VERSION,
-    NAME_WITHOUT_VERSION,
-    DatasetCatalogue,
-    DatasetMatch,
-    detect_datasets,
-    lifecycle_statement,
-)
+from recon_assets.papers.dataset_catalogue import DatasetCatalogue
+from recon_assets.papers.dataset_evidence import DOI_IN_REFERENCES, GRAPH_LINK, NAME_AND_VERSION, NAME_WITHOUT_VERSION, DatasetMatch
+from recon_assets.papers.datasets import detect_datasets
+from recon_assets.papers.lifecycle_lines import lifecycle_statement
 from recon_assets.papers.intake import pdf_key
 from recon_assets.papers.keywords import TfidfCorpus, paper_keywords
 from recon_assets.papers.parse import PaperDocument, Paragraph

@@ -6,6 +6,7 @@ import pytest
 
 from benchmarks.paper_analysis import REPO_ROOT, load_datasets
 from recon_assets.papers import datasets
+from recon_assets.papers.dataset_catalogue import DatasetCatalogue
 from recon_assets.papers.parse import Paragraph, PaperDocument
 from recon_assets.papers.version_grammar import VERSION, listed_after, listed_before, shorthand_of, versions_in
 
@@ -50,7 +51,7 @@ def test_the_version_grammar_reads_each_spelling_and_excludes_other_numbers(text
 
 @pytest.fixture(scope="module")
 def cmr():
-    return datasets.DatasetCatalogue(load_datasets(CMR))
+    return DatasetCatalogue(load_datasets(CMR))
 
 
 def _found(catalogue, *texts):
@@ -191,7 +192,7 @@ def test_a_whole_number_version_shortens_the_release_stated_in_full(stated, writ
 
 def test_haloe_names_the_level_2_product():
     """The alias row (dataset_aliases.csv): HALOE is the Level 2 product UARHA2FN, not the Level 3AT one."""
-    catalogue = datasets.DatasetCatalogue(load_datasets(CMR))
+    catalogue = DatasetCatalogue(load_datasets(CMR))
     assert catalogue.members["HALOE"] == ["UARHA2FN"]
     found, missing = _found(catalogue, "This study uses HALOE version 19 NO occultation profiles.")
     assert {family for family, _ in found + missing} == {"UARHA2FN"}

@@ -19,6 +19,9 @@ from reportlab.platypus import SimpleDocTemplate
 
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.papers import claims, datasets, scores
+from recon_assets.papers.dataset_catalogue import DatasetCatalogue
+from recon_assets.papers.dataset_evidence import GRAPH_LINK, NAME_AND_VERSION, DatasetMatch
+from recon_assets.papers.lifecycle_lines import lifecycle_statement, with_graph_links
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument, Paragraph, Reference, UnreadablePaper, parse_pdf
 
 FIXTURES = Path(__file__).parent / "fixtures" / "papers"
@@ -104,7 +107,7 @@ def test_the_page_limit_is_a_setting():
 
 @pytest.fixture(scope="module")
 def catalogue():
-    return datasets.DatasetCatalogue(pd.read_csv(FIXTURES / "graph_datasets.csv", dtype=str))
+    return DatasetCatalogue(pd.read_csv(FIXTURES / "graph_datasets.csv", dtype=str))
 
 
 def _paper(text: str, references: tuple[str, ...] = ()) -> PaperDocument:
@@ -179,14 +182,14 @@ def test_the_graph_s_uses_dataset_links_join_the_text_s_matches_each_dataset_onc
     found, missing = datasets.detect_datasets(_paper(text), catalogue)
     assert [u.reason for u in missing] == ["no Dataset node of the graph has this name", "named without a version"]
     linked = {"C1281704371-GES_DISC": ["r7"], "C1748066515-LPCLOUD": ["r8", "r9"]}
-    merged, kept = datasets.with_graph_links(found, missing, linked, catalogue)
+    merged, kept = with_graph_links(found, missing, linked, catalogue)
     assert [(m.dataset_id, m.family, m.version, m.found_by, m.stated_version, m.page) for m in merged] == [
-        ("C1281704371-GES_DISC", "TRMM_3B42", found[0].version, f"short name and version; {datasets.GRAPH_LINK}", "7", 4),
-        ("C1748066515-LPCLOUD", "MOD13Q1", catalogue.by_id["C1748066515-LPCLOUD"].version, datasets.GRAPH_LINK, None, 1),
+        ("C1281704371-GES_DISC", "TRMM_3B42", found[0].version, f"short name and version; {GRAPH_LINK}", "7", 4),
+        ("C1748066515-LPCLOUD", "MOD13Q1", catalogue.by_id["C1748066515-LPCLOUD"].version, GRAPH_LINK, None, 1),
     ]
     assert merged[0].quote == found[0].quote and "r8, r9" in merged[1].quote
     assert [(u.name, u.stated_version) for u in kept] == [("CHIRPS", "2.0")]
-    assert datasets.with_graph_links(found, missing, {}, catalogue) == (found, missing)  # a PDF, or a DOI the graph links to nothing
+    assert with_graph_links(found, missing, {}, catalogue) == (found, missing)  # a PDF, or a DOI the graph links to nothing
 
 
 @pytest.mark.parametrize(
@@ -199,8 +202,8 @@ def test_the_graph_s_uses_dataset_links_join_the_text_s_matches_each_dataset_onc
     ],
 )
 def test_lifecycle_statement(lineage, line):
-    match = datasets.DatasetMatch("C1281704371-GES_DISC", "TRMM_3B42", "V7", datasets.NAME_AND_VERSION, "V7", "q", 3)
-    assert datasets.lifecycle_statement(match, lineage) == line
+    match = DatasetMatch("C1281704371-GES_DISC", "TRMM_3B42", "V7", NAME_AND_VERSION, "V7", "q", 3)
+    assert lifecycle_statement(match, lineage) == line
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,9 @@ from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.kg.doi import canonical_doi
 from recon_assets.shared.display import hidden_characters
 from recon_assets.lifecycle.versions import version_sort_key
-from recon_assets.papers.datasets import DatasetCatalogue, named_products, stated_sort_key
+from recon_assets.papers.dataset_catalogue import DatasetCatalogue
+from recon_assets.papers.datasets import named_products
+from recon_assets.papers.phrases import stated_sort_key
 from recon_assets.papers.stated_lifecycle import catalogued_version
 from recon_assets.shared.validation import problem_line
 
@@ -239,7 +241,7 @@ def datasets_named_in(question: str, datasets: Sequence[DatasetRow]) -> tuple[st
     V06', 'version 7 of 3B42', 'MODIS Collection 6.1'); of two names that overlap, the longer. Whole words only,
     compared without case or separators; one word without a digit is a name only in capitals or spelt as the KG spells
     it ('grace', 'Grace' opening a sentence and 'Ceres' are words; 'GRACE' and 'Landsat' the KG's names), and a name
-    of fewer than 4 characters without a digit is never read ('SR'; `papers.datasets._name_variants`).
+    of fewer than 4 characters without a digit is never read ('SR'; `papers.dataset_catalogue._name_variants`).
 
     Entries: a name without a version, or with one that none of its families has, names every version of each family
     (the question is whether the line's older versions still hold): each of their nodes' short names. A name with a

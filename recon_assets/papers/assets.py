@@ -21,7 +21,9 @@ from recon_assets.judgement.resources import GroqJudgeResource
 from recon_assets.judgement.embedding_store import embedded
 from recon_assets.judgement.text_embedding import cosine_similarities
 from recon_assets.kg.assets import OWNERS
-from recon_assets.papers.datasets import DatasetCatalogue, detect_datasets, with_graph_links
+from recon_assets.papers.dataset_catalogue import DatasetCatalogue
+from recon_assets.papers.datasets import detect_datasets
+from recon_assets.papers.lifecycle_lines import with_graph_links
 from recon_assets.enrichment.openalex_records import rebuild_abstract
 from recon_assets.enrichment.openalex_search import CACHED, FAILED, cached_results, search_query, search_works
 from recon_assets.enrichment.resources import OpenAlexResource
@@ -157,7 +159,7 @@ def paper_datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.M
     """Every dataset the paper uses, matched to the graph's Dataset nodes by DOI (text and references) and by short
     name and version (`papers.datasets`), each with its quote, page and section and its lifecycle from
     `dataset_lineage` ("uses TRMM_3B42 V7: replaced by ..."); a paper given by DOI adds the datasets the graph links
-    its publication to by USES_DATASET (`dataset_publication_edges`; `datasets.with_graph_links`). A dataset the
+    its publication to by USES_DATASET (`dataset_publication_edges`; `lifecycle_lines.with_graph_links`). A dataset the
     paper names that no node matches is listed as unmatched with why, never dropped; a graph family's version the graph
     lacks gets that version's lifecycle (`stated_lifecycle`), unknown for a version no record attests. Critical."""
     key = context.partition_key

@@ -1,14 +1,8 @@
 """Which of the graph's Dataset nodes a paper uses: by DOI (in its text and its references) and by short name and
 version in its text (data statements, methods), each match with the quoted sentence and its page; names with a
-version that match no Dataset node are listed as unmatched, never dropped.
-
-For a paper given by DOI that the graph holds, the Dataset nodes the graph links its publication to by USES_DATASET
-are added (`with_graph_links`), found by "the graph's USES_DATASET relationship" beside any text evidence.
-
-Versions are read and compared with the lifecycle's own parser (`recon_assets.lifecycle.versions`): a graph
-dataset's family and version come from `parse_version` (short name, long name, DOI), a version stated in the paper
-("V7", "version 7", "Collection 5", "C6.1", "MOD13Q1.006") through `version_sort_key`, so "Collection 5" is the
-graph's "005" and "6.1" its "061".
+version that match no Dataset node are listed as unmatched, never dropped (`detect_datasets`). What it finds is
+`dataset_evidence`'s; the catalogue it reads is `dataset_catalogue`'s; the lifecycle lines and the graph's own links
+are `lifecycle_lines`'.
 
 A name papers give a product line (IMERG, GLDAS, SMAP, MERRA-2: `dataset_aliases`, from CMR entry titles) is resolved to
 one collection by the words the paper writes with it, read against the collections' CMR entry titles
@@ -21,43 +15,33 @@ A version the graph lacks gets the lifecycle's verdict on it (`stated_lifecycle`
 
 from __future__ import annotations
 
-import io
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fnmatch import fnmatchcase
-from importlib import resources
-
-import pandas as pd
 
 from recon_assets.kg.doi import canonical_doi
-from recon_assets.lifecycle.lineage import CMR_COLLECTION_PROGRESS, CURATED, INFERRED, since_text
-from recon_assets.lifecycle.versions import parse_version, version_readings
-from recon_assets.papers.dataset_names import (
-    WORD, TitleVocabulary, is_algorithm_version, line_codes, is_data_citation, is_glossary, is_reference_like, reference_entries,
+from recon_assets.papers.dataset_catalogue import DatasetCatalogue
+from recon_assets.papers.dataset_evidence import (
+    DOI_IN_REFERENCES, DOI_IN_TEXT, NAME_AND_VERSION, NAME_WITHOUT_VERSION, QUOTE_LIMIT, SOURCE_SEPARATOR, DatasetMatch, UnmatchedMention,
 )
-from recon_assets.papers.dataset_names import STANDARD_COMBINATIONS, STANDARD_WORD, canonical_tokens, combination, product_tokens
-from recon_assets.papers.dataset_names import parameter_names
+from recon_assets.papers.dataset_names import (
+    WORD, is_algorithm_version, is_data_citation, is_glossary, is_reference_like, reference_entries,
+)
+from recon_assets.papers.lifecycle_lines import with_lifecycle
 from recon_assets.papers.name_readings import (
     subject_members,
     BEFORE_WINDOW, LIST_JOIN, PARENTHESISED_VERSION, MemberMentions, Named, each_parameter, each_species, member_mentions, name_readings, parameter_list,
     without_variants,
 )
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
-from recon_assets.papers.phrases import COLLECTION, DATA_WORD, LINE, SENTENCE, Reading, name_key, read_as_ascii, sentence_bounds, sentence_span, stated_sort_key
-from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi, stated_version_lineage
+from recon_assets.papers.phrases import COLLECTION, DATA_WORD, LINE, SENTENCE, Reading, read_as_ascii, sentence_bounds, sentence_span, stated_sort_key
+from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi
 from recon_assets.papers.version_association import cited_work_s, detached_versions, reported_not_used, yields_to_used
 from recon_assets.papers.version_grammar import VERSION_TEXT, cited_version, shorthand_of, version_at, versions_in
 from recon_assets.shared.excerpt import excerpt
 
-DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
-# How an unmatched mention was found when no version is stated with the name ("named without a version").
-NAME_WITHOUT_VERSION = "short name without a version"
-# The KG's own link of a publication to a dataset it uses: (:Publication)-[:USES_DATASET]->(:Dataset).
-GRAPH_LINK = "the graph's USES_DATASET relationship"
-# How a match found both in the text and by the graph's link says so: "DOI in references; the graph's ...".
-SOURCE_SEPARATOR = "; "
 # DOIs that NASA's Earth Science Data and Information System registers for its data products (EOSDIS DOI guidance).
 NASA_DATA_DOI_PREFIX = "10.5067/"
 # A product-like name (capitals and digits, at least one digit or four capitals) stated with a version, or with it in
@@ -65,7 +49,6 @@ NASA_DATA_DOI_PREFIX = "10.5067/"
 _PRODUCT_WITH_VERSION = re.compile(r"(?<![A-Za-z0-9_\-])([A-Z][A-Z0-9]{2,}(?:[_\-][A-Z0-9]+)*)(?:\s+|\s*[(,]\s*)(?=(?i:" + VERSION_TEXT + "))")
 # A short name as CMR spells them: capitals and digits, one underscore at most between parts ("MYD13A2", "MOD04_L2").
 _PRODUCT_NAME = re.compile(r"(?<![\w\-])[A-Z][A-Z0-9]{3,}(?:_[A-Z0-9]+)*(?![\w\-])")
-QUOTE_LIMIT = 400
 # Sections that state what the paper used (data statements, methods): their evidence is kept over a mention
 # elsewhere (an introduction citing what others used).
 _DATA_SECTION = re.compile(r"data|method|material|availability|study area|experiment", re.IGNORECASE)
@@ -74,275 +57,6 @@ _DATA_SECTION = re.compile(r"data|method|material|availability|study area|experi
 _EARLIER_VERSION_OF = re.compile(r"\b(?:earlier|previous|older|former|prior)\s+(?:versions?|releases?|collections?)\s+of\s+(?:the\s+)?$", re.IGNORECASE)
 # The section `_units` gives a figure or table caption.
 CAPTION = "caption"
-
-
-@dataclass(frozen=True)
-class DatasetMatch:
-    """A Dataset node the paper uses: dataset_id, its family and version as the graph has them, how it was found
-    (DOI_IN_TEXT, DOI_IN_REFERENCES or NAME_AND_VERSION), the version as the paper states it (None when found by
-    DOI), the quoted sentence (at most QUOTE_LIMIT characters), the 1-based page and the section heading it is
-    under ('References' or 'caption' for those)."""
-
-    dataset_id: str
-    family: str
-    version: str | None
-    found_by: str
-    stated_version: str | None
-    quote: str
-    page: int
-    section: str = ""
-
-
-@dataclass(frozen=True)
-class UnmatchedMention:
-    """A dataset the paper names that no Dataset node matches: the name (or DOI), the stated version, why it did
-    not match, the quote, the page, and the graph family or product line (an alias of `dataset_aliases`) when the
-    name is one of the graph's (a version the graph lacks, several candidates, or no version stated), else None.
-
-    superseded and lifecycle: for a graph family stated with a version the graph lacks, that version's lifecycle
-    by the lifecycle's own rules (`stated_lifecycle.stated_version_lineage`: replaced when a later version of the
-    family is in the graph, unless a curated line makes them parallel streams) and its one line
-    (`lifecycle_statement`); None otherwise.
-
-    found_by and section: how it was found, as a match's (DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION, or
-    NAME_WITHOUT_VERSION), and the heading its quote is under ('References', 'caption'; '' before the first)."""
-
-    name: str
-    stated_version: str | None
-    reason: str
-    quote: str
-    page: int
-    family: str | None = None
-    superseded: bool | None = None
-    lifecycle: str | None = None
-    found_by: str = NAME_AND_VERSION
-    section: str = ""
-
-
-@dataclass(frozen=True)
-class _Known:
-    dataset_id: str
-    family: str
-    version: str | None
-    sort_key: tuple[int, ...]
-    readings: tuple[tuple[int, ...], ...] = ()  # `version_readings` of `version`: the keys a stated version may name
-
-
-ALIAS_COLUMNS = ["alias", "family", "kind", "source"]
-
-
-def alias_table() -> pd.DataFrame:
-    """`recon_assets/reference/dataset_aliases.csv`: one line per (alias, family pattern) with the alias's kind
-    (LINE or COLLECTION) and its source (the archive's product page or CMR entry titles). An alias may have several
-    lines (MODIS: MOD*, MYD*, MCD*).
-
-    Raises:
-        ValueError: other columns, an unknown kind, or one alias given two kinds.
-    """
-    table = pd.read_csv(io.StringIO(resources.files("recon_assets.reference").joinpath("dataset_aliases.csv").read_text()), dtype=str)
-    if list(table.columns) != ALIAS_COLUMNS:
-        raise ValueError(f"dataset_aliases.csv: columns must be {', '.join(ALIAS_COLUMNS)}; got {list(table.columns)}")
-    if bad := sorted(set(table["kind"]) - {LINE, COLLECTION}):
-        raise ValueError(f"dataset_aliases.csv: kind must be {LINE} or {COLLECTION}; got {bad}")
-    if (table.groupby("alias")["kind"].nunique() > 1).any():
-        raise ValueError("dataset_aliases.csv: an alias is given two kinds")
-    return table
-
-
-def dataset_aliases() -> dict[str, tuple[str, ...]]:
-    """Names papers give a product that its short name does not contain, alias -> family names or shell patterns: a
-    product ('ASTER GDEM' for ASTGTM), a product line that several collections share ('IMERG' for GPM_3IMERG*:
-    half-hourly, daily and monthly, early, late and final runs) or an instrument's collection ('MODIS' for MOD*,
-    MYD*, MCD*). Source: `alias_table`."""
-    table = alias_table()
-    return {alias: tuple(group["family"]) for alias, group in table.groupby("alias", sort=False)}
-
-
-# A CMR concept id ("C1598621096-GES_DISC"): a catalogue without a cmr_id column is keyed by them when its ids are.
-_CONCEPT_ID = re.compile(r"^C\d+-[A-Z0-9_]+$")
-
-
-class DatasetCatalogue:
-    """The graph's Dataset nodes, indexed for detection: by canonical DOI, by version family, and by the words of each
-    family's long names (CMR entry titles), which tell a product line's members apart.
-
-    Args:
-        datasets: one row per Dataset node with columns dataset_id, short_name, long_name, doi and optionally cmr_id
-            (the `datasets` table's columns; missing values allowed; without cmr_id, a dataset_id that is a CMR
-            concept id is taken as one, for the release dates of `stated_lifecycle`).
-    """
-
-    def __init__(self, datasets: pd.DataFrame) -> None:
-        self.by_id: dict[str, _Known] = {}
-        self.by_doi: dict[str, _Known] = {}
-        self.by_family: dict[str, list[_Known]] = {}
-        titles: dict[str, set[str]] = {}
-        rows = datasets.copy()
-        if "cmr_id" not in rows.columns:
-            rows["cmr_id"] = [i if isinstance(i, str) and _CONCEPT_ID.match(i) else None for i in rows["dataset_id"]]
-        families = []
-        for row in rows.itertuples(index=False):
-            short_name = row.short_name if isinstance(row.short_name, str) else ""
-            parsed = parse_version(short_name, row.long_name, row.doi)
-            families.append(parsed.family)
-            readings = version_readings(parsed.version_text) if parsed.version_text else ()
-            known = _Known(row.dataset_id, parsed.family, parsed.version_text, parsed.sort_key, readings)
-            self.by_id.setdefault(row.dataset_id, known)
-            doi = canonical_doi(row.doi)
-            if doi:
-                self.by_doi.setdefault(doi, known)
-            if parsed.family:
-                self.by_family.setdefault(parsed.family, []).append(known)
-                titles.setdefault(parsed.family, set()).update([row.long_name] if isinstance(row.long_name, str) else [])
-        self._rows = rows.assign(family=families)[["dataset_id", "short_name", "long_name", "doi", "cmr_id", "family"]]
-        # a product line's members named by the parameter code after the line's prefix (ML2* -> ML2IWC "IWC")
-        codes: dict[str, set[str]] = {}
-        for alias, group in alias_table().groupby("alias", sort=False):
-            if (group["kind"] == LINE).all():
-                for pattern in group["family"]:
-                    for family, code in line_codes(pattern, self.by_family).items():
-                        codes.setdefault(family, set()).add(code)
-        self.vocabulary = TitleVocabulary(titles, codes)
-        self._titles, self._codes = titles, codes
-        self._species: dict[str, tuple[dict[str, tuple[str, ...]], dict[str, str]]] = {}
-        # Each name papers use -> the families it may stand for: one for a product, several for a product line.
-        self.members: dict[str, list[str]] = {family: [family] for family in self.by_family}
-        self.kind: dict[str, str] = {}
-        self.patterns: dict[str, tuple[str, ...]] = {}
-        names = {variant: family for family in self.by_family for variant in _name_variants(family)}
-        aliases = alias_table()
-        for alias, group in aliases.groupby("alias", sort=False):
-            members = sorted({family for family in self.by_family for pattern in group["family"] if fnmatchcase(family, pattern)})
-            if members:
-                self.members[alias] = members
-                self.kind[alias] = group["kind"].iloc[0]
-                self.patterns[alias] = tuple(group["family"])
-                names[alias] = alias
-        self.by_key = {name_key(name): target for name, target in names.items()}
-        self.spellings: dict[str, set[str]] = {}
-        for name in names:
-            self.spellings.setdefault(name_key(name), set()).add(re.sub(r"[\s_\-]+", "", name))
-        self._longest = max((len(re.split(r"[\s_\-]+", name)) for name in names), default=1)
-        self._lineage: dict[tuple[str, tuple[int, ...]], dict] = {}
-
-    def species(self, name: str) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
-        """The words that name each member of product line `name` (a LINE alias) alone: ({family: its parameter name,
-        `dataset_names.parameter_names` of the members' entry titles}, {family: its parameter code, `line_codes`});
-        variant streams left out (`without_variants`). ({}, {}) for any other name. Cached."""
-        if name not in self._species:
-            members = without_variants(self.members.get(name, [])) if self.kind.get(name) == LINE else []
-            titles = {f: sorted(self._titles[f])[0] for f in members if self._titles.get(f)}
-            codes = {f: sorted(self._codes[f])[0] for f in members if self._codes.get(f)}
-            self._species[name] = (parameter_names(titles), codes)
-        return self._species[name]
-
-    def default_product(self, candidates: Sequence[str]) -> list[str]:
-        """The candidates a paper means when its words leave several members of one product line and name neither a
-        special product nor an instrument combination. First, of those, the ones whose entry titles call them the
-        line's standard product (`dataset_names.STANDARD_WORD`: "Daily Standard Physical Retrieval", not the "Support
-        Product", "CO2 in the free troposphere" or "Quantization" ones), when some but not all are. Then, for each
-        product left, of its streams that differ only by their instrument combination (`dataset_names.product_tokens`
-        equal over every title of the family, `combination` different: AIRS3STD "(AIRS-only)", AIRX3STD
-        "(AIRS+AMSU)", AIRH3STD "(AIRS+AMSU+HSB)"), the one in `STANDARD_COMBINATIONS`. Words that named a support
-        product or "AIRS-only" have already narrowed the candidates (`TitleVocabulary.narrow`), so neither default
-        overrules them. Several products left (Level 2 and Level 3, daily and monthly) stay several: the paper does
-        not say which. Only lines whose titles say so are touched (in the CMR extract: AIRS)."""
-        left = list(candidates)
-        standard = [f for f in left if any(STANDARD_WORD in canonical_tokens(t) for t in self._titles.get(f, ()))]
-        if standard and len(standard) < len(left):
-            left = standard
-        if len(left) > 1:
-            # the tokens all of a family's titles share (a family may hold its near-real-time records' titles too)
-            keys = {f: frozenset.intersection(*(product_tokens(t, f) for t in self._titles[f])) if self._titles.get(f) else frozenset() for f in left}
-            streams = {f: {combination(t) for t in self._titles.get(f, ())} for f in left}
-            kept = []
-            for key in dict.fromkeys(keys.values()):
-                product = [f for f in left if keys[f] == key]
-                chosen = [f for f in product if streams[f] <= STANDARD_COMBINATIONS]
-                one_each = all(len(streams[f]) == 1 and None not in streams[f] for f in product)
-                kept += chosen if len(product) > 1 and one_each and len(chosen) == 1 else product
-            left = [f for f in left if f in kept]
-        return left
-
-    def held(self, family: str) -> list[tuple[int, ...]]:
-        """The version keys a stated version may name among `family`'s Dataset nodes: each node's `version_readings`
-        (HALOE's "V019" is 1.9 or 19); [] for a family the graph lacks."""
-        return [key for known in self.by_family.get(family, ()) for key in known.readings]
-
-    def family_rows(self, family: str) -> pd.DataFrame:
-        """The family's Dataset nodes: columns dataset_id, short_name, long_name, doi, cmr_id."""
-        return self._rows[self._rows["family"] == family].drop(columns="family")
-
-    def stated_lineage(self, family: str, stated: str) -> dict:
-        """`stated_lifecycle.stated_version_lineage` of a version of `family` the graph lacks (cached per family and
-        version key)."""
-        key = (family, stated_sort_key(stated))
-        if key not in self._lineage:
-            self._lineage[key] = stated_version_lineage(self.family_rows(family), family, stated)
-        return self._lineage[key]
-
-    def mentions(self, text: str):
-        """Yield (name, start, end) for each product or product-line name of the graph in `text` (name a key of
-        `members`: a family or an alias), the longest first where two
-        overlap. Names are compared without case and separators ("trmm 3b42" = "TRMM_3B42" = "TRMM-3B42"), over
-        runs of words joined by one space, underscore or hyphen; a run without a digit is no name when it is one word
-        neither in capitals nor spelt as the name is, or several without a capital (`_written_as_name`: "Grace" is a
-        word, "GRACE" the dataset), and neither is a run of several words that begins inside a hyphenated word
-        ("ERA5-Land SAT" is no "Landsat")."""
-        tokens = list(_TOKEN.finditer(text))
-        index = 0
-        while index < len(tokens):
-            for size in range(min(self._longest, len(tokens) - index), 0, -1):
-                run = tokens[index : index + size]
-                if any(b.start() - a.end() != 1 or text[a.end()] not in " _-" for a, b in zip(run, run[1:])):
-                    continue
-                begin = run[0].start()
-                if size > 1 and begin >= 2 and text[begin - 1] == "-" and text[begin - 2].isalnum() and " " in text[begin : run[-1].end()]:
-                    continue
-                key = "".join(t.group(0) for t in run).upper()
-                end = run[-1].end()
-                family = self.by_key.get(key)
-                glued = None if family else _GLUED_VERSION.fullmatch(key)
-                if glued and any(c.isdigit() for c in glued.group(1)) and glued.group(1) in self.by_key:
-                    # "3B42V7": the name with its version glued on; the version is read after `end`.
-                    family, end = self.by_key[glued.group(1)], end - len(glued.group(2))
-                if family and _written_as_name(text[begin:end], self.spellings.get(key, set())):
-                    yield family, begin, end
-                    index += size
-                    break
-            else:
-                index += 1
-
-
-_TOKEN = re.compile(r"[A-Za-z0-9]+")
-
-
-def _written_as_name(written: str, spellings: set[str]) -> bool:
-    """Whether text that matches a name without case is the name, not a word: it holds a digit ("trmm 3b42"); or, one
-    word, it is in capitals ("GRACE", "LANDSAT") or spelt as the name is ("Landsat"); or, several words, one has a
-    capital ("MODIS snow cover", "Land SAT"). "grace", and "Grace" or "Ceres" opening a sentence, are words, not the
-    GRACE and CERES datasets."""
-    if any(c.isdigit() for c in written):
-        return True
-    if re.search(r"[\s_\-]", written):
-        return any(c.isupper() for c in written)
-    return written.isupper() or written in spellings
-
-
-# A name with a digit and its version glued on ("3B42V7"): the version is the key's end, read by one scan (the name's
-# digit is checked apart; "(.*\d.*?)" here took 1.2 s for a 20,000-character token, quadratic).
-_GLUED_VERSION = re.compile(r"(.*?)(V\d{1,3}[A-Z]?)")
-
-
-def _name_variants(family: str) -> set[str]:
-    """A family's names as papers write them: the short name, and its product part after a mission prefix when that
-    part is distinctive (letters and digits, four characters or more: TRMM_3B42 -> 3B42, GPM_3IMERGDF -> 3IMERGDF)."""
-    variants = {family}
-    if "_" in family:
-        product = family.split("_", 1)[1]
-        if len(product) >= 4 and re.search(r"\d", product) and re.search(r"[A-Za-z]", product):
-            variants.add(product)
-    return {v for v in variants if len(v) >= 4 or re.search(r"\d", v)}
 
 
 def _quote(text: str, start: int, end: int) -> str:
@@ -619,7 +333,7 @@ def detect_datasets(document: PaperDocument, catalogue: DatasetCatalogue) -> tup
     named_families = {m.family for m in matches.values()} | {u.family for u in unmatched.values() if u.family}
     named_families |= {alias for alias, families in catalogue.members.items() if named_families & set(families)}
     unmatched.update({(name, ()): mention for name, mention in versionless.items() if name not in named_families})
-    return list(matches.values()), [_with_lifecycle(u, catalogue) for u in unmatched.values()]
+    return list(matches.values()), [with_lifecycle(u, catalogue) for u in unmatched.values()]
 
 
 def _whole_numbered(catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
@@ -883,103 +597,3 @@ def _with_table_rows(text: str, name: str, start: int, reading: Reading, catalog
         return reading
     rows = [w.group(0).rstrip(".") for w in WORD.finditer(text, title_end.end())]
     return replace(reading, words=reading.words + tuple(rows)) if parameter_list(catalogue, name, rows) else reading
-
-
-def _with_lifecycle(mention: UnmatchedMention, catalogue: DatasetCatalogue) -> UnmatchedMention:
-    """A graph family's version the graph lacks, with its lifecycle (`DatasetCatalogue.stated_lineage`); a version no
-    record attests (`stated_lifecycle`: known False, superseded None) keeps its status unknown (superseded None) with
-    the lineage's statement ("version not known to the catalogue; the family's current version is <V>")."""
-    if mention.family not in catalogue.by_family or mention.stated_version is None or not stated_sort_key(mention.stated_version):
-        return mention
-    lineage = catalogue.stated_lineage(mention.family, mention.stated_version)
-    if lineage.get("known") is False and lineage["superseded"] is None:
-        line = f"uses {mention.family} {mention.stated_version} (a version the graph lacks): {lineage['statement']}"
-        return replace(mention, superseded=None, lifecycle=line)
-    used = DatasetMatch("", mention.family, f"{mention.stated_version} (a version the graph lacks)", NAME_AND_VERSION, mention.stated_version, mention.quote, mention.page)
-    return replace(mention, superseded=bool(lineage["superseded"]), lifecycle=lifecycle_statement(used, lineage))
-
-
-def with_graph_links(
-    matches: Sequence[DatasetMatch], unmatched: Sequence[UnmatchedMention], linked: Mapping[str, Sequence[str]], catalogue: DatasetCatalogue,
-) -> tuple[list[DatasetMatch], list[UnmatchedMention]]:
-    """The datasets of a paper given by DOI: those its text names (`detect_datasets`) and those the graph links its
-    publication to by USES_DATASET, one match per dataset_id.
-
-    Args:
-        matches, unmatched: `detect_datasets`' result for the paper's text.
-        linked: {dataset_id: its USES_DATASET relationship ids} of the paper's publication (`dataset_publication_edges`),
-            in the order to list the ones the text lacks.
-        catalogue: the graph's Dataset nodes (family and version of each linked dataset).
-
-    Returns:
-        (matches, unmatched). matches: the text's, in their order, a linked one's found_by extended with
-        SOURCE_SEPARATOR + GRAPH_LINK (both sources kept, its quote and page those of the text); then each linked
-        dataset the text does not name, found_by GRAPH_LINK, stated_version None, page 1 and a quote naming the
-        relationship ids (section 'knowledge graph'). A dataset_id absent from the catalogue is named by its id, without
-        version. unmatched: the text's, less the mentions "named without a version" of a linked dataset's family or
-        of a product line (alias) it belongs to (the graph says which version). Never raises.
-    """
-    merged = [replace(m, found_by=f"{m.found_by}{SOURCE_SEPARATOR}{GRAPH_LINK}") if m.dataset_id in linked else m for m in matches]
-    named = {m.dataset_id for m in matches}
-    for dataset_id, relationships in linked.items():
-        if dataset_id in named:
-            continue
-        known = catalogue.by_id.get(dataset_id)
-        quote = f"The graph links this publication to {dataset_id} by USES_DATASET (relationship {', '.join(map(str, relationships)) or 'id unknown'})."
-        merged.append(DatasetMatch(
-            dataset_id, known.family if known and known.family else dataset_id, known.version if known else None, GRAPH_LINK, None,
-            quote[:QUOTE_LIMIT], 1, "knowledge graph",
-        ))
-    families = {known.family for dataset_id in linked if (known := catalogue.by_id.get(dataset_id)) and known.family}
-    covered = families | {name for name, members in catalogue.members.items() if families & set(members)}
-    kept = [u for u in unmatched if not (u.stated_version is None and u.family is not None and u.family in covered)]
-    return merged, kept
-
-
-def lifecycle_statement(match: DatasetMatch, lineage: dict) -> str:
-    """One line on a used dataset's lifecycle, e.g. "uses TRMM_3B42 V7: replaced by GPM_3IMERGHH (now V07) (since 2019,
-    on the authority of curated)", a successor line named with its version now (the date is the line's), or "uses
-    MYD11A1 5: replaced by MYD11A1 V006 (...)" within a family, "replaced by MYD11A1 V006 (now V061) (...)" when the
-    lineage gives the line's current version and the successor is no longer it, or "uses MOD13Q1 061: current"; the
-    authority in words (`authority_words`): an
-    inferred succession says it is inferred from the version order, no notice recorded (DOMAIN.md "Dataset
-    lifecycle"); a date known only by its first record says so ("on an unknown date, on record by 2021-02-04").
-
-    Args:
-        match: the dataset the paper uses.
-        lineage: its `dataset_lineage` row as a mapping (superseded, successor_family, successor_version,
-            superseded_since, succession_basis, and optionally current_version: the version that ends the
-            successor's chain in its family, as `stated_lifecycle.stated_version_lineage` gives it); None or {} when
-            the lineage has no row for it.
-    """
-    used = f"uses {match.family} {match.version or '(no version)'}"
-    if not lineage:
-        return f"{used}: lifecycle unknown (no dataset_lineage row)"
-    if not lineage.get("superseded"):
-        return f"{used}: current"
-    family, version, current = lineage.get("successor_family"), lineage.get("successor_version"), lineage.get("current_version")
-    across = family and version and family != match.family  # new-user pass: "GPM_3IMERGHH V07 (since 2019" read as V07's date
-    successor = f"{family} (now {version})" if across else " ".join(str(part) for part in (family, version) if part)
-    if not across and family and version and current and current != version:
-        # hostile pass: "replaced by MYD11A1 V006" while V006 was replaced by V061 left the current version unsaid
-        successor = f"{successor} (now {current})"
-    since = lineage.get("superseded_since")
-    when = since_text(since).strip() if isinstance(since, str) and since else "since date unknown"
-    return f"{used}: replaced by {successor or 'a successor'} ({when}, {authority_words(lineage.get('succession_basis'))})"
-
-
-# dataset_lineage.succession_basis in words (DOMAIN.md "Dataset lifecycle": the archive's own record, a curated list
-# with sources, or a succession inferred from version ordering, marked as inferred).
-AUTHORITY_WORDS = {
-    CMR_COLLECTION_PROGRESS: "on the authority of CMR's CollectionProgress",
-    CURATED: "on the authority of curated",
-    INFERRED: "inferred from the version order, no notice recorded",
-}
-
-
-def authority_words(basis: object) -> str:
-    """The succession basis as the lifecycle line says it (AUTHORITY_WORDS); an unknown basis as "on the authority of
-    <basis>", none as "authority not recorded"."""
-    if not isinstance(basis, str) or not basis:
-        return "authority not recorded"
-    return AUTHORITY_WORDS.get(basis, f"on the authority of {basis}")

@@ -1,7 +1,7 @@
 """How a paper names the graph's products: each product or product-line name in a text read with the version stated
 next to it and the words that describe it (`name_readings`), and a product line's version given to the members the
 text names by the catalogue's own words for them (`each_species`, `each_parameter`). Pure functions over one text (a
-paragraph, a caption, a research question) and the catalogue (`datasets.DatasetCatalogue`), which is read, never
+paragraph, a caption, a research question) and the catalogue (`dataset_catalogue.DatasetCatalogue`), which is read, never
 changed; `datasets.detect_datasets` and `datasets.named_products` read names through them."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from recon_assets.papers.version_association import CITATION_TEXT, cites_work, o
 from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, listed_after, listed_before, version_at
 
 if TYPE_CHECKING:
-    from recon_assets.papers.datasets import DatasetCatalogue
+    from recon_assets.papers.dataset_catalogue import DatasetCatalogue
 
 # A version stated next to a product name (`version_grammar.VERSION`): after it ("3B42 V7", "MOD13Q1 Collection 5",
 # "MOD13Q1.006", "GDEM version 2", "MLS measurements (retrieval version v3.3)") or before it ("Collection 6 MOD13Q1",

@@ -18,7 +18,7 @@ from recon_assets.papers.dataset_names import FILLER, WORD
 from recon_assets.papers.version_grammar import version_at
 
 if TYPE_CHECKING:
-    from recon_assets.papers.datasets import DatasetCatalogue
+    from recon_assets.papers.dataset_catalogue import DatasetCatalogue
 
 # Where a sentence ends: after ".", "!" or "?" before a capital or a parenthesis, never after an abbreviation papers
 # write inside a sentence ("Smith et al. (2006) describe", "e.g. MODIS", "Fig. 3", "Sect. 2").

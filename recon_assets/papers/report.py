@@ -12,7 +12,7 @@ import pandas as pd
 
 from recon_assets.report.figures import LABEL_COLOURS
 from recon_assets.report.render import ReportTable, Section, sections_html, sections_pdf
-from recon_assets.papers.datasets import DOI_IN_REFERENCES, GRAPH_LINK, SOURCE_SEPARATOR
+from recon_assets.papers.dataset_evidence import DOI_IN_REFERENCES, GRAPH_LINK, SOURCE_SEPARATOR
 from recon_assets.papers.gaps import HIGH, MEDIUM
 from recon_assets.papers.parse import DOI_PATTERN
 from recon_assets.papers.title import display_name

@@ -107,7 +107,7 @@ def stated_version_lineage(rows: pd.DataFrame, family: str, stated: str) -> dict
     None, or for the unknown status "version not known to the catalogue; the family's current version is <V>" (the
     versions nothing replaces in the family's lineage, "and"-joined; "unknown" when none). current_version: the
     lineage's own (the version that ends the stated version's successor chain in its family, which
-    `datasets.lifecycle_statement` names for a successor that has itself been replaced), None for the unknown status.
+    `lifecycle_lines.lifecycle_statement` names for a successor that has itself been replaced), None for the unknown status.
     Raises ValueError when `stated` has no digit."""
     row = family_lineage(rows, family, stated).set_index("dataset_id").loc[STATED_ID]
     values = {field: None if pd.isna(row[field]) else row[field] for field in (*LINEAGE_FIELDS, "current_version")}
@@ -167,7 +167,7 @@ def retired_collection_versions() -> dict[str, frozenset[tuple[int, ...]]]:
 def _line_patterns(family: str) -> tuple[str, ...]:
     """The family's product-line patterns of `dataset_aliases.csv` it matches (MCD12C1: "MCD*"; not MODIS's MOD* and
     MYD*, whose other products number their versions otherwise)."""
-    from recon_assets.papers.datasets import alias_table  # datasets imports this module
+    from recon_assets.papers.dataset_catalogue import alias_table  # dataset_catalogue imports this module
 
     return tuple(sorted({pattern for pattern in alias_table()["family"] if fnmatchcase(family, pattern)}))
 

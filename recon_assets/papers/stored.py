@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from recon_assets.papers.claims import Claim
-from recon_assets.papers.datasets import DatasetMatch, UnmatchedMention, lifecycle_statement
+from recon_assets.papers.dataset_evidence import DatasetMatch, UnmatchedMention
+from recon_assets.papers.lifecycle_lines import lifecycle_statement
 from recon_assets.papers.gaps import CitationGap
 from recon_assets.papers.keywords import METHOD as KEYWORD_METHOD
 from recon_assets.papers.keywords import PaperKeyword
@@ -74,7 +75,7 @@ def dataset_rows(
     key: str, matches: Sequence[DatasetMatch], unmatched: Sequence[UnmatchedMention], lineage: Mapping[str, dict]
 ) -> pd.DataFrame:
     """The `paper_datasets` rows: the matched datasets, each with its `dataset_lineage` flag and lifecycle line
-    (`datasets.lifecycle_statement`), then the unmatched mentions with why (a graph family's version the graph lacks
+    (`lifecycle_lines.lifecycle_statement`), then the unmatched mentions with why (a graph family's version the graph lacks
     with that version's flag and line, `UnmatchedMention.superseded` and `.lifecycle`), numbered from 1.
 
     Args:

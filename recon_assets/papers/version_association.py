@@ -19,7 +19,7 @@ from recon_assets.papers.phrases import (
 from recon_assets.papers.version_grammar import WORDED_VERSION, versions_in
 
 if TYPE_CHECKING:
-    from recon_assets.papers.datasets import DatasetCatalogue
+    from recon_assets.papers.dataset_catalogue import DatasetCatalogue
 
 # A clause whose subject is a cited work, its verb right after the citation ("while Smith et al. (2006) discuss initial
 # validation of MLS v1.5 data", "Jones and Lee (2010a) compared ..."): what it names with a version is that work's use.
