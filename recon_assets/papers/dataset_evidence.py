@@ -3,7 +3,11 @@ dataset it names that no node matches (`UnmatchedMention`), each with how it was
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+
+from recon_assets.papers.phrases import sentence_bounds
+from recon_assets.shared.excerpt import excerpt
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
 # How an unmatched mention was found when no version is stated with the name ("named without a version").
@@ -56,3 +60,32 @@ class UnmatchedMention:
     lifecycle: str | None = None
     found_by: str = NAME_AND_VERSION
     section: str = ""
+
+
+def sentence_quote(text: str, start: int, end: int) -> str:
+    """The sentence around text[start:end], cut to QUOTE_LIMIT characters around the mention at word boundaries, an
+    ellipsis marking each cut end (`excerpt`)."""
+    bounds = sentence_bounds(text)
+    left = bounds[bisect_right(bounds, start) - 1]
+    right = bounds[min(bisect_left(bounds, end), len(bounds) - 1)]
+    return excerpt(text[left:right], start - left, end - left, QUOTE_LIMIT)
+
+
+ELISION = " [...] "
+
+
+def joined_quote(text: str, first: tuple[int, int], second: tuple[int, int]) -> str:
+    """The sentences of two spans of one text (a collection statement and a product it lends its version to), joined
+    by ELISION when they differ, each cut at word boundaries (`excerpt`) so the whole is at most QUOTE_LIMIT characters."""
+    one, two = sentence_quote(text, *first), sentence_quote(text, *second)
+    if one == two:
+        return one
+    joined = f"{one}{ELISION}{two}"
+    if len(joined) <= QUOTE_LIMIT:
+        return joined
+    half = (QUOTE_LIMIT - len(ELISION)) // 2
+    # the first sentence keeps its opening (the statement), the second its part around the product
+    one_cut = one if len(one) <= half else excerpt(one, 0, 0, half)
+    left = QUOTE_LIMIT - len(ELISION) - len(one_cut)
+    two_cut = two if len(two) <= left else excerpt(two, len(two), len(two), left)
+    return f"{one_cut}{ELISION}{two_cut}"

@@ -1,8 +1,11 @@
 """How a paper names the graph's products: each product or product-line name in a text read with the version stated
 next to it and the words that describe it (`name_readings`), and a product line's version given to the members the
-text names by the catalogue's own words for them (`each_species`, `each_parameter`). Pure functions over one text (a
-paragraph, a caption, a research question) and the catalogue (`dataset_catalogue.DatasetCatalogue`), which is read, never
-changed; `datasets.detect_datasets` and `datasets.named_products` read names through them."""
+text names by the catalogue's own words for them (`each_species`, `each_parameter`), in a table titled with the line
+and its version (`with_table_rows`), in a list a version in parentheses closes (`members_listed_with_version`) or in a
+list tied to the line's name (`members_compared_with`); a line named twice in a sentence is one product
+(`with_sentence_words`). Pure functions over one text (a paragraph, a caption, a research question) and the catalogue
+(`dataset_catalogue.DatasetCatalogue`), which is read, never changed; `datasets.detect_datasets` and
+`datasets.named_products` read names through them."""
 
 from __future__ import annotations
 
@@ -14,10 +17,11 @@ from functools import lru_cache
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
+from recon_assets.papers.dataset_evidence import joined_quote, sentence_quote
 from recon_assets.papers.dataset_names import FILLER, WORD, is_algorithm_version, parenthesis_end, species_mentions
 from recon_assets.papers.phrases import (
-    CLAUSE_END, COLLECTION, DATA_WORD, SEPARATOR, Reading, clause_end_at, describes_line, sentence_bounds, stated_sort_key, words_after, words_past,
-    words_trailing,
+    CLAUSE_END, COLLECTION, DATA_WORD, LINE, SENTENCE, SEPARATOR, Reading, clause_end_at, describes_line, sentence_bounds, sentence_span,
+    stated_sort_key, words_after, words_past, words_trailing,
 )
 from recon_assets.papers.stated_lifecycle import catalogued_version
 from recon_assets.papers.version_association import CITATION_TEXT, cites_work, other_instrument, other_source_s, use_stated
@@ -495,3 +499,124 @@ def subject_members(paragraphs: Sequence[tuple[str, str]], catalogue: DatasetCat
                 names, codes = catalogue.species(name)
                 subjects.setdefault(name, set()).update(family for _, _, family in species_mentions(sentence, names, codes))
     return {name: frozenset(families) for name, families in subjects.items() if families}
+
+
+# What may follow a version in parentheses that closes a list: the clause's or the sentence's end.
+_CLOSES_CLAUSE = re.compile(r"\s*(?:[.;,:]|$)")
+
+
+def members_listed_with_version(text: str, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions, catalogue: DatasetCatalogue,
+                                 page: int, section: str) -> tuple[list[Named], list[tuple[int, int]]]:
+    """Members of a product line (LINE alias) a list names that a version alone in parentheses closes (the clause or
+    the sentence ends right after it): "BASCOE assimilates the MLS retrievals. It takes O3, HNO3, H2O, HCl, and N2O
+    (v2.2)." names five products at v2.2. The list is two or more members written with the catalogue's own words for
+    them (`species_mentions`: parameter name or code), joined by commas, "and", "or" or "/" (`LIST_JOIN`), right
+    before the parenthesis (`PARENTHESISED_VERSION`, not an algorithm's version); the line is the nearest name before
+    the list in its sentence or the sentence before, read without a version of its own, and no other name stands
+    between. One Named per member, decided, with the version; a list of one member says nothing here (a version in
+    parentheses after one word is `_read`'s or `detached_versions`' reading). Also the spans read (list to parenthesis),
+    so that no member code is listed again as a product of its own ("N2O (v2.2)"). `members`: the paragraph's member
+    mentions (`member_mentions`)."""
+    found: list[Named] = []
+    spans: list[tuple[int, int]] = []
+    bounds = sentence_bounds(text)
+    for closing in PARENTHESISED_VERSION.finditer(text):
+        if not _CLOSES_CLAUSE.match(text, closing.end()) or is_algorithm_version(text, closing.end()):
+            continue
+        left = max(b for b in bounds if b <= closing.start())
+        reach = max((b for b in bounds if b < left), default=0)
+        before = [(name, start, end, r) for name, start, end, r in readings if reach <= start and end <= closing.start()]
+        if not before:
+            continue
+        name, start, end, reading = before[-1]
+        if reading.stated is not None or catalogue.kind.get(name) != LINE:
+            continue
+        mentions = members.of(name, end, closing.start())
+        group: list[tuple[int, int, str]] = []
+        for mention in reversed(mentions):
+            # the list whose last member the parenthesis follows, read back item by item
+            if not group:
+                if text[mention[1]:closing.start()].strip():
+                    break
+            elif not ((joined := LIST_JOIN.match(text, mention[1])) and joined.end() == group[0][0]):
+                break
+            group.insert(0, mention)
+        families = list(dict.fromkeys(family for _, _, family in group))
+        if len(families) < 2:
+            continue
+        stated = closing.group(1)
+        key = stated_sort_key(stated)
+        quote = joined_quote(text, (start, end), (group[0][0], closing.end()))
+        found += [Named(name, text[start:end].strip(), stated, (family,),
+                         bool(key and catalogued_version(key, catalogue.held(family))), quote, page, section)
+                  for family in families]
+        spans.append((group[0][0], closing.end()))
+    return found, spans
+
+
+def with_sentence_words(text: str, readings: Sequence[tuple[str, int, int, Reading]], index: int, catalogue: DatasetCatalogue) -> Reading:
+    """The reading of `readings[index]`, with the describing words of the same product line's earlier readings in its
+    sentence that were read without a version, when its own words leave several members: a sentence that names the
+    line twice, once with the parameter and once with the version ("The MLS ozone is from MLS version 4.2 Level 2
+    data"), names one product. Its own words are kept first and the rest are weighed with them (`narrow`), so words
+    that already pick one member are never overruled."""
+    name, start, _, reading = readings[index]
+    members = catalogue.members[name]
+    if reading.stated is None or len(members) < 2 or len(without_variants(catalogue.vocabulary.narrow(members, reading.words))) < 2:
+        return reading
+    left = sentence_span(text, start)[0]
+    earlier = [w for other, first, _, r in readings[:index] if other == name and first >= left and r.stated is None for w in r.words]
+    return replace(reading, words=reading.words + tuple(earlier)) if earlier else reading
+
+
+def with_table_rows(text: str, name: str, start: int, reading: Reading, catalogue: DatasetCatalogue) -> Reading:
+    """The reading of a product line named with a version in a table caption's first sentence (its title: "Species
+    retrieved from MLS v4.2 and used here."), with the words of the rest of the caption (the table's rows, which the
+    parser keeps with its caption) when its own words leave several members and the rows name two or more members,
+    each by a word that names it alone (`parameter_list`: a row "O3 ...", a row "HNO3 ..."): such a table lists the
+    products of that line at that version. A name read after the first sentence (a column heading "(for MLS v2.2)")
+    is not given the rows."""
+    members = catalogue.members[name]
+    if reading.stated is None or len(members) < 2 or parameter_list(catalogue, name, reading.words):
+        return reading
+    if len(without_variants(catalogue.vocabulary.narrow(members, reading.words))) < 2:
+        return reading
+    title_end = SENTENCE.search(text)
+    if title_end is None or start >= title_end.start():
+        return reading
+    rows = [w.group(0).rstrip(".") for w in WORD.finditer(text, title_end.end())]
+    return replace(reading, words=reading.words + tuple(rows)) if parameter_list(catalogue, name, rows) else reading
+
+
+# What ties a list of a line's members to the line named right after it ("HCl, N2O, and HNO3 with the MLS
+# observations", "ozone and temperature from MLS", "N2O data from the Aura MLS"): `members_compared_with`.
+_TIED_TO_LINE = re.compile(r"\s*(?:" + DATA_WORD + r"\s+)?(?:with|from|by|of|against)\s+"
+                           r"(?:the\s+)?(?:[A-Z][\w\-]*[\s/\-]+)?", re.IGNORECASE)
+
+
+def members_compared_with(text: str, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions,
+                           catalogue: DatasetCatalogue, page: int, section: str) -> list[tuple[str, str, str, str, int, str]]:
+    """The members of a product line (LINE alias) named without a version that a list of the catalogue's own words for
+    them (`species_mentions`) ties to the line's name right after it ("we compared the simulated HCl, N2O, and HNO3
+    with the MLS observations", `_TIED_TO_LINE`): [(line, member family, the line's name as written, quote, page,
+    section)].
+    `detect_datasets` gives them the line's version when the paper states exactly one version of that line: a version
+    stated for "the Aura MLS measurements" as a whole is that of each species the paper compares with them. `members`:
+    the paragraph's member mentions (`member_mentions`), queried in the 200 characters before each name."""
+    found = []
+    for name, start, end, reading in readings:
+        if reading.stated is not None or catalogue.kind.get(name) != LINE:
+            continue
+        mentions = members.of(name, max(0, start - 200), start)
+        group: list[tuple[int, int, str]] = []
+        for mention in reversed(mentions):
+            # the list whose last member the tie to the name follows, read back item by item
+            if not group:
+                if not _TIED_TO_LINE.fullmatch(text, mention[1], start):
+                    break
+            elif not ((joined := LIST_JOIN.match(text, mention[1])) and joined.end() == group[0][0]):
+                break
+            group.insert(0, mention)
+        for begin, finish, family in group:
+            found.append((name, family, text[start:end].strip(), sentence_quote(text, begin, end), page, section))
+    return found
