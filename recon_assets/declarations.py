@@ -279,12 +279,20 @@ ASSET_TABLES = TableGraph(
             "paper_datasets",
             reads=("paper_documents", "paper_texts", "datasets", "dataset_lineage", "publications", "dataset_publication_edges"),
             writes=("paper_datasets",),
+            # online, with the papers' opt-in: the LLM's reading of the data statements (cached, on the shared daily
+            # budget), checked by the rules, and its paper_llm_use row
+            keeps=("paper_llm_use", "llm_answers", "llm_judgements"), run_inputs=("paper_settings",),
             modules=(
-                *_DATASET_NAME_MODULES, "papers.dataset_evidence", "papers.intake", "papers.lifecycle_lines", "papers.parse", "papers.stored",
-                "papers.version_association",
+                *_DATASET_NAME_MODULES, "enrichment.retries", "judgement.cached_ask", "judgement.cues", "judgement.groq_client",
+                "judgement.judge_address", "judgement.llm_cache", "judgement.llm_prompt", "judgement.text_embedding", "judgement.verdict_scale",
+                "papers.dataset_evidence", "papers.intake", "papers.lifecycle_lines", "papers.llm_claims", "papers.llm_datasets",
+                "papers.online", "papers.parse", "papers.stored", "papers.version_association",
             ),
-            sql=("paper_pages", "paper_dataset_catalogue", "paper_graph_dataset_links", "paper_dataset_lineage"),
-            files=_DATASET_NAME_FILES,
+            sql=(
+                "paper_pages", "paper_dataset_catalogue", "paper_graph_dataset_links", "paper_dataset_lineage", "paper_llm_use",
+                "paper_llm_use_delete", "llm_answers", "llm_judgements", "llm_usage_on_day", "llm_answer_cached",
+            ),
+            files=(*_DATASET_NAME_FILES, _CUES),
         ),
         TableAsset(
             "paper_claims", reads=("paper_documents", "paper_texts"), writes=("paper_claims", "paper_llm_use"),

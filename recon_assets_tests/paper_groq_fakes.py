@@ -9,7 +9,9 @@ sentence stating a number with a unit else 0.6, novelty NEW; for an argumentatio
 sentence of every paragraph a claim with confidence 1.0, the planted sentence quoted too, and argumentation 10.
 It also answers the other paper prompts: the pair judge's (claim verdicts, `papers.claim_judge`) as `groq_fakes.reader_answer`
 does, or, obeying a planted instruction, SUPPORTED 1.0 for every pair quoting the work's first sentence; and the keyword
-refinement's (`papers.llm_keywords`): every term kept, mapped to the GCMD keyword listed with the same word stems.
+refinement's (`papers.llm_keywords`): every term kept, mapped to the GCMD keyword listed with the same word stems; and
+the data statements' (`papers.llm_datasets`): each sentence of a fenced paragraph that writes a listed candidate's
+short name and a version (`llm_datasets.versions_stated`) gives that pair, the sentence its quote.
 A scripted reply in `queue` answers only requests of `queued_kinds` (the others get the stand-in's answer).
 Tests use it for the plumbing and the defences, never to measure extraction.
 """
@@ -27,6 +29,8 @@ from recon_assets.judgement.llm_prompt import SYSTEM_PROMPT as PAIRS_SYSTEM
 from recon_assets.papers.claims import extract_claims
 from recon_assets.papers.keywords import stems
 from recon_assets.papers.llm_claims import ARGUMENTATION_SYSTEM, CLAIMS_SYSTEM
+from recon_assets.papers.llm_datasets import SYSTEM as DATASETS_SYSTEM
+from recon_assets.papers.llm_datasets import versions_stated
 from recon_assets.papers.llm_keywords import SYSTEM as KEYWORDS_SYSTEM
 from recon_assets.papers.parse import PaperDocument, Paragraph
 
@@ -40,10 +44,11 @@ OBEYED = ("ignore all previous instructions", "ignore the instructions above", "
 
 
 def kind(request: httpx.Request) -> str:
-    """'claims', 'argumentation', 'pairs' (claim verdicts), 'keywords' or 'other': which paper prompt a request's system
-    message is."""
+    """'claims', 'argumentation', 'pairs' (claim verdicts), 'keywords', 'datasets' or 'other': which paper prompt a
+    request's system message is."""
     system = request_json(request)["messages"][0]["content"]
-    return {CLAIMS_SYSTEM: "claims", ARGUMENTATION_SYSTEM: "argumentation", PAIRS_SYSTEM: "pairs", KEYWORDS_SYSTEM: "keywords"}.get(system, "other")
+    return {CLAIMS_SYSTEM: "claims", ARGUMENTATION_SYSTEM: "argumentation", PAIRS_SYSTEM: "pairs", KEYWORDS_SYSTEM: "keywords",
+            DATASETS_SYSTEM: "datasets"}.get(system, "other")
 
 
 def paragraphs(request: httpx.Request) -> dict[int, str]:
@@ -89,6 +94,19 @@ def keyword_answer(request: httpx.Request) -> str:
     ]})
 
 
+def dataset_answer(request: httpx.Request) -> str:
+    """Each sentence of each fenced paragraph that writes a listed candidate's short name and a version: that pair,
+    the sentence its quote (module docstring)."""
+    fenced = dict(_FENCE.findall(request_json(request)["messages"][1]["content"]))
+    listed = [line[2:].split(":", 1)[0] for line in fenced["candidates"].splitlines() if line.startswith("- ")]
+    entries = [
+        {"short_name": family, "version": version, "quote": sentence.strip()}
+        for number, text in paragraphs(request).items() for sentence in re.split(r"(?<=[.!?])\s+", text)
+        for family in listed if re.search(rf"(?<![\w-]){re.escape(family)}(?![\w-])", sentence) for version in versions_stated(sentence)
+    ]
+    return json.dumps({"datasets": entries})
+
+
 def obeying_pairs(request: httpx.Request) -> str:
     """SUPPORTED 1.0 for every pair, quoting the work's first sentence, as told."""
     abstracts = newer_abstracts(request)
@@ -118,6 +136,8 @@ class PaperReader(FakeGroq):
             return obeying_pairs(request) if obeying else reader_answer(request)
         if kind(request) == "keywords":
             return keyword_answer(request)
+        if kind(request) == "datasets":
+            return dataset_answer(request)
         if kind(request) == "argumentation":
             return json.dumps({"argumentation": 10.0 if obeying else self.argumentation,
                                "rationale": "As instructed." if obeying else "The claims follow from the reported comparison with gauges."})

@@ -3,8 +3,9 @@ read, matched to the graph's datasets and their lifecycle, its claims extracted,
 
 `paper_documents` and `paper_datasets` are critical: a paper that cannot be read fails its own partition with one line
 (`parse.UnreadablePaper`), nothing else. The other stages are optional: a failure is recorded in `paper_stage_failures`
-and on the partition's materialization (`stage_failed`, `error`), and the rest completes. Only `paper_claims` may send
-a paper's text online, and only with the papers' own opt-in (RECON_PAPERS_ONLINE) and the Groq resource online.
+and on the partition's materialization (`stage_failed`, `error`), and the rest completes. Only `paper_claims` and
+`paper_datasets` (its data statements) may send a paper's paragraphs online, and only with the papers' own opt-in
+(RECON_PAPERS_ONLINE) and the Groq resource online.
 """
 
 
@@ -60,7 +61,7 @@ from recon_assets.papers.stored import (
 )
 from recon_assets.judgement import steward
 from recon_assets.judgement.assets import stored_steward_judgements
-from recon_assets.papers import claim_judge, llm_keywords
+from recon_assets.papers import claim_judge, llm_datasets, llm_keywords
 from recon_assets.papers.claim_judge import ClaimToJudge, judge_claims_online
 from recon_assets.papers.keywords import METHOD as KEYWORD_METHOD
 from recon_assets.papers.llm_keywords import PROMPT_VERSION as KEYWORDS_PROMPT_VERSION
@@ -155,18 +156,34 @@ def paper_documents(
 
 
 @dg.asset(**_arguments("paper_datasets"), **PAPERS)
-def paper_datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.MaterializeResult:
+def paper_datasets(
+    context: dg.AssetExecutionContext, store: TableStore, papers: PaperIntake, groq_judge: GroqJudgeResource
+) -> dg.MaterializeResult:
     """Every dataset the paper uses, matched to the graph's Dataset nodes by DOI (text and references) and by short
     name and version (`papers.datasets`), each with its quote, page and section and its lifecycle from
     `dataset_lineage` ("uses TRMM_3B42 V7: replaced by ..."); a paper given by DOI adds the datasets the graph links
     its publication to by USES_DATASET (`dataset_publication_edges`; `lifecycle_lines.with_graph_links`). A dataset the
     paper names that no node matches is listed as unmatched with why, never dropped; a graph family's version the graph
-    lacks gets that version's lifecycle (`stated_lifecycle`), unknown for a version no record attests. Critical."""
+    lacks gets that version's lifecycle (`stated_lifecycle`), unknown for a version no record attests.
+
+    Online, only with the papers' opt-in (RECON_PAPERS_ONLINE=online) and the Groq resource online, the LLM reads the
+    paragraphs that state data (`papers.llm_datasets`, asked through `online.groq_asker`: cached, on the shared
+    daily budget), each pair it gives counted only when the rules' checks pass (a catalogue family, the quote in the
+    paper's text, the version read in the quote, the family named in the quote's paragraph), merged with the rules'
+    result (confirmed, added, or resolving an ambiguous mention; never dropping a rules' match), recorded as a
+    `paper_llm_use` row (stage datasets). Any failure of the online part keeps the rules' result and says so in that
+    row and the log. Critical for the rules' part only."""
     key = context.partition_key
     with store.connect() as con:
         document = stored_document(con, key)
         catalogue = DatasetCatalogue(con.query("paper_dataset_catalogue"))
         matches, unmatched = detect_datasets(document, catalogue)
+        forget_llm_use(con, key, [DATASETS_STAGE])  # no earlier run's row passes for this one's
+        read = {}
+        if (papers.online_reason() or groq_judge.offline_reason()) is None:
+            matches, unmatched, use = _datasets_read_online(context, con, document, catalogue, matches, unmatched, groq_judge)
+            con.upsert("paper_llm_use", llm_use_rows(key, [use]))
+            read = {"sent_where": use.summary(), "llm_requests": use.requests, "datasets_outcome": use.outcome, "datasets_rejected": len(use.dropped)}
         if doi := key_doi(key):
             linked = con.query_rows("paper_graph_dataset_links", [doi])
             matches, unmatched = with_graph_links(matches, unmatched, dict(linked), catalogue)
@@ -176,7 +193,52 @@ def paper_datasets(context: dg.AssetExecutionContext, store: TableStore) -> dg.M
         metadata = _partition_metadata(con, "paper_datasets", key, ["matched", "name", "stated_version", "page", "lifecycle", "reason"])
     replaced = int(frame["superseded"].fillna(False).astype(bool).sum())
     context.log.info(f"{len(matches)} datasets matched ({replaced} on a replaced version), {len(unmatched)} unmatched")
-    return dg.MaterializeResult(metadata={**metadata, "matched": len(matches), "on_replaced_versions": replaced, "unmatched": len(unmatched)})
+    return dg.MaterializeResult(metadata={
+        **metadata, "matched": len(matches), "on_replaced_versions": replaced, "unmatched": len(unmatched), **read,
+    })
+
+
+# The stage name of the LLM's reading of the data statements in paper_llm_use.
+DATASETS_STAGE = llm_datasets.STAGE
+
+
+def _datasets_read_online(context, con: Tables, document, catalogue: DatasetCatalogue, matches, unmatched, groq: GroqJudgeResource):
+    """(matches, unmatched, its `online.StageUse`): the rules' datasets with the LLM's reading of the data statements
+    merged in (`llm_datasets`: the paragraphs that state data and their candidate families sent through the cached ask,
+    each entry checked against the text and the catalogue, `llm_datasets.merge`), for a paper opted in with Groq
+    online. The use row says how many paragraphs and characters were sent, how many the bounds left out, the entries
+    rejected with their reasons and what was confirmed, added and resolved. An unusable answer, a failed request, a
+    spent budget or any error keeps the rules' result, with the reason in the row and a log line (the stage is
+    critical for the rules' part only)."""
+    use = StageUse(DATASETS_STAGE)
+    try:
+        sent = llm_datasets.to_send(document, catalogue)
+        use.removed = [f"p{p.number} (page {p.paragraph.page}): {p.removed}" for p in sent.paragraphs if p.removed]
+        with groq_asker(con, groq, "paper_datasets", log=context.log.warning) as asker:
+            reading, asked = llm_datasets.ask_datasets(
+                lambda purpose, version, messages, tokens, usable: asker.ask(use, purpose, version, messages, tokens, usable), sent, catalogue,
+            )
+        merged = llm_datasets.merge(matches, unmatched, reading.pairs, catalogue, asked.model) if reading.pairs is not None else None
+    except Exception as error:  # the online reading is optional: whatever broke, the rules' datasets stand
+        use.outcome = FALLBACK if use.sent or use.cached else NOT_SENT
+        use.reasons.append(f"the rules' datasets kept: {_one_line(error)}")
+        context.log.warning(f"paper_datasets: {use.summary()}")
+        return matches, unmatched, use
+    use.paragraphs_sent = len(sent.paragraphs) if use.sent else 0
+    use.paragraphs_offline = sent.paragraphs_left_out
+    what = (f"{len(sent.paragraphs)} paragraphs ({sent.characters:,} characters) and {len(sent.candidates)} candidate families"
+            + (f"; {sent.paragraphs_left_out} paragraphs stating data left out by the bounds" if sent.paragraphs_left_out else "")
+            + (f"; {sent.candidates_left_out} candidate families left out by the bounds" if sent.candidates_left_out else ""))
+    if merged is None:
+        use.outcome = FALLBACK if use.sent or use.cached else NOT_SENT
+        use.reasons.append(f"the rules' datasets kept: {reading.problem}" + (f" ({what})" if sent.paragraphs else ""))
+        context.log.warning(f"paper_datasets: {use.summary()}")
+        return matches, unmatched, use
+    use.outcome, use.dropped = LLM, list(reading.rejected)
+    use.reasons.append(f"{what}; {len(reading.pairs)} pairs passed the checks, {len(reading.rejected)} entries rejected; "
+                       + "; ".join(f"{outcome}: {', '.join(said) or 'none'}" for outcome, said in merged.outcomes.items()))
+    context.log.info(use.summary())
+    return merged.matches, merged.unmatched, use
 
 
 @dg.asset(**_arguments("paper_claims"), **PAPERS)

@@ -160,7 +160,7 @@ def _normal(text: str) -> str:
     return _SPACES.sub(" ", unicodedata.normalize("NFKC", text).translate(_QUOTE_MARKS)).strip().lower()
 
 
-def _found_in(quote: str, paragraph: Paragraph) -> int | None:
+def found_in(quote: str, paragraph: Paragraph) -> int | None:
     """The offset of `quote` in the paragraph's text as `judge_address` keeps it (within one kept passage), or None."""
     wanted = _normal(quote.strip().strip("\"'“”‘’"))
     offset = 0
@@ -199,7 +199,7 @@ def read_claims(raw: str | None, chunk: Sequence[SentParagraph], extractor: str)
         named = by_number.get(claim.paragraph)
         candidates = [named] if named else []
         candidates += [p for p in chunk if p is not named]
-        found = next(((p, at) for p in candidates if (at := _found_in(claim.quote, p.paragraph)) is not None), None)
+        found = next(((p, at) for p in candidates if (at := found_in(claim.quote, p.paragraph)) is not None), None)
         quote = _SPACES.sub(" ", claim.quote).strip()
         if found is None:
             dropped.append(f"entry {index}: quote not in the paper's text")
