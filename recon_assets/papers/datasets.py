@@ -36,7 +36,7 @@ from recon_assets.papers.name_readings import (
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
 from recon_assets.papers.phrases import COLLECTION, LINE, Reading, read_as_ascii, stated_sort_key
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi
-from recon_assets.papers.version_association import cited_work_s, detached_versions, reported_not_used, yields_to_used
+from recon_assets.papers.version_association import SentenceFacts, cited_work_s, detached_versions, reported_not_used, yields_to_used
 from recon_assets.papers.version_grammar import VERSION_TEXT, cited_version, shorthand_of, version_at, versions_in
 
 # DOIs that NASA's Earth Science Data and Information System registers for its data products (EOSDIS DOI guidance).
@@ -172,9 +172,10 @@ def _read_unit(unit: _Unit, catalogue: DatasetCatalogue, tables: set[tuple[str, 
     statements = [(name, r.stated, start, r.last) for name, start, _, r in read if catalogue.kind.get(name) == COLLECTION and r.stated is not None]
     unversioned = [(name, start, end) for name, start, end, r in read if catalogue.kind.get(name) != COLLECTION and r.stated is None]
     versioned = [(name, start, end, r) for name, start, end, r in read if catalogue.kind.get(name) != COLLECTION and r.stated is not None]
-    named, named_families = _named_with_versions(text, unit, readings, versioned, members, catalogue)
+    facts = SentenceFacts(text)
+    named, named_families = _named_with_versions(facts, unit, readings, versioned, members, catalogue)
     listed, listed_spans = members_listed_with_version(text, readings, members, catalogue, unit.page, unit.section)
-    detached, detached_spans = _detached_named(text, unit, readings, members, catalogue)
+    detached, detached_spans = _detached_named(facts, unit, readings, members, catalogue)
     lent, collection_unmatched, unversioned = _collection_statements(text, unit, readings, statements, unversioned, catalogue)
     compared = members_compared_with(text, readings, members, catalogue, unit.page, unit.section) if unit.section != CAPTION else []
     versionless = [(name, UnmatchedMention(text[start:end].strip(), None, "named without a version", sentence_quote(unit.written, start, end), unit.page,
@@ -209,7 +210,7 @@ def _doi_evidence(text: str, unit: _Unit, catalogue: DatasetCatalogue) -> tuple[
     return matches, families, unmatched
 
 
-def _named_with_versions(text: str, unit: _Unit, readings: Sequence[tuple[str, int, int, Reading]], versioned: Sequence[tuple[str, int, int, Reading]],
+def _named_with_versions(facts: SentenceFacts, unit: _Unit, readings: Sequence[tuple[str, int, int, Reading]], versioned: Sequence[tuple[str, int, int, Reading]],
                          members: MemberMentions, catalogue: DatasetCatalogue) -> tuple[list[Named], set[str]]:
     """The names read with a version that the paper uses, each version of a list ("MLS v2.2 and v3.3 data", "HALOE V17
     and V019") one Named (`_candidates`), with the members it names: in a caption, each parameter its words name
@@ -233,14 +234,16 @@ def _named_with_versions(text: str, unit: _Unit, readings: Sequence[tuple[str, i
     Not used: a version read with a name the text calls its earlier one ("The earlier version of MLS CO (V2.2) was
     biased high", `_EARLIER_VERSION_OF`); one read with a name in a clause whose subject is a cited work ("while
     Smith et al. (2006) discuss the MLS v1.5 data", `cited_work_s`); one that yields to the version the paper says it
-    uses (`yields_to_used`); outside captions, one the sentence reports rather than uses (`reported_not_used`)."""
+    uses (`yields_to_used`); outside captions, one the sentence reports rather than uses (`reported_not_used`).
+    `facts`: the unit's text read once (`SentenceFacts`)."""
+    text = facts.text
     pending: list[Named] = []
     families: set[str] = set()
     for name, start, end, reading in versioned:
         if _EARLIER_VERSION_OF.search(text, max(0, start - BEFORE_WINDOW), start):
             continue
-        if cited_work_s(text, start) or yields_to_used(text, readings, name, reading) \
-                or (unit.section != CAPTION and reported_not_used(text, reading)):
+        if cited_work_s(facts, start) or yields_to_used(facts, readings, name, reading) \
+                or (unit.section != CAPTION and reported_not_used(facts, reading)):
             continue
         for version in (reading, *(replace(reading, stated=more, more=()) for more in reading.more)):
             named = _candidates(catalogue, name, text[start:end], version, sentence_quote(unit.written, start, end), unit.page, unit.section)
@@ -259,16 +262,18 @@ def _members_named(text: str, unit: _Unit, readings: Sequence[tuple[str, int, in
     return each_species(text, readings, members, name, reading, named, catalogue)
 
 
-def _detached_named(text: str, unit: _Unit, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions,
+def _detached_named(facts: SentenceFacts, unit: _Unit, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions,
                     catalogue: DatasetCatalogue) -> tuple[list[Named], list[tuple[int, int]]]:
     """The versions stated apart from a name (`version_association.detached_versions`) as Named, each with its members
     (`_members_named`) and a quote joining the name's sentence and the version's, and the version spans read. Outside
     captions, one the sentence reports rather than uses is passed over (`reported_not_used`: a table's rows run
-    together as one sentence, whose citations and words are the rows', not a finding's)."""
+    together as one sentence, whose citations and words are the rows', not a finding's). `facts`: the unit's text read
+    once (`SentenceFacts`)."""
+    text = facts.text
     pending: list[Named] = []
     spans: list[tuple[int, int]] = []
-    for name, start, end, reading in detached_versions(text, readings, catalogue):
-        if unit.section != CAPTION and reported_not_used(text, reading):
+    for name, start, end, reading in detached_versions(facts, readings, catalogue):
+        if unit.section != CAPTION and reported_not_used(facts, reading):
             continue
         quote = joined_quote(unit.written, (start, end), (reading.first, reading.last))
         named = _candidates(catalogue, name, text[start:end], reading, quote, unit.page, unit.section)
@@ -293,7 +298,7 @@ def _named_after_heading(text: str, unit: _Unit, readings: Sequence[tuple[str, i
     shifted = heading + [(name, start + len(lead), end + len(lead), replace(r, first=r.first + len(lead), last=r.last + len(lead)))
                          for name, start, end, r in readings]
     pending: list[Named] = []
-    for name, start, end, reading in detached_versions(combined, shifted, catalogue, paragraph_wide=True):
+    for name, start, end, reading in detached_versions(SentenceFacts(combined), shifted, catalogue, paragraph_wide=True):
         if start >= len(lead):
             continue
         quote = joined_quote(combined, (start, end), (reading.first, reading.last))

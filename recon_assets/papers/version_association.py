@@ -1,14 +1,13 @@
 """Which product line a version belongs to when the words next to a name do not say it: versions a paragraph
 states apart from the line's name (`detached_versions`), the versions of cited works (`cited_work_s`,
-`yields_to_used`) and the statements of the authors' own use that decide between them. Pure functions over a
-paragraph's text and its name readings (`datasets.name_readings`: [(name, start, end, Reading)]); the catalogue is
-read, never changed."""
+`yields_to_used`) and the statements of the authors' own use that decide between them. Functions over a paragraph
+read once (`SentenceFacts`: its text and what its sentences say) and its name readings (`name_readings.name_readings`:
+[(name, start, end, Reading)]); the catalogue is read, never changed."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from recon_assets.papers.dataset_names import FILLER, WORD, is_algorithm_version, species_mentions
@@ -30,24 +29,58 @@ _CITED_SUBJECT = re.compile(r"(?:^|[,;:]\s*|\b(?:while|whereas|but|and)\s+)(?:[a
 _USED_HERE = re.compile(r"\bused\s+(?:here|in\s+this\s+(?:study|work|paper))\b", re.IGNORECASE)
 
 
-def cited_work_s(text: str, start: int) -> bool:
+class SentenceFacts:
+    """A paragraph read once for the rules below that tell whose version a sentence states: for each span of sentences
+    they ask about (left, right: `phrases.sentence_span` bounds, one sentence or a reading's sentences), where its
+    clauses whose subject is a cited work read their verb (`cited_subject_ends`), what it says (`says`) and the versions
+    it states (`versions`), worked out on the first question and kept with the paragraph: every mention of a paragraph
+    asks about the same few sentences. Built once per paragraph by the caller (`datasets._read_unit`) and passed to
+    `cited_work_s`, `detached_versions`, `yields_to_used` and `reported_not_used`.
+
+    Args:
+        text: the paragraph as its names were read (`phrases.read_as_ascii`).
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._cited: dict[tuple[int, int], tuple[int, ...]] = {}
+        self._says: dict[tuple[int, int], tuple[bool, bool, bool, bool]] = {}
+        self._versions: dict[tuple[int, int], list[re.Match]] = {}
+
+    def cited_subject_ends(self, left: int, right: int) -> tuple[int, ...]:
+        """Where each clause whose subject is a cited work (`_CITED_SUBJECT`) has read its verb in text[left:right], one
+        sentence; () when the sentence says the data are the paper's own (`_USED_HERE`)."""
+        if (left, right) not in self._cited:
+            used_here = _USED_HERE.search(self.text, left, right)
+            self._cited[left, right] = () if used_here else tuple(left + cited.end() for cited in _CITED_SUBJECT.finditer(self.text[left:right]))
+        return self._cited[left, right]
+
+    def says(self, left: int, right: int) -> tuple[bool, bool, bool, bool]:
+        """What text[left:right] says: (another retrieval's a priori, `_PRIOR_INPUT`; the authors' use, `use_stated`; a
+        finding not in the authors' words, `_FINDING` without `_OWN_FINDING`; a change, `_CHANGED`)."""
+        if (left, right) not in self._says:
+            sentence = self.text[left:right]
+            self._says[left, right] = (bool(_PRIOR_INPUT.search(sentence)), use_stated(sentence),
+                                       bool(_FINDING.search(sentence) and not _OWN_FINDING.search(sentence)), bool(_CHANGED.search(sentence)))
+        return self._says[left, right]
+
+    def versions(self, left: int, right: int) -> list[re.Match]:
+        """`versions_in` text[left:right], opened by a letter or by a word."""
+        if (left, right) not in self._versions:
+            self._versions[left, right] = versions_in(self.text, left, right) + versions_in(self.text, left, right, worded=True)
+        return self._versions[left, right]
+
+
+def cited_work_s(facts: SentenceFacts, start: int) -> bool:
     """Whether the name at text[start] stands in a clause whose subject is a cited work (`_CITED_SUBJECT`: the
     citation opens its sentence or clause, after a comma, semicolon, "while", "whereas", "but" or "and", and its verb
     follows it; no comma, semicolon or full stop between it and the name), so the version read with the name is that
     work's ("Validation of the v2.2 data is described by Lambert et al. (2007), while Froidevaux et al. (2006) discuss
     initial validation of MLS v1.5 data products": not a use of v1.5), unless its sentence says the data are the paper's
     own (`_USED_HERE`: "(used in this study)"). A citation after its verb ("is described by Lambert et al. (2007)") is
-    no subject."""
-    return any(end <= start and not CLAUSE_END.search(text, end, start) for end in _cited_subject_ends(text, *sentence_span(text, start)))
-
-
-@lru_cache(maxsize=1024)
-def _cited_subject_ends(text: str, left: int, right: int) -> tuple[int, ...]:
-    """Where each clause whose subject is a cited work (`_CITED_SUBJECT`) has read its verb in text[left:right], one
-    sentence, read once for all its mentions; () when the sentence says the data are the paper's own (`_USED_HERE`)."""
-    if _USED_HERE.search(text, left, right):
-        return ()
-    return tuple(left + cited.end() for cited in _CITED_SUBJECT.finditer(text[left:right]))
+    no subject. `facts`: the paragraph's."""
+    text = facts.text
+    return any(end <= start and not CLAUSE_END.search(text, end, start) for end in facts.cited_subject_ends(*sentence_span(text, start)))
 
 
 # A data word right before a version stated without its name, a comma between at most ("The O3 profiles, version v2.2,",
@@ -111,7 +144,7 @@ _CITATION = re.compile(CITATION_TEXT)
 _VERSION_LIST_JOIN = re.compile(r"\s*(?:,\s*)?(?:and|or|&|,|/)\s*", re.IGNORECASE)
 
 
-def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue,
+def detached_versions(facts: SentenceFacts, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue,
                       paragraph_wide: bool = False) -> list[tuple[str, int, int, Reading]]:
     """Versions a paragraph states for a product line without repeating its name, by proximity: a version of the
     grammar (`version_grammar.VERSION`, worded or opened by a letter, not `excluded`, not a number glued to a word as
@@ -149,7 +182,9 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
       not "Our ozone profiles, version 3") nor, the line named in an earlier sentence, another instrument's (a word in
       capitals the catalogue does not know: "MIPAS temperature data v4.62").
     The reading's describing words: those after the version (`words_trailing`) and those of the name's sentence (the
-    "ozone" of "retrieve the ozone vertical profile"), less the version's own ("version 5" is no "2.5 degrees")."""
+    "ozone" of "retrieve the ozone vertical profile"), less the version's own ("version 5" is no "2.5 degrees").
+    `facts`: the paragraph's (`SentenceFacts`)."""
+    text = facts.text
     found = []
     bounds = sentence_bounds(text)
 
@@ -236,7 +271,7 @@ def detached_versions(text: str, readings: Sequence[tuple[str, int, int, Reading
         describing = [w for w in around if w.lower() not in FILLER and w.upper() != name.upper() and describes_line(catalogue, w, families)]
         first = parenthesis.start() if parenthesis else at
         found.append((name, start, end, Reading(version.group(1), first, after, tuple(trailing + describing))))
-    return [(name, start, end, r) for name, start, end, r in found if not yields_to_used(text, readings, name, r)]
+    return [(name, start, end, r) for name, start, end, r in found if not yields_to_used(facts, readings, name, r)]
 
 
 def _member_in_clause(text: str, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue, at: int,
@@ -284,7 +319,6 @@ def _named_through_members(text: str, readings: Sequence[tuple[str, int, int, Re
     return earlier[-1:]
 
 
-@lru_cache(maxsize=1024)
 def cites_work(sentence: str) -> bool:
     """Whether a sentence cites a work (`_CITATION`: "validated in Santee et al. (2008)", "(Lambert et al., 2007)")."""
     return bool(_CITATION.search(sentence))
@@ -320,20 +354,20 @@ def other_source_s(text: str, begin: int, catalogue: DatasetCatalogue, name: str
     return bool(before) and before[-1].end() >= begin - 1 and other_instrument(text, before[-1].start(), before[-1].end(), catalogue, name)
 
 
-@lru_cache(maxsize=1024)
 def use_stated(sentence: str) -> bool:
     """Whether a sentence states the authors' use (`_WE_USE`: "we use", `_USED_HERE`: "used here")."""
     return bool(_WE_USE.search(sentence) or _USED_HERE.search(sentence))
 
 
-def yields_to_used(text: str, readings: Sequence[tuple[str, int, int, Reading]], name: str, reading: Reading) -> bool:
+def yields_to_used(facts: SentenceFacts, readings: Sequence[tuple[str, int, int, Reading]], name: str, reading: Reading) -> bool:
     """Whether the version `reading` gives line `name` in paragraph `text` is a cited work's, not the paper's: its
     sentence cites a work (`_CITATION`) and states no use (`use_stated`), while another sentence of the paragraph
     states a use of another version, one no other name is read with and no other acronym stands before in its sentence
     ("We use the MIPAS version 5 data" is MIPAS's) ("The version 2.2 ClO measurements were
     validated in Smith et al. (2008). Here, we use the v4.2 retrievals": v4.2 is used, v2.2 the validation's; "The MLS
     version 2 N2O product agrees with other observations (Smith et al., 2007). Differences with version 3, used here,
-    are negligible"). `readings`: (name, start, end, Reading) of the paragraph's names."""
+    are negligible"). `readings`: (name, start, end, Reading) of the paragraph's names; `facts`: the paragraph's."""
+    text = facts.text
     left, right = sentence_span(text, reading.first)
     if not cites_work(text[left:right]) or use_stated(text[left:right]):
         return False
@@ -373,7 +407,7 @@ _OWN_FINDING = re.compile(r"\b(?:our|we)\b", re.IGNORECASE)
 _AGENT_BEFORE = re.compile(r"(?:\s+[a-z]+){0,3}?\s+(?:in|by|with)\s+(?:the\s+)?(?:[\w\-]+\s+){0,2}?", re.IGNORECASE)
 
 
-def reported_not_used(text: str, reading: Reading) -> bool:
+def reported_not_used(facts: SentenceFacts, reading: Reading) -> bool:
     """Whether the version `reading` holds (read with a name or apart from it, spanning text[reading.first:reading.last])
     is one the paper reports rather than uses, in a sentence that states no use (`use_stated`):
     - another work's finding: the sentence reports what comparisons or a validation found (`_FINDING`) and cites the
@@ -391,10 +425,12 @@ def reported_not_used(text: str, reading: Reading) -> bool:
       become the standard one in version 3 of the MLS data".
     - whatever the sentence says of use, another retrieval's a priori or first guess (`_PRIOR_INPUT`): "The a priori
       profile of the retrieval is based on mean profiles of the MLS version 2.2 data".
-    A paper that uses the version says so elsewhere ("In this study HALOE V19 data is used."), which is read on its own."""
+    A paper that uses the version says so elsewhere ("In this study HALOE V19 data is used."), which is read on its own.
+    `facts`: the paragraph's (`SentenceFacts`)."""
+    text = facts.text
     left, _ = sentence_span(text, reading.first)
     _, right = sentence_span(text, max(reading.first, reading.last - 1))
-    prior, used, finding, changed = _sentence_says(text, left, right)
+    prior, used, finding, changed = facts.says(left, right)
     if prior:
         return True
     if used:
@@ -406,25 +442,9 @@ def reported_not_used(text: str, reading: Reading) -> bool:
     key = stated_sort_key(reading.stated or "")
     if not (key and changed):
         return False
-    newer = [v for v in _versions(text, left, right) if stated_sort_key(v.group(1)) > key]
-    older_before = any(() < stated_sort_key(v.group(1)) < key for v in _versions(text, 0, left))
+    newer = [v for v in facts.versions(left, right) if stated_sort_key(v.group(1)) > key]
+    older_before = any(() < stated_sort_key(v.group(1)) < key for v in facts.versions(0, left))
     return any(_mended_by(text, reading, v, left, right) for v in newer) or older_before
-
-
-@lru_cache(maxsize=1024)
-def _sentence_says(text: str, left: int, right: int) -> tuple[bool, bool, bool, bool]:
-    """What the sentence text[left:right] says, read once for all its readings: (another retrieval's a priori,
-    `_PRIOR_INPUT`; the authors' use, `use_stated`; a finding not in the authors' words, `_FINDING` without
-    `_OWN_FINDING`; a change, `_CHANGED`)."""
-    sentence = text[left:right]
-    return (bool(_PRIOR_INPUT.search(sentence)), use_stated(sentence), bool(_FINDING.search(sentence) and not _OWN_FINDING.search(sentence)),
-            bool(_CHANGED.search(sentence)))
-
-
-@lru_cache(maxsize=1024)
-def _versions(text: str, left: int, right: int) -> list[re.Match]:
-    """`versions_in` text[left:right], opened by a letter or by a word, read once for all the readings of a sentence."""
-    return versions_in(text, left, right) + versions_in(text, left, right, worded=True)
 
 
 def _mended_by(text: str, reading: Reading, newer: re.Match, left: int, right: int) -> bool:
