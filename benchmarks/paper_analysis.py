@@ -47,7 +47,7 @@ from recon_assets.papers.dataset_evidence import DatasetMatch
 from recon_assets.papers.datasets import detect_datasets
 from recon_assets.papers.lifecycle_lines import lifecycle_statement
 from recon_assets.papers.phrases import stated_sort_key
-from recon_assets.papers.stated_lifecycle import LINEAGE_FIELDS, family_lineage
+from recon_assets.papers.stated_lifecycle import family_lineage, lineage_values
 from recon_assets.papers.parse import PaperDocument, UnreadablePaper, parse_pdf
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -129,12 +129,13 @@ def detected_version(match: DatasetMatch) -> tuple[int, ...]:
 
 def matched_lifecycle(match: DatasetMatch, catalogue: DatasetCatalogue) -> tuple[bool | None, str]:
     """(superseded, lifecycle line) of a matched Dataset node: the lifecycle's rules over its family's nodes in the
-    catalogue (`family_lineage`; the asset reads the graph's own dataset_lineage instead)."""
+    catalogue (`family_lineage`; the asset reads the graph's own dataset_lineage instead), the line as the product
+    writes it (`lifecycle_statement` over `lineage_values`: a successor since replaced is named with the current
+    version, "replaced by ML2O3 V004 (now V005)")."""
     lineage = family_lineage(catalogue.family_rows(match.family), match.family).set_index("dataset_id")
     if match.dataset_id not in lineage.index:
         return None, lifecycle_statement(match, {})
-    row = lineage.loc[match.dataset_id]
-    values = {field: None if pd.isna(row[field]) else row[field] for field in LINEAGE_FIELDS}
+    values = lineage_values(lineage.loc[match.dataset_id])
     return bool(values["superseded"]), lifecycle_statement(match, values)
 
 

@@ -97,6 +97,12 @@ def family_lineage(rows: pd.DataFrame, family: str, stated: str | None = None) -
     return dataset_lineage(frame.reset_index(drop=True), *_references())
 
 
+def lineage_values(row: pd.Series) -> dict:
+    """A `dataset_lineage` row as what a lifecycle line reads (`lifecycle_lines.lifecycle_statement`): {field: value}
+    for LINEAGE_FIELDS and current_version (the version that ends its successor chain in its family), NA as None."""
+    return {field: None if pd.isna(row[field]) else row[field] for field in (*LINEAGE_FIELDS, "current_version")}
+
+
 def stated_version_lineage(rows: pd.DataFrame, family: str, stated: str) -> dict:
     """The lineage of a version the paper states and the graph lacks: `family_lineage`'s row of STATED_ID as
     {field: value} for LINEAGE_FIELDS, with "known" (`version_known`) and "statement".
@@ -109,8 +115,7 @@ def stated_version_lineage(rows: pd.DataFrame, family: str, stated: str) -> dict
     lineage's own (the version that ends the stated version's successor chain in its family, which
     `lifecycle_lines.lifecycle_statement` names for a successor that has itself been replaced), None for the unknown status.
     Raises ValueError when `stated` has no digit."""
-    row = family_lineage(rows, family, stated).set_index("dataset_id").loc[STATED_ID]
-    values = {field: None if pd.isna(row[field]) else row[field] for field in (*LINEAGE_FIELDS, "current_version")}
+    values = lineage_values(family_lineage(rows, family, stated).set_index("dataset_id").loc[STATED_ID])
     known = version_known(rows, family, stated)
     by_authority = bool(values["superseded"]) and values["succession_basis"] != INFERRED
     if known or by_authority:
