@@ -6,7 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
-from recon_assets.papers.phrases import sentence_bounds
+from recon_assets.papers.phrases import Sentences
 from recon_assets.shared.excerpt import excerpt
 
 DOI_IN_TEXT, DOI_IN_REFERENCES, NAME_AND_VERSION = "DOI in text", "DOI in references", "short name and version"
@@ -62,10 +62,10 @@ class UnmatchedMention:
     section: str = ""
 
 
-def sentence_quote(text: str, start: int, end: int) -> str:
-    """The sentence around text[start:end], cut to QUOTE_LIMIT characters around the mention at word boundaries, an
-    ellipsis marking each cut end (`excerpt`)."""
-    bounds = sentence_bounds(text)
+def sentence_quote(sentences: Sentences, start: int, end: int) -> str:
+    """The sentence around text[start:end] (`sentences`: the text's, read once), cut to QUOTE_LIMIT characters around the
+    mention at word boundaries, an ellipsis marking each cut end (`excerpt`)."""
+    text, bounds = sentences.text, sentences.bounds
     left = bounds[bisect_right(bounds, start) - 1]
     right = bounds[min(bisect_left(bounds, end), len(bounds) - 1)]
     return excerpt(text[left:right], start - left, end - left, QUOTE_LIMIT)
@@ -74,10 +74,11 @@ def sentence_quote(text: str, start: int, end: int) -> str:
 ELISION = " [...] "
 
 
-def joined_quote(text: str, first: tuple[int, int], second: tuple[int, int]) -> str:
-    """The sentences of two spans of one text (a collection statement and a product it lends its version to), joined
-    by ELISION when they differ, each cut at word boundaries (`excerpt`) so the whole is at most QUOTE_LIMIT characters."""
-    one, two = sentence_quote(text, *first), sentence_quote(text, *second)
+def joined_quote(sentences: Sentences, first: tuple[int, int], second: tuple[int, int]) -> str:
+    """The sentences of two spans of one text (`sentences`: its, read once; a collection statement and a product it
+    lends its version to), joined by ELISION when they differ, each cut at word boundaries (`excerpt`) so the whole is
+    at most QUOTE_LIMIT characters."""
+    one, two = sentence_quote(sentences, *first), sentence_quote(sentences, *second)
     if one == two:
         return one
     joined = f"{one}{ELISION}{two}"

@@ -8,8 +8,7 @@ Pure functions over text; no pandas, no Dagster.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from functools import lru_cache
+from collections.abc import Iterable, Sequence
 
 # Wordings that CMR entry titles and papers spell differently, brought to one token on both sides: GES DISC and
 # NSIDC titles write "L3", "1 day", "1 month", "Half Hourly", "3 hourly" ("GPM IMERG Final Precipitation L3 1 day
@@ -318,11 +317,11 @@ def is_algorithm_version(text: str, end: int) -> bool:
     return bool(_ALGORITHM_AFTER.match(text, end))
 
 
-@lru_cache(maxsize=256)
-def _open_parentheses(text: str) -> list[int]:
+def open_parentheses(text: str) -> list[int]:
     """How many parentheses are open at each place of `text` (index 0 to len(text)), counted from the start of its
-    sentence (after the last ". " before it), a ")" with none open counting nothing: read once per text, not once per
-    name (hostile pass: a paragraph with no full stop was re-read from its start for each of its names)."""
+    sentence (after the last ". " before it), a ")" with none open counting nothing. One pass over the text: read once
+    per paragraph (`version_association.ParagraphFacts.open_parentheses`), not once per name (hostile pass: a paragraph
+    with no full stop was re-read from its start for each of its names)."""
     depths, depth = [0], 0
     for index, char in enumerate(text):
         if index and text.startswith(". ", index - 1):
@@ -333,11 +332,12 @@ def _open_parentheses(text: str) -> list[int]:
     return depths
 
 
-def parenthesis_end(text: str, name_start: int, pos: int, limit: int) -> int:
+def parenthesis_end(text: str, name_start: int, pos: int, limit: int, depths: Sequence[int] | None = None) -> int:
     """Where the words describing a name read from `pos` must stop: at the closing parenthesis of one opened before
     the name (within its sentence) and still open at `pos` ("(for Aura MLS v2.2) O3 ...": the "O3" after the
-    parenthesis does not describe what is inside it), else `limit`."""
-    depth = _open_parentheses(text)[name_start]
+    parenthesis does not describe what is inside it), else `limit`. `depths`: `open_parentheses(text)` when the caller
+    has read it once for the paragraph; else it is read here."""
+    depth = (open_parentheses(text) if depths is None else depths)[name_start]
     if depth == 0:
         return limit
     for index in range(pos, limit):

@@ -34,9 +34,9 @@ from recon_assets.papers.name_readings import (
     name_readings, subject_members, with_sentence_words, with_table_rows, without_variants,
 )
 from recon_assets.papers.parse import DOI_PATTERN, PaperDocument
-from recon_assets.papers.phrases import COLLECTION, LINE, Reading, read_as_ascii, stated_sort_key
+from recon_assets.papers.phrases import COLLECTION, LINE, Reading, Sentences, read_as_ascii, stated_sort_key
 from recon_assets.papers.stated_lifecycle import catalogued_version, collection_of_doi
-from recon_assets.papers.version_association import SentenceFacts, cited_work_s, detached_versions, reported_not_used, yields_to_used
+from recon_assets.papers.version_association import ParagraphFacts, cited_work_s, detached_versions, reported_not_used, yields_to_used
 from recon_assets.papers.version_grammar import VERSION_TEXT, cited_version, shorthand_of, version_at, versions_in
 
 # DOIs that NASA's Earth Science Data and Information System registers for its data products (EOSDIS DOI guidance).
@@ -57,11 +57,11 @@ CAPTION = "caption"
 
 
 class _Unit(NamedTuple):
-    """A text to read (`_units`): as written (quotes are cut from it), its 1-based page, where a DOI in it counts
-    (DOI_IN_TEXT or DOI_IN_REFERENCES), the section heading it is under ('References' for a reference entry, CAPTION
-    for a caption), and whether names in it are read."""
+    """A text to read (`_units`): as written, its sentences read once (`phrases.Sentences`: quotes are cut from it), its
+    1-based page, where a DOI in it counts (DOI_IN_TEXT or DOI_IN_REFERENCES), the section heading it is under
+    ('References' for a reference entry, CAPTION for a caption), and whether names in it are read."""
 
-    written: str
+    written: Sentences
     page: int
     doi_place: str
     section: str
@@ -140,11 +140,12 @@ def _units(document: PaperDocument) -> list[_Unit]:
     units = []
     for paragraph in document.paragraphs:
         if is_reference_like(paragraph.text):
-            units += [_Unit(entry, paragraph.page, DOI_IN_TEXT, "References", is_data_citation(entry)) for _, entry in reference_entries(paragraph.text)]
+            units += [_Unit(Sentences(entry), paragraph.page, DOI_IN_TEXT, "References", is_data_citation(entry))
+                      for _, entry in reference_entries(paragraph.text)]
         else:
-            units.append(_Unit(paragraph.text, paragraph.page, DOI_IN_TEXT, paragraph.section, not is_glossary(paragraph.text, paragraph.section)))
-    units += [_Unit(c.text, c.page, DOI_IN_TEXT, CAPTION, not is_glossary(c.text)) for c in document.captions]
-    units += [_Unit(r.text, r.page, DOI_IN_REFERENCES, "References", is_data_citation(r.text)) for r in document.references]
+            units.append(_Unit(Sentences(paragraph.text), paragraph.page, DOI_IN_TEXT, paragraph.section, not is_glossary(paragraph.text, paragraph.section)))
+    units += [_Unit(Sentences(c.text), c.page, DOI_IN_TEXT, CAPTION, not is_glossary(c.text)) for c in document.captions]
+    units += [_Unit(Sentences(r.text), r.page, DOI_IN_REFERENCES, "References", is_data_citation(r.text)) for r in document.references]
     return units
 
 
@@ -158,26 +159,26 @@ def _read_unit(unit: _Unit, catalogue: DatasetCatalogue, tables: set[tuple[str, 
     ties to a line (`members_compared_with`, outside captions), the names read without a version, and the
     product-like names with a version no reading took (`_unknown_products`). Names and versions are read in ASCII
     hyphens and digits (`read_as_ascii`); quotes are cut from the text as written."""
-    text = read_as_ascii(unit.written)
+    text = read_as_ascii(unit.written.text)
     matches, identified, unmatched = _doi_evidence(text, unit, catalogue)
     if not unit.read_names:
         return _UnitEvidence(matches, identified, [], [], unmatched, [])
     readings = name_readings(text, catalogue)
     members = member_mentions(text, readings, catalogue)
+    facts = ParagraphFacts(text)
     table = unit.section == CAPTION and (text, unit.page) in tables
     read = []
     for index, (name, start, end, _) in enumerate(readings):
-        reading = with_sentence_words(text, readings, index, catalogue)
+        reading = with_sentence_words(facts, readings, index, catalogue)
         read.append((name, start, end, with_table_rows(text, name, start, reading, catalogue) if table else reading))
     statements = [(name, r.stated, start, r.last) for name, start, _, r in read if catalogue.kind.get(name) == COLLECTION and r.stated is not None]
     unversioned = [(name, start, end) for name, start, end, r in read if catalogue.kind.get(name) != COLLECTION and r.stated is None]
     versioned = [(name, start, end, r) for name, start, end, r in read if catalogue.kind.get(name) != COLLECTION and r.stated is not None]
-    facts = SentenceFacts(text)
     named, named_families = _named_with_versions(facts, unit, readings, versioned, members, catalogue)
-    listed, listed_spans = members_listed_with_version(text, readings, members, catalogue, unit.page, unit.section)
+    listed, listed_spans = members_listed_with_version(facts, readings, members, catalogue, unit.page, unit.section)
     detached, detached_spans = _detached_named(facts, unit, readings, members, catalogue)
     lent, collection_unmatched, unversioned = _collection_statements(text, unit, readings, statements, unversioned, catalogue)
-    compared = members_compared_with(text, readings, members, catalogue, unit.page, unit.section) if unit.section != CAPTION else []
+    compared = members_compared_with(facts, readings, members, catalogue, unit.page, unit.section) if unit.section != CAPTION else []
     versionless = [(name, UnmatchedMention(text[start:end].strip(), None, "named without a version", sentence_quote(unit.written, start, end), unit.page,
                                            name, found_by=NAME_WITHOUT_VERSION, section=unit.section)) for name, start, end in unversioned]
     read_spans = [(r.first, r.last) for *_, r in read] + listed_spans + detached_spans
@@ -210,7 +211,7 @@ def _doi_evidence(text: str, unit: _Unit, catalogue: DatasetCatalogue) -> tuple[
     return matches, families, unmatched
 
 
-def _named_with_versions(facts: SentenceFacts, unit: _Unit, readings: Sequence[tuple[str, int, int, Reading]], versioned: Sequence[tuple[str, int, int, Reading]],
+def _named_with_versions(facts: ParagraphFacts, unit: _Unit, readings: Sequence[tuple[str, int, int, Reading]], versioned: Sequence[tuple[str, int, int, Reading]],
                          members: MemberMentions, catalogue: DatasetCatalogue) -> tuple[list[Named], set[str]]:
     """The names read with a version that the paper uses, each version of a list ("MLS v2.2 and v3.3 data", "HALOE V17
     and V019") one Named (`_candidates`), with the members it names: in a caption, each parameter its words name
@@ -235,7 +236,7 @@ def _named_with_versions(facts: SentenceFacts, unit: _Unit, readings: Sequence[t
     biased high", `_EARLIER_VERSION_OF`); one read with a name in a clause whose subject is a cited work ("while
     Smith et al. (2006) discuss the MLS v1.5 data", `cited_work_s`); one that yields to the version the paper says it
     uses (`yields_to_used`); outside captions, one the sentence reports rather than uses (`reported_not_used`).
-    `facts`: the unit's text read once (`SentenceFacts`)."""
+    `facts`: the unit's text read once (`ParagraphFacts`)."""
     text = facts.text
     pending: list[Named] = []
     families: set[str] = set()
@@ -247,28 +248,28 @@ def _named_with_versions(facts: SentenceFacts, unit: _Unit, readings: Sequence[t
             continue
         for version in (reading, *(replace(reading, stated=more, more=()) for more in reading.more)):
             named = _candidates(catalogue, name, text[start:end], version, sentence_quote(unit.written, start, end), unit.page, unit.section)
-            pending += _members_named(text, unit, readings, members, name, version, named, catalogue)
+            pending += _members_named(facts, unit, readings, members, name, version, named, catalogue)
         if name in catalogue.by_family:
             families.add(name)
     return pending, families
 
 
-def _members_named(text: str, unit: _Unit, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions, name: str, reading: Reading,
+def _members_named(facts: ParagraphFacts, unit: _Unit, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions, name: str, reading: Reading,
                    named: Named, catalogue: DatasetCatalogue) -> list[Named]:
     """`named` as one Named per member its words name: `each_parameter` in a caption (its words are a table's or a
     figure's), `each_species` elsewhere (`_named_with_versions`)."""
     if unit.section == CAPTION:
         return each_parameter(catalogue, named, reading)
-    return each_species(text, readings, members, name, reading, named, catalogue)
+    return each_species(facts, readings, members, name, reading, named, catalogue)
 
 
-def _detached_named(facts: SentenceFacts, unit: _Unit, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions,
+def _detached_named(facts: ParagraphFacts, unit: _Unit, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions,
                     catalogue: DatasetCatalogue) -> tuple[list[Named], list[tuple[int, int]]]:
     """The versions stated apart from a name (`version_association.detached_versions`) as Named, each with its members
     (`_members_named`) and a quote joining the name's sentence and the version's, and the version spans read. Outside
     captions, one the sentence reports rather than uses is passed over (`reported_not_used`: a table's rows run
     together as one sentence, whose citations and words are the rows', not a finding's). `facts`: the unit's text read
-    once (`SentenceFacts`)."""
+    once (`ParagraphFacts`)."""
     text = facts.text
     pending: list[Named] = []
     spans: list[tuple[int, int]] = []
@@ -277,7 +278,7 @@ def _detached_named(facts: SentenceFacts, unit: _Unit, readings: Sequence[tuple[
             continue
         quote = joined_quote(unit.written, (start, end), (reading.first, reading.last))
         named = _candidates(catalogue, name, text[start:end], reading, quote, unit.page, unit.section)
-        pending += _members_named(text, unit, readings, members, name, reading, named, catalogue)
+        pending += _members_named(facts, unit, readings, members, name, reading, named, catalogue)
         spans.append((reading.first, reading.last))
     return pending, spans
 
@@ -298,12 +299,13 @@ def _named_after_heading(text: str, unit: _Unit, readings: Sequence[tuple[str, i
     shifted = heading + [(name, start + len(lead), end + len(lead), replace(r, first=r.first + len(lead), last=r.last + len(lead)))
                          for name, start, end, r in readings]
     pending: list[Named] = []
-    for name, start, end, reading in detached_versions(SentenceFacts(combined), shifted, catalogue, paragraph_wide=True):
+    combined_facts = ParagraphFacts(combined)
+    for name, start, end, reading in detached_versions(combined_facts, shifted, catalogue, paragraph_wide=True):
         if start >= len(lead):
             continue
-        quote = joined_quote(combined, (start, end), (reading.first, reading.last))
+        quote = joined_quote(combined_facts.sentences, (start, end), (reading.first, reading.last))
         named = _candidates(catalogue, name, combined[start:end], reading, quote, unit.page, unit.section)
-        pending += each_species(combined, shifted, member_mentions(combined, shifted, catalogue), name, reading, named, catalogue)
+        pending += each_species(combined_facts, shifted, member_mentions(combined, shifted, catalogue), name, reading, named, catalogue)
     return pending
 
 

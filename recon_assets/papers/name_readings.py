@@ -13,18 +13,17 @@ import re
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from recon_assets.papers.dataset_evidence import joined_quote, sentence_quote
 from recon_assets.papers.dataset_names import FILLER, WORD, is_algorithm_version, parenthesis_end, species_mentions
 from recon_assets.papers.phrases import (
-    CLAUSE_END, COLLECTION, DATA_WORD, LINE, SENTENCE, SEPARATOR, Reading, clause_end_at, describes_line, sentence_bounds, sentence_span,
-    stated_sort_key, words_after, words_past, words_trailing,
+    CLAUSE_END, COLLECTION, DATA_WORD, LINE, SENTENCE, SEPARATOR, Reading, Sentences, clause_end_at, describes_line, stated_sort_key,
+    words_after, words_past, words_trailing,
 )
 from recon_assets.papers.stated_lifecycle import catalogued_version
-from recon_assets.papers.version_association import CITATION_TEXT, cites_work, other_instrument, other_source_s, use_stated
+from recon_assets.papers.version_association import CITATION_TEXT, ParagraphFacts, cites_work, other_instrument, other_source_s, use_stated
 from recon_assets.papers.version_grammar import NUMBER, QUALIFIER, VERSION_TEXT, WORD_OPENER, listed_after, listed_before, version_at
 
 if TYPE_CHECKING:
@@ -48,7 +47,7 @@ _WORDS_BEFORE = 3
 _BEFORE_VERSION = re.compile(r"(?:in\s+(?=" + WORD_OPENER + NUMBER + r")|(?<=\()" + CITATION_TEXT + r"\)?\s*[,;]\s*(?=" + VERSION_TEXT + r"))",
                              re.IGNORECASE)
 
-def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: DatasetCatalogue) -> Reading:
+def _read(facts: ParagraphFacts, start: int, end: int, limit: int, name: str, catalogue: DatasetCatalogue) -> Reading:
     """The version stated next to the name at text[start:end] and the words that describe it.
 
     After the name (up to `limit`, where the next name begins, and _AFTER_WINDOW characters): the version may follow
@@ -58,7 +57,8 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     is the name's own ("version 2 (MERRA-2)" names the reanalysis, not a collection version). No version at all: the
     describing words after the name and before it ("MODIS land cover", "half-hourly GPM IMERG"). An instrument's
     generation written after a slash is part of its name and describes it (`_GENERATION`: "SBUV/2 version 8" is the
-    SBUV2 series' version 8; in "version 2 (SBUV/2)" the 2 is the name's own)."""
+    SBUV2 series' version 8; in "version 2 (SBUV/2)" the 2 is the name's own). `facts`: the text read once."""
+    text = facts.text
     families = catalogue.members[name]
     next_name = limit
     generation = _GENERATION.match(text, end)
@@ -71,7 +71,7 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
     at = SEPARATOR.match(text, pos).end()
     at = passed.end() if (passed := _BEFORE_VERSION.match(text, at)) else at
     version = version_at(text, at, named=True) if at < limit else None
-    if version and _algorithm_only(text, version, catalogue, families):
+    if version and _algorithm_only(facts, version, catalogue, families):
         # the version after the name is its algorithm's: no dataset version, and none read before the name either
         return Reading(None, start, end, tuple(describing))
     if version and (collection := _collection_before(text, start, version, catalogue, families)):
@@ -83,7 +83,7 @@ def _read(text: str, start: int, end: int, limit: int, name: str, catalogue: Dat
         listed = list(takewhile(lambda v: SEPARATOR.match(text, v.end()).end() < next_name and not _instrument_after(text, v.end(), catalogue, families),
                                 listed_after(text, version)))
         last = listed[-1] if listed else version
-        closing = parenthesis_end(text, start, last.end(), limit)
+        closing = parenthesis_end(text, start, last.end(), limit, facts.open_parentheses)
         resume = _past_restatement(text, last.end(), last.group(1))
         trailing = words_trailing(text, resume, closing, catalogue, families)
         return Reading(version.group(1), start, resume, tuple(describing + trailing), tuple(v.group(1) for v in listed))
@@ -198,23 +198,16 @@ def _version_before(text: str, start: int) -> re.Match | None:
     return found if version_at(text, opener) else None
 
 
-def _algorithm_only(text: str, version: re.Match, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
+def _algorithm_only(facts: ParagraphFacts, version: re.Match, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
     """Whether a version read after a name is an algorithm's version and no collection's: the text calls it an
     algorithm's (`dataset_names.is_algorithm_version`: "OMTO3 v8.5 algorithm"), here or where the same paragraph writes
     the same version ("the OMTO3 v8.5 algorithms [...] while the OMTO3 v8.5 uses OCCP"), and no candidate family has a
     collection of that number (`catalogued_version`). TRMM's "3B42 V7 algorithm" names its collection V7, so it stays
-    a dataset version."""
+    a dataset version (`ParagraphFacts.called_algorithm_s`)."""
     key = stated_sort_key(version.group(1))
-    if not key or not _called_algorithm_s(text, version.group(0).strip()):
+    if not key or not facts.called_algorithm_s(version.group(0).strip()):
         return False
     return not any(catalogued_version(key, catalogue.held(f)) for f in families)
-
-
-@lru_cache(maxsize=1024)
-def _called_algorithm_s(text: str, written: str) -> bool:
-    """Whether `text` calls the version `written` (as written: "v8.5") an algorithm's anywhere
-    (`dataset_names.is_algorithm_version`), read once per paragraph and spelling, not once per mention."""
-    return any(is_algorithm_version(text, m.end()) for m in re.finditer(r"(?<![\w.])" + re.escape(written) + r"(?![\w.])", text))
 
 
 def _joins_name(between: str, catalogue: DatasetCatalogue, families: Sequence[str]) -> bool:
@@ -272,7 +265,8 @@ def name_readings(text: str, catalogue: DatasetCatalogue) -> list[tuple[str, int
     research question's scope (`briefs.questions.datasets_named_in` through `named_products`) share. Products listed
     together share the list's one version (`_shared_versions`)."""
     spans = list(catalogue.mentions(text))
-    readings = [(name, start, end, _read(text, start, end, spans[i + 1][1] if i + 1 < len(spans) else len(text), name, catalogue))
+    facts = ParagraphFacts(text)
+    readings = [(name, start, end, _read(facts, start, end, spans[i + 1][1] if i + 1 < len(spans) else len(text), name, catalogue))
                 for i, (name, start, end) in enumerate(spans)]
     return _shared_versions(text, readings, catalogue)
 
@@ -389,7 +383,7 @@ _OTHER_SOURCE = re.compile(r"(?:from|by|of|with)\s+(?:the\s+)?[A-Z]")
 LIST_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|and\s+|or\s+|/\s*)", re.IGNORECASE)
 
 
-def each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], mentions: MemberMentions, name: str, reading: Reading,
+def each_species(facts: ParagraphFacts, readings: Sequence[tuple[str, int, int, Reading]], mentions: MemberMentions, name: str, reading: Reading,
                  named: Named, catalogue: DatasetCatalogue) -> list[Named]:
     """`each_parameter`, or, for a product line (LINE alias) named with a version outside a caption, one Named per
     member the text names by the catalogue's own words for it (`DatasetCatalogue.species`: the entry title's parameter
@@ -413,7 +407,9 @@ def each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], m
        ("measured with Aura-MLS. This instrument measures [...] ozone [...]. We obtained the version 3.3 data"), in
        sentences that cite no work (`cites_work`) and name no other instrument (`other_instrument`).
     A sentence or paragraph that names no member leaves the mention as it was (ambiguous stays ambiguous). `mentions`:
-    the members `text` names (`member_mentions` of `text` and `readings`, read once for the paragraph)."""
+    the members the text names (`member_mentions` of its text and `readings`, read once for the paragraph); `facts`: the
+    text read once (`ParagraphFacts`)."""
+    text = facts.text
     parts = each_parameter(catalogue, named, reading)
     found = mentions.of(name)
     if len(parts) > 1 or not found:
@@ -429,14 +425,14 @@ def each_species(text: str, readings: Sequence[tuple[str, int, int, Reading]], m
     if after and len({family for _, _, family in after[0]}) >= 2:
         families = [family for _, _, family in after[0]]
     elif len(named.candidates) > 1:
-        bounds = sentence_bounds(text)
+        bounds = facts.sentences.bounds
 
         def sentence(pos: int) -> tuple[int, int]:
             return max(b for b in bounds if b <= pos), min((b for b in bounds if b > pos), default=len(text))
 
         left, right = sentence(reading.first)
         right = max(right, sentence(max(reading.first, reading.last - 1))[1])
-        closing = parenthesis_end(text, reading.first, reading.last, right)
+        closing = parenthesis_end(text, reading.first, reading.last, right, facts.open_parentheses)
         if closing < right:
             # a name inside a parenthesis ("(as in MLS v4.2) ozone ..."): only the parenthesis speaks of it
             left, right = max(left, text.rfind("(", left, reading.first)), closing
@@ -490,7 +486,7 @@ def subject_members(paragraphs: Sequence[tuple[str, str]], catalogue: DatasetCat
     for section, text in paragraphs:
         if section.strip().lower() not in _FRONT_MATTER:
             continue
-        bounds = sentence_bounds(text)
+        bounds = Sentences(text).bounds
         for left, right in zip(bounds, bounds[1:]):
             sentence = text[left:right]
             if cites_work(sentence):
@@ -505,7 +501,7 @@ def subject_members(paragraphs: Sequence[tuple[str, str]], catalogue: DatasetCat
 _CLOSES_CLAUSE = re.compile(r"\s*(?:[.;,:]|$)")
 
 
-def members_listed_with_version(text: str, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions, catalogue: DatasetCatalogue,
+def members_listed_with_version(facts: ParagraphFacts, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions, catalogue: DatasetCatalogue,
                                  page: int, section: str) -> tuple[list[Named], list[tuple[int, int]]]:
     """Members of a product line (LINE alias) a list names that a version alone in parentheses closes (the clause or
     the sentence ends right after it): "BASCOE assimilates the MLS retrievals. It takes O3, HNO3, H2O, HCl, and N2O
@@ -516,10 +512,11 @@ def members_listed_with_version(text: str, readings: Sequence[tuple[str, int, in
     between. One Named per member, decided, with the version; a list of one member says nothing here (a version in
     parentheses after one word is `_read`'s or `detached_versions`' reading). Also the spans read (list to parenthesis),
     so that no member code is listed again as a product of its own ("N2O (v2.2)"). `members`: the paragraph's member
-    mentions (`member_mentions`)."""
+    mentions (`member_mentions`); `facts`: the paragraph read once (`ParagraphFacts`)."""
+    text = facts.text
     found: list[Named] = []
     spans: list[tuple[int, int]] = []
-    bounds = sentence_bounds(text)
+    bounds = facts.sentences.bounds
     for closing in PARENTHESISED_VERSION.finditer(text):
         if not _CLOSES_CLAUSE.match(text, closing.end()) or is_algorithm_version(text, closing.end()):
             continue
@@ -546,7 +543,7 @@ def members_listed_with_version(text: str, readings: Sequence[tuple[str, int, in
             continue
         stated = closing.group(1)
         key = stated_sort_key(stated)
-        quote = joined_quote(text, (start, end), (group[0][0], closing.end()))
+        quote = joined_quote(facts.sentences, (start, end), (group[0][0], closing.end()))
         found += [Named(name, text[start:end].strip(), stated, (family,),
                          bool(key and catalogued_version(key, catalogue.held(family))), quote, page, section)
                   for family in families]
@@ -554,17 +551,17 @@ def members_listed_with_version(text: str, readings: Sequence[tuple[str, int, in
     return found, spans
 
 
-def with_sentence_words(text: str, readings: Sequence[tuple[str, int, int, Reading]], index: int, catalogue: DatasetCatalogue) -> Reading:
+def with_sentence_words(facts: ParagraphFacts, readings: Sequence[tuple[str, int, int, Reading]], index: int, catalogue: DatasetCatalogue) -> Reading:
     """The reading of `readings[index]`, with the describing words of the same product line's earlier readings in its
     sentence that were read without a version, when its own words leave several members: a sentence that names the
     line twice, once with the parameter and once with the version ("The MLS ozone is from MLS version 4.2 Level 2
     data"), names one product. Its own words are kept first and the rest are weighed with them (`narrow`), so words
-    that already pick one member are never overruled."""
+    that already pick one member are never overruled. `facts`: the paragraph read once (`ParagraphFacts`)."""
     name, start, _, reading = readings[index]
     members = catalogue.members[name]
     if reading.stated is None or len(members) < 2 or len(without_variants(catalogue.vocabulary.narrow(members, reading.words))) < 2:
         return reading
-    left = sentence_span(text, start)[0]
+    left = facts.sentences.span(start)[0]
     earlier = [w for other, first, _, r in readings[:index] if other == name and first >= left and r.stated is None for w in r.words]
     return replace(reading, words=reading.words + tuple(earlier)) if earlier else reading
 
@@ -594,7 +591,7 @@ _TIED_TO_LINE = re.compile(r"\s*(?:" + DATA_WORD + r"\s+)?(?:with|from|by|of|aga
                            r"(?:the\s+)?(?:[A-Z][\w\-]*[\s/\-]+)?", re.IGNORECASE)
 
 
-def members_compared_with(text: str, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions,
+def members_compared_with(facts: ParagraphFacts, readings: Sequence[tuple[str, int, int, Reading]], members: MemberMentions,
                            catalogue: DatasetCatalogue, page: int, section: str) -> list[tuple[str, str, str, str, int, str]]:
     """The members of a product line (LINE alias) named without a version that a list of the catalogue's own words for
     them (`species_mentions`) ties to the line's name right after it ("we compared the simulated HCl, N2O, and HNO3
@@ -602,7 +599,9 @@ def members_compared_with(text: str, readings: Sequence[tuple[str, int, int, Rea
     section)].
     `detect_datasets` gives them the line's version when the paper states exactly one version of that line: a version
     stated for "the Aura MLS measurements" as a whole is that of each species the paper compares with them. `members`:
-    the paragraph's member mentions (`member_mentions`), queried in the 200 characters before each name."""
+    the paragraph's member mentions (`member_mentions`), queried in the 200 characters before each name; `facts`: the
+    paragraph read once (`ParagraphFacts`)."""
+    text = facts.text
     found = []
     for name, start, end, reading in readings:
         if reading.stated is not None or catalogue.kind.get(name) != LINE:
@@ -618,5 +617,5 @@ def members_compared_with(text: str, readings: Sequence[tuple[str, int, int, Rea
                 break
             group.insert(0, mention)
         for begin, finish, family in group:
-            found.append((name, family, text[start:end].strip(), sentence_quote(text, begin, end), page, section))
+            found.append((name, family, text[start:end].strip(), sentence_quote(facts.sentences, begin, end), page, section))
     return found

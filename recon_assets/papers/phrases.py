@@ -10,7 +10,6 @@ import unicodedata
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from recon_assets.lifecycle.versions import version_sort_key
@@ -158,27 +157,29 @@ def read_as_ascii(text: str) -> str:
     return _OTHER_DIGIT.sub(lambda digit: str(unicodedata.decimal(digit.group(0))), _NAME_DASH.sub("-", text))
 
 
-@lru_cache(maxsize=256)
-def _sentence_breaks(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(starts, ends) of the breaks between `text`'s sentences (`SENTENCE`), read once per text: every mention of a
-    paragraph asks for its sentence (hostile pass: a 50 KB paragraph with no full stop took 80 s, each mention
-    re-reading the paragraph)."""
-    breaks = [m.span() for m in SENTENCE.finditer(text)]
-    return tuple(start for start, _ in breaks), tuple(end for _, end in breaks)
+class Sentences:
+    """A text's sentences (`SENTENCE`), its breaks read once: every mention of a paragraph asks for its sentence, so the
+    paragraph's reader builds this once and asks it (hostile pass: a 50 KB paragraph with no full stop took 80 s, each
+    mention re-reading the paragraph).
 
+    Args:
+        text: the text; `bounds` and `span` are positions in it.
+    """
 
-def sentence_bounds(text: str) -> list[int]:
-    """0, where each of `text`'s sentences (`SENTENCE`) after the first begins, and len(text), in order."""
-    return [0, *_sentence_breaks(text)[1], len(text)]
+    def __init__(self, text: str) -> None:
+        self.text = text
+        breaks = [m.span() for m in SENTENCE.finditer(text)]
+        self._starts = tuple(start for start, _ in breaks)
+        self._ends = tuple(end for _, end in breaks)
+        # 0, where each sentence after the first begins, and len(text), in order
+        self.bounds = (0, *self._ends, len(text))
 
-
-def sentence_span(text: str, pos: int) -> tuple[int, int]:
-    """(start, end) of the sentence (`SENTENCE`) that holds text[pos]: it starts after the last break that ends before
-    pos and ends where the first break at or after pos begins."""
-    starts, ends = _sentence_breaks(text)
-    before = bisect_left(ends, pos)
-    after = bisect_left(starts, pos)
-    return ends[before - 1] if before else 0, starts[after] if after < len(starts) else len(text)
+    def span(self, pos: int) -> tuple[int, int]:
+        """(start, end) of the sentence that holds text[pos]: it starts after the last break that ends before pos and
+        ends where the first break at or after pos begins."""
+        before = bisect_left(self._ends, pos)
+        after = bisect_left(self._starts, pos)
+        return self._ends[before - 1] if before else 0, self._starts[after] if after < len(self._starts) else len(self.text)
 
 
 def stated_sort_key(stated: str) -> tuple[int, ...]:

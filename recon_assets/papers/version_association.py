@@ -1,18 +1,19 @@
 """Which product line a version belongs to when the words next to a name do not say it: versions a paragraph
 states apart from the line's name (`detached_versions`), the versions of cited works (`cited_work_s`,
 `yields_to_used`) and the statements of the authors' own use that decide between them. Functions over a paragraph
-read once (`SentenceFacts`: its text and what its sentences say) and its name readings (`name_readings.name_readings`:
+read once (`ParagraphFacts`: its text and what its sentences say) and its name readings (`name_readings.name_readings`:
 [(name, start, end, Reading)]); the catalogue is read, never changed."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING
 
-from recon_assets.papers.dataset_names import FILLER, WORD, is_algorithm_version, species_mentions
+from recon_assets.papers.dataset_names import FILLER, WORD, is_algorithm_version, open_parentheses, species_mentions
 from recon_assets.papers.phrases import (
-    CLAUSE_END, COLLECTION, DATA_WORD, Reading, describes_line, is_data_word, name_key, sentence_bounds, sentence_span, stated_sort_key,
+    CLAUSE_END, COLLECTION, DATA_WORD, Reading, Sentences, describes_line, is_data_word, name_key, stated_sort_key,
     words_trailing,
 )
 from recon_assets.papers.version_grammar import WORDED_VERSION, versions_in
@@ -29,13 +30,17 @@ _CITED_SUBJECT = re.compile(r"(?:^|[,;:]\s*|\b(?:while|whereas|but|and)\s+)(?:[a
 _USED_HERE = re.compile(r"\bused\s+(?:here|in\s+this\s+(?:study|work|paper))\b", re.IGNORECASE)
 
 
-class SentenceFacts:
-    """A paragraph read once for the rules below that tell whose version a sentence states: for each span of sentences
-    they ask about (left, right: `phrases.sentence_span` bounds, one sentence or a reading's sentences), where its
-    clauses whose subject is a cited work read their verb (`cited_subject_ends`), what it says (`says`) and the versions
-    it states (`versions`), worked out on the first question and kept with the paragraph: every mention of a paragraph
-    asks about the same few sentences. Built once per paragraph by the caller (`datasets._read_unit`) and passed to
-    `cited_work_s`, `detached_versions`, `yields_to_used` and `reported_not_used`.
+class ParagraphFacts:
+    """A paragraph read once for the rules that tell whose a version is: its sentences (`sentences`); for each span of
+    sentences the rules ask about (left, right: `Sentences.span` bounds, one sentence, a reading's sentences or all
+    before one), where its clauses whose subject is a cited work read their verb (`cited_subject_ends`), what it says
+    (`says`) and the versions it states (`versions`); how many parentheses are open at each place
+    (`open_parentheses`); and whether it calls a version, as written, an algorithm's (`called_algorithm_s`). Each is
+    worked out on the first question and kept with the paragraph, as every mention of a paragraph asks about the same
+    few sentences and versions (hostile passes: a paragraph with no full stop was re-read for each of its names).
+    Built once per paragraph (`datasets._read_unit`, `name_readings.name_readings`) and passed to `cited_work_s`,
+    `detached_versions`, `yields_to_used`, `reported_not_used` and the readers of `name_readings` (`each_species`,
+    `with_sentence_words`, `members_listed_with_version`, `members_compared_with`).
 
     Args:
         text: the paragraph as its names were read (`phrases.read_as_ascii`).
@@ -46,6 +51,25 @@ class SentenceFacts:
         self._cited: dict[tuple[int, int], tuple[int, ...]] = {}
         self._says: dict[tuple[int, int], tuple[bool, bool, bool, bool]] = {}
         self._versions: dict[tuple[int, int], list[re.Match]] = {}
+        self._algorithm: dict[str, bool] = {}
+
+    @cached_property
+    def sentences(self) -> Sentences:
+        """The paragraph's sentences (`phrases.Sentences`)."""
+        return Sentences(self.text)
+
+    @cached_property
+    def open_parentheses(self) -> list[int]:
+        """`dataset_names.open_parentheses` of the paragraph: the depth at each place, index 0 to len(text)."""
+        return open_parentheses(self.text)
+
+    def called_algorithm_s(self, written: str) -> bool:
+        """Whether the paragraph calls the version `written` (as written: "v8.5") an algorithm's anywhere
+        (`dataset_names.is_algorithm_version`)."""
+        if written not in self._algorithm:
+            self._algorithm[written] = any(is_algorithm_version(self.text, m.end())
+                                           for m in re.finditer(r"(?<![\w.])" + re.escape(written) + r"(?![\w.])", self.text))
+        return self._algorithm[written]
 
     def cited_subject_ends(self, left: int, right: int) -> tuple[int, ...]:
         """Where each clause whose subject is a cited work (`_CITED_SUBJECT`) has read its verb in text[left:right], one
@@ -71,7 +95,7 @@ class SentenceFacts:
         return self._versions[left, right]
 
 
-def cited_work_s(facts: SentenceFacts, start: int) -> bool:
+def cited_work_s(facts: ParagraphFacts, start: int) -> bool:
     """Whether the name at text[start] stands in a clause whose subject is a cited work (`_CITED_SUBJECT`: the
     citation opens its sentence or clause, after a comma, semicolon, "while", "whereas", "but" or "and", and its verb
     follows it; no comma, semicolon or full stop between it and the name), so the version read with the name is that
@@ -80,7 +104,7 @@ def cited_work_s(facts: SentenceFacts, start: int) -> bool:
     own (`_USED_HERE`: "(used in this study)"). A citation after its verb ("is described by Lambert et al. (2007)") is
     no subject. `facts`: the paragraph's."""
     text = facts.text
-    return any(end <= start and not CLAUSE_END.search(text, end, start) for end in facts.cited_subject_ends(*sentence_span(text, start)))
+    return any(end <= start and not CLAUSE_END.search(text, end, start) for end in facts.cited_subject_ends(*facts.sentences.span(start)))
 
 
 # A data word right before a version stated without its name, a comma between at most ("The O3 profiles, version v2.2,",
@@ -144,7 +168,7 @@ _CITATION = re.compile(CITATION_TEXT)
 _VERSION_LIST_JOIN = re.compile(r"\s*(?:,\s*)?(?:and|or|&|,|/)\s*", re.IGNORECASE)
 
 
-def detached_versions(facts: SentenceFacts, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue,
+def detached_versions(facts: ParagraphFacts, readings: Sequence[tuple[str, int, int, Reading]], catalogue: DatasetCatalogue,
                       paragraph_wide: bool = False) -> list[tuple[str, int, int, Reading]]:
     """Versions a paragraph states for a product line without repeating its name, by proximity: a version of the
     grammar (`version_grammar.VERSION`, worded or opened by a letter, not `excluded`, not a number glued to a word as
@@ -183,10 +207,10 @@ def detached_versions(facts: SentenceFacts, readings: Sequence[tuple[str, int, i
       capitals the catalogue does not know: "MIPAS temperature data v4.62").
     The reading's describing words: those after the version (`words_trailing`) and those of the name's sentence (the
     "ozone" of "retrieve the ozone vertical profile"), less the version's own ("version 5" is no "2.5 degrees").
-    `facts`: the paragraph's (`SentenceFacts`)."""
+    `facts`: the paragraph's (`ParagraphFacts`)."""
     text = facts.text
     found = []
-    bounds = sentence_bounds(text)
+    bounds = facts.sentences.bounds
 
     def sentence_of(pos: int) -> tuple[int, int]:
         left = max(b for b in bounds if b <= pos)
@@ -359,7 +383,7 @@ def use_stated(sentence: str) -> bool:
     return bool(_WE_USE.search(sentence) or _USED_HERE.search(sentence))
 
 
-def yields_to_used(facts: SentenceFacts, readings: Sequence[tuple[str, int, int, Reading]], name: str, reading: Reading) -> bool:
+def yields_to_used(facts: ParagraphFacts, readings: Sequence[tuple[str, int, int, Reading]], name: str, reading: Reading) -> bool:
     """Whether the version `reading` gives line `name` in paragraph `text` is a cited work's, not the paper's: its
     sentence cites a work (`_CITATION`) and states no use (`use_stated`), while another sentence of the paragraph
     states a use of another version, one no other name is read with and no other acronym stands before in its sentence
@@ -368,11 +392,11 @@ def yields_to_used(facts: SentenceFacts, readings: Sequence[tuple[str, int, int,
     version 2 N2O product agrees with other observations (Smith et al., 2007). Differences with version 3, used here,
     are negligible"). `readings`: (name, start, end, Reading) of the paragraph's names; `facts`: the paragraph's."""
     text = facts.text
-    left, right = sentence_span(text, reading.first)
+    left, right = facts.sentences.span(reading.first)
     if not cites_work(text[left:right]) or use_stated(text[left:right]):
         return False
     used = set()
-    bounds = sentence_bounds(text)
+    bounds = facts.sentences.bounds
     for start, end in zip(bounds, bounds[1:]):
         if use_stated(text[start:end]):
             used |= {stated_sort_key(v.group(1)) for v in versions_in(text, start, end, worded=True) + versions_in(text, start, end)
@@ -407,7 +431,7 @@ _OWN_FINDING = re.compile(r"\b(?:our|we)\b", re.IGNORECASE)
 _AGENT_BEFORE = re.compile(r"(?:\s+[a-z]+){0,3}?\s+(?:in|by|with)\s+(?:the\s+)?(?:[\w\-]+\s+){0,2}?", re.IGNORECASE)
 
 
-def reported_not_used(facts: SentenceFacts, reading: Reading) -> bool:
+def reported_not_used(facts: ParagraphFacts, reading: Reading) -> bool:
     """Whether the version `reading` holds (read with a name or apart from it, spanning text[reading.first:reading.last])
     is one the paper reports rather than uses, in a sentence that states no use (`use_stated`):
     - another work's finding: the sentence reports what comparisons or a validation found (`_FINDING`) and cites the
@@ -426,10 +450,10 @@ def reported_not_used(facts: SentenceFacts, reading: Reading) -> bool:
     - whatever the sentence says of use, another retrieval's a priori or first guess (`_PRIOR_INPUT`): "The a priori
       profile of the retrieval is based on mean profiles of the MLS version 2.2 data".
     A paper that uses the version says so elsewhere ("In this study HALOE V19 data is used."), which is read on its own.
-    `facts`: the paragraph's (`SentenceFacts`)."""
+    `facts`: the paragraph's (`ParagraphFacts`)."""
     text = facts.text
-    left, _ = sentence_span(text, reading.first)
-    _, right = sentence_span(text, max(reading.first, reading.last - 1))
+    left, _ = facts.sentences.span(reading.first)
+    _, right = facts.sentences.span(max(reading.first, reading.last - 1))
     prior, used, finding, changed = facts.says(left, right)
     if prior:
         return True
