@@ -531,8 +531,9 @@ def test_with_the_opt_in_the_llm_s_claims_and_argumentation_make_literary_and_ov
     fake = PaperReader()
     result = analyse_online(graph, key, fake, send_text_online=True)
     assert result.success and [kind(request) for request in fake.requests if kind(request) in ("claims", "argumentation")] == ["claims", "argumentation"]
-    # the keyword refinement and the claims' pair judging asked too (issue 22), each on its own paper_llm_use row
-    assert {kind(request) for request in fake.requests} == {"claims", "argumentation", "keywords"}
+    # the datasets' reading, the keyword refinement and the claims' pair judging asked too (issue 22), each on its own
+    # paper_llm_use row
+    assert {kind(request) for request in fake.requests} == {"datasets", "claims", "argumentation", "keywords"}
     # no claim of this paper comes near a work of the sample (best similarity under 0.4): no pair worth asking, and so said
     assert graph.rows("SELECT summary FROM paper_llm_use WHERE paper_key = ? AND stage = 'claim_verdicts'", [key]) == [
         ("claim_verdicts: not sent: no claim has a work of similarity 0.4 or more to ask about",)]
@@ -563,7 +564,7 @@ def test_with_the_opt_in_the_llm_s_claims_and_argumentation_make_literary_and_ov
 
     _print_summary(graph.database, key, {})
     sent_tokens = sum(use[stage]["prompt_tokens"] + use[stage]["completion_tokens"] for stage in use if use[stage]["sent"])
-    assert f"\nsent online: Groq: 3 request(s) attempted, {sent_tokens:,} token(s) answered (argumentation, claims, keywords)\n" in capsys.readouterr().out
+    assert f"\nsent online: Groq: 4 request(s) attempted, {sent_tokens:,} token(s) answered (argumentation, claims, datasets, keywords)\n" in capsys.readouterr().out
 
 
 def test_a_429_leaves_the_offline_claims_and_the_partition_succeeds(graph):

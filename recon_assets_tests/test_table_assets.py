@@ -427,8 +427,10 @@ def test_turning_the_papers_opt_in_on_or_off_makes_paper_claims_stale_and_nothin
     assert {key: value for key, value in opted_in_offline.items() if key != PAPER_SETTINGS} == {
         key: value for key, value in off.items() if key != PAPER_SETTINGS
     }
-    # and the stages that send a paper's text to Groq with it (issue 22: keyword refinement, claim verdicts)
-    assert [name for name, asset in ASSET_TABLES.items() if "paper_settings" in asset.run_inputs] == ["paper_claims", "paper_keywords", "claim_verdicts"]
+    # and the stages that send a paper's text to Groq with it (issue 22: the datasets' reading, keyword refinement,
+    # claim verdicts)
+    assert [name for name, asset in ASSET_TABLES.items() if "paper_settings" in asset.run_inputs] == [
+        "paper_datasets", "paper_claims", "paper_keywords", "claim_verdicts"]
 
 
 def test_a_run_input_is_a_dependency_of_the_assets_that_declare_it():
