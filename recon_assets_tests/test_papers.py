@@ -309,3 +309,24 @@ def test_benchmark_scores_detection_against_the_ground_truth(tmp_path):
     }
     (paper,) = result["papers"]
     assert (paper["sections"], paper["own_sections"], paper["references"], paper["references_with_doi"]) == (6, 6, 3, 2)
+
+
+def test_benchmark_names_a_replaced_successor_with_the_current_version_as_the_product_does():
+    """Review row (issue 22): the benchmark's line for a matched dataset read only the lineage fields, so a successor
+    since replaced was named alone ("replaced by ML2O3 V004"); it now goes through `lifecycle_statement` as the
+    product's lines do. A catalogue of ML2O3 V003, V004 and V005 (V004 and V005 as the CMR extract holds them; V003
+    made up one release before, so the chain is three versions deep)."""
+    from benchmarks.paper_analysis import matched_lifecycle
+
+    title = "MLS/Aura Level 2 Ozone (O3) Mixing Ratio {} (ML2O3) at GES DISC"
+    catalogue = DatasetCatalogue(pd.DataFrame({
+        "dataset_id": ["C-ML2O3-003", "C1251101678-GES_DISC", "C1729925806-GES_DISC"],
+        "short_name": ["ML2O3"] * 3,
+        "long_name": [title.format(v) for v in ("V003", "V004", "V005")],
+        "doi": [None, "10.5067/Aura/MLS/DATA2017", "10.5067/Aura/MLS/DATA2516"],
+    }))
+    oldest = next(k for k in catalogue.by_family["ML2O3"] if k.dataset_id == "C-ML2O3-003")
+    match = DatasetMatch(oldest.dataset_id, "ML2O3", oldest.version, NAME_AND_VERSION, "3", "MLS ozone version 3", 4, "Data")
+    superseded, line = matched_lifecycle(match, catalogue)
+    assert superseded is True
+    assert "replaced by ML2O3 V004 (now V005)" in line

@@ -94,7 +94,7 @@ def _current_versions(lineage: pd.DataFrame) -> list[str | None]:
     (MYD11A1 V005 -> V006 -> V061: V061 for all three), followed through successor_dataset_id while the successor_family
     is the row's family; the row's own version_text when nothing in its family replaces it (a curated successor of
     another family, a parallel stream, only CMR retiring it). What the lifecycle line names when a successor has itself
-    been replaced ("replaced by MYD11A1 V006 (now V061)": `papers.datasets.lifecycle_statement`).
+    been replaced ("replaced by MYD11A1 V006 (now V061)": `papers.lifecycle_lines.lifecycle_statement`).
 
     Args:
         lineage: dataset_lineage rows, columns dataset_id, family, version_text, successor_dataset_id, successor_family.
