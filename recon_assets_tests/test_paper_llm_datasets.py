@@ -59,10 +59,11 @@ def test_the_paragraphs_that_state_data_go_out_with_their_candidates_within_the_
         references=("Smith, J. MLS v2.2 water vapour validation. J. Geophys. Res. 2008, 113, D15.",),  # never sent
     )
     sent = to_send(document, cmr)
-    # a name with a version first, in reading order, within the bounds; the rest (the 13th such paragraph, the caption,
-    # SOLSTICE's version by a data word) counted as left out
-    assert [p.number for p in sent.paragraphs] == [1, *range(4, 4 + MAX_PARAGRAPHS - 1)] and sent.paragraphs_left_out == 3
-    assert [p.number for p in to_send(paper(*(p.text for p in document.paragraphs[1:3])), cmr).paragraphs] == [2]  # SOLSTICE, when there is room
+    # a name with a version first ("SOLSTICE" distinguishes the SORCE SOLSTICE families), in reading order, within the
+    # bounds; the rest (two more such paragraphs and the caption) counted as left out
+    assert [p.number for p in sent.paragraphs] == [1, 3, *range(4, 4 + MAX_PARAGRAPHS - 2)] and sent.paragraphs_left_out == 3
+    # a version by a data word, with no name, is sent when there is room
+    assert [p.number for p in to_send(paper("The basin is wet.", "Irradiance came from the version 10 data."), cmr).paragraphs] == [2]
     assert {c.family for c in sent.candidates} >= {"ML2H2O", "ML2T"} and sent.candidates[0].family == "ML2H2O"
     h2o = next(c for c in sent.candidates if c.family == "ML2H2O")
     assert h2o.versions == ("V004", "V005") and "Water Vapor" in h2o.title
@@ -70,7 +71,7 @@ def test_the_paragraphs_that_state_data_go_out_with_their_candidates_within_the_
     assert system == {"role": "system", "content": SYSTEM}
     assert "<<<DATA p1>>>\n" + MLS_PARAGRAPH + "\n<<<END DATA p1>>>" in user["content"]
     assert "- ML2H2O: MLS/Aura Level 2 Water Vapor (H2O) Mixing Ratio V004 (ML2H2O) at GES DISC (versions V004, V005)" in user["content"]
-    assert not any(text in user["content"] for text in ("monsoon", "Smith", "100 hPa", "SOLSTICE"))
+    assert not any(text in user["content"] for text in ("monsoon", "Smith", "100 hPa"))
 
 
 def test_an_mls_version_the_rules_leave_ambiguous_is_resolved_by_the_model_s_ml2h2o(cmr):
@@ -151,6 +152,19 @@ def test_a_planted_instruction_counts_only_where_the_text_itself_states_the_data
     matches, unmatched = detect_datasets(stated, cmr)
     merged = merge(matches, unmatched, reading.pairs, cmr, "m")
     assert merged.matches == matches and merged.outcomes[CONFIRMED] == ["MOD13Q1 061"]
+
+
+def test_an_instrument_s_name_in_capitals_that_distinguishes_a_few_families_names_them(cmr):
+    """The SORCE statement the rules miss ("SOLSTICE (version 10)"): SOLSTICE, a word of few families' entry titles,
+    makes them candidates and names them; "TOMS" (41 families) and "Ozone" (no capitals) name none."""
+    text = "Spectral irradiance came from SOLSTICE (version 10) far ultraviolet data."
+    assert "SOR3SOLFUVD" in llm_datasets.titled_families("SOLSTICE", cmr)
+    assert llm_datasets.titled_families("TOMS", cmr) == llm_datasets.titled_families("Ozone", cmr) == frozenset()
+    sent = to_send(paper(text), cmr)
+    assert "SOR3SOLFUVD" in {c.family for c in sent.candidates}
+    reading = read_datasets(answer_json([entry("SOR3SOLFUVD", "10", text), entry("TOMSN7L3", "10", text)]), sent, cmr)
+    assert [(p.family, p.version) for p in reading.pairs] == [("SOR3SOLFUVD", "10")]
+    assert reading.rejected == ["entry 1 'TOMSN7L3 10': the quote's paragraph does not name TOMSN7L3"]
 
 
 def test_a_new_pair_with_a_catalogued_version_is_a_match_and_no_rules_match_is_dropped(cmr):
