@@ -5,7 +5,8 @@ from the text sent, never from a fixture's labels; fixtures/groq/PROVENANCE.md).
 
 Held: which paragraphs and candidates are sent, within the bounds; an MLS version the rules leave ambiguous resolved by
 the model's ML2H2O 2.2, its lifecycle as the rules give it; each check's rejection with its reason (an invented quote,
-a family not in the catalogue, a version not in the quote, a family the paragraph does not name); an answer that is not
+a family not in the catalogue, a version not in the quote, a family the paragraph does not name, a version the
+rules give another name in the quote); an answer that is not
 JSON or fails the schema keeps the rules' result; an instruction planted in the text counts only where the text itself
 states the dataset; with the opt-in on, the paper_llm_use row and the merged paper_datasets rows; off, nothing sent.
 """
@@ -105,6 +106,17 @@ def test_each_check_rejects_an_entry_with_its_reason(cmr, given, reason):
     assert reading.rejected == [f"{label}: {reason}"]
     # the other entry passes: "V2.2" is the quote's "2.2" by sort key, and the pair keeps the version as the paper writes it
     assert [(p.family, p.version) for p in reading.pairs] == [("ML2H2O", "2.2")]
+
+
+def test_a_version_the_rules_give_another_name_in_the_quote_is_not_the_family_s(cmr):
+    """Check (e), found by the lead reviewing the asset test's log ("added: MOD13Q1 2.0"): a reader that pairs every
+    name of a sentence with every version in it took CHIRPS's V2.0 for MOD13Q1's. The rules read 2.0 as CHIRPS's, a
+    name that does not stand for MOD13Q1, so the entry is rejected; the pair the sentence does state passes."""
+    statement = "NDVI came from MOD13Q1 Collection 6.1 composites, and we also compared CHIRPS V2.0 totals."
+    sent = to_send(paper(statement), cmr)
+    reading = read_datasets(answer_json([entry("MOD13Q1", "2.0", statement), entry("MOD13Q1", "6.1", statement)]), sent, cmr)
+    assert reading.rejected == ["entry 0 'MOD13Q1 2.0': the rules read version 2.0 in the quote as CHIRPS's"]
+    assert [(p.family, p.version) for p in reading.pairs] == [("MOD13Q1", "6.1")]
 
 
 def test_an_invalid_or_repeated_entry_is_rejected_and_the_rest_read(cmr):

@@ -30,7 +30,11 @@ What holds whatever the model answers (`read_datasets`), the rules as the check:
     parameter name (`DatasetCatalogue.species`: "H2O", "water vapour"); for another name (MODIS, IMERG), its entry
     title's words narrow the members to fewer, the family among them (`TitleVocabulary.narrow`); or the paragraph
     writes in capitals a word of the family's entry titles that at most TITLE_WORD_FAMILIES families' titles hold
-    (`titled_families`: "SOLSTICE (version 10)" names SOR3SOLFUVD).
+    (`titled_families`: "SOLSTICE (version 10)" names SOR3SOLFUVD);
+(e) the rules, reading the quote alone (`datasets.detect_datasets`), do not give its version to another name only
+    (`version_owner`: in "MOD13Q1 Collection 6.1 composites, and we also compared CHIRPS V2.0 totals" version 2.0 is
+    CHIRPS's, so "MOD13Q1 2.0" is rejected); a name stands for the family when it is the family, one of the name's
+    members, or names it by (d) ("MLS" for ML2H2O, "SOLSTICE" for SOR3SOLFUVD).
 Every rejected entry is counted with its reason; an answer that is not one JSON object of `DatasetAnswer`'s shape
 leaves the rules' result, with the reason.
 """
@@ -50,6 +54,7 @@ from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.judgement.llm_prompt import clean_text
 from recon_assets.papers.dataset_catalogue import DatasetCatalogue
 from recon_assets.papers.dataset_evidence import QUOTE_LIMIT, DatasetMatch, UnmatchedMention
+from recon_assets.papers.datasets import detect_datasets
 from recon_assets.papers.dataset_names import WORD, canonical_tokens, is_reference_like
 from recon_assets.papers.lifecycle_lines import with_lifecycle
 from recon_assets.papers.llm_claims import HEADING_CHARS, SentParagraph, fenced, found_in
@@ -329,8 +334,24 @@ def names_family(text: str, family: str, catalogue: DatasetCatalogue) -> bool:
     return any(family in titled_families(word, catalogue) for word in words)
 
 
+def version_owner(quote: str, family: str, version: str, catalogue: DatasetCatalogue) -> str | None:
+    """Check (e): the name the rules give `version` in `quote` when that is another dataset's, else None.
+
+    The rules read the quote as a one-paragraph paper (`datasets.detect_datasets`); the names they read `version` for
+    (same sort key), matched or not. None when they read it for no name, or for a name that stands for `family` (the
+    family itself, a name whose members hold it, or one that names it by check (d): `names_family`); else the first
+    such name in sorted order ("CHIRPS")."""
+    matches, unmatched = detect_datasets(PaperDocument(1, (), (Paragraph("", 1, quote),), (), ()), catalogue)
+    key = stated_sort_key(version)
+    read = [(m.family, m.stated_version) for m in matches] + [(u.family or u.name, u.stated_version) for u in unmatched]
+    owners = sorted({name for name, stated in read if stated and stated_sort_key(stated) == key})
+    if any(name == family or family in catalogue.members.get(name, ()) or names_family(name, family, catalogue) for name in owners):
+        return None
+    return owners[0] if owners else None
+
+
 def read_datasets(raw: str | None, sent: Sent, catalogue: DatasetCatalogue) -> DatasetReading:
-    """The pairs an answer gives for the `sent` paragraphs that pass checks (a)-(d) (module docstring), each found
+    """The pairs an answer gives for the `sent` paragraphs that pass checks (a)-(e) (module docstring), each found
     in the first sent paragraph holding its quote; an invalid entry or a repeated (family, version) is rejected too,
     each with its reason ("entry 2 'ML2O3 2.2': ..."). Never raises."""
     problem = problem_of(raw)
@@ -355,6 +376,8 @@ def read_datasets(raw: str | None, sent: Sent, catalogue: DatasetCatalogue) -> D
             rejected.append(f"{label}: version not read in the quote")
         elif not names_family(where.paragraph.text, family, catalogue):
             rejected.append(f"{label}: the quote's paragraph does not name {family}")
+        elif (owner := version_owner(entry.quote, family, stated, catalogue)) is not None:
+            rejected.append(f"{label}: the rules read version {stated} in the quote as {owner}'s")
         elif (family, stated_sort_key(stated)) in seen:
             rejected.append(f"{label}: repeated")
         else:
