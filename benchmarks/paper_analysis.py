@@ -3,6 +3,7 @@ each paper's text states, parse quality (sections and references found against t
 per paper. Prints one JSON report; nothing is asserted (the machine is shared and noisy).
 
     .venv/bin/python benchmarks/paper_analysis.py [--papers DIR] [--datasets CSV] [--pdf PATH ...] [--online-fake]
+        [--online [--llm-cache PATH]]
 
 --papers (default recon_assets_tests/fixtures/papers): a folder with the real PDFs, `papers.csv` (file, doi, licence,
 source, sections, references: the paper's own heading and reference-list counts) and `paper_datasets.csv` (file,
@@ -18,6 +19,14 @@ model) with the default Groq settings (the free 70B tier's pacing, a fake clock)
 the tokens (prompt tokens are the fake's count, 4 bytes of prompt a token, about Llama 3's rate on English; completion
 tokens are the fake's answer's, not a model's), the paragraphs sent and kept offline, and the seconds the pacer would
 wait on the free tier (`paced_wait_seconds`): the plumbing's figures, not a model's.
+
+--online: the datasets are the rules' with Groq's reading of each paper's data statements merged in, as the
+paper_datasets asset does online (`papers.online.read_datasets_online`, `papers.llm_datasets`: every entry checked
+against the text and the catalogue), so precision and recall measure the model with the rules as its check. It needs
+GROQ_API_KEY (and GROQ_BASE_URL / RECON_GROQ as for `recon run`) and the papers' opt-in RECON_PAPERS_ONLINE=online (the
+papers' text is sent to Groq); answers are kept in --llm-cache (a DuckDB file, default paper_analysis_llm.duckdb in
+the current folder: a second run asks nothing again, and the daily budget is counted there). Not run from this
+project's machines (no key): its figures are a user's to measure.
 
 A detection is a (family, version) pair: a matched Dataset node's, or a graph product named with a version the graph
 lacks (a replaced version is still a use of that product); unknown products are listed, not scored, and so is a product
@@ -36,16 +45,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
+from recon_assets.judgement.resources import GroqJudgeResource, groq_offline
 from recon_assets.papers.claims import extract_claims
 from recon_assets.papers.dataset_catalogue import DatasetCatalogue
 from recon_assets.papers.dataset_evidence import DatasetMatch
 from recon_assets.papers.datasets import detect_datasets
 from recon_assets.papers.lifecycle_lines import lifecycle_statement
+from recon_assets.papers.online import read_datasets_online
+from recon_assets.papers.resources import papers_online
 from recon_assets.papers.phrases import stated_sort_key
 from recon_assets.papers.stated_lifecycle import family_lineage, lineage_values
 from recon_assets.papers.parse import PaperDocument, UnreadablePaper, parse_pdf
@@ -53,6 +68,15 @@ from recon_assets.papers.parse import PaperDocument, UnreadablePaper, parse_pdf
 REPO_ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = REPO_ROOT / "recon_assets_tests" / "fixtures" / "papers"
 CMR_COLUMNS = {"concept-id": "dataset_id", "ShortName": "short_name", "EntryTitle": "long_name", "DOI": "doi"}
+
+
+@dataclass(frozen=True)
+class Online:
+    """What --online reads the data statements with: a DuckDB connection (the LLM answers' cache and the daily
+    budget's count) and the Groq resource."""
+
+    con: object
+    groq: GroqJudgeResource
 
 
 def load_datasets(path: Path) -> pd.DataFrame:
@@ -92,9 +116,11 @@ def online_on_fake(document: PaperDocument) -> dict:
     }
 
 
-def analyse(data: bytes, catalogue: DatasetCatalogue, online_fake: bool = False) -> dict:
+def analyse(data: bytes, catalogue: DatasetCatalogue, online_fake: bool = False, online: Online | None = None) -> dict:
     """Parse, detect datasets and extract claims from one PDF; its figures, the detected (family, version key)
-    pairs and the time taken (s); with `online_fake`, `online_on_fake`'s figures under "online_fake". An unreadable
+    pairs and the time taken (s, the model's reading included); with `online_fake`, `online_on_fake`'s figures under
+    "online_fake"; with `online`, the datasets are the rules' with the model's reading of the data statements merged in
+    (`online.read_datasets_online`, as the paper_datasets asset does), its use under "datasets_online". An unreadable
     PDF gives its one-line error instead."""
     started = time.perf_counter()
     try:
@@ -102,6 +128,11 @@ def analyse(data: bytes, catalogue: DatasetCatalogue, online_fake: bool = False)
     except UnreadablePaper as error:
         return {"error": str(error), "seconds": round(time.perf_counter() - started, 3)}
     matches, unmatched = detect_datasets(document, catalogue)
+    read = {}
+    if online is not None:
+        matches, unmatched, use = read_datasets_online(online.con, document, catalogue, matches, unmatched, online.groq,
+                                                       log=lambda line: None, warn=lambda line: print(line, file=sys.stderr))
+        read = {"datasets_online": use.summary()}
     claims = extract_claims(document)
     seconds = time.perf_counter() - started
     detected = {(m.family, detected_version(m)) for m in matches}
@@ -117,7 +148,7 @@ def analyse(data: bytes, catalogue: DatasetCatalogue, online_fake: bool = False)
         "claims": len(claims), "matched": [f"{m.family} {m.version} ({m.found_by}, p. {m.page})" for m in matches],
         "unmatched": [f"{u.name} {u.stated_version or ''}: {u.reason} (p. {u.page})" for u in unmatched],
         "detected": sorted(detected), "lifecycles": lifecycles, "seconds": round(seconds, 3),
-    } | ({"online_fake": online_on_fake(document)} if online_fake else {})
+    } | read | ({"online_fake": online_on_fake(document)} if online_fake else {})
 
 
 def detected_version(match: DatasetMatch) -> tuple[int, ...]:
@@ -166,9 +197,10 @@ def scores(truth: set, detected: set) -> dict:
     }
 
 
-def report(papers_dir: Path, datasets_csv: Path, extra_pdfs: list[Path], online_fake: bool = False) -> dict:
+def report(papers_dir: Path, datasets_csv: Path, extra_pdfs: list[Path], online_fake: bool = False, online: Online | None = None) -> dict:
     """The benchmark's report: per paper and in total (precision and recall pooled over all pairs); with `online_fake`
-    each paper's online figures on the fake of Groq (`online_on_fake`)."""
+    each paper's online figures on the fake of Groq (`online_on_fake`); with `online`, the datasets read with the model
+    too (`analyse`)."""
     catalogue = DatasetCatalogue(load_datasets(datasets_csv))
     papers = pd.read_csv(papers_dir / "papers.csv", dtype=str) if (papers_dir / "papers.csv").exists() else pd.DataFrame(columns=["file"])
     truth_rows = pd.read_csv(papers_dir / "paper_datasets.csv", dtype=str) if (papers_dir / "paper_datasets.csv").exists() else pd.DataFrame(columns=["file", "family", "version"])
@@ -177,7 +209,7 @@ def report(papers_dir: Path, datasets_csv: Path, extra_pdfs: list[Path], online_
     replaced_total = {"stated_replaced": 0, "flagged": 0, "flagged_not_replaced": 0, "flagged_unlabelled": 0}
     per_paper, all_truth, all_detected = [], set(), set()
     for paper in papers.itertuples(index=False):
-        result = analyse((papers_dir / paper.file).read_bytes(), catalogue, online_fake)
+        result = analyse((papers_dir / paper.file).read_bytes(), catalogue, online_fake, online)
         truth = {(row.family, stated_sort_key(row.version)) for row in truth_rows[truth_rows["file"] == paper.file].itertuples(index=False)}
         detected = set(result.pop("detected", []))
         detected = {(family, tuple(key)) for family, key in detected}
@@ -189,7 +221,7 @@ def report(papers_dir: Path, datasets_csv: Path, extra_pdfs: list[Path], online_
         result.update(file=paper.file, doi=paper.doi, own_sections=int(paper.sections), own_references=int(paper.references), datasets=scores(truth, detected),
                       replaced_versions=replaced)
         per_paper.append(result)
-    others = [{"file": str(path), **{k: v for k, v in analyse(path.read_bytes(), catalogue, online_fake).items() if k not in ("detected", "lifecycles")}} for path in extra_pdfs]
+    others = [{"file": str(path), **{k: v for k, v in analyse(path.read_bytes(), catalogue, online_fake, online).items() if k not in ("detected", "lifecycles")}} for path in extra_pdfs]
     seconds = [p["seconds"] for p in per_paper + others]
     return {
         "real_papers": len(per_paper),
@@ -212,8 +244,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--datasets", type=Path, default=FIXTURES / "graph_datasets.csv")
     parser.add_argument("--pdf", type=Path, nargs="*", default=[])
     parser.add_argument("--online-fake", action="store_true", help="also read claims and argumentation online against a fake of Groq")
+    parser.add_argument("--online", action="store_true",
+                        help="also read the data statements with Groq (GROQ_API_KEY and the papers' opt-in RECON_PAPERS_ONLINE=online)")
+    parser.add_argument("--llm-cache", type=Path, default=Path("paper_analysis_llm.duckdb"), help="with --online: the answers' cache")
     args = parser.parse_args(argv)
-    print(json.dumps(report(args.papers, args.datasets, args.pdf, args.online_fake), indent=2, default=str))
+    if not args.online:
+        print(json.dumps(report(args.papers, args.datasets, args.pdf, args.online_fake), indent=2, default=str))
+        return
+    import duckdb
+
+    if not papers_online(os.environ.get("RECON_PAPERS_ONLINE") or ""):
+        parser.error("--online sends the papers' text to Groq: it needs the papers' opt-in RECON_PAPERS_ONLINE=online")
+    groq = GroqJudgeResource(offline=groq_offline(os.environ.get("RECON_GROQ") or ""), api_key=os.environ.get("GROQ_API_KEY") or None,
+                             base_url=os.environ.get("GROQ_BASE_URL") or None)
+    if (why := groq.offline_reason()) is not None:
+        parser.error(f"--online needs Groq online: {why}")
+    with duckdb.connect(str(args.llm_cache)) as con:
+        print(json.dumps(report(args.papers, args.datasets, args.pdf, args.online_fake, Online(con, groq)), indent=2, default=str))
 
 
 if __name__ == "__main__":

@@ -236,3 +236,28 @@ def test_with_the_opt_in_off_nothing_is_sent(graph):  # noqa: F811 (the fixture)
     assert graph.rows("SELECT matched, name, found_by FROM paper_datasets WHERE paper_key = ?", [key]) == [
         (False, "MOD13Q1", "short name without a version")]
     assert "sent_where" not in materialization(result, "paper_datasets").metadata
+
+
+def test_the_benchmark_s_online_option_reads_the_data_statements_as_the_asset_does(tmp_path, cmr):
+    """`benchmarks/paper_analysis.py --online` goes through `online.read_datasets_online`, the asset's own path (here
+    against the fake: the plumbing, not a model's figures): the MLS paragraph the rules leave ambiguous is resolved, so
+    the pair counts as detected, and the use is printed with the paper."""
+    import duckdb
+    import respx
+
+    from benchmarks.paper_analysis import Online, report
+    from recon_assets_tests.groq_fakes import COMPLETIONS
+    from recon_assets_tests.test_paper_assets import online_groq
+
+    (tmp_path / "made_up.pdf").write_bytes(pdf_of(["Abstract", "Humidity in the tropics.", "2. Data", MLS_PARAGRAPH]))
+    (tmp_path / "papers.csv").write_text("file,doi,licence,source,sections,references\nmade_up.pdf,,,test,2,0\n")
+    (tmp_path / "paper_datasets.csv").write_text("file,family,version,page,quote\nmade_up.pdf,ML2H2O,2.2,1,q\n")
+    offline = report(tmp_path, CMR, [])
+    fake = PaperReader(queue=[answer(answer_json([entry("ML2H2O", "2.2", MLS_QUOTE)]))], queued_kinds=("datasets",))
+    with respx.mock(assert_all_called=False) as router, duckdb.connect() as con:
+        router.post(COMPLETIONS).mock(side_effect=fake)
+        online = report(tmp_path, CMR, [], online=Online(con, online_groq()))
+    assert offline["datasets"]["true_positives"] == 0 and "datasets_online" not in offline["papers"][0]
+    assert [kind(request) for request in fake.requests] == ["datasets"]
+    assert online["datasets"]["true_positives"] == 1
+    assert online["papers"][0]["datasets_online"].startswith("datasets: sent to Groq")

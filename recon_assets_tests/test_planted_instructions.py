@@ -535,7 +535,7 @@ def test_no_llm_answer_lifts_an_edge_above_its_offline_answers():
 # A paper (issue 22) whose text plants an instruction, read online by a stand-in model that obeys any instruction it
 # reads (paper_groq_fakes.PaperReader(obey=True)): the wording is removed before anything is sent
 # (`judge_address.without_judge_address` in `papers.llm_claims.sent_paragraphs` and `argumentation_messages`) and a
-# quote of it is no quote of the paper's own text (`llm_claims._found_in`, within `judge_address.kept_passages`).
+# quote of it is no quote of the paper's own text (`llm_claims.found_in`, within `judge_address.kept_passages`).
 
 
 @pytest.fixture(scope="module")

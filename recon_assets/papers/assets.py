@@ -40,7 +40,7 @@ from recon_assets.papers.parse import UnreadablePaper, parse_pdf
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, paper_partitions
 from recon_assets.papers.report import PaperFindings, paper_sections, write_paper_report
 from recon_assets.papers.title import display_name, pdf_title
-from recon_assets.papers.online import offline_reading, read_online
+from recon_assets.papers.online import offline_reading, read_datasets_online, read_online
 from recon_assets.papers.resources import PaperIntake, PaperNotFound
 from recon_assets.papers.scores import paper_scores as compute_paper_scores
 from recon_assets.papers.stored import (
@@ -80,7 +80,7 @@ from recon_assets.papers.verdicts import (
     steward_pair_judgements,
 )
 from recon_assets.papers.verdicts import Work as ClaimWork
-from recon_assets.shared.credentials import redact
+from recon_assets.shared.credentials import error_line, redact
 from recon_assets.shared.metadata import table_metadata
 from recon_assets.shared.table_docs import declared_columns
 from recon_assets.storage.output_files import REPORTS
@@ -181,7 +181,8 @@ def paper_datasets(
         forget_llm_use(con, key, [DATASETS_STAGE])  # no earlier run's row passes for this one's
         read = {}
         if (papers.online_reason() or groq_judge.offline_reason()) is None:
-            matches, unmatched, use = _datasets_read_online(context, con, document, catalogue, matches, unmatched, groq_judge)
+            matches, unmatched, use = read_datasets_online(con, document, catalogue, matches, unmatched, groq_judge,
+                                                           log=context.log.info, warn=context.log.warning)
             con.upsert("paper_llm_use", llm_use_rows(key, [use]))
             read = {"sent_where": use.summary(), "llm_requests": use.requests, "datasets_outcome": use.outcome, "datasets_rejected": len(use.dropped)}
         if doi := key_doi(key):
@@ -200,45 +201,6 @@ def paper_datasets(
 
 # The stage name of the LLM's reading of the data statements in paper_llm_use.
 DATASETS_STAGE = llm_datasets.STAGE
-
-
-def _datasets_read_online(context, con: Tables, document, catalogue: DatasetCatalogue, matches, unmatched, groq: GroqJudgeResource):
-    """(matches, unmatched, its `online.StageUse`): the rules' datasets with the LLM's reading of the data statements
-    merged in (`llm_datasets`: the paragraphs that state data and their candidate families sent through the cached ask,
-    each entry checked against the text and the catalogue, `llm_datasets.merge`), for a paper opted in with Groq
-    online. The use row says how many paragraphs and characters were sent, how many the bounds left out, the entries
-    rejected with their reasons and what was confirmed, added and resolved. An unusable answer, a failed request, a
-    spent budget or any error keeps the rules' result, with the reason in the row and a log line (the stage is
-    critical for the rules' part only)."""
-    use = StageUse(DATASETS_STAGE)
-    try:
-        sent = llm_datasets.to_send(document, catalogue)
-        use.removed = [f"p{p.number} (page {p.paragraph.page}): {p.removed}" for p in sent.paragraphs if p.removed]
-        with groq_asker(con, groq, "paper_datasets", log=context.log.warning) as asker:
-            reading, asked = llm_datasets.ask_datasets(
-                lambda purpose, version, messages, tokens, usable: asker.ask(use, purpose, version, messages, tokens, usable), sent, catalogue,
-            )
-        merged = llm_datasets.merge(matches, unmatched, reading.pairs, catalogue, asked.model) if reading.pairs is not None else None
-    except Exception as error:  # the online reading is optional: whatever broke, the rules' datasets stand
-        use.outcome = FALLBACK if use.sent or use.cached else NOT_SENT
-        use.reasons.append(f"the rules' datasets kept: {_one_line(error)}")
-        context.log.warning(f"paper_datasets: {use.summary()}")
-        return matches, unmatched, use
-    use.paragraphs_sent = len(sent.paragraphs) if use.sent else 0
-    use.paragraphs_offline = sent.paragraphs_left_out
-    what = (f"{len(sent.paragraphs)} paragraphs ({sent.characters:,} characters) and {len(sent.candidates)} candidate families"
-            + (f"; {sent.paragraphs_left_out} paragraphs stating data left out by the bounds" if sent.paragraphs_left_out else "")
-            + (f"; {sent.candidates_left_out} candidate families left out by the bounds" if sent.candidates_left_out else ""))
-    if merged is None:
-        use.outcome = FALLBACK if use.sent or use.cached else NOT_SENT
-        use.reasons.append(f"the rules' datasets kept: {reading.problem}" + (f" ({what})" if sent.paragraphs else ""))
-        context.log.warning(f"paper_datasets: {use.summary()}")
-        return matches, unmatched, use
-    use.outcome, use.dropped = LLM, list(reading.rejected)
-    use.reasons.append(f"{what}; {len(reading.pairs)} pairs passed the checks, {len(reading.rejected)} entries rejected; "
-                       + "; ".join(f"{outcome}: {', '.join(said) or 'none'}" for outcome, said in merged.outcomes.items()))
-    context.log.info(use.summary())
-    return merged.matches, merged.unmatched, use
 
 
 @dg.asset(**_arguments("paper_claims"), **PAPERS)
@@ -556,7 +518,7 @@ def _optional_stage(
         try:
             metadata = work(con)
         except Exception as error:  # optional (issue 22): whatever broke, the paper's other stages still complete
-            line = _one_line(error)
+            line = error_line(error)
             con.upsert("paper_stage_failures", pd.DataFrame([{PAPER_KEY: key, "stage": stage, "error": line, "failed_at": _now()}]))
             if table is not None:
                 con.create(table)
@@ -686,13 +648,6 @@ def _replace(con: Tables, table: str, rows: pd.DataFrame, key: str) -> None:
 
 def _partition_metadata(con: Tables, table: str, key: str, preview: list[str]) -> dict[str, object]:
     return table_metadata(con, table, match={"paper_key": key}, preview_columns=preview)
-
-
-def _one_line(error: BaseException) -> str:
-    """'<type>: <first line of its message>', without secrets (`credentials.redact`: a library's error may quote a URL
-    with its key)."""
-    first = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
-    return redact(f"{type(error).__name__}: {first}" if first else type(error).__name__)
 
 
 def _now() -> datetime:

@@ -62,7 +62,7 @@ from recon_assets.papers.parse import PaperDocument, Paragraph
 from recon_assets.papers.phrases import DATA_WORD, LINE, read_as_ascii, stated_sort_key
 from recon_assets.papers.stated_lifecycle import catalogued_version
 from recon_assets.papers.version_grammar import listed_after, versions_in
-from recon_assets.shared.validation import problem_line
+from recon_assets.shared.validation import answer_problem, problem_line
 
 PURPOSE, PROMPT_VERSION = "paper_datasets", "paper-datasets-v1"
 STAGE = "datasets"
@@ -271,14 +271,8 @@ def dataset_messages(sent: Sent) -> list[dict[str, str]]:
 
 
 def problem_of(raw: str | None) -> str | None:
-    """Why an answer is unusable (not one JSON object of `DatasetAnswer`'s shape), else None. Never raises."""
-    if raw is None or not raw.strip():
-        return "empty answer"
-    try:
-        DatasetAnswer.model_validate_json(raw)
-    except ValidationError as error:
-        return f"invalid answer: {problem_line(error.errors()[0], 'answer')}"
-    return None
+    """Why an answer is unusable (not one JSON object of `DatasetAnswer`'s shape: `validation.answer_problem`), else None."""
+    return answer_problem(raw, DatasetAnswer)
 
 
 def versions_stated(quote: str) -> list[str]:

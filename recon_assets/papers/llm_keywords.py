@@ -23,13 +23,13 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from recon_assets.judgement.judge_address import without_judge_address
 from recon_assets.judgement.llm_prompt import clean_text
 from recon_assets.papers.keywords import PaperKeyword, ScienceKeyword, stems
 from recon_assets.papers.llm_claims import fenced
-from recon_assets.shared.validation import problem_line
+from recon_assets.shared.validation import answer_problem
 
 PURPOSE, PROMPT_VERSION = "paper_keywords", "paper-keywords-v1"
 STAGE = "keywords"
@@ -116,14 +116,8 @@ def keyword_messages(title: str | None, terms: Sequence[tuple[str, float]], cand
 
 
 def problem_of(raw: str | None) -> str | None:
-    """Why an answer is unusable (not one JSON object of `KeywordAnswer`'s shape), else None. Never raises."""
-    if raw is None or not raw.strip():
-        return "empty answer"
-    try:
-        KeywordAnswer.model_validate_json(raw)
-    except ValidationError as error:
-        return f"invalid answer: {problem_line(error.errors()[0], 'answer')}"
-    return None
+    """Why an answer is unusable (not one JSON object of `KeywordAnswer`'s shape: `validation.answer_problem`), else None."""
+    return answer_problem(raw, KeywordAnswer)
 
 
 def read_refinement(raw: str | None, terms: Sequence[PaperKeyword], keywords: Sequence[ScienceKeyword]) -> Refinement:

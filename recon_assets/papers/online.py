@@ -40,7 +40,12 @@ from recon_assets.papers.llm_claims import (
     read_claims,
     sent_paragraphs,
 )
+from recon_assets.papers.dataset_catalogue import DatasetCatalogue
+from recon_assets.papers.dataset_evidence import DatasetMatch, UnmatchedMention
+from recon_assets.papers.llm_datasets import STAGE as DATASETS_STAGE
+from recon_assets.papers.llm_datasets import ask_datasets, merge, to_send
 from recon_assets.papers.parse import PaperDocument
+from recon_assets.shared.credentials import error_line
 
 SERVICE = "Groq"
 CLAIMS_STAGE, ARGUMENTATION_STAGE = "claims", "argumentation"
@@ -200,6 +205,50 @@ def read_online(
         argumentation_use.reasons.append(f"not assessed: {asked.reason}")
     by = f"groq/{asked.model}" if answer is not None else None
     return OnlineReading(claims, answer.argumentation if answer else None, by, [claims_use, argumentation_use])
+
+
+def read_datasets_online(
+    con, document: PaperDocument, catalogue: DatasetCatalogue, matches: list[DatasetMatch], unmatched: list[UnmatchedMention],
+    groq: GroqJudgeResource, *, log: Callable[[str], None], warn: Callable[[str], None], now: Callable[[], datetime] | None = None,
+    **client_options,
+) -> tuple[list[DatasetMatch], list[UnmatchedMention], StageUse]:
+    """(matches, unmatched, the stage's `StageUse`): the rules' datasets (`datasets.detect_datasets`) with the LLM's
+    reading of the data statements merged in (`llm_datasets`: the paragraphs that state data and their candidate
+    families sent through the cached ask, each entry checked against the text and the catalogue, `llm_datasets.merge`),
+    for a paper whose text may go out (the papers' opt-in on) with `groq` online; the caller checks both. The use says
+    how many paragraphs and characters were sent, how many the bounds left out, the entries rejected with their
+    reasons and what was confirmed, added and resolved. An unusable answer, a failed request, a spent budget or any
+    error keeps the rules' result, with the reason in the use and a `warn` line; `log` gets the summary otherwise.
+    Shared by the `paper_datasets` asset and `benchmarks/paper_analysis.py --online`. Never raises."""
+    use = StageUse(DATASETS_STAGE)
+    try:
+        sent = to_send(document, catalogue)
+        use.removed = [f"p{p.number} (page {p.paragraph.page}): {p.removed}" for p in sent.paragraphs if p.removed]
+        with groq_asker(con, groq, "paper_datasets", log=warn, now=now, **client_options) as asker:
+            reading, asked = ask_datasets(
+                lambda purpose, version, messages, tokens, usable: asker.ask(use, purpose, version, messages, tokens, usable), sent, catalogue,
+            )
+        merged = merge(matches, unmatched, reading.pairs, catalogue, asked.model) if reading.pairs is not None else None
+    except Exception as error:  # the online reading is optional: whatever broke, the rules' datasets stand
+        use.outcome = FALLBACK if use.sent or use.cached else NOT_SENT
+        use.reasons.append(f"the rules' datasets kept: {error_line(error)}")
+        warn(f"paper_datasets: {use.summary()}")
+        return matches, unmatched, use
+    use.paragraphs_sent = len(sent.paragraphs) if use.sent else 0
+    use.paragraphs_offline = sent.paragraphs_left_out
+    what = (f"{len(sent.paragraphs)} paragraphs ({sent.characters:,} characters) and {len(sent.candidates)} candidate families"
+            + (f"; {sent.paragraphs_left_out} paragraphs stating data left out by the bounds" if sent.paragraphs_left_out else "")
+            + (f"; {sent.candidates_left_out} candidate families left out by the bounds" if sent.candidates_left_out else ""))
+    if merged is None:
+        use.outcome = FALLBACK if use.sent or use.cached else NOT_SENT
+        use.reasons.append(f"the rules' datasets kept: {reading.problem}" + (f" ({what})" if sent.paragraphs else ""))
+        warn(f"paper_datasets: {use.summary()}")
+        return matches, unmatched, use
+    use.outcome, use.dropped = LLM, list(reading.rejected)
+    use.reasons.append(f"{what}; {len(reading.pairs)} pairs passed the checks, {len(reading.rejected)} entries rejected; "
+                       + "; ".join(f"{outcome}: {', '.join(said) or 'none'}" for outcome, said in merged.outcomes.items()))
+    log(use.summary())
+    return merged.matches, merged.unmatched, use
 
 
 def _claims(asker: PaperAsker, document: PaperDocument) -> tuple[list[Claim], StageUse]:

@@ -31,7 +31,7 @@ class PaperIntake(dg.ConfigurableResource):
     page_limit: int = Field(default=DEFAULT_PAGE_LIMIT, ge=1, description="The most pages a PDF may have; a longer one fails its partition in one line.")
     send_text_online: bool = Field(
         default=False,
-        description="Send a paper's text to Groq (claims, argumentation) when the Groq resource is online (RECON_PAPERS_ONLINE=online); off: nothing of a paper is sent.",
+        description="Send a paper's text to Groq (data statements, claims, argumentation) when the Groq resource is online (RECON_PAPERS_ONLINE=online); off: nothing of a paper is sent.",
     )
 
     def online_reason(self) -> str | None:

@@ -161,6 +161,13 @@ def redact(text: object, environ: Mapping[str, str] | None = None) -> str:
     return result
 
 
+def error_line(error: BaseException) -> str:
+    """'<type>: <first line of its message>' (the type alone when the message is empty), without secrets (`redact`: a
+    library's error may quote a URL with its key)."""
+    first = next((line.strip() for line in str(error).splitlines() if line.strip()), "")
+    return redact(f"{type(error).__name__}: {first}" if first else type(error).__name__)
+
+
 def _value_pattern(value: str) -> re.Pattern[str]:
     """Where `redact` looks for one spelling of a configured value, by its length (its docstring); group `before` is
     the credential's name or parameter before a 1-3 character value, kept."""

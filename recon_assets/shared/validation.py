@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from recon_assets.shared.credentials import shown_setting
@@ -27,6 +28,18 @@ def problem_line(problem: ErrorDetails, whole: str) -> str:
     """'field.sub: message' for one item of `ValidationError.errors()`; `whole` names where an error on the whole
     object is (an empty location), e.g. 'row' or 'the record'."""
     return f"{'.'.join(map(str, problem['loc'])) or whole}: {problem_message(problem)}"
+
+
+def answer_problem(raw: str | None, shape: type[BaseModel]) -> str | None:
+    """Why an LLM's answer is unusable: 'empty answer', or 'invalid answer: <field>: <message>' when it is not one JSON
+    object of `shape` (its first problem, `problem_line`); None when it is usable. Never raises."""
+    if raw is None or not raw.strip():
+        return "empty answer"
+    try:
+        shape.model_validate_json(raw)
+    except ValidationError as error:
+        return f"invalid answer: {problem_line(error.errors()[0], 'answer')}"
+    return None
 
 
 def positive_seconds(variable: str, default: float) -> float:

@@ -25,7 +25,7 @@ COMMENT ON COLUMN paper_datasets.dataset_id IS 'The Dataset node (datasets.datas
 COMMENT ON COLUMN paper_datasets.name IS 'The dataset''s version family as the graph has it (matched), or the name or DOI as the paper writes it (unmatched).';
 COMMENT ON COLUMN paper_datasets.version IS 'The graph dataset''s version (dataset_lineage.version_text); NULL when unmatched or unversioned.';
 COMMENT ON COLUMN paper_datasets.stated_version IS 'The version as the paper states it (V7, Collection 6.1); NULL when found by DOI or none is stated.';
-COMMENT ON COLUMN paper_datasets.found_by IS 'DOI in text, DOI in references, short name and version, short name without a version, or the graph''s USES_DATASET relationship (a paper given by DOI); two sources joined by "; ". Set for unmatched mentions too.';
+COMMENT ON COLUMN paper_datasets.found_by IS 'DOI in text, DOI in references, short name and version, short name without a version, the graph''s USES_DATASET relationship (a paper given by DOI), or read by the model (groq/<model>), checked against the text (online, the papers'' opt-in on); two sources joined by "; ". Set for unmatched mentions too.';
 COMMENT ON COLUMN paper_datasets.reason IS 'Why an unmatched mention matched no Dataset node (a version the graph lacks, several candidates, no version stated, no such name); NULL when matched.';
 COMMENT ON COLUMN paper_datasets.quote IS 'The sentence it was found in (at most 400 characters, cut between words with "…" at a cut end); for a link found only in the graph, the relationship ids.';
 COMMENT ON COLUMN paper_datasets.page IS 'The 1-based page of the quote (1 for a link found only in the graph).';
