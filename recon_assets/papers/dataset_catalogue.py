@@ -72,6 +72,11 @@ def dataset_aliases() -> dict[str, tuple[str, ...]]:
 _CONCEPT_ID = re.compile(r"^C\d+-[A-Z0-9_]+$")
 
 
+# One word of an entry title as `DatasetCatalogue.leading_words` reads it: a run of letters, digits, "-" and "+"
+# ("NOAA-9", "SBUV2", "AIRS+AMSU"); "/" and spaces part words.
+_TITLE_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9+\-]*")
+
+
 class DatasetCatalogue:
     """The graph's Dataset nodes, indexed for detection: by canonical DOI, by version family, and by the words of each
     family's long names (CMR entry titles), which tell a product line's members apart.
@@ -114,6 +119,17 @@ class DatasetCatalogue:
                         codes.setdefault(family, set()).add(code)
         self.vocabulary = TitleVocabulary(titles, codes)
         self._titles, self._codes = titles, codes
+        # The capitalised words an entry title opens with, as written ("SORCE SOLSTICE FUV Level 3 ...", "SBUV2/NOAA-9
+        # Level 2 ...", "MLS/Aura ..." -> SORCE, SOLSTICE, FUV; SBUV2, NOAA-9; MLS): CMR titles name the mission,
+        # instrument and platform first, so these are names, not common words ("Results", "USA" later in a title).
+        leading: dict[str, set[str]] = {}
+        for family, written in titles.items():
+            for title in written:
+                for word in _TITLE_WORD.findall(title):
+                    if not (word[:1].isalpha() and word.isupper()):
+                        break
+                    leading.setdefault(word, set()).add(family)
+        self.leading_words = {word: frozenset(families) for word, families in leading.items()}
         self._species: dict[str, tuple[dict[str, tuple[str, ...]], dict[str, str]]] = {}
         # Each name papers use -> the families it may stand for: one for a product, several for a product line.
         self.members: dict[str, list[str]] = {family: [family] for family in self.by_family}

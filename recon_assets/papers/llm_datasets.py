@@ -24,28 +24,30 @@ What holds whatever the model answers (`read_datasets`), the rules as the check:
     normalised, within one passage `judge_address` keeps), which gives its page and section;
 (c) its version is one `version_grammar` reads in the quote (`versions_in`, and the versions listed after one:
     `listed_after`), as written or by sort key (`stated_sort_key`: "V7" is "7.0");
-(d) the quote's paragraph names the family (`names_family`): the catalogue finds in it the family's own name (short
-    name or product part), or a name whose members are the family alone, or a name of several members of which the
-    paragraph's words pick it: for a product line (LINE alias: MLS), its own parameter code or every word of its
-    parameter name (`DatasetCatalogue.species`: "H2O", "water vapour"); for another name (MODIS, IMERG), its entry
-    title's words narrow the members to fewer, the family among them (`TitleVocabulary.narrow`); or the paragraph
-    writes in capitals a word of the family's entry titles that at most TITLE_WORD_FAMILIES families' titles hold
-    (`titled_families`: "SOLSTICE (version 10)" names SOR3SOLFUVD);
-(e) the rules, reading the quote alone (`datasets.detect_datasets`), do not give its version to another name only
-    (`version_owner`: in "MOD13Q1 Collection 6.1 composites, and we also compared CHIRPS V2.0 totals" version 2.0 is
-    CHIRPS's, so "MOD13Q1 2.0" is rejected); a name stands for the family when it is the family, one of the name's
-    members, or names it by (d) ("MLS" for ML2H2O, "SOLSTICE" for SOR3SOLFUVD).
+(d) the quote names the family or a name it is one of (`_quote_names`: "MLS" for ML2H2O, a title's leading word such as
+    "SOLSTICE"), and the paragraph's words pick it (`names_family`): the catalogue finds in it the family's own name
+    (short name or product part), or a name whose members are the family alone, or a name of several members of
+    which the paragraph's words pick it: for a product line (LINE alias: MLS), its own parameter code or every word of
+    its parameter name (`DatasetCatalogue.species`: "H2O", "water vapour"); for another name (MODIS, IMERG), its entry
+    title's words narrow the members to fewer, the family among them (`TitleVocabulary.narrow`); or a capitalised word
+    an entry title opens with (`DatasetCatalogue.leading_words`: "SORCE SOLSTICE FUV ...") names at most
+    TITLE_WORD_FAMILIES families, the family alone or among fewer the paragraph's words narrow to;
+(e) the rules, reading the quote alone (`datasets.detect_datasets`), do not contradict the pair (`rules_disagree`):
+    they read its version for a name that stands for the family, or for no name while giving the family's names no
+    other version ("The earlier version of MLS CO (V2.2) was biased high, so we used MLS CO version 4.2" is ML2CO 4.2,
+    not 2.2; in "MOD13Q1 Collection 6.1 composites, and we also compared CHIRPS V2.0 totals" 2.0 is CHIRPS's).
+(b), (d) and the version are read in the paragraph as it was sent (wording addressing a model removed, cut to
+PARAGRAPH_CHARS), never in text the model did not see.
 Every rejected entry is counted with its reason; an answer that is not one JSON object of `DatasetAnswer`'s shape
 leaves the rules' result, with the reason.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -282,34 +284,30 @@ def versions_stated(quote: str) -> list[str]:
     return [m.group(1) for first in versions_in(text) for m in (first, *listed_after(text, first))]
 
 
-@functools.lru_cache(maxsize=4)
-def _title_word_families(catalogue: DatasetCatalogue) -> dict[str, frozenset[str]]:
-    """{canonical token: the families whose entry titles (or short name, or parameter code) hold it}, from
-    `TitleVocabulary.tokens`; per catalogue, cached."""
-    owners: dict[str, set[str]] = {}
-    for family, tokens in catalogue.vocabulary.tokens.items():
-        for token in tokens:
-            owners.setdefault(token, set()).add(family)
-    return {token: frozenset(families) for token, families in owners.items()}
-
-
 def titled_families(word: str, catalogue: DatasetCatalogue) -> frozenset[str]:
-    """The families a word in capitals (three letters or more: an instrument's or a mission's name, "SOLSTICE",
-    "SBUV", "MOPITT") distinguishes: those whose entry titles hold all its canonical tokens (`_title_word_families`),
-    when at most TITLE_WORD_FAMILIES do; empty otherwise ("TOMS", "AIRS": too many; "Ozone": no capitals)."""
-    if not (word[:1].isalpha() and word.isupper() and len(word) >= 3) or not (tokens := canonical_tokens(word)):
-        return frozenset()
-    owners = _title_word_families(catalogue)
-    holding = frozenset.intersection(*(owners.get(token, frozenset()) for token in tokens))
+    """The families a word names as an entry title's leading capitalised word (`DatasetCatalogue.leading_words`:
+    a mission's, instrument's or platform's name, "SOLSTICE", "NOAA-9", "MOPITT"), written as the title writes it,
+    when at most TITLE_WORD_FAMILIES titles open with it; empty otherwise ("TOMS", "MLS": too many; "Results", "USA":
+    no title opens with them)."""
+    holding = catalogue.leading_words.get(word, frozenset())
     return holding if len(holding) <= TITLE_WORD_FAMILIES else frozenset()
 
 
+def _quote_names(quote: str, family: str, catalogue: DatasetCatalogue) -> bool:
+    """Check (d), first half: the quote itself names `family` or a name it is one of: a catalogue name whose members
+    hold it (`mentions`: "MLS" for ML2H2O), or a word that names it as a title's leading word (`titled_families`)."""
+    text = read_as_ascii(quote)
+    return (any(family in catalogue.members[name] for name, _, _ in catalogue.mentions(text))
+            or any(family in titled_families(w.group(0), catalogue) for w in WORD.finditer(text)))
+
+
 def names_family(text: str, family: str, catalogue: DatasetCatalogue) -> bool:
-    """Whether a paragraph names `family` (check (d) of the module docstring): the catalogue finds in it the family's
-    own name, a name standing for it alone, or a name of several members of which the paragraph's words pick it (a
+    """Check (d), second half: whether a paragraph's words pick `family`: the catalogue finds in it the family's own
+    name or a name standing for it alone, or a name of several members of which the paragraph's words pick it (a
     product line's member by its parameter code or every word of its parameter name, `DatasetCatalogue.species`;
-    another name's by its entry title's words, `TitleVocabulary.narrow`); or it writes a distinguishing word of the
-    family's entry titles (`titled_families`: "SOLSTICE" for SOR3SOLFUVD)."""
+    another name's by its entry title's words, `TitleVocabulary.narrow`); or a title's leading word that names the
+    family alone, or several families of which the paragraph's words pick it (`titled_families` narrowed: "SOLSTICE"
+    names six families, "SORCE SOLSTICE ... FUV" fewer)."""
     text = read_as_ascii(text)
     words = [w.group(0) for w in WORD.finditer(text)]
     tokens = frozenset().union(*(canonical_tokens(w) for w in words))
@@ -323,25 +321,44 @@ def names_family(text: str, family: str, catalogue: DatasetCatalogue) -> bool:
             names, codes = catalogue.species(name)
             if codes.get(family) in words or (names.get(family) and set(names[family]) <= tokens):
                 return True
-        elif family in (narrowed := catalogue.vocabulary.narrow(list(members), words)) and len(narrowed) < len(members):
+        elif _picked(family, members, words, catalogue):
             return True
-    return any(family in titled_families(word, catalogue) for word in words)
+    return any(_picked(family, sorted(titled), words, catalogue) for word in words if family in (titled := titled_families(word, catalogue)))
 
 
-def version_owner(quote: str, family: str, version: str, catalogue: DatasetCatalogue) -> str | None:
-    """Check (e): the name the rules give `version` in `quote` when that is another dataset's, else None.
+def _picked(family: str, members: Sequence[str], words: Sequence[str], catalogue: DatasetCatalogue) -> bool:
+    """Whether `family` is the one of `members`, or one of fewer of them that `words` narrow to (`TitleVocabulary.narrow`)."""
+    if list(members) == [family]:
+        return True
+    narrowed = catalogue.vocabulary.narrow(list(members), list(words))
+    return family in narrowed and len(narrowed) < len(members)
 
-    The rules read the quote as a one-paragraph paper (`datasets.detect_datasets`); the names they read `version` for
-    (same sort key), matched or not. None when they read it for no name, or for a name that stands for `family` (the
-    family itself, a name whose members hold it, or one that names it by check (d): `names_family`); else the first
-    such name in sorted order ("CHIRPS")."""
+
+def rules_disagree(quote: str, family: str, version: str, catalogue: DatasetCatalogue) -> str | None:
+    """Check (e): why the rules' reading of the quote contradicts the pair, else None.
+
+    The rules read the quote as a one-paragraph paper (`datasets.detect_datasets`), and their (name, stated version)
+    pairs, matched or not, are compared with the model's. None when they read `version` (same sort key) for a name that
+    stands for `family` (the family itself, a name whose members hold it, or a title's leading word that names it
+    among others: "MLS" for ML2H2O, "SOLSTICE" for SOR3SOLFUVD), or read it for no name and give the family's names no other version. Else:
+    "the rules read the quote as ML2CO 4.2" (they give the family's name another version only: "The earlier version of
+    MLS CO (V2.2) was biased high, so we used MLS CO version 4.2" for ML2CO 2.2), or "the rules read version 2.0 in
+    the quote as CHIRPS's" (another name only: "MOD13Q1 Collection 6.1 ..., and we also compared CHIRPS V2.0")."""
     matches, unmatched = detect_datasets(PaperDocument(1, (), (Paragraph("", 1, quote),), (), ()), catalogue)
     key = stated_sort_key(version)
     read = [(m.family, m.stated_version) for m in matches] + [(u.family or u.name, u.stated_version) for u in unmatched]
-    owners = sorted({name for name, stated in read if stated and stated_sort_key(stated) == key})
-    if any(name == family or family in catalogue.members.get(name, ()) or names_family(name, family, catalogue) for name in owners):
+    read = [(name, stated) for name, stated in read if stated]
+
+    def stands_for(name: str) -> bool:
+        return name == family or family in catalogue.members.get(name, ()) or family in titled_families(name, catalogue)
+
+    own = [(name, stated) for name, stated in read if stands_for(name)]
+    if any(stated_sort_key(stated) == key for _, stated in own):
         return None
-    return owners[0] if owners else None
+    if own:
+        return f"the rules read the quote as {own[0][0]} {own[0][1]}"
+    owners = sorted({name for name, stated in read if stated_sort_key(stated) == key})
+    return f"the rules read version {version} in the quote as {owners[0]}'s" if owners else None
 
 
 def read_datasets(raw: str | None, sent: Sent, catalogue: DatasetCatalogue) -> DatasetReading:
@@ -360,7 +377,8 @@ def read_datasets(raw: str | None, sent: Sent, catalogue: DatasetCatalogue) -> D
             continue
         label = f"entry {index} '{clean_text(entry.short_name, 40)} {clean_text(entry.version, 20)}'"
         family, key = entry.short_name.strip(), stated_sort_key(entry.version)
-        where = next((p for p in sent.paragraphs if found_in(entry.quote, p.paragraph) is not None), None)
+        # the paragraph as it was sent (wording addressing a model removed, cut to PARAGRAPH_CHARS): what the model read
+        where = next((p for p in sent.paragraphs if found_in(entry.quote, replace(p.paragraph, text=p.text)) is not None), None)
         stated = next((v for v in versions_stated(entry.quote) if v == entry.version.strip() or (key and stated_sort_key(v) == key)), None)
         if family not in catalogue.by_family:
             rejected.append(f"{label}: no family of the catalogue")
@@ -368,10 +386,12 @@ def read_datasets(raw: str | None, sent: Sent, catalogue: DatasetCatalogue) -> D
             rejected.append(f"{label}: quote not in a paragraph sent")
         elif stated is None:
             rejected.append(f"{label}: version not read in the quote")
-        elif not names_family(where.paragraph.text, family, catalogue):
-            rejected.append(f"{label}: the quote's paragraph does not name {family}")
-        elif (owner := version_owner(entry.quote, family, stated, catalogue)) is not None:
-            rejected.append(f"{label}: the rules read version {stated} in the quote as {owner}'s")
+        elif not _quote_names(entry.quote, family, catalogue):
+            rejected.append(f"{label}: the quote does not name {family} or a name it is one of")
+        elif not names_family(where.text, family, catalogue):
+            rejected.append(f"{label}: the quote's paragraph does not pick {family}")
+        elif (disagreement := rules_disagree(entry.quote, family, stated, catalogue)) is not None:
+            rejected.append(f"{label}: {disagreement}")
         elif (family, stated_sort_key(stated)) in seen:
             rejected.append(f"{label}: repeated")
         else:
@@ -401,8 +421,8 @@ def merge(matches: Sequence[DatasetMatch], unmatched: Sequence[UnmatchedMention]
         held = catalogued_version(key, catalogue.held(pair.family))
         known = sorted((k for k in catalogue.by_family[pair.family] if held and held in k.readings), key=lambda k: k.dataset_id)
         said = f"{pair.family} {pair.version}"
-        if any(m.dataset_id == known[0].dataset_id for m in matches) if known else any(
-                u.family == pair.family and u.stated_version and stated_sort_key(u.stated_version) == key for u in unmatched):
+        if any(m.dataset_id == known[0].dataset_id for m in merged.matches) if known else any(
+                u.family == pair.family and u.stated_version and stated_sort_key(u.stated_version) == key for u in merged.unmatched):
             merged.outcomes[CONFIRMED].append(said)
             continue
         if known:
