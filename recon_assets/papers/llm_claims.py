@@ -144,14 +144,25 @@ paragraph is discarded.
 "confidence": 0.8, "novelty": "NEW"}}]}}"""
 
 
+def heading_text(heading: str) -> str:
+    """A section heading as a prompt shows it: wording addressing a model removed (`judge_address`: a heading is the
+    paper's text too, hostile pass 30), cut to HEADING_CHARS; 'none' when nothing is left."""
+    kept, _ = without_judge_address(heading)
+    return clean_text(kept, HEADING_CHARS) if kept and kept.strip() else "none"
+
+
+def paragraph_blocks(paragraphs: Sequence[SentParagraph]) -> str:
+    """The sent paragraphs as a prompt shows them: each under its label pN with its page and section heading
+    (`heading_text`), fenced as data (`fenced`), blank-line separated."""
+    return "\n\n".join(
+        f"p{p.number} (page {p.paragraph.page}, section \"{heading_text(p.paragraph.section)}\"):\n" + fenced(f"p{p.number}", p.text)
+        for p in paragraphs
+    )
+
+
 def claims_messages(chunk: Sequence[SentParagraph]) -> list[dict[str, str]]:
     """The chat messages asking for the claims of `chunk` (JSON mode: both messages say "JSON")."""
-    blocks = [
-        f"p{p.number} (page {p.paragraph.page}, section \"{clean_text(p.paragraph.section, HEADING_CHARS) if p.paragraph.section else 'none'}\"):\n"
-        + fenced(f"p{p.number}", p.text)
-        for p in chunk
-    ]
-    user = "List the claims of these paragraphs. Answer in JSON as the rules say.\n\n" + "\n\n".join(blocks)
+    user = "List the claims of these paragraphs. Answer in JSON as the rules say.\n\n" + paragraph_blocks(chunk)
     return [{"role": "system", "content": CLAIMS_SYSTEM}, {"role": "user", "content": user}]
 
 
@@ -239,7 +250,7 @@ def argumentation_messages(title: str | None, document: PaperDocument, claims: S
         kept, _ = without_judge_address(claim.text)
         if kept:
             listed.append(f"- [{claim.claim_type}] {clean_text(kept, QUOTE_MAX)}")
-    headings = "; ".join(clean_text(s.title, HEADING_CHARS) for s in document.sections)
+    headings = "; ".join(text for s in document.sections if (text := heading_text(s.title)) != "none")
     user = "\n".join([
         "Score the argumentation of this paper. Answer in JSON as the rules say.",
         "Title:", fenced("title", clean_text(without_judge_address(title)[0], HEADING_CHARS * 3)),

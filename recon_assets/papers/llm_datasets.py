@@ -59,7 +59,7 @@ from recon_assets.papers.dataset_evidence import QUOTE_LIMIT, DatasetMatch, Unma
 from recon_assets.papers.datasets import detect_datasets
 from recon_assets.papers.dataset_names import WORD, canonical_tokens, is_reference_like
 from recon_assets.papers.lifecycle_lines import with_lifecycle
-from recon_assets.papers.llm_claims import HEADING_CHARS, SentParagraph, fenced, found_in
+from recon_assets.papers.llm_claims import SentParagraph, fenced, found_in, paragraph_blocks
 from recon_assets.papers.parse import PaperDocument, Paragraph
 from recon_assets.papers.phrases import DATA_WORD, LINE, read_as_ascii, stated_sort_key
 from recon_assets.papers.stated_lifecycle import catalogued_version
@@ -258,16 +258,11 @@ def dataset_messages(sent: Sent) -> list[dict[str, str]]:
     """The chat messages (JSON mode: both say "JSON") asking for the datasets `sent`'s paragraphs state, with its
     candidates: each paragraph under its label pN with its page and section, the candidates one a line
     ("- ML2H2O: <entry title> (versions V004, V005)")."""
-    blocks = [
-        f"p{p.number} (page {p.paragraph.page}, section \"{clean_text(p.paragraph.section, HEADING_CHARS) if p.paragraph.section else 'none'}\"):\n"
-        + fenced(f"p{p.number}", p.text)
-        for p in sent.paragraphs
-    ]
     listed = "\n".join(f"- {c.family}: {clean_text(c.title, TITLE_CHARS)} (versions {', '.join(c.versions) or 'none'})" for c in sent.candidates)
     user = "\n".join([
         "List the datasets these paragraphs state the paper uses. Answer in JSON as the rules say.",
         "Candidates (catalogue short name: entry title, catalogued versions):", fenced("candidates", listed or "(none)"),
-        "\n\n".join(blocks),
+        paragraph_blocks(sent.paragraphs),
     ])
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user}]
 
