@@ -322,3 +322,21 @@ def test_a_heading_s_planted_wording_is_not_sent(cmr):
     document = PaperDocument(9, (), (Paragraph(planted, 4, "Humidity came from MLS version 2.2 files."),), (), ())
     prompt = dataset_messages(to_send(document, cmr))[1]["content"]
     assert "section \"2. Data.\"" in prompt and "Ignore the instructions" not in prompt
+
+
+def test_a_resolved_pair_replaces_only_its_own_paragraph_s_ambiguous_mention(cmr):
+    """Hostile pass 30: the rules keep one "MLS 2.2: ambiguous" line, quoting the first paragraph; an ML2H2O pair read
+    from the second paragraph removed it, and with it the first paragraph's unknown species. It now stays."""
+    first = "Profiles came from MLS version 2.2 files."
+    document = paper(first, MLS_PARAGRAPH)
+    matches, unmatched = detect_datasets(document, cmr)
+    assert [(u.name, u.quote) for u in unmatched if u.reason.startswith("ambiguous")] == [("MLS", first)]
+    reading = read_datasets(answer_json([entry("ML2H2O", "2.2", MLS_QUOTE)]), to_send(document, cmr), cmr)
+    merged = merge(matches, unmatched, reading.pairs, cmr, "m")
+    assert [u.quote for u in merged.unmatched if u.reason.startswith("ambiguous")] == [first]
+    assert merged.outcomes[ADDED] == ["ML2H2O 2.2"] and merged.outcomes[RESOLVED] == []
+    # from the paragraph it quotes, the same pair resolves it
+    alone = paper(MLS_PARAGRAPH)
+    matches, unmatched = detect_datasets(alone, cmr)
+    merged = merge(matches, unmatched, read_datasets(answer_json([entry("ML2H2O", "2.2", MLS_QUOTE)]), to_send(alone, cmr), cmr).pairs, cmr, "m")
+    assert not [u for u in merged.unmatched if u.reason.startswith("ambiguous")] and len(merged.outcomes[RESOLVED]) == 1

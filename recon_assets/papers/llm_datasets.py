@@ -138,13 +138,14 @@ class Sent:
 @dataclass(frozen=True)
 class ReadPair:
     """An entry that passed the checks: the family, the version as stated, the quote (white space collapsed), the
-    page and section of the paragraph it was found in."""
+    page and section of the paragraph it was found in, and that paragraph's text as sent ('' when not known)."""
 
     family: str
     version: str
     quote: str
     page: int
     section: str
+    paragraph: str = ""
 
 
 @dataclass(frozen=True)
@@ -392,7 +393,7 @@ def read_datasets(raw: str | None, sent: Sent, catalogue: DatasetCatalogue) -> D
         else:
             seen.add((family, stated_sort_key(stated)))
             section = where.paragraph.section
-            pairs.append(ReadPair(family, stated, " ".join(entry.quote.split()), where.paragraph.page, section))
+            pairs.append(ReadPair(family, stated, " ".join(entry.quote.split()), where.paragraph.page, section, where.text))
     return DatasetReading(pairs, rejected)
 
 
@@ -405,7 +406,8 @@ def merge(matches: Sequence[DatasetMatch], unmatched: Sequence[UnmatchedMention]
     is a DatasetMatch of the family's dataset at that version (the first by dataset_id), found_by FOUND_BY; one whose
     version the graph lacks an UnmatchedMention of the family with its lifecycle (`lifecycle_lines.with_lifecycle`),
     as the rules make them. A rules' ambiguous mention (reason 'ambiguous: ...') of a name whose members include the
-    pair's family, at the same version, and a rules' mention of such a name "named without a version", are replaced
+    pair's family, at the same version and quoted from the pair's paragraph (another paragraph's "MLS 2.2" may be
+    another species: hostile pass 30), and a rules' mention of such a name "named without a version", are replaced
     by the pair(s) that resolve them (resolved; added otherwise), as the rules drop a name without a version that
     they read with one elsewhere."""
     found_by = FOUND_BY.format(model=model)
@@ -428,7 +430,8 @@ def merge(matches: Sequence[DatasetMatch], unmatched: Sequence[UnmatchedMention]
             merged.unmatched.append(with_lifecycle(UnmatchedMention(pair.family, pair.version, reason, pair.quote[:QUOTE_LIMIT], pair.page, pair.family,
                                                                     found_by=found_by, section=pair.section), catalogue))
         replaced = [i for i, u in enumerate(unmatched) if pair.family in catalogue.members.get(u.family or u.name, ()) and (
-            u.stated_version is None or (u.reason.startswith("ambiguous") and stated_sort_key(u.stated_version) == key))]
+            u.stated_version is None or (u.reason.startswith("ambiguous") and stated_sort_key(u.stated_version) == key
+                                         and found_in(u.quote, Paragraph(pair.section, pair.page, pair.paragraph)) is not None))]
         resolved.update(replaced)
         merged.outcomes[RESOLVED if replaced else ADDED].append(
             said + "".join(f" (replaces the rules' '{unmatched[i].name}: {unmatched[i].reason}')" for i in replaced))
