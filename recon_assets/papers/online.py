@@ -295,4 +295,4 @@ def offline_reading(document: PaperDocument, why_not: str) -> OnlineReading:
     )
 
 
-__all__ = ["OnlineReading", "StageUse", "offline_reading", "read_online"]
+__all__ = ["OnlineReading", "StageUse", "offline_reading", "read_datasets_online", "read_online"]
