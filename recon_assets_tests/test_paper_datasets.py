@@ -1261,3 +1261,15 @@ def test_a_version_stated_apart_reaches_a_line_through_its_data_sentences(cmr, r
 )
 def test_the_sbuv_merged_ozone_data_set_is_its_own_family(cmr, rule, text, unmatched):
     assert _found(cmr, _paper(text)) == ([], unmatched), rule
+
+
+def test_a_paragraph_longer_than_a_unit_is_read_in_pieces_and_still_found(cmr):
+    """Hostile pass 30: the rules' reading of one paragraph without full stops grows faster than its length (a 110 KB
+    one took 25 s, a 1.1 MB one over 600 s); a paragraph longer than UNIT_CHARS is read in pieces. The pieces join
+    back to the text, end at a sentence end or a space, and a statement in the last piece is still found."""
+    filler = "the basin is wet in summer and dry in winter with strong gradients " * 400  # ~27 KB, no full stop
+    text = filler + ". We use MLS version 4.2 water vapour (H2O) profiles."
+    cut = datasets.pieces(text)
+    assert "".join(cut) == text and len(cut) == 2 and all(len(piece) <= datasets.UNIT_CHARS for piece in cut)
+    assert cut[0].endswith(" ")
+    assert ("ML2H2O", "V004", "4.2") in _found(cmr, _paper(text))[0]
