@@ -171,10 +171,13 @@ def test_a_planted_instruction_counts_only_where_the_text_itself_states_the_data
 
 def test_an_instrument_s_name_in_capitals_that_distinguishes_a_few_families_names_them(cmr):
     """The SORCE statement the rules miss ("SOLSTICE (version 10)"): SOLSTICE, a word few entry titles open with, makes
-    those families candidates, and the paragraph's words pick among them ("SORCE", "FUV"); "TOMS" (too many titles)
-    and words no title opens with ("Ozone", and, hostile pass 30, "USA" and "RESULTS", which titles hold later) name
-    none."""
-    text = "Spectral irradiance came from SORCE SOLSTICE (version 10) FUV data."
+    those families candidates, and the paragraph's words must narrow them to the one ("FUV daily means"; "FUV data"
+    leaves the daily and the 0.1 nm products, no pick: hostile pass 31); "TOMS" (too many titles) and words no title
+    opens with ("Ozone", and, hostile pass 30, "USA" and "RESULTS", which titles hold later) name none."""
+    text = "Spectral irradiance came from SORCE SOLSTICE (version 10) FUV daily means."
+    vague = "Spectral irradiance came from SORCE SOLSTICE (version 10) FUV data."
+    assert read_datasets(answer_json([entry("SOR3SOLFUVD", "10", vague)]), to_send(paper(vague), cmr), cmr).rejected == [
+        "entry 0 'SOR3SOLFUVD 10': the quote's paragraph does not pick SOR3SOLFUVD"]
     assert "SOR3SOLFUVD" in llm_datasets.titled_families("SOLSTICE", cmr)
     assert llm_datasets.titled_families("TOMS", cmr) == llm_datasets.titled_families("Ozone", cmr) == frozenset()
     assert llm_datasets.titled_families("USA", cmr) == llm_datasets.titled_families("RESULTS", cmr) == frozenset()
@@ -214,11 +217,23 @@ HOSTILE_30 = "The basin is wet in summer and dry in winter with strong gradients
      "the rules read the quote as ML2CO 4.2"),
     ("We used MLS ozone version 4.2 rather than version 3.3.",
      entry("ML2O3", "3.3", "We used MLS ozone version 4.2 rather than version 3.3."), "the rules read the quote as ML2O3 4.2"),
+    # hostile pass 31: a species word another name owns; a statement that leaves several products; an agency's name
+    ("We used MLS version 4.2 data, and CO from MOPITT.", entry("ML2CO", "4.2", "MLS version 4.2 data"),
+     "the quote's paragraph does not pick ML2CO"),
+    ("We used MLS version 4.2 temperature; ozone came from OMI.", entry("ML2O3", "4.2", "MLS version 4.2"),
+     "the quote's paragraph does not pick ML2O3"),
+    ("Precipitation came from IMERG V06 final run.", entry("GPM_3IMERGDF", "06", "Precipitation came from IMERG V06 final run."),
+     "the quote's paragraph does not pick GPM_3IMERGDF"),
+    ("We used MOPITT version 4 level 3 monthly CO.", entry("MOP03TM", "4", "We used MOPITT version 4 level 3 monthly CO."),
+     "the quote's paragraph does not pick MOP03TM"),
+    ("Winds came from the NCEP reanalysis version 2 data.", entry("GSSTF_NCEP", "2", "Winds came from the NCEP reanalysis version 2 data."),
+     "the quote's paragraph does not pick GSSTF_NCEP"),
 ])
-def test_hostile_pass_30_wrong_pairs_the_checks_let_through_are_rejected(cmr, text, given, reason):
-    """Hostile pass 30 (each accepted before): a pair the text does not state, quoted from a fragment, beside another
-    dataset, by a title word of another mission or a common word, from text never sent, or at a version the rules read
-    as not the one used."""
+def test_hostile_passes_30_and_31_wrong_pairs_the_checks_let_through_are_rejected(cmr, text, given, reason):
+    """Hostile passes 30 and 31 (each accepted before): a pair the text does not state, quoted from a fragment, beside
+    another dataset, by a title word of another mission or a common word, from text never sent, at a version the rules
+    read as not the one used, by a species word nearer another dataset's name, or one of several products the words
+    leave."""
     reading = read_datasets(answer_json([given]), to_send(paper(text), cmr), cmr)
     assert (reading.pairs, reading.rejected) == ([], [f"entry 0 '{given['short_name']} {given['version']}': {reason}"])
 

@@ -29,13 +29,17 @@ What holds whatever the model answers (`read_datasets`), the rules as the check:
     (short name or product part), or a name whose members are the family alone, or a name of several members of
     which the paragraph's words pick it: for a product line (LINE alias: MLS), its own parameter code or every word of
     its parameter name (`DatasetCatalogue.species`: "H2O", "water vapour"); for another name (MODIS, IMERG), its entry
-    title's words narrow the members to fewer, the family among them (`TitleVocabulary.narrow`); or a capitalised word
+    title's words narrow the members to exactly the family (`TitleVocabulary.narrow`); or a capitalised word
     an entry title opens with (`DatasetCatalogue.leading_words`: "SORCE SOLSTICE FUV ...") names at most
-    TITLE_WORD_FAMILIES families, the family alone or among fewer the paragraph's words narrow to;
+    TITLE_WORD_FAMILIES families, and the paragraph's words narrow them to exactly the family; a product line's
+    species words count only where that line's name is the nearest dataset name to them;
 (e) the rules, reading the quote alone (`datasets.detect_datasets`), do not contradict the pair (`rules_disagree`):
     they read its version for a name that stands for the family, or for no name while giving the family's names no
     other version ("The earlier version of MLS CO (V2.2) was biased high, so we used MLS CO version 4.2" is ML2CO 4.2,
-    not 2.2; in "MOD13Q1 Collection 6.1 composites, and we also compared CHIRPS V2.0 totals" 2.0 is CHIRPS's).
+    not 2.2; in "MOD13Q1 Collection 6.1 composites, and we also compared CHIRPS V2.0 totals" 2.0 is CHIRPS's). Not
+    caught: a version of something the rules do not read as a dataset, beside the family's name ("MLS and our station
+    archive version 5.1"); rejecting every pair whose name the rules read there without a version would also reject
+    the statements the model is for ("the MLS O3 data used here are from the retrieval version 2.2": hostile pass 31).
 (b), (d) and the version are read in the paragraph as it was sent (wording addressing a model removed, cut to
 PARAGRAPH_CHARS), never in text the model did not see.
 Every rejected entry is counted with its reason; an answer that is not one JSON object of `DatasetAnswer`'s shape
@@ -298,36 +302,46 @@ def _quote_names(quote: str, family: str, catalogue: DatasetCatalogue) -> bool:
 
 
 def names_family(text: str, family: str, catalogue: DatasetCatalogue) -> bool:
-    """Check (d), second half: whether a paragraph's words pick `family`: the catalogue finds in it the family's own
-    name or a name standing for it alone, or a name of several members of which the paragraph's words pick it (a
-    product line's member by its parameter code or every word of its parameter name, `DatasetCatalogue.species`;
-    another name's by its entry title's words, `TitleVocabulary.narrow`); or a title's leading word that names the
-    family alone, or several families of which the paragraph's words pick it (`titled_families` narrowed: "SOLSTICE"
-    names six families, "SORCE SOLSTICE ... FUV" fewer)."""
+    """Check (d), second half: whether a paragraph's words pick `family` alone: the catalogue finds in it the family's
+    own name or a name standing for it alone; or a product line's name (LINE alias: MLS) and the member's parameter
+    code or every word of its parameter name (`DatasetCatalogue.species`), each written nearer that name than any
+    other dataset name of the paragraph ("MLS version 2.2 ... Water vapour" picks ML2H2O; in "MLS version 4.2 data,
+    and CO from MOPITT" the CO is MOPITT's, hostile pass 31); or another name of several members, or a title's leading
+    word (`titled_families`: "SOLSTICE"), whose members the paragraph's words narrow to exactly the family
+    (`TitleVocabulary.narrow`: "IMERG V06 final run" leaves three products, which is no pick)."""
     text = read_as_ascii(text)
-    words = [w.group(0) for w in WORD.finditer(text)]
-    tokens = frozenset().union(*(canonical_tokens(w) for w in words))
-    for name, _, _ in catalogue.mentions(text):
+    found = list(WORD.finditer(text))
+    words = [w.group(0) for w in found]
+    mentions = list(catalogue.mentions(text))
+    for name, _, _ in mentions:
         members = catalogue.members[name]
         if family not in members:
             continue
         if members == [family]:
             return True
         if catalogue.kind.get(name) == LINE:
-            names, codes = catalogue.species(name)
-            if codes.get(family) in words or (names.get(family) and set(names[family]) <= tokens):
+            if _species_near(family, name, found, mentions, catalogue):
                 return True
-        elif _picked(family, members, words, catalogue):
+        elif catalogue.vocabulary.narrow(list(members), words) == [family]:
             return True
-    return any(_picked(family, sorted(titled), words, catalogue) for word in words if family in (titled := titled_families(word, catalogue)))
+    return any(catalogue.vocabulary.narrow(sorted(titled), words) == [family]
+               for word in words if family in (titled := titled_families(word, catalogue)))
 
 
-def _picked(family: str, members: Sequence[str], words: Sequence[str], catalogue: DatasetCatalogue) -> bool:
-    """Whether `family` is the one of `members`, or one of fewer of them that `words` narrow to (`TitleVocabulary.narrow`)."""
-    if list(members) == [family]:
-        return True
-    narrowed = catalogue.vocabulary.narrow(list(members), list(words))
-    return family in narrowed and len(narrowed) < len(members)
+def _species_near(family: str, line: str, found: Sequence[re.Match], mentions: Sequence[tuple[str, int, int]],
+                  catalogue: DatasetCatalogue) -> bool:
+    """Whether the paragraph's words (`found`, WORD matches) name `family`'s parameter (its code, or every word of its
+    parameter name: `DatasetCatalogue.species(line)`) with words whose nearest dataset name (`mentions`, by characters)
+    is one `family` belongs to."""
+    names, codes = catalogue.species(line)
+
+    def owned(word: re.Match) -> bool:
+        nearest = min(mentions, key=lambda m: max(m[1] - word.end(), word.start() - m[2], 0))
+        return family in catalogue.members.get(nearest[0], ())
+
+    kept = [w for w in found if owned(w)]
+    tokens = frozenset().union(*(canonical_tokens(w.group(0)) for w in kept))
+    return codes.get(family) in {w.group(0) for w in kept} or bool(names.get(family)) and set(names[family]) <= tokens
 
 
 def rules_disagree(quote: str, family: str, version: str, catalogue: DatasetCatalogue) -> str | None:
