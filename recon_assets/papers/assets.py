@@ -40,7 +40,7 @@ from recon_assets.papers.parse import UnreadablePaper, parse_pdf
 from recon_assets.papers.partitions import PAPER_SOURCE_TAG, paper_partitions
 from recon_assets.papers.report import PaperFindings, paper_sections, write_paper_report
 from recon_assets.papers.title import display_name, pdf_title
-from recon_assets.papers.online import offline_reading, read_datasets_online, read_online
+from recon_assets.papers.online import DATASETS_STAGE, offline_reading, read_datasets_online, read_online
 from recon_assets.papers.resources import PaperIntake, PaperNotFound
 from recon_assets.papers.scores import paper_scores as compute_paper_scores
 from recon_assets.papers.stored import (
@@ -61,7 +61,7 @@ from recon_assets.papers.stored import (
 )
 from recon_assets.judgement import steward
 from recon_assets.judgement.assets import stored_steward_judgements
-from recon_assets.papers import claim_judge, llm_datasets, llm_keywords
+from recon_assets.papers import claim_judge, llm_keywords
 from recon_assets.papers.claim_judge import ClaimToJudge, judge_claims_online
 from recon_assets.papers.keywords import METHOD as KEYWORD_METHOD
 from recon_assets.papers.llm_keywords import PROMPT_VERSION as KEYWORDS_PROMPT_VERSION
@@ -167,10 +167,9 @@ def paper_datasets(
     lacks gets that version's lifecycle (`stated_lifecycle`), unknown for a version no record attests.
 
     Online, only with the papers' opt-in (RECON_PAPERS_ONLINE=online) and the Groq resource online, the LLM reads the
-    paragraphs that state data (`papers.llm_datasets`, asked through `online.groq_asker`: cached, on the shared
-    daily budget), each pair it gives counted only when the rules' checks pass (a catalogue family, the quote in the
-    paper's text, the version read in the quote, the family named in the quote's paragraph), merged with the rules'
-    result (confirmed, added, or resolving an ambiguous mention; never dropping a rules' match), recorded as a
+    paragraphs that state data (`online.read_datasets_online`: cached, on the shared daily budget), each pair it gives
+    counted only when the rules' checks pass (`papers.llm_datasets`, checks (a)-(e)), merged with the rules' result
+    (confirmed, added, or resolving an ambiguous mention; never dropping a rules' match), recorded as a
     `paper_llm_use` row (stage datasets). Any failure of the online part keeps the rules' result and says so in that
     row and the log. Critical for the rules' part only."""
     key = context.partition_key
@@ -197,10 +196,6 @@ def paper_datasets(
     return dg.MaterializeResult(metadata={
         **metadata, "matched": len(matches), "on_replaced_versions": replaced, "unmatched": len(unmatched), **read,
     })
-
-
-# The stage name of the LLM's reading of the data statements in paper_llm_use.
-DATASETS_STAGE = llm_datasets.STAGE
 
 
 @dg.asset(**_arguments("paper_claims"), **PAPERS)
