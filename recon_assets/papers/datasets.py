@@ -186,9 +186,9 @@ def _read_unit(unit: _Unit, catalogue: DatasetCatalogue, tables: set[tuple[str, 
     matches, identified, unmatched = _doi_evidence(text, unit, catalogue)
     if not unit.read_names:
         return _UnitEvidence(matches, identified, [], [], unmatched, [])
-    readings = name_readings(text, catalogue)
-    members = member_mentions(text, readings, catalogue)
     facts = ParagraphFacts(text)
+    readings = name_readings(text, catalogue, facts)
+    members = member_mentions(text, readings, catalogue)
     table = unit.section == CAPTION and (text, unit.page) in tables
     read = []
     for index, (name, start, end, _) in enumerate(readings):

@@ -258,14 +258,15 @@ class Named:
     decided: bool = True
 
 
-def name_readings(text: str, catalogue: DatasetCatalogue) -> list[tuple[str, int, int, Reading]]:
+def name_readings(text: str, catalogue: DatasetCatalogue, facts: ParagraphFacts | None = None) -> list[tuple[str, int, int, Reading]]:
     """Each graph product or product-line name in `text` (`DatasetCatalogue.mentions`: (name, start, end), a key of
     `catalogue.members`) with what the words around it say (`_read`: the stated version, the describing words), each
     name read up to where the next begins. The one reading of names that paper detection (`detect_datasets`) and a
     research question's scope (`briefs.questions.datasets_named_in` through `named_products`) share. Products listed
-    together share the list's one version (`_shared_versions`)."""
+    together share the list's one version (`_shared_versions`). `facts`: the text's `ParagraphFacts` when the caller
+    has read it already (`datasets._read_unit`), else read here."""
     spans = list(catalogue.mentions(text))
-    facts = ParagraphFacts(text)
+    facts = facts or ParagraphFacts(text)
     readings = [(name, start, end, _read(facts, start, end, spans[i + 1][1] if i + 1 < len(spans) else len(text), name, catalogue))
                 for i, (name, start, end) in enumerate(spans)]
     return _shared_versions(text, readings, catalogue)

@@ -38,9 +38,9 @@ class ParagraphFacts:
     (`open_parentheses`); and whether it calls a version, as written, an algorithm's (`called_algorithm_s`). Each is
     worked out on the first question and kept with the paragraph, as every mention of a paragraph asks about the same
     few sentences and versions (hostile passes: a paragraph with no full stop was re-read for each of its names).
-    Built once per paragraph (`datasets._read_unit`, `name_readings.name_readings`) and passed to `cited_work_s`,
-    `detached_versions`, `yields_to_used`, `reported_not_used` and the readers of `name_readings` (`each_species`,
-    `with_sentence_words`, `members_listed_with_version`, `members_compared_with`).
+    Built once per paragraph (`datasets._read_unit`, which gives it to `name_readings.name_readings`) and passed to
+    `cited_work_s`, `detached_versions`, `yields_to_used`, `reported_not_used` and the readers of `name_readings`
+    (`each_species`, `with_sentence_words`, `members_listed_with_version`, `members_compared_with`).
 
     Args:
         text: the paragraph as its names were read (`phrases.read_as_ascii`).
