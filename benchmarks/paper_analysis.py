@@ -253,12 +253,13 @@ def main(argv: list[str] | None = None) -> None:
         return
     import duckdb
 
-    if not papers_online(os.environ.get("RECON_PAPERS_ONLINE") or ""):
-        parser.error("--online sends the papers' text to Groq: it needs the papers' opt-in RECON_PAPERS_ONLINE=online")
     groq = GroqJudgeResource(offline=groq_offline(os.environ.get("RECON_GROQ") or ""), api_key=os.environ.get("GROQ_API_KEY") or None,
                              base_url=os.environ.get("GROQ_BASE_URL") or None)
-    if (why := groq.offline_reason()) is not None:
-        parser.error(f"--online needs Groq online: {why}")
+    # every missing condition in the one refusal (a new user met them one run at a time)
+    missing = ([] if papers_online(os.environ.get("RECON_PAPERS_ONLINE") or "") else ["the papers' opt-in RECON_PAPERS_ONLINE=online"]) + (
+        [f"Groq online ({why})"] if (why := groq.offline_reason()) is not None else [])
+    if missing:
+        parser.error(f"--online sends the papers' text to Groq: it needs {' and '.join(missing)}")
     with duckdb.connect(str(args.llm_cache)) as con:
         print(json.dumps(report(args.papers, args.datasets, args.pdf, args.online_fake, Online(con, groq)), indent=2, default=str))
 

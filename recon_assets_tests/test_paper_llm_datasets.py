@@ -355,3 +355,15 @@ def test_a_resolved_pair_replaces_only_its_own_paragraph_s_ambiguous_mention(cmr
     matches, unmatched = detect_datasets(alone, cmr)
     merged = merge(matches, unmatched, read_datasets(answer_json([entry("ML2H2O", "2.2", MLS_QUOTE)]), to_send(alone, cmr), cmr).pairs, cmr, "m")
     assert not [u for u in merged.unmatched if u.reason.startswith("ambiguous")] and len(merged.outcomes[RESOLVED]) == 1
+
+
+def test_the_benchmark_s_online_option_names_every_missing_condition_in_one_refusal(monkeypatch, capsys):
+    """New-user pass 31: with nothing set, --online named only the opt-in; set that, and a second run named the key."""
+    from benchmarks.paper_analysis import main
+
+    for variable in ("RECON_PAPERS_ONLINE", "GROQ_API_KEY", "RECON_GROQ", "GROQ_BASE_URL"):
+        monkeypatch.delenv(variable, raising=False)
+    with pytest.raises(SystemExit) as refused:
+        main(["--online"])
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert refused.value.code == 2 and "RECON_PAPERS_ONLINE=online and Groq online (GROQ_API_KEY is not set" in line
